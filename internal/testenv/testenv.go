@@ -1,0 +1,43 @@
+// Package testenv starts real servers for tests and benchmarks, and refuses to skip
+// silently in CI: with CI=true a missing server is a failure.
+package testenv
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// RequireRedis returns the redis-server binary, or skips (fails under CI=true) without one.
+func RequireRedis(tb testing.TB) string {
+	tb.Helper()
+	bin, err := topologies.FindRedisServer()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("CI=true and %v", err)
+		}
+		tb.Skipf("%v", err)
+	}
+	return bin
+}
+
+// Start launches spec with the process provider and closes it when tb ends, pass or fail.
+func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
+	tb.Helper()
+	bin := RequireRedis(tb)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	topo, err := topologies.Process{Bin: bin}.Start(ctx, spec)
+	if err != nil {
+		tb.Fatalf("start %s topology: %v", spec.Kind, err)
+	}
+	tb.Cleanup(func() {
+		if err := topo.Close(); err != nil {
+			tb.Errorf("close %s topology: %v", spec.Kind, err)
+		}
+	})
+	return topo
+}

@@ -1,0 +1,301 @@
+package topologies
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrNoRedisServer says redis-server was found neither through REDIS_SERVER nor on PATH.
+var ErrNoRedisServer = errors.New("redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set REDIS_SERVER to its path")
+
+// FindRedisServer returns the redis-server binary: $REDIS_SERVER if set, else PATH.
+func FindRedisServer() (string, error) {
+	if p := os.Getenv("REDIS_SERVER"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("REDIS_SERVER=%s: %w", p, err)
+		}
+		return p, nil
+	}
+	p, err := exec.LookPath("redis-server")
+	if err != nil {
+		return "", ErrNoRedisServer
+	}
+	return p, nil
+}
+
+// Process starts every node as a redis-server process on 127.0.0.1.
+type Process struct {
+	// Bin is the redis-server binary; empty means FindRedisServer.
+	Bin string
+	// Env is added to every server's environment (a fake-time preload, say).
+	Env []string
+}
+
+func (Process) Name() string { return "process" }
+
+// Start launches spec's deployment and returns once it is ready to serve locks.
+func (p Process) Start(ctx context.Context, spec Spec) (Topology, error) {
+	spec = spec.WithDefaults()
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	bin := p.Bin
+	if bin == "" {
+		var err error
+		if bin, err = FindRedisServer(); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := os.MkdirTemp("", "lockbench-")
+	if err != nil {
+		return nil, err
+	}
+	trackDir(dir)
+	t := &processTopology{spec: spec, dir: dir, bin: bin, env: p.Env}
+	if err := t.launch(ctx); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+type processTopology struct {
+	spec      Spec
+	dir       string
+	bin       string
+	env       []string
+	masters   []*processNode
+	replicas  []*processNode
+	sentinels []*processNode
+	closeOnce sync.Once
+}
+
+func (t *processTopology) Spec() Spec       { return t.spec }
+func (t *processTopology) Provider() string { return "process" }
+
+// Dir is where the topology keeps configs, logs and data; Close removes it.
+func (t *processTopology) Dir() string      { return t.dir }
+func (t *processTopology) Masters() []Node  { return nodes(t.masters) }
+func (t *processTopology) Replicas() []Node { return nodes(t.replicas) }
+func (t *processTopology) Sentinels() []Node {
+	return nodes(t.sentinels)
+}
+func (t *processTopology) Nodes() []Node {
+	all := append(append(append([]*processNode{}, t.masters...), t.replicas...), t.sentinels...)
+	return nodes(all)
+}
+
+func nodes(ps []*processNode) []Node {
+	out := make([]Node, len(ps))
+	for i, p := range ps {
+		out[i] = p
+	}
+	return out
+}
+
+// Close kills every process and removes the topology's dir.
+func (t *processTopology) Close() error {
+	var err error
+	t.closeOnce.Do(func() {
+		for _, n := range append(append(append([]*processNode{}, t.sentinels...), t.replicas...), t.masters...) {
+			n.stop()
+		}
+		err = os.RemoveAll(t.dir)
+		untrackDir(t.dir)
+	})
+	return err
+}
+
+func (t *processTopology) launch(ctx context.Context) error {
+	for i := 0; i < t.spec.Masters; i++ {
+		m, err := t.startNode(ctx, fmt.Sprintf("master-%d", i), RoleMaster, func(port int) string {
+			return t.serverConfig(port, "")
+		})
+		if err != nil {
+			return err
+		}
+		t.masters = append(t.masters, m)
+	}
+	if t.spec.Kind != Replicated && t.spec.Kind != Sentinel {
+		return nil
+	}
+	master := t.masters[0]
+	for i := 0; i < t.spec.Replicas; i++ {
+		r, err := t.startNode(ctx, fmt.Sprintf("replica-%d", i), RoleReplica, func(port int) string {
+			return t.serverConfig(port, master.Addr())
+		})
+		if err != nil {
+			return err
+		}
+		t.replicas = append(t.replicas, r)
+	}
+	if err := waitReplicasOnline(ctx, master.Addr(), t.spec.Replicas); err != nil {
+		return err
+	}
+	if t.spec.Kind != Sentinel {
+		return nil
+	}
+	for i := 0; i < t.spec.Sentinels; i++ {
+		s, err := t.startNode(ctx, fmt.Sprintf("sentinel-%d", i), RoleSentinel, func(port int) string {
+			return t.sentinelConfig(port, master.Addr())
+		})
+		if err != nil {
+			return err
+		}
+		t.sentinels = append(t.sentinels, s)
+	}
+	return t.waitSentinelsAgree(ctx, master.Addr())
+}
+
+// startNode makes the node's dir and config and starts it, taking a new free port
+// when another program grabbed the one it picked.
+func (t *processTopology) startNode(ctx context.Context, name string, role Role, config func(port int) string) (*processNode, error) {
+	dir := filepath.Join(t.dir, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var lastErr error
+	for attempt := 0; attempt < 5; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		n := &processNode{name: name, role: role, bin: t.bin, dir: dir, port: port, sentinel: role == RoleSentinel, env: t.env}
+		if err := os.WriteFile(n.confPath(), []byte(config(port)), 0o644); err != nil {
+			return nil, err
+		}
+		startCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err = n.start(startCtx)
+		cancel()
+		if err == nil {
+			return n, nil
+		}
+		if !errors.Is(err, errPortTaken) {
+			return nil, err
+		}
+		lastErr = err
+	}
+	return nil, lastErr
+}
+
+// serverConfig is a redis-server config: loopback only, no persistence unless asked,
+// replication that starts streaming at once.
+func (t *processTopology) serverConfig(port int, replicaOf string) string {
+	lines := []string{
+		"bind 127.0.0.1",
+		fmt.Sprintf("port %d", port),
+		"daemonize no",
+		"logfile server.log",
+		"dir .",
+		`save ""`,
+		"appendonly no",
+		"repl-diskless-sync yes",
+		"repl-diskless-sync-delay 0",
+	}
+	if t.spec.AppendFsync != "" {
+		lines = append(lines, "appendonly yes", "appendfsync "+t.spec.AppendFsync)
+	}
+	if replicaOf != "" {
+		host, p, _ := net.SplitHostPort(replicaOf)
+		lines = append(lines, fmt.Sprintf("replicaof %s %s", host, p))
+	}
+	lines = append(lines, t.spec.ExtraConfig...)
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func (t *processTopology) sentinelConfig(port int, masterAddr string) string {
+	host, p, _ := net.SplitHostPort(masterAddr)
+	name := t.spec.MasterName
+	return strings.Join([]string{
+		"bind 127.0.0.1",
+		fmt.Sprintf("port %d", port),
+		"daemonize no",
+		"logfile server.log",
+		"dir .",
+		fmt.Sprintf("sentinel monitor %s %s %s %d", name, host, p, t.spec.SentinelQuorum),
+		fmt.Sprintf("sentinel down-after-milliseconds %s %d", name, t.spec.DownAfter.Milliseconds()),
+		fmt.Sprintf("sentinel failover-timeout %s %d", name, t.spec.FailoverTimeout.Milliseconds()),
+		fmt.Sprintf("sentinel parallel-syncs %s 1", name),
+	}, "\n") + "\n"
+}
+
+// freePort asks the kernel for a free loopback port.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// waitReplicasOnline waits until the master reports want replicas with state=online.
+func waitReplicasOnline(ctx context.Context, masterAddr string, want int) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	var last ReplicationInfo
+	for {
+		info, err := Replication(ctx, masterAddr)
+		if err == nil {
+			last = info
+			online := 0
+			for _, r := range info.Replicas {
+				if r.State == "online" {
+					online++
+				}
+			}
+			if online >= want {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("replicas of %s not online (want %d, have %+v): %w", masterAddr, want, last.Replicas, ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// waitSentinelsAgree waits until every sentinel names masterAddr as master and sees all
+// replicas and all other sentinels, so that a failover can reach its quorum at once.
+func (t *processTopology) waitSentinelsAgree(ctx context.Context, masterAddr string) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	last := "no answer yet"
+	for {
+		agreed := 0
+		for _, s := range t.sentinels {
+			addr, err := SentinelMasterAddr(ctx, s.Addr(), t.spec.MasterName)
+			if err != nil {
+				last = fmt.Sprintf("%s: %v", s.name, err)
+				break
+			}
+			reps, sens, err := sentinelPeers(ctx, s.Addr(), t.spec.MasterName)
+			if err != nil {
+				last = fmt.Sprintf("%s: %v", s.name, err)
+				break
+			}
+			if addr != masterAddr || reps < len(t.replicas) || sens < len(t.sentinels)-1 {
+				last = fmt.Sprintf("%s: master %s, %d replicas, %d other sentinels", s.name, addr, reps, sens)
+				break
+			}
+			agreed++
+		}
+		if agreed == len(t.sentinels) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("sentinels did not agree on master %s (%s): %w", masterAddr, last, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}

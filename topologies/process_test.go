@@ -1,0 +1,202 @@
+package topologies_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/redis/go-redis/v9"
+)
+
+func client(t *testing.T, n topologies.Node) *redis.Client {
+	c := redis.NewClient(&redis.Options{Addr: n.Addr(), MaxRetries: -1, ReadTimeout: 500 * time.Millisecond})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// pidOf finds the process listening as node n, by asking it.
+func pidOf(t *testing.T, n topologies.Node) int {
+	info, err := client(t, n).Info(context.Background(), "server").Result()
+	if err != nil {
+		t.Fatalf("%s: INFO server: %v", n.Name(), err)
+	}
+	for _, line := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "process_id:"); ok {
+			var pid int
+			if _, err := fmt.Sscan(v, &pid); err == nil {
+				return pid
+			}
+		}
+	}
+	t.Fatalf("%s: no process_id in INFO", n.Name())
+	return 0
+}
+
+func processGone(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return errors.Is(err, syscall.ESRCH)
+}
+
+func TestKindsStartReadyAndCloseClean(t *testing.T) {
+	testenv.RequireRedis(t)
+	cases := []struct {
+		spec                         topologies.Spec
+		masters, replicas, sentinels int
+	}{
+		{topologies.Spec{Kind: topologies.Single}, 1, 0, 0},
+		{topologies.Spec{Kind: topologies.Replicated}, 1, 2, 0},
+		{topologies.Spec{Kind: topologies.Sentinel}, 1, 2, 3},
+		{topologies.Spec{Kind: topologies.Redlock}, 5, 0, 0},
+		{topologies.Spec{Kind: topologies.Redlock, Masters: 3}, 3, 0, 0},
+	}
+	for _, c := range cases {
+		t.Run(string(c.spec.Kind), func(t *testing.T) {
+			ctx := context.Background()
+			topo, err := topologies.Process{}.Start(ctx, c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer topo.Close()
+			if got := [3]int{len(topo.Masters()), len(topo.Replicas()), len(topo.Sentinels())}; got != [3]int{c.masters, c.replicas, c.sentinels} {
+				t.Fatalf("masters/replicas/sentinels = %v, want %v", got, [3]int{c.masters, c.replicas, c.sentinels})
+			}
+			var pids []int
+			for _, n := range topo.Nodes() {
+				if !strings.HasPrefix(n.Addr(), "127.0.0.1:") {
+					t.Errorf("%s listens on %s, not loopback", n.Name(), n.Addr())
+				}
+				pids = append(pids, pidOf(t, n))
+			}
+			if len(c.spec.Kind) > 0 && c.replicas > 0 {
+				info, err := topologies.Replication(ctx, topo.Masters()[0].Addr())
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range info.Replicas {
+					if r.State != "online" {
+						t.Errorf("replica %s is %s at ready", r.Addr, r.State)
+					}
+				}
+				if len(info.Replicas) != c.replicas {
+					t.Errorf("master reports %d replicas, want %d", len(info.Replicas), c.replicas)
+				}
+			}
+			for _, s := range topo.Sentinels() {
+				addr, err := topologies.SentinelMasterAddr(ctx, s.Addr(), topo.Spec().MasterName)
+				if err != nil || addr != topo.Masters()[0].Addr() {
+					t.Errorf("%s names master %q (%v), want %s", s.Name(), addr, err, topo.Masters()[0].Addr())
+				}
+			}
+			dir := topoDir(t, topo)
+			if err := topo.Close(); err != nil {
+				t.Fatal(err)
+			}
+			for _, pid := range pids {
+				if !processGone(pid) {
+					t.Errorf("pid %d still alive after Close", pid)
+				}
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("topology dir %s still exists after Close (%v)", dir, err)
+			}
+			if err := topo.Close(); err != nil {
+				t.Errorf("second Close: %v", err)
+			}
+		})
+	}
+}
+
+func TestNodeKillPauseResumeRestart(t *testing.T) {
+	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	ctx := context.Background()
+	m := topo.Masters()[0]
+	c := client(t, m)
+	if err := c.Set(ctx, "k", "v", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := m.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Ping(ctx).Err(); err == nil {
+		t.Error("a paused node answered PING")
+	}
+	if err := m.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Ping(ctx).Err(); err != nil {
+		t.Errorf("resumed node: %v", err)
+	}
+
+	if err := m.Restart(ctx, topologies.RestartWithSnapshot); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := client(t, m).Get(ctx, "k").Result(); err != nil || v != "v" {
+		t.Errorf("after restart with snapshot: k = %q, %v; want v", v, err)
+	}
+	if err := m.Restart(ctx, topologies.RestartEmpty); err != nil {
+		t.Fatal(err)
+	}
+	if err := client(t, m).Get(ctx, "k").Err(); err != redis.Nil {
+		t.Errorf("after empty restart: GET k = %v, want nil", err)
+	}
+
+	pid := pidOf(t, m)
+	if err := m.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if m.Running() || !processGone(pid) {
+		t.Error("killed node still running")
+	}
+	if err := m.Kill(); err == nil {
+		t.Error("killing a dead node should say it is not running")
+	}
+	// A paused node must still be killable and restartable.
+	if err := m.Restart(ctx, topologies.RestartEmpty); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Restart(ctx, topologies.RestartEmpty); err != nil {
+		t.Fatalf("restart of a paused node: %v", err)
+	}
+}
+
+func TestSpecValidation(t *testing.T) {
+	bad := map[string]topologies.Spec{
+		"kind":        {Kind: "cluster"},
+		"N = 0":       {Kind: topologies.Redlock, Masters: -1},
+		"N = 4":       {Kind: topologies.Redlock, Masters: 4},
+		"N = 9":       {Kind: topologies.Redlock, Masters: 9},
+		"replicas":    {Kind: topologies.Replicated, Replicas: -1},
+		"quorum":      {Kind: topologies.Sentinel, SentinelQuorum: 4},
+		"appendfsync": {Kind: topologies.Single, AppendFsync: "sometimes"},
+	}
+	for want, spec := range bad {
+		_, err := topologies.Process{}.Start(context.Background(), spec)
+		if err == nil {
+			t.Errorf("%s: started an invalid spec %+v", want, spec)
+			continue
+		}
+		if !strings.Contains(err.Error(), strings.Fields(want)[0]) {
+			t.Errorf("%s: error %q does not name the field", want, err)
+		}
+	}
+}
+
+// topoDir is the temp dir of a process topology.
+func topoDir(t *testing.T, topo topologies.Topology) string {
+	d, ok := topo.(interface{ Dir() string })
+	if !ok {
+		t.Fatalf("%T does not report its dir", topo)
+	}
+	return d.Dir()
+}

@@ -1,0 +1,189 @@
+// Package topologies starts, inspects, breaks and stops Redis deployments.
+// It knows nothing of locks: strategies receive addresses, faults act through Node handles.
+package topologies
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Kind names a deployment shape.
+type Kind string
+
+const (
+	Single     Kind = "single"     // one master
+	Replicated Kind = "replicated" // one master, R replicas
+	Sentinel   Kind = "sentinel"   // one master, replicas, sentinels watching them
+	Redlock    Kind = "redlock"    // N independent masters
+)
+
+// Role is what a node does in its deployment at start.
+type Role string
+
+const (
+	RoleMaster   Role = "master"
+	RoleReplica  Role = "replica"
+	RoleSentinel Role = "sentinel"
+)
+
+// Spec describes a deployment to start. Zero fields take the defaults from WithDefaults.
+type Spec struct {
+	Kind Kind
+	// Replicas per master for Replicated and Sentinel (default 2).
+	Replicas int
+	// Masters for Redlock: 3, 5 (default) or 7.
+	Masters int
+	// Sentinels for Sentinel (default 3) and their quorum (default 2).
+	Sentinels      int
+	SentinelQuorum int
+	// DownAfter and FailoverTimeout configure sentinels; small defaults keep tests quick.
+	DownAfter       time.Duration
+	FailoverTimeout time.Duration
+	// AppendFsync turns on the append-only file with this policy ("always", "everysec");
+	// empty means no persistence at all.
+	AppendFsync string
+	// MasterName is the name sentinels monitor (default "lockbench").
+	MasterName string
+	// ExtraConfig lines are appended to every redis-server config (not sentinels).
+	ExtraConfig []string
+}
+
+// WithDefaults returns s with every zero field set to its default.
+func (s Spec) WithDefaults() Spec {
+	if s.Replicas == 0 && (s.Kind == Replicated || s.Kind == Sentinel) {
+		s.Replicas = 2
+	}
+	if s.Masters == 0 {
+		s.Masters = 1
+		if s.Kind == Redlock {
+			s.Masters = 5
+		}
+	}
+	if s.Kind == Sentinel {
+		if s.Sentinels == 0 {
+			s.Sentinels = 3
+		}
+		if s.SentinelQuorum == 0 {
+			s.SentinelQuorum = s.Sentinels/2 + 1
+		}
+		if s.DownAfter == 0 {
+			s.DownAfter = 1000 * time.Millisecond
+		}
+		if s.FailoverTimeout == 0 {
+			s.FailoverTimeout = 3000 * time.Millisecond
+		}
+	}
+	if s.MasterName == "" {
+		s.MasterName = "lockbench"
+	}
+	return s
+}
+
+// Validate reports the first field of s (after defaults) that no provider could start.
+func (s Spec) Validate() error {
+	switch s.Kind {
+	case Single, Replicated, Sentinel, Redlock:
+	default:
+		return fmt.Errorf("topology kind %q: want one of single, replicated, sentinel, redlock", s.Kind)
+	}
+	if s.Replicas < 0 {
+		return fmt.Errorf("replicas = %d: must be >= 0", s.Replicas)
+	}
+	if s.Kind == Replicated && s.Replicas < 1 {
+		return fmt.Errorf("replicas = %d: a replicated topology needs at least 1", s.Replicas)
+	}
+	if s.Kind == Redlock {
+		if s.Masters < 1 {
+			return fmt.Errorf("redlock masters N = %d: must be >= 1", s.Masters)
+		}
+		if s.Masters != 3 && s.Masters != 5 && s.Masters != 7 {
+			return fmt.Errorf("redlock masters N = %d: must be 3, 5 or 7 (odd, so a majority is unique)", s.Masters)
+		}
+	} else if s.Masters != 1 {
+		return fmt.Errorf("masters = %d: only a redlock topology has more than one", s.Masters)
+	}
+	if s.Kind == Sentinel {
+		if s.Sentinels < 1 {
+			return fmt.Errorf("sentinels = %d: must be >= 1", s.Sentinels)
+		}
+		if s.SentinelQuorum < 1 || s.SentinelQuorum > s.Sentinels {
+			return fmt.Errorf("sentinel quorum = %d: must be between 1 and sentinels (%d)", s.SentinelQuorum, s.Sentinels)
+		}
+		if s.DownAfter <= 0 || s.FailoverTimeout <= 0 {
+			return fmt.Errorf("sentinel down-after (%v) and failover-timeout (%v) must be > 0", s.DownAfter, s.FailoverTimeout)
+		}
+	}
+	switch s.AppendFsync {
+	case "", "always", "everysec", "no":
+	default:
+		return fmt.Errorf("appendfsync %q: want always, everysec, no or empty (no persistence)", s.AppendFsync)
+	}
+	return nil
+}
+
+// Node is one server of a deployment. Faults act through it.
+type Node interface {
+	Name() string  // stable within a topology, e.g. "master-0", "replica-1", "sentinel-2"
+	Role() Role    // role at start; a failover may change the truth, ask the servers
+	Addr() string  // host:port
+	Kill() error   // SIGKILL: no goodbye, no save
+	Pause() error  // SIGSTOP: the process keeps its sockets but answers nothing
+	Resume() error // SIGCONT
+	// Restart kills the node if it runs and starts it again on the same address.
+	Restart(ctx context.Context, mode RestartMode) error
+	Running() bool
+}
+
+// RestartMode says what a restarted node remembers.
+type RestartMode int
+
+const (
+	// RestartEmpty starts with no data at all, as a node whose disk was lost.
+	RestartEmpty RestartMode = iota
+	// RestartFromDisk starts from whatever persistence wrote (nothing, unless AppendFsync is set).
+	RestartFromDisk
+	// RestartWithSnapshot saves a snapshot first (if the node answers), then restarts from it.
+	RestartWithSnapshot
+)
+
+func (m RestartMode) String() string {
+	switch m {
+	case RestartEmpty:
+		return "empty"
+	case RestartFromDisk:
+		return "from-disk"
+	case RestartWithSnapshot:
+		return "with-snapshot"
+	}
+	return fmt.Sprintf("RestartMode(%d)", int(m))
+}
+
+// Topology is a running deployment.
+type Topology interface {
+	Spec() Spec
+	Provider() string
+	// Masters are the masters at start: one, or N for Redlock.
+	Masters() []Node
+	Replicas() []Node
+	Sentinels() []Node
+	// Nodes lists every node: masters, replicas, sentinels.
+	Nodes() []Node
+	// Close stops every node and removes every file the topology made. Safe to call twice.
+	Close() error
+}
+
+// Provider starts topologies one way: processes, containers, embedded servers, or none.
+type Provider interface {
+	Name() string
+	Start(ctx context.Context, spec Spec) (Topology, error)
+}
+
+// Addrs returns the addresses of nodes, in order.
+func Addrs(nodes []Node) []string {
+	out := make([]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.Addr()
+	}
+	return out
+}
