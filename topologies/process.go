@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // ErrNoRedisServer says redis-server was found neither through REDIS_SERVER nor on PATH.
@@ -237,22 +239,20 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// waitReplicasOnline waits until the master reports want replicas with state=online.
+// waitReplicasOnline waits until the master has want replicas with state=online that
+// also acknowledge writes: after a diskless sync, Redis holds the command stream until
+// a replica's first ACK, and until then every WAIT times out.
 func waitReplicasOnline(ctx context.Context, masterAddr string, want int) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	c := adminClient(masterAddr)
+	defer c.Close()
 	var last ReplicationInfo
 	for {
 		info, err := Replication(ctx, masterAddr)
 		if err == nil {
 			last = info
-			online := 0
-			for _, r := range info.Replicas {
-				if r.State == "online" {
-					online++
-				}
-			}
-			if online >= want {
+			if online(info) >= want && writeAcknowledged(ctx, c, want) {
 				return nil
 			}
 		}
@@ -262,6 +262,30 @@ func waitReplicasOnline(ctx context.Context, masterAddr string, want int) error 
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
+}
+
+func online(info ReplicationInfo) int {
+	n := 0
+	for _, r := range info.Replicas {
+		if r.State == "online" {
+			n++
+		}
+	}
+	return n
+}
+
+// writeAcknowledged writes a marker key and reports whether want replicas acknowledged it.
+func writeAcknowledged(ctx context.Context, c *redis.Client, want int) bool {
+	const marker = "lockbench:replication-ready"
+	var acked *redis.Cmd
+	_, _ = c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, marker, "1", 0)
+		acked = p.Do(ctx, "WAIT", want, 100)
+		p.Del(ctx, marker)
+		return nil
+	})
+	n, err := acked.Int()
+	return err == nil && n >= want
 }
 
 // waitSentinelsAgree waits until every sentinel names masterAddr as master and sees all

@@ -1,0 +1,142 @@
+package locks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-redsync/redsync/v4"
+	redsyncredis "github.com/go-redsync/redsync/v4/redis"
+	"github.com/go-redsync/redsync/v4/redis/goredis/v9"
+	"github.com/redis/go-redis/v9"
+)
+
+// RedlockOptions configure the redlock strategy; zero values take redsync's defaults.
+type RedlockOptions struct {
+	RedisOptions
+	// Tries per Acquire (default 1: one attempt, retries are the caller's policy).
+	Tries int
+	// RetryDelay between tries inside one Acquire when Tries > 1.
+	RetryDelay time.Duration
+	// DriftFactor is the share of the TTL assumed lost to clock drift (redsync: 0.01).
+	DriftFactor float64
+	// TimeoutFactor bounds one attempt per node to TTL x factor (redsync: 0.05).
+	TimeoutFactor float64
+	// FailFast returns as soon as a majority answered instead of waiting for all nodes.
+	FailFast bool
+	// SetNXOnExtend makes Extend re-create the key on nodes that lost it.
+	SetNXOnExtend bool
+}
+
+type redlock struct {
+	clients []*redis.Client
+	rs      *redsync.Redsync
+	opts    RedlockOptions
+}
+
+// NewRedlock locks a majority of the independent masters at addrs through redsync.
+func NewRedlock(ctx context.Context, addrs []string, opts RedlockOptions) (Locker, error) {
+	if len(addrs) == 0 {
+		return nil, errors.New("redlock: no node addresses")
+	}
+	if opts.Tries <= 0 {
+		opts.Tries = 1
+	}
+	r := &redlock{opts: opts}
+	var pools []redsyncredis.Pool
+	for _, addr := range addrs {
+		c := redis.NewClient(&redis.Options{
+			Addr:            addr,
+			PoolSize:        opts.PoolSize,
+			MaxRetries:      -1, // see NewSingle: never resend a SET NX
+			DialTimeout:     opts.timeout(),
+			ReadTimeout:     opts.timeout(),
+			WriteTimeout:    opts.timeout(),
+			DisableIdentity: true,
+		})
+		r.clients = append(r.clients, c)
+		pools = append(pools, goredis.NewPool(c))
+	}
+	r.rs = redsync.New(pools...)
+	return r, nil
+}
+
+func (r *redlock) Strategy() string { return "redlock" }
+
+func (r *redlock) Close() error {
+	var errs []error
+	for _, c := range r.clients {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// mutex builds a redsync mutex for key; a non-empty token makes it act for that owner.
+func (r *redlock) mutex(key, token string, ttl time.Duration) *redsync.Mutex {
+	opts := []redsync.Option{
+		redsync.WithExpiry(ttl),
+		redsync.WithTries(r.opts.Tries),
+		redsync.WithFailFast(r.opts.FailFast),
+		redsync.WithGenValueFunc(func() (string, error) { return token, nil }),
+		redsync.WithValue(token),
+	}
+	if r.opts.RetryDelay > 0 {
+		opts = append(opts, redsync.WithRetryDelay(r.opts.RetryDelay))
+	}
+	if r.opts.DriftFactor > 0 {
+		opts = append(opts, redsync.WithDriftFactor(r.opts.DriftFactor))
+	}
+	if r.opts.TimeoutFactor > 0 {
+		opts = append(opts, redsync.WithTimeoutFactor(r.opts.TimeoutFactor))
+	}
+	if r.opts.SetNXOnExtend {
+		opts = append(opts, redsync.WithSetNXOnExtend())
+	}
+	return r.rs.NewMutex(key, opts...)
+}
+
+func (r *redlock) Acquire(ctx context.Context, key string, ttl time.Duration) (Lease, error) {
+	if ttl <= 0 {
+		return Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
+	}
+	lease := Lease{Key: key, Token: NewToken(), Start: time.Now()}
+	m := r.mutex(key, lease.Token, ttl)
+	if err := m.TryLockContext(ctx); err != nil {
+		if isRedlockContention(err) {
+			return Lease{}, fmt.Errorf("%w (%v)", ErrNotAcquired, err)
+		}
+		return Lease{}, err
+	}
+	lease.ValidUntil = m.Until()
+	return lease, nil
+}
+
+func (r *redlock) Release(ctx context.Context, lease Lease) error {
+	ok, err := r.mutex(lease.Key, lease.Token, time.Second).UnlockContext(ctx)
+	if !ok {
+		return fmt.Errorf("%w (%v)", ErrNotHeld, err)
+	}
+	return nil
+}
+
+func (r *redlock) Extend(ctx context.Context, lease Lease, ttl time.Duration) (Lease, error) {
+	if ttl <= 0 {
+		return lease, fmt.Errorf("ttl = %v: must be > 0", ttl)
+	}
+	m := r.mutex(lease.Key, lease.Token, ttl)
+	ok, err := m.ExtendContext(ctx)
+	if !ok {
+		return lease, fmt.Errorf("%w (%v)", ErrNotHeld, err)
+	}
+	lease.ValidUntil = m.Until()
+	return lease, nil
+}
+
+// isRedlockContention says the attempt lost to other owners on some nodes, rather than
+// failing only because nodes did not answer.
+func isRedlockContention(err error) bool {
+	var taken *redsync.ErrTaken
+	var nodeTaken *redsync.ErrNodeTaken
+	return errors.Is(err, redsync.ErrFailed) || errors.As(err, &taken) || errors.As(err, &nodeTaken)
+}

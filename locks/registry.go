@@ -1,0 +1,90 @@
+package locks
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// Options configure every strategy; each reads the part that concerns it.
+type Options struct {
+	RedisOptions
+	Wait    WaitOptions    // Replicas, Timeout
+	Redlock RedlockOptions // Tries, DriftFactor, FailFast...
+}
+
+// strategy knows the deployment it runs on and how to build its locker from it.
+type strategy struct {
+	topology topologies.Spec
+	build    func(ctx context.Context, topo topologies.Topology, opts Options) (Locker, error)
+}
+
+var strategies = map[string]strategy{
+	"single": {
+		topology: topologies.Spec{Kind: topologies.Single},
+		build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
+			return NewSingle(ctx, topo.Masters()[0].Addr(), o.RedisOptions)
+		},
+	},
+	"wait": {
+		topology: topologies.Spec{Kind: topologies.Replicated},
+		build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
+			w := o.Wait
+			w.RedisOptions = o.RedisOptions
+			return NewWait(ctx, topo.Masters()[0].Addr(), w)
+		},
+	},
+	"sentinel": {
+		topology: topologies.Spec{Kind: topologies.Sentinel},
+		build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
+			return NewSentinel(ctx, topologies.Addrs(topo.Sentinels()), SentinelOptions{RedisOptions: o.RedisOptions, MasterName: topo.Spec().MasterName})
+		},
+	},
+	"redlock": {
+		topology: topologies.Spec{Kind: topologies.Redlock},
+		build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
+			r := o.Redlock
+			r.RedisOptions = o.RedisOptions
+			return NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
+		},
+	},
+}
+
+// Strategies lists the strategy names, sorted.
+func Strategies() []string {
+	names := make([]string, 0, len(strategies))
+	for n := range strategies {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func lookup(name string) (strategy, error) {
+	s, ok := strategies[name]
+	if !ok {
+		return strategy{}, fmt.Errorf("unknown strategy %q: want one of %s", name, strings.Join(Strategies(), ", "))
+	}
+	return s, nil
+}
+
+// TopologyFor returns the deployment the named strategy runs on.
+func TopologyFor(name string) (topologies.Spec, error) {
+	s, err := lookup(name)
+	return s.topology, err
+}
+
+// ForTopology builds the named strategy's locker over a running topology.
+func ForTopology(ctx context.Context, name string, topo topologies.Topology, opts Options) (Locker, error) {
+	s, err := lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if topo.Spec().Kind != s.topology.Kind {
+		return nil, fmt.Errorf("strategy %s needs a %s topology, got %s", name, s.topology.Kind, topo.Spec().Kind)
+	}
+	return s.build(ctx, topo, opts)
+}

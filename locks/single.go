@@ -1,0 +1,106 @@
+package locks
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// RedisOptions are the client settings shared by the SET-NX strategies.
+type RedisOptions struct {
+	// PoolSize is the connection pool size; 0 means go-redis's default (10 per CPU).
+	// A benchmark with more clients than connections measures the pool, not Redis.
+	PoolSize int
+	// Timeout bounds dial, read and write of one command (default 2 s).
+	Timeout time.Duration
+}
+
+func (o RedisOptions) timeout() time.Duration {
+	if o.Timeout <= 0 {
+		return 2 * time.Second
+	}
+	return o.Timeout
+}
+
+// setNX is the core of the single, wait and sentinel strategies: SET key token NX PX
+// ttl on whatever server client points at; release and extend by Lua, called by EVALSHA.
+type setNX struct {
+	name   string
+	client redis.UniversalClient
+}
+
+func newSetNX(ctx context.Context, name string, client redis.UniversalClient) (*setNX, error) {
+	// Load the scripts once so that every later call is an EVALSHA (go-redis falls back
+	// to EVAL by itself when a restarted or promoted server lacks them).
+	for _, s := range []*redis.Script{releaseScript, extendScript} {
+		if err := s.Load(ctx, client).Err(); err != nil {
+			client.Close()
+			return nil, fmt.Errorf("%s: load scripts: %w", name, err)
+		}
+	}
+	return &setNX{name: name, client: client}, nil
+}
+
+func (s *setNX) Strategy() string { return s.name }
+func (s *setNX) Close() error     { return s.client.Close() }
+
+func (s *setNX) Acquire(ctx context.Context, key string, ttl time.Duration) (Lease, error) {
+	if ttl <= 0 {
+		return Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
+	}
+	lease := Lease{Key: key, Token: NewToken(), Start: time.Now()}
+	ok, err := s.client.SetNX(ctx, key, lease.Token, ttl).Result()
+	if err != nil {
+		return Lease{}, err
+	}
+	if !ok {
+		return Lease{}, ErrNotAcquired
+	}
+	lease.ValidUntil = lease.Start.Add(ttl)
+	return lease, nil
+}
+
+func (s *setNX) Release(ctx context.Context, lease Lease) error {
+	n, err := releaseScript.Run(ctx, s.client, []string{lease.Key}, lease.Token).Int()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotHeld
+	}
+	return nil
+}
+
+func (s *setNX) Extend(ctx context.Context, lease Lease, ttl time.Duration) (Lease, error) {
+	if ttl <= 0 {
+		return lease, fmt.Errorf("ttl = %v: must be > 0", ttl)
+	}
+	start := time.Now()
+	n, err := extendScript.Run(ctx, s.client, []string{lease.Key}, lease.Token, ttl.Milliseconds()).Int()
+	if err != nil {
+		return lease, err
+	}
+	if n == 0 {
+		return lease, ErrNotHeld
+	}
+	lease.ValidUntil = start.Add(ttl)
+	return lease, nil
+}
+
+// NewSingle locks on one Redis server at addr.
+func NewSingle(ctx context.Context, addr string, opts RedisOptions) (Locker, error) {
+	c := redis.NewClient(&redis.Options{
+		Addr:     addr,
+		PoolSize: opts.PoolSize,
+		// Never resend a SET NX: a retry after a lost reply answers "taken" for a lock
+		// the first send already granted to us.
+		MaxRetries:      -1,
+		DialTimeout:     opts.timeout(),
+		ReadTimeout:     opts.timeout(),
+		WriteTimeout:    opts.timeout(),
+		DisableIdentity: true,
+	})
+	return newSetNX(ctx, "single", c)
+}

@@ -1,0 +1,80 @@
+package locks
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// WaitOptions configure the wait strategy.
+type WaitOptions struct {
+	RedisOptions
+	// Replicas is how many replicas must acknowledge the SET (default 1).
+	Replicas int
+	// Timeout is WAIT's own timeout (default 100 ms). Zero would block forever.
+	Timeout time.Duration
+}
+
+func (o WaitOptions) withDefaults() WaitOptions {
+	if o.Replicas <= 0 {
+		o.Replicas = 1
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 100 * time.Millisecond
+	}
+	return o
+}
+
+// waitLocker is single plus WAIT after the SET: the grant counts only once enough
+// replicas hold the key. It narrows the failover window; it does not close it.
+type waitLocker struct {
+	*setNX
+	opts WaitOptions
+}
+
+// NewWait locks on the master at addr and waits for opts.Replicas replicas.
+func NewWait(ctx context.Context, addr string, opts WaitOptions) (Locker, error) {
+	opts = opts.withDefaults()
+	single, err := NewSingle(ctx, addr, opts.RedisOptions)
+	if err != nil {
+		return nil, err
+	}
+	core := single.(*setNX)
+	core.name = "wait"
+	return &waitLocker{setNX: core, opts: opts}, nil
+}
+
+func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (Lease, error) {
+	if ttl <= 0 {
+		return Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
+	}
+	lease := Lease{Key: key, Token: NewToken(), Start: time.Now()}
+	// WAIT does not block inside MULTI or Lua, so it is a second command; pipelining
+	// keeps the pair to one network round trip.
+	var set *redis.BoolCmd
+	var wait *redis.Cmd
+	_, err := w.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+		set = p.SetNX(ctx, key, lease.Token, ttl)
+		wait = p.Do(ctx, "WAIT", w.opts.Replicas, w.opts.Timeout.Milliseconds())
+		return nil
+	})
+	if err != nil && set.Err() != nil {
+		return Lease{}, set.Err()
+	}
+	if !set.Val() {
+		return Lease{}, ErrNotAcquired
+	}
+	acked, waitErr := wait.Int64()
+	if waitErr != nil || acked < int64(w.opts.Replicas) {
+		// The master holds a lock no failover would keep: give it back.
+		_ = w.setNX.Release(ctx, lease)
+		if waitErr != nil {
+			return Lease{}, fmt.Errorf("%w: WAIT: %v", ErrNotReplicated, waitErr)
+		}
+		return Lease{}, fmt.Errorf("%w: %d of %d replicas within %v", ErrNotReplicated, acked, w.opts.Replicas, w.opts.Timeout)
+	}
+	lease.ValidUntil = lease.Start.Add(ttl)
+	return lease, nil
+}
