@@ -101,6 +101,7 @@ func NewSingle(ctx context.Context, addr string, opts RedisOptions) (Locker, err
 		ReadTimeout:     opts.timeout(),
 		WriteTimeout:    opts.timeout(),
 		DisableIdentity: true,
+		Protocol:        2, // RESP3 push handling costs a socket peek per command
 	})
 	return newSetNX(ctx, "single", c)
 }

@@ -16,10 +16,7 @@ func RequireRedis(tb testing.TB) string {
 	tb.Helper()
 	bin, err := topologies.FindRedisServer()
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("CI=true and %v", err)
-		}
-		tb.Skipf("%v", err)
+		MissingTool(tb, err)
 	}
 	return bin
 }
@@ -40,4 +37,13 @@ func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 		}
 	})
 	return topo
+}
+
+// MissingTool skips (fails under CI=true) when a tool a test needs is not installed.
+func MissingTool(tb testing.TB, err error) {
+	tb.Helper()
+	if os.Getenv("CI") == "true" {
+		tb.Fatalf("CI=true and %v", err)
+	}
+	tb.Skipf("%v", err)
 }

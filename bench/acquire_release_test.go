@@ -1,0 +1,95 @@
+package bench_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/bench"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// BenchmarkAcquireRelease measures acquire-release cycles of every strategy against
+// its own real topology, started once per strategy. One op is one completed cycle.
+func BenchmarkAcquireRelease(b *testing.B) {
+	for _, strategy := range locks.Strategies() {
+		b.Run("strategy="+strategy, func(b *testing.B) {
+			spec, err := locks.TopologyFor(strategy)
+			if err != nil {
+				b.Fatal(err)
+			}
+			topo := testenv.Start(b, spec)
+			for _, clients := range []int{1, 8, 64} {
+				for _, keys := range uniq(1, clients) {
+					b.Run(fmt.Sprintf("clients=%d/keys=%d", clients, keys), func(b *testing.B) {
+						benchmarkCycles(b, strategy, topo, bench.Load{
+							Clients: clients, Keys: keys, TTL: 10 * time.Second,
+							KeyPrefix: fmt.Sprintf("bench:%s:c%d:k%d:", strategy, clients, keys),
+						})
+					})
+				}
+			}
+		})
+	}
+}
+
+func benchmarkCycles(b *testing.B, strategy string, topo topologies.Topology, load bench.Load) {
+	ctx := context.Background()
+	// One connection per client: fewer would measure the pool's queue, not the lock.
+	l, err := locks.ForTopology(ctx, strategy, topo, locks.Options{RedisOptions: locks.RedisOptions{PoolSize: load.Clients}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	b.ResetTimer()
+	res, err := bench.RunClosed(ctx, l, load, bench.Countdown(b.N))
+	b.StopTimer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if n := res.ErrorTotal(); n > 0 {
+		b.Errorf("%d errors: %v", n, res.Errors)
+	}
+	b.ReportMetric(float64(res.Attempt.ValueAtQuantile(50)), "p50-ns")
+	b.ReportMetric(float64(res.Attempt.ValueAtQuantile(99)), "p99-ns")
+	b.ReportMetric(float64(res.Attempt.ValueAtQuantile(99.9)), "p99.9-ns")
+	b.ReportMetric(res.CyclesPerSecond(), "acquisitions/s")
+	b.ReportMetric(res.RefusedPerCycle(), "fails/op")
+	if strategy == "single" || strategy == "sentinel" {
+		// Each attempt and each release is one Redis command.
+		b.ReportMetric(float64(res.Attempts+res.Granted)/res.Elapsed.Seconds(), "commands/s")
+	}
+}
+
+// BenchmarkRedisBenchmarkSetNX runs redis-benchmark's SET NX PX on random keys with 64
+// connections: the server's ceiling for the single strategy's commands/s, same machine,
+// same run.
+func BenchmarkRedisBenchmarkSetNX(b *testing.B) {
+	bin, err := bench.FindRedisBenchmark()
+	if err != nil {
+		testenv.MissingTool(b, err)
+	}
+	topo := testenv.Start(b, topologies.Spec{Kind: topologies.Single})
+	b.Run("clients=64", func(b *testing.B) {
+		const requests = 200000
+		res, err := bench.RunSetNXBaseline(context.Background(), bin, topo.Masters()[0].Addr(), 64, requests)
+		if err != nil {
+			b.Fatal(err)
+		}
+		// One op is one request, whatever b.N asked: redis-benchmark runs its own count.
+		b.ReportMetric(1e9/res.RequestsPerSecond, "ns/op")
+		b.ReportMetric(res.RequestsPerSecond, "commands/s")
+		b.ReportMetric(res.P50Ms*1e6, "p50-ns")
+		b.ReportMetric(res.P99Ms*1e6, "p99-ns")
+	})
+}
+
+func uniq(a, b int) []int {
+	if a == b {
+		return []int{a}
+	}
+	return []int{a, b}
+}

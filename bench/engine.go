@@ -1,0 +1,166 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+)
+
+// Load is who asks for which key and how they behave.
+type Load struct {
+	Clients int
+	// Keys is how many distinct keys the clients share: 1 makes every client fight for
+	// one key; Keys = Clients gives each client its own.
+	Keys int
+	TTL  time.Duration
+	// Hold is the time spent inside the lock before releasing it.
+	Hold time.Duration
+	// RetryDelay is the pause after a refused attempt (0: retry at once).
+	RetryDelay time.Duration
+	// KeyPrefix separates the keys of one run from another's on a shared server.
+	KeyPrefix string
+}
+
+// Validate names the first field that cannot run.
+func (l Load) Validate() error {
+	switch {
+	case l.Clients < 1:
+		return fmt.Errorf("clients = %d: must be >= 1", l.Clients)
+	case l.Keys < 1:
+		return fmt.Errorf("keys = %d: must be >= 1", l.Keys)
+	case l.Keys > l.Clients:
+		return fmt.Errorf("keys = %d: must be <= clients (%d)", l.Keys, l.Clients)
+	case l.TTL <= 0:
+		return fmt.Errorf("ttl = %v: must be > 0", l.TTL)
+	case l.Hold < 0:
+		return fmt.Errorf("hold = %v: must be >= 0", l.Hold)
+	case l.RetryDelay < 0:
+		return fmt.Errorf("retry delay = %v: must be >= 0", l.RetryDelay)
+	}
+	return nil
+}
+
+func (l Load) key(client int) string {
+	return fmt.Sprintf("%slock:%d", l.KeyPrefix, client%l.Keys)
+}
+
+// Result is a merged recording of one run.
+type Result struct {
+	*Recorder
+	Elapsed time.Duration
+}
+
+// CyclesPerSecond is the rate of completed acquire-hold-release cycles.
+func (r Result) CyclesPerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Granted) / r.Elapsed.Seconds()
+}
+
+// RefusedPerCycle is contended refusals per completed cycle.
+func (r Result) RefusedPerCycle() float64 {
+	if r.Granted == 0 {
+		return 0
+	}
+	return float64(r.Refused) / float64(r.Granted)
+}
+
+// Countdown is a budget of n cycles shared by every client, for b.N.
+func Countdown(n int) func() bool {
+	var left atomic.Int64
+	left.Store(int64(n))
+	return func() bool { return left.Add(-1) >= 0 }
+}
+
+// RunClosed runs a closed loop: each client acquires (retrying refusals), holds,
+// releases, and starts again while another() grants a cycle and ctx lives.
+func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bool) (Result, error) {
+	if err := load.Validate(); err != nil {
+		return Result{}, err
+	}
+	recorders := make([]*Recorder, load.Clients)
+	for i := range recorders {
+		recorders[i] = NewRecorder()
+	}
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := 0; c < load.Clients; c++ {
+		wg.Add(1)
+		go func(rec *Recorder, key string) {
+			defer wg.Done()
+			for ctx.Err() == nil && another() {
+				cycle(ctx, l, load, key, rec)
+			}
+		}(recorders[c], load.key(c))
+	}
+	wg.Wait()
+	res := Result{Recorder: NewRecorder(), Elapsed: time.Since(start)}
+	for _, r := range recorders {
+		res.Merge(r)
+	}
+	return res, nil
+}
+
+// cycle is one acquire-hold-release, retrying refused and failed attempts until granted
+// or ctx ends.
+func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Recorder) {
+	cycleStart := time.Now()
+	var lease locks.Lease
+	for {
+		attemptStart := time.Now()
+		var err error
+		lease, err = l.Acquire(ctx, key, load.TTL)
+		record(rec.Attempt, time.Since(attemptStart))
+		rec.Attempts++
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		delay := load.RetryDelay
+		if errors.Is(err, locks.ErrNotAcquired) {
+			rec.Refused++
+		} else {
+			rec.Errors[errorKind(err)]++
+			delay = max(delay, time.Millisecond) // a failing server must not be hammered
+		}
+		if delay > 0 && !sleep(ctx, delay) {
+			return
+		}
+	}
+	granted := time.Now()
+	record(rec.AcquireWait, granted.Sub(cycleStart))
+	if load.Hold > 0 {
+		sleep(ctx, load.Hold)
+	}
+	releaseStart := time.Now()
+	// Release even when ctx ended, so a run never leaves its locks behind.
+	err := l.Release(context.WithoutCancel(ctx), lease)
+	end := time.Now()
+	record(rec.Release, end.Sub(releaseStart))
+	if err != nil {
+		rec.Errors[errorKind(err)]++
+		return
+	}
+	record(rec.Cycle, end.Sub(cycleStart))
+	rec.Granted++
+}
+
+// sleep waits d or until ctx ends; it reports whether the whole d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,97 @@
+package bench_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/bench"
+	"github.com/lockbench/lockbench/locks"
+)
+
+// memLocker is an in-memory lock table: the engine's behaviour, without a server.
+type memLocker struct {
+	mu      sync.Mutex
+	holders map[string]string
+	failNth int // every failNth Acquire fails with a network-like error (0: never)
+	calls   int
+}
+
+func (m *memLocker) Strategy() string { return "mem" }
+func (m *memLocker) Close() error     { return nil }
+func (m *memLocker) Acquire(_ context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.calls++
+	if m.failNth > 0 && m.calls%m.failNth == 0 {
+		return locks.Lease{}, errors.New("injected failure")
+	}
+	if _, held := m.holders[key]; held {
+		return locks.Lease{}, locks.ErrNotAcquired
+	}
+	tok := locks.NewToken()
+	m.holders[key] = tok
+	return locks.Lease{Key: key, Token: tok}, nil
+}
+func (m *memLocker) Release(_ context.Context, l locks.Lease) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.holders[l.Key] != l.Token {
+		return locks.ErrNotHeld
+	}
+	delete(m.holders, l.Key)
+	return nil
+}
+func (m *memLocker) Extend(_ context.Context, l locks.Lease, _ time.Duration) (locks.Lease, error) {
+	return l, nil
+}
+
+func TestRunClosedCountsEveryCycleAndAttempt(t *testing.T) {
+	m := &memLocker{holders: map[string]string{}, failNth: 7}
+	load := bench.Load{Clients: 8, Keys: 1, TTL: time.Second, Hold: 10 * time.Microsecond}
+	res, err := bench.RunClosed(context.Background(), m, load, bench.Countdown(500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Granted != 500 {
+		t.Errorf("granted = %d, want exactly the budget 500", res.Granted)
+	}
+	if res.Attempts != res.Granted+res.Refused+res.ErrorTotal() {
+		t.Errorf("attempts %d != granted %d + refused %d + errors %d", res.Attempts, res.Granted, res.Refused, res.ErrorTotal())
+	}
+	if int(res.Attempts) != m.calls {
+		t.Errorf("recorded %d attempts, locker saw %d", res.Attempts, m.calls)
+	}
+	if res.Refused == 0 {
+		t.Error("8 clients on one key were never refused")
+	}
+	if res.Errors["other"] == 0 {
+		t.Errorf("injected failures not counted: %v", res.Errors)
+	}
+	if got := res.Attempt.TotalCount(); got != res.Attempts {
+		t.Errorf("attempt histogram holds %d values, want %d", got, res.Attempts)
+	}
+	if got := res.Cycle.TotalCount(); got != 500 {
+		t.Errorf("cycle histogram holds %d values, want 500", got)
+	}
+	if len(m.holders) != 0 {
+		t.Errorf("locks left held after the run: %v", m.holders)
+	}
+}
+
+func TestLoadValidationNamesTheField(t *testing.T) {
+	for field, load := range map[string]bench.Load{
+		"clients": {Clients: 0, Keys: 1, TTL: time.Second},
+		"keys":    {Clients: 2, Keys: 3, TTL: time.Second},
+		"ttl":     {Clients: 1, Keys: 1},
+		"hold":    {Clients: 1, Keys: 1, TTL: time.Second, Hold: -1},
+	} {
+		_, err := bench.RunClosed(context.Background(), &memLocker{}, load, bench.Countdown(1))
+		if err == nil || !strings.Contains(err.Error(), field) {
+			t.Errorf("%s: error %v does not name the field", field, err)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// benchRow is one benchmark result line: its name parts and its metrics by unit.
+type benchRow struct {
+	name    string
+	params  map[string]string // strategy=single/clients=8/keys=1 -> map
+	metrics map[string]float64
+}
+
+// parseBenchOutput reads `go test -bench` lines; other lines are ignored.
+func parseBenchOutput(r io.Reader) ([]benchRow, error) {
+	var rows []benchRow
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
+			continue
+		}
+		if _, err := strconv.Atoi(fields[1]); err != nil {
+			continue // a benchmark name printed before its result, or a log line
+		}
+		row := benchRow{name: fields[0], params: map[string]string{}, metrics: map[string]float64{}}
+		name := fields[0]
+		if i := strings.LastIndex(name, "-"); i > 0 {
+			name = name[:i] // drop the -GOMAXPROCS suffix
+		}
+		for _, part := range strings.Split(name, "/")[1:] {
+			if k, v, ok := strings.Cut(part, "="); ok {
+				row.params[k] = v
+			}
+		}
+		row.params["bench"] = strings.Split(name, "/")[0]
+		for i := 2; i+1 < len(fields); i += 2 {
+			v, err := strconv.ParseFloat(fields[i], 64)
+			if err != nil {
+				return nil, fmt.Errorf("benchmark line %q: metric %q is not a number", sc.Text(), fields[i])
+			}
+			row.metrics[fields[i+1]] = v
+		}
+		rows = append(rows, row)
+	}
+	return rows, sc.Err()
+}
+
+func runBenchTable(args []string, stdin io.Reader, stdout, _ io.Writer) error {
+	if len(args) != 0 {
+		return usagef("benchtable takes no arguments (it reads stdin), got %q", args)
+	}
+	rows, err := parseBenchOutput(stdin)
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return fmt.Errorf("no benchmark results on stdin")
+	}
+	writeBenchTable(stdout, rows)
+	return nil
+}
+
+func writeBenchTable(w io.Writer, rows []benchRow) {
+	var locks []benchRow
+	var baseline *benchRow
+	for i, r := range rows {
+		switch r.params["bench"] {
+		case "BenchmarkAcquireRelease":
+			locks = append(locks, r)
+		case "BenchmarkRedisBenchmarkSetNX":
+			baseline = &rows[i]
+		}
+	}
+	sort.SliceStable(locks, func(i, j int) bool {
+		a, b := locks[i].params, locks[j].params
+		if a["strategy"] != b["strategy"] {
+			return a["strategy"] < b["strategy"]
+		}
+		ca, _ := strconv.Atoi(a["clients"])
+		cb, _ := strconv.Atoi(b["clients"])
+		if ca != cb {
+			return ca < cb
+		}
+		ka, _ := strconv.Atoi(a["keys"])
+		kb, _ := strconv.Atoi(b["keys"])
+		return ka < kb
+	})
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "strategy\tclients\tkeys\tacquisitions/s\tp50\tp99\tp99.9\tfails/op\t")
+	for _, r := range locks {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%.2f\t\n",
+			r.params["strategy"], r.params["clients"], r.params["keys"], r.metrics["acquisitions/s"],
+			ns(r.metrics["p50-ns"]), ns(r.metrics["p99-ns"]), ns(r.metrics["p99.9-ns"]), r.metrics["fails/op"])
+	}
+	tw.Flush()
+	if baseline == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nredis-benchmark SET NX PX, 64 connections: %.0f commands/s (p50 %s, p99 %s)\n",
+		baseline.metrics["commands/s"], ns(baseline.metrics["p50-ns"]), ns(baseline.metrics["p99-ns"]))
+	for _, r := range locks {
+		if r.params["strategy"] == "single" && r.params["clients"] == "64" && r.params["keys"] == "64" {
+			fmt.Fprintf(w, "single, clients=64 keys=64:                %.0f commands/s = %.2f x redis-benchmark\n",
+				r.metrics["commands/s"], r.metrics["commands/s"]/baseline.metrics["commands/s"])
+		}
+	}
+}
+
+// ns prints a nanosecond figure as a rounded duration.
+func ns(v float64) string {
+	d := time.Duration(v)
+	switch {
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond).String()
+	case d >= time.Microsecond:
+		return d.Round(time.Microsecond).String()
+	}
+	return d.String()
+}

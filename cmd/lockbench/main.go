@@ -1,0 +1,73 @@
+// Command lockbench measures what each way of taking a lock on Redis costs and what it
+// fails to guarantee.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// exitUsage is the exit code for bad input: a wrong flag, value or file.
+const exitUsage = 2
+
+// usageError is bad input from the user; it exits with exitUsage.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// command is one subcommand: its one-line help and what it runs.
+type command struct {
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
+
+var commands = map[string]command{
+	"benchtable": {"read `go test -bench` output on stdin and print a summary table", runBenchTable},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "lockbench: unknown command %q\n", args[0])
+		usage(stderr)
+		return exitUsage
+	}
+	if err := cmd.run(args[1:], stdin, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "lockbench %s: %v\n", args[0], err)
+		if _, ok := err.(usageError); ok {
+			return exitUsage
+		}
+		return 1
+	}
+	return 0
+}
+
+func usage(w io.Writer) {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("usage: lockbench <command> [flags]\n\ncommands:\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %-12s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprint(w, b.String())
+}
