@@ -1,0 +1,31 @@
+# The two set-up commands: `make bench` (default benchmark and summary) and `make test`.
+GO       ?= go
+# Every package's tests, real servers included, must finish well inside CI's budget.
+TEST_TIMEOUT ?= 20m
+# One P for the Go client: on a small machine the client and the servers share the
+# cores, and redis-benchmark (the baseline) is single-threaded too.
+BENCH_CPU  ?= 1
+BENCH_TIME ?= 1s
+BENCH      ?= .
+
+.PHONY: bench test deps vet build
+
+deps:
+	@bash scripts/deps.sh
+
+build:
+	$(GO) build -o lockbench ./cmd/lockbench
+
+vet:
+	$(GO) vet ./...
+
+test: deps vet
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+
+bench: deps
+	@mkdir -p results
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCH_TIME) -cpu $(BENCH_CPU) -timeout 30m ./bench | tee results/bench.txt
+	@echo
+	@$(GO) run ./cmd/lockbench benchtable < results/bench.txt
+	@echo
+	@echo "raw benchmark output (benchstat-ready): results/bench.txt"
