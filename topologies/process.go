@@ -56,11 +56,17 @@ func (p Process) Start(ctx context.Context, spec Spec) (Topology, error) {
 			return nil, err
 		}
 	}
-	dir, err := os.MkdirTemp("", "lockbench-")
+	sweepOrphanedDirs()
+	dir, err := os.MkdirTemp("", tempDirPrefix)
 	if err != nil {
 		return nil, err
 	}
 	trackDir(dir)
+	if err := writeOwner(dir); err != nil {
+		os.RemoveAll(dir)
+		untrackDir(dir)
+		return nil, err
+	}
 	t := &processTopology{spec: spec, dir: dir, bin: bin, env: p.Env}
 	if err := t.launch(ctx); err != nil {
 		t.Close()
