@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -16,45 +17,65 @@ type Options struct {
 	Redlock RedlockOptions // Tries, DriftFactor, FailFast...
 }
 
+// Builder makes a strategy's locker over a running topology of the strategy's kind.
+type Builder func(ctx context.Context, topo topologies.Topology, opts Options) (Locker, error)
+
 // strategy knows the deployment it runs on and how to build its locker from it.
 type strategy struct {
 	topology topologies.Spec
-	build    func(ctx context.Context, topo topologies.Topology, opts Options) (Locker, error)
+	build    Builder
 }
 
-var strategies = map[string]strategy{
-	"single": {
-		topology: topologies.Spec{Kind: topologies.Single},
-		build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
-			return NewSingle(ctx, topo.Masters()[0].Addr(), o.RedisOptions)
+var (
+	registryMu sync.RWMutex
+	strategies = map[string]strategy{
+		"single": {
+			topology: topologies.Spec{Kind: topologies.Single},
+			build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
+				return NewSingle(ctx, topo.Masters()[0].Addr(), o.RedisOptions)
+			},
 		},
-	},
-	"wait": {
-		topology: topologies.Spec{Kind: topologies.Replicated},
-		build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
-			w := o.Wait
-			w.RedisOptions = o.RedisOptions
-			return NewWait(ctx, topo.Masters()[0].Addr(), w)
+		"wait": {
+			topology: topologies.Spec{Kind: topologies.Replicated},
+			build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
+				w := o.Wait
+				w.RedisOptions = o.RedisOptions
+				return NewWait(ctx, topo.Masters()[0].Addr(), w)
+			},
 		},
-	},
-	"sentinel": {
-		topology: topologies.Spec{Kind: topologies.Sentinel},
-		build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
-			return NewSentinel(ctx, topologies.Addrs(topo.Sentinels()), SentinelOptions{RedisOptions: o.RedisOptions, MasterName: topo.Spec().MasterName})
+		"sentinel": {
+			topology: topologies.Spec{Kind: topologies.Sentinel},
+			build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
+				return NewSentinel(ctx, topologies.Addrs(topo.Sentinels()), SentinelOptions{RedisOptions: o.RedisOptions, MasterName: topo.Spec().MasterName})
+			},
 		},
-	},
-	"redlock": {
-		topology: topologies.Spec{Kind: topologies.Redlock},
-		build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
-			r := o.Redlock
-			r.RedisOptions = o.RedisOptions
-			return NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
+		"redlock": {
+			topology: topologies.Spec{Kind: topologies.Redlock},
+			build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
+				r := o.Redlock
+				r.RedisOptions = o.RedisOptions
+				return NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
+			},
 		},
-	},
+	}
+)
+
+// Register adds a strategy from another package (one whose dependencies the core
+// strategies should not carry, such as etcd). It panics on a duplicate name, as
+// registering the same driver twice is a programming error.
+func Register(name string, topology topologies.Spec, build Builder) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := strategies[name]; dup {
+		panic("locks: strategy registered twice: " + name)
+	}
+	strategies[name] = strategy{topology: topology, build: build}
 }
 
 // Strategies lists the strategy names, sorted.
 func Strategies() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
 	names := make([]string, 0, len(strategies))
 	for n := range strategies {
 		names = append(names, n)
@@ -64,7 +85,9 @@ func Strategies() []string {
 }
 
 func lookup(name string) (strategy, error) {
+	registryMu.RLock()
 	s, ok := strategies[name]
+	registryMu.RUnlock()
 	if !ok {
 		return strategy{}, fmt.Errorf("unknown strategy %q: want one of %s", name, strings.Join(Strategies(), ", "))
 	}

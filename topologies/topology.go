@@ -16,6 +16,7 @@ const (
 	Replicated Kind = "replicated" // one master, R replicas
 	Sentinel   Kind = "sentinel"   // one master, replicas, sentinels watching them
 	Redlock    Kind = "redlock"    // N independent masters
+	Etcd       Kind = "etcd"       // a consensus cluster of Nodes members (the baseline)
 )
 
 // Role is what a node does in its deployment at start.
