@@ -21,13 +21,20 @@ func RequireRedis(tb testing.TB) string {
 	return bin
 }
 
-// Start launches spec with the process provider and closes it when tb ends, pass or fail.
+// Start launches spec with its kind's default provider and closes it when tb ends,
+// pass or fail.
 func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 	tb.Helper()
-	bin := RequireRedis(tb)
+	provider, err := topologies.DefaultProvider(spec.Kind)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if provider.Name() == "process" {
+		RequireRedis(tb)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	topo, err := topologies.Process{Bin: bin}.Start(ctx, spec)
+	topo, err := provider.Start(ctx, spec)
 	if err != nil {
 		tb.Fatalf("start %s topology: %v", spec.Kind, err)
 	}
