@@ -1,0 +1,169 @@
+package resultsdir
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// ErrNotResultsFolder says a folder holds no results.json.
+var ErrNotResultsFolder = errors.New("not a lockbench results folder")
+
+// WriteRun writes results.json and results.csv into dir, each atomically.
+func WriteRun(dir string, run *Run) error {
+	run.SchemaVersion = SchemaVersion
+	js, err := json.MarshalIndent(run, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, JSONFile), append(js, '\n')); err != nil {
+		return err
+	}
+	return WriteFileAtomic(filepath.Join(dir, CSVFile), runCSV(run))
+}
+
+// csvHeader is the flat view of a cell, one row each, for spreadsheets.
+var csvHeader = []string{
+	"name", "strategy", "clients", "keys", "hold_ns", "ttl_ns", "network", "network_latency_ns",
+	"load", "arrival", "target_rate", "achieved_rate", "elapsed_ns", "attempts", "granted",
+	"refused", "errors", "cycles_per_second", "contended_failure_ratio",
+}
+
+func runCSV(run *Run) []byte {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	header := append([]string{}, csvHeader...)
+	for _, m := range Metrics {
+		for _, p := range []string{"p50", "p90", "p99", "p99.9", "max"} {
+			header = append(header, m+"_"+p+"_ns")
+		}
+	}
+	w.Write(header)
+	for _, c := range run.Cells {
+		var errs int64
+		for _, n := range c.Errors {
+			errs += n
+		}
+		row := []string{
+			c.Name, c.Strategy, itoa(int64(c.Clients)), itoa(int64(c.Keys)), itoa(int64(c.Hold)), itoa(int64(c.TTL)),
+			c.Network.Profile, itoa(int64(c.Network.Latency)), c.Load.Mode, c.Load.Arrival,
+			ftoa(c.Load.TargetRate), ftoa(c.Load.AchievedRate), itoa(int64(c.Elapsed)), itoa(c.Attempts),
+			itoa(c.Granted), itoa(c.Refused), itoa(errs), ftoa(c.CyclesPerSecond), ftoa(c.ContendedFailureRatio),
+		}
+		for _, m := range Metrics {
+			s := c.Latency[m]
+			for _, v := range []Duration{s.P50, s.P90, s.P99, s.P999, s.Max} {
+				row = append(row, itoa(int64(v)))
+			}
+		}
+		w.Write(row)
+	}
+	w.Flush()
+	return buf.Bytes()
+}
+
+func itoa(v int64) string   { return strconv.FormatInt(v, 10) }
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// ReadRun reads dir/results.json, refusing files from a newer schema.
+func ReadRun(dir string) (*Run, error) {
+	path := filepath.Join(dir, JSONFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w (no %s)", dir, ErrNotResultsFolder, JSONFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var run Run
+	if err := json.Unmarshal(b, &run); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if run.SchemaVersion == 0 {
+		return nil, fmt.Errorf("%s: %w (no schema_version)", path, ErrNotResultsFolder)
+	}
+	if run.SchemaVersion > SchemaVersion {
+		return nil, fmt.Errorf("%s: schema version %d is newer than this lockbench reads (%d): upgrade lockbench", path, run.SchemaVersion, SchemaVersion)
+	}
+	return &run, nil
+}
+
+// WriteHistogram writes h as an HdrHistogram log at dir/rel, atomically.
+func WriteHistogram(dir, rel string, h *hdrhistogram.Histogram, start, end time.Time) error {
+	path := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	lw := hdrhistogram.NewHistogramLogWriter(&buf)
+	h = h.Clone()
+	h.SetStartTimeMs(start.UnixMilli())
+	h.SetEndTimeMs(end.UnixMilli())
+	h.SetTag(filepath.Base(rel))
+	for _, step := range []func() error{
+		lw.OutputLogFormatVersion,
+		func() error { return lw.OutputComment("lockbench latency histogram, values in nanoseconds") },
+		func() error { return lw.OutputStartTime(start.UnixMilli()) },
+		lw.OutputLegend,
+		func() error { return lw.OutputIntervalHistogram(h) },
+	} {
+		if err := step(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return WriteFileAtomic(path, buf.Bytes())
+}
+
+// ReadHistogram reads the HdrHistogram log at dir/rel and merges its intervals.
+func ReadHistogram(dir, rel string) (*hdrhistogram.Histogram, error) {
+	path := filepath.Join(dir, rel)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := hdrhistogram.NewHistogramLogReader(f)
+	var merged *hdrhistogram.Histogram
+	for {
+		h, err := r.NextIntervalHistogram()
+		if err != nil {
+			return nil, fmt.Errorf("%s: corrupt histogram log: %w", path, err)
+		}
+		if h == nil {
+			break
+		}
+		if merged == nil {
+			merged = h
+		} else {
+			merged.Merge(h)
+		}
+	}
+	if merged == nil {
+		return nil, fmt.Errorf("%s: corrupt histogram log: no histogram in it", path)
+	}
+	return merged, nil
+}
+
+// Summarize digests a latency histogram in nanoseconds.
+func Summarize(h *hdrhistogram.Histogram) Summary {
+	if h.TotalCount() == 0 {
+		return Summary{}
+	}
+	return Summary{
+		Count: h.TotalCount(),
+		P50:   Duration(h.ValueAtQuantile(50)),
+		P90:   Duration(h.ValueAtQuantile(90)),
+		P99:   Duration(h.ValueAtQuantile(99)),
+		P999:  Duration(h.ValueAtQuantile(99.9)),
+		Max:   Duration(h.Max()),
+		Mean:  Duration(h.Mean()),
+	}
+}

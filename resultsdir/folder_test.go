@@ -1,0 +1,96 @@
+package resultsdir
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+func sampleRun() *Run {
+	return &Run{
+		Started:  time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC),
+		Complete: true,
+		Environment: Environment{
+			GoVersion: "go1.26.8", Libraries: map[string]string{"github.com/redis/go-redis/v9": "v9.23.0"},
+			Provider: "process", Topologies: map[string]string{"single": "single"}, Cores: 2, Seed: 7,
+			CommandLine: []string{"lockbench", "run", "--quick"},
+		},
+		Cells: []Cell{{
+			Name: "strategy=single/clients=8/keys=1", Strategy: "single", Clients: 8, Keys: 1,
+			Hold: Duration(time.Millisecond), TTL: Duration(10 * time.Second),
+			Network:  Network{Profile: "uniform", Latency: Duration(time.Millisecond), MeasuredAddedRTT: map[string]Duration{"master-0": Duration(2100 * time.Microsecond)}},
+			Load:     LoadMode{Mode: "open", Arrival: "poisson", TargetRate: 1000, AchievedRate: 998.5},
+			Attempts: 100, Granted: 90, Refused: 10, Errors: map[string]int64{"timeout": 1},
+			Latency:    map[string]Summary{MetricAttempt: {Count: 100, P50: Duration(80 * time.Microsecond)}},
+			Histograms: map[string]string{MetricAttempt: "histograms/0-attempt.hlog"},
+		}},
+	}
+}
+
+func TestRunRoundTrips(t *testing.T) {
+	dir := t.TempDir()
+	run := sampleRun()
+	if err := WriteRun(dir, run); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(run, back) {
+		t.Errorf("read back differs:\nwrote %+v\nread  %+v", run, back)
+	}
+	csv, _ := os.ReadFile(filepath.Join(dir, CSVFile))
+	if lines := strings.Count(string(csv), "\n"); lines != 2 {
+		t.Errorf("results.csv has %d lines, want header + 1 cell", lines)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*tmp-*"))
+	if len(leftovers) > 0 {
+		t.Errorf("temp files left: %v", leftovers)
+	}
+}
+
+func TestReadRunRefusesWhatItCannotRead(t *testing.T) {
+	empty := t.TempDir()
+	if _, err := ReadRun(empty); err == nil || !strings.Contains(err.Error(), "not a lockbench results folder") {
+		t.Errorf("empty folder: %v", err)
+	}
+	newer := t.TempDir()
+	os.WriteFile(filepath.Join(newer, JSONFile), []byte(`{"schema_version": 99, "cells": []}`), 0o644)
+	if _, err := ReadRun(newer); err == nil || !strings.Contains(err.Error(), "newer") || !strings.Contains(err.Error(), JSONFile) {
+		t.Errorf("newer schema: %v", err)
+	}
+	garbage := t.TempDir()
+	os.WriteFile(filepath.Join(garbage, JSONFile), []byte(`{"schema_version": 1, "cells": [{"hold": 5}]}`), 0o644)
+	if _, err := ReadRun(garbage); err == nil || !strings.Contains(err.Error(), JSONFile) {
+		t.Errorf("wrong type: %v", err)
+	}
+}
+
+func TestHistogramLogRoundTrips(t *testing.T) {
+	dir := t.TempDir()
+	h := hdrhistogram.New(1000, int64(time.Hour), 2)
+	for v := int64(1); v <= 1000; v++ {
+		h.RecordValue(v * 1000)
+	}
+	now := time.Now()
+	if err := WriteHistogram(dir, "histograms/x.hlog", h, now.Add(-time.Second), now); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadHistogram(dir, "histograms/x.hlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.TotalCount() != h.TotalCount() || back.ValueAtQuantile(99) != h.ValueAtQuantile(99) {
+		t.Errorf("read back count %d p99 %d, want %d %d", back.TotalCount(), back.ValueAtQuantile(99), h.TotalCount(), h.ValueAtQuantile(99))
+	}
+	os.WriteFile(filepath.Join(dir, "bad.hlog"), []byte("#[StartTime: 1]\n\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n0.1,1.0,1.0,NOT-BASE64!!\n"), 0o644)
+	if _, err := ReadHistogram(dir, "bad.hlog"); err == nil || !strings.Contains(err.Error(), "bad.hlog") {
+		t.Errorf("corrupt log: %v", err)
+	}
+}

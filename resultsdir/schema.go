@@ -1,0 +1,142 @@
+// Package resultsdir is the on-disk form of a lockbench run: what later plots, reports
+// and comparisons read. It formats and parses; it measures nothing.
+package resultsdir
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// SchemaVersion is bumped whenever a reader of an older version would misread a file.
+const SchemaVersion = 1
+
+// File names inside a results folder.
+const (
+	JSONFile      = "results.json"
+	CSVFile       = "results.csv"
+	HistogramsDir = "histograms"
+)
+
+// Run is one `lockbench run`: its environment and one record per measured cell.
+type Run struct {
+	SchemaVersion int         `json:"schema_version"`
+	Started       time.Time   `json:"started"`
+	Finished      time.Time   `json:"finished,omitempty"`
+	Complete      bool        `json:"complete"` // false while running or after an interruption
+	Environment   Environment `json:"environment"`
+	Cells         []Cell      `json:"cells"`
+}
+
+// Environment is what a reader needs to judge whether two runs are comparable.
+type Environment struct {
+	GoVersion   string            `json:"go_version"`
+	RedisServer string            `json:"redis_server,omitempty"` // `redis-server --version`
+	Libraries   map[string]string `json:"libraries"`              // module path -> version
+	Provider    string            `json:"provider"`
+	Topologies  map[string]string `json:"topologies"` // strategy -> deployment it ran on
+	Cores       int               `json:"cores"`
+	GOMAXPROCS  int               `json:"gomaxprocs"`
+	OS          string            `json:"os"`
+	Arch        string            `json:"arch"`
+	Hostname    string            `json:"hostname,omitempty"`
+	Seed        int64             `json:"seed"`
+	CommandLine []string          `json:"command_line"`
+}
+
+// Cell is one point of the matrix and what was measured there.
+type Cell struct {
+	// Name sorts and compares like a benchstat name:
+	// strategy=single/clients=8/keys=1/hold=0s/ttl=10s/net=none/load=closed
+	Name     string   `json:"name"`
+	Strategy string   `json:"strategy"`
+	Clients  int      `json:"clients"`
+	Keys     int      `json:"keys"`
+	Hold     Duration `json:"hold"`
+	TTL      Duration `json:"ttl"`
+	Network  Network  `json:"network"`
+	Load     LoadMode `json:"load"`
+	Warmup   Duration `json:"warmup"`
+	Duration Duration `json:"duration"` // measured part, as asked
+	Elapsed  Duration `json:"elapsed"`  // measured part, as it ran
+
+	Attempts        int64            `json:"attempts"`
+	Granted         int64            `json:"granted"`
+	Refused         int64            `json:"refused"`
+	Errors          map[string]int64 `json:"errors,omitempty"`
+	CyclesPerSecond float64          `json:"cycles_per_second"`
+	// ContendedFailureRatio is refused attempts over all attempts.
+	ContendedFailureRatio float64 `json:"contended_failure_ratio"`
+
+	// Latency by metric: attempt, acquire (time to acquire, retries included),
+	// release, cycle (acquire, hold, release).
+	Latency map[string]Summary `json:"latency"`
+	// Histograms by metric: path, relative to the results folder, of an HdrHistogram log.
+	Histograms map[string]string `json:"histograms"`
+}
+
+// Metric names for Cell.Latency and Cell.Histograms.
+const (
+	MetricAttempt = "attempt"
+	MetricAcquire = "acquire"
+	MetricRelease = "release"
+	MetricCycle   = "cycle"
+)
+
+// Metrics lists the latency metrics in report order.
+var Metrics = []string{MetricAttempt, MetricAcquire, MetricRelease, MetricCycle}
+
+// Network is the injected network condition of a cell and what it really added.
+type Network struct {
+	Profile string   `json:"profile"` // none, uniform, one-slow
+	Latency Duration `json:"latency,omitempty"`
+	Jitter  Duration `json:"jitter,omitempty"`
+	// SlowNode names the node that got Latency under one-slow.
+	SlowNode string `json:"slow_node,omitempty"`
+	// MeasuredRTT is the median PING round trip through each node's proxy minus the
+	// direct one: the delay the proxies really added, by node name.
+	MeasuredAddedRTT map[string]Duration `json:"measured_added_rtt,omitempty"`
+}
+
+// LoadMode says how requests arrived.
+type LoadMode struct {
+	Mode string `json:"mode"` // closed or open
+	// Open loop only: the arrival process and the rate asked for and achieved.
+	Arrival      string  `json:"arrival,omitempty"` // constant or poisson
+	TargetRate   float64 `json:"target_rate,omitempty"`
+	AchievedRate float64 `json:"achieved_rate,omitempty"`
+	// Dropped counts open-loop requests still queued when the cell ended.
+	Dropped int64 `json:"dropped,omitempty"`
+}
+
+// Summary is the percentile digest of one latency histogram.
+type Summary struct {
+	Count int64    `json:"count"`
+	P50   Duration `json:"p50"`
+	P90   Duration `json:"p90"`
+	P99   Duration `json:"p99"`
+	P999  Duration `json:"p99.9"`
+	Max   Duration `json:"max"`
+	Mean  Duration `json:"mean"`
+}
+
+// Duration is a time.Duration that reads and writes as "1.5ms" in JSON.
+type Duration time.Duration
+
+func (d Duration) D() time.Duration { return time.Duration(d) }
+func (d Duration) String() string   { return time.Duration(d).String() }
+
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("duration: want a string like \"1.5ms\", got %s", b)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("duration %q: %w", s, err)
+	}
+	*d = Duration(v)
+	return nil
+}
