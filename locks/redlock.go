@@ -54,6 +54,7 @@ func NewRedlock(ctx context.Context, addrs []string, opts RedlockOptions) (Locke
 			ReadTimeout:     opts.timeout(),
 			WriteTimeout:    opts.timeout(),
 			DisableIdentity: true,
+			Dialer:          opts.Dialer,
 			Protocol:        2, // RESP3 push handling costs a socket peek per command
 		})
 		r.clients = append(r.clients, c)

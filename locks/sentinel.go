@@ -24,6 +24,7 @@ func NewSentinel(ctx context.Context, sentinelAddrs []string, opts SentinelOptio
 		ReadTimeout:     opts.timeout(),
 		WriteTimeout:    opts.timeout(),
 		DisableIdentity: true,
+		Dialer:          opts.Dialer,
 		Protocol:        2, // RESP3 push handling costs a socket peek per command
 	})
 	return newSetNX(ctx, "sentinel", c)

@@ -3,6 +3,7 @@ package locks
 import (
 	"context"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -15,6 +16,9 @@ type RedisOptions struct {
 	PoolSize int
 	// Timeout bounds dial, read and write of one command (default 2 s).
 	Timeout time.Duration
+	// Dialer, if set, opens every connection; a network profile uses it to route
+	// clients through its proxies, including to masters learnt at run time.
+	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 func (o RedisOptions) timeout() time.Duration {
@@ -101,6 +105,7 @@ func NewSingle(ctx context.Context, addr string, opts RedisOptions) (Locker, err
 		ReadTimeout:     opts.timeout(),
 		WriteTimeout:    opts.timeout(),
 		DisableIdentity: true,
+		Dialer:          opts.Dialer,
 		Protocol:        2, // RESP3 push handling costs a socket peek per command
 	})
 	return newSetNX(ctx, "single", c)
