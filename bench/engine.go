@@ -95,7 +95,7 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 		go func(rec *Recorder, key string) {
 			defer wg.Done()
 			for ctx.Err() == nil && another() {
-				cycle(ctx, l, load, key, rec)
+				cycle(ctx, l, load, key, rec, time.Now())
 			}
 		}(recorders[c], load.key(c))
 	}
@@ -108,9 +108,9 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 }
 
 // cycle is one acquire-hold-release, retrying refused and failed attempts until granted
-// or ctx ends.
-func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Recorder) {
-	cycleStart := time.Now()
+// or ctx ends. Acquire and cycle latencies count from cycleStart: now in a closed loop,
+// the intended start in an open one.
+func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Recorder, cycleStart time.Time) {
 	var lease locks.Lease
 	for {
 		attemptStart := time.Now()

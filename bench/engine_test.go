@@ -95,3 +95,28 @@ func TestLoadValidationNamesTheField(t *testing.T) {
 		}
 	}
 }
+
+func TestRunOpenTimesFromTheIntendedStart(t *testing.T) {
+	m := &memLocker{holders: map[string]string{}}
+	// Each cycle holds 2 ms but requests arrive every 1 ms to one client: the queue
+	// grows, and acquire latency (from the intended start) must grow with it while
+	// the attempt latency (service time) stays small.
+	load := bench.Load{Clients: 1, Keys: 1, TTL: time.Second, Hold: 2 * time.Millisecond}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	res, err := bench.RunOpen(ctx, m, load, bench.Open{Rate: 1000, Arrival: "constant", Seed: 1}, bench.RealClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Granted == 0 || res.Sent <= res.Granted {
+		t.Fatalf("sent %d, granted %d: the overload did not happen", res.Sent, res.Granted)
+	}
+	if res.Dropped == 0 {
+		t.Errorf("requests left queued at the end were not counted as dropped")
+	}
+	acquireP99 := time.Duration(res.AcquireWait.ValueAtQuantile(99))
+	attemptP99 := time.Duration(res.Attempt.ValueAtQuantile(99))
+	if acquireP99 <= 10*attemptP99 {
+		t.Errorf("acquire p99 %v vs attempt p99 %v: queueing does not show in the latency", acquireP99, attemptP99)
+	}
+}

@@ -1,0 +1,72 @@
+package bench
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+)
+
+// Open is the open-loop part of a load: requests arrive at Rate per second whatever
+// the servers do, and each is timed from its intended start.
+type Open struct {
+	Rate    float64
+	Arrival string // constant or poisson
+	Seed    uint64
+	// Queue bounds the requests waiting for a free client (default 65536).
+	Queue int
+}
+
+// OpenResult adds the open loop's own counts to a Result.
+type OpenResult struct {
+	Result
+	Sent    int64 // requests dispatched on schedule
+	Dropped int64 // requests that found the queue full, or were still queued at the end
+}
+
+// AchievedRate is the rate of completed cycles.
+func (r OpenResult) AchievedRate() float64 { return r.CyclesPerSecond() }
+
+// RunOpen runs an open loop until ctx ends: load.Clients workers serve requests
+// arriving on open's schedule. Acquire and cycle latencies count from the intended
+// start, so queueing behind a slow server shows as latency (as wrk2 does).
+func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Clock) (OpenResult, error) {
+	if err := load.Validate(); err != nil {
+		return OpenResult{}, err
+	}
+	arrival, err := NewArrival(open.Arrival, open.Rate, open.Seed)
+	if err != nil {
+		return OpenResult{}, err
+	}
+	if open.Queue <= 0 {
+		open.Queue = 1 << 16
+	}
+	queue := make(chan time.Time, open.Queue)
+	recorders := make([]*Recorder, load.Clients)
+	var wg sync.WaitGroup
+	start := clock.Now()
+	for c := range recorders {
+		recorders[c] = NewRecorder()
+		wg.Add(1)
+		go func(rec *Recorder, key string) {
+			defer wg.Done()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case intended := <-queue:
+					cycle(ctx, l, load, key, rec, intended)
+				}
+			}
+		}(recorders[c], load.key(c))
+	}
+	sent, dropped := dispatch(ctx, clock, arrival, start, queue)
+	wg.Wait()
+	res := OpenResult{Result: Result{Recorder: NewRecorder(), Elapsed: clock.Now().Sub(start)}, Sent: sent}
+	for _, r := range recorders {
+		res.Merge(r)
+	}
+	res.Dropped = dropped + int64(len(queue))
+	return res, nil
+}
