@@ -90,7 +90,7 @@ func (m Model) String() string {
 		s += part
 	}
 	if m.Offset != 0 {
-		add("offset="+signed(m.Offset))
+		add("offset=" + signed(m.Offset))
 	}
 	if m.rate() != 1 {
 		add(fmt.Sprintf("rate=%g", m.rate()))
@@ -103,10 +103,10 @@ func (m Model) String() string {
 		if j.Jitter > 0 {
 			when += fmt.Sprintf("~%v", j.Jitter)
 		}
-		add("jump="+signed(j.By)+"@"+when)
+		add("jump=" + signed(j.By) + "@" + when)
 	}
 	if m.Strobe.Period > 0 && m.Strobe.Amplitude != 0 {
-		add("strobe="+signed(m.Strobe.Amplitude)+"/"+m.Strobe.Period.String())
+		add("strobe=" + signed(m.Strobe.Amplitude) + "/" + m.Strobe.Period.String())
 	}
 	return s
 }

@@ -161,3 +161,26 @@ func TestString(t *testing.T) {
 		t.Errorf("zero model String() = %q", got)
 	}
 }
+
+func TestChangedClosesWhenAnEventFires(t *testing.T) {
+	tl := NewTimeline(Model{})
+	ch := tl.Changed()
+	select {
+	case <-ch:
+		t.Fatal("Changed closed before any event")
+	default:
+	}
+	tl.Fire("grant", 0)
+	select {
+	case <-ch:
+	default:
+		t.Fatal("Changed not closed after Fire")
+	}
+	again := tl.Changed()
+	tl.Fire("grant", time.Second) // a repeat changes nothing
+	select {
+	case <-again:
+		t.Fatal("a repeated event closed Changed")
+	default:
+	}
+}

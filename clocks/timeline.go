@@ -15,14 +15,15 @@ type Timeline struct {
 	jitter []time.Duration // per jump, drawn from the seed
 	phase  time.Duration   // strobe phase, drawn from the seed
 
-	mu     sync.RWMutex
-	events map[string]time.Duration // real time each event first fired
+	mu      sync.RWMutex
+	events  map[string]time.Duration // real time each event first fired
+	changed chan struct{}            // closed and replaced when an event fires
 }
 
 // NewTimeline draws the model's jitters and phase from its seed.
 func NewTimeline(m Model) *Timeline {
 	rng := rand.New(rand.NewPCG(uint64(m.Seed), 0x6c6f636b62656e63)) // "lockbenc"
-	t := &Timeline{model: m, events: map[string]time.Duration{}}
+	t := &Timeline{model: m, events: map[string]time.Duration{}, changed: make(chan struct{})}
 	for _, j := range m.Jumps {
 		var d time.Duration
 		if j.Jitter > 0 {
@@ -45,7 +46,16 @@ func (t *Timeline) Fire(event string, at time.Duration) {
 	defer t.mu.Unlock()
 	if _, done := t.events[event]; !done {
 		t.events[event] = at
+		close(t.changed)
+		t.changed = make(chan struct{})
 	}
+}
+
+// Changed is closed when an event next fires, so a backend can reschedule its jumps.
+func (t *Timeline) Changed() <-chan struct{} {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.changed
 }
 
 // jumpTime is when jump i happens, or false while its event has not fired.

@@ -7,12 +7,20 @@ declare -A package_of=(
   [redis-server]=redis-server
   [redis-benchmark]=redis-tools
   [redis-cli]=redis-tools
+  [faketime]=faketime # the clock scenarios preload its libfaketimeMT.so.1
+  [gcc]=gcc           # builds the allocator preload libfaketime needs with redis-server
 )
 
 missing=()
 for bin in "${!package_of[@]}"; do
   command -v "$bin" >/dev/null 2>&1 || missing+=("${package_of[$bin]}")
 done
+# The library, not only the wrapper command, is what the clock scenarios need.
+have_libfaketime=${LIBFAKETIME:-}
+for lib in /usr/lib/*/faketime/libfaketimeMT.so.1 /usr/lib/faketime/libfaketimeMT.so.1; do
+  [ -e "$lib" ] && have_libfaketime=$lib
+done
+[ -n "$have_libfaketime" ] || missing+=(faketime)
 [ ${#missing[@]} -eq 0 ] && exit 0
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
 

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/clocks/faketime"
 )
 
 // ErrNoRedisServer says redis-server was found neither through REDIS_SERVER nor on PATH.
@@ -170,14 +172,24 @@ func (t *processTopology) startNode(ctx context.Context, name string, role Role,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	// A skewed node runs under libfaketime, driven by its model from now on.
+	var skew *faketime.Node
+	if m, ok := t.spec.Clocks[name]; ok {
+		var err error
+		if skew, err = faketime.Start(dir, m, nil); err != nil {
+			return nil, fmt.Errorf("%s: clock model: %w", name, err)
+		}
+	}
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
 		port, err := freePort()
 		if err != nil {
+			skew.Close()
 			return nil, err
 		}
-		n := &processNode{name: name, role: role, bin: t.bin, dir: dir, port: port, sentinel: role == RoleSentinel, env: t.env}
+		n := &processNode{name: name, role: role, bin: t.bin, dir: dir, port: port, sentinel: role == RoleSentinel, env: t.env, skew: skew}
 		if err := os.WriteFile(n.confPath(), []byte(config(port)), 0o644); err != nil {
+			skew.Close()
 			return nil, err
 		}
 		startCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -187,10 +199,12 @@ func (t *processTopology) startNode(ctx context.Context, name string, role Role,
 			return n, nil
 		}
 		if !errors.Is(err, errPortTaken) {
+			skew.Close()
 			return nil, err
 		}
 		lastErr = err
 	}
+	skew.Close()
 	return nil, lastErr
 }
 

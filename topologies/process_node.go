@@ -13,6 +13,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/clocks/faketime"
 )
 
 // errPortTaken says the server could not bind its port: another program won the race for it.
@@ -26,7 +29,8 @@ type processNode struct {
 	dir      string // this node's own dir: config, log, data
 	port     int
 	sentinel bool
-	env      []string // extra environment, e.g. a fake-time preload
+	env      []string       // extra environment, e.g. a fake-time preload
+	skew     *faketime.Node // drives this node's libfaketime; nil keeps true time
 
 	mu      sync.Mutex
 	cmd     *exec.Cmd
@@ -78,6 +82,9 @@ func (n *processNode) start(ctx context.Context) error {
 	cmd := exec.Command(n.bin, args...)
 	cmd.Dir = n.dir
 	cmd.Env = append(os.Environ(), n.env...)
+	if n.skew != nil {
+		cmd.Env = append(cmd.Env, n.skew.Env()...)
+	}
 	// Own process group, so a kill reaches anything it forks (BGSAVE children);
 	// Pdeathsig, so the server dies with us even when we are SIGKILLed.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -196,6 +203,17 @@ func (n *processNode) stop() {
 	if n.runningLocked() {
 		n.killLocked()
 	}
+	if n.skew != nil {
+		n.skew.Close()
+	}
+}
+
+// Clock is the node's model clock, or nil when it keeps true time.
+func (n *processNode) Clock() *clocks.NodeClock {
+	if n.skew == nil {
+		return nil
+	}
+	return n.skew.Clock()
 }
 
 // waitForPing polls addr until it answers PING, the process exits, or ctx ends.

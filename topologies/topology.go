@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/lockbench/lockbench/clocks"
 )
 
 // Kind names a deployment shape.
@@ -48,6 +50,9 @@ type Spec struct {
 	MasterName string
 	// ExtraConfig lines are appended to every redis-server config (not sentinels).
 	ExtraConfig []string
+	// Clocks skews the named nodes' clocks ("master-2": rate 1.02, say); nodes not named
+	// keep true time. Kept in the Spec, so a topology records who was skewed and how.
+	Clocks map[string]clocks.Model
 }
 
 // WithDefaults returns s with every zero field set to its default.
@@ -114,6 +119,9 @@ func (s Spec) Validate() error {
 		if s.DownAfter <= 0 || s.FailoverTimeout <= 0 {
 			return fmt.Errorf("sentinel down-after (%v) and failover-timeout (%v) must be > 0", s.DownAfter, s.FailoverTimeout)
 		}
+	}
+	if err := s.validateClocks(); err != nil {
+		return err
 	}
 	switch s.AppendFsync {
 	case "", "always", "everysec", "no":

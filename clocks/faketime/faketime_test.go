@@ -1,0 +1,151 @@
+package faketime_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/clocks/faketime"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// startSkewed starts one redis-server whose clock follows m, or skips without the tools.
+func startSkewed(t *testing.T, m clocks.Model) (topologies.Node, *redis.Client) {
+	t.Helper()
+	testenv.RequireRedis(t)
+	if _, err := faketime.Library(); err != nil {
+		testenv.MissingTool(t, err)
+	}
+	if _, err := faketime.Preload(); errors.Is(err, faketime.ErrNoCompiler) {
+		testenv.MissingTool(t, err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	topo, err := topologies.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": m}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { topo.Close() })
+	node := topo.Masters()[0]
+	c := redis.NewClient(&redis.Options{Addr: node.Addr(), Protocol: 2, DisableIdentity: true})
+	t.Cleanup(func() { c.Close() })
+	return node, c
+}
+
+// serverSkew is how far the server's wall clock is from what the model says it reads.
+func serverSkew(t *testing.T, c *redis.Client, want *clocks.NodeClock) time.Duration {
+	t.Helper()
+	before := want.Now()
+	got, err := c.Time(context.Background()).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := want.Now()
+	mid := before.Add(after.Sub(before) / 2)
+	return got.Sub(mid)
+}
+
+// Within one loopback round trip and libfaketime's microsecond formatting, generously.
+const agreement = 50 * time.Millisecond
+
+func TestServerClockFollowsOffsetAndRate(t *testing.T) {
+	node, c := startSkewed(t, clocks.Model{Offset: time.Hour, Rate: 3})
+	model := topologies.NodeClock(node)
+	if model == nil {
+		t.Fatal("skewed node reports no clock")
+	}
+	for i := 0; i < 3; i++ {
+		if d := serverSkew(t, c, model); d < -agreement || d > agreement {
+			t.Fatalf("reading %d: server clock is %v away from its model (offset 1h, rate 3)", i, d)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// A restart starts a new process; the rate must carry on from where the model is.
+	if err := node.Restart(context.Background(), topologies.RestartEmpty); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if d := serverSkew(t, c, model); d < -agreement || d > agreement {
+		t.Fatalf("after restart the server clock is %v away from its model", d)
+	}
+}
+
+func TestJumpAfterEventExpiresKeyAtOnce(t *testing.T) {
+	node, c := startSkewed(t, clocks.Model{Jumps: []clocks.Jump{{After: "grant", By: time.Minute}}})
+	ctx := context.Background()
+	if err := c.Set(ctx, "k", "v", 30*time.Second).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := c.Exists(ctx, "k").Result(); n != 1 {
+		t.Fatal("key gone before the jump")
+	}
+	topologies.NodeClock(node).FireNow("grant")
+	// The driver rewrites the file when the event fires; wait for the server to see it.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n, err := c.Exists(ctx, "k").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a 30 s key survived a 1 min forward jump for 5 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if d := serverSkew(t, c, topologies.NodeClock(node)); d < -agreement || d > agreement {
+		t.Fatalf("after the jump the server clock is %v away from its model", d)
+	}
+}
+
+func TestBackwardJumpKeepsKeyLonger(t *testing.T) {
+	node, c := startSkewed(t, clocks.Model{Jumps: []clocks.Jump{{After: "grant", By: -time.Hour}}})
+	ctx := context.Background()
+	if err := c.Set(ctx, "k", "v", time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	topologies.NodeClock(node).FireNow("grant")
+	time.Sleep(50 * time.Millisecond)
+	ms, err := c.PTTL(ctx, "k").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms < time.Hour {
+		t.Fatalf("PTTL after a -1h jump = %v, want over 1h (the key lives by the node's clock)", ms)
+	}
+}
+
+func TestPreloadIsBuiltOnceAndCached(t *testing.T) {
+	a, err := faketime.Preload()
+	if errors.Is(err, faketime.ErrNoCompiler) {
+		testenv.MissingTool(t, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := faketime.Preload()
+	if err != nil || a != b {
+		t.Fatalf("second Preload = %q, %v; want %q", b, err, a)
+	}
+}
+
+func TestUnknownSkewedNodeIsRefused(t *testing.T) {
+	spec := topologies.Spec{Kind: topologies.Redlock, Clocks: map[string]clocks.Model{"master-" + strconv.Itoa(5): {Rate: 2}}}.WithDefaults()
+	if err := spec.Validate(); err == nil {
+		t.Fatal("a clock for master-5 of a five-node redlock was accepted")
+	}
+	spec.Clocks = map[string]clocks.Model{"master-4": {Rate: -1}}
+	if err := spec.Validate(); err == nil {
+		t.Fatal("a negative rate was accepted")
+	}
+}
