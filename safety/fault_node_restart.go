@@ -1,0 +1,33 @@
+package safety
+
+import (
+	"context"
+	"errors"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// nodeRestart kills the target nodes and starts them again on the same address, with
+// no data (a lost disk) or with what persistence wrote (nothing unless AppendFsync).
+type nodeRestart struct {
+	mode topologies.RestartMode
+}
+
+func init() {
+	RegisterFault(nodeRestart{topologies.RestartEmpty})
+	RegisterFault(nodeRestart{topologies.RestartFromDisk})
+}
+
+func (f nodeRestart) Name() string { return "node-restart-" + f.mode.String() }
+
+func (f nodeRestart) Inject(ctx context.Context, t Target) (Heal, error) {
+	if len(t.Nodes) == 0 {
+		return nil, errors.New("needs nodes")
+	}
+	t.note(f.Name() + " " + nodeNames(t.Nodes))
+	var errs []error
+	for _, n := range t.Nodes {
+		errs = append(errs, n.Restart(ctx, f.mode))
+	}
+	return noHeal, errors.Join(errs...)
+}
