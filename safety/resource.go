@@ -29,13 +29,13 @@ type Resource struct {
 type ResourceStats struct {
 	Name          string        `json:"name"`
 	Fenced        bool          `json:"fenced"`
-	MaxHolders    int           `json:"max_holders"`     // most clients inside at once
-	OverlapTime   time.Duration `json:"overlap_ns"`      // total time with 2+ clients inside
-	Writes        int           `json:"writes"`          // writes that reached it
-	Accepted      int           `json:"accepted"`        // writes it applied
-	StaleAccepted int           `json:"stale_accepted"`  // applied although token <= highest seen
-	StaleRejected int           `json:"stale_rejected"`  // refused because token <= highest seen
-	HighestFence  int64         `json:"highest_fence"`   // highest token accepted
+	MaxHolders    int           `json:"max_holders"`    // most clients inside at once
+	OverlapTime   time.Duration `json:"overlap_ns"`     // total time with 2+ clients inside
+	Writes        int           `json:"writes"`         // writes that reached it
+	Accepted      int           `json:"accepted"`       // writes it applied
+	StaleAccepted int           `json:"stale_accepted"` // applied although token <= highest seen
+	StaleRejected int           `json:"stale_rejected"` // refused because token <= highest seen
+	HighestFence  int64         `json:"highest_fence"`  // highest token accepted
 }
 
 // NewResource returns an empty resource that records its answers in rec.
