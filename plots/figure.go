@@ -1,0 +1,147 @@
+// Package plots draws the figures of a results folder with gonum/plot: PNG and SVG,
+// byte for byte the same for the same input. It reads results; it never measures.
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/resultsdir"
+)
+
+// Dir is the folder, inside a results folder, that holds the figures.
+const Dir = "figures"
+
+// Figure is one written figure: its name, its files relative to the results folder
+// (PNG first, then SVG), a caption for the report and the legend entries it drew.
+type Figure struct {
+	Name    string
+	Files   []string
+	Caption string
+	Series  []string
+}
+
+// Figure size: wide enough for five legend entries beside the lines.
+const (
+	width  = 7 * vg.Inch
+	height = 4.5 * vg.Inch
+)
+
+// drawn is a figure built in memory, not yet written.
+type drawn struct {
+	Figure
+	plot *plot.Plot
+}
+
+// histograms reads a cell's histogram log for a metric from the results folder.
+type histograms func(c *resultsdir.Cell, metric string) (*hdrhistogram.Histogram, error)
+
+// builders are the kinds of figure, in the order the report shows them.
+var builders = []func(run *source) ([]drawn, error){
+	spectrumFigures,
+	throughputFigures,
+	networkFigures,
+	slowNodeFigures,
+	openLoopFigures,
+}
+
+// source is what a figure builder reads: the run's cell groups, one style per strategy
+// and the histogram logs.
+type source struct {
+	groups []*digest.Group
+	styles styles
+	hist   histograms
+}
+
+// WriteAll draws every figure the run has data for into dir/figures, as PNG and SVG.
+// It renders all of them before it writes any, so bad input leaves nothing behind.
+func WriteAll(dir string, run *resultsdir.Run) ([]Figure, error) {
+	figs, files, err := render(dir, run)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, nil
+	}
+	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o755); err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if err := resultsdir.WriteFileAtomic(filepath.Join(dir, f.path), f.data); err != nil {
+			return nil, err
+		}
+	}
+	return figs, nil
+}
+
+// file is one rendered figure file, relative to the results folder.
+type file struct {
+	path string
+	data []byte
+}
+
+// render draws every figure in memory: what WriteAll would write, without writing it.
+func render(dir string, run *resultsdir.Run) ([]Figure, []file, error) {
+	groups := digest.Groups(run)
+	src := &source{
+		groups: groups,
+		styles: newStyles(digest.Strategies(groups)),
+		hist: func(c *resultsdir.Cell, metric string) (*hdrhistogram.Histogram, error) {
+			rel, ok := c.Histograms[metric]
+			if !ok || rel == "" {
+				return nil, fmt.Errorf("%s: cell %s has no %s histogram", filepath.Join(dir, resultsdir.JSONFile), c.Name, metric)
+			}
+			return resultsdir.ReadHistogram(dir, rel)
+		},
+	}
+	var figs []Figure
+	var files []file
+	for _, build := range builders {
+		ds, err := build(src)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, d := range ds {
+			for _, format := range []string{"png", "svg"} {
+				data, err := encode(d.plot, format)
+				if err != nil {
+					return nil, nil, fmt.Errorf("figure %s: %w", d.Name, err)
+				}
+				rel := filepath.ToSlash(filepath.Join(Dir, d.Name+"."+format))
+				d.Files = append(d.Files, rel)
+				files = append(files, file{rel, data})
+			}
+			figs = append(figs, d.Figure)
+		}
+	}
+	return figs, files, nil
+}
+
+func encode(p *plot.Plot, format string) ([]byte, error) {
+	w, err := p.WriterTo(width, height, format)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := w.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// newPlot starts a figure with a title, axis labels and a white background.
+func newPlot(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	p.Legend.Top = true
+	return p
+}

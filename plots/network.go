@@ -1,0 +1,102 @@
+package plots
+
+import (
+	"fmt"
+	"sort"
+
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/resultsdir"
+)
+
+// networkFigures draws p99 latency against the latency injected on every link, one
+// line per strategy, per closed-loop workload that was measured at several latencies.
+func networkFigures(src *source) ([]drawn, error) {
+	var cells []*digest.Group
+	for _, g := range src.groups {
+		if !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "uniform") {
+			cells = append(cells, g)
+		}
+	}
+	workload := func(c digest.Condition) digest.Condition {
+		return digest.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL}
+	}
+	keys, sets := byCondition(cells, workload)
+	var out []drawn
+	for _, cond := range keys {
+		groups := sets[cond]
+		var xs []float64
+		uniform := false
+		for _, g := range groups {
+			xs = append(xs, ms(float64(g.Condition.NetLatency)))
+			uniform = uniform || g.Condition.Network == "uniform"
+		}
+		if !uniform || distinct(xs) < 2 {
+			continue
+		}
+		metric := digest.LatencyMetric(groups)
+		var all []series
+		for _, strategy := range strategiesOf(groups) {
+			sr := series{label: strategy, strategy: strategy}
+			for _, g := range groups {
+				if g.Strategy == strategy {
+					sr.points = append(sr.points, plotter.XY{X: ms(float64(g.Condition.NetLatency)), Y: ms(float64(g.Latency(metric, digest.P99)))})
+				}
+			}
+			all = append(all, sr)
+		}
+		p := newPlot(fmt.Sprintf("p99 %s against injected network latency: %s", metricLabel(metric), describe(cond)),
+			"injected latency on every link (ms)", fmt.Sprintf("p99 %s latency (ms)", metric))
+		p.Legend.Left = true
+		p.X.Min, p.Y.Min = 0, 0
+		labels, err := src.add(p, all)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, drawn{Figure: Figure{
+			Name:    "network_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys), "hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
+			Caption: fmt.Sprintf("p99 %s against the latency injected on every link (as configured; the measured added round trip is in results.json), %s, closed loop.%s", metricLabel(metric), describe(cond), measuredNote(groups)),
+			Series:  labels,
+		}, plot: p})
+	}
+	return out, nil
+}
+
+// measuredNote quotes the added round trip the proxies really produced, so the reader
+// can tell the configured delay from the achieved one.
+func measuredNote(groups []*digest.Group) string {
+	type pair struct{ asked, got resultsdir.Duration }
+	var pairs []pair
+	seen := map[resultsdir.Duration]bool{}
+	for _, g := range groups {
+		c := g.Repeats[0]
+		if c.Network.Latency == 0 || seen[c.Network.Latency] || len(c.Network.MeasuredAddedRTT) == 0 {
+			continue
+		}
+		seen[c.Network.Latency] = true
+		var rtts []float64
+		for _, d := range c.Network.MeasuredAddedRTT {
+			rtts = append(rtts, float64(d))
+		}
+		pairs = append(pairs, pair{c.Network.Latency, resultsdir.Duration(digest.Median(rtts))})
+	}
+	if len(pairs) == 0 {
+		return ""
+	}
+	sort.Slice(pairs, func(i, j int) bool { return pairs[i].asked < pairs[j].asked })
+	s := " Measured added round trip (median over nodes):"
+	for i, p := range pairs {
+		if i > 0 {
+			s += ","
+		}
+		s += fmt.Sprintf(" %s asked, %s measured", p.asked, digest.FormatDuration(p.got.D()))
+	}
+	return s + "."
+}
+
+func sortedCopy(xs []float64) []float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s
+}

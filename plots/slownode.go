@@ -1,0 +1,66 @@
+package plots
+
+import (
+	"fmt"
+
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/lockbench/lockbench/report/digest"
+)
+
+// slowNodeFigures draws the Redlock variants (redlock, redlock-failfast...) with one
+// slow node: p50 and p99 latency against that node's added latency, closed loop.
+func slowNodeFigures(src *source) ([]drawn, error) {
+	var cells []*digest.Group
+	for _, g := range src.groups {
+		if digest.IsRedlock(g.Strategy) && !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "one-slow") {
+			cells = append(cells, g)
+		}
+	}
+	workload := func(c digest.Condition) digest.Condition {
+		return digest.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL}
+	}
+	keys, sets := byCondition(cells, workload)
+	var out []drawn
+	for _, cond := range keys {
+		groups := sets[cond]
+		slow := false
+		for _, g := range groups {
+			slow = slow || g.Condition.Network == "one-slow"
+		}
+		if !slow {
+			continue
+		}
+		metric := digest.LatencyMetric(groups)
+		var all []series
+		for _, strategy := range strategiesOf(groups) {
+			for _, pc := range []struct {
+				p      digest.Percentile
+				dashed bool
+			}{{digest.P99, false}, {digest.P50, true}} {
+				sr := series{label: fmt.Sprintf("%s %s", strategy, pc.p), strategy: strategy, dashed: pc.dashed}
+				for _, g := range groups {
+					if g.Strategy == strategy {
+						sr.points = append(sr.points, plotter.XY{X: ms(float64(g.Condition.NetLatency)), Y: ms(float64(g.Latency(metric, pc.p)))})
+					}
+				}
+				all = append(all, sr)
+			}
+		}
+		p := newPlot(fmt.Sprintf("Redlock with one slow node: %s", describe(cond)),
+			"latency added to one node (ms; 0 = none)", fmt.Sprintf("%s latency (ms)", metric))
+		p.Legend.Left = true
+		p.X.Min, p.Y.Min = 0, 0
+		labels, err := src.add(p, all)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, drawn{Figure: Figure{
+			Name: "redlock-slow-node_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys), "hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
+			Caption: fmt.Sprintf("Redlock variants with one slow node: p99 (solid) and p50 (dashed) %s against the latency added to that node, %s, closed loop. A variant that waits for every node pays the slow node on each request; fail-fast returns once a majority answered.",
+				metricLabel(metric), describe(cond)),
+			Series: labels,
+		}, plot: p})
+	}
+	return out, nil
+}

@@ -1,0 +1,118 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/lockbench/lockbench/report/digest"
+)
+
+// maxSpectrumX is where the spectrum stops: 1/(1-0.99999).
+const maxSpectrumX = 1e5
+
+// spectrumFigures draws, per closed-loop condition without injected latency, the
+// latency at each percentile, one line per strategy, HdrHistogram style.
+func spectrumFigures(src *source) ([]drawn, error) {
+	var plain []*digest.Group
+	for _, g := range src.groups {
+		if !g.Condition.Open() && g.Condition.Network == "none" {
+			plain = append(plain, g)
+		}
+	}
+	keys, sets := byCondition(plain, func(c digest.Condition) digest.Condition { return c })
+	var out []drawn
+	for _, cond := range keys {
+		groups := sets[cond]
+		metric := digest.LatencyMetric(groups)
+		p := newPlot(
+			fmt.Sprintf("%s by percentile: %s", metricLabel(metric), describe(cond)),
+			"percentile (log scale of 1/(1-p))", "latency (ms, log scale)")
+		p.Legend.Left = true
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = percentileTicks{}
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = logTicks{}
+		var all []series
+		for _, g := range groups {
+			h, err := src.merged(g, metric)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, series{label: g.Strategy, strategy: g.Strategy, points: spectrum(h)})
+		}
+		labels, err := src.add(p, all)
+		if err != nil {
+			return nil, err
+		}
+		if len(labels) == 0 {
+			continue
+		}
+		p.X.Min = 1
+		padLog(&p.Y)
+		out = append(out, drawn{Figure: Figure{
+			Name: "spectrum_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys),
+				"hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
+			Caption: fmt.Sprintf("Latency spectrum of %s, %s: the latency below which each percentile of requests finished, from the HdrHistogram logs (repeats merged).", metricLabel(metric), describe(cond)),
+			Series:  labels,
+		}, plot: p})
+	}
+	return out, nil
+}
+
+// merged reads and merges the histogram logs of every repeat of a group.
+func (s *source) merged(g *digest.Group, metric string) (*hdrhistogram.Histogram, error) {
+	var all *hdrhistogram.Histogram
+	for _, c := range g.Repeats {
+		h, err := s.hist(c, metric)
+		if err != nil {
+			return nil, err
+		}
+		if all == nil {
+			all = h
+		} else {
+			all.Merge(h)
+		}
+	}
+	return all, nil
+}
+
+// spectrum samples a histogram at percentiles spaced evenly in log(1/(1-p)), four per
+// halving of the distance to 100%, up to 99.999% or to what its count can resolve.
+func spectrum(h *hdrhistogram.Histogram) plotter.XYs {
+	if h == nil || h.TotalCount() == 0 {
+		return nil
+	}
+	limit := math.Min(maxSpectrumX, float64(h.TotalCount()))
+	var pts plotter.XYs
+	for k := 0; ; k++ {
+		x := math.Pow(2, float64(k)/4)
+		if x > limit {
+			break
+		}
+		p := 100 * (1 - 1/x)
+		v := h.ValueAtQuantile(p)
+		if v <= 0 {
+			continue // a log axis cannot show zero
+		}
+		pts = append(pts, plotter.XY{X: x, Y: ms(float64(v))})
+	}
+	return pts
+}
+
+// describe puts a condition in words for titles and captions.
+func describe(c digest.Condition) string {
+	keys := fmt.Sprintf("%d keys", c.Keys)
+	if c.Keys == 1 {
+		keys = "1 key"
+	}
+	clients := fmt.Sprintf("%d clients", c.Clients)
+	if c.Clients == 1 {
+		clients = "1 client"
+	}
+	return fmt.Sprintf("%s on %s, hold %s, TTL %s", clients, keys, c.Hold, c.TTL)
+}

@@ -1,0 +1,84 @@
+package plots
+
+import (
+	"fmt"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/lockbench/lockbench/report/digest"
+)
+
+// throughputFigures draws completed cycles per second against clients, one line per
+// strategy: one figure with every client on one key (contended) and one with a key
+// per client (uncontended), closed loop, no injected latency.
+func throughputFigures(src *source) ([]drawn, error) {
+	var plain []*digest.Group
+	for _, g := range src.groups {
+		if !g.Condition.Open() && g.Condition.Network == "none" {
+			plain = append(plain, g)
+		}
+	}
+	holdTTL := func(c digest.Condition) digest.Condition { return digest.Condition{Hold: c.Hold, TTL: c.TTL} }
+	keys, sets := byCondition(plain, holdTTL)
+	var out []drawn
+	for _, cond := range keys {
+		for _, kind := range []struct {
+			name, words string
+			member      func(c digest.Condition) bool
+		}{
+			{"contended", "every client on one key", func(c digest.Condition) bool { return c.Keys == 1 }},
+			{"uncontended", "one key per client", func(c digest.Condition) bool { return c.Keys == c.Clients }},
+		} {
+			var xs []float64
+			var all []series
+			for _, strategy := range strategiesOf(sets[cond]) {
+				sr := series{label: strategy, strategy: strategy}
+				for _, g := range sets[cond] {
+					if g.Strategy == strategy && kind.member(g.Condition) {
+						sr.points = append(sr.points, plotter.XY{X: float64(g.Condition.Clients), Y: g.Throughput()})
+						xs = append(xs, float64(g.Condition.Clients))
+					}
+				}
+				all = append(all, sr)
+			}
+			if distinct(xs) < 2 {
+				continue // one client count is a table row, not a curve
+			}
+			p := newPlot(fmt.Sprintf("Throughput against clients, %s (hold %s, TTL %s)", kind.words, cond.Hold, cond.TTL),
+				"clients (log scale)", "completed acquire-hold-release cycles per second")
+			p.X.Scale = plot.LogScale{}
+			p.X.Tick.Marker = clientTicks(xs)
+			p.Y.Min = 0
+			labels, err := src.add(p, all)
+			if err != nil {
+				return nil, err
+			}
+			padLog(&p.X)
+			name := "throughput-" + kind.name
+			if len(keys) > 1 {
+				name += "_" + slug("hold="+cond.Hold.String(), "ttl="+cond.TTL.String())
+			}
+			out = append(out, drawn{Figure: Figure{
+				Name: name,
+				Caption: fmt.Sprintf("Throughput (completed cycles per second, median of repeats) against the number of clients, %s, closed loop, no injected latency, hold %s, TTL %s.",
+					kind.words, cond.Hold, cond.TTL),
+				Series: labels,
+			}, plot: p})
+		}
+	}
+	return out, nil
+}
+
+// clientTicks labels exactly the client counts that were measured.
+func clientTicks(xs []float64) plot.ConstantTicks {
+	seen := map[float64]bool{}
+	var ticks plot.ConstantTicks
+	for _, x := range sortedCopy(xs) {
+		if !seen[x] {
+			seen[x] = true
+			ticks = append(ticks, plot.Tick{Value: x, Label: fmt.Sprint(x)})
+		}
+	}
+	return ticks
+}

@@ -1,0 +1,257 @@
+// Package synth writes plausible, deterministic results folders for tests: the shape of
+// what `lockbench run` writes, with latencies drawn from a simple model of each strategy.
+// The numbers are invented; only their shape (ordering, knees, slopes) is realistic.
+package synth
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/lockbench/lockbench/resultsdir"
+)
+
+// Options choose which matrix to write and how to distort it.
+type Options struct {
+	Seed uint64
+	// Repeats writes every cell this many times under the same name (default 1).
+	Repeats int
+	// Slowdown multiplies every latency and divides every throughput (default 1).
+	Slowdown float64
+	// Small writes a reduced matrix (fewer strategies and client counts), for golden files.
+	Small bool
+	// Samples per histogram (default 2000).
+	Samples int
+}
+
+// model is the invented cost of one strategy.
+type model struct {
+	name     string
+	attempt  time.Duration // median of one uncontended attempt
+	rtts     float64       // round trips per attempt, scaled by injected latency
+	capacity float64       // cycles per second the servers sustain
+}
+
+var models = []model{
+	{"single", 70 * time.Microsecond, 1, 40000},
+	{"wait", 200 * time.Microsecond, 2, 16000},
+	{"sentinel", 75 * time.Microsecond, 1, 27000},
+	{"redlock", 180 * time.Microsecond, 1, 3600},
+	{"redlock-failfast", 165 * time.Microsecond, 1, 3800},
+	{"etcd", 480 * time.Microsecond, 1, 4000},
+}
+
+var smallSet = map[string]bool{"single": true, "wait": true, "redlock": true, "redlock-failfast": true, "etcd": true}
+
+// cellSpec is one point of the synthetic matrix.
+type cellSpec struct {
+	m       model
+	clients int
+	keys    int
+	net     resultsdir.Network
+	load    resultsdir.LoadMode
+}
+
+// Started is the fixed start time of every synthetic run.
+var Started = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// Write writes results.json, results.csv and the histogram logs of a synthetic run
+// into dir and returns the run.
+func Write(dir string, o Options) (*resultsdir.Run, error) {
+	if o.Repeats <= 0 {
+		o.Repeats = 1
+	}
+	if o.Slowdown <= 0 {
+		o.Slowdown = 1
+	}
+	if o.Samples <= 0 {
+		o.Samples = 2000
+	}
+	run := &resultsdir.Run{
+		Started: Started, Finished: Started.Add(20 * time.Minute), Complete: true,
+		Environment: resultsdir.Environment{
+			GoVersion: "go1.26.8", RedisServer: "Redis server v=7.0.15 sha=00000000:0 malloc=jemalloc-5.3.0 bits=64 build=synthetic",
+			Libraries: map[string]string{
+				"github.com/go-redsync/redsync/v4": "v4.18.1",
+				"github.com/redis/go-redis/v9":     "v9.23.0",
+				"go.etcd.io/etcd/client/v3":        "v3.7.3",
+			},
+			Provider:    "process",
+			Topologies:  map[string]string{},
+			Cores:       2, GOMAXPROCS: 1, OS: "linux", Arch: "amd64", Seed: int64(o.Seed),
+			CommandLine: []string{"lockbench", "run", "--synthetic"},
+		},
+	}
+	specs := matrix(o.Small)
+	for i, s := range specs {
+		run.Environment.Topologies[s.m.name] = topologyOf(s.m.name)
+		for r := 0; r < o.Repeats; r++ {
+			rng := rand.New(rand.NewPCG(o.Seed, uint64(i*1000+r)))
+			cell, err := writeCell(dir, s, i, r, o, rng)
+			if err != nil {
+				return nil, err
+			}
+			run.Cells = append(run.Cells, cell)
+		}
+	}
+	if err := resultsdir.WriteRun(dir, run); err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+func topologyOf(strategy string) string {
+	switch strategy {
+	case "single":
+		return "single"
+	case "wait":
+		return "replicated (master + 2 replicas)"
+	case "sentinel":
+		return "sentinel (master + 2 replicas + 3 sentinels)"
+	case "etcd":
+		return "etcd (1 member, embedded)"
+	}
+	return "redlock-5 (5 masters)"
+}
+
+func matrix(small bool) []cellSpec {
+	var ms []model
+	for _, m := range models {
+		if !small || smallSet[m.name] {
+			ms = append(ms, m)
+		}
+	}
+	clients := []int{1, 8, 64}
+	uniform := []time.Duration{time.Millisecond, 5 * time.Millisecond}
+	slow := []time.Duration{10 * time.Millisecond, 50 * time.Millisecond}
+	rates := []float64{500, 1000, 2000, 4000, 8000}
+	if small {
+		clients = []int{1, 8}
+		uniform = uniform[:1]
+		slow = slow[:1]
+		rates = []float64{1000, 2000, 4000, 8000}
+	}
+	closed := resultsdir.LoadMode{Mode: "closed"}
+	none := resultsdir.Network{Profile: "none"}
+	var specs []cellSpec
+	for _, m := range ms {
+		for _, c := range clients {
+			specs = append(specs, cellSpec{m, c, 1, none, closed})
+			if c > 1 {
+				specs = append(specs, cellSpec{m, c, c, none, closed})
+			}
+		}
+		for _, l := range uniform {
+			added := map[string]resultsdir.Duration{"node-0": resultsdir.Duration(2*l + l/16)}
+			specs = append(specs, cellSpec{m, 8, 8, resultsdir.Network{Profile: "uniform", Latency: resultsdir.Duration(l), MeasuredAddedRTT: added}, closed})
+		}
+		if m.name == "redlock" || m.name == "redlock-failfast" {
+			for _, l := range slow {
+				specs = append(specs, cellSpec{m, 8, 8, resultsdir.Network{Profile: "one-slow", Latency: resultsdir.Duration(l), SlowNode: "master-4"}, closed})
+			}
+		}
+		if m.name == "single" || m.name == "redlock" || (!small && (m.name == "wait" || m.name == "etcd")) {
+			for _, r := range rates {
+				specs = append(specs, cellSpec{m, 64, 64, none, resultsdir.LoadMode{Mode: "open", Arrival: "poisson", TargetRate: r}})
+			}
+		}
+	}
+	return specs
+}
+
+// Name formats a cell name the way the runner does.
+func Name(strategy string, clients, keys int, net resultsdir.Network, load resultsdir.LoadMode) string {
+	n := "none"
+	if net.Profile != "none" && net.Profile != "" {
+		n = fmt.Sprintf("%s-%s", net.Profile, net.Latency)
+	}
+	l := "closed"
+	if load.Mode == "open" {
+		l = fmt.Sprintf("open-%g", load.TargetRate)
+	}
+	return fmt.Sprintf("strategy=%s/clients=%d/keys=%d/hold=0s/ttl=10s/net=%s/load=%s", strategy, clients, keys, n, l)
+}
+
+func writeCell(dir string, s cellSpec, index, repeat int, o Options, rng *rand.Rand) (resultsdir.Cell, error) {
+	attempt, acquire, cps := costs(s)
+	attempt = time.Duration(float64(attempt) * o.Slowdown)
+	acquire = time.Duration(float64(acquire) * o.Slowdown)
+	cps /= o.Slowdown
+	cps *= 1 + 0.02*(rng.Float64()-0.5) // run-to-run noise of about 1%
+	elapsed := 10 * time.Second
+	cell := resultsdir.Cell{
+		Name: Name(s.m.name, s.clients, s.keys, s.net, s.load), Strategy: s.m.name, Clients: s.clients, Keys: s.keys,
+		Hold: 0, TTL: resultsdir.Duration(10 * time.Second), Network: s.net, Load: s.load,
+		Warmup: resultsdir.Duration(time.Second), Duration: resultsdir.Duration(elapsed), Elapsed: resultsdir.Duration(elapsed),
+		CyclesPerSecond: cps, Latency: map[string]resultsdir.Summary{}, Histograms: map[string]string{},
+	}
+	cell.Granted = int64(cps * elapsed.Seconds())
+	cell.Attempts = cell.Granted
+	if s.keys < s.clients || (s.keys == 1 && s.clients > 1) {
+		cell.Refused = cell.Granted * int64(s.clients-1) / 2
+		cell.Attempts += cell.Refused
+		cell.ContendedFailureRatio = float64(cell.Refused) / float64(cell.Attempts)
+	}
+	if s.load.Mode == "open" {
+		cell.Load.AchievedRate = math.Min(s.load.TargetRate, cps)
+		cell.CyclesPerSecond = cell.Load.AchievedRate
+	}
+	for _, mm := range []struct {
+		metric string
+		median time.Duration
+	}{{resultsdir.MetricAttempt, attempt}, {resultsdir.MetricAcquire, acquire}} {
+		h := hdrhistogram.New(1000, int64(time.Minute), 2)
+		for i := 0; i < o.Samples; i++ {
+			// Log-normal body with an occasional slow tail, as lock latencies look.
+			v := float64(mm.median) * math.Exp(0.35*rng.NormFloat64())
+			if rng.Float64() < 0.01 {
+				v *= 3 + 5*rng.Float64()
+			}
+			h.RecordValue(int64(v))
+		}
+		rel := fmt.Sprintf("%s/%03d-%d-%s.hlog", resultsdir.HistogramsDir, index, repeat, mm.metric)
+		if err := resultsdir.WriteHistogram(dir, rel, h, Started, Started.Add(elapsed)); err != nil {
+			return cell, err
+		}
+		cell.Histograms[mm.metric] = rel
+		cell.Latency[mm.metric] = resultsdir.Summarize(h)
+	}
+	return cell, nil
+}
+
+// costs models the median attempt and acquire latency and the throughput of a cell.
+func costs(s cellSpec) (attempt, acquire time.Duration, cps float64) {
+	base := float64(s.m.attempt)
+	switch s.net.Profile {
+	case "uniform":
+		base += s.m.rtts * 2 * float64(s.net.Latency)
+	case "one-slow":
+		if s.m.name == "redlock-failfast" {
+			base *= 1.1 // a majority answers without the slow node
+		} else {
+			base += 2 * float64(s.net.Latency)
+		}
+	}
+	contended := s.keys < s.clients
+	switch {
+	case s.load.Mode == "open":
+		u := s.load.TargetRate / s.m.capacity
+		cps = math.Min(s.load.TargetRate, s.m.capacity)
+		if u < 0.95 {
+			acquire = time.Duration(base / (1 - u))
+		} else {
+			acquire = time.Duration(base * 20 * u * u) // past the knee the queue grows for the whole cell
+		}
+		return time.Duration(base), acquire, cps
+	case contended:
+		attemptD := base * (1 + 0.1*float64(s.clients))
+		cps = 1e9 / (base * 2) / (1 + 0.15*math.Log2(float64(s.clients)))
+		return time.Duration(attemptD), time.Duration(attemptD * float64(s.clients) * 0.8), cps
+	}
+	cps = math.Min(float64(s.clients)*1e9/(base*2), s.m.capacity)
+	lat := math.Max(base, float64(s.clients)*1e9/cps/2)
+	return time.Duration(lat), time.Duration(lat), cps
+}
