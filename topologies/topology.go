@@ -5,6 +5,7 @@ package topologies
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
@@ -18,7 +19,7 @@ const (
 	Replicated Kind = "replicated" // one master, R replicas
 	Sentinel   Kind = "sentinel"   // one master, replicas, sentinels watching them
 	Redlock    Kind = "redlock"    // N independent masters
-	Etcd       Kind = "etcd"       // a consensus cluster of Nodes members (the baseline)
+	Etcd       Kind = "etcd"       // a consensus cluster of Members members (the baseline)
 )
 
 // Role is what a node does in its deployment at start.
@@ -28,6 +29,7 @@ const (
 	RoleMaster   Role = "master"
 	RoleReplica  Role = "replica"
 	RoleSentinel Role = "sentinel"
+	RoleMember   Role = "member" // an etcd cluster member: who leads is the servers' business
 )
 
 // Spec describes a deployment to start. Zero fields take the defaults from WithDefaults.
@@ -53,6 +55,11 @@ type Spec struct {
 	// Clocks skews the named nodes' clocks ("master-2": rate 1.02, say); nodes not named
 	// keep true time. Kept in the Spec, so a topology records who was skewed and how.
 	Clocks map[string]clocks.Model
+	// Members of an Etcd cluster: 1 (default), 3 or 5.
+	Members int
+	// UnsafeNoFsync runs etcd without fsync: a lower bound on its cost, NOT a safe
+	// deployment (an acknowledged write can vanish on a crash).
+	UnsafeNoFsync bool
 }
 
 // WithDefaults returns s with every zero field set to its default.
@@ -83,15 +90,28 @@ func (s Spec) WithDefaults() Spec {
 	if s.MasterName == "" {
 		s.MasterName = "lockbench"
 	}
+	if s.Kind == Etcd && s.Members == 0 {
+		s.Members = 1
+	}
 	return s
 }
 
 // Validate reports the first field of s (after defaults) that no provider could start.
 func (s Spec) Validate() error {
 	switch s.Kind {
-	case Single, Replicated, Sentinel, Redlock:
+	case Single, Replicated, Sentinel, Redlock, Etcd:
 	default:
-		return fmt.Errorf("topology kind %q: want one of single, replicated, sentinel, redlock", s.Kind)
+		return fmt.Errorf("topology kind %q: want one of single, replicated, sentinel, redlock, etcd", s.Kind)
+	}
+	if s.Kind == Etcd {
+		if s.Members != 1 && s.Members != 3 && s.Members != 5 {
+			return fmt.Errorf("etcd members = %d: must be 1, 3 or 5", s.Members)
+		}
+		if s.AppendFsync != "" {
+			return fmt.Errorf("appendfsync %q: etcd always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync)
+		}
+	} else if s.Members != 0 || s.UnsafeNoFsync {
+		return fmt.Errorf("members = %d, unsafe-no-fsync = %v: only an etcd topology has them", s.Members, s.UnsafeNoFsync)
 	}
 	if s.Replicas < 0 {
 		return fmt.Errorf("replicas = %d: must be >= 0", s.Replicas)
@@ -195,4 +215,28 @@ func Addrs(nodes []Node) []string {
 		out[i] = n.Addr()
 	}
 	return out
+}
+
+// NewTempDir makes a temp dir for a provider in another package (embedded etcd): named
+// and owned so that a SIGKILLed owner's dirs are swept, and removed by the SIGINT/SIGTERM
+// reaper. Remove it with RemoveTempDir.
+func NewTempDir(name string) (string, error) {
+	sweepOrphanedDirs()
+	dir, err := os.MkdirTemp("", tempDirPrefix+name+"-")
+	if err != nil {
+		return "", err
+	}
+	trackDir(dir)
+	if err := writeOwner(dir); err != nil {
+		RemoveTempDir(dir)
+		return "", err
+	}
+	return dir, nil
+}
+
+// RemoveTempDir removes a dir made by NewTempDir and forgets it.
+func RemoveTempDir(dir string) error {
+	err := os.RemoveAll(dir)
+	untrackDir(dir)
+	return err
 }

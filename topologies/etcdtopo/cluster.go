@@ -1,0 +1,181 @@
+// Package etcdtopo runs etcd as embedded servers (go.etcd.io/etcd/server/v3/embed) for
+// the consensus baseline. It lives apart from package topologies so that programs that
+// never start etcd do not carry its dependency tree; importing it registers the
+// "embedded-etcd" provider as the default for topologies.Etcd.
+package etcdtopo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+func init() { topologies.RegisterProvider(Embedded{}, topologies.Etcd) }
+
+// Embedded starts every member in this process, on 127.0.0.1, each in its own temp dir.
+type Embedded struct{}
+
+func (Embedded) Name() string { return "embedded-etcd" }
+
+// Start launches spec's cluster and returns once every member serves clients. On any
+// failure it stops what it started and removes every temp dir.
+func (Embedded) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+	spec = spec.WithDefaults()
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	if spec.Kind != topologies.Etcd {
+		return nil, fmt.Errorf("topology kind %q: the embedded-etcd provider runs only etcd", spec.Kind)
+	}
+	c := &Cluster{spec: spec}
+	if err := c.launch(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Cluster is a running etcd cluster. Masters() and Nodes() both return its members (etcd
+// has no fixed master: a member's Addr is its client endpoint); Replicas and Sentinels
+// are empty. Endpoints lists the client endpoints for clientv3.
+type Cluster struct {
+	spec      topologies.Spec
+	members   []*member
+	closeOnce sync.Once
+}
+
+func (c *Cluster) Spec() topologies.Spec        { return c.spec }
+func (c *Cluster) Provider() string             { return Embedded{}.Name() }
+func (c *Cluster) Masters() []topologies.Node   { return c.Nodes() }
+func (c *Cluster) Replicas() []topologies.Node  { return nil }
+func (c *Cluster) Sentinels() []topologies.Node { return nil }
+func (c *Cluster) Endpoints() []string          { return topologies.Addrs(c.Nodes()) }
+func (c *Cluster) initialCluster() string       { return strings.Join(entries(c.members), ",") }
+func (c *Cluster) Nodes() []topologies.Node {
+	out := make([]topologies.Node, len(c.members))
+	for i, m := range c.members {
+		out[i] = m
+	}
+	return out
+}
+
+// Dirs are the members' temp dirs (for tests that check Close removes them).
+func (c *Cluster) Dirs() []string {
+	out := make([]string, len(c.members))
+	for i, m := range c.members {
+		out[i] = m.dir
+	}
+	return out
+}
+
+// Close stops every member and removes every temp dir. Safe to call twice.
+func (c *Cluster) Close() error {
+	var err error
+	c.closeOnce.Do(func() {
+		for _, m := range c.members {
+			m.close()
+		}
+		for _, m := range c.members {
+			if rmErr := topologies.RemoveTempDir(m.dir); rmErr != nil && err == nil {
+				err = rmErr
+			}
+		}
+	})
+	return err
+}
+
+// launch makes every member's dir and gates first (the initial cluster names every
+// member's peer gate), then starts them all and waits until each serves.
+func (c *Cluster) launch(ctx context.Context) error {
+	token := fmt.Sprintf("lockbench-%d", time.Now().UnixNano())
+	for i := 0; i < c.spec.Members; i++ {
+		m, err := c.newMember(fmt.Sprintf("member-%d", i), token)
+		if err != nil {
+			return err
+		}
+		c.members = append(c.members, m)
+	}
+	for _, m := range c.members {
+		if err := m.start("new", c.initialCluster()); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for _, m := range c.members {
+		if err := m.waitReady(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newMember makes a member's temp dir and gates; on failure nothing is left behind.
+func (c *Cluster) newMember(name, token string) (*member, error) {
+	dir, err := topologies.NewTempDir("etcd-" + name)
+	if err != nil {
+		return nil, err
+	}
+	m := &member{name: name, dir: dir, noFsync: c.spec.UnsafeNoFsync, token: token, cluster: c}
+	if m.client, err = newGate(); err == nil {
+		m.peer, err = newGate()
+	}
+	if err != nil {
+		if m.client != nil {
+			m.client.close()
+		}
+		topologies.RemoveTempDir(dir)
+		return nil, err
+	}
+	return m, nil
+}
+
+// Leader returns the member the running members agree leads, or an error if they do not
+// (an election in progress, a lost quorum).
+func (c *Cluster) Leader() (topologies.Node, error) {
+	var lead uint64
+	for _, m := range c.members {
+		e := m.server()
+		if e == nil || !m.Running() {
+			continue
+		}
+		l := uint64(e.Server.Leader())
+		if l == 0 || (lead != 0 && l != lead) {
+			return nil, fmt.Errorf("no agreed leader: %s sees %x, another sees %x", m.name, l, lead)
+		}
+		lead = l
+	}
+	for _, m := range c.members {
+		if m.Running() && m.currentID() == lead {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("no running member leads (leader id %x)", lead)
+}
+
+// WaitLeader polls Leader until the running members agree on one or ctx ends.
+func (c *Cluster) WaitLeader(ctx context.Context) (topologies.Node, error) {
+	for {
+		n, err := c.Leader()
+		if err == nil {
+			return n, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%v: %w", err, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func entries(ms []*member) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.clusterEntry()
+	}
+	return out
+}

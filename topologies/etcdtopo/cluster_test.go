@@ -1,0 +1,266 @@
+package etcdtopo_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/etcdtopo"
+)
+
+func startCluster(t *testing.T, spec topologies.Spec) *etcdtopo.Cluster {
+	t.Helper()
+	return testenv.Start(t, spec).(*etcdtopo.Cluster)
+}
+
+func newClient(t *testing.T, endpoints ...string) *clientv3.Client {
+	t.Helper()
+	cli, err := clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	return cli
+}
+
+func put(ctx context.Context, cli *clientv3.Client, key, value string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	_, err := cli.Put(ctx, key, value)
+	return err
+}
+
+func get(t *testing.T, cli *clientv3.Client, key string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := cli.Get(ctx, key)
+	if err != nil {
+		t.Fatalf("get %s: %v", key, err)
+	}
+	if len(resp.Kvs) == 0 {
+		return ""
+	}
+	return string(resp.Kvs[0].Value)
+}
+
+// ourDirs lists the topology temp dirs this test process owns.
+func ourDirs(t *testing.T) []string {
+	t.Helper()
+	all, _ := filepath.Glob(filepath.Join(os.TempDir(), "lockbench-etcd-*"))
+	var ours []string
+	for _, d := range all {
+		b, err := os.ReadFile(filepath.Join(d, "owner.pid"))
+		if err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(os.Getpid()) {
+			ours = append(ours, d)
+		}
+	}
+	return ours
+}
+
+func refusesConnections(addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return true
+	}
+	c.Close()
+	return false
+}
+
+func TestCloseLeavesNoDirsAndNothingServing(t *testing.T) {
+	before := len(ourDirs(t))
+	topo, err := etcdtopo.Embedded{}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd, Members: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := topo.(*etcdtopo.Cluster)
+	for _, d := range c.Dirs() {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("member dir %s missing while running: %v", d, err)
+		}
+	}
+	if err := put(context.Background(), newClient(t, c.Endpoints()...), "k", "v", 10*time.Second); err != nil {
+		t.Fatalf("put on a fresh cluster: %v", err)
+	}
+	if err := topo.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := topo.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	for _, d := range c.Dirs() {
+		if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("member dir %s still there after Close: %v", d, err)
+		}
+	}
+	for _, n := range topo.Nodes() {
+		if n.Running() {
+			t.Errorf("%s still running after Close", n.Name())
+		}
+		if !refusesConnections(n.Addr()) {
+			t.Errorf("%s still accepts connections on %s after Close", n.Name(), n.Addr())
+		}
+	}
+	if after := len(ourDirs(t)); after != before {
+		t.Errorf("temp dirs of this process: %d before, %d after Close", before, after)
+	}
+}
+
+func TestFailedStartLeavesNoDirs(t *testing.T) {
+	before := len(ourDirs(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the members start, but waiting for them fails at once
+	topo, err := etcdtopo.Embedded{}.Start(ctx, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+	if err == nil {
+		topo.Close()
+		t.Fatal("start with a cancelled context succeeded")
+	}
+	if after := len(ourDirs(t)); after != before {
+		t.Errorf("temp dirs of this process: %d before, %d after a failed start (%v)", before, after, err)
+	}
+}
+
+func TestSpecValidationNamesTheField(t *testing.T) {
+	for _, tc := range []struct {
+		spec topologies.Spec
+		want string
+	}{
+		{topologies.Spec{Kind: topologies.Etcd, Members: 2}, "members = 2"},
+		{topologies.Spec{Kind: topologies.Etcd, Members: -1}, "members = -1"},
+		{topologies.Spec{Kind: topologies.Etcd, AppendFsync: "always"}, "appendfsync"},
+		{topologies.Spec{Kind: topologies.Single, Members: 3}, "members = 3"},
+		{topologies.Spec{Kind: topologies.Single, UnsafeNoFsync: true}, "unsafe-no-fsync"},
+	} {
+		_, err := etcdtopo.Embedded{}.Start(context.Background(), tc.spec)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("start %+v: error %v, want one naming %q", tc.spec, err, tc.want)
+		}
+	}
+	if got := (topologies.Spec{Kind: topologies.Etcd}).WithDefaults().Members; got != 1 {
+		t.Errorf("default members = %d, want 1", got)
+	}
+}
+
+func TestDefaultProviderForEtcd(t *testing.T) {
+	p, err := topologies.DefaultProvider(topologies.Etcd)
+	if err != nil || p.Name() != "embedded-etcd" {
+		t.Fatalf("default etcd provider: %v, %v", p, err)
+	}
+}
+
+func TestPauseHoldsRequestsUntilResume(t *testing.T) {
+	for _, noFsync := range []bool{false, true} {
+		c := startCluster(t, topologies.Spec{Kind: topologies.Etcd, UnsafeNoFsync: noFsync})
+		cli := newClient(t, c.Endpoints()...)
+		ctx := context.Background()
+		if err := put(ctx, cli, "p", "1", 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		node := c.Nodes()[0]
+		if err := node.Pause(); err != nil {
+			t.Fatal(err)
+		}
+		if err := put(ctx, cli, "p", "2", 300*time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
+			node.Resume()
+			t.Fatalf("put to a paused member (no-fsync %v): %v, want a deadline exceeded", noFsync, err)
+		}
+		if err := node.Resume(); err != nil {
+			t.Fatal(err)
+		}
+		if err := put(ctx, cli, "p", "3", 10*time.Second); err != nil {
+			t.Fatalf("put after resume: %v", err)
+		}
+		if got := get(t, cli, "p"); got != "3" {
+			t.Errorf("after resume p = %q, want 3", got)
+		}
+	}
+}
+
+func TestLoneMemberRestart(t *testing.T) {
+	c := startCluster(t, topologies.Spec{Kind: topologies.Etcd})
+	node := c.Nodes()[0]
+	ctx := context.Background()
+	cli := newClient(t, c.Endpoints()...)
+	if err := put(ctx, cli, "kept", "yes", 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := node.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if node.Running() {
+		t.Error("killed member still running")
+	}
+	if err := node.Kill(); err == nil {
+		t.Error("killing a dead member succeeded")
+	}
+	if err := node.Restart(ctx, topologies.RestartFromDisk); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, cli, "kept"); got != "yes" {
+		t.Errorf("after restart from disk kept = %q, want yes", got)
+	}
+	if err := node.Restart(ctx, topologies.RestartEmpty); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, cli, "kept"); got != "" {
+		t.Errorf("after restart empty kept = %q, want nothing", got)
+	}
+}
+
+func TestThreeMembersSurviveLeaderKillAndDiskLoss(t *testing.T) {
+	c := startCluster(t, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+	ctx := context.Background()
+	cli := newClient(t, c.Endpoints()...)
+	if err := put(ctx, cli, "a", "1", 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	leader, err := c.WaitLeader(waitCtx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := leader.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	next, err := c.WaitLeader(waitCtx)
+	if err != nil {
+		t.Fatalf("no new leader after killing %s: %v", leader.Name(), err)
+	}
+	if next.Name() == leader.Name() {
+		t.Fatalf("killed %s still leads", leader.Name())
+	}
+	if err := put(ctx, cli, "b", "2", 20*time.Second); err != nil {
+		t.Fatalf("put with 2 of 3 members: %v", err)
+	}
+	// The killed member comes back without its disk and must catch up from the others.
+	if err := leader.Restart(ctx, topologies.RestartEmpty); err != nil {
+		t.Fatal(err)
+	}
+	only := newClient(t, leader.Addr())
+	if got := get(t, only, "b"); got != "2" {
+		t.Errorf("re-added member serves b = %q, want 2", got)
+	}
+	for _, n := range c.Nodes() {
+		if n.Name() == leader.Name() {
+			continue
+		}
+		if err := n.Restart(ctx, topologies.RestartFromDisk); err != nil {
+			t.Fatalf("restart %s from disk: %v", n.Name(), err)
+		}
+	}
+	if got := get(t, cli, "a"); got != "1" {
+		t.Errorf("after rolling restarts a = %q, want 1", got)
+	}
+}
