@@ -8,7 +8,7 @@ BENCH_CPU  ?= 1
 BENCH_TIME ?= 1s
 BENCH      ?= .
 
-.PHONY: bench test deps vet build
+.PHONY: bench gobench test deps vet build
 
 deps:
 	@bash scripts/deps.sh
@@ -22,7 +22,12 @@ vet:
 test: deps vet
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 
-bench: deps
+# The main job: the quick matrix into results/<timestamp> (results/latest points at it).
+bench: deps build
+	GOMAXPROCS=$(BENCH_CPU) ./lockbench run --quick
+
+# The `go test -bench` suite with its summary table and the redis-benchmark baseline.
+gobench: deps
 	@mkdir -p results
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCH_TIME) -cpu $(BENCH_CPU) -timeout 30m ./bench | tee results/bench.txt
 	@echo

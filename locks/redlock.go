@@ -30,6 +30,7 @@ type RedlockOptions struct {
 }
 
 type redlock struct {
+	name    string
 	clients []*redis.Client
 	rs      *redsync.Redsync
 	opts    RedlockOptions
@@ -43,7 +44,7 @@ func NewRedlock(ctx context.Context, addrs []string, opts RedlockOptions) (Locke
 	if opts.Tries <= 0 {
 		opts.Tries = 1
 	}
-	r := &redlock{opts: opts}
+	r := &redlock{name: "redlock", opts: opts}
 	var pools []redsyncredis.Pool
 	for _, addr := range addrs {
 		c := redis.NewClient(&redis.Options{
@@ -64,7 +65,7 @@ func NewRedlock(ctx context.Context, addrs []string, opts RedlockOptions) (Locke
 	return r, nil
 }
 
-func (r *redlock) Strategy() string { return "redlock" }
+func (r *redlock) Strategy() string { return r.name }
 
 func (r *redlock) Close() error {
 	var errs []error

@@ -57,6 +57,21 @@ var (
 				return NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
 			},
 		},
+		// redlock-failfast answers once a majority has, instead of waiting for every
+		// node: the variant to compare when one node is slow.
+		"redlock-failfast": {
+			topology: topologies.Spec{Kind: topologies.Redlock},
+			build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
+				r := o.Redlock
+				r.RedisOptions = o.RedisOptions
+				r.FailFast = true
+				l, err := NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
+				if err == nil {
+					l.(*redlock).name = "redlock-failfast"
+				}
+				return l, err
+			},
+		},
 	}
 )
 

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,8 +11,12 @@ import (
 	"strings"
 )
 
-// exitUsage is the exit code for bad input: a wrong flag, value or file.
-const exitUsage = 2
+// exitUsage is the exit code for bad input: a wrong flag, value or file;
+// exitInterrupted the conventional one for a run stopped by SIGINT.
+const (
+	exitUsage       = 2
+	exitInterrupted = 130
+)
 
 // usageError is bad input from the user; it exits with exitUsage.
 type usageError struct{ msg string }
@@ -49,6 +54,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := cmd.run(args[1:], stdin, stdout, stderr); err != nil {
+		if errors.Is(err, errInterrupted) {
+			return exitInterrupted
+		}
 		fmt.Fprintf(stderr, "lockbench %s: %v\n", args[0], err)
 		if _, ok := err.(usageError); ok {
 			return exitUsage

@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/sweep"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+func init() {
+	commands["run"] = command{"sweep a matrix of strategies and conditions into a results folder", runRun}
+}
+
+// runFlags are the command line of `lockbench run`; sweep-axis flags override the
+// same axis in every sweep of the config.
+type runFlags struct {
+	config, out, progress              string
+	quick, noReport                    bool
+	strategies, clients, keys, hold    string
+	ttl, network, load, rate, arrival  string
+	duration, warmup, retryDelay, seed string
+	provider                           string
+}
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.config, "config", "", "YAML config file (flags override it)")
+	fs.BoolVar(&f.quick, "quick", false, "the small default matrix (about 2-3 minutes on 2 cores)")
+	fs.StringVar(&f.out, "out", "", "results folder (default results/<timestamp>; must not exist or be empty)")
+	fs.BoolVar(&f.noReport, "no-report", false, "do not write report.md and figures at the end")
+	fs.StringVar(&f.progress, "progress", "auto", "auto, bar or plain")
+	fs.StringVar(&f.strategies, "strategies", "", "comma-separated: "+strings.Join(locks.Strategies(), ", "))
+	fs.StringVar(&f.clients, "clients", "", "comma-separated client counts, e.g. 1,8,64,256")
+	fs.StringVar(&f.keys, "keys", "", "comma-separated key counts: 1 (all fight for one key) .. per-client")
+	fs.StringVar(&f.hold, "hold", "", "comma-separated time held inside the lock, e.g. 0,1ms,10ms")
+	fs.StringVar(&f.ttl, "ttl", "", "comma-separated lock TTLs, e.g. 10s")
+	fs.StringVar(&f.network, "network", "", "comma-separated profiles: none, uniform:5ms[~1ms], one-slow:20ms[@node]")
+	fs.StringVar(&f.load, "load", "", "closed (acquire, hold, release, repeat) or open (fixed arrival rate)")
+	fs.StringVar(&f.rate, "rate", "", "open load: comma-separated arrival rates per second")
+	fs.StringVar(&f.arrival, "arrival", "", "open load: constant or poisson")
+	fs.StringVar(&f.duration, "duration", "", "measured time per cell, e.g. 5s")
+	fs.StringVar(&f.warmup, "warmup", "", "discarded time per cell before measuring, e.g. 1s")
+	fs.StringVar(&f.retryDelay, "retry-delay", "", "pause after a refused attempt (default 0: retry at once)")
+	fs.StringVar(&f.seed, "seed", "", "seed for everything random")
+	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind)")
+}
+
+func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f runFlags
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return usagef("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected arguments %q", fs.Args())
+	}
+	cfg, err := f.resolve(fs)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	cells, err := cfg.Cells()
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if f.progress != "auto" && f.progress != "bar" && f.progress != "plain" {
+		return usagef("progress %q: want auto, bar or plain", f.progress)
+	}
+	out, latest, err := prepareOut(f.out)
+	if err != nil {
+		return err
+	}
+
+	// This command closes its own topologies when interrupted, after saving results.
+	topologies.HandleSignals(false)
+	locks.SilenceClientLogs()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	run := &resultsdir.Run{Started: time.Now().UTC(), Environment: sweep.Environment(cfg, os.Args)}
+	runner := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: newObserver(stdout, f.progress, cfg)}
+	if err := runner.Execute(ctx, cells); err != nil {
+		return fmt.Errorf("%v (results so far: %s)", err, out)
+	}
+	if latest != "" {
+		pointLatest(latest, out)
+	}
+	writeSummary(stdout, run)
+	if !run.Complete {
+		fmt.Fprintf(stdout, "\ninterrupted after %d of %d cells; finished cells are in %s\n", len(run.Cells), len(cells), out)
+		return errInterrupted
+	}
+	if !f.noReport {
+		if err := writeReportFor(out); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+	}
+	fmt.Fprintf(stdout, "\nresults: %s\n", out)
+	return nil
+}
+
+// errInterrupted ends the process with the conventional code for SIGINT.
+var errInterrupted = errors.New("interrupted")
+
+// resolve builds the config: the quick or default matrix, or the config file, then
+// the flags on top.
+func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
+	cfg := sweep.DefaultConfig()
+	if f.quick {
+		cfg = sweep.QuickConfig()
+	}
+	if f.config != "" {
+		data, err := os.ReadFile(f.config)
+		if err != nil {
+			return cfg, fmt.Errorf("config: %w", err)
+		}
+		fromFile, err := sweep.ParseYAML(data)
+		if err != nil {
+			return cfg, fmt.Errorf("config %s: %w", f.config, err)
+		}
+		cfg = sweep.MergeFile(cfg, fromFile)
+	}
+	var err error
+	set := func(name string, apply func(string) error) {
+		if err == nil && flagSet(fs, name) {
+			if e := apply(fs.Lookup(name).Value.String()); e != nil {
+				err = fmt.Errorf("--%s: %w", name, e)
+			}
+		}
+	}
+	eachSweep := func(apply func(*sweep.Sweep, string) error) func(string) error {
+		return func(v string) error {
+			for i := range cfg.Sweeps {
+				if e := apply(&cfg.Sweeps[i], v); e != nil {
+					return e
+				}
+			}
+			return nil
+		}
+	}
+	set("strategies", eachSweep(func(s *sweep.Sweep, v string) error { s.Strategies = splitList(v); return nil }))
+	set("clients", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Clients, e = parseInts(v); return }))
+	set("keys", eachSweep(func(s *sweep.Sweep, v string) error { s.Keys = splitList(v); return nil }))
+	set("hold", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Hold, e = parseDurations(v); return }))
+	set("ttl", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.TTL, e = parseDurations(v); return }))
+	set("network", eachSweep(func(s *sweep.Sweep, v string) error { s.Network = splitList(v); return nil }))
+	set("load", eachSweep(func(s *sweep.Sweep, v string) error { s.Load = v; return nil }))
+	set("rate", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Rate, e = parseFloats(v); return }))
+	set("arrival", eachSweep(func(s *sweep.Sweep, v string) error { s.Arrival = v; return nil }))
+	set("duration", func(v string) (e error) { cfg.Duration, e = parseDuration(v); return })
+	set("warmup", func(v string) (e error) { cfg.Warmup, e = parseDuration(v); return })
+	set("retry-delay", func(v string) (e error) { cfg.RetryDelay, e = parseDuration(v); return })
+	set("seed", func(v string) (e error) { cfg.Seed, e = strconv.ParseUint(v, 10, 64); return })
+	set("provider", func(v string) error {
+		if _, e := topologies.ProviderNamed(v); e != nil {
+			return e
+		}
+		cfg.Provider = v
+		return nil
+	})
+	return cfg, err
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func parseInts(v string) ([]int, error) {
+	var out []int
+	for _, s := range splitList(v) {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a whole number", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func parseFloats(v string) ([]float64, error) {
+	var out []float64
+	for _, s := range splitList(v) {
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func parseDuration(v string) (sweep.Duration, error) {
+	if v == "0" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration like 10ms", v)
+	}
+	return sweep.Duration(d), nil
+}
+
+func parseDurations(v string) ([]sweep.Duration, error) {
+	var out []sweep.Duration
+	for _, s := range splitList(v) {
+		d, err := parseDuration(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// prepareOut makes the results folder: --out if given (it must not hold anything),
+// else results/<timestamp>, with results/latest to point at it afterwards.
+func prepareOut(out string) (dir, latest string, err error) {
+	if out == "" {
+		out = filepath.Join("results", time.Now().Format("20060102-150405"))
+		latest = filepath.Join("results", "latest")
+	}
+	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
+		return "", "", usagef("--out %s: folder exists and is not empty; refusing to mix runs", out)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", "", usagef("--out %s: %v", out, err)
+	}
+	return out, latest, nil
+}
+
+// pointLatest makes results/latest a symlink to the newest run (best effort).
+func pointLatest(latest, out string) {
+	tmp := latest + ".tmp"
+	os.Remove(tmp)
+	if os.Symlink(filepath.Base(out), tmp) == nil {
+		os.Rename(tmp, latest)
+	}
+}

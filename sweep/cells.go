@@ -1,0 +1,215 @@
+package sweep
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/netem"
+)
+
+// PerClient as a keys value gives every client its own key (no contention).
+const PerClient = "per-client"
+
+// Cell is one point of the matrix.
+type Cell struct {
+	Strategy string
+	Clients  int
+	Keys     int
+	Hold     time.Duration
+	TTL      time.Duration
+	Network  netem.Profile
+	Load     string  // closed or open
+	Rate     float64 // open only
+	Arrival  string  // open only
+}
+
+// Name sorts and compares like a benchstat name.
+func (c Cell) Name() string {
+	name := fmt.Sprintf("strategy=%s/clients=%d/keys=%d/hold=%v/ttl=%v/net=%s/load=%s",
+		c.Strategy, c.Clients, c.Keys, c.Hold, c.TTL, c.Network, c.Load)
+	if c.Load == "open" {
+		name += fmt.Sprintf("/arrival=%s/rate=%g", c.Arrival, c.Rate)
+	}
+	return name
+}
+
+// withDefaults fills every axis the user left empty.
+func (s Sweep) withDefaults() Sweep {
+	if len(s.Clients) == 0 {
+		s.Clients = []int{1, 8, 64}
+	}
+	if len(s.Keys) == 0 {
+		s.Keys = []string{"1", PerClient}
+	}
+	if len(s.Hold) == 0 {
+		s.Hold = []Duration{0}
+	}
+	if len(s.TTL) == 0 {
+		s.TTL = []Duration{Duration(10 * time.Second)}
+	}
+	if len(s.Network) == 0 {
+		s.Network = []string{"none"}
+	}
+	if s.Load == "" {
+		s.Load = "closed"
+	}
+	if s.Load == "open" && s.Arrival == "" {
+		s.Arrival = "poisson"
+	}
+	return s
+}
+
+// Cells validates cfg and expands it into its cells, grouped by strategy and network
+// so that each topology and each set of proxies starts once. The first error names
+// the sweep and the field.
+func (cfg Config) Cells() ([]Cell, error) {
+	if cfg.Duration <= 0 {
+		return nil, fmt.Errorf("duration = %v: must be > 0", cfg.Duration)
+	}
+	if cfg.Warmup < 0 {
+		return nil, fmt.Errorf("warmup = %v: must be >= 0", cfg.Warmup)
+	}
+	if cfg.RetryDelay < 0 {
+		return nil, fmt.Errorf("retry_delay = %v: must be >= 0", cfg.RetryDelay)
+	}
+	if len(cfg.Sweeps) == 0 {
+		return nil, fmt.Errorf("sweeps: none given")
+	}
+	var cells []Cell
+	seen := map[string]bool{}
+	for i, s := range cfg.Sweeps {
+		expanded, err := s.withDefaults().cells()
+		if err != nil {
+			return nil, fmt.Errorf("sweep %d: %w", i+1, err)
+		}
+		for _, c := range expanded {
+			if !seen[c.Name()] { // sweeps may overlap; measure each cell once
+				seen[c.Name()] = true
+				cells = append(cells, c)
+			}
+		}
+	}
+	order := map[string]int{}
+	for _, c := range cells {
+		if _, ok := order[c.Strategy]; !ok {
+			order[c.Strategy] = len(order)
+		}
+	}
+	sort.SliceStable(cells, func(i, j int) bool {
+		if a, b := order[cells[i].Strategy], order[cells[j].Strategy]; a != b {
+			return a < b
+		}
+		return cells[i].Network.String() < cells[j].Network.String()
+	})
+	return cells, nil
+}
+
+func (s Sweep) cells() ([]Cell, error) {
+	if len(s.Strategies) == 0 {
+		return nil, fmt.Errorf("strategies: none given (want some of %s)", strings.Join(locks.Strategies(), ", "))
+	}
+	for _, st := range s.Strategies {
+		if _, err := locks.TopologyFor(st); err != nil {
+			return nil, fmt.Errorf("strategies: %w", err)
+		}
+	}
+	for _, c := range s.Clients {
+		if c < 1 {
+			return nil, fmt.Errorf("clients = %d: must be >= 1", c)
+		}
+	}
+	for _, h := range s.Hold {
+		if h < 0 {
+			return nil, fmt.Errorf("hold = %v: must be >= 0", h)
+		}
+	}
+	for _, t := range s.TTL {
+		if t <= 0 {
+			return nil, fmt.Errorf("ttl = %v: must be > 0", t)
+		}
+	}
+	var networks []netem.Profile
+	for _, n := range s.Network {
+		p, err := netem.ParseProfile(n)
+		if err != nil {
+			return nil, fmt.Errorf("network: %w", err)
+		}
+		networks = append(networks, p)
+	}
+	rates := []float64{0}
+	switch s.Load {
+	case "closed":
+		if len(s.Rate) > 0 {
+			return nil, fmt.Errorf("rate: only an open load has a rate (load is closed)")
+		}
+	case "open":
+		if len(s.Rate) == 0 {
+			return nil, fmt.Errorf("rate: an open load needs at least one rate")
+		}
+		for _, r := range s.Rate {
+			if !(r > 0) {
+				return nil, fmt.Errorf("rate = %v: must be > 0", r)
+			}
+		}
+		if s.Arrival != "constant" && s.Arrival != "poisson" {
+			return nil, fmt.Errorf("arrival %q: want constant or poisson", s.Arrival)
+		}
+		rates = s.Rate
+	default:
+		return nil, fmt.Errorf("load %q: want closed or open", s.Load)
+	}
+	var out []Cell
+	for _, st := range s.Strategies {
+		for _, network := range networks {
+			for _, clients := range s.Clients {
+				keyCounts, err := keysFor(s.Keys, clients)
+				if err != nil {
+					return nil, err
+				}
+				for _, keys := range keyCounts {
+					for _, hold := range s.Hold {
+						for _, ttl := range s.TTL {
+							for _, rate := range rates {
+								c := Cell{Strategy: st, Clients: clients, Keys: keys, Hold: hold.D(), TTL: ttl.D(), Network: network, Load: s.Load}
+								if s.Load == "open" {
+									c.Rate, c.Arrival = rate, s.Arrival
+								}
+								out = append(out, c)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// keysFor resolves the keys axis for one client count, dropping repeats (with one
+// client, 1 and per-client are the same cell).
+func keysFor(specs []string, clients int) ([]int, error) {
+	var out []int
+	seen := map[int]bool{}
+	for _, spec := range specs {
+		k := clients
+		if spec != PerClient {
+			n, err := strconv.Atoi(spec)
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("keys %q: want a number >= 1 or %s", spec, PerClient)
+			}
+			if n > clients {
+				continue // more keys than clients is the same as per-client
+			}
+			k = n
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}

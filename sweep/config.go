@@ -1,0 +1,96 @@
+// Package sweep turns a configuration into a matrix of cells and runs them: it wires
+// topologies, network profiles, strategies and the load engine, and hands each
+// measured cell to resultsdir. It draws and reports nothing.
+package sweep
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is a whole run: one or more sweeps (each the product of its axes) and the
+// settings every cell shares.
+type Config struct {
+	Sweeps     []Sweep  `yaml:"sweeps,omitempty"`
+	Duration   Duration `yaml:"duration,omitempty"`    // measured time per cell
+	Warmup     Duration `yaml:"warmup,omitempty"`      // discarded time per cell, before it
+	Seed       uint64   `yaml:"seed,omitempty"`        // for every random choice (arrivals, key prefixes)
+	RetryDelay Duration `yaml:"retry_delay,omitempty"` // pause after a refused attempt
+	Provider   string   `yaml:"provider,omitempty"`    // empty: each topology kind's default
+}
+
+// Sweep is the product of its axes.
+type Sweep struct {
+	Strategies []string   `yaml:"strategies,omitempty"`
+	Clients    []int      `yaml:"clients,omitempty"`
+	Keys       []string   `yaml:"keys,omitempty"` // a number, or per-client
+	Hold       []Duration `yaml:"hold,omitempty"`
+	TTL        []Duration `yaml:"ttl,omitempty"`
+	Network    []string   `yaml:"network,omitempty"` // none, uniform:5ms[~1ms], one-slow:20ms[@node]
+	Load       string     `yaml:"load,omitempty"`    // closed or open
+	Rate       []float64  `yaml:"rate,omitempty"`    // open loop: requests per second
+	Arrival    string     `yaml:"arrival,omitempty"` // open loop: constant or poisson
+}
+
+// Duration reads "10ms" in YAML and flags.
+type Duration time.Duration
+
+func (d Duration) D() time.Duration { return time.Duration(d) }
+func (d Duration) String() string   { return time.Duration(d).String() }
+
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a duration like 10ms", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+func (d Duration) MarshalYAML() (any, error) { return d.String(), nil }
+
+// ParseYAML reads a config file strictly: an unknown field or a wrong type is an
+// error that names the field.
+func ParseYAML(data []byte) (Config, error) {
+	var cfg Config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil {
+		if errors.Is(err, io.EOF) { // an empty file is an empty config
+			return cfg, nil
+		}
+		return cfg, nameFields(data, err)
+	}
+	return cfg, nil
+}
+
+var lineRef = regexp.MustCompile(`line (\d+):`)
+
+// nameFields adds the field on each reported line to a YAML error: yaml.v3 names the
+// line and the Go type, but not the key the user wrote.
+func nameFields(data []byte, err error) error {
+	lines := strings.Split(string(data), "\n")
+	msg := lineRef.ReplaceAllStringFunc(err.Error(), func(ref string) string {
+		n, _ := strconv.Atoi(lineRef.FindStringSubmatch(ref)[1])
+		if n < 1 || n > len(lines) {
+			return ref
+		}
+		key, _, ok := strings.Cut(strings.TrimLeft(lines[n-1], " -"), ":")
+		if !ok {
+			return ref
+		}
+		return fmt.Sprintf("line %d (field %q):", n, strings.TrimSpace(key))
+	})
+	return errors.New(strings.TrimPrefix(msg, "yaml: "))
+}
+
+// YAML renders cfg as a config file ParseYAML reads back.
+func (cfg Config) YAML() ([]byte, error) { return yaml.Marshal(cfg) }

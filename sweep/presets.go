@@ -1,0 +1,62 @@
+package sweep
+
+import "time"
+
+// coreStrategies are the four Redis strategies every preset measures.
+var coreStrategies = []string{"single", "wait", "sentinel", "redlock"}
+
+// DefaultConfig is the matrix `lockbench run` measures without a config or --quick.
+func DefaultConfig() Config {
+	return Config{
+		Sweeps: []Sweep{{
+			Strategies: coreStrategies,
+			Clients:    []int{1, 8, 64, 256},
+			Keys:       []string{"1", PerClient},
+		}},
+		Duration: Duration(5 * time.Second),
+		Warmup:   Duration(time.Second),
+		Seed:     1,
+	}
+}
+
+// QuickConfig is the small matrix `make bench` runs: every figure of the report gets
+// data, in about two to three minutes on two cores.
+func QuickConfig() Config {
+	return Config{
+		Sweeps: []Sweep{
+			// Cost and contention: 1, 8, 64 clients on one key or one key each.
+			{Strategies: coreStrategies, Clients: []int{1, 8, 64}, Keys: []string{"1", PerClient}},
+			// Network latency on every node.
+			{Strategies: coreStrategies, Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"uniform:1ms", "uniform:5ms"}},
+			// One slow Redlock node, waiting for all nodes or for a majority.
+			{Strategies: []string{"redlock", "redlock-failfast"}, Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"none", "one-slow:20ms"}},
+			// Open loop: where the queue builds.
+			{Strategies: []string{"single", "redlock"}, Clients: []int{64}, Keys: []string{PerClient}, Load: "open", Arrival: "poisson", Rate: []float64{1000, 4000, 16000}},
+		},
+		Duration: Duration(1500 * time.Millisecond),
+		Warmup:   Duration(300 * time.Millisecond),
+		Seed:     1,
+	}
+}
+
+// MergeFile lays a config file over base: the file's sweeps replace base's when it
+// has any, and its settings replace base's where it sets them.
+func MergeFile(base, file Config) Config {
+	out := file
+	if len(out.Sweeps) == 0 {
+		out.Sweeps = base.Sweeps
+	}
+	if out.Duration == 0 {
+		out.Duration = base.Duration
+	}
+	if out.Warmup == 0 {
+		out.Warmup = base.Warmup
+	}
+	if out.Seed == 0 {
+		out.Seed = base.Seed
+	}
+	if out.Provider == "" {
+		out.Provider = base.Provider
+	}
+	return out
+}

@@ -1,0 +1,232 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/lockbench/lockbench/bench"
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/netem"
+	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// Observer hears about progress; the CLI draws it.
+type Observer interface {
+	Started(total int)
+	CellStarted(index int, c Cell)
+	CellDone(index int, c resultsdir.Cell)
+}
+
+// Runner measures cells into a results folder.
+type Runner struct {
+	Config   Config
+	Out      string // an existing, empty folder
+	Observer Observer
+	Run      *resultsdir.Run // Environment set by the caller; cells are appended
+}
+
+// Execute measures every cell in order. After each cell the results folder is
+// rewritten (atomically), so an interrupted run keeps every finished cell; on return
+// Run.Complete says whether all were measured.
+func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
+	r.Observer.Started(len(cells))
+	if err := resultsdir.WriteRun(r.Out, r.Run); err != nil {
+		return err
+	}
+	var topo topologies.Topology
+	var network *netem.Network
+	var networkAdded map[string]time.Duration
+	closeAll := func() {
+		if network != nil {
+			network.Close()
+			network = nil
+		}
+		if topo != nil {
+			topo.Close()
+			topo = nil
+		}
+	}
+	defer closeAll()
+	for i, cell := range cells {
+		if ctx.Err() != nil {
+			break
+		}
+		if i == 0 || cell.Strategy != cells[i-1].Strategy || topologyMismatch(topo, cell) {
+			closeAll()
+			var err error
+			if topo, err = r.startTopology(ctx, cell.Strategy); err != nil {
+				return err
+			}
+		}
+		if network == nil || network.Profile() != cell.Network {
+			if network != nil {
+				network.Close()
+				network = nil
+			}
+			networkAdded = nil
+			if cell.Network.Name != "none" {
+				var err error
+				if network, err = netem.Start(topo, cell.Network); err != nil {
+					return fmt.Errorf("cell %s: %w", cell.Name(), err)
+				}
+				if networkAdded, err = network.MeasureAddedRTT(ctx, 21); err != nil {
+					return fmt.Errorf("cell %s: measure the network: %w", cell.Name(), err)
+				}
+			}
+		}
+		r.Observer.CellStarted(i, cell)
+		measured, err := r.measure(ctx, i, cell, topo, network)
+		if err != nil {
+			if ctx.Err() != nil {
+				break // interrupted mid-cell: keep what was finished
+			}
+			return fmt.Errorf("cell %s: %w", cell.Name(), err)
+		}
+		for node, d := range networkAdded {
+			if measured.Network.MeasuredAddedRTT == nil {
+				measured.Network.MeasuredAddedRTT = map[string]resultsdir.Duration{}
+			}
+			measured.Network.MeasuredAddedRTT[node] = resultsdir.Duration(d)
+		}
+		r.Run.Cells = append(r.Run.Cells, measured)
+		if err := resultsdir.WriteRun(r.Out, r.Run); err != nil {
+			return err
+		}
+		r.Observer.CellDone(i, measured)
+	}
+	r.Run.Complete = ctx.Err() == nil && len(r.Run.Cells) == len(cells)
+	r.Run.Finished = time.Now().UTC()
+	return resultsdir.WriteRun(r.Out, r.Run)
+}
+
+func topologyMismatch(topo topologies.Topology, cell Cell) bool {
+	spec, err := locks.TopologyFor(cell.Strategy)
+	return err != nil || topo == nil || topo.Spec().Kind != spec.Kind
+}
+
+func (r *Runner) startTopology(ctx context.Context, strategy string) (topologies.Topology, error) {
+	spec, err := locks.TopologyFor(strategy)
+	if err != nil {
+		return nil, err
+	}
+	var provider topologies.Provider
+	if r.Config.Provider != "" {
+		provider, err = topologies.ProviderNamed(r.Config.Provider)
+	} else {
+		provider, err = topologies.DefaultProvider(spec.Kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	startCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	topo, err := provider.Start(startCtx, spec)
+	if err != nil {
+		return nil, fmt.Errorf("start %s topology for %s: %w", spec.Kind, strategy, err)
+	}
+	r.Run.Environment.Topologies[strategy] = describe(topo)
+	return topo, nil
+}
+
+// describe says in a few words what a strategy ran on.
+func describe(topo topologies.Topology) string {
+	return fmt.Sprintf("%s via %s: %d master(s), %d replica(s), %d sentinel(s)",
+		topo.Spec().Kind, topo.Provider(), len(topo.Masters()), len(topo.Replicas()), len(topo.Sentinels()))
+}
+
+// measure runs one cell's warm-up and measured part and records them.
+func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topologies.Topology, network *netem.Network) (resultsdir.Cell, error) {
+	opts := locks.Options{RedisOptions: locks.RedisOptions{PoolSize: cell.Clients}}
+	if network != nil {
+		opts.Dialer = network.Dialer()
+	}
+	l, err := locks.ForTopology(ctx, cell.Strategy, topo, opts)
+	if err != nil {
+		return resultsdir.Cell{}, err
+	}
+	defer l.Close()
+	load := bench.Load{
+		Clients: cell.Clients, Keys: cell.Keys, TTL: cell.TTL, Hold: cell.Hold,
+		RetryDelay: r.Config.RetryDelay.D(), KeyPrefix: fmt.Sprintf("lockbench:%d:", index),
+	}
+	open := bench.Open{Rate: cell.Rate, Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
+	if r.Config.Warmup > 0 {
+		if _, err := r.runLoad(ctx, l, load, open, cell, r.Config.Warmup.D()); err != nil {
+			return resultsdir.Cell{}, fmt.Errorf("warm-up: %w", err)
+		}
+	}
+	start := time.Now()
+	res, err := r.runLoad(ctx, l, load, open, cell, r.Config.Duration.D())
+	if err != nil {
+		return resultsdir.Cell{}, err
+	}
+	if ctx.Err() != nil {
+		return resultsdir.Cell{}, ctx.Err()
+	}
+	return r.record(index, cell, res, start)
+}
+
+// runLoad runs the cell's load for d, closed or open.
+func (r *Runner) runLoad(ctx context.Context, l locks.Locker, load bench.Load, open bench.Open, cell Cell, d time.Duration) (bench.OpenResult, error) {
+	runCtx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	if cell.Load == "open" {
+		return bench.RunOpen(runCtx, l, load, open, bench.RealClock{})
+	}
+	res, err := bench.RunClosed(runCtx, l, load, func() bool { return true })
+	return bench.OpenResult{Result: res}, err
+}
+
+// record turns a measurement into a results cell and writes its histogram logs.
+func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.Time) (resultsdir.Cell, error) {
+	out := resultsdir.Cell{
+		Name: cell.Name(), Strategy: cell.Strategy, Clients: cell.Clients, Keys: cell.Keys,
+		Hold: resultsdir.Duration(cell.Hold), TTL: resultsdir.Duration(cell.TTL),
+		Network: resultsdir.Network{
+			Profile: cell.Network.Name, Latency: resultsdir.Duration(cell.Network.Latency),
+			Jitter: resultsdir.Duration(cell.Network.Jitter), SlowNode: cell.Network.SlowNode,
+		},
+		Load:     resultsdir.LoadMode{Mode: cell.Load},
+		Warmup:   resultsdir.Duration(r.Config.Warmup),
+		Duration: resultsdir.Duration(r.Config.Duration),
+		Elapsed:  resultsdir.Duration(res.Elapsed),
+		Attempts: res.Attempts, Granted: res.Granted, Refused: res.Refused,
+		CyclesPerSecond: res.CyclesPerSecond(),
+		Latency:         map[string]resultsdir.Summary{},
+		Histograms:      map[string]string{},
+	}
+	if cell.Network.Name == "one-slow" && out.Network.SlowNode == "" {
+		out.Network.SlowNode = "master-0"
+	}
+	if len(res.Errors) > 0 {
+		out.Errors = res.Errors
+	}
+	if res.Attempts > 0 {
+		out.ContendedFailureRatio = float64(res.Refused) / float64(res.Attempts)
+	}
+	if cell.Load == "open" {
+		out.Load.Arrival, out.Load.TargetRate = cell.Arrival, cell.Rate
+		out.Load.AchievedRate, out.Load.Dropped = res.AchievedRate(), res.Dropped
+	}
+	end := start.Add(res.Elapsed)
+	for metric, h := range map[string]*hdrhistogram.Histogram{
+		resultsdir.MetricAttempt: res.Attempt, resultsdir.MetricAcquire: res.AcquireWait,
+		resultsdir.MetricRelease: res.Release, resultsdir.MetricCycle: res.Cycle,
+	} {
+		rel := filepath.Join(resultsdir.HistogramsDir, fmt.Sprintf("%03d-%s.hlog", index, metric))
+		if err := resultsdir.WriteHistogram(r.Out, rel, h, start, end); err != nil {
+			return out, err
+		}
+		out.Latency[metric] = resultsdir.Summarize(h)
+		out.Histograms[metric] = rel
+	}
+	return out, nil
+}
+
+// ErrInterrupted says the run stopped early on a signal; finished cells were kept.
+var ErrInterrupted = errors.New("interrupted: the results folder keeps every finished cell")

@@ -1,0 +1,184 @@
+package sweep_test
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/sweep"
+)
+
+func TestConfigRoundTripsThroughYAML(t *testing.T) {
+	for name, cfg := range map[string]sweep.Config{"quick": sweep.QuickConfig(), "default": sweep.DefaultConfig()} {
+		data, err := cfg.YAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := sweep.ParseYAML(data)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, data)
+		}
+		if !reflect.DeepEqual(cfg, back) {
+			t.Errorf("%s config changed through YAML:\n%+v\n%+v", name, cfg, back)
+		}
+	}
+}
+
+func TestYAMLErrorsNameTheField(t *testing.T) {
+	for field, doc := range map[string]string{
+		"clientz":  "sweeps:\n  - strategies: [single]\n    clientz: [1]\n",
+		"duration": "duration: fast\n",
+		"clients":  "sweeps:\n  - clients: [one]\n",
+		"seed":     "seed: [1, 2]\n",
+	} {
+		_, err := sweep.ParseYAML([]byte(doc))
+		if err == nil || !strings.Contains(err.Error(), field) {
+			t.Errorf("%s: error %v does not name the field", field, err)
+		}
+	}
+}
+
+func TestCellsExpandValidateAndGroup(t *testing.T) {
+	cfg := sweep.Config{Duration: sweep.Duration(time.Second), Sweeps: []sweep.Sweep{
+		{Strategies: []string{"redlock", "single"}, Clients: []int{1, 8}, Keys: []string{"1", sweep.PerClient}},
+		{Strategies: []string{"single"}, Clients: []int{8}, Keys: []string{"1"}}, // overlaps the first
+	}}
+	cells, err := cfg.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// clients=1 gives one cell (1 key = per-client), clients=8 two: 3 per strategy.
+	if len(cells) != 6 {
+		t.Fatalf("%d cells, want 6: %v", len(cells), cells)
+	}
+	for i := 1; i < len(cells); i++ {
+		if cells[i].Strategy != cells[i-1].Strategy && cells[i].Strategy == cells[0].Strategy {
+			t.Errorf("strategy %s split into two groups: topology would start twice", cells[i].Strategy)
+		}
+	}
+	bad := map[string]sweep.Sweep{
+		"strategies": {Strategies: []string{"paxos"}},
+		"clients":    {Strategies: []string{"single"}, Clients: []int{0}},
+		"keys":       {Strategies: []string{"single"}, Keys: []string{"-1"}},
+		"ttl":        {Strategies: []string{"single"}, TTL: []sweep.Duration{0}},
+		"rate":       {Strategies: []string{"single"}, Load: "open", Rate: []float64{-1}},
+		"load":       {Strategies: []string{"single"}, Load: "bursty"},
+		"network":    {Strategies: []string{"single"}, Network: []string{"dialup"}},
+	}
+	for field, s := range bad {
+		_, err := sweep.Config{Duration: sweep.Duration(time.Second), Sweeps: []sweep.Sweep{s}}.Cells()
+		if err == nil || !strings.Contains(err.Error(), field) {
+			t.Errorf("%s: error %v does not name the field", field, err)
+		}
+	}
+}
+
+type quietObserver struct{ done int }
+
+func (*quietObserver) Started(int)                     {}
+func (*quietObserver) CellStarted(int, sweep.Cell)     {}
+func (o *quietObserver) CellDone(int, resultsdir.Cell) { o.done++ }
+
+func TestRunnerWritesAResultsFolderThatReadsBack(t *testing.T) {
+	testenv.RequireRedis(t)
+	cfg := sweep.Config{
+		Duration: sweep.Duration(300 * time.Millisecond), Warmup: sweep.Duration(100 * time.Millisecond), Seed: 3,
+		Sweeps: []sweep.Sweep{
+			{Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{"1", sweep.PerClient}, Network: []string{"none", "uniform:1ms"}},
+			{Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{sweep.PerClient}, Load: "open", Rate: []float64{200}, Arrival: "constant"},
+		},
+	}
+	cells, err := cfg.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	run := &resultsdir.Run{Environment: sweep.Environment(cfg, []string{"test"})}
+	r := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: &quietObserver{}}
+	if err := r.Execute(context.Background(), cells); err != nil {
+		t.Fatal(err)
+	}
+	if !run.Complete || len(run.Cells) != len(cells) {
+		t.Fatalf("complete=%v with %d of %d cells", run.Complete, len(run.Cells), len(cells))
+	}
+	back, err := resultsdir.ReadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(normalize(run), normalize(back)) {
+		t.Errorf("results.json does not read back into the same records")
+	}
+	for _, c := range back.Cells {
+		if c.Granted == 0 || len(c.Errors) > 0 {
+			t.Errorf("%s: granted %d, errors %v", c.Name, c.Granted, c.Errors)
+		}
+		for metric, rel := range c.Histograms {
+			h, err := resultsdir.ReadHistogram(out, rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.TotalCount() != c.Latency[metric].Count {
+				t.Errorf("%s %s: log holds %d values, summary says %d", c.Name, metric, h.TotalCount(), c.Latency[metric].Count)
+			}
+		}
+		if added := c.Network.MeasuredAddedRTT["master-0"].D(); c.Network.Profile == "uniform" && added < time.Millisecond {
+			t.Errorf("%s: proxies measured to add %v, want about 2ms", c.Name, added)
+		}
+		if c.Load.Mode == "open" && (c.Load.AchievedRate <= 0 || c.Load.TargetRate != 200) {
+			t.Errorf("%s: open loop rates %+v", c.Name, c.Load)
+		}
+	}
+}
+
+// normalize drops what JSON cannot carry exactly (monotonic clock readings).
+func normalize(r *resultsdir.Run) *resultsdir.Run {
+	c := *r
+	c.Started, c.Finished = c.Started.Round(0).UTC(), c.Finished.Round(0).UTC()
+	return &c
+}
+
+func TestInterruptedRunKeepsFinishedCells(t *testing.T) {
+	testenv.RequireRedis(t)
+	cfg := sweep.Config{Duration: sweep.Duration(200 * time.Millisecond), Sweeps: []sweep.Sweep{
+		{Strategies: []string{"single"}, Clients: []int{1, 2, 3, 4, 5, 6}, Keys: []string{"1"}},
+	}}
+	cells, _ := cfg.Cells()
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	obs := &cancelAfter{n: 2, cancel: cancel}
+	run := &resultsdir.Run{Environment: sweep.Environment(cfg, nil)}
+	if err := (&sweep.Runner{Config: cfg, Out: out, Run: run, Observer: obs}).Execute(ctx, cells); err != nil {
+		t.Fatal(err)
+	}
+	back, err := resultsdir.ReadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Complete || len(back.Cells) != 2 {
+		t.Errorf("after cancel at cell 2: complete=%v with %d cells; want incomplete with 2", back.Complete, len(back.Cells))
+	}
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("half-written file left: %s", e.Name())
+		}
+	}
+}
+
+type cancelAfter struct {
+	n, done int
+	cancel  func()
+}
+
+func (*cancelAfter) Started(int)                 {}
+func (*cancelAfter) CellStarted(int, sweep.Cell) {}
+func (c *cancelAfter) CellDone(int, resultsdir.Cell) {
+	if c.done++; c.done == c.n {
+		c.cancel()
+	}
+}
