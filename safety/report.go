@@ -35,6 +35,8 @@ type Variant struct {
 	Description string            `json:"description"`
 	Params      map[string]string `json:"params,omitempty"`
 	Expect      Expectation       `json:"expect"`
+	// Measure names the count Expect is about (see Value): violations, lost_locks...
+	Measure string `json:"measure"`
 
 	Trials int `json:"trials"` // run
 	// FaultNotProduced counts trials whose fault could not be caused (no promotion):
@@ -195,11 +197,6 @@ func (v *Variant) skip(trial int, inputs map[string]float64, outcome, note strin
 	v.PerTrial = append(v.PerTrial, TrialOutcome{Trial: trial, Inputs: inputs, Outcome: outcome})
 }
 
-// Broke says whether the variant showed any violation of its scenario's kind.
-func (v *Variant) Broke() bool {
-	return v.Violations > 0 || v.LostLocks > 0 || v.Orphans > 0 || v.ReissuedTokens > 0 || v.FenceViolations > 0 || v.StaleAccepted > 0
-}
-
 // Table renders the report as a Markdown table, one row per variant.
 func (r *Report) Table() string {
 	var b strings.Builder
@@ -207,8 +204,8 @@ func (r *Report) Table() string {
 	b.WriteString("| variant | expect | trials | judged | no fault | not granted | violations | lost locks | orphans | reissued tokens | stale accepted | stale rejected | not linearizable | overlap ms p50/p99/max | window ms p50/p99/max |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, v := range r.Variants {
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n",
-			v.Name, v.Expect, v.Trials, v.Judged, v.FaultNotProduced, v.NotGranted, v.Violations, v.LostLocks, v.Orphans,
+		fmt.Fprintf(&b, "| %s | %s %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n",
+			v.Name, v.Measure, v.Expect, v.Trials, v.Judged, v.FaultNotProduced, v.NotGranted, v.Violations, v.LostLocks, v.Orphans,
 			v.ReissuedTokens, v.StaleAccepted, v.StaleRejected, v.NotLinearizable, v.OverlapMs.short(), v.WindowMs.short())
 	}
 	for _, v := range r.Variants {

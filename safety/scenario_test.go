@@ -1,0 +1,96 @@
+package safety
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+func init() { locks.SilenceClientLogs() }
+
+// testEnv runs scenarios on real servers; every topology is closed when t ends.
+func testEnv(t *testing.T, trials int, params Params) *Env {
+	t.Helper()
+	testenv.RequireRedis(t)
+	return &Env{
+		Trials: trials,
+		Seed:   1,
+		Params: params,
+		OutDir: t.TempDir(),
+		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+			p, err := topologies.DefaultProvider(spec.Kind)
+			if err != nil {
+				return nil, err
+			}
+			topo, err := p.Start(ctx, spec)
+			if err == nil {
+				t.Cleanup(func() { topo.Close() })
+			}
+			return topo, err
+		},
+		Logf: t.Logf,
+	}
+}
+
+// runScenario runs name and checks every variant's outcome goes the way its
+// Expectation says: > 0 of its measure where the lock breaks, 0 where the fix holds.
+func runScenario(t *testing.T, name string, trials int, params Params) *Report {
+	t.Helper()
+	s, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := params.CheckNames(s); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	env := testEnv(t, trials, params)
+	rep, err := s.Run(ctx, env)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	t.Logf("\n%s", rep.Table())
+	for _, v := range rep.Variants {
+		if v.Judged == 0 {
+			t.Errorf("%s/%s: no trial judged (%d without the fault, %d not granted): nothing shown", name, v.Name, v.FaultNotProduced, v.NotGranted)
+			continue
+		}
+		got := v.Value(v.Measure)
+		switch v.Expect {
+		case ExpectBreaks:
+			if got == 0 {
+				t.Errorf("%s/%s: %s = 0 in %d judged trials, want > 0 (the lock should break)", name, v.Name, v.Measure, v.Judged)
+			}
+		case ExpectHolds:
+			if got != 0 {
+				t.Errorf("%s/%s: %s = %d in %d judged trials, want 0 (the fix should hold)", name, v.Name, v.Measure, got, v.Judged)
+			}
+		}
+	}
+	// The report must survive the trip through results.json.
+	dir := t.TempDir()
+	if err := WriteResults(dir, Results{Reports: []*Report{rep}}); err != nil {
+		t.Fatal(err)
+	}
+	var back Results
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil || json.Unmarshal(b, &back) != nil || len(back.Reports) != 1 || len(back.Reports[0].Variants) != len(rep.Variants) {
+		t.Errorf("results.json does not round-trip: %v", err)
+	}
+	return rep
+}
+
+func TestSetNXExpire(t *testing.T) {
+	rep := runScenario(t, "setnx-expire", 2, nil)
+	if v := rep.Variants[0]; v.Orphans != v.Judged {
+		t.Errorf("setnx-then-expire: %d orphans in %d trials: every crash between the commands orphans the key", v.Orphans, v.Judged)
+	}
+}
