@@ -61,3 +61,17 @@ func padLog(a *plot.Axis) {
 
 // ms converts nanoseconds to milliseconds, the unit of every latency axis.
 func ms(ns float64) float64 { return ns / 1e6 }
+
+// cleanTicks places gonum's default linear ticks but labels them with the shortest
+// exact number (25, not 25.00).
+type cleanTicks struct{}
+
+func (cleanTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 6, 64)
+		}
+	}
+	return ticks
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
@@ -109,8 +110,11 @@ func render(dir string, run *resultsdir.Run) ([]Figure, []file, error) {
 			return nil, nil, err
 		}
 		for _, d := range ds {
+			// The legend goes beside the data, never over it: take it off the plot.
+			legend := d.plot.Legend
+			d.plot.Legend = plot.NewLegend()
 			for _, format := range []string{"png", "svg"} {
-				data, err := encode(d.plot, format)
+				data, err := encode(d.plot, legend, d.Series, format)
 				if err != nil {
 					return nil, nil, fmt.Errorf("figure %s: %w", d.Name, err)
 				}
@@ -124,13 +128,27 @@ func render(dir string, run *resultsdir.Run) ([]Figure, []file, error) {
 	return figs, files, nil
 }
 
-func encode(p *plot.Plot, format string) ([]byte, error) {
-	w, err := p.WriterTo(width, height, format)
+// encode draws the plot on the left and its legend in a column on the right.
+func encode(p *plot.Plot, legend plot.Legend, labels []string, format string) ([]byte, error) {
+	c, err := draw.NewFormattedCanvas(width, height, format)
 	if err != nil {
 		return nil, err
 	}
+	dc := draw.New(c)
+	em := legend.TextStyle.Rectangle(" ").Max.X
+	var widest vg.Length
+	for _, e := range labels {
+		widest = max(widest, legend.TextStyle.Width(e))
+	}
+	column := legend.ThumbnailWidth + 3*em + widest
+	fitTitle(p, width-column)
+	p.Draw(draw.Crop(dc, 0, -column, 0, 0))
+	legend.Left, legend.Top = true, true
+	legend.Padding = vg.Points(3)
+	title := p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding
+	legend.Draw(draw.Crop(dc, width-column+em, 0, 0, -title-em))
 	var buf bytes.Buffer
-	if _, err := w.WriteTo(&buf); err != nil {
+	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -142,6 +160,15 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
-	p.Legend.Top = true
+	p.X.Tick.Marker, p.Y.Tick.Marker = cleanTicks{}, cleanTicks{}
 	return p
+}
+
+// fitTitle shrinks the title's font until it fits the figure's width: gonum centres a
+// title over the plot and clips what overflows.
+func fitTitle(p *plot.Plot, w vg.Length) {
+	avail := w - vg.Inch/4
+	if tw := p.Title.TextStyle.Width(p.Title.Text); tw > avail {
+		p.Title.TextStyle.Font.Size = p.Title.TextStyle.Font.Size * avail / tw
+	}
 }

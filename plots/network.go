@@ -46,9 +46,8 @@ func networkFigures(src *source) ([]drawn, error) {
 			}
 			all = append(all, sr)
 		}
-		p := newPlot(fmt.Sprintf("p99 %s against injected network latency: %s", metricLabel(metric), describe(cond)),
+		p := newPlot(fmt.Sprintf("p99 %s latency vs injected latency: %s", metric, describe(cond)),
 			"injected latency on every link (ms)", fmt.Sprintf("p99 %s latency (ms)", metric))
-		p.Legend.Left = true
 		p.X.Min, p.Y.Min = 0, 0
 		labels, err := src.add(p, all)
 		if err != nil {

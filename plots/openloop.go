@@ -44,9 +44,8 @@ func openLoopFigures(src *source) ([]drawn, error) {
 			}
 			all = append(all, sr)
 		}
-		p := newPlot(fmt.Sprintf("Open loop: p99 %s against offered rate", metric),
+		p := newPlot(fmt.Sprintf("Open loop: p99 %s latency against offered rate, %s", metric, describe(cond)),
 			"offered rate (requests per second)", fmt.Sprintf("p99 %s latency (ms, log scale)", metric))
-		p.Legend.Left = true
 		p.X.Min = 0
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = logTicks{}

@@ -82,3 +82,11 @@ func distinct(values []float64) int {
 	}
 	return len(seen)
 }
+
+// titleCase capitalises a metric name for the start of a title.
+func titleCase(metric string) string {
+	if metric == "" {
+		return metric
+	}
+	return strings.ToUpper(metric[:1]) + metric[1:]
+}

@@ -49,7 +49,6 @@ func slowNodeFigures(src *source) ([]drawn, error) {
 		}
 		p := newPlot(fmt.Sprintf("Redlock with one slow node: %s", describe(cond)),
 			"latency added to one node (ms; 0 = none)", fmt.Sprintf("%s latency (ms)", metric))
-		p.Legend.Left = true
 		p.X.Min, p.Y.Min = 0, 0
 		labels, err := src.add(p, all)
 		if err != nil {

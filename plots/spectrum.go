@@ -30,9 +30,8 @@ func spectrumFigures(src *source) ([]drawn, error) {
 		groups := sets[cond]
 		metric := digest.LatencyMetric(groups)
 		p := newPlot(
-			fmt.Sprintf("%s by percentile: %s", metricLabel(metric), describe(cond)),
+			fmt.Sprintf("%s latency by percentile: %s", titleCase(metric), describe(cond)),
 			"percentile (log scale of 1/(1-p))", "latency (ms, log scale)")
-		p.Legend.Left = true
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = percentileTicks{}
 		p.Y.Scale = plot.LogScale{}
