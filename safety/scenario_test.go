@@ -94,3 +94,19 @@ func TestSetNXExpire(t *testing.T) {
 		t.Errorf("setnx-then-expire: %d orphans in %d trials: every crash between the commands orphans the key", v.Orphans, v.Judged)
 	}
 }
+
+func TestUnsafeRelease(t *testing.T) { runScenario(t, "unsafe-release", 1, nil) }
+
+func TestPausePastTTL(t *testing.T) {
+	rep := runScenario(t, "pause-past-ttl", 1, nil)
+	for _, v := range rep.Variants {
+		if (v.Name == "no-watchdog" || v.Name == "watchdog") && v.StaleAccepted == 0 {
+			t.Errorf("%s: no stale write accepted by the unfenced resource", v.Name)
+		}
+		if v.Name == "no-watchdog-fenced" || v.Name == "watchdog-fenced" {
+			if v.StaleRejected == 0 {
+				t.Errorf("%s: no stale write rejected: the fenced resource was never tested", v.Name)
+			}
+		}
+	}
+}
