@@ -40,8 +40,8 @@ func ConditionOf(c *resultsdir.Cell) Condition {
 	return cond
 }
 
-// Contended says whether clients fight for keys (fewer keys than clients, or one client on one key).
-func (c Condition) Contended() bool { return c.Keys == 1 || c.Keys < c.Clients }
+// Contended says whether clients fight for keys: fewer keys than clients.
+func (c Condition) Contended() bool { return c.Keys < c.Clients }
 
 // Open says whether requests arrived at a set rate rather than back to back.
 func (c Condition) Open() bool { return c.Load == "open" }

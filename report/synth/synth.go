@@ -79,9 +79,9 @@ func Write(dir string, o Options) (*resultsdir.Run, error) {
 				"github.com/redis/go-redis/v9":     "v9.23.0",
 				"go.etcd.io/etcd/client/v3":        "v3.7.3",
 			},
-			Provider:    "process",
-			Topologies:  map[string]string{},
-			Cores:       2, GOMAXPROCS: 1, OS: "linux", Arch: "amd64", Seed: int64(o.Seed),
+			Provider:   "process",
+			Topologies: map[string]string{},
+			Cores:      2, GOMAXPROCS: 1, OS: "linux", Arch: "amd64", Seed: int64(o.Seed),
 			CommandLine: []string{"lockbench", "run", "--synthetic"},
 		},
 	}

@@ -1,0 +1,87 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/lockbench/lockbench/report/digest"
+)
+
+// rung is one step up in safety and, in words, what it buys.
+type rung struct {
+	strategy string
+	adds     string
+}
+
+// ladder is the order in which a team pays for guarantees; a run holds some of it.
+var ladder = []rung{
+	{"single", "one Redis master; the lock dies with it"},
+	{"wait", "the key reached a replica (`WAIT`) before the lock is granted"},
+	{"redlock", "a majority of independent masters must grant the key"},
+	{"etcd", "Raft consensus, with a revision usable as a fencing token"},
+	{"etcd-3", "a consensus group of several members: survives losing a minority"},
+}
+
+// step is the measured cost of one step up the ladder, in one condition.
+type step struct {
+	from, to *digest.Group
+	adds     string
+}
+
+// referenceCondition picks the closed-loop condition without injected latency that
+// holds most of the ladder, preferring (as asked) contended or uncontended cells, then
+// more clients: the cells every ratio of a reading comes from.
+func referenceCondition(groups []*digest.Group, contended bool) (digest.Condition, bool) {
+	count := map[digest.Condition]int{}
+	var order []digest.Condition
+	onLadder := map[string]bool{}
+	for _, r := range ladder {
+		onLadder[r.strategy] = true
+	}
+	for _, g := range groups {
+		c := g.Condition
+		if c.Open() || c.Network != "none" || c.Contended() != contended || !onLadder[g.Strategy] {
+			continue
+		}
+		if _, ok := count[c]; !ok {
+			order = append(order, c)
+		}
+		count[c]++
+	}
+	var best digest.Condition
+	found := false
+	for _, c := range order {
+		switch {
+		case !found, count[c] > count[best], count[c] == count[best] && c.Clients > best.Clients:
+			best, found = c, true
+		}
+	}
+	return best, found && count[best] >= 2
+}
+
+// steps lists consecutive rungs measured under cond.
+func steps(groups []*digest.Group, cond digest.Condition) []step {
+	var present []*digest.Group
+	var adds []string
+	for _, r := range ladder {
+		for _, g := range groups {
+			if g.Condition == cond && g.Strategy == r.strategy {
+				present = append(present, g)
+				adds = append(adds, r.adds)
+				break
+			}
+		}
+	}
+	var out []step
+	for i := 1; i < len(present); i++ {
+		out = append(out, step{from: present[i-1], to: present[i], adds: adds[i]})
+	}
+	return out
+}
+
+// ratio formats b/a as "2.86×", or "n/a" when a is zero.
+func ratio(a, b float64) string {
+	if a == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f×", b/a)
+}

@@ -1,0 +1,179 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/resultsdir"
+)
+
+// writeReading states, from measured cells only, what each step up in safety costs,
+// what injected latency and a slow Redlock node did.
+func writeReading(b *strings.Builder, groups []*digest.Group, metric string) {
+	b.WriteString("## Reading the numbers\n\n")
+	wrote := false
+	for _, contended := range []bool{false, true} {
+		cond, ok := referenceCondition(groups, contended)
+		if !ok {
+			continue
+		}
+		wrote = true
+		writeLadder(b, groups, cond, contended, metric)
+	}
+	if !wrote {
+		b.WriteString("The run holds no closed-loop condition without injected latency measured for two strategies of the safety ladder (single, wait, redlock, etcd): no step in safety can be priced from it.\n\n")
+	}
+	writeNetworkReading(b, groups, metric)
+	writeSlowNodeReading(b, groups, metric)
+}
+
+func writeLadder(b *strings.Builder, groups []*digest.Group, cond digest.Condition, contended bool, metric string) {
+	st := steps(groups, cond)
+	kind := "Without contention"
+	if contended {
+		kind = "Under contention"
+	}
+	fmt.Fprintf(b, "### %s: the cost of each step up in safety\n\n", kind)
+	fmt.Fprintf(b, "Ratios of the cells `%s` (one per strategy: %s, hold %s, TTL %s, no injected latency, closed loop). Latency is the %s; a ratio above 1× costs latency, a throughput ratio below 1× costs capacity.\n\n",
+		strings.Replace(st[0].from.Name, "strategy="+st[0].from.Strategy, "strategy=*", 1), plural(cond.Clients, "client")+" on "+plural(cond.Keys, "key"), cond.Hold, cond.TTL, metricWords(metric))
+	b.WriteString("| step | what it adds | p50 | p99 | p99.9 | cycles/s |\n|---|---|---:|---:|---:|---:|\n")
+	for _, s := range st {
+		fmt.Fprintf(b, "| `%s` → `%s` | %s | %s | %s | %s | %s |\n", s.from.Strategy, s.to.Strategy, s.adds,
+			latencyRatio(s.from, s.to, metric, digest.P50), latencyRatio(s.from, s.to, metric, digest.P99),
+			latencyRatio(s.from, s.to, metric, digest.P999),
+			fmt.Sprintf("%s (%s → %s)", ratio(s.from.Throughput(), s.to.Throughput()), digest.FormatRate(s.from.Throughput()), digest.FormatRate(s.to.Throughput())))
+	}
+	b.WriteString("\n")
+	first, last := st[0].from, st[len(st)-1].to
+	if len(st) > 1 {
+		fmt.Fprintf(b, "From `%s` to `%s` in all: p50 %s and p99 %s the latency, %s the throughput.\n\n", first.Strategy, last.Strategy,
+			ratio(float64(first.Latency(metric, digest.P50)), float64(last.Latency(metric, digest.P50))),
+			ratio(float64(first.Latency(metric, digest.P99)), float64(last.Latency(metric, digest.P99))),
+			ratio(first.Throughput(), last.Throughput()))
+	}
+}
+
+func latencyRatio(from, to *digest.Group, metric string, p digest.Percentile) string {
+	a, z := from.Latency(metric, p), to.Latency(metric, p)
+	return fmt.Sprintf("%s (%s → %s)", ratio(float64(a), float64(z)), digest.FormatDuration(a), digest.FormatDuration(z))
+}
+
+// writeNetworkReading prices injected latency: how much p99 grew per injected
+// millisecond, a count of round trips on the critical path.
+func writeNetworkReading(b *strings.Builder, groups []*digest.Group, metric string) {
+	type line struct {
+		strategy    string
+		cond        digest.Condition
+		base, worst *digest.Group
+	}
+	lines := map[string]*line{}
+	var order []string
+	for _, g := range groups {
+		c := g.Condition
+		if c.Open() || (c.Network != "none" && c.Network != "uniform") || c.Jitter != 0 {
+			continue
+		}
+		k := fmt.Sprintf("%s/%d/%d/%s/%s", g.Strategy, c.Clients, c.Keys, c.Hold, c.TTL)
+		l, ok := lines[k]
+		if !ok {
+			l = &line{strategy: g.Strategy, cond: c}
+			lines[k] = l
+			order = append(order, k)
+		}
+		if c.Network == "none" {
+			l.base = g
+		} else if l.worst == nil || c.NetLatency > l.worst.Condition.NetLatency {
+			l.worst = g
+		}
+	}
+	var rows []string
+	for _, k := range order {
+		l := lines[k]
+		if l.base == nil || l.worst == nil {
+			continue
+		}
+		added := l.worst.Latency(metric, digest.P99) - l.base.Latency(metric, digest.P99)
+		per := float64(added) / float64(l.worst.Condition.NetLatency)
+		rows = append(rows, fmt.Sprintf("| `%s` | %d | %d | %s | %s | %s | %.1f |", l.strategy, l.cond.Clients, l.cond.Keys,
+			digest.FormatDuration(l.base.Latency(metric, digest.P99)), l.worst.Condition.NetLatency,
+			digest.FormatDuration(l.worst.Latency(metric, digest.P99)), per))
+	}
+	if len(rows) == 0 {
+		return
+	}
+	b.WriteString("### Injected network latency\n\n")
+	b.WriteString("How much p99 grew per millisecond injected on every link, between the cell without injected latency and the one with the most (closed loop, same clients and keys). It counts how many injected delays lie on the critical path of one acquire.\n\n")
+	b.WriteString("| strategy | clients | keys | p99, none | injected | p99 there | ms of p99 per injected ms |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString(strings.Join(rows, "\n") + "\n\n")
+}
+
+// writeSlowNodeReading compares Redlock variants with one slow node against the same
+// variant without injected latency.
+func writeSlowNodeReading(b *strings.Builder, groups []*digest.Group, metric string) {
+	base := map[string]*digest.Group{}
+	key := func(g *digest.Group) string {
+		c := g.Condition
+		return fmt.Sprintf("%s/%d/%d/%s/%s", g.Strategy, c.Clients, c.Keys, c.Hold, c.TTL)
+	}
+	var slow []*digest.Group
+	for _, g := range groups {
+		if !digest.IsRedlock(g.Strategy) || g.Condition.Open() {
+			continue
+		}
+		switch g.Condition.Network {
+		case "none":
+			base[key(g)] = g
+		case "one-slow":
+			slow = append(slow, g)
+		}
+	}
+	if len(slow) == 0 {
+		return
+	}
+	sort.SliceStable(slow, func(i, j int) bool {
+		if slow[i].Condition.NetLatency != slow[j].Condition.NetLatency {
+			return slow[i].Condition.NetLatency < slow[j].Condition.NetLatency
+		}
+		return slow[i].Strategy < slow[j].Strategy
+	})
+	b.WriteString("### Redlock with one slow node\n\n")
+	b.WriteString("p99 with one node slowed, against the same variant with no injected latency (closed loop).\n\n")
+	b.WriteString("| strategy | clients | keys | slow node | added | p99 | p99 without | ratio |\n|---|---:|---:|---|---:|---:|---:|---:|\n")
+	for _, g := range slow {
+		c := g.Condition
+		p99 := g.Latency(metric, digest.P99)
+		without, ratioText := "–", "–"
+		if bg, ok := base[key(g)]; ok {
+			w := bg.Latency(metric, digest.P99)
+			without, ratioText = digest.FormatDuration(w), ratio(float64(w), float64(p99))
+		}
+		fmt.Fprintf(b, "| `%s` | %d | %d | %s | %s | %s | %s | %s |\n", g.Strategy, c.Clients, c.Keys, c.SlowNode, c.NetLatency,
+			digest.FormatDuration(p99), without, ratioText)
+	}
+	b.WriteString("\n")
+}
+
+func writeCapacity(b *strings.Builder, run *resultsdir.Run, slo SLO) {
+	fmt.Fprintf(b, "## Capacity: the highest offered rate that kept %s\n\n", slo)
+	caps := Capacities(run, slo)
+	if len(caps) == 0 {
+		b.WriteString("This run holds no open-loop cells, so no offered rate can be read. Run with open-loop load to answer it.\n\n")
+		return
+	}
+	fmt.Fprintf(b, "Read from open-loop cells: a rate keeps the budget when the %s of `%s` stayed at or under %s and the generator delivered at least %.0f%% of the offered rate; a rate counts only if every lower rate tried kept it too. Capacity lies between the last rate kept and the first broken; measure finer rates in between for a tighter answer.\n\n",
+		slo.Percentile, slo.Metric, digest.FormatDuration(slo.Budget), 100*minDelivered)
+	for _, c := range caps {
+		fmt.Fprintf(b, "- %s\n", c.Sentence(slo))
+	}
+	b.WriteString("\n")
+}
+
+// plural writes "1 key", "8 keys".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
