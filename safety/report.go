@@ -27,6 +27,8 @@ type Expectation string
 const (
 	ExpectBreaks Expectation = "breaks" // violations > 0
 	ExpectHolds  Expectation = "holds"  // no violations
+	// ExpectMeasured is a point of a sweep: the issue predicts no direction there.
+	ExpectMeasured Expectation = "measured"
 )
 
 // Variant is one configuration of a scenario and what its trials found.

@@ -110,3 +110,15 @@ func TestPausePastTTL(t *testing.T) {
 		}
 	}
 }
+
+func TestFailoverLoss(t *testing.T) {
+	rep := runScenario(t, "failover-loss", 2, Params{"modes": "none,wait2,zombie", "delays": "0ms", "lag-max": "150ms"})
+	if len(rep.Series) != 2 || len(rep.Series[0].Points) != 1 {
+		t.Errorf("series %+v: want one loss-probability point for none and one for wait2", rep.Series)
+	}
+	for _, v := range rep.Variants {
+		if v.Name == "zombie" && v.WindowMs.N == 0 {
+			t.Errorf("zombie: no window measured")
+		}
+	}
+}
