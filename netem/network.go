@@ -22,9 +22,10 @@ type Network struct {
 	names   map[string]string           // upstream address -> node name
 }
 
-// Start puts a proxy in front of every node of topo and applies profile.
-// Replication and sentinel-to-server traffic stay direct: only clients are slowed.
-func Start(topo topologies.Topology, profile Profile) (*Network, error) {
+// Start puts a proxy in front of every node of topo and applies profile; seed drives
+// the jitter. Replication and sentinel-to-server traffic stay direct: only clients
+// are slowed.
+func Start(topo topologies.Topology, profile Profile, seed uint64) (*Network, error) {
 	n := &Network{
 		profile: profile,
 		server:  toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop()),
@@ -36,7 +37,7 @@ func Start(topo topologies.Topology, profile Profile) (*Network, error) {
 		slow = topo.Masters()[0].Name()
 	}
 	found := false
-	for _, node := range topo.Nodes() {
+	for i, node := range topo.Nodes() {
 		p := toxiproxy.NewProxy(n.server, node.Name(), "127.0.0.1:0", node.Addr())
 		if err := p.Start(); err != nil {
 			n.Close()
@@ -49,7 +50,7 @@ func Start(topo topologies.Topology, profile Profile) (*Network, error) {
 		if !slowed {
 			continue
 		}
-		if err := addLatency(p, profile.Latency, profile.Jitter); err != nil {
+		if err := addLatency(p, profile.Latency, profile.Jitter, seed+uint64(2*i)); err != nil {
 			n.Close()
 			return nil, fmt.Errorf("latency on %s: %w", node.Name(), err)
 		}
@@ -70,10 +71,10 @@ func nodeNames(topo topologies.Topology) []string {
 }
 
 // addLatency delays both directions, so a round trip gains twice the latency.
-func addLatency(p *toxiproxy.Proxy, latency, jitter time.Duration) error {
-	for _, stream := range []string{"upstream", "downstream"} {
-		spec := fmt.Sprintf(`{"name":"latency_%s","type":"latency","stream":%q,"attributes":{"latency":%d,"jitter":%d}}`,
-			stream, stream, latency.Milliseconds(), jitter.Milliseconds())
+func addLatency(p *toxiproxy.Proxy, latency, jitter time.Duration, seed uint64) error {
+	for i, stream := range []string{"upstream", "downstream"} {
+		spec := fmt.Sprintf(`{"name":"latency_%s","type":%q,"stream":%q,"attributes":{"latency_us":%d,"jitter_us":%d,"seed":%d}}`,
+			stream, preciseLatencyType, stream, latency.Microseconds(), jitter.Microseconds(), seed+uint64(i))
 		if _, err := p.Toxics.AddToxicJson(strings.NewReader(spec)); err != nil {
 			return err
 		}

@@ -14,10 +14,9 @@ type Profile struct {
 	// Name is none, uniform or one-slow.
 	Name string
 	// Latency is added in each direction (so a round trip gains twice it), to every
-	// node under uniform, to SlowNode only under one-slow. Whole milliseconds: that is
-	// toxiproxy's resolution.
+	// node under uniform, to SlowNode only under one-slow.
 	Latency time.Duration
-	// Jitter spreads Latency uniformly by +-Jitter (toxiproxy's own randomness, not seeded).
+	// Jitter spreads Latency uniformly by +-Jitter, seeded.
 	Jitter time.Duration
 	// SlowNode is the node slowed under one-slow (default: the first master).
 	SlowNode string
@@ -78,8 +77,8 @@ func parseMillis(profile, field, s string, d *time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("network profile %q: %s %q: %v", profile, field, s, err)
 	}
-	if v <= 0 || v%time.Millisecond != 0 {
-		return fmt.Errorf("network profile %q: %s %v must be a positive whole number of milliseconds", profile, field, v)
+	if v <= 0 || v%time.Microsecond != 0 {
+		return fmt.Errorf("network profile %q: %s %v must be a positive whole number of microseconds", profile, field, v)
 	}
 	*d = v
 	return nil

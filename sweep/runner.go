@@ -71,7 +71,7 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 			networkAdded = nil
 			if cell.Network.Name != "none" {
 				var err error
-				if network, err = netem.Start(topo, cell.Network); err != nil {
+				if network, err = netem.Start(topo, cell.Network, r.Config.Seed); err != nil {
 					return fmt.Errorf("cell %s: %w", cell.Name(), err)
 				}
 				if networkAdded, err = network.MeasureAddedRTT(ctx, 21); err != nil {
