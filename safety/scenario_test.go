@@ -122,3 +122,14 @@ func TestFailoverLoss(t *testing.T) {
 		}
 	}
 }
+
+func TestFenceRegression(t *testing.T) {
+	rep := runScenario(t, "fence-regression", 1, nil)
+	cut, control := rep.Variants[0], rep.Variants[1]
+	if cut.HonestRejected == 0 || cut.Diverged == 0 {
+		t.Errorf("replication-cut: %d honest writes rejected, %d diverged: want both harms > 0", cut.HonestRejected, cut.Diverged)
+	}
+	if control.HonestRejected != 0 || control.Diverged != 0 {
+		t.Errorf("replicated: %d honest writes rejected, %d diverged: want 0", control.HonestRejected, control.Diverged)
+	}
+}
