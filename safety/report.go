@@ -60,6 +60,9 @@ type Variant struct {
 	HonestRejected      int `json:"honest_writes_rejected,omitempty"`
 	Diverged            int `json:"diverged_resources,omitempty"`
 	NotLinearizable     int `json:"not_linearizable"`
+	// SecondGranted counts trials where the client that came after the fault got the
+	// lock: where the first holder had stopped, this shows the lock stayed usable.
+	SecondGranted int `json:"second_client_granted"`
 
 	// OverlapMs are the overlap durations of every violation; WindowMs is the
 	// scenario's own window (zombie master accepting writes, for one).

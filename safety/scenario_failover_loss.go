@@ -221,7 +221,7 @@ func (s failoverLoss) lossTrial(ctx context.Context, env *Env, cfg failoverConfi
 	if err := observeKey(ctx, rec, newMaster, key); err != nil {
 		return err
 	}
-	if err := s.secondHolder(ctx, rec, res, newMaster, key, time.Second); err != nil {
+	if err := s.secondHolder(ctx, v, rec, res, newMaster, key, time.Second); err != nil {
 		return err
 	}
 	a.Leave(res, lease)
@@ -231,7 +231,7 @@ func (s failoverLoss) lossTrial(ctx context.Context, env *Env, cfg failoverConfi
 
 // secondHolder is client B, which knows the new master: it tries for up to patience
 // and, if granted, works briefly inside the resource.
-func (failoverLoss) secondHolder(ctx context.Context, rec *Recorder, res *Resource, addr, key string, patience time.Duration) error {
+func (failoverLoss) secondHolder(ctx context.Context, v *Variant, rec *Recorder, res *Resource, addr, key string, patience time.Duration) error {
 	l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
 	if err != nil {
 		return err
@@ -243,6 +243,7 @@ func (failoverLoss) secondHolder(ctx context.Context, rec *Recorder, res *Resour
 	for {
 		lease, err := b.Acquire(tryCtx, key, 60*time.Second)
 		if err == nil {
+			v.SecondGranted++
 			_ = b.Enter(ctx, res, lease)
 			b.Write(ctx, res, lease)
 			_ = sleep(ctx, 20*time.Millisecond)

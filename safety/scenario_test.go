@@ -133,3 +133,18 @@ func TestFenceRegression(t *testing.T) {
 		t.Errorf("replicated: %d honest writes rejected, %d diverged: want 0", control.HonestRejected, control.Diverged)
 	}
 }
+
+func TestRedlockRestart(t *testing.T) {
+	rep := runScenario(t, "redlock-restart", 1, nil)
+	for _, v := range rep.Variants {
+		// Where A had stopped, B must get in: 0 violations then means the lock moved
+		// on cleanly, not that nobody could lock. Where A still holds, B must not.
+		wantB := v.Name == "restart-empty" || v.Name == "delayed-restart" || v.Name == "extend-plain"
+		if got := v.SecondGranted > 0; got != wantB {
+			t.Errorf("%s: B granted in %d trials, want granted=%v (notes %v)", v.Name, v.SecondGranted, wantB, v.Notes)
+		}
+		if len(v.Notes) > 0 {
+			t.Errorf("%s: %v", v.Name, v.Notes)
+		}
+	}
+}
