@@ -18,22 +18,46 @@ type Options struct {
 	Strategies []string
 }
 
+// InputError is a results folder that cannot be read as asked: not a results folder,
+// a newer schema, a corrupt or missing histogram log, an unknown strategy.
+type InputError struct{ Err error }
+
+func (e InputError) Error() string { return e.Err.Error() }
+func (e InputError) Unwrap() error { return e.Err }
+
+// Result is what a report wrote.
+type Result struct {
+	Path       string // report.md
+	Figures    []plots.Figure
+	Capacities []Capacity // with Options.SLO only
+}
+
 // Write reads the results folder dir (every histogram log included), draws its figures
 // into dir/figures and writes dir/report.md. Bad input is refused before anything is
-// written, with an error that names the file.
+// written, with an InputError that names the file.
 func Write(dir string, opts Options) error {
+	_, err := WriteResult(dir, opts)
+	return err
+}
+
+// WriteResult is Write, returning what it wrote.
+func WriteResult(dir string, opts Options) (*Result, error) {
 	run, err := Load(dir)
 	if err != nil {
-		return err
+		return nil, InputError{err}
 	}
 	run, err = Only(run, opts.Strategies)
 	if err != nil {
-		return err
+		return nil, InputError{err}
 	}
 	figs, err := plots.WriteAll(dir, run)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	res := &Result{Path: filepath.Join(dir, File), Figures: figs}
+	if opts.SLO != nil {
+		res.Capacities = Capacities(run, *opts.SLO)
 	}
 	md := Markdown(run, figs, opts)
-	return resultsdir.WriteFileAtomic(filepath.Join(dir, File), []byte(md))
+	return res, resultsdir.WriteFileAtomic(res.Path, []byte(md))
 }

@@ -25,6 +25,9 @@ type Options struct {
 	Small bool
 	// Samples per histogram (default 2000).
 	Samples int
+	// NoHistograms keeps summaries but writes no histogram logs: quicker, for tests
+	// that read only results.json.
+	NoHistograms bool
 }
 
 // model is the invented cost of one strategy.
@@ -212,12 +215,15 @@ func writeCell(dir string, s cellSpec, index, repeat int, o Options, rng *rand.R
 			}
 			h.RecordValue(int64(v))
 		}
+		cell.Latency[mm.metric] = resultsdir.Summarize(h)
+		if o.NoHistograms {
+			continue
+		}
 		rel := fmt.Sprintf("%s/%03d-%d-%s.hlog", resultsdir.HistogramsDir, index, repeat, mm.metric)
 		if err := resultsdir.WriteHistogram(dir, rel, h, Started, Started.Add(elapsed)); err != nil {
 			return cell, err
 		}
 		cell.Histograms[mm.metric] = rel
-		cell.Latency[mm.metric] = resultsdir.Summarize(h)
 	}
 	return cell, nil
 }
