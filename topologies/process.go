@@ -51,6 +51,9 @@ func (p Process) Start(ctx context.Context, spec Spec) (Topology, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
+	if spec.Kind == Etcd {
+		return nil, fmt.Errorf("topology kind %q: the process provider runs redis-server only (etcd runs embedded: import topologies/etcdtopo)", spec.Kind)
+	}
 	bin := p.Bin
 	if bin == "" {
 		var err error

@@ -134,13 +134,14 @@ func (c *Cluster) newMember(name, token string) (*member, error) {
 	return m, nil
 }
 
-// Leader returns the member the running members agree leads, or an error if they do not
-// (an election in progress, a lost quorum).
+// Leader returns the member the running, unpaused members agree leads, or an error if
+// they do not (an election in progress, a lost quorum). A paused member is not asked:
+// cut off, it may still believe it leads.
 func (c *Cluster) Leader() (topologies.Node, error) {
 	var lead uint64
 	for _, m := range c.members {
 		e := m.server()
-		if e == nil || !m.Running() {
+		if e == nil || !m.Running() || m.isPaused() {
 			continue
 		}
 		l := uint64(e.Server.Leader())
@@ -150,7 +151,7 @@ func (c *Cluster) Leader() (topologies.Node, error) {
 		lead = l
 	}
 	for _, m := range c.members {
-		if m.Running() && m.currentID() == lead {
+		if m.Running() && !m.isPaused() && m.currentID() == lead {
 			return m, nil
 		}
 	}

@@ -264,3 +264,57 @@ func TestThreeMembersSurviveLeaderKillAndDiskLoss(t *testing.T) {
 		t.Errorf("after rolling restarts a = %q, want 1", got)
 	}
 }
+
+// A paused leader must lose its leadership to the others, as a SIGSTOPped one would, and
+// rejoin as a follower that catches up once resumed.
+func TestPausedLeaderIsReplacedAndCatchesUp(t *testing.T) {
+	c := startCluster(t, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	leader, err := c.WaitLeader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := leader.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	var others []string
+	for _, n := range c.Nodes() {
+		if n.Name() != leader.Name() {
+			others = append(others, n.Addr())
+		}
+	}
+	next, err := c.WaitLeader(ctx)
+	if err != nil {
+		leader.Resume()
+		t.Fatalf("no new leader while %s is paused: %v", leader.Name(), err)
+	}
+	if next.Name() == leader.Name() {
+		t.Errorf("paused %s still leads", leader.Name())
+	}
+	if err := put(ctx, newClient(t, others...), "during-pause", "x", 20*time.Second); err != nil {
+		t.Errorf("put to the majority while the old leader is paused: %v", err)
+	}
+	if err := leader.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	// Linearizable reads on the resumed member see the write it missed.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := get(t, newClient(t, leader.Addr()), "during-pause")
+		if got == "x" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("resumed %s still serves during-pause = %q", leader.Name(), got)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestProcessProviderRefusesEtcd(t *testing.T) {
+	_, err := topologies.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd})
+	if err == nil || !strings.Contains(err.Error(), "etcd") {
+		t.Errorf("process provider with kind etcd: %v, want a refusal naming etcd", err)
+	}
+}

@@ -67,6 +67,12 @@ func (m *member) currentID() uint64 {
 	return m.id
 }
 
+func (m *member) isPaused() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.paused
+}
+
 func (m *member) server() *embed.Etcd {
 	m.mu.Lock()
 	defer m.mu.Unlock()
