@@ -5,30 +5,53 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 )
 
-// percentileTicks labels an axis of x = 1/(1-p): 1 is 0%, 10 is 90%, 100000 is 99.999%.
+// Log axes are drawn as linear axes over log10 of the data, with ticks labelled by the
+// real values: gonum's LogScale misplaces the centred axis label's glyph box (it takes
+// the arithmetic midpoint), which squeezes the data area.
+
+// log10XY maps points onto log10 axes, as asked per axis; values <= 0 are dropped.
+func log10XY(pts plotter.XYs, x, y bool) plotter.XYs {
+	var out plotter.XYs
+	for _, pt := range pts {
+		if (x && pt.X <= 0) || (y && pt.Y <= 0) {
+			continue
+		}
+		if x {
+			pt.X = math.Log10(pt.X)
+		}
+		if y {
+			pt.Y = math.Log10(pt.Y)
+		}
+		out = append(out, pt)
+	}
+	return out
+}
+
+// percentileTicks labels a log10 axis of 1/(1-p): 0 is 0%, 1 is 90%, 5 is 99.999%.
 type percentileTicks struct{}
 
 func (percentileTicks) Ticks(min, max float64) []plot.Tick {
 	labels := []string{"0%", "90%", "99%", "99.9%", "99.99%", "99.999%", "99.9999%"}
 	var ticks []plot.Tick
 	for i, label := range labels {
-		v := math.Pow10(i)
-		if v > max*1.0001 {
+		if float64(i) > max+1e-9 {
 			break
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: label})
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
 	}
 	return ticks
 }
 
-// logTicks marks a log axis at 1, 2 and 5 times each power of ten, labelled, so a
-// range narrower than a decade still gets readable numbers.
+// logTicks marks a log10 axis at 1, 2 and 5 times each power of ten, labelled with the
+// real value, so a range narrower than a decade still gets readable numbers.
 type logTicks struct{}
 
-func (logTicks) Ticks(min, max float64) []plot.Tick {
-	if min <= 0 || max <= 0 || min > max {
+func (logTicks) Ticks(lmin, lmax float64) []plot.Tick {
+	min, max := math.Pow(10, lmin), math.Pow(10, lmax)
+	if min > max {
 		return nil
 	}
 	var ticks []plot.Tick
@@ -39,24 +62,23 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 			if v < min/1.0001 || v > max*1.0001 {
 				continue
 			}
-			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+			ticks = append(ticks, plot.Tick{Value: math.Log10(v), Label: strconv.FormatFloat(v, 'g', -1, 64)})
 		}
 	}
 	if len(ticks) < 2 { // less than a 1-2-5 step wide: label the ends
 		ticks = []plot.Tick{
-			{Value: min, Label: strconv.FormatFloat(min, 'g', 3, 64)},
-			{Value: max, Label: strconv.FormatFloat(max, 'g', 3, 64)},
+			{Value: lmin, Label: strconv.FormatFloat(min, 'g', 3, 64)},
+			{Value: lmax, Label: strconv.FormatFloat(max, 'g', 3, 64)},
 		}
 	}
 	return ticks
 }
 
-// padLog widens a log axis a little beyond its data so that lines do not sit on the frame.
+// padLog widens a log10 axis by a quarter on each side so that lines do not sit on
+// the frame.
 func padLog(a *plot.Axis) {
-	if a.Min > 0 && a.Max > 0 {
-		a.Min /= 1.25
-		a.Max *= 1.25
-	}
+	a.Min -= math.Log10(1.25)
+	a.Max += math.Log10(1.25)
 }
 
 // ms converts nanoseconds to milliseconds, the unit of every latency axis.

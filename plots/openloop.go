@@ -3,7 +3,6 @@ package plots
 import (
 	"fmt"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/lockbench/lockbench/report/digest"
@@ -42,12 +41,12 @@ func openLoopFigures(src *source) ([]drawn, error) {
 					sr.points = append(sr.points, plotter.XY{X: g.Condition.TargetRate, Y: ms(float64(g.Latency(metric, digest.P99)))})
 				}
 			}
+			sr.points = log10XY(sr.points, false, true)
 			all = append(all, sr)
 		}
 		p := newPlot(fmt.Sprintf("Open loop: p99 %s latency against offered rate, %s", metric, describe(cond)),
 			"offered rate (requests per second)", fmt.Sprintf("p99 %s latency (ms, log scale)", metric))
 		p.X.Min = 0
-		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = logTicks{}
 		labels, err := src.add(p, all)
 		if err != nil {

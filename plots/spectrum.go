@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -32,9 +31,7 @@ func spectrumFigures(src *source) ([]drawn, error) {
 		p := newPlot(
 			fmt.Sprintf("%s latency by percentile: %s", titleCase(metric), describe(cond)),
 			"percentile (log scale of 1/(1-p))", "latency (ms, log scale)")
-		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = percentileTicks{}
-		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = logTicks{}
 		var all []series
 		for _, g := range groups {
@@ -42,7 +39,7 @@ func spectrumFigures(src *source) ([]drawn, error) {
 			if err != nil {
 				return nil, err
 			}
-			all = append(all, series{label: g.Strategy, strategy: g.Strategy, points: spectrum(h)})
+			all = append(all, series{label: g.Strategy, strategy: g.Strategy, points: log10XY(spectrum(h), true, true)})
 		}
 		labels, err := src.add(p, all)
 		if err != nil {
@@ -51,7 +48,7 @@ func spectrumFigures(src *source) ([]drawn, error) {
 		if len(labels) == 0 {
 			continue
 		}
-		p.X.Min = 1
+		p.X.Min = 0
 		padLog(&p.Y)
 		out = append(out, drawn{Figure: Figure{
 			Name: "spectrum_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys),

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -40,6 +41,7 @@ func throughputFigures(src *source) ([]drawn, error) {
 						xs = append(xs, float64(g.Condition.Clients))
 					}
 				}
+				sr.points = log10XY(sr.points, true, false)
 				all = append(all, sr)
 			}
 			if distinct(xs) < 2 {
@@ -47,7 +49,6 @@ func throughputFigures(src *source) ([]drawn, error) {
 			}
 			p := newPlot(fmt.Sprintf("Throughput against clients, %s (hold %s, TTL %s)", kind.words, cond.Hold, cond.TTL),
 				"clients (log scale)", "completed acquire-hold-release cycles per second")
-			p.X.Scale = plot.LogScale{}
 			p.X.Tick.Marker = clientTicks(xs)
 			p.Y.Min = 0
 			labels, err := src.add(p, all)
@@ -77,7 +78,7 @@ func clientTicks(xs []float64) plot.ConstantTicks {
 	for _, x := range sortedCopy(xs) {
 		if !seen[x] {
 			seen[x] = true
-			ticks = append(ticks, plot.Tick{Value: x, Label: fmt.Sprint(x)})
+			ticks = append(ticks, plot.Tick{Value: math.Log10(x), Label: fmt.Sprint(x)})
 		}
 	}
 	return ticks
