@@ -47,7 +47,7 @@ func networkFigures(src *source) ([]drawn, error) {
 			all = append(all, sr)
 		}
 		p := newPlot(fmt.Sprintf("p99 %s latency vs injected latency: %s", metric, describe(cond)),
-			"injected latency on every link (ms)", fmt.Sprintf("p99 %s latency (ms)", metric))
+			"latency injected on every link, each direction (ms)", fmt.Sprintf("p99 %s latency (ms)", metric))
 		p.X.Min, p.Y.Min = 0, 0
 		labels, err := src.add(p, all)
 		if err != nil {

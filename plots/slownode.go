@@ -48,7 +48,7 @@ func slowNodeFigures(src *source) ([]drawn, error) {
 			}
 		}
 		p := newPlot(fmt.Sprintf("Redlock with one slow node: %s", describe(cond)),
-			"latency added to one node (ms; 0 = none)", fmt.Sprintf("%s latency (ms)", metric))
+			"latency added to one node, each direction (ms; 0 = none)", fmt.Sprintf("%s latency (ms)", metric))
 		p.X.Min, p.Y.Min = 0, 0
 		labels, err := src.add(p, all)
 		if err != nil {
