@@ -196,7 +196,7 @@ func (v *Variant) skip(trial int, inputs map[string]float64, outcome, note strin
 	case "not-granted":
 		v.NotGranted++
 	}
-	if note != "" && len(v.Notes) < 10 {
+	if note != "" && len(v.Notes) < 10 { // the first few reasons are enough to act on
 		v.Notes = append(v.Notes, fmt.Sprintf("trial %d: %s", trial, note))
 	}
 	v.PerTrial = append(v.PerTrial, TrialOutcome{Trial: trial, Inputs: inputs, Outcome: outcome})

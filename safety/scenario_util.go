@@ -32,6 +32,8 @@ func (e *Env) judgeTrial(scenario string, v *Variant, trial int, inputs map[stri
 		return verdict, err
 	}
 	v.record(trial, inputs, verdict)
+	e.logf("%s/%s trial %d: %d violations, %d lost, %d orphaned, %d reissued, %d stale accepted, %d stale rejected",
+		scenario, v.Name, trial, verdict.Mutex.Violations, verdict.Lost.Lost, verdict.Orphan.Orphans, verdict.Tokens.Reissued, verdict.Fence.StaleAccepted, verdict.Fence.StaleRejected)
 	return verdict, nil
 }
 
