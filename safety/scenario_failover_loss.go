@@ -32,6 +32,7 @@ func (failoverLoss) Params() []Param {
 		{"modes", "none,wait1,wait2,min-replicas,zombie", "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1), zombie (pause the master, resume it after failover)"},
 		{"delays", "0ms,10ms,25ms,50ms,100ms", "time from grant to SIGKILL of the master"},
 		{"lag-max", "50ms", "each replica stops applying the stream (CLIENT PAUSE) for a time drawn uniformly in [0, lag-max] around the grant; 0 means natural lag only"},
+		{"cut", "pause", "how the replicas miss the grant: pause (CLIENT PAUSE each for its drawn lag) or link-kill (SIGSTOP the replicas and CLIENT KILL TYPE replica on the master before the grant; SIGCONT after the kill: every grant is missed)"},
 		{"wait-timeout", "200ms", "WAIT's timeout in the wait modes: fewer acks by then refuse the grant"},
 		{"down-after", "500ms", "sentinel down-after-milliseconds"},
 		{"promotion-timeout", "15s", "how long to wait for a new master before counting the trial as fault-not-produced"},
@@ -40,6 +41,7 @@ func (failoverLoss) Params() []Param {
 
 type failoverConfig struct {
 	modes                    []string
+	cut                      string
 	delays                   []time.Duration
 	lagMax, waitTimeout      time.Duration
 	downAfter, promotionWait time.Duration
@@ -51,6 +53,14 @@ func (s failoverLoss) config(p Params) (failoverConfig, error) {
 	if c.modes, err = p.Strings("modes", []string{"none", "wait1", "wait2", "min-replicas", "zombie"}, failoverModes); err != nil {
 		return c, err
 	}
+	cuts, err := p.Strings("cut", []string{"pause"}, []string{"pause", "link-kill"})
+	if err != nil {
+		return c, err
+	}
+	if len(cuts) != 1 {
+		return c, &ParamError{"cut", p["cut"], "one of pause, link-kill"}
+	}
+	c.cut = cuts[0]
 	if c.delays, err = p.Durations("delays", []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}); err != nil {
 		return c, err
 	}
@@ -100,7 +110,7 @@ func (s failoverLoss) Run(ctx context.Context, env *Env) (*Report, error) {
 		series := Series{Name: "mode=" + mode, X: "delay from grant to master kill (ms)", Y: "probability the lock was lost"}
 		for _, delay := range cfg.delays {
 			v := &Variant{Name: fmt.Sprintf("%s-delay-%dms", mode, delay.Milliseconds()), Measure: MeasureLostLocks,
-				Params:      map[string]string{"mode": mode, "delay": delay.String(), "lag_max": cfg.lagMax.String()},
+				Params:      map[string]string{"mode": mode, "delay": delay.String(), "lag_max": cfg.lagMax.String(), "cut": cfg.cut},
 				Description: failoverDescription(mode, delay, cfg)}
 			v.Expect = failoverExpectation(mode, delay, cfg)
 			for trial := 0; trial < env.Trials; trial++ {
@@ -131,6 +141,9 @@ func failoverDescription(mode string, delay time.Duration, cfg failoverConfig) s
 		"wait2":        fmt.Sprintf("SET NX PX then WAIT 2 %d", cfg.waitTimeout.Milliseconds()),
 		"min-replicas": "SET NX PX with min-replicas-to-write 1 (max-lag 10 s)",
 	}[mode]
+	if cfg.cut == "link-kill" {
+		return fmt.Sprintf("%s; replicas SIGSTOPped and their links killed before the grant; master SIGKILLed %v after it", guard, delay)
+	}
 	return fmt.Sprintf("%s; replicas lag up to %v; master SIGKILLed %v after the grant", guard, cfg.lagMax, delay)
 }
 
@@ -140,6 +153,8 @@ func failoverExpectation(mode string, delay time.Duration, cfg failoverConfig) E
 	switch {
 	case mode == "wait2":
 		return ExpectHolds
+	case mode == "none" && cfg.cut == "link-kill":
+		return ExpectBreaks
 	case (mode == "none" || mode == "min-replicas") && delay == 0 && cfg.lagMax >= 20*time.Millisecond:
 		return ExpectBreaks
 	}
@@ -186,7 +201,14 @@ func (s failoverLoss) lossTrial(ctx context.Context, env *Env, cfg failoverConfi
 
 	rnd := env.Rand(v.Name, trial)
 	inputs := map[string]float64{"delay_ms": float64(delay.Milliseconds())}
-	if cfg.lagMax > 0 {
+	healCut := noHeal
+	if cfg.cut == "link-kill" {
+		nodes := append([]topologies.Node{master}, topo.Replicas()...)
+		if healCut, err = inject(ctx, "replication-link-kill", Target{Nodes: nodes, Recorder: rec}); err != nil {
+			return err
+		}
+		defer healCut(context.Background()) // stopped replicas must not outlive the trial
+	} else if cfg.lagMax > 0 {
 		lags := make([]time.Duration, len(topo.Replicas()))
 		for i, r := range topo.Replicas() {
 			lags[i] = time.Duration(rnd.Int64N(int64(cfg.lagMax) + 1))
@@ -209,6 +231,9 @@ func (s failoverLoss) lossTrial(ctx context.Context, env *Env, cfg failoverConfi
 		return err
 	}
 	if _, err := inject(ctx, "node-kill", Target{Nodes: []topologies.Node{master}, Recorder: rec}); err != nil {
+		return err
+	}
+	if err := healCut(ctx); err != nil { // a stopped replica cannot be promoted
 		return err
 	}
 	promoCtx, promoCancel := context.WithTimeout(ctx, cfg.promotionWait)

@@ -123,6 +123,13 @@ func TestFailoverLoss(t *testing.T) {
 	}
 }
 
+func TestFailoverLossLinkKill(t *testing.T) {
+	rep := runScenario(t, "failover-loss", 1, Params{"modes": "none", "delays": "0ms", "cut": "link-kill"})
+	if v := rep.Variants[0]; v.LostLocks != v.Judged {
+		t.Errorf("link-kill: %d lost in %d judged trials: every grant the replicas never saw must be lost", v.LostLocks, v.Judged)
+	}
+}
+
 func TestFenceRegression(t *testing.T) {
 	rep := runScenario(t, "fence-regression", 1, nil)
 	cut, control := rep.Variants[0], rep.Variants[1]
