@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"sort"
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
@@ -130,8 +132,50 @@ func (s failoverLoss) Run(ctx context.Context, env *Env) (*Report, error) {
 			rep.Variants = append(rep.Variants, v)
 		}
 		rep.Series = append(rep.Series, series)
+		// Under WAIT the grant itself waits out the lag, so the margin means nothing there.
+		if cfg.cut == "pause" && cfg.lagMax > 0 && (mode == "none" || mode == "min-replicas") {
+			rep.Series = append(rep.Series, lagMarginSeries(mode, rep.Variants))
+		}
 	}
 	return rep, nil
+}
+
+// lagMarginSeries buckets a mode's judged trials by how much longer the promoted
+// replica was still lagging than the delay to the kill (10 ms buckets): the lock
+// should be lost exactly when that margin is positive.
+func lagMarginSeries(mode string, variants []*Variant) Series {
+	type bucket struct{ lost, n int }
+	buckets := map[int]*bucket{}
+	for _, v := range variants {
+		if v.Params["mode"] != mode {
+			continue
+		}
+		for _, o := range v.PerTrial {
+			lag, ok := o.Inputs["lag_promoted_ms"]
+			if o.Outcome != "judged" || !ok {
+				continue
+			}
+			k := int(math.Floor((lag - o.Inputs["delay_ms"]) / 10))
+			if buckets[k] == nil {
+				buckets[k] = &bucket{}
+			}
+			buckets[k].n++
+			if o.LostLocks > 0 {
+				buckets[k].lost++
+			}
+		}
+	}
+	keys := make([]int, 0, len(buckets))
+	for k := range buckets {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	s := Series{Name: "mode=" + mode + " by lag", X: "promoted replica's injected lag minus delay to kill (ms, 10 ms buckets, lower edge)", Y: "probability the lock was lost"}
+	for _, k := range keys {
+		b := buckets[k]
+		s.Points = append(s.Points, Point{X: float64(k * 10), Y: float64(b.lost) / float64(b.n), N: b.n})
+	}
+	return s
 }
 
 func failoverDescription(mode string, delay time.Duration, cfg failoverConfig) string {
@@ -242,6 +286,11 @@ func (s failoverLoss) lossTrial(ctx context.Context, env *Env, cfg failoverConfi
 	if err != nil {
 		v.skip(trial, inputs, "fault-not-produced", err.Error())
 		return nil
+	}
+	for i, r := range topo.Replicas() {
+		if lag, ok := inputs[fmt.Sprintf("lag_replica%d_ms", i)]; ok && r.Addr() == newMaster {
+			inputs["lag_promoted_ms"] = lag
+		}
 	}
 	if err := observeKey(ctx, rec, newMaster, key); err != nil {
 		return err

@@ -113,8 +113,8 @@ func TestPausePastTTL(t *testing.T) {
 
 func TestFailoverLoss(t *testing.T) {
 	rep := runScenario(t, "failover-loss", 2, Params{"modes": "none,wait2,zombie", "delays": "0ms", "lag-max": "150ms"})
-	if len(rep.Series) != 2 || len(rep.Series[0].Points) != 1 {
-		t.Errorf("series %+v: want one loss-probability point for none and one for wait2", rep.Series)
+	if len(rep.Series) != 3 || len(rep.Series[0].Points) != 1 || len(rep.Series[1].Points) == 0 || len(rep.Series[2].Points) != 1 {
+		t.Errorf("series %+v: want loss against delay for none and wait2, and against lag for none", rep.Series)
 	}
 	for _, v := range rep.Variants {
 		if v.Name == "zombie" && v.WindowMs.N == 0 {
