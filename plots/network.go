@@ -40,7 +40,7 @@ func networkFigures(src *source) ([]drawn, error) {
 		for _, strategy := range strategiesOf(groups) {
 			sr := series{label: strategy, strategy: strategy}
 			for _, g := range groups {
-				if g.Strategy == strategy {
+				if g.Strategy == strategy && g.HasLatency(metric) {
 					sr.points = append(sr.points, plotter.XY{X: ms(float64(g.Condition.NetLatency)), Y: ms(float64(g.Latency(metric, digest.P99)))})
 				}
 			}
@@ -55,7 +55,7 @@ func networkFigures(src *source) ([]drawn, error) {
 		}
 		out = append(out, drawn{Figure: Figure{
 			Name:    "network_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys), "hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
-			Caption: fmt.Sprintf("p99 %s against the latency injected on every link (as configured; the measured added round trip is in results.json), %s, closed loop.%s", metricLabel(metric), describe(cond), measuredNote(groups)),
+			Caption: fmt.Sprintf("p99 %s against the latency injected on every link (as configured; the measured added round trip is in results.json), %s, closed loop.%s%s", metricLabel(metric), describe(cond), measuredNote(groups), noData(missing(groups, metric))),
 			Series:  labels,
 		}, plot: p})
 	}

@@ -37,7 +37,7 @@ func openLoopFigures(src *source) ([]drawn, error) {
 		for _, strategy := range strategiesOf(groups) {
 			sr := series{label: strategy, strategy: strategy}
 			for _, g := range groups {
-				if g.Strategy == strategy && g.Latency(metric, digest.P99) > 0 {
+				if g.Strategy == strategy && g.HasLatency(metric) {
 					sr.points = append(sr.points, plotter.XY{X: g.Condition.TargetRate, Y: ms(float64(g.Latency(metric, digest.P99)))})
 				}
 			}
@@ -59,8 +59,8 @@ func openLoopFigures(src *source) ([]drawn, error) {
 		}
 		out = append(out, drawn{Figure: Figure{
 			Name: name,
-			Caption: fmt.Sprintf("Open loop (%s arrivals): p99 %s against the offered rate, %s, %s. Where a line turns up, requests arrive faster than the lock is served and a queue builds.",
-				cond.Arrival, metricLabel(metric), describe(cond), cond.NetworkLabel()),
+			Caption: fmt.Sprintf("Open loop (%s arrivals): p99 %s against the offered rate, %s, %s. Where a line turns up, requests arrive faster than the lock is served and a queue builds.%s",
+				cond.Arrival, metricLabel(metric), describe(cond), cond.NetworkLabel(), noData(missing(groups, metric))),
 			Series: labels,
 		}, plot: p})
 	}

@@ -196,3 +196,33 @@ func TestCorruptHistogramIsNamedAndNothingIsWritten(t *testing.T) {
 		t.Errorf("figures folder exists after a failed render: %v", err)
 	}
 }
+
+func TestStrategyWithoutLatencyIsLeftOutAndNamed(t *testing.T) {
+	dir := t.TempDir()
+	run, err := synth.Write(dir, synth.Options{Seed: 5, Small: true, Samples: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range run.Cells { // redlock never acquires with 8 clients on one key
+		c := &run.Cells[i]
+		if c.Strategy == "redlock" && c.Clients == 8 && c.Keys == 1 && c.Network.Profile == "none" {
+			c.Granted, c.CyclesPerSecond = 0, 0
+			c.Latency[resultsdir.MetricAcquire] = resultsdir.Summary{}
+			delete(c.Histograms, resultsdir.MetricAcquire)
+		}
+	}
+	figs, err := WriteAll(dir, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range figs {
+		if f.Name != "spectrum_clients=8_keys=1_hold=0s_ttl=10s" {
+			continue
+		}
+		if strings.Join(f.Series, ",") != "single,wait,redlock-failfast,etcd" || !strings.Contains(f.Caption, "never acquired): redlock.") {
+			t.Errorf("series %v, caption %q", f.Series, f.Caption)
+		}
+		return
+	}
+	t.Errorf("no 8-client contended spectrum among %v", names(figs))
+}

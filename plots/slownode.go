@@ -40,7 +40,7 @@ func slowNodeFigures(src *source) ([]drawn, error) {
 			}{{digest.P99, false}, {digest.P50, true}} {
 				sr := series{label: fmt.Sprintf("%s %s", strategy, pc.p), strategy: strategy, dashed: pc.dashed}
 				for _, g := range groups {
-					if g.Strategy == strategy {
+					if g.Strategy == strategy && g.HasLatency(metric) {
 						sr.points = append(sr.points, plotter.XY{X: ms(float64(g.Condition.NetLatency)), Y: ms(float64(g.Latency(metric, pc.p)))})
 					}
 				}
@@ -56,8 +56,8 @@ func slowNodeFigures(src *source) ([]drawn, error) {
 		}
 		out = append(out, drawn{Figure: Figure{
 			Name: "redlock-slow-node_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys), "hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
-			Caption: fmt.Sprintf("Redlock variants with one slow node: p99 (solid) and p50 (dashed) %s against the latency added to that node, %s, closed loop. A variant that waits for every node pays the slow node on each request; fail-fast returns once a majority answered.",
-				metricLabel(metric), describe(cond)),
+			Caption: fmt.Sprintf("Redlock variants with one slow node: p99 (solid) and p50 (dashed) %s against the latency added to that node, %s, closed loop.%s",
+				metricLabel(metric), describe(cond), noData(missing(groups, metric))),
 			Series: labels,
 		}, plot: p})
 	}

@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
 
@@ -34,7 +35,12 @@ func spectrumFigures(src *source) ([]drawn, error) {
 		p.X.Tick.Marker = percentileTicks{}
 		p.Y.Tick.Marker = logTicks{}
 		var all []series
+		var empty []string
 		for _, g := range groups {
+			if !g.HasLatency(metric) {
+				empty = append(empty, g.Strategy)
+				continue
+			}
 			h, err := src.merged(g, metric)
 			if err != nil {
 				return nil, err
@@ -53,7 +59,7 @@ func spectrumFigures(src *source) ([]drawn, error) {
 		out = append(out, drawn{Figure: Figure{
 			Name: "spectrum_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys),
 				"hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
-			Caption: fmt.Sprintf("Latency spectrum of %s, %s: the latency below which each percentile of requests finished, from the HdrHistogram logs (repeats merged).", metricLabel(metric), describe(cond)),
+			Caption: fmt.Sprintf("Latency spectrum of %s, %s: the latency below which each percentile of requests finished, from the HdrHistogram logs (repeats merged).%s", metricLabel(metric), describe(cond), noData(empty)),
 			Series:  labels,
 		}, plot: p})
 	}
@@ -111,4 +117,25 @@ func describe(c digest.Condition) string {
 		clients = "1 client"
 	}
 	return fmt.Sprintf("%s on %s, hold %s, TTL %s", clients, keys, c.Hold, c.TTL)
+}
+
+// missing lists, once each, the strategies of groups that recorded no latency of metric.
+func missing(groups []*digest.Group, metric string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range groups {
+		if !g.HasLatency(metric) && !seen[g.Strategy] {
+			seen[g.Strategy] = true
+			out = append(out, g.Strategy)
+		}
+	}
+	return out
+}
+
+// noData names the strategies a figure could not draw because they recorded nothing.
+func noData(strategies []string) string {
+	if len(strategies) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" Not drawn, no latency recorded (never acquired): %s.", strings.Join(strategies, ", "))
 }

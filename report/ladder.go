@@ -29,8 +29,10 @@ type step struct {
 
 // referenceCondition picks the closed-loop condition without injected latency that
 // holds most of the ladder, preferring (as asked) contended or uncontended cells, then
-// more clients: the cells every ratio of a reading comes from.
-func referenceCondition(groups []*digest.Group, contended bool) (digest.Condition, bool) {
+// the fewest clients above one: servers work in parallel, yet queueing on a small
+// machine does not drown the cost of the protocol. Every ratio of a reading comes
+// from these cells.
+func referenceCondition(groups []*digest.Group, contended bool, metric string) (digest.Condition, bool) {
 	count := map[digest.Condition]int{}
 	var order []digest.Condition
 	onLadder := map[string]bool{}
@@ -39,7 +41,7 @@ func referenceCondition(groups []*digest.Group, contended bool) (digest.Conditio
 	}
 	for _, g := range groups {
 		c := g.Condition
-		if c.Open() || c.Network != "none" || c.Contended() != contended || !onLadder[g.Strategy] {
+		if c.Open() || c.Network != "none" || c.Contended() != contended || !onLadder[g.Strategy] || !priced(g, metric) {
 			continue
 		}
 		if _, ok := count[c]; !ok {
@@ -51,7 +53,7 @@ func referenceCondition(groups []*digest.Group, contended bool) (digest.Conditio
 	found := false
 	for _, c := range order {
 		switch {
-		case !found, count[c] > count[best], count[c] == count[best] && c.Clients > best.Clients:
+		case !found, count[c] > count[best], count[c] == count[best] && concurrencyRank(c) < concurrencyRank(best):
 			best, found = c, true
 		}
 	}
@@ -59,12 +61,12 @@ func referenceCondition(groups []*digest.Group, contended bool) (digest.Conditio
 }
 
 // steps lists consecutive rungs measured under cond.
-func steps(groups []*digest.Group, cond digest.Condition) []step {
+func steps(groups []*digest.Group, cond digest.Condition, metric string) []step {
 	var present []*digest.Group
 	var adds []string
 	for _, r := range ladder {
 		for _, g := range groups {
-			if g.Condition == cond && g.Strategy == r.strategy {
+			if g.Condition == cond && g.Strategy == r.strategy && priced(g, metric) {
 				present = append(present, g)
 				adds = append(adds, r.adds)
 				break
@@ -84,4 +86,18 @@ func ratio(a, b float64) string {
 		return "n/a"
 	}
 	return fmt.Sprintf("%.2f×", b/a)
+}
+
+// priced says whether a group measured anything a ratio can be taken of: some lock
+// acquired, so latency and throughput are not zero by absence.
+func priced(g *digest.Group, metric string) bool {
+	return g.HasLatency(metric) && g.Throughput() > 0
+}
+
+// concurrencyRank orders client counts 2, 3, ... 64, then 1.
+func concurrencyRank(c digest.Condition) int {
+	if c.Clients > 1 {
+		return c.Clients
+	}
+	return int(^uint(0) >> 1)
 }

@@ -15,7 +15,7 @@ func writeReading(b *strings.Builder, groups []*digest.Group, metric string) {
 	b.WriteString("## Reading the numbers\n\n")
 	wrote := false
 	for _, contended := range []bool{false, true} {
-		cond, ok := referenceCondition(groups, contended)
+		cond, ok := referenceCondition(groups, contended, metric)
 		if !ok {
 			continue
 		}
@@ -25,12 +25,44 @@ func writeReading(b *strings.Builder, groups []*digest.Group, metric string) {
 	if !wrote {
 		b.WriteString("The run holds no closed-loop condition without injected latency measured for two strategies of the safety ladder (single, wait, redlock, etcd): no step in safety can be priced from it.\n\n")
 	}
+	writeNeverAcquired(b, groups)
 	writeNetworkReading(b, groups, metric)
 	writeSlowNodeReading(b, groups, metric)
 }
 
+// writeNeverAcquired lists the cells where a strategy granted no lock at all: a
+// finding in itself (livelock under contention, a dead topology), and a reason those
+// cells are missing from every ratio and figure.
+func writeNeverAcquired(b *strings.Builder, groups []*digest.Group) {
+	var rows []string
+	for _, g := range groups {
+		var attempts, granted, refused, errs int64
+		for _, c := range g.Repeats {
+			attempts += c.Attempts
+			granted += c.Granted
+			refused += c.Refused
+			for _, n := range c.Errors {
+				errs += n
+			}
+		}
+		if granted > 0 {
+			continue
+		}
+		c := g.Condition
+		rows = append(rows, fmt.Sprintf("| `%s` | %d | %d | %s, %s | %d | %d | %d |", g.Strategy, c.Clients, c.Keys,
+			c.NetworkLabel(), c.LoadLabel(), attempts, refused, errs))
+	}
+	if len(rows) == 0 {
+		return
+	}
+	b.WriteString("### Cells where no lock was ever acquired\n\n")
+	b.WriteString("These cells granted nothing in their measured time (summed over repeats); they are left out of the ratios above and of the figures.\n\n")
+	b.WriteString("| strategy | clients | keys | condition | attempts | refused | errors |\n|---|---:|---:|---|---:|---:|---:|\n")
+	b.WriteString(strings.Join(rows, "\n") + "\n\n")
+}
+
 func writeLadder(b *strings.Builder, groups []*digest.Group, cond digest.Condition, contended bool, metric string) {
-	st := steps(groups, cond)
+	st := steps(groups, cond, metric)
 	kind := "Without contention"
 	if contended {
 		kind = "Under contention"
@@ -91,7 +123,7 @@ func writeNetworkReading(b *strings.Builder, groups []*digest.Group, metric stri
 	var rows []string
 	for _, k := range order {
 		l := lines[k]
-		if l.base == nil || l.worst == nil {
+		if l.base == nil || l.worst == nil || !l.base.HasLatency(metric) || !l.worst.HasLatency(metric) {
 			continue
 		}
 		added := l.worst.Latency(metric, digest.P99) - l.base.Latency(metric, digest.P99)
@@ -143,9 +175,12 @@ func writeSlowNodeReading(b *strings.Builder, groups []*digest.Group, metric str
 	b.WriteString("| strategy | clients | keys | slow node | added | p99 | p99 without | ratio |\n|---|---:|---:|---|---:|---:|---:|---:|\n")
 	for _, g := range slow {
 		c := g.Condition
+		if !g.HasLatency(metric) {
+			continue
+		}
 		p99 := g.Latency(metric, digest.P99)
 		without, ratioText := "–", "–"
-		if bg, ok := base[key(g)]; ok {
+		if bg, ok := base[key(g)]; ok && bg.HasLatency(metric) {
 			w := bg.Latency(metric, digest.P99)
 			without, ratioText = digest.FormatDuration(w), ratio(float64(w), float64(p99))
 		}

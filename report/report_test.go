@@ -186,3 +186,20 @@ func TestReadingComputesRatiosFromTheCells(t *testing.T) {
 		}
 	}
 }
+
+func TestStrategyThatNeverAcquiredIsNamedAndLeftOutOfRatios(t *testing.T) {
+	run := twoStrategyRun(map[string]time.Duration{"single": 100 * time.Microsecond, "wait": 250 * time.Microsecond},
+		map[string]float64{"single": 1000, "wait": 400})
+	never := run.Cells[0]
+	never.Name, never.Strategy, never.CyclesPerSecond = "strategy=redlock/clients=4/keys=4", "redlock", 0
+	never.Attempts, never.Refused, never.Granted = 1311, 1247, 0
+	never.Latency = map[string]resultsdir.Summary{resultsdir.MetricAttempt: {Count: 1311, P50: resultsdir.Duration(time.Millisecond)}}
+	run.Cells = append(run.Cells, never)
+	md := Markdown(run, nil, Options{})
+	if !strings.Contains(md, "### Cells where no lock was ever acquired") || !strings.Contains(md, "| `redlock` | 4 | 4 | no injected latency, closed loop | 1311 | 1247 | 0 |") {
+		t.Errorf("the never-acquired cell is not listed:\n%s", md)
+	}
+	if strings.Contains(md, "`wait` → `redlock`") || !strings.Contains(md, "`single` → `wait`") {
+		t.Errorf("ratios include a strategy that acquired nothing, or lost the others:\n%s", md)
+	}
+}
