@@ -38,6 +38,9 @@ func networkFigures(src *source) ([]drawn, error) {
 		metric := digest.LatencyMetric(groups)
 		var all []series
 		for _, strategy := range strategiesOf(groups) {
+			if !measuredWithLatency(groups, strategy) {
+				continue // a lone point at zero tells nothing about latency
+			}
 			sr := series{label: strategy, strategy: strategy}
 			for _, g := range groups {
 				if g.Strategy == strategy && g.HasLatency(metric) {
@@ -98,4 +101,14 @@ func sortedCopy(xs []float64) []float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	return s
+}
+
+// measuredWithLatency says whether a strategy has a cell with injected latency.
+func measuredWithLatency(groups []*digest.Group, strategy string) bool {
+	for _, g := range groups {
+		if g.Strategy == strategy && g.Condition.Network == "uniform" {
+			return true
+		}
+	}
+	return false
 }
