@@ -12,7 +12,6 @@ import (
 
 func init() {
 	commands["report"] = command{"write report.md and figures/ into a results folder: lockbench report DIR [--slo p99=5ms] [--strategy S]", runReport}
-	writeReportFor = func(dir string) error { return report.Write(dir, report.Options{}) }
 }
 
 // listFlag collects a flag given several times or as a comma-separated list.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/topologies"
@@ -104,7 +105,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return errInterrupted
 	}
 	if !f.noReport {
-		if err := writeReportFor(out); err != nil {
+		if err := report.Write(out, report.Options{}); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 	}
