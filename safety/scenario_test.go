@@ -112,7 +112,7 @@ func TestPausePastTTL(t *testing.T) {
 }
 
 func TestFailoverLoss(t *testing.T) {
-	rep := runScenario(t, "failover-loss", 2, Params{"modes": "none,wait2,zombie", "delays": "0ms", "lag-max": "150ms"})
+	rep := runScenario(t, "failover-loss", 2, Params{"modes": "none,wait2,zombie", "delays": "0ms", "lag-max": "150ms", "wait-timeout": "2s"})
 	if len(rep.Series) != 3 || len(rep.Series[0].Points) != 1 || len(rep.Series[1].Points) == 0 || len(rep.Series[2].Points) != 1 {
 		t.Errorf("series %+v: want loss against delay for none and wait2, and against lag for none", rep.Series)
 	}
