@@ -1,0 +1,198 @@
+package embedded_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/embedded"
+)
+
+func start(t *testing.T, spec topologies.Spec) topologies.Topology {
+	t.Helper()
+	p, err := topologies.ProviderNamed("embedded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := p.Start(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { topo.Close() })
+	return topo
+}
+
+func client(t *testing.T, n topologies.Node) *redis.Client {
+	c := redis.NewClient(&redis.Options{Addr: n.Addr(), Protocol: 2, DisableIdentity: true, MaxRetries: -1, ReadTimeout: 300 * time.Millisecond})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestRefusesKindsWithoutReplication(t *testing.T) {
+	for _, k := range []topologies.Kind{topologies.Replicated, topologies.Sentinel} {
+		if _, err := (embedded.Provider{}).Start(context.Background(), topologies.Spec{Kind: k}); err == nil {
+			t.Errorf("embedded provider started a %s topology", k)
+		}
+	}
+}
+
+// The strategies' own code, unchanged, on embedded nodes: redsync's scripts for
+// redlock, SET NX PX and the Lua release/extend for single.
+func TestLockStrategiesRunUnchanged(t *testing.T) {
+	ctx := context.Background()
+	for _, strategy := range []string{"single", "redlock"} {
+		spec, err := locks.TopologyFor(strategy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		topo := start(t, spec)
+		a, err := locks.ForTopology(ctx, strategy, topo, locks.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		b, _ := locks.ForTopology(ctx, strategy, topo, locks.Options{})
+		defer b.Close()
+
+		lease, err := a.Acquire(ctx, "k", 5*time.Second)
+		if err != nil {
+			t.Fatalf("%s: acquire: %v", strategy, err)
+		}
+		if _, err := b.Acquire(ctx, "k", 5*time.Second); !errors.Is(err, locks.ErrNotAcquired) {
+			t.Fatalf("%s: second owner got %v, want ErrNotAcquired", strategy, err)
+		}
+		if lease, err = a.Extend(ctx, lease, 10*time.Second); err != nil {
+			t.Fatalf("%s: extend: %v", strategy, err)
+		}
+		if err := b.Release(ctx, locks.Lease{Key: "k", Token: "not-the-owner"}); !errors.Is(err, locks.ErrNotHeld) {
+			t.Fatalf("%s: a stranger's release gave %v, want ErrNotHeld", strategy, err)
+		}
+		if err := a.Release(ctx, lease); err != nil {
+			t.Fatalf("%s: release: %v", strategy, err)
+		}
+		if _, err := b.Acquire(ctx, "k", 5*time.Second); err != nil {
+			t.Fatalf("%s: acquire after release: %v", strategy, err)
+		}
+	}
+}
+
+func TestTTLMovesWithRealTimeAtRateOne(t *testing.T) {
+	topo := start(t, topologies.Spec{Kind: topologies.Single})
+	c := client(t, topo.Masters()[0])
+	ctx := context.Background()
+	c.Set(ctx, "short", "v", 50*time.Millisecond)
+	c.Set(ctx, "long", "v", time.Hour)
+	time.Sleep(100 * time.Millisecond)
+	if n, _ := c.Exists(ctx, "short").Result(); n != 0 {
+		t.Error("a 50 ms key survived 100 ms of real time")
+	}
+	if n, _ := c.Exists(ctx, "long").Result(); n != 1 {
+		t.Error("a 1 h key vanished")
+	}
+}
+
+func TestModelDrivesExpiryDeterministically(t *testing.T) {
+	fake := clocks.NewFake(time.Unix(1_000_000, 0))
+	model := clocks.Model{Rate: 2, Jumps: []clocks.Jump{{After: "grant", By: 3 * time.Second}}}
+	p := embedded.Provider{Clock: fake}
+	topo, err := p.Start(context.Background(), topologies.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": model}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	node := topo.Masters()[0]
+	c := client(t, node)
+	ctx := context.Background()
+	c.Set(ctx, "k", "v", 10*time.Second) // node time 10 s = real 5 s at rate 2
+	fake.Advance(2 * time.Second)        // node time +4 s
+	if ttl, _ := c.PTTL(ctx, "k").Result(); ttl != 6*time.Second {
+		t.Fatalf("PTTL after 2 s real at rate 2 = %v, want 6s", ttl)
+	}
+	topologies.NodeClock(node).FireNow("grant") // node time +3 s
+	if ttl, _ := c.PTTL(ctx, "k").Result(); ttl != 3*time.Second {
+		t.Fatalf("PTTL after a +3 s jump = %v, want 3s", ttl)
+	}
+	fake.Advance(1500 * time.Millisecond) // node time +3 s: expiry exactly now
+	if n, _ := c.Exists(ctx, "k").Result(); n != 0 {
+		t.Fatal("key alive at its model expiry")
+	}
+	tm, err := c.Time(ctx).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3.5 s real at rate 2 = 7 s, plus the 3 s jump: 10 s after the start.
+	if want := time.Unix(1_000_010, 0); !tm.Equal(want) {
+		t.Fatalf("TIME = %v, want the model's reading %v", tm, want)
+	}
+}
+
+func TestBackwardJumpLengthensTTL(t *testing.T) {
+	fake := clocks.NewFake(time.Unix(1_000_000, 0))
+	topo, err := embedded.Provider{Clock: fake}.Start(context.Background(), topologies.Spec{Kind: topologies.Single,
+		Clocks: map[string]clocks.Model{"master-0": {Jumps: []clocks.Jump{{At: time.Second, By: -time.Minute}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	c := client(t, topo.Masters()[0])
+	ctx := context.Background()
+	c.Set(ctx, "k", "v", 10*time.Second)
+	fake.Advance(time.Second)
+	if ttl, _ := c.PTTL(ctx, "k").Result(); ttl != 69*time.Second {
+		t.Fatalf("PTTL after a -1 min jump = %v, want 1m9s", ttl)
+	}
+}
+
+func TestKillPauseRestart(t *testing.T) {
+	topo := start(t, topologies.Spec{Kind: topologies.Single})
+	node := topo.Masters()[0]
+	c := client(t, node)
+	ctx := context.Background()
+	c.Set(ctx, "k", "v", time.Hour)
+
+	if err := node.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Ping(ctx).Err(); err == nil {
+		t.Fatal("a paused node answered PING")
+	}
+	if err := node.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Ping(ctx).Err(); err != nil {
+		t.Fatalf("PING after resume: %v", err)
+	}
+
+	if err := node.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if node.Running() || c.Ping(ctx).Err() == nil {
+		t.Fatal("a killed node still answers")
+	}
+	if err := node.Restart(ctx, topologies.RestartWithSnapshot); err != nil {
+		t.Fatal(err)
+	}
+	// Killed before the snapshot: nothing was saved, as with a process without AOF.
+	if n, err := c.Exists(ctx, "k").Result(); err != nil || n != 0 {
+		t.Fatalf("after kill + restart: exists = %d, %v; want 0 (nothing saved)", n, err)
+	}
+	c.Set(ctx, "k2", "v", time.Hour)
+	if err := node.Restart(ctx, topologies.RestartWithSnapshot); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := c.Exists(ctx, "k2").Result(); n != 1 {
+		t.Fatal("restart with snapshot of a running node lost the key")
+	}
+	if err := node.Restart(ctx, topologies.RestartEmpty); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := c.Exists(ctx, "k2").Result(); n != 0 {
+		t.Fatal("restart empty kept the key")
+	}
+}
