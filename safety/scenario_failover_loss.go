@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
@@ -140,9 +141,9 @@ func (s failoverLoss) Run(ctx context.Context, env *Env) (*Report, error) {
 	return rep, nil
 }
 
-// lagMarginSeries buckets a mode's judged trials by how much longer the promoted
-// replica was still lagging than the delay to the kill (10 ms buckets): the lock
-// should be lost exactly when that margin is positive.
+// lagMarginSeries buckets a mode's judged trials by when the promoted replica really
+// resumed applying the stream, relative to the master's kill (10 ms buckets): the
+// lock should be lost exactly when that margin is positive.
 func lagMarginSeries(mode string, variants []*Variant) Series {
 	type bucket struct{ lost, n int }
 	buckets := map[int]*bucket{}
@@ -151,11 +152,11 @@ func lagMarginSeries(mode string, variants []*Variant) Series {
 			continue
 		}
 		for _, o := range v.PerTrial {
-			lag, ok := o.Inputs["lag_promoted_ms"]
+			margin, ok := o.Inputs["pause_end_after_kill_promoted_ms"]
 			if o.Outcome != "judged" || !ok {
 				continue
 			}
-			k := int(math.Floor((lag - o.Inputs["delay_ms"]) / 10))
+			k := int(math.Floor(margin / 10))
 			if buckets[k] == nil {
 				buckets[k] = &bucket{}
 			}
@@ -170,7 +171,7 @@ func lagMarginSeries(mode string, variants []*Variant) Series {
 		keys = append(keys, k)
 	}
 	sort.Ints(keys)
-	s := Series{Name: "mode=" + mode + " by lag", X: "promoted replica's injected lag minus delay to kill (ms, 10 ms buckets, lower edge)", Y: "probability the lock was lost"}
+	s := Series{Name: "mode=" + mode + " by lag", X: "promoted replica's measured pause end minus master kill (ms, 10 ms buckets, lower edge)", Y: "probability the lock was lost"}
 	for _, k := range keys {
 		b := buckets[k]
 		s.Points = append(s.Points, Point{X: float64(k * 10), Y: float64(b.lost) / float64(b.n), N: b.n})
@@ -188,7 +189,7 @@ func failoverDescription(mode string, delay time.Duration, cfg failoverConfig) s
 	if cfg.cut == "link-kill" {
 		return fmt.Sprintf("%s; replicas SIGSTOPped and their links killed before the grant; master SIGKILLed %v after it", guard, delay)
 	}
-	return fmt.Sprintf("%s; replicas lag up to %v; master SIGKILLed %v after the grant", guard, cfg.lagMax, delay)
+	return fmt.Sprintf("%s; each replica paused (CLIENT PAUSE) for up to %v just before the grant; master SIGKILLed %v after the grant", guard, cfg.lagMax, delay)
 }
 
 // failoverExpectation: with no guard and a kill before any lag can end, the lock is
@@ -252,7 +253,10 @@ func (s failoverLoss) lossTrial(ctx context.Context, env *Env, cfg failoverConfi
 			return err
 		}
 		defer healCut(context.Background()) // stopped replicas must not outlive the trial
-	} else if cfg.lagMax > 0 {
+	}
+	pauseEnds := make([]time.Time, len(topo.Replicas()))
+	var pausesOver sync.WaitGroup
+	if cfg.cut == "pause" && cfg.lagMax > 0 {
 		lags := make([]time.Duration, len(topo.Replicas()))
 		for i, r := range topo.Replicas() {
 			lags[i] = time.Duration(rnd.Int64N(int64(cfg.lagMax) + 1))
@@ -260,9 +264,20 @@ func (s failoverLoss) lossTrial(ctx context.Context, env *Env, cfg failoverConfi
 				return err
 			}
 			inputs[fmt.Sprintf("lag_replica%d_ms", i)] = ms(lags[i])
+			// A PING blocks until the server lifts the pause: its return is when the
+			// replica really resumed, which may be later than asked.
+			pausesOver.Add(1)
+			go func(i int, addr string) {
+				defer pausesOver.Done()
+				c := plainClient(addr)
+				defer c.Close()
+				_ = c.Ping(ctx).Err()
+				pauseEnds[i] = time.Now()
+			}(i, r.Addr())
 		}
 		inputs["lag_min_ms"], inputs["lag_max_ms"] = ms(minDuration(lags)), ms(maxDuration(lags))
 	}
+	defer pausesOver.Wait()
 	lease, err := a.Acquire(ctx, key, 60*time.Second)
 	if err != nil {
 		v.skip(trial, inputs, "not-granted", err.Error())
@@ -274,6 +289,7 @@ func (s failoverLoss) lossTrial(ctx context.Context, env *Env, cfg failoverConfi
 	if err := sleep(ctx, delay); err != nil {
 		return err
 	}
+	killedAt := time.Now()
 	if _, err := inject(ctx, "node-kill", Target{Nodes: []topologies.Node{master}, Recorder: rec}); err != nil {
 		return err
 	}
@@ -287,9 +303,16 @@ func (s failoverLoss) lossTrial(ctx context.Context, env *Env, cfg failoverConfi
 		v.skip(trial, inputs, "fault-not-produced", err.Error())
 		return nil
 	}
+	pausesOver.Wait()
 	for i, r := range topo.Replicas() {
-		if lag, ok := inputs[fmt.Sprintf("lag_replica%d_ms", i)]; ok && r.Addr() == newMaster {
-			inputs["lag_promoted_ms"] = lag
+		if pauseEnds[i].IsZero() {
+			continue
+		}
+		margin := ms(pauseEnds[i].Sub(killedAt))
+		inputs[fmt.Sprintf("pause_end_after_kill_replica%d_ms", i)] = margin
+		if r.Addr() == newMaster {
+			inputs["lag_promoted_ms"] = inputs[fmt.Sprintf("lag_replica%d_ms", i)]
+			inputs["pause_end_after_kill_promoted_ms"] = margin
 		}
 	}
 	if err := observeKey(ctx, rec, newMaster, key); err != nil {
