@@ -318,3 +318,37 @@ func TestProcessProviderRefusesEtcd(t *testing.T) {
 		t.Errorf("process provider with kind etcd: %v, want a refusal naming etcd", err)
 	}
 }
+
+// With a compaction window, old revisions disappear within a few windows; without one
+// they stay readable.
+func TestCompactionRetention(t *testing.T) {
+	for _, retention := range []time.Duration{0, time.Second} {
+		topo, err := etcdtopo.Embedded{CompactionRetention: retention}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd, UnsafeNoFsync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { topo.Close() })
+		cli := newClient(t, topo.(*etcdtopo.Cluster).Endpoints()...)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		first, err := cli.Put(ctx, "c", "0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		compacted := false
+		for deadline := time.Now().Add(6 * time.Second); time.Now().Before(deadline) && !compacted; {
+			if _, err := cli.Put(ctx, "c", "1"); err != nil {
+				t.Fatal(err)
+			}
+			_, err := cli.Get(ctx, "c", clientv3.WithRev(first.Header.Revision))
+			compacted = err != nil && strings.Contains(err.Error(), "compacted")
+			time.Sleep(100 * time.Millisecond)
+		}
+		if compacted != (retention > 0) {
+			t.Errorf("retention %v: revision %d compacted = %v", retention, first.Header.Revision, compacted)
+		}
+	}
+	if _, err := (etcdtopo.Embedded{CompactionRetention: -time.Second}).Start(context.Background(), topologies.Spec{Kind: topologies.Etcd}); err == nil || !strings.Contains(err.Error(), "compaction retention") {
+		t.Errorf("negative retention: %v, want an error naming it", err)
+	}
+}

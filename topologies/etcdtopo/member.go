@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
 
@@ -20,10 +21,12 @@ type member struct {
 	name    string
 	dir     string // this member's own temp dir: data/ and etcd.log
 	noFsync bool
-	token   string // the cluster's initial token, unique per topology
-	client  *gate
-	peer    *gate
-	cluster *Cluster
+	// compaction is the auto-compaction window (0: never compact).
+	compaction time.Duration
+	token      string // the cluster's initial token, unique per topology
+	client     *gate
+	peer       *gate
+	cluster    *Cluster
 
 	mu      sync.Mutex
 	etcd    *embed.Etcd
@@ -94,6 +97,10 @@ func (m *member) config(state, initialCluster string) *embed.Config {
 	cfg.ClusterState = state
 	cfg.UnsafeNoFsync = m.noFsync
 	cfg.EnableGRPCGateway = false
+	if m.compaction > 0 {
+		cfg.AutoCompactionMode = "periodic"
+		cfg.AutoCompactionRetention = m.compaction.String()
+	}
 	// Logs go to the member's dir: errors only, so benchmark output stays parseable.
 	cfg.LogLevel = "error"
 	cfg.LogOutputs = []string{m.logPath()}
