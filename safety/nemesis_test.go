@@ -3,6 +3,7 @@ package safety
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -56,5 +57,38 @@ func TestClientCrashStopsEveryStep(t *testing.T) {
 	}
 	if _, err := c.Acquire(context.Background(), "k", time.Second); !errors.Is(err, ErrCrashed) {
 		t.Errorf("acquire after crash: %v, want ErrCrashed", err)
+	}
+}
+
+func TestScheduleInjectsInOrderAndRefusesDisorder(t *testing.T) {
+	rec := NewRecorder()
+	c := NewClient("A", nil, rec)
+	heals, err := RunSchedule(context.Background(), []Step{
+		{After: 0, Fault: "client-pause", Target: Target{Client: c, Duration: time.Hour, Recorder: rec}},
+		{After: 20 * time.Millisecond, Fault: "client-crash", Target: Target{Client: c, Recorder: rec}},
+	})
+	if err != nil || len(heals) != 2 {
+		t.Fatalf("schedule: %d heals, %v", len(heals), err)
+	}
+	if err := HealAll(context.Background(), heals); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Checkpoint(context.Background()); !errors.Is(err, ErrCrashed) {
+		t.Errorf("after pause, crash and heal: %v, want ErrCrashed", err)
+	}
+	var kinds []Kind
+	for _, e := range rec.History() {
+		kinds = append(kinds, e.Kind)
+	}
+	if len(kinds) != 3 || kinds[0] != FaultInjected || kinds[1] != FaultInjected || kinds[2] != Crashed {
+		t.Errorf("history kinds %v: want pause noted, crash noted, crash", kinds)
+	}
+	other := NewClient("B", nil, rec)
+	backwards := []Step{{After: time.Millisecond, Fault: "client-crash", Target: Target{Client: other}}, {After: 0, Fault: "client-crash", Target: Target{Client: other}}}
+	if _, err := RunSchedule(context.Background(), backwards); err == nil || !strings.Contains(err.Error(), "comes before") {
+		t.Errorf("a schedule going back in time: %v, want it refused", err)
+	}
+	if other.Checkpoint(context.Background()) != nil {
+		t.Error("a refused schedule still injected a fault")
 	}
 }
