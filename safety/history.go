@@ -1,6 +1,3 @@
-// Package safety reproduces the ways a Redis lock breaks, on real servers, and judges
-// what happened. It is built Jepsen style: clients and a nemesis act, every step is
-// recorded as a plain-data Event, and checkers are pure functions of that history.
 package safety
 
 import (
