@@ -37,6 +37,10 @@ func Start(topo topologies.Topology, profile Profile, seed uint64) (*Network, er
 		slow = topo.Masters()[0].Name()
 	}
 	found := false
+	var compensate time.Duration
+	if profile.Name != "none" {
+		compensate = timerLateness()
+	}
 	for i, node := range topo.Nodes() {
 		p := toxiproxy.NewProxy(n.server, node.Name(), "127.0.0.1:0", node.Addr())
 		if err := p.Start(); err != nil {
@@ -50,7 +54,7 @@ func Start(topo topologies.Topology, profile Profile, seed uint64) (*Network, er
 		if !slowed {
 			continue
 		}
-		if err := addLatency(p, profile.Latency, profile.Jitter, seed+uint64(2*i)); err != nil {
+		if err := addLatency(p, profile.Latency, profile.Jitter, compensate, seed+uint64(2*i)); err != nil {
 			n.Close()
 			return nil, fmt.Errorf("latency on %s: %w", node.Name(), err)
 		}
@@ -71,10 +75,10 @@ func nodeNames(topo topologies.Topology) []string {
 }
 
 // addLatency delays both directions, so a round trip gains twice the latency.
-func addLatency(p *toxiproxy.Proxy, latency, jitter time.Duration, seed uint64) error {
+func addLatency(p *toxiproxy.Proxy, latency, jitter, compensate time.Duration, seed uint64) error {
 	for i, stream := range []string{"upstream", "downstream"} {
-		spec := fmt.Sprintf(`{"name":"latency_%s","type":%q,"stream":%q,"attributes":{"latency_us":%d,"jitter_us":%d,"seed":%d}}`,
-			stream, preciseLatencyType, stream, latency.Microseconds(), jitter.Microseconds(), seed+uint64(i))
+		spec := fmt.Sprintf(`{"name":"latency_%s","type":%q,"stream":%q,"attributes":{"latency_us":%d,"jitter_us":%d,"compensate_us":%d,"seed":%d}}`,
+			stream, preciseLatencyType, stream, latency.Microseconds(), jitter.Microseconds(), compensate.Microseconds(), seed+uint64(i))
 		if _, err := p.Toxics.AddToxicJson(strings.NewReader(spec)); err != nil {
 			return err
 		}
