@@ -25,7 +25,7 @@ const grantEvent = "grant"
 type clockRace struct {
 	strategy string // "redlock" or "single"
 	ttl      time.Duration
-	drift    float64       // redlock only; 0 means redsync's default
+	drift    float64        // redlock only; 0 means redsync's default
 	clocks   []clocks.Model // one per master, index = node
 	// unreachable nodes are down while A locks and come back empty right after the
 	// grant, so that A holds only the others (Kleppmann's sequence).
