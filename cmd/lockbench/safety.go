@@ -40,6 +40,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	seed := fs.Int64("seed", 1, "seed of every random choice; the same seed replays them")
 	out := fs.String("out", "", "results folder: results.json, results.md and viz/ (porcupine pages)")
 	list := fs.Bool("list", false, "list scenarios, their params and the registered faults, then exit")
+	provider := fs.String("provider", "", "topology provider for every scenario: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: each kind's own)")
 	params := paramFlags{}
 	fs.Var(params, "param", "scenario parameter name=value (repeatable; see --list)")
 	if err := fs.Parse(args); err != nil {
@@ -83,6 +84,11 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return usagef("--out is required: the results folder")
 	}
+	if *provider != "" {
+		if _, err := topologies.ProviderNamed(*provider); err != nil {
+			return usagef("--provider: %v", err)
+		}
+	}
 	if st, err := os.Stat(*out); err == nil && !st.IsDir() {
 		return usagef("--out %s: exists and is not a folder", *out)
 	}
@@ -95,6 +101,9 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		OutDir: *out,
 		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
 			p, err := topologies.DefaultProvider(spec.Kind)
+			if *provider != "" {
+				p, err = topologies.ProviderNamed(*provider)
+			}
 			if err != nil {
 				return nil, err
 			}
