@@ -51,8 +51,9 @@ func TestEtcdScenarioParamsRefusedBeforeStart(t *testing.T) {
 		return nil, errors.New("must not start")
 	}}
 	for name, params := range map[string]Params{
-		"etcd-pause-past-ttl": {"ttl": "2s", "pause": "1s"},
-		"etcd-leader-kill":    {"ttl": "1s"},
+		"etcd-pause-past-ttl":   {"ttl": "2s", "pause": "1s"},
+		"etcd-leader-kill":      {"ttl": "1s"},
+		"etcd-fence-regression": {"election-timeout": "0s"},
 	} {
 		s, err := Lookup(name)
 		if err != nil {
@@ -67,5 +68,14 @@ func TestEtcdScenarioParamsRefusedBeforeStart(t *testing.T) {
 	}
 	if started {
 		t.Error("a topology was started despite bad params")
+	}
+}
+
+func TestEtcdFenceRegression(t *testing.T) {
+	rep := runScenario(t, "etcd-fence-regression", 1, nil)
+	for _, v := range rep.Variants {
+		if v.HonestRejected != 0 || v.Diverged != 0 || v.StaleAccepted != 0 {
+			t.Errorf("%s: %d honest writes refused, %d diverged, %d stale accepted: raft lost a fence", v.Name, v.HonestRejected, v.Diverged, v.StaleAccepted)
+		}
 	}
 }
