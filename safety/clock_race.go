@@ -179,7 +179,7 @@ func (r clockRace) run(ctx context.Context, env *Env, key string) (clockTrial, e
 		_ = b.Release(ctx, leaseB)
 	}
 	_ = a.Release(ctx, lease)
-	out.verdict, err = Judge(rec.History(), env.vizDir(), strings.ReplaceAll(key, ":", "-"))
+	out.verdict, err = Judge(rec.History(), env.vizDir(), strings.NewReplacer(":", "-", "/", "-", " ", "-").Replace(key))
 	return out, err
 }
 

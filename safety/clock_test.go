@@ -34,6 +34,7 @@ func providerEnv(t *testing.T, provider string, params Params) *Env {
 		Trials: 1,
 		Seed:   1,
 		Params: params,
+		OutDir: t.TempDir(), // violating histories get porcupine pages: their names must be files
 		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
 			topo, err := p.Start(ctx, spec)
 			if err == nil {
