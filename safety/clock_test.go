@@ -134,3 +134,17 @@ func TestSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 		}
 	}
 }
+
+func TestSentinelClockSkewProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three failovers: about 20 s")
+	}
+	runClockScenario(t, "process", "sentinel-clock-skew", Params{"ttl": "10s", "offset": "30s"})
+}
+
+func TestSentinelClockSkewRefusesEmbedded(t *testing.T) {
+	s, _ := Lookup("sentinel-clock-skew")
+	if _, err := s.Run(context.Background(), providerEnv(t, "embedded", nil)); err == nil {
+		t.Fatal("the embedded provider ran a sentinel scenario: it has no replication")
+	}
+}
