@@ -124,8 +124,15 @@ func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (lo
 	}, nil
 }
 
-// revoke gives a lease back, best effort: a lease that cannot be revoked lapses by itself.
+// cleanupTimeout bounds the revocation that cleans up after a failed attempt.
+const cleanupTimeout = 2 * time.Second
+
+// revoke gives a lease back, best effort (a lease that cannot be revoked lapses by
+// itself). It must not use the attempt's context: an attempt cut short by its caller
+// may still have locked the key on the server, and would leave it locked a whole lease.
 func (l *Locker) revoke(ctx context.Context, id clientv3.LeaseID) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
 	_, _ = l.client.Revoke(ctx, id)
 }
 

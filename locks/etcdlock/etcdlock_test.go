@@ -299,3 +299,35 @@ func TestCounterDetectsMissingMutualExclusion(t *testing.T) {
 		t.Errorf("counter = %d with no lock at all: the check cannot see two holders", got)
 	}
 }
+
+// An attempt cut short by its caller's context must not leave the key locked: the
+// cleanup runs on its own context, or the key stays taken for a whole lease.
+func TestCancelledAttemptLeavesNoLock(t *testing.T) {
+	l, _ := startStrategy(t, "etcd-unsafe-nofsync")
+	background := context.Background()
+	cut := 0
+	for i := 0; i < 60; i++ {
+		key := "cancelled-" + time.Duration(i).String()
+		ctx, cancel := context.WithTimeout(background, time.Duration(100+i*50)*time.Microsecond)
+		lease, err := l.Acquire(ctx, key, 10*time.Second)
+		cancel()
+		if err == nil {
+			if err := l.Release(background, lease); err != nil {
+				t.Fatalf("release: %v", err)
+			}
+		} else {
+			cut++
+		}
+		next, err := l.Acquire(background, key, 10*time.Second)
+		if err != nil {
+			t.Fatalf("attempt %d (first attempt: cut short after %v): next acquire: %v", i, time.Duration(100+i*50)*time.Microsecond, err)
+		}
+		if err := l.Release(background, next); err != nil {
+			t.Fatalf("release: %v", err)
+		}
+	}
+	if cut == 0 {
+		t.Error("no attempt was cut short: the test exercised nothing")
+	}
+	t.Logf("%d of 60 attempts cut short by their context", cut)
+}
