@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // PerClient as a keys value gives every client its own key (no contention).
@@ -113,8 +114,14 @@ func (s Sweep) cells() ([]Cell, error) {
 		return nil, fmt.Errorf("strategies: none given (want some of %s)", strings.Join(locks.Strategies(), ", "))
 	}
 	for _, st := range s.Strategies {
-		if _, err := locks.TopologyFor(st); err != nil {
+		spec, err := locks.TopologyFor(st)
+		if err != nil {
 			return nil, fmt.Errorf("strategies: %w", err)
+		}
+		for _, n := range s.Network {
+			if spec.Kind == topologies.Etcd && n != "none" {
+				return nil, fmt.Errorf("network %q: strategy %s cannot run under a network profile (etcd's gRPC client does not dial through lockbench's proxies)", n, st)
+			}
 		}
 	}
 	for _, c := range s.Clients {

@@ -1,15 +1,31 @@
 package sweep
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+)
 
 // coreStrategies are the four Redis strategies every preset measures.
 var coreStrategies = []string{"single", "wait", "sentinel", "redlock"}
+
+// ladder is the cost-of-safety ladder: the Redis strategies, then the consensus
+// baseline where the program was built with it (etcd registers from its own package).
+func ladder() []string {
+	out := append([]string{}, coreStrategies...)
+	for _, name := range []string{"etcd", "etcd-3"} {
+		if _, err := locks.TopologyFor(name); err == nil {
+			out = append(out, name)
+		}
+	}
+	return out
+}
 
 // DefaultConfig is the matrix `lockbench run` measures without a config or --quick.
 func DefaultConfig() Config {
 	return Config{
 		Sweeps: []Sweep{{
-			Strategies: coreStrategies,
+			Strategies: ladder(),
 			Clients:    []int{1, 8, 64, 256},
 			Keys:       []string{"1", PerClient},
 		}},
@@ -25,8 +41,9 @@ func QuickConfig() Config {
 	return Config{
 		Sweeps: []Sweep{
 			// Cost and contention: 1, 8, 64 clients on one key or one key each.
-			{Strategies: coreStrategies, Clients: []int{1, 8, 64}, Keys: []string{"1", PerClient}},
-			// Network latency on every node.
+			{Strategies: ladder(), Clients: []int{1, 8, 64}, Keys: []string{"1", PerClient}},
+			// Network latency on every node (Redis strategies: etcd's gRPC client does
+			// not dial through the proxies).
 			{Strategies: coreStrategies, Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"uniform:1ms", "uniform:5ms"}},
 			// One slow Redlock node, waiting for all nodes or for a majority.
 			{Strategies: []string{"redlock", "redlock-failfast"}, Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"none", "one-slow:20ms"}},
