@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/redis/go-redis/v9"
 )
@@ -31,136 +30,18 @@ func startStrategy(t *testing.T, name string, opts locks.Options) (locks.Locker,
 	return l, topo
 }
 
-// acquireEventually retries one attempt at a time until it is granted.
-func acquireEventually(ctx context.Context, t *testing.T, l locks.Locker, key string, ttl time.Duration) locks.Lease {
-	for {
-		lease, err := l.Acquire(ctx, key, ttl)
-		if err == nil {
-			return lease
-		}
-		if !errors.Is(err, locks.ErrNotAcquired) {
-			t.Errorf("acquire %s: %v", key, err)
-			return locks.Lease{}
-		}
-		select {
-		case <-ctx.Done():
-			t.Errorf("acquire %s: gave up: %v", key, ctx.Err())
-			return locks.Lease{}
-		case <-time.After(time.Millisecond):
-		}
-	}
-}
-
-// lostUpdateCounter is a counter whose increment is a separate read and write with a
-// yield between them: two holders at once lose increments.
-type lostUpdateCounter struct{ v atomic.Int64 }
-
-func (c *lostUpdateCounter) increment() {
-	v := c.v.Load()
-	time.Sleep(50 * time.Microsecond)
-	c.v.Store(v + 1)
-}
-
-// countUnderLock has workers increment the counter perIncrements times each, each
-// increment inside its own lock.
-func countUnderLock(t *testing.T, l locks.Locker, workers, increments int) int64 {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	var counter lostUpdateCounter
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < increments; i++ {
-				lease := acquireEventually(ctx, t, l, "counter", 5*time.Second)
-				if lease.Token == "" {
-					return
-				}
-				counter.increment()
-				if err := l.Release(ctx, lease); err != nil {
-					t.Errorf("release: %v", err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return counter.v.Load()
-}
-
 func TestStrategies(t *testing.T) {
 	for _, name := range locks.Strategies() {
 		t.Run(name, func(t *testing.T) {
-			l, topo := startStrategy(t, name, locks.Options{})
-			ctx := context.Background()
-
-			t.Run("mutual exclusion keeps a racy counter exact", func(t *testing.T) {
-				const workers, increments = 8, 25
-				if got := countUnderLock(t, l, workers, increments); got != workers*increments {
-					t.Errorf("counter = %d, want %d: two holders at once", got, workers*increments)
-				}
-			})
-
-			t.Run("another owner's token cannot release or extend", func(t *testing.T) {
-				lease, err := l.Acquire(ctx, "owned", 10*time.Second)
-				if err != nil {
-					t.Fatal(err)
-				}
-				foreign := lease
-				foreign.Token = locks.NewToken()
-				if err := l.Release(ctx, foreign); !errors.Is(err, locks.ErrNotHeld) {
-					t.Errorf("release with a foreign token: %v, want ErrNotHeld", err)
-				}
-				if _, err := l.Extend(ctx, foreign, time.Minute); !errors.Is(err, locks.ErrNotHeld) {
-					t.Errorf("extend with a foreign token: %v, want ErrNotHeld", err)
-				}
-				if _, err := l.Acquire(ctx, "owned", time.Second); !errors.Is(err, locks.ErrNotAcquired) {
-					t.Errorf("acquire after foreign release: %v, want ErrNotAcquired", err)
-				}
-				if _, err := l.Extend(ctx, lease, 10*time.Second); err != nil {
-					t.Errorf("owner's extend: %v", err)
-				}
-				if err := l.Release(ctx, lease); err != nil {
-					t.Errorf("owner's release: %v", err)
-				}
-				if err := l.Release(ctx, lease); !errors.Is(err, locks.ErrNotHeld) {
-					t.Errorf("second release: %v, want ErrNotHeld", err)
-				}
-			})
-
-			t.Run("an expired TTL frees the lock", func(t *testing.T) {
-				if _, err := l.Acquire(ctx, "expiring", time.Second); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := l.Acquire(ctx, "expiring", time.Second); !errors.Is(err, locks.ErrNotAcquired) {
-					t.Fatalf("second acquire before expiry: %v, want ErrNotAcquired", err)
-				}
-				waitCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
-				defer cancel()
-				acquireEventually(waitCtx, t, l, "expiring", time.Second)
-			})
-
-			t.Run("bad ttl is refused", func(t *testing.T) {
-				if _, err := l.Acquire(ctx, "k", 0); err == nil {
-					t.Error("acquire with ttl 0 succeeded")
-				}
-			})
-			_ = topo
+			l, _ := startStrategy(t, name, locks.Options{})
+			lockstest.Conformance(t, l, 8, 25)
 		})
 	}
 }
 
-// noLock grants every attempt: the control that shows the counter test can fail.
-type noLock struct{ locks.Locker }
-
-func (noLock) Acquire(_ context.Context, key string, ttl time.Duration) (locks.Lease, error) {
-	return locks.Lease{Key: key, Token: "t"}, nil
-}
-func (noLock) Release(context.Context, locks.Lease) error { return nil }
-
 func TestCounterDetectsMissingMutualExclusion(t *testing.T) {
 	const workers, increments = 8, 25
-	if got := countUnderLock(t, noLock{}, workers, increments); got == workers*increments {
+	if got := lockstest.CountUnderLock(t, lockstest.NoLock{}, workers, increments); got == workers*increments {
 		t.Errorf("counter = %d with no lock at all: the check cannot see two holders", got)
 	}
 }

@@ -1,0 +1,160 @@
+// Package lockstest is the behaviour every Locker must show, run against real servers
+// by each strategy's tests, and the helpers those tests share.
+package lockstest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+)
+
+// AcquireEventually retries one attempt at a time until granted. Refusals are always
+// retried; other errors (an election in progress) only when tolerateErrors.
+func AcquireEventually(ctx context.Context, t testing.TB, l locks.Locker, key string, ttl time.Duration, tolerateErrors bool) locks.Lease {
+	t.Helper()
+	var last error
+	for {
+		lease, err := l.Acquire(ctx, key, ttl)
+		if err == nil {
+			return lease
+		}
+		if !errors.Is(err, locks.ErrNotAcquired) && !tolerateErrors {
+			t.Errorf("acquire %s: %v", key, err)
+			return locks.Lease{}
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			t.Errorf("acquire %s: gave up: %v (last: %v)", key, ctx.Err(), last)
+			return locks.Lease{}
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// lostUpdateCounter is a counter whose increment is a separate read and write with a
+// pause between them: two holders at once lose increments.
+type lostUpdateCounter struct{ v atomic.Int64 }
+
+func (c *lostUpdateCounter) increment() {
+	v := c.v.Load()
+	time.Sleep(50 * time.Microsecond)
+	c.v.Store(v + 1)
+}
+
+// CountUnderLock has workers increment a lost-update counter increments times each,
+// every increment inside its own lock, and returns the count.
+func CountUnderLock(t testing.TB, l locks.Locker, workers, increments int) int64 {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	var counter lostUpdateCounter
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < increments; i++ {
+				lease := AcquireEventually(ctx, t, l, "counter", 10*time.Second, false)
+				if lease.Token == "" {
+					return
+				}
+				counter.increment()
+				if err := l.Release(ctx, lease); err != nil {
+					t.Errorf("release: %v", err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return counter.v.Load()
+}
+
+// NoLock grants every attempt: the control that shows the counter can see two holders.
+type NoLock struct{ locks.Locker }
+
+func (NoLock) Acquire(_ context.Context, key string, _ time.Duration) (locks.Lease, error) {
+	return locks.Lease{Key: key, Token: "t"}, nil
+}
+func (NoLock) Release(context.Context, locks.Lease) error { return nil }
+
+// Conformance runs, against a live locker, what every strategy must do: keep mutual
+// exclusion under contention, refuse another owner's token, free the lock when its
+// TTL runs out (with a larger fence after, where there are fences), refuse a bad TTL.
+func Conformance(t *testing.T, l locks.Locker, workers, increments int) {
+	ctx := context.Background()
+
+	t.Run("mutual exclusion keeps a racy counter exact", func(t *testing.T) {
+		if got := CountUnderLock(t, l, workers, increments); got != int64(workers*increments) {
+			t.Errorf("counter = %d, want %d: two holders at once", got, workers*increments)
+		}
+	})
+
+	t.Run("another owner's token cannot release or extend", func(t *testing.T) {
+		lease, err := l.Acquire(ctx, "owned", 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lease.HasFence && lease.Fence <= 0 {
+			t.Errorf("lease claims a fence but has none: %+v", lease)
+		}
+		foreign := lease
+		foreign.Token = locks.NewToken()
+		if err := l.Release(ctx, foreign); !errors.Is(err, locks.ErrNotHeld) {
+			t.Errorf("release with a foreign token: %v, want ErrNotHeld", err)
+		}
+		if _, err := l.Extend(ctx, foreign, time.Minute); !errors.Is(err, locks.ErrNotHeld) {
+			t.Errorf("extend with a foreign token: %v, want ErrNotHeld", err)
+		}
+		if _, err := l.Acquire(ctx, "owned", time.Second); !errors.Is(err, locks.ErrNotAcquired) {
+			t.Errorf("acquire after a foreign release: %v, want ErrNotAcquired", err)
+		}
+		time.Sleep(10 * time.Millisecond) // so that an extension visibly moves the deadline
+		extended, err := l.Extend(ctx, lease, 10*time.Second)
+		if err != nil {
+			t.Errorf("owner's extend: %v", err)
+		} else if !extended.ValidUntil.After(lease.ValidUntil) {
+			t.Errorf("extend did not move ValidUntil: %v then %v", lease.ValidUntil, extended.ValidUntil)
+		}
+		if err := l.Release(ctx, lease); err != nil {
+			t.Errorf("owner's release: %v", err)
+		}
+		if err := l.Release(ctx, lease); !errors.Is(err, locks.ErrNotHeld) {
+			t.Errorf("second release: %v, want ErrNotHeld", err)
+		}
+		if _, err := l.Extend(ctx, lease, 10*time.Second); !errors.Is(err, locks.ErrNotHeld) {
+			t.Errorf("extend after release: %v, want ErrNotHeld", err)
+		}
+	})
+
+	t.Run("an expired TTL frees the lock", func(t *testing.T) {
+		first, err := l.Acquire(ctx, "expiring", time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Acquire(ctx, "expiring", time.Second); !errors.Is(err, locks.ErrNotAcquired) {
+			t.Fatalf("second acquire before expiry: %v, want ErrNotAcquired", err)
+		}
+		waitCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		next := AcquireEventually(waitCtx, t, l, "expiring", time.Second, false)
+		if next.HasFence && next.Fence <= first.Fence {
+			t.Errorf("fence after expiry %d, not above the expired holder's %d", next.Fence, first.Fence)
+		}
+		if err := l.Release(ctx, first); !errors.Is(err, locks.ErrNotHeld) {
+			t.Errorf("release by the expired holder: %v, want ErrNotHeld", err)
+		}
+	})
+
+	t.Run("bad ttl is refused", func(t *testing.T) {
+		for _, ttl := range []time.Duration{0, -time.Second} {
+			if _, err := l.Acquire(ctx, "k", ttl); err == nil {
+				t.Errorf("acquire with ttl %v succeeded", ttl)
+			}
+		}
+	})
+}
