@@ -149,3 +149,37 @@ func TestUnknownSkewedNodeIsRefused(t *testing.T) {
 		t.Fatal("a negative rate was accepted")
 	}
 }
+
+// driverLag is how late after a model edge the file may still say the old offset: a
+// timer wake-up and a rename on a busy machine.
+const driverLag = 20 * time.Millisecond
+
+// A strobe steps the offset back and forth; the driver must follow every edge.
+func TestServerClockFollowsAStrobe(t *testing.T) {
+	node, c := startSkewed(t, clocks.Model{Strobe: clocks.Strobe{Amplitude: time.Hour, Period: 200 * time.Millisecond}, Seed: 7})
+	model := topologies.NodeClock(node)
+	high, low := 0, 0
+	for i := 0; i < 40; i++ {
+		from := model.Elapsed()
+		d := serverSkew(t, c, model)
+		to := model.Elapsed()
+		time.Sleep(13 * time.Millisecond)
+		// The driver rewrites the file when its timer fires, a little after the edge:
+		// a read within driverLag of an edge may see either side.
+		if len(model.Breakpoints(from-driverLag, to)) > 0 {
+			continue
+		}
+		before := model.Step(from)
+		if d < -agreement || d > agreement {
+			t.Fatalf("read %d: server clock %v away from its model (step %v)", i, d, before)
+		}
+		if before == time.Hour {
+			high++
+		} else {
+			low++
+		}
+	}
+	if high == 0 || low == 0 {
+		t.Fatalf("saw the strobe high %d and low %d times: want both", high, low)
+	}
+}

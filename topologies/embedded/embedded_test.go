@@ -196,3 +196,29 @@ func TestKillPauseRestart(t *testing.T) {
 		t.Fatal("restart empty kept the key")
 	}
 }
+
+func TestStrobeMovesTTLBothWays(t *testing.T) {
+	fake := clocks.NewFake(time.Unix(1_000_000, 0))
+	m := clocks.Model{Strobe: clocks.Strobe{Amplitude: time.Second, Period: 4 * time.Second}}
+	topo, err := embedded.Provider{Clock: fake}.Start(context.Background(), topologies.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": m}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	node := topo.Masters()[0]
+	clock := topologies.NodeClock(node)
+	c := client(t, node)
+	ctx := context.Background()
+	c.Set(ctx, "k", "v", time.Minute)
+	// Walk to the next edge and across it; the TTL must jump by the amplitude.
+	at := clock.Elapsed()
+	edge := clock.Breakpoints(at, at+4*time.Second)[0]
+	stepBefore := clock.Step(at)
+	fake.Advance(edge - at)
+	stepAfter := clock.Step(edge)
+	ttl, _ := c.PTTL(ctx, "k").Result()
+	want := time.Minute - (edge - at) - (stepAfter - stepBefore)
+	if diff := ttl - want; diff <= -time.Millisecond || diff >= time.Millisecond { // PTTL counts whole ms
+		t.Fatalf("PTTL across a strobe edge (%v -> %v) = %v, want %v", stepBefore, stepAfter, ttl, want)
+	}
+}
