@@ -2,6 +2,7 @@ package safety
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,15 @@ import (
 // Results is the content of results.json: one report per scenario run.
 type Results struct {
 	Reports []*Report `json:"reports"`
+	// Figures were drawn from the reports (by plots/) before the results were written.
+	Figures []FigureRef `json:"figures,omitempty"`
+}
+
+// FigureRef names a figure's files relative to the results folder, PNG first.
+type FigureRef struct {
+	Name    string   `json:"name"`
+	Files   []string `json:"files"`
+	Caption string   `json:"caption"`
 }
 
 // WriteResults writes results.json and results.md into dir, each through a temp
@@ -26,6 +36,19 @@ func WriteResults(dir string, res Results) error {
 	md.WriteString("# lockbench safety results\n\n")
 	for _, r := range res.Reports {
 		md.WriteString(r.Table())
+		md.WriteString("\n")
+	}
+	if len(res.Figures) > 0 {
+		md.WriteString("## Figures\n")
+	}
+	for _, f := range res.Figures {
+		if len(f.Files) == 0 {
+			continue
+		}
+		fmt.Fprintf(&md, "\n![%s](%s)\n\n%s", f.Name, f.Files[0], f.Caption)
+		for _, other := range f.Files[1:] {
+			fmt.Fprintf(&md, " [%s](%s)", strings.ToUpper(strings.TrimPrefix(filepath.Ext(other), ".")), other)
+		}
 		md.WriteString("\n")
 	}
 	if err := writeAtomic(filepath.Join(dir, "results.json"), append(js, '\n')); err != nil {

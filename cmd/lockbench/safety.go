@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/safety"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -127,11 +128,43 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, rep.Table())
 		res.Reports = append(res.Reports, rep)
 	}
+	// Figures come first so that results.md can link them; a plotting error still
+	// leaves the measured results written, then fails the command.
+	figs, figErr := plots.WriteSafety(*out, safetyFigureInput(res.Reports))
+	for _, f := range figs {
+		res.Figures = append(res.Figures, safety.FigureRef{Name: f.Name, Files: f.Files, Caption: f.Caption})
+	}
 	if err := safety.WriteResults(*out, res); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "results: %s/results.json, %s/results.md\n", *out, *out)
+	if len(figs) > 0 {
+		fmt.Fprintf(stdout, "figures: %d in %s/%s\n", len(figs), *out, plots.Dir)
+	}
+	if figErr != nil {
+		return fmt.Errorf("figures: %w", figErr)
+	}
 	return nil
+}
+
+// safetyFigureInput copies what the figures draw out of the lab's reports.
+func safetyFigureInput(reports []*safety.Report) []plots.SafetyReport {
+	var out []plots.SafetyReport
+	for _, r := range reports {
+		pr := plots.SafetyReport{Scenario: r.Scenario, Seed: r.Seed}
+		for _, s := range r.Series {
+			ps := plots.SafetySeries{Name: s.Name, X: s.X, Y: s.Y}
+			for _, pt := range s.Points {
+				ps.Points = append(ps.Points, plots.SafetyPoint{X: pt.X, Y: pt.Y, N: pt.N})
+			}
+			pr.Series = append(pr.Series, ps)
+		}
+		for _, v := range r.Variants {
+			pr.Variants = append(pr.Variants, plots.SafetyVariant{Name: v.Name, Judged: v.Judged, OverlapMs: v.OverlapMs.Values})
+		}
+		out = append(out, pr)
+	}
+	return out
 }
 
 func printScenarios(w io.Writer) {

@@ -1,0 +1,137 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// overlapFigure draws, one row per variant, how long two holders were inside the
+// critical section at once: every overlap as a dot, with a box for its quartiles.
+// Variants without overlap keep their row, labelled "no overlap", to show what held.
+func overlapFigure(rep SafetyReport) ([]drawn, error) {
+	var all []float64
+	var judged []SafetyVariant
+	for _, v := range rep.Variants {
+		all = append(all, v.OverlapMs...)
+		if v.Judged > 0 {
+			judged = append(judged, v)
+		}
+	}
+	if len(all) == 0 || len(judged) == 0 {
+		return nil, nil // no two holders at once anywhere: nothing to draw
+	}
+	lo, hi := all[0], all[0]
+	for _, x := range all {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	// Overlaps from a fraction of a millisecond to seconds only read on a log axis.
+	logX := lo > 0 && hi/lo > 100
+	// Short lines: gonum squeezes the data area to fit the axis label's width.
+	xLabel := "overlap: time two holders were inside at once (ms)"
+	if logX {
+		xLabel = "overlap: time two holders were inside at once\n(ms, log scale)"
+	}
+	p := newPlot(fmt.Sprintf("%s: overlap durations per variant (seed %d)", rep.Scenario, rep.Seed), xLabel, "")
+	dots := draw.GlyphStyle{Color: palette[0], Radius: vg.Points(2.5), Shape: draw.RingGlyph{}}
+	rows := make([]string, len(judged))
+	legendDone := false
+	for i, v := range judged {
+		row := float64(len(judged) - 1 - i) // the first variant on top
+		rows[int(row)] = fmt.Sprintf("%s (%s, %d trials)", v.Name, plural(len(v.OverlapMs), "overlap"), v.Judged)
+		if len(v.OverlapMs) == 0 {
+			rows[int(row)] = fmt.Sprintf("%s (no overlap, %d trials)", v.Name, v.Judged)
+			continue
+		}
+		values := make(plotter.Values, len(v.OverlapMs))
+		pts := make(plotter.XYs, len(v.OverlapMs))
+		for j, x := range v.OverlapMs {
+			if logX {
+				x = math.Log10(x)
+			}
+			values[j] = x
+			// A fixed vertical spread, the same on every render, keeps equal values apart.
+			pts[j] = plotter.XY{X: x, Y: row + 0.08*float64(j%5-2)}
+		}
+		box, err := plotter.NewBoxPlot(boxWidth(len(judged)), row, values)
+		if err != nil {
+			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
+		}
+		box.Horizontal = true
+		box.GlyphStyle.Radius = 0 // the dots below draw every value, outliers included
+		scatter, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
+		}
+		scatter.GlyphStyle = dots
+		p.Add(box, scatter)
+		if !legendDone {
+			p.Legend.Add(dotLabel, scatter)
+			p.Legend.Add(boxLabel, boxThumb{})
+			legendDone = true
+		}
+	}
+	p.NominalY(rows...)
+	p.Y.Min, p.Y.Max = -0.6, float64(len(rows))-0.4
+	if logX {
+		p.X.Tick.Marker = logTicks{}
+		p.X.Min, p.X.Max = math.Log10(lo), math.Log10(hi)
+		padLog(&p.X)
+	} else if lo < hi/3 {
+		p.X.Min, p.X.Max = 0, hi*1.05 // from zero: the widths differ by their size
+	} else {
+		// Overlaps bunched far from zero (pause minus TTL): zoom in to show their spread.
+		pad := max((hi-lo)*0.1, hi*0.005)
+		p.X.Min, p.X.Max = lo-pad, hi+pad
+		p.X.Label.Text = xLabel + "\nthe axis does not start at 0"
+	}
+	var none []string
+	for _, v := range judged {
+		if len(v.OverlapMs) == 0 {
+			none = append(none, v.Name)
+		}
+	}
+	caption := fmt.Sprintf("%s (seed %d): overlap durations, one row per variant: each ring is one overlap (two holders inside the critical section at once), the box spans the quartiles with the median inside, whiskers reach 1.5 IQR.", rep.Scenario, rep.Seed)
+	if len(none) > 0 {
+		caption += " No overlap in " + strings.Join(none, ", ") + "."
+	}
+	return []drawn{{Figure: Figure{
+		Name:    rep.Scenario + "_overlap",
+		Caption: caption,
+		Series:  []string{dotLabel, boxLabel},
+	}, plot: p}}, nil
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// boxWidth keeps boxes of neighbouring rows apart when a run has many variants:
+// at most 60% of a row's share of the data area's height (about the figure less an inch).
+func boxWidth(rows int) vg.Length {
+	return min(vg.Points(22), (height-vg.Inch)*0.6/vg.Length(rows))
+}
+
+const (
+	dotLabel = "one overlap"
+	boxLabel = "quartiles, median"
+)
+
+// boxThumb draws a small box with a median line as the legend's picture of a box plot.
+type boxThumb struct{}
+
+func (boxThumb) Thumbnail(c *draw.Canvas) {
+	ls := draw.LineStyle{Color: palette[6], Width: vg.Points(1)}
+	x0, x1 := c.Min.X, c.Max.X
+	y0, y1 := c.Min.Y+(c.Max.Y-c.Min.Y)*0.15, c.Max.Y-(c.Max.Y-c.Min.Y)*0.15
+	c.StrokeLines(ls, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})
+	mid := (x0 + x1) / 2
+	c.StrokeLine2(ls, mid, y0, mid, y1)
+}

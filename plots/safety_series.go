@@ -1,0 +1,248 @@
+package plots
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// safetySeriesFigures draws a report's series, one figure per x axis: failover-loss
+// gives loss probability against delay-to-kill (one line per mode) and against the
+// promoted replica's lag margin; the clock scenarios give measured beside model.
+func safetySeriesFigures(rep SafetyReport) ([]drawn, error) {
+	var axes []string
+	byAxis := map[string][]SafetySeries{}
+	for _, s := range rep.Series {
+		if len(s.Points) == 0 {
+			continue // a mode whose every trial went unjudged has no point to draw
+		}
+		if _, ok := byAxis[s.X]; !ok {
+			axes = append(axes, s.X)
+		}
+		byAxis[s.X] = append(byAxis[s.X], s)
+	}
+	st := newStyles(seriesStyleKeys(rep.Series))
+	var out []drawn
+	for _, x := range axes {
+		d, err := seriesFigure(rep, x, byAxis[x], st)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func seriesFigure(rep SafetyReport, xLabel string, all []SafetySeries, st styles) (drawn, error) {
+	yLabel := all[0].Y
+	var xs []float64
+	probability := true
+	ns := map[int]int{} // points per judged-trial count
+	for _, s := range all {
+		for _, pt := range s.Points {
+			xs = append(xs, pt.X)
+			probability = probability && pt.Y >= 0 && pt.Y <= 1
+			ns[pt.N]++
+		}
+	}
+	usual := usualCount(ns)
+	title := fmt.Sprintf("%s: %s against %s (%s per point", rep.Scenario, yLabel, unitless(xLabel), trials(usual))
+	if len(ns) > 1 {
+		title += " unless labelled"
+	}
+	title += ")"
+	p := newPlot(wrapWords(title, 80), wrapWords(xLabel, 55), yLabel)
+	if probability {
+		// A little beyond [0,1] so that glyphs at 0 and 1 are not cut by the frame.
+		p.Y.Min, p.Y.Max = -0.04, 1.04
+		p.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 0.25, Label: "0.25"}, {Value: 0.5, Label: "0.5"}, {Value: 0.75, Label: "0.75"}, {Value: 1, Label: "1"}}
+	}
+	if ticks := measuredTicks(xs); ticksApart(ticks) {
+		p.X.Tick.Marker = ticks
+	}
+	src := &source{styles: st}
+	var lines []series
+	for _, s := range all {
+		sr := series{label: s.Name, strategy: styleKey(s.Name), dashed: strings.HasSuffix(s.Name, " model")}
+		for _, pt := range s.Points {
+			sr.points = append(sr.points, plotter.XY{X: pt.X, Y: pt.Y})
+		}
+		lines = append(lines, sr)
+	}
+	labels, err := src.add(p, lines)
+	if err != nil {
+		return drawn{}, err
+	}
+	// The title gives the usual count; a point with another count carries its own.
+	for i, s := range all {
+		if err := addTrialCounts(p, s, usual, i, st); err != nil {
+			return drawn{}, err
+		}
+	}
+	padLinear(&p.X, xs)
+	return drawn{Figure: Figure{
+		Name: rep.Scenario + "_vs-" + safetySlug(xLabel),
+		Caption: fmt.Sprintf("%s (seed %d): %s against %s, one line per series; a point is the share among its judged trials (trials where the fault was not produced or the grant was refused are left out). Judged trials per point: %s.",
+			rep.Scenario, rep.Seed, yLabel, xLabel, trialCounts(all)),
+		Series: labels,
+	}, plot: p}, nil
+}
+
+// addTrialCounts writes "n=K" above each point of a series whose count is not the
+// usual one, in its colour; the i-th series sits one line higher so that labels of
+// coinciding points stack, not overlap.
+func addTrialCounts(p *plot.Plot, s SafetySeries, usual, i int, st styles) error {
+	xyl := plotter.XYLabels{}
+	for _, pt := range s.Points {
+		if pt.N == usual {
+			continue
+		}
+		xyl.XYs = append(xyl.XYs, plotter.XY{X: pt.X, Y: pt.Y})
+		xyl.Labels = append(xyl.Labels, "n="+strconv.Itoa(pt.N))
+	}
+	if len(xyl.XYs) == 0 {
+		return nil
+	}
+	l, err := plotter.NewLabels(xyl)
+	if err != nil {
+		return err
+	}
+	for j := range l.TextStyle {
+		l.TextStyle[j].Color = st.line(styleKey(s.Name), false).Color
+		l.TextStyle[j].Font.Size = vg.Points(8)
+	}
+	l.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(3 + 9*float64(i))}
+	p.Add(l)
+	return nil
+}
+
+// usualCount is the judged-trial count most points share (the smaller on a tie).
+func usualCount(ns map[int]int) int {
+	usual := -1
+	for n, points := range ns {
+		if usual < 0 || points > ns[usual] || (points == ns[usual] && n < usual) {
+			usual = n
+		}
+	}
+	return usual
+}
+
+func trials(n int) string {
+	if n == 1 {
+		return "1 judged trial"
+	}
+	return strconv.Itoa(n) + " judged trials"
+}
+
+// trialCounts lists each series' judged trials per point for the caption.
+func trialCounts(all []SafetySeries) string {
+	var parts []string
+	for _, s := range all {
+		var ns []string
+		for _, pt := range s.Points {
+			ns = append(ns, strconv.Itoa(pt.N))
+		}
+		parts = append(parts, s.Name+" "+strings.Join(ns, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// styleKey strips the suffix that tells apart two views of one configuration, so that
+// "k=3 measured" and "k=3 model", or "mode=none" and "mode=none by lag", share a colour.
+func styleKey(name string) string {
+	for _, suffix := range []string{" measured", " model", " by lag"} {
+		name = strings.TrimSuffix(name, suffix)
+	}
+	return name
+}
+
+func seriesStyleKeys(all []SafetySeries) []string {
+	var keys []string
+	seen := map[string]bool{}
+	for _, s := range all {
+		if k := styleKey(s.Name); !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// measuredTicks labels exactly the x values that were run (the delays asked for).
+func measuredTicks(xs []float64) plot.ConstantTicks {
+	var ticks plot.ConstantTicks
+	seen := map[float64]bool{}
+	sorted := append([]float64(nil), xs...)
+	sort.Float64s(sorted)
+	for _, x := range sorted {
+		if !seen[x] {
+			seen[x] = true
+			ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)})
+		}
+	}
+	return ticks
+}
+
+// ticksApart says whether labels at the measured x values stay readable: at most
+// ten, none closer than a fifteenth of the span (10 ms buckets over 200 ms are not).
+func ticksApart(ticks plot.ConstantTicks) bool {
+	if len(ticks) < 2 || len(ticks) > 10 {
+		return len(ticks) == 1
+	}
+	span := ticks[len(ticks)-1].Value - ticks[0].Value
+	for i := 1; i < len(ticks); i++ {
+		if ticks[i].Value-ticks[i-1].Value < span/15 {
+			return false
+		}
+	}
+	return true
+}
+
+// padLinear widens a linear axis by 5% of the data's span on each side, so that
+// points at the ends are not cut by the frame.
+func padLinear(a *plot.Axis, xs []float64) {
+	if len(xs) == 0 {
+		return
+	}
+	lo, hi := xs[0], xs[0]
+	for _, x := range xs {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	pad := (hi - lo) * 0.05
+	if pad == 0 {
+		pad = 1
+	}
+	a.Min, a.Max = lo-pad, hi+pad
+}
+
+// wrapWords breaks text into lines of at most about width characters, at spaces:
+// gonum clips a title or axis label wider than the figure instead of wrapping it.
+func wrapWords(text string, width int) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
+// unitless drops the bracketed unit from an axis label, for titles.
+func unitless(label string) string {
+	if i := strings.Index(label, " ("); i >= 0 {
+		return label[:i]
+	}
+	return label
+}
