@@ -52,7 +52,7 @@ func Start(dir string, m clocks.Model, clock clocks.Clock) (*Node, error) {
 		"LD_PRELOAD=" + preload + ":" + lib,
 		"FAKETIME_TIMESTAMP_FILE=" + n.file,
 		// Re-read the file on every call: with a cache, steps land up to 2 s late
-		// (measured); the cost is throughput (SET about 52k req/s instead of 90k).
+		// (measured); the cost is throughput (SET 48-51k req/s instead of 60-66k here).
 		"FAKETIME_NO_CACHE=1",
 		// Only the wall clock moves, as an NTP step or a bad crystal would show in
 		// expiry; Redis's event loop and timers keep real monotonic time.
