@@ -213,6 +213,7 @@ func (r *Report) Table() string {
 			v.Name, v.Measure, v.Expect, v.Trials, v.Judged, v.FaultNotProduced, v.NotGranted, v.Violations, v.LostLocks, v.Orphans,
 			v.ReissuedTokens, v.StaleAccepted, v.StaleRejected, v.NotLinearizable, v.OverlapMs.short(), v.WindowMs.short())
 	}
+	b.WriteString(r.smallestBreaking())
 	for _, v := range r.Variants {
 		extra := ""
 		if v.HonestRejected > 0 || v.Diverged > 0 {
@@ -236,6 +237,25 @@ func (r *Report) Table() string {
 		b.WriteString(strings.Join(pts, ", ") + "\n")
 	}
 	return b.String()
+}
+
+// smallestBreaking lists, for scenarios that bisect a fault's size, the smallest
+// value that broke mutual exclusion beside what the model predicts: the figure the
+// clock debate turns on.
+func (r *Report) smallestBreaking() string {
+	var rows []string
+	for _, v := range r.Variants {
+		measured, ok := v.Params["measured_smallest"]
+		if !ok {
+			continue
+		}
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s |", v.Name, measured, v.Params["model_smallest"]))
+	}
+	if len(rows) == 0 {
+		return ""
+	}
+	return "\n### Smallest breaking values, measured beside the model\n\n| search | measured | model |\n|---|---|---|\n" +
+		strings.Join(rows, "\n") + "\n"
 }
 
 func (d Distribution) short() string {
