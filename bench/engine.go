@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,8 +21,11 @@ type Load struct {
 	TTL  time.Duration
 	// Hold is the time spent inside the lock before releasing it.
 	Hold time.Duration
-	// RetryDelay is the pause after a refused attempt (0: retry at once).
-	RetryDelay time.Duration
+	// RetryDelay is the pause after a refused attempt (0: retry at once). It doubles
+	// with each further refusal in a row, up to MaxRetryDelay (default: no growth),
+	// drawn at random from its upper half so that contenders drift apart.
+	RetryDelay    time.Duration
+	MaxRetryDelay time.Duration
 	// KeyPrefix separates the keys of one run from another's on a shared server.
 	KeyPrefix string
 }
@@ -41,6 +45,8 @@ func (l Load) Validate() error {
 		return fmt.Errorf("hold = %v: must be >= 0", l.Hold)
 	case l.RetryDelay < 0:
 		return fmt.Errorf("retry delay = %v: must be >= 0", l.RetryDelay)
+	case l.MaxRetryDelay != 0 && l.MaxRetryDelay < l.RetryDelay:
+		return fmt.Errorf("max retry delay = %v: must be >= retry delay (%v)", l.MaxRetryDelay, l.RetryDelay)
 	}
 	return nil
 }
@@ -112,6 +118,7 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 // the intended start in an open one.
 func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Recorder, cycleStart time.Time) {
 	var lease locks.Lease
+	backoff := load.RetryDelay
 	for {
 		attemptStart := time.Now()
 		var err error
@@ -127,6 +134,8 @@ func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Reco
 		delay := load.RetryDelay
 		if errors.Is(err, locks.ErrNotAcquired) {
 			rec.Refused++
+			delay = jitter(backoff)
+			backoff = min(2*backoff, max(load.MaxRetryDelay, load.RetryDelay))
 		} else {
 			rec.Errors[errorKind(err)]++
 			delay = max(delay, time.Millisecond) // a failing server must not be hammered
@@ -151,6 +160,14 @@ func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Reco
 	}
 	record(rec.Cycle, end.Sub(cycleStart))
 	rec.Granted++
+}
+
+// jitter draws a delay from the upper half of d.
+func jitter(d time.Duration) time.Duration {
+	if d <= 1 {
+		return d
+	}
+	return d/2 + rand.N(d/2)
 }
 
 // sleep waits d or until ctx ends; it reports whether the whole d passed.
