@@ -33,7 +33,9 @@ func parseBenchOutput(r io.Reader) ([]benchRow, error) {
 		row := benchRow{name: fields[0], params: map[string]string{}, metrics: map[string]float64{}}
 		name := fields[0]
 		if i := strings.LastIndex(name, "-"); i > 0 {
-			name = name[:i] // drop the -GOMAXPROCS suffix
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i] // drop the -GOMAXPROCS suffix, not a hyphen in a strategy name
+			}
 		}
 		for _, part := range strings.Split(name, "/")[1:] {
 			if k, v, ok := strings.Cut(part, "="); ok {
@@ -96,8 +98,8 @@ func writeBenchTable(w io.Writer, rows []benchRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "strategy\tclients\tkeys\tacquisitions/s\tp50\tp99\tp99.9\tfails/op\t")
 	for _, r := range locks {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%.2f\t\n",
-			r.params["strategy"], r.params["clients"], r.params["keys"], r.metrics["acquisitions/s"],
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n",
+			r.params["strategy"], r.params["clients"], r.params["keys"], rate(r.metrics["acquisitions/s"]),
 			ns(r.metrics["p50-ns"]), ns(r.metrics["p99-ns"]), ns(r.metrics["p99.9-ns"]), r.metrics["fails/op"])
 	}
 	tw.Flush()
@@ -124,4 +126,12 @@ func ns(v float64) string {
 		return d.Round(time.Microsecond).String()
 	}
 	return d.String()
+}
+
+// rate prints a per-second figure with the digits that matter: 0.15, 27.98, 4679.
+func rate(v float64) string {
+	if v < 100 {
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
 }
