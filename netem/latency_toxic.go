@@ -12,7 +12,7 @@ import (
 // preciseLatencyType is our toxiproxy toxic. toxiproxy's own latency toxic sleeps on
 // a Go timer per chunk, and Go timers wake late here (0.2-0.5 ms: the runtime waits
 // on epoll in whole milliseconds), so 5 ms each way came out 8-9% slow. This one
-// sleeps that much less, by an amount measured once per network on this machine.
+// sleeps that much less, by an amount measured once per network, at its delay.
 // (Exactness was tried and dropped: spinning, short nanosleeps on a locked thread
 // and a learnt lead all kept a lone P from polling the network or ran away under
 // load. What the proxies really add is measured and recorded anyway.)
@@ -74,9 +74,11 @@ func (t *preciseLatency) Pipe(stub *toxics.ToxicStub) {
 	}
 }
 
-// timerLateness is the median lateness of short Go timers on this machine now.
-func timerLateness() time.Duration {
-	const samples, wait = 51, time.Millisecond
+// timerLateness is the median lateness of a Go timer of duration wait on this
+// machine now: it depends on the duration (epoll waits whole milliseconds, then the
+// remainder), so it is measured at the delay the proxies will use.
+func timerLateness(wait time.Duration) time.Duration {
+	const samples = 21
 	late := make([]time.Duration, samples)
 	for i := range late {
 		start := time.Now()

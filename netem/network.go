@@ -39,7 +39,7 @@ func Start(topo topologies.Topology, profile Profile, seed uint64) (*Network, er
 	found := false
 	var compensate time.Duration
 	if profile.Name != "none" {
-		compensate = timerLateness()
+		compensate = timerLateness(profile.Latency)
 	}
 	for i, node := range topo.Nodes() {
 		p := toxiproxy.NewProxy(n.server, node.Name(), "127.0.0.1:0", node.Addr())
