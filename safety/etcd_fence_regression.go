@@ -66,7 +66,7 @@ func (s etcdFenceRegression) Run(ctx context.Context, env *Env) (*Report, error)
 // etcdFencedCycle locks (through elections), enters r1, writes to each of writeTo,
 // leaves and releases; it returns the answers of writeTo in order.
 func etcdFencedCycle(ctx context.Context, c *Client, key string, r1 *Resource, writeTo ...*Resource) ([]bool, error) {
-	lease, err := acquireThroughFaults(ctx, c, key, 10*time.Second, 30*time.Second)
+	lease, err := acquireThroughFaults(ctx, c, key, 10*time.Second, time.Minute)
 	if err != nil {
 		return nil, fmt.Errorf("%s's acquire: %w", c.ID, err)
 	}

@@ -167,7 +167,9 @@ func acquireThroughFaults(ctx context.Context, c *Client, key string, ttl, limit
 	defer cancel()
 	var last error
 	for {
-		attempt, cancelAttempt := context.WithTimeout(ctx, 2*time.Second)
+		// An fsynced write on three in-process members took over 2 s under a full
+		// parallel test run (CI); an attempt gets longer than that.
+		attempt, cancelAttempt := context.WithTimeout(ctx, 5*time.Second)
 		lease, err := c.Acquire(attempt, key, ttl)
 		cancelAttempt()
 		if err == nil {

@@ -51,7 +51,12 @@ func New(ctx context.Context, name string, endpoints []string, opts Options) (*L
 	client, err := clientv3.New(clientv3.Config{
 		Endpoints:   endpoints,
 		DialTimeout: opts.DialTimeout,
-		Context:     context.Background(),
+		// A member that stops answering (paused) keeps its connection open: without
+		// keepalives the balancer goes on sending it requests that never return.
+		// gRPC allows no less than 10 s between pings.
+		DialKeepAliveTime:    10 * time.Second,
+		DialKeepAliveTimeout: 2 * time.Second,
+		Context:              context.Background(),
 		// The client's warnings (retries, reconnects) would land in benchmark output.
 		Logger: zap.NewNop(),
 	})
