@@ -38,20 +38,13 @@ func (s setnxExpire) Run(ctx context.Context, env *Env) (*Report, error) {
 	}
 	defer topo.Close()
 	addr := topo.Masters()[0].Addr()
-	rep := &Report{Scenario: s.Name(), Summary: s.Summary(), Seed: env.Seed, TrialsPerVariant: env.Trials, Params: env.Params}
 	variants := []*Variant{
 		{Name: "setnx-then-expire", Description: "SETNX key token, then EXPIRE key ttl; the client is killed after SETNX replied", Expect: ExpectBreaks, Measure: MeasureOrphans},
 		{Name: "set-nx-px", Description: "SET key token NX PX ttl (locks.NewSingle); the client is killed after SET replied", Expect: ExpectHolds, Measure: MeasureOrphans},
 	}
-	for _, v := range variants {
-		for trial := 0; trial < env.Trials; trial++ {
-			if err := s.trial(ctx, env, addr, v, trial, ttl); err != nil {
-				return nil, fmt.Errorf("%s trial %d: %w", v.Name, trial, err)
-			}
-		}
-		rep.Variants = append(rep.Variants, v)
-	}
-	return rep, nil
+	return runTrials(s, env, variants, func(v *Variant, trial int) error {
+		return s.trial(ctx, env, addr, v, trial, ttl)
+	})
 }
 
 func (s setnxExpire) trial(ctx context.Context, env *Env, addr string, v *Variant, trial int, ttl time.Duration) error {

@@ -39,20 +39,13 @@ func (s unsafeRelease) Run(ctx context.Context, env *Env) (*Report, error) {
 	}
 	defer topo.Close()
 	addr := topo.Masters()[0].Addr()
-	rep := &Report{Scenario: s.Name(), Summary: s.Summary(), Seed: env.Seed, TrialsPerVariant: env.Trials, Params: env.Params}
 	variants := []*Variant{
 		{Name: "plain-del", Description: "release by DEL key, whoever owns it", Expect: ExpectBreaks, Measure: MeasureViolations},
 		{Name: "lua-release", Description: "release by Lua: DEL only if GET key == token (locks.NewSingle)", Expect: ExpectHolds, Measure: MeasureViolations},
 	}
-	for _, v := range variants {
-		for trial := 0; trial < env.Trials; trial++ {
-			if err := s.trial(ctx, env, addr, v, trial, ttl); err != nil {
-				return nil, fmt.Errorf("%s trial %d: %w", v.Name, trial, err)
-			}
-		}
-		rep.Variants = append(rep.Variants, v)
-	}
-	return rep, nil
+	return runTrials(s, env, variants, func(v *Variant, trial int) error {
+		return s.trial(ctx, env, addr, v, trial, ttl)
+	})
 }
 
 func (s unsafeRelease) trial(ctx context.Context, env *Env, addr string, v *Variant, trial int, ttl time.Duration) error {
