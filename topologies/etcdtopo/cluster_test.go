@@ -178,11 +178,17 @@ func TestPauseHoldsRequestsUntilResume(t *testing.T) {
 		if err := node.Resume(); err != nil {
 			t.Fatal(err)
 		}
-		if err := put(ctx, cli, "p", "3", 10*time.Second); err != nil {
+		if err := put(ctx, cli, "q", "3", 10*time.Second); err != nil {
 			t.Fatalf("put after resume: %v", err)
 		}
-		if got := get(t, cli, "p"); got != "3" {
-			t.Errorf("after resume p = %q, want 3", got)
+		if got := get(t, cli, "q"); got != "3" {
+			t.Errorf("after resume q = %q, want 3", got)
+		}
+		// The put that timed out while paused was held, not refused: its bytes reach
+		// the member on resume and may be applied, even after later writes (seen in
+		// CI). A client timeout says nothing about whether a write happened.
+		if got := get(t, cli, "p"); got != "1" && got != "2" {
+			t.Errorf("after resume p = %q, want 1 or the held 2", got)
 		}
 	}
 }
