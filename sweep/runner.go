@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -227,6 +226,3 @@ func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.T
 	}
 	return out, nil
 }
-
-// ErrInterrupted says the run stopped early on a signal; finished cells were kept.
-var ErrInterrupted = errors.New("interrupted: the results folder keeps every finished cell")
