@@ -47,6 +47,12 @@ func (c *lostUpdateCounter) increment() {
 	c.v.Store(v + 1)
 }
 
+// counterTTL is the counter lock's TTL: far above the increment's 50 us, and short, so
+// that a partial lock leaked by a failed attempt blocks the others briefly. redsync
+// with fail-fast leaks them under contention: it stops waiting once the outcome is
+// decided, and a SET still in flight can land after the attempt's release.
+const counterTTL = 2 * time.Second
+
 // CountUnderLock has workers increment a lost-update counter increments times each,
 // every increment inside its own lock, and returns the count.
 func CountUnderLock(t testing.TB, l locks.Locker, workers, increments int) int64 {
@@ -59,7 +65,7 @@ func CountUnderLock(t testing.TB, l locks.Locker, workers, increments int) int64
 		go func() {
 			defer wg.Done()
 			for i := 0; i < increments; i++ {
-				lease := AcquireEventually(ctx, t, l, "counter", 10*time.Second, false)
+				lease := AcquireEventually(ctx, t, l, "counter", counterTTL, false)
 				if lease.Token == "" {
 					return
 				}
