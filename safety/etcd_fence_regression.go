@@ -45,22 +45,15 @@ func (s etcdFenceRegression) Run(ctx context.Context, env *Env) (*Report, error)
 	if election <= 0 {
 		return nil, &ParamError{"election-timeout", env.Params["election-timeout"], "a duration > 0"}
 	}
-	rep := &Report{Scenario: s.Name(), Summary: s.Summary(), Seed: env.Seed, TrialsPerVariant: env.Trials, Params: env.Params}
 	variants := []etcdFenceVariant{
 		{&Variant{Name: "etcd-3-leader-kill", Expect: ExpectHolds, Measure: MeasureReissued,
 			Description: "A's last cycles reach resource-1 only; the leader is killed; B locks on the new leader"}, false},
 		{&Variant{Name: "etcd-3-lagging-follower", Expect: ExpectHolds, Measure: MeasureReissued,
 			Description: "as etcd-3-leader-kill, and a follower is paused during A's last cycles and resumed just before the kill"}, true},
 	}
-	for _, v := range variants {
-		for trial := 0; trial < env.Trials; trial++ {
-			if err := s.trial(ctx, env, v, trial, cycles, election); err != nil {
-				return nil, fmt.Errorf("%s trial %d: %w", v.Name, trial, err)
-			}
-		}
-		rep.Variants = append(rep.Variants, v.Variant)
-	}
-	return rep, nil
+	return runTrials(s, env, variants, func(v etcdFenceVariant, trial int) error {
+		return s.trial(ctx, env, v, trial, cycles, election)
+	})
 }
 
 // etcdFencedCycle locks (through elections), enters r1, writes to each of writeTo,

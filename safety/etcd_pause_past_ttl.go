@@ -53,20 +53,13 @@ func (s etcdPausePastTTL) Run(ctx context.Context, env *Env) (*Report, error) {
 		return nil, err
 	}
 	defer topo.Close()
-	rep := &Report{Scenario: s.Name(), Summary: s.Summary(), Seed: env.Seed, TrialsPerVariant: env.Trials, Params: env.Params}
 	variants := []etcdPauseVariant{
 		{&Variant{Name: "etcd-unfenced", Description: "A pauses past its lease; unfenced resource: A's stale write lands after B's", Expect: ExpectBreaks, Measure: MeasureViolations}, false},
 		{&Variant{Name: "etcd-revision-fenced", Description: "as etcd-unfenced, the resource checks the lock key's create revision: A's stale write is rejected", Expect: ExpectHolds, Measure: MeasureStaleAccepted}, true},
 	}
-	for _, v := range variants {
-		for trial := 0; trial < env.Trials; trial++ {
-			if err := s.trial(ctx, env, topo, v, trial, ttl, pause); err != nil {
-				return nil, fmt.Errorf("%s trial %d: %w", v.Name, trial, err)
-			}
-		}
-		rep.Variants = append(rep.Variants, v.Variant)
-	}
-	return rep, nil
+	return runTrials(s, env, variants, func(v etcdPauseVariant, trial int) error {
+		return s.trial(ctx, env, topo, v, trial, ttl, pause)
+	})
 }
 
 func (s etcdPausePastTTL) trial(ctx context.Context, env *Env, topo topologies.Topology, v etcdPauseVariant, trial int, ttl, pause time.Duration) error {

@@ -46,22 +46,15 @@ func (s fenceRegression) Run(ctx context.Context, env *Env) (*Report, error) {
 	if promotion <= 0 {
 		return nil, &ParamError{"promotion-timeout", env.Params["promotion-timeout"], "a duration > 0"}
 	}
-	rep := &Report{Scenario: s.Name(), Summary: s.Summary(), Seed: env.Seed, TrialsPerVariant: env.Trials, Params: env.Params}
 	variants := []fenceVariant{
 		{&Variant{Name: "replication-cut", Expect: ExpectBreaks, Measure: MeasureReissued,
 			Description: "replicas stop applying the stream (CLIENT PAUSE) while A locks and fences; the master is SIGKILLed; B locks on the promoted replica"}, true},
 		{&Variant{Name: "replicated", Expect: ExpectHolds, Measure: MeasureReissued,
 			Description: "control: the same, but WAIT 2 confirms every write before the master is SIGKILLed"}, false},
 	}
-	for _, v := range variants {
-		for trial := 0; trial < env.Trials; trial++ {
-			if err := s.trial(ctx, env, v, trial, cycles, promotion); err != nil {
-				return nil, fmt.Errorf("%s trial %d: %w", v.Name, trial, err)
-			}
-		}
-		rep.Variants = append(rep.Variants, v.Variant)
-	}
-	return rep, nil
+	return runTrials(s, env, variants, func(v fenceVariant, trial int) error {
+		return s.trial(ctx, env, v, trial, cycles, promotion)
+	})
 }
 
 // fencedCycle locks, enters r1, writes to each of writeTo, leaves and releases. It

@@ -56,7 +56,6 @@ func (s pausePastTTL) Run(ctx context.Context, env *Env) (*Report, error) {
 	}
 	defer topo.Close()
 	addr := topo.Masters()[0].Addr()
-	rep := &Report{Scenario: s.Name(), Summary: s.Summary(), Seed: env.Seed, TrialsPerVariant: env.Trials, Params: env.Params}
 	variants := []pauseVariant{
 		{&Variant{Name: "no-watchdog", Description: "A pauses past its TTL; unfenced resource: A's stale write lands after B's", Expect: ExpectBreaks, Measure: MeasureViolations}, false, false, true},
 		{&Variant{Name: "watchdog", Description: "A pauses past its TTL; its watchdog (extend every TTL/3) pauses with it; unfenced resource", Expect: ExpectBreaks, Measure: MeasureViolations}, true, false, true},
@@ -64,15 +63,9 @@ func (s pausePastTTL) Run(ctx context.Context, env *Env) (*Report, error) {
 		{&Variant{Name: "watchdog-fenced", Description: "as watchdog, fenced resource: A's stale write is rejected", Expect: ExpectHolds, Measure: MeasureStaleAccepted}, true, true, true},
 		{&Variant{Name: "watchdog-slow-work", Description: "no pause: A works 3 x TTL while its watchdog keeps extending; B waits", Expect: ExpectHolds, Measure: MeasureViolations}, true, false, false},
 	}
-	for _, v := range variants {
-		for trial := 0; trial < env.Trials; trial++ {
-			if err := s.trial(ctx, env, addr, v, trial, ttl, pause); err != nil {
-				return nil, fmt.Errorf("%s trial %d: %w", v.Name, trial, err)
-			}
-		}
-		rep.Variants = append(rep.Variants, v.Variant)
-	}
-	return rep, nil
+	return runTrials(s, env, variants, func(v pauseVariant, trial int) error {
+		return s.trial(ctx, env, addr, v, trial, ttl, pause)
+	})
 }
 
 func (s pausePastTTL) trial(ctx context.Context, env *Env, addr string, v pauseVariant, trial int, ttl, pause time.Duration) error {
