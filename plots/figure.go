@@ -172,3 +172,14 @@ func fitTitle(p *plot.Plot, w vg.Length) {
 		p.Title.TextStyle.Font.Size = p.Title.TextStyle.Font.Size * avail / tw
 	}
 }
+
+// where returns the run's groups that keep says to draw, in order.
+func (s *source) where(keep func(*digest.Group) bool) []*digest.Group {
+	var out []*digest.Group
+	for _, g := range s.groups {
+		if keep(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}

@@ -13,12 +13,9 @@ import (
 // networkFigures draws p99 latency against the latency injected on every link, one
 // line per strategy, per closed-loop workload that was measured at several latencies.
 func networkFigures(src *source) ([]drawn, error) {
-	var cells []*digest.Group
-	for _, g := range src.groups {
-		if !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "uniform") {
-			cells = append(cells, g)
-		}
-	}
+	cells := src.where(func(g *digest.Group) bool {
+		return !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "uniform")
+	})
 	workload := func(c digest.Condition) digest.Condition {
 		return digest.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL}
 	}

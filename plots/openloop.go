@@ -11,12 +11,7 @@ import (
 // openLoopFigures draws p99 latency against the offered rate of open-loop cells, one
 // line per strategy: where the line turns up is the rate at which a queue builds.
 func openLoopFigures(src *source) ([]drawn, error) {
-	var cells []*digest.Group
-	for _, g := range src.groups {
-		if g.Condition.Open() {
-			cells = append(cells, g)
-		}
-	}
+	cells := src.where(func(g *digest.Group) bool { return g.Condition.Open() })
 	workload := func(c digest.Condition) digest.Condition {
 		c.TargetRate = 0
 		return c

@@ -11,12 +11,9 @@ import (
 // slowNodeFigures draws the Redlock variants (redlock, redlock-failfast...) with one
 // slow node: p50 and p99 latency against that node's added latency, closed loop.
 func slowNodeFigures(src *source) ([]drawn, error) {
-	var cells []*digest.Group
-	for _, g := range src.groups {
-		if digest.IsRedlock(g.Strategy) && !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "one-slow") {
-			cells = append(cells, g)
-		}
-	}
+	cells := src.where(func(g *digest.Group) bool {
+		return digest.IsRedlock(g.Strategy) && !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "one-slow")
+	})
 	workload := func(c digest.Condition) digest.Condition {
 		return digest.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL}
 	}

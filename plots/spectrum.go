@@ -18,12 +18,7 @@ const maxSpectrumX = 1e5
 // spectrumFigures draws, per closed-loop condition without injected latency, the
 // latency at each percentile, one line per strategy, HdrHistogram style.
 func spectrumFigures(src *source) ([]drawn, error) {
-	var plain []*digest.Group
-	for _, g := range src.groups {
-		if !g.Condition.Open() && g.Condition.Network == "none" {
-			plain = append(plain, g)
-		}
-	}
+	plain := src.where(func(g *digest.Group) bool { return !g.Condition.Open() && g.Condition.Network == "none" })
 	keys, sets := byCondition(plain, func(c digest.Condition) digest.Condition { return c })
 	var out []drawn
 	for _, cond := range keys {

@@ -14,12 +14,7 @@ import (
 // strategy: one figure with every client on one key (contended) and one with a key
 // per client (uncontended), closed loop, no injected latency.
 func throughputFigures(src *source) ([]drawn, error) {
-	var plain []*digest.Group
-	for _, g := range src.groups {
-		if !g.Condition.Open() && g.Condition.Network == "none" {
-			plain = append(plain, g)
-		}
-	}
+	plain := src.where(func(g *digest.Group) bool { return !g.Condition.Open() && g.Condition.Network == "none" })
 	holdTTL := func(c digest.Condition) digest.Condition { return digest.Condition{Hold: c.Hold, TTL: c.TTL} }
 	keys, sets := byCondition(plain, holdTTL)
 	var out []drawn
