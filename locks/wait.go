@@ -67,12 +67,15 @@ func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration)
 		return Lease{}, ErrNotAcquired
 	}
 	acked, waitErr := wait.Int64()
-	if waitErr != nil || acked < int64(w.opts.Replicas) {
+	if waitErr != nil {
+		// WAIT itself failed (an error reply, a broken connection): no replica refused
+		// anything, so this is not ErrNotReplicated. Give back what may be held.
+		_ = w.setNX.Release(ctx, lease)
+		return Lease{}, fmt.Errorf("WAIT %d after the SET: %w", w.opts.Replicas, waitErr)
+	}
+	if acked < int64(w.opts.Replicas) {
 		// The master holds a lock no failover would keep: give it back.
 		_ = w.setNX.Release(ctx, lease)
-		if waitErr != nil {
-			return Lease{}, fmt.Errorf("%w: WAIT: %v", ErrNotReplicated, waitErr)
-		}
 		return Lease{}, fmt.Errorf("%w: %d of %d replicas within %v", ErrNotReplicated, acked, w.opts.Replicas, w.opts.Timeout)
 	}
 	lease.ValidUntil = lease.Start.Add(ttl)
