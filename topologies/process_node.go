@@ -108,7 +108,20 @@ func (n *processNode) start(ctx context.Context) error {
 		}
 		return fmt.Errorf("%s on %s did not come up: %w; log: %s", n.name, n.Addr(), err, logTail)
 	}
+	if n.skew != nil {
+		if err := n.skew.Calibrate(func() (time.Time, error) { return serverTime(ctx, n.Addr()) }); err != nil {
+			n.killLocked()
+			return fmt.Errorf("%s: %w", n.name, err)
+		}
+	}
 	return nil
+}
+
+// serverTime is the server's wall clock (TIME).
+func serverTime(ctx context.Context, addr string) (time.Time, error) {
+	c := adminClient(addr)
+	defer c.Close()
+	return c.Time(ctx).Result()
 }
 
 // logTail returns the last lines of the server's log, for error messages.
