@@ -3,10 +3,8 @@ package locks
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strings"
-	"sync"
 
+	"github.com/lockbench/lockbench/internal/registry"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -26,9 +24,10 @@ type strategy struct {
 	build    Builder
 }
 
-var (
-	registryMu sync.RWMutex
-	strategies = map[string]strategy{
+var strategies = registry.New[strategy]("strategy")
+
+func init() {
+	for name, s := range map[string]strategy{
 		"single": {
 			topology: topologies.Spec{Kind: topologies.Single},
 			build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
@@ -72,42 +71,22 @@ var (
 				return l, err
 			},
 		},
+	} {
+		strategies.Add(name, s)
 	}
-)
+}
 
 // Register adds a strategy from another package (one whose dependencies the core
 // strategies should not carry, such as etcd). It panics on a duplicate name, as
 // registering the same driver twice is a programming error.
 func Register(name string, topology topologies.Spec, build Builder) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	if _, dup := strategies[name]; dup {
-		panic("locks: strategy registered twice: " + name)
-	}
-	strategies[name] = strategy{topology: topology, build: build}
+	strategies.Add(name, strategy{topology: topology, build: build})
 }
 
 // Strategies lists the strategy names, sorted.
-func Strategies() []string {
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	names := make([]string, 0, len(strategies))
-	for n := range strategies {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func Strategies() []string { return strategies.Names() }
 
-func lookup(name string) (strategy, error) {
-	registryMu.RLock()
-	s, ok := strategies[name]
-	registryMu.RUnlock()
-	if !ok {
-		return strategy{}, fmt.Errorf("unknown strategy %q: want one of %s", name, strings.Join(Strategies(), ", "))
-	}
-	return s, nil
-}
+func lookup(name string) (strategy, error) { return strategies.Get(name) }
 
 // TopologyFor returns the deployment the named strategy runs on.
 func TopologyFor(name string) (topologies.Spec, error) {
