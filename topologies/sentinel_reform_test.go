@@ -1,0 +1,288 @@
+package topologies_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// quickSentinel is a sentinel deployment with the timings of the failover trials.
+// Pings and reconnections at half of down-after keep a new master from being taken
+// for dead; fast INFO makes the view fresh (left at its 10 s default for a zombie,
+// so that the re-form, not sentinel, is what demotes it).
+func quickSentinel(t *testing.T, downAfter time.Duration, fastInfo bool) topologies.Topology {
+	t.Helper()
+	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Sentinel, DownAfter: downAfter, FailoverTimeout: 1500 * time.Millisecond,
+		ExtraConfig: []string{"repl-diskless-sync no"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	timers := topologies.SentinelTimers{PingPeriod: 150 * time.Millisecond, AskPeriod: 100 * time.Millisecond}
+	if fastInfo {
+		timers.InfoPeriod = 100 * time.Millisecond
+	}
+	if err := topologies.TuneSentinels(ctx, topo, timers); err != nil {
+		t.Fatal(err)
+	}
+	return topo
+}
+
+func nodeAt(t *testing.T, topo topologies.Topology, addr string) topologies.Node {
+	t.Helper()
+	for _, n := range topo.Nodes() {
+		if n.Addr() == addr {
+			return n
+		}
+	}
+	t.Fatalf("no node at %s", addr)
+	return nil
+}
+
+func currentMaster(t *testing.T, topo topologies.Topology) topologies.Node {
+	t.Helper()
+	addr, err := topologies.SentinelMasterAddr(context.Background(), topo.Sentinels()[0].Addr(), topo.Spec().MasterName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nodeAt(t, topo, addr)
+}
+
+// assertReformed checks the verified state ReformSentinel promises, read afresh.
+func assertReformed(t *testing.T, topo topologies.Topology, r topologies.Reformed) {
+	t.Helper()
+	ctx := context.Background()
+	info, err := topologies.Replication(ctx, r.Master)
+	if err != nil || info.Role != "master" || len(info.Replicas) != 2 {
+		t.Fatalf("master %s after reform: %+v, %v; want a master with 2 replicas", r.Master, info, err)
+	}
+	for _, s := range topo.Sentinels() {
+		v, err := topologies.ReadSentinelView(ctx, s.Addr(), topo.Spec().MasterName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Master.Addr != r.Master || v.Master.Has("s_down") || v.Master.Has("o_down") || v.Master.FailoverState != "" {
+			t.Errorf("%s sees master %+v, want %s quiet", s.Name(), v.Master, r.Master)
+		}
+		if len(v.Replicas) != 2 {
+			t.Errorf("%s sees replicas %+v, want 2", s.Name(), v.Replicas)
+		}
+	}
+}
+
+func TestReformSentinelAfterKills(t *testing.T) {
+	topo := quickSentinel(t, 300*time.Millisecond, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for cycle := 0; cycle < 3; cycle++ {
+		old := currentMaster(t, topo)
+		killed := time.Now()
+		if err := old.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		pctx, pcancel := context.WithTimeout(ctx, 20*time.Second)
+		next, err := topologies.WaitForNewMaster(pctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
+		pcancel()
+		if err != nil {
+			t.Fatalf("cycle %d: %v", cycle, err)
+		}
+		promoted := time.Since(killed)
+		rctx, rcancel := context.WithTimeout(ctx, 20*time.Second)
+		r, err := topologies.ReformSentinel(rctx, topo)
+		rcancel()
+		if err != nil {
+			t.Fatalf("cycle %d: %v", cycle, err)
+		}
+		t.Logf("cycle %d: promoted %s in %v, re-formed in %v more (restarted %v, repointed %v)", cycle, next, promoted.Round(time.Millisecond), r.Took.Round(time.Millisecond), r.Restarted, r.Repointed)
+		if r.Master != next || len(r.Restarted) != 1 || r.Restarted[0] != old.Name() {
+			t.Errorf("cycle %d: reform %+v, want master %s and %s restarted", cycle, r, next, old.Name())
+		}
+		if info, err := topologies.Replication(ctx, old.Addr()); err != nil || info.Role != "slave" || info.MasterAddr != next {
+			t.Errorf("cycle %d: killed master %s after reform: %+v, %v; want a replica of %s", cycle, old.Name(), info, err, next)
+		}
+		assertReformed(t, topo, r)
+	}
+}
+
+// A zombie: the old master was stopped through a failover and resumed; the reform
+// turns it into a replica without waiting for sentinel to.
+func TestReformSentinelRepointsAZombie(t *testing.T) {
+	topo := quickSentinel(t, 300*time.Millisecond, false)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	old := currentMaster(t, topo)
+	if err := old.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	next, err := topologies.WaitForNewMaster(ctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
+	if err != nil {
+		old.Resume()
+		t.Fatal(err)
+	}
+	if err := old.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if role, err := topologies.CurrentRole(ctx, old.Addr()); err != nil || role != "master" {
+		t.Fatalf("resumed old master: role %q, %v; want a zombie master", role, err)
+	}
+	r, err := topologies.ReformSentinel(ctx, topo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("zombie re-formed in %v: %+v", r.Took.Round(time.Millisecond), r)
+	if r.Master != next || len(r.Repointed) == 0 || r.Repointed[0] != old.Name() {
+		t.Errorf("reform %+v: want master %s and %s repointed", r, next, old.Name())
+	}
+	assertReformed(t, topo, r)
+}
+
+// A killed master that no failover replaced (down-after far off) comes back empty
+// as the master.
+func TestReformSentinelRestartsAnUnreplacedMaster(t *testing.T) {
+	topo := quickSentinel(t, time.Minute, true)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	old := currentMaster(t, topo)
+	if err := old.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := topologies.ReformSentinel(ctx, topo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Master != old.Addr() || len(r.Restarted) != 1 {
+		t.Errorf("reform %+v: want %s restarted as the master", r, old.Name())
+	}
+	assertReformed(t, topo, r)
+}
+
+func TestTuneSentinelsRefusesAPingPeriodTooShortToPromote(t *testing.T) {
+	err := topologies.TuneSentinels(context.Background(), nil, topologies.SentinelTimers{PingPeriod: 50 * time.Millisecond})
+	if err == nil {
+		t.Fatal("ping period 50ms accepted")
+	}
+}
+
+// poolStarter starts tuned deployments for a pool and counts them.
+func poolStarter(t *testing.T, starts *int) func(ctx context.Context) (topologies.Topology, error) {
+	return func(ctx context.Context) (topologies.Topology, error) {
+		*starts++
+		topo, err := topologies.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Sentinel, DownAfter: 300 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
+			ExtraConfig: []string{"repl-diskless-sync no"}})
+		if err != nil {
+			return nil, err
+		}
+		if err := topologies.TuneSentinels(ctx, topo, topologies.SentinelTimers{PingPeriod: 150 * time.Millisecond, InfoPeriod: 100 * time.Millisecond}); err != nil {
+			topo.Close()
+			return nil, err
+		}
+		return topo, nil
+	}
+}
+
+func pids(t *testing.T, topo topologies.Topology) []int {
+	var out []int
+	for _, n := range topo.Nodes() {
+		if n.Running() {
+			out = append(out, pidOf(t, n))
+		}
+	}
+	return out
+}
+
+func TestSentinelPoolLendsAReformedDeployment(t *testing.T) {
+	testenv.RequireRedis(t)
+	starts := 0
+	pool := topologies.NewSentinelPool(1, 30*time.Second, poolStarter(t, &starts))
+	defer pool.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	first, err := pool.Take(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Reformed != nil || first.FreshAfter != "" {
+		t.Errorf("first loan %+v: want a fresh deployment", first)
+	}
+	if err := currentMaster(t, first).Kill(); err != nil {
+		t.Fatal(err)
+	}
+	pool.Return(first)
+	again, err := pool.Take(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Topology != first.Topology || again.Reformed == nil || starts != 1 {
+		t.Fatalf("second loan %+v after %d starts: want the first deployment, re-formed", again, starts)
+	}
+	assertReformed(t, again, *again.Reformed)
+	running := pids(t, again)
+	pool.Return(again)
+	if err := pool.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range running {
+		if !processGone(pid) {
+			t.Errorf("pid %d alive after the pool closed", pid)
+		}
+	}
+}
+
+func TestSentinelPoolStartsItsRotationAtOnce(t *testing.T) {
+	testenv.RequireRedis(t)
+	var starts atomic.Int32
+	pool := topologies.NewSentinelPool(2, 30*time.Second, func(ctx context.Context) (topologies.Topology, error) {
+		starts.Add(1)
+		return topologies.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Sentinel})
+	})
+	defer pool.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	first, err := pool.Take(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := pool.Take(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Topology == first.Topology || second.Reformed != nil || second.FreshAfter != "" || starts.Load() != 2 {
+		t.Errorf("second loan %+v after %d starts: want the other fresh deployment, started beside the first", second, starts.Load())
+	}
+	pool.Return(first)
+	pool.Return(second)
+}
+
+func TestSentinelPoolReplacesADeploymentThatDoesNotReform(t *testing.T) {
+	testenv.RequireRedis(t)
+	starts := 0
+	// No failover completes within a millisecond: every re-form fails.
+	pool := topologies.NewSentinelPool(1, time.Millisecond, poolStarter(t, &starts))
+	defer pool.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	first, err := pool.Take(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := pids(t, first)
+	if err := currentMaster(t, first).Kill(); err != nil {
+		t.Fatal(err)
+	}
+	pool.Return(first)
+	next, err := pool.Take(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Topology == first.Topology || next.FreshAfter == "" || starts != 2 {
+		t.Errorf("loan after a failed re-form %+v (%d starts): want a fresh deployment saying why", next, starts)
+	}
+	for _, pid := range running {
+		if !processGone(pid) {
+			t.Errorf("pid %d of the dropped deployment still alive", pid)
+		}
+	}
+	pool.Return(next)
+}
