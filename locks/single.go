@@ -50,6 +50,10 @@ func newSetNX(ctx context.Context, name string, client redis.UniversalClient) (*
 func (s *setNX) Strategy() string { return s.name }
 func (s *setNX) Close() error     { return s.client.Close() }
 
+// Client is the connection the locker sends its commands on: a fencing counter kept
+// on the same Redis (and following the same failovers) uses it.
+func (s *setNX) Client() redis.UniversalClient { return s.client }
+
 func (s *setNX) Acquire(ctx context.Context, key string, ttl time.Duration) (Lease, error) {
 	if ttl <= 0 {
 		return Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)

@@ -9,49 +9,20 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/safety/results"
 )
 
-// SafetyReport is what the safety figures read from one scenario run of the safety
-// lab. It copies the plotted parts of safety.Report so that plots does not import the
-// lab, which pulls in topologies and lock clients.
-type SafetyReport struct {
-	Scenario string
-	Seed     int64
-	Series   []SafetySeries
-	Variants []SafetyVariant
-}
-
-// SafetySeries is one line: Y against X, each point from N judged trials.
-type SafetySeries struct {
-	Name   string
-	X, Y   string // what each axis measures, with its unit
-	Points []SafetyPoint
-}
-
-// SafetyPoint is y at x, from N judged trials.
-type SafetyPoint struct {
-	X, Y float64
-	N    int
-}
-
-// SafetyVariant is one configuration of a scenario with the overlap durations its
-// judged trials found (one per pair of holders at once).
-type SafetyVariant struct {
-	Name      string
-	Judged    int
-	OverlapMs []float64
-}
-
 // safetyBuilders are the kinds of safety figure, in the order results.md shows them.
-var safetyBuilders = []func(rep SafetyReport) ([]drawn, error){
+var safetyBuilders = []func(rep *results.Report) ([]drawn, error){
 	safetySeriesFigures,
 	overlapFigure,
 }
 
 // WriteSafety draws every figure the safety reports have data for into dir/figures,
 // as PNG and SVG, and returns them in order. A report without series or overlaps
-// draws nothing; nothing at all leaves no figures folder behind.
-func WriteSafety(dir string, reports []SafetyReport) ([]Figure, error) {
+// draws nothing; nothing at all leaves no figures folder behind. It reads the lab's
+// results schema directly: safety/results imports no servers or lock clients.
+func WriteSafety(dir string, reports []*results.Report) ([]Figure, error) {
 	figs, files, err := renderSafety(reports)
 	if err != nil || len(files) == 0 {
 		return nil, err
@@ -68,10 +39,13 @@ func WriteSafety(dir string, reports []SafetyReport) ([]Figure, error) {
 }
 
 // renderSafety draws every safety figure in memory, all before any is written.
-func renderSafety(reports []SafetyReport) ([]Figure, []file, error) {
+func renderSafety(reports []*results.Report) ([]Figure, []file, error) {
 	var figs []Figure
 	var files []file
 	for _, rep := range reports {
+		if rep == nil {
+			continue
+		}
 		for _, build := range safetyBuilders {
 			ds, err := build(rep)
 			if err != nil {

@@ -8,17 +8,19 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/lockbench/lockbench/safety/results"
 )
 
 // overlapFigure draws, one row per variant, how long two holders were inside the
 // critical section at once: every overlap as a dot, with a box for its quartiles.
 // Variants without overlap keep their row, labelled "no overlap", to show what held.
-func overlapFigure(rep SafetyReport) ([]drawn, error) {
+func overlapFigure(rep *results.Report) ([]drawn, error) {
 	var all []float64
-	var judged []SafetyVariant
+	var judged []*results.Variant
 	for _, v := range rep.Variants {
-		all = append(all, v.OverlapMs...)
-		if v.Judged > 0 {
+		all = append(all, v.Tally.Overlap.Values...)
+		if v.Tally.Judged > 0 {
 			judged = append(judged, v)
 		}
 	}
@@ -39,17 +41,24 @@ func overlapFigure(rep SafetyReport) ([]drawn, error) {
 	p := newPlot(fmt.Sprintf("%s: overlap durations per variant (seed %d)", rep.Scenario, rep.Seed), xLabel, "")
 	dots := draw.GlyphStyle{Color: palette[0], Radius: vg.Points(2.5), Shape: draw.RingGlyph{}}
 	rows := make([]string, len(judged))
+	// Two short lines per row label, as gonum squeezes the data area to fit the widest;
+	// one line when there are too many rows for two to fit the height.
+	sep := "\n"
+	if len(judged) > 10 {
+		sep = ": "
+	}
 	legendDone := false
 	for i, v := range judged {
+		overlaps := v.Tally.Overlap.Values
 		row := float64(len(judged) - 1 - i) // the first variant on top
-		rows[int(row)] = fmt.Sprintf("%s (%s, %d trials)", v.Name, plural(len(v.OverlapMs), "overlap"), v.Judged)
-		if len(v.OverlapMs) == 0 {
-			rows[int(row)] = fmt.Sprintf("%s (no overlap, %d trials)", v.Name, v.Judged)
+		if len(overlaps) == 0 {
+			rows[int(row)] = fmt.Sprintf("%s%sno overlap in %s", v.Name, sep, trials(v.Tally.Judged))
 			continue
 		}
-		values := make(plotter.Values, len(v.OverlapMs))
-		pts := make(plotter.XYs, len(v.OverlapMs))
-		for j, x := range v.OverlapMs {
+		rows[int(row)] = fmt.Sprintf("%s%s%s in %s", v.Name, sep, plural(len(overlaps), "overlap"), trials(v.Tally.Judged))
+		values := make(plotter.Values, len(overlaps))
+		pts := make(plotter.XYs, len(overlaps))
+		for j, x := range overlaps {
 			if logX {
 				x = math.Log10(x)
 			}
@@ -91,7 +100,7 @@ func overlapFigure(rep SafetyReport) ([]drawn, error) {
 	}
 	var none []string
 	for _, v := range judged {
-		if len(v.OverlapMs) == 0 {
+		if len(v.Tally.Overlap.Values) == 0 {
 			none = append(none, v.Name)
 		}
 	}

@@ -9,14 +9,17 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/lockbench/lockbench/safety/results"
 )
 
 // safetySeriesFigures draws a report's series, one figure per x axis: failover-loss
 // gives loss probability against delay-to-kill (one line per mode) and against the
 // promoted replica's lag margin; the clock scenarios give measured beside model.
-func safetySeriesFigures(rep SafetyReport) ([]drawn, error) {
+func safetySeriesFigures(rep *results.Report) ([]drawn, error) {
 	var axes []string
-	byAxis := map[string][]SafetySeries{}
+	byAxis := map[string][]results.Series{}
 	for _, s := range rep.Series {
 		if len(s.Points) == 0 {
 			continue // a mode whose every trial went unjudged has no point to draw
@@ -38,25 +41,41 @@ func safetySeriesFigures(rep SafetyReport) ([]drawn, error) {
 	return out, nil
 }
 
-func seriesFigure(rep SafetyReport, xLabel string, all []SafetySeries, st styles) (drawn, error) {
+// measuredPoint says whether a point counts judged trials (it has an interval): a
+// model's value has none, and neither counts nor bars are drawn for it.
+func measuredPoint(pt results.Point) bool { return pt.Lo != pt.Hi }
+
+// intervalNote is what the title and caption say the bars are.
+const intervalNote = "bars: 95% Wilson intervals over the judged trials"
+
+func seriesFigure(rep *results.Report, xLabel string, all []results.Series, st styles) (drawn, error) {
 	yLabel := all[0].Y
 	var xs []float64
 	probability := true
-	ns := map[int]int{} // points per judged-trial count
+	ns := map[int]int{} // measured points per judged-trial count
 	for _, s := range all {
 		for _, pt := range s.Points {
 			xs = append(xs, pt.X)
 			probability = probability && pt.Y >= 0 && pt.Y <= 1
-			ns[pt.N]++
+			if measuredPoint(pt) {
+				ns[pt.N]++
+			}
 		}
 	}
 	usual := usualCount(ns)
-	title := fmt.Sprintf("%s: %s against %s (%s per point", rep.Scenario, yLabel, unitless(xLabel), trials(usual))
-	if len(ns) > 1 {
-		title += " unless labelled"
+	var notes []string
+	if len(ns) > 0 {
+		note := trials(usual) + " per point"
+		if len(ns) > 1 {
+			note += " unless labelled"
+		}
+		notes = append(notes, note, intervalNote)
 	}
-	title += ")"
-	p := newPlot(wrapWords(title, 80), wrapWords(xLabel, 55), yLabel)
+	title := wrapEvenly(fmt.Sprintf("%s: %s against %s", rep.Scenario, yLabel, unitless(xLabel)), 80)
+	if len(notes) > 0 {
+		title += "\n" + wrapEvenly("("+strings.Join(notes, "; ")+")", 80)
+	}
+	p := newPlot(title, wrapEvenly(xLabel, 55), yLabel)
 	if probability {
 		// A little beyond [0,1] so that glyphs at 0 and 1 are not cut by the frame.
 		p.Y.Min, p.Y.Max = -0.04, 1.04
@@ -64,6 +83,15 @@ func seriesFigure(rep SafetyReport, xLabel string, all []SafetySeries, st styles
 	}
 	if ticks := measuredTicks(xs); ticksApart(ticks) {
 		p.X.Tick.Marker = ticks
+	}
+	// Bars go under the lines and glyphs, each series' a little to the side, so that
+	// neither a glyph nor another series' bar at the same x hides them.
+	bars, err := intervalBars(all, st)
+	if err != nil {
+		return drawn{}, err
+	}
+	for _, b := range bars {
+		p.Add(b)
 	}
 	src := &source{styles: st}
 	var lines []series
@@ -80,26 +108,96 @@ func seriesFigure(rep SafetyReport, xLabel string, all []SafetySeries, st styles
 	}
 	// The title gives the usual count; a point with another count carries its own.
 	for i, s := range all {
-		if err := addTrialCounts(p, s, usual, i, st); err != nil {
+		if err := addTrialCounts(p, s, usual, i, len(bars), st); err != nil {
 			return drawn{}, err
 		}
 	}
 	padLinear(&p.X, xs)
+	caption := fmt.Sprintf("%s (seed %d): %s against %s, one line per series; a point is the share among its judged trials (trials where the fault was not produced or the grant was refused are left out)",
+		rep.Scenario, rep.Seed, yLabel, xLabel)
+	if len(ns) > 0 {
+		caption += "; " + intervalNote + ". Judged trials per point: " + trialCounts(all)
+	}
 	return drawn{Figure: Figure{
-		Name: rep.Scenario + "_vs-" + safetySlug(xLabel),
-		Caption: fmt.Sprintf("%s (seed %d): %s against %s, one line per series; a point is the share among its judged trials (trials where the fault was not produced or the grant was refused are left out). Judged trials per point: %s.",
-			rep.Scenario, rep.Seed, yLabel, xLabel, trialCounts(all)),
-		Series: labels,
+		Name:    rep.Scenario + "_vs-" + safetySlug(xLabel),
+		Caption: caption + ".",
+		Series:  labels,
 	}, plot: p}, nil
 }
 
-// addTrialCounts writes "n=K" above each point of a series whose count is not the
-// usual one, in its colour; the i-th series sits one line higher so that labels of
-// coinciding points stack, not overlap.
-func addTrialCounts(p *plot.Plot, s SafetySeries, usual, i int, st styles) error {
+// barSpacing is how far apart the bars of series sharing an x are drawn: a glyph's
+// width, so that two series' bars at one x stand beside each other.
+const barSpacing = 5.0
+
+// intervalBars are each measured point's interval, Lo to Hi, as a vertical bar in
+// its series' colour. The series with bars are spread barSpacing points apart
+// around the true x, in series order.
+func intervalBars(all []results.Series, st styles) ([]dodged, error) {
+	var barred []results.Series
+	for _, s := range all {
+		for _, pt := range s.Points {
+			if measuredPoint(pt) {
+				barred = append(barred, s)
+				break
+			}
+		}
+	}
+	var out []dodged
+	for i, s := range barred {
+		var pts intervals
+		for _, pt := range s.Points {
+			if measuredPoint(pt) {
+				pts.XYs = append(pts.XYs, plotter.XY{X: pt.X, Y: pt.Y})
+				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{pt.Y - pt.Lo, pt.Hi - pt.Y})
+			}
+		}
+		bars, err := plotter.NewYErrorBars(pts)
+		if err != nil {
+			return nil, fmt.Errorf("series %s: %w", s.Name, err)
+		}
+		bars.LineStyle = st.line(styleKey(s.Name), false)
+		bars.LineStyle.Width = vg.Points(1)
+		bars.CapWidth = vg.Points(4)
+		out = append(out, dodged{bars, vg.Points(barSpacing * (float64(i) - float64(len(barred)-1)/2))})
+	}
+	return out, nil
+}
+
+// intervals are points with their distances down to Lo and up to Hi.
+type intervals struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// dodged draws error bars dx to the side of their x, in the canvas's units: a few
+// points whatever the axis' span, so that a bar stays beside its own glyph.
+type dodged struct {
+	*plotter.YErrorBars
+	dx vg.Length
+}
+
+func (d dodged) Plot(c draw.Canvas, p *plot.Plot) {
+	c.Rectangle.Min.X += d.dx
+	c.Rectangle.Max.X += d.dx
+	d.YErrorBars.Plot(c, p)
+}
+
+func (d dodged) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	boxes := d.YErrorBars.GlyphBoxes(p)
+	for i := range boxes {
+		boxes[i].Rectangle.Min.X += d.dx
+		boxes[i].Rectangle.Max.X += d.dx
+	}
+	return boxes
+}
+
+// addTrialCounts writes "n=K" above each measured point of a series whose count is
+// not the usual one, in its colour, to the right of the barred series' bars; the i-th
+// series sits one line higher so that labels of coinciding points stack, not overlap.
+func addTrialCounts(p *plot.Plot, s results.Series, usual, i, barred int, st styles) error {
 	xyl := plotter.XYLabels{}
 	for _, pt := range s.Points {
-		if pt.N == usual {
+		if !measuredPoint(pt) || pt.N == usual {
 			continue
 		}
 		xyl.XYs = append(xyl.XYs, plotter.XY{X: pt.X, Y: pt.Y})
@@ -116,7 +214,7 @@ func addTrialCounts(p *plot.Plot, s SafetySeries, usual, i int, st styles) error
 		l.TextStyle[j].Color = st.line(styleKey(s.Name), false).Color
 		l.TextStyle[j].Font.Size = vg.Points(8)
 	}
-	l.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(3 + 9*float64(i))}
+	l.Offset = vg.Point{X: vg.Points(4 + barSpacing*float64(max(barred-1, 0))/2), Y: vg.Points(3 + 9*float64(i))}
 	p.Add(l)
 	return nil
 }
@@ -139,15 +237,19 @@ func trials(n int) string {
 	return strconv.Itoa(n) + " judged trials"
 }
 
-// trialCounts lists each series' judged trials per point for the caption.
-func trialCounts(all []SafetySeries) string {
+// trialCounts lists each measured series' judged trials per point for the caption.
+func trialCounts(all []results.Series) string {
 	var parts []string
 	for _, s := range all {
 		var ns []string
 		for _, pt := range s.Points {
-			ns = append(ns, strconv.Itoa(pt.N))
+			if measuredPoint(pt) {
+				ns = append(ns, strconv.Itoa(pt.N))
+			}
 		}
-		parts = append(parts, s.Name+" "+strings.Join(ns, ", "))
+		if len(ns) > 0 {
+			parts = append(parts, s.Name+" "+strings.Join(ns, ", "))
+		}
 	}
 	return strings.Join(parts, "; ")
 }
@@ -161,7 +263,7 @@ func styleKey(name string) string {
 	return name
 }
 
-func seriesStyleKeys(all []SafetySeries) []string {
+func seriesStyleKeys(all []results.Series) []string {
 	var keys []string
 	seen := map[string]bool{}
 	for _, s := range all {
@@ -237,6 +339,18 @@ func wrapWords(text string, width int) string {
 		line += w
 	}
 	return strings.Join(append(lines, line), "\n")
+}
+
+// wrapEvenly wraps text in as few lines as wrapWords would, but of even lengths, so
+// that no line is left with a single word.
+func wrapEvenly(text string, width int) string {
+	lines := strings.Count(wrapWords(text, width), "\n") + 1
+	for w := len(text) / lines; w < width; w++ {
+		if out := wrapWords(text, w); strings.Count(out, "\n")+1 <= lines {
+			return out
+		}
+	}
+	return wrapWords(text, width)
 }
 
 // unitless drops the bracketed unit from an axis label, for titles.

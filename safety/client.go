@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/history"
 )
 
 // ErrCrashed is what a crashed client's next step returns.
@@ -19,7 +20,7 @@ var ErrCrashed = errors.New("client crashed")
 type Client struct {
 	ID     string
 	Locker locks.Locker
-	rec    *Recorder
+	rec    *history.Recorder
 
 	gateMu  sync.Mutex
 	gate    chan struct{} // closed while running; open (blocking) while paused
@@ -27,11 +28,14 @@ type Client struct {
 }
 
 // NewClient returns a running client that records into rec.
-func NewClient(id string, l locks.Locker, rec *Recorder) *Client {
+func NewClient(id string, l locks.Locker, rec *history.Recorder) *Client {
 	g := make(chan struct{})
 	close(g)
 	return &Client{ID: id, Locker: l, rec: rec, gate: g}
 }
+
+// String is the client's ID, for the nemesis' notes.
+func (c *Client) String() string { return c.ID }
 
 // Pause stops the client at its next checkpoint until Resume.
 func (c *Client) Pause() {
@@ -58,7 +62,7 @@ func (c *Client) Resume() {
 // Crash kills the client: every later step returns ErrCrashed.
 func (c *Client) Crash() {
 	if !c.crashed.Swap(true) {
-		c.rec.Record(Event{Client: c.ID, Kind: Crashed})
+		c.rec.Record(history.Event{Client: c.ID, Kind: history.Crashed})
 	}
 }
 
@@ -83,13 +87,13 @@ func (c *Client) Acquire(ctx context.Context, key string, ttl time.Duration) (lo
 	if err := c.Checkpoint(ctx); err != nil {
 		return locks.Lease{}, err
 	}
-	c.rec.Record(Event{Client: c.ID, Kind: AcquireInvoked, Key: key})
+	c.rec.Record(history.Event{Client: c.ID, Kind: history.AcquireInvoked, Key: key})
 	lease, err := c.Locker.Acquire(ctx, key, ttl)
 	if err != nil {
-		c.rec.Record(Event{Client: c.ID, Kind: AcquireRefused, Key: key, Detail: err.Error()})
+		c.rec.Record(history.Event{Client: c.ID, Kind: history.AcquireRefused, Key: key, Detail: err.Error()})
 		return lease, err
 	}
-	c.rec.Record(Event{Client: c.ID, Kind: AcquireGranted, Key: key, Token: lease.Token, Fence: lease.Fence, HasFence: lease.HasFence, ValidUntil: lease.ValidUntil})
+	c.rec.Record(history.Event{Client: c.ID, Kind: history.AcquireGranted, Key: key, Token: lease.Token, Fence: lease.Fence, HasFence: lease.HasFence, ValidUntil: lease.ValidUntil})
 	return lease, nil
 }
 
@@ -114,9 +118,9 @@ func (c *Client) Release(ctx context.Context, lease locks.Lease) error {
 	if err := c.Checkpoint(ctx); err != nil {
 		return err
 	}
-	c.rec.Record(Event{Client: c.ID, Kind: ReleaseInvoked, Key: lease.Key, Token: lease.Token})
+	c.rec.Record(history.Event{Client: c.ID, Kind: history.ReleaseInvoked, Key: lease.Key, Token: lease.Token})
 	err := c.Locker.Release(ctx, lease)
-	e := Event{Client: c.ID, Kind: Released, Key: lease.Key, Token: lease.Token, OK: err == nil}
+	e := history.Event{Client: c.ID, Kind: history.Released, Key: lease.Key, Token: lease.Token, OK: err == nil}
 	if err != nil {
 		e.Detail = err.Error()
 	}
@@ -130,7 +134,7 @@ func (c *Client) Extend(ctx context.Context, lease locks.Lease, ttl time.Duratio
 		return lease, err
 	}
 	next, err := c.Locker.Extend(ctx, lease, ttl)
-	e := Event{Client: c.ID, Kind: Extended, Key: lease.Key, Token: lease.Token, OK: err == nil}
+	e := history.Event{Client: c.ID, Kind: history.Extended, Key: lease.Key, Token: lease.Token, OK: err == nil}
 	if err == nil {
 		e.ValidUntil = next.ValidUntil
 	} else {
@@ -154,7 +158,7 @@ func (c *Client) Write(ctx context.Context, r *Resource, lease locks.Lease) (boo
 	if err := c.Checkpoint(ctx); err != nil {
 		return false, err
 	}
-	return r.Write(c.ID, lease.Key, lease.Fence, lease.HasFence), nil
+	return r.Write(c.ID, lease.Key, lease.Token, lease.Fence, lease.HasFence), nil
 }
 
 // Leave is recorded even for a crashed client: a dead process leaves everything.

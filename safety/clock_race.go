@@ -4,19 +4,28 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 // grantEvent is the clock event fired right after A's lock is granted: jumps that
 // wait for it happen while A holds the lock.
 const grantEvent = "grant"
+
+// Nominal timings for the claims set before anything runs; measured ones go in notes.
+const (
+	nominalAcquire = 2 * time.Millisecond
+	nominalAttempt = time.Millisecond
+	expectGuard    = 10 * time.Millisecond
+)
 
 // clockRace is one trial shape shared by the clock scenarios: A takes the lock, the
 // skewed nodes' clocks do what their models say, and B keeps trying until A's
@@ -30,15 +39,12 @@ type clockRace struct {
 	// unreachable nodes are down while A locks and come back empty right after the
 	// grant, so that A holds only the others (Kleppmann's sequence).
 	unreachable []int
-}
 
-// clockTrial is what one trial measured, beside the history's verdict.
-type clockTrial struct {
-	verdict   Verdict
-	bGranted  bool
-	aElapsed  time.Duration // A's acquire, start to return
-	bAttempt  time.Duration // B's last attempt, start to return
-	aValidFor time.Duration // A's validity as redsync computed it, from the grant
+	// Test hooks that take the fault away while the scenario still expects it; the
+	// proof must then refuse to judge. neverFire skips the grant event, so no jump
+	// happens; startTrue starts every node on a true clock.
+	neverFire bool
+	startTrue bool
 }
 
 func (r clockRace) spec() topologies.Spec {
@@ -48,12 +54,14 @@ func (r clockRace) spec() topologies.Spec {
 	}
 	spec.Clocks = map[string]clocks.Model{}
 	for i, m := range r.clocks {
-		if !m.IsTrue() {
-			spec.Clocks[fmt.Sprintf("master-%d", i)] = m
+		if !m.IsTrue() && !r.startTrue {
+			spec.Clocks[nodeName(i)] = m
 		}
 	}
 	return spec
 }
+
+func nodeName(i int) string { return fmt.Sprintf("master-%d", i) }
 
 func (r clockRace) locker(ctx context.Context, topo topologies.Topology) (locks.Locker, error) {
 	if r.strategy == "redlock" {
@@ -62,14 +70,19 @@ func (r clockRace) locker(ctx context.Context, topo topologies.Topology) (locks.
 	return locks.NewSingle(ctx, topo.Masters()[0].Addr(), locks.RedisOptions{})
 }
 
+// jumpModel is a forward (or, negative, backward) step of j at A's grant; 0 is a true clock.
+func jumpModel(j time.Duration) clocks.Model {
+	if j == 0 {
+		return clocks.Model{}
+	}
+	return clocks.Model{Jumps: []clocks.Jump{{After: grantEvent, By: j}}}
+}
+
 // predict is the analytic outcome for this race with the measured timings.
 func (r clockRace) predict(aElapsed, bAttempt time.Duration) clocks.RaceOutcome {
 	held := make([]bool, len(r.clocks))
 	for i := range held {
-		held[i] = true
-	}
-	for _, i := range r.unreachable {
-		held[i] = false
+		held[i] = !slices.Contains(r.unreachable, i)
 	}
 	tls := clocks.Timelines(r.clocks)
 	for _, tl := range tls {
@@ -83,53 +96,83 @@ func (r clockRace) predict(aElapsed, bAttempt time.Duration) clocks.RaceOutcome 
 	return race.Outcome()
 }
 
-// run plays one trial on a fresh topology, so that no clock offset carries over.
-func (r clockRace) run(ctx context.Context, env *Env, key string) (clockTrial, error) {
-	var out clockTrial
+// claimsFromModel is what the model predicts for r before anything runs: holds if two
+// holders are impossible even with near-instant acquires (A's taking 1 µs, its key set
+// half-way, B's attempt taking no time); breaks if, with nominal acquire times, the
+// overlap exceeds guard; otherwise timing noise decides and the point is a measurement.
+func claimsFromModel(r clockRace, guard time.Duration) []results.Claim {
+	if !r.predict(time.Microsecond, 0).Violation() {
+		return []results.Claim{results.Holds(results.Violations)}
+	}
+	if p := r.predict(nominalAcquire, nominalAttempt); p.Violation() && p.Overlap > guard {
+		return []results.Claim{results.Breaks(results.Violations)}
+	}
+	return nil
+}
+
+// run plays one trial on a fresh topology, so that no clock offset carries over. It
+// is judged only once every master's clock, read back, ran as the race's model says.
+func (r clockRace) run(ctx context.Context, env *Env, t *Trial) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute+3*r.ttl)
 	defer cancel()
 	topo, err := env.start(ctx, r.spec())
 	if err != nil {
-		return out, err
+		return Failed("setup", err)
 	}
 	defer topo.Close()
 	nodes := topo.Masters()
-	rec := NewRecorder()
-	res := NewResource("resource", false, rec)
+	res := NewResource("resource", false, t.Rec)
 	la, err := r.locker(ctx, topo)
 	if err != nil {
-		return out, err
+		return Failed("setup", err)
 	}
 	defer la.Close()
 	lb, err := r.locker(ctx, topo)
 	if err != nil {
-		return out, err
+		return Failed("setup", err)
 	}
 	defer lb.Close()
-	a, b := NewClient("A", la, rec), NewClient("B", lb, rec)
+	a, b := NewClient("A", la, t.Rec), NewClient("B", lb, t.Rec)
 
-	down := pick(nodes, r.unreachable)
+	var down []topologies.Node
+	for _, i := range r.unreachable {
+		down = append(down, nodes[i])
+	}
 	if len(down) > 0 {
-		if _, err := inject(ctx, "node-kill", Target{Nodes: down, Recorder: rec}); err != nil {
-			return out, err
+		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: down, Recorder: t.Rec}); err != nil {
+			return Failed("nemesis", err)
 		}
 	}
 	started := time.Now()
-	lease, err := a.Acquire(ctx, key, r.ttl)
+	lease, err := a.Acquire(ctx, t.Key, r.ttl)
 	if err != nil {
-		return out, fmt.Errorf("A's acquire: %w", err)
+		return FirstGrant(err)
 	}
-	out.aElapsed = time.Since(started)
-	out.aValidFor = time.Until(lease.ValidUntil)
-	topologies.FireClockEvent(topo, grantEvent)
-	rec.Record(Event{Client: "nemesis", Kind: FaultInjected, Detail: "clock event " + grantEvent + ": " + topo.Spec().ClockSummary()})
+	aElapsed := time.Since(started)
+	grantAt := time.Now()
+	t.Input("a_acquire_ms", ms(aElapsed))
+	t.Input("a_valid_ms", ms(lease.ValidUntil.Sub(grantAt)))
+	if !r.neverFire {
+		topologies.FireClockEvent(topo, grantEvent)
+		t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "clock event " + grantEvent + ": " + topo.Spec().ClockSummary()})
+	}
 	if err := a.Enter(ctx, res, lease); err != nil {
-		return out, err
+		return err
+	}
+	// The step is read before the restart, which takes a process node a few hundred ms.
+	watch, err := r.watchClocks(ctx, nodes, grantAt, lease.ValidUntil)
+	if err != nil {
+		return err
 	}
 	if len(down) > 0 {
-		if _, err := inject(ctx, "node-restart-empty", Target{Nodes: down, Recorder: rec}); err != nil {
-			return out, err
+		if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Topology: topo, Nodes: down, Recorder: t.Rec}); err != nil {
+			return Failed("nemesis", err)
 		}
+		line, err := provedEmpty(ctx, topo, down, t.Key)
+		if err != nil {
+			return err
+		}
+		watch.proof = append(watch.proof, line)
 	}
 
 	// A works until its validity ends and stops then, whatever B does. Its leaving is
@@ -141,25 +184,59 @@ func (r clockRace) run(ctx context.Context, env *Env, key string) (clockTrial, e
 		_ = sleep(ctx, time.Until(lease.ValidUntil)-time.Millisecond)
 		_, _ = a.Write(ctx, res, lease)
 		_ = sleep(ctx, time.Until(lease.ValidUntil))
-		rec.Record(Event{Time: lease.ValidUntil, Client: a.ID, Kind: Left, Key: lease.Key, Resource: res.Name()})
+		t.Rec.Record(history.Event{Time: lease.ValidUntil, Client: a.ID, Kind: history.Left, Key: lease.Key, Resource: res.Name()})
 	}()
 
-	// B tries until A's validity ends: coarsely at first, every millisecond from a
-	// little before the model says the keys could be free (the history stays small).
-	predicted := r.predict(out.aElapsed, 0)
+	leaseB, bGranted, bErr := r.challenge(ctx, t, b, started, aElapsed, lease)
+	if bGranted {
+		_ = b.Enter(ctx, res, leaseB)
+		_, _ = b.Write(ctx, res, leaseB)
+	}
+	<-aDone
+	if bGranted {
+		b.Leave(res, leaseB)
+		_ = b.Release(ctx, leaseB)
+	}
+	_ = a.Release(ctx, lease)
+	if bErr != nil {
+		return bErr
+	}
+	if err := watch.confirm(ctx); err != nil {
+		return err
+	}
+	for _, line := range watch.proof {
+		t.Prove("%s", line)
+	}
+	return nil
+}
+
+// challenge is B trying until A's validity ends: coarsely at first, every millisecond
+// from a little before the model says the keys could be free (the history stays
+// small). Contention is the only refusal B shrugs off; any other failure ends the
+// trial as an error.
+func (r clockRace) challenge(ctx context.Context, t *Trial, b *Client, started time.Time, aElapsed time.Duration, lease locks.Lease) (locks.Lease, bool, error) {
+	predicted := r.predict(aElapsed, 0)
 	fineFrom := started.Add(predicted.EarliestB - 30*time.Millisecond)
 	if predicted.EarliestB == clocks.Never {
 		fineFrom = lease.ValidUntil
 	}
-	tryCtx, tryCancel := context.WithDeadline(ctx, lease.ValidUntil)
-	var leaseB locks.Lease
-	bErr := locks.ErrNotAcquired
+	tryCtx, cancel := context.WithDeadline(ctx, lease.ValidUntil)
+	defer cancel()
 	for tryCtx.Err() == nil {
 		t0 := time.Now()
-		leaseB, bErr = b.Acquire(tryCtx, key, r.ttl)
-		out.bAttempt = time.Since(t0)
-		if bErr == nil || !errors.Is(bErr, locks.ErrNotAcquired) {
-			break
+		leaseB, err := b.Acquire(tryCtx, t.Key, r.ttl)
+		t.Input("b_attempt_ms", ms(time.Since(t0)))
+		if err == nil {
+			return leaseB, true, nil
+		}
+		if ctx.Err() != nil {
+			return locks.Lease{}, false, ctx.Err()
+		}
+		if tryCtx.Err() != nil {
+			break // A's validity ended during the attempt: B's chance is over
+		}
+		if !errors.Is(err, locks.ErrNotAcquired) {
+			return locks.Lease{}, false, Failed("second-acquire", err)
 		}
 		wait := time.Millisecond
 		if time.Now().Before(fineFrom) {
@@ -167,114 +244,227 @@ func (r clockRace) run(ctx context.Context, env *Env, key string) (clockTrial, e
 		}
 		_ = sleep(tryCtx, wait)
 	}
-	tryCancel()
-	if bErr == nil {
-		out.bGranted = true
-		_ = b.Enter(ctx, res, leaseB)
-		_, _ = b.Write(ctx, res, leaseB)
-	}
-	<-aDone
-	if out.bGranted {
-		b.Leave(res, leaseB)
-		_ = b.Release(ctx, leaseB)
-	}
-	_ = a.Release(ctx, lease)
-	out.verdict, err = Judge(rec.History(), env.vizDir(), strings.NewReplacer(":", "-", "/", "-", " ", "-").Replace(key))
-	return out, err
+	return locks.Lease{}, false, ctx.Err()
 }
 
-func pick(nodes []topologies.Node, idx []int) []topologies.Node {
-	var out []topologies.Node
-	for _, i := range idx {
-		out = append(out, nodes[i])
-	}
-	return out
+// clockWatch is the proof, read from the nodes, that a race's clocks ran as modelled.
+type clockWatch struct {
+	models []modelClock         // one per master
+	first  map[int]clockReading // the reading a rate's growth is measured from
+	proof  []string
 }
 
-// clockPoint runs trials of one race as a variant, and notes the model's prediction
-// beside what was measured.
-func clockPoint(ctx context.Context, env *Env, scenario string, v *Variant, r clockRace, inputs map[string]float64) error {
-	var aElapsed, bAttempt []time.Duration
-	for trial := 0; trial < env.Trials; trial++ {
-		key := fmt.Sprintf("%s:%s:%d:%d", scenario, v.Name, env.Seed, trial)
-		t, err := r.run(ctx, env, key)
+// watchClocks reads the skewed nodes right after the grant: a step must show within
+// clockShowBound and before A's validity ends (later, it was not a fault during A's
+// hold); a rate gets its first reading. The true nodes (the unreachable ones among
+// them, down at this point) are read by confirm.
+func (r clockRace) watchClocks(ctx context.Context, nodes []topologies.Node, grantAt, validUntil time.Time) (*clockWatch, error) {
+	w := &clockWatch{first: map[int]clockReading{}}
+	for i, n := range nodes {
+		m, err := expectClock(n, r.clocks[i], map[string]time.Time{grantEvent: grantAt})
 		if err != nil {
-			return fmt.Errorf("%s trial %d: %w", v.Name, trial, err)
+			return nil, err
 		}
-		v.record(trial, inputs, t.verdict)
-		if t.bGranted {
-			v.SecondGranted++
-		}
-		aElapsed, bAttempt = append(aElapsed, t.aElapsed), append(bAttempt, t.bAttempt)
-		env.logf("%s/%s trial %d: B granted %v, %d violations", scenario, v.Name, trial, t.bGranted, t.verdict.Mutex.Violations)
+		w.models = append(w.models, m)
 	}
-	p := r.predict(median(aElapsed), median(bAttempt))
+	for i, m := range w.models {
+		switch {
+		case m.model.IsTrue():
+		case m.offRate():
+			c := newClockReader(m.node)
+			first, err := c.read(ctx)
+			c.Close()
+			if err != nil {
+				return nil, err
+			}
+			w.first[i] = first
+		default:
+			reading, line, err := awaitOffset(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			if reading.received.After(validUntil) {
+				return nil, NoFault("%s showed its step only %v after the grant, after A's validity ended", m.node.Name(), reading.received.Sub(grantAt).Round(time.Millisecond))
+			}
+			w.proof = append(w.proof, fmt.Sprintf("%s %v after the grant", line, reading.received.Sub(grantAt).Round(10*time.Microsecond)))
+		}
+	}
+	return w, nil
+}
+
+// confirm reads every master once the race is over: a stepped clock must still show
+// its model, a rate must have grown the offset by the model's amount since the grant,
+// and a true clock must read true (the precondition of every control).
+func (w *clockWatch) confirm(ctx context.Context) error {
+	var trueClocks []string
+	for i, m := range w.models {
+		switch {
+		case m.offRate():
+			line, err := awaitGrowth(ctx, m, w.first[i])
+			if err != nil {
+				return err
+			}
+			w.proof = append(w.proof, line)
+		default:
+			_, line, err := awaitOffset(ctx, m)
+			if err != nil {
+				return err
+			}
+			if m.model.IsTrue() {
+				trueClocks = append(trueClocks, line)
+			}
+		}
+	}
+	if len(trueClocks) > 0 {
+		w.proof = append(w.proof, fmt.Sprintf("true clocks after the race: %s (within %v)", strings.Join(trueClocks, ", "), offsetTolerance))
+	}
+	return nil
+}
+
+// provedEmpty reads the key on nodes restarted without data: they must have come
+// back without it. The reads are not recorded as observations: A never held these
+// nodes, so their empty keys are no lost lock of A's.
+func provedEmpty(ctx context.Context, topo topologies.Topology, nodes []topologies.Node, key string) (string, error) {
+	var names []string
+	for _, n := range nodes {
+		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		s, err := redisStore{}.ReadKey(rctx, topo, n, key)
+		cancel()
+		if err != nil {
+			return "", Failed("observe", fmt.Errorf("read %s on %s: %w", key, n.Name(), err))
+		}
+		if s.Present {
+			return "", NoFault("%s came back from its restart holding the key (%s)", n.Name(), s.Value)
+		}
+		names = append(names, n.Name())
+	}
+	return fmt.Sprintf("%s came back from the restart without the key, before B's first attempt", strings.Join(names, ", ")), nil
+}
+
+// clockVariant is one race run as a variant.
+type clockVariant struct {
+	Variant
+	race   clockRace
+	inputs map[string]float64 // recorded with every trial, for plots by any axis
+}
+
+// newClockVariant measures violations, with the claims the model leaves no doubt about.
+func newClockVariant(name, description string, params map[string]string, race clockRace, inputs map[string]float64) clockVariant {
+	return clockVariant{Variant{&results.Variant{Name: name, Description: description, Params: params,
+		Measure: results.Violations, Claims: claimsFromModel(race, expectGuard)}}, race, inputs}
+}
+
+// runClockVariants runs every variant's trials, each through env.runTrial, and notes
+// the model's prediction beside what was measured.
+func runClockVariants(ctx context.Context, env *Env, s Scenario, variants []clockVariant) (*results.Report, error) {
+	rep, err := runTrials(ctx, env, s, variants, func(ctx context.Context, v clockVariant, t *Trial) error {
+		for k, x := range v.inputs {
+			t.Input(k, x)
+		}
+		return v.race.run(ctx, env, t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range variants {
+		noteModel(v.Variant.Variant, v.race)
+	}
+	return rep, nil
+}
+
+// noteModel puts the model's verdict for the measured median timings first in v's notes.
+func noteModel(v *results.Variant, r clockRace) {
+	aMed, bMed := medianInput(v.Trials, "a_acquire_ms"), medianInput(v.Trials, "b_attempt_ms")
+	p := r.predict(aMed, bMed)
 	say := "holds"
 	if p.Violation() {
 		say = fmt.Sprintf("breaks (overlap up to %v)", p.Overlap.Round(time.Microsecond))
 	}
-	got := "held"
-	if v.TrialsWithViolation > 0 {
-		got = fmt.Sprintf("broke in %d of %d trials", v.TrialsWithViolation, v.Judged)
+	got := "no judged trial"
+	if t := v.Tally; t.Judged > 0 {
+		got = fmt.Sprintf("broke in %d of %d judged trials", t.Broke[results.Violations], t.Judged)
 	}
-	v.Notes = appendNote(v.Notes, fmt.Sprintf("model: %s; measured: %s (A's acquire %v, B's attempt %v)", say, got,
-		median(aElapsed).Round(time.Microsecond), median(bAttempt).Round(time.Microsecond)))
-	return nil
+	note := fmt.Sprintf("model: %s; measured: %s (A's acquire %v, B's attempt %v)", say, got, aMed.Round(time.Microsecond), bMed.Round(time.Microsecond))
+	v.Notes = append([]string{note}, v.Notes...)
 }
 
-// expectFromModel is what the model predicts for r before anything runs: holds if
-// two holders are impossible even with near-instant acquires (A's taking 1 µs, its key
-// set half-way, B's attempt taking no time); breaks if, with nominal acquire times, the
-// overlap exceeds guard; otherwise timing noise decides and the point is a measurement.
-func expectFromModel(r clockRace, guard time.Duration) Expectation {
-	if !r.predict(time.Microsecond, 0).Violation() {
-		return ExpectHolds
+// medianInput is the median of input name (in ms) over the trials that recorded it.
+func medianInput(trials []results.Trial, name string) time.Duration {
+	var xs []float64
+	for _, t := range trials {
+		if x, ok := t.Inputs[name]; ok {
+			xs = append(xs, x)
+		}
 	}
-	if p := r.predict(nominalAcquire, nominalAttempt); p.Violation() && p.Overlap > guard {
-		return ExpectBreaks
-	}
-	return ExpectMeasured
-}
-
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
+	if len(xs) == 0 {
 		return 0
 	}
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
+	slices.Sort(xs)
+	return time.Duration(xs[len(xs)/2] * float64(time.Millisecond))
 }
 
-// ints reads a comma-separated list of integers within [min, max].
-func ints(p Params, name string, def []int, min, max int) ([]int, error) {
-	v, ok := p[name]
-	if !ok {
-		return def, nil
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
 	}
-	var out []int
-	for _, part := range strings.Split(v, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || n < min || n > max {
-			return nil, &ParamError{name, v, fmt.Sprintf("a comma-separated list of integers from %d to %d", min, max)}
-		}
-		out = append(out, n)
-	}
-	return out, nil
+	return 0
 }
 
-// floats reads a comma-separated list of numbers within [min, max].
-func floats(p Params, name string, def []float64, min, max float64) ([]float64, error) {
-	v, ok := p[name]
-	if !ok {
-		return def, nil
-	}
-	var out []float64
-	for _, part := range strings.Split(v, ",") {
-		f, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
-		if err != nil || f < min || f > max {
-			return nil, &ParamError{name, v, fmt.Sprintf("a comma-separated list of numbers from %g to %g", min, max)}
+// searchSmallest bisects the smallest x in [lo, hi] at which some judged trial of
+// race(x) breaks mutual exclusion, and reports it beside the model's threshold for
+// the same race with the timings measured along the way. Its variant is a
+// measurement. A probe whose trials were not all judged counts as not breaking, and
+// says so: the result is then marked with how many trials went unjudged.
+func searchSmallest(ctx context.Context, env *Env, scenario, name string, lo, hi, tol float64, race func(float64) clockRace, show func(float64) string) (*results.Variant, error) {
+	v := &results.Variant{Name: name, Measure: results.Violations,
+		Description: fmt.Sprintf("bisection over [%s, %s] to %s, %d trials per probe; breaks = a judged trial with two holders", show(lo), show(hi), show(tol), env.Trials)}
+	var runErr error
+	unjudged := 0
+	probe := func(x float64) bool {
+		if runErr != nil {
+			return false
 		}
-		out = append(out, f)
+		broke, judged := false, 0
+		for i := 0; i < env.Trials; i++ {
+			err := env.runTrial(ctx, scenario, v, len(v.Trials), func(ctx context.Context, t *Trial) error {
+				t.Input("x", x)
+				return race(x).run(ctx, env, t)
+			})
+			if err != nil {
+				runErr = err
+				return false
+			}
+			last := v.Trials[len(v.Trials)-1]
+			if last.Outcome == results.Judged {
+				judged++
+				broke = broke || last.Counts[results.Violations] > 0
+			}
+		}
+		if judged < env.Trials {
+			unjudged += env.Trials - judged
+			v.Note(fmt.Sprintf("probe %s: %d of %d trials judged; counted as not breaking", show(x), judged, env.Trials))
+		}
+		env.logf("%s/%s probe %s: breaks %v (%d of %d judged)", scenario, name, show(x), broke, judged, env.Trials)
+		return broke
 	}
-	return out, nil
+	found, ok := clocks.SmallestBreaking(lo, hi, tol, probe)
+	if runErr != nil {
+		return nil, runErr
+	}
+	aMed, bMed := medianInput(v.Trials, "a_acquire_ms"), medianInput(v.Trials, "b_attempt_ms")
+	predicted, pok := clocks.SmallestBreaking(lo, hi, tol/1000, func(x float64) bool { return race(x).predict(aMed, bMed).Violation() })
+	measured, model := "none up to "+show(hi), "none up to "+show(hi)
+	if ok {
+		measured = show(found)
+	}
+	if pok {
+		model = show(predicted)
+	}
+	if unjudged > 0 {
+		measured += fmt.Sprintf(" (%d unjudged)", unjudged)
+	}
+	v.Params = map[string]string{"measured_smallest": measured, "model_smallest": model}
+	v.Notes = append([]string{fmt.Sprintf("smallest breaking: measured %s, model %s (A's acquire %v, B's attempt %v)",
+		measured, model, aMed.Round(time.Microsecond), bMed.Round(time.Microsecond))}, v.Notes...)
+	return v, nil
 }

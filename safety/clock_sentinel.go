@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/safety/results"
 )
 
 // sentinelClockSkew: since Redis 7 a TTL replicates as an absolute time (SET ... PXAT),
@@ -28,127 +29,145 @@ func (sentinelClockSkew) Summary() string {
 }
 func (sentinelClockSkew) Params() []Param {
 	return []Param{
-		{"ttl", "20s", "the lock's TTL (must outlast the failover)"},
-		{"offset", "30s", "how far the replicas' clocks are ahead (and, in replica-behind, behind)"},
-		{"promotion-timeout", "20s", "how long to wait for sentinels to promote a replica"},
+		DurationParam("ttl", 20*time.Second, 5*time.Second, "the lock's TTL (must outlast the failover, about 2 s here)"),
+		DurationParam("offset", 30*time.Second, time.Second, "how far the replicas' clocks are ahead (and, in replica-behind, behind)"),
+		DurationParam("promotion-timeout", 20*time.Second, time.Second, "how long to wait for sentinels to promote a replica"),
 	}
 }
 
-func (s sentinelClockSkew) Run(ctx context.Context, env *Env) (*Report, error) {
-	ttl, err := env.Params.Duration("ttl", 20*time.Second)
+// failoverReader is a store that fails over and reads the key on the new primary.
+type failoverReader interface {
+	Failover
+	KeyReader
+}
+
+type sentinelSkewVariant struct {
+	Variant
+	replicaOffset time.Duration // both replicas' clocks against the master's true one
+}
+
+func (s sentinelClockSkew) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+	ttl, offset, promotion := p.Duration("ttl"), p.Duration("offset"), p.Duration("promotion-timeout")
+	st, err := StoreFor("sentinel")
 	if err != nil {
 		return nil, err
 	}
-	if ttl < 5*time.Second {
-		return nil, &ParamError{"ttl", env.Params["ttl"], "a duration >= 5s (a failover takes about 2 s here)"}
+	failover, ok := st.(failoverReader)
+	if !ok {
+		return nil, fmt.Errorf("the sentinel store cannot fail over and read the key")
 	}
-	offset, err := env.Params.Duration("offset", 30*time.Second)
-	if err != nil {
-		return nil, err
+	v := func(name string, off time.Duration, claims ...results.Claim) sentinelSkewVariant {
+		return sentinelSkewVariant{Variant{&results.Variant{Name: name, Measure: results.Violations, Claims: claims,
+			Params:      map[string]string{"replica_offset": off.String(), "ttl": ttl.String()},
+			Description: fmt.Sprintf("both replicas' clocks are %v from the master's; A locks (TTL %v), WAIT 2, the master is SIGKILLed; B tries on the promoted replica", off, ttl)}}, off}
 	}
-	promotion, err := env.Params.Duration("promotion-timeout", 20*time.Second)
-	if err != nil {
-		return nil, err
-	}
-	rep := &Report{Scenario: s.Name(), Summary: s.Summary(), Seed: env.Seed, TrialsPerVariant: env.Trials, Params: env.Params}
-	ahead := ExpectMeasured // the key may survive if offset < TTL minus the failover time
+	// Ahead by less than the TTL, the key survives if the failover is quick enough:
+	// a measurement, not a claim.
+	var ahead []results.Claim
 	if offset >= ttl {
-		ahead = ExpectBreaks
+		ahead = append(ahead, results.Breaks(results.Violations))
 	}
-	for _, c := range []struct {
-		name   string
-		offset time.Duration
-		expect Expectation
-	}{
-		{"replica-ahead", offset, ahead},
-		{"replica-behind", -offset, ExpectHolds},
-		{"true-clocks", 0, ExpectHolds},
-	} {
-		v := &Variant{Name: c.name, Expect: c.expect, Measure: MeasureViolations, Params: map[string]string{"replica_offset": c.offset.String(), "ttl": ttl.String()},
-			Description: fmt.Sprintf("both replicas' clocks are %v from the master's; A locks (TTL %v), WAIT 2, the master is SIGKILLed; B tries on the promoted replica", c.offset, ttl)}
-		for trial := 0; trial < env.Trials; trial++ {
-			if err := s.trial(ctx, env, v, trial, ttl, c.offset, promotion); err != nil {
-				return nil, fmt.Errorf("%s trial %d: %w", v.Name, trial, err)
-			}
-		}
-		rep.Variants = append(rep.Variants, v)
+	variants := []sentinelSkewVariant{
+		v("replica-ahead", offset, ahead...),
+		v("replica-behind", -offset, results.Holds(results.Violations)),
+		v("true-clocks", 0, results.Holds(results.Violations)),
 	}
-	return rep, nil
+	return runTrials(ctx, env, s, variants, func(ctx context.Context, v sentinelSkewVariant, t *Trial) error {
+		return s.trial(ctx, env, failover, v, t, ttl, promotion)
+	})
 }
 
-func (s sentinelClockSkew) trial(ctx context.Context, env *Env, v *Variant, trial int, ttl, offset, promotion time.Duration) error {
+func (s sentinelClockSkew) trial(ctx context.Context, env *Env, st failoverReader, v sentinelSkewVariant, t *Trial, ttl, promotion time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+ttl)
 	defer cancel()
-	spec := topologies.Spec{Kind: topologies.Sentinel, Replicas: 2, DownAfter: time.Second, FailoverTimeout: 3 * time.Second}
-	if offset != 0 {
-		spec.Clocks = map[string]clocks.Model{"replica-0": {Offset: offset}, "replica-1": {Offset: offset}}
+	replicaClock := clocks.Model{Offset: v.replicaOffset}
+	spec := st.Spec()
+	spec.Replicas, spec.DownAfter, spec.FailoverTimeout = 2, time.Second, 3*time.Second
+	if !replicaClock.IsTrue() {
+		spec.Clocks = map[string]clocks.Model{"replica-0": replicaClock, "replica-1": replicaClock}
 	}
+	t.Input("replica_offset_ms", ms(v.replicaOffset))
 	topo, err := env.start(ctx, spec)
 	if err != nil {
-		return err
+		return Failed("setup", err)
 	}
 	defer topo.Close()
-	master := topo.Masters()[0]
-	rec := NewRecorder()
-	res := NewResource("resource", false, rec)
-	key := fmt.Sprintf("%s:%s:%d:%d", s.Name(), v.Name, env.Seed, trial)
-	inputs := map[string]float64{"replica_offset_ms": ms(offset)}
-	locker, err := locks.NewSentinel(ctx, topologies.Addrs(topo.Sentinels()), locks.SentinelOptions{MasterName: topo.Spec().MasterName})
+	master, err := st.Primary(ctx, topo)
 	if err != nil {
-		return err
+		return Failed("setup", err)
 	}
-	defer locker.Close()
-	a := NewClient("A", locker, rec)
-	lease, err := a.Acquire(ctx, key, ttl)
+	res := NewResource("resource", false, t.Rec)
+	la, err := st.Locker(ctx, topo, false)
 	if err != nil {
-		v.skip(trial, inputs, "not-granted", err.Error())
-		return nil
+		return Failed("setup", err)
+	}
+	defer la.Close()
+	a := NewClient("A", la, t.Rec)
+	lease, err := a.Acquire(ctx, t.Key, ttl)
+	if err != nil {
+		return FirstGrant(err)
 	}
 	// Both replicas must have the key: then only their clocks can lose it.
 	c := plainClient(master.Addr())
 	acked, err := c.Do(ctx, "WAIT", 2, 5000).Int()
 	c.Close()
-	if err != nil || acked < 2 {
-		v.skip(trial, inputs, "fault-not-produced", fmt.Sprintf("WAIT 2: %d replicas acknowledged (%v)", acked, err))
-		return nil
+	if err != nil {
+		return Failed("wait", err)
 	}
+	if acked < 2 {
+		return NoFault("WAIT 2: %d replicas acknowledged A's key within 5 s", acked)
+	}
+	var clockLines []string
+	for _, r := range topo.Replicas() {
+		m, err := expectClock(r, replicaClock, nil)
+		if err != nil {
+			return err
+		}
+		_, line, err := awaitOffset(ctx, m)
+		if err != nil {
+			return err
+		}
+		clockLines = append(clockLines, line)
+	}
+	t.Prove("both replicas acknowledged A's key (WAIT 2 = %d); %s", acked, strings.Join(clockLines, ", "))
 	if err := a.Enter(ctx, res, lease); err != nil {
 		return err
 	}
-	if _, err := inject(ctx, "node-kill", Target{Nodes: []topologies.Node{master}, Recorder: rec}); err != nil {
-		return err
-	}
-	promoCtx, promoCancel := context.WithTimeout(ctx, promotion)
-	newMaster, err := topologies.WaitForNewMaster(promoCtx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, master.Addr())
-	promoCancel()
-	if err != nil {
-		v.skip(trial, inputs, "fault-not-produced", err.Error())
-		return nil
-	}
-	if err := observeKey(ctx, rec, newMaster, key); err != nil {
-		return err
-	}
-	lb, err := locks.NewSingle(ctx, newMaster, locks.RedisOptions{})
+	promoted, err := killPrimary(ctx, t, st, topo, master, promotion)
 	if err != nil {
 		return err
+	}
+	if _, err := observeKey(ctx, t, st, topo, promoted, t.Key); err != nil {
+		return err
+	}
+	// B talks to the node the sentinels promoted, not to whichever one a sentinel
+	// client would find first.
+	lb, err := locks.NewSingle(ctx, promoted.Addr(), locks.RedisOptions{})
+	if err != nil {
+		return Failed("setup", err)
 	}
 	defer lb.Close()
-	b := NewClient("B", lb, rec)
+	b := NewClient("B", lb, t.Rec)
 	tryCtx, tryCancel := context.WithTimeout(ctx, time.Second)
-	leaseB, err := b.AcquireUntil(tryCtx, key, ttl, 20*time.Millisecond)
+	leaseB, err := b.AcquireUntil(tryCtx, t.Key, ttl, 20*time.Millisecond)
 	tryCancel()
-	if err == nil {
-		v.SecondGranted++
+	var bErr error
+	switch {
+	case err == nil:
 		_ = b.Enter(ctx, res, leaseB)
 		_, _ = b.Write(ctx, res, leaseB)
 		b.Leave(res, leaseB)
-	} else if !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, context.DeadlineExceeded) {
-		v.Notes = appendNote(v.Notes, fmt.Sprintf("trial %d: B failed for a reason other than contention: %v", trial, err))
+	case errors.Is(err, locks.ErrNotAcquired), errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		// refused for its whole second: the key held
+	default:
+		bErr = Failed("second-acquire", err)
+	}
+	if bErr != nil {
+		return bErr
 	}
 	if time.Now().After(lease.ValidUntil) {
-		v.Notes = appendNote(v.Notes, fmt.Sprintf("trial %d: A's lease ended before B was done: raise ttl", trial))
+		return NoFault("A's lease ended before B was done: B's attempts were not inside A's lease (raise ttl)")
 	}
-	a.Leave(res, lease) // A stops here, well inside its lease
-	_, err = env.judgeTrial(s.Name(), v, trial, inputs, rec.History())
-	return err
+	a.Leave(res, lease) // A stops here, inside its lease
+	return nil
 }

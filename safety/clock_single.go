@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/safety/results"
 )
 
 // singleClockSkew: one Redis master holds the lock key; its wall clock jumps or runs
@@ -23,42 +24,28 @@ func (singleClockSkew) Summary() string {
 }
 func (singleClockSkew) Params() []Param {
 	return []Param{
-		{"ttl", "1s", "the lock's TTL"},
-		{"jump", "300ms", "the size of the forward and backward jumps"},
+		DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL"),
+		DurationParam("jump", 300*time.Millisecond, time.Millisecond, "the size of the forward and backward jumps"),
 	}
 }
 
-func (s singleClockSkew) Run(ctx context.Context, env *Env) (*Report, error) {
-	ttl, err := env.Params.Duration("ttl", time.Second)
-	if err != nil {
-		return nil, err
-	}
-	if ttl < 200*time.Millisecond {
-		return nil, &ParamError{"ttl", env.Params["ttl"], "a duration >= 200ms"}
-	}
-	jump, err := env.Params.Duration("jump", 300*time.Millisecond)
-	if err != nil {
-		return nil, err
-	}
-	rep := &Report{Scenario: s.Name(), Summary: s.Summary(), Seed: env.Seed, TrialsPerVariant: env.Trials, Params: env.Params}
+func (s singleClockSkew) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+	ttl, jump := p.Duration("ttl"), p.Duration("jump")
+	var variants []clockVariant
 	for _, c := range []struct {
 		name  string
 		model clocks.Model
 	}{
-		{"jump-forward", clocks.Model{Jumps: []clocks.Jump{{After: grantEvent, By: jump}}}},
-		{"jump-back", clocks.Model{Jumps: []clocks.Jump{{After: grantEvent, By: -jump}}}},
+		{"jump-forward", jumpModel(jump)},
+		{"jump-back", jumpModel(-jump)},
 		{"rate-1.1", clocks.Model{Rate: 1.1}},
 		{"rate-0.9", clocks.Model{Rate: 0.9}},
 		{"true-clock", clocks.Model{}},
 	} {
 		race := clockRace{strategy: "single", ttl: ttl, clocks: []clocks.Model{c.model}}
-		v := &Variant{Name: c.name, Measure: MeasureViolations, Params: map[string]string{"clock": c.model.String(), "ttl": ttl.String()},
-			Expect:      expectFromModel(race, expectGuard),
-			Description: fmt.Sprintf("the master's clock: %s (from A's grant for jumps); B retries until A's lease ends", c.model)}
-		if err := clockPoint(ctx, env, s.Name(), v, race, nil); err != nil {
-			return nil, err
-		}
-		rep.Variants = append(rep.Variants, v)
+		variants = append(variants, newClockVariant(c.name,
+			fmt.Sprintf("the master's clock: %s (from A's grant for jumps); B retries until A's lease ends", c.model),
+			map[string]string{"clock": c.model.String(), "ttl": ttl.String()}, race, nil))
 	}
-	return rep, nil
+	return runClockVariants(ctx, env, s, variants)
 }

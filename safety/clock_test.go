@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 	_ "github.com/lockbench/lockbench/topologies/embedded"
 )
@@ -46,45 +47,25 @@ func providerEnv(t *testing.T, provider string, params Params) *Env {
 	}
 }
 
-// runClockScenario runs name on provider and checks every variant goes the way the
-// model said it would, where the model leaves no doubt.
-func runClockScenario(t *testing.T, provider, name string, params Params) *Report {
+// runClockScenario runs name on provider through the claims harness (every variant
+// judged, every claim the model makes holds) and checks the run shows a direction:
+// some variant the model says breaks and some it says holds.
+func runClockScenario(t *testing.T, provider, name string, params Params) *results.Report {
 	t.Helper()
-	s, err := Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := params.CheckNames(s); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	rep, err := s.Run(ctx, providerEnv(t, provider, params))
-	if err != nil {
-		t.Fatalf("%s on %s: %v", name, provider, err)
-	}
-	t.Logf("\n%s", rep.Table())
+	rep := runIn(t, providerEnv(t, provider, params), name, 3*time.Minute)
 	breaks, holds := 0, 0
 	for _, v := range rep.Variants {
-		if v.Judged == 0 {
-			t.Errorf("%s/%s: no trial judged", name, v.Name)
-			continue
-		}
-		switch v.Expect {
-		case ExpectBreaks:
-			breaks++
-			if v.Violations == 0 {
-				t.Errorf("%s/%s on %s: no violation in %d trials, the model says it breaks (%v)", name, v.Name, provider, v.Judged, v.Notes)
-			}
-		case ExpectHolds:
-			holds++
-			if v.Violations != 0 {
-				t.Errorf("%s/%s on %s: %d violations, the model says it holds (%v)", name, v.Name, provider, v.Violations, v.Notes)
+		for _, c := range v.Claims {
+			switch c {
+			case results.Breaks(results.Violations):
+				breaks++
+			case results.Holds(results.Violations):
+				holds++
 			}
 		}
 	}
 	if breaks == 0 || holds == 0 {
-		t.Errorf("%s: %d variants expected to break and %d to hold: the test shows no direction", name, breaks, holds)
+		t.Errorf("%s: %d variants claimed to break and %d to hold: the test shows no direction", name, breaks, holds)
 	}
 	return rep
 }
@@ -108,8 +89,40 @@ func TestClockScenariosProcess(t *testing.T) {
 	}
 }
 
+// A clock fault that never reaches the node must not be judged, on either provider:
+// the race's proof reads the node's clock back and finds it true.
+func TestClockFaultThatMissesTheNodeIsNotJudged(t *testing.T) {
+	ttl := 300 * time.Millisecond
+	for _, provider := range []string{"embedded", "process"} {
+		for _, c := range []struct {
+			name string
+			race clockRace
+		}{
+			// The model is on the nodes but its event never fires: no step happens.
+			{"jump-never-fired", func() clockRace { r := jumpRace(ttl, 3, 100*time.Millisecond); r.neverFire = true; return r }()},
+			// The spec leaves the clocks out: every node keeps true time.
+			{"rate-left-out-of-the-spec", func() clockRace { r := rateRace(ttl, 3, 1.2, 0); r.startTrue = true; return r }()},
+		} {
+			t.Run(provider+"/"+c.name, func(t *testing.T) {
+				env := providerEnv(t, provider, nil)
+				v := &results.Variant{Name: c.name, Measure: results.Violations}
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				if err := env.runTrial(ctx, "clock-proof", v, 0, func(ctx context.Context, tr *Trial) error { return c.race.run(ctx, env, tr) }); err != nil {
+					t.Fatal(err)
+				}
+				tr := v.Trials[0]
+				t.Logf("%s: %s", tr.Outcome, tr.Message)
+				if tr.Outcome != results.FaultNotProduced {
+					t.Errorf("outcome %s (%s %s), want %s: a fault that never reached the node was not refused", tr.Outcome, tr.ErrorKind, tr.Message, results.FaultNotProduced)
+				}
+			})
+		}
+	}
+}
+
 // The measured boundary must exist where the model puts one and not where it puts none.
-func TestSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
+func TestClockSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 	env := providerEnv(t, "embedded", nil)
 	ttl := 300 * time.Millisecond
 	for _, k := range []int{2, 3} {
@@ -120,6 +133,12 @@ func TestSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("k=%d: %v", k, v.Notes)
+		if v.Tally.Judged == 0 {
+			t.Fatalf("k=%d: no probe trial judged (%d fault not produced, errors %s)", k, v.Tally.FaultNotProduced, v.Tally.ErrorsString())
+		}
+		if v.Tally.Judged < v.Tally.Trials {
+			t.Errorf("k=%d: %d of %d probe trials judged: the boundary rests on unjudged probes", k, v.Tally.Judged, v.Tally.Trials)
+		}
 		measured := v.Params["measured_smallest"]
 		if k == 2 && !strings.HasPrefix(measured, "none") {
 			t.Errorf("k=2: a jump of %s broke a lock held on all five nodes", measured)
@@ -128,7 +147,7 @@ func TestSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 			if strings.HasPrefix(measured, "none") || strings.HasPrefix(v.Params["model_smallest"], "none") {
 				t.Fatalf("k=3: measured %s, model %s: want a boundary from both", measured, v.Params["model_smallest"])
 			}
-			if d, err := time.ParseDuration(measured); err != nil || d < 3*time.Millisecond {
+			if d, err := time.ParseDuration(strings.Fields(measured)[0]); err != nil || d < 3*time.Millisecond {
 				t.Errorf("k=3: measured smallest jump %s is below the drift allowance (3ms): the validity should cover it", measured)
 			}
 		}
@@ -142,9 +161,43 @@ func TestSentinelClockSkewProcess(t *testing.T) {
 	runClockScenario(t, "process", "sentinel-clock-skew", Params{"ttl": "10s", "offset": "30s"})
 }
 
+// miniredis has no replication: no trial may be judged, each fails to set up.
 func TestSentinelClockSkewRefusesEmbedded(t *testing.T) {
 	s, _ := Lookup("sentinel-clock-skew")
-	if _, err := s.Run(context.Background(), providerEnv(t, "embedded", nil)); err == nil {
-		t.Fatal("the embedded provider ran a sentinel scenario: it has no replication")
+	rep, err := Run(context.Background(), s, providerEnv(t, "embedded", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range rep.Variants {
+		if v.Tally.Judged != 0 || v.Tally.Errors["setup"] != v.Tally.Trials {
+			t.Errorf("%s on embedded: %d judged, errors %s; want every trial a setup error", v.Name, v.Tally.Judged, v.Tally.ErrorsString())
+		}
+	}
+}
+
+// Bad params are refused before anything starts.
+func TestClockScenariosRefuseBadParams(t *testing.T) {
+	for name, bad := range map[string][]Params{
+		"single-clock-skew":   {{"ttl": "100ms"}, {"jump": "soon"}, {"jumps": "1ms"}},
+		"redlock-clock-jump":  {{"k": "6"}, {"jumps": "-1ms"}, {"search": "maybe"}},
+		"redlock-clock-rate":  {{"rates": "0"}, {"drifts": "0.9"}, {"k": "1,x"}},
+		"redlock-kleppmann":   {{"ttl": "10ms"}, {"jump": "0s"}},
+		"sentinel-clock-skew": {{"ttl": "1s"}, {"promotion-timeout": "0s"}, {"offset": "later"}},
+	} {
+		s, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, params := range bad {
+			env := &Env{Trials: 1, Params: params, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+				t.Errorf("%s with %v started a topology", name, params)
+				return nil, errors.New("no servers in this test")
+			}}
+			_, err := Run(context.Background(), s, env)
+			var pe *ParamError
+			if !errors.As(err, &pe) {
+				t.Errorf("%s with %v: %v, want a *ParamError", name, params, err)
+			}
+		}
 	}
 }

@@ -1,29 +1,44 @@
-// Package safety reproduces the ways a Redis lock breaks, on real servers, and judges
-// what happened. It is built Jepsen style: clients and a nemesis act, every step is
-// recorded as a plain-data Event, and checkers are pure functions of that history.
+// Package safety reproduces the ways a lock breaks, on real servers, and judges what
+// happened. It is built Jepsen style, in rooms with one job each:
 //
-// The rooms:
-//   - history.go: Event, History, Recorder.
-//   - resource.go: the protected resource, fenced or not, counting holders itself.
-//   - client.go: a lock user that records its steps; its pause gate is the GC stop.
-//   - check_*.go: CheckMutualExclusion, CheckFencing, CheckTokens, CheckLostLocks,
-//     CheckOrphans, CheckLinearizable (porcupine, HTML page for violations); Judge
-//     runs them all.
-//   - nemesis.go + fault_*.go: Fault, one file per fault, RegisterFault by name;
-//     schedule.go runs faults at offsets.
-//   - scenario.go + scenario_*.go: Scenario, one file per scenario, Register by name.
-//   - report.go, results.go: Variant counts, Report tables, results.json.
+//   - safety/history: plain-data events of one trial (acquire invoked / granted /
+//     refused, critical section entered / left, writes with their fence and answer,
+//     releases, extends, observations of a key, probe writes, nemesis acts).
+//   - safety/check: pure checkers of a history (mutual exclusion, fencing order,
+//     reissued tokens, lost and orphaned locks, honest writes refused and stores
+//     diverged, second grants, split-brain windows, porcupine linearizability with
+//     Unknown kept apart). It imports history and porcupine only.
+//   - safety/nemesis: the faults, one file each behind the Fault interface, registered
+//     by name, and a schedule.
+//   - safety/results: the outcome of each trial (a closed set: judged,
+//     fault_not_produced, error by kind, not_granted), tallies with 95% Wilson
+//     intervals, the results.md tables and results.json. plots reads it directly.
+//   - this package: the scenarios on top, with what they compose: Client (a recorded
+//     lock user whose pause gate is a GC stop), Resource (the protected resource,
+//     fenced or not), the Store adapters (store_*.go: which node is primary, how to
+//     await a promotion, where the fence comes from, how to read the key), and the
+//     trial runner (trial.go).
 //
-// Adding a scenario (clock faults, etcd variants): write scenario_<name>.go with a
-// type implementing Scenario and `func init() { Register(yours{}) }`. In Run, parse
-// env.Params first (return *ParamError on bad input), start servers with env.start or
-// env.Start and close them on every path, record each trial with a fresh Recorder and
-// Clients over any locks.Locker (a lease with HasFence carries its token to the
-// resource), put a timeout on every wait, call v.skip(trial, inputs,
-// "fault-not-produced", why) when the fault could not be caused, and env.judgeTrial
-// otherwise. Give each Variant an Expect and a Measure: the tests assert them.
+// The one-way flow: check and results never import topologies, locks or nemesis.
 //
-// Adding a fault: write fault_<name>.go with a type implementing Fault and
-// `func init() { RegisterFault(yours{}) }`; act through topologies.Node handles or
-// admin commands on node addresses, note the act with t.note, return a Heal.
+// The rule of a verdict: a trial is judged only after it proved its fault happened
+// (Trial.Prove, recorded in the trial's results): the key read on the promoted master,
+// the clock step read back from the node, the cut write missing on the replica, the
+// old master seen accepting a write, the pause measured at the resource longer than
+// the lease. A trial function that returns nil without a proof is an error of kind
+// "unproven"; NoFault makes it fault_not_produced; FirstGrant turns only a WAIT or
+// min-replicas refusal into not_granted; every other failure is an error of its kind.
+// A scenario never counts violations itself: every measure comes from a checker.
+//
+// Adding a scenario: write scenario_<name>.go with a type implementing Scenario and
+// `func init() { Register(yours{}) }`. Declare its params once with the typed
+// constructors of params.go; give it a variant struct that embeds Variant and names
+// its behaviour in fields; give each variant the Claims the write-up makes (the tests
+// assert every claim on judged trials); run trials with runTrials; take the store and
+// its lock clients from a Store adapter (storesParam lets the user pick any strategy
+// of the locks registry whose store fits); cause a failover with killPrimary.
+//
+// Adding a store: write store_<kind>.go with a type implementing Store (and Failover,
+// KeyReader, or the capabilities a scenario asks for) and registerStore for its
+// topology kind. Adding a fault: one file in safety/nemesis.
 package safety

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -25,162 +27,158 @@ func (etcdLeaderKill) Summary() string {
 }
 func (etcdLeaderKill) Params() []Param {
 	return []Param{
-		{"ttl", "10s", "the lock's TTL: long enough that only a lost lock, never expiry, lets B in"},
-		{"probe", "1s", "how long B keeps trying while A holds the lock after the fault"},
+		DurationParam("ttl", 10*time.Second, 5*time.Second, "the lock's TTL: long enough that only a lost lock, never expiry, lets B in (a leader election must fit well inside it)"),
+		DurationParam("probe", time.Second, time.Millisecond, "how long B keeps trying while A holds the lock after the fault"),
+		DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new leader before the trial is fault_not_produced"),
 	}
 }
 
 type etcdKillVariant struct {
-	*Variant
+	Variant
 	strategy string
-	// fault is the nemesis: kill the leader (and restart it from disk after the
-	// trial), or restart the only member without its disk.
-	fault string
+	// loseDisk restarts the only member without its data instead of killing the leader
+	// of three (which comes back from disk after the trial).
+	loseDisk bool
 }
 
-func (s etcdLeaderKill) Run(ctx context.Context, env *Env) (*Report, error) {
-	ttl, err := env.Params.Duration("ttl", 10*time.Second)
-	if err != nil {
-		return nil, err
+func (s etcdLeaderKill) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+	ttl, probe, election := p.Duration("ttl"), p.Duration("probe"), p.Duration("election-timeout")
+	if probe >= ttl {
+		return nil, &ParamError{"probe", env.Params["probe"], "a duration shorter than ttl (" + ttl.String() + ")"}
 	}
-	probe, err := env.Params.Duration("probe", time.Second)
-	if err != nil {
-		return nil, err
-	}
-	if ttl < 5*time.Second {
-		return nil, &ParamError{"ttl", env.Params["ttl"], "a duration >= 5s (a leader election must fit well inside it)"}
-	}
-	if probe <= 0 || probe >= ttl {
-		return nil, &ParamError{"probe", env.Params["probe"], "a duration > 0 and shorter than ttl (" + ttl.String() + ")"}
-	}
-	rep := &Report{Scenario: s.Name(), Summary: s.Summary(), Seed: env.Seed, TrialsPerVariant: env.Trials, Params: env.Params}
 	variants := []etcdKillVariant{
-		{&Variant{Name: "etcd-3-leader-kill", Description: "3 members; SIGKILL-equivalent of the leader right after A's grant: B is refused, B's later fence exceeds A's", Expect: ExpectHolds, Measure: MeasureViolations}, "etcd-3", "node-kill"},
-		{&Variant{Name: "etcd-lone-member-disk-loss", Description: "1 member restarted without its data dir right after A's grant: B gets the lock with a smaller fence", Expect: ExpectBreaks, Measure: MeasureReissued}, "etcd", "node-restart-empty"},
+		{Variant{&results.Variant{Name: "etcd-3-leader-kill", Description: "3 members; SIGKILL-equivalent of the leader right after A's grant: B is refused, B's later fence exceeds A's",
+			Measure: results.Violations, Claims: []results.Claim{results.Holds(results.Violations), results.Holds(results.ReissuedTokens), results.Holds(results.StaleAccepted)}}}, "etcd-3", false},
+		{Variant{&results.Variant{Name: "etcd-lone-member-disk-loss", Description: "1 member restarted without its data dir right after A's grant: B gets the lock with a smaller fence",
+			Measure: results.ReissuedTokens, Claims: []results.Claim{results.Always(results.ReissuedTokens), results.Always(results.Violations)}}}, "etcd", true},
 	}
+	rep := env.newReport(s)
 	for _, v := range variants {
-		if err := s.runVariant(ctx, env, v, ttl, probe); err != nil {
+		st, err := StoreFor(v.strategy)
+		if err != nil {
+			return nil, fmt.Errorf("%w (etcd strategies register when locks/etcdlock is imported)", err)
+		}
+		part, err := s.runVariant(ctx, env, st.(Failover), v, ttl, probe, election)
+		if err != nil {
 			return nil, err
 		}
-		rep.Variants = append(rep.Variants, v.Variant)
+		rep.Variants = append(rep.Variants, part.Variants...)
 	}
 	return rep, nil
 }
 
-func (s etcdLeaderKill) runVariant(ctx context.Context, env *Env, v etcdKillVariant, ttl, probe time.Duration) error {
-	topo, err := startEtcd(ctx, env, v.strategy)
+func (s etcdLeaderKill) runVariant(ctx context.Context, env *Env, st Failover, v etcdKillVariant, ttl, probe, election time.Duration) (*results.Report, error) {
+	topo, err := env.start(ctx, st.Spec())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer topo.Close()
-	for trial := 0; trial < env.Trials; trial++ {
-		if err := s.trial(ctx, env, topo, v, trial, ttl, probe); err != nil {
-			return fmt.Errorf("%s trial %d: %w", v.Name, trial, err)
-		}
+	return runTrials(ctx, env, s, []etcdKillVariant{v}, func(ctx context.Context, v etcdKillVariant, t *Trial) error {
+		err := s.trial(ctx, topo, st, v, t, ttl, probe, election)
 		// The next trial needs every member again: a killed one comes back from disk.
 		for _, n := range topo.Nodes() {
 			if !n.Running() {
-				if err := n.Restart(ctx, topologies.RestartFromDisk); err != nil {
-					return fmt.Errorf("%s: restart %s after trial %d: %w", v.Name, n.Name(), trial, err)
+				if rerr := n.Restart(ctx, topologies.RestartFromDisk); rerr != nil && err == nil {
+					err = Failed("heal", fmt.Errorf("restart %s: %w", n.Name(), rerr))
 				}
 			}
 		}
-	}
-	return nil
+		return err
+	})
 }
 
-func (s etcdLeaderKill) trial(ctx context.Context, env *Env, topo topologies.Topology, v etcdKillVariant, trial int, ttl, probe time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st Failover, v etcdKillVariant, t *Trial, ttl, probe, election time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+election)
 	defer cancel()
-	rec := NewRecorder()
-	res := NewResource("resource", true, rec)
-	key := fmt.Sprintf("etcd-leader-kill/%s/%d/%d", v.Name, env.Seed, trial)
-	a, closeA, err := etcdClient(ctx, v.strategy, topo, "A", rec)
+	res := NewResource("resource", true, t.Rec)
+	newClient := func(id string) (*Client, locks.Locker, error) {
+		l, err := st.Locker(ctx, topo, true)
+		if err != nil {
+			return nil, nil, Failed("setup", fmt.Errorf("client %s: %w", id, err))
+		}
+		return NewClient(id, l, t.Rec), l, nil
+	}
+	a, la, err := newClient("A")
 	if err != nil {
 		return err
 	}
-	defer closeA()
-	b, closeB, err := etcdClient(ctx, v.strategy, topo, "B", rec)
+	defer la.Close()
+	b, lb, err := newClient("B")
 	if err != nil {
 		return err
 	}
-	defer closeB()
+	defer lb.Close()
 
-	leaseA, err := acquireThroughFaults(ctx, a, key, ttl, 30*time.Second)
+	leaseA, err := acquireThroughFaults(ctx, a, t.Key, ttl, 30*time.Second)
 	if err != nil {
-		return fmt.Errorf("A's acquire: %w", err)
+		return Failed("first-acquire", err)
 	}
 	if err := a.Enter(ctx, res, leaseA); err != nil {
 		return err
 	}
 	a.Write(ctx, res, leaseA)
 
-	victims := topo.Nodes()
-	if v.fault == "node-kill" {
-		leader, err := etcdLeader(ctx, topo, 10*time.Second)
-		if err != nil {
-			v.skip(trial, nil, "fault-not-produced", "no leader to kill: "+err.Error())
-			return nil
+	if v.loseDisk {
+		if err := s.loseDisk(ctx, t, topo, st, leaseA, ttl); err != nil {
+			return err
 		}
-		victims = []topologies.Node{leader}
-	}
-	if _, err := inject(ctx, v.fault, Target{Topology: topo, Nodes: victims, Recorder: rec}); err != nil {
-		return err
-	}
-	if v.fault == "node-kill" {
-		next, err := etcdLeader(ctx, topo, 20*time.Second)
-		if err != nil || next.Name() == victims[0].Name() {
-			v.skip(trial, nil, "fault-not-produced", fmt.Sprintf("no new leader after killing %s: %v", victims[0].Name(), err))
-			return nil
+	} else {
+		lctx, lcancel := context.WithTimeout(ctx, election)
+		leader, err := st.Primary(lctx, topo)
+		lcancel()
+		if err != nil {
+			return NoFault("no leader to kill: %v", err)
+		}
+		if _, err := killPrimary(ctx, t, st, topo, leader, election); err != nil {
+			return err
 		}
 	}
 
 	// B tries while A still holds its lease: a grant here is a lost lock.
-	probeCtx, cancelProbe := context.WithTimeout(ctx, probe)
-	if leaseB, err := acquireThroughFaults(probeCtx, b, key, ttl, probe); err == nil {
+	if leaseB, err := acquireThroughFaults(ctx, b, t.Key, ttl, probe); err == nil {
 		_ = b.Enter(ctx, res, leaseB)
 		b.Write(ctx, res, leaseB)
 		b.Leave(res, leaseB)
 		releaseSoon(ctx, b, leaseB)
 	}
-	cancelProbe()
-
 	a.Leave(res, leaseA)
 	releaseSoon(ctx, a, leaseA)
 	// Once A let go, B's grant must carry a larger fence than A's.
-	if leaseB, err := acquireThroughFaults(ctx, b, key, ttl, 30*time.Second); err == nil {
-		_ = b.Enter(ctx, res, leaseB)
-		b.Write(ctx, res, leaseB)
-		b.Leave(res, leaseB)
-		releaseSoon(ctx, b, leaseB)
-	} else {
-		return fmt.Errorf("B's acquire after A's release: %w", err)
+	leaseB, err := acquireThroughFaults(ctx, b, t.Key, ttl, 30*time.Second)
+	if err != nil {
+		return Failed("second-acquire", fmt.Errorf("B after A's release: %w", err))
 	}
-	_, err = env.judgeTrial(s.Name(), v.Variant, trial, nil, rec.History())
-	return err
+	_ = b.Enter(ctx, res, leaseB)
+	b.Write(ctx, res, leaseB)
+	b.Leave(res, leaseB)
+	releaseSoon(ctx, b, leaseB)
+	return nil
 }
 
-// acquireThroughFaults retries one recorded attempt every 20 ms, through contention
-// and through errors (an election, a restarting member), for at most limit.
-func acquireThroughFaults(ctx context.Context, c *Client, key string, ttl, limit time.Duration) (locks.Lease, error) {
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	var last error
-	for {
-		// An fsynced write on three in-process members took over 2 s under a full
-		// parallel test run (CI); an attempt gets longer than that.
-		attempt, cancelAttempt := context.WithTimeout(ctx, 5*time.Second)
-		lease, err := c.Acquire(attempt, key, ttl)
-		cancelAttempt()
-		if err == nil {
-			return lease, nil
-		}
-		if errors.Is(err, ErrCrashed) {
-			return lease, err
-		}
-		last = err
-		if sleep(ctx, 20*time.Millisecond) != nil {
-			return lease, fmt.Errorf("%w (last attempt: %v)", ctx.Err(), last)
-		}
+// loseDisk restarts every member without its data, then proves the store forgot A's
+// lease: an observer's keep-alive of it is refused.
+func (s etcdLeaderKill) loseDisk(ctx context.Context, t *Trial, topo topologies.Topology, st Failover, lease locks.Lease, ttl time.Duration) error {
+	if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Topology: topo, Nodes: topo.Nodes(), Recorder: t.Rec}); err != nil {
+		return Failed("nemesis", err)
 	}
+	observer, err := st.Locker(ctx, topo, true)
+	if err != nil {
+		return Failed("setup", err)
+	}
+	defer observer.Close()
+	var last error
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		octx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, last = observer.Extend(octx, lease, ttl)
+		cancel()
+		if errors.Is(last, locks.ErrNotHeld) {
+			t.Prove("after the empty restart the store no longer knows A's lease %s", lease.Token)
+			return nil
+		}
+		if last == nil {
+			return NoFault("the restarted member still knows A's lease: nothing was lost")
+		}
+		_ = sleep(ctx, 50*time.Millisecond)
+	}
+	return Failed("observe", fmt.Errorf("the restarted member did not answer about A's lease: %w", last))
 }

@@ -3,6 +3,8 @@ package safety
 import (
 	"sync"
 	"time"
+
+	"github.com/lockbench/lockbench/safety/history"
 )
 
 // Resource is the thing a lock protects, kept in process so that it can judge
@@ -14,7 +16,7 @@ import (
 type Resource struct {
 	name   string
 	fenced bool
-	rec    *Recorder
+	rec    *history.Recorder
 
 	mu            sync.Mutex
 	inside        map[string]time.Time // client -> when it entered
@@ -39,7 +41,7 @@ type ResourceStats struct {
 }
 
 // NewResource returns an empty resource that records its answers in rec.
-func NewResource(name string, fenced bool, rec *Recorder) *Resource {
+func NewResource(name string, fenced bool, rec *history.Recorder) *Resource {
 	return &Resource{name: name, fenced: fenced, rec: rec, inside: map[string]time.Time{},
 		stats: ResourceStats{Name: name, Fenced: fenced}}
 }
@@ -51,7 +53,7 @@ func (r *Resource) Name() string { return r.name }
 func (r *Resource) Enter(client, key, token string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	e := r.rec.Record(Event{Client: client, Kind: Entered, Key: key, Token: token, Resource: r.name})
+	e := r.rec.Record(history.Event{Client: client, Kind: history.Entered, Key: key, Token: token, Resource: r.name})
 	r.inside[client] = e.Time
 	if n := len(r.inside); n > r.stats.MaxHolders {
 		r.stats.MaxHolders = n
@@ -68,7 +70,7 @@ func (r *Resource) Leave(client, key string) {
 	if _, ok := r.inside[client]; !ok {
 		return
 	}
-	e := r.rec.Record(Event{Client: client, Kind: Left, Key: key, Resource: r.name})
+	e := r.rec.Record(history.Event{Client: client, Kind: history.Left, Key: key, Resource: r.name})
 	if len(r.inside) == 2 {
 		r.stats.OverlapTime += e.Time.Sub(r.overlapSince)
 	}
@@ -78,7 +80,7 @@ func (r *Resource) Leave(client, key string) {
 // Write applies (or, fenced, may refuse) a write from client carrying fence, and
 // returns whether it was applied. A write without a fence (hasFence false) is always
 // applied: there is nothing to check it against.
-func (r *Resource) Write(client, key string, fence int64, hasFence bool) bool {
+func (r *Resource) Write(client, key, token string, fence int64, hasFence bool) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stats.Writes++
@@ -98,7 +100,7 @@ func (r *Resource) Write(client, key string, fence int64, hasFence bool) bool {
 	case stale:
 		r.stats.StaleRejected++
 	}
-	r.rec.Record(Event{Client: client, Kind: Write, Key: key, Resource: r.name, Fence: fence, HasFence: hasFence, Accepted: accepted})
+	r.rec.Record(history.Event{Client: client, Kind: history.Write, Key: key, Token: token, Resource: r.name, Fence: fence, HasFence: hasFence, Accepted: accepted})
 	return accepted
 }
 

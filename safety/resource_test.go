@@ -1,14 +1,19 @@
 package safety
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/lockbench/lockbench/safety/check"
+	"github.com/lockbench/lockbench/safety/history"
+)
 
 func TestResourceFencedRejectsStaleWrites(t *testing.T) {
 	for _, fenced := range []bool{false, true} {
-		rec := NewRecorder()
+		rec := history.NewRecorder()
 		r := NewResource("r", fenced, rec)
-		r.Write("B", "k", 5, true)
-		stale := r.Write("A", "k", 4, true)
-		r.Write("C", "k", 6, true)
+		r.Write("B", "k", "tB", 5, true)
+		stale := r.Write("A", "k", "tA", 4, true)
+		r.Write("C", "k", "tC", 6, true)
 		s := r.Stats()
 		if fenced && (stale || s.StaleRejected != 1 || s.StaleAccepted != 0 || s.Accepted != 2) {
 			t.Errorf("fenced: stale write applied=%v, stats %+v", stale, s)
@@ -17,14 +22,14 @@ func TestResourceFencedRejectsStaleWrites(t *testing.T) {
 			t.Errorf("unfenced: stale write applied=%v, stats %+v", stale, s)
 		}
 		// The resource's own answers and the checker's reading of them must agree.
-		if c := CheckFencing(rec.History()); c.StaleAccepted != s.StaleAccepted || c.StaleRejected != s.StaleRejected {
+		if c := check.Fencing(rec.History()); c.StaleAccepted != s.StaleAccepted || c.StaleRejected != s.StaleRejected {
 			t.Errorf("fenced=%v: checker %+v disagrees with resource %+v", fenced, c, s)
 		}
 	}
 }
 
 func TestResourceCountsConcurrentHolders(t *testing.T) {
-	rec := NewRecorder()
+	rec := history.NewRecorder()
 	r := NewResource("r", false, rec)
 	r.Enter("A", "k", "a")
 	r.Leave("A", "k")
@@ -39,7 +44,7 @@ func TestResourceCountsConcurrentHolders(t *testing.T) {
 	if s.MaxHolders != 2 || s.OverlapTime <= 0 {
 		t.Errorf("B and C together: %+v, want 2 holders and some overlap time", s)
 	}
-	if m := CheckMutualExclusion(rec.History()); m.Violations != 1 || m.Overlaps[0].Duration != s.OverlapTime {
+	if m := check.MutualExclusion(rec.History()); m.Violations != 1 || m.Overlaps[0].Duration != s.OverlapTime {
 		t.Errorf("checker %+v disagrees with resource overlap %v", m, s.OverlapTime)
 	}
 }

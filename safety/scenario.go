@@ -4,36 +4,33 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"sort"
-	"strings"
-	"sync"
+	"os"
+	"path/filepath"
+	"time"
 
+	"github.com/lockbench/lockbench/internal/registry"
+	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// Scenario is one reproducible way a lock breaks (or holds): a topology, clients, a
+// Scenario is one reproducible way a lock breaks (or holds): a store, clients, a
 // nemesis and the checkers, run Trials times per variant. Register it from its own
-// file with Register in an init function; the CLI runs it by name.
+// file with Register in an init function; the CLI runs it by name through Run.
 type Scenario interface {
 	// Name is the CLI name, lower-case-with-dashes.
 	Name() string
 	// Summary is one line for the CLI's list.
 	Summary() string
-	// Params lists the --param names Run accepts, with defaults: the CLI refuses others.
+	// Params declares every --param the scenario reads, with its typed default.
 	Params() []Param
-	// Run runs env.Trials trials of every variant. It starts its servers through
-	// env.Start, closes them on every path, and never waits without a timeout: a fault
-	// that cannot be produced is counted in Variant.FaultNotProduced, never as safe.
-	// Bad params are returned as a *ParamError before anything starts.
-	Run(ctx context.Context, env *Env) (*Report, error)
+	// Run runs env.Trials trials of every variant with params already parsed. It
+	// starts servers through env.Start, closes them on every path, and never waits
+	// without a timeout. Cross-parameter mistakes are a *ParamError before anything
+	// starts.
+	Run(ctx context.Context, env *Env, p Values) (*results.Report, error)
 }
 
-// Param documents one scenario parameter.
-type Param struct {
-	Name, Default, Help string
-}
-
-// StartFunc starts a topology; tests pass one that fails (or skips) without redis-server.
+// StartFunc starts a topology; tests pass one that fails (or skips) without servers.
 type StartFunc func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error)
 
 // Env is what a run gives a scenario.
@@ -45,8 +42,32 @@ type Env struct {
 	// OutDir receives porcupine's pages for violating histories (under viz/); empty
 	// means none are written.
 	OutDir string
+	// LinearTimeout bounds porcupine's search per trial (0: 10 s). A search cut short
+	// is counted as linearizability_unknown, never as linearizable.
+	LinearTimeout time.Duration
 	// Logf reports progress; nil is quiet.
 	Logf func(format string, args ...any)
+}
+
+// Run parses env.Params against s's declarations (a *ParamError on bad input, before
+// anything starts), runs s, and stamps the report with its duration and rate.
+func Run(ctx context.Context, s Scenario, env *Env) (*results.Report, error) {
+	vals, err := Parse(s.Name(), s.Params(), env.Params)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	rep, err := s.Run(ctx, env, vals)
+	if err != nil {
+		return nil, err
+	}
+	rep.Finish(time.Since(start).Seconds())
+	return rep, nil
+}
+
+// newReport is the empty report of one run of s.
+func (e *Env) newReport(s Scenario) *results.Report {
+	return &results.Report{Scenario: s.Name(), Summary: s.Summary(), Seed: e.Seed, TrialsPerVariant: e.Trials, Params: e.Params}
 }
 
 func (e *Env) logf(format string, args ...any) {
@@ -65,44 +86,49 @@ func (e *Env) Rand(variant string, trial int) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(e.Seed), h^uint64(trial)))
 }
 
-var scenarios = struct {
-	sync.RWMutex
-	byName map[string]Scenario
-}{byName: map[string]Scenario{}}
+// start starts spec through env, with a bound on how long that may take.
+func (e *Env) start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+	if e.Start == nil {
+		return nil, fmt.Errorf("env.Start is nil: nothing can start a %s topology", spec.Kind)
+	}
+	startCtx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	return e.Start(startCtx, spec)
+}
+
+// vizDir is where a run's porcupine pages go, made on first use; "" when the run
+// writes none.
+func (e *Env) vizDir() string {
+	if e.OutDir == "" {
+		return ""
+	}
+	dir := filepath.Join(e.OutDir, "viz")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		e.logf("viz dir: %v", err)
+		return ""
+	}
+	return dir
+}
+
+var scenarios = registry.New[Scenario]("scenario")
 
 // Register adds s under s.Name(); a duplicate name is a programming error.
-func Register(s Scenario) {
-	scenarios.Lock()
-	defer scenarios.Unlock()
-	if _, dup := scenarios.byName[s.Name()]; dup {
-		panic("safety: scenario registered twice: " + s.Name())
-	}
-	scenarios.byName[s.Name()] = s
-}
+func Register(s Scenario) { scenarios.Add(s.Name(), s) }
 
 // Lookup returns the scenario registered as name.
-func Lookup(name string) (Scenario, error) {
-	scenarios.RLock()
-	defer scenarios.RUnlock()
-	s, ok := scenarios.byName[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown scenario %q: want one of %s", name, strings.Join(namesLocked(), ", "))
-	}
-	return s, nil
-}
+func Lookup(name string) (Scenario, error) { return scenarios.Get(name) }
 
 // Names lists the registered scenarios, sorted.
-func Names() []string {
-	scenarios.RLock()
-	defer scenarios.RUnlock()
-	return namesLocked()
+func Names() []string { return scenarios.Names() }
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
 }
 
-func namesLocked() []string {
-	names := make([]string, 0, len(scenarios.byName))
-	for n := range scenarios.byName {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

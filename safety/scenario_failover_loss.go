@@ -2,23 +2,19 @@ package safety
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
-	"sort"
-	"sync"
 	"time"
 
-	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 // failoverLoss: on a sentinel deployment, the master dies delay after granting a lock
-// whose SET had not yet been applied by the replicas (a replication lag injected with
-// CLIENT PAUSE on each replica, drawn per trial). The promoted replica lacks the key:
-// the lock is lost and a second client takes it. WAIT 1 / WAIT 2 / min-replicas-to-write
-// change the odds; the zombie mode pauses the master instead and counts how long the
-// old master keeps taking writes after it comes back.
+// whose SET the replicas had not applied yet (each replica's stream held back by a
+// CLIENT PAUSE of a drawn length, or every replica cut off). The promoted replica
+// lacks the key: the lock is lost and a second client takes it. WAIT 1, WAIT 2 and
+// min-replicas-to-write change the odds. The zombie mode stops the master instead and
+// measures how long the old master takes writes after it comes back.
 type failoverLoss struct{}
 
 func init() { Register(failoverLoss{}) }
@@ -28,430 +24,241 @@ func (failoverLoss) Summary() string {
 	return "sentinel master dies delay after a grant: the promoted replica may lack the lock (loss probability vs delay and lag; WAIT 1, WAIT 2, min-replicas-to-write; zombie master)"
 }
 
-var failoverModes = []string{"none", "wait1", "wait2", "min-replicas", "zombie"}
+// failoverGuard is what stands between the first grant and the failover: one mode of
+// the scenario, read once from its name.
+type failoverGuard struct {
+	mode         string // as --param modes spells it
+	waitReplicas int    // SET then WAIT this many replicas; 0 for no WAIT
+	minReplicas  bool   // min-replicas-to-write 1 (max-lag 10 s) on every data node
+	zombie       bool   // stop the master through the failover and resume it, instead of killing it
+}
+
+var failoverGuards = []failoverGuard{
+	{mode: "none"},
+	{mode: "wait1", waitReplicas: 1},
+	{mode: "wait2", waitReplicas: 2},
+	{mode: "min-replicas", minReplicas: true},
+	{mode: "zombie", zombie: true},
+}
+
+func guardModes() []string {
+	names := make([]string, len(failoverGuards))
+	for i, g := range failoverGuards {
+		names[i] = g.mode
+	}
+	return names
+}
+
+// unguarded is a grant that nothing waits for: SET NX and go.
+func (g failoverGuard) unguarded() bool { return g.waitReplicas == 0 && !g.minReplicas && !g.zombie }
+
+func (g failoverGuard) grant(waitTimeout time.Duration) string {
+	switch {
+	case g.waitReplicas > 0:
+		return fmt.Sprintf("SET NX PX on the master, then WAIT %d %d", g.waitReplicas, waitTimeout.Milliseconds())
+	case g.minReplicas:
+		return "SET NX PX through sentinel, min-replicas-to-write 1 (max-lag 10 s) on every data node"
+	}
+	return "SET NX PX through sentinel"
+}
 
 func (failoverLoss) Params() []Param {
 	return []Param{
-		{"modes", "none,wait1,wait2,min-replicas,zombie", "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1), zombie (pause the master, resume it after failover)"},
-		{"delays", "0ms,10ms,25ms,50ms,100ms", "time from grant to SIGKILL of the master"},
-		{"lag-max", "50ms", "each replica stops applying the stream (CLIENT PAUSE) for a time drawn uniformly in [0, lag-max] around the grant; 0 means natural lag only"},
-		{"cut", "pause", "how the replicas miss the grant: pause (CLIENT PAUSE each for its drawn lag) or link-kill (SIGSTOP the replicas and CLIENT KILL TYPE replica on the master before the grant; SIGCONT after the kill: every grant is missed)"},
-		{"wait-timeout", "200ms", "WAIT's timeout in the wait modes: fewer acks by then refuse the grant"},
-		{"down-after", "500ms", "sentinel down-after-milliseconds"},
-		{"promotion-timeout", "15s", "how long to wait for a new master before counting the trial as fault-not-produced"},
+		ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1), zombie (stop the master, resume it after the failover)"),
+		DurationsParam("delays", []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}, "time from grant to SIGKILL of the master"),
+		DurationParam("lag-max", 50*time.Millisecond, 0, "each replica stops applying the stream (CLIENT PAUSE) for a whole number of ms drawn uniformly in [0, lag-max] just before the grant; 0 means natural lag only"),
+		ChoiceParam("cut", "pause", []string{"pause", "link-kill"}, "how the replicas miss the grant: pause (CLIENT PAUSE each for its drawn lag) or link-kill (SIGSTOP the replicas and CLIENT KILL TYPE replica on the master before the grant, SIGCONT after the kill: every grant is missed)"),
+		DurationParam("wait-timeout", 200*time.Millisecond, time.Millisecond, "WAIT's timeout in the wait modes: fewer acks by then refuse the grant"),
+		DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds (sentinels then ping and reconnect every half of it, at most 1 s)"),
+		DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout: a promotion must be seen within it, and sentinel sees one only at its next once-a-second INFO of the replica"),
+		DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master before the trial is fault_not_produced"),
+		DurationParam("zombie-watch", 20*time.Second, 100*time.Millisecond, "zombie mode: how long to keep probing the resumed old master for writes; a window cut here is a lower bound"),
+		SwitchParam("reuse", true, "re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
+		IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation, so that one re-forms while a trial runs on another"),
+		DurationParam("reform-timeout", 15*time.Second, time.Second, "with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
 	}
 }
 
+// failoverConfig is the scenario's params, read once.
 type failoverConfig struct {
-	modes                    []string
-	cut                      string
-	delays                   []time.Duration
-	lagMax, waitTimeout      time.Duration
-	downAfter, promotionWait time.Duration
+	guards                        []failoverGuard
+	delays                        []time.Duration
+	lagMax, waitTimeout           time.Duration
+	cut                           string // as --param cut spells it
+	linkKill                      bool
+	downAfter, failoverTimeout    time.Duration
+	promotionTimeout, zombieWatch time.Duration
+	reuse                         bool
+	deployments                   int
+	reformTimeout                 time.Duration
 }
 
-func (s failoverLoss) config(p Params) (failoverConfig, error) {
-	var c failoverConfig
-	var err error
-	if c.modes, err = p.Strings("modes", []string{"none", "wait1", "wait2", "min-replicas", "zombie"}, failoverModes); err != nil {
-		return c, err
+// B waits this long for a promoted master that refuses writes for want of replicas.
+const secondClientPatience = 3 * time.Second
+
+// zombieProbeInterval paces the writes that measure a zombie's window.
+const zombieProbeInterval = 20 * time.Millisecond
+
+func readFailoverConfig(p Values) failoverConfig {
+	c := failoverConfig{
+		delays: p.Durations("delays"), lagMax: p.Duration("lag-max"), waitTimeout: p.Duration("wait-timeout"),
+		cut: p.String("cut"), downAfter: p.Duration("down-after"), failoverTimeout: p.Duration("failover-timeout"),
+		promotionTimeout: p.Duration("promotion-timeout"), zombieWatch: p.Duration("zombie-watch"),
+		reuse: p.Bool("reuse"), deployments: p.Int("deployments"), reformTimeout: p.Duration("reform-timeout"),
 	}
-	cuts, err := p.Strings("cut", []string{"pause"}, []string{"pause", "link-kill"})
-	if err != nil {
-		return c, err
+	c.linkKill = c.cut == "link-kill"
+	for _, m := range p.Strings("modes") {
+		for _, g := range failoverGuards {
+			if g.mode == m {
+				c.guards = append(c.guards, g)
+			}
+		}
 	}
-	if len(cuts) != 1 {
-		return c, &ParamError{"cut", p["cut"], "one of pause, link-kill"}
-	}
-	c.cut = cuts[0]
-	if c.delays, err = p.Durations("delays", []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}); err != nil {
-		return c, err
-	}
-	if c.lagMax, err = p.Duration("lag-max", 50*time.Millisecond); err != nil {
-		return c, err
-	}
-	if c.waitTimeout, err = p.Duration("wait-timeout", 200*time.Millisecond); err != nil {
-		return c, err
-	}
-	if c.waitTimeout <= 0 {
-		return c, &ParamError{"wait-timeout", p["wait-timeout"], "a duration > 0 (WAIT 0 blocks forever)"}
-	}
-	if c.downAfter, err = p.Duration("down-after", 500*time.Millisecond); err != nil {
-		return c, err
-	}
-	if c.downAfter < 100*time.Millisecond {
-		return c, &ParamError{"down-after", p["down-after"], "a duration >= 100ms"}
-	}
-	if c.promotionWait, err = p.Duration("promotion-timeout", 15*time.Second); err != nil {
-		return c, err
-	}
-	if c.promotionWait <= 0 {
-		return c, &ParamError{"promotion-timeout", p["promotion-timeout"], "a duration > 0"}
-	}
-	return c, nil
+	return c
 }
 
-func (s failoverLoss) Run(ctx context.Context, env *Env) (*Report, error) {
-	cfg, err := s.config(env.Params)
+func (c failoverConfig) cutDescription() string {
+	if c.linkKill {
+		return "replicas SIGSTOPped and their links killed before the grant, resumed after the kill"
+	}
+	return fmt.Sprintf("each replica paused (CLIENT PAUSE) for up to %v just before the grant", c.lagMax)
+}
+
+// spec is the deployment every trial runs on, fresh or re-formed.
+func (c failoverConfig) spec() topologies.Spec {
+	return topologies.Spec{Kind: topologies.Sentinel, Replicas: 2, DownAfter: c.downAfter, FailoverTimeout: c.failoverTimeout,
+		// A re-formed node full-syncs from an RDB on disk: after a diskless sync Redis
+		// 7.0 streams nothing to the replica until its once-a-second first ACK.
+		ExtraConfig: []string{"repl-diskless-sync no"}}
+}
+
+// timers tighten sentinel where the scenario allows (measured on this machine):
+//   - pings and reconnections every half of down-after: after a failover a sentinel
+//     reaches the new master only a ping period after it last tried the dead one, and
+//     a new master out of reach for down-after is failed over in turn (flapping);
+//   - loss modes: replicas INFOed every 5 ping periods less 350 ms. Sentinel promotes
+//     only a replica whose INFO is younger than 5 ping periods, and during a failover
+//     it INFOs replicas once a second, counted from the last INFO before it: so it sees
+//     the promotion sooner the older that INFO may be. With down-after 400 ms (ping
+//     200, INFO 650) a trial took 1.25 s at the median, against 1.44 s with 300 ms
+//     (ping 150, INFO 400) and 1.5 s with INFO at 100 ms;
+//   - the zombie keeps sentinel's own INFO and hello periods (10 s, 2 s): they decide
+//     how long a resumed master goes on taking writes.
+func (c failoverConfig) timers(zombie bool) topologies.SentinelTimers {
+	ping := min(max(c.downAfter/2, 120*time.Millisecond), time.Second)
+	t := topologies.SentinelTimers{PingPeriod: ping, AskPeriod: 100 * time.Millisecond}
+	if !zombie {
+		t.InfoPeriod = min(max(5*ping-350*time.Millisecond, 100*time.Millisecond), 800*time.Millisecond)
+	}
+	return t
+}
+
+// failoverVariant is one guard at one kill delay (the zombie has no delay), and where
+// its trials got their deployments.
+type failoverVariant struct {
+	Variant
+	guard failoverGuard
+	delay time.Duration
+	use   deploymentUse
+}
+
+func (s failoverLoss) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+	r, err := newFailoverRun(env, readFailoverConfig(p))
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Scenario: s.Name(), Summary: s.Summary(), Seed: env.Seed, TrialsPerVariant: env.Trials, Params: env.Params}
-	for _, mode := range cfg.modes {
-		if mode == "zombie" {
-			v := &Variant{Name: "zombie", Expect: ExpectBreaks, Measure: MeasureViolations, Params: map[string]string{"mode": mode},
-				Description: "SIGSTOP the master until a replica is promoted; B locks on the new master; SIGCONT the old one; A, still pointed at it, locks there too",
-				WindowIs:    "from the old master's resume to its last accepted write (it accepts until sentinel turns it into a replica)"}
-			for trial := 0; trial < env.Trials; trial++ {
-				if err := s.zombieTrial(ctx, env, cfg, v, trial); err != nil {
-					return nil, fmt.Errorf("zombie trial %d: %w", trial, err)
-				}
+	defer r.close()
+	rep := env.newReport(s)
+	for _, g := range r.guards {
+		if g.zombie {
+			v := r.zombieVariant()
+			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *Trial) error {
+				return borrow(ctx, r.zombieDeployments, &v.use, func(topo topologies.Topology) error { return r.zombieTrial(ctx, topo, t) })
+			}); err != nil {
+				return nil, err
 			}
-			rep.Variants = append(rep.Variants, v)
+			rep.Variants = append(rep.Variants, v.result())
 			continue
 		}
-		series := Series{Name: "mode=" + mode, X: "delay from grant to master kill (ms)", Y: "probability the lock was lost"}
-		for _, delay := range cfg.delays {
-			v := &Variant{Name: fmt.Sprintf("%s-delay-%dms", mode, delay.Milliseconds()), Measure: MeasureLostLocks,
-				Params:      map[string]string{"mode": mode, "delay": delay.String(), "lag_max": cfg.lagMax.String(), "cut": cfg.cut},
-				Description: failoverDescription(mode, delay, cfg)}
-			v.Expect = failoverExpectation(mode, delay, cfg)
-			for trial := 0; trial < env.Trials; trial++ {
-				if err := s.lossTrial(ctx, env, cfg, mode, delay, v, trial); err != nil {
-					return nil, fmt.Errorf("%s trial %d: %w", v.Name, trial, err)
-				}
+		var variants []*failoverVariant
+		for _, delay := range r.delays {
+			v := r.delayVariant(g, delay)
+			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *Trial) error {
+				return borrow(ctx, r.lossDeployments, &v.use, func(topo topologies.Topology) error { return r.lossTrial(ctx, topo, v, t) })
+			}); err != nil {
+				return nil, err
 			}
-			lost := 0
-			for _, o := range v.PerTrial {
-				if o.Outcome == "judged" && o.LostLocks > 0 {
-					lost++
-				}
-			}
-			if v.Judged > 0 {
-				series.Points = append(series.Points, Point{X: float64(delay.Milliseconds()), Y: float64(lost) / float64(v.Judged), N: v.Judged})
-			}
-			rep.Variants = append(rep.Variants, v)
+			variants = append(variants, v)
+			rep.Variants = append(rep.Variants, v.result())
 		}
-		rep.Series = append(rep.Series, series)
+		rep.Series = append(rep.Series, lossByDelay(g, variants))
 		// Under WAIT the grant itself waits out the lag, so the margin means nothing there.
-		if cfg.cut == "pause" && cfg.lagMax > 0 && (mode == "none" || mode == "min-replicas") {
-			rep.Series = append(rep.Series, lagMarginSeries(mode, rep.Variants))
+		if !r.linkKill && r.lagMax > 0 && g.waitReplicas == 0 {
+			rep.Series = append(rep.Series, lossByLagMargin(g, variants))
 		}
 	}
 	return rep, nil
 }
 
-// lagMarginSeries buckets a mode's judged trials by when the promoted replica really
-// resumed applying the stream, relative to the master's kill (10 ms buckets): the
-// lock should be lost exactly when that margin is positive.
-func lagMarginSeries(mode string, variants []*Variant) Series {
-	type bucket struct{ lost, n int }
-	buckets := map[int]*bucket{}
-	for _, v := range variants {
-		if v.Params["mode"] != mode {
-			continue
-		}
-		for _, o := range v.PerTrial {
-			margin, ok := o.Inputs["pause_end_after_kill_promoted_ms"]
-			if o.Outcome != "judged" || !ok {
-				continue
-			}
-			k := int(math.Floor(margin / 10))
-			if buckets[k] == nil {
-				buckets[k] = &bucket{}
-			}
-			buckets[k].n++
-			if o.LostLocks > 0 {
-				buckets[k].lost++
-			}
-		}
-	}
-	keys := make([]int, 0, len(buckets))
-	for k := range buckets {
-		keys = append(keys, k)
-	}
-	sort.Ints(keys)
-	s := Series{Name: "mode=" + mode + " by lag", X: "promoted replica's measured pause end minus master kill (ms, 10 ms buckets, lower edge)", Y: "probability the lock was lost"}
-	for _, k := range keys {
-		b := buckets[k]
-		s.Points = append(s.Points, Point{X: float64(k * 10), Y: float64(b.lost) / float64(b.n), N: b.n})
-	}
-	return s
-}
-
-func failoverDescription(mode string, delay time.Duration, cfg failoverConfig) string {
-	guard := map[string]string{
-		"none":         "SET NX PX through sentinel",
-		"wait1":        fmt.Sprintf("SET NX PX then WAIT 1 %d", cfg.waitTimeout.Milliseconds()),
-		"wait2":        fmt.Sprintf("SET NX PX then WAIT 2 %d", cfg.waitTimeout.Milliseconds()),
-		"min-replicas": "SET NX PX with min-replicas-to-write 1 (max-lag 10 s)",
-	}[mode]
-	if cfg.cut == "link-kill" {
-		return fmt.Sprintf("%s; replicas SIGSTOPped and their links killed before the grant; master SIGKILLed %v after it", guard, delay)
-	}
-	return fmt.Sprintf("%s; each replica paused (CLIENT PAUSE) for up to %v just before the grant; master SIGKILLed %v after the grant", guard, cfg.lagMax, delay)
-}
-
-// failoverExpectation: with no guard and a kill before any lag can end, the lock is
-// lost; WAIT 2 keeps it on every replica; everything else is a point of the sweep.
-func failoverExpectation(mode string, delay time.Duration, cfg failoverConfig) Expectation {
-	switch {
-	case mode == "wait2":
-		return ExpectHolds
-	case mode == "none" && cfg.cut == "link-kill":
-		return ExpectBreaks
-	case (mode == "none" || mode == "min-replicas") && delay == 0 && cfg.lagMax >= 20*time.Millisecond:
-		return ExpectBreaks
-	}
-	return ExpectMeasured
-}
-
-func sentinelSpec(cfg failoverConfig, mode string) topologies.Spec {
-	spec := topologies.Spec{Kind: topologies.Sentinel, Replicas: 2, DownAfter: cfg.downAfter, FailoverTimeout: 3 * time.Second}
-	if mode == "min-replicas" {
-		spec.ExtraConfig = []string{"min-replicas-to-write 1", "min-replicas-max-lag 10"}
-	}
-	return spec
-}
-
-func (s failoverLoss) lossTrial(ctx context.Context, env *Env, cfg failoverConfig, mode string, delay time.Duration, v *Variant, trial int) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	topo, err := env.start(ctx, sentinelSpec(cfg, mode))
-	if err != nil {
-		return err
-	}
-	defer topo.Close()
-	master := topo.Masters()[0]
-	rec := NewRecorder()
-	res := NewResource("resource", false, rec)
-	key := fmt.Sprintf("failover-loss:%s:%d:%d", v.Name, env.Seed, trial)
-
-	var locker locks.Locker
-	switch mode {
-	case "wait1", "wait2":
-		n := 1
-		if mode == "wait2" {
-			n = 2
-		}
-		locker, err = locks.NewWait(ctx, master.Addr(), locks.WaitOptions{Replicas: n, Timeout: cfg.waitTimeout})
-	default:
-		locker, err = locks.NewSentinel(ctx, topologies.Addrs(topo.Sentinels()), locks.SentinelOptions{MasterName: topo.Spec().MasterName})
-	}
-	if err != nil {
-		return err
-	}
-	defer locker.Close()
-	a := NewClient("A", locker, rec)
-
-	rnd := env.Rand(v.Name, trial)
-	inputs := map[string]float64{"delay_ms": float64(delay.Milliseconds())}
-	healCut := noHeal
-	if cfg.cut == "link-kill" {
-		nodes := append([]topologies.Node{master}, topo.Replicas()...)
-		if healCut, err = inject(ctx, "replication-link-kill", Target{Nodes: nodes, Recorder: rec}); err != nil {
+func (s failoverLoss) runVariant(ctx context.Context, env *Env, v *failoverVariant, trial func(ctx context.Context, t *Trial) error) error {
+	for n := 0; n < env.Trials; n++ {
+		if err := env.runTrial(ctx, s.Name(), v.result(), n, func(ctx context.Context, t *Trial) error {
+			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+			defer cancel()
+			return trial(ctx, t)
+		}); err != nil {
 			return err
 		}
-		defer healCut(context.Background()) // stopped replicas must not outlive the trial
 	}
-	pauseEnds := make([]time.Time, len(topo.Replicas()))
-	var pausesOver sync.WaitGroup
-	if cfg.cut == "pause" && cfg.lagMax > 0 {
-		lags := make([]time.Duration, len(topo.Replicas()))
-		for i, r := range topo.Replicas() {
-			lags[i] = time.Duration(rnd.Int64N(int64(cfg.lagMax) + 1))
-			if _, err := inject(ctx, "replication-pause", Target{Nodes: []topologies.Node{r}, Duration: lags[i], Recorder: rec}); err != nil {
-				return err
-			}
-			inputs[fmt.Sprintf("lag_replica%d_ms", i)] = ms(lags[i])
-			// A PING blocks until the server lifts the pause: its return is when the
-			// replica really resumed, which may be later than asked.
-			pausesOver.Add(1)
-			go func(i int, addr string) {
-				defer pausesOver.Done()
-				c := plainClient(addr)
-				defer c.Close()
-				_ = c.Ping(ctx).Err()
-				pauseEnds[i] = time.Now()
-			}(i, r.Addr())
-		}
-		inputs["lag_min_ms"], inputs["lag_max_ms"] = ms(minDuration(lags)), ms(maxDuration(lags))
+	if n := v.use.note(); n != "" {
+		v.Note(n)
 	}
-	defer pausesOver.Wait()
-	lease, err := a.Acquire(ctx, key, 60*time.Second)
-	if err != nil {
-		v.skip(trial, inputs, "not-granted", err.Error())
-		return nil
-	}
-	if err := a.Enter(ctx, res, lease); err != nil {
-		return err
-	}
-	if err := sleep(ctx, delay); err != nil {
-		return err
-	}
-	killedAt := time.Now()
-	if _, err := inject(ctx, "node-kill", Target{Nodes: []topologies.Node{master}, Recorder: rec}); err != nil {
-		return err
-	}
-	if err := healCut(ctx); err != nil { // a stopped replica cannot be promoted
-		return err
-	}
-	promoCtx, promoCancel := context.WithTimeout(ctx, cfg.promotionWait)
-	newMaster, err := topologies.WaitForNewMaster(promoCtx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, master.Addr())
-	promoCancel()
-	if err != nil {
-		v.skip(trial, inputs, "fault-not-produced", err.Error())
-		return nil
-	}
-	pausesOver.Wait()
-	for i, r := range topo.Replicas() {
-		if pauseEnds[i].IsZero() {
-			continue
-		}
-		margin := ms(pauseEnds[i].Sub(killedAt))
-		inputs[fmt.Sprintf("pause_end_after_kill_replica%d_ms", i)] = margin
-		if r.Addr() == newMaster {
-			inputs["lag_promoted_ms"] = inputs[fmt.Sprintf("lag_replica%d_ms", i)]
-			inputs["pause_end_after_kill_promoted_ms"] = margin
-		}
-	}
-	if err := observeKey(ctx, rec, newMaster, key); err != nil {
-		return err
-	}
-	if err := s.secondHolder(ctx, v, rec, res, newMaster, key, time.Second); err != nil {
-		return err
-	}
-	a.Leave(res, lease)
-	_, err = env.judgeTrial(s.Name(), v, trial, inputs, rec.History())
-	return err
+	return nil
 }
 
-// secondHolder is client B, which knows the new master: it tries for up to patience
-// and, if granted, works briefly inside the resource.
-func (failoverLoss) secondHolder(ctx context.Context, v *Variant, rec *Recorder, res *Resource, addr, key string, patience time.Duration) error {
-	l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
-	if err != nil {
-		return err
-	}
-	defer l.Close()
-	b := NewClient("B", l, rec)
-	tryCtx, cancel := context.WithTimeout(ctx, patience)
-	defer cancel()
-	for {
-		lease, err := b.Acquire(tryCtx, key, 60*time.Second)
-		if err == nil {
-			v.SecondGranted++
-			_ = b.Enter(ctx, res, lease)
-			b.Write(ctx, res, lease)
-			_ = sleep(ctx, 20*time.Millisecond)
-			b.Leave(res, lease)
-			_ = b.Release(ctx, lease)
-			return nil
-		}
-		if errors.Is(err, locks.ErrNotAcquired) {
-			return nil // the key survived the failover: B is refused, as it should be
-		}
-		if sleep(tryCtx, 10*time.Millisecond) != nil {
-			return nil // the new master never answered B: no second holder
-		}
-	}
+func (r *failoverRun) delayVariant(g failoverGuard, delay time.Duration) *failoverVariant {
+	return &failoverVariant{Variant: Variant{&results.Variant{
+		Name:        fmt.Sprintf("%s-delay-%dms", g.mode, delay.Milliseconds()),
+		Description: fmt.Sprintf("%s; %s; master SIGKILLed %v after the grant", g.grant(r.waitTimeout), r.cutDescription(), delay),
+		Params:      map[string]string{"mode": g.mode, "delay": delay.String(), "lag_max": r.lagMax.String(), "cut": r.cut},
+		Measure:     results.LostLocks,
+		Claims:      lossClaims(r.failoverConfig, g, delay),
+	}}, guard: g, delay: delay}
 }
 
-func (s failoverLoss) zombieTrial(ctx context.Context, env *Env, cfg failoverConfig, v *Variant, trial int) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	topo, err := env.start(ctx, sentinelSpec(cfg, "zombie"))
-	if err != nil {
-		return err
+// lossClaims: WAIT 2 keeps the key on every replica; with no guard a grant that no
+// replica saw (link-kill) is always lost, and a kill before any drawn lag can end
+// loses it in some trials. Everything else is a point of the sweep.
+func lossClaims(cfg failoverConfig, g failoverGuard, delay time.Duration) []results.Claim {
+	switch {
+	case g.waitReplicas >= 2:
+		return []results.Claim{results.Holds(results.LostLocks)}
+	case g.unguarded() && cfg.linkKill:
+		return []results.Claim{results.Always(results.LostLocks)}
+	case g.waitReplicas == 0 && !cfg.linkKill && delay == 0 && cfg.lagMax >= 20*time.Millisecond:
+		return []results.Claim{results.Breaks(results.LostLocks)}
 	}
-	defer topo.Close()
-	old := topo.Masters()[0]
-	rec := NewRecorder()
-	res := NewResource("resource", false, rec)
-	key := fmt.Sprintf("failover-zombie:%d:%d", env.Seed, trial)
-
-	heal, err := inject(ctx, "node-pause", Target{Nodes: []topologies.Node{old}, Recorder: rec})
-	if err != nil {
-		return err
-	}
-	defer heal(context.Background()) // a stopped process must not outlive the trial
-	promoCtx, promoCancel := context.WithTimeout(ctx, cfg.promotionWait)
-	newMaster, err := topologies.WaitForNewMaster(promoCtx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
-	promoCancel()
-	if err != nil {
-		v.skip(trial, nil, "fault-not-produced", err.Error())
-		return nil
-	}
-	lb, err := locks.NewSingle(ctx, newMaster, locks.RedisOptions{})
-	if err != nil {
-		return err
-	}
-	defer lb.Close()
-	b := NewClient("B", lb, rec)
-	leaseB, err := b.Acquire(ctx, key, 60*time.Second)
-	if err != nil {
-		return fmt.Errorf("B on the new master: %w", err)
-	}
-	_ = b.Enter(ctx, res, leaseB)
-	if err := heal(ctx); err != nil {
-		return err
-	}
-	resumed := time.Now()
-	// A's client still points at the old master, as a client with a fixed address does.
-	la, err := locks.NewSingle(ctx, old.Addr(), locks.RedisOptions{})
-	if err != nil {
-		return err
-	}
-	defer la.Close()
-	a := NewClient("A", la, rec)
-	if leaseA, err := a.Acquire(ctx, key, 60*time.Second); err == nil {
-		_ = a.Enter(ctx, res, leaseA)
-		a.Write(ctx, res, leaseA)
-
-	}
-	window, stillZombie := zombieWindow(ctx, old.Addr(), resumed, 20*time.Second)
-	if stillZombie {
-		v.Notes = append(v.Notes, fmt.Sprintf("trial %d: the old master still took writes after %v", trial, window.Round(time.Millisecond)))
-	}
-	b.Leave(res, leaseB)
-	a.Leave(res, locks.Lease{Key: key})
-	v.WindowMs.add(ms(window))
-	_, err = env.judgeTrial(s.Name(), v, trial, map[string]float64{"window_ms": ms(window)}, rec.History())
-	return err
+	return nil
 }
 
-// zombieWindow probes the old master with a write every 20 ms until it refuses one
-// (it became a replica) or limit passes; it returns how long after resumed the last
-// write was accepted, and whether it was still accepting at the limit.
-func zombieWindow(ctx context.Context, addr string, resumed time.Time, limit time.Duration) (time.Duration, bool) {
-	last := resumed
-	for time.Since(resumed) < limit {
-		pctx, cancel := context.WithTimeout(ctx, time.Second)
-		err := topologies.AdminSet(pctx, addr, "lockbench:zombie-probe", "1", time.Minute)
-		cancel()
-		if err != nil {
-			return last.Sub(resumed), false
-		}
-		last = time.Now()
-		if sleep(ctx, 20*time.Millisecond) != nil {
-			break
+func (r *failoverRun) zombieVariant() *failoverVariant {
+	return &failoverVariant{Variant: Variant{&results.Variant{
+		Name: "zombie",
+		Description: "SIGSTOP the master until a replica is promoted; B locks on the new master; SIGCONT the old one; A, still pointed at it, locks there too; " +
+			"sentinel's INFO and hello periods are left at their defaults (10 s, 2 s): they decide when sentinel turns the old master into a replica",
+		Params:   map[string]string{"mode": "zombie", "zombie_watch": r.zombieWatch.String()},
+		Measure:  results.Violations,
+		Claims:   []results.Claim{results.Breaks(results.Violations), results.Breaks(results.SplitBrainWindow)},
+		WindowIs: "from the old master's first probe write after its resume to its last accepted one (it accepts until sentinel turns it into a replica; a window still open at zombie-watch is a lower bound)",
+	}}, guard: failoverGuard{mode: "zombie", zombie: true}}
+}
+
+// replicasOf are topo's redis servers other than primary (and the sentinels).
+func replicasOf(topo topologies.Topology, primary topologies.Node) (replicas []topologies.Node) {
+	for _, n := range append(topo.Masters(), topo.Replicas()...) {
+		if n.Addr() != primary.Addr() {
+			replicas = append(replicas, n)
 		}
 	}
-	return last.Sub(resumed), true
-}
-
-func minDuration(ds []time.Duration) time.Duration {
-	m := ds[0]
-	for _, d := range ds[1:] {
-		m = min(m, d)
-	}
-	return m
-}
-
-func maxDuration(ds []time.Duration) time.Duration {
-	m := ds[0]
-	for _, d := range ds[1:] {
-		m = max(m, d)
-	}
-	return m
+	return replicas
 }

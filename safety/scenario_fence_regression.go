@@ -5,179 +5,218 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// fenceRegression: the fencing counter is an INCR on the same sentinel-managed Redis
-// as the lock. Writes the replicas never applied vanish in a failover, the counter
-// with them, and the new master hands out tokens again. Both harms are counted: a
-// fenced resource that saw the lost tokens refuses the honest new holder, and two
-// fenced resources that saw different writes answer the same holder differently.
+// fenceRegression: the fencing counter lives in the store that grants the lock. On
+// Redis it is an INCR on the sentinel-managed master: writes the replicas never applied
+// vanish in a failover, the counter with them, and the new master hands out tokens
+// again. Both harms are counted: a fenced resource that saw the lost tokens refuses the
+// honest new holder, and two fenced resources that saw different writes answer the
+// same holder differently. On etcd the fence is the raft-ordered revision: raft elects
+// only a member holding every committed entry, so fences keep growing even when a
+// follower lagged until just before the leader died.
 type fenceRegression struct{}
 
 func init() { Register(fenceRegression{}) }
 
 func (fenceRegression) Name() string { return "fence-regression" }
 func (fenceRegression) Summary() string {
-	return "an INCR fencing counter on the locking Redis goes backwards after a failover: tokens reissued, the honest new holder refused, two fenced resources diverge"
+	return "the primary dies after its followers lagged: an INCR fence on Redis goes backwards (tokens reissued, the honest holder refused, fenced stores diverge); etcd's revision does not"
 }
 func (fenceRegression) Params() []Param {
 	return []Param{
-		{"cycles", "3", "lock cycles in each phase (before the cut, during it, after the failover)"},
-		{"promotion-timeout", "15s", "how long to wait for a new master before counting the trial as fault-not-produced"},
+		storesParam("strategies", []string{"sentinel", "etcd-3"}, fitsFenceRegression, "the lock services to run on (a primary that fails over, followers that can lag)"),
+		IntParam("cycles", 3, 1, 1000, "lock cycles in each phase (before the lag, during it, after the promotion)"),
+		DurationParam("promotion-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new primary before the trial is fault_not_produced"),
 	}
+}
+
+// replicationControl is a store whose followers a scenario can make lag, or wait for.
+type replicationControl interface {
+	// Lag makes the followers of primary miss the writes that follow, as far as the store
+	// lets it go on working; the func returned runs just before the primary is killed.
+	Lag(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error)
+	// Synced waits until every follower has every write so far.
+	Synced(ctx context.Context, topo topologies.Topology, primary topologies.Node) error
+}
+
+// fenceReader reads the fence counter of a key on one node.
+type fenceReader interface {
+	Fence(ctx context.Context, node topologies.Node, key string) (int64, error)
+}
+
+func fitsFenceRegression(s Store) bool {
+	_, lags := s.(replicationControl)
+	return isFailover(s) && lags
+}
+
+// fenceLinearizable says whether the store declares its fences raft-ordered.
+func fenceLinearizable(s Store) bool {
+	l, ok := s.(interface{ FenceLinearizable() bool })
+	return ok && l.FenceLinearizable()
 }
 
 type fenceVariant struct {
-	*Variant
-	cut bool // cut replication before the last phase of the old master
+	Variant
+	store Store
+	lag   bool // the followers lag during A's last cycles
 }
 
-func (s fenceRegression) Run(ctx context.Context, env *Env) (*Report, error) {
-	cycles, err := env.Params.Int("cycles", 3, 1, 1000)
-	if err != nil {
-		return nil, err
+func (s fenceRegression) variants(st Store) []fenceVariant {
+	harms := []results.Measure{results.ReissuedTokens, results.HonestRejected, results.Diverged}
+	claim := func(lossy bool) []results.Claim {
+		var cs []results.Claim
+		for _, m := range harms {
+			if lossy {
+				cs = append(cs, results.Breaks(m))
+			} else {
+				cs = append(cs, results.Holds(m))
+			}
+		}
+		return cs
 	}
-	promotion, err := env.Params.Duration("promotion-timeout", 15*time.Second)
-	if err != nil {
-		return nil, err
+	name := st.Strategy()
+	mk := func(suffix, what string, claims []results.Claim) Variant {
+		return Variant{&results.Variant{Name: name + "/" + suffix, Measure: results.ReissuedTokens, Claims: claims,
+			Params: map[string]string{"strategy": name, "fence": st.FenceSource()}, Description: name + ": " + what}}
 	}
-	if promotion <= 0 {
-		return nil, &ParamError{"promotion-timeout", env.Params["promotion-timeout"], "a duration > 0"}
+	return []fenceVariant{
+		{mk("lagging-followers", "the followers lag (Redis: CLIENT PAUSE on every replica; etcd: one follower paused, resumed just before the kill) while A's last cycles reach resource-1 only; the primary is killed; B locks on the new one",
+			claim(!fenceLinearizable(st))), st, true},
+		{mk("replicated", "control: every write reached every follower before the primary is killed", claim(false)), st, false},
 	}
-	variants := []fenceVariant{
-		{&Variant{Name: "replication-cut", Expect: ExpectBreaks, Measure: MeasureReissued,
-			Description: "replicas stop applying the stream (CLIENT PAUSE) while A locks and fences; the master is SIGKILLed; B locks on the promoted replica"}, true},
-		{&Variant{Name: "replicated", Expect: ExpectHolds, Measure: MeasureReissued,
-			Description: "control: the same, but WAIT 2 confirms every write before the master is SIGKILLed"}, false},
-	}
-	return runTrials(s, env, variants, func(v fenceVariant, trial int) error {
-		return s.trial(ctx, env, v, trial, cycles, promotion)
-	})
 }
 
-// fencedCycle locks, enters r1, writes to each of writeTo, leaves and releases. It
-// returns the answers of writeTo in order.
-func fencedCycle(ctx context.Context, c *Client, key string, r1 *Resource, writeTo ...*Resource) ([]bool, error) {
-	lease, err := c.Acquire(ctx, key, 10*time.Second)
+func (s fenceRegression) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+	rep := env.newReport(s)
+	for _, st := range p.Stores("strategies") {
+		spec := st.Spec()
+		if spec.Kind == topologies.Sentinel {
+			spec.Replicas, spec.DownAfter, spec.FailoverTimeout = 2, 500*time.Millisecond, 3*time.Second
+		}
+		if spec.Kind == topologies.Etcd && spec.Members < 3 {
+			return nil, &ParamError{"strategies", env.Params["strategies"], "stores with followers: " + st.Strategy() + " has one member"}
+		}
+		part, err := runTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v fenceVariant, t *Trial) error {
+			return s.trial(ctx, env, spec, v, t, p.Int("cycles"), p.Duration("promotion-timeout"))
+		})
+		if err != nil {
+			return nil, err
+		}
+		rep.Variants = append(rep.Variants, part.Variants...)
+	}
+	return rep, nil
+}
+
+// fencedCycle locks (through a failover in progress), enters r1, writes to each of
+// writeTo, leaves and releases.
+func fencedCycle(ctx context.Context, c *Client, key string, r1 *Resource, writeTo ...*Resource) error {
+	lease, err := acquireThroughFaults(ctx, c, key, 10*time.Second, time.Minute)
 	if err != nil {
-		return nil, fmt.Errorf("%s's acquire: %w", c.ID, err)
+		return Failed("acquire", fmt.Errorf("%s: %w", c.ID, err))
 	}
 	if err := c.Enter(ctx, r1, lease); err != nil {
-		return nil, err
+		return err
 	}
-	var answers []bool
 	for _, r := range writeTo {
-		ok, err := c.Write(ctx, r, lease)
-		if err != nil {
-			return nil, err
+		if _, err := c.Write(ctx, r, lease); err != nil {
+			return err
 		}
-		answers = append(answers, ok)
 	}
 	c.Leave(r1, lease)
-	if err := c.Release(ctx, lease); err != nil {
-		return nil, fmt.Errorf("%s's release: %w", c.ID, err)
-	}
-	return answers, nil
+	releaseSoon(ctx, c, lease)
+	return nil
 }
 
-func (s fenceRegression) trial(ctx context.Context, env *Env, v fenceVariant, trial, cycles int, promotion time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+func (s fenceRegression) trial(ctx context.Context, env *Env, spec topologies.Spec, v fenceVariant, t *Trial, cycles int, promotion time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+promotion)
 	defer cancel()
-	topo, err := env.start(ctx, topologies.Spec{Kind: topologies.Sentinel, Replicas: 2, DownAfter: 500 * time.Millisecond, FailoverTimeout: 3 * time.Second})
+	topo, err := env.start(ctx, spec)
 	if err != nil {
-		return err
+		return Failed("setup", err)
 	}
 	defer topo.Close()
-	master := topo.Masters()[0]
-	rec := NewRecorder()
-	r1 := NewResource("resource-1", true, rec)
-	r2 := NewResource("resource-2", true, rec) // a second store the holders update last
-	key := fmt.Sprintf("fence-regression:%d:%d", env.Seed, trial)
+	st, ctl := v.store.(Failover), v.store.(replicationControl)
+	r1 := NewResource("resource-1", true, t.Rec)
+	r2 := NewResource("resource-2", true, t.Rec) // a second store the holders update last
 
-	fenced := func(addr string) (*fencedLocker, error) {
-		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
-		if err != nil {
-			return nil, err
-		}
-		return &fencedLocker{Locker: l, counter: plainClient(addr)}, nil
-	}
-	la, err := fenced(master.Addr())
+	la, err := st.Locker(ctx, topo, true)
 	if err != nil {
-		return err
+		return Failed("setup", err)
 	}
 	defer la.Close()
-	a := NewClient("A", la, rec)
+	a := NewClient("A", la, t.Rec)
 	for i := 0; i < cycles; i++ {
-		if _, err := fencedCycle(ctx, a, key, r1, r1, r2); err != nil {
+		if err := fencedCycle(ctx, a, t.Key, r1, r1, r2); err != nil {
 			return err
 		}
 	}
-	if err := waitReplicas(ctx, master.Addr(), 2); err != nil {
-		return err
+	primary, err := st.Primary(ctx, topo)
+	if err != nil {
+		return NoFault("no primary to fail over: %v", err)
 	}
-	if v.cut {
-		if _, err := inject(ctx, "replication-pause", Target{Topology: topo, Duration: 2 * time.Second, Recorder: rec}); err != nil {
-			return err
+	if err := ctl.Synced(ctx, topo, primary); err != nil {
+		return Failed("sync", err)
+	}
+	beforeKill := func(context.Context) error { return ctl.Synced(ctx, topo, primary) }
+	if v.lag {
+		if beforeKill, err = ctl.Lag(ctx, t, topo, primary); err != nil {
+			return Failed("nemesis", err)
 		}
 	}
 	// A's last cycles reach resource-1 only: A dies before updating resource-2.
 	for i := 0; i < cycles; i++ {
-		if _, err := fencedCycle(ctx, a, key, r1, r1); err != nil {
+		if err := fencedCycle(ctx, a, t.Key, r1, r1); err != nil {
 			return err
 		}
 	}
-	if !v.cut {
-		if err := waitReplicas(ctx, master.Addr(), 2); err != nil {
-			return err
-		}
+	if err := beforeKill(ctx); err != nil {
+		return Failed("nemesis", err)
 	}
-	if _, err := inject(ctx, "node-kill", Target{Nodes: []topologies.Node{master}, Recorder: rec}); err != nil {
-		return err
-	}
-	promoCtx, promoCancel := context.WithTimeout(ctx, promotion)
-	newMaster, err := topologies.WaitForNewMaster(promoCtx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, master.Addr())
-	promoCancel()
-	if err != nil {
-		v.skip(trial, nil, "fault-not-produced", err.Error())
-		return nil
-	}
-	lb, err := fenced(newMaster)
+	last := r1.Stats().HighestFence
+	next, err := killPrimary(ctx, t, st, topo, primary, promotion)
 	if err != nil {
 		return err
+	}
+	if err := proveFenceState(ctx, t, v.store, next, last, v.lag); err != nil {
+		return err
+	}
+	lb, err := st.Locker(ctx, topo, true)
+	if err != nil {
+		return Failed("setup", err)
 	}
 	defer lb.Close()
-	b := NewClient("B", lb, rec)
-	honestRejected, diverged := 0, 0
+	b := NewClient("B", lb, t.Rec)
 	for i := 0; i < cycles; i++ {
-		answers, err := fencedCycle(ctx, b, key, r1, r1, r2)
-		if err != nil {
+		if err := fencedCycle(ctx, b, t.Key, r1, r1, r2); err != nil {
 			return err
 		}
-		if !answers[0] {
-			honestRejected++
-		}
-		if answers[0] != answers[1] {
-			diverged++
-		}
 	}
-	v.HonestRejected += honestRejected
-	v.Diverged += diverged
-	_, err = env.judgeTrial(s.Name(), v.Variant, trial, map[string]float64{"honest_rejected": float64(honestRejected), "diverged": float64(diverged)}, rec.History())
-	return err
+	return nil
 }
 
-// waitReplicas blocks until n replicas acknowledged every write so far on addr.
-func waitReplicas(ctx context.Context, addr string, n int) error {
-	c := plainClient(addr)
-	defer c.Close()
-	acked, err := c.Do(ctx, "WAIT", n, 2000).Int()
+// proveFenceState reads the fence counter on the promoted node, where the store keeps
+// one: with lagging followers the cut must really have lost A's last fences (else
+// nothing was cut), and in the control nothing may be missing (else WAIT did not work).
+func proveFenceState(ctx context.Context, t *Trial, st Store, next topologies.Node, last int64, lagged bool) error {
+	fr, ok := st.(fenceReader)
+	if !ok {
+		return nil // the fence is the store's own (a revision): the promotion is the proof
+	}
+	got, err := fr.Fence(ctx, next, t.Key)
 	if err != nil {
-		return fmt.Errorf("WAIT %d: %w", n, err)
+		return Failed("observe", fmt.Errorf("fence counter on %s: %w", next.Name(), err))
 	}
-	if acked < n {
-		return fmt.Errorf("WAIT %d: only %d replicas acknowledged in 2 s", n, acked)
+	t.Input("fence_on_promoted", float64(got))
+	t.Input("last_fence_before_kill", float64(last))
+	switch {
+	case lagged && got >= last:
+		return NoFault("the promoted %s holds fence %d, A's last was %d: the lag lost nothing", next.Name(), got, last)
+	case !lagged && got < last:
+		return Failed("sync", fmt.Errorf("the promoted %s holds fence %d, below A's last %d, although every write was acknowledged", next.Name(), got, last))
 	}
+	t.Prove("the promoted %s holds fence %d, A's last accepted was %d", next.Name(), got, last)
 	return nil
 }

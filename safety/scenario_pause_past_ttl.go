@@ -2,85 +2,104 @@ package safety
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 // pausePastTTL: the holder stops (a GC pause) inside its critical section for longer
-// than the TTL; B takes the expired lock; A wakes and writes with its old token. A
+// than its lease; B takes the expired lock; A wakes and writes with its old token. A
 // watchdog in A's process pauses with it and does not help; a fenced resource rejects
-// every stale write. A watchdog does help a holder that is merely slow.
+// every stale write. A watchdog does help a holder that is merely slow. It runs on any
+// store: on etcd too the holder cannot know it was paused (as Jepsen found for etcd
+// 3.4.3), and the lock key's create revision is the fence.
 type pausePastTTL struct{}
 
 func init() { Register(pausePastTTL{}) }
 
 func (pausePastTTL) Name() string { return "pause-past-ttl" }
 func (pausePastTTL) Summary() string {
-	return "the holder pauses longer than the TTL: two holders with or without a watchdog; a fenced resource rejects every stale write"
+	return "the holder pauses longer than its lease: two holders with or without a watchdog, on Redis and on etcd; a fenced resource rejects every stale write"
 }
 func (pausePastTTL) Params() []Param {
 	return []Param{
-		{"ttl", "300ms", "the lock's TTL"},
-		{"pause", "900ms", "how long the holder stops inside its critical section"},
+		storesParam("strategies", []string{"single", "etcd"}, anyStore, "the lock services to run on"),
+		DurationParam("ttl", 300*time.Millisecond, 30*time.Millisecond, "the TTL asked for (etcd grants whole seconds, at least 2 s)"),
+		FloatParam("pause-factor", 3, 1.5, 100, "the holder stops for this many times the TTL the store granted"),
 	}
 }
 
 type pauseVariant struct {
-	*Variant
-	watchdog bool
-	fenced   bool
-	pause    bool // false: the holder is slow (works 3 x TTL) instead of stopped
+	Variant
+	store    Store
+	watchdog bool // A extends every TTL/3 from a goroutine of its own process
+	fenced   bool // the resource refuses a fence not above the highest it accepted
+	stops    bool // A stops (a pause); false: A is only slow, working 3 x TTL
 }
 
-func (s pausePastTTL) Run(ctx context.Context, env *Env) (*Report, error) {
-	ttl, err := env.Params.Duration("ttl", 300*time.Millisecond)
-	if err != nil {
-		return nil, err
+func (s pausePastTTL) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+	ttl, factor := p.Duration("ttl"), p.Float("pause-factor")
+	rep := env.newReport(s)
+	for _, st := range p.Stores("strategies") {
+		part, err := s.runStore(ctx, env, st, ttl, factor)
+		if err != nil {
+			return nil, err
+		}
+		rep.Variants = append(rep.Variants, part.Variants...)
 	}
-	pause, err := env.Params.Duration("pause", 900*time.Millisecond)
-	if err != nil {
-		return nil, err
+	return rep, nil
+}
+
+func (s pausePastTTL) variants(st Store) []pauseVariant {
+	name := st.Strategy()
+	v := func(suffix, what string, claims ...results.Claim) Variant {
+		return Variant{&results.Variant{Name: name + "/" + suffix, Measure: claims[0].Measure, Claims: claims,
+			Params:      map[string]string{"strategy": name, "fence": st.FenceSource()},
+			Description: fmt.Sprintf("%s: %s", name, what)}}
 	}
-	if ttl < 30*time.Millisecond {
-		return nil, &ParamError{"ttl", env.Params["ttl"], "a duration >= 30ms"}
+	return []pauseVariant{
+		{v("no-watchdog", "A pauses past its lease; unfenced resource: A's stale write lands after B's",
+			results.Always(results.Violations), results.Always(results.StaleAccepted)), st, false, false, true},
+		{v("watchdog", "A pauses past its lease; its watchdog (extend every TTL/3) pauses with it; unfenced resource",
+			results.Always(results.Violations), results.Always(results.StaleAccepted)), st, true, false, true},
+		{v("no-watchdog-fenced", "as no-watchdog, the resource checks the fence ("+st.FenceSource()+"): A's stale write is rejected",
+			results.Holds(results.StaleAccepted), results.Always(results.StaleRejected)), st, false, true, true},
+		{v("watchdog-fenced", "as watchdog, fenced resource: A's stale write is rejected",
+			results.Holds(results.StaleAccepted), results.Always(results.StaleRejected)), st, true, true, true},
+		{v("watchdog-slow-work", "no pause: A works 3 x its lease while its watchdog keeps extending; B waits",
+			results.Holds(results.Violations)), st, true, false, false},
 	}
-	if pause <= ttl {
-		return nil, &ParamError{"pause", env.Params["pause"], "a duration longer than ttl (" + ttl.String() + ")"}
-	}
-	topo, err := env.start(ctx, topologies.Spec{Kind: topologies.Single})
+}
+
+func (s pausePastTTL) runStore(ctx context.Context, env *Env, st Store, ttl time.Duration, factor float64) (*results.Report, error) {
+	topo, err := env.start(ctx, st.Spec())
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	addr := topo.Masters()[0].Addr()
-	variants := []pauseVariant{
-		{&Variant{Name: "no-watchdog", Description: "A pauses past its TTL; unfenced resource: A's stale write lands after B's", Expect: ExpectBreaks, Measure: MeasureViolations}, false, false, true},
-		{&Variant{Name: "watchdog", Description: "A pauses past its TTL; its watchdog (extend every TTL/3) pauses with it; unfenced resource", Expect: ExpectBreaks, Measure: MeasureViolations}, true, false, true},
-		{&Variant{Name: "no-watchdog-fenced", Description: "as no-watchdog, fenced resource (INCR token per grant): A's stale write is rejected", Expect: ExpectHolds, Measure: MeasureStaleAccepted}, false, true, true},
-		{&Variant{Name: "watchdog-fenced", Description: "as watchdog, fenced resource: A's stale write is rejected", Expect: ExpectHolds, Measure: MeasureStaleAccepted}, true, true, true},
-		{&Variant{Name: "watchdog-slow-work", Description: "no pause: A works 3 x TTL while its watchdog keeps extending; B waits", Expect: ExpectHolds, Measure: MeasureViolations}, true, false, false},
-	}
-	return runTrials(s, env, variants, func(v pauseVariant, trial int) error {
-		return s.trial(ctx, env, addr, v, trial, ttl, pause)
+	return runTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v pauseVariant, t *Trial) error {
+		return s.trial(ctx, topo, v, t, ttl, factor)
 	})
 }
 
-func (s pausePastTTL) trial(ctx context.Context, env *Env, addr string, v pauseVariant, trial int, ttl, pause time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pauseVariant, t *Trial, ttl time.Duration, factor float64) error {
+	granted := v.store.GrantedTTL(ttl)
+	pause := time.Duration(factor * float64(granted))
+	ctx, cancel := context.WithTimeout(ctx, 3*pause+30*time.Second)
 	defer cancel()
-	rec := NewRecorder()
-	res := NewResource("resource", v.fenced, rec)
-	key := fmt.Sprintf("pause-past-ttl:%s:%d:%d", v.Name, env.Seed, trial)
+	res := NewResource("resource", v.fenced, t.Rec)
 	newClient := func(id string) (*Client, func(), error) {
-		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
+		l, err := v.store.Locker(ctx, topo, true)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, Failed("setup", fmt.Errorf("client %s: %w", id, err))
 		}
-		f := &fencedLocker{Locker: l, counter: plainClient(addr)}
-		return NewClient(id, f, rec), func() { f.Close() }, nil
+		return NewClient(id, l, t.Rec), func() { l.Close() }, nil
 	}
 	a, closeA, err := newClient("A")
 	if err != nil {
@@ -93,25 +112,25 @@ func (s pausePastTTL) trial(ctx context.Context, env *Env, addr string, v pauseV
 	}
 	defer closeB()
 
-	leaseA, err := a.Acquire(ctx, key, ttl)
+	leaseA, err := a.Acquire(ctx, t.Key, ttl)
 	if err != nil {
-		return fmt.Errorf("A's acquire: %w", err)
+		return FirstGrant(err)
 	}
+	t.Input("granted_ttl_ms", ms(leaseA.ValidUntil.Sub(leaseA.Start)))
 	stopWatchdog := func() {}
 	if v.watchdog {
 		stopWatchdog = a.Watchdog(ctx, leaseA, ttl)
 	}
-	defer stopWatchdog()
+	defer func() { stopWatchdog() }()
 	if err := a.Enter(ctx, res, leaseA); err != nil {
 		return err
 	}
-
-	work := 3 * ttl
-	if v.pause {
+	work := 3 * granted
+	if v.stops {
 		work = pause
-		heal, err := inject(ctx, "client-pause", Target{Client: a, Duration: pause, Recorder: rec})
+		heal, err := nemesis.Inject(ctx, "client-pause", nemesis.Target{Client: a, Duration: pause, Recorder: t.Rec})
 		if err != nil {
-			return err
+			return Failed("nemesis", err)
 		}
 		defer heal(context.Background())
 	}
@@ -120,10 +139,14 @@ func (s pausePastTTL) trial(ctx context.Context, env *Env, addr string, v pauseV
 	bDone := make(chan error, 1)
 	go func() {
 		tryCtx, cancel := context.WithTimeout(ctx, work)
-		leaseB, err := b.AcquireUntil(tryCtx, key, 10*ttl, 10*time.Millisecond)
+		leaseB, err := b.AcquireUntil(tryCtx, t.Key, 10*ttl, 10*time.Millisecond)
 		cancel()
 		if err != nil {
-			bDone <- nil // never got in: A kept the lock
+			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+				bDone <- nil // refused for as long as A was away: A kept the lock
+			} else {
+				bDone <- Failed("second-acquire", err)
+			}
 			return
 		}
 		_ = b.Enter(ctx, res, leaseB)
@@ -136,20 +159,55 @@ func (s pausePastTTL) trial(ctx context.Context, env *Env, addr string, v pauseV
 		_ = b.Release(ctx, leaseB)
 		bDone <- nil
 	}()
-	if !v.pause {
+	if !v.stops {
 		_ = sleep(ctx, work) // slow work, not a stop: the watchdog keeps running
 	}
 	// A's write waits at its checkpoint until the pause ends.
-	if _, err := a.Write(ctx, res, leaseA); err != nil {
-		close(aWrote)
+	_, err = a.Write(ctx, res, leaseA)
+	close(aWrote)
+	if err != nil {
+		<-bDone
 		return err
 	}
-	close(aWrote)
 	a.Leave(res, leaseA)
 	stopWatchdog()
 	stopWatchdog = func() {}
 	_ = a.Release(ctx, leaseA)
-	<-bDone
-	_, err = env.judgeTrial(s.Name(), v.Variant, trial, nil, rec.History())
-	return err
+	if err := <-bDone; err != nil {
+		return err
+	}
+	return provePause(t, leaseA, v.stops)
+}
+
+// provePause reads, at the resource, how long A was away between entering and its
+// write: a pause must outlast the lease A was granted (a slow holder must outlast it
+// too, or the watchdog was never needed).
+func provePause(t *Trial, lease locks.Lease, stopped bool) error {
+	var entered, wrote time.Time
+	for _, e := range t.Rec.History() {
+		if e.Client != "A" || e.Resource == "" {
+			continue
+		}
+		switch {
+		case e.Kind == history.Entered && entered.IsZero():
+			entered = e.Time
+		case e.Kind == history.Write && wrote.IsZero():
+			wrote = e.Time
+		}
+	}
+	if entered.IsZero() || wrote.IsZero() {
+		return Failed("record", errors.New("A's entry or write is missing from the history"))
+	}
+	away, leaseLeft := wrote.Sub(entered), lease.ValidUntil.Sub(entered)
+	t.Input("away_ms", ms(away))
+	if away <= leaseLeft {
+		return NoFault("A was away %v, within the %v left of its lease", away.Round(time.Millisecond), leaseLeft.Round(time.Millisecond))
+	}
+	what := "stopped"
+	if !stopped {
+		what = "worked slowly"
+	}
+	t.Prove("A %s %v at the resource, %v past its lease (granted %v)", what, away.Round(time.Millisecond),
+		(away - leaseLeft).Round(time.Millisecond), lease.ValidUntil.Sub(lease.Start).Round(time.Millisecond))
+	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -24,110 +26,119 @@ func (redlockRestart) Summary() string {
 	return "a Redlock node restarts empty right after a grant: a second client wins a majority; delayed restart, appendfsync always or WithSetNXOnExtend change it"
 }
 func (redlockRestart) Params() []Param {
-	return []Param{{"ttl", "2s", "the lock's TTL (the delayed restart waits this long)"}}
+	return []Param{
+		storesParam("strategies", []string{"redlock"}, isRedlock, "the Redlock strategies to run"),
+		DurationParam("ttl", 2*time.Second, 500*time.Millisecond, "the lock's TTL (the delayed restart waits this long; node restarts take tens of ms each)"),
+	}
 }
 
+func isRedlock(s Store) bool { return s.Spec().Kind == topologies.Redlock }
+
 type redlockVariant struct {
-	*Variant
+	Variant
+	strategy string
 	fsync    bool // appendfsync always, restart from disk
 	delayed  bool // the node stays down for the TTL
 	extend   bool // A extends once the nodes are back, before B tries
 	setnxExt bool // ... with WithSetNXOnExtend
 }
 
-func (s redlockRestart) Run(ctx context.Context, env *Env) (*Report, error) {
-	ttl, err := env.Params.Duration("ttl", 2*time.Second)
-	if err != nil {
-		return nil, err
-	}
-	if ttl < 500*time.Millisecond {
-		return nil, &ParamError{"ttl", env.Params["ttl"], "a duration >= 500ms (node restarts take tens of ms each)"}
-	}
-	rep := &Report{Scenario: s.Name(), Summary: s.Summary(), Seed: env.Seed, TrialsPerVariant: env.Trials, Params: env.Params}
-	variants := []redlockVariant{
-		{Variant: &Variant{Name: "restart-empty", Expect: ExpectBreaks, Measure: MeasureViolations,
-			Description: "node 2 of A's majority {0,1,2} restarts with no data right after the grant; nodes 3,4 come back empty; B tries"}},
-		{Variant: &Variant{Name: "delayed-restart", Expect: ExpectHolds, Measure: MeasureViolations,
-			Description: "node 2 is killed right after the grant and restarted empty only after the TTL; A stops at the end of its validity"}, delayed: true},
-		{Variant: &Variant{Name: "appendfsync-always", Expect: ExpectHolds, Measure: MeasureViolations,
-			Description: "appendonly yes, appendfsync always; node 2 restarts from its AOF"}, fsync: true},
-		{Variant: &Variant{Name: "extend-setnx", Expect: ExpectHolds, Measure: MeasureViolations,
-			Description: "restart empty, then A extends with WithSetNXOnExtend (re-creating the key on the empty nodes) before B tries"}, extend: true, setnxExt: true},
-		{Variant: &Variant{Name: "extend-plain", Expect: ExpectHolds, Measure: MeasureViolations,
-			Description: "restart empty, then A extends without it: the extend fails on a majority, A learns it lost the lock and stops before B tries"}, extend: true},
-	}
-	for _, v := range variants {
-		if err := s.runVariant(ctx, env, v, ttl); err != nil {
-			return nil, err
+func (s redlockRestart) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+	ttl := p.Duration("ttl")
+	rep := env.newReport(s)
+	for _, st := range p.Stores("strategies") {
+		mk := func(name, what string, claims ...results.Claim) Variant {
+			return Variant{&results.Variant{Name: st.Strategy() + "/" + name, Measure: results.Violations, Claims: claims,
+				Params: map[string]string{"strategy": st.Strategy()}, Description: what}}
 		}
-		rep.Variants = append(rep.Variants, v.Variant)
+		// Where A had stopped, B must get in: 0 violations then means the lock moved on
+		// cleanly, not that nobody could lock. Where A still holds, B must not.
+		variants := []redlockVariant{
+			{Variant: mk("restart-empty", "node 2 of A's majority {0,1,2} restarts with no data right after the grant; nodes 3,4 come back empty; B tries",
+				results.Always(results.Violations))},
+			{Variant: mk("delayed-restart", "node 2 is killed right after the grant and restarted empty only after the TTL; A stops at the end of its validity",
+				results.Holds(results.Violations), results.Always(results.SecondGranted)), delayed: true},
+			{Variant: mk("appendfsync-always", "appendonly yes, appendfsync always; node 2 restarts from its AOF",
+				results.Holds(results.Violations), results.Holds(results.SecondGranted)), fsync: true},
+			{Variant: mk("extend-setnx", "restart empty, then A extends with WithSetNXOnExtend (re-creating the key on the empty nodes) before B tries",
+				results.Holds(results.Violations), results.Holds(results.SecondGranted)), extend: true, setnxExt: true},
+			{Variant: mk("extend-plain", "restart empty, then A extends without it: the extend fails on a majority, A learns it lost the lock and stops before B tries",
+				results.Holds(results.Violations), results.Always(results.SecondGranted)), extend: true},
+		}
+		for i := range variants {
+			variants[i].strategy = st.Strategy()
+			part, err := s.runVariant(ctx, env, variants[i], ttl)
+			if err != nil {
+				return nil, err
+			}
+			rep.Variants = append(rep.Variants, part.Variants...)
+		}
 	}
 	return rep, nil
 }
 
-func (s redlockRestart) runVariant(ctx context.Context, env *Env, v redlockVariant, ttl time.Duration) error {
+func (s redlockRestart) runVariant(ctx context.Context, env *Env, v redlockVariant, ttl time.Duration) (*results.Report, error) {
 	spec := topologies.Spec{Kind: topologies.Redlock, Masters: 5}
 	if v.fsync {
 		spec.AppendFsync = "always"
 	}
 	topo, err := env.start(ctx, spec)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer topo.Close()
-	for trial := 0; trial < env.Trials; trial++ {
-		if err := s.trial(ctx, env, topo, v, trial, ttl); err != nil {
-			return fmt.Errorf("%s trial %d: %w", v.Name, trial, err)
-		}
-	}
-	return nil
+	return runTrials(ctx, env, s, []redlockVariant{v}, func(ctx context.Context, v redlockVariant, t *Trial) error {
+		return s.trial(ctx, topo, v, t, ttl)
+	})
 }
 
-func (s redlockRestart) trial(ctx context.Context, env *Env, topo topologies.Topology, v redlockVariant, trial int, ttl time.Duration) error {
+func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v redlockVariant, t *Trial, ttl time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
 	defer cancel()
 	nodes := topo.Masters()
+	for _, n := range nodes { // a previous trial's victims come back first
+		if !n.Running() {
+			if err := n.Restart(ctx, topologies.RestartEmpty); err != nil {
+				return Failed("setup", err)
+			}
+		}
+	}
 	restart := "node-restart-empty"
 	if v.fsync {
 		restart = "node-restart-from-disk"
 	}
-	for _, n := range nodes { // a previous trial's victims come back first
-		if !n.Running() {
-			if err := n.Restart(ctx, topologies.RestartEmpty); err != nil {
-				return err
-			}
-		}
-	}
-	rec := NewRecorder()
-	res := NewResource("resource", false, rec)
-	key := fmt.Sprintf("redlock-restart:%s:%d:%d", v.Name, env.Seed, trial)
-	addrs := topologies.Addrs(nodes)
-	la, err := locks.NewRedlock(ctx, addrs, locks.RedlockOptions{SetNXOnExtend: v.setnxExt})
+	res := NewResource("resource", false, t.Rec)
+	la, err := locks.ForTopology(ctx, v.strategy, topo, locks.Options{Redlock: locks.RedlockOptions{SetNXOnExtend: v.setnxExt}})
 	if err != nil {
-		return err
+		return Failed("setup", err)
 	}
 	defer la.Close()
-	lb, err := locks.NewRedlock(ctx, addrs, locks.RedlockOptions{})
+	lb, err := locks.ForTopology(ctx, v.strategy, topo, locks.Options{})
 	if err != nil {
-		return err
+		return Failed("setup", err)
 	}
 	defer lb.Close()
-	a, b := NewClient("A", la, rec), NewClient("B", lb, rec)
+	a, b := NewClient("A", la, t.Rec), NewClient("B", lb, t.Rec)
 
-	if _, err := inject(ctx, "node-kill", Target{Nodes: nodes[3:], Recorder: rec}); err != nil {
-		return err
-	}
-	lease, err := a.Acquire(ctx, key, ttl)
+	victim := nodes[2]
+	before, err := topologies.RunID(ctx, victim.Addr())
 	if err != nil {
-		return fmt.Errorf("A's acquire on 3 of 5 nodes: %w", err)
+		return Failed("observe", err)
+	}
+	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: nodes[3:], Recorder: t.Rec}); err != nil {
+		return Failed("nemesis", err)
+	}
+	lease, err := a.Acquire(ctx, t.Key, ttl)
+	if err != nil {
+		return Failed("first-acquire", fmt.Errorf("A's acquire on 3 of 5 nodes: %w", err))
 	}
 	if err := a.Enter(ctx, res, lease); err != nil {
 		return err
 	}
 	aInside := true
 	if v.delayed {
-		if _, err := inject(ctx, "node-kill", Target{Nodes: nodes[2:3], Recorder: rec}); err != nil {
-			return err
+		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: []topologies.Node{victim}, Recorder: t.Rec}); err != nil {
+			return Failed("nemesis", err)
 		}
 		// A works until its validity ends, then stops: the node is back only after that.
 		_ = sleep(ctx, time.Until(lease.ValidUntil))
@@ -135,7 +146,10 @@ func (s redlockRestart) trial(ctx context.Context, env *Env, topo topologies.Top
 		aInside = false
 		_ = sleep(ctx, time.Until(lease.Start.Add(ttl)))
 	}
-	if _, err := inject(ctx, restart, Target{Nodes: nodes[2:], Recorder: rec}); err != nil {
+	if _, err := nemesis.Inject(ctx, restart, nemesis.Target{Nodes: nodes[2:], Recorder: t.Rec}); err != nil {
+		return Failed("nemesis", err)
+	}
+	if err := proveRestart(ctx, t, victim, before, !v.fsync); err != nil {
 		return err
 	}
 	if v.extend {
@@ -143,41 +157,56 @@ func (s redlockRestart) trial(ctx context.Context, env *Env, topo topologies.Top
 			lease = next
 		} else {
 			if !errors.Is(err, locks.ErrNotHeld) {
-				v.Notes = appendNote(v.Notes, fmt.Sprintf("trial %d: extend: %v", trial, err))
+				return Failed("extend", err)
 			}
 			a.Leave(res, lease) // A learnt the lock is gone: it stops
 			aInside = false
 		}
 	}
 	tryCtx, tryCancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	leaseB, err := b.AcquireUntil(tryCtx, key, ttl, 20*time.Millisecond)
+	leaseB, err := b.AcquireUntil(tryCtx, t.Key, ttl, 20*time.Millisecond)
 	tryCancel()
-	if err != nil && !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, context.DeadlineExceeded) {
-		v.Notes = appendNote(v.Notes, fmt.Sprintf("trial %d: B failed for a reason other than contention: %v", trial, err))
-	}
-	if err == nil {
-		v.SecondGranted++
+	switch {
+	case err == nil:
 		_ = b.Enter(ctx, res, leaseB)
 		b.Write(ctx, res, leaseB)
 		_ = sleep(ctx, 50*time.Millisecond)
 		b.Leave(res, leaseB)
 		_ = b.Release(ctx, leaseB)
+	case !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+		return Failed("second-acquire", err)
 	}
 	if aInside {
 		if time.Now().After(lease.ValidUntil) {
-			v.Notes = appendNote(v.Notes, fmt.Sprintf("trial %d: A's validity ended before B was done: the TTL is too short for this machine", trial))
+			// An overlap after A's validity would be A's own fault, not the restart's.
+			return Failed("timing", fmt.Errorf("A's validity ended before B was done: the %v TTL is too short for this machine", ttl))
 		}
 		a.Write(ctx, res, lease)
 		a.Leave(res, lease)
 		_ = a.Release(ctx, lease)
 	}
-	_, err = env.judgeTrial(s.Name(), v.Variant, trial, nil, rec.History())
-	return err
+	return nil
 }
 
-func appendNote(notes []string, n string) []string {
-	if len(notes) < 10 {
-		notes = append(notes, n)
+// proveRestart checks that the node really restarted (a new run_id) and what it kept:
+// nothing after an empty restart, A's key after a restart from an fsynced AOF.
+func proveRestart(ctx context.Context, t *Trial, n topologies.Node, runIDBefore string, empty bool) error {
+	after, err := topologies.RunID(ctx, n.Addr())
+	if err != nil {
+		return Failed("observe", err)
 	}
-	return notes
+	if after == runIDBefore {
+		return NoFault("%s kept run_id %s: it did not restart", n.Name(), after)
+	}
+	// Read, not observed into the history: one node of five missing the key is not a
+	// lost Redlock, and the lost-lock checker must not count it.
+	key, err := topologies.ReadKey(ctx, n.Addr(), t.Key)
+	if err != nil {
+		return Failed("observe", err)
+	}
+	if key.Present == empty {
+		return NoFault("%s restarted (run_id %s), and A's key is present=%v there, want %v", n.Name(), after[:8], key.Present, !empty)
+	}
+	t.Prove("%s restarted (run_id %s -> %s) with A's key present=%v", n.Name(), runIDBefore[:8], after[:8], key.Present)
+	return nil
 }

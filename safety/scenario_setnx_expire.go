@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -21,80 +23,78 @@ func (setnxExpire) Summary() string {
 	return "the holder dies between SETNX and EXPIRE: the lock is orphaned; SET NX PX is one command and expires"
 }
 func (setnxExpire) Params() []Param {
-	return []Param{{"ttl", "200ms", "the lock's TTL; the second client tries after twice this"}}
+	return []Param{DurationParam("ttl", 200*time.Millisecond, time.Millisecond, "the lock's TTL; the second client tries after twice this")}
 }
 
-func (s setnxExpire) Run(ctx context.Context, env *Env) (*Report, error) {
-	ttl, err := env.Params.Duration("ttl", 200*time.Millisecond)
-	if err != nil {
-		return nil, err
-	}
-	if ttl < time.Millisecond {
-		return nil, &ParamError{"ttl", env.Params["ttl"], "a duration >= 1ms"}
-	}
+type setnxVariant struct {
+	Variant
+	twoCommands bool // SETNX then EXPIRE, instead of SET NX PX
+}
+
+func (s setnxExpire) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+	ttl := p.Duration("ttl")
 	topo, err := env.start(ctx, topologies.Spec{Kind: topologies.Single})
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	addr := topo.Masters()[0].Addr()
-	variants := []*Variant{
-		{Name: "setnx-then-expire", Description: "SETNX key token, then EXPIRE key ttl; the client is killed after SETNX replied", Expect: ExpectBreaks, Measure: MeasureOrphans},
-		{Name: "set-nx-px", Description: "SET key token NX PX ttl (locks.NewSingle); the client is killed after SET replied", Expect: ExpectHolds, Measure: MeasureOrphans},
+	variants := []setnxVariant{
+		{Variant{&results.Variant{Name: "setnx-then-expire", Description: "SETNX key token, then EXPIRE key ttl; the client is killed after SETNX replied",
+			Measure: results.Orphans, Claims: []results.Claim{results.Always(results.Orphans)}}}, true},
+		{Variant{&results.Variant{Name: "set-nx-px", Description: "SET key token NX PX ttl (locks.NewSingle); the client is killed after SET replied",
+			Measure: results.Orphans, Claims: []results.Claim{results.Holds(results.Orphans), results.Always(results.SecondGranted)}}}, false},
 	}
-	return runTrials(s, env, variants, func(v *Variant, trial int) error {
-		return s.trial(ctx, env, addr, v, trial, ttl)
+	return runTrials(ctx, env, s, variants, func(ctx context.Context, v setnxVariant, t *Trial) error {
+		return s.trial(ctx, topo, v, t, ttl)
 	})
 }
 
-func (s setnxExpire) trial(ctx context.Context, env *Env, addr string, v *Variant, trial int, ttl time.Duration) error {
-	rec := NewRecorder()
-	key := fmt.Sprintf("setnx-expire:%s:%d:%d", v.Name, env.Seed, trial)
+func (s setnxExpire) trial(ctx context.Context, topo topologies.Topology, v setnxVariant, t *Trial, ttl time.Duration) error {
+	addr := topo.Masters()[0].Addr()
 	var holder *Client
 	crash := func(ctx context.Context) error {
-		if _, err := inject(ctx, "client-crash", Target{Client: holder, Recorder: rec}); err != nil {
+		if _, err := nemesis.Inject(ctx, "client-crash", nemesis.Target{Client: holder, Recorder: t.Rec}); err != nil {
 			return err
 		}
 		return holder.Checkpoint(ctx)
 	}
-	var lockerA locks.Locker
-	if v.Name == "setnx-then-expire" {
-		lockerA = newUnsafeSetNXThenExpire(addr, crash)
-	} else {
+	var lockerA locks.Locker = newUnsafeSetNXThenExpire(addr, crash)
+	if !v.twoCommands {
 		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
 		if err != nil {
-			return err
+			return Failed("setup", err)
 		}
 		lockerA = l
 	}
 	defer lockerA.Close()
-	holder = NewClient("A", lockerA, rec)
-	_, err := holder.Acquire(ctx, key, ttl)
-	switch {
-	case v.Name == "set-nx-px" && err == nil:
-		if err := crash(ctx); !errors.Is(err, ErrCrashed) {
-			return fmt.Errorf("crash after SET: %v", err)
+	holder = NewClient("A", lockerA, t.Rec)
+	_, err := holder.Acquire(ctx, t.Key, ttl)
+	if !v.twoCommands {
+		if err != nil {
+			return FirstGrant(err)
 		}
-	case !errors.Is(err, ErrCrashed):
-		return fmt.Errorf("holder's acquire: %v, want it granted then crashed", err)
+		err = crash(ctx)
 	}
+	if !errors.Is(err, ErrCrashed) {
+		return Failed("first-acquire", fmt.Errorf("holder's acquire: %v, want it granted then crashed", err))
+	}
+	t.Prove("A crashed right after its first command replied")
 	if err := sleep(ctx, 2*ttl); err != nil {
 		return err
 	}
-	if err := observeKey(ctx, rec, addr, key); err != nil {
+	if _, err := observeKey(ctx, t, redisStore{}, topo, topo.Masters()[0], t.Key); err != nil {
 		return err
 	}
 	lockerB, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
 	if err != nil {
-		return err
+		return Failed("setup", err)
 	}
 	defer lockerB.Close()
-	next := NewClient("B", lockerB, rec)
-	if lease, err := next.Acquire(ctx, key, ttl); err == nil {
+	next := NewClient("B", lockerB, t.Rec)
+	if lease, err := next.Acquire(ctx, t.Key, ttl); err == nil {
 		_ = next.Release(ctx, lease)
 	} else if !errors.Is(err, locks.ErrNotAcquired) {
-		return err
+		return Failed("second-acquire", err)
 	}
-	_, err = env.judgeTrial(s.Name(), v, trial, nil, rec.History())
-	return err
+	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -22,81 +24,78 @@ func (unsafeRelease) Summary() string {
 	return "a release by plain DEL after the TTL ran out frees the next holder's lock: two holders; the Lua release fixes it"
 }
 func (unsafeRelease) Params() []Param {
-	return []Param{{"ttl", "300ms", "A's TTL; A stalls for twice this between its work and its release"}}
+	return []Param{DurationParam("ttl", 300*time.Millisecond, 10*time.Millisecond, "A's TTL; A stalls for twice this between its work and its release")}
 }
 
-func (s unsafeRelease) Run(ctx context.Context, env *Env) (*Report, error) {
-	ttl, err := env.Params.Duration("ttl", 300*time.Millisecond)
-	if err != nil {
-		return nil, err
-	}
-	if ttl < 10*time.Millisecond {
-		return nil, &ParamError{"ttl", env.Params["ttl"], "a duration >= 10ms"}
-	}
+type releaseVariant struct {
+	Variant
+	plainDel bool // release by DEL whoever owns the key, instead of the Lua compare-and-delete
+}
+
+func (s unsafeRelease) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+	ttl := p.Duration("ttl")
 	topo, err := env.start(ctx, topologies.Spec{Kind: topologies.Single})
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	addr := topo.Masters()[0].Addr()
-	variants := []*Variant{
-		{Name: "plain-del", Description: "release by DEL key, whoever owns it", Expect: ExpectBreaks, Measure: MeasureViolations},
-		{Name: "lua-release", Description: "release by Lua: DEL only if GET key == token (locks.NewSingle)", Expect: ExpectHolds, Measure: MeasureViolations},
+	variants := []releaseVariant{
+		{Variant{&results.Variant{Name: "plain-del", Description: "release by DEL key, whoever owns it",
+			Measure: results.Violations, Claims: []results.Claim{results.Always(results.Violations)}}}, true},
+		{Variant{&results.Variant{Name: "lua-release", Description: "release by Lua: DEL only if GET key == token (locks.NewSingle)",
+			Measure: results.Violations, Claims: []results.Claim{results.Holds(results.Violations)}}}, false},
 	}
-	return runTrials(s, env, variants, func(v *Variant, trial int) error {
-		return s.trial(ctx, env, addr, v, trial, ttl)
+	return runTrials(ctx, env, s, variants, func(ctx context.Context, v releaseVariant, t *Trial) error {
+		return s.trial(ctx, topo.Masters()[0].Addr(), v, t, ttl)
 	})
 }
 
-func (s unsafeRelease) trial(ctx context.Context, env *Env, addr string, v *Variant, trial int, ttl time.Duration) error {
+func (s unsafeRelease) trial(ctx context.Context, addr string, v releaseVariant, t *Trial, ttl time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	rec := NewRecorder()
-	res := NewResource("resource", false, rec)
-	key := fmt.Sprintf("unsafe-release:%s:%d:%d", v.Name, env.Seed, trial)
-	newLocker := func() (locks.Locker, error) {
-		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
-		if err != nil || v.Name == "lua-release" {
-			return l, err
-		}
-		return newUnsafeDelRelease(l, addr), nil
-	}
+	res := NewResource("resource", false, t.Rec)
 	var clients []*Client
 	for _, id := range []string{"A", "B", "C"} {
-		l, err := newLocker()
+		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
 		if err != nil {
-			return err
+			return Failed("setup", err)
 		}
-		defer l.Close()
-		clients = append(clients, NewClient(id, l, rec))
+		var locker locks.Locker = l
+		if v.plainDel {
+			locker = newUnsafeDelRelease(l, addr)
+		}
+		defer locker.Close()
+		clients = append(clients, NewClient(id, locker, t.Rec))
 	}
 	a, b, c := clients[0], clients[1], clients[2]
 
-	leaseA, err := a.Acquire(ctx, key, ttl)
+	leaseA, err := a.Acquire(ctx, t.Key, ttl)
 	if err != nil {
-		return fmt.Errorf("A's acquire: %w", err)
+		return FirstGrant(err)
 	}
 	if err := a.Enter(ctx, res, leaseA); err != nil {
 		return err
 	}
 	a.Write(ctx, res, leaseA)
 	a.Leave(res, leaseA)
-	heal, err := inject(ctx, "client-pause", Target{Client: a, Duration: 2 * ttl, Recorder: rec})
+	heal, err := nemesis.Inject(ctx, "client-pause", nemesis.Target{Client: a, Duration: 2 * ttl, Recorder: t.Rec})
 	if err != nil {
-		return err
+		return Failed("nemesis", err)
 	}
 	defer heal(context.Background())
 
 	// B holds with a long TTL, so only a wrong release can free its key early; it
 	// stays inside until C has had its chance.
 	cDone := make(chan struct{})
+	bGranted := make(chan time.Time, 1)
 	bErr := make(chan error, 1)
 	go func() {
-		leaseB, err := b.AcquireUntil(ctx, key, 30*time.Second, 5*time.Millisecond)
+		leaseB, err := b.AcquireUntil(ctx, t.Key, 30*time.Second, 5*time.Millisecond)
 		if err != nil {
-			bErr <- fmt.Errorf("B's acquire: %w", err)
+			bErr <- Failed("second-acquire", err)
 			return
 		}
+		bGranted <- time.Now()
 		_ = b.Enter(ctx, res, leaseB)
 		b.Write(ctx, res, leaseB)
 		select {
@@ -109,13 +108,32 @@ func (s unsafeRelease) trial(ctx context.Context, env *Env, addr string, v *Vari
 	}()
 
 	// A's release waits at its checkpoint until the pause ends, long after its TTL.
-	if err := a.Release(ctx, leaseA); err != nil && !errors.Is(err, locks.ErrNotHeld) {
+	err = a.Release(ctx, leaseA)
+	released := time.Now()
+	if err != nil && !errors.Is(err, locks.ErrNotHeld) {
 		close(cDone)
 		<-bErr
-		return fmt.Errorf("A's release: %w", err)
+		return Failed("release", fmt.Errorf("A's release: %w", err))
+	}
+	// The fault is a release after the lease ran out while B holds the key.
+	select {
+	case at := <-bGranted:
+		if !released.After(leaseA.ValidUntil) || !released.After(at) {
+			close(cDone)
+			<-bErr
+			return NoFault("A released at %v, its lease ended at %v, B was granted at %v: not a late release over B's lock",
+				released.Format(time.StampMicro), leaseA.ValidUntil.Format(time.StampMicro), at.Format(time.StampMicro))
+		}
+		t.Prove("A released %v after its lease ended, %v after B was granted", released.Sub(leaseA.ValidUntil).Round(time.Millisecond), released.Sub(at).Round(time.Millisecond))
+	default:
+		close(cDone)
+		if err := <-bErr; err != nil {
+			return err
+		}
+		return NoFault("B was not granted before A's release")
 	}
 	tryCtx, tryCancel := context.WithTimeout(ctx, 2*ttl)
-	leaseC, err := c.AcquireUntil(tryCtx, key, 30*time.Second, 5*time.Millisecond)
+	leaseC, err := c.AcquireUntil(tryCtx, t.Key, 30*time.Second, 5*time.Millisecond)
 	tryCancel()
 	if err == nil {
 		_ = c.Enter(ctx, res, leaseC)
@@ -123,11 +141,11 @@ func (s unsafeRelease) trial(ctx context.Context, env *Env, addr string, v *Vari
 		_ = sleep(ctx, ttl/4) // C's work
 		c.Leave(res, leaseC)
 		_ = c.Release(ctx, leaseC)
+	} else if !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, context.DeadlineExceeded) {
+		close(cDone)
+		<-bErr
+		return Failed("third-acquire", err)
 	}
 	close(cDone)
-	if err := <-bErr; err != nil {
-		return err
-	}
-	_, err = env.judgeTrial(s.Name(), v, trial, nil, rec.History())
-	return err
+	return <-bErr
 }

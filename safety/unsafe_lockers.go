@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/locks"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/locks"
 )
 
 // The lockers in this file are UNSAFE on purpose: they are the mistakes the safety
@@ -22,7 +23,7 @@ type unsafeSetNXThenExpire struct {
 }
 
 func newUnsafeSetNXThenExpire(addr string, between func(ctx context.Context) error) *unsafeSetNXThenExpire {
-	return &unsafeSetNXThenExpire{client: redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, Protocol: 2, DisableIdentity: true}), between: between}
+	return &unsafeSetNXThenExpire{client: plainClient(addr), between: between}
 }
 
 func (u *unsafeSetNXThenExpire) Strategy() string { return "unsafe-setnx-then-expire" }
@@ -65,7 +66,7 @@ type unsafeDelRelease struct {
 }
 
 func newUnsafeDelRelease(inner locks.Locker, addr string) *unsafeDelRelease {
-	return &unsafeDelRelease{Locker: inner, client: redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, Protocol: 2, DisableIdentity: true})}
+	return &unsafeDelRelease{Locker: inner, client: plainClient(addr)}
 }
 
 func (u *unsafeDelRelease) Strategy() string { return "unsafe-del-release" }
@@ -93,14 +94,19 @@ func unsafeDel(ctx context.Context, c *redis.Client, lease locks.Lease) error {
 type fencedLocker struct {
 	locks.Locker
 	counter redis.UniversalClient
+	// ownsCounter: the counter has its own connection, closed with the locker.
+	ownsCounter bool
 }
+
+// fenceKey is where the counter of key's fences lives.
+func fenceKey(key string) string { return "fence:" + key }
 
 func (f *fencedLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
 	lease, err := f.Locker.Acquire(ctx, key, ttl)
 	if err != nil {
 		return lease, err
 	}
-	fence, err := f.counter.Incr(ctx, "fence:"+key).Result()
+	fence, err := f.counter.Incr(ctx, fenceKey(key)).Result()
 	if err != nil {
 		_ = f.Locker.Release(ctx, lease)
 		return locks.Lease{}, fmt.Errorf("fencing counter: %w", err)
@@ -109,4 +115,9 @@ func (f *fencedLocker) Acquire(ctx context.Context, key string, ttl time.Duratio
 	return lease, nil
 }
 
-func (f *fencedLocker) Close() error { return errors.Join(f.counter.Close(), f.Locker.Close()) }
+func (f *fencedLocker) Close() error {
+	if !f.ownsCounter {
+		return f.Locker.Close()
+	}
+	return errors.Join(f.counter.Close(), f.Locker.Close())
+}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lockbench/lockbench/safety/results"
 )
 
 func TestSafetyBadProviderOrClockParamExitsTwo(t *testing.T) {
@@ -41,10 +43,18 @@ func TestSafetyKleppmannOnTheEmbeddedProvider(t *testing.T) {
 	if code := run(args, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	if _, err := os.Stat(filepath.Join(out, "results.json")); err != nil {
+	res, err := results.Read(out)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stdout.String(), "| jump | violations breaks | 1 | 1 |") {
+	if len(res.Reports) != 1 {
+		t.Fatalf("results.json holds %d reports, want 1", len(res.Reports))
+	}
+	jump := res.Reports[0].Variant("jump")
+	if jump == nil || jump.Tally.Judged != 1 || jump.Tally.Broke[results.Violations] != 1 {
+		t.Errorf("the jump variant: %+v, want its one judged trial to have two holders", jump)
+	}
+	if !strings.Contains(stdout.String(), "| jump |") || !strings.Contains(stdout.String(), "1 of 1 judged (") {
 		t.Errorf("the table lacks the breaking jump variant:\n%s", stdout.String())
 	}
 }

@@ -1,6 +1,8 @@
-package safety
+package check
 
-// FenceReport is the verdict of CheckFencing.
+import "github.com/lockbench/lockbench/safety/history"
+
+// FenceReport is the verdict of Fencing.
 type FenceReport struct {
 	// Violations are accepted writes whose token is lower than one accepted earlier
 	// by the same resource: the order of writes went backwards.
@@ -11,8 +13,8 @@ type FenceReport struct {
 	StaleRejected int `json:"stale_rejected"`
 }
 
-// CheckFencing walks each resource's fenced writes in time order.
-func CheckFencing(h History) FenceReport {
+// Fencing walks each resource's fenced writes in time order.
+func Fencing(h history.History) FenceReport {
 	var r FenceReport
 	type seen struct {
 		highest int64
@@ -20,7 +22,7 @@ func CheckFencing(h History) FenceReport {
 	}
 	byResource := map[string]*seen{}
 	for _, e := range h {
-		if e.Kind != Write || !e.HasFence {
+		if e.Kind != history.Write || !e.HasFence {
 			continue
 		}
 		s := byResource[e.Resource]
@@ -45,19 +47,19 @@ func CheckFencing(h History) FenceReport {
 	return r
 }
 
-// TokenReport is the verdict of CheckTokens.
+// TokenReport is the verdict of Tokens.
 type TokenReport struct {
 	// Reissued counts grants whose fence was not above a fence granted earlier for the
 	// same key: a fencing counter that went backwards (or repeated itself).
 	Reissued int `json:"reissued"`
 }
 
-// CheckTokens checks that fencing tokens handed out for a key only ever grow.
-func CheckTokens(h History) TokenReport {
+// Tokens checks that fencing tokens handed out for a key only ever grow.
+func Tokens(h history.History) TokenReport {
 	var r TokenReport
 	highest := map[string]int64{}
 	for _, e := range h {
-		if e.Kind != AcquireGranted || !e.HasFence {
+		if e.Kind != history.AcquireGranted || !e.HasFence {
 			continue
 		}
 		if top, ok := highest[e.Key]; ok && e.Fence <= top {

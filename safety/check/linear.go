@@ -1,4 +1,4 @@
-package safety
+package check
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+
+	"github.com/lockbench/lockbench/safety/history"
 )
 
 // mutexInput is one operation on the mutex model.
@@ -16,9 +18,9 @@ type mutexInput struct {
 
 const free = -1
 
-// mutexModel is a lock as a sequential object: acquire succeeds only when free,
+// MutexModel is a lock as a sequential object: acquire succeeds only when free,
 // release succeeds only for the holder; a refused attempt changes nothing.
-var mutexModel = porcupine.Model{
+var MutexModel = porcupine.Model{
 	Init: func() any { return free },
 	Step: func(state, input, output any) (bool, any) {
 		holder, in, ok := state.(int), input.(mutexInput), output.(bool)
@@ -47,18 +49,28 @@ var mutexModel = porcupine.Model{
 	},
 }
 
-// LinearReport is the verdict of CheckLinearizable.
+// LinearReport is the verdict of Linearizable.
 type LinearReport struct {
-	Result     string `json:"result"` // Ok, Illegal or Unknown (timed out)
+	// Result is Ok, Illegal, or Unknown: the search ran out of time, which proves
+	// nothing either way and is counted on its own, never read as Ok.
+	Result     string `json:"result"`
 	Operations int    `json:"operations"`
-	// Visualization is the HTML page porcupine drew for an Illegal history.
-	Visualization string `json:"visualization,omitempty"`
+	// Info is porcupine's record of the search: the caller may draw it as an HTML page
+	// (porcupine.VisualizePath with MutexModel) for an Illegal history.
+	Info porcupine.LinearizationInfo `json:"-"`
 }
+
+// Linearizable, Illegal and Unknown are the values of LinearReport.Result.
+const (
+	Linear        = string(porcupine.Ok)
+	NotLinear     = string(porcupine.Illegal)
+	LinearUnknown = string(porcupine.Unknown)
+)
 
 // MutexOperations turns a history of one lock into porcupine operations: each stay inside the critical section is an acquire (from the attempt's
 // start to entering) and a release (from leaving to the release's return); refused
 // attempts are acquires that returned false. A stay that never left never releases.
-func MutexOperations(h History) []porcupine.Operation {
+func MutexOperations(h history.History) []porcupine.Operation {
 	if len(h) == 0 {
 		return nil
 	}
@@ -76,31 +88,31 @@ func MutexOperations(h History) []porcupine.Operation {
 	leftAt := map[string]time.Time{}  // client -> when it left, until its release returns
 	for _, e := range h {
 		switch e.Kind {
-		case AcquireInvoked:
+		case history.AcquireInvoked:
 			invoked[e.Client] = e.Time
-		case AcquireRefused:
+		case history.AcquireRefused:
 			if start, ok := invoked[e.Client]; ok {
 				ops = append(ops, porcupine.Operation{ClientId: id(e.Client), Input: mutexInput{Acquire: true, Client: id(e.Client)}, Output: false, Call: at(start), Return: at(e.Time)})
 				delete(invoked, e.Client)
 			}
-		case Entered:
+		case history.Entered:
 			start, ok := invoked[e.Client]
 			if !ok {
 				start = e.Time
 			}
 			ops = append(ops, porcupine.Operation{ClientId: id(e.Client), Input: mutexInput{Acquire: true, Client: id(e.Client)}, Output: true, Call: at(start), Return: at(e.Time)})
 			delete(invoked, e.Client)
-		case Left:
+		case history.Left:
 			leftAt[e.Client] = e.Time
-		case Released, Crashed:
+		case history.Released, history.Crashed:
 			if left, ok := leftAt[e.Client]; ok {
 				ops = append(ops, porcupine.Operation{ClientId: id(e.Client), Input: mutexInput{Client: id(e.Client)}, Output: true, Call: at(left), Return: at(e.Time)})
 				delete(leftAt, e.Client)
 			}
 		}
 	}
-	// Left without a recorded release: the release happened at the latest at the end.
-	end := at(h.end())
+	// history.Left without a recorded release: the release happened at the latest at the end.
+	end := at(h.End())
 	clients := make([]string, 0, len(leftAt))
 	for c := range leftAt {
 		clients = append(clients, c)
@@ -112,18 +124,10 @@ func MutexOperations(h History) []porcupine.Operation {
 	return ops
 }
 
-// CheckLinearizable checks the history against the mutex model with porcupine. When
-// the history is not linearizable and visualizationPath is not empty, porcupine's
-// HTML page of the failed search is written there.
-func CheckLinearizable(h History, timeout time.Duration, visualizationPath string) (LinearReport, error) {
+// Linearizable checks the history against the mutex model with porcupine, for at most
+// timeout (0: no limit).
+func Linearizable(h history.History, timeout time.Duration) LinearReport {
 	ops := MutexOperations(h)
-	result, info := porcupine.CheckOperationsVerbose(mutexModel, ops, timeout)
-	r := LinearReport{Result: string(result), Operations: len(ops)}
-	if result == porcupine.Illegal && visualizationPath != "" {
-		if err := porcupine.VisualizePath(mutexModel, info, visualizationPath); err != nil {
-			return r, fmt.Errorf("porcupine visualization: %w", err)
-		}
-		r.Visualization = visualizationPath
-	}
-	return r, nil
+	result, info := porcupine.CheckOperationsVerbose(MutexModel, ops, timeout)
+	return LinearReport{Result: string(result), Operations: len(ops), Info: info}
 }

@@ -1,6 +1,10 @@
-package safety
+package check
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockbench/lockbench/safety/history"
+)
 
 // lease is one grant as its holder believes it, rebuilt from a history.
 type lease struct {
@@ -20,16 +24,16 @@ func (l *lease) believedAt(t time.Time) bool {
 
 // leases replays grants, extends, releases and crashes; it returns every lease and a
 // function giving the leases alive (not given up, whatever their validity) at time t.
-func leases(h History) []*lease {
+func leases(h history.History) []*lease {
 	var all []*lease
 	byToken := map[string]*lease{}
 	for _, e := range h {
 		switch e.Kind {
-		case AcquireGranted:
+		case history.AcquireGranted:
 			l := &lease{client: e.Client, key: e.Key, token: e.Token, granted: e.Time, validUntil: e.ValidUntil}
 			all = append(all, l)
 			byToken[e.Token] = l
-		case Extended:
+		case history.Extended:
 			if l := byToken[e.Token]; l != nil && l.ended.IsZero() {
 				if e.OK {
 					l.validUntil = e.ValidUntil
@@ -37,11 +41,11 @@ func leases(h History) []*lease {
 					l.ended = e.Time
 				}
 			}
-		case ReleaseInvoked:
+		case history.ReleaseInvoked:
 			if l := byToken[e.Token]; l != nil && l.ended.IsZero() {
 				l.ended = e.Time
 			}
-		case Crashed:
+		case history.Crashed:
 			for _, l := range all {
 				if l.client == e.Client && l.ended.IsZero() {
 					l.ended = e.Time
@@ -52,7 +56,7 @@ func leases(h History) []*lease {
 	return all
 }
 
-// LostReport is the verdict of CheckLostLocks.
+// LostReport is the verdict of LostLocks.
 type LostReport struct {
 	// Lost counts leases that an observer found missing (or owned by another token) on
 	// the server it read while their holder still believed them valid.
@@ -60,14 +64,14 @@ type LostReport struct {
 	Tokens []string `json:"tokens,omitempty"`
 }
 
-// CheckLostLocks compares server observations with what holders believed. Scenarios
+// LostLocks compares server observations with what holders believed. Scenarios
 // observe the current master (after a failover, the promoted one) or a quorum's nodes.
-func CheckLostLocks(h History) LostReport {
+func LostLocks(h history.History) LostReport {
 	var r LostReport
 	all := leases(h)
 	lost := map[string]bool{}
 	for _, e := range h {
-		if e.Kind != Observed {
+		if e.Kind != history.Observed {
 			continue
 		}
 		for _, l := range all {
@@ -84,20 +88,20 @@ func CheckLostLocks(h History) LostReport {
 	return r
 }
 
-// OrphanReport is the verdict of CheckOrphans.
+// OrphanReport is the verdict of Orphans.
 type OrphanReport struct {
 	// Orphans counts keys seen with no expiry whose token no living holder owns:
 	// nobody will ever delete them, so the lock is taken for good.
 	Orphans int `json:"orphans"`
 }
 
-// CheckOrphans finds locks that will never be freed.
-func CheckOrphans(h History) OrphanReport {
+// Orphans finds locks that will never be freed.
+func Orphans(h history.History) OrphanReport {
 	var r OrphanReport
 	all := leases(h)
 	counted := map[string]bool{}
 	for _, e := range h {
-		if e.Kind != Observed || !e.Present || e.TTL != NoExpiry || counted[e.Holder] {
+		if e.Kind != history.Observed || !e.Present || e.TTL != history.NoExpiry || counted[e.Holder] {
 			continue
 		}
 		owned := false

@@ -1,6 +1,10 @@
-package safety
+package check
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockbench/lockbench/safety/history"
+)
 
 // Overlap is two clients inside the critical section of one resource at once.
 type Overlap struct {
@@ -11,7 +15,7 @@ type Overlap struct {
 	Duration time.Duration `json:"duration_ns"`
 }
 
-// MutexReport is the verdict of CheckMutualExclusion.
+// MutexReport is the verdict of MutualExclusion.
 type MutexReport struct {
 	Violations int       `json:"violations"` // pairs of holders that overlapped
 	Overlaps   []Overlap `json:"overlaps,omitempty"`
@@ -23,22 +27,22 @@ type holdInterval struct {
 	start, end time.Time
 }
 
-// holds reads the Entered/Left intervals of every resource; a stay that never left
+// holds reads the Entered/history.Left intervals of every resource; a stay that never left
 // lasts until the end of the history.
-func holds(h History) map[string][]holdInterval {
-	end := h.end()
+func holds(h history.History) map[string][]holdInterval {
+	end := h.End()
 	open := map[[2]string]int{} // (resource, client) -> index of the open interval
 	out := map[string][]holdInterval{}
 	for _, e := range h {
 		k := [2]string{e.Resource, e.Client}
 		switch e.Kind {
-		case Entered:
+		case history.Entered:
 			if _, ok := open[k]; ok {
 				continue // entering twice without leaving is still one stay
 			}
 			out[e.Resource] = append(out[e.Resource], holdInterval{client: e.Client, start: e.Time, end: end})
 			open[k] = len(out[e.Resource]) - 1
-		case Left:
+		case history.Left:
 			if i, ok := open[k]; ok {
 				out[e.Resource][i].end = e.Time
 				delete(open, k)
@@ -48,9 +52,9 @@ func holds(h History) map[string][]holdInterval {
 	return out
 }
 
-// CheckMutualExclusion judges at each resource: no two clients may be inside at the
+// MutualExclusion judges at each resource: no two clients may be inside at the
 // same time. Every overlapping pair is a violation, with how long it lasted.
-func CheckMutualExclusion(h History) MutexReport {
+func MutualExclusion(h history.History) MutexReport {
 	var r MutexReport
 	for res, ivs := range holds(h) {
 		for i := range ivs {

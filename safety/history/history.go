@@ -1,4 +1,6 @@
-package safety
+// Package history is the safety lab's record of a trial: plain-data events, in time
+// order, that checkers judge without ever touching a server.
+package history
 
 import (
 	"sort"
@@ -22,6 +24,9 @@ const (
 	Crashed        Kind = "client-crashed"  // the client died: it believes nothing any more
 	Observed       Kind = "observed"        // an observer read Key on Node (Present, Holder, TTL)
 	FaultInjected  Kind = "fault"           // the nemesis acted (Detail says how)
+	// ProbeWritten: an observer wrote to Node outside any lock, to see whether the node
+	// still takes writes (a demoted master that has not noticed yet); Accepted answers.
+	ProbeWritten Kind = "probe-written"
 )
 
 // NoExpiry is the TTL an observation records for a key without an expiry (PTTL -1).
@@ -40,7 +45,7 @@ type Event struct {
 	ValidUntil time.Time `json:"valid_until,omitzero"`
 
 	Resource string `json:"resource,omitempty"`
-	Accepted bool   `json:"accepted,omitempty"` // Write: the resource's answer
+	Accepted bool   `json:"accepted,omitempty"` // Write, ProbeWritten: the answer
 	OK       bool   `json:"ok,omitempty"`       // Released, Extended: whether the key was still ours
 
 	Node    string        `json:"node,omitempty"`    // Observed: the server read (its address)
@@ -85,8 +90,8 @@ func (r *Recorder) History() History {
 	return h
 }
 
-// end is the time of the last event: open intervals are closed there.
-func (h History) end() time.Time {
+// End is the time of the last event: open intervals are closed there.
+func (h History) End() time.Time {
 	var t time.Time
 	for _, e := range h {
 		if e.Time.After(t) {

@@ -1,4 +1,4 @@
-package safety
+package nemesis
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 // clientCrash kills a client where it stands: it never runs another step. Nothing heals it.
 type clientCrash struct{}
 
-func init() { RegisterFault(clientCrash{}) }
+func init() { Register(clientCrash{}) }
 
 func (clientCrash) Name() string { return "client-crash" }
 
@@ -16,7 +16,7 @@ func (clientCrash) Inject(_ context.Context, t Target) (Heal, error) {
 	if t.Client == nil {
 		return nil, errors.New("needs a client")
 	}
-	t.note("client-crash " + t.Client.ID)
+	t.note("client-crash " + t.Client.String())
 	t.Client.Crash()
-	return noHeal, nil
+	return NoHeal, nil
 }

@@ -1,4 +1,4 @@
-package safety
+package nemesis
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 // like a stop-the-world GC pause. The heal resumes it early.
 type clientPause struct{}
 
-func init() { RegisterFault(clientPause{}) }
+func init() { Register(clientPause{}) }
 
 func (clientPause) Name() string { return "client-pause" }
 
@@ -19,7 +19,7 @@ func (clientPause) Inject(_ context.Context, t Target) (Heal, error) {
 		return nil, errors.New("needs a client and a duration > 0")
 	}
 	t.Client.Pause()
-	t.note("client-pause " + t.Client.ID + " for " + t.Duration.String())
+	t.note("client-pause " + t.Client.String() + " for " + t.Duration.String())
 	timer := time.AfterFunc(t.Duration, t.Client.Resume)
 	return func(context.Context) error {
 		timer.Stop()

@@ -1,4 +1,4 @@
-package safety
+package nemesis
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 // the node with node-restart-* if the scenario wants it back).
 type nodeKill struct{}
 
-func init() { RegisterFault(nodeKill{}) }
+func init() { Register(nodeKill{}) }
 
 func (nodeKill) Name() string { return "node-kill" }
 
@@ -22,5 +22,5 @@ func (nodeKill) Inject(_ context.Context, t Target) (Heal, error) {
 	for _, n := range t.Nodes {
 		errs = append(errs, n.Kill())
 	}
-	return noHeal, errors.Join(errs...)
+	return NoHeal, errors.Join(errs...)
 }

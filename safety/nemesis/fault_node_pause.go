@@ -1,4 +1,4 @@
-package safety
+package nemesis
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 // held past down-after, the heal brings back a zombie master that still takes writes.
 type nodePause struct{}
 
-func init() { RegisterFault(nodePause{}) }
+func init() { Register(nodePause{}) }
 
 func (nodePause) Name() string { return "node-pause" }
 

@@ -1,4 +1,4 @@
-package safety
+package nemesis
 
 import (
 	"context"
@@ -14,8 +14,8 @@ type nodeRestart struct {
 }
 
 func init() {
-	RegisterFault(nodeRestart{topologies.RestartEmpty})
-	RegisterFault(nodeRestart{topologies.RestartFromDisk})
+	Register(nodeRestart{topologies.RestartEmpty})
+	Register(nodeRestart{topologies.RestartFromDisk})
 }
 
 func (f nodeRestart) Name() string { return "node-restart-" + f.mode.String() }
@@ -29,5 +29,5 @@ func (f nodeRestart) Inject(ctx context.Context, t Target) (Heal, error) {
 	for _, n := range t.Nodes {
 		errs = append(errs, n.Restart(ctx, f.mode))
 	}
-	return noHeal, errors.Join(errs...)
+	return NoHeal, errors.Join(errs...)
 }

@@ -1,4 +1,4 @@
-package safety
+package nemesis
 
 import (
 	"context"
@@ -22,8 +22,8 @@ type replicationPause struct{}
 type replicationLinkKill struct{}
 
 func init() {
-	RegisterFault(replicationPause{})
-	RegisterFault(replicationLinkKill{})
+	Register(replicationPause{})
+	Register(replicationLinkKill{})
 }
 
 func (replicationPause) Name() string { return "replication-pause" }

@@ -1,13 +1,16 @@
-package safety
+// Package nemesis is the safety lab's faults: one small file per fault behind the
+// Fault interface, registered by name (as toxiproxy's toxics are), and a schedule that
+// injects them at offsets. Every act is noted in the trial's history.
+package nemesis
 
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/registry"
+	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -15,16 +18,25 @@ import (
 type Target struct {
 	Topology topologies.Topology
 	Nodes    []topologies.Node // the nodes to act on; faults say what empty means
-	Client   *Client           // for faults on a lock client
+	Client   Stoppable         // for faults on a lock client
 	Duration time.Duration     // for faults that heal by themselves after a while
-	Recorder *Recorder         // where the fault notes that it acted
+	Recorder *history.Recorder // where the fault notes that it acted
+}
+
+// Stoppable is a lock client the nemesis can stop like a GC pause, resume, or kill.
+type Stoppable interface {
+	Pause()
+	Resume()
+	Crash()
+	String() string // its name, for the fault's note
 }
 
 // Heal undoes a fault where that is possible (SIGCONT after SIGSTOP); for faults that
 // cannot be undone (SIGKILL) it does nothing.
 type Heal func(ctx context.Context) error
 
-func noHeal(context.Context) error { return nil }
+// NoHeal is the Heal of a fault nothing undoes.
+func NoHeal(context.Context) error { return nil }
 
 // Fault is one way of breaking something, in one small file, registered by name.
 type Fault interface {
@@ -32,52 +44,21 @@ type Fault interface {
 	Inject(ctx context.Context, t Target) (Heal, error)
 }
 
-var faults = struct {
-	sync.RWMutex
-	byName map[string]Fault
-}{byName: map[string]Fault{}}
+var faults = registry.New[Fault]("fault")
 
-// RegisterFault adds f under f.Name(); a duplicate name is a programming error.
-func RegisterFault(f Fault) {
-	faults.Lock()
-	defer faults.Unlock()
-	if _, dup := faults.byName[f.Name()]; dup {
-		panic("safety: fault registered twice: " + f.Name())
-	}
-	faults.byName[f.Name()] = f
-}
+// Register adds f under f.Name(); a duplicate name is a programming error.
+func Register(f Fault) { faults.Add(f.Name(), f) }
 
-// FaultNamed returns the registered fault called name.
-func FaultNamed(name string) (Fault, error) {
-	faults.RLock()
-	defer faults.RUnlock()
-	f, ok := faults.byName[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown fault %q: want one of %s", name, strings.Join(faultNamesLocked(), ", "))
-	}
-	return f, nil
-}
+// Named returns the registered fault called name.
+func Named(name string) (Fault, error) { return faults.Get(name) }
 
-// FaultNames lists the registered faults, sorted.
-func FaultNames() []string {
-	faults.RLock()
-	defer faults.RUnlock()
-	return faultNamesLocked()
-}
+// Names lists the registered faults, sorted.
+func Names() []string { return faults.Names() }
 
-func faultNamesLocked() []string {
-	names := make([]string, 0, len(faults.byName))
-	for n := range faults.byName {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// inject runs the registered fault name on t; scenarios use it so every fault they
+// Inject runs the registered fault name on t; scenarios use it so every fault they
 // cause goes through the registry and into the history.
-func inject(ctx context.Context, name string, t Target) (Heal, error) {
-	f, err := FaultNamed(name)
+func Inject(ctx context.Context, name string, t Target) (Heal, error) {
+	f, err := Named(name)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +72,7 @@ func inject(ctx context.Context, name string, t Target) (Heal, error) {
 // note records that the nemesis acted.
 func (t Target) note(detail string) {
 	if t.Recorder != nil {
-		t.Recorder.Record(Event{Client: "nemesis", Kind: FaultInjected, Detail: detail})
+		t.Recorder.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: detail})
 	}
 }
 

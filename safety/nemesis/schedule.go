@@ -1,4 +1,4 @@
-package safety
+package nemesis
 
 import (
 	"context"
@@ -25,10 +25,12 @@ func RunSchedule(ctx context.Context, steps []Step) ([]Heal, error) {
 	start := time.Now()
 	var heals []Heal
 	for _, s := range steps {
-		if err := sleep(ctx, time.Until(start.Add(s.After))); err != nil {
-			return heals, err
+		select {
+		case <-ctx.Done():
+			return heals, ctx.Err()
+		case <-time.After(time.Until(start.Add(s.After))):
 		}
-		heal, err := inject(ctx, s.Fault, s.Target)
+		heal, err := Inject(ctx, s.Fault, s.Target)
 		if err != nil {
 			return heals, err
 		}

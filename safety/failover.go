@@ -1,0 +1,36 @@
+package safety
+
+import (
+	"context"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// killPrimary SIGKILLs old, the store's primary, and awaits another's promotion for
+// at most timeout: the one way every scenario causes a failover. No promotion ends
+// the trial as fault_not_produced; a promotion is recorded as the trial's proof.
+func killPrimary(ctx context.Context, t *Trial, st Failover, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
+	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{old}, Recorder: t.Rec}); err != nil {
+		return nil, Failed("nemesis", err)
+	}
+	return awaitPromotion(ctx, t, st, topo, old, timeout)
+}
+
+// awaitPromotion waits at most timeout for a primary other than old (stopped, killed
+// or cut off by the caller).
+func awaitPromotion(ctx context.Context, t *Trial, st Failover, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
+	from := time.Now()
+	pctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	next, err := st.AwaitPromotion(pctx, topo, old)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, NoFault("no promotion away from %s within %v: %v", old.Name(), timeout, err)
+	}
+	t.Prove("%s promoted %v after %s stopped", next.Name(), time.Since(from).Round(time.Millisecond), old.Name())
+	return next, nil
+}

@@ -1,0 +1,227 @@
+package safety
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+func (r *failoverRun) lossTrial(ctx context.Context, topo topologies.Topology, v *failoverVariant, t *Trial) error {
+	st := r.store
+	primary, err := st.Primary(ctx, topo)
+	if err != nil {
+		return Failed("setup", err)
+	}
+	replicas := replicasOf(topo, primary)
+	if err := configureGuard(ctx, topo, v.guard); err != nil {
+		return Failed("setup", err)
+	}
+	var locker locks.Locker
+	if v.guard.waitReplicas > 0 {
+		locker, err = locks.NewWait(ctx, primary.Addr(), locks.WaitOptions{Replicas: v.guard.waitReplicas, Timeout: r.waitTimeout})
+	} else {
+		locker, err = st.Locker(ctx, topo, false)
+	}
+	if err != nil {
+		return Failed("setup", err)
+	}
+	defer locker.Close()
+	a := NewClient("A", locker, t.Rec)
+	res := NewResource("resource", false, t.Rec)
+	t.Input("delay_ms", ms(v.delay))
+
+	healCut := nemesis.NoHeal
+	var lags *replicaLags
+	if r.linkKill {
+		if healCut, err = nemesis.Inject(ctx, "replication-link-kill", nemesis.Target{Nodes: append([]topologies.Node{primary}, replicas...), Recorder: t.Rec}); err != nil {
+			return Failed("nemesis", err)
+		}
+		defer healCut(context.Background()) // stopped replicas must not outlive the trial
+	} else if r.lagMax > 0 {
+		if lags, err = pauseReplicas(ctx, t, replicas, r.lagMax); err != nil {
+			return Failed("nemesis", err)
+		}
+		defer lags.wait()
+	}
+	lease, err := a.Acquire(ctx, t.Key, time.Minute)
+	if err != nil {
+		return FirstGrant(err)
+	}
+	if err := a.Enter(ctx, res, lease); err != nil {
+		return err
+	}
+	if err := sleep(ctx, v.delay); err != nil {
+		return err
+	}
+	if r.linkKill {
+		if err := proveCut(ctx, t, primary); err != nil {
+			return err
+		}
+	}
+	killed := time.Now()
+	var next topologies.Node
+	if r.linkKill {
+		// The stopped replicas resume only once the master is dead: they reconnect
+		// to nothing, and a stopped replica could not be promoted.
+		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary}, Recorder: t.Rec}); err != nil {
+			return Failed("nemesis", err)
+		}
+		if err := healCut(ctx); err != nil {
+			return Failed("nemesis", err)
+		}
+		next, err = awaitPromotion(ctx, t, st, topo, primary, r.promotionTimeout)
+	} else {
+		next, err = killPrimary(ctx, t, st, topo, primary, r.promotionTimeout)
+	}
+	if err != nil {
+		return err
+	}
+	t.Input("promotion_ms", ms(time.Since(killed)))
+	if lags != nil {
+		if err := lags.record(ctx, t, killed, next); err != nil {
+			return err
+		}
+	}
+	state, err := observeKey(ctx, t, st, topo, next, t.Key)
+	if err != nil {
+		return err
+	}
+	t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), describeKey(state, lease.Token))
+	if err := secondHolder(ctx, t, res, next); err != nil {
+		return err
+	}
+	a.Leave(res, lease)
+	return nil
+}
+
+func describeKey(s topologies.KeyState, token string) string {
+	switch {
+	case !s.Present:
+		return "absent"
+	case s.Value == token:
+		return fmt.Sprintf("A's token, PTTL %v", s.TTL)
+	}
+	return fmt.Sprintf("another token (%s)", s.Value)
+}
+
+// proveCut reads the master's replication state after the grant: the cut took only
+// if no replica acknowledged the grant's place in the stream.
+func proveCut(ctx context.Context, t *Trial, master topologies.Node) error {
+	info, err := topologies.Replication(ctx, master.Addr())
+	if err != nil {
+		return Failed("observe", fmt.Errorf("INFO replication on %s: %w", master.Name(), err))
+	}
+	for _, r := range info.Replicas {
+		if r.Offset >= info.Offset {
+			return NoFault("replica %s acknowledged offset %d, the master's %d after the grant: the cut did not hold", r.Addr, r.Offset, info.Offset)
+		}
+	}
+	if len(info.Replicas) == 0 {
+		t.Prove("before the kill the master %s had no replica connected (offset %d after the grant)", master.Name(), info.Offset)
+	} else {
+		t.Prove("before the kill every replica of %s had acknowledged less than its offset %d after the grant: %+v", master.Name(), info.Offset, info.Replicas)
+	}
+	return nil
+}
+
+// replicaLags are the drawn pauses of one trial's replicas and when each really
+// ended: a PING blocks until the server lifts the pause, which may be later than asked.
+type replicaLags struct {
+	replicas []topologies.Node
+	lags     []time.Duration
+	ends     []time.Time
+	done     sync.WaitGroup
+	errs     []error
+}
+
+func pauseReplicas(ctx context.Context, t *Trial, replicas []topologies.Node, lagMax time.Duration) (*replicaLags, error) {
+	l := &replicaLags{replicas: replicas, lags: make([]time.Duration, len(replicas)), ends: make([]time.Time, len(replicas)), errs: make([]error, len(replicas))}
+	for i, r := range replicas {
+		l.lags[i] = time.Duration(t.Rand.Int64N(lagMax.Milliseconds()+1)) * time.Millisecond
+		t.Input(fmt.Sprintf("lag_replica%d_ms", i), ms(l.lags[i]))
+		if l.lags[i] == 0 {
+			l.ends[i] = time.Now()
+			continue
+		}
+		if _, err := nemesis.Inject(ctx, "replication-pause", nemesis.Target{Nodes: []topologies.Node{r}, Duration: l.lags[i], Recorder: t.Rec}); err != nil {
+			l.wait()
+			return nil, err
+		}
+		l.done.Add(1)
+		go func(i int, addr string) {
+			defer l.done.Done()
+			c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, Protocol: 2, DisableIdentity: true, ReadTimeout: lagMax + 2*time.Second})
+			defer c.Close()
+			l.errs[i] = c.Ping(ctx).Err()
+			l.ends[i] = time.Now()
+		}(i, r.Addr())
+	}
+	t.Input("lag_min_ms", ms(minDuration(l.lags)))
+	t.Input("lag_max_ms", ms(maxDuration(l.lags)))
+	return l, nil
+}
+
+func (l *replicaLags) wait() { l.done.Wait() }
+
+// record waits for every pause to end and notes each end against the kill.
+func (l *replicaLags) record(ctx context.Context, t *Trial, killed time.Time, promoted topologies.Node) error {
+	l.wait()
+	for i, r := range l.replicas {
+		if l.errs[i] != nil {
+			return Failed("observe", fmt.Errorf("PING %s to see its pause end: %w", r.Name(), l.errs[i]))
+		}
+		margin := ms(l.ends[i].Sub(killed))
+		t.Input(fmt.Sprintf("pause_end_after_kill_replica%d_ms", i), margin)
+		if r.Addr() == promoted.Addr() {
+			t.Input("lag_promoted_ms", ms(l.lags[i]))
+			t.Input("pause_end_after_kill_promoted_ms", margin)
+		}
+	}
+	return ctx.Err()
+}
+
+// secondHolder is client B, which knows the new master: granted, it works briefly
+// inside the resource; refused because the key is there, it stops. A master refusing
+// writes for want of replicas (min-replicas) is waited out for a while; anything
+// else, or no answer in time, ends the trial as an error.
+func secondHolder(ctx context.Context, t *Trial, res *Resource, master topologies.Node) error {
+	l, err := locks.NewSingle(ctx, master.Addr(), locks.RedisOptions{})
+	if err != nil {
+		return Failed("setup", err)
+	}
+	defer l.Close()
+	b := NewClient("B", l, t.Rec)
+	patience := time.Now().Add(secondClientPatience)
+	for {
+		lease, err := b.Acquire(ctx, t.Key, time.Minute)
+		switch {
+		case err == nil:
+			if err := b.Enter(ctx, res, lease); err != nil {
+				return err
+			}
+			b.Write(ctx, res, lease)
+			if err := sleep(ctx, 20*time.Millisecond); err != nil {
+				return err
+			}
+			b.Leave(res, lease)
+			_ = b.Release(ctx, lease)
+			return nil
+		case errors.Is(err, locks.ErrNotAcquired):
+			return nil
+		case IsReplicationRefusal(err) && time.Now().Before(patience):
+			if err := sleep(ctx, 10*time.Millisecond); err != nil {
+				return err
+			}
+		default:
+			return Failed("second-acquire", fmt.Errorf("B on the promoted %s (patience %v): %w", master.Name(), secondClientPatience, err))
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package safety
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// lossByDelay is the probability the lock was lost against the kill delay, one point
+// per delay with its interval.
+func lossByDelay(g failoverGuard, variants []*failoverVariant) results.Series {
+	s := results.Series{Name: "mode=" + g.mode, X: "delay from grant to master kill (ms)", Y: "probability the lock was lost"}
+	for _, v := range variants {
+		if p, ok := results.ProbabilityPoint(ms(v.delay), v.Tally.Broke[results.LostLocks], v.Tally.Judged); ok {
+			s.Points = append(s.Points, p)
+		}
+	}
+	return s
+}
+
+// lossByLagMargin buckets a mode's judged trials by when the promoted replica really
+// resumed applying the stream, relative to the master's kill (10 ms buckets): the
+// lock should be lost exactly when that margin is positive.
+func lossByLagMargin(g failoverGuard, variants []*failoverVariant) results.Series {
+	type bucket struct{ lost, n int }
+	buckets := map[int]*bucket{}
+	for _, v := range variants {
+		for _, tr := range v.Trials {
+			margin, ok := tr.Inputs["pause_end_after_kill_promoted_ms"]
+			if tr.Outcome != results.Judged || !ok {
+				continue
+			}
+			k := int(math.Floor(margin / 10))
+			if buckets[k] == nil {
+				buckets[k] = &bucket{}
+			}
+			buckets[k].n++
+			if tr.Counts[results.LostLocks] > 0 {
+				buckets[k].lost++
+			}
+		}
+	}
+	keys := make([]int, 0, len(buckets))
+	for k := range buckets {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	s := results.Series{Name: "mode=" + g.mode + " by lag", X: "promoted replica's measured pause end minus master kill (ms, 10 ms buckets, lower edge)", Y: "probability the lock was lost"}
+	for _, k := range keys {
+		if p, ok := results.ProbabilityPoint(float64(k*10), buckets[k].lost, buckets[k].n); ok {
+			s.Points = append(s.Points, p)
+		}
+	}
+	return s
+}
+
+func minDuration(ds []time.Duration) time.Duration {
+	m := ds[0]
+	for _, d := range ds[1:] {
+		m = min(m, d)
+	}
+	return m
+}
+
+func maxDuration(ds []time.Duration) time.Duration {
+	m := ds[0]
+	for _, d := range ds[1:] {
+		m = max(m, d)
+	}
+	return m
+}

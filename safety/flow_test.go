@@ -1,0 +1,23 @@
+package safety
+
+import (
+	"testing"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+)
+
+// TestOneWayFlow: checkers and the results schema are pure: they never import what
+// starts servers, takes locks or breaks things.
+func TestOneWayFlow(t *testing.T) {
+	pure := []string{testenv.Module + "safety/check", testenv.Module + "safety/results", testenv.Module + "safety/history"}
+	deps := testenv.Deps(t, pure...)
+	for _, heavy := range []string{"topologies", "locks", "safety/nemesis", "clocks"} {
+		if got := testenv.DependsOn(deps, testenv.Module+heavy); len(got) > 0 {
+			t.Errorf("%v depend on %v", pure, got)
+		}
+	}
+	// The listing must see what the lab itself imports, or the check above is blind.
+	if got := testenv.DependsOn(testenv.Deps(t, testenv.Module+"safety"), testenv.Module+"topologies"); len(got) == 0 {
+		t.Error("go list -deps of the lab shows no topologies: the check is blind")
+	}
+}
