@@ -116,10 +116,19 @@ func newZombieProbe(node topologies.Node, t *Trial) *zombieProbe {
 
 func (p *zombieProbe) close() { p.c.Close() }
 
-func (p *zombieProbe) write(ctx context.Context) error {
+func (p *zombieProbe) set(ctx context.Context) error {
 	pctx, cancel := context.WithTimeout(ctx, time.Second)
-	err := p.c.Set(pctx, p.key, p.sent, time.Minute).Err()
-	cancel()
+	defer cancel()
+	return p.c.Set(pctx, p.key, p.sent, time.Minute).Err()
+}
+
+func (p *zombieProbe) write(ctx context.Context) error {
+	err := p.set(ctx)
+	if err != nil && !isReadOnly(err) {
+		// Sentinel kills an instance's clients (CLIENT KILL TYPE normal) as it turns it
+		// into a replica: one retry on a new connection tells a demotion from a failure.
+		err = p.set(ctx)
+	}
 	if err != nil && !isReadOnly(err) {
 		return Failed("probe", fmt.Errorf("probe write to %s: %w", p.node.Name(), err))
 	}
