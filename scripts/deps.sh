@@ -21,6 +21,13 @@ for lib in /usr/lib/*/faketime/libfaketimeMT.so.1 /usr/lib/faketime/libfaketimeM
   [ -e "$lib" ] && have_libfaketime=$lib
 done
 [ -n "$have_libfaketime" ] || missing+=(faketime)
+# The PostgreSQL server: Debian keeps initdb and postgres off PATH, in
+# /usr/lib/postgresql/N/bin (topologies.FindPostgres looks in the same places).
+have_postgres=
+for dir in "${POSTGRES_BIN_DIR:-}" "$(dirname "$(command -v initdb 2>/dev/null || echo /nonexistent/x)")" /usr/lib/postgresql/*/bin; do
+  if [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/postgres" ]; then have_postgres=$dir; fi
+done
+[ -n "$have_postgres" ] || missing+=(postgresql)
 [ ${#missing[@]} -eq 0 ] && exit 0
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
 
@@ -31,10 +38,24 @@ if [ -f /etc/debian_version ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
     apt-get update -qq >/dev/null
     apt-get install -y -qq "${missing[@]}" >/dev/null
   }
+  # The package creates a cluster of its own and, where services may start (not in
+  # these containers: policy-rc.d forbids it), starts it. The suite runs its own
+  # servers: stop that one and keep it from starting at boot.
+  if printf '%s\n' "${missing[@]}" | grep -qx postgresql && command -v pg_lsclusters >/dev/null; then
+    pg_lsclusters --no-header 2>/dev/null | while read -r version cluster _port status _rest; do
+      case "$status" in
+        online*) echo "deps: stopping the package's own cluster $version/$cluster" >&2
+                 pg_ctlcluster "$version" "$cluster" stop || true ;;
+      esac
+      start_conf=/etc/postgresql/$version/$cluster/start.conf
+      if [ -f "$start_conf" ]; then echo manual >"$start_conf"; fi
+    done
+  fi
   exit 0
 fi
 
 echo "deps: missing ${missing[*]}." >&2
 echo "      Install them with your package manager (Debian/Ubuntu as root: apt-get install ${missing[*]}," >&2
-echo "      macOS: brew install redis), or point REDIS_SERVER / REDIS_BENCHMARK at the binaries." >&2
+echo "      macOS: brew install redis postgresql), or point REDIS_SERVER / REDIS_BENCHMARK at the binaries" >&2
+echo "      and POSTGRES_BIN_DIR at the directory holding initdb and postgres." >&2
 exit 1

@@ -51,8 +51,8 @@ func (p Process) Start(ctx context.Context, spec Spec) (Topology, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	if spec.Kind == Etcd {
-		return nil, fmt.Errorf("topology kind %q: the process provider runs redis-server only (etcd runs embedded: import topologies/etcdtopo)", spec.Kind)
+	if spec.Kind == Etcd || spec.Kind == Postgres {
+		return nil, fmt.Errorf("topology kind %q: the process provider runs redis-server only (etcd runs embedded: import topologies/etcdtopo; postgres: import topologies/pgtopo)", spec.Kind)
 	}
 	bin := p.Bin
 	if bin == "" {

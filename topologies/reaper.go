@@ -14,9 +14,11 @@ var reaper = struct {
 	sync.Mutex
 	groups    map[int]struct{}
 	dirs      map[string]struct{}
+	cleanups  map[int]func() // by OnReap id
+	nextID    int
 	installed bool
 	enabled   bool
-}{groups: map[int]struct{}{}, dirs: map[string]struct{}{}, enabled: true}
+}{groups: map[int]struct{}{}, dirs: map[string]struct{}{}, cleanups: map[int]func(){}, enabled: true}
 
 // HandleSignals turns the reaper's SIGINT/SIGTERM handler on or off. Programs that
 // cancel their own work on a signal and then Close their topologies turn it off.
@@ -87,6 +89,10 @@ func reapLocked() {
 		_ = syscall.Kill(-pgid, syscall.SIGCONT) // a stopped process must run to die cleanly
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		delete(reaper.groups, pgid)
+	}
+	for id, cleanup := range reaper.cleanups {
+		cleanup()
+		delete(reaper.cleanups, id)
 	}
 	for dir := range reaper.dirs {
 		_ = os.RemoveAll(dir)

@@ -20,6 +20,7 @@ const (
 	Sentinel   Kind = "sentinel"   // one master, replicas, sentinels watching them
 	Redlock    Kind = "redlock"    // N independent masters
 	Etcd       Kind = "etcd"       // a consensus cluster of Members members (the baseline)
+	Postgres   Kind = "postgres"   // one PostgreSQL server (import topologies/pgtopo)
 )
 
 // Role is what a node does in its deployment at start.
@@ -50,15 +51,16 @@ type Spec struct {
 	AppendFsync string
 	// MasterName is the name sentinels monitor (default "lockbench").
 	MasterName string
-	// ExtraConfig lines are appended to every redis-server config (not sentinels).
+	// ExtraConfig lines are appended to every redis-server config (not sentinels), or
+	// for Postgres to postgresql.conf.
 	ExtraConfig []string
 	// Clocks skews the named nodes' clocks ("master-2": rate 1.02, say); nodes not named
 	// keep true time. Kept in the Spec, so a topology records who was skewed and how.
 	Clocks map[string]clocks.Model
 	// Members of an Etcd cluster: 1 (default), 3 or 5.
 	Members int
-	// UnsafeNoFsync runs etcd without fsync: a lower bound on its cost, NOT a safe
-	// deployment (an acknowledged write can vanish on a crash).
+	// UnsafeNoFsync runs etcd or PostgreSQL without fsync: a lower bound on its cost,
+	// NOT a safe deployment (an acknowledged write can vanish on a crash).
 	UnsafeNoFsync bool
 }
 
@@ -99,19 +101,29 @@ func (s Spec) WithDefaults() Spec {
 // Validate reports the first field of s (after defaults) that no provider could start.
 func (s Spec) Validate() error {
 	switch s.Kind {
-	case Single, Replicated, Sentinel, Redlock, Etcd:
+	case Single, Replicated, Sentinel, Redlock, Etcd, Postgres:
 	default:
-		return fmt.Errorf("topology kind %q: want one of single, replicated, sentinel, redlock, etcd", s.Kind)
+		return fmt.Errorf("topology kind %q: want one of single, replicated, sentinel, redlock, etcd, postgres", s.Kind)
 	}
-	if s.Kind == Etcd {
+	switch s.Kind {
+	case Etcd:
 		if s.Members != 1 && s.Members != 3 && s.Members != 5 {
 			return fmt.Errorf("etcd members = %d: must be 1, 3 or 5", s.Members)
 		}
-		if s.AppendFsync != "" {
-			return fmt.Errorf("appendfsync %q: etcd always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync)
+	case Postgres:
+		if s.Members != 0 || s.Replicas != 0 {
+			return fmt.Errorf("members = %d, replicas = %d: a postgres topology is one server", s.Members, s.Replicas)
 		}
-	} else if s.Members != 0 || s.UnsafeNoFsync {
-		return fmt.Errorf("members = %d, unsafe-no-fsync = %v: only an etcd topology has them", s.Members, s.UnsafeNoFsync)
+		if len(s.Clocks) > 0 {
+			return fmt.Errorf("clocks: a postgres server cannot run under a clock model")
+		}
+	default:
+		if s.Members != 0 || s.UnsafeNoFsync {
+			return fmt.Errorf("members = %d, unsafe-no-fsync = %v: only an etcd topology has members, only etcd and postgres have unsafe-no-fsync", s.Members, s.UnsafeNoFsync)
+		}
+	}
+	if (s.Kind == Etcd || s.Kind == Postgres) && s.AppendFsync != "" {
+		return fmt.Errorf("appendfsync %q: %s always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync, s.Kind)
 	}
 	if s.Replicas < 0 {
 		return fmt.Errorf("replicas = %d: must be >= 0", s.Replicas)

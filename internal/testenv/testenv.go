@@ -21,6 +21,17 @@ func RequireRedis(tb testing.TB) string {
 	return bin
 }
 
+// RequirePostgres returns where the PostgreSQL server is installed, or skips (fails
+// under CI=true) without it.
+func RequirePostgres(tb testing.TB) topologies.PostgresInstall {
+	tb.Helper()
+	install, err := topologies.FindPostgres("")
+	if err != nil {
+		MissingTool(tb, err)
+	}
+	return install
+}
+
 // Start launches spec with its kind's default provider and closes it when tb ends,
 // pass or fail.
 func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
@@ -31,6 +42,9 @@ func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 	}
 	if provider.Name() == "process" {
 		RequireRedis(tb)
+	}
+	if spec.Kind == topologies.Postgres {
+		RequirePostgres(tb)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -1,0 +1,26 @@
+package pglock
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies"
+	_ "github.com/lockbench/lockbench/topologies/pgtopo" // the provider that starts PostgreSQL
+)
+
+func init() {
+	spec := topologies.Spec{Kind: topologies.Postgres}
+	for name, connect := range map[string]func(context.Context, string, Options) (*Locker, error){
+		Advisory:  NewAdvisory,
+		ForUpdate: NewForUpdate,
+	} {
+		locks.Register(name, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+			server, ok := topo.(interface{ DSN() string })
+			if !ok {
+				return nil, fmt.Errorf("%s: topology from provider %s has no DSN", name, topo.Provider())
+			}
+			return connect(ctx, server.DSN(), Options{PoolSize: o.PoolSize, Timeout: o.Timeout, Dialer: o.Dialer})
+		})
+	}
+}

@@ -1,0 +1,168 @@
+package pgtopo
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// dirPrefix names this provider's temp dirs (topologies.NewTempDir("postgres")).
+const dirPrefix = "lockbench-postgres-"
+
+// deletedSuffix is what the kernel appends to a working directory that was removed.
+const deletedSuffix = " (deleted)"
+
+// cwdOf is the working directory of pid, without a deleted marker; "" if unreadable
+// (gone, a zombie, or not ours to read).
+func cwdOf(pid int) (dir string, deleted bool) {
+	link, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "cwd"))
+	if err != nil {
+		return "", false
+	}
+	if strings.HasSuffix(link, deletedSuffix) {
+		return strings.TrimSuffix(link, deletedSuffix), true
+	}
+	return link, false
+}
+
+// allPids lists the pids in /proc.
+func allPids() []int {
+	entries, _ := os.ReadDir("/proc")
+	pids := make([]int, 0, len(entries))
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// serverProcesses lists the live processes working in dataDir: every PostgreSQL server
+// process chdirs there, and none of them leaves.
+func serverProcesses(dataDir string) []int {
+	var out []int
+	for _, pid := range allPids() {
+		if cwd, _ := cwdOf(pid); cwd == dataDir {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// killAll SIGKILLs every process working in dataDir until none is left (bounded, so a
+// process that cannot be killed never hangs a Close).
+func killAll(dataDir string) {
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		procs := serverProcesses(dataDir)
+		if len(procs) == 0 {
+			return
+		}
+		for _, p := range procs {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// waitStopped waits (briefly, bounded) until pid is in the stopped state: kill returns
+// before a SIGSTOP takes effect.
+func waitStopped(pid int) {
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		if err != nil {
+			return
+		}
+		// The state follows the command name, which is in parentheses and may hold spaces.
+		if i := strings.LastIndexByte(string(b), ')'); i >= 0 {
+			if f := strings.Fields(string(b[i+1:])); len(f) > 0 && (f[0] == "T" || f[0] == "t") {
+				return
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// removeLeftSegment frees the System V shared memory segment a killed server left
+// behind (a restart would reuse or free it; a Close must). postmaster.pid names it on
+// its seventh line; it is freed only if it is still that server's and unattached.
+func removeLeftSegment(dataDir string) {
+	b, err := os.ReadFile(filepath.Join(dataDir, "postmaster.pid"))
+	if err != nil {
+		return
+	}
+	lines := strings.Split(string(b), "\n")
+	if len(lines) < 7 {
+		return
+	}
+	f := strings.Fields(lines[6])
+	if len(f) != 2 {
+		return
+	}
+	key, errK := strconv.ParseInt(f[0], 10, 64)
+	id, errI := strconv.Atoi(f[1])
+	if errK != nil || errI != nil {
+		return
+	}
+	var desc unix.SysvShmDesc
+	if _, err := unix.SysvShmCtl(id, unix.IPC_STAT, &desc); err != nil {
+		return
+	}
+	if int64(uint32(desc.Perm.Key)) == key && desc.Nattch == 0 {
+		_, _ = unix.SysvShmCtl(id, unix.IPC_RMID, nil)
+	}
+}
+
+// killOrphanedServers cleans up after programs that died without closing their
+// topology (SIGKILL leaves no chance to). The postmaster dies with its owner through
+// Pdeathsig and running backends follow it, but backends a Pause stopped stay stopped,
+// and the shared memory segment stays until someone frees it. Dirs still there are
+// cleaned whole (the generic sweep removes them after); processes whose dir another
+// sweep already removed are found by their working directory.
+func killOrphanedServers() {
+	tmp := os.TempDir()
+	if real, err := filepath.EvalSymlinks(tmp); err == nil {
+		tmp = real
+	}
+	prefix := filepath.Join(tmp, dirPrefix)
+	dirs, _ := filepath.Glob(prefix + "*")
+	for _, dir := range dirs {
+		if !ownerAlive(dir) {
+			killAll(filepath.Join(dir, "data"))
+			removeLeftSegment(filepath.Join(dir, "data"))
+		}
+	}
+	for _, pid := range allPids() {
+		cwd, deleted := cwdOf(pid)
+		if !strings.HasPrefix(cwd, prefix) {
+			continue
+		}
+		top := cwd
+		if i := strings.IndexByte(cwd[len(prefix):], '/'); i >= 0 {
+			top = cwd[:len(prefix)+i]
+		}
+		if deleted || !ownerAlive(top) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// ownerAlive reports whether the program that made topology dir top still runs.
+func ownerAlive(top string) bool {
+	b, err := os.ReadFile(filepath.Join(top, "owner.pid"))
+	if err != nil {
+		return false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return true // not a file we know how to read: leave it alone
+	}
+	return !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}

@@ -1,0 +1,138 @@
+package pgtopo
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// TestHelperHoldServer is not a test: run as a child by the tests below, it starts a
+// server, pauses it (its backends stopped: the hard case for cleanup), prints the dir
+// and the server's pids, and waits to be signalled.
+func TestHelperHoldServer(t *testing.T) {
+	if os.Getenv("LOCKBENCH_HELPER") != "hold-postgres" {
+		t.Skip("helper process only")
+	}
+	topo, err := Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Postgres})
+	if err != nil {
+		fmt.Println("ERROR", err)
+		os.Exit(1)
+	}
+	s := topo.(*Server)
+	if err := s.node.Pause(); err != nil {
+		fmt.Println("ERROR", err)
+		os.Exit(1)
+	}
+	postmaster := s.node.cmd.Process.Pid
+	pids := []string{fmt.Sprint(postmaster)} // first, for the tests that wait on it alone
+	for _, p := range serverProcesses(s.node.dataDir) {
+		if p != postmaster {
+			pids = append(pids, fmt.Sprint(p))
+		}
+	}
+	fmt.Printf("READY %s %s %d\n", s.Dir(), strings.Join(pids, ","), segmentID(t, s))
+	time.Sleep(time.Minute)
+	os.Exit(3) // never reached when the parent signals us
+}
+
+// holdServerInChild starts the helper and returns it with the server's dir, pids and
+// shared memory segment.
+func holdServerInChild(t *testing.T) (*exec.Cmd, string, []int, int) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperHoldServer$", "-test.v")
+	cmd.Env = append(os.Environ(), "LOCKBENCH_HELPER=hold-postgres")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 4 && fields[0] == "READY" {
+			var pids []int
+			for _, p := range strings.Split(fields[2], ",") {
+				var pid int
+				fmt.Sscan(p, &pid)
+				pids = append(pids, pid)
+			}
+			go func() { // keep draining so the child never blocks on a full pipe
+				for sc.Scan() {
+				}
+			}()
+			segment, _ := strconv.Atoi(fields[3])
+			return cmd, fields[1], pids, segment
+		}
+		if strings.HasPrefix(sc.Text(), "ERROR") {
+			t.Fatal(sc.Text())
+		}
+	}
+	t.Fatalf("helper ended before its server was ready: %v", sc.Err())
+	return nil, "", nil, 0
+}
+
+func TestSignalStopsThePausedServerAndRemovesTheDir(t *testing.T) {
+	testenv.RequirePostgres(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd, dir, pids, segment := holdServerInChild(t)
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			status, _ := err.(*exec.ExitError)
+			if status == nil || !status.Sys().(syscall.WaitStatus).Signaled() {
+				t.Errorf("helper should die of %v, got %v", sig, err)
+			}
+			waitGone(t, pids)
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("dir %s survived %v (%v)", dir, sig, err)
+			}
+			if segmentExists(segment) {
+				t.Errorf("shared memory segment %d survived %v", segment, sig)
+			}
+		})
+	}
+}
+
+// TestSIGKILLedOwnersPausedServerIsSwept: the postmaster dies with its owner through
+// Pdeathsig, but backends a Pause stopped stay stopped; the next Start kills them and
+// sweeps the dir.
+func TestSIGKILLedOwnersPausedServerIsSwept(t *testing.T) {
+	testenv.RequirePostgres(t)
+	cmd, dir, pids, segment := holdServerInChild(t)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	waitGone(t, pids[:1]) // the postmaster, through Pdeathsig
+	stopped := 0
+	for _, pid := range pids[1:] {
+		if !processGone(pid) {
+			stopped++
+		}
+	}
+	if stopped == 0 {
+		t.Fatalf("no stopped backend outlived its owner: nothing for the sweep to do (pids %v)", pids)
+	}
+	startServer(t, topologies.Spec{}).Close()
+	waitGone(t, pids)
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("orphaned dir %s not swept by the next Start (%v)", dir, err)
+	}
+	if segmentExists(segment) {
+		t.Errorf("orphaned shared memory segment %d not freed by the next Start", segment)
+	}
+}
