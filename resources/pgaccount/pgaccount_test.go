@@ -1,0 +1,269 @@
+package pgaccount
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/pgtopo"
+)
+
+const initial = 1000
+
+// open starts a server for this test and opens a resource with accounts rows on it.
+func open(t *testing.T, accounts int) *Resource {
+	t.Helper()
+	testenv.RequirePostgres(t)
+	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := Open(ctx, srv.DSN(), accounts, initial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
+func testCtx(t *testing.T) context.Context {
+	t.Helper()
+	// A bound that only stops a hung test; no result depends on it.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// pause is a Between hook that reports the client paused and waits to be let go.
+type pause struct {
+	paused  chan struct{}
+	release chan struct{}
+}
+
+func newPause() *pause { return &pause{paused: make(chan struct{}), release: make(chan struct{})} }
+
+func (p *pause) hook(ctx context.Context) error {
+	close(p.paused)
+	select {
+	case <-p.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+type result struct {
+	out Outcome
+	err error
+}
+
+// paused runs ch in mode with its client paused in Between, waits until it is there,
+// runs during (the other client's writes), lets it go and returns its outcome.
+func paused(t *testing.T, ctx context.Context, r *Resource, mode Mode, ch Change, during func()) result {
+	t.Helper()
+	p := newPause()
+	ch.Between = p.hook
+	done := make(chan result, 1)
+	go func() {
+		out, err := r.Apply(ctx, mode, ch)
+		done <- result{out, err}
+	}()
+	select {
+	case <-p.paused:
+	case res := <-done:
+		t.Fatalf("%s: %s finished without pausing: %v %v", mode, ch.Client, res.out, res.err)
+	}
+	during()
+	close(p.release)
+	return <-done
+}
+
+func mustApply(t *testing.T, ctx context.Context, r *Resource, mode Mode, ch Change, want Outcome) {
+	t.Helper()
+	out, err := r.Apply(ctx, mode, ch)
+	if err != nil || out != want {
+		t.Fatalf("%s by %s: got %v, %v; want %v", mode, ch.Client, out, err, want)
+	}
+}
+
+func audit(t *testing.T, ctx context.Context, r *Resource) Audit {
+	t.Helper()
+	a, err := r.Audit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("audit: intended %d applied %d refused %d failed %d; balance %d expected %d; lost %d updates (%d); side effects %d (refused %d)",
+		a.Intended, a.Applied, a.Refused, a.Failed, a.Balance, a.Expected, a.LostUpdates, a.LostAmount, a.SideEffects, a.RefusedSideEffects)
+	return a
+}
+
+// Two clients read-modify-write: the first reads, pauses, the second reads and writes,
+// the first writes its stale computation over it. Exactly one update is lost.
+func TestReadModifyWriteLosesOneUpdate(t *testing.T) {
+	r, ctx := open(t, 1), testCtx(t)
+	mode := Mode{Guard: ReadModifyWrite}
+	res := paused(t, ctx, r, mode, Change{Client: "a", Account: 1, Token: 1, Amount: 10}, func() {
+		mustApply(t, ctx, r, mode, Change{Client: "b", Account: 1, Token: 2, Amount: 30}, Applied)
+	})
+	if res.err != nil || res.out != Applied {
+		t.Fatalf("a: %v %v", res.out, res.err)
+	}
+	a := audit(t, ctx, r)
+	if a.Applied != 2 || a.LostUpdates != 1 || a.LostAmount != 30 || a.Balance != initial-10 || a.Expected != initial-40 {
+		t.Fatalf("want 2 applied, 1 lost (b's 30), balance %d: %+v", initial-10, a)
+	}
+}
+
+// The same history, fenced: the paused holder's write carries the older token and the
+// database refuses it; nothing is lost.
+func TestFencedRefusesStaleHolder(t *testing.T) {
+	r, ctx := open(t, 1), testCtx(t)
+	mode := Mode{Guard: Fenced}
+	res := paused(t, ctx, r, mode, Change{Client: "a", Account: 1, Token: 1, Amount: 10}, func() {
+		mustApply(t, ctx, r, mode, Change{Client: "b", Account: 1, Token: 2, Amount: 30}, Applied)
+	})
+	if res.err != nil || res.out != Refused {
+		t.Fatalf("a: %v %v; want refused", res.out, res.err)
+	}
+	a := audit(t, ctx, r)
+	if a.Applied != 1 || a.Refused != 1 || a.LostUpdates != 0 || a.LostAmount != 0 || a.Balance != initial-30 {
+		t.Fatalf("want 1 applied, 1 refused, 0 lost: %+v", a)
+	}
+	if acc := a.Accounts[0]; acc.Fence != 2 || acc.FenceBehind {
+		t.Fatalf("fence %d behind %v; want 2, not behind", acc.Fence, acc.FenceBehind)
+	}
+}
+
+// Check-then-write: the stale holder checks (its token is newer than the row's fence),
+// pauses, the new holder checks and writes, then the stale write lands over it: one
+// update lost and the fence set back.
+func TestCheckThenWriteStaleWriteLands(t *testing.T) {
+	r, ctx := open(t, 1), testCtx(t)
+	mode := Mode{Guard: CheckThenWrite}
+	res := paused(t, ctx, r, mode, Change{Client: "stale", Account: 1, Token: 1, Amount: 10}, func() {
+		mustApply(t, ctx, r, mode, Change{Client: "new", Account: 1, Token: 2, Amount: 30}, Applied)
+	})
+	if res.err != nil || res.out != Applied {
+		t.Fatalf("stale: %v %v; want applied (the race)", res.out, res.err)
+	}
+	a := audit(t, ctx, r)
+	if a.Applied != 2 || a.LostUpdates != 1 || a.LostAmount != 30 {
+		t.Fatalf("want 2 applied, 1 lost: %+v", a)
+	}
+	if acc := a.Accounts[0]; acc.Fence != 1 || !acc.FenceBehind || acc.HighestToken != 2 {
+		t.Fatalf("fence %d highest %d behind %v; want 1, 2, behind", acc.Fence, acc.HighestToken, acc.FenceBehind)
+	}
+	// Without the pause the client's check does refuse: the next stale attempt sees fence 1.
+	mustApply(t, ctx, r, mode, Change{Client: "stale", Account: 1, Token: 1, Amount: 10}, Refused)
+}
+
+// Outbox + fenced: the stale holder sends its side effect, pauses, the new holder
+// writes; the fence refuses the stale write, but its side effect was sent.
+func TestOutboxFencedLeaksSideEffect(t *testing.T) {
+	r, ctx := open(t, 1), testCtx(t)
+	mode := Mode{Guard: Fenced, Outbox: true}
+	res := paused(t, ctx, r, mode, Change{Client: "stale", Account: 1, Token: 1, Amount: 10}, func() {
+		mustApply(t, ctx, r, mode, Change{Client: "new", Account: 1, Token: 2, Amount: 30}, Applied)
+	})
+	if res.err != nil || res.out != Refused {
+		t.Fatalf("stale: %v %v; want refused", res.out, res.err)
+	}
+	a := audit(t, ctx, r)
+	if a.Applied != 1 || a.Refused != 1 || a.LostUpdates != 0 || a.LostAmount != 0 {
+		t.Fatalf("want 1 applied, 1 refused, 0 lost: %+v", a)
+	}
+	if a.SideEffects != 2 || a.RefusedSideEffects != 1 || a.UnappliedSideEffects != 1 {
+		t.Fatalf("want 2 side effects, 1 from the refused write: %+v", a)
+	}
+}
+
+// Unfenced decrements from concurrent clients, no lock: the one statement is atomic in
+// the database, so nothing is lost.
+func TestUnfencedConcurrentDecrementsLoseNothing(t *testing.T) {
+	const clients, each = 8, 25
+	r, ctx := open(t, 1), testCtx(t)
+	mode := Mode{Guard: Unfenced}
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan error, clients*each)
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			<-start
+			for i := 0; i < each; i++ {
+				out, err := r.Apply(ctx, mode, Change{Client: string(rune('a' + c)), Account: 1, Amount: 1})
+				if err != nil || out != Applied {
+					errs <- err
+					return
+				}
+			}
+		}(c)
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("unfenced write: %v", err)
+	}
+	a := audit(t, ctx, r)
+	if a.Applied != clients*each || a.LostUpdates != 0 || a.LostAmount != 0 || a.Balance != initial-clients*each {
+		t.Fatalf("want %d applied, 0 lost: %+v", clients*each, a)
+	}
+}
+
+// Every mode writes, audits clean alone, and Open resets the rows and the outbox.
+func TestEveryModeAloneAndReset(t *testing.T) {
+	testenv.RequirePostgres(t)
+	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	ctx := testCtx(t)
+	for _, m := range Modes() {
+		r, err := Open(ctx, srv.DSN(), 2, initial)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustApply(t, ctx, r, m, Change{Client: "a", Account: 2, Token: 5, Amount: 7}, Applied)
+		mustApply(t, ctx, r, m, Change{Client: "a", Account: 2, Token: 6, Amount: 3}, Applied)
+		a, err := r.Audit(ctx)
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantSide := 0
+		if m.Outbox {
+			wantSide = 2
+		}
+		if a.Intended != 2 || a.Applied != 2 || a.LostUpdates != 0 || a.Balance != 2*initial-10 ||
+			a.Accounts[0].Balance != initial || a.SideEffects != wantSide || a.UnappliedSideEffects != 0 {
+			t.Fatalf("%s: %+v", m, a)
+		}
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for _, name := range ModeNames() {
+		m, err := ParseMode(name)
+		if err != nil || m.String() != name {
+			t.Fatalf("ParseMode(%q) = %v, %v", name, m, err)
+		}
+	}
+	if len(ModeNames()) != 8 {
+		t.Fatalf("modes: %v", ModeNames())
+	}
+	for _, bad := range []string{"fencd", "", "outbox", "fenced+outbox+outbox"} {
+		if _, err := ParseMode(bad); err == nil || !strings.Contains(err.Error(), `"`+bad+`"`) {
+			t.Fatalf("ParseMode(%q): err %v; want one naming it", bad, err)
+		}
+	}
+	// A mode built by hand outside the set is refused by Apply before any write.
+	r := &Resource{accounts: 1}
+	if _, err := r.Apply(context.Background(), Mode{Guard: "optimistic"}, Change{Account: 1}); err == nil || !strings.Contains(err.Error(), `"optimistic"`) {
+		t.Fatalf("Apply with a bad mode: %v", err)
+	}
+	if len(r.Log()) != 0 {
+		t.Fatal("a refused mode was logged as an intended change")
+	}
+}
