@@ -3,7 +3,6 @@ package safety
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -100,14 +99,14 @@ func configureGuard(ctx context.Context, topo topologies.Topology, g failoverGua
 type deploymentUse struct {
 	fresh, reformed, replaced int
 	firstReplacement          string
-	reformMs                  []float64
+	reformMs                  results.Distribution
 }
 
 func (u *deploymentUse) count(b *topologies.Borrowed) {
 	switch {
 	case b.Reformed != nil:
 		u.reformed++
-		u.reformMs = append(u.reformMs, ms(b.Reformed.Took))
+		u.reformMs.Add(ms(b.Reformed.Took))
 	case b.FreshAfter != "":
 		u.replaced++
 		if u.firstReplacement == "" {
@@ -120,10 +119,8 @@ func (u *deploymentUse) count(b *topologies.Borrowed) {
 
 func (u deploymentUse) note() string {
 	s := fmt.Sprintf("deployments: %d trials on a re-formed one, %d on a fresh one, %d on a fresh one replacing a deployment that did not re-form in time", u.reformed, u.fresh, u.replaced)
-	if len(u.reformMs) > 0 {
-		sorted := append([]float64(nil), u.reformMs...)
-		sort.Float64s(sorted)
-		s += fmt.Sprintf("; re-form p50 %.0f ms, max %.0f ms", results.Quantile(sorted, 0.5), sorted[len(sorted)-1])
+	if u.reformMs.N > 0 {
+		s += fmt.Sprintf("; re-form p50 %.0f ms, max %.0f ms", u.reformMs.P50, u.reformMs.Max)
 	}
 	if u.firstReplacement != "" {
 		s += "; first replaced because: " + u.firstReplacement

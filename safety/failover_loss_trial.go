@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -164,8 +165,8 @@ func pauseReplicas(ctx context.Context, t *Trial, replicas []topologies.Node, la
 			l.ends[i] = time.Now()
 		}(i, r.Addr())
 	}
-	t.Input("lag_min_ms", ms(minDuration(l.lags)))
-	t.Input("lag_max_ms", ms(maxDuration(l.lags)))
+	t.Input("lag_min_ms", ms(slices.Min(l.lags)))
+	t.Input("lag_max_ms", ms(slices.Max(l.lags)))
 	return l, nil
 }
 

@@ -3,7 +3,6 @@ package safety
 import (
 	"math"
 	"sort"
-	"time"
 
 	"github.com/lockbench/lockbench/safety/results"
 )
@@ -54,20 +53,4 @@ func lossByLagMargin(g failoverGuard, variants []*failoverVariant) results.Serie
 		}
 	}
 	return s
-}
-
-func minDuration(ds []time.Duration) time.Duration {
-	m := ds[0]
-	for _, d := range ds[1:] {
-		m = min(m, d)
-	}
-	return m
-}
-
-func maxDuration(ds []time.Duration) time.Duration {
-	m := ds[0]
-	for _, d := range ds[1:] {
-		m = max(m, d)
-	}
-	return m
 }

@@ -1,7 +1,6 @@
 package topologies_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -37,38 +36,8 @@ func TestHelperHoldTopology(t *testing.T) {
 
 // holdTopologyInChild starts the helper and returns it with the topology's dir and pids.
 func holdTopologyInChild(t *testing.T) (*exec.Cmd, string, []int) {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperHoldTopology$", "-test.v")
-	cmd.Env = append(os.Environ(), "LOCKBENCH_HELPER=hold")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 3 && fields[0] == "READY" {
-			var pids []int
-			for _, p := range strings.Split(fields[2], ",") {
-				var pid int
-				fmt.Sscan(p, &pid)
-				pids = append(pids, pid)
-			}
-			go func() { // keep draining so the child never blocks on a full pipe
-				for sc.Scan() {
-				}
-			}()
-			return cmd, fields[1], pids
-		}
-		if strings.HasPrefix(sc.Text(), "ERROR") {
-			t.Fatal(sc.Text())
-		}
-	}
-	t.Fatalf("helper ended before its topology was ready: %v", sc.Err())
-	return nil, "", nil
+	cmd, fields := testenv.HoldInChild(t, "TestHelperHoldTopology", "LOCKBENCH_HELPER=hold", 2)
+	return cmd, fields[0], testenv.Pids(fields[1])
 }
 
 // waitGone waits until every pid has exited; servers die asynchronously after a signal.

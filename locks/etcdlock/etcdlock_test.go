@@ -95,30 +95,8 @@ func TestFencesIncreaseAcrossLeaderKill(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		cycle()
 	}
-	if bad := firstNonIncreasing(fences); bad >= 0 {
+	if bad := lockstest.FirstNonIncreasing(fences); bad >= 0 {
 		t.Errorf("fence %d at grant %d does not exceed %d before it: %v", fences[bad], bad, fences[bad-1], fences)
-	}
-}
-
-// firstNonIncreasing returns the index of the first value not above its predecessor, or -1.
-func firstNonIncreasing(v []int64) int {
-	for i := 1; i < len(v); i++ {
-		if v[i] <= v[i-1] {
-			return i
-		}
-	}
-	return -1
-}
-
-func TestFirstNonIncreasingSeesARegression(t *testing.T) {
-	if got := firstNonIncreasing([]int64{3, 5, 9, 9}); got != 3 {
-		t.Errorf("repeat: %d, want 3", got)
-	}
-	if got := firstNonIncreasing([]int64{3, 5, 4}); got != 2 {
-		t.Errorf("regression: %d, want 2", got)
-	}
-	if got := firstNonIncreasing([]int64{3, 5, 9}); got != -1 {
-		t.Errorf("increasing: %d, want -1", got)
 	}
 }
 
@@ -139,7 +117,7 @@ func TestLostDiskRegressesFences(t *testing.T) {
 	}
 	lease := lockstest.AcquireEventually(ctx, t, l, "fenced", 10*time.Second, true)
 	fences = append(fences, lease.Fence)
-	if firstNonIncreasing(fences) < 0 {
+	if lockstest.FirstNonIncreasing(fences) < 0 {
 		t.Errorf("fences still increase after the only member lost its disk: %v", fences)
 	}
 }

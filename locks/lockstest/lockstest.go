@@ -164,3 +164,14 @@ func Conformance(t *testing.T, l locks.Locker, workers, increments int) {
 		}
 	})
 }
+
+// FirstNonIncreasing returns the index of the first fence not above its predecessor,
+// or -1: the check every fenced strategy's tests make on the fences it handed out.
+func FirstNonIncreasing(fences []int64) int {
+	for i := 1; i < len(fences); i++ {
+		if fences[i] <= fences[i-1] {
+			return i
+		}
+	}
+	return -1
+}

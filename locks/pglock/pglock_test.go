@@ -185,16 +185,6 @@ func acquireFences(ctx context.Context, t *testing.T, l locks.Locker, n int) []i
 	return fences
 }
 
-// firstNonIncreasing returns the index of the first value not above its predecessor, or -1.
-func firstNonIncreasing(v []int64) int {
-	for i := 1; i < len(v); i++ {
-		if v[i] <= v[i-1] {
-			return i
-		}
-	}
-	return -1
-}
-
 // TestFencesIncreaseAcrossCrashes kills the server between grants: the sequence
 // resumes above every fence it handed out.
 func TestFencesIncreaseAcrossCrashes(t *testing.T) {
@@ -214,7 +204,7 @@ func TestFencesIncreaseAcrossCrashes(t *testing.T) {
 				}
 				fences = append(fences, acquireFences(ctx, t, l, 5)...)
 			}
-			if bad := firstNonIncreasing(fences); bad >= 0 {
+			if bad := lockstest.FirstNonIncreasing(fences); bad >= 0 {
 				t.Errorf("fence %d at grant %d does not exceed %d before it: %v", fences[bad], bad, fences[bad-1], fences)
 			}
 		})
@@ -235,7 +225,7 @@ func TestLostDiskRegressesFences(t *testing.T) {
 			}
 			// The locker's schema went with the disk: its next attempt makes it again.
 			fences = append(fences, acquireFences(ctx, t, l, 1)...)
-			if firstNonIncreasing(fences) < 0 {
+			if lockstest.FirstNonIncreasing(fences) < 0 {
 				t.Errorf("fences still increase after the server lost its disk: %v", fences)
 			}
 		})

@@ -2,7 +2,7 @@ package results
 
 import (
 	"math"
-	"sort"
+	"slices"
 )
 
 // Trial is one trial, flat: its outcome, the proof that its fault happened, and what
@@ -55,7 +55,7 @@ func (v *Variant) Note(n string) {
 // Add appends a trial and brings the tally up to date.
 func (v *Variant) Add(t Trial) {
 	v.Trials = append(v.Trials, t)
-	v.Tally = TallyOf(v.Measure, v.Trials)
+	v.Tally.add(v.Measure, t)
 }
 
 // Tally is what a variant's trials add up to.
@@ -92,35 +92,46 @@ func ProportionOf(k, n int) Proportion {
 
 // TallyOf adds up trials, with the headline on measure.
 func TallyOf(measure Measure, trials []Trial) Tally {
-	t := Tally{Errors: map[string]int{}, Broke: map[Measure]int{}, Sums: map[Measure]int{}}
+	var t Tally
 	for _, tr := range trials {
-		t.Trials++
-		t.TrialSeconds.Add(tr.Seconds)
-		switch tr.Outcome {
-		case Judged:
-			t.Judged++
-			for m, n := range tr.Counts {
-				t.Sums[m] += n
-				if n > 0 {
-					t.Broke[m]++
-				}
+		t.add(measure, tr)
+	}
+	if t.Errors == nil { // an empty tally still reads as one
+		t.Errors, t.Broke, t.Sums = map[string]int{}, map[Measure]int{}, map[Measure]int{}
+	}
+	return t
+}
+
+// add counts one more trial, with the headline on measure.
+func (t *Tally) add(measure Measure, tr Trial) {
+	if t.Errors == nil {
+		t.Errors, t.Broke, t.Sums = map[string]int{}, map[Measure]int{}, map[Measure]int{}
+	}
+	t.Trials++
+	t.TrialSeconds.Add(tr.Seconds)
+	switch tr.Outcome {
+	case Judged:
+		t.Judged++
+		for m, n := range tr.Counts {
+			t.Sums[m] += n
+			if n > 0 {
+				t.Broke[m]++
 			}
-			for _, o := range tr.Overlap {
-				t.Overlap.Add(o)
-			}
-			if tr.WindowMs > 0 || tr.Counts[SplitBrainWindow] > 0 {
-				t.Window.Add(tr.WindowMs)
-			}
-		case FaultNotProduced:
-			t.FaultNotProduced++
-		case NotGranted:
-			t.NotGranted++
-		case Errored:
-			t.Errors[tr.ErrorKind]++
 		}
+		for _, o := range tr.Overlap {
+			t.Overlap.Add(o)
+		}
+		if tr.WindowMs > 0 || tr.Counts[SplitBrainWindow] > 0 {
+			t.Window.Add(tr.WindowMs)
+		}
+	case FaultNotProduced:
+		t.FaultNotProduced++
+	case NotGranted:
+		t.NotGranted++
+	case Errored:
+		t.Errors[tr.ErrorKind]++
 	}
 	t.Headline = ProportionOf(t.Broke[measure], t.Judged)
-	return t
 }
 
 // Distribution is a sample with its percentiles.
@@ -130,14 +141,19 @@ type Distribution struct {
 	P90    float64   `json:"p90"`
 	P99    float64   `json:"p99"`
 	Max    float64   `json:"max"`
-	Values []float64 `json:"values,omitempty"`
+	Values []float64 `json:"values,omitempty"` // in the order they came
+	sorted []float64 // Values in order, kept as they come so an Add costs one insert
 }
 
-// Add puts x in the sample and recomputes the percentiles.
+// Add puts x in the sample and updates the percentiles.
 func (d *Distribution) Add(x float64) {
+	if len(d.sorted) != len(d.Values) { // read back from JSON: sort once
+		d.sorted = slices.Sorted(slices.Values(d.Values))
+	}
 	d.Values = append(d.Values, x)
-	s := append([]float64(nil), d.Values...)
-	sort.Float64s(s)
+	i, _ := slices.BinarySearch(d.sorted, x)
+	d.sorted = slices.Insert(d.sorted, i, x)
+	s := d.sorted
 	d.N = len(s)
 	d.P50, d.P90, d.P99, d.Max = Quantile(s, 0.5), Quantile(s, 0.9), Quantile(s, 0.99), s[len(s)-1]
 }

@@ -1,7 +1,6 @@
 package pgtopo
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -48,39 +47,9 @@ func TestHelperHoldServer(t *testing.T) {
 // holdServerInChild starts the helper and returns it with the server's dir, pids and
 // shared memory segment.
 func holdServerInChild(t *testing.T) (*exec.Cmd, string, []int, int) {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperHoldServer$", "-test.v")
-	cmd.Env = append(os.Environ(), "LOCKBENCH_HELPER=hold-postgres")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 4 && fields[0] == "READY" {
-			var pids []int
-			for _, p := range strings.Split(fields[2], ",") {
-				var pid int
-				fmt.Sscan(p, &pid)
-				pids = append(pids, pid)
-			}
-			go func() { // keep draining so the child never blocks on a full pipe
-				for sc.Scan() {
-				}
-			}()
-			segment, _ := strconv.Atoi(fields[3])
-			return cmd, fields[1], pids, segment
-		}
-		if strings.HasPrefix(sc.Text(), "ERROR") {
-			t.Fatal(sc.Text())
-		}
-	}
-	t.Fatalf("helper ended before its server was ready: %v", sc.Err())
-	return nil, "", nil, 0
+	cmd, fields := testenv.HoldInChild(t, "TestHelperHoldServer", "LOCKBENCH_HELPER=hold-postgres", 3)
+	segment, _ := strconv.Atoi(fields[2])
+	return cmd, fields[0], testenv.Pids(fields[1]), segment
 }
 
 func TestSignalStopsThePausedServerAndRemovesTheDir(t *testing.T) {
