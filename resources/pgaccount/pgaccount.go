@@ -143,6 +143,9 @@ type Change struct {
 	// caller pauses its client there to make a race reproducible. An error abandons the
 	// change (Failed, nothing written).
 	Between func(ctx context.Context) error
+	// IdempotencyKey names the change across redeliveries: the unique-key lock-free
+	// method requires it; the others carry it for the log, so Audit sees duplicates.
+	IdempotencyKey string
 }
 
 // Entry is one logged change and its outcome.
@@ -154,6 +157,9 @@ type Entry struct {
 	Err     error
 	// SideEffect says an outbox row was written for this change.
 	SideEffect bool
+	// LockFree is the method of a change applied with no lock (ApplyLockFree); Mode is
+	// zero then.
+	LockFree LockFree
 }
 
 // Resource is a database holding the account rows, and the client-side log of every
@@ -215,7 +221,13 @@ func (r *Resource) reset(ctx context.Context) error {
 				amount    bigint      NOT NULL,
 				mode      text        NOT NULL,
 				sent_at   timestamptz NOT NULL DEFAULT now())`,
-			"TRUNCATE account, outbox RESTART IDENTITY",
+			`CREATE TABLE IF NOT EXISTS applied_change (
+				key     text    PRIMARY KEY,
+				account integer NOT NULL,
+				amount  bigint  NOT NULL)`,
+			"CREATE SEQUENCE IF NOT EXISTS account_fence",
+			"TRUNCATE account, outbox, applied_change RESTART IDENTITY",
+			"ALTER SEQUENCE account_fence RESTART",
 		} {
 			if _, err := tx.Exec(ctx, stmt); err != nil {
 				return err
@@ -429,6 +441,9 @@ type Audit struct {
 	RefusedSideEffects   int            `json:"refused_side_effects"`
 	UnappliedSideEffects int            `json:"unapplied_side_effects"`
 	Accounts             []AccountAudit `json:"accounts"`
+	// Duplicates counts applied changes whose IdempotencyKey an earlier applied change
+	// already carried: a redelivery the database applied twice.
+	Duplicates int `json:"duplicates"`
 }
 
 // Audit reads the rows and the outbox and judges them against the log. Call it when no
@@ -441,6 +456,7 @@ func (r *Resource) Audit(ctx context.Context) (Audit, error) {
 		accts[id] = &AccountAudit{ID: id, Expected: r.initial}
 	}
 	var a Audit
+	appliedKeys := map[string]bool{}
 	for _, e := range log {
 		byID[e.ID] = e
 		acc := accts[e.Change.Account]
@@ -451,6 +467,12 @@ func (r *Resource) Audit(ctx context.Context) (Audit, error) {
 			acc.Applied++
 			a.Applied++
 			acc.Expected -= e.Change.Amount
+			if k := e.Change.IdempotencyKey; k != "" {
+				if appliedKeys[k] {
+					a.Duplicates++
+				}
+				appliedKeys[k] = true
+			}
 			if (e.Mode.Guard == Fenced || e.Mode.Guard == CheckThenWrite) && e.Change.Token > acc.HighestToken {
 				acc.HighestToken = e.Change.Token
 			}

@@ -1,0 +1,211 @@
+package pgaccount
+
+// The lock-free strategies: no lock at all, the database judges each change itself.
+// They write the same rows and the same log as the guard modes, and keep the same
+// invariant (every write sets version to the version it built on plus one), so Audit
+// judges them exactly as it judges a lock strategy.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// LockFree is a way of applying a change with no lock: a closed set.
+type LockFree string
+
+const (
+	// CASVersion: read balance and version, then UPDATE ... WHERE version = the read
+	// one; 0 rows means another write came between, so read again and retry.
+	CASVersion LockFree = "cas-version"
+	// UniqueKey: in one transaction, record the change's IdempotencyKey in
+	// applied_change (ON CONFLICT DO NOTHING) and decrement; a key already recorded is
+	// a redelivery, refused.
+	UniqueKey LockFree = "unique-key"
+	// Atomic: one UPDATE balance = balance - $amount statement; nothing to retry.
+	Atomic LockFree = "atomic"
+)
+
+// MaxCASRetries bounds cas-version's retries of one change: past it the change fails
+// rather than spinning on a row that never stops moving.
+const MaxCASRetries = 10000
+
+// LockFrees lists every lock-free method, in a fixed order.
+func LockFrees() []LockFree { return []LockFree{CASVersion, UniqueKey, Atomic} }
+
+// ParseLockFree turns a name ("cas-version", ...) into a LockFree; an unknown name is
+// an error that names it and the known ones.
+func ParseLockFree(name string) (LockFree, error) {
+	m := LockFree(name)
+	if err := m.valid(); err != nil {
+		return "", err
+	}
+	return m, nil
+}
+
+func (m LockFree) valid() error {
+	if _, ok := lockFreeFuncs[m]; !ok {
+		var known []string
+		for _, k := range LockFrees() {
+			known = append(known, string(k))
+		}
+		return fmt.Errorf("pgaccount: unknown lock-free method %q (known: %s)", string(m), strings.Join(known, ", "))
+	}
+	return nil
+}
+
+// ApplyLockFree applies one intended change with method m and no lock, logs it with
+// its outcome in the same log as Apply, and returns the outcome and how many times it
+// retried (cas-version only). A refusal (unique-key's duplicate) is not an error.
+func (r *Resource) ApplyLockFree(ctx context.Context, m LockFree, ch Change) (Outcome, int, error) {
+	if err := m.valid(); err != nil {
+		return Failed, 0, err
+	}
+	if ch.Account < 1 || ch.Account > r.accounts {
+		return Failed, 0, fmt.Errorf("pgaccount: account %d: out of range 1..%d", ch.Account, r.accounts)
+	}
+	if m == UniqueKey && ch.IdempotencyKey == "" {
+		return Failed, 0, fmt.Errorf("pgaccount: %s: change by %q has no IdempotencyKey", m, ch.Client)
+	}
+	id := r.logBegin(Entry{LockFree: m, Change: ch})
+	outcome, retries, err := lockFreeFuncs[m](ctx, r.pool, ch)
+	if err != nil && outcome != Failed {
+		outcome = Failed
+	}
+	r.logEnd(id, outcome, err)
+	return outcome, retries, err
+}
+
+// logBegin appends e to the log before its change is sent, and returns its id.
+func (r *Resource) logBegin(e Entry) int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.nextID++
+	e.ID = r.nextID
+	r.log = append(r.log, e)
+	return e.ID
+}
+
+// logEnd records what the database said about the change logged as id.
+func (r *Resource) logEnd(id int64, outcome Outcome, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := len(r.log) - 1; i >= 0; i-- {
+		if r.log[i].ID == id {
+			r.log[i].Outcome, r.log[i].Err = outcome, err
+			return
+		}
+	}
+}
+
+// NextFence returns the next value of the account_fence sequence, in a statement of its
+// own: nextval is never rolled back nor handed out twice, so it is a linearizable
+// fence issuer for a strategy that writes with the Fenced guard. Open restarts it at 1.
+func (r *Resource) NextFence(ctx context.Context) (int64, error) {
+	var fence int64
+	if err := r.pool.QueryRow(ctx, "SELECT nextval('account_fence')").Scan(&fence); err != nil {
+		return 0, fmt.Errorf("pgaccount: next fence: %w", err)
+	}
+	return fence, nil
+}
+
+// lockFreeFunc applies one change with no lock; it returns the retries it took.
+type lockFreeFunc func(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, int, error)
+
+var lockFreeFuncs = map[LockFree]lockFreeFunc{
+	CASVersion: writeCASVersion,
+	UniqueKey:  writeUniqueKey,
+	Atomic:     writeAtomic,
+}
+
+func writeCASVersion(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, int, error) {
+	for retries := 0; ; retries++ {
+		balance, version, _, err := readRow(ctx, db, ch.Account)
+		if err != nil {
+			return Failed, retries, fmt.Errorf("pgaccount: cas-version read: %w", err)
+		}
+		// The race hook runs once: a retry is the strategy recovering, not a new race.
+		if retries == 0 {
+			if err := between(ctx, ch); err != nil {
+				return Failed, retries, err
+			}
+		}
+		tag, err := db.Exec(ctx, "UPDATE account SET balance = $2, version = $3 WHERE id = $1 AND version = $4",
+			ch.Account, balance-ch.Amount, version+1, version)
+		if err != nil {
+			return Failed, retries, fmt.Errorf("pgaccount: cas-version write: %w", err)
+		}
+		if tag.RowsAffected() == 1 {
+			return Applied, retries, nil
+		}
+		if retries >= MaxCASRetries {
+			return Failed, retries, fmt.Errorf("pgaccount: cas-version: account %d's version moved under every one of %d retries", ch.Account, retries)
+		}
+		if err := ctx.Err(); err != nil {
+			return Failed, retries, fmt.Errorf("pgaccount: cas-version: gave up after %d retries: %w", retries, err)
+		}
+	}
+}
+
+// errDuplicate rolls back a unique-key transaction whose key was already recorded.
+var errDuplicate = errors.New("pgaccount: idempotency key already applied")
+
+func writeUniqueKey(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, int, error) {
+	var inTx error // an error of the transaction's own statements, already named
+	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+		inTx = writeUniqueKeyTx(ctx, tx, ch)
+		return inTx
+	})
+	switch {
+	case errors.Is(err, errDuplicate):
+		return Refused, 0, nil
+	case err != nil && err == inTx:
+		return Failed, 0, err
+	case err != nil:
+		return Failed, 0, fmt.Errorf("pgaccount: unique-key transaction: %w", err)
+	}
+	return Applied, 0, nil
+}
+
+// writeUniqueKeyTx records the key and decrements, inside tx.
+func writeUniqueKeyTx(ctx context.Context, tx pgx.Tx, ch Change) error {
+	tag, err := tx.Exec(ctx, "INSERT INTO applied_change (key, account, amount) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
+		ch.IdempotencyKey, ch.Account, ch.Amount)
+	if err != nil {
+		return fmt.Errorf("pgaccount: unique-key insert: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return errDuplicate
+	}
+	if err := between(ctx, ch); err != nil {
+		return err
+	}
+	tag, err = tx.Exec(ctx, "UPDATE account SET balance = balance - $2, version = version + 1 WHERE id = $1",
+		ch.Account, ch.Amount)
+	if err != nil {
+		return fmt.Errorf("pgaccount: unique-key write: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return errNoRow
+	}
+	return nil
+}
+
+func writeAtomic(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, int, error) {
+	if err := between(ctx, ch); err != nil {
+		return Failed, 0, err
+	}
+	tag, err := db.Exec(ctx, "UPDATE account SET balance = balance - $2, version = version + 1 WHERE id = $1",
+		ch.Account, ch.Amount)
+	if err != nil {
+		return Failed, 0, fmt.Errorf("pgaccount: atomic write: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return Failed, 0, errNoRow
+	}
+	return Applied, 0, nil
+}

@@ -1,0 +1,300 @@
+package pgaccount
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/pgtopo"
+)
+
+type lockFreeResult struct {
+	out     Outcome
+	retries int
+	err     error
+}
+
+// pausedLockFree runs ch with method m and its client paused in Between, waits until
+// it is there, runs during (the other client's whole change), lets it go and returns
+// its outcome.
+func pausedLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFree, ch Change, during func()) lockFreeResult {
+	t.Helper()
+	p := newPause()
+	ch.Between = p.hook
+	done := make(chan lockFreeResult, 1)
+	go func() {
+		out, retries, err := r.ApplyLockFree(ctx, m, ch)
+		done <- lockFreeResult{out, retries, err}
+	}()
+	select {
+	case <-p.paused:
+	case res := <-done:
+		t.Fatalf("%s: %s finished without pausing: %v %v", m, ch.Client, res.out, res.err)
+	}
+	during()
+	close(p.release)
+	return <-done
+}
+
+func mustApplyLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFree, ch Change, want Outcome) int {
+	t.Helper()
+	out, retries, err := r.ApplyLockFree(ctx, m, ch)
+	if err != nil || out != want {
+		t.Fatalf("%s by %s: got %v, %v; want %v", m, ch.Client, out, err, want)
+	}
+	return retries
+}
+
+// The read-modify-write race with no lock: a reads, pauses, b applies its whole change,
+// a writes. cas-version's write finds the version moved, re-reads and retries: nothing
+// is lost. The read-modify-write guard under the same interleaving loses b's update,
+// which proves the interleaving happened.
+func TestCASVersionRetriesTheRaceReadModifyWriteLoses(t *testing.T) {
+	t.Run("cas-version", func(t *testing.T) {
+		r, ctx := open(t, 1), testCtx(t)
+		res := pausedLockFree(t, ctx, r, CASVersion, Change{Client: "a", Account: 1, Amount: 10}, func() {
+			if retries := mustApplyLockFree(t, ctx, r, CASVersion, Change{Client: "b", Account: 1, Amount: 30}, Applied); retries != 0 {
+				t.Errorf("b retried %d times with no one between its read and write", retries)
+			}
+		})
+		if res.err != nil || res.out != Applied || res.retries < 1 {
+			t.Fatalf("a: %v %v after %d retries; want applied after >= 1 retry", res.out, res.err, res.retries)
+		}
+		a := audit(t, ctx, r)
+		if a.Applied != 2 || a.LostUpdates != 0 || a.LostAmount != 0 || a.Balance != initial-40 {
+			t.Fatalf("want 2 applied, 0 lost, balance %d: %+v", initial-40, a)
+		}
+	})
+	t.Run("read-modify-write", func(t *testing.T) {
+		r, ctx := open(t, 1), testCtx(t)
+		res := paused(t, ctx, r, Mode{Guard: ReadModifyWrite}, Change{Client: "a", Account: 1, Amount: 10}, func() {
+			mustApplyLockFree(t, ctx, r, CASVersion, Change{Client: "b", Account: 1, Amount: 30}, Applied)
+		})
+		if res.err != nil || res.out != Applied {
+			t.Fatalf("a: %v %v", res.out, res.err)
+		}
+		a := audit(t, ctx, r)
+		if a.Applied != 2 || a.LostUpdates != 1 || a.LostAmount != 30 || a.Balance != initial-10 {
+			t.Fatalf("want 2 applied, 1 lost (b's 30), balance %d: %+v", initial-10, a)
+		}
+	})
+}
+
+// atomic and unique-key (with distinct keys) under the same interleaving: their write
+// computes in the database, so b's change between a's hook and a's write is kept.
+func TestAtomicAndUniqueKeyKeepTheRace(t *testing.T) {
+	for _, m := range []LockFree{Atomic, UniqueKey} {
+		t.Run(string(m), func(t *testing.T) {
+			r, ctx := open(t, 1), testCtx(t)
+			res := pausedLockFree(t, ctx, r, m, Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "a-1"}, func() {
+				mustApplyLockFree(t, ctx, r, m, Change{Client: "b", Account: 1, Amount: 30, IdempotencyKey: "b-1"}, Applied)
+			})
+			if res.err != nil || res.out != Applied || res.retries != 0 {
+				t.Fatalf("a: %v %v after %d retries; want applied, no retry", res.out, res.err, res.retries)
+			}
+			a := audit(t, ctx, r)
+			if a.Applied != 2 || a.LostUpdates != 0 || a.LostAmount != 0 || a.Balance != initial-40 || a.Duplicates != 0 {
+				t.Fatalf("want 2 applied, 0 lost, balance %d: %+v", initial-40, a)
+			}
+		})
+	}
+}
+
+// A redelivered change (the same IdempotencyKey twice): unique-key refuses the second,
+// atomic and cas-version apply it again, and Audit counts that duplicate. Neither loses
+// an update: the version counts both writes.
+func TestRedeliveryOnlyUniqueKeyRefuses(t *testing.T) {
+	for _, m := range LockFrees() {
+		t.Run(string(m), func(t *testing.T) {
+			r, ctx := open(t, 1), testCtx(t)
+			ch := Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "order-7"}
+			mustApplyLockFree(t, ctx, r, m, ch, Applied)
+			wantSecond, wantApplied, wantDuplicates := Applied, 2, 1
+			if m == UniqueKey {
+				wantSecond, wantApplied, wantDuplicates = Refused, 1, 0
+			}
+			mustApplyLockFree(t, ctx, r, m, ch, wantSecond)
+			a := audit(t, ctx, r)
+			if a.Applied != wantApplied || a.Duplicates != wantDuplicates || a.LostUpdates != 0 ||
+				a.Balance != initial-10*int64(wantApplied) {
+				t.Fatalf("want %d applied, %d duplicates, 0 lost: %+v", wantApplied, wantDuplicates, a)
+			}
+			if m == UniqueKey && a.Refused != 1 {
+				t.Fatalf("want the redelivery refused: %+v", a)
+			}
+		})
+	}
+}
+
+// unique-key with the redelivery racing the first delivery: a has recorded the key and
+// paused before its write; b, with the same key, waits on a's uncommitted row and, once
+// a commits, is refused.
+func TestUniqueKeyConcurrentRedeliveryRefused(t *testing.T) {
+	r, ctx := open(t, 1), testCtx(t)
+	ch := Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "order-9"}
+	second := make(chan lockFreeResult, 1)
+	res := pausedLockFree(t, ctx, r, UniqueKey, ch, func() {
+		redelivery := ch
+		redelivery.Client = "b"
+		go func() {
+			out, retries, err := r.ApplyLockFree(ctx, UniqueKey, redelivery)
+			second <- lockFreeResult{out, retries, err}
+		}()
+		waitForLockWait(t, ctx, r, "INSERT INTO applied_change")
+	})
+	if res.err != nil || res.out != Applied {
+		t.Fatalf("a: %v %v; want applied", res.out, res.err)
+	}
+	if b := <-second; b.err != nil || b.out != Refused {
+		t.Fatalf("b: %v %v; want refused", b.out, b.err)
+	}
+	a := audit(t, ctx, r)
+	if a.Applied != 1 || a.Refused != 1 || a.Duplicates != 0 || a.LostUpdates != 0 || a.Balance != initial-10 {
+		t.Fatalf("want 1 applied, 1 refused, no duplicate: %+v", a)
+	}
+}
+
+// waitForLockWait returns once a backend running a statement starting with prefix
+// waits on a lock: the server's own view, not a sleep.
+func waitForLockWait(t *testing.T, ctx context.Context, r *Resource, prefix string) {
+	t.Helper()
+	for {
+		var n int
+		err := r.pool.QueryRow(ctx,
+			"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1 || '%'", prefix).Scan(&n)
+		if err != nil {
+			t.Fatalf("waiting for a lock wait on %q: %v", prefix, err)
+		}
+		if n > 0 {
+			return
+		}
+	}
+}
+
+// Concurrent cas-version changes on one hot row: every conflict is retried, none lost.
+func TestCASVersionConcurrentLosesNothing(t *testing.T) {
+	const clients, each = 8, 50
+	r, ctx := open(t, 1), testCtx(t)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	retries := 0
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			<-start
+			for i := 0; i < each; i++ {
+				out, n, err := r.ApplyLockFree(ctx, CASVersion, Change{Client: fmt.Sprint("c", c), Account: 1, Amount: 1})
+				mu.Lock()
+				retries += n
+				if err != nil || out != Applied {
+					errs = append(errs, fmt.Errorf("%v: %v", out, err))
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		}(c)
+	}
+	close(start)
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatalf("cas-version: %v", errs)
+	}
+	a := audit(t, ctx, r)
+	t.Logf("%d retries for %d changes", retries, clients*each)
+	if a.Applied != clients*each || a.LostUpdates != 0 || a.LostAmount != 0 || a.Balance != initial-clients*each {
+		t.Fatalf("want %d applied, 0 lost, balance %d: %+v", clients*each, initial-clients*each, a)
+	}
+}
+
+// NextFence issues strictly increasing fences, and Open restarts them at 1.
+func TestNextFenceIncreasesAndResets(t *testing.T) {
+	testenv.RequirePostgres(t)
+	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	ctx := testCtx(t)
+	for round := 0; round < 2; round++ {
+		r, err := Open(ctx, srv.DSN(), 1, initial)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := int64(0)
+		for i := 0; i < 20; i++ {
+			f, err := r.NextFence(ctx)
+			if err != nil {
+				r.Close()
+				t.Fatal(err)
+			}
+			if f <= prev || (i == 0 && f != 1) {
+				r.Close()
+				t.Fatalf("round %d: fence %d after %d; want strictly increasing from 1", round, f, prev)
+			}
+			prev = f
+		}
+		r.Close()
+	}
+}
+
+// Every method writes and audits clean alone, and Open forgets the recorded keys.
+func TestEveryLockFreeAloneAndReset(t *testing.T) {
+	testenv.RequirePostgres(t)
+	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	ctx := testCtx(t)
+	for round := 0; round < 2; round++ {
+		for _, m := range LockFrees() {
+			r, err := Open(ctx, srv.DSN(), 2, initial)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustApplyLockFree(t, ctx, r, m, Change{Client: "a", Account: 2, Amount: 7, IdempotencyKey: "k1"}, Applied)
+			mustApplyLockFree(t, ctx, r, m, Change{Client: "a", Account: 2, Amount: 3, IdempotencyKey: "k2"}, Applied)
+			a, err := r.Audit(ctx)
+			log := r.Log()
+			r.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Intended != 2 || a.Applied != 2 || a.LostUpdates != 0 || a.Duplicates != 0 || a.Balance != 2*initial-10 ||
+				a.Accounts[0].Balance != initial || a.Accounts[1].Version != 2 {
+				t.Fatalf("round %d, %s: %+v", round, m, a)
+			}
+			if e := log[0]; e.LockFree != m || e.Mode != (Mode{}) {
+				t.Fatalf("%s logged as lock-free %q, mode %q", m, e.LockFree, e.Mode)
+			}
+		}
+	}
+}
+
+func TestParseLockFree(t *testing.T) {
+	for _, m := range LockFrees() {
+		got, err := ParseLockFree(string(m))
+		if err != nil || got != m {
+			t.Fatalf("ParseLockFree(%q) = %v, %v", m, got, err)
+		}
+	}
+	for _, bad := range []string{"cas", "", "fenced", "atomic "} {
+		_, err := ParseLockFree(bad)
+		if err == nil || !strings.Contains(err.Error(), `"`+bad+`"`) || !strings.Contains(err.Error(), string(CASVersion)) {
+			t.Fatalf("ParseLockFree(%q): err %v; want one naming it and the known methods", bad, err)
+		}
+	}
+	// Bad methods and a unique-key change without a key are refused before any write.
+	r := &Resource{accounts: 1}
+	if _, _, err := r.ApplyLockFree(context.Background(), "optimistic", Change{Account: 1}); err == nil || !strings.Contains(err.Error(), `"optimistic"`) {
+		t.Fatalf("ApplyLockFree with a bad method: %v", err)
+	}
+	if _, _, err := r.ApplyLockFree(context.Background(), UniqueKey, Change{Client: "a", Account: 1}); err == nil ||
+		!strings.Contains(err.Error(), "IdempotencyKey") || !strings.Contains(err.Error(), string(UniqueKey)) {
+		t.Fatalf("unique-key without a key: %v", err)
+	}
+	if len(r.Log()) != 0 {
+		t.Fatal("a refused change was logged as intended")
+	}
+}

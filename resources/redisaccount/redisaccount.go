@@ -1,0 +1,434 @@
+// Package redisaccount is the protected resource on Redis: an account hash per id,
+// <prefix>account:<id>, with fields balance and version, and the lock-free methods
+// that write it (the data store judges each change; no lock is taken).
+//
+// Like pgaccount, a Resource keeps the ground truth client-side: every intended change
+// is logged with what Redis said about it, and Audit compares the log with the hashes.
+// Every write sets version to the version of the state it built on plus one, and
+// balance to that state's balance minus its amount, so a hash always holds initial
+// minus exactly `version` applied changes, and applied - version is the number of
+// applied changes the balance lost.
+package redisaccount
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Method is how a change is written to the account hash: a closed set.
+type Method string
+
+const (
+	// LuaCAS: HMGET balance and version, then a script that writes both only if the
+	// version is still the one read; 0 means another write came between: retry.
+	LuaCAS Method = "lua-cas"
+	// WatchMulti: WATCH the hash, HMGET, then MULTI HSET EXEC; an EXEC that the watch
+	// aborted means another write came between: retry.
+	WatchMulti Method = "watch-multi"
+	// Plain: HMGET, compute, HSET with no check: the unsafe read-modify-write, a
+	// contrast that loses updates.
+	Plain Method = "plain"
+)
+
+// MaxRetries bounds the retries of one change: past it the change fails rather than
+// spinning on a hash that never stops moving.
+const MaxRetries = 10000
+
+// Methods lists every method, in a fixed order.
+func Methods() []Method { return []Method{LuaCAS, WatchMulti, Plain} }
+
+// ParseMethod turns a name ("lua-cas", ...) into a Method; an unknown name is an error
+// that names it and the known ones.
+func ParseMethod(name string) (Method, error) {
+	m := Method(name)
+	if err := m.valid(); err != nil {
+		return "", err
+	}
+	return m, nil
+}
+
+func (m Method) valid() error {
+	for _, k := range Methods() {
+		if k == m {
+			return nil
+		}
+	}
+	var known []string
+	for _, k := range Methods() {
+		known = append(known, string(k))
+	}
+	return fmt.Errorf("redisaccount: unknown method %q (known: %s)", string(m), strings.Join(known, ", "))
+}
+
+// Outcome is what Redis said about one change.
+type Outcome int
+
+const (
+	// Failed: an error; if the write had been sent, whether it landed is unknown.
+	Failed Outcome = iota
+	// Applied: Redis reported the write done.
+	Applied
+	// Refused: the method refused the change (none of the current methods does).
+	Refused
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case Applied:
+		return "applied"
+	case Refused:
+		return "refused"
+	default:
+		return "failed"
+	}
+}
+
+// Change is one intended change: client takes Amount from Account.
+type Change struct {
+	Client  string
+	Account int
+	Amount  int64
+	// Between, if set, runs once, on the first attempt, after the read and before the
+	// write: a caller pauses its client there to make a race reproducible. An error
+	// abandons the change (Failed, nothing written).
+	Between func(ctx context.Context) error
+}
+
+// Entry is one logged change and its outcome.
+type Entry struct {
+	ID      int64
+	Method  Method
+	Change  Change
+	Outcome Outcome
+	Retries int
+	Err     error
+}
+
+// Resource is a Redis server holding the account hashes, and the client-side log of
+// every change intended on them.
+type Resource struct {
+	client   *redis.Client
+	prefix   string
+	accounts int
+	initial  int64
+
+	mu     sync.Mutex
+	nextID int64
+	log    []Entry
+}
+
+// Open connects to the Redis server at addr and resets the hashes under prefix:
+// accounts hashes with ids 1..accounts, each holding initial at version 0. The hashes
+// belong to one Resource at a time: a second Open with the same prefix resets them
+// under the first.
+func Open(ctx context.Context, addr, prefix string, accounts int, initial int64) (*Resource, error) {
+	if accounts < 1 {
+		return nil, fmt.Errorf("redisaccount: accounts = %d: must be >= 1", accounts)
+	}
+	c := redis.NewClient(&redis.Options{
+		Addr: addr,
+		// Never resend a write: a CAS or EXEC that landed and lost its reply would,
+		// resent, fail its check, be retried and land twice.
+		MaxRetries:      -1,
+		DisableIdentity: true,
+		Protocol:        2,
+	})
+	r := &Resource{client: c, prefix: prefix, accounts: accounts, initial: initial}
+	if err := r.reset(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("redisaccount: reset %s: %w", addr, err)
+	}
+	return r, nil
+}
+
+func (r *Resource) reset(ctx context.Context) error {
+	_, err := r.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for id := 1; id <= r.accounts; id++ {
+			p.Del(ctx, r.key(id))
+			p.HSet(ctx, r.key(id), "balance", r.initial, "version", 0)
+		}
+		return nil
+	})
+	return err
+}
+
+// Close closes the resource's connections; the hashes stay.
+func (r *Resource) Close() { r.client.Close() }
+
+// Accounts and InitialBalance are what Open set.
+func (r *Resource) Accounts() int         { return r.accounts }
+func (r *Resource) InitialBalance() int64 { return r.initial }
+
+// key is the name of account id's hash.
+func (r *Resource) key(id int) string { return r.prefix + "account:" + strconv.Itoa(id) }
+
+// Apply applies one intended change with method m, logs it with its outcome, and
+// returns the outcome and how many times it retried.
+func (r *Resource) Apply(ctx context.Context, m Method, ch Change) (Outcome, int, error) {
+	if err := m.valid(); err != nil {
+		return Failed, 0, err
+	}
+	if ch.Account < 1 || ch.Account > r.accounts {
+		return Failed, 0, fmt.Errorf("redisaccount: account %d: out of range 1..%d", ch.Account, r.accounts)
+	}
+	r.mu.Lock()
+	r.nextID++
+	id := r.nextID
+	r.log = append(r.log, Entry{ID: id, Method: m, Change: ch})
+	r.mu.Unlock()
+
+	var outcome Outcome
+	var retries int
+	var err error
+	switch m {
+	case LuaCAS:
+		outcome, retries, err = r.writeLuaCAS(ctx, ch)
+	case WatchMulti:
+		outcome, retries, err = r.writeWatchMulti(ctx, ch)
+	default:
+		outcome, err = r.writePlain(ctx, ch)
+	}
+	if err != nil && outcome != Failed {
+		outcome = Failed
+	}
+
+	r.mu.Lock()
+	for i := len(r.log) - 1; i >= 0; i-- {
+		if r.log[i].ID == id {
+			r.log[i].Outcome, r.log[i].Retries, r.log[i].Err = outcome, retries, err
+			break
+		}
+	}
+	r.mu.Unlock()
+	return outcome, retries, err
+}
+
+// Log returns a copy of the client-side log, in the order changes were begun.
+func (r *Resource) Log() []Entry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Entry(nil), r.log...)
+}
+
+func between(ctx context.Context, ch Change) error {
+	if ch.Between == nil {
+		return nil
+	}
+	if err := ch.Between(ctx); err != nil {
+		return fmt.Errorf("redisaccount: between: %w", err)
+	}
+	return nil
+}
+
+// errNoHash says the account hash is missing (a server that lost its data).
+var errNoHash = errors.New("redisaccount: account hash missing")
+
+// readAccount reads the balance and version a write builds on.
+func readAccount(ctx context.Context, c redis.Cmdable, key string) (balance, version int64, err error) {
+	vals, err := c.HMGet(ctx, key, "balance", "version").Result()
+	if err != nil {
+		return 0, 0, err
+	}
+	var out [2]int64
+	for i, v := range vals {
+		s, ok := v.(string)
+		if !ok {
+			return 0, 0, fmt.Errorf("%w: %s", errNoHash, key)
+		}
+		if out[i], err = strconv.ParseInt(s, 10, 64); err != nil {
+			return 0, 0, fmt.Errorf("redisaccount: %s: %w", key, err)
+		}
+	}
+	return out[0], out[1], nil
+}
+
+// casScript writes balance ARGV[2] and version ARGV[3] only if the version is still
+// ARGV[1]: one server-side step, so no write can land between the check and the set.
+var casScript = redis.NewScript(`
+if redis.call("HGET", KEYS[1], "version") == ARGV[1] then
+  redis.call("HSET", KEYS[1], "balance", ARGV[2], "version", ARGV[3])
+  return 1
+end
+return 0`)
+
+func (r *Resource) writeLuaCAS(ctx context.Context, ch Change) (Outcome, int, error) {
+	key := r.key(ch.Account)
+	for retries := 0; ; retries++ {
+		balance, version, err := readAccount(ctx, r.client, key)
+		if err != nil {
+			return Failed, retries, fmt.Errorf("redisaccount: lua-cas read: %w", err)
+		}
+		// The race hook runs once: a retry is the method recovering, not a new race.
+		if retries == 0 {
+			if err := between(ctx, ch); err != nil {
+				return Failed, retries, err
+			}
+		}
+		n, err := casScript.Run(ctx, r.client, []string{key}, version, balance-ch.Amount, version+1).Int()
+		if err != nil {
+			return Failed, retries, fmt.Errorf("redisaccount: lua-cas write: %w", err)
+		}
+		if n == 1 {
+			return Applied, retries, nil
+		}
+		if err := giveUp(ctx, LuaCAS, ch, retries); err != nil {
+			return Failed, retries, err
+		}
+	}
+}
+
+func (r *Resource) writeWatchMulti(ctx context.Context, ch Change) (Outcome, int, error) {
+	key := r.key(ch.Account)
+	for retries := 0; ; retries++ {
+		var inWatch error // an error of the watched steps, already named
+		err := r.client.Watch(ctx, func(tx *redis.Tx) error {
+			inWatch = watchedWrite(ctx, tx, key, ch, retries == 0)
+			return inWatch
+		}, key)
+		switch {
+		case err == nil:
+			return Applied, retries, nil
+		case errors.Is(err, redis.TxFailedErr):
+			if err := giveUp(ctx, WatchMulti, ch, retries); err != nil {
+				return Failed, retries, err
+			}
+		case err == inWatch:
+			return Failed, retries, err
+		default:
+			return Failed, retries, fmt.Errorf("redisaccount: watch-multi watch: %w", err)
+		}
+	}
+}
+
+// watchedWrite reads the watched hash and writes it in MULTI/EXEC; EXEC aborted by the
+// watch returns redis.TxFailedErr.
+func watchedWrite(ctx context.Context, tx *redis.Tx, key string, ch Change, first bool) error {
+	balance, version, err := readAccount(ctx, tx, key)
+	if err != nil {
+		return fmt.Errorf("redisaccount: watch-multi read: %w", err)
+	}
+	if first {
+		if err := between(ctx, ch); err != nil {
+			return err
+		}
+	}
+	_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HSet(ctx, key, "balance", balance-ch.Amount, "version", version+1)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("redisaccount: watch-multi write: %w", err)
+	}
+	return nil
+}
+
+// giveUp says why a change whose check failed is not retried again, or nil to retry.
+func giveUp(ctx context.Context, m Method, ch Change, retries int) error {
+	if retries >= MaxRetries {
+		return fmt.Errorf("redisaccount: %s: account %d's version moved under every one of %d retries", m, ch.Account, retries)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("redisaccount: %s: gave up after %d retries: %w", m, retries, err)
+	}
+	return nil
+}
+
+func (r *Resource) writePlain(ctx context.Context, ch Change) (Outcome, error) {
+	key := r.key(ch.Account)
+	balance, version, err := readAccount(ctx, r.client, key)
+	if err != nil {
+		return Failed, fmt.Errorf("redisaccount: plain read: %w", err)
+	}
+	if err := between(ctx, ch); err != nil {
+		return Failed, err
+	}
+	if err := r.client.HSet(ctx, key, "balance", balance-ch.Amount, "version", version+1).Err(); err != nil {
+		return Failed, fmt.Errorf("redisaccount: plain write: %w", err)
+	}
+	return Applied, nil
+}
+
+// AccountAudit is one hash judged against the log.
+type AccountAudit struct {
+	ID       int   `json:"id"`
+	Intended int   `json:"intended"`
+	Applied  int   `json:"applied"`
+	Refused  int   `json:"refused"`
+	Failed   int   `json:"failed"`
+	Retries  int   `json:"retries"`
+	Expected int64 `json:"expected_balance"` // initial - sum(applied amounts)
+	Balance  int64 `json:"balance"`          // in the hash
+	Version  int64 `json:"version"`          // in the hash
+	// LostAmount = Balance - Expected: money the applied changes took that the hash
+	// does not show.
+	LostAmount int64 `json:"lost_amount"`
+	// LostUpdates = Applied - Version: applied changes missing from the balance.
+	LostUpdates int64 `json:"lost_updates"`
+}
+
+// Audit is the log judged against the hashes.
+type Audit struct {
+	Intended int `json:"intended"`
+	Applied  int `json:"applied"` // as Redis reported
+	Refused  int `json:"refused"`
+	// Failed counts changes that ended in an error; one whose write was sent may have
+	// landed, which would make LostUpdates low (negative alone).
+	Failed      int            `json:"failed"`
+	Retries     int            `json:"retries"`
+	Expected    int64          `json:"expected_balance"`
+	Balance     int64          `json:"balance"` // the hashes' sum
+	LostAmount  int64          `json:"lost_amount"`
+	LostUpdates int64          `json:"lost_updates"`
+	Accounts    []AccountAudit `json:"accounts"`
+}
+
+// Audit reads the hashes and judges them against the log. Call it when no change is in
+// flight: one in flight is counted as Failed.
+func (r *Resource) Audit(ctx context.Context) (Audit, error) {
+	accts := make([]AccountAudit, r.accounts)
+	for i := range accts {
+		accts[i] = AccountAudit{ID: i + 1, Expected: r.initial}
+	}
+	var a Audit
+	for _, e := range r.Log() {
+		acc := &accts[e.Change.Account-1]
+		acc.Intended++
+		acc.Retries += e.Retries
+		a.Intended++
+		a.Retries += e.Retries
+		switch e.Outcome {
+		case Applied:
+			acc.Applied++
+			a.Applied++
+			acc.Expected -= e.Change.Amount
+		case Refused:
+			acc.Refused++
+			a.Refused++
+		default:
+			acc.Failed++
+			a.Failed++
+		}
+	}
+	for i := range accts {
+		acc := &accts[i]
+		balance, version, err := readAccount(ctx, r.client, r.key(acc.ID))
+		if err != nil {
+			return Audit{}, fmt.Errorf("redisaccount: audit: %w", err)
+		}
+		acc.Balance, acc.Version = balance, version
+		acc.LostAmount = acc.Balance - acc.Expected
+		acc.LostUpdates = int64(acc.Applied) - acc.Version
+		a.Expected += acc.Expected
+		a.Balance += acc.Balance
+		a.LostAmount += acc.LostAmount
+		a.LostUpdates += acc.LostUpdates
+	}
+	a.Accounts = accts
+	return a, nil
+}
