@@ -14,17 +14,25 @@ import (
 // Markdown renders the report of a run. Every number in it is read or computed from
 // the run; the same run gives the same bytes.
 func Markdown(run *resultsdir.Run, figs []plots.Figure, opts Options) string {
-	groups := digest.Groups(run)
+	lockRun, updateCells := SplitUpdates(run)
+	groups := digest.Groups(lockRun)
 	metric := digest.LatencyMetric(groups)
 	var b strings.Builder
 	b.WriteString("# Lock strategies compared: lockbench report\n\n")
 	writeMeasured(&b, run, groups)
-	writeReading(&b, groups, metric)
-	if opts.SLO != nil {
-		writeCapacity(&b, run, *opts.SLO)
+	if len(lockRun.Cells) > 0 {
+		writeReading(&b, groups, metric)
+		if opts.SLO != nil {
+			writeCapacity(&b, lockRun, *opts.SLO)
+		}
 	}
 	writeFigures(&b, figs)
-	writeTables(&b, groups, metric)
+	if len(lockRun.Cells) > 0 {
+		writeTables(&b, groups, metric)
+	}
+	if len(updateCells) > 0 {
+		writeUpdates(&b, updateCells)
+	}
 	return b.String()
 }
 
@@ -40,10 +48,10 @@ func writeMeasured(b *strings.Builder, run *resultsdir.Run, groups []*digest.Gro
 		fmt.Fprintf(b, ", finished %s", run.Finished.UTC().Format(time.RFC3339))
 	}
 	fmt.Fprintf(b, "; %s. %d cells", state, len(run.Cells))
-	if len(groups) != len(run.Cells) {
+	if lockRun, _ := SplitUpdates(run); len(lockRun.Cells) > 0 && len(groups) != len(lockRun.Cells) {
 		fmt.Fprintf(b, " (%d distinct, the others repeats)", len(groups))
 	}
-	fmt.Fprintf(b, ", strategies %s.", strings.Join(quoted(digest.Strategies(groups)), ", "))
+	fmt.Fprintf(b, ", strategies %s.", strings.Join(quoted(cellStrategies(run)), ", "))
 	if d, w := cellDurations(run); d != "" {
 		fmt.Fprintf(b, " Each cell measured for %s after a warm-up of %s.", d, w)
 	}

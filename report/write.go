@@ -50,13 +50,16 @@ func WriteResult(dir string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, InputError{err}
 	}
-	figs, err := plots.WriteAll(dir, run)
-	if err != nil {
-		return nil, err
+	lockRun, _ := SplitUpdates(run)
+	var figs []plots.Figure
+	if len(lockRun.Cells) > 0 {
+		if figs, err = plots.WriteAll(dir, lockRun); err != nil {
+			return nil, err
+		}
 	}
 	res := &Result{Path: filepath.Join(dir, File), Figures: figs}
 	if opts.SLO != nil {
-		res.Capacities = Capacities(run, *opts.SLO)
+		res.Capacities = Capacities(lockRun, *opts.SLO)
 	}
 	md := Markdown(run, figs, opts)
 	return res, resultsdir.WriteFileAtomic(res.Path, []byte(md))

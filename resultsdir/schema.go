@@ -73,6 +73,35 @@ type Cell struct {
 	Latency map[string]Summary `json:"latency"`
 	// Histograms by metric: path, relative to the results folder, of an HdrHistogram log.
 	Histograms map[string]string `json:"histograms"`
+
+	// Workload is empty (or "lock") for acquire-hold-release cycles; "update" for
+	// correct updates of an account row, whose figures are in Update.
+	Workload string       `json:"workload,omitempty"`
+	Guard    string       `json:"guard,omitempty"` // the write's guard mode; empty for a lock-free strategy
+	Update   *UpdateStats `json:"update,omitempty"`
+}
+
+// WorkloadUpdate names the update workload.
+const WorkloadUpdate = "update"
+
+// IsUpdate says whether the cell measured updates rather than lock cycles.
+func (c Cell) IsUpdate() bool { return c.Workload == WorkloadUpdate }
+
+// UpdateStats is what an update cell measured and what the store held afterwards.
+type UpdateStats struct {
+	Fence            string  `json:"fence,omitempty"` // where the tokens came from, for fenced guards
+	UpdatesPerSecond float64 `json:"updates_per_second"`
+	Applied          int64   `json:"applied"`
+	Refused          int64   `json:"refused"` // refused by the store: stale fence, duplicate key
+	Retries          int64   `json:"retries"` // lock refusals, version conflicts
+	RetriesPerUpdate float64 `json:"retries_per_update"`
+	// From the audit after the run, warm-up included: changes intended and applied, and
+	// the applied ones missing from the rows (0 without faults; more is a finding).
+	Intended    int   `json:"intended"`
+	Failed      int   `json:"failed"`
+	LostUpdates int64 `json:"lost_updates"`
+	LostAmount  int64 `json:"lost_amount"`
+	Duplicates  int   `json:"duplicates"`
 }
 
 // Metric names for Cell.Latency and Cell.Histograms.
@@ -81,10 +110,11 @@ const (
 	MetricAcquire = "acquire"
 	MetricRelease = "release"
 	MetricCycle   = "cycle"
+	MetricUpdate  = "update" // one correct update, end to end (update workload)
 )
 
 // Metrics lists the latency metrics in report order.
-var Metrics = []string{MetricAttempt, MetricAcquire, MetricRelease, MetricCycle}
+var Metrics = []string{MetricAttempt, MetricAcquire, MetricRelease, MetricCycle, MetricUpdate}
 
 // Network is the injected network condition of a cell and what it really added.
 type Network struct {

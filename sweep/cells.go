@@ -10,6 +10,7 @@ import (
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/updates"
 )
 
 // PerClient as a keys value gives every client its own key (no contention).
@@ -26,7 +27,15 @@ type Cell struct {
 	Load     string  // closed or open
 	Rate     float64 // open only
 	Arrival  string  // open only
+	Workload string  // lock or update
+	Guard    string  // update only: the write's guard mode; empty for a lock-free strategy
 }
+
+// Workload names.
+const (
+	WorkloadLock   = "lock"
+	WorkloadUpdate = "update"
+)
 
 // Name sorts and compares like a benchstat name.
 func (c Cell) Name() string {
@@ -34,6 +43,9 @@ func (c Cell) Name() string {
 		c.Strategy, c.Clients, c.Keys, c.Hold, c.TTL, c.Network, c.Load)
 	if c.Load == "open" {
 		name += fmt.Sprintf("/arrival=%s/rate=%g", c.Arrival, c.Rate)
+	}
+	if c.Workload == WorkloadUpdate {
+		name += "/workload=update/guard=" + guardName(c.Guard)
 	}
 	return name
 }
@@ -61,7 +73,18 @@ func (s Sweep) withDefaults() Sweep {
 	if s.Load == "open" && s.Arrival == "" {
 		s.Arrival = "poisson"
 	}
+	if s.Workload == "" {
+		s.Workload = WorkloadLock
+	}
 	return s
+}
+
+// guardName is a cell's guard as printed: a lock-free strategy is its own guard.
+func guardName(g string) string {
+	if g == "" {
+		return "none"
+	}
+	return g
 }
 
 // Cells validates cfg and expands it into its cells, grouped by strategy and network
@@ -113,10 +136,21 @@ func (s Sweep) cells() ([]Cell, error) {
 	if len(s.Strategies) == 0 {
 		return nil, fmt.Errorf("strategies: none given (want some of %s)", strings.Join(locks.Strategies(), ", "))
 	}
+	guards, err := s.guardsByStrategy()
+	if err != nil {
+		return nil, err
+	}
 	for _, st := range s.Strategies {
-		spec, err := locks.TopologyFor(st)
+		spec, err := updates.TopologyFor(st)
 		if err != nil {
 			return nil, fmt.Errorf("strategies: %w", err)
+		}
+		if s.Workload == WorkloadUpdate {
+			for _, n := range s.Network {
+				if n != "none" {
+					return nil, fmt.Errorf("network %q: the update workload runs without a network profile (its PostgreSQL rows are not reached through the proxies)", n)
+				}
+			}
 		}
 		for _, n := range s.Network {
 			if spec.Kind == topologies.Etcd && n != "none" {
@@ -184,11 +218,13 @@ func (s Sweep) cells() ([]Cell, error) {
 					for _, hold := range s.Hold {
 						for _, ttl := range s.TTL {
 							for _, rate := range rates {
-								c := Cell{Strategy: st, Clients: clients, Keys: keys, Hold: hold.D(), TTL: ttl.D(), Network: network, Load: s.Load}
-								if s.Load == "open" {
-									c.Rate, c.Arrival = rate, s.Arrival
+								for _, guard := range guards[st] {
+									c := Cell{Strategy: st, Clients: clients, Keys: keys, Hold: hold.D(), TTL: ttl.D(), Network: network, Load: s.Load, Workload: s.Workload, Guard: guard}
+									if s.Load == "open" {
+										c.Rate, c.Arrival = rate, s.Arrival
+									}
+									out = append(out, c)
 								}
-								out = append(out, c)
 							}
 						}
 					}
@@ -219,6 +255,58 @@ func keysFor(specs []string, clients int) ([]int, error) {
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+// defaultGuards are the update workload's guards when none are given: the plain write
+// every strategy can make, and the fenced one where the strategy has a fence.
+var defaultGuards = []string{"unfenced", "fenced"}
+
+// guardsByStrategy resolves the guards axis for each strategy: one empty guard for the
+// lock workload and for lock-free strategies; for a lock strategy every guard given
+// (a pair that cannot work is an error naming both) or the defaults it can use.
+func (s Sweep) guardsByStrategy() (map[string][]string, error) {
+	out := map[string][]string{}
+	if s.Workload != WorkloadLock && s.Workload != WorkloadUpdate {
+		return nil, fmt.Errorf("workload %q: want lock or update", s.Workload)
+	}
+	if s.Workload == WorkloadLock {
+		for _, st := range s.Strategies {
+			if updates.IsLockFree(st) {
+				return nil, fmt.Errorf("strategies: %s is lock-free: only the update workload runs it (--workload update)", st)
+			}
+		}
+		if len(s.Guards) > 0 {
+			return nil, fmt.Errorf("guards: only the update workload writes with a guard (workload is %s)", s.Workload)
+		}
+		for _, st := range s.Strategies {
+			out[st] = []string{""}
+		}
+		return out, nil
+	}
+	if s.Load != "closed" {
+		return nil, fmt.Errorf("load %q: the update workload runs a closed loop", s.Load)
+	}
+	for _, st := range s.Strategies {
+		if updates.IsLockFree(st) {
+			out[st] = []string{""}
+			continue
+		}
+		if len(s.Guards) > 0 {
+			for _, g := range s.Guards {
+				if err := updates.Validate(st, g); err != nil {
+					return nil, fmt.Errorf("guards: %w", err)
+				}
+			}
+			out[st] = s.Guards
+			continue
+		}
+		for _, g := range defaultGuards {
+			if updates.Validate(st, g) == nil {
+				out[st] = append(out[st], g)
+			}
 		}
 	}
 	return out, nil

@@ -38,6 +38,10 @@ type Sweep struct {
 	Load       string     `yaml:"load,omitempty"`    // closed or open
 	Rate       []float64  `yaml:"rate,omitempty"`    // open loop: requests per second
 	Arrival    string     `yaml:"arrival,omitempty"` // open loop: constant or poisson
+	// Workload is lock (acquire, hold, release: the default) or update (one correct
+	// update of an account row, end to end); Guards are the update's write modes.
+	Workload string   `yaml:"workload,omitempty"`
+	Guards   []string `yaml:"guards,omitempty"`
 }
 
 // Duration reads "10ms" in YAML and flags.

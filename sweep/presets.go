@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/updates"
 )
 
 // coreStrategies are the four Redis strategies every preset measures.
@@ -54,6 +55,38 @@ func QuickConfig() Config {
 		Warmup:   Duration(300 * time.Millisecond),
 		Seed:     1,
 	}
+}
+
+// updateStrategies are every way to one correct update this program can run: the lock
+// strategies registered (etcd-3 aside: etcd is its consensus row) and the lock-free ones.
+func updateStrategies() []string {
+	out := append([]string{}, coreStrategies...)
+	for _, name := range []string{"etcd", "pg-advisory", "pg-for-update"} {
+		if _, err := locks.TopologyFor(name); err == nil {
+			out = append(out, name)
+		}
+	}
+	return append(out, updates.LockFree()...)
+}
+
+// UpdateConfig is the matrix `lockbench run --workload update` measures: the cost of
+// one correct update by every way, 1, 8 and 64 clients, one hot row or a row each,
+// with the plain and (where the strategy has a fence) the fenced write. With quick,
+// each cell is shorter.
+func UpdateConfig(quick bool) Config {
+	cfg := Config{
+		Sweeps: []Sweep{{
+			Strategies: updateStrategies(), Clients: []int{1, 8, 64}, Keys: []string{"1", PerClient},
+			Workload: WorkloadUpdate,
+		}},
+		Duration: Duration(3 * time.Second),
+		Warmup:   Duration(500 * time.Millisecond),
+		Seed:     1,
+	}
+	if quick {
+		cfg.Duration, cfg.Warmup = Duration(time.Second), Duration(200*time.Millisecond)
+	}
+	return cfg
 }
 
 // MergeFile lays a config file over base: the file's sweeps replace base's when it

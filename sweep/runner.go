@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/netem"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/updates"
 )
 
 // Observer hears about progress; the CLI draws it.
@@ -27,6 +28,8 @@ type Runner struct {
 	Out      string // an existing, empty folder
 	Observer Observer
 	Run      *resultsdir.Run // Environment set by the caller; cells are appended
+
+	data topologies.Topology // the PostgreSQL holding the update workload's rows, once started
 }
 
 // Execute measures every cell in order. After each cell the results folder is
@@ -51,6 +54,7 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 		}
 	}
 	defer closeAll()
+	defer r.closeData()
 	for i, cell := range cells {
 		if ctx.Err() != nil {
 			break
@@ -104,15 +108,22 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 }
 
 func topologyMismatch(topo topologies.Topology, cell Cell) bool {
-	spec, err := locks.TopologyFor(cell.Strategy)
+	spec, err := updates.TopologyFor(cell.Strategy)
 	return err != nil || topo == nil || topo.Spec().Kind != spec.Kind
 }
 
 func (r *Runner) startTopology(ctx context.Context, strategy string) (topologies.Topology, error) {
-	spec, err := locks.TopologyFor(strategy)
+	spec, err := updates.TopologyFor(strategy)
 	if err != nil {
 		return nil, err
 	}
+	return r.start(ctx, strategy, spec)
+}
+
+// start runs one deployment with the configured provider (or the kind's default);
+// strategy names it in the environment.
+func (r *Runner) start(ctx context.Context, strategy string, spec topologies.Spec) (topologies.Topology, error) {
+	var err error
 	var provider topologies.Provider
 	if r.Config.Provider != "" {
 		provider, err = topologies.ProviderNamed(r.Config.Provider)
@@ -140,6 +151,9 @@ func describe(topo topologies.Topology) string {
 
 // measure runs one cell's warm-up and measured part and records them.
 func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topologies.Topology, network *netem.Network) (resultsdir.Cell, error) {
+	if cell.Workload == WorkloadUpdate {
+		return r.measureUpdates(ctx, index, cell, topo)
+	}
 	opts := locks.Options{RedisOptions: locks.RedisOptions{PoolSize: cell.Clients}}
 	if network != nil {
 		opts.Dialer = network.Dialer()

@@ -35,6 +35,12 @@ type lineObserver struct {
 func (o *lineObserver) Started(total int)           { o.total = total }
 func (o *lineObserver) CellStarted(int, sweep.Cell) {}
 func (o *lineObserver) CellDone(i int, c resultsdir.Cell) {
+	if c.IsUpdate() && c.Update != nil {
+		lat := c.Latency[resultsdir.MetricUpdate]
+		fmt.Fprintf(o.w, "[%d/%d] %s: %.0f updates/s, update p50 %v p99 %v, %d lost%s\n", i+1, o.total, c.Name,
+			c.Update.UpdatesPerSecond, lat.P50, lat.P99, c.Update.LostUpdates, errorNote(c))
+		return
+	}
 	fmt.Fprintf(o.w, "[%d/%d] %s: %.0f cycles/s, attempt p50 %v p99 %v%s\n", i+1, o.total, c.Name,
 		c.CyclesPerSecond, c.Latency[resultsdir.MetricAttempt].P50, c.Latency[resultsdir.MetricAttempt].P99, errorNote(c))
 }

@@ -16,9 +16,11 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/report"
+	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/updates"
 )
 
 func init() {
@@ -33,7 +35,7 @@ type runFlags struct {
 	strategies, clients, keys, hold    string
 	ttl, network, load, rate, arrival  string
 	duration, warmup, retryDelay, seed string
-	provider                           string
+	provider, workload, guards         string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -42,7 +44,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "results folder (default results/<timestamp>; must not exist or be empty)")
 	fs.BoolVar(&f.noReport, "no-report", false, "do not write report.md and figures at the end")
 	fs.StringVar(&f.progress, "progress", "auto", "auto, bar or plain")
-	fs.StringVar(&f.strategies, "strategies", "", "comma-separated: "+strings.Join(locks.Strategies(), ", "))
+	fs.StringVar(&f.strategies, "strategies", "", "comma-separated: "+strings.Join(locks.Strategies(), ", ")+"; with --workload update also the lock-free "+strings.Join(updates.LockFree(), ", "))
 	fs.StringVar(&f.clients, "clients", "", "comma-separated client counts, e.g. 1,8,64,256")
 	fs.StringVar(&f.keys, "keys", "", "comma-separated key counts: 1 (all fight for one key) .. per-client")
 	fs.StringVar(&f.hold, "hold", "", "comma-separated time held inside the lock, e.g. 0,1ms,10ms")
@@ -55,6 +57,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.warmup, "warmup", "", "discarded time per cell before measuring, e.g. 1s")
 	fs.StringVar(&f.retryDelay, "retry-delay", "", "pause after a refused attempt (default 0: retry at once)")
 	fs.StringVar(&f.seed, "seed", "", "seed for everything random")
+	fs.StringVar(&f.workload, "workload", "lock", "lock (acquire, hold, release) or update (one correct update of an account row: lock + guarded write, or lock-free)")
+	fs.StringVar(&f.guards, "guards", "", "update workload: comma-separated write guards for lock strategies: "+strings.Join(pgaccount.ModeNames(), ", ")+" (default unfenced, and fenced where the strategy has a fence)")
 	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind)")
 }
 
@@ -119,8 +123,14 @@ var errInterrupted = errors.New("interrupted")
 // resolve builds the config: the quick or default matrix, or the config file, then
 // the flags on top.
 func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
+	if f.workload != sweep.WorkloadLock && f.workload != sweep.WorkloadUpdate {
+		return sweep.Config{}, fmt.Errorf("--workload %q: want lock or update", f.workload)
+	}
 	cfg := sweep.DefaultConfig()
-	if f.quick {
+	switch {
+	case f.workload == sweep.WorkloadUpdate:
+		cfg = sweep.UpdateConfig(f.quick)
+	case f.quick:
 		cfg = sweep.QuickConfig()
 	}
 	if f.config != "" {
@@ -152,6 +162,8 @@ func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
 			return nil
 		}
 	}
+	set("workload", eachSweep(func(s *sweep.Sweep, v string) error { s.Workload = v; return nil }))
+	set("guards", eachSweep(func(s *sweep.Sweep, v string) error { s.Guards = splitList(v); return nil }))
 	set("strategies", eachSweep(func(s *sweep.Sweep, v string) error { s.Strategies = splitList(v); return nil }))
 	set("clients", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Clients, e = parseInts(v); return }))
 	set("keys", eachSweep(func(s *sweep.Sweep, v string) error { s.Keys = splitList(v); return nil }))

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 )
 
@@ -29,6 +31,13 @@ func TestRunRefusesBadInputAndCreatesNothing(t *testing.T) {
 		"warmup":          {"--config", wrongType},
 		"progress":        {"--progress", "fancy"},
 		"provider":        {"--provider", "cloud"},
+		// The update workload: a guard that needs a fence, with a strategy without one.
+		"guard fenced needs a fencing token and strategy redlock has none": {"--workload", "update", "--strategies", "redlock", "--guards", "fenced"},
+		`unknown guard mode "fancy"`:                                       {"--workload", "update", "--strategies", "single", "--guards", "fancy"},
+		"cas-version is lock-free":                                         {"--strategies", "cas-version"},
+		"guards: only the update workload":                                 {"--guards", "fenced"},
+		`--workload "batch"`:                                               {"--workload", "batch"},
+		"the update workload runs without a network":                       {"--workload", "update", "--strategies", "single", "--network", "uniform:1ms"},
 	}
 	for want, args := range cases {
 		out := filepath.Join(dir, "out-"+strings.ReplaceAll(want, " ", "_"))
@@ -75,5 +84,50 @@ func TestFlagsOverrideTheConfigFile(t *testing.T) {
 		if len(s.Clients) != 1 || s.Clients[0] != 16 {
 			t.Errorf("sweep %d clients %v, want the flag's [16]", i, s.Clients)
 		}
+	}
+}
+
+// TestUpdateWorkloadAuditsEveryWay runs `lockbench run --workload update` on real
+// servers: a lock with its plain and fenced write and two lock-free ways, each cell
+// audited afterwards. Without faults no way may lose an update or refuse one.
+func TestUpdateWorkloadAuditsEveryWay(t *testing.T) {
+	testenv.RequireRedis(t)
+	testenv.RequirePostgres(t)
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"run", "--workload", "update", "--strategies", "single,cas-version,lua-cas", "--clients", "4", "--keys", "1",
+		"--duration", "300ms", "--warmup", "0", "--progress", "plain", "--out", out}, nil, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	got, err := resultsdir.ReadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ways := map[string]bool{}
+	for _, c := range got.Cells {
+		ways[c.Strategy+"+"+c.Guard] = true
+		u := c.Update
+		if !c.IsUpdate() || u == nil {
+			t.Fatalf("cell %s is not an update cell", c.Name)
+		}
+		if u.Applied == 0 || u.LostUpdates != 0 || u.Refused != 0 || u.Duplicates != 0 || int64(u.Intended) != u.Applied+int64(u.Failed) {
+			t.Errorf("%s: %+v: want every intended update applied once, none lost or refused", c.Name, *u)
+		}
+		if _, ok := c.Latency[resultsdir.MetricUpdate]; !ok {
+			t.Errorf("%s: no update latency", c.Name)
+		}
+	}
+	for _, want := range []string{"single+unfenced", "single+fenced", "cas-version+", "lua-cas+"} {
+		if !ways[want] {
+			t.Errorf("no cell for %s (have %v)", want, ways)
+		}
+	}
+	report, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil || !strings.Contains(string(report), "## The cost of one correct update") {
+		t.Errorf("report.md lacks the update table (err %v)", err)
+	}
+	if !strings.Contains(stdout.String(), "retries/update") {
+		t.Errorf("summary lacks the update table:\n%s", stdout.String())
 	}
 }

@@ -8,15 +8,29 @@ import (
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
-// writeSummary prints one row per measured cell.
+// writeSummary prints one row per measured cell: lock cycles, then updates.
 func writeSummary(w io.Writer, run *resultsdir.Run) {
-	if len(run.Cells) == 0 {
-		return
+	var lockCells, updateCells []resultsdir.Cell
+	for _, c := range run.Cells {
+		if c.IsUpdate() {
+			updateCells = append(updateCells, c)
+		} else {
+			lockCells = append(lockCells, c)
+		}
 	}
+	if len(lockCells) > 0 {
+		writeLockSummary(w, lockCells)
+	}
+	if len(updateCells) > 0 {
+		writeUpdateSummary(w, updateCells)
+	}
+}
+
+func writeLockSummary(w io.Writer, cells []resultsdir.Cell) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "strategy\tclients\tkeys\tnetwork\tload\tcycles/s\tattempt p50\tp99\tp99.9\tacquire p99\trefused\terrors\t")
-	for _, c := range run.Cells {
+	for _, c := range cells {
 		attempt, acquire := c.Latency[resultsdir.MetricAttempt], c.Latency[resultsdir.MetricAcquire]
 		load := c.Load.Mode
 		if c.Load.Mode == "open" {
@@ -26,13 +40,44 @@ func writeSummary(w io.Writer, run *resultsdir.Run) {
 		if c.Network.Latency > 0 {
 			network = fmt.Sprintf("%s %v", c.Network.Profile, c.Network.Latency)
 		}
-		var errs int64
-		for _, n := range c.Errors {
-			errs += n
-		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t%.0f%%\t%d\t\n", c.Strategy, c.Clients, c.Keys, network, load,
 			c.CyclesPerSecond, ns(float64(attempt.P50)), ns(float64(attempt.P99)), ns(float64(attempt.P999)),
-			ns(float64(acquire.P99)), 100*c.ContendedFailureRatio, errs)
+			ns(float64(acquire.P99)), 100*c.ContendedFailureRatio, errorCount(c))
 	}
 	tw.Flush()
+}
+
+// writeUpdateSummary prints the cost of one correct update per cell, and what the
+// audit found: lost updates without faults are a finding, not noise.
+func writeUpdateSummary(w io.Writer, cells []resultsdir.Cell) {
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "strategy\tguard\tclients\trows\tupdates/s\tupdate p50\tp99\tp99.9\tretries/update\trefused\tlost\terrors\t")
+	for _, c := range cells {
+		u, lat := c.Update, c.Latency[resultsdir.MetricUpdate]
+		if u == nil {
+			continue
+		}
+		guard := c.Guard
+		if guard == "" {
+			guard = "(lock-free)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%s\t%s\t%s\t%.2f\t%d\t%d\t%d\t\n", c.Strategy, guard, c.Clients, c.Keys,
+			u.UpdatesPerSecond, ns(float64(lat.P50)), ns(float64(lat.P99)), ns(float64(lat.P999)),
+			u.RetriesPerUpdate, u.Refused, u.LostUpdates, errorCount(c))
+	}
+	tw.Flush()
+	for _, c := range cells {
+		if c.Update != nil && (c.Update.LostUpdates != 0 || c.Update.Duplicates != 0) {
+			fmt.Fprintf(w, "FINDING: %s lost %d updates (%d duplicates) without any fault injected\n", c.Name, c.Update.LostUpdates, c.Update.Duplicates)
+		}
+	}
+}
+
+func errorCount(c resultsdir.Cell) int64 {
+	var n int64
+	for _, v := range c.Errors {
+		n += v
+	}
+	return n
 }

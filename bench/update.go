@@ -1,0 +1,141 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Updater makes one correct update of an account row, end to end, in its own way: a
+// lock plus a guarded write, or a lock-free statement the data store judges. It
+// retries contention itself (a lock held by another client, a version that moved),
+// because the cost of one correct update includes those retries.
+type Updater interface {
+	// Update applies one new change for client to account.
+	Update(ctx context.Context, client, account int) (UpdateOutcome, error)
+}
+
+// UpdateOutcome is what one update cost and how the store answered.
+type UpdateOutcome struct {
+	// Retries counts attempts that contention sent back: lock refusals, version
+	// conflicts, aborted transactions.
+	Retries int
+	// Refused says the store refused the change (a fence it judged stale, a duplicate
+	// key): not applied, and not an error.
+	Refused bool
+}
+
+// UpdateLoad is who updates which row.
+type UpdateLoad struct {
+	Clients int
+	// Rows is how many account rows the clients share: 1 is one hot row; Rows = Clients
+	// gives each client its own.
+	Rows int
+}
+
+// Validate names the first field that cannot run.
+func (l UpdateLoad) Validate() error {
+	switch {
+	case l.Clients < 1:
+		return fmt.Errorf("clients = %d: must be >= 1", l.Clients)
+	case l.Rows < 1 || l.Rows > l.Clients:
+		return fmt.Errorf("rows = %d: must be between 1 and clients (%d)", l.Rows, l.Clients)
+	}
+	return nil
+}
+
+// Account is the row client updates: accounts are numbered from 1.
+func (l UpdateLoad) Account(client int) int { return client%l.Rows + 1 }
+
+// UpdateResult is a merged recording of an update run.
+type UpdateResult struct {
+	Update  *hdrhistogram.Histogram // one Update call that applied or was refused
+	Applied int64
+	Refused int64
+	Retries int64
+	Errors  map[string]int64
+	Elapsed time.Duration
+}
+
+// UpdatesPerSecond is the rate of applied updates.
+func (r UpdateResult) UpdatesPerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Applied) / r.Elapsed.Seconds()
+}
+
+// RetriesPerUpdate is contention retries per update answered (applied or refused).
+func (r UpdateResult) RetriesPerUpdate() float64 {
+	if n := r.Applied + r.Refused; n > 0 {
+		return float64(r.Retries) / float64(n)
+	}
+	return 0
+}
+
+func (r *UpdateResult) merge(o *UpdateResult) {
+	r.Update.Merge(o.Update)
+	r.Applied += o.Applied
+	r.Refused += o.Refused
+	r.Retries += o.Retries
+	for k, v := range o.Errors {
+		r.Errors[k] += v
+	}
+}
+
+func newUpdateResult() *UpdateResult {
+	return &UpdateResult{Update: NewHistogram(), Errors: map[string]int64{}}
+}
+
+// updateTimeout bounds one update once begun: the run's end lets it finish (an update
+// cut off mid-statement may land unlogged, and the audit would count it against the
+// way), but a hung server must not hold the run forever.
+const updateTimeout = 30 * time.Second
+
+// RunUpdates runs a closed loop of updates: each client updates its row, then the
+// next, while another() grants one and ctx lives. An update begun before ctx ended runs
+// to its answer. A failed update is counted by kind and followed by a short pause, so a
+// failing server is not hammered.
+func RunUpdates(ctx context.Context, u Updater, load UpdateLoad, another func() bool) (UpdateResult, error) {
+	if err := load.Validate(); err != nil {
+		return UpdateResult{}, err
+	}
+	parts := make([]*UpdateResult, load.Clients)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := range parts {
+		parts[c] = newUpdateResult()
+		wg.Add(1)
+		go func(rec *UpdateResult, client int) {
+			defer wg.Done()
+			for ctx.Err() == nil && another() {
+				began := time.Now()
+				updateCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), updateTimeout)
+				out, err := u.Update(updateCtx, client, load.Account(client))
+				cancel()
+				rec.Retries += int64(out.Retries)
+				switch {
+				case err != nil:
+					rec.Errors[errorKind(err)]++
+					sleep(ctx, time.Millisecond)
+					continue
+				case out.Refused:
+					rec.Refused++
+				default:
+					rec.Applied++
+				}
+				record(rec.Update, time.Since(began))
+			}
+		}(parts[c], c)
+	}
+	wg.Wait()
+	res := newUpdateResult()
+	res.Elapsed = time.Since(start)
+	for _, p := range parts {
+		res.merge(p)
+	}
+	return *res, nil
+}
