@@ -28,7 +28,9 @@
 // the lease. A trial function that returns nil without a proof is an error of kind
 // "unproven"; NoFault makes it fault_not_produced; FirstGrant turns only a WAIT or
 // min-replicas refusal into not_granted; every other failure is an error of its kind.
-// A scenario never counts violations itself: every measure comes from a checker.
+// A scenario never counts violations itself: every measure comes from a checker, or
+// from the audit of a resource that judges itself (Trial.Count: lost-updates reads
+// the account rows back and compares them with every change intended on them).
 //
 // Adding a scenario: write scenario_<name>.go with a type implementing Scenario and
 // `func init() { Register(yours{}) }`. Declare its params once with the typed

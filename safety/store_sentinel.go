@@ -42,10 +42,12 @@ func (s sentinelStore) AwaitPromotion(ctx context.Context, topo topologies.Topol
 	return nodeAt(topo, addr)
 }
 
-// Lag makes every replica stop applying the master's stream (CLIENT PAUSE) for long
+// Lag makes every replica of primary stop applying its stream (CLIENT PAUSE) for long
 // enough that the master dies first: the promoted replica drops what it held unapplied.
-func (s sentinelStore) Lag(ctx context.Context, t *Trial, topo topologies.Topology, _ topologies.Node) (func(context.Context) error, error) {
-	if _, err := nemesis.Inject(ctx, "replication-pause", nemesis.Target{Topology: topo, Duration: 2 * time.Second, Recorder: t.Rec}); err != nil {
+// The replicas are primary's others, not the topology's first ones: a re-formed
+// deployment may have promoted one of those.
+func (s sentinelStore) Lag(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error) {
+	if _, err := nemesis.Inject(ctx, "replication-pause", nemesis.Target{Topology: topo, Nodes: replicasOf(topo, primary), Duration: 2 * time.Second, Recorder: t.Rec}); err != nil {
 		return nil, err
 	}
 	return nemesis.NoHeal, nil

@@ -39,10 +39,22 @@ type Trial struct {
 	Key    string
 	inputs map[string]float64
 	proof  []string
+	counts map[results.Measure]int
 }
 
 // Input records a number the trial drew or measured, for plots by any axis.
 func (t *Trial) Input(name string, v float64) { t.inputs[name] = v }
+
+// Count sets measure m of this trial to n, as measured on the resource itself (a
+// database read back and audited against every change intended on it) rather than
+// read from the history; it replaces the checkers' count of m. It is kept only if the
+// trial is judged.
+func (t *Trial) Count(m results.Measure, n int) {
+	if t.counts == nil {
+		t.counts = map[results.Measure]int{}
+	}
+	t.counts[m] = n
+}
 
 // Prove records what the trial observed to show its fault happened. A scenario
 // calls it only after reading the evidence back (from the node, the resource, the
@@ -156,6 +168,9 @@ func (e *Env) runTrial(ctx context.Context, scenario string, v *results.Variant,
 		}
 		verdict := check.Judge(t.Rec.History(), timeout)
 		rec.Counts, rec.Overlap, rec.WindowMs = countsOf(verdict)
+		for m, n := range t.counts {
+			rec.Counts[m] = n
+		}
 		if verdict.Linear.Result == check.NotLinear {
 			if page := e.drawLinearization(scenario, v.Name, n, verdict.Linear); page != "" {
 				v.Visualizations = append(v.Visualizations, page)

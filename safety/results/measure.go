@@ -1,6 +1,7 @@
 package results
 
-// Measure names a count the checkers give for one trial; a Claim is about one.
+// Measure names a count the checkers (or a resource's audit) give for one trial; a
+// Claim is about one.
 type Measure string
 
 const (
@@ -17,11 +18,23 @@ const (
 	LinearUnknown    Measure = "linearizability_unknown" // porcupine ran out of time
 	SecondGranted    Measure = "second_client_granted"
 	SplitBrainWindow Measure = "split_brain_windows" // nodes that took writes after their demotion
+	// The counts of a resource audited after the trial (lost-updates: the account rows
+	// read back and judged against every change intended on them).
+	LostUpdates        Measure = "lost_updates"          // applied changes the data lost, and honest changes refused
+	StaleApplied       Measure = "stale_changes_applied" // changes applied for a holder that had lost the lock
+	StaleRefused       Measure = "stale_changes_refused" // the same changes, refused by the guard
+	EscapedSideEffects Measure = "side_effects_escaped"  // side effects sent for changes never applied
+	Duplicates         Measure = "changes_applied_twice" // one change (one idempotency key) applied more than once
 )
 
 // Measures lists every measure, in table order.
 var Measures = []Measure{Violations, LostLocks, Orphans, ReissuedTokens, FenceViolations, StaleAccepted,
-	StaleRejected, HonestRejected, Diverged, NotLinearizable, LinearUnknown, SecondGranted, SplitBrainWindow}
+	StaleRejected, HonestRejected, Diverged, NotLinearizable, LinearUnknown, SecondGranted, SplitBrainWindow,
+	LostUpdates, StaleApplied, StaleRefused, EscapedSideEffects, Duplicates}
+
+// AuditMeasures are the measures of an audited resource, which the table lists apart
+// (with honest_writes_rejected beside them) for the reports that have them.
+var AuditMeasures = []Measure{LostUpdates, StaleApplied, StaleRefused, EscapedSideEffects, Duplicates}
 
 // Want is what a claim expects of a measure over the judged trials.
 type Want string

@@ -63,6 +63,7 @@ func (r *Report) Table() string {
 			t.Sums[NotLinearizable], t.Sums[LinearUnknown], t.Broke[SecondGranted], t.Overlap.short(), t.Window.short(), t.TrialSeconds.median())
 	}
 	b.WriteString(r.smallestBreaking())
+	b.WriteString(r.auditCounts())
 	for _, v := range r.Variants {
 		fmt.Fprintf(&b, "\n- **%s**: %s", v.Name, v.Description)
 		if v.WindowIs != "" {
@@ -115,6 +116,40 @@ func (r *Report) smallestBreaking() string {
 	}
 	return "\n### Smallest breaking values, measured beside the model\n\n| search | measured | model |\n|---|---|---|\n" +
 		strings.Join(rows, "\n") + "\n"
+}
+
+// auditCounts lists, for scenarios that audit their resource, each audit measure as
+// the judged trials where it was > 0 and its sum over them.
+func (r *Report) auditCounts() string {
+	measures := append(append([]Measure(nil), AuditMeasures...), HonestRejected)
+	audited := func(v *Variant) bool {
+		for _, m := range AuditMeasures {
+			if _, ok := v.Tally.Sums[m]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	var rows []string
+	for _, v := range r.Variants {
+		if !audited(v) {
+			continue
+		}
+		cells := []string{v.Name}
+		for _, m := range measures {
+			cells = append(cells, fmt.Sprintf("%d of %d (sum %d)", v.Tally.Broke[m], v.Tally.Judged, v.Tally.Sums[m]))
+		}
+		rows = append(rows, "| "+strings.Join(cells, " | ")+" |")
+	}
+	if len(rows) == 0 {
+		return ""
+	}
+	head := []string{"variant"}
+	for _, m := range measures {
+		head = append(head, string(m))
+	}
+	return "\n### Audited resource: judged trials where each count was > 0\n\n| " + strings.Join(head, " | ") + " |\n|" +
+		strings.Repeat("---|", len(head)) + "\n" + strings.Join(rows, "\n") + "\n"
 }
 
 func (d Distribution) short() string {
