@@ -14,6 +14,17 @@ import (
 // Markdown renders the report of a run. Every number in it is read or computed from
 // the run; the same run gives the same bytes.
 func Markdown(run *resultsdir.Run, figs []plots.Figure, opts Options) string {
+	return markdown(run, figs, opts, nil)
+}
+
+// dataSection is the "what keeps the data correct" section, when the report joins a
+// run with safety results.
+type dataSection struct {
+	ways   []*Way
+	figure string // path of the cost-vs-loss figure, relative to the results folder
+}
+
+func markdown(run *resultsdir.Run, figs []plots.Figure, opts Options, data *dataSection) string {
 	lockRun, updateCells := SplitUpdates(run)
 	groups := digest.Groups(lockRun)
 	metric := digest.LatencyMetric(groups)
@@ -29,6 +40,9 @@ func Markdown(run *resultsdir.Run, figs []plots.Figure, opts Options) string {
 	writeFigures(&b, figs)
 	if len(lockRun.Cells) > 0 {
 		writeTables(&b, groups, metric)
+	}
+	if data != nil {
+		writeDataCorrectness(&b, data.ways, data.figure)
 	}
 	if len(updateCells) > 0 {
 		writeUpdates(&b, updateCells)

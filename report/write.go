@@ -16,6 +16,9 @@ type Options struct {
 	SLO *SLO
 	// Strategies, when set, restricts the report and its figures to these strategies.
 	Strategies []string
+	// Safety, when set, names safety results folders: their lost-updates variants join
+	// the run's update cells in the table "what keeps the data correct".
+	Safety []string
 }
 
 // InputError is a results folder that cannot be read as asked: not a results folder,
@@ -50,6 +53,10 @@ func WriteResult(dir string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, InputError{err}
 	}
+	safetyReports, err := readSafety(opts.Safety)
+	if err != nil {
+		return nil, InputError{err}
+	}
 	lockRun, _ := SplitUpdates(run)
 	var figs []plots.Figure
 	if len(lockRun.Cells) > 0 {
@@ -61,6 +68,13 @@ func WriteResult(dir string, opts Options) (*Result, error) {
 	if opts.SLO != nil {
 		res.Capacities = Capacities(lockRun, *opts.SLO)
 	}
-	md := Markdown(run, figs, opts)
+	data, err := joinSafety(dir, run, safetyReports)
+	if err != nil {
+		return nil, err
+	}
+	md := markdown(run, figs, opts, data)
+	if data != nil && data.figure != "" {
+		res.Figures = append(res.Figures, plots.Figure{Name: plots.CostVsLossName, Files: []string{data.figure}})
+	}
 	return res, resultsdir.WriteFileAtomic(res.Path, []byte(md))
 }

@@ -1,0 +1,342 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/lockbench/lockbench/plots"
+	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// LostUpdatesScenario is the safety scenario whose variants judge each way's writes.
+const LostUpdatesScenario = "lost-updates"
+
+// lockFreeGuard is the guard column of a lock-free strategy: the store is the guard.
+const lockFreeGuard = "lock-free"
+
+// Way is one way to update a row, judged on both sides: what one correct update costs
+// without faults (an update cell), and what its writes lost when the lock broke (the
+// lost-updates variants, every break summed).
+type Way struct {
+	Strategy string // lock strategy, or the lock-free strategy
+	Guard    string // guard mode, or lockFreeGuard
+	Fence    string // where fenced guards' tokens came from in the safety run; "" for the lock's own
+	Cost     *resultsdir.Cell
+	// Faults is every proven fault (judged trial), Lost the updates lost over them,
+	// Losing the trials that lost at least one; Breaks names the faults.
+	Faults, Lost, Losing int
+	Breaks               []string
+}
+
+// Key is the way's name in tables and figures: strategy+guard[, fence].
+func (w Way) Key() string {
+	k := w.Strategy + "+" + w.Guard
+	if w.Fence != "" {
+		k += " (" + w.Fence + " fence)"
+	}
+	return k
+}
+
+// LostPer1000 is lost updates per 1,000 proven faults.
+func (w Way) LostPer1000() float64 {
+	if w.Faults == 0 {
+		return 0
+	}
+	return 1000 * float64(w.Lost) / float64(w.Faults)
+}
+
+// Verdict is the share of faults that lost an update, with its interval.
+func (w Way) Verdict() results.Proportion { return results.ProportionOf(w.Losing, w.Faults) }
+
+// costClients is the load the cost column quotes: 8 clients on one hot row, where a
+// lock is contended and a version check retries.
+const costClients = 8
+
+// JoinWays matches the update cells with the lost-updates variants. A way appears if
+// either side measured it.
+func JoinWays(cells []resultsdir.Cell, reports []*results.Report) []*Way {
+	byKey := map[string]*Way{}
+	var order []string
+	get := func(strategy, guard, fence string) *Way {
+		w := &Way{Strategy: strategy, Guard: guard, Fence: fence}
+		if got, ok := byKey[w.Key()]; ok {
+			return got
+		}
+		byKey[w.Key()] = w
+		order = append(order, w.Key())
+		return w
+	}
+	for i := range cells {
+		c := &cells[i]
+		if !c.IsUpdate() || c.Update == nil {
+			continue
+		}
+		guard := c.Guard
+		if guard == "" {
+			guard = lockFreeGuard
+		}
+		w := get(c.Strategy, guard, "")
+		if w.Cost == nil || costRank(c) < costRank(w.Cost) {
+			w.Cost = c
+		}
+	}
+	for _, rep := range reports {
+		if rep == nil || rep.Scenario != LostUpdatesScenario {
+			continue
+		}
+		for _, v := range rep.Variants {
+			strategy, guard := v.Params["strategy"], v.Params["guard"]
+			if strategy == "" {
+				continue
+			}
+			if guard == "" || guard == "none" {
+				guard = lockFreeGuard
+			}
+			fence := v.Params["fence"]
+			if fence == "lock" || fence == "none" || guard == lockFreeGuard || !needsToken(guard) {
+				fence = "" // the lock's own, or a guard that reads no token
+			}
+			w := get(strategy, guard, fence)
+			w.Faults += v.Tally.Judged
+			w.Lost += v.Tally.Sums[results.LostUpdates]
+			w.Losing += v.Tally.Broke[results.LostUpdates]
+			if b := v.Params["break"]; b != "" && !slices.Contains(w.Breaks, b) {
+				w.Breaks = append(w.Breaks, b)
+			}
+		}
+	}
+	out := make([]*Way, 0, len(order))
+	for _, k := range order {
+		out = append(out, byKey[k])
+	}
+	return out
+}
+
+// needsToken says whether a guard compares the writer's token.
+func needsToken(guard string) bool {
+	g := strings.TrimSuffix(guard, "+outbox")
+	return g == "fenced" || g == "check-then-write"
+}
+
+// costRank prefers the cell at costClients on one row, then the nearest load.
+func costRank(c *resultsdir.Cell) int {
+	r := 10 * abs(c.Clients-costClients)
+	if c.Keys != 1 {
+		r++
+	}
+	return r
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// writeDataCorrectness is the table "what keeps the data correct", the figure, and
+// the reading the numbers give.
+func writeDataCorrectness(b *strings.Builder, ways []*Way, fig string) {
+	b.WriteString("## What keeps the data correct\n\n")
+	b.WriteString("Rows are the lock strategy (with the fence source where it is not the lock's own) or `none` for the lock-free " +
+		"strategies; columns are the write's guard. Each cell: updates lost over the proven faults of the `lost-updates` " +
+		"safety scenario (every break it ran summed: a pause past the TTL, a Sentinel failover, a Redlock node restarting " +
+		"empty, a clock jump), then the cost of one correct update without faults (p50 at 8 clients on one hot row, from " +
+		"the update workload). `–` is a side not measured.\n\n")
+	rows, cols := wayGrid(ways)
+	b.WriteString("| lock |")
+	for _, c := range cols {
+		fmt.Fprintf(b, " %s |", c)
+	}
+	b.WriteString("\n|---|")
+	for range cols {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, r := range rows {
+		fmt.Fprintf(b, "| %s |", r.label)
+		for _, c := range cols {
+			fmt.Fprintf(b, " %s |", cellText(r.ways[c]))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	if fig != "" {
+		fmt.Fprintf(b, "![cost per correct update against lost updates](%s)\n\n", fig)
+	}
+	writeDataReading(b, ways)
+}
+
+type wayRow struct {
+	label string
+	ways  map[string]*Way // by column
+}
+
+// wayGrid lays the ways out: rows by lock (and fence), columns by guard; the
+// lock-free strategies are columns of the row "none".
+func wayGrid(ways []*Way) ([]wayRow, []string) {
+	var rows []wayRow
+	rowIndex := map[string]int{}
+	colSeen := map[string]bool{}
+	var guards, lockFree []string
+	for _, w := range ways {
+		label, col := w.Strategy, w.Guard
+		if w.Fence != "" {
+			label += " + " + w.Fence + " fence"
+		}
+		if w.Guard == lockFreeGuard {
+			label, col = "none", w.Strategy
+		}
+		i, ok := rowIndex[label]
+		if !ok {
+			i = len(rows)
+			rowIndex[label] = i
+			rows = append(rows, wayRow{label: label, ways: map[string]*Way{}})
+		}
+		rows[i].ways[col] = w
+		if !colSeen[col] {
+			colSeen[col] = true
+			if w.Guard == lockFreeGuard {
+				lockFree = append(lockFree, col)
+			} else {
+				guards = append(guards, col)
+			}
+		}
+	}
+	sort.SliceStable(guards, func(i, j int) bool { return guardOrder(guards[i]) < guardOrder(guards[j]) })
+	sort.Strings(lockFree)
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i].label, rows[j].label
+		if (a == "none") != (b == "none") {
+			return b == "none" // the lock-free row last
+		}
+		ra, rb := digest.SafetyRank(strings.Fields(a)[0]), digest.SafetyRank(strings.Fields(b)[0])
+		return ra < rb || ra == rb && a < b
+	})
+	return rows, append(guards, lockFree...)
+}
+
+var guardColumns = []string{"unfenced", "fenced", "check-then-write", "read-modify-write"}
+
+func guardOrder(g string) int {
+	base, outbox := strings.CutSuffix(g, "+outbox")
+	i := slices.Index(guardColumns, base)
+	if i < 0 {
+		i = len(guardColumns)
+	}
+	if outbox {
+		i += len(guardColumns) + 1
+	}
+	return i
+}
+
+// cellText is one cell: lost over faults, then the cost.
+func cellText(w *Way) string {
+	if w == nil {
+		return ""
+	}
+	lost := "–"
+	if w.Faults > 0 {
+		p := w.Verdict()
+		lost = fmt.Sprintf("**%d lost** in %d faults (%d of %d lost some, %.0f–%.0f%%)", w.Lost, w.Faults, p.K, p.N, 100*p.Lo, 100*p.Hi)
+		if w.Lost == 0 {
+			lost = fmt.Sprintf("0 lost in %d faults (0 of %d, ≤%.0f%%)", w.Faults, p.N, 100*p.Hi)
+		}
+	}
+	cost := "–"
+	if w.Cost != nil {
+		lat := w.Cost.Latency[resultsdir.MetricUpdate]
+		cost = fmt.Sprintf("%s p50, %s/s", digest.FormatDuration(lat.P50.D()), digest.FormatRate(w.Cost.Update.UpdatesPerSecond))
+		if w.Cost.Clients != costClients || w.Cost.Keys != 1 {
+			cost += fmt.Sprintf(" (%d clients, %d rows)", w.Cost.Clients, w.Cost.Keys)
+		}
+	}
+	return lost + " · " + cost
+}
+
+// writeDataReading says, from the numbers, which ways a correctness lock can use, which
+// only an efficiency lock, and which need no lock.
+func writeDataReading(b *strings.Builder, ways []*Way) {
+	var correct, efficiency, noLock, unjudged []string
+	for _, w := range ways {
+		switch {
+		case w.Faults == 0:
+			unjudged = append(unjudged, "`"+w.Key()+"`")
+		case w.Lost > 0:
+			efficiency = append(efficiency, fmt.Sprintf("`%s` (%d lost in %d faults)", w.Key(), w.Lost, w.Faults))
+		case w.Guard == lockFreeGuard:
+			noLock = append(noLock, fmt.Sprintf("`%s` (0 in %d)", w.Strategy, w.Faults))
+		default:
+			correct = append(correct, fmt.Sprintf("`%s` (0 in %d)", w.Key(), w.Faults))
+		}
+	}
+	b.WriteString("**Reading.** ")
+	if len(correct) > 0 {
+		fmt.Fprintf(b, "A lock used for correctness can only be paired with a write the store judges: %s kept every update through every proven fault. ", strings.Join(correct, ", "))
+	}
+	if len(efficiency) > 0 {
+		fmt.Fprintf(b, "These lost updates when the lock broke, so their lock is for efficiency only (it saves duplicate work; it does not protect the data): %s. ", strings.Join(efficiency, ", "))
+	}
+	if len(noLock) > 0 {
+		fmt.Fprintf(b, "With no lock at all, %s lost nothing: where a version check, a unique key or one atomic statement fits, the lock is not needed for correctness. ", strings.Join(noLock, ", "))
+	}
+	if len(unjudged) > 0 {
+		fmt.Fprintf(b, "Not judged under faults in these runs: %s. ", strings.Join(unjudged, ", "))
+	}
+	b.WriteString("Zero in N faults only bounds the rate, by the interval shown; it proves nothing beyond it.\n\n")
+}
+
+// readSafety reads the safety folders; each must hold a lost-updates run.
+func readSafety(dirs []string) ([]*results.Report, error) {
+	var reports []*results.Report
+	for _, sd := range dirs {
+		res, err := results.Read(sd)
+		if err != nil {
+			return nil, fmt.Errorf("--safety %s: %w", sd, err)
+		}
+		found := false
+		for _, r := range res.Reports {
+			found = found || r.Scenario == LostUpdatesScenario
+		}
+		if !found {
+			return nil, fmt.Errorf("--safety %s: no %s scenario in its results.json (run lockbench safety --scenario %s)", sd, LostUpdatesScenario, LostUpdatesScenario)
+		}
+		reports = append(reports, res.Reports...)
+	}
+	return reports, nil
+}
+
+// joinSafety joins the lost-updates variants with the run's update cells and draws the
+// cost-vs-loss figure into dir. No reports: nil.
+func joinSafety(dir string, run *resultsdir.Run, reports []*results.Report) (*dataSection, error) {
+	if len(reports) == 0 {
+		return nil, nil
+	}
+	_, cells := SplitUpdates(run)
+	ways := JoinWays(cells, reports)
+	var points []plots.CostLossPoint
+	for _, w := range ways {
+		if w.Cost == nil || w.Faults == 0 {
+			continue
+		}
+		series := w.Guard
+		if w.Fence != "" {
+			series += " (" + w.Fence + ")"
+		}
+		points = append(points, plots.CostLossPoint{Strategy: w.Strategy, Series: series,
+			CostMs: float64(w.Cost.Latency[resultsdir.MetricUpdate].P50) / 1e6, LostPer1000: w.LostPer1000()})
+	}
+	fig, err := plots.WriteCostVsLoss(dir, points)
+	if err != nil {
+		return nil, err
+	}
+	data := &dataSection{ways: ways}
+	if fig != nil {
+		data.figure = fig.Files[0]
+	}
+	return data, nil
+}
