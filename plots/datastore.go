@@ -2,8 +2,10 @@ package plots
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -13,12 +15,14 @@ import (
 )
 
 // CostLossPoint is one way to update a row: what a correct update costs without faults
-// and how many updates its writes lost per 1,000 proven faults.
+// and how many changes its writes got wrong per 1,000 proven faults.
 type CostLossPoint struct {
-	Strategy    string // the point's label
-	Series      string // its group: the guard, or "lock-free"
-	CostMs      float64
-	LostPer1000 float64
+	Strategy string // the point's label
+	Series   string // its group: the guard, or "lock-free"
+	CostMs   float64
+	// WrongPer1000 counts updates lost, stale holders' changes applied and changes
+	// applied twice, per 1,000 proven faults.
+	WrongPer1000 float64
 }
 
 // CostVsLossName is the figure's file name, without extension.
@@ -31,8 +35,8 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 	if len(points) == 0 {
 		return nil, nil
 	}
-	p := newPlot("Cost of one correct update vs updates lost when the lock breaks",
-		"p50 of one correct update, ms (8 clients, one hot row; log scale)", "lost updates per 1,000 proven faults")
+	p := newPlot("Cost of one correct update vs changes gone wrong when the lock breaks",
+		"p50 of one correct update, ms (8 clients, one hot row; log scale)", "lost + stale + doubled changes per 1,000 faults")
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	var order []string
@@ -44,12 +48,15 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 		bySeries[pt.Series] = append(bySeries[pt.Series], pt)
 	}
 	st := newStyles(order)
+	lift := labelLifts(points)
 	for _, name := range order {
 		xys := make(plotter.XYs, 0, len(bySeries[name]))
 		var labels []string
+		var lifts []int
 		for _, pt := range bySeries[name] {
-			xys = append(xys, plotter.XY{X: pt.CostMs, Y: pt.LostPer1000})
+			xys = append(xys, plotter.XY{X: pt.CostMs, Y: pt.WrongPer1000})
 			labels = append(labels, pt.Strategy)
+			lifts = append(lifts, lift[pt])
 		}
 		sc, err := plotter.NewScatter(xys)
 		if err != nil {
@@ -57,21 +64,24 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 		}
 		sc.GlyphStyle = st.glyph(name)
 		sc.GlyphStyle.Radius = vg.Points(3.5)
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
-		if err != nil {
-			return nil, fmt.Errorf("figure %s: %w", CostVsLossName, err)
+		p.Add(sc)
+		// Each label sits on its own line above crowded points (gonum's Labels has one
+		// offset for all), so draw them one by one.
+		for i := range xys {
+			one, err := plotter.NewLabels(plotter.XYLabels{XYs: xys[i : i+1], Labels: labels[i : i+1]})
+			if err != nil {
+				return nil, fmt.Errorf("figure %s: %w", CostVsLossName, err)
+			}
+			one.TextStyle[0].Font.Size = vg.Points(7)
+			one.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(float64(2 + 9*lifts[i]))}
+			p.Add(one)
 		}
-		for i := range lb.TextStyle {
-			lb.TextStyle[i].Font.Size = vg.Points(7)
-			lb.TextStyle[i].XAlign, lb.Offset = 0, vg.Point{X: vg.Points(5), Y: vg.Points(-2)}
-		}
-		p.Add(sc, lb)
 		p.Legend.Add(name, sc)
 	}
 	p.Y.Min = 0
 	p.Y.Max = max(p.Y.Max*1.1, 100)
 	d := drawn{Figure: Figure{Name: CostVsLossName, Series: order,
-		Caption: "Each point is one way to update the row: x is what one correct update costs with no fault (update workload), y how many updates its writes lost per 1,000 faults the lost-updates scenario proved. Bottom left is cheap and correct; a lock with a write the store does not judge sits high, whatever it costs."}, plot: p}
+		Caption: "Each point is one way to update the row: x is what one correct update costs with no fault (update workload), y how many changes went wrong (updates lost, a stale holder's change applied, a change applied twice) per 1,000 faults the lost-updates scenario proved. Bottom is correct; a lock with a write the store does not judge sits high, whatever it costs."}, plot: p}
 	files, err := encodeBoth(d)
 	if err != nil {
 		return nil, err
@@ -86,4 +96,23 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 		d.Files = append(d.Files, f.path)
 	}
 	return &d.Figure, nil
+}
+
+// labelLifts gives each point how many lines up its label goes: points within a
+// tenth of a decade and 30 per 1,000 of one another share a place, and each later
+// one is lifted a line more.
+func labelLifts(points []CostLossPoint) map[CostLossPoint]int {
+	sorted := append([]CostLossPoint(nil), points...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].CostMs < sorted[j].CostMs })
+	out := map[CostLossPoint]int{}
+	for i, pt := range sorted {
+		n := 0
+		for _, prev := range sorted[:i] {
+			if math.Abs(math.Log10(pt.CostMs)-math.Log10(prev.CostMs)) < 0.1 && math.Abs(pt.WrongPer1000-prev.WrongPer1000) < 30 {
+				n++
+			}
+		}
+		out[pt] = n
+	}
+	return out
 }

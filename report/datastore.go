@@ -30,6 +30,17 @@ type Way struct {
 	// Losing the trials that lost at least one; Breaks names the faults.
 	Faults, Lost, Losing int
 	Breaks               []string
+	// Duplicates are changes applied twice (a redelivered change with its key);
+	// Stale are changes applied for a holder that had lost the lock; Escaped are side
+	// effects sent for changes never applied.
+	Duplicates, Stale, Escaped int
+}
+
+// clean says the way kept the data correct through every proven fault: no update
+// lost, no stale holder's change applied, no change applied twice, no side effect
+// sent for a change that was not applied.
+func (w Way) clean() bool {
+	return w.Faults > 0 && w.Lost == 0 && w.Stale == 0 && w.Duplicates == 0 && w.Escaped == 0
 }
 
 // Key is the way's name in tables and figures: strategy+guard[, fence].
@@ -47,6 +58,15 @@ func (w Way) LostPer1000() float64 {
 		return 0
 	}
 	return 1000 * float64(w.Lost) / float64(w.Faults)
+}
+
+// WrongPer1000 is changes gone wrong (lost, stale applied, applied twice) per 1,000
+// proven faults.
+func (w Way) WrongPer1000() float64 {
+	if w.Faults == 0 {
+		return 0
+	}
+	return 1000 * float64(w.Lost+w.Stale+w.Duplicates) / float64(w.Faults)
 }
 
 // Verdict is the share of faults that lost an update, with its interval.
@@ -104,6 +124,9 @@ func JoinWays(cells []resultsdir.Cell, reports []*results.Report) []*Way {
 			w.Faults += v.Tally.Judged
 			w.Lost += v.Tally.Sums[results.LostUpdates]
 			w.Losing += v.Tally.Broke[results.LostUpdates]
+			w.Duplicates += v.Tally.Sums[results.Duplicates]
+			w.Stale += v.Tally.Sums[results.StaleApplied]
+			w.Escaped += v.Tally.Sums[results.EscapedSideEffects]
 			if b := v.Params["break"]; b != "" && !slices.Contains(w.Breaks, b) {
 				w.Breaks = append(w.Breaks, b)
 			}
@@ -145,7 +168,7 @@ func writeDataCorrectness(b *strings.Builder, ways []*Way, fig string) {
 	b.WriteString("Rows are the lock strategy (with the fence source where it is not the lock's own) or `none` for the lock-free " +
 		"strategies; columns are the write's guard. Each cell: updates lost over the proven faults of the `lost-updates` " +
 		"safety scenario (every break it ran summed: a pause past the TTL, a Sentinel failover, a Redlock node restarting " +
-		"empty, a clock jump), then the cost of one correct update without faults (p50 at 8 clients on one hot row, from " +
+		"empty, a clock jump; for the lock-free strategies a pause between read and write and a redelivered change), then the cost of one correct update without faults (p50 at 8 clients on one hot row, from " +
 		"the update workload). `–` is a side not measured.\n\n")
 	rows, cols := wayGrid(ways)
 	b.WriteString("| lock |")
@@ -246,6 +269,15 @@ func cellText(w *Way) string {
 		if w.Lost == 0 {
 			lost = fmt.Sprintf("0 lost in %d faults (0 of %d, ≤%.0f%%)", w.Faults, p.N, 100*p.Hi)
 		}
+		if w.Stale > 0 {
+			lost += fmt.Sprintf(", %d stale applied", w.Stale)
+		}
+		if w.Duplicates > 0 {
+			lost += fmt.Sprintf(", **%d applied twice**", w.Duplicates)
+		}
+		if w.Escaped > 0 {
+			lost += fmt.Sprintf(", %d side effects escaped", w.Escaped)
+		}
 	}
 	cost := "–"
 	if w.Cost != nil {
@@ -258,36 +290,79 @@ func cellText(w *Way) string {
 	return lost + " · " + cost
 }
 
-// writeDataReading says, from the numbers, which ways a correctness lock can use, which
-// only an efficiency lock, and which need no lock.
+// writeDataReading says, from the numbers, guard by guard, which ways kept the data
+// correct (a correctness lock can use them), which did not (their lock is for
+// efficiency only), and what the lock-free strategies did.
 func writeDataReading(b *strings.Builder, ways []*Way) {
-	var correct, efficiency, noLock, unjudged []string
+	byGuard := map[string][]*Way{}
+	var guards []string
 	for _, w := range ways {
-		switch {
-		case w.Faults == 0:
-			unjudged = append(unjudged, "`"+w.Key()+"`")
-		case w.Lost > 0:
-			efficiency = append(efficiency, fmt.Sprintf("`%s` (%d lost in %d faults)", w.Key(), w.Lost, w.Faults))
-		case w.Guard == lockFreeGuard:
-			noLock = append(noLock, fmt.Sprintf("`%s` (0 in %d)", w.Strategy, w.Faults))
-		default:
-			correct = append(correct, fmt.Sprintf("`%s` (0 in %d)", w.Key(), w.Faults))
+		if w.Faults == 0 {
+			continue
 		}
+		if _, ok := byGuard[w.Guard]; !ok {
+			guards = append(guards, w.Guard)
+		}
+		byGuard[w.Guard] = append(byGuard[w.Guard], w)
 	}
-	b.WriteString("**Reading.** ")
+	sort.SliceStable(guards, func(i, j int) bool { return guardOrder(guards[i]) < guardOrder(guards[j]) })
+	b.WriteString("**Reading**, guard by guard (a way is correct here when, over every proven fault, it lost no update, applied no stale holder's change, applied no change twice and sent no side effect for a change that was not applied; the faults each way was tried with are named):\n\n")
+	var correct []string
+	for _, g := range guards {
+		var good, bad []string
+		for _, w := range byGuard[g] {
+			name := w.Strategy
+			if w.Fence != "" {
+				name += " + " + w.Fence + " fence"
+			}
+			if g == lockFreeGuard {
+				name = w.Strategy
+			}
+			if w.clean() {
+				good = append(good, fmt.Sprintf("%s (0 in %d: %s)", name, w.Faults, strings.Join(w.Breaks, ", ")))
+				if g != lockFreeGuard {
+					correct = append(correct, "`"+w.Key()+"`")
+				}
+				continue
+			}
+			var what []string
+			if w.Lost > 0 {
+				what = append(what, fmt.Sprintf("%d lost", w.Lost))
+			}
+			if w.Stale > 0 {
+				what = append(what, fmt.Sprintf("%d stale applied", w.Stale))
+			}
+			if w.Duplicates > 0 {
+				what = append(what, fmt.Sprintf("%d applied twice", w.Duplicates))
+			}
+			if w.Escaped > 0 {
+				what = append(what, fmt.Sprintf("%d side effects escaped", w.Escaped))
+			}
+			bad = append(bad, fmt.Sprintf("%s (%s in %d)", name, strings.Join(what, ", "), w.Faults))
+		}
+		label := "`" + g + "`"
+		if g == lockFreeGuard {
+			label = "no lock (lock-free strategies)"
+		}
+		fmt.Fprintf(b, "- %s: ", label)
+		if len(good) > 0 {
+			fmt.Fprintf(b, "correct with %s", strings.Join(good, ", "))
+			if len(bad) > 0 {
+				b.WriteString("; ")
+			}
+		}
+		if len(bad) > 0 {
+			fmt.Fprintf(b, "not with %s", strings.Join(bad, ", "))
+		}
+		b.WriteString(".\n")
+	}
+	b.WriteString("\n")
 	if len(correct) > 0 {
-		fmt.Fprintf(b, "A lock used for correctness can only be paired with a write the store judges: %s kept every update through every proven fault. ", strings.Join(correct, ", "))
+		fmt.Fprintf(b, "So a lock used for correctness can only be paired with %s; with every other guard above the lock is for efficiency only (it saves duplicate work, it does not protect the data). ", strings.Join(correct, ", "))
+	} else {
+		b.WriteString("No lock with any guard kept the data correct through its faults: every lock here is for efficiency only. ")
 	}
-	if len(efficiency) > 0 {
-		fmt.Fprintf(b, "These lost updates when the lock broke, so their lock is for efficiency only (it saves duplicate work; it does not protect the data): %s. ", strings.Join(efficiency, ", "))
-	}
-	if len(noLock) > 0 {
-		fmt.Fprintf(b, "With no lock at all, %s lost nothing: where a version check, a unique key or one atomic statement fits, the lock is not needed for correctness. ", strings.Join(noLock, ", "))
-	}
-	if len(unjudged) > 0 {
-		fmt.Fprintf(b, "Not judged under faults in these runs: %s. ", strings.Join(unjudged, ", "))
-	}
-	b.WriteString("Zero in N faults only bounds the rate, by the interval shown; it proves nothing beyond it.\n\n")
+	b.WriteString("A side effect beyond the database (the outbox) escapes whenever the guard refuses a change after it was sent. Zero in N faults only bounds the rate, by the interval shown in the table; it proves nothing beyond it.\n\n")
 }
 
 // readSafety reads the safety folders; each must hold a lost-updates run.
@@ -328,7 +403,7 @@ func joinSafety(dir string, run *resultsdir.Run, reports []*results.Report) (*da
 			series += " (" + w.Fence + ")"
 		}
 		points = append(points, plots.CostLossPoint{Strategy: w.Strategy, Series: series,
-			CostMs: float64(w.Cost.Latency[resultsdir.MetricUpdate].P50) / 1e6, LostPer1000: w.LostPer1000()})
+			CostMs: float64(w.Cost.Latency[resultsdir.MetricUpdate].P50) / 1e6, WrongPer1000: w.WrongPer1000()})
 	}
 	fig, err := plots.WriteCostVsLoss(dir, points)
 	if err != nil {

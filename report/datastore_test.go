@@ -16,11 +16,15 @@ func updateCell(strategy, guard string, clients, rows int, p50 time.Duration, ra
 		Latency: map[string]resultsdir.Summary{resultsdir.MetricUpdate: {P50: resultsdir.Duration(p50)}}}
 }
 
-func lostVariant(brk, strategy, fence, guard string, judged, losing, lost int) *results.Variant {
+func lostVariant(brk, strategy, fence, guard string, judged, losing, lost int, more ...any) *results.Variant {
+	sums := map[results.Measure]int{results.LostUpdates: lost}
+	for i := 0; i+1 < len(more); i += 2 {
+		sums[more[i].(results.Measure)] = more[i+1].(int)
+	}
 	return &results.Variant{Name: brk + "/" + strategy + "/" + fence + "/" + guard,
 		Params: map[string]string{"break": brk, "strategy": strategy, "fence": fence, "guard": guard},
 		Tally: results.Tally{Judged: judged, Trials: judged,
-			Broke: map[results.Measure]int{results.LostUpdates: losing}, Sums: map[results.Measure]int{results.LostUpdates: lost}}}
+			Broke: map[results.Measure]int{results.LostUpdates: losing}, Sums: sums}}
 }
 
 func TestDataCorrectnessJoinsCostAndLossAndReadsThem(t *testing.T) {
@@ -36,7 +40,9 @@ func TestDataCorrectnessJoinsCostAndLossAndReadsThem(t *testing.T) {
 		lostVariant("failover", "sentinel", "lock", "fenced", 10, 7, 7),
 		lostVariant("failover", "sentinel", "pg-sequence", "fenced", 10, 0, 0),
 		lostVariant("pause", "single", "lock", "read-modify-write", 10, 10, 10),
+		lostVariant("pause", "single", "lock", "unfenced", 10, 0, 0, results.StaleApplied, 10),
 		lostVariant("pause", "cas-version", "none", "", 10, 0, 0),
+		lostVariant("redelivery", "atomic", "none", "", 10, 0, 0, results.Duplicates, 10),
 	}}}
 	ways := JoinWays(cells, reports)
 	byKey := map[string]*Way{}
@@ -57,21 +63,31 @@ func TestDataCorrectnessJoinsCostAndLossAndReadsThem(t *testing.T) {
 	var b strings.Builder
 	writeDataCorrectness(&b, ways, "figures/x.png")
 	md := b.String()
-	reading := md[strings.Index(md, "**Reading.**"):]
-	correct := reading[:strings.Index(reading, "These lost updates")]
-	efficiency := reading[strings.Index(reading, "These lost updates"):strings.Index(reading, "With no lock")]
-	for _, want := range []string{"`single+fenced` (0 in 20)", "`sentinel+fenced (pg-sequence fence)` (0 in 10)"} {
-		if !strings.Contains(correct, want) {
-			t.Errorf("correctness sentence lacks %s:\n%s", want, correct)
+	reading := md[strings.Index(md, "**Reading**"):]
+	bullet := func(label string) string {
+		i := strings.Index(reading, "- "+label+": ")
+		if i < 0 {
+			t.Fatalf("no bullet for %s:\n%s", label, reading)
 		}
+		return reading[i : i+strings.Index(reading[i:], "\n")]
 	}
-	for _, lossy := range []string{"`sentinel+fenced` (7 lost in 10 faults)", "`single+read-modify-write` (10 lost in 10 faults)"} {
-		if !strings.Contains(efficiency, lossy) || strings.Contains(correct, lossy[:strings.Index(lossy, " (")]+" (0") {
-			t.Errorf("%s must be efficiency-only:\n%s", lossy, reading)
-		}
+	if got := bullet("`fenced`"); !strings.Contains(got, "correct with single (0 in 20: pause, clock-jump), sentinel + pg-sequence fence (0 in 10: failover); not with sentinel (7 lost in 10)") {
+		t.Errorf("fenced: %s", got)
 	}
-	if !strings.Contains(reading, "`cas-version` (0 in 10)") {
-		t.Errorf("lock-free row missing from the reading:\n%s", reading)
+	if got := bullet("`read-modify-write`"); !strings.Contains(got, "not with single (10 lost in 10)") || strings.Contains(got, "correct with") {
+		t.Errorf("read-modify-write: %s", got)
+	}
+	// Nothing lost, but the stale holder's change went through: not correct.
+	if got := bullet("`unfenced`"); !strings.Contains(got, "not with single (10 stale applied in 10)") || strings.Contains(got, "correct with") {
+		t.Errorf("unfenced: %s", got)
+	}
+	if got := bullet("no lock (lock-free strategies)"); !strings.Contains(got, "correct with cas-version (0 in 10: pause)") || !strings.Contains(got, "not with atomic (10 applied twice in 10)") {
+		t.Errorf("lock-free: %s", got)
+	}
+	so := reading[strings.Index(reading, "So a lock used for correctness"):]
+	so = so[:strings.Index(so, ";")]
+	if !strings.Contains(so, "`single+fenced`, `sentinel+fenced (pg-sequence fence)`") || strings.Contains(so, "`sentinel+fenced`,") || strings.Contains(so, "unfenced") {
+		t.Errorf("the correctness sentence names the wrong ways: %s", so)
 	}
 	for _, want := range []string{"| lock |", "| none |", "**7 lost** in 10 faults", "0 lost in 20 faults", "400µs p50", "![cost per correct update"} {
 		if !strings.Contains(md, want) {
