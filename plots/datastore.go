@@ -99,7 +99,7 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 }
 
 // labelLifts gives each point how many lines up its label goes: points within a
-// tenth of a decade and 30 per 1,000 of one another share a place, and each later
+// quarter of a decade and 30 per 1,000 of one another share a place, and each later
 // one is lifted a line more.
 func labelLifts(points []CostLossPoint) map[CostLossPoint]int {
 	sorted := append([]CostLossPoint(nil), points...)
@@ -108,7 +108,7 @@ func labelLifts(points []CostLossPoint) map[CostLossPoint]int {
 	for i, pt := range sorted {
 		n := 0
 		for _, prev := range sorted[:i] {
-			if math.Abs(math.Log10(pt.CostMs)-math.Log10(prev.CostMs)) < 0.1 && math.Abs(pt.WrongPer1000-prev.WrongPer1000) < 30 {
+			if math.Abs(math.Log10(pt.CostMs)-math.Log10(prev.CostMs)) < 0.25 && math.Abs(pt.WrongPer1000-prev.WrongPer1000) < 30 {
 				n++
 			}
 		}
