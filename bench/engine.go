@@ -28,6 +28,8 @@ type Load struct {
 	MaxRetryDelay time.Duration
 	// KeyPrefix separates the keys of one run from another's on a shared server.
 	KeyPrefix string
+	// Intervals, when set, also keeps the recording cut into consecutive pieces.
+	Intervals Intervals
 }
 
 // Validate names the first field that cannot run.
@@ -59,6 +61,8 @@ func (l Load) key(client int) string {
 type Result struct {
 	*Recorder
 	Elapsed time.Duration
+	// Intervals are the run's consecutive pieces when Load.Intervals asked for them.
+	Intervals []Result
 }
 
 // CyclesPerSecond is the rate of completed acquire-hold-release cycles.
@@ -90,27 +94,24 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 	if err := load.Validate(); err != nil {
 		return Result{}, err
 	}
-	recorders := make([]*Recorder, load.Clients)
-	for i := range recorders {
-		recorders[i] = NewRecorder()
-	}
+	parts := newRecorderSplit(load.Intervals)
+	tallies := parts.tallies(load.Clients, NewRecorder)
 	var wg sync.WaitGroup
-	start := time.Now()
-	for c := 0; c < load.Clients; c++ {
+	start := parts.begin()
+	for c, t := range tallies {
 		wg.Add(1)
-		go func(rec *Recorder, key string) {
+		go func(t *tally[*Recorder], key string) {
 			defer wg.Done()
 			for ctx.Err() == nil && another() {
-				cycle(ctx, l, load, key, rec, time.Now())
+				now := time.Now()
+				t.moveTo(now)
+				cycle(ctx, l, load, key, t.rec, now)
 			}
-		}(recorders[c], load.key(c))
+			t.handOver()
+		}(t, load.key(c))
 	}
 	wg.Wait()
-	res := Result{Recorder: NewRecorder(), Elapsed: time.Since(start)}
-	for _, r := range recorders {
-		res.Merge(r)
-	}
-	return res, nil
+	return lockResult(parts, time.Since(start)), nil
 }
 
 // cycle is one acquire-hold-release, retrying refused and failed attempts until granted

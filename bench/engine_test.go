@@ -120,3 +120,65 @@ func TestRunOpenTimesFromTheIntendedStart(t *testing.T) {
 		t.Errorf("acquire p99 %v vs attempt p99 %v: queueing does not show in the latency", acquireP99, attemptP99)
 	}
 }
+
+func TestSplitRunAddsUpToTheWholeRun(t *testing.T) {
+	m := &memLocker{holders: map[string]string{}}
+	load := bench.Load{Clients: 4, Keys: 4, TTL: time.Second, Hold: 100 * time.Microsecond,
+		Intervals: bench.Intervals{Count: 4, Every: 25 * time.Millisecond}}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	res, err := bench.RunClosed(ctx, m, load, func() bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Intervals) != 4 {
+		t.Fatalf("%d intervals, want 4", len(res.Intervals))
+	}
+	var granted, attempts, cycles int64
+	var elapsed time.Duration
+	for _, iv := range res.Intervals {
+		granted += iv.Granted
+		attempts += iv.Attempts
+		cycles += iv.Cycle.TotalCount()
+		elapsed += iv.Elapsed
+	}
+	if granted != res.Granted || attempts != res.Attempts || cycles != res.Cycle.TotalCount() || elapsed != res.Elapsed {
+		t.Errorf("intervals hold %d granted, %d attempts, %d cycles over %v; the run %d, %d, %d over %v",
+			granted, attempts, cycles, elapsed, res.Granted, res.Attempts, res.Cycle.TotalCount(), res.Elapsed)
+	}
+	if res.Granted == 0 {
+		t.Error("nothing was granted")
+	}
+}
+
+// countingUpdater applies every update after a short pause.
+type countingUpdater struct{}
+
+func (countingUpdater) Update(context.Context, int, int) (bench.UpdateOutcome, error) {
+	time.Sleep(50 * time.Microsecond)
+	return bench.UpdateOutcome{}, nil
+}
+
+func TestSplitUpdateRunAddsUpToTheWholeRun(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 80*time.Millisecond)
+	defer cancel()
+	load := bench.UpdateLoad{Clients: 2, Rows: 2, Intervals: bench.Intervals{Count: 4, Every: 20 * time.Millisecond}}
+	res, err := bench.RunUpdates(ctx, countingUpdater{}, load, func() bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Intervals) != 4 {
+		t.Fatalf("%d intervals, want 4", len(res.Intervals))
+	}
+	var applied, recorded int64
+	var elapsed time.Duration
+	for _, iv := range res.Intervals {
+		applied += iv.Applied
+		recorded += iv.Update.TotalCount()
+		elapsed += iv.Elapsed
+	}
+	if applied != res.Applied || recorded != res.Update.TotalCount() || elapsed != res.Elapsed || res.Applied == 0 {
+		t.Errorf("intervals hold %d applied, %d timed over %v; the run %d, %d over %v",
+			applied, recorded, elapsed, res.Applied, res.Update.TotalCount(), res.Elapsed)
+	}
+}

@@ -43,30 +43,30 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 		open.Queue = 1 << 16
 	}
 	queue := make(chan time.Time, open.Queue)
-	recorders := make([]*Recorder, load.Clients)
+	parts := newRecorderSplit(load.Intervals)
+	tallies := parts.tallies(load.Clients, NewRecorder)
 	var wg sync.WaitGroup
 	start := clock.Now()
-	for c := range recorders {
-		recorders[c] = NewRecorder()
+	parts.start = start
+	for c, t := range tallies {
 		wg.Add(1)
-		go func(rec *Recorder, key string) {
+		go func(t *tally[*Recorder], key string) {
 			defer wg.Done()
+			defer t.handOver()
 			for {
 				select {
 				case <-ctx.Done():
 					return
 				case intended := <-queue:
-					cycle(ctx, l, load, key, rec, intended)
+					t.moveTo(intended) // a request counts in the interval it was due in
+					cycle(ctx, l, load, key, t.rec, intended)
 				}
 			}
-		}(recorders[c], load.key(c))
+		}(t, load.key(c))
 	}
 	sent, dropped := dispatch(ctx, clock, arrival, start, queue)
 	wg.Wait()
-	res := OpenResult{Result: Result{Recorder: NewRecorder(), Elapsed: clock.Now().Sub(start)}, Sent: sent}
-	for _, r := range recorders {
-		res.Merge(r)
-	}
+	res := OpenResult{Result: lockResult(parts, clock.Now().Sub(start)), Sent: sent}
 	res.Dropped = dropped + int64(len(queue))
 	return res, nil
 }

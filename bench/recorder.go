@@ -67,6 +67,35 @@ func (r *Recorder) Merge(o *Recorder) {
 	}
 }
 
+// reset empties r for reuse: a client's recording after it is handed over.
+func (r *Recorder) reset() {
+	for _, h := range []*hdrhistogram.Histogram{r.Attempt, r.AcquireWait, r.Release, r.Cycle} {
+		h.Reset()
+	}
+	r.Attempts, r.Granted, r.Refused = 0, 0, 0
+	clear(r.Errors)
+}
+
+// newRecorderSplit keeps one Recorder per interval of a lock run.
+func newRecorderSplit(iv Intervals) *split[*Recorder] {
+	return newSplit(iv, NewRecorder, (*Recorder).Merge, (*Recorder).reset)
+}
+
+// lockResult merges the intervals of a lock run that lasted elapsed into one Result,
+// keeping them apart too when the run was split.
+func lockResult(s *split[*Recorder], elapsed time.Duration) Result {
+	res := Result{Recorder: NewRecorder(), Elapsed: elapsed}
+	for _, p := range s.parts {
+		res.Merge(p)
+	}
+	if len(s.parts) > 1 {
+		for i, p := range s.parts {
+			res.Intervals = append(res.Intervals, Result{Recorder: p, Elapsed: s.elapsed(i, elapsed)})
+		}
+	}
+	return res
+}
+
 // ErrorTotal is the number of failed calls of every kind.
 func (r *Recorder) ErrorTotal() int64 {
 	var n int64

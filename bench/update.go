@@ -34,6 +34,8 @@ type UpdateLoad struct {
 	// Rows is how many account rows the clients share: 1 is one hot row; Rows = Clients
 	// gives each client its own.
 	Rows int
+	// Intervals, when set, also keeps the recording cut into consecutive pieces.
+	Intervals Intervals
 }
 
 // Validate names the first field that cannot run.
@@ -58,6 +60,8 @@ type UpdateResult struct {
 	Retries int64
 	Errors  map[string]int64
 	Elapsed time.Duration
+	// Intervals are the run's consecutive pieces when UpdateLoad.Intervals asked for them.
+	Intervals []UpdateResult
 }
 
 // UpdatesPerSecond is the rate of applied updates.
@@ -90,6 +94,30 @@ func newUpdateResult() *UpdateResult {
 	return &UpdateResult{Update: NewHistogram(), Errors: map[string]int64{}}
 }
 
+// reset empties r for reuse: a client's recording after it is handed over.
+func (r *UpdateResult) reset() {
+	r.Update.Reset()
+	r.Applied, r.Refused, r.Retries = 0, 0, 0
+	clear(r.Errors)
+}
+
+// updateResult merges the intervals of an update run that lasted elapsed, keeping
+// them apart too when the run was split.
+func updateResult(s *split[*UpdateResult], elapsed time.Duration) UpdateResult {
+	res := newUpdateResult()
+	res.Elapsed = elapsed
+	for _, p := range s.parts {
+		res.merge(p)
+	}
+	if len(s.parts) > 1 {
+		for i, p := range s.parts {
+			p.Elapsed = s.elapsed(i, elapsed)
+			res.Intervals = append(res.Intervals, *p)
+		}
+	}
+	return *res
+}
+
 // updateTimeout bounds one update once begun: the run's end lets it finish (an update
 // cut off mid-statement may land unlogged, and the audit would count it against the
 // way), but a hung server must not hold the run forever.
@@ -103,16 +131,19 @@ func RunUpdates(ctx context.Context, u Updater, load UpdateLoad, another func() 
 	if err := load.Validate(); err != nil {
 		return UpdateResult{}, err
 	}
-	parts := make([]*UpdateResult, load.Clients)
+	parts := newSplit(load.Intervals, newUpdateResult, (*UpdateResult).merge, (*UpdateResult).reset)
+	tallies := parts.tallies(load.Clients, newUpdateResult)
 	var wg sync.WaitGroup
-	start := time.Now()
-	for c := range parts {
-		parts[c] = newUpdateResult()
+	start := parts.begin()
+	for c, t := range tallies {
 		wg.Add(1)
-		go func(rec *UpdateResult, client int) {
+		go func(t *tally[*UpdateResult], client int) {
 			defer wg.Done()
+			defer t.handOver()
 			for ctx.Err() == nil && another() {
 				began := time.Now()
+				t.moveTo(began)
+				rec := t.rec
 				updateCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), updateTimeout)
 				out, err := u.Update(updateCtx, client, load.Account(client))
 				cancel()
@@ -129,13 +160,8 @@ func RunUpdates(ctx context.Context, u Updater, load UpdateLoad, another func() 
 				}
 				record(rec.Update, time.Since(began))
 			}
-		}(parts[c], c)
+		}(t, c)
 	}
 	wg.Wait()
-	res := newUpdateResult()
-	res.Elapsed = time.Since(start)
-	for _, p := range parts {
-		res.merge(p)
-	}
-	return *res, nil
+	return updateResult(parts, time.Since(start)), nil
 }

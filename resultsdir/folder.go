@@ -32,7 +32,7 @@ func WriteRun(dir string, run *Run) error {
 
 // csvHeader is the flat view of a cell, one row each, for spreadsheets.
 var csvHeader = []string{
-	"name", "strategy", "clients", "keys", "hold_ns", "ttl_ns", "network", "network_latency_ns",
+	"name", "repeat", "strategy", "clients", "keys", "hold_ns", "ttl_ns", "network", "network_latency_ns",
 	"load", "arrival", "target_rate", "achieved_rate", "elapsed_ns", "attempts", "granted",
 	"refused", "errors", "cycles_per_second", "contended_failure_ratio",
 }
@@ -53,7 +53,7 @@ func runCSV(run *Run) []byte {
 			errs += n
 		}
 		row := []string{
-			c.Name, c.Strategy, itoa(int64(c.Clients)), itoa(int64(c.Keys)), itoa(int64(c.Hold)), itoa(int64(c.TTL)),
+			c.Name, itoa(int64(c.Repeat)), c.Strategy, itoa(int64(c.Clients)), itoa(int64(c.Keys)), itoa(int64(c.Hold)), itoa(int64(c.TTL)),
 			c.Network.Profile, itoa(int64(c.Network.Latency)), c.Load.Mode, c.Load.Arrival,
 			ftoa(c.Load.TargetRate), ftoa(c.Load.AchievedRate), itoa(int64(c.Elapsed)), itoa(c.Attempts),
 			itoa(c.Granted), itoa(c.Refused), itoa(errs), ftoa(c.CyclesPerSecond), ftoa(c.ContendedFailureRatio),
@@ -96,25 +96,44 @@ func ReadRun(dir string) (*Run, error) {
 	return &run, nil
 }
 
-// WriteHistogram writes h as an HdrHistogram log at dir/rel, atomically.
+// Span is one interval histogram of a log and the time it covers.
+type Span struct {
+	H          *hdrhistogram.Histogram
+	Start, End time.Time
+}
+
+// WriteHistogram writes h as an HdrHistogram log of one interval at dir/rel, atomically.
 func WriteHistogram(dir, rel string, h *hdrhistogram.Histogram, start, end time.Time) error {
+	return WriteHistogramLog(dir, rel, []Span{{h, start, end}})
+}
+
+// WriteHistogramLog writes an HdrHistogram log of consecutive interval histograms at
+// dir/rel, atomically; its start time is the first span's.
+func WriteHistogramLog(dir, rel string, spans []Span) error {
 	path := filepath.Join(dir, rel)
+	if len(spans) == 0 {
+		return fmt.Errorf("%s: no histogram to write", path)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
 	lw := hdrhistogram.NewHistogramLogWriter(&buf)
-	h = h.Clone()
-	h.SetStartTimeMs(start.UnixMilli())
-	h.SetEndTimeMs(end.UnixMilli())
-	h.SetTag(filepath.Base(rel))
-	for _, step := range []func() error{
+	start := spans[0].Start
+	steps := []func() error{
 		lw.OutputLogFormatVersion,
 		func() error { return lw.OutputComment("lockbench latency histogram, values in nanoseconds") },
 		func() error { return lw.OutputStartTime(start.UnixMilli()) },
 		lw.OutputLegend,
-		func() error { return lw.OutputIntervalHistogram(h) },
-	} {
+	}
+	for _, s := range spans {
+		h := s.H.Clone()
+		h.SetStartTimeMs(s.Start.UnixMilli())
+		h.SetEndTimeMs(s.End.UnixMilli())
+		h.SetTag(filepath.Base(rel))
+		steps = append(steps, func() error { return lw.OutputIntervalHistogram(h) })
+	}
+	for _, step := range steps {
 		if err := step(); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
@@ -124,6 +143,19 @@ func WriteHistogram(dir, rel string, h *hdrhistogram.Histogram, start, end time.
 
 // ReadHistogram reads the HdrHistogram log at dir/rel and merges its intervals.
 func ReadHistogram(dir, rel string) (*hdrhistogram.Histogram, error) {
+	parts, err := ReadHistogramIntervals(dir, rel)
+	if err != nil {
+		return nil, err
+	}
+	merged := parts[0]
+	for _, h := range parts[1:] {
+		merged.Merge(h)
+	}
+	return merged, nil
+}
+
+// ReadHistogramIntervals reads every interval histogram of the log at dir/rel, in order.
+func ReadHistogramIntervals(dir, rel string) ([]*hdrhistogram.Histogram, error) {
 	path := filepath.Join(dir, rel)
 	f, err := os.Open(path)
 	if err != nil {
@@ -131,7 +163,7 @@ func ReadHistogram(dir, rel string) (*hdrhistogram.Histogram, error) {
 	}
 	defer f.Close()
 	r := hdrhistogram.NewHistogramLogReader(f)
-	var merged *hdrhistogram.Histogram
+	var parts []*hdrhistogram.Histogram
 	for {
 		h, err := r.NextIntervalHistogram()
 		if err != nil {
@@ -140,16 +172,12 @@ func ReadHistogram(dir, rel string) (*hdrhistogram.Histogram, error) {
 		if h == nil {
 			break
 		}
-		if merged == nil {
-			merged = h
-		} else {
-			merged.Merge(h)
-		}
+		parts = append(parts, h)
 	}
-	if merged == nil {
+	if len(parts) == 0 {
 		return nil, fmt.Errorf("%s: corrupt histogram log: no histogram in it", path)
 	}
-	return merged, nil
+	return parts, nil
 }
 
 // Summarize digests a latency histogram in nanoseconds.

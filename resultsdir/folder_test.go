@@ -28,6 +28,11 @@ func sampleRun() *Run {
 			Attempts: 100, Granted: 90, Refused: 10, Errors: map[string]int64{"timeout": 1},
 			Latency:    map[string]Summary{MetricAttempt: {Count: 100, P50: Duration(80 * time.Microsecond)}},
 			Histograms: map[string]string{MetricAttempt: "histograms/0-attempt.hlog"},
+			Repeat:     2,
+			Intervals: []Interval{
+				{Elapsed: Duration(time.Second), Granted: 40, CyclesPerSecond: 40, Latency: map[string]Summary{MetricAttempt: {Count: 45, P50: Duration(79 * time.Microsecond)}}},
+				{Elapsed: Duration(time.Second), Granted: 50, CyclesPerSecond: 50, Latency: map[string]Summary{MetricAttempt: {Count: 55, P50: Duration(81 * time.Microsecond)}}},
+			},
 		}},
 	}
 }
@@ -92,5 +97,37 @@ func TestHistogramLogRoundTrips(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "bad.hlog"), []byte("#[StartTime: 1]\n\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n0.1,1.0,1.0,NOT-BASE64!!\n"), 0o644)
 	if _, err := ReadHistogram(dir, "bad.hlog"); err == nil || !strings.Contains(err.Error(), "bad.hlog") {
 		t.Errorf("corrupt log: %v", err)
+	}
+}
+
+func TestHistogramLogKeepsItsIntervalsApart(t *testing.T) {
+	dir := t.TempDir()
+	start := time.Now()
+	var spans []Span
+	for i := int64(1); i <= 3; i++ {
+		h := hdrhistogram.New(1000, int64(time.Hour), 2)
+		for v := int64(0); v < 100*i; v++ {
+			h.RecordValue(i * 1_000_000) // interval i holds 100*i values of i ms
+		}
+		spans = append(spans, Span{h, start.Add(time.Duration(i-1) * time.Second), start.Add(time.Duration(i) * time.Second)})
+	}
+	if err := WriteHistogramLog(dir, "histograms/x.hlog", spans); err != nil {
+		t.Fatal(err)
+	}
+	parts, err := ReadHistogramIntervals(dir, "histograms/x.hlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) != 3 {
+		t.Fatalf("read %d intervals, want 3", len(parts))
+	}
+	for i, h := range parts {
+		if h.TotalCount() != int64(100*(i+1)) || h.ValueAtQuantile(50)/1_000_000 != int64(i+1) {
+			t.Errorf("interval %d: %d values, p50 %d ns", i, h.TotalCount(), h.ValueAtQuantile(50))
+		}
+	}
+	merged, err := ReadHistogram(dir, "histograms/x.hlog")
+	if err != nil || merged.TotalCount() != 600 {
+		t.Errorf("merged log: %v, %d values; want 600", err, merged.TotalCount())
 	}
 }

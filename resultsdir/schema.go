@@ -48,7 +48,10 @@ type Environment struct {
 type Cell struct {
 	// Name sorts and compares like a benchstat name:
 	// strategy=single/clients=8/keys=1/hold=0s/ttl=10s/net=none/load=closed
-	Name     string   `json:"name"`
+	Name string `json:"name"`
+	// Repeat numbers the passes of a run repeated with --repeat N (1..N; 0 when the
+	// run was not repeated). Cells of one name are repeats of one measurement.
+	Repeat   int      `json:"repeat,omitempty"`
 	Strategy string   `json:"strategy"`
 	Clients  int      `json:"clients"`
 	Keys     int      `json:"keys"`
@@ -71,8 +74,13 @@ type Cell struct {
 	// Latency by metric: attempt, acquire (time to acquire, retries included),
 	// release, cycle (acquire, hold, release).
 	Latency map[string]Summary `json:"latency"`
-	// Histograms by metric: path, relative to the results folder, of an HdrHistogram log.
+	// Histograms by metric: path, relative to the results folder, of an HdrHistogram log
+	// holding one interval histogram per entry of Intervals (one when there are none).
 	Histograms map[string]string `json:"histograms"`
+	// Intervals are the measured part cut into equal consecutive pieces (`run
+	// --intervals K`), each summarized on its own: the within-run samples compare uses
+	// when a cell was not repeated. Empty for a cell measured in one piece.
+	Intervals []Interval `json:"intervals,omitempty"`
 
 	// Workload is empty (or "lock") for acquire-hold-release cycles; "update" for
 	// correct updates of an account row, whose figures are in Update.
@@ -102,6 +110,16 @@ type UpdateStats struct {
 	LostUpdates int64 `json:"lost_updates"`
 	LostAmount  int64 `json:"lost_amount"`
 	Duplicates  int   `json:"duplicates"`
+}
+
+// Interval is one consecutive piece of a cell's measured part.
+type Interval struct {
+	Elapsed Duration `json:"elapsed"`
+	// Granted counts completed cycles (applied updates for the update workload), and
+	// CyclesPerSecond is their rate over Elapsed, as the cell's own fields.
+	Granted         int64              `json:"granted"`
+	CyclesPerSecond float64            `json:"cycles_per_second"`
+	Latency         map[string]Summary `json:"latency"`
 }
 
 // Metric names for Cell.Latency and Cell.Histograms.

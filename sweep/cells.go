@@ -29,6 +29,9 @@ type Cell struct {
 	Arrival  string  // open only
 	Workload string  // lock or update
 	Guard    string  // update only: the write's guard mode; empty for a lock-free strategy
+	// Repeat is the pass of a repeated run this cell belongs to (1..N), 0 when the run
+	// is not repeated. It is not part of the name: repeats share one.
+	Repeat int
 }
 
 // Workload names.
@@ -88,8 +91,8 @@ func guardName(g string) string {
 }
 
 // Cells validates cfg and expands it into its cells, grouped by strategy and network
-// so that each topology and each set of proxies starts once. The first error names
-// the sweep and the field.
+// so that each topology and each set of proxies starts once per pass, and repeated
+// cfg.Repeat times over (see repeated). The first error names the sweep and the field.
 func (cfg Config) Cells() ([]Cell, error) {
 	if cfg.Duration <= 0 {
 		return nil, fmt.Errorf("duration = %v: must be > 0", cfg.Duration)
@@ -99,6 +102,12 @@ func (cfg Config) Cells() ([]Cell, error) {
 	}
 	if cfg.RetryDelay < 0 {
 		return nil, fmt.Errorf("retry_delay = %v: must be >= 0", cfg.RetryDelay)
+	}
+	if err := cfg.validateIntervals(); err != nil {
+		return nil, err
+	}
+	if cfg.Repeat < 0 {
+		return nil, fmt.Errorf("repeat = %d: must be >= 1", cfg.Repeat)
 	}
 	if len(cfg.Sweeps) == 0 {
 		return nil, fmt.Errorf("sweeps: none given")
@@ -129,7 +138,7 @@ func (cfg Config) Cells() ([]Cell, error) {
 		}
 		return cells[i].Network.String() < cells[j].Network.String()
 	})
-	return cells, nil
+	return repeated(cells, cfg.Repeat), nil
 }
 
 func (s Sweep) cells() ([]Cell, error) {

@@ -25,6 +25,11 @@ type Config struct {
 	Seed       uint64   `yaml:"seed,omitempty"`        // for every random choice (arrivals, key prefixes)
 	RetryDelay Duration `yaml:"retry_delay,omitempty"` // pause after a refused attempt
 	Provider   string   `yaml:"provider,omitempty"`    // empty: each topology kind's default
+	// Intervals cuts each cell's measured part into this many equal pieces, each
+	// summarized on its own (0: DefaultIntervals, fewer if the duration is short).
+	Intervals int `yaml:"intervals,omitempty"`
+	// Repeat measures the whole matrix this many times over, pass after pass (0 or 1: once).
+	Repeat int `yaml:"repeat,omitempty"`
 }
 
 // Sweep is the product of its axes.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
@@ -173,6 +174,7 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 			return resultsdir.Cell{}, fmt.Errorf("warm-up: %w", err)
 		}
 	}
+	load.Intervals = r.intervals()
 	start := time.Now()
 	res, err := r.runLoad(ctx, l, load, open, cell, r.Config.Duration.D())
 	if err != nil {
@@ -198,7 +200,7 @@ func (r *Runner) runLoad(ctx context.Context, l locks.Locker, load bench.Load, o
 // record turns a measurement into a results cell and writes its histogram logs.
 func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.Time) (resultsdir.Cell, error) {
 	out := resultsdir.Cell{
-		Name: cell.Name(), Strategy: cell.Strategy, Clients: cell.Clients, Keys: cell.Keys,
+		Name: cell.Name(), Repeat: cell.Repeat, Strategy: cell.Strategy, Clients: cell.Clients, Keys: cell.Keys,
 		Hold: resultsdir.Duration(cell.Hold), TTL: resultsdir.Duration(cell.TTL),
 		Network: resultsdir.Network{
 			Profile: cell.Network.Name, Latency: resultsdir.Duration(cell.Network.Latency),
@@ -226,17 +228,26 @@ func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.T
 		out.Load.Arrival, out.Load.TargetRate = cell.Arrival, cell.Rate
 		out.Load.AchievedRate, out.Load.Dropped = res.AchievedRate(), res.Dropped
 	}
-	end := start.Add(res.Elapsed)
-	for metric, h := range map[string]*hdrhistogram.Histogram{
-		resultsdir.MetricAttempt: res.Attempt, resultsdir.MetricAcquire: res.AcquireWait,
-		resultsdir.MetricRelease: res.Release, resultsdir.MetricCycle: res.Cycle,
-	} {
+	pieces := make([]piece, len(res.Intervals))
+	for i, iv := range res.Intervals {
+		pieces[i] = piece{iv.Elapsed, iv.Granted, lockHistograms(iv.Recorder)}
+	}
+	out.Intervals = summarizePieces(pieces)
+	for metric, h := range lockHistograms(res.Recorder) {
 		rel := filepath.Join(resultsdir.HistogramsDir, fmt.Sprintf("%03d-%s.hlog", index, metric))
-		if err := resultsdir.WriteHistogram(r.Out, rel, h, start, end); err != nil {
+		if err := resultsdir.WriteHistogramLog(r.Out, rel, spans(metric, h, pieces, start, res.Elapsed)); err != nil {
 			return out, err
 		}
 		out.Latency[metric] = resultsdir.Summarize(h)
 		out.Histograms[metric] = rel
 	}
 	return out, nil
+}
+
+// lockHistograms are a lock recording's histograms by metric.
+func lockHistograms(rec *bench.Recorder) map[string]*hdrhistogram.Histogram {
+	return map[string]*hdrhistogram.Histogram{
+		resultsdir.MetricAttempt: rec.Attempt, resultsdir.MetricAcquire: rec.AcquireWait,
+		resultsdir.MetricRelease: rec.Release, resultsdir.MetricCycle: rec.Cycle,
+	}
 }

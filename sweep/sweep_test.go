@@ -88,6 +88,7 @@ func TestRunnerWritesAResultsFolderThatReadsBack(t *testing.T) {
 	testenv.RequireRedis(t)
 	cfg := sweep.Config{
 		Duration: sweep.Duration(300 * time.Millisecond), Warmup: sweep.Duration(100 * time.Millisecond), Seed: 3,
+		Repeat: 2, // and 3 intervals of 100ms by default
 		Sweeps: []sweep.Sweep{
 			{Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{"1", sweep.PerClient}, Network: []string{"none", "uniform:1ms"}},
 			{Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{sweep.PerClient}, Load: "open", Rate: []float64{200}, Arrival: "constant"},
@@ -113,10 +114,14 @@ func TestRunnerWritesAResultsFolderThatReadsBack(t *testing.T) {
 	if !reflect.DeepEqual(normalize(run), normalize(back)) {
 		t.Errorf("results.json does not read back into the same records")
 	}
-	for _, c := range back.Cells {
+	for i, c := range back.Cells {
 		if c.Granted == 0 || len(c.Errors) > 0 {
 			t.Errorf("%s: granted %d, errors %v", c.Name, c.Granted, c.Errors)
 		}
+		if want := 1 + 2*i/len(back.Cells); c.Repeat != want {
+			t.Errorf("cell %d %s: repeat %d, want %d", i, c.Name, c.Repeat, want)
+		}
+		checkIntervals(t, out, c, 3)
 		for metric, rel := range c.Histograms {
 			h, err := resultsdir.ReadHistogram(out, rel)
 			if err != nil {
@@ -131,6 +136,38 @@ func TestRunnerWritesAResultsFolderThatReadsBack(t *testing.T) {
 		}
 		if c.Load.Mode == "open" && (c.Load.AchievedRate <= 0 || c.Load.TargetRate != 200) {
 			t.Errorf("%s: open loop rates %+v", c.Name, c.Load)
+		}
+	}
+}
+
+// checkIntervals asserts that a cell holds k intervals that add up to the cell, and
+// that each histogram log holds one interval histogram per interval.
+func checkIntervals(t *testing.T, dir string, c resultsdir.Cell, k int) {
+	t.Helper()
+	if len(c.Intervals) != k {
+		t.Errorf("%s: %d intervals, want %d", c.Name, len(c.Intervals), k)
+		return
+	}
+	var granted int64
+	var elapsed time.Duration
+	counts := map[string]int64{}
+	for _, iv := range c.Intervals {
+		granted += iv.Granted
+		elapsed += iv.Elapsed.D()
+		for metric, s := range iv.Latency {
+			counts[metric] += s.Count
+		}
+	}
+	if granted != c.Granted || elapsed != c.Elapsed.D() {
+		t.Errorf("%s: intervals hold %d granted over %v, the cell %d over %v", c.Name, granted, elapsed, c.Granted, c.Elapsed)
+	}
+	for metric, rel := range c.Histograms {
+		if counts[metric] != c.Latency[metric].Count {
+			t.Errorf("%s %s: intervals count %d values, the cell %d", c.Name, metric, counts[metric], c.Latency[metric].Count)
+		}
+		parts, err := resultsdir.ReadHistogramIntervals(dir, rel)
+		if err != nil || len(parts) != k {
+			t.Errorf("%s %s: log holds %d interval histograms (%v), want %d", c.Name, metric, len(parts), err, k)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
@@ -44,19 +46,19 @@ func (r *Runner) measureUpdates(ctx context.Context, index int, cell Cell, topo 
 		return resultsdir.Cell{}, err
 	}
 	defer way.Close()
-	load := bench.UpdateLoad{Clients: cell.Clients, Rows: cell.Keys}
-	run := func(d time.Duration) (bench.UpdateResult, error) {
+	run := func(d time.Duration, intervals bench.Intervals) (bench.UpdateResult, error) {
 		runCtx, cancel := context.WithTimeout(ctx, d)
 		defer cancel()
+		load := bench.UpdateLoad{Clients: cell.Clients, Rows: cell.Keys, Intervals: intervals}
 		return bench.RunUpdates(runCtx, way, load, func() bool { return true })
 	}
 	if r.Config.Warmup > 0 {
-		if _, err := run(r.Config.Warmup.D()); err != nil {
+		if _, err := run(r.Config.Warmup.D(), bench.Intervals{}); err != nil {
 			return resultsdir.Cell{}, fmt.Errorf("warm-up: %w", err)
 		}
 	}
 	start := time.Now()
-	res, err := run(r.Config.Duration.D())
+	res, err := run(r.Config.Duration.D(), r.intervals())
 	if err != nil {
 		return resultsdir.Cell{}, err
 	}
@@ -105,7 +107,7 @@ func (r *Runner) closeData() {
 // recordUpdates turns an update measurement and its audit into a results cell.
 func (r *Runner) recordUpdates(index int, cell Cell, res bench.UpdateResult, audit updates.Audit, start time.Time) (resultsdir.Cell, error) {
 	out := resultsdir.Cell{
-		Name: cell.Name(), Strategy: cell.Strategy, Clients: cell.Clients, Keys: cell.Keys,
+		Name: cell.Name(), Repeat: cell.Repeat, Strategy: cell.Strategy, Clients: cell.Clients, Keys: cell.Keys,
 		Hold: resultsdir.Duration(cell.Hold), TTL: resultsdir.Duration(cell.TTL),
 		Network:  resultsdir.Network{Profile: cell.Network.Name},
 		Load:     resultsdir.LoadMode{Mode: cell.Load},
@@ -132,8 +134,13 @@ func (r *Runner) recordUpdates(index int, cell Cell, res bench.UpdateResult, aud
 			out.Update.Fence = string(source)
 		}
 	}
+	pieces := make([]piece, len(res.Intervals))
+	for i, iv := range res.Intervals {
+		pieces[i] = piece{iv.Elapsed, iv.Applied, map[string]*hdrhistogram.Histogram{resultsdir.MetricUpdate: iv.Update}}
+	}
+	out.Intervals = summarizePieces(pieces)
 	rel := filepath.Join(resultsdir.HistogramsDir, fmt.Sprintf("%03d-%s.hlog", index, resultsdir.MetricUpdate))
-	if err := resultsdir.WriteHistogram(r.Out, rel, res.Update, start, start.Add(res.Elapsed)); err != nil {
+	if err := resultsdir.WriteHistogramLog(r.Out, rel, spans(resultsdir.MetricUpdate, res.Update, pieces, start, res.Elapsed)); err != nil {
 		return out, err
 	}
 	out.Latency[resultsdir.MetricUpdate] = resultsdir.Summarize(res.Update)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -12,14 +13,15 @@ import (
 )
 
 func init() {
-	commands["compare"] = command{"compare two results folders cell by cell: lockbench compare OLD NEW (each a folder or a comma-separated list of repeated runs)", runCompare}
+	commands["compare"] = command{"compare two results folders cell by cell: lockbench compare OLD NEW (each a folder or a comma-separated list of repeated runs); exit 1 when a figure is significantly worse beyond --threshold", runCompare}
 }
 
 func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	alpha := fs.Float64("alpha", 0.05, "with repeats on both sides, the Mann-Whitney p-value under which a change is real")
-	threshold := fs.String("threshold", "5%", "without repeats, the change under which a difference is called ~ (noise cannot be measured)")
+	alpha := fs.Float64("alpha", 0.05, "the Mann-Whitney p-value under which a change is significant")
+	threshold := fs.String("threshold", "5%", "the change a significant worsening must reach to fail the comparison (exit 1)")
+	intervals := fs.Int("intervals", 0, "merge each cell's recorded intervals into K consecutive samples (default: as recorded)")
 	sides, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usagef("%v", err)
@@ -27,28 +29,42 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(sides) != 2 {
 		return usagef("want OLD and NEW, got %d arguments: lockbench compare OLD NEW (OLD and NEW may each be dir1,dir2,... of repeated runs)", len(sides))
 	}
-	if *alpha <= 0 || *alpha >= 1 {
-		return usagef("--alpha %g: want a p-value between 0 and 1", *alpha)
+	if !(*alpha > 0 && *alpha < 1) {
+		return usagef("--alpha %g: want a p-value between 0 and 1, both excluded", *alpha)
 	}
 	th, err := strconv.ParseFloat(strings.TrimSuffix(*threshold, "%"), 64)
-	if err != nil || th <= 0 {
+	if err != nil || !(th > 0) {
 		return usagef("--threshold %q: want a positive percentage like 5%%", *threshold)
 	}
-	old, err := loadSide(sides[0])
+	if flagSet(fs, "intervals") && *intervals < 2 {
+		return usagef("--intervals %d: want at least 2 samples per cell", *intervals)
+	}
+	old, err := loadSide(sides[0], *intervals)
 	if err != nil {
 		return err
 	}
-	new, err := loadSide(sides[1])
+	new, err := loadSide(sides[1], *intervals)
 	if err != nil {
 		return err
 	}
 	res := compare.Compare(old, new, compare.Options{Alpha: *alpha, Threshold: th / 100})
-	return res.Write(stdout, sides[0], sides[1])
+	if res.Cells == 0 {
+		return usagef("%s and %s have no cell in common (%d and %d cells): nothing to compare", sides[0], sides[1], len(res.OnlyOld), len(res.OnlyNew))
+	}
+	if err := res.Write(stdout, sides[0], sides[1]); err != nil {
+		return err
+	}
+	if bad := res.Regressions(); len(bad) > 0 {
+		return fmt.Errorf("%d figure(s) significantly worse by %s or more, first %s %s %+.1f%%",
+			len(bad), *threshold, bad[0].Cell, bad[0].Metric, 100*bad[0].Delta)
+	}
+	return nil
 }
 
 // loadSide reads one side of a comparison: one results folder, or several separated
-// by commas whose same-named cells count as repeats.
-func loadSide(arg string) ([]*resultsdir.Run, error) {
+// by commas whose same-named cells count as repeats; with intervals > 0 each cell's
+// intervals are merged into that many.
+func loadSide(arg string, intervals int) ([]*resultsdir.Run, error) {
 	var runs []*resultsdir.Run
 	for _, dir := range strings.Split(arg, ",") {
 		if dir == "" {
@@ -57,6 +73,11 @@ func loadSide(arg string) ([]*resultsdir.Run, error) {
 		run, err := report.Load(dir)
 		if err != nil {
 			return nil, usageError{err.Error()} // every load failure is a bad folder named on the command line
+		}
+		if intervals > 0 {
+			if err := compare.Regroup(dir, run, intervals); err != nil {
+				return nil, usagef("--intervals %d: %v", intervals, err)
+			}
 		}
 		runs = append(runs, run)
 	}

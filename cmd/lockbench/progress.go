@@ -37,12 +37,20 @@ func (o *lineObserver) CellStarted(int, sweep.Cell) {}
 func (o *lineObserver) CellDone(i int, c resultsdir.Cell) {
 	if c.IsUpdate() && c.Update != nil {
 		lat := c.Latency[resultsdir.MetricUpdate]
-		fmt.Fprintf(o.w, "[%d/%d] %s: %.0f updates/s, update p50 %v p99 %v, %d lost%s\n", i+1, o.total, c.Name,
+		fmt.Fprintf(o.w, "[%d/%d] %s%s: %.0f updates/s, update p50 %v p99 %v, %d lost%s\n", i+1, o.total, c.Name, repeatNote(c),
 			c.Update.UpdatesPerSecond, lat.P50, lat.P99, c.Update.LostUpdates, errorNote(c))
 		return
 	}
-	fmt.Fprintf(o.w, "[%d/%d] %s: %.0f cycles/s, attempt p50 %v p99 %v%s\n", i+1, o.total, c.Name,
+	fmt.Fprintf(o.w, "[%d/%d] %s%s: %.0f cycles/s, attempt p50 %v p99 %v%s\n", i+1, o.total, c.Name, repeatNote(c),
 		c.CyclesPerSecond, c.Latency[resultsdir.MetricAttempt].P50, c.Latency[resultsdir.MetricAttempt].P99, errorNote(c))
+}
+
+// repeatNote says which pass of a repeated run a cell belongs to.
+func repeatNote(c resultsdir.Cell) string {
+	if c.Repeat == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (repeat %d)", c.Repeat)
 }
 
 func errorNote(c resultsdir.Cell) string {

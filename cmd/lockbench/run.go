@@ -36,6 +36,7 @@ type runFlags struct {
 	ttl, network, load, rate, arrival  string
 	duration, warmup, retryDelay, seed string
 	provider, workload, guards         string
+	intervals, repeat                  string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -59,6 +60,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.seed, "seed", "", "seed for everything random")
 	fs.StringVar(&f.workload, "workload", "lock", "lock (acquire, hold, release) or update (one correct update of an account row: lock + guarded write, or lock-free)")
 	fs.StringVar(&f.guards, "guards", "", "update workload: comma-separated write guards for lock strategies: "+strings.Join(pgaccount.ModeNames(), ", ")+" (default unfenced, and fenced where the strategy has a fence)")
+	fs.StringVar(&f.intervals, "intervals", "", fmt.Sprintf("cut each cell's measured part into K intervals, each summarized in results.json: the within-run samples compare tests (default %d, fewer when --duration holds fewer of %v)", sweep.DefaultIntervals, sweep.MinInterval))
+	fs.StringVar(&f.repeat, "repeat", "", "measure the whole matrix N times, pass after pass (A B A B, not A A B B); compare and report use the repeats as samples")
 	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind)")
 }
 
@@ -177,6 +180,8 @@ func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
 	set("warmup", func(v string) (e error) { cfg.Warmup, e = parseDuration(v); return })
 	set("retry-delay", func(v string) (e error) { cfg.RetryDelay, e = parseDuration(v); return })
 	set("seed", func(v string) (e error) { cfg.Seed, e = strconv.ParseUint(v, 10, 64); return })
+	set("intervals", func(v string) (e error) { cfg.Intervals, e = parseCount(v); return })
+	set("repeat", func(v string) (e error) { cfg.Repeat, e = parseCount(v); return })
 	set("provider", func(v string) error {
 		if _, e := topologies.ProviderNamed(v); e != nil {
 			return e
@@ -213,6 +218,15 @@ func parseInts(v string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// parseCount reads a whole number; Config.Cells judges its range, naming the field.
+func parseCount(v string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a whole number", v)
+	}
+	return n, nil
 }
 
 func parseFloats(v string) ([]float64, error) {

@@ -22,7 +22,7 @@ func TestRunRefusesBadInputAndCreatesNothing(t *testing.T) {
 	wrongType := filepath.Join(dir, "wrong.yaml")
 	os.WriteFile(wrongType, []byte("warmup: [1s]\n"), 0o644)
 	cases := map[string][]string{
-		"zookeeper":       {"--strategies", "zookeeper"},
+		"consul":          {"--strategies", "consul"},
 		"clients = 0":     {"--clients", "0"},
 		"rate = -5":       {"--load", "open", "--rate", "-5"},
 		"duration = 0s":   {"--duration", "0"},
@@ -31,6 +31,11 @@ func TestRunRefusesBadInputAndCreatesNothing(t *testing.T) {
 		"warmup":          {"--config", wrongType},
 		"progress":        {"--progress", "fancy"},
 		"provider":        {"--provider", "cloud"},
+		// Intervals: one has no spread; too many leave pieces shorter than 100ms.
+		"intervals = 1: want at least 2":                  {"--intervals", "1"},
+		"intervals = 60: a measured duration of 5s holds": {"--duration", "5s", "--intervals", "60"},
+		"--intervals": {"--intervals", "ten"},
+		"repeat = -2": {"--repeat", "-2"},
 		// The update workload: a guard that needs a fence, with a strategy without one.
 		"guard fenced needs a fencing token and strategy redlock has none": {"--workload", "update", "--strategies", "redlock", "--guards", "fenced"},
 		`unknown guard mode "fancy"`:                                       {"--workload", "update", "--strategies", "single", "--guards", "fancy"},
@@ -116,6 +121,13 @@ func TestUpdateWorkloadAuditsEveryWay(t *testing.T) {
 		}
 		if _, ok := c.Latency[resultsdir.MetricUpdate]; !ok {
 			t.Errorf("%s: no update latency", c.Name)
+		}
+		var applied int64
+		for _, iv := range c.Intervals {
+			applied += iv.Granted
+		}
+		if len(c.Intervals) != 3 || applied != u.Applied { // 300ms holds three 100ms intervals
+			t.Errorf("%s: %d intervals applying %d, want 3 applying the cell's %d", c.Name, len(c.Intervals), applied, u.Applied)
 		}
 	}
 	for _, want := range []string{"single+unfenced", "single+fenced", "cas-version+", "lua-cas+"} {

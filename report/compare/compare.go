@@ -1,6 +1,7 @@
 // Package compare sets two sets of lockbench results side by side, cell by cell, the
-// way benchstat does for `go test -bench`: medians, change in percent, and whether the
-// change is beyond the noise that repeated runs show.
+// way benchstat does for `go test -bench`: the median and its 95% interval per side,
+// the change, and whether a Mann-Whitney U test finds it beyond the noise the samples
+// show. The samples are a cell's repeats, or else the intervals of its measured part.
 package compare
 
 import (
@@ -15,18 +16,17 @@ import (
 
 // Options tune the verdicts.
 type Options struct {
-	// Alpha is the p-value under which a change with repeats on both sides counts as
-	// real (default 0.05).
+	// Alpha is the p-value under which a change counts as real (default 0.05).
 	Alpha float64
-	// Threshold is the relative change under which a change without repeats is called
-	// "~": with one sample a side, noise cannot be measured (default 0.05).
+	// Threshold is the relative change a significant worsening must reach to fail the
+	// comparison (default 0.05): smaller ones are shown, but a CI gate passes them.
 	Threshold float64
 }
 
 // Verdicts.
 const (
 	Unchanged = "unchanged" // the same samples on both sides
-	Noise     = "~"         // a difference within noise (or under the threshold)
+	Noise     = "~"         // not significant at alpha
 	Worse     = "worse"
 	Better    = "better"
 )
@@ -34,29 +34,39 @@ const (
 // Row compares one metric of one cell.
 type Row struct {
 	Cell     string
-	Metric   string // "acquire p50", "acquire p99", "cycles/s"
+	Metric   string // "acquire p50", "acquire p99", "cycles/s", "update p50", ...
+	Rate     bool   // a rate per second, else a latency in nanoseconds
+	Samples  string // ByRepeat, ByInterval or ByRun
 	Old, New []float64
-	// OldMedian and NewMedian are in nanoseconds for latencies, per second for cycles/s.
-	OldMedian, NewMedian float64
-	Delta                float64 // (new-old)/old
-	Verdict              string
-	Basis                string // how the verdict was reached: "p=0.008 n=5+5" or "no repeats"
+	// OldSpread and NewSpread are each side's median and its 95% interval.
+	OldSpread, NewSpread Spread
+	Delta                float64 // (new-old)/old of the medians
+	P                    float64 // the Mann-Whitney p-value; 1 when untested
+	// TooFew says the samples cannot reach alpha whatever they hold.
+	TooFew  bool
+	Verdict string
+	// Regression says the row is significantly worse by at least the threshold: it
+	// fails the comparison.
+	Regression bool
+}
+
+// Geomean is the geometric mean of one metric's medians over every compared cell.
+type Geomean struct {
+	Metric   string
+	Rate     bool
+	Old, New float64
+	Delta    float64
+	Cells    int
 }
 
 // Result is a whole comparison.
 type Result struct {
-	Rows                   []Row
-	OnlyOld, OnlyNew       []string
-	EnvironmentChanges     []string
-	OldRepeats, NewRepeats int // most samples of any cell per side
-}
-
-// metricSpec is one compared quantity: how to read its samples and which way is worse.
-type metricSpec struct {
-	name        string
-	samples     func(g *digest.Group) []float64
-	higherWorse bool
-	latency     bool
+	Rows               []Row
+	Geomeans           []Geomean // one per metric, in table order
+	Cells              int       // cells found on both sides
+	OnlyOld, OnlyNew   []string
+	EnvironmentChanges []string
+	Options            Options
 }
 
 // Compare compares old against new. Repeats are every cell of the same name, whether
@@ -68,33 +78,24 @@ func Compare(old, new []*resultsdir.Run, opts Options) Result {
 	if opts.Threshold <= 0 {
 		opts.Threshold = 0.05
 	}
+	res := Result{Options: opts}
 	oldGroups, newGroups := digest.Groups(old...), digest.Groups(new...)
-	metric := digest.LatencyMetric(append(append([]*digest.Group{}, oldGroups...), newGroups...))
-	specs := []metricSpec{
-		{metric + " p50", func(g *digest.Group) []float64 { return g.LatencySamples(metric, digest.P50) }, true, true},
-		{metric + " p99", func(g *digest.Group) []float64 { return g.LatencySamples(metric, digest.P99) }, true, true},
-		{"cycles/s", (*digest.Group).ThroughputSamples, false, false},
-	}
-	var res Result
 	newByName := map[string]*digest.Group{}
 	for _, g := range newGroups {
 		newByName[g.Name] = g
-		res.NewRepeats = max(res.NewRepeats, len(g.Repeats))
 	}
 	seen := map[string]bool{}
 	for _, og := range oldGroups {
-		res.OldRepeats = max(res.OldRepeats, len(og.Repeats))
 		ng, ok := newByName[og.Name]
 		if !ok {
 			res.OnlyOld = append(res.OnlyOld, og.Name)
 			continue
 		}
 		seen[og.Name] = true
-		for _, s := range specs {
-			if s.latency && (!og.HasLatency(metric) || !ng.HasLatency(metric)) {
-				continue
-			}
-			res.Rows = append(res.Rows, compareRow(og.Name, s, s.samples(og), s.samples(ng), opts))
+		res.Cells++
+		kind := sampleKind(og, ng, opts.Alpha)
+		for _, m := range metricsFor(og, ng) {
+			res.Rows = append(res.Rows, compareRow(og.Name, m, kind, samples(og, m, kind), samples(ng, m, kind), opts))
 		}
 	}
 	for _, g := range newGroups {
@@ -102,39 +103,67 @@ func Compare(old, new []*resultsdir.Run, opts Options) Result {
 			res.OnlyNew = append(res.OnlyNew, g.Name)
 		}
 	}
+	res.Geomeans = geomeans(res.Rows)
 	if len(old) > 0 && len(new) > 0 {
 		res.EnvironmentChanges = environmentChanges(old[0].Environment, new[0].Environment)
 	}
 	return res
 }
 
-func compareRow(cell string, s metricSpec, old, new []float64, opts Options) Row {
-	r := Row{Cell: cell, Metric: s.name, Old: old, New: new, OldMedian: digest.Median(old), NewMedian: digest.Median(new)}
-	if r.OldMedian != 0 {
-		r.Delta = (r.NewMedian - r.OldMedian) / r.OldMedian
+func compareRow(cell string, m metric, kind string, old, new []float64, opts Options) Row {
+	r := Row{Cell: cell, Metric: m.name, Rate: m.rate, Samples: kind, Old: old, New: new,
+		OldSpread: spreadOf(old), NewSpread: spreadOf(new), P: 1}
+	if o := r.OldSpread.Median; o != 0 {
+		r.Delta = (r.NewSpread.Median - o) / o
 	}
 	direction := Better
-	if (r.NewMedian > r.OldMedian) == s.higherWorse {
+	if (r.NewSpread.Median > r.OldSpread.Median) == m.higherWorse {
 		direction = Worse
 	}
+	r.TooFew = smallestP(len(old), len(new)) >= opts.Alpha
 	switch {
 	case sameSamples(old, new):
-		r.Verdict, r.Basis = Unchanged, "identical samples"
-	case len(old) >= 2 && len(new) >= 2:
-		p := mannWhitneyP(old, new)
-		r.Basis = fmt.Sprintf("p=%.3f n=%d+%d", p, len(old), len(new))
+		r.Verdict = Unchanged
+	case r.TooFew:
 		r.Verdict = Noise
-		if p < opts.Alpha && r.NewMedian != r.OldMedian {
-			r.Verdict = direction
-		}
 	default:
-		r.Basis = fmt.Sprintf("no repeats: |Δ| vs %.0f%%", 100*opts.Threshold)
+		r.P = mannWhitneyP(old, new)
 		r.Verdict = Noise
-		if math.Abs(r.Delta) >= opts.Threshold {
+		if r.P < opts.Alpha && r.NewSpread.Median != r.OldSpread.Median {
 			r.Verdict = direction
 		}
 	}
+	r.Regression = r.Verdict == Worse && math.Abs(r.Delta) >= opts.Threshold
 	return r
+}
+
+// geomeans summarizes each metric over the cells where both medians are positive.
+func geomeans(rows []Row) []Geomean {
+	var out []Geomean
+	index := map[string]int{}
+	logs := map[string][2]float64{}
+	for _, r := range rows {
+		if _, ok := index[r.Metric]; !ok {
+			index[r.Metric] = len(out)
+			out = append(out, Geomean{Metric: r.Metric, Rate: r.Rate})
+		}
+		if r.OldSpread.Median <= 0 || r.NewSpread.Median <= 0 {
+			continue
+		}
+		l := logs[r.Metric]
+		logs[r.Metric] = [2]float64{l[0] + math.Log(r.OldSpread.Median), l[1] + math.Log(r.NewSpread.Median)}
+		out[index[r.Metric]].Cells++
+	}
+	for i := range out {
+		g := &out[i]
+		if g.Cells == 0 {
+			continue
+		}
+		l := logs[g.Metric]
+		g.Old, g.New = math.Exp(l[0]/float64(g.Cells)), math.Exp(l[1]/float64(g.Cells))
+		g.Delta = g.New/g.Old - 1
+	}
+	return out
 }
 
 func sameSamples(a, b []float64) bool {
@@ -186,6 +215,18 @@ func environmentChanges(a, b resultsdir.Environment) []string {
 	return out
 }
 
+// Regressions are the rows that fail the comparison: significantly worse by at least
+// the threshold.
+func (r Result) Regressions() []Row {
+	var out []Row
+	for _, row := range r.Rows {
+		if row.Regression {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
 // Summary counts the verdicts in one line.
 func (r Result) Summary() string {
 	count := map[string]int{}
@@ -195,8 +236,12 @@ func (r Result) Summary() string {
 	if len(r.Rows) > 0 && count[Unchanged] == len(r.Rows) && len(r.OnlyOld) == 0 && len(r.OnlyNew) == 0 {
 		return fmt.Sprintf("unchanged: all %d compared figures are identical", len(r.Rows))
 	}
+	worse := fmt.Sprintf("%d worse", count[Worse])
+	if n := len(r.Regressions()); count[Worse] > 0 {
+		worse += fmt.Sprintf(" (%d by %s or more)", n, percent(r.Options.Threshold))
+	}
 	parts := []string{
-		fmt.Sprintf("%d worse", count[Worse]), fmt.Sprintf("%d better", count[Better]),
+		worse, fmt.Sprintf("%d better", count[Better]),
 		fmt.Sprintf("%d within noise (~)", count[Noise]), fmt.Sprintf("%d unchanged", count[Unchanged]),
 	}
 	if len(r.OnlyOld) > 0 {
@@ -205,5 +250,10 @@ func (r Result) Summary() string {
 	if len(r.OnlyNew) > 0 {
 		parts = append(parts, fmt.Sprintf("%d cells only in new", len(r.OnlyNew)))
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, ", ") + fmt.Sprintf(" (%d figures of %d cell%s, alpha %g)", len(r.Rows), r.Cells, plural(r.Cells), r.Options.Alpha)
+}
+
+// percent prints a fraction as a percentage without needless digits: 5%, 2.5%.
+func percent(f float64) string {
+	return fmt.Sprintf("%s%%", strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", 100*f), "0"), "."))
 }

@@ -28,7 +28,18 @@ type Options struct {
 	// NoHistograms keeps summaries but writes no histogram logs: quicker, for tests
 	// that read only results.json.
 	NoHistograms bool
+	// Intervals cuts every cell into this many consecutive pieces, as `lockbench run
+	// --intervals` does (default DefaultIntervals); NoIntervals writes cells in one piece,
+	// as runs before intervals did.
+	Intervals   int
+	NoIntervals bool
+	// Stationary draws every run and repeat from one source: no run-to-run spread of
+	// throughput (the A/A premise). Without it each repeat's throughput moves by up to ±1%.
+	Stationary bool
 }
+
+// DefaultIntervals is the synthetic cells' interval count, as `lockbench run`'s default.
+const DefaultIntervals = 10
 
 // model is the invented cost of one strategy.
 type model struct {
@@ -64,6 +75,33 @@ var Started = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // Write writes results.json, results.csv and the histogram logs of a synthetic run
 // into dir and returns the run.
 func Write(dir string, o Options) (*resultsdir.Run, error) {
+	run, logs := generate(o)
+	for _, l := range logs {
+		if err := resultsdir.WriteHistogramLog(dir, l.rel, l.spans); err != nil {
+			return nil, err
+		}
+	}
+	if err := resultsdir.WriteRun(dir, run); err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// Generate builds a synthetic run in memory, without histogram logs: for tests that
+// compare many runs.
+func Generate(o Options) *resultsdir.Run {
+	o.NoHistograms = true
+	run, _ := generate(o)
+	return run
+}
+
+// histogramLog is one histogram log a synthetic run names, to be written.
+type histogramLog struct {
+	rel   string
+	spans []resultsdir.Span
+}
+
+func generate(o Options) (*resultsdir.Run, []histogramLog) {
 	if o.Repeats <= 0 {
 		o.Repeats = 1
 	}
@@ -73,8 +111,15 @@ func Write(dir string, o Options) (*resultsdir.Run, error) {
 	if o.Samples <= 0 {
 		o.Samples = 2000
 	}
+	switch {
+	case o.NoIntervals:
+		o.Intervals = 1
+	case o.Intervals <= 0:
+		o.Intervals = DefaultIntervals
+	}
 	run := &resultsdir.Run{
-		Started: Started, Finished: Started.Add(20 * time.Minute), Complete: true,
+		SchemaVersion: resultsdir.SchemaVersion,
+		Started:       Started, Finished: Started.Add(20 * time.Minute), Complete: true,
 		Environment: resultsdir.Environment{
 			GoVersion: "go1.26.8", RedisServer: "Redis server v=7.0.15 sha=00000000:0 malloc=jemalloc-5.3.0 bits=64 build=synthetic",
 			Libraries: map[string]string{
@@ -88,22 +133,21 @@ func Write(dir string, o Options) (*resultsdir.Run, error) {
 			CommandLine: []string{"lockbench", "run", "--synthetic"},
 		},
 	}
+	var logs []histogramLog
 	specs := matrix(o.Small)
 	for i, s := range specs {
 		run.Environment.Topologies[s.m.name] = topologyOf(s.m.name)
 		for r := 0; r < o.Repeats; r++ {
 			rng := rand.New(rand.NewPCG(o.Seed, uint64(i*1000+r)))
-			cell, err := writeCell(dir, s, i, r, o, rng)
-			if err != nil {
-				return nil, err
+			cell, cellLogs := makeCell(s, i, r, o, rng)
+			if o.Repeats > 1 {
+				cell.Repeat = r + 1
 			}
 			run.Cells = append(run.Cells, cell)
+			logs = append(logs, cellLogs...)
 		}
 	}
-	if err := resultsdir.WriteRun(dir, run); err != nil {
-		return nil, err
-	}
-	return run, nil
+	return run, logs
 }
 
 func topologyOf(strategy string) string {
@@ -178,13 +222,24 @@ func Name(strategy string, clients, keys int, net resultsdir.Network, load resul
 	return fmt.Sprintf("strategy=%s/clients=%d/keys=%d/hold=0s/ttl=10s/net=%s/load=%s", strategy, clients, keys, n, l)
 }
 
-func writeCell(dir string, s cellSpec, index, repeat int, o Options, rng *rand.Rand) (resultsdir.Cell, error) {
+func makeCell(s cellSpec, index, repeat int, o Options, rng *rand.Rand) (resultsdir.Cell, []histogramLog) {
 	attempt, acquire, cps := costs(s)
 	attempt = time.Duration(float64(attempt) * o.Slowdown)
 	acquire = time.Duration(float64(acquire) * o.Slowdown)
 	cps /= o.Slowdown
-	cps *= 1 + 0.02*(rng.Float64()-0.5) // run-to-run noise of about 1%
+	if spread := 1 + 0.02*(rng.Float64()-0.5); !o.Stationary { // run-to-run noise of about 1%
+		cps *= spread
+	}
 	elapsed := 10 * time.Second
+	pieces := newPieces(o.Intervals, elapsed)
+	rate := cps
+	if s.load.Mode == "open" {
+		rate = math.Min(s.load.TargetRate, cps)
+	}
+	if len(pieces) > 1 { // the cell's throughput is what its intervals completed
+		rate = pieces.drawThroughput(rate, rand.New(rand.NewPCG(o.Seed, uint64(index*1000+repeat)|intervalStream)))
+		cps = rate
+	}
 	cell := resultsdir.Cell{
 		Name: Name(s.m.name, s.clients, s.keys, s.net, s.load), Strategy: s.m.name, Clients: s.clients, Keys: s.keys,
 		Hold: 0, TTL: resultsdir.Duration(10 * time.Second), Network: s.net, Load: s.load,
@@ -199,9 +254,10 @@ func writeCell(dir string, s cellSpec, index, repeat int, o Options, rng *rand.R
 		cell.ContendedFailureRatio = float64(cell.Refused) / float64(cell.Attempts)
 	}
 	if s.load.Mode == "open" {
-		cell.Load.AchievedRate = math.Min(s.load.TargetRate, cps)
-		cell.CyclesPerSecond = cell.Load.AchievedRate
+		cell.Load.AchievedRate = rate
+		cell.CyclesPerSecond = rate
 	}
+	var logs []histogramLog
 	for _, mm := range []struct {
 		metric string
 		median time.Duration
@@ -214,18 +270,20 @@ func writeCell(dir string, s cellSpec, index, repeat int, o Options, rng *rand.R
 				v *= 3 + 5*rng.Float64()
 			}
 			h.RecordValue(int64(v))
+			pieces.record(mm.metric, i*len(pieces)/o.Samples, int64(v))
 		}
 		cell.Latency[mm.metric] = resultsdir.Summarize(h)
 		if o.NoHistograms {
 			continue
 		}
 		rel := fmt.Sprintf("%s/%03d-%d-%s.hlog", resultsdir.HistogramsDir, index, repeat, mm.metric)
-		if err := resultsdir.WriteHistogram(dir, rel, h, Started, Started.Add(elapsed)); err != nil {
-			return cell, err
-		}
+		logs = append(logs, histogramLog{rel, pieces.spans(mm.metric, h)})
 		cell.Histograms[mm.metric] = rel
 	}
-	return cell, nil
+	if len(pieces) > 1 {
+		cell.Intervals = pieces.intervals()
+	}
+	return cell, logs
 }
 
 // costs models the median attempt and acquire latency and the throughput of a cell.
