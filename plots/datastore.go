@@ -3,15 +3,11 @@ package plots
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/lockbench/lockbench/resultsdir"
 )
 
 // CostLossPoint is one way to update a row: what a correct update costs without faults
@@ -86,13 +82,10 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o755); err != nil {
+	if err := writeFiles(dir, files); err != nil {
 		return nil, err
 	}
 	for _, f := range files {
-		if err := resultsdir.WriteFileAtomic(filepath.Join(dir, f.path), f.data); err != nil {
-			return nil, err
-		}
 		d.Files = append(d.Files, f.path)
 	}
 	return &d.Figure, nil

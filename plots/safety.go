@@ -27,15 +27,20 @@ func WriteSafety(dir string, reports []*results.Report) ([]Figure, error) {
 	if err != nil || len(files) == 0 {
 		return nil, err
 	}
+	return figs, writeFiles(dir, files)
+}
+
+// writeFiles writes rendered figure files into dir/figures, each atomically.
+func writeFiles(dir string, files []file) error {
 	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o755); err != nil {
-		return nil, err
+		return err
 	}
 	for _, f := range files {
 		if err := resultsdir.WriteFileAtomic(filepath.Join(dir, f.path), f.data); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return figs, nil
+	return nil
 }
 
 // renderSafety draws every safety figure in memory, all before any is written.
