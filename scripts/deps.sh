@@ -28,6 +28,14 @@ for dir in "${POSTGRES_BIN_DIR:-}" "$(dirname "$(command -v initdb 2>/dev/null |
   if [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/postgres" ]; then have_postgres=$dir; fi
 done
 [ -n "$have_postgres" ] || missing+=(postgresql)
+# ZooKeeper: Debian's jars in /usr/share/java (topologies.FindZooKeeper looks there, or
+# in $ZOOKEEPER_JAVA_DIR) and a Java to run them; the package brings both.
+have_java=
+if [ -n "${JAVA_HOME:-}" ]; then [ -x "$JAVA_HOME/bin/java" ] && have_java=$JAVA_HOME/bin/java
+else have_java=$(command -v java 2>/dev/null || true); fi
+if [ -z "$have_java" ] || [ ! -f "${ZOOKEEPER_JAVA_DIR:-/usr/share/java}/zookeeper.jar" ]; then
+  missing+=(zookeeper)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
 
@@ -51,11 +59,20 @@ if [ -f /etc/debian_version ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
       if [ -f "$start_conf" ]; then echo manual >"$start_conf"; fi
     done
   fi
+  # Debian's zookeeper package ships no service (zookeeperd does); should one have come
+  # with it where services may start, stop it and keep it from starting at boot.
+  if printf '%s\n' "${missing[@]}" | grep -qx zookeeper && command -v systemctl >/dev/null &&
+     systemctl is-active --quiet zookeeper 2>/dev/null; then
+    echo "deps: stopping the package's own zookeeper service" >&2
+    systemctl stop zookeeper || true
+    systemctl disable zookeeper >/dev/null 2>&1 || true
+  fi
   exit 0
 fi
 
 echo "deps: missing ${missing[*]}." >&2
 echo "      Install them with your package manager (Debian/Ubuntu as root: apt-get install ${missing[*]}," >&2
-echo "      macOS: brew install redis postgresql), or point REDIS_SERVER / REDIS_BENCHMARK at the binaries" >&2
-echo "      and POSTGRES_BIN_DIR at the directory holding initdb and postgres." >&2
+echo "      macOS: brew install redis postgresql zookeeper), or point REDIS_SERVER / REDIS_BENCHMARK at the binaries," >&2
+echo "      POSTGRES_BIN_DIR at the directory holding initdb and postgres, and ZOOKEEPER_JAVA_DIR at the one" >&2
+echo "      holding zookeeper.jar (with java on PATH or JAVA_HOME set)." >&2
 exit 1

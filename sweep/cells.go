@@ -165,7 +165,7 @@ func (s Sweep) cells() ([]Cell, error) {
 			if spec.Kind == topologies.Etcd && n != "none" {
 				return nil, fmt.Errorf("network %q: strategy %s cannot run under a network profile (etcd's gRPC client does not dial through lockbench's proxies)", n, st)
 			}
-			if spec.Kind == topologies.Postgres && n != "none" {
+			if (spec.Kind == topologies.Postgres || spec.Kind == topologies.ZooKeeper) && n != "none" {
 				return nil, fmt.Errorf("network %q: strategy %s cannot run under a network profile yet (the profile measures its delay with Redis PINGs)", n, st)
 			}
 		}

@@ -19,6 +19,7 @@ var libraries = []string{
 	"github.com/Shopify/toxiproxy/v2",
 	"go.etcd.io/etcd/client/v3",
 	"go.etcd.io/etcd/server/v3",
+	"github.com/go-zookeeper/zk",
 }
 
 // Environment describes the machine and software a run measures.

@@ -11,10 +11,11 @@ import (
 var coreStrategies = []string{"single", "wait", "sentinel", "redlock"}
 
 // ladder is the cost-of-safety ladder: the Redis strategies, then the consensus
-// baseline where the program was built with it (etcd registers from its own package).
+// baselines where the program was built with them (etcd and ZooKeeper register from
+// their own packages).
 func ladder() []string {
 	out := append([]string{}, coreStrategies...)
-	for _, name := range []string{"etcd", "etcd-3"} {
+	for _, name := range []string{"etcd", "etcd-3", "zookeeper", "zookeeper-3"} {
 		if _, err := locks.TopologyFor(name); err == nil {
 			out = append(out, name)
 		}
@@ -61,7 +62,7 @@ func QuickConfig() Config {
 // strategies registered (etcd-3 aside: etcd is its consensus row) and the lock-free ones.
 func updateStrategies() []string {
 	out := append([]string{}, coreStrategies...)
-	for _, name := range []string{"etcd", "pg-advisory", "pg-for-update"} {
+	for _, name := range []string{"etcd", "zookeeper", "pg-advisory", "pg-for-update"} {
 		if _, err := locks.TopologyFor(name); err == nil {
 			out = append(out, name)
 		}

@@ -21,6 +21,7 @@ const (
 	Redlock    Kind = "redlock"    // N independent masters
 	Etcd       Kind = "etcd"       // a consensus cluster of Members members (the baseline)
 	Postgres   Kind = "postgres"   // one PostgreSQL server (import topologies/pgtopo)
+	ZooKeeper  Kind = "zookeeper"  // a ZooKeeper ensemble of Members servers (import topologies/zktopo)
 )
 
 // Role is what a node does in its deployment at start.
@@ -30,7 +31,7 @@ const (
 	RoleMaster   Role = "master"
 	RoleReplica  Role = "replica"
 	RoleSentinel Role = "sentinel"
-	RoleMember   Role = "member" // an etcd cluster member: who leads is the servers' business
+	RoleMember   Role = "member" // an etcd or ZooKeeper member: who leads is the servers' business
 )
 
 // Spec describes a deployment to start. Zero fields take the defaults from WithDefaults.
@@ -57,9 +58,9 @@ type Spec struct {
 	// Clocks skews the named nodes' clocks ("master-2": rate 1.02, say); nodes not named
 	// keep true time. Kept in the Spec, so a topology records who was skewed and how.
 	Clocks map[string]clocks.Model
-	// Members of an Etcd cluster: 1 (default), 3 or 5.
+	// Members of an Etcd cluster or a ZooKeeper ensemble: 1 (default), 3 or 5.
 	Members int
-	// UnsafeNoFsync runs etcd or PostgreSQL without fsync: a lower bound on its cost,
+	// UnsafeNoFsync runs etcd, PostgreSQL or ZooKeeper without fsync: a lower bound on its cost,
 	// NOT a safe deployment (an acknowledged write can vanish on a crash).
 	UnsafeNoFsync bool
 }
@@ -92,7 +93,7 @@ func (s Spec) WithDefaults() Spec {
 	if s.MasterName == "" {
 		s.MasterName = "lockbench"
 	}
-	if s.Kind == Etcd && s.Members == 0 {
+	if (s.Kind == Etcd || s.Kind == ZooKeeper) && s.Members == 0 {
 		s.Members = 1
 	}
 	return s
@@ -101,14 +102,21 @@ func (s Spec) WithDefaults() Spec {
 // Validate reports the first field of s (after defaults) that no provider could start.
 func (s Spec) Validate() error {
 	switch s.Kind {
-	case Single, Replicated, Sentinel, Redlock, Etcd, Postgres:
+	case Single, Replicated, Sentinel, Redlock, Etcd, Postgres, ZooKeeper:
 	default:
-		return fmt.Errorf("topology kind %q: want one of single, replicated, sentinel, redlock, etcd, postgres", s.Kind)
+		return fmt.Errorf("topology kind %q: want one of single, replicated, sentinel, redlock, etcd, postgres, zookeeper", s.Kind)
 	}
 	switch s.Kind {
 	case Etcd:
 		if s.Members != 1 && s.Members != 3 && s.Members != 5 {
 			return fmt.Errorf("etcd members = %d: must be 1, 3 or 5", s.Members)
+		}
+	case ZooKeeper:
+		if s.Members != 1 && s.Members != 3 && s.Members != 5 {
+			return fmt.Errorf("zookeeper ensemble size (members) = %d: must be odd, 1, 3 or 5 (an even ensemble tolerates no more failures than the odd one below it)", s.Members)
+		}
+		if s.Replicas != 0 || len(s.Clocks) > 0 {
+			return fmt.Errorf("replicas = %d, clocks = %d: a zookeeper ensemble has members only and runs on true time", s.Replicas, len(s.Clocks))
 		}
 	case Postgres:
 		if s.Members != 0 || s.Replicas != 0 {
@@ -119,10 +127,10 @@ func (s Spec) Validate() error {
 		}
 	default:
 		if s.Members != 0 || s.UnsafeNoFsync {
-			return fmt.Errorf("members = %d, unsafe-no-fsync = %v: only an etcd topology has members, only etcd and postgres have unsafe-no-fsync", s.Members, s.UnsafeNoFsync)
+			return fmt.Errorf("members = %d, unsafe-no-fsync = %v: only etcd and zookeeper topologies have members, only etcd, postgres and zookeeper have unsafe-no-fsync", s.Members, s.UnsafeNoFsync)
 		}
 	}
-	if (s.Kind == Etcd || s.Kind == Postgres) && s.AppendFsync != "" {
+	if (s.Kind == Etcd || s.Kind == Postgres || s.Kind == ZooKeeper) && s.AppendFsync != "" {
 		return fmt.Errorf("appendfsync %q: %s always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync, s.Kind)
 	}
 	if s.Replicas < 0 {

@@ -31,7 +31,7 @@ func FenceOf(strategy string) (FenceSource, error) {
 		return NoFence, err
 	}
 	switch spec.Kind {
-	case topologies.Etcd, topologies.Postgres:
+	case topologies.Etcd, topologies.ZooKeeper, topologies.Postgres:
 		return LeaseFence, nil
 	case topologies.Single, topologies.Replicated, topologies.Sentinel:
 		return RedisIncr, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/internal/testenv"
 	_ "github.com/lockbench/lockbench/locks/etcdlock" // etcd registers itself
 	_ "github.com/lockbench/lockbench/locks/pglock"   // pg-advisory, pg-for-update
+	_ "github.com/lockbench/lockbench/locks/zklock"   // zookeeper
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/updates"
 )
@@ -21,7 +22,7 @@ func TestValidateNamesWhatCannotWork(t *testing.T) {
 		{"redlock", "check-then-write+outbox", "strategy redlock has none"},
 		{"single", "fancy", `unknown guard mode "fancy"`},
 		{"cas-version", "fenced", "strategy cas-version is lock-free: it takes no guard"},
-		{"zookeeper", "unfenced", "zookeeper"},
+		{"consul", "unfenced", "consul"},
 	} {
 		err := updates.Validate(c.strategy, c.guard)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -44,7 +45,7 @@ func TestEveryWayKeepsEveryUpdate(t *testing.T) {
 	rows := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(interface{ DSN() string }).DSN()
 	ways := []struct{ strategy, guard string }{
 		{"single", "unfenced"}, {"single", "fenced"}, {"single", "read-modify-write"}, {"single", "check-then-write+outbox"},
-		{"redlock", "read-modify-write"}, {"etcd", "fenced"}, {"pg-advisory", "fenced"}, {"pg-for-update", "read-modify-write"},
+		{"redlock", "read-modify-write"}, {"etcd", "fenced"}, {"zookeeper", "fenced"}, {"pg-advisory", "fenced"}, {"pg-for-update", "read-modify-write"},
 		{"cas-version", ""}, {"unique-key", ""}, {"atomic", ""}, {"lua-cas", ""}, {"watch-multi", ""},
 	}
 	// Each deployment starts once, for the whole test (a subtest's would stop with it).

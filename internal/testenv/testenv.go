@@ -32,6 +32,17 @@ func RequirePostgres(tb testing.TB) topologies.PostgresInstall {
 	return install
 }
 
+// RequireZooKeeper returns where Java and the ZooKeeper jars are, or skips (fails under
+// CI=true) without them.
+func RequireZooKeeper(tb testing.TB) topologies.ZooKeeperInstall {
+	tb.Helper()
+	install, err := topologies.FindZooKeeper()
+	if err != nil {
+		MissingTool(tb, err)
+	}
+	return install
+}
+
 // Start launches spec with its kind's default provider and closes it when tb ends,
 // pass or fail.
 func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
@@ -45,6 +56,9 @@ func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 	}
 	if spec.Kind == topologies.Postgres {
 		RequirePostgres(tb)
+	}
+	if spec.Kind == topologies.ZooKeeper {
+		RequireZooKeeper(tb)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

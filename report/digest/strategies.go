@@ -17,7 +17,7 @@ func SafetyRank(strategy string) int {
 		return 2
 	case IsRedlock(strategy):
 		return 3
-	case strings.HasPrefix(strategy, "etcd"):
+	case strings.HasPrefix(strategy, "etcd"), strings.HasPrefix(strategy, "zookeeper"):
 		return 4
 	}
 	return 5

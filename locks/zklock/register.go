@@ -1,0 +1,29 @@
+package zklock
+
+import (
+	"context"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies"
+	_ "github.com/lockbench/lockbench/topologies/zktopo" // the provider that starts ZooKeeper
+)
+
+// Variants are the strategies this package registers: one standalone server, and an
+// ensemble of three (a quorum of two acknowledges every write).
+var Variants = []struct {
+	Name    string
+	Members int
+}{
+	{"zookeeper", 1},
+	{"zookeeper-3", 3},
+}
+
+func init() {
+	for _, v := range Variants {
+		spec := topologies.Spec{Kind: topologies.ZooKeeper, Members: v.Members}
+		locks.Register(v.Name, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+			// Every server is in the connect string; each session picks one at random.
+			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), Options{PoolSize: o.PoolSize, Timeout: o.Timeout, Dialer: o.Dialer})
+		})
+	}
+}

@@ -1,0 +1,441 @@
+// Package zklock takes locks in Apache ZooKeeper with its own lock recipe, behind the
+// locks.Locker interface, with the lock node's czxid as fencing token. It lives apart
+// from package locks so that only programs that import it carry the ZooKeeper client.
+//
+// One Acquire is one attempt on a session of its own:
+//   - The session's timeout is the Acquire ttl. The server clamps it between its
+//     minimum (2 ticks) and maximum: a ttl below the minimum is refused, naming both;
+//     one above the maximum is granted as the maximum, and Lease.ValidUntil reports what
+//     the server granted.
+//   - Create an ephemeral sequential node under the key's lock dir; the lowest node
+//     holds the lock. A node that is not the lowest is deleted again: ErrNotAcquired.
+//   - A granted lease keeps its session until Release deletes the node; then (or after a
+//     refusal) the session goes back to the locker's pool for the next attempt with the
+//     same ttl. go-zookeeper heartbeats a session by itself, so the lease lapses in this
+//     process at ValidUntil unless Extended (the node is deleted); a holder that stops
+//     altogether (a paused or dead process, a cut network) loses it when the server
+//     expires the session, which is never before ValidUntil.
+//   - Extend proves the session alive and still owning the node (sync, then exists),
+//     and moves ValidUntil to a session timeout from the proof's start.
+//   - A holder whose session expired, or whose lease lapsed, learns it: Release and
+//     Extend answer ErrNotHeld, saying which. A dropped connection is waited out (the
+//     session may live on through another server) before either concludes.
+package zklock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+
+	"github.com/lockbench/lockbench/locks"
+)
+
+// Options configure a locker's sessions.
+type Options struct {
+	// PoolSize is how many idle sessions the locker keeps for later attempts (default 8):
+	// one per client, or every attempt pays for a new session.
+	PoolSize int
+	// Timeout bounds every call to the servers, a new session included (default 5 s, as
+	// etcd's dial: a loaded machine's fsync stalls pass 2 s): a paused server makes calls
+	// fail, never hang.
+	Timeout time.Duration
+	// Dialer, if set, opens every connection (a network profile's proxies).
+	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
+}
+
+const (
+	defaultPoolSize = 8
+	defaultTimeout  = 5 * time.Second
+	// maxRequested keeps a ttl within the protocol's int32 milliseconds; the server
+	// grants no more than its maximum anyway.
+	maxRequested = 24 * time.Hour
+)
+
+// Locker takes locks on one ZooKeeper ensemble.
+type Locker struct {
+	name    string
+	servers []string
+	opts    Options
+	// minGranted is the shortest session a server has granted when asked for less
+	// (nanoseconds; 0 until learnt): later ttls below it are refused without asking.
+	minGranted atomic.Int64
+
+	mu      sync.Mutex
+	idle    map[time.Duration][]*session // by requested timeout
+	nIdle   int
+	held    map[string]*heldLease // by token
+	gone    goneLeases            // why leases left held without their holder's Release
+	closed  bool
+	closing sync.WaitGroup // sessions being closed in the background
+}
+
+// heldLease is a granted lock: its node and the session that owns it.
+type heldLease struct {
+	key, node  string
+	s          *session
+	validUntil time.Time // guarded by Locker.mu
+	lapseTimer *time.Timer
+}
+
+// New connects a locker to servers (host:port) and checks that one grants a session.
+func New(ctx context.Context, name string, servers []string, opts Options) (*Locker, error) {
+	if len(servers) == 0 {
+		return nil, fmt.Errorf("%s: zookeeper servers: none given", name)
+	}
+	if opts.PoolSize < 0 {
+		return nil, fmt.Errorf("%s: pool size = %d: must be >= 0", name, opts.PoolSize)
+	}
+	if opts.PoolSize == 0 {
+		opts.PoolSize = defaultPoolSize
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = defaultTimeout
+	}
+	l := &Locker{name: name, servers: servers, opts: opts, idle: map[time.Duration][]*session{}, held: map[string]*heldLease{}, gone: newGoneLeases()}
+	s, err := openSession(ctx, servers, 10*time.Second, opts.Timeout, opts.Dialer)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	l.discard(s)
+	return l, nil
+}
+
+func (l *Locker) Strategy() string { return l.name }
+
+// requestedTimeout is the session timeout a ttl asks for: whole milliseconds, rounded up.
+func requestedTimeout(ttl time.Duration) time.Duration {
+	ttl = min(ttl, maxRequested)
+	return (ttl + time.Millisecond - 1) / time.Millisecond * time.Millisecond
+}
+
+// errTooShort refuses a ttl the server would stretch: the holder would believe it held
+// the lock for less time than the server grants it, and the next owner would wait longer.
+func errTooShort(ttl, minimum time.Duration) error {
+	return fmt.Errorf("ttl = %v is below ZooKeeper's minimum session timeout %v (2 x tickTime): a lease cannot be shorter than its session", ttl, minimum)
+}
+
+// call runs one round of requests bounded by ctx and the locker's timeout. go-zookeeper
+// takes no context: a call cut short goes on in the background, and its session is in
+// doubt (the caller discards it).
+func (l *Locker) call(ctx context.Context, fn func() error) error {
+	ctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Acquire makes one attempt on a session of its own, which a granted lease keeps.
+func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+	if ttl <= 0 {
+		return locks.Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
+	}
+	requested := requestedTimeout(ttl)
+	if m := time.Duration(l.minGranted.Load()); m > 0 && requested < m {
+		return locks.Lease{}, errTooShort(ttl, m)
+	}
+	start := time.Now()
+	s, err := l.session(ctx, requested)
+	if err != nil {
+		return locks.Lease{}, err
+	}
+	if s.timeout > requested {
+		l.minGranted.Store(int64(s.timeout))
+		l.discard(s)
+		return locks.Lease{}, errTooShort(ttl, s.timeout)
+	}
+	var node string
+	var fence int64
+	err = l.call(ctx, func() (err error) {
+		node, fence, err = attempt(s, key)
+		return err
+	})
+	if errors.Is(err, locks.ErrNotAcquired) {
+		l.putIdle(s)
+		return locks.Lease{}, err
+	}
+	if err != nil {
+		l.discard(s) // closing the session deletes a node a failed attempt may have made
+		return locks.Lease{}, fmt.Errorf("%s: %w", l.name, err)
+	}
+	token := node + "@" + strconv.FormatInt(s.id, 16) // node names repeat only on a server that lost its disk
+	h := &heldLease{key: key, node: node, s: s, validUntil: start.Add(s.timeout)}
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		l.discard(s)
+		return locks.Lease{}, fmt.Errorf("%s: locker is closed", l.name)
+	}
+	l.held[token] = h
+	// Armed under l.mu, so that lapse finds the lease registered.
+	h.lapseTimer = time.AfterFunc(time.Until(h.validUntil), func() { l.lapse(token, h) })
+	l.mu.Unlock()
+	return locks.Lease{Key: key, Token: token, Start: start, ValidUntil: h.validUntil, Fence: fence, HasFence: true}, nil
+}
+
+// session returns an idle session asked with timeout requested, or opens one.
+func (l *Locker) session(ctx context.Context, requested time.Duration) (*session, error) {
+	l.mu.Lock()
+	for pool := l.idle[requested]; len(pool) > 0; pool = l.idle[requested] {
+		s := pool[len(pool)-1]
+		l.idle[requested] = pool[:len(pool)-1]
+		l.nIdle--
+		if !s.lost() {
+			l.mu.Unlock()
+			return s, nil
+		}
+		l.discardLocked(s)
+	}
+	l.mu.Unlock()
+	s, err := openSession(ctx, l.servers, requested, l.opts.Timeout, l.opts.Dialer)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", l.name, err)
+	}
+	return s, nil
+}
+
+// putIdle keeps a session that holds no node for a later attempt, or closes it.
+func (l *Locker) putIdle(s *session) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed || s.lost() || l.nIdle >= l.opts.PoolSize {
+		l.discardLocked(s)
+		return
+	}
+	l.idle[s.requested] = append(l.idle[s.requested], s)
+	l.nIdle++
+}
+
+// discard closes a session in the background: the server then deletes its nodes (or
+// expires it, if no server hears the close).
+func (l *Locker) discard(s *session) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.discardLocked(s)
+}
+
+func (l *Locker) discardLocked(s *session) {
+	l.closing.Add(1)
+	go func() {
+		defer l.closing.Done()
+		s.conn.Close()
+	}()
+}
+
+// take removes and returns the lease token holds on key, or nil.
+func (l *Locker) take(token, key string) *heldLease {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	h := l.held[token]
+	if h == nil || h.key != key {
+		return nil
+	}
+	delete(l.held, token)
+	h.lapseTimer.Stop()
+	return h
+}
+
+// Release deletes the lease's node and gives its session back to the pool.
+func (l *Locker) Release(ctx context.Context, lease locks.Lease) error {
+	h := l.take(lease.Token, lease.Key)
+	if h == nil {
+		return l.notHeld(lease.Token)
+	}
+	return l.giveBack(ctx, h)
+}
+
+// giveBack deletes h's node. A node already gone means the session expired and took it.
+// When the connection drops mid-delete, it waits for the session's fate: reconnected,
+// it deletes again; expired, the lease was lost.
+func (l *Locker) giveBack(ctx context.Context, h *heldLease) error {
+	if h.s.lost() {
+		l.discard(h.s)
+		return fmt.Errorf("%w: %w", locks.ErrNotHeld, errSessionLost)
+	}
+	del := func() error { return l.call(ctx, func() error { return h.s.conn.Delete(h.node, -1) }) }
+	err := del()
+	retried := false
+	if connectionTrouble(err) && l.settle(ctx, h.s) {
+		err, retried = del(), true
+	}
+	switch {
+	case err == nil, retried && errors.Is(err, zk.ErrNoNode) && !h.s.lost():
+		// On a session that lived throughout, a node gone after a lost reply is our
+		// own first delete: nothing else deletes it but the session's expiry.
+		l.putIdle(h.s)
+		return nil
+	case h.s.lost(), errors.Is(err, zk.ErrNoNode), errors.Is(err, zk.ErrSessionExpired):
+		l.discard(h.s)
+		return fmt.Errorf("%w: %w", locks.ErrNotHeld, errSessionLost)
+	default:
+		l.discard(h.s) // the close deletes the node if the delete did not
+		return fmt.Errorf("%s: delete %s: %w", l.name, h.node, err)
+	}
+}
+
+// connectionTrouble says a call got no answer: the session's fate is not known yet.
+func connectionTrouble(err error) bool {
+	return errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrNoServer) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// settle waits, no longer than the session could live unheard nor than one call, until
+// s is connected again (true) or known lost (false).
+func (l *Locker) settle(ctx context.Context, s *session) bool {
+	ctx, cancel := context.WithTimeout(ctx, min(s.timeout, l.opts.Timeout))
+	defer cancel()
+	for {
+		if s.lost() {
+			return false
+		}
+		if s.conn.State() == zk.StateHasSession {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// Extend proves the lease's session alive and owning its node, then moves ValidUntil to
+// a session timeout from the proof's start. ZooKeeper renews a session for the timeout
+// it was granted with, whatever ttl asks. When the connection drops it waits for the
+// session's fate, as giveBack does; a proof that still gets no answer keeps the lease
+// (the session may live on through another server) unless its ValidUntil has passed.
+func (l *Locker) Extend(ctx context.Context, lease locks.Lease, ttl time.Duration) (locks.Lease, error) {
+	if ttl <= 0 {
+		return lease, fmt.Errorf("ttl = %v: must be > 0", ttl)
+	}
+	l.mu.Lock()
+	h := l.held[lease.Token]
+	l.mu.Unlock()
+	if h == nil || h.key != lease.Key {
+		return lease, l.notHeld(lease.Token)
+	}
+	start := time.Now()
+	owned, err := l.prove(ctx, h)
+	if connectionTrouble(err) && l.settle(ctx, h.s) {
+		owned, err = l.prove(ctx, h)
+	}
+	if errors.Is(err, zk.ErrSessionExpired) || h.s.lost() || (err == nil && !owned) {
+		if l.take(lease.Token, lease.Key) == h {
+			l.discard(h.s)
+		}
+		return lease, fmt.Errorf("%w: %w", locks.ErrNotHeld, errSessionLost)
+	}
+	if err != nil {
+		if l.lapseNow(lease.Token, h) { // unproven and past its ValidUntil: do not count on it
+			return lease, fmt.Errorf("%w: %w (unproven: %v)", locks.ErrNotHeld, errLapsed, err)
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.held[lease.Token] != h {
+			return lease, l.notHeldLocked(lease.Token) // lapsed or released meanwhile
+		}
+		return lease, fmt.Errorf("%s: prove session alive: %w", l.name, err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.held[lease.Token] != h {
+		return lease, l.notHeldLocked(lease.Token) // lapsed or released meanwhile
+	}
+	h.validUntil = start.Add(h.s.timeout)
+	h.lapseTimer.Reset(time.Until(h.validUntil))
+	lease.ValidUntil = h.validUntil
+	return lease, nil
+}
+
+// prove runs ownedBy on h's session within one call.
+func (l *Locker) prove(ctx context.Context, h *heldLease) (bool, error) {
+	var owned bool
+	err := l.call(ctx, func() (err error) {
+		owned, err = ownedBy(h.s, h.node)
+		return err
+	})
+	if err != nil {
+		return false, err // owned may still be written by a call cut short: never read it
+	}
+	return owned, nil
+}
+
+// lapse gives back a lease whose ValidUntil has passed without an Extend.
+func (l *Locker) lapse(token string, h *heldLease) { l.lapseNow(token, h) }
+
+// lapseNow gives back h if it is still held and past its ValidUntil, in the background,
+// and says whether it did.
+func (l *Locker) lapseNow(token string, h *heldLease) bool {
+	l.mu.Lock()
+	if l.held[token] != h || time.Now().Before(h.validUntil) {
+		l.mu.Unlock()
+		return false // released, or extended after the timer fired
+	}
+	delete(l.held, token)
+	h.lapseTimer.Stop()
+	why := errLapsed
+	if h.s.lost() {
+		why = errSessionLost
+	}
+	l.gone.remember(token, why)
+	l.mu.Unlock()
+	go l.lapsed(token, h)
+	return true
+}
+
+// lapsed deletes a lapsed lease's node and keeps what it learnt on the way.
+func (l *Locker) lapsed(token string, h *heldLease) {
+	if err := l.giveBack(context.Background(), h); errors.Is(err, errSessionLost) {
+		l.mu.Lock()
+		l.gone.remember(token, errSessionLost) // the server expired it before the lapse could act
+		l.mu.Unlock()
+	}
+}
+
+// notHeld is ErrNotHeld for a token the locker does not hold, with the reason when it
+// remembers one.
+func (l *Locker) notHeld(token string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.notHeldLocked(token)
+}
+
+func (l *Locker) notHeldLocked(token string) error {
+	if why := l.gone.reason(token); why != nil {
+		return fmt.Errorf("%w: %w", locks.ErrNotHeld, why)
+	}
+	return locks.ErrNotHeld
+}
+
+// Close drops every held lease (closing its session deletes its node) and every idle
+// session, and waits until they are closed.
+func (l *Locker) Close() error {
+	l.mu.Lock()
+	l.closed = true
+	for token, h := range l.held {
+		h.lapseTimer.Stop()
+		l.discardLocked(h.s)
+		delete(l.held, token)
+	}
+	for requested, pool := range l.idle {
+		for _, s := range pool {
+			l.discardLocked(s)
+		}
+		delete(l.idle, requested)
+	}
+	l.nIdle = 0
+	l.mu.Unlock()
+	l.closing.Wait()
+	return nil
+}

@@ -1,0 +1,174 @@
+package zklock_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/locks/lockstest"
+	"github.com/lockbench/lockbench/locks/zklock"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/zktopo"
+)
+
+func startStrategy(t *testing.T, name string) (locks.Locker, *zktopo.Ensemble) {
+	t.Helper()
+	spec, err := locks.TopologyFor(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo := testenv.Start(t, spec)
+	l, err := locks.ForTopology(context.Background(), name, topo, locks.Options{})
+	if err != nil {
+		t.Fatalf("%s locker: %v", name, err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l, topo.(*zktopo.Ensemble)
+}
+
+func TestZooKeeperStrategies(t *testing.T) {
+	for _, name := range []string{"zookeeper", "zookeeper-3"} {
+		t.Run(name, func(t *testing.T) {
+			l, _ := startStrategy(t, name)
+			lockstest.Conformance(t, l, 8, 15)
+		})
+	}
+}
+
+func TestVariantsRegistered(t *testing.T) {
+	for _, v := range zklock.Variants {
+		spec, err := locks.TopologyFor(v.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spec.Kind != topologies.ZooKeeper || spec.Members != v.Members {
+			t.Errorf("%s runs on %+v", v.Name, spec)
+		}
+	}
+}
+
+// TestTTLBelowMinimumSessionIsRefused: the server would stretch the session to 2 ticks,
+// so the holder would believe in a shorter lease than the one the next owner waits out.
+func TestTTLBelowMinimumSessionIsRefused(t *testing.T) {
+	l, e := startStrategy(t, "zookeeper")
+	ctx := context.Background()
+	ttl := e.MinSessionTimeout() / 4
+	for i := 0; i < 2; i++ { // the second refusal comes from what the first learnt
+		_, err := l.Acquire(ctx, "short", ttl)
+		if err == nil {
+			t.Fatalf("acquire with ttl %v below the minimum session %v succeeded", ttl, e.MinSessionTimeout())
+		}
+		if !strings.Contains(err.Error(), ttl.String()) || !strings.Contains(err.Error(), e.MinSessionTimeout().String()) {
+			t.Errorf("refusal %d names not both %v and %v: %v", i, ttl, e.MinSessionTimeout(), err)
+		}
+	}
+	lease, err := l.Acquire(ctx, "short", e.MinSessionTimeout())
+	if err != nil {
+		t.Fatalf("acquire with exactly the minimum session %v: %v", e.MinSessionTimeout(), err)
+	}
+	if got := lease.ValidUntil.Sub(lease.Start); got != e.MinSessionTimeout() {
+		t.Errorf("ttl %v granted %v", e.MinSessionTimeout(), got)
+	}
+	l.Release(ctx, lease)
+}
+
+// TestTTLAboveMaximumIsGrantedAsTheMaximum: ValidUntil reports what the server granted.
+func TestTTLAboveMaximumIsGrantedAsTheMaximum(t *testing.T) {
+	l, e := startStrategy(t, "zookeeper")
+	ctx := context.Background()
+	lease, err := l.Acquire(ctx, "long", 10*e.MaxSessionTimeout())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release(ctx, lease)
+	if got := lease.ValidUntil.Sub(lease.Start); got != e.MaxSessionTimeout() {
+		t.Errorf("ttl %v granted %v, want the servers' maximum %v", 10*e.MaxSessionTimeout(), got, e.MaxSessionTimeout())
+	}
+}
+
+// TestFencesIncreaseAcrossLeaderKill kills the leader of an ensemble of three in the
+// middle of a run of acquisitions: every granted czxid must exceed the one before.
+func TestFencesIncreaseAcrossLeaderKill(t *testing.T) {
+	l, e := startStrategy(t, "zookeeper-3")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	var fences []int64
+	cycle := func() {
+		lease := lockstest.AcquireEventually(ctx, t, l, "fenced", 10*time.Second, true)
+		if lease.Token == "" {
+			t.FailNow()
+		}
+		fences = append(fences, lease.Fence)
+		for {
+			err := l.Release(ctx, lease)
+			if err == nil || errors.Is(err, locks.ErrNotHeld) || ctx.Err() != nil {
+				return
+			}
+		}
+	}
+	for i := 0; i < 10; i++ {
+		cycle()
+	}
+	leader, err := e.WaitLeader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := leader.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10; i++ {
+		cycle()
+	}
+	next, err := e.WaitLeader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Name() == leader.Name() {
+		t.Fatalf("leadership did not change: %s still leads", next.Name())
+	}
+	if err := leader.Restart(ctx, topologies.RestartFromDisk); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10; i++ {
+		cycle()
+	}
+	if bad := lockstest.FirstNonIncreasing(fences); bad >= 0 {
+		t.Errorf("fence %d at grant %d does not exceed %d before it: %v", fences[bad], bad, fences[bad-1], fences)
+	}
+}
+
+// TestLostDiskRegressesFences is the counterpart the fence check must catch: a lone
+// server restarted without its disk counts its zxids from 0 again.
+func TestLostDiskRegressesFences(t *testing.T) {
+	l, e := startStrategy(t, "zookeeper")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var fences []int64
+	for i := 0; i < 5; i++ {
+		lease := lockstest.AcquireEventually(ctx, t, l, "fenced", 10*time.Second, true)
+		fences = append(fences, lease.Fence)
+		l.Release(ctx, lease)
+	}
+	if err := e.Nodes()[0].Restart(ctx, topologies.RestartEmpty); err != nil {
+		t.Fatal(err)
+	}
+	lease := lockstest.AcquireEventually(ctx, t, l, "fenced", 10*time.Second, true)
+	fences = append(fences, lease.Fence)
+	if lockstest.FirstNonIncreasing(fences) < 0 {
+		t.Errorf("fences still increase after the only server lost its disk: %v", fences)
+	}
+}
+
+func TestCorePackagesDoNotImportZooKeeperClient(t *testing.T) {
+	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "topologies/zktopo", testenv.Module + "bench", testenv.Module + "safety"}
+	if got := testenv.DependsOn(testenv.Deps(t, core...), "github.com/go-zookeeper/zk"); len(got) > 0 {
+		t.Errorf("%v depend on the ZooKeeper client: %v", core, got)
+	}
+	if got := testenv.DependsOn(testenv.Deps(t, testenv.Module+"locks/zklock"), "github.com/go-zookeeper/zk"); len(got) == 0 {
+		t.Error("go list -deps ./locks/zklock shows no go-zookeeper package: the check is blind")
+	}
+}

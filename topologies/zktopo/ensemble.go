@@ -1,0 +1,231 @@
+// Package zktopo runs Apache ZooKeeper as processes of its own, the way package
+// topologies runs redis-server: a JVM per server, from the Debian package's jars
+// (/usr/share/java/zookeeper.jar) with this package's own zoo.cfg and log4j config in a
+// temp dir; on 127.0.0.1 with free client, quorum and election ports; no admin server;
+// each in its own process group with a parent-death signal, under the same reaper;
+// stopped and removed on every path. One server runs standalone; 3 or 5 form an
+// ensemble. It lives apart from package topologies so that programs that never start
+// ZooKeeper do not carry it; importing it registers the "zookeeper-process" provider as
+// the default for topologies.ZooKeeper.
+package zktopo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+func init() {
+	topologies.RegisterProvider(Process{}, topologies.ZooKeeper)
+}
+
+// readyTimeout bounds a start or restart: a JVM starts in about a second, an ensemble
+// elects a leader in a few ticks more.
+const readyTimeout = 60 * time.Second
+
+// portAttempts is how often a start picks new ports after another program took one.
+const portAttempts = 5
+
+// Process starts every server as a java process on 127.0.0.1.
+type Process struct {
+	// TickTime is ZooKeeper's basic time unit (default DefaultTickTime): sessions last
+	// between 2 ticks and MaxSessionTimeout, a follower drops a silent leader after 5.
+	TickTime time.Duration
+}
+
+func (Process) Name() string { return "zookeeper-process" }
+
+// Start launches spec's servers and returns once every one answers srvr and one leads.
+// On any failure it stops what it started and removes the temp dir.
+func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+	spec = spec.WithDefaults()
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	if spec.Kind != topologies.ZooKeeper {
+		return nil, fmt.Errorf("topology kind %q: the zookeeper-process provider runs only zookeeper", spec.Kind)
+	}
+	tick := p.TickTime
+	if tick == 0 {
+		tick = DefaultTickTime
+	}
+	if tick < time.Millisecond || tick%time.Millisecond != 0 {
+		return nil, fmt.Errorf("tick time = %v: must be whole milliseconds, at least 1 ms", tick)
+	}
+	install, err := topologies.FindZooKeeper()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := topologies.NewTempDir("zookeeper")
+	if err != nil {
+		return nil, err
+	}
+	e := &Ensemble{spec: spec, tick: tick, install: install, dir: dir}
+	for i := 0; i < spec.Members; i++ {
+		name := fmt.Sprintf("server-%d", i)
+		e.servers = append(e.servers, &server{name: name, id: i + 1, dir: filepath.Join(dir, name), ensemble: e})
+	}
+	if err := e.launch(ctx); err != nil {
+		e.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// Ensemble is a running ZooKeeper ensemble (or one standalone server). Masters() and
+// Nodes() both return its servers (who leads is the servers' business: Leader asks);
+// a server's Addr is its client address. Replicas and Sentinels are empty.
+type Ensemble struct {
+	spec      topologies.Spec
+	tick      time.Duration
+	install   topologies.ZooKeeperInstall
+	dir       string
+	servers   []*server
+	closeOnce sync.Once
+}
+
+func (e *Ensemble) Spec() topologies.Spec        { return e.spec }
+func (e *Ensemble) Provider() string             { return Process{}.Name() }
+func (e *Ensemble) Masters() []topologies.Node   { return e.Nodes() }
+func (e *Ensemble) Replicas() []topologies.Node  { return nil }
+func (e *Ensemble) Sentinels() []topologies.Node { return nil }
+func (e *Ensemble) Nodes() []topologies.Node {
+	out := make([]topologies.Node, len(e.servers))
+	for i, s := range e.servers {
+		out[i] = s
+	}
+	return out
+}
+
+// Servers are the client addresses (host:port), the connect string's parts.
+func (e *Ensemble) Servers() []string { return topologies.Addrs(e.Nodes()) }
+
+// Dir holds every server's dir; Close removes it.
+func (e *Ensemble) Dir() string { return e.dir }
+
+// TickTime is the servers' tick.
+func (e *Ensemble) TickTime() time.Duration { return e.tick }
+
+// MinSessionTimeout is the shortest session the servers grant: 2 ticks.
+func (e *Ensemble) MinSessionTimeout() time.Duration { return 2 * e.tick }
+
+// MaxSessionTimeout is the longest session the servers grant.
+func (e *Ensemble) MaxSessionTimeout() time.Duration { return MaxSessionTimeout }
+
+// Pids are the running servers' JVM process ids (for tests that check Close).
+func (e *Ensemble) Pids() []int {
+	var out []int
+	for _, s := range e.servers {
+		if pid := s.Pid(); pid != 0 {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// Close kills every server and removes the temp dir. Safe to call twice.
+func (e *Ensemble) Close() error {
+	var err error
+	e.closeOnce.Do(func() {
+		for _, s := range e.servers {
+			s.stop()
+		}
+		err = topologies.RemoveTempDir(e.dir)
+	})
+	return err
+}
+
+// launch picks free ports for every server, starts them all and waits until they
+// serve with one leader; when another program took a port first, it stops them all and
+// picks again (the ports are in every member's config).
+func (e *Ensemble) launch(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	var err error
+	for attempt := 0; attempt < portAttempts; attempt++ {
+		if err = e.pickPorts(); err != nil {
+			return err
+		}
+		if err = e.startAll(ctx); err == nil || !errors.Is(err, errPortTaken) {
+			return err
+		}
+		for _, s := range e.servers {
+			s.mu.Lock()
+			s.killLocked()
+			s.mu.Unlock()
+		}
+	}
+	return err
+}
+
+func (e *Ensemble) pickPorts() error {
+	for _, s := range e.servers {
+		for _, p := range []*int{&s.ports.client, &s.ports.quorum, &s.ports.election} {
+			port, err := topologies.FreePort()
+			if err != nil {
+				return err
+			}
+			*p = port
+		}
+	}
+	return nil
+}
+
+func (e *Ensemble) startAll(ctx context.Context) error {
+	for _, s := range e.servers {
+		if err := s.start(); err != nil {
+			return err
+		}
+	}
+	for _, s := range e.servers {
+		if err := s.waitServing(ctx); err != nil {
+			return err
+		}
+	}
+	_, err := e.WaitLeader(ctx)
+	return err
+}
+
+// Leader returns the one running, unpaused server that reports itself leader (or
+// standalone), or an error if none or several do (an election in progress). A paused
+// server is not asked: cut off, it may still believe it leads.
+func (e *Ensemble) Leader(ctx context.Context) (topologies.Node, error) {
+	var leader *server
+	for _, s := range e.servers {
+		if !s.Running() || s.isPaused() {
+			continue
+		}
+		m, err := mode(ctx, s.Addr())
+		if err != nil || !leads(m) {
+			continue
+		}
+		if leader != nil {
+			return nil, fmt.Errorf("both %s and %s report leading", leader.name, s.name)
+		}
+		leader = s
+	}
+	if leader == nil {
+		return nil, errors.New("no running server leads")
+	}
+	return leader, nil
+}
+
+// WaitLeader polls Leader until one server leads or ctx ends.
+func (e *Ensemble) WaitLeader(ctx context.Context) (topologies.Node, error) {
+	for {
+		n, err := e.Leader(ctx)
+		if err == nil {
+			return n, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%v: %w", err, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
