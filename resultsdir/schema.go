@@ -15,6 +15,7 @@ const SchemaVersion = 1
 const (
 	JSONFile      = "results.json"
 	CSVFile       = "results.csv"
+	ConfigFile    = "config.yaml" // the matrix a run measured, for --resume to check
 	HistogramsDir = "histograms"
 )
 
@@ -26,6 +27,19 @@ type Run struct {
 	Complete      bool        `json:"complete"` // false while running or after an interruption
 	Environment   Environment `json:"environment"`
 	Cells         []Cell      `json:"cells"`
+	// Resumed lists when the run was carried on with --resume after an interruption.
+	Resumed []time.Time `json:"resumed,omitempty"`
+}
+
+// Has says whether the run holds the cell of name measured in pass repeat: a resumed
+// run measures only the cells it does not have.
+func (r *Run) Has(name string, repeat int) bool {
+	for _, c := range r.Cells {
+		if c.Name == name && c.Repeat == repeat {
+			return true
+		}
+	}
+	return false
 }
 
 // Environment is what a reader needs to judge whether two runs are comparable.

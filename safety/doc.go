@@ -17,7 +17,9 @@
 //     lock user whose pause gate is a GC stop), Resource (the protected resource,
 //     fenced or not), the Store adapters (store_*.go: which node is primary, how to
 //     await a promotion, where the fence comes from, how to read the key), and the
-//     trial runner (trial.go).
+//     trial runner (trial.go; progress.go keeps the report under way, handed out after
+//     every trial so that an interrupt loses none, and replays the trials of a resumed
+//     run instead of running them again).
 //
 // The one-way flow: check and results never import topologies, locks or nemesis.
 //

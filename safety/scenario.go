@@ -47,21 +47,37 @@ type Env struct {
 	LinearTimeout time.Duration
 	// Logf reports progress; nil is quiet.
 	Logf func(format string, args ...any)
+	// Resume holds, by scenario, the reports an interrupted run of the same command
+	// wrote (lockbench safety --resume): a trial found there is not run again.
+	Resume map[string]*results.Report
+	// OnTrial hears the running scenario's report after every trial it finished, so
+	// that the caller can write it before the next trial starts.
+	OnTrial func(partial *results.Report)
+
+	progress *progress // the report of the scenario running, as its trials finish
 }
 
 // Run parses env.Params against s's declarations (a *ParamError on bad input, before
-// anything starts), runs s, and stamps the report with its duration and rate.
+// anything starts), runs s, and stamps the report with its duration and rate. When
+// ctx ends or s fails, Run returns the error with the report of the trials that
+// finished (Complete false, possibly with no variant), for the caller to keep.
 func Run(ctx context.Context, s Scenario, env *Env) (*results.Report, error) {
 	vals, err := Parse(s.Name(), s.Params(), env.Params)
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
+	p := env.begin(s)
+	defer func() { env.progress = nil }()
 	rep, err := s.Run(ctx, env, vals)
-	if err != nil {
-		return nil, err
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err() // a report returned through an interrupt may lack trials
 	}
-	rep.Finish(time.Since(start).Seconds())
+	if err != nil {
+		p.report.Finish(p.seconds())
+		return p.report, err
+	}
+	rep.Complete = true
+	rep.Finish(p.seconds())
 	return rep, nil
 }
 
@@ -76,14 +92,19 @@ func (e *Env) logf(format string, args ...any) {
 	}
 }
 
-// Rand returns the random source of one trial of one variant: the same seed replays
-// the same choices.
+// Rand returns the random source of one trial of one variant, PCG(run seed, trial
+// seed): the same seed replays the same choices, whatever order trials run in.
 func (e *Env) Rand(variant string, trial int) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(e.Seed), e.TrialSeed(variant, trial)))
+}
+
+// TrialSeed is trial's own seed: FNV-1a of the variant's name, xor the trial's index.
+func (e *Env) TrialSeed(variant string, trial int) uint64 {
 	var h uint64 = 1469598103934665603
 	for _, c := range variant {
 		h = (h ^ uint64(c)) * 1099511628211
 	}
-	return rand.New(rand.NewPCG(uint64(e.Seed), h^uint64(trial)))
+	return h ^ uint64(trial)
 }
 
 // start starts spec through env, with a bound on how long that may take.

@@ -139,7 +139,14 @@ func runTrials[V interface{ result() *results.Variant }](ctx context.Context, en
 
 // runTrial runs one trial and adds its outcome to v. It returns an error only when
 // the run must stop (ctx ended: Ctrl-C); every other failure is the trial's outcome.
+// A trial the interrupted run being resumed finished is not run again: its record is
+// added as it was.
 func (e *Env) runTrial(ctx context.Context, scenario string, v *results.Variant, n int, fn func(ctx context.Context, t *Trial) error) error {
+	seed := e.TrialSeed(v.Name, n)
+	if rec, ok := e.progress.finished(v.Name, n, seed); ok {
+		e.replay(scenario, v, rec)
+		return nil
+	}
 	t := &Trial{N: n, Rec: history.NewRecorder(), Rand: e.Rand(v.Name, n), inputs: map[string]float64{},
 		Key: fmt.Sprintf("%s:%s:%d:%d", scenario, v.Name, e.Seed, n)}
 	start := time.Now()
@@ -147,7 +154,7 @@ func (e *Env) runTrial(ctx context.Context, scenario string, v *results.Variant,
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	rec := results.Trial{N: n, Inputs: t.inputs, Proof: t.proof, Seconds: time.Since(start).Seconds()}
+	rec := results.Trial{N: n, Seed: seed, Inputs: t.inputs, Proof: t.proof, Seconds: time.Since(start).Seconds()}
 	var nf *noFault
 	var ng *notGranted
 	switch {
@@ -177,11 +184,9 @@ func (e *Env) runTrial(ctx context.Context, scenario string, v *results.Variant,
 			}
 		}
 	}
-	v.Add(rec)
-	if rec.Outcome != results.Judged {
-		v.Note(fmt.Sprintf("trial %d: %s: %s", n, rec.Outcome, rec.Message))
-	}
+	e.record(v, rec)
 	e.logf("%s/%s trial %d: %s %s", scenario, v.Name, n, rec.Outcome, summarize(rec))
+	e.trialDone(v)
 	return nil
 }
 
@@ -233,15 +238,22 @@ func summarize(t results.Trial) string {
 // drawLinearization writes porcupine's page of an illegal history; "" when the run
 // writes none or it failed (noted in the log).
 func (e *Env) drawLinearization(scenario, variant string, n int, r check.LinearReport) string {
-	dir := e.vizDir()
-	if dir == "" {
+	if e.vizDir() == "" {
 		return ""
 	}
-	name := strings.NewReplacer("/", "-", ":", "-", " ", "-", "=", "").Replace(fmt.Sprintf("%s-%s-trial%03d", scenario, variant, n))
-	path := filepath.Join(dir, name+".html")
+	path := e.vizPath(scenario, variant, n)
 	if err := porcupine.VisualizePath(check.MutexModel, r.Info, path); err != nil {
 		e.logf("porcupine page %s: %v", path, err)
 		return ""
 	}
 	return path
+}
+
+// vizPath is where trial n's porcupine page goes; "" when the run writes none.
+func (e *Env) vizPath(scenario, variant string, n int) string {
+	if e.OutDir == "" {
+		return ""
+	}
+	name := strings.NewReplacer("/", "-", ":", "-", " ", "-", "=", "").Replace(fmt.Sprintf("%s-%s-trial%03d", scenario, variant, n))
+	return filepath.Join(e.OutDir, "viz", name+".html")
 }

@@ -33,9 +33,11 @@ type Runner struct {
 	data topologies.Topology // the PostgreSQL holding the update workload's rows, once started
 }
 
-// Execute measures every cell in order. After each cell the results folder is
-// rewritten (atomically), so an interrupted run keeps every finished cell; on return
-// Run.Complete says whether all were measured.
+// Execute measures every cell in order, but those Run already holds (a resumed run's
+// finished cells, by name and repeat), each at its own index so that its key prefix,
+// arrival seed and histogram files are those of an uninterrupted run. After each cell
+// the results folder is rewritten (atomically), so an interrupted run keeps every
+// finished cell; on return Run.Complete says whether all were measured.
 func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 	r.Observer.Started(len(cells))
 	if err := resultsdir.WriteRun(r.Out, r.Run); err != nil {
@@ -59,6 +61,9 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 	for i, cell := range cells {
 		if ctx.Err() != nil {
 			break
+		}
+		if r.Run.Has(cell.Name(), cell.Repeat) {
+			continue
 		}
 		if i == 0 || cell.Strategy != cells[i-1].Strategy || topologyMismatch(topo, cell) {
 			closeAll()

@@ -12,7 +12,7 @@ import (
 )
 
 // exitUsage is the exit code for bad input: a wrong flag, value or file;
-// exitInterrupted the conventional one for a run stopped by SIGINT.
+// exitInterrupted the conventional one for a run stopped by SIGINT (SIGTERM: 143).
 const (
 	exitUsage       = 2
 	exitInterrupted = 130
@@ -54,6 +54,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := cmd.run(args[1:], stdin, stdout, stderr); err != nil {
+		var by interruptedBy
+		if errors.As(err, &by) {
+			return by.exitCode()
+		}
 		if errors.Is(err, errInterrupted) {
 			return exitInterrupted
 		}

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
@@ -37,6 +33,7 @@ type runFlags struct {
 	duration, warmup, retryDelay, seed string
 	provider, workload, guards         string
 	intervals, repeat                  string
+	resume                             string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -62,6 +59,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.guards, "guards", "", "update workload: comma-separated write guards for lock strategies: "+strings.Join(pgaccount.ModeNames(), ", ")+" (default unfenced, and fenced where the strategy has a fence)")
 	fs.StringVar(&f.intervals, "intervals", "", fmt.Sprintf("cut each cell's measured part into K intervals, each summarized in results.json: the within-run samples compare tests (default %d, fewer when --duration holds fewer of %v)", sweep.DefaultIntervals, sweep.MinInterval))
 	fs.StringVar(&f.repeat, "repeat", "", "measure the whole matrix N times, pass after pass (A B A B, not A A B B); compare and report use the repeats as samples")
+	fs.StringVar(&f.resume, "resume", "", "carry on the interrupted run in this folder instead of --out: give the same command, it measures the cells the folder lacks")
 	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind)")
 }
 
@@ -87,18 +85,33 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if f.progress != "auto" && f.progress != "bar" && f.progress != "plain" {
 		return usagef("progress %q: want auto, bar or plain", f.progress)
 	}
-	out, latest, err := prepareOut(f.out)
-	if err != nil {
-		return err
+	env := sweep.Environment(cfg, os.Args)
+	var out, latest string
+	var run *resultsdir.Run
+	if f.resume != "" {
+		if f.out != "" {
+			return usagef("--resume %s takes the place of --out: give one of them", f.resume)
+		}
+		if run, err = resumeRun(stdout, f.resume, cfg, env, len(cells)); err != nil || run == nil {
+			return err
+		}
+		out = f.resume
+	} else {
+		if out, latest, err = prepareOut(f.out); err != nil {
+			return err
+		}
+		if err := sweep.SaveConfig(out, cfg); err != nil {
+			return err
+		}
+		run = &resultsdir.Run{Started: time.Now().UTC(), Environment: env}
 	}
 
 	// This command closes its own topologies when interrupted, after saving results.
 	topologies.HandleSignals(false)
 	locks.SilenceClientLogs()
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := notifyInterrupt()
 	defer stop()
 
-	run := &resultsdir.Run{Started: time.Now().UTC(), Environment: sweep.Environment(cfg, os.Args)}
 	runner := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: newObserver(stdout, f.progress, cfg)}
 	if err := runner.Execute(ctx, cells); err != nil {
 		return fmt.Errorf("%v (results so far: %s)", err, out)
@@ -108,8 +121,8 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	writeSummary(stdout, run)
 	if !run.Complete {
-		fmt.Fprintf(stdout, "\ninterrupted after %d of %d cells; finished cells are in %s\n", len(run.Cells), len(cells), out)
-		return errInterrupted
+		fmt.Fprintf(stdout, "\ninterrupted after %d of %d cells; finished cells are in %s (carry on: the same command with --resume %s)\n", len(run.Cells), len(cells), out, out)
+		return interruption(ctx)
 	}
 	if !f.noReport {
 		if err := report.Write(out, report.Options{}); err != nil {
@@ -119,9 +132,6 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "\nresults: %s\n", out)
 	return nil
 }
-
-// errInterrupted ends the process with the conventional code for SIGINT.
-var errInterrupted = errors.New("interrupted")
 
 // resolve builds the config: the quick or default matrix, or the config file, then
 // the flags on top.

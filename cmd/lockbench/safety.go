@@ -7,16 +7,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
-	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/safety"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -44,6 +42,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	trials := fs.Int("trials", 20, "trials per variant (per point for sweeps)")
 	seed := fs.Int64("seed", 1, "seed of every random choice; the same seed replays them")
 	out := fs.String("out", "", "results folder: results.json, results.md, figures/ and viz/ (porcupine pages)")
+	resume := fs.String("resume", "", "carry on the interrupted run in this folder instead of --out: give the same flags, it runs the trials the folder lacks")
 	list := fs.Bool("list", false, "list scenarios, their params, the strategies and the registered faults, then exit")
 	provider := fs.String("provider", "", "topology provider for every scenario: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: each kind's own)")
 	params := paramFlags{}
@@ -68,7 +67,10 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *trials < 1 || *trials > 100000 {
 		return usagef("--trials %d: want 1 to 100000", *trials)
 	}
-	if *out == "" {
+	if *out != "" && *resume != "" {
+		return usagef("--resume %s takes the place of --out: give one of them", *resume)
+	}
+	if *out == "" && *resume == "" {
 		return usagef("--out is required: the results folder")
 	}
 	if *provider != "" {
@@ -76,21 +78,33 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return usagef("--provider: %v", err)
 		}
 	}
-	if st, err := os.Stat(*out); err == nil && !st.IsDir() {
+	if st, err := os.Stat(*out); *out != "" && err == nil && !st.IsDir() {
 		return usagef("--out %s: exists and is not a folder", *out)
 	}
+	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider}
+	for _, s := range chosen {
+		cmd.Scenarios = append(cmd.Scenarios, s.Name())
+	}
+	software := sweep.Environment(sweep.Config{Provider: *provider, Seed: uint64(*seed)}, os.Args)
+	folder := newSafetyFolder(*out, cmd, software)
+	if *resume != "" {
+		if folder, err = resumeSafetyFolder(stdout, *resume, cmd, software); err != nil || folder == nil {
+			return err
+		}
+	}
 
-	// Ctrl-C cancels the run: the scenarios close their topologies as ctx ends, and
-	// the scenarios that finished are still written.
+	// Ctrl-C cancels the run: the trial under way stops, its fault is healed and the
+	// scenario closes its topologies as ctx ends; every finished trial is kept.
 	topologies.HandleSignals(false)
 	locks.SilenceClientLogs()
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := notifyInterrupt()
 	defer stop()
 	env := &safety.Env{
 		Trials: *trials,
 		Seed:   *seed,
 		Params: safety.Params(params),
-		OutDir: *out,
+		OutDir: folder.dir,
+		Resume: folder.resumed,
 		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
 			p, err := topologies.DefaultProvider(spec.Kind)
 			if *provider != "" {
@@ -103,48 +117,59 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		},
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) },
 	}
-	return runScenarios(ctx, chosen, env, stdout, stderr)
+	return runScenarios(ctx, chosen, env, folder, stdout, stderr)
 }
 
-// runScenarios runs each scenario in turn and writes the reports of those that
-// finished. When ctx ends (Ctrl-C) it stops, drops the report cut short, writes the
-// finished ones and returns errInterrupted; a scenario's failure also stops the run
-// with the finished ones written, and bad params (a cross-param check) write nothing.
-func runScenarios(ctx context.Context, chosen []safety.Scenario, env *safety.Env, stdout, stderr io.Writer) error {
-	var res results.Results
+// runScenarios runs each scenario in turn, writing the folder after every trial, and
+// at the end with the figures. A scenario the resumed run finished is kept as it was.
+// When ctx ends (Ctrl-C) it stops, keeps the trials the scenario cut short got
+// through, and returns the interruption; a scenario's failure also stops the run
+// with what finished written, and bad params (a cross-param check) write nothing.
+func runScenarios(ctx context.Context, chosen []safety.Scenario, env *safety.Env, folder *safetyFolder, stdout, stderr io.Writer) error {
 	var runErr error
+	finished := 0
+	env.OnTrial = folder.writePartial
 	for _, s := range chosen {
+		if done := folder.resumed[s.Name()]; done != nil && done.Complete {
+			fmt.Fprintf(stderr, "safety: %s finished before the interruption: kept as it was\n", s.Name())
+			folder.keep(s.Name(), done)
+			finished++
+			continue
+		}
 		start := time.Now()
 		fmt.Fprintf(stderr, "safety: %s, %d trials per variant, seed %d\n", s.Name(), env.Trials, env.Seed)
 		rep, err := safety.Run(ctx, s, env)
-		if ctx.Err() != nil {
-			break // a report cut short by the interrupt is not a finished one
-		}
 		var perr *safety.ParamError
 		if errors.As(err, &perr) {
 			return usagef("--param: %v", err)
 		}
+		if ctx.Err() != nil {
+			folder.keep(s.Name(), rep) // the trials that finished before the interrupt
+			break
+		}
 		if err != nil {
+			folder.keep(s.Name(), rep)
 			runErr = fmt.Errorf("scenario %s: %w", s.Name(), err)
 			break
 		}
 		fmt.Fprintf(stderr, "safety: %s done in %v\n", s.Name(), time.Since(start).Round(time.Second))
 		fmt.Fprintln(stdout, rep.Table())
-		res.Reports = append(res.Reports, rep)
+		folder.keep(s.Name(), rep)
+		finished++
 	}
 	interrupted := ctx.Err() != nil
-	if len(res.Reports) > 0 {
-		if err := writeSafety(stdout, env.OutDir, res); err != nil {
+	if len(folder.res.Reports) > 0 {
+		if err := folder.writeFinal(stdout, finished == len(chosen)); err != nil {
 			return err
 		}
 	}
 	if interrupted {
-		fmt.Fprintf(stdout, "\ninterrupted after %d of %d scenarios", len(res.Reports), len(chosen))
-		if len(res.Reports) > 0 {
-			fmt.Fprintf(stdout, "; the finished ones are in %s", env.OutDir)
+		fmt.Fprintf(stdout, "\ninterrupted after %d of %d scenarios", finished, len(chosen))
+		if len(folder.res.Reports) > 0 {
+			fmt.Fprintf(stdout, "; every trial that finished is in %s (carry on: the same flags with --resume %s)", folder.dir, folder.dir)
 		}
 		fmt.Fprintln(stdout)
-		return errInterrupted
+		return interruption(ctx)
 	}
 	return runErr
 }
@@ -177,27 +202,6 @@ func chooseScenarios(name string, params safety.Params) ([]safety.Scenario, erro
 		return nil, usagef("--param: %v", err)
 	}
 	return []safety.Scenario{s}, nil
-}
-
-// writeSafety draws the figures, then writes results.json and results.md. Figures
-// come first so that results.md can link them; a plotting error still leaves the
-// measured results written, then fails the command.
-func writeSafety(stdout io.Writer, out string, res results.Results) error {
-	figs, figErr := plots.WriteSafety(out, res.Reports)
-	for _, f := range figs {
-		res.Figures = append(res.Figures, results.FigureRef{Name: f.Name, Files: f.Files, Caption: f.Caption})
-	}
-	if err := results.Write(out, res); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "results: %s/results.json, %s/results.md\n", out, out)
-	if len(figs) > 0 {
-		fmt.Fprintf(stdout, "figures: %d in %s/%s\n", len(figs), out, plots.Dir)
-	}
-	if figErr != nil {
-		return fmt.Errorf("figures: %w", figErr)
-	}
-	return nil
 }
 
 func printScenarios(w io.Writer) {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety"
 	"github.com/lockbench/lockbench/safety/results"
 )
@@ -166,7 +167,7 @@ func TestSafetyInterruptKeepsOnlyFinishedScenarios(t *testing.T) {
 		}},
 	}
 	var stdout, stderr bytes.Buffer
-	err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, &stdout, &stderr)
+	err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), &stdout, &stderr)
 	if !errors.Is(err, errInterrupted) {
 		t.Fatalf("runScenarios: %v, want errInterrupted", err)
 	}
@@ -174,8 +175,8 @@ func TestSafetyInterruptKeepsOnlyFinishedScenarios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Reports) != 1 || res.Reports[0].Scenario != "first" {
-		t.Errorf("results.json holds %d reports, want only the finished first one: %+v", len(res.Reports), res.Reports)
+	if len(res.Reports) != 1 || res.Reports[0].Scenario != "first" || !res.Reports[0].Complete || res.Complete {
+		t.Errorf("results.json holds %d reports (complete %v), want only the finished first one, the run incomplete: %+v", len(res.Reports), res.Complete, res.Reports)
 	}
 	if !strings.Contains(stdout.String(), "interrupted after 1 of 3 scenarios") {
 		t.Errorf("stdout does not say the run was interrupted:\n%s", stdout.String())
@@ -187,7 +188,7 @@ func TestSafetyInterruptKeepsOnlyFinishedScenarios(t *testing.T) {
 		fakeScenario{"first", func(context.Context) (*results.Report, error) { return fakeReport("first"), nil }},
 		fakeScenario{"broken", func(context.Context) (*results.Report, error) { return nil, errors.New("no servers") }},
 	}
-	err = runScenarios(context.Background(), chosen, &safety.Env{Trials: 1, OutDir: out}, &stdout, &stderr)
+	err = runScenarios(context.Background(), chosen, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "broken") {
 		t.Errorf("runScenarios: %v, want the broken scenario's error", err)
 	}
@@ -259,9 +260,13 @@ func TestSafetyCtrlCClosesServersAndExits130(t *testing.T) {
 	if left := redisChildren(t); len(left) > 0 {
 		t.Errorf("redis-server pids %v still run after the interrupted run returned", left)
 	}
-	// The only scenario was cut short: nothing finished, so no results.
-	if _, err := os.Stat(filepath.Join(out, "results.json")); !os.IsNotExist(err) {
-		t.Errorf("results.json after an interrupt with no finished scenario: %v", err)
+	// The only scenario was cut short: the trials it finished are kept, marked so.
+	res, err := results.Read(out)
+	if err != nil {
+		t.Fatalf("no results after an interrupt that followed a finished trial: %v", err)
+	}
+	if res.Complete || len(res.Reports) != 1 || res.Reports[0].Complete || trialsIn(res.Reports[0]) == 0 {
+		t.Errorf("results.json after the interrupt: complete %v, %d reports, want the cut-short scenario with its finished trials, marked incomplete", res.Complete, len(res.Reports))
 	}
 }
 
@@ -297,4 +302,35 @@ func redisChildren(t *testing.T) []int {
 		}
 	}
 	return pids
+}
+
+// TestResumeInterruptedBeforeItsFirstTrialKeepsWhatItResumed: a resumed run stopped
+// before it got back to the trials it carries on (its servers never started) still
+// writes them; a scenario the interrupted run finished is kept without running.
+func TestResumeInterruptedBeforeItsFirstTrialKeepsWhatItResumed(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "results")
+	finished, cut := fakeReport("finished"), fakeReport("cut")
+	finished.Complete = true
+	folder := newSafetyFolder(out, results.Command{}, resultsdir.Environment{})
+	folder.resumed = map[string]*results.Report{"finished": finished, "cut": cut}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	chosen := []safety.Scenario{
+		fakeScenario{"finished", func(context.Context) (*results.Report, error) {
+			t.Error("a scenario the interrupted run finished ran again")
+			return nil, nil
+		}},
+		fakeScenario{"cut", func(ctx context.Context) (*results.Report, error) { cancel(); return nil, ctx.Err() }},
+	}
+	var stdout, stderr bytes.Buffer
+	if err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, folder, &stdout, &stderr); !errors.Is(err, errInterrupted) {
+		t.Fatalf("runScenarios: %v, want errInterrupted", err)
+	}
+	res, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Complete || len(res.Reports) != 2 || res.Reports[0].Scenario != "finished" || res.Reports[1].Scenario != "cut" || trialsIn(res.Reports[1]) != 1 {
+		t.Errorf("results.json: complete %v, reports %+v; want the finished one and the cut one's trial, incomplete", res.Complete, res.Reports)
+	}
 }

@@ -7,7 +7,10 @@ type Report struct {
 	Seed             int64             `json:"seed"`
 	TrialsPerVariant int               `json:"trials_per_variant"`
 	Params           map[string]string `json:"params,omitempty"`
-	Variants         []*Variant        `json:"variants"`
+	// Complete is false for a scenario cut short: its variants hold the trials that
+	// finished, each variant's tally.trials of them.
+	Complete bool       `json:"complete"`
+	Variants []*Variant `json:"variants"`
 	// Series are ready for plots: one line per series, y against x.
 	Series []Series `json:"series,omitempty"`
 	// Seconds is the whole run; TrialsPerMinute is every trial over it.

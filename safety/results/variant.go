@@ -8,7 +8,10 @@ import (
 // Trial is one trial, flat: its outcome, the proof that its fault happened, and what
 // the checkers counted when it was judged.
 type Trial struct {
-	N       int     `json:"trial"`
+	N int `json:"trial"`
+	// Seed is the trial's own: its random source is PCG(the run's seed, Seed), a
+	// function of the variant's name and N alone, never of the order trials ran in.
+	Seed    uint64  `json:"seed"`
 	Outcome Outcome `json:"outcome"`
 	// ErrorKind and Message say what went wrong (Errored), why the fault was not
 	// produced (FaultNotProduced) or what refused the grant (NotGranted).

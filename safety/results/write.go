@@ -6,13 +6,22 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
 // Results is the content of results.json: one report per scenario run.
 type Results struct {
-	Reports []*Report `json:"reports"`
+	// Complete is false while the run goes on (the file is rewritten after every trial)
+	// and after an interruption: then the last report holds the trials that finished.
+	Complete bool `json:"complete"`
+	// Command and Environment are what a --resume checks before it carries the run on.
+	Command     *Command                `json:"command,omitempty"`
+	Environment *resultsdir.Environment `json:"environment,omitempty"`
+	// Resumed lists when the run was carried on with --resume.
+	Resumed []time.Time `json:"resumed,omitempty"`
+	Reports []*Report   `json:"reports"`
 	// Figures were drawn from the reports (by plots/) before the results were written.
 	Figures []FigureRef `json:"figures,omitempty"`
 }
@@ -28,7 +37,11 @@ type FigureRef struct {
 func (res Results) Markdown() string {
 	var md strings.Builder
 	md.WriteString("# lockbench safety results\n\n")
+	if !res.Complete {
+		md.WriteString(res.unfinished())
+	}
 	md.WriteString("A trial is judged only once it proved its fault happened; the others are counted as fault not produced, not granted, or errors by kind. Intervals are 95% Wilson intervals over the judged trials.\n\n")
+	md.WriteString(ClaimsTable(res.Reports))
 	for _, r := range res.Reports {
 		md.WriteString(r.Table())
 		md.WriteString("\n")

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/sweep"
+)
+
+// resumeRun reads the interrupted run in dir and checks it is the one cfg asks for,
+// with this software (env): a different run is a usage error naming the first
+// difference, and nothing in dir changes. A complete run has nothing left: nil run,
+// nil error.
+func resumeRun(stdout io.Writer, dir string, cfg sweep.Config, env resultsdir.Environment, cells int) (*resultsdir.Run, error) {
+	run, err := sweep.Resume(dir, cfg, env)
+	if err != nil {
+		return nil, usagef("--resume %s: %v", dir, err)
+	}
+	if run.Complete {
+		fmt.Fprintf(stdout, "%s holds a complete run (%d cells): nothing to resume\n", dir, len(run.Cells))
+		return nil, nil
+	}
+	sweep.MarkResumed(run)
+	fmt.Fprintf(stdout, "resuming %s: %d of %d cells finished, measuring the other %d\n", dir, len(run.Cells), cells, cells-len(run.Cells))
+	return run, nil
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/sweep"
+)
+
+// resumedRun is four cells: two client counts, each measured in two passes.
+var resumedRun = []string{"run", "--strategies", "single", "--clients", "1,2", "--keys", "1", "--duration", "300ms",
+	"--warmup", "0", "--repeat", "2", "--seed", "3", "--progress", "plain"}
+
+// TestRunResumedAfterCtrlCHasEveryCellOnce: a run stopped by SIGINT after its first
+// cell exits 130 with the finished cells and no server left; a resume with another
+// seed, matrix, repeat count, duration or redis-server is refused and changes
+// nothing; the right one measures the missing cells only, each at its index, and
+// ends with every cell of the matrix once, in the order of a run never stopped.
+func TestRunResumedAfterCtrlCHasEveryCellOnce(t *testing.T) {
+	testenv.RequireRedis(t)
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc to find the servers this process started")
+	}
+	// Catch SIGINT here too, so that it can never end the test binary.
+	guard := make(chan os.Signal, 1)
+	signal.Notify(guard, syscall.SIGINT)
+	defer signal.Stop(guard)
+
+	out := filepath.Join(t.TempDir(), "results")
+	var stdout, stderr lockedBuffer
+	code := make(chan int, 1)
+	go func() { code <- run(with(resumedRun, "--out", out), nil, &stdout, &stderr) }()
+	deadline := time.After(2 * time.Minute)
+	for !strings.Contains(stdout.String(), "[1/4]") {
+		select {
+		case c := <-code:
+			t.Fatalf("the run ended (exit %d) before its first cell: %s%s", c, stdout.String(), stderr.String())
+		case <-deadline:
+			t.Fatalf("no cell finished in two minutes: %s%s", stdout.String(), stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-code:
+		if c != exitInterrupted {
+			t.Fatalf("exit %d after SIGINT, want %d: %s", c, exitInterrupted, stderr.String())
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the run did not stop after SIGINT")
+	}
+	if left := redisChildren(t); len(left) > 0 {
+		t.Errorf("redis-server pids %v still run after the interrupted run returned", left)
+	}
+	cut, err := resultsdir.ReadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut.Complete || len(cut.Cells) == 0 || len(cut.Cells) >= 4 {
+		t.Fatalf("after SIGINT: complete %v with %d cells, want 1 to 3 cells, incomplete", cut.Complete, len(cut.Cells))
+	}
+
+	resume := with(resumedRun, "--resume", out)
+	refusedResume(t, replaced(resume, "--seed", "4"), out, "seed is 4 here, 3 there")
+	refusedResume(t, replaced(resume, "--clients", "1,4"), out, "sweeps[0].clients is [1 4] here, [1 2] there")
+	refusedResume(t, replaced(resume, "--repeat", "3"), out, "repeat is 3 here, 2 there")
+	refusedResume(t, replaced(resume, "--duration", "400ms"), out, "duration is 400ms here, 300ms there")
+	refusedResume(t, with(resume, "--out", out), out, "takes the place of --out")
+	config := filepath.Join(t.TempDir(), "other.yaml")
+	// The flags override the file's axes, not its retry delay.
+	os.WriteFile(config, []byte("retry_delay: 1ms\nsweeps:\n  - strategies: [single]\n"), 0o644)
+	refusedResume(t, with(resume, "--config", config), out, "retry_delay is 1ms here, 0s there")
+	other := copyFolder(t, out)
+	otherRedisServer(t, other)
+	refusedResume(t, with(resumedRun, "--resume", other), other, "redis_server is")
+
+	var rout, rerr bytes.Buffer
+	if c := run(resume, nil, &rout, &rerr); c != 0 {
+		t.Fatalf("resume: exit %d: %s%s", c, rout.String(), rerr.String())
+	}
+	if want := fmt.Sprintf("resuming %s: %d of 4 cells finished", out, len(cut.Cells)); !strings.Contains(rout.String(), want) {
+		t.Errorf("resume does not say %q:\n%s", want, rout.String())
+	}
+	done, err := resultsdir.ReadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !done.Complete || len(done.Resumed) != 1 {
+		t.Errorf("resumed run: complete %v, resumed %v", done.Complete, done.Resumed)
+	}
+	if !reflect.DeepEqual(done.Cells[:len(cut.Cells)], cut.Cells) {
+		t.Errorf("the cells finished before the interrupt were measured again or changed")
+	}
+	var got, want []string
+	for _, c := range done.Cells {
+		got = append(got, fmt.Sprintf("%s#%d", c.Name, c.Repeat))
+	}
+	for _, c := range matrixOf(t, resumedRun) {
+		want = append(want, fmt.Sprintf("%s#%d", c.Name(), c.Repeat))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("cells after the resume:\n%v\nwant every cell of the matrix once, in its order:\n%v", got, want)
+	}
+	logs := map[string]bool{}
+	for i, c := range done.Cells {
+		for metric, rel := range c.Histograms {
+			if logs[rel] {
+				t.Errorf("cell %d: histogram %s written by two cells", i, rel)
+			}
+			logs[rel] = true
+			if want := fmt.Sprintf("%03d-%s.hlog", i, metric); filepath.Base(rel) != want {
+				t.Errorf("cell %d: histogram %s, want %s: the cell's own index", i, rel, want)
+			}
+			if _, err := resultsdir.ReadHistogram(out, rel); err != nil {
+				t.Errorf("cell %d: %v", i, err)
+			}
+		}
+	}
+
+	before := folderBytes(t, out)
+	rout.Reset()
+	if c := run(resume, nil, &rout, &rerr); c != 0 || !strings.Contains(rout.String(), "nothing to resume") {
+		t.Errorf("resume of a complete run: exit %d: %s", c, rout.String())
+	}
+	if !reflect.DeepEqual(before, folderBytes(t, out)) {
+		t.Errorf("a resume of a complete run changed the folder")
+	}
+}
+
+// matrixOf is the cells the run command args would measure, in order.
+func matrixOf(t *testing.T, args []string) []sweep.Cell {
+	t.Helper()
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var f runFlags
+	f.register(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := f.resolve(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := cfg.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cells
+}

@@ -1,0 +1,42 @@
+package results
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Command is what a `lockbench safety` run was asked, everything that decides which
+// trials it runs and what they draw: a --resume must ask the same.
+type Command struct {
+	Scenarios []string          `json:"scenarios"`
+	Trials    int               `json:"trials"`
+	Seed      int64             `json:"seed"`
+	Params    map[string]string `json:"params,omitempty"`
+	Provider  string            `json:"provider,omitempty"`
+}
+
+// unfinished is results.md's warning on a run still going or cut short.
+func (res Results) unfinished() string {
+	var cut []string
+	for _, r := range res.Reports {
+		if !r.Complete {
+			n := 0
+			for _, v := range r.Variants {
+				n += v.Tally.Trials
+			}
+			cut = append(cut, fmt.Sprintf("%s stopped after %s", r.Scenario, plural(n, "trial")))
+		}
+	}
+	msg := "**Unfinished run** (still going, or interrupted): these are the trials that finished"
+	if len(cut) > 0 {
+		msg += "; " + strings.Join(cut, ", ")
+	}
+	return msg + ". `lockbench safety` with the same flags and `--resume DIR` in place of `--out DIR` carries it on.\n\n"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
