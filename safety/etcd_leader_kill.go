@@ -23,10 +23,19 @@ func init() { Register(etcdLeaderKill{}) }
 
 func (etcdLeaderKill) Name() string { return "etcd-leader-kill" }
 func (etcdLeaderKill) Summary() string {
-	return "kill etcd's leader right after a grant: no second holder, fences keep growing; a lone member's lost disk breaks both"
+	return "kill a consensus leader (etcd's, ZooKeeper's) right after a grant: no second holder, fences keep growing; a lone member's lost disk breaks both"
 }
+
+// consensusStrategies are the lock services this scenario runs on, each as a group of
+// three (its leader killed) or a lone member (its disk lost).
+var consensusStrategies = []string{"etcd-3", "etcd", "zookeeper-3", "zookeeper"}
+
+// loneMember says whether a consensus strategy runs on one member.
+func loneMember(strategy string) bool { return strategy == "etcd" || strategy == "zookeeper" }
+
 func (etcdLeaderKill) Params() []Param {
 	return []Param{
+		ChoicesParam("strategies", registeredOf(consensusStrategies), consensusStrategies, "the consensus services: a group of three has its leader killed, a lone member loses its disk"),
 		DurationParam("ttl", 10*time.Second, 5*time.Second, "the lock's TTL: long enough that only a lost lock, never expiry, lets B in (a leader election must fit well inside it)"),
 		DurationParam("probe", time.Second, time.Millisecond, "how long B keeps trying while A holds the lock after the fault"),
 		DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new leader before the trial is fault_not_produced"),
@@ -46,17 +55,15 @@ func (s etcdLeaderKill) Run(ctx context.Context, env *Env, p Values) (*results.R
 	if probe >= ttl {
 		return nil, &ParamError{"probe", env.Params["probe"], "a duration shorter than ttl (" + ttl.String() + ")"}
 	}
-	variants := []etcdKillVariant{
-		{Variant{&results.Variant{Name: "etcd-3-leader-kill", Description: "3 members; SIGKILL-equivalent of the leader right after A's grant: B is refused, B's later fence exceeds A's",
-			Measure: results.Violations, Claims: []results.Claim{results.Holds(results.Violations), results.Holds(results.ReissuedTokens), results.Holds(results.StaleAccepted)}}}, "etcd-3", false},
-		{Variant{&results.Variant{Name: "etcd-lone-member-disk-loss", Description: "1 member restarted without its data dir right after A's grant: B gets the lock with a smaller fence",
-			Measure: results.ReissuedTokens, Claims: []results.Claim{results.Always(results.ReissuedTokens), results.Always(results.Violations)}}}, "etcd", true},
+	var variants []etcdKillVariant
+	for _, strategy := range p.Strings("strategies") {
+		variants = append(variants, leaderKillVariant(strategy))
 	}
 	rep := env.newReport(s)
 	for _, v := range variants {
 		st, err := StoreFor(v.strategy)
 		if err != nil {
-			return nil, fmt.Errorf("%w (etcd strategies register when locks/etcdlock is imported)", err)
+			return nil, fmt.Errorf("%w (etcd strategies register when locks/etcdlock is imported, ZooKeeper's with locks/zklock)", err)
 		}
 		part, err := s.runVariant(ctx, env, st.(Failover), v, ttl, probe, election)
 		if err != nil {
@@ -65,6 +72,31 @@ func (s etcdLeaderKill) Run(ctx context.Context, env *Env, p Values) (*results.R
 		rep.Variants = append(rep.Variants, part.Variants...)
 	}
 	return rep, nil
+}
+
+// leaderKillVariant is the strategy's variant: its leader killed, or, for a lone
+// member, its disk lost.
+func leaderKillVariant(strategy string) etcdKillVariant {
+	if loneMember(strategy) {
+		return etcdKillVariant{Variant{&results.Variant{Name: strategy + "-lone-member-disk-loss",
+			Description: "1 member restarted without its data dir right after A's grant: B gets the lock with a smaller fence",
+			Measure:     results.ReissuedTokens, Claims: []results.Claim{results.Always(results.ReissuedTokens), results.Always(results.Violations)}}}, strategy, true}
+	}
+	return etcdKillVariant{Variant{&results.Variant{Name: strategy + "-leader-kill",
+		Description: "3 members; SIGKILL-equivalent of the leader right after A's grant: B is refused, B's later fence exceeds A's",
+		Measure:     results.Violations, Claims: []results.Claim{results.Holds(results.Violations), results.Holds(results.ReissuedTokens), results.Holds(results.StaleAccepted)}}}, strategy, false}
+}
+
+// registeredOf keeps the strategies this program registered (ZooKeeper's only when
+// locks/zklock is imported), in order.
+func registeredOf(strategies []string) []string {
+	var out []string
+	for _, st := range strategies {
+		if _, err := StoreFor(st); err == nil {
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 func (s etcdLeaderKill) runVariant(ctx context.Context, env *Env, st Failover, v etcdKillVariant, ttl, probe, election time.Duration) (*results.Report, error) {

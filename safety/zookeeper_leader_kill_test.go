@@ -1,0 +1,27 @@
+package safety_test
+
+import (
+	"testing"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	_ "github.com/lockbench/lockbench/locks/zklock" // the zookeeper strategies
+	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// TestZooKeeperLeaderKill: killing the leader of a ZooKeeper ensemble right after a
+// grant lets nobody else in and the next czxid fence is larger; a lone server that loses
+// its disk forgets the lock and reissues smaller fences (the claims assert both).
+func TestZooKeeperLeaderKill(t *testing.T) {
+	testenv.RequireZooKeeper(t)
+	rep := safety.RunScenario(t, "etcd-leader-kill", 2, safety.Params{"strategies": "zookeeper-3,zookeeper"})
+	names := map[string]*results.Variant{}
+	for _, v := range rep.Variants {
+		names[v.Name] = v
+	}
+	for _, want := range []string{"zookeeper-3-leader-kill", "zookeeper-lone-member-disk-loss"} {
+		if v := names[want]; v == nil || v.Tally.Judged == 0 {
+			t.Errorf("%s: not run or nothing judged (%v)", want, v)
+		}
+	}
+}
