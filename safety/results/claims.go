@@ -42,6 +42,8 @@ var WriteupClaims = []WriteupClaim{
 		Scenario: "failover-loss", Breaks: []string{"wait1-delay-*", "min-replicas-delay-*"}, Holds: []string{"wait2-delay-*"}},
 	{Step: "step 4", Claim: "an old master that comes back takes writes until it is demoted (split brain)",
 		Scenario: "failover-loss", Breaks: []string{"zombie"}},
+	{Step: "step 4", Claim: "WAIT's objections: the acknowledging replica is not the one promoted, or dies with the master, or restarts empty with it; WAIT 2 waits for both",
+		Scenario: "wait-objections", Breaks: []string{"a1-*-wait1", "a2-*-wait1", "b-*-wait1"}, Holds: []string{"a1-*-wait2", "a2-*-wait2"}},
 	{Step: "Redlock", Claim: "a node of the majority restarting empty breaks mutual exclusion",
 		Scenario: "redlock-restart", Breaks: []string{"*/restart-empty"}, Holds: []string{"*/delayed-restart", "*/appendfsync-always", "*/extend-setnx"}},
 	{Step: "Redlock", Claim: "a clock jump on a node breaks Redlock (Kleppmann)",

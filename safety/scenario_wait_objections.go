@@ -1,0 +1,179 @@
+package safety
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// waitObjections: the write-up's two objections to WAIT, and what WAIT costs. (a) The
+// replica that acknowledged is not the one promoted: the lagging replica is favoured
+// by replica-priority (a1), or the acknowledging one dies with the master (a2). (b)
+// Acknowledged is not durable: the master and the acknowledging replica restart empty
+// together. Each on a sentinel deployment (master and 2 replicas) with one replica held
+// back by CLIENT PAUSE across the grant. The cost variants time SET + WAIT n on a
+// replicated topology with one replica lagging by a CLIENT PAUSE of each length.
+type waitObjections struct{}
+
+func init() { Register(waitObjections{}) }
+
+func (waitObjections) Name() string { return "wait-objections" }
+func (waitObjections) Summary() string {
+	return "the objections to WAIT: the lagging replica promoted by replica-priority, the acknowledger dying with the master, master and acknowledger restarting empty (loss with WAIT 1 vs WAIT 2); and WAIT's latency against replicas waited for and replica lag"
+}
+
+// objection is one way the acknowledged grant is lost, as --param objections names it.
+type objection struct {
+	name, fault string
+}
+
+var objections = []objection{
+	{"a1-priority", "the lagging replica has replica-priority 1, the acknowledger 100; the master is SIGKILLed at once: sentinel promotes the lagging one"},
+	{"a2-acker-dies", "the master and the acknowledging replica are SIGKILLed together: the lagging one is the only replica left to promote"},
+	{"b-restart-empty", "the master and the acknowledging replica restart empty together (node-restart-empty): what they acknowledged was only in memory"},
+}
+
+func objectionNames() []string {
+	names := make([]string, len(objections))
+	for i, o := range objections {
+		names[i] = o.name
+	}
+	return names
+}
+
+func (waitObjections) Params() []Param {
+	return []Param{
+		ChoicesParam("objections", objectionNames(), objectionNames(), "which objections to run"),
+		IntsParam("waits", []int{1, 2}, 1, 2, "WAIT numreplicas of the objection variants (the restart variant runs WAIT 1 only: with WAIT 2 the key's fate is a race of failover against resync)"),
+		DurationParam("lag", 300*time.Millisecond, 10*time.Millisecond, "CLIENT PAUSE of the lagging replica, started just before the grant; kept under 5 sentinel ping periods so that sentinel still finds it fresh enough to promote"),
+		DurationParam("wait-timeout", 2*time.Second, time.Millisecond, "WAIT's timeout: fewer acks by then refuse the grant (not_granted)"),
+		DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds"),
+		DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout"),
+		DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master (or a settled one after a restart) before the trial is fault_not_produced"),
+		SwitchParam("reuse", true, "re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
+		IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation"),
+		DurationParam("reform-timeout", 15*time.Second, time.Second, "with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
+		SwitchParam("cost", true, "add the cost variants: SET + WAIT n latency against the lag of one replica"),
+		DurationsParam("cost-lags", []time.Duration{0, 5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond}, "cost: CLIENT PAUSE of one replica just before each sample (the other replica is not paused)"),
+		IntsParam("cost-waits", []int{0, 1, 2}, 0, 2, "cost: WAIT numreplicas (0: SET alone, the baseline)"),
+		IntParam("cost-samples", 20, 1, 10000, "cost: timed samples per trial"),
+	}
+}
+
+// waitObjectionsConfig is the scenario's params, read once.
+type waitObjectionsConfig struct {
+	objections       []objection
+	waits            []int
+	lag, waitTimeout time.Duration
+	promotionTimeout time.Duration
+	cost             bool
+	costLags         []time.Duration
+	costWaits        []int
+	costSamples      int
+	deployments      failoverConfig // the sentinel deployments' settings, shared with failover-loss
+}
+
+func readWaitObjectionsConfig(p Values) waitObjectionsConfig {
+	c := waitObjectionsConfig{waits: p.Ints("waits"), lag: p.Duration("lag"), waitTimeout: p.Duration("wait-timeout"),
+		promotionTimeout: p.Duration("promotion-timeout"), cost: p.Bool("cost"), costLags: p.Durations("cost-lags"),
+		costWaits: p.Ints("cost-waits"), costSamples: p.Int("cost-samples"),
+		deployments: failoverConfig{downAfter: p.Duration("down-after"), failoverTimeout: p.Duration("failover-timeout"),
+			promotionTimeout: p.Duration("promotion-timeout"), reuse: p.Bool("reuse"), deployments: p.Int("deployments"),
+			reformTimeout: p.Duration("reform-timeout")}}
+	for _, name := range p.Strings("objections") {
+		for _, o := range objections {
+			if o.name == name {
+				c.objections = append(c.objections, o)
+			}
+		}
+	}
+	return c
+}
+
+// objectionVariant is one objection under WAIT n.
+type objectionVariant struct {
+	Variant
+	objection objection
+	wait      int
+	use       deploymentUse
+}
+
+func (s waitObjections) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+	c := readWaitObjectionsConfig(p)
+	// 5 ping periods is sentinel's freshness bound on a replica's last reply.
+	if ping := min(max(c.deployments.downAfter/2, 120*time.Millisecond), time.Second); len(c.objections) > 0 && c.lag >= 5*ping {
+		return nil, &ParamError{Name: "lag", Value: c.lag.String(), Want: fmt.Sprintf("a pause under 5 sentinel ping periods (%v at down-after %v), or sentinel will not promote the lagging replica", 5*ping, c.deployments.downAfter)}
+	}
+	rep := env.newReport(s)
+	if len(c.objections) > 0 {
+		r, err := newFailoverRun(env, c.deployments)
+		if err != nil {
+			return nil, err
+		}
+		defer r.close()
+		for _, v := range objectionVariants(c) {
+			if err := s.runObjection(ctx, env, r, c, v); err != nil {
+				return nil, err
+			}
+			rep.Variants = append(rep.Variants, v.result())
+		}
+	}
+	if c.cost {
+		cost, series, err := s.runCost(ctx, env, c)
+		if err != nil {
+			return nil, err
+		}
+		rep.Variants = append(rep.Variants, cost...)
+		rep.Series = append(rep.Series, series...)
+	}
+	return rep, nil
+}
+
+func (s waitObjections) runObjection(ctx context.Context, env *Env, r *failoverRun, c waitObjectionsConfig, v *objectionVariant) error {
+	for n := 0; n < env.Trials; n++ {
+		if err := env.runTrial(ctx, s.Name(), v.result(), n, func(ctx context.Context, t *Trial) error {
+			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+			defer cancel()
+			return borrow(ctx, r.lossDeployments, &v.use, func(topo topologies.Topology) error { return objectionTrial(ctx, r, c, topo, v, t) })
+		}); err != nil {
+			return err
+		}
+	}
+	if n := v.use.note(); n != "" {
+		v.Note(n)
+	}
+	return nil
+}
+
+func objectionVariants(c waitObjectionsConfig) []*objectionVariant {
+	var out []*objectionVariant
+	for _, o := range c.objections {
+		for _, w := range c.waits {
+			if o.name == "b-restart-empty" && w != 1 {
+				continue
+			}
+			out = append(out, &objectionVariant{Variant: Variant{&results.Variant{
+				Name: fmt.Sprintf("%s-wait%d", o.name, w),
+				Description: fmt.Sprintf("SET NX PX on the master, then WAIT %d %d; one replica paused (CLIENT PAUSE %v) just before the grant, the other acknowledges; %s",
+					w, c.waitTimeout.Milliseconds(), c.lag, o.fault),
+				Params:  map[string]string{"objection": o.name, "wait": fmt.Sprint(w), "lag": c.lag.String(), "wait_timeout": c.waitTimeout.String()},
+				Measure: results.LostLocks,
+				Claims:  objectionClaims(o, w),
+			}}, objection: o, wait: w})
+		}
+	}
+	return out
+}
+
+// objectionClaims: under WAIT 1 only the paused replica lacks the key, and each
+// objection makes that one (or an empty node) the next master: the lock is lost.
+// WAIT 2 waits out the pause, so the promoted replica holds the key.
+func objectionClaims(o objection, wait int) []results.Claim {
+	if wait >= 2 {
+		return []results.Claim{results.Holds(results.LostLocks)}
+	}
+	return []results.Claim{results.Breaks(results.LostLocks)}
+}
