@@ -14,4 +14,6 @@ func TestPausePastTTL(t *testing.T) {
 
 func TestFenceRegression(t *testing.T) { runScenario(t, "fence-regression", 1, nil) }
 
-func TestEtcdLeaderKill(t *testing.T) { runScenario(t, "etcd-leader-kill", 1, nil) }
+func TestEtcdLeaderKill(t *testing.T) {
+	runScenario(t, "etcd-leader-kill", 1, Params{"strategies": "etcd-3,etcd"})
+}

@@ -38,7 +38,7 @@ type lockBreak struct {
 }
 
 var lockBreaks = []lockBreak{
-	{"pause", []string{"single", "etcd", pgAdvisory},
+	{"pause", []string{"single", "etcd", "zookeeper", pgAdvisory},
 		"A stops (client-pause) for pause-factor x the granted lease in the middle of its change; B retries meanwhile and is granted once the lease has run out"},
 	{"failover", []string{"sentinel"},
 		"the replicas lag (CLIENT PAUSE) from before A's first lease; in the middle of A's change its master is SIGKILLed; a replica that never saw A's lease (nor its INCR fences) is promoted; B locks there"},
@@ -53,6 +53,20 @@ func allBreaks() []string { return append(lockBreakNames(), lockFreeRedelivery) 
 
 // allStrategies are the lock services and the lock-free writers.
 func allStrategies() []string { return append(lostUpdatesStrategies(), lockFreeModes...) }
+
+// availableStrategies are those of allStrategies this program can run: the lock
+// services registered (ZooKeeper's only when locks/zklock is imported), pg-advisory
+// (the account's own server) and the lock-free writers.
+func availableStrategies() []string {
+	var out []string
+	for _, st := range allStrategies() {
+		_, err := StoreFor(st)
+		if err == nil || st == pgAdvisory || slices.Contains(lockFreeModes, st) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
 
 func lockBreakNames() []string {
 	var out []string
@@ -132,8 +146,8 @@ func parseAccountGuard(name string) accountGuard {
 
 func (lostUpdates) Params() []Param {
 	return []Param{
-		ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks: pause (single, etcd, pg-advisory; and the lock-free writers, paused between read and write), failover (sentinel), redlock-restart (redlock), clock-jump (single, libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
-		ChoicesParam("strategies", allStrategies(), allStrategies(), "the lock services to break (each break runs on those of its own among them), and the lock-free writers "+strings.Join(lockFreeModes, ", ")+" (no lock)"),
+		ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks: pause (single, etcd, zookeeper, pg-advisory; and the lock-free writers, paused between read and write), failover (sentinel), redlock-restart (redlock), clock-jump (single, libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
+		ChoicesParam("strategies", availableStrategies(), allStrategies(), "the lock services to break (each break runs on those of its own among them), and the lock-free writers "+strings.Join(lockFreeModes, ", ")+" (no lock)"),
 		ChoicesParam("guards", AccountModes(), AccountModes(), "the write guards of the account row (resources/pgaccount modes)"),
 		ChoicesParam("fences", []string{fenceOfLock, fencePGSeq}, []string{fenceOfLock, fencePGSeq}, "where the token comes from: lock (the lock service's own fence: INCR on the Redis master, etcd's revision, pglock's sequence; Redlock has none) or pg-sequence (nextval of a sequence on the account's database, right after each grant)"),
 		DurationParam("ttl", 500*time.Millisecond, 100*time.Millisecond, "the lease of the pause break (etcd grants whole seconds, at least 2 s); clock-jump asks for at least 1 s, redlock-restart 2 s and failover 10 s, so that their fault breaks the lock before the lease ends"),

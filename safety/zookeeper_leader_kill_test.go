@@ -25,3 +25,11 @@ func TestZooKeeperLeaderKill(t *testing.T) {
 		}
 	}
 }
+
+// TestLostUpdatesZooKeeper: a ZooKeeper holder paused past its session in the middle of
+// a change: the czxid fence refuses its stale write, read-modify-write loses B's change
+// (the claims assert both).
+func TestLostUpdatesZooKeeper(t *testing.T) {
+	testenv.RequireZooKeeper(t)
+	runLostUpdates(t, 2, safety.Params{"breaks": "pause", "strategies": "zookeeper", "fences": "lock", "guards": "fenced,read-modify-write"})
+}
