@@ -46,6 +46,8 @@ var WriteupClaims = []WriteupClaim{
 		Scenario: "wait-objections", Breaks: []string{"a1-*-wait1", "a2-*-wait1", "b-*-wait1"}, Holds: []string{"a1-*-wait2", "a2-*-wait2"}},
 	{Step: "Redlock", Claim: "a node of the majority restarting empty breaks mutual exclusion",
 		Scenario: "redlock-restart", Breaks: []string{"*/restart-empty"}, Holds: []string{"*/delayed-restart", "*/appendfsync-always", "*/extend-setnx"}},
+	{Step: "Redlock", Claim: "redsync #186: a lock held on exactly a quorum breaks when one of its nodes restarts empty; one held on more nodes survives it",
+		Scenario: "redlock-quorum", Breaks: []string{"*/restart-empty-exact-quorum"}, Holds: []string{"*/restart-empty-beyond-quorum"}},
 	{Step: "Redlock", Claim: "a clock jump on a node breaks Redlock (Kleppmann)",
 		Scenario: "redlock-kleppmann", Breaks: []string{"jump"}, Holds: []string{"no-jump", "jump-within-drift"}},
 	{Step: "Redlock", Claim: "a single master's clock jumping forward or running fast frees the lock early",

@@ -1,0 +1,60 @@
+package safety
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// TestRedlockQuorum: grants on exactly a quorum break after one of their nodes
+// restarts empty, grants on more nodes do not, and plain redlock without contention
+// never sits on exactly a quorum nor leaves a key behind. Which subset a grant falls
+// in is the servers' doing, so a subset no trial reached is not a failure; each
+// strategy and contention must still have its share and one restart subset judged.
+func TestRedlockQuorum(t *testing.T) {
+	env := testEnv(t, 3, Params{"clients": "4"})
+	env.Logf = nil
+	s, err := Lookup("redlock-quorum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, s, env)
+	if err != nil {
+		t.Fatalf("redlock-quorum: %v", err)
+	}
+	t.Logf("\n%s", rep.Table())
+	roundTrip(t, rep)
+	subsetJudged := map[string]int{}
+	for _, v := range rep.Variants {
+		group := v.Name[:strings.LastIndex(v.Name, "/")]
+		if strings.HasSuffix(v.Name, "-quorum") {
+			subsetJudged[group] += v.Tally.Judged
+		}
+		if v.Tally.Judged == 0 {
+			if strings.HasSuffix(v.Name, "/share") || strings.HasSuffix(v.Name, "/restart-empty") {
+				t.Errorf("%s: no trial judged (%d fault not produced, errors %s)", v.Name, v.Tally.FaultNotProduced, v.Tally.ErrorsString())
+			}
+			continue
+		}
+		for _, c := range v.Claims {
+			if ok, why := c.Check(v.Tally); !ok {
+				t.Errorf("%s: claim %s failed over %d judged trials: %d broke %s", v.Name, c, v.Tally.Judged, v.Tally.Broke[c.Measure], why)
+			}
+		}
+		for _, tr := range v.Trials {
+			if tr.Outcome == results.Judged && len(tr.Proof) == 0 {
+				t.Errorf("%s trial %d: judged without a proof", v.Name, tr.N)
+			}
+		}
+	}
+	for group, n := range subsetJudged {
+		if n == 0 {
+			t.Errorf("%s: neither restart subset judged a trial", group)
+		}
+	}
+}
