@@ -273,7 +273,7 @@ func (n *node) Pause() error {
 		return fmt.Errorf("%s: SIGSTOP: %w", n.name, err)
 	}
 	// Until the postmaster has stopped it may still fork a backend the listing misses.
-	waitStopped(pid)
+	topologies.WaitStopped(pid)
 	for _, p := range serverProcesses(n.dataDir) {
 		if p == pid || syscall.Kill(p, syscall.SIGSTOP) != nil {
 			continue
@@ -286,7 +286,7 @@ func (n *node) Pause() error {
 	}
 	// A process not yet stopped could still answer a query after Pause returned.
 	for _, p := range n.paused {
-		waitStopped(p)
+		topologies.WaitStopped(p)
 	}
 	n.frozen = true
 	return nil

@@ -71,25 +71,6 @@ func killAll(dataDir string) {
 	}
 }
 
-// waitStopped waits (briefly, bounded) until pid is in the stopped state: kill returns
-// before a SIGSTOP takes effect.
-func waitStopped(pid int) {
-	deadline := time.Now().Add(time.Second)
-	for time.Now().Before(deadline) {
-		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-		if err != nil {
-			return
-		}
-		// The state follows the command name, which is in parentheses and may hold spaces.
-		if i := strings.LastIndexByte(string(b), ')'); i >= 0 {
-			if f := strings.Fields(string(b[i+1:])); len(f) > 0 && (f[0] == "T" || f[0] == "t") {
-				return
-			}
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // removeLeftSegment frees the System V shared memory segment a killed server left
 // behind (a restart would reuse or free it; a Close must). postmaster.pid names it on
 // its seventh line; it is freed only if it is still that server's and unattached.
