@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,6 +146,11 @@ func (s Sweep) cells() ([]Cell, error) {
 	if len(s.Strategies) == 0 {
 		return nil, fmt.Errorf("strategies: none given (want some of %s)", strings.Join(locks.Strategies(), ", "))
 	}
+	for field, list := range map[string][]string{"strategies": s.Strategies, "guards": s.Guards} {
+		if err := distinct(list); err != nil {
+			return nil, fmt.Errorf("%s: %w", field, err)
+		}
+	}
 	guards, err := s.guardsByStrategy()
 	if err != nil {
 		return nil, err
@@ -204,8 +210,8 @@ func (s Sweep) cells() ([]Cell, error) {
 			return nil, fmt.Errorf("rate: an open load needs at least one rate")
 		}
 		for _, r := range s.Rate {
-			if !(r > 0) {
-				return nil, fmt.Errorf("rate = %v: must be > 0", r)
+			if !(r > 0) || math.IsInf(r, 0) {
+				return nil, fmt.Errorf("rate = %v: must be a finite number > 0", r)
 			}
 		}
 		if s.Arrival != "constant" && s.Arrival != "poisson" {
@@ -319,4 +325,19 @@ func (s Sweep) guardsByStrategy() (map[string][]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// distinct refuses a list that names an entry twice or holds an empty one.
+func distinct(list []string) error {
+	seen := map[string]bool{}
+	for _, v := range list {
+		switch {
+		case v == "":
+			return fmt.Errorf("an empty entry")
+		case seen[v]:
+			return fmt.Errorf("%s is named twice", v)
+		}
+		seen[v] = true
+	}
+	return nil
 }

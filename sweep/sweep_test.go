@@ -2,6 +2,7 @@ package sweep_test
 
 import (
 	"context"
+	"math"
 	"os"
 	"reflect"
 	"strings"
@@ -62,13 +63,15 @@ func TestCellsExpandValidateAndGroup(t *testing.T) {
 		}
 	}
 	bad := map[string]sweep.Sweep{
-		"strategies": {Strategies: []string{"paxos"}},
-		"clients":    {Strategies: []string{"single"}, Clients: []int{0}},
-		"keys":       {Strategies: []string{"single"}, Keys: []string{"-1"}},
-		"ttl":        {Strategies: []string{"single"}, TTL: []sweep.Duration{0}},
-		"rate":       {Strategies: []string{"single"}, Load: "open", Rate: []float64{-1}},
-		"load":       {Strategies: []string{"single"}, Load: "bursty"},
-		"network":    {Strategies: []string{"single"}, Network: []string{"dialup"}},
+		"strategies":                        {Strategies: []string{"paxos"}},
+		"clients":                           {Strategies: []string{"single"}, Clients: []int{0}},
+		"keys":                              {Strategies: []string{"single"}, Keys: []string{"-1"}},
+		"ttl":                               {Strategies: []string{"single"}, TTL: []sweep.Duration{0}},
+		"rate":                              {Strategies: []string{"single"}, Load: "open", Rate: []float64{-1}},
+		"load":                              {Strategies: []string{"single"}, Load: "bursty"},
+		"network":                           {Strategies: []string{"single"}, Network: []string{"dialup"}},
+		"strategies: single is named twice": {Strategies: []string{"single", "single"}},
+		"rate = +Inf":                       {Strategies: []string{"single"}, Load: "open", Rate: []float64{math.Inf(1)}},
 	}
 	for field, s := range bad {
 		_, err := sweep.Config{Duration: sweep.Duration(time.Second), Sweeps: []sweep.Sweep{s}}.Cells()

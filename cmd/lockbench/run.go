@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -151,6 +152,9 @@ func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("config: %w", err)
 		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			return cfg, fmt.Errorf("config %s: the file is empty (it would silently run the default matrix)", f.config)
+		}
 		fromFile, err := sweep.ParseYAML(data)
 		if err != nil {
 			return cfg, fmt.Errorf("config %s: %w", f.config, err)
@@ -176,13 +180,13 @@ func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
 		}
 	}
 	set("workload", eachSweep(func(s *sweep.Sweep, v string) error { s.Workload = v; return nil }))
-	set("guards", eachSweep(func(s *sweep.Sweep, v string) error { s.Guards = splitList(v); return nil }))
-	set("strategies", eachSweep(func(s *sweep.Sweep, v string) error { s.Strategies = splitList(v); return nil }))
+	set("guards", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Guards, e = splitList(v); return }))
+	set("strategies", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Strategies, e = splitList(v); return }))
 	set("clients", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Clients, e = parseInts(v); return }))
-	set("keys", eachSweep(func(s *sweep.Sweep, v string) error { s.Keys = splitList(v); return nil }))
+	set("keys", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Keys, e = splitList(v); return }))
 	set("hold", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Hold, e = parseDurations(v); return }))
 	set("ttl", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.TTL, e = parseDurations(v); return }))
-	set("network", eachSweep(func(s *sweep.Sweep, v string) error { s.Network = splitList(v); return nil }))
+	set("network", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Network, e = splitList(v); return }))
 	set("load", eachSweep(func(s *sweep.Sweep, v string) error { s.Load = v; return nil }))
 	set("rate", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Rate, e = parseFloats(v); return }))
 	set("arrival", eachSweep(func(s *sweep.Sweep, v string) error { s.Arrival = v; return nil }))
@@ -208,19 +212,32 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return found
 }
 
-func splitList(v string) []string {
+// splitList reads a comma-separated list; an empty entry or one given twice is an
+// error (a typo, or a cell measured twice under one name).
+func splitList(v string) ([]string, error) {
 	var out []string
+	seen := map[string]bool{}
 	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
+		s = strings.TrimSpace(s)
+		switch {
+		case s == "":
+			return nil, fmt.Errorf("%q has an empty entry", v)
+		case seen[s]:
+			return nil, fmt.Errorf("%q names %s twice", v, s)
 		}
+		seen[s] = true
+		out = append(out, s)
 	}
-	return out
+	return out, nil
 }
 
 func parseInts(v string) ([]int, error) {
+	parts, err := splitList(v)
+	if err != nil {
+		return nil, err
+	}
 	var out []int
-	for _, s := range splitList(v) {
+	for _, s := range parts {
 		n, err := strconv.Atoi(s)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a whole number", s)
@@ -240,8 +257,12 @@ func parseCount(v string) (int, error) {
 }
 
 func parseFloats(v string) ([]float64, error) {
+	parts, err := splitList(v)
+	if err != nil {
+		return nil, err
+	}
 	var out []float64
-	for _, s := range splitList(v) {
+	for _, s := range parts {
 		n, err := strconv.ParseFloat(s, 64)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a number", s)
@@ -263,8 +284,12 @@ func parseDuration(v string) (sweep.Duration, error) {
 }
 
 func parseDurations(v string) ([]sweep.Duration, error) {
+	parts, err := splitList(v)
+	if err != nil {
+		return nil, err
+	}
 	var out []sweep.Duration
-	for _, s := range splitList(v) {
+	for _, s := range parts {
 		d, err := parseDuration(s)
 		if err != nil {
 			return nil, err

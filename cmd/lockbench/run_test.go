@@ -19,18 +19,24 @@ func TestRunRefusesBadInputAndCreatesNothing(t *testing.T) {
 	dir := t.TempDir()
 	badConfig := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(badConfig, []byte("sweeps:\n  - strategies: [single]\n    clientz: [8]\n"), 0o644)
+	emptyConfig := filepath.Join(dir, "empty.yaml")
+	os.WriteFile(emptyConfig, []byte("\n"), 0o644)
 	wrongType := filepath.Join(dir, "wrong.yaml")
 	os.WriteFile(wrongType, []byte("warmup: [1s]\n"), 0o644)
 	cases := map[string][]string{
-		"consul":          {"--strategies", "consul"},
-		"clients = 0":     {"--clients", "0"},
-		"rate = -5":       {"--load", "open", "--rate", "-5"},
-		"duration = 0s":   {"--duration", "0"},
-		"network profile": {"--network", "wan"},
-		"clientz":         {"--config", badConfig},
-		"warmup":          {"--config", wrongType},
-		"progress":        {"--progress", "fancy"},
-		"provider":        {"--provider", "cloud"},
+		"consul":                  {"--strategies", "consul"},
+		"clients = 0":             {"--clients", "0"},
+		"rate = -5":               {"--load", "open", "--rate", "-5"},
+		"duration = 0s":           {"--duration", "0"},
+		"network profile":         {"--network", "wan"},
+		"must be a finite number": {"--load", "open", "--rate", "Inf"},
+		"names single twice":      {"--strategies", "single,single"},
+		"has an empty entry":      {"--strategies", "single,,redlock"},
+		"the file is empty":       {"--config", emptyConfig},
+		"clientz":                 {"--config", badConfig},
+		"warmup":                  {"--config", wrongType},
+		"progress":                {"--progress", "fancy"},
+		"provider":                {"--provider", "cloud"},
 		// Intervals: one has no spread; too many leave pieces shorter than 100ms.
 		"intervals = 1: want at least 2":                  {"--intervals", "1"},
 		"intervals = 60: a measured duration of 5s holds": {"--duration", "5s", "--intervals", "60"},
