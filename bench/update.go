@@ -140,11 +140,14 @@ func RunUpdates(ctx context.Context, u Updater, load UpdateLoad, another func() 
 		go func(t *tally[*UpdateResult], client int) {
 			defer wg.Done()
 			defer t.handOver()
+			uncancelled := context.WithoutCancel(ctx) // once per client, not per update
 			for ctx.Err() == nil && another() {
+				// The update's own deadline is made before the clock starts: its timer is
+				// the harness's cost, not the update's.
+				updateCtx, cancel := context.WithTimeout(uncancelled, updateTimeout)
 				began := time.Now()
 				t.moveTo(began)
 				rec := t.rec
-				updateCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), updateTimeout)
 				out, err := u.Update(updateCtx, client, load.Account(client))
 				cancel()
 				rec.Retries += int64(out.Retries)

@@ -3,12 +3,14 @@ package safety
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // ErrCrashed is what a crashed client's next step returns.
@@ -187,4 +189,24 @@ func (c *Client) Watchdog(ctx context.Context, lease locks.Lease, ttl time.Durat
 		}
 	}()
 	return func() { cancel(); <-done }
+}
+
+// storeClients makes one recorded client per id over st's topology, each with a
+// locker of its own (fenced: leases carry a fence); closeAll closes every locker. A
+// locker that cannot be made is the trial's setup error.
+func storeClients(ctx context.Context, st Store, topo topologies.Topology, fenced bool, rec *history.Recorder, ids ...string) (clients []*Client, closeAll func(), err error) {
+	closeAll = func() {
+		for _, c := range clients {
+			c.Locker.Close()
+		}
+	}
+	for _, id := range ids {
+		l, err := st.Locker(ctx, topo, fenced)
+		if err != nil {
+			closeAll()
+			return nil, func() {}, Failed("setup", fmt.Errorf("client %s: %w", id, err))
+		}
+		clients = append(clients, NewClient(id, l, rec))
+	}
+	return clients, closeAll, nil
 }

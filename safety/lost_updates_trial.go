@@ -139,23 +139,12 @@ func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v
 	}
 	defer acct.Close()
 	fenced := v.fence == fenceOfLock && v.hasFence()
-	newClient := func(id string) (*Client, error) {
-		l, err := lk.store.Locker(ctx, lk.topo, fenced)
-		if err != nil {
-			return nil, Failed("setup", fmt.Errorf("client %s: %w", id, err))
-		}
-		return NewClient(id, l, t.Rec), nil
-	}
-	a, err := newClient("A")
+	clients, closeClients, err := storeClients(ctx, lk.store, lk.topo, fenced, t.Rec, "A", "B")
 	if err != nil {
 		return err
 	}
-	defer a.Locker.Close()
-	b, err := newClient("B")
-	if err != nil {
-		return err
-	}
-	defer b.Locker.Close()
+	defer closeClients()
+	a, b := clients[0], clients[1]
 	w := &accountWriter{t: t, acct: acct, res: NewResource(accountResource, false, t.Rec), mode: v.guard.String(), v: v}
 
 	if err := lk.lag(ctx); err != nil {

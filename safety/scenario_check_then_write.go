@@ -96,23 +96,12 @@ func (s checkThenWriteLock) trial(ctx context.Context, store Store, topo topolog
 	defer cancel()
 	addr := topo.Masters()[0].Addr()
 	res := NewResource("resource", v.fenced, t.Rec)
-	newClient := func(id string) (*Client, error) {
-		l, err := store.Locker(ctx, topo, true)
-		if err != nil {
-			return nil, Failed("setup", fmt.Errorf("client %s: %w", id, err))
-		}
-		return NewClient(id, l, t.Rec), nil
-	}
-	a, err := newClient("A")
+	clients, closeClients, err := storeClients(ctx, store, topo, true, t.Rec, "A", "B")
 	if err != nil {
 		return err
 	}
-	defer a.Locker.Close()
-	b, err := newClient("B")
-	if err != nil {
-		return err
-	}
-	defer b.Locker.Close()
+	defer closeClients()
+	a, b := clients[0], clients[1]
 	asker, observer := plainClient(addr), plainClient(addr) // A's own connection; the lab's
 	defer asker.Close()
 	defer observer.Close()

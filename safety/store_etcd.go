@@ -49,6 +49,15 @@ type leaderWaiter interface {
 }
 
 func (s etcdStore) Primary(ctx context.Context, topo topologies.Topology) (topologies.Node, error) {
+	return waitLeader(ctx, topo)
+}
+
+func (s etcdStore) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
+	return awaitNewLeader(ctx, topo, old)
+}
+
+// waitLeader is the leader of a consensus topology (etcd, ZooKeeper), once it has one.
+func waitLeader(ctx context.Context, topo topologies.Topology) (topologies.Node, error) {
 	lw, ok := topo.(leaderWaiter)
 	if !ok {
 		return nil, fmt.Errorf("topology from provider %s cannot name its leader", topo.Provider())
@@ -56,9 +65,10 @@ func (s etcdStore) Primary(ctx context.Context, topo topologies.Topology) (topol
 	return lw.WaitLeader(ctx)
 }
 
-func (s etcdStore) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
+// awaitNewLeader polls until a consensus topology has a leader other than old.
+func awaitNewLeader(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
 	for {
-		leader, err := s.Primary(ctx, topo)
+		leader, err := waitLeader(ctx, topo)
 		if err == nil && leader.Name() != old.Name() {
 			return leader, nil
 		}

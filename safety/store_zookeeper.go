@@ -70,26 +70,11 @@ func (l atLeastMinSession) Extend(ctx context.Context, lease locks.Lease, ttl ti
 }
 
 func (s zkStore) Primary(ctx context.Context, topo topologies.Topology) (topologies.Node, error) {
-	lw, ok := topo.(leaderWaiter)
-	if !ok {
-		return nil, fmt.Errorf("topology from provider %s cannot name its leader", topo.Provider())
-	}
-	return lw.WaitLeader(ctx)
+	return waitLeader(ctx, topo)
 }
 
 func (s zkStore) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
-	for {
-		leader, err := s.Primary(ctx, topo)
-		if err == nil && leader.Name() != old.Name() {
-			return leader, nil
-		}
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("no leader other than %s (last: %v): %w", old.Name(), err, ctx.Err())
-		}
-		if sleep(ctx, 20*time.Millisecond) != nil {
-			return nil, fmt.Errorf("no leader other than %s: %w", old.Name(), ctx.Err())
-		}
-	}
+	return awaitNewLeader(ctx, topo, old)
 }
 
 // FenceLinearizable: the zxid comes from ZAB, which elects only a server holding every
