@@ -30,6 +30,9 @@ type Load struct {
 	KeyPrefix string
 	// Intervals, when set, also keeps the recording cut into consecutive pieces.
 	Intervals Intervals
+	// NoWarm skips the warm-up of the locker's connections before the clock starts
+	// (locks.Warm): the caller warmed them already, or means to measure them cold.
+	NoWarm bool
 }
 
 // Validate names the first field that cannot run.
@@ -60,6 +63,8 @@ func (l Load) key(client int) string {
 // Result is a merged recording of one run.
 type Result struct {
 	*Recorder
+	// Started is when the clock started, after the warm-up: nothing before it is timed.
+	Started time.Time
 	Elapsed time.Duration
 	// Intervals are the run's consecutive pieces when Load.Intervals asked for them.
 	Intervals []Result
@@ -94,6 +99,9 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 	if err := load.Validate(); err != nil {
 		return Result{}, err
 	}
+	if err := warm(ctx, l, load); err != nil {
+		return Result{}, err
+	}
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)
 	var wg sync.WaitGroup
@@ -116,7 +124,8 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 
 // cycle is one acquire-hold-release, retrying refused and failed attempts until granted
 // or ctx ends. Acquire and cycle latencies count from cycleStart: now in a closed loop,
-// the intended start in an open one.
+// the intended start in an open one. What ctx's end cuts short (an attempt, a hold) is
+// counted apart and kept out of every histogram: its latency is the deadline's.
 func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Recorder, cycleStart time.Time) {
 	var lease locks.Lease
 	backoff := load.RetryDelay
@@ -124,13 +133,15 @@ func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Reco
 		attemptStart := time.Now()
 		var err error
 		lease, err = l.Acquire(ctx, key, load.TTL)
+		if err != nil && ctx.Err() != nil {
+			// The locker gave back what the attempt may have taken (see locks.Locker).
+			rec.CutOffAttempts++
+			return
+		}
 		record(rec.Attempt, time.Since(attemptStart))
 		rec.Attempts++
 		if err == nil {
 			break
-		}
-		if ctx.Err() != nil {
-			return
 		}
 		delay := load.RetryDelay
 		if errors.Is(err, locks.ErrNotAcquired) {
@@ -147,9 +158,7 @@ func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Reco
 	}
 	granted := time.Now()
 	record(rec.AcquireWait, granted.Sub(cycleStart))
-	if load.Hold > 0 {
-		sleep(ctx, load.Hold)
-	}
+	held := load.Hold <= 0 || sleep(ctx, load.Hold)
 	releaseStart := time.Now()
 	// Release even when ctx ended, so a run never leaves its locks behind.
 	err := l.Release(context.WithoutCancel(ctx), lease)
@@ -157,6 +166,10 @@ func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Reco
 	record(rec.Release, end.Sub(releaseStart))
 	if err != nil {
 		rec.Errors[errorKind(err)]++
+		return
+	}
+	if !held {
+		rec.CutOffHolds++ // a cycle with a shortened hold is no cycle of this load
 		return
 	}
 	record(rec.Cycle, end.Sub(cycleStart))

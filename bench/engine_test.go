@@ -182,3 +182,92 @@ func TestSplitUpdateRunAddsUpToTheWholeRun(t *testing.T) {
 			applied, recorded, elapsed, res.Applied, res.Update.TotalCount(), res.Elapsed)
 	}
 }
+
+// blockingLocker grants at once (as memLocker) or, when block is set, makes every
+// attempt wait for ctx's end; it reports each attempt entering, and records its warm-up.
+type blockingLocker struct {
+	memLocker
+	block   bool
+	entered chan struct{}
+	warmed  []locks.WarmUp
+	warmAt  time.Time
+}
+
+func (b *blockingLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+	if b.block {
+		b.entered <- struct{}{}
+		<-ctx.Done()
+		return locks.Lease{}, ctx.Err()
+	}
+	lease, err := b.memLocker.Acquire(ctx, key, ttl)
+	b.entered <- struct{}{}
+	return lease, err
+}
+
+func (b *blockingLocker) Warm(_ context.Context, w locks.WarmUp) error {
+	b.warmed = append(b.warmed, w)
+	b.warmAt = time.Now()
+	return nil
+}
+
+// runUntilEntered runs load on l and ends it once every client has entered Acquire.
+func runUntilEntered(t *testing.T, l *blockingLocker, load bench.Load) bench.Result {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for range load.Clients {
+			<-l.entered
+		}
+		cancel()
+	}()
+	res, err := bench.RunClosed(ctx, l, load, func() bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestCutOffAttemptsStayOutOfTheHistograms(t *testing.T) {
+	const clients = 8
+	l := &blockingLocker{memLocker: memLocker{holders: map[string]string{}}, block: true, entered: make(chan struct{}, clients)}
+	res := runUntilEntered(t, l, bench.Load{Clients: clients, Keys: clients, TTL: time.Second})
+	if res.CutOffAttempts != clients || res.Attempts != 0 || res.Attempt.TotalCount() != 0 || res.ErrorTotal() != 0 {
+		t.Errorf("cut off %d, attempts %d, attempt samples %d, errors %v; want %d cut off and nothing else",
+			res.CutOffAttempts, res.Attempts, res.Attempt.TotalCount(), res.Errors, clients)
+	}
+}
+
+func TestCutOffHoldsAreReleasedButNoCycle(t *testing.T) {
+	const clients = 8
+	l := &blockingLocker{memLocker: memLocker{holders: map[string]string{}}, entered: make(chan struct{}, clients)}
+	res := runUntilEntered(t, l, bench.Load{Clients: clients, Keys: clients, TTL: time.Second, Hold: time.Hour})
+	if res.CutOffHolds != clients || res.Granted != 0 || res.Cycle.TotalCount() != 0 {
+		t.Errorf("holds cut off %d, granted %d, cycle samples %d; want %d holds cut off and no cycle",
+			res.CutOffHolds, res.Granted, res.Cycle.TotalCount(), clients)
+	}
+	if res.Release.TotalCount() != clients || len(l.holders) != 0 {
+		t.Errorf("%d releases timed, locks left %v: every cut hold must be released", res.Release.TotalCount(), l.holders)
+	}
+}
+
+func TestTheEngineWarmsTheLockerBeforeItsClock(t *testing.T) {
+	const clients = 4
+	for _, noWarm := range []bool{false, true} {
+		l := &blockingLocker{memLocker: memLocker{holders: map[string]string{}}, entered: make(chan struct{}, 1000)}
+		load := bench.Load{Clients: clients, Keys: clients, TTL: time.Second, NoWarm: noWarm}
+		res, err := bench.RunClosed(context.Background(), l, load, bench.Countdown(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []locks.WarmUp{{Clients: clients, TTL: time.Second}}
+		switch {
+		case noWarm && len(l.warmed) != 0:
+			t.Errorf("NoWarm: warmed anyway %v", l.warmed)
+		case !noWarm && (len(l.warmed) != 1 || l.warmed[0] != want[0]):
+			t.Errorf("warmed %v, want %v", l.warmed, want)
+		case !noWarm && !l.warmAt.Before(res.Started):
+			t.Errorf("warmed at %v, not before the clock started at %v", l.warmAt, res.Started)
+		}
+	}
+}

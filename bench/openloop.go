@@ -42,6 +42,9 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 	if open.Queue <= 0 {
 		open.Queue = 1 << 16
 	}
+	if err := warm(ctx, l, load); err != nil {
+		return OpenResult{}, err
+	}
 	queue := make(chan time.Time, open.Queue)
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)

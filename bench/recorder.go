@@ -36,6 +36,13 @@ type Recorder struct {
 	Granted     int64 // completed cycles
 	Refused     int64 // attempts lost to another owner
 	Errors      map[string]int64
+	// CutOffAttempts are attempts the run's end (ctx) cut short: not in Attempts nor
+	// in any histogram, as their latency is the deadline's; the locker released what
+	// they may have taken.
+	CutOffAttempts int64
+	// CutOffHolds are granted locks whose hold the run's end cut short: released, and
+	// counted neither in Granted nor in Cycle.
+	CutOffHolds int64
 }
 
 // NewRecorder returns an empty recorder.
@@ -62,6 +69,8 @@ func (r *Recorder) Merge(o *Recorder) {
 	r.Attempts += o.Attempts
 	r.Granted += o.Granted
 	r.Refused += o.Refused
+	r.CutOffAttempts += o.CutOffAttempts
+	r.CutOffHolds += o.CutOffHolds
 	for k, v := range o.Errors {
 		r.Errors[k] += v
 	}
@@ -72,7 +81,7 @@ func (r *Recorder) reset() {
 	for _, h := range []*hdrhistogram.Histogram{r.Attempt, r.AcquireWait, r.Release, r.Cycle} {
 		h.Reset()
 	}
-	r.Attempts, r.Granted, r.Refused = 0, 0, 0
+	r.Attempts, r.Granted, r.Refused, r.CutOffAttempts, r.CutOffHolds = 0, 0, 0, 0, 0
 	clear(r.Errors)
 }
 
@@ -84,13 +93,13 @@ func newRecorderSplit(iv Intervals) *split[*Recorder] {
 // lockResult merges the intervals of a lock run that lasted elapsed into one Result,
 // keeping them apart too when the run was split.
 func lockResult(s *split[*Recorder], elapsed time.Duration) Result {
-	res := Result{Recorder: NewRecorder(), Elapsed: elapsed}
+	res := Result{Recorder: NewRecorder(), Started: s.start, Elapsed: elapsed}
 	for _, p := range s.parts {
 		res.Merge(p)
 	}
 	if len(s.parts) > 1 {
 		for i, p := range s.parts {
-			res.Intervals = append(res.Intervals, Result{Recorder: p, Elapsed: s.elapsed(i, elapsed)})
+			res.Intervals = append(res.Intervals, Result{Recorder: p, Started: s.start.Add(time.Duration(i) * s.iv.Every), Elapsed: s.elapsed(i, elapsed)})
 		}
 	}
 	return res

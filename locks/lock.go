@@ -38,7 +38,9 @@ var (
 type Locker interface {
 	// Strategy is the name the CLI and benchmarks use for this locker.
 	Strategy() string
-	// Acquire makes one attempt to lock key for ttl.
+	// Acquire makes one attempt to lock key for ttl. An attempt that fails because ctx
+	// ended gives back whatever it may have taken (a SET can land after the caller
+	// stopped waiting): a lock left behind would block the key's next user a whole TTL.
 	Acquire(ctx context.Context, key string, ttl time.Duration) (Lease, error)
 	// Release frees the lease's key if and only if its token still owns it.
 	Release(ctx context.Context, lease Lease) error

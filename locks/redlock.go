@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/go-redsync/redsync/v4"
@@ -106,6 +107,11 @@ func (r *redlock) Acquire(ctx context.Context, key string, ttl time.Duration) (L
 	lease := Lease{Key: key, Token: NewToken(), Start: time.Now()}
 	m := r.mutex(key, lease.Token, ttl)
 	if err := m.TryLockContext(ctx); err != nil {
+		if ctx.Err() != nil {
+			// Cut off: redsync's own clean-up ran on the ended ctx, so SETs that landed
+			// on some nodes are still there.
+			r.giveBack(ctx, lease)
+		}
 		if isRedlockContention(err) {
 			return Lease{}, fmt.Errorf("%w (%v)", ErrNotAcquired, err)
 		}
@@ -113,6 +119,28 @@ func (r *redlock) Acquire(ctx context.Context, key string, ttl time.Duration) (L
 	}
 	lease.ValidUntil = m.Until()
 	return lease, nil
+}
+
+// giveBack releases lease's key on every node, in a context of its own.
+func (r *redlock) giveBack(ctx context.Context, lease Lease) {
+	cleanup, cancel := cutOffCleanup(ctx, r.opts.timeout())
+	defer cancel()
+	_ = r.Release(cleanup, lease)
+}
+
+// Warm opens a connection per client to every node, the nodes in parallel.
+func (r *redlock) Warm(ctx context.Context, w WarmUp) error {
+	errs := make([]error, len(r.clients))
+	var wg sync.WaitGroup
+	for i, c := range r.clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = warmRedis(ctx, c, w.Clients)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 func (r *redlock) Release(ctx context.Context, lease Lease) error {

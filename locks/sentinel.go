@@ -27,5 +27,5 @@ func NewSentinel(ctx context.Context, sentinelAddrs []string, opts SentinelOptio
 		Dialer:          opts.Dialer,
 		Protocol:        2, // RESP3 push handling costs a socket peek per command
 	})
-	return newSetNX(ctx, "sentinel", c)
+	return newSetNX(ctx, "sentinel", c, opts.timeout())
 }

@@ -31,11 +31,12 @@ func (o RedisOptions) timeout() time.Duration {
 // setNX is the core of the single, wait and sentinel strategies: SET key token NX PX
 // ttl on whatever server client points at; release and extend by Lua, called by EVALSHA.
 type setNX struct {
-	name   string
-	client redis.UniversalClient
+	name    string
+	client  redis.UniversalClient
+	timeout time.Duration // one command's bound, for the clean-up after a cut-off attempt
 }
 
-func newSetNX(ctx context.Context, name string, client redis.UniversalClient) (*setNX, error) {
+func newSetNX(ctx context.Context, name string, client redis.UniversalClient, timeout time.Duration) (*setNX, error) {
 	// Load the scripts once so that every later call is an EVALSHA (go-redis falls back
 	// to EVAL by itself when a restarted or promoted server lacks them).
 	for _, s := range []*redis.Script{releaseScript, extendScript} {
@@ -44,11 +45,14 @@ func newSetNX(ctx context.Context, name string, client redis.UniversalClient) (*
 			return nil, fmt.Errorf("%s: load scripts: %w", name, err)
 		}
 	}
-	return &setNX{name: name, client: client}, nil
+	return &setNX{name: name, client: client, timeout: timeout}, nil
 }
 
 func (s *setNX) Strategy() string { return s.name }
 func (s *setNX) Close() error     { return s.client.Close() }
+
+// Warm opens a connection per client to the server (the master, for sentinel).
+func (s *setNX) Warm(ctx context.Context, w WarmUp) error { return warmRedis(ctx, s.client, w.Clients) }
 
 // Client is the connection the locker sends its commands on: a fencing counter kept
 // on the same Redis (and following the same failovers) uses it.
@@ -61,6 +65,11 @@ func (s *setNX) Acquire(ctx context.Context, key string, ttl time.Duration) (Lea
 	lease := Lease{Key: key, Token: NewToken(), Start: time.Now()}
 	ok, err := s.client.SetNX(ctx, key, lease.Token, ttl).Result()
 	if err != nil {
+		if ctx.Err() != nil {
+			// Cut off: the SET may have landed. Other failures are left alone: against a
+			// paused server a second command would only double the attempt's cost.
+			s.giveBack(ctx, lease)
+		}
 		return Lease{}, err
 	}
 	if !ok {
@@ -68,6 +77,16 @@ func (s *setNX) Acquire(ctx context.Context, key string, ttl time.Duration) (Lea
 	}
 	lease.ValidUntil = lease.Start.Add(ttl)
 	return lease, nil
+}
+
+// giveBack releases lease's key with ctx or, once ctx has ended, with a context of its own.
+func (s *setNX) giveBack(ctx context.Context, lease Lease) {
+	if ctx.Err() != nil {
+		cleanup, cancel := cutOffCleanup(ctx, s.timeout)
+		defer cancel()
+		ctx = cleanup
+	}
+	_ = s.Release(ctx, lease)
 }
 
 func (s *setNX) Release(ctx context.Context, lease Lease) error {
@@ -111,6 +130,9 @@ func NewSingle(ctx context.Context, addr string, opts RedisOptions) (Locker, err
 		DisableIdentity: true,
 		Dialer:          opts.Dialer,
 		Protocol:        2, // RESP3 push handling costs a socket peek per command
+		// Pipelines (wait's SET + WAIT) share the main pool, sized to the clients and
+		// warmed before a run, instead of a pool of 10 of their own that dials lazily.
+		PipelinePoolSize: -1,
 	})
-	return newSetNX(ctx, "single", c)
+	return newSetNX(ctx, "single", c, opts.timeout())
 }

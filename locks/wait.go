@@ -61,6 +61,9 @@ func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration)
 		return nil
 	})
 	if err != nil && set.Err() != nil {
+		if ctx.Err() != nil {
+			w.giveBack(ctx, lease) // cut off: the SET may have landed
+		}
 		return Lease{}, set.Err()
 	}
 	if !set.Val() {
@@ -70,12 +73,12 @@ func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration)
 	if waitErr != nil {
 		// WAIT itself failed (an error reply, a broken connection): no replica refused
 		// anything, so this is not ErrNotReplicated. Give back what may be held.
-		_ = w.setNX.Release(ctx, lease)
+		w.giveBack(ctx, lease)
 		return Lease{}, fmt.Errorf("WAIT %d after the SET: %w", w.opts.Replicas, waitErr)
 	}
 	if acked < int64(w.opts.Replicas) {
 		// The master holds a lock no failover would keep: give it back.
-		_ = w.setNX.Release(ctx, lease)
+		w.giveBack(ctx, lease)
 		return Lease{}, fmt.Errorf("%w: %d of %d replicas within %v", ErrNotReplicated, acked, w.opts.Replicas, w.opts.Timeout)
 	}
 	lease.ValidUntil = lease.Start.Add(ttl)

@@ -85,6 +85,12 @@ type Cell struct {
 	// ContendedFailureRatio is refused attempts over all attempts.
 	ContendedFailureRatio float64 `json:"contended_failure_ratio"`
 
+	// CutOffAttempts are attempts the end of the measured part cut short, and
+	// CutOffHolds locks whose hold it cut short: counted apart, in no latency
+	// histogram (their latency is the deadline's), and released.
+	CutOffAttempts int64 `json:"cut_off_attempts,omitempty"`
+	CutOffHolds    int64 `json:"cut_off_holds,omitempty"`
+
 	// Latency by metric: attempt, acquire (time to acquire, retries included),
 	// release, cycle (acquire, hold, release).
 	Latency map[string]Summary `json:"latency"`

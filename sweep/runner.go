@@ -175,12 +175,15 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	}
 	open := bench.Open{Rate: cell.Rate, Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
 	if r.Config.Warmup > 0 {
-		if _, err := r.runLoad(ctx, l, load, open, cell, r.Config.Warmup.D()); err != nil {
+		// Keys of its own: a lock the warm-up's end left behind must not block the
+		// measured part for a TTL.
+		warmup := load
+		warmup.KeyPrefix += "warmup:"
+		if _, err := r.runLoad(ctx, l, warmup, open, cell, r.Config.Warmup.D()); err != nil {
 			return resultsdir.Cell{}, fmt.Errorf("warm-up: %w", err)
 		}
 	}
 	load.Intervals = r.intervals()
-	start := time.Now()
 	res, err := r.runLoad(ctx, l, load, open, cell, r.Config.Duration.D())
 	if err != nil {
 		return resultsdir.Cell{}, err
@@ -188,7 +191,7 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	if ctx.Err() != nil {
 		return resultsdir.Cell{}, ctx.Err()
 	}
-	return r.record(index, cell, res, start)
+	return r.record(index, cell, res, res.Started) // the clock starts after the engine's warm-up
 }
 
 // runLoad runs the cell's load for d, closed or open.
@@ -216,6 +219,7 @@ func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.T
 		Duration: resultsdir.Duration(r.Config.Duration),
 		Elapsed:  resultsdir.Duration(res.Elapsed),
 		Attempts: res.Attempts, Granted: res.Granted, Refused: res.Refused,
+		CutOffAttempts: res.CutOffAttempts, CutOffHolds: res.CutOffHolds,
 		CyclesPerSecond: res.CyclesPerSecond(),
 		Latency:         map[string]resultsdir.Summary{},
 		Histograms:      map[string]string{},

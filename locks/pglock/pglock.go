@@ -81,6 +81,8 @@ type Locker struct {
 	pool    *pgxpool.Pool
 	timeout time.Duration
 	mech    mechanism
+	// connsPerClient is how many connections one client's attempt and lease use at once.
+	connsPerClient int
 
 	mu     sync.Mutex
 	held   map[string]*heldLease // by token
@@ -131,7 +133,7 @@ func newLocker(ctx context.Context, name, dsn string, opts Options, mech mechani
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	l := &Locker{name: name, pool: pool, timeout: opts.Timeout, mech: mech, held: map[string]*heldLease{}}
+	l := &Locker{name: name, pool: pool, timeout: opts.Timeout, mech: mech, connsPerClient: connsPerClient, held: map[string]*heldLease{}}
 	setupCtx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	if err := l.createSchema(setupCtx); err != nil {

@@ -57,6 +57,24 @@ func expiryBracket(t *testing.T, node topologies.Node, ttl time.Duration) (predL
 	return
 }
 
+// bracketOn starts spec with provider and brackets a key's expiry on its master; the
+// servers stop on every path out, a failed check's included.
+func bracketOn(t *testing.T, provider string, spec topologies.Spec, ttl time.Duration) (predLo, predHi, seen, gone time.Duration) {
+	t.Helper()
+	p, err := topologies.ProviderNamed(provider)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	topo, err := p.Start(ctx, spec)
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	return expiryBracket(t, topo.Masters()[0], ttl)
+}
+
 // Both backends, given the same model, expire a key at the model's time: the observed
 // range must overlap the predicted one, within the real backend's resolution
 // (libfaketime's offsets are written to the nanosecond; the rate is rebased on the
@@ -74,18 +92,7 @@ func TestBothBackendsExpireAtTheModelTime(t *testing.T) {
 	const ttl = time.Second
 	const resolution = 5 * time.Millisecond
 	for _, provider := range []string{"process", "embedded"} {
-		p, err := topologies.ProviderNamed(provider)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		topo, err := p.Start(ctx, spec)
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		predLo, predHi, seen, gone := expiryBracket(t, topo.Masters()[0], ttl)
-		topo.Close()
+		predLo, predHi, seen, gone := bracketOn(t, provider, spec, ttl)
 		t.Logf("%s: predicted expiry %v..%v after start, observed %v..%v", provider, predLo, predHi, seen, gone)
 		// A true clock would keep the key 1 s; this model cuts it to (1 s - 0.3 s) / 1.5.
 		if seen > predHi+resolution || gone < predLo-resolution {
