@@ -16,7 +16,8 @@ import (
 // honest new holder, and two fenced resources that saw different writes answer the
 // same holder differently. On etcd the fence is the raft-ordered revision: raft elects
 // only a member holding every committed entry, so fences keep growing even when a
-// follower lagged until just before the leader died.
+// follower lagged until just before the leader died. On a ZooKeeper ensemble a third
+// variant restarts a follower with an empty disk first: it must sync from the leader.
 type fenceRegression struct{}
 
 func init() { Register(fenceRegression{}) }
@@ -62,6 +63,9 @@ type fenceVariant struct {
 	Variant
 	store Store
 	lag   bool // the followers lag during A's last cycles
+	// emptyRestart restarts a follower without its disk before A's last cycles
+	// (ZooKeeper ensembles: the server must rejoin and sync from the leader).
+	emptyRestart bool
 }
 
 func (s fenceRegression) variants(st Store) []fenceVariant {
@@ -82,11 +86,17 @@ func (s fenceRegression) variants(st Store) []fenceVariant {
 		return Variant{&results.Variant{Name: name + "/" + suffix, Measure: results.ReissuedTokens, Claims: claims,
 			Params: map[string]string{"strategy": name, "fence": st.FenceSource()}, Description: name + ": " + what}}
 	}
-	return []fenceVariant{
+	out := []fenceVariant{
 		{mk("lagging-followers", "the followers lag (Redis: CLIENT PAUSE on every replica; etcd: one follower paused, resumed just before the kill) while A's last cycles reach resource-1 only; the primary is killed; B locks on the new one",
-			claim(!fenceLinearizable(st))), st, true},
-		{mk("replicated", "control: every write reached every follower before the primary is killed", claim(false)), st, false},
+			claim(!fenceLinearizable(st))), st, true, false},
+		{mk("replicated", "control: every write reached every follower before the primary is killed", claim(false)), st, false, false},
 	}
+	if st.Spec().Kind == topologies.ZooKeeper {
+		// Measured (docs/zookeeper.md): the empty server syncs from the leader, so no fence regresses.
+		out = append(out, fenceVariant{mk("follower-restarted-empty", "a follower loses its disk and restarts (marker file gone, it rejoins and syncs from the leader) before A's last cycles; the leader is killed; B locks on the new one",
+			claim(false)), st, false, true})
+	}
+	return out
 }
 
 func (s fenceRegression) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
@@ -166,6 +176,12 @@ func (s fenceRegression) trial(ctx context.Context, env *Env, spec topologies.Sp
 			return Failed("nemesis", err)
 		}
 	}
+	var restarted topologies.Node
+	if v.emptyRestart {
+		if restarted, err = restartFollowerEmpty(ctx, t, topo, primary); err != nil {
+			return err
+		}
+	}
 	// A's last cycles reach resource-1 only: A dies before updating resource-2.
 	for i := 0; i < cycles; i++ {
 		if err := fencedCycle(ctx, a, t.Key, r1, r1); err != nil {
@@ -183,6 +199,9 @@ func (s fenceRegression) trial(ctx context.Context, env *Env, spec topologies.Sp
 	if err := proveFenceState(ctx, t, v.store, next, last, v.lag); err != nil {
 		return err
 	}
+	if restarted != nil {
+		t.Input("restarted_server_leads", boolFloat(next.Name() == restarted.Name()))
+	}
 	lb, err := st.Locker(ctx, topo, true)
 	if err != nil {
 		return Failed("setup", err)
@@ -194,6 +213,8 @@ func (s fenceRegression) trial(ctx context.Context, env *Env, spec topologies.Sp
 			return err
 		}
 	}
+	t.Input("fence_a_last", float64(last))
+	t.Input("fence_b_last", float64(r1.Stats().HighestFence))
 	return nil
 }
 

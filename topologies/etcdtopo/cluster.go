@@ -1,7 +1,9 @@
-// Package etcdtopo runs etcd as embedded servers (go.etcd.io/etcd/server/v3/embed) for
-// the consensus baseline. It lives apart from package topologies so that programs that
-// never start etcd do not carry its dependency tree; importing it registers the
-// "embedded-etcd" provider as the default for topologies.Etcd.
+// Package etcdtopo runs etcd members (go.etcd.io/etcd/server/v3/embed) for the consensus
+// baseline. It lives apart from package topologies so that programs that never start
+// etcd do not carry its dependency tree. Importing it registers two providers:
+// "etcd-process", the default for topologies.Etcd, runs each member in a child process
+// of its own (this program, re-executed), as Redis and ZooKeeper run; "embedded-etcd"
+// runs every member inside this process, sharing its Go scheduler.
 package etcdtopo
 
 import (
@@ -15,7 +17,9 @@ import (
 )
 
 func init() {
-	topologies.RegisterProvider(Embedded{CompactionRetention: DefaultCompactionRetention}, topologies.Etcd)
+	topologies.RegisterProvider(Embedded{CompactionRetention: DefaultCompactionRetention})
+	// Out of process is the fair baseline: the client measured alone in its process.
+	topologies.RegisterProvider(Process{CompactionRetention: DefaultCompactionRetention}, topologies.Etcd)
 }
 
 // DefaultCompactionRetention is the registered provider's auto-compaction window. Every
@@ -38,17 +42,12 @@ func (Embedded) Name() string { return "embedded-etcd" }
 // Start launches spec's cluster and returns once every member serves clients. On any
 // failure it stops what it started and removes every temp dir.
 func (p Embedded) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
-	spec = spec.WithDefaults()
-	if err := spec.Validate(); err != nil {
+	spec, err := checkSpec(spec, p.Name(), p.CompactionRetention)
+	if err != nil {
 		return nil, err
 	}
-	if spec.Kind != topologies.Etcd {
-		return nil, fmt.Errorf("topology kind %q: the embedded-etcd provider runs only etcd", spec.Kind)
-	}
-	if p.CompactionRetention < 0 {
-		return nil, fmt.Errorf("compaction retention = %v: must be >= 0", p.CompactionRetention)
-	}
-	c := &Cluster{spec: spec, compaction: p.CompactionRetention}
+	c := &Cluster{spec: spec, compaction: p.CompactionRetention, provider: p.Name()}
+	c.newMember = c.newEmbeddedMember
 	if err := c.launch(ctx); err != nil {
 		c.Close()
 		return nil, err
@@ -62,12 +61,15 @@ func (p Embedded) Start(ctx context.Context, spec topologies.Spec) (topologies.T
 type Cluster struct {
 	spec       topologies.Spec
 	compaction time.Duration
-	members    []*member
-	closeOnce  sync.Once
+	provider   string
+	// newMember makes one member (its dir, its addresses) of this provider's kind.
+	newMember func(name, token string) (clusterMember, error)
+	members   []clusterMember
+	closeOnce sync.Once
 }
 
 func (c *Cluster) Spec() topologies.Spec        { return c.spec }
-func (c *Cluster) Provider() string             { return Embedded{}.Name() }
+func (c *Cluster) Provider() string             { return c.provider }
 func (c *Cluster) Masters() []topologies.Node   { return c.Nodes() }
 func (c *Cluster) Replicas() []topologies.Node  { return nil }
 func (c *Cluster) Sentinels() []topologies.Node { return nil }
@@ -85,7 +87,7 @@ func (c *Cluster) Nodes() []topologies.Node {
 func (c *Cluster) Dirs() []string {
 	out := make([]string, len(c.members))
 	for i, m := range c.members {
-		out[i] = m.dir
+		out[i] = m.dirPath()
 	}
 	return out
 }
@@ -98,7 +100,7 @@ func (c *Cluster) Close() error {
 			m.close()
 		}
 		for _, m := range c.members {
-			if rmErr := topologies.RemoveTempDir(m.dir); rmErr != nil && err == nil {
+			if rmErr := topologies.RemoveTempDir(m.dirPath()); rmErr != nil && err == nil {
 				err = rmErr
 			}
 		}
@@ -132,8 +134,9 @@ func (c *Cluster) launch(ctx context.Context) error {
 	return nil
 }
 
-// newMember makes a member's temp dir and gates; on failure nothing is left behind.
-func (c *Cluster) newMember(name, token string) (*member, error) {
+// newEmbeddedMember makes an in-process member's temp dir and gates; on failure nothing
+// is left behind.
+func (c *Cluster) newEmbeddedMember(name, token string) (clusterMember, error) {
 	dir, err := topologies.NewTempDir("etcd-" + name)
 	if err != nil {
 		return nil, err
@@ -158,13 +161,15 @@ func (c *Cluster) newMember(name, token string) (*member, error) {
 func (c *Cluster) Leader() (topologies.Node, error) {
 	var lead uint64
 	for _, m := range c.members {
-		e := m.server()
-		if e == nil || !m.Running() || m.isPaused() {
+		if !m.Running() || m.isPaused() {
 			continue
 		}
-		l := uint64(e.Server.Leader())
+		l, err := m.seenLeader()
+		if err != nil {
+			return nil, fmt.Errorf("no agreed leader: %w", err)
+		}
 		if l == 0 || (lead != 0 && l != lead) {
-			return nil, fmt.Errorf("no agreed leader: %s sees %x, another sees %x", m.name, l, lead)
+			return nil, fmt.Errorf("no agreed leader: %s sees %x, another sees %x", m.Name(), l, lead)
 		}
 		lead = l
 	}
@@ -191,7 +196,7 @@ func (c *Cluster) WaitLeader(ctx context.Context) (topologies.Node, error) {
 	}
 }
 
-func entries(ms []*member) []string {
+func entries(ms []clusterMember) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
 		out[i] = m.clusterEntry()

@@ -14,14 +14,27 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/etcdtopo"
 )
 
-func startCluster(t *testing.T, spec topologies.Spec) *etcdtopo.Cluster {
+// startWith starts spec's cluster with provider p, closed when t ends.
+func startWith(t *testing.T, p topologies.Provider, spec topologies.Spec) *etcdtopo.Cluster {
 	t.Helper()
-	return testenv.Start(t, spec).(*etcdtopo.Cluster)
+	topo, err := p.Start(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { topo.Close() })
+	return topo.(*etcdtopo.Cluster)
+}
+
+// eachProvider runs f as a subtest for the in-process and the out-of-process provider:
+// both must keep every node handle's promise.
+func eachProvider(t *testing.T, f func(t *testing.T, p topologies.Provider)) {
+	for _, p := range []topologies.Provider{etcdtopo.Embedded{}, etcdtopo.Process{}} {
+		t.Run(p.Name(), func(t *testing.T) { f(t, p) })
+	}
 }
 
 func newClient(t *testing.T, endpoints ...string) *clientv3.Client {
@@ -152,170 +165,171 @@ func TestSpecValidationNamesTheField(t *testing.T) {
 	}
 }
 
-func TestDefaultProviderForEtcd(t *testing.T) {
-	p, err := topologies.DefaultProvider(topologies.Etcd)
-	if err != nil || p.Name() != "embedded-etcd" {
-		t.Fatalf("default etcd provider: %v, %v", p, err)
-	}
-}
-
 func TestPauseHoldsRequestsUntilResume(t *testing.T) {
-	for _, noFsync := range []bool{false, true} {
-		c := startCluster(t, topologies.Spec{Kind: topologies.Etcd, UnsafeNoFsync: noFsync})
-		cli := newClient(t, c.Endpoints()...)
-		ctx := context.Background()
-		if err := put(ctx, cli, "p", "1", 10*time.Second); err != nil {
-			t.Fatal(err)
+	eachProvider(t, func(t *testing.T, p topologies.Provider) {
+		for _, noFsync := range []bool{false, true} {
+			c := startWith(t, p, topologies.Spec{Kind: topologies.Etcd, UnsafeNoFsync: noFsync})
+			cli := newClient(t, c.Endpoints()...)
+			ctx := context.Background()
+			if err := put(ctx, cli, "p", "1", 10*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			node := c.Nodes()[0]
+			if err := node.Pause(); err != nil {
+				t.Fatal(err)
+			}
+			if err := put(ctx, cli, "p", "2", 300*time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
+				node.Resume()
+				t.Fatalf("put to a paused member (no-fsync %v): %v, want a deadline exceeded", noFsync, err)
+			}
+			if err := node.Resume(); err != nil {
+				t.Fatal(err)
+			}
+			if err := put(ctx, cli, "q", "3", 10*time.Second); err != nil {
+				t.Fatalf("put after resume: %v", err)
+			}
+			if got := get(t, cli, "q"); got != "3" {
+				t.Errorf("after resume q = %q, want 3", got)
+			}
+			// The put that timed out while paused was held, not refused: its bytes reach
+			// the member on resume and may be applied, even after later writes (seen in
+			// CI). A client timeout says nothing about whether a write happened.
+			if got := get(t, cli, "p"); got != "1" && got != "2" {
+				t.Errorf("after resume p = %q, want 1 or the held 2", got)
+			}
 		}
-		node := c.Nodes()[0]
-		if err := node.Pause(); err != nil {
-			t.Fatal(err)
-		}
-		if err := put(ctx, cli, "p", "2", 300*time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
-			node.Resume()
-			t.Fatalf("put to a paused member (no-fsync %v): %v, want a deadline exceeded", noFsync, err)
-		}
-		if err := node.Resume(); err != nil {
-			t.Fatal(err)
-		}
-		if err := put(ctx, cli, "q", "3", 10*time.Second); err != nil {
-			t.Fatalf("put after resume: %v", err)
-		}
-		if got := get(t, cli, "q"); got != "3" {
-			t.Errorf("after resume q = %q, want 3", got)
-		}
-		// The put that timed out while paused was held, not refused: its bytes reach
-		// the member on resume and may be applied, even after later writes (seen in
-		// CI). A client timeout says nothing about whether a write happened.
-		if got := get(t, cli, "p"); got != "1" && got != "2" {
-			t.Errorf("after resume p = %q, want 1 or the held 2", got)
-		}
-	}
+	})
 }
 
 func TestLoneMemberRestart(t *testing.T) {
-	c := startCluster(t, topologies.Spec{Kind: topologies.Etcd})
-	node := c.Nodes()[0]
-	ctx := context.Background()
-	cli := newClient(t, c.Endpoints()...)
-	if err := put(ctx, cli, "kept", "yes", 10*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	if err := node.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	if node.Running() {
-		t.Error("killed member still running")
-	}
-	if err := node.Kill(); err == nil {
-		t.Error("killing a dead member succeeded")
-	}
-	if err := node.Restart(ctx, topologies.RestartFromDisk); err != nil {
-		t.Fatal(err)
-	}
-	if got := get(t, cli, "kept"); got != "yes" {
-		t.Errorf("after restart from disk kept = %q, want yes", got)
-	}
-	if err := node.Restart(ctx, topologies.RestartEmpty); err != nil {
-		t.Fatal(err)
-	}
-	if got := get(t, cli, "kept"); got != "" {
-		t.Errorf("after restart empty kept = %q, want nothing", got)
-	}
+	eachProvider(t, func(t *testing.T, p topologies.Provider) {
+		c := startWith(t, p, topologies.Spec{Kind: topologies.Etcd})
+		node := c.Nodes()[0]
+		ctx := context.Background()
+		cli := newClient(t, c.Endpoints()...)
+		if err := put(ctx, cli, "kept", "yes", 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err := node.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		if node.Running() {
+			t.Error("killed member still running")
+		}
+		if err := node.Kill(); err == nil {
+			t.Error("killing a dead member succeeded")
+		}
+		if err := node.Restart(ctx, topologies.RestartFromDisk); err != nil {
+			t.Fatal(err)
+		}
+		if got := get(t, cli, "kept"); got != "yes" {
+			t.Errorf("after restart from disk kept = %q, want yes", got)
+		}
+		if err := node.Restart(ctx, topologies.RestartEmpty); err != nil {
+			t.Fatal(err)
+		}
+		if got := get(t, cli, "kept"); got != "" {
+			t.Errorf("after restart empty kept = %q, want nothing", got)
+		}
+	})
 }
 
 func TestThreeMembersSurviveLeaderKillAndDiskLoss(t *testing.T) {
-	c := startCluster(t, topologies.Spec{Kind: topologies.Etcd, Members: 3})
-	ctx := context.Background()
-	cli := newClient(t, c.Endpoints()...)
-	if err := put(ctx, cli, "a", "1", 10*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	waitCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	leader, err := c.WaitLeader(waitCtx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := leader.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	next, err := c.WaitLeader(waitCtx)
-	if err != nil {
-		t.Fatalf("no new leader after killing %s: %v", leader.Name(), err)
-	}
-	if next.Name() == leader.Name() {
-		t.Fatalf("killed %s still leads", leader.Name())
-	}
-	if err := put(ctx, cli, "b", "2", 20*time.Second); err != nil {
-		t.Fatalf("put with 2 of 3 members: %v", err)
-	}
-	// The killed member comes back without its disk and must catch up from the others.
-	if err := leader.Restart(ctx, topologies.RestartEmpty); err != nil {
-		t.Fatal(err)
-	}
-	only := newClient(t, leader.Addr())
-	if got := get(t, only, "b"); got != "2" {
-		t.Errorf("re-added member serves b = %q, want 2", got)
-	}
-	for _, n := range c.Nodes() {
-		if n.Name() == leader.Name() {
-			continue
+	eachProvider(t, func(t *testing.T, p topologies.Provider) {
+		c := startWith(t, p, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+		ctx := context.Background()
+		cli := newClient(t, c.Endpoints()...)
+		if err := put(ctx, cli, "a", "1", 10*time.Second); err != nil {
+			t.Fatal(err)
 		}
-		if err := n.Restart(ctx, topologies.RestartFromDisk); err != nil {
-			t.Fatalf("restart %s from disk: %v", n.Name(), err)
+		waitCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		leader, err := c.WaitLeader(waitCtx)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if got := get(t, cli, "a"); got != "1" {
-		t.Errorf("after rolling restarts a = %q, want 1", got)
-	}
+		if err := leader.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		next, err := c.WaitLeader(waitCtx)
+		if err != nil {
+			t.Fatalf("no new leader after killing %s: %v", leader.Name(), err)
+		}
+		if next.Name() == leader.Name() {
+			t.Fatalf("killed %s still leads", leader.Name())
+		}
+		if err := put(ctx, cli, "b", "2", 20*time.Second); err != nil {
+			t.Fatalf("put with 2 of 3 members: %v", err)
+		}
+		// The killed member comes back without its disk and must catch up from the others.
+		if err := leader.Restart(ctx, topologies.RestartEmpty); err != nil {
+			t.Fatal(err)
+		}
+		only := newClient(t, leader.Addr())
+		if got := get(t, only, "b"); got != "2" {
+			t.Errorf("re-added member serves b = %q, want 2", got)
+		}
+		for _, n := range c.Nodes() {
+			if n.Name() == leader.Name() {
+				continue
+			}
+			if err := n.Restart(ctx, topologies.RestartFromDisk); err != nil {
+				t.Fatalf("restart %s from disk: %v", n.Name(), err)
+			}
+		}
+		if got := get(t, cli, "a"); got != "1" {
+			t.Errorf("after rolling restarts a = %q, want 1", got)
+		}
+	})
 }
 
 // A paused leader must lose its leadership to the others, as a SIGSTOPped one would, and
 // rejoin as a follower that catches up once resumed.
 func TestPausedLeaderIsReplacedAndCatchesUp(t *testing.T) {
-	c := startCluster(t, topologies.Spec{Kind: topologies.Etcd, Members: 3})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	leader, err := c.WaitLeader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := leader.Pause(); err != nil {
-		t.Fatal(err)
-	}
-	var others []string
-	for _, n := range c.Nodes() {
-		if n.Name() != leader.Name() {
-			others = append(others, n.Addr())
+	eachProvider(t, func(t *testing.T, p topologies.Provider) {
+		c := startWith(t, p, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		leader, err := c.WaitLeader(ctx)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	next, err := c.WaitLeader(ctx)
-	if err != nil {
-		leader.Resume()
-		t.Fatalf("no new leader while %s is paused: %v", leader.Name(), err)
-	}
-	if next.Name() == leader.Name() {
-		t.Errorf("paused %s still leads", leader.Name())
-	}
-	if err := put(ctx, newClient(t, others...), "during-pause", "x", 20*time.Second); err != nil {
-		t.Errorf("put to the majority while the old leader is paused: %v", err)
-	}
-	if err := leader.Resume(); err != nil {
-		t.Fatal(err)
-	}
-	// Linearizable reads on the resumed member see the write it missed.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		got := get(t, newClient(t, leader.Addr()), "during-pause")
-		if got == "x" {
-			break
+		if err := leader.Pause(); err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("resumed %s still serves during-pause = %q", leader.Name(), got)
+		var others []string
+		for _, n := range c.Nodes() {
+			if n.Name() != leader.Name() {
+				others = append(others, n.Addr())
+			}
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		next, err := c.WaitLeader(ctx)
+		if err != nil {
+			leader.Resume()
+			t.Fatalf("no new leader while %s is paused: %v", leader.Name(), err)
+		}
+		if next.Name() == leader.Name() {
+			t.Errorf("paused %s still leads", leader.Name())
+		}
+		if err := put(ctx, newClient(t, others...), "during-pause", "x", 20*time.Second); err != nil {
+			t.Errorf("put to the majority while the old leader is paused: %v", err)
+		}
+		if err := leader.Resume(); err != nil {
+			t.Fatal(err)
+		}
+		// Linearizable reads on the resumed member see the write it missed.
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			got := get(t, newClient(t, leader.Addr()), "during-pause")
+			if got == "x" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("resumed %s still serves during-pause = %q", leader.Name(), got)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 }
 
 func TestProcessProviderRefusesEtcd(t *testing.T) {

@@ -20,7 +20,7 @@ func BenchmarkGateOverhead(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer topo.Close()
-	m := topo.(*Cluster).members[0]
+	m := topo.(*Cluster).members[0].(*member)
 	paths := map[string]string{
 		"direct": m.server().Clients[0].Addr().String(),
 		"gate":   m.Addr(),

@@ -3,7 +3,6 @@ package etcdtopo
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,29 +81,16 @@ func (m *member) server() *embed.Etcd {
 	return m.etcd
 }
 
-// config is the member's embed configuration: loopback only, listening on ports the
-// kernel picks (the gates hide them), advertising the gates' stable addresses.
+// config is the member's configuration: listening on ports the kernel picks (the gates
+// hide them), advertising the gates' stable addresses.
 func (m *member) config(state, initialCluster string) *embed.Config {
-	cfg := embed.NewConfig()
-	cfg.Name = m.name
-	cfg.Dir = m.dataDir()
-	cfg.ListenClientUrls = []url.URL{{Scheme: "http", Host: "127.0.0.1:0"}}
-	cfg.AdvertiseClientUrls = []url.URL{{Scheme: "http", Host: m.client.Addr()}}
-	cfg.ListenPeerUrls = []url.URL{{Scheme: "http", Host: "127.0.0.1:0"}}
-	cfg.AdvertisePeerUrls = []url.URL{{Scheme: "http", Host: m.peer.Addr()}}
-	cfg.InitialCluster = initialCluster
-	cfg.InitialClusterToken = m.token
-	cfg.ClusterState = state
-	cfg.UnsafeNoFsync = m.noFsync
-	cfg.EnableGRPCGateway = false
-	if m.compaction > 0 {
-		cfg.AutoCompactionMode = "periodic"
-		cfg.AutoCompactionRetention = m.compaction.String()
-	}
-	// Logs go to the member's dir: errors only, so benchmark output stays parseable.
-	cfg.LogLevel = "error"
-	cfg.LogOutputs = []string{m.logPath()}
-	return cfg
+	return memberConfig{
+		Name: m.name, DataDir: m.dataDir(), LogPath: m.logPath(),
+		ListenClient: "127.0.0.1:0", AdvertiseClient: m.client.Addr(),
+		ListenPeer: "127.0.0.1:0", AdvertisePeer: m.peer.Addr(),
+		InitialCluster: initialCluster, Token: m.token, State: state,
+		NoFsync: m.noFsync, Compaction: m.compaction,
+	}.embed()
 }
 
 // start launches the member and points its gates at the ports it got. It does not wait
@@ -214,6 +200,33 @@ func (m *member) Resume() error {
 	m.peer.thaw()
 	m.paused = false
 	return nil
+}
+
+// seenLeader is the raft leader this member knows of (0: none).
+func (m *member) seenLeader() (uint64, error) {
+	e := m.server()
+	if e == nil {
+		return 0, fmt.Errorf("%s: not running", m.name)
+	}
+	return uint64(e.Server.Leader()), nil
+}
+
+// halt stops the member before a restart and returns the raft ID it ran as.
+func (m *member) halt() (uint64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.stopped {
+		return 0, fmt.Errorf("%s: topology is closed", m.name)
+	}
+	m.killLocked()
+	return m.id, nil
+}
+
+func (m *member) dirPath() string { return m.dir }
+
+// Restart: see restartMember.
+func (m *member) Restart(ctx context.Context, mode topologies.RestartMode) error {
+	return restartMember(ctx, m.cluster, m, mode)
 }
 
 // close stops the member for good (gates included); safe on a member never started.

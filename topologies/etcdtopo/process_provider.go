@@ -1,0 +1,80 @@
+package etcdtopo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// Process starts every member as a child process of its own (this executable, run again
+// as one member: see RunMemberIfAsked), on 127.0.0.1, each in its own temp dir and
+// process group: etcd then no longer shares the benchmark's Go scheduler, as Redis and
+// ZooKeeper never do.
+type Process struct {
+	// CompactionRetention turns on periodic auto-compaction keeping this much history;
+	// 0 never compacts (etcd's own default).
+	CompactionRetention time.Duration
+}
+
+func (Process) Name() string { return "etcd-process" }
+
+// portAttempts bounds how often a start picks fresh ports after another program took one.
+const portAttempts = 3
+
+// Start launches spec's cluster and returns once every member serves clients. On any
+// failure it kills what it started and removes every temp dir.
+func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+	spec, err := checkSpec(spec, p.Name(), p.CompactionRetention)
+	if err != nil {
+		return nil, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("etcd-process: find this executable to run members: %w", err)
+	}
+	for attempt := 1; ; attempt++ {
+		c := &Cluster{spec: spec, compaction: p.CompactionRetention, provider: p.Name()}
+		c.newMember = func(name, token string) (clusterMember, error) {
+			return newProcessMember(c, exe, name, token)
+		}
+		err := c.launch(ctx)
+		if err == nil {
+			return c, nil
+		}
+		c.Close()
+		if !errors.Is(err, errPortTaken) || attempt == portAttempts {
+			return nil, err
+		}
+	}
+}
+
+// Pids are the members' process ids (0 for one not running, and for every in-process
+// member), for tests that check Close leaves no process.
+func (c *Cluster) Pids() []int {
+	out := make([]int, len(c.members))
+	for i, m := range c.members {
+		if pm, ok := m.(*processMember); ok {
+			out[i] = pm.Pid()
+		}
+	}
+	return out
+}
+
+// checkSpec validates spec for an etcd provider named name.
+func checkSpec(spec topologies.Spec, name string, compaction time.Duration) (topologies.Spec, error) {
+	spec = spec.WithDefaults()
+	if err := spec.Validate(); err != nil {
+		return spec, err
+	}
+	if spec.Kind != topologies.Etcd {
+		return spec, fmt.Errorf("topology kind %q: the %s provider runs only etcd", spec.Kind, name)
+	}
+	if compaction < 0 {
+		return spec, fmt.Errorf("compaction retention = %v: must be >= 0", compaction)
+	}
+	return spec, nil
+}
