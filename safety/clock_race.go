@@ -32,7 +32,7 @@ const (
 // validity ends. A works until its validity ends, as a correct Redlock client would;
 // B entering before that is two holders.
 type clockRace struct {
-	strategy string // "redlock" or "single"
+	strategy string // "redlock", "redlock-failfast" or "single"
 	ttl      time.Duration
 	drift    float64        // redlock only; 0 means redsync's default
 	clocks   []clocks.Model // one per master, index = node
@@ -49,7 +49,7 @@ type clockRace struct {
 
 func (r clockRace) spec() topologies.Spec {
 	spec := topologies.Spec{Kind: topologies.Single}
-	if r.strategy == "redlock" {
+	if r.redlock() {
 		spec = topologies.Spec{Kind: topologies.Redlock, Masters: len(r.clocks)}
 	}
 	spec.Clocks = map[string]clocks.Model{}
@@ -63,9 +63,25 @@ func (r clockRace) spec() topologies.Spec {
 
 func nodeName(i int) string { return fmt.Sprintf("master-%d", i) }
 
+// redlock is true for both Redlock clients: the one that waits for every node's answer
+// and the fail-fast one that returns at a majority.
+func (r clockRace) redlock() bool  { return r.strategy == "redlock" || r.failFast() }
+func (r clockRace) failFast() bool { return r.strategy == "redlock-failfast" }
+
+// reachable are the nodes up while A locks: all but the unreachable ones.
+func (r clockRace) reachable(nodes []topologies.Node) []topologies.Node {
+	var up []topologies.Node
+	for i, n := range nodes {
+		if !slices.Contains(r.unreachable, i) {
+			up = append(up, n)
+		}
+	}
+	return up
+}
+
 func (r clockRace) locker(ctx context.Context, topo topologies.Topology) (locks.Locker, error) {
-	if r.strategy == "redlock" {
-		return locks.NewRedlock(ctx, topologies.Addrs(topo.Masters()), locks.RedlockOptions{DriftFactor: r.drift})
+	if r.redlock() {
+		return locks.NewRedlock(ctx, topologies.Addrs(topo.Masters()), locks.RedlockOptions{DriftFactor: r.drift, FailFast: r.failFast()})
 	}
 	return locks.NewSingle(ctx, topo.Masters()[0].Addr(), locks.RedisOptions{})
 }
@@ -102,7 +118,13 @@ func (r clockRace) predict(aElapsed, bAttempt time.Duration) clocks.RaceOutcome 
 // overlap exceeds guard; otherwise timing noise decides and the point is a measurement.
 func claimsFromModel(r clockRace, guard time.Duration) []results.Claim {
 	if !r.predict(time.Microsecond, 0).Violation() {
+		if r.failFast() {
+			return nil // the model has A on every node; fail-fast may leave it on a bare majority
+		}
 		return []results.Claim{results.Holds(results.Violations)}
+	}
+	if r.failFast() && len(r.unreachable) > 0 {
+		return nil // A's SETs still in flight may land on the nodes once they are back
 	}
 	if p := r.predict(nominalAcquire, nominalAttempt); p.Violation() && p.Overlap > guard {
 		return []results.Claim{results.Breaks(results.Violations)}
@@ -152,6 +174,14 @@ func (r clockRace) run(ctx context.Context, env *Env, t *Trial) error {
 	grantAt := time.Now()
 	t.Input("a_acquire_ms", ms(aElapsed))
 	t.Input("a_valid_ms", ms(lease.ValidUntil.Sub(grantAt)))
+	if r.redlock() {
+		// Read before the jump fires, or a jumped node's key may already be gone.
+		held, err := readQuorumNodes(ctx, r.reachable(nodes), t.Key, lease.Token)
+		if err != nil {
+			return Failed("observe", err)
+		}
+		t.Input(aNodesHeld, float64(len(held.holding)))
+	}
 	if !r.neverFire {
 		topologies.FireClockEvent(topo, grantEvent)
 		t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "clock event " + grantEvent + ": " + topo.Spec().ClockSummary()})
@@ -193,6 +223,22 @@ func (r clockRace) run(ctx context.Context, env *Env, t *Trial) error {
 		_, _ = b.Write(ctx, res, leaseB)
 	}
 	<-aDone
+	if r.redlock() {
+		partial, err := partialLocks(ctx, nodes, t.Key, lease, leaseB, bGranted)
+		if err != nil {
+			return Failed("observe", err)
+		}
+		t.Input(bPartialNodes, float64(partial))
+	}
+	if len(down) > 0 && r.redlock() {
+		// A fail-fast grant leaves SETs to the down nodes in flight (go-redis keeps
+		// redialling): one landing after the restart gives A a node it never counted.
+		late, err := readQuorumNodes(ctx, down, t.Key, lease.Token)
+		if err != nil {
+			return Failed("observe", err)
+		}
+		t.Input(aLateSets, float64(len(late.holding)))
+	}
 	if bGranted {
 		b.Leave(res, leaseB)
 		_ = b.Release(ctx, leaseB)
@@ -220,20 +266,17 @@ func (r clockRace) challenge(ctx context.Context, t *Trial, b *Client, started t
 	if predicted.EarliestB == clocks.Never {
 		fineFrom = lease.ValidUntil
 	}
-	tryCtx, cancel := context.WithDeadline(ctx, lease.ValidUntil)
-	defer cancel()
-	for tryCtx.Err() == nil {
+	// Attempts run on ctx, not on a context ending with A's validity: one cut off there
+	// would skip its release and leave a partial lock that B's tally would count.
+	for time.Now().Before(lease.ValidUntil) {
 		t0 := time.Now()
-		leaseB, err := b.Acquire(tryCtx, t.Key, r.ttl)
+		leaseB, err := b.Acquire(ctx, t.Key, r.ttl)
 		t.Input("b_attempt_ms", ms(time.Since(t0)))
 		if err == nil {
 			return leaseB, true, nil
 		}
 		if ctx.Err() != nil {
 			return locks.Lease{}, false, ctx.Err()
-		}
-		if tryCtx.Err() != nil {
-			break // A's validity ended during the attempt: B's chance is over
 		}
 		if !errors.Is(err, locks.ErrNotAcquired) {
 			return locks.Lease{}, false, Failed("second-acquire", err)
@@ -242,7 +285,7 @@ func (r clockRace) challenge(ctx context.Context, t *Trial, b *Client, started t
 		if time.Now().Before(fineFrom) {
 			wait = 20 * time.Millisecond
 		}
-		_ = sleep(tryCtx, wait)
+		_ = sleep(ctx, min(wait, time.Until(lease.ValidUntil)))
 	}
 	return locks.Lease{}, false, ctx.Err()
 }
@@ -368,6 +411,13 @@ func runClockVariants(ctx context.Context, env *Env, s Scenario, variants []cloc
 	}
 	for _, v := range variants {
 		noteModel(v.Variant.Variant, v.race)
+		if v.race.redlock() {
+			v.Note(quorumNote(v.Variant.Variant, len(v.race.clocks)))
+			v.Note(partialNote(v.Variant.Variant))
+		}
+		if v.race.redlock() && len(v.race.unreachable) > 0 {
+			v.Note(lateSetNote(v.Variant.Variant))
+		}
 	}
 	return rep, nil
 }

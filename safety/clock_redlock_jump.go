@@ -28,35 +28,47 @@ func (redlockClockJump) Params() []Param {
 		IntsParam("k", []int{1, 2, 3}, 0, 5, "how many nodes jump"),
 		DurationsParam("jumps", []time.Duration{2 * time.Millisecond, 30 * time.Millisecond, 300 * time.Millisecond}, "the jumps J to run"),
 		SwitchParam("search", false, "on: also bisect the smallest breaking J for each k, to 1 ms"),
+		redlockClientsParam(),
 	}
 }
 
-func jumpRace(ttl time.Duration, k int, j time.Duration) clockRace {
+func jumpRace(strategy string, ttl time.Duration, k int, j time.Duration) clockRace {
 	models := make([]clocks.Model, 5)
 	for i := 0; i < k; i++ {
 		models[i] = jumpModel(j)
 	}
-	return clockRace{strategy: "redlock", ttl: ttl, clocks: models}
+	return clockRace{strategy: strategy, ttl: ttl, clocks: models}
 }
 
 func (s redlockClockJump) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
 	ttl, jumps := p.Duration("ttl"), p.Durations("jumps")
 	rep := env.newReport(s)
+	for _, strategy := range p.Strings("strategies") {
+		if err := s.runClient(ctx, env, p, rep, strategy, ttl, jumps); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// runClient runs every k and J for one Redlock client into rep.
+func (s redlockClockJump) runClient(ctx context.Context, env *Env, p Values, rep *results.Report, strategy string, ttl time.Duration, jumps []time.Duration) error {
+	pre := clientPrefix(strategy)
 	for _, k := range p.Ints("k") {
 		var variants []clockVariant
 		for _, j := range jumps {
-			variants = append(variants, newClockVariant(fmt.Sprintf("k=%d/J=%v", k, j),
-				fmt.Sprintf("%d of 5 nodes jump forward %v right after A's grant (TTL %v); B retries until A's validity ends", k, j, ttl),
-				map[string]string{"k": fmt.Sprint(k), "jump": j.String(), "ttl": ttl.String()},
-				jumpRace(ttl, k, j), map[string]float64{"k": float64(k), "jump_ms": ms(j)}))
+			variants = append(variants, newClockVariant(fmt.Sprintf("%sk=%d/J=%v", pre, k, j),
+				fmt.Sprintf("%s: %d of 5 nodes jump forward %v right after A's grant (TTL %v); B retries until A's validity ends", strategy, k, j, ttl),
+				map[string]string{"strategy": strategy, "k": fmt.Sprint(k), "jump": j.String(), "ttl": ttl.String()},
+				jumpRace(strategy, ttl, k, j), map[string]float64{"k": float64(k), "jump_ms": ms(j)}))
 		}
 		part, err := runClockVariants(ctx, env, s, variants)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		rep.Variants = append(rep.Variants, part.Variants...)
-		measured := results.Series{Name: fmt.Sprintf("k=%d measured", k), X: "jump J (ms)", Y: "share of judged trials with two holders"}
-		model := results.Series{Name: fmt.Sprintf("k=%d model", k), X: "jump J (ms)", Y: "1 if the model allows two holders"}
+		measured := results.Series{Name: fmt.Sprintf("%sk=%d measured", pre, k), X: "jump J (ms)", Y: "share of judged trials with two holders"}
+		model := results.Series{Name: fmt.Sprintf("%sk=%d model", pre, k), X: "jump J (ms)", Y: "1 if the model allows two holders"}
 		for i, v := range variants {
 			x := ms(jumps[i])
 			if pt, ok := results.ProbabilityPoint(x, v.Tally.Broke[results.Violations], v.Tally.Judged); ok {
@@ -66,14 +78,14 @@ func (s redlockClockJump) Run(ctx context.Context, env *Env, p Values) (*results
 		}
 		rep.Series = append(rep.Series, measured, model)
 		if p.Bool("search") {
-			v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("k=%d/smallest-J", k), 0, float64(ttl), float64(time.Millisecond),
-				func(x float64) clockRace { return jumpRace(ttl, k, time.Duration(x)) },
+			v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sk=%d/smallest-J", pre, k), 0, float64(ttl), float64(time.Millisecond),
+				func(x float64) clockRace { return jumpRace(strategy, ttl, k, time.Duration(x)) },
 				func(x float64) string { return time.Duration(x).Round(10 * time.Microsecond).String() })
 			if err != nil {
-				return nil, err
+				return err
 			}
 			rep.Variants = append(rep.Variants, v)
 		}
 	}
-	return rep, nil
+	return nil
 }

@@ -28,32 +28,44 @@ func (redlockClockRate) Params() []Param {
 		FloatsParam("rates", []float64{1.005, 1.02, 1.1}, 0.01, 100, "the rates r to run"),
 		FloatsParam("drifts", []float64{0.01, 0.05}, 1e-9, 0.5, "redsync drift factors to run (0.01 is its default)"),
 		SwitchParam("search", false, "on: also bisect the smallest breaking r for each k and drift, to 0.001"),
+		redlockClientsParam(),
 	}
 }
 
-func rateRace(ttl time.Duration, k int, r, drift float64) clockRace {
-	return clockRace{strategy: "redlock", ttl: ttl, drift: drift, clocks: clocks.FastOn(5, k, r)}
+func rateRace(strategy string, ttl time.Duration, k int, r, drift float64) clockRace {
+	return clockRace{strategy: strategy, ttl: ttl, drift: drift, clocks: clocks.FastOn(5, k, r)}
 }
 
 func (s redlockClockRate) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
 	ttl, rates := p.Duration("ttl"), p.Floats("rates")
 	rep := env.newReport(s)
+	for _, strategy := range p.Strings("strategies") {
+		if err := s.runClient(ctx, env, p, rep, strategy, ttl, rates); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// runClient runs every drift, k and r for one Redlock client into rep.
+func (s redlockClockRate) runClient(ctx context.Context, env *Env, p Values, rep *results.Report, strategy string, ttl time.Duration, rates []float64) error {
+	pre := clientPrefix(strategy)
 	for _, drift := range p.Floats("drifts") {
 		for _, k := range p.Ints("k") {
 			var variants []clockVariant
 			for _, r := range rates {
-				variants = append(variants, newClockVariant(fmt.Sprintf("drift=%g/k=%d/r=%g", drift, k, r),
-					fmt.Sprintf("%d of 5 nodes run at rate %g (TTL %v, drift factor %g); B retries until A's validity ends", k, r, ttl, drift),
-					map[string]string{"k": fmt.Sprint(k), "rate": fmt.Sprint(r), "drift": fmt.Sprint(drift), "ttl": ttl.String()},
-					rateRace(ttl, k, r, drift), map[string]float64{"k": float64(k), "rate": r, "drift": drift}))
+				variants = append(variants, newClockVariant(fmt.Sprintf("%sdrift=%g/k=%d/r=%g", pre, drift, k, r),
+					fmt.Sprintf("%s: %d of 5 nodes run at rate %g (TTL %v, drift factor %g); B retries until A's validity ends", strategy, k, r, ttl, drift),
+					map[string]string{"strategy": strategy, "k": fmt.Sprint(k), "rate": fmt.Sprint(r), "drift": fmt.Sprint(drift), "ttl": ttl.String()},
+					rateRace(strategy, ttl, k, r, drift), map[string]float64{"k": float64(k), "rate": r, "drift": drift}))
 			}
 			part, err := runClockVariants(ctx, env, s, variants)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			rep.Variants = append(rep.Variants, part.Variants...)
-			measured := results.Series{Name: fmt.Sprintf("k=%d drift=%g measured", k, drift), X: "clock rate r", Y: "share of judged trials with two holders"}
-			model := results.Series{Name: fmt.Sprintf("k=%d drift=%g model", k, drift), X: "clock rate r", Y: "1 if the model allows two holders"}
+			measured := results.Series{Name: fmt.Sprintf("%sk=%d drift=%g measured", pre, k, drift), X: "clock rate r", Y: "share of judged trials with two holders"}
+			model := results.Series{Name: fmt.Sprintf("%sk=%d drift=%g model", pre, k, drift), X: "clock rate r", Y: "1 if the model allows two holders"}
 			for i, v := range variants {
 				if pt, ok := results.ProbabilityPoint(rates[i], v.Tally.Broke[results.Violations], v.Tally.Judged); ok {
 					measured.Points = append(measured.Points, pt)
@@ -62,15 +74,15 @@ func (s redlockClockRate) Run(ctx context.Context, env *Env, p Values) (*results
 			}
 			rep.Series = append(rep.Series, measured, model)
 			if p.Bool("search") {
-				v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("drift=%g/k=%d/smallest-r", drift, k), 1, 1.5, 0.001,
-					func(x float64) clockRace { return rateRace(ttl, k, x, drift) },
+				v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sdrift=%g/k=%d/smallest-r", pre, drift, k), 1, 1.5, 0.001,
+					func(x float64) clockRace { return rateRace(strategy, ttl, k, x, drift) },
 					func(x float64) string { return fmt.Sprintf("%.4f", x) })
 				if err != nil {
-					return nil, err
+					return err
 				}
 				rep.Variants = append(rep.Variants, v)
 			}
 		}
 	}
-	return rep, nil
+	return nil
 }
