@@ -8,7 +8,7 @@ BENCH_CPU  ?= 1
 BENCH_TIME ?= 1s
 BENCH      ?= .
 
-.PHONY: bench gobench test deps vet build
+.PHONY: bench gobench test deps vet build fuzz
 
 deps:
 	@bash scripts/deps.sh
@@ -19,8 +19,17 @@ build:
 vet:
 	$(GO) vet ./...
 
-test: deps vet
+test: deps vet fuzz
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+
+# Each reader of user files fuzzed for a short, bounded time: no input may panic it.
+# The seed corpus (and any input that once failed) is in each package's testdata/fuzz;
+# plain `go test` replays it too.
+FUZZ_TIME ?= 10s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseYAML$$' -fuzztime $(FUZZ_TIME) ./sweep
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRun$$' -fuzztime $(FUZZ_TIME) ./resultsdir
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeHistogramLog$$' -fuzztime $(FUZZ_TIME) ./resultsdir
 
 # The main job: the quick matrix into results/<timestamp> (results/latest points at it).
 bench: deps build

@@ -5,13 +5,80 @@ import (
 	"sort"
 	"time"
 
+	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
 // minDelivered is the share of the offered rate a cell must have achieved to count as
 // keeping the budget: a generator that fell behind did not really offer that rate.
-const minDelivered = 0.95
+// maxFaultShare is the most errors or drops, as a share of requests, a kept rate or a
+// priced cell may show. Both are the search's own thresholds.
+const (
+	minDelivered  = capacity.MinDelivered
+	maxFaultShare = capacity.MaxFaultShare
+)
+
+// worstLatency is the highest of the repeats' percentiles: a rate is kept only if
+// every repeat kept it.
+func worstLatency(g *digest.Group, slo SLO) time.Duration {
+	var worst time.Duration
+	for _, c := range g.Repeats {
+		worst = max(worst, slo.Percentile.Of(c.Latency[slo.Metric]))
+	}
+	return worst
+}
+
+// breaks says why an open-loop group did not keep the budget; empty when every repeat
+// kept it. Nothing delivered is a break, not a pass.
+func breaks(g *digest.Group, slo SLO, at time.Duration) string {
+	rate := g.Condition.TargetRate
+	if !g.HasLatency(slo.Metric) {
+		return fmt.Sprintf("no %s latency recorded", slo.Metric)
+	}
+	if share, kind := faults(g); share > maxFaultShare {
+		return fmt.Sprintf("%s on %.2f%% of requests", kind, 100*share)
+	}
+	if at > slo.Budget {
+		return fmt.Sprintf("%s %s", slo.Percentile, digest.FormatDuration(at))
+	}
+	for _, c := range g.Repeats {
+		if c.Load.AchievedRate < capacity.MinAchieved(rate, c.Elapsed.D(), c.Load.Arrival == "poisson") {
+			return fmt.Sprintf("achieved only %s/s", digest.FormatRate(c.Load.AchievedRate))
+		}
+	}
+	return ""
+}
+
+// faults is the worst repeat's share of requests that failed (errors) or were never
+// served (drops), and which it was.
+func faults(g *digest.Group) (float64, string) {
+	var worst float64
+	kind := ""
+	for _, c := range g.Repeats {
+		var errs int64
+		for _, n := range c.Errors {
+			errs += n
+		}
+		requests := float64(max(c.Attempts+c.Load.Dropped, 1))
+		if e := float64(errs) / requests; e > worst {
+			worst, kind = e, "errors"
+		}
+		if d := float64(c.Load.Dropped) / requests; d > worst {
+			worst, kind = d, "drops"
+		}
+	}
+	return worst, kind
+}
+
+// faultMark is the mark a table or figure puts beside a group whose errors or drops
+// exceed maxFaultShare; empty otherwise.
+func faultMark(g *digest.Group) string {
+	if share, kind := faults(g); share > maxFaultShare {
+		return fmt.Sprintf("⚠ %s %.2f%%", kind, 100*share)
+	}
+	return ""
+}
 
 // Capacity is the answer for one strategy under one open-loop workload.
 type Capacity struct {
@@ -64,16 +131,8 @@ func Capacities(run *resultsdir.Run, slo SLO) []Capacity {
 		c := Capacity{Strategy: k.strategy, Condition: k.cond, Rates: len(groups)}
 		for _, g := range groups {
 			rate := g.Condition.TargetRate
-			at := g.Latency(slo.Metric, slo.Percentile)
-			var why string
-			switch {
-			case !g.HasLatency(slo.Metric):
-				why = fmt.Sprintf("no %s latency recorded", slo.Metric)
-			case at > slo.Budget:
-				why = fmt.Sprintf("%s %s", slo.Percentile, digest.FormatDuration(at))
-			case g.AchievedRate() > 0 && g.AchievedRate() < minDelivered*rate:
-				why = fmt.Sprintf("achieved only %s/s", digest.FormatRate(g.AchievedRate()))
-			}
+			at := worstLatency(g, slo)
+			why := breaks(g, slo, at)
 			if why != "" {
 				c.Broke, c.BrokeAt, c.BrokeWhy = rate, at, why
 				break

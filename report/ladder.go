@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/lockbench/lockbench/report/digest"
 )
@@ -75,9 +76,24 @@ func steps(groups []*digest.Group, cond digest.Condition, metric string) []step 
 	}
 	var out []step
 	for i := 1; i < len(present); i++ {
-		out = append(out, step{from: present[i-1], to: present[i], adds: adds[i]})
+		out = append(out, step{from: present[i-1], to: present[i], adds: adds[i] + stepMarks(present[i-1], present[i])})
 	}
 	return out
+}
+
+// stepMarks flags a step whose ratios come from a cell with errors above
+// maxFaultShare: failing fast can look cheap.
+func stepMarks(from, to *digest.Group) string {
+	var marks []string
+	for _, g := range []*digest.Group{from, to} {
+		if m := faultMark(g); m != "" {
+			marks = append(marks, fmt.Sprintf("`%s` %s", g.Strategy, m))
+		}
+	}
+	if len(marks) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(marks, "; ") + " of requests: read its ratios with care)"
 }
 
 // ratio formats b/a as "2.86×", or "n/a" when a is zero.

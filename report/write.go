@@ -73,6 +73,12 @@ func WriteResult(dir string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	md := markdown(run, figs, opts, data)
+	capText, capFigs, err := capacitySections(dir, lockRun)
+	if err != nil {
+		return nil, err
+	}
+	md += capText
+	res.Figures = append(res.Figures, capFigs...)
 	if data != nil && data.figure != "" {
 		res.Figures = append(res.Figures, plots.Figure{Name: plots.CostVsLossName, Files: []string{data.figure}})
 	}

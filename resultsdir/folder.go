@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -83,6 +84,11 @@ func ReadRun(dir string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	return DecodeRun(path, b)
+}
+
+// DecodeRun reads the bytes of a results.json found at path (named in errors).
+func DecodeRun(path string, b []byte) (*Run, error) {
 	var run Run
 	if err := json.Unmarshal(b, &run); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -162,8 +168,18 @@ func ReadHistogramIntervals(dir, rel string) ([]*hdrhistogram.Histogram, error) 
 		return nil, err
 	}
 	defer f.Close()
+	return DecodeHistogramLog(path, f)
+}
+
+// maxHistogramLogBytes bounds the memory one log may take once read: a run's logs
+// (1 us to 1 h at 2 digits) take 27 KB an interval; the widest geometry 47 MiB.
+const maxHistogramLogBytes = 64 << 20
+
+// DecodeHistogramLog reads every interval histogram of a log found at path (named in errors).
+func DecodeHistogramLog(path string, f io.Reader) ([]*hdrhistogram.Histogram, error) {
 	r := hdrhistogram.NewHistogramLogReader(f)
 	var parts []*hdrhistogram.Histogram
+	var size int
 	for {
 		h, err := r.NextIntervalHistogram()
 		if err != nil {
@@ -171,6 +187,10 @@ func ReadHistogramIntervals(dir, rel string) ([]*hdrhistogram.Histogram, error) 
 		}
 		if h == nil {
 			break
+		}
+		// Each line names its own range and precision: a few bytes can ask for tens of MB.
+		if size += h.ByteSize(); size > maxHistogramLogBytes {
+			return nil, fmt.Errorf("%s: corrupt histogram log: its histograms would take over %d MiB", path, maxHistogramLogBytes>>20)
 		}
 		parts = append(parts, h)
 	}

@@ -1,6 +1,9 @@
 package resultsdir
 
 import (
+	"bytes"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -54,9 +57,56 @@ func TestRunRoundTrips(t *testing.T) {
 	if lines := strings.Count(string(csv), "\n"); lines != 2 {
 		t.Errorf("results.csv has %d lines, want header + 1 cell", lines)
 	}
-	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*tmp-*"))
-	if len(leftovers) > 0 {
-		t.Errorf("temp files left: %v", leftovers)
+}
+
+// A reader that opened results.json before a rewrite keeps reading the whole old
+// file: the new one replaces it by rename, never by writing over it.
+func TestRewriteNeverChangesAFileAReaderHasOpen(t *testing.T) {
+	dir := t.TempDir()
+	first := sampleRun()
+	if err := WriteRun(dir, first); err != nil {
+		t.Fatal(err)
+	}
+	old, err := os.Open(filepath.Join(dir, JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	second := sampleRun()
+	second.Cells = append(second.Cells, second.Cells[0])
+	second.Cells[1].Name = "strategy=redlock/clients=8/keys=1"
+	if err := WriteRun(dir, second); err != nil {
+		t.Fatal(err)
+	}
+	held, err := io.ReadAll(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := DecodeRun("held", held); err != nil || len(back.Cells) != 1 {
+		t.Fatalf("the reader's open file changed under it: %d cells, %v; want the first run's 1", len(back.Cells), err)
+	}
+	if back, err := ReadRun(dir); err != nil || len(back.Cells) != 2 {
+		t.Fatalf("after the rewrite results.json reads %v, %v; want 2 cells", back, err)
+	}
+}
+
+// A write whose rename fails leaves the file it would have replaced as it was and no
+// temp file behind.
+func TestFailedWriteLeavesNoTempFile(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "taken")
+	if err := os.MkdirAll(filepath.Join(target, "inside"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(target, []byte("data")); err == nil {
+		t.Fatal("renamed a file over a non-empty directory")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "taken" {
+		t.Errorf("after a failed write the folder holds %v; want only the directory it could not replace", entries)
+	}
+	if _, err := os.Stat(filepath.Join(target, "inside")); err != nil {
+		t.Errorf("the directory in the way changed: %v", err)
 	}
 }
 
@@ -129,5 +179,23 @@ func TestHistogramLogKeepsItsIntervalsApart(t *testing.T) {
 	merged, err := ReadHistogram(dir, "histograms/x.hlog")
 	if err != nil || merged.TotalCount() != 600 {
 		t.Errorf("merged log: %v, %d values; want 600", err, merged.TotalCount())
+	}
+}
+
+// Each log line carries its own geometry: a few lines asking for the widest one must be
+// refused before they take gigabytes.
+func TestHistogramLogOfHugeGeometriesIsRefused(t *testing.T) {
+	h := hdrhistogram.New(1, math.MaxInt64, 5)
+	h.RecordValue(1)
+	var line bytes.Buffer
+	if err := hdrhistogram.NewHistogramLogWriter(&line).OutputIntervalHistogram(h); err != nil {
+		t.Fatal(err)
+	}
+	log := bytes.Repeat(line.Bytes(), 40) // 40 x 47 MiB if read whole
+	if _, err := DecodeHistogramLog("huge.hlog", bytes.NewReader(log)); err == nil || !strings.Contains(err.Error(), "huge.hlog") || !strings.Contains(err.Error(), "MiB") {
+		t.Fatalf("a %d-byte log of 40 widest histograms: %v; want refused naming the file and the size", len(log), err)
+	}
+	if parts, err := DecodeHistogramLog("one.hlog", bytes.NewReader(line.Bytes())); err != nil || len(parts) != 1 {
+		t.Fatalf("one widest histogram: %d parts, %v; want it read", len(parts), err)
 	}
 }

@@ -146,7 +146,8 @@ func (s Sweep) cells() ([]Cell, error) {
 	if len(s.Strategies) == 0 {
 		return nil, fmt.Errorf("strategies: none given (want some of %s)", strings.Join(locks.Strategies(), ", "))
 	}
-	for field, list := range map[string][]string{"strategies": s.Strategies, "guards": s.Guards} {
+	for field, list := range map[string][]string{"strategies": s.Strategies, "guards": s.Guards, "keys": s.Keys, "network": s.Network,
+		"clients": texts(s.Clients), "hold": texts(s.Hold), "ttl": texts(s.TTL), "rate": texts(s.Rate)} {
 		if err := distinct(list); err != nil {
 			return nil, fmt.Errorf("%s: %w", field, err)
 		}
@@ -325,6 +326,15 @@ func (s Sweep) guardsByStrategy() (map[string][]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// texts prints each value of an axis, for distinct.
+func texts[T any](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = fmt.Sprint(v)
+	}
+	return out
 }
 
 // distinct refuses a list that names an entry twice or holds an empty one.

@@ -174,6 +174,15 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 		RetryDelay: r.Config.RetryDelay.D(), KeyPrefix: fmt.Sprintf("lockbench:%d:", index),
 	}
 	open := bench.Open{Rate: cell.Rate, Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
+	// Connections are warmed once, on a deadline of their own: a phase's deadline is its
+	// measured time, and 1,024 clients' dials would eat a short warm-up whole.
+	warmCtx, cancel := context.WithTimeout(ctx, connectBudget)
+	err = locks.Warm(warmCtx, l, locks.WarmUp{Clients: cell.Clients, TTL: cell.TTL})
+	cancel()
+	if err != nil {
+		return resultsdir.Cell{}, fmt.Errorf("open connections: %w", err)
+	}
+	load.NoWarm = true
 	if r.Config.Warmup > 0 {
 		// Keys of its own: a lock the warm-up's end left behind must not block the
 		// measured part for a TTL.
@@ -191,8 +200,11 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	if ctx.Err() != nil {
 		return resultsdir.Cell{}, ctx.Err()
 	}
-	return r.record(index, cell, res, res.Started) // the clock starts after the engine's warm-up
+	return r.record(index, cell, res, res.Started) // the clock's start, after every connection opened
 }
+
+// connectBudget bounds the opening of a cell's connections, every client to every node.
+const connectBudget = time.Minute
 
 // runLoad runs the cell's load for d, closed or open.
 func (r *Runner) runLoad(ctx context.Context, l locks.Locker, load bench.Load, open bench.Open, cell Cell, d time.Duration) (bench.OpenResult, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -72,6 +73,13 @@ func TestCellsExpandValidateAndGroup(t *testing.T) {
 		"network":                           {Strategies: []string{"single"}, Network: []string{"dialup"}},
 		"strategies: single is named twice": {Strategies: []string{"single", "single"}},
 		"rate = +Inf":                       {Strategies: []string{"single"}, Load: "open", Rate: []float64{math.Inf(1)}},
+		// Any axis naming a value twice would measure two cells under one name.
+		"clients: 8 is named twice":    {Strategies: []string{"single"}, Clients: []int{8, 8}},
+		"keys: 1 is named twice":       {Strategies: []string{"single"}, Keys: []string{"1", "1"}},
+		"network: none is named twice": {Strategies: []string{"single"}, Network: []string{"none", "none"}},
+		"hold: 1ms is named twice":     {Strategies: []string{"single"}, Hold: []sweep.Duration{sweep.Duration(time.Millisecond), sweep.Duration(time.Millisecond)}},
+		"ttl: 1s is named twice":       {Strategies: []string{"single"}, TTL: []sweep.Duration{sweep.Duration(time.Second), sweep.Duration(time.Second)}},
+		"rate: 1000 is named twice":    {Strategies: []string{"single"}, Load: "open", Rate: []float64{1000, 1e3}},
 	}
 	for field, s := range bad {
 		_, err := sweep.Config{Duration: sweep.Duration(time.Second), Sweeps: []sweep.Sweep{s}}.Cells()
@@ -125,6 +133,9 @@ func TestRunnerWritesAResultsFolderThatReadsBack(t *testing.T) {
 			t.Errorf("cell %d %s: repeat %d, want %d", i, c.Name, c.Repeat, want)
 		}
 		checkIntervals(t, out, c, 3)
+		if len(c.Histograms) == 0 { // the checks below would pass over nothing
+			t.Errorf("%s: no histogram logs", c.Name)
+		}
 		for metric, rel := range c.Histograms {
 			h, err := resultsdir.ReadHistogram(out, rel)
 			if err != nil {
@@ -187,7 +198,10 @@ func TestInterruptedRunKeepsFinishedCells(t *testing.T) {
 	cfg := sweep.Config{Duration: sweep.Duration(200 * time.Millisecond), Sweeps: []sweep.Sweep{
 		{Strategies: []string{"single"}, Clients: []int{1, 2, 3, 4, 5, 6}, Keys: []string{"1"}},
 	}}
-	cells, _ := cfg.Cells()
+	cells, err := cfg.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	obs := &cancelAfter{n: 2, cancel: cancel}
@@ -202,11 +216,23 @@ func TestInterruptedRunKeepsFinishedCells(t *testing.T) {
 	if back.Complete || len(back.Cells) != 2 {
 		t.Errorf("after cancel at cell 2: complete=%v with %d cells; want incomplete with 2", back.Complete, len(back.Cells))
 	}
-	entries, _ := os.ReadDir(out)
-	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp-") {
-			t.Errorf("half-written file left: %s", e.Name())
+	// The folder holds the kept cells' logs and nothing of the cell never measured.
+	named := map[string]bool{}
+	for _, c := range back.Cells {
+		for metric, rel := range c.Histograms {
+			named[rel] = true
+			if h, err := resultsdir.ReadHistogram(out, rel); err != nil || h.TotalCount() != c.Latency[metric].Count {
+				t.Errorf("%s %s: log %s reads %v; want the cell's %d values", c.Name, metric, rel, err, c.Latency[metric].Count)
+			}
 		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(out, resultsdir.HistogramsDir, "*"))
+	if len(named) == 0 || len(logs) != len(named) {
+		t.Errorf("histogram logs on disk %v; want exactly the %d the kept cells name", logs, len(named))
+	}
+	csv, _ := os.ReadFile(filepath.Join(out, resultsdir.CSVFile))
+	if rows := strings.Count(string(csv), "\n"); rows != 1+len(back.Cells) {
+		t.Errorf("results.csv has %d lines; want a header and %d cells", rows, len(back.Cells))
 	}
 }
 

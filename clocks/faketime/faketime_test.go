@@ -62,19 +62,28 @@ func TestServerClockFollowsOffsetAndRate(t *testing.T) {
 	if model == nil {
 		t.Fatal("skewed node reports no clock")
 	}
-	for i := 0; i < 3; i++ {
-		if d := serverSkew(t, c, model); d < -agreement || d > agreement {
-			t.Fatalf("reading %d: server clock is %v away from its model (offset 1h, rate 3)", i, d)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	// Read on until the model has run 300 ms (900 ms of node time): a wrong rate drifts past agreement.
+	agreesFor(t, c, model, 300*time.Millisecond, "offset 1h, rate 3")
 	// A restart starts a new process; the rate must carry on from where the model is.
 	if err := node.Restart(context.Background(), topologies.RestartEmpty); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond)
-	if d := serverSkew(t, c, model); d < -agreement || d > agreement {
-		t.Fatalf("after restart the server clock is %v away from its model", d)
+	agreesFor(t, c, model, 100*time.Millisecond, "after restart")
+}
+
+// agreesFor reads the server's clock until the model has run for span, each reading
+// within agreement of the model.
+func agreesFor(t *testing.T, c *redis.Client, model *clocks.NodeClock, span time.Duration, what string) {
+	t.Helper()
+	until := model.Elapsed() + span
+	for i := 0; ; i++ {
+		if d := serverSkew(t, c, model); d < -agreement || d > agreement {
+			t.Fatalf("%s, reading %d: server clock is %v away from its model", what, i, d)
+		}
+		if model.Elapsed() >= until && i > 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -115,13 +124,20 @@ func TestBackwardJumpKeepsKeyLonger(t *testing.T) {
 		t.Fatal(err)
 	}
 	topologies.NodeClock(node).FireNow("grant")
-	time.Sleep(50 * time.Millisecond)
-	ms, err := c.PTTL(ctx, "k").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ms < time.Hour {
-		t.Fatalf("PTTL after a -1h jump = %v, want over 1h (the key lives by the node's clock)", ms)
+	// The driver rewrites the file when the event fires; wait for the server to see it.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		ms, err := c.PTTL(ctx, "k").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ms > time.Hour {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("PTTL 5 s after a -1h jump = %v, want over 1h (the key lives by the node's clock)", ms)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"sort"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"golang.org/x/perf/benchfmt"
 )
 
 // benchRow is one benchmark result line: its name parts and its metrics by unit.
@@ -18,41 +19,42 @@ type benchRow struct {
 	metrics map[string]float64
 }
 
-// parseBenchOutput reads `go test -bench` lines; other lines are ignored.
+// parseBenchOutput reads `go test -bench` output with benchfmt, the reader benchstat uses.
 func parseBenchOutput(r io.Reader) ([]benchRow, error) {
 	var rows []benchRow
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
+	br := benchfmt.NewReader(r, "stdin")
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			if strings.Contains(rec.Msg, "iteration count") {
+				continue // a benchmark's name with its own output after it, not a result
+			}
+			return nil, fmt.Errorf("benchmark output: %v", rec)
+		case *benchfmt.Result:
+			rows = append(rows, benchRowOf(rec))
+		}
+	}
+	return rows, br.Err()
+}
+
+// benchRowOf keeps a result's name parts and its values in the units the benchmark printed.
+func benchRowOf(res *benchfmt.Result) benchRow {
+	base, parts := res.Name.Parts()
+	row := benchRow{name: "Benchmark" + res.Name.String(), params: map[string]string{}, metrics: map[string]float64{}}
+	row.params["bench"] = "Benchmark" + string(base)
+	for _, part := range parts {
+		if k, v, ok := strings.Cut(strings.TrimPrefix(string(part), "/"), "="); ok && part[0] == '/' {
+			row.params[k] = v
+		}
+	}
+	for _, v := range res.Values {
+		if v.OrigUnit != "" { // benchfmt tidies ns to sec; the table reads the printed units
+			row.metrics[v.OrigUnit] = v.OrigValue
 			continue
 		}
-		if _, err := strconv.Atoi(fields[1]); err != nil {
-			continue // a benchmark name printed before its result, or a log line
-		}
-		row := benchRow{name: fields[0], params: map[string]string{}, metrics: map[string]float64{}}
-		name := fields[0]
-		if i := strings.LastIndex(name, "-"); i > 0 {
-			if _, err := strconv.Atoi(name[i+1:]); err == nil {
-				name = name[:i] // drop the -GOMAXPROCS suffix, not a hyphen in a strategy name
-			}
-		}
-		for _, part := range strings.Split(name, "/")[1:] {
-			if k, v, ok := strings.Cut(part, "="); ok {
-				row.params[k] = v
-			}
-		}
-		row.params["bench"] = strings.Split(name, "/")[0]
-		for i := 2; i+1 < len(fields); i += 2 {
-			v, err := strconv.ParseFloat(fields[i], 64)
-			if err != nil {
-				return nil, fmt.Errorf("benchmark line %q: metric %q is not a number", sc.Text(), fields[i])
-			}
-			row.metrics[fields[i+1]] = v
-		}
-		rows = append(rows, row)
+		row.metrics[v.Unit] = v.Value
 	}
-	return rows, sc.Err()
+	return row
 }
 
 func runBenchTable(args []string, stdin io.Reader, stdout, _ io.Writer) error {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -66,10 +67,15 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 // intervals are merged into that many.
 func loadSide(arg string, intervals int) ([]*resultsdir.Run, error) {
 	var runs []*resultsdir.Run
+	seen := map[string]bool{}
 	for _, dir := range strings.Split(arg, ",") {
 		if dir == "" {
 			continue
 		}
+		if seen[filepath.Clean(dir)] { // its cells would count twice as repeats
+			return nil, usagef("%q names the folder %s twice", arg, dir)
+		}
+		seen[filepath.Clean(dir)] = true
 		run, err := report.Load(dir)
 		if err != nil {
 			return nil, usageError{err.Error()} // every load failure is a bad folder named on the command line

@@ -35,11 +35,13 @@ type runFlags struct {
 	provider, workload, guards         string
 	intervals, repeat                  string
 	resume                             string
+	preset                             string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.config, "config", "", "YAML config file (flags override it)")
 	fs.BoolVar(&f.quick, "quick", false, "the small default matrix (about 2-3 minutes on 2 cores)")
+	fs.StringVar(&f.preset, "preset", "", "a scaling sweep instead of the default matrix: "+presetNames())
 	fs.StringVar(&f.out, "out", "", "results folder (default results/<timestamp>; must not exist or be empty)")
 	fs.BoolVar(&f.noReport, "no-report", false, "do not write report.md and figures at the end")
 	fs.StringVar(&f.progress, "progress", "auto", "auto, bar or plain")
@@ -146,6 +148,12 @@ func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
 		cfg = sweep.UpdateConfig(f.quick)
 	case f.quick:
 		cfg = sweep.QuickConfig()
+	case f.preset != "":
+		preset, ok := sweep.ScalingPresets()[f.preset]
+		if !ok {
+			return cfg, fmt.Errorf("--preset %q: want one of %s", f.preset, presetNames())
+		}
+		cfg = preset
 	}
 	if f.config != "" {
 		data, err := os.ReadFile(f.config)
@@ -194,8 +202,8 @@ func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
 	set("warmup", func(v string) (e error) { cfg.Warmup, e = parseDuration(v); return })
 	set("retry-delay", func(v string) (e error) { cfg.RetryDelay, e = parseDuration(v); return })
 	set("seed", func(v string) (e error) { cfg.Seed, e = strconv.ParseUint(v, 10, 64); return })
-	set("intervals", func(v string) (e error) { cfg.Intervals, e = parseCount(v); return })
-	set("repeat", func(v string) (e error) { cfg.Repeat, e = parseCount(v); return })
+	set("intervals", func(v string) (e error) { cfg.Intervals, e = parseExplicitCount("intervals", v); return })
+	set("repeat", func(v string) (e error) { cfg.Repeat, e = parseExplicitCount("repeat", v); return })
 	set("provider", func(v string) error {
 		if _, e := topologies.ProviderNamed(v); e != nil {
 			return e

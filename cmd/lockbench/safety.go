@@ -31,6 +31,9 @@ func (p paramFlags) Set(v string) error {
 	if !ok || name == "" {
 		return fmt.Errorf("want name=value, got %q", v)
 	}
+	if _, twice := p[name]; twice { // the last would silently win
+		return fmt.Errorf("%s given twice", name)
+	}
 	p[name] = value
 	return nil
 }

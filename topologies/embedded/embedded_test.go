@@ -57,7 +57,10 @@ func TestLockStrategiesRunUnchanged(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer a.Close()
-		b, _ := locks.ForTopology(ctx, strategy, topo, locks.Options{})
+		b, err := locks.ForTopology(ctx, strategy, topo, locks.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer b.Close()
 
 		lease, err := a.Acquire(ctx, "k", 5*time.Second)
@@ -85,16 +88,48 @@ func TestLockStrategiesRunUnchanged(t *testing.T) {
 func TestTTLMovesWithRealTimeAtRateOne(t *testing.T) {
 	topo := start(t, topologies.Spec{Kind: topologies.Single})
 	c := client(t, topo.Masters()[0])
-	ctx := context.Background()
-	c.Set(ctx, "short", "v", 50*time.Millisecond)
-	c.Set(ctx, "long", "v", time.Hour)
-	time.Sleep(100 * time.Millisecond)
-	if n, _ := c.Exists(ctx, "short").Result(); n != 0 {
-		t.Error("a 50 ms key survived 100 ms of real time")
+	mustSet(t, c, "long", time.Hour)
+	setAt := time.Now()
+	mustSet(t, c, "short", 50*time.Millisecond)
+	deadline := setAt.Add(10 * time.Second)
+	for mustExists(t, c, "short") == 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("a 50 ms key still there after 10 s of real time")
+		}
+		time.Sleep(time.Millisecond)
 	}
-	if n, _ := c.Exists(ctx, "long").Result(); n != 1 {
+	if lived := time.Since(setAt); lived < 50*time.Millisecond {
+		t.Errorf("a 50 ms key expired after %v of real time", lived)
+	}
+	if n := mustExists(t, c, "long"); n != 1 {
 		t.Error("a 1 h key vanished")
 	}
+}
+
+// mustSet stores key with a TTL, or stops the test: a lost SET would make a TTL check vacuous.
+func mustSet(t *testing.T, c *redis.Client, key string, ttl time.Duration) {
+	t.Helper()
+	if err := c.Set(context.Background(), key, "v", ttl).Err(); err != nil {
+		t.Fatalf("SET %s: %v", key, err)
+	}
+}
+
+func mustPTTL(t *testing.T, c *redis.Client, key string) time.Duration {
+	t.Helper()
+	d, err := c.PTTL(context.Background(), key).Result()
+	if err != nil {
+		t.Fatalf("PTTL %s: %v", key, err)
+	}
+	return d
+}
+
+func mustExists(t *testing.T, c *redis.Client, key string) int64 {
+	t.Helper()
+	n, err := c.Exists(context.Background(), key).Result()
+	if err != nil {
+		t.Fatalf("EXISTS %s: %v", key, err)
+	}
+	return n
 }
 
 func TestModelDrivesExpiryDeterministically(t *testing.T) {
@@ -109,17 +144,17 @@ func TestModelDrivesExpiryDeterministically(t *testing.T) {
 	node := topo.Masters()[0]
 	c := client(t, node)
 	ctx := context.Background()
-	c.Set(ctx, "k", "v", 10*time.Second) // node time 10 s = real 5 s at rate 2
-	fake.Advance(2 * time.Second)        // node time +4 s
-	if ttl, _ := c.PTTL(ctx, "k").Result(); ttl != 6*time.Second {
+	mustSet(t, c, "k", 10*time.Second) // node time 10 s = real 5 s at rate 2
+	fake.Advance(2 * time.Second)  // node time +4 s
+	if ttl := mustPTTL(t, c, "k"); ttl != 6*time.Second {
 		t.Fatalf("PTTL after 2 s real at rate 2 = %v, want 6s", ttl)
 	}
 	topologies.NodeClock(node).FireNow("grant") // node time +3 s
-	if ttl, _ := c.PTTL(ctx, "k").Result(); ttl != 3*time.Second {
+	if ttl := mustPTTL(t, c, "k"); ttl != 3*time.Second {
 		t.Fatalf("PTTL after a +3 s jump = %v, want 3s", ttl)
 	}
 	fake.Advance(1500 * time.Millisecond) // node time +3 s: expiry exactly now
-	if n, _ := c.Exists(ctx, "k").Result(); n != 0 {
+	if n := mustExists(t, c, "k"); n != 0 {
 		t.Fatal("key alive at its model expiry")
 	}
 	tm, err := c.Time(ctx).Result()
@@ -141,10 +176,9 @@ func TestBackwardJumpLengthensTTL(t *testing.T) {
 	}
 	defer topo.Close()
 	c := client(t, topo.Masters()[0])
-	ctx := context.Background()
-	c.Set(ctx, "k", "v", 10*time.Second)
+	mustSet(t, c, "k", 10*time.Second)
 	fake.Advance(time.Second)
-	if ttl, _ := c.PTTL(ctx, "k").Result(); ttl != 69*time.Second {
+	if ttl := mustPTTL(t, c, "k"); ttl != 69*time.Second {
 		t.Fatalf("PTTL after a -1 min jump = %v, want 1m9s", ttl)
 	}
 }
@@ -154,7 +188,7 @@ func TestKillPauseRestart(t *testing.T) {
 	node := topo.Masters()[0]
 	c := client(t, node)
 	ctx := context.Background()
-	c.Set(ctx, "k", "v", time.Hour)
+	mustSet(t, c, "k", time.Hour)
 
 	if err := node.Pause(); err != nil {
 		t.Fatal(err)
@@ -182,17 +216,17 @@ func TestKillPauseRestart(t *testing.T) {
 	if n, err := c.Exists(ctx, "k").Result(); err != nil || n != 0 {
 		t.Fatalf("after kill + restart: exists = %d, %v; want 0 (nothing saved)", n, err)
 	}
-	c.Set(ctx, "k2", "v", time.Hour)
+	mustSet(t, c, "k2", time.Hour)
 	if err := node.Restart(ctx, topologies.RestartWithSnapshot); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := c.Exists(ctx, "k2").Result(); n != 1 {
+	if n := mustExists(t, c, "k2"); n != 1 {
 		t.Fatal("restart with snapshot of a running node lost the key")
 	}
 	if err := node.Restart(ctx, topologies.RestartEmpty); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := c.Exists(ctx, "k2").Result(); n != 0 {
+	if n := mustExists(t, c, "k2"); n != 0 {
 		t.Fatal("restart empty kept the key")
 	}
 }
@@ -208,15 +242,14 @@ func TestStrobeMovesTTLBothWays(t *testing.T) {
 	node := topo.Masters()[0]
 	clock := topologies.NodeClock(node)
 	c := client(t, node)
-	ctx := context.Background()
-	c.Set(ctx, "k", "v", time.Minute)
+	mustSet(t, c, "k", time.Minute)
 	// Walk to the next edge and across it; the TTL must jump by the amplitude.
 	at := clock.Elapsed()
 	edge := clock.Breakpoints(at, at+4*time.Second)[0]
 	stepBefore := clock.Step(at)
 	fake.Advance(edge - at)
 	stepAfter := clock.Step(edge)
-	ttl, _ := c.PTTL(ctx, "k").Result()
+	ttl := mustPTTL(t, c, "k")
 	want := time.Minute - (edge - at) - (stepAfter - stepBefore)
 	if diff := ttl - want; diff <= -time.Millisecond || diff >= time.Millisecond { // PTTL counts whole ms
 		t.Fatalf("PTTL across a strobe edge (%v -> %v) = %v, want %v", stepBefore, stepAfter, ttl, want)

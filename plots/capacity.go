@@ -1,0 +1,128 @@
+package plots
+
+import (
+	"fmt"
+	"time"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/lockbench/lockbench/report/digest"
+)
+
+// KneePoint is one capacity probe: its offered rate, its percentile, and whether it
+// kept the budget.
+type KneePoint struct {
+	Offered float64
+	Latency time.Duration
+	Kept    bool
+}
+
+// KneeSeries is one strategy's searched probes and the knee found.
+type KneeSeries struct {
+	Strategy    string
+	Kept, Broke float64
+	Mark        string // said beside the strategy in the legend: generator-bound, errors
+	Points      []KneePoint
+}
+
+// KneeFigure draws the percentile against the offered rate of every probe of one
+// condition's searches, the budget as a horizontal line and each strategy's searched
+// knee (highest kept rate) as a vertical one; broken probes are drawn hollow.
+func KneeFigure(dir, name, condition, percentile string, budget time.Duration, all []KneeSeries) (Figure, error) {
+	var strategies []string
+	for _, s := range all {
+		strategies = append(strategies, s.Strategy)
+	}
+	digest.SortStrategies(strategies)
+	st := newStyles(strategies)
+	p := newPlot(fmt.Sprintf("Capacity search: %s against offered rate, %s", percentile, condition),
+		"offered rate (requests per second, log scale)", fmt.Sprintf("%s latency (ms, log scale)", percentile))
+	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
+	var labels []string
+	var lo, hi float64
+	for _, s := range all {
+		var kept, broke plotter.XYs
+		for _, pt := range s.Points {
+			xy := plotter.XY{X: pt.Offered, Y: ms(float64(max(pt.Latency, time.Microsecond)))}
+			if pt.Kept {
+				kept = append(kept, xy)
+			} else {
+				broke = append(broke, xy)
+			}
+			if lo == 0 || pt.Offered < lo {
+				lo = pt.Offered
+			}
+			hi = max(hi, pt.Offered)
+		}
+		label := fmt.Sprintf("%s: %s/s", s.Strategy, digest.FormatRate(s.Kept))
+		if s.Kept == 0 {
+			label = s.Strategy + ": none kept"
+		}
+		if s.Mark != "" {
+			label += " (" + s.Mark + ")"
+		}
+		g := st.glyph(s.Strategy)
+		hollow := g
+		hollow.Shape = draw.RingGlyph{}
+		named := false
+		for _, set := range []struct {
+			pts   plotter.XYs
+			glyph draw.GlyphStyle
+		}{{kept, g}, {broke, hollow}} {
+			if len(set.pts) == 0 {
+				continue
+			}
+			sc, err := plotter.NewScatter(log10XY(set.pts, true, true))
+			if err != nil {
+				return Figure{}, err
+			}
+			sc.GlyphStyle = set.glyph
+			p.Add(sc)
+			if !named {
+				p.Legend.Add(label, sc)
+				labels = append(labels, label)
+				named = true
+			}
+		}
+		if s.Kept > 0 {
+			knee, err := vertical(s.Kept, all, budget)
+			if err != nil {
+				return Figure{}, err
+			}
+			knee.LineStyle = st.line(s.Strategy, true)
+			p.Add(knee)
+		}
+	}
+	if lo > 0 {
+		line, err := plotter.NewLine(log10XY(plotter.XYs{{X: lo, Y: ms(float64(budget))}, {X: hi, Y: ms(float64(budget))}}, true, true))
+		if err != nil {
+			return Figure{}, err
+		}
+		line.LineStyle = draw.LineStyle{Color: palette[6], Width: vg.Points(1), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
+		p.Add(line)
+		p.Legend.Add("budget "+digest.FormatDuration(budget), line)
+		labels = append(labels, "budget "+digest.FormatDuration(budget))
+	}
+	padLog(&p.X)
+	padLog(&p.Y)
+	return writeFigure(dir, drawn{Figure: Figure{
+		Name: name,
+		Caption: fmt.Sprintf("Capacity search, %s: every probe's %s against its offered rate (filled: kept the budget; rings: broke it), the budget (dotted) and each strategy's highest rate kept on a probe and its repeat (dashed).",
+			condition, percentile),
+		Series: labels,
+	}, plot: p})
+}
+
+// vertical is a line at rate spanning the probes' latencies and the budget.
+func vertical(rate float64, all []KneeSeries, budget time.Duration) (*plotter.Line, error) {
+	lo, hi := ms(float64(budget)), ms(float64(budget))
+	for _, s := range all {
+		for _, pt := range s.Points {
+			v := ms(float64(max(pt.Latency, time.Microsecond)))
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	return plotter.NewLine(log10XY(plotter.XYs{{X: rate, Y: lo}, {X: rate, Y: hi}}, true, true))
+}

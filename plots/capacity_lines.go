@@ -1,0 +1,35 @@
+package plots
+
+import (
+	"fmt"
+
+	"gonum.org/v1/plot/plotter"
+)
+
+// LineSeries is one labelled line of a scaling figure.
+type LineSeries struct {
+	Label  string
+	Style  string // the strategy whose colour it takes
+	Points plotter.XYs
+}
+
+// ScalingFigure draws a p99 (ms) against a scaling axis (Redlock nodes, WAIT
+// replicas), one line per series, the axis ticked at exactly the values measured.
+func ScalingFigure(dir, name, title, xLabel, caption string, all []LineSeries) (Figure, error) {
+	var styleNames []string
+	for _, s := range all {
+		styleNames = append(styleNames, s.Style)
+	}
+	src := &source{styles: newStyles(styleNames)}
+	p := newPlot(title, xLabel, "p99 acquire latency (ms)")
+	p.Y.Min = 0
+	var sr []series
+	for _, s := range all {
+		sr = append(sr, series{label: s.Label, strategy: s.Style, points: s.Points})
+	}
+	labels, err := src.add(p, sr)
+	if err != nil {
+		return Figure{}, fmt.Errorf("figure %s: %w", name, err)
+	}
+	return writeFigure(dir, drawn{Figure: Figure{Name: name, Caption: caption, Series: labels}, plot: p})
+}

@@ -1,0 +1,58 @@
+package plots
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"gonum.org/v1/plot/plotter"
+)
+
+func TestCapacityFiguresAreWrittenTheSameForTheSameInput(t *testing.T) {
+	knees := []KneeSeries{{Strategy: "single", Kept: 2000, Broke: 2100, Points: []KneePoint{
+		{1000, time.Millisecond, true}, {2000, 3 * time.Millisecond, true}, {4000, 20 * time.Millisecond, false}, {2100, 6 * time.Millisecond, false}}}}
+	usl := []USLSeries{{Strategy: "single", Label: "single", Points: plotter.XYs{{X: 1, Y: 100}, {X: 2, Y: 190}, {X: 4, Y: 300}, {X: 8, Y: 320}},
+		Fit: func(n float64) float64 { return 100 * n / (1 + 0.1*(n-1) + 0.01*n*(n-1)) }}}
+	lines := []LineSeries{{Label: "redlock, 8 clients", Style: "redlock", Points: plotter.XYs{{X: 3, Y: 1}, {X: 5, Y: 1.4}, {X: 7, Y: 2}}}}
+	var first [][]byte
+	for round := 0; round < 2; round++ {
+		dir := t.TempDir()
+		figs := []func() (Figure, error){
+			func() (Figure, error) {
+				return KneeFigure(dir, "knee", "64 clients", "p99 acquire", 5*time.Millisecond, knees)
+			},
+			func() (Figure, error) { return USLFigure(dir, "usl", "a key per client", usl) },
+			func() (Figure, error) {
+				return ScalingFigure(dir, "nodes", "p99 against nodes", "nodes", "caption", lines)
+			},
+		}
+		var got [][]byte
+		for _, draw := range figs {
+			f, err := draw()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Files) != 2 {
+				t.Fatalf("%s: files %v, want a PNG and an SVG", f.Name, f.Files)
+			}
+			for _, rel := range f.Files {
+				data, err := os.ReadFile(filepath.Join(dir, rel))
+				if err != nil || len(data) == 0 {
+					t.Fatalf("%s: %v", rel, err)
+				}
+				got = append(got, data)
+			}
+		}
+		if round == 0 {
+			first = got
+			continue
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], first[i]) {
+				t.Errorf("file %d differs between two renderings of the same input", i)
+			}
+		}
+	}
+}
