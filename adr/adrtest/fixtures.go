@@ -1,0 +1,134 @@
+// Package adrtest writes synthetic inputs for the adr tests: a benchmark folder from
+// report/synth and a safety results.json built with safety/results' own types. The
+// numbers are invented; only their shape is that of real runs.
+package adrtest
+
+import (
+	"fmt"
+
+	"github.com/lockbench/lockbench/report/synth"
+	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// WriteBench writes a small synthetic `lockbench run` folder (single, wait, redlock,
+// redlock-failfast, etcd; open loop for single and redlock) with deployments recorded
+// as the runner records them.
+func WriteBench(dir string) error {
+	run := synth.Generate(synth.Options{Seed: 1, Small: true})
+	run.Environment.Topologies = map[string]string{
+		"single":           "single via process: 1 master(s), 0 replica(s), 0 sentinel(s)",
+		"wait":             "replicated via process: 1 master(s), 2 replica(s), 0 sentinel(s)",
+		"redlock":          "redlock via process: 5 master(s), 0 replica(s), 0 sentinel(s)",
+		"redlock-failfast": "redlock via process: 5 master(s), 0 replica(s), 0 sentinel(s)",
+		"etcd":             "etcd via etcd-process: 1 master(s), 0 replica(s), 0 sentinel(s)",
+	}
+	// A lock-free way priced by an update cell: one closed-loop client on one row.
+	for _, c := range run.Cells {
+		if c.Strategy == "single" && c.Clients == 1 && c.Load.Mode == "closed" {
+			c.Name = "strategy=cas-version/clients=1/keys=1/hold=0s/ttl=10s/net=none/load=closed/workload=update/guard=none"
+			c.Strategy, c.Workload = "cas-version", resultsdir.WorkloadUpdate
+			c.Latency = map[string]resultsdir.Summary{resultsdir.MetricUpdate: c.Latency[resultsdir.MetricAcquire]}
+			c.Update = &resultsdir.UpdateStats{UpdatesPerSecond: c.CyclesPerSecond}
+			run.Cells = append(run.Cells, c)
+			break
+		}
+	}
+	run.Environment.Topologies["cas-version"] = "postgres via postgres-process: 1 master(s), 0 replica(s), 0 sentinel(s)"
+	return resultsdir.WriteRun(dir, run)
+}
+
+// trial is one judged trial with its counts and inputs.
+func trial(n int, counts map[results.Measure]int, inputs map[string]float64) results.Trial {
+	return results.Trial{N: n, Seed: uint64(n), Outcome: results.Judged, Counts: counts, Inputs: inputs, Proof: []string{"synthetic"}}
+}
+
+// variant adds n judged trials, the first k with each of broke's measures at 1.
+func variant(name string, params map[string]string, measure results.Measure, n, k int, broke []results.Measure, inputs func(i int) map[string]float64) *results.Variant {
+	v := &results.Variant{Name: name, Params: params, Measure: measure, Description: "synthetic " + name}
+	for i := 0; i < n; i++ {
+		counts := map[results.Measure]int{}
+		for _, m := range broke {
+			counts[m] = 0
+			if i < k {
+				counts[m] = 1
+			}
+		}
+		var in map[string]float64
+		if inputs != nil {
+			in = inputs(i)
+		}
+		v.Add(trial(i, counts, in))
+	}
+	return v
+}
+
+// Reports are the synthetic safety reports: failover-loss (none, wait1, wait2 at two
+// delays, with drawn lags), pause-past-ttl on single and etcd with fenced variants,
+// redlock-restart, etcd-leader-kill's lone member, the two clock scenarios and a
+// redlock-clock-jump sweep.
+func Reports() []*results.Report {
+	mutex := []results.Measure{results.Violations}
+	lag := func(delay float64) func(int) map[string]float64 {
+		return func(i int) map[string]float64 {
+			return map[string]float64{"delay_ms": delay, "lag_promoted_ms": float64((i * 7) % 50)}
+		}
+	}
+	fl := &results.Report{Scenario: "failover-loss", Complete: true, Seed: 1, TrialsPerVariant: 20}
+	for _, m := range []struct {
+		mode   string
+		broken [2]int
+	}{{"none", [2]int{18, 8}}, {"wait1", [2]int{2, 0}}, {"wait2", [2]int{0, 0}}} {
+		for i, d := range []float64{0, 50} {
+			fl.Variants = append(fl.Variants, variant(fmt.Sprintf("%s-delay-%gms", m.mode, d), nil, results.LostLocks, 20, m.broken[i],
+				[]results.Measure{results.Violations, results.LostLocks}, lag(d)))
+		}
+	}
+	pp := &results.Report{Scenario: "pause-past-ttl", Complete: true, Seed: 1, TrialsPerVariant: 10}
+	for _, s := range []struct{ strategy, fence string }{{"single", "INCR on the lock's Redis"}, {"etcd", "the key's create revision"}} {
+		params := map[string]string{"strategy": s.strategy, "fence": s.fence}
+		for _, suffix := range []string{"no-watchdog", "watchdog"} {
+			pp.Variants = append(pp.Variants, variant(s.strategy+"/"+suffix, params, results.Violations, 10, 10, []results.Measure{results.Violations, results.StaleAccepted}, nil))
+		}
+		for _, suffix := range []string{"no-watchdog-fenced", "watchdog-fenced"} {
+			v := variant(s.strategy+"/"+suffix, params, results.StaleAccepted, 10, 10, []results.Measure{results.Violations, results.StaleRejected}, nil)
+			pp.Variants = append(pp.Variants, v)
+		}
+	}
+	rr := &results.Report{Scenario: "redlock-restart", Complete: true, Seed: 1, TrialsPerVariant: 10, Variants: []*results.Variant{
+		variant("redlock/restart-empty", map[string]string{"strategy": "redlock"}, results.Violations, 10, 10, mutex, nil),
+		variant("redlock/appendfsync-always", map[string]string{"strategy": "redlock"}, results.Violations, 10, 0, mutex, nil),
+	}}
+	ek := &results.Report{Scenario: "etcd-leader-kill", Complete: true, Seed: 1, TrialsPerVariant: 10, Variants: []*results.Variant{
+		variant("etcd-lone-member-disk-loss", nil, results.ReissuedTokens, 10, 10, []results.Measure{results.ReissuedTokens, results.Violations}, nil),
+	}}
+	sk := &results.Report{Scenario: "single-clock-skew", Complete: true, Seed: 1, TrialsPerVariant: 10, Variants: []*results.Variant{
+		variant("jump-forward", nil, results.Violations, 10, 10, mutex, nil),
+	}}
+	kl := &results.Report{Scenario: "redlock-kleppmann", Complete: true, Seed: 1, TrialsPerVariant: 10, Variants: []*results.Variant{
+		variant("jump", nil, results.Violations, 10, 10, mutex, nil),
+	}}
+	cj := &results.Report{Scenario: "redlock-clock-jump", Complete: true, Seed: 1, TrialsPerVariant: 4}
+	for _, k := range []int{1, 2, 3} {
+		for _, j := range []string{"2ms", "30ms", "300ms"} {
+			broken := 0
+			if k == 3 && j != "2ms" {
+				broken = 4
+			}
+			params := map[string]string{"strategy": "redlock", "k": fmt.Sprint(k), "jump": j, "ttl": "1s"}
+			cj.Variants = append(cj.Variants, variant(fmt.Sprintf("k=%d/J=%s", k, j), params, results.Violations, 4, broken, mutex,
+				func(int) map[string]float64 { return map[string]float64{"a_acquire_ms": 2, "b_attempt_ms": 1} }))
+		}
+	}
+	lu := &results.Report{Scenario: "lost-updates", Complete: true, Seed: 1, TrialsPerVariant: 10, Variants: []*results.Variant{
+		variant("pause/cas-version", map[string]string{"strategy": "cas-version"}, results.LostUpdates, 10, 0, []results.Measure{results.LostUpdates}, nil),
+		variant("pause/unique-key", map[string]string{"strategy": "unique-key"}, results.LostUpdates, 10, 0, []results.Measure{results.LostUpdates}, nil),
+	}}
+	return []*results.Report{fl, pp, rr, ek, sk, kl, cj, lu}
+}
+
+// WriteSafety writes the synthetic reports as a `lockbench safety` folder.
+func WriteSafety(dir string) error {
+	return results.Write(dir, results.Results{Complete: true,
+		Command: &results.Command{Scenarios: []string{"synthetic"}, Trials: 20, Seed: 1}, Reports: Reports()})
+}

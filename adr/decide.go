@@ -1,0 +1,151 @@
+package adr
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lockbench/lockbench/report/digest"
+)
+
+// Verdict says whether an option meets the workload's purpose and budget.
+type Verdict struct {
+	Meets bool
+	// Why it does not, in words; Missing lists the measurements that would decide it.
+	Why     []string
+	Missing []string
+	// RuledOut: a measurement (not a missing one) fails it.
+	RuledOut bool
+	// Unmeasured is what the unmeasured faults add to an efficiency option's upper
+	// end at their worst (every such fault breaking the lock).
+	Unmeasured float64
+	Year       Expected // the side the purpose counts: duplicates (mutex) or data
+}
+
+// Decision is the whole computation: every option, judged, and the one chosen.
+type Decision struct {
+	Workload *Workload
+	Inputs   *Inputs
+	Options  []*Option
+	Chosen   *Option // nil: no option is shown to meet the purpose
+}
+
+// Decide prices and judges every option and picks the cheapest that meets the purpose:
+// fewest servers, then the lowest budget percentile at the workload's rate.
+func Decide(w *Workload, in *Inputs) *Decision {
+	run := in.merged()
+	groups := digest.Groups(run)
+	d := &Decision{Workload: w, Inputs: in, Options: Options(in)}
+	for _, o := range d.Options {
+		o.Cost = costOf(w, run, groups, o.Strategy, o.Kind == LockFree)
+		o.Cost.NoLockService = o.Kind == LockFree
+		o.Faults = exposures(w, in.Safety, o)
+		o.Verdict = judge(w, o)
+	}
+	var meets []*Option
+	for _, o := range d.Options {
+		if o.Verdict.Meets {
+			meets = append(meets, o)
+		}
+	}
+	sort.SliceStable(meets, func(i, j int) bool { return cheaper(meets[i], meets[j]) })
+	if len(meets) > 0 {
+		d.Chosen = meets[0]
+	}
+	return d
+}
+
+// cheaper orders by servers (unknown last), then the budget percentile.
+func cheaper(a, b *Option) bool {
+	rank := func(c Cost) int {
+		switch {
+		case c.NoLockService:
+			return 0 // only the store every option writes to
+		case c.Servers == 0:
+			return 1 << 30 // unknown: last
+		}
+		return c.Servers
+	}
+	sa, sb := rank(a.Cost), rank(b.Cost)
+	if sa != sb {
+		return sa < sb
+	}
+	return a.Cost.AtBudget < b.Cost.AtBudget
+}
+
+// judge applies the purpose's rule: efficiency counts duplicates (two holders) against
+// the team's budget; correctness needs a fence or a store-side guard and no violation
+// reaching the data in any judged trial of every fault that can strike.
+func judge(w *Workload, o *Option) Verdict {
+	var v Verdict
+	dataSide := w.Purpose == Correctness
+	if !dataSide && o.Kind == LockFree {
+		v.Why = append(v.Why, "no lock: for efficiency the lock is what saves the duplicate work")
+		v.RuledOut = true
+	}
+	if dataSide && o.Kind == Lock {
+		v.Why = append(v.Why, "a lock alone (a correctness lock needs a fence the resource checks, or no lock and a store-side guard)")
+		v.RuledOut = true
+	}
+	total, missing := Total(o.Faults, dataSide || o.Kind == LockFree)
+	for _, k := range missing {
+		v.Missing = append(v.Missing, missingText(o, k, dataSide || o.Kind == LockFree))
+	}
+	if dataSide {
+		// Correctness needs zero seen reaching the data: an unmeasured fault cannot be shown.
+		if len(missing) > 0 {
+			v.Why = append(v.Why, "not measured: "+strings.Join(v.Missing, ", "))
+		}
+		for _, e := range o.Faults {
+			if e.NA == "" && e.PerYear > 0 && e.Data != nil && e.Data.P.K > 0 {
+				v.Why = append(v.Why, fmt.Sprintf("%s: %d of %d judged trials reached the data", e.Kind, e.Data.P.K, e.Data.P.N))
+				v.RuledOut = true
+			}
+		}
+	} else if o.Kind != LockFree {
+		// Efficiency needs only an upper end: an unmeasured fault counts at its worst,
+		// P(violation | fault) <= 1, so it adds its rate x the held share to the end.
+		v.Unmeasured = UnmeasuredBound(o.Faults, missing)
+		total.Hi += v.Unmeasured
+		if total.Hi > *w.DuplicateBudget {
+			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year, over the budget of %s", count(total.Hi), plain(*w.DuplicateBudget)))
+			v.RuledOut = true
+		}
+	}
+	v.Year = total
+	switch {
+	case !o.Cost.Measured:
+		v.Why = append(v.Why, "cost not measured: "+o.Cost.Why)
+	case !o.Cost.Within:
+		v.Why = append(v.Why, fmt.Sprintf("not shown within %s at %s/s", w.SLO, digest.FormatRate(w.LockRate)))
+		v.RuledOut = true
+	}
+	v.Meets = len(v.Why) == 0
+	return v
+}
+
+// variantsOf names the variants behind a measurement, for the ADR's trace.
+func variantsOf(m *Measured) string {
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf("`%s` %s", m.Scenario, strings.Join(m.Variants, ", "))
+}
+
+// missingText names a missing measurement and the scenario that would give it.
+func missingText(o *Option, k FaultKind, data bool) string {
+	for _, e := range o.Faults {
+		if e.Kind != k {
+			continue
+		}
+		in := e.MutexIn
+		if data {
+			in = e.DataIn
+		}
+		if in == "" {
+			return fmt.Sprintf("%s (no lockbench scenario measures it for %s)", k, o.Name)
+		}
+		return fmt.Sprintf("%s (not in the given results: `lockbench safety --scenario %s` for it)", k, in)
+	}
+	return string(k)
+}

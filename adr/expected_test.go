@@ -1,0 +1,77 @@
+package adr
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+func near(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-4 {
+		t.Errorf("%s = %.6f, want %.6f", what, got, want)
+	}
+}
+
+// Wilson for 2 of 20 by hand: p = 0.1, z = 1.959964, z² = 3.841459;
+// centre = (0.1 + 3.841459/40) / (1 + 3.841459/20) = 0.196036/1.192073 = 0.164450;
+// half = 1.959964/1.192073 x sqrt(0.1 x 0.9/20 + 3.841459/1600) = 1.644166 x 0.083072 = 0.136584;
+// so 0.027866 to 0.301034. Four failovers a year, a lock always held:
+// 4 x 2/20 = 0.4, 4 x 0.027866 = 0.111464, 4 x 0.301034 = 1.204136.
+func TestExpectedViolationsByHand(t *testing.T) {
+	held := HeldShare(100, time.Second) // 1 - e^-100: 1 to float precision
+	near(t, "held share", held, 1)
+	e := PerYear(4, held, results.ProportionOf(2, 20))
+	near(t, "central", e.Central, 0.4)
+	near(t, "lo", e.Lo, 0.111464)
+	near(t, "hi", e.Hi, 1.204136)
+}
+
+// One lock every 2 s held 1 s: locks held are Poisson with mean 0.5, so a fault finds
+// one held with chance 1 - e^-0.5 = 0.393469; 10 pauses a year, 5 of 5 broke:
+// 10 x 0.393469 = 3.93469 a year.
+func TestHeldShareScalesTheExpectation(t *testing.T) {
+	held := HeldShare(0.5, time.Second)
+	near(t, "held share", held, 0.393469)
+	near(t, "central", PerYear(10, held, results.ProportionOf(5, 5)).Central, 3.93469)
+}
+
+// 0 of 40: the Wilson upper end is z²/(40 + z²) = 3.841459/43.841459 = 0.087622, so
+// at most 4 x 0.087622 = 0.350488 a year: said as a bound, never as zero.
+func TestNothingSeenIsABoundNeverAZero(t *testing.T) {
+	m := &Measured{P: results.ProportionOf(0, 40)}
+	m.Year = PerYear(4, 1, m.P)
+	near(t, "hi", m.Year.Hi, 0.350488)
+	got := measuredText(m)
+	if want := "0 of 40 judged (below 8.8% per fault), so at most 0.350 a year"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if strings.Contains(yearly(m.Year, false), "0 (") {
+		t.Fatalf("a bare zero: %q", yearly(m.Year, false))
+	}
+}
+
+func TestNoVerdictIsNoExpectation(t *testing.T) {
+	if e := PerYear(4, 1, results.ProportionOf(0, 0)); e != (Expected{}) {
+		t.Fatalf("0 judged trials gave %+v", e)
+	}
+}
+
+func TestSumsAddTheEndsAndSkipZeroRates(t *testing.T) {
+	a := &Measured{P: results.ProportionOf(1, 2), Year: Expected{1, 0.5, 2}}
+	b := &Measured{P: results.ProportionOf(1, 2), Year: Expected{3, 1, 4}}
+	es := []Exposure{
+		{Kind: Failover, PerYear: 1, Mutex: a},
+		{Kind: ClientPause, PerYear: 1, Mutex: b},
+		{Kind: RestartEmpty, PerYear: 0},        // not counted: 0 a year
+		{Kind: ClockJump, PerYear: 2},           // counted but not measured
+		{Kind: Failover, PerYear: 9, NA: "n/a"}, // cannot strike
+	}
+	sum, missing := Total(es, false)
+	if sum != (Expected{4, 1.5, 6}) || len(missing) != 1 || missing[0] != ClockJump {
+		t.Fatalf("sum %+v, missing %v", sum, missing)
+	}
+}

@@ -1,0 +1,128 @@
+package adr
+
+import (
+	"slices"
+
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// Exposure is one fault kind's share of an option's expected violations per year.
+type Exposure struct {
+	Kind    FaultKind
+	PerYear float64 // faults a year, from the workload
+	Held    float64 // share of them that strike while a lock is held
+	// NA says why the fault cannot strike the option; empty when it can.
+	NA string
+	// Mutex is mutual exclusion lost (two holders); Data what reached the data;
+	// Refused what a fence refused. Nil: not measured by the given results.
+	Mutex, Data, Refused *Measured
+	// MutexIn and DataIn are the scenarios that measure each side, given or not;
+	// empty when no scenario of the suite measures it.
+	MutexIn, DataIn string
+}
+
+// Measured is a conditional probability read from safety variants, and what it makes
+// a year.
+type Measured struct {
+	Scenario string
+	Variants []string // names of the variants pooled
+	By       results.Measure
+	P        results.Proportion // judged trials where By was > 0, of those judged
+	Year     Expected
+}
+
+// exposures computes every fault kind's exposure of option o.
+func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
+	var out []Exposure
+	for _, k := range FaultKinds {
+		e := Exposure{Kind: k, PerYear: w.Faults.Rate(k).PerYear, Held: HeldShare(w.LockRate, w.HoldD)}
+		if e.NA = notApplicable(k, o); e.NA != "" {
+			out = append(out, e)
+			continue
+		}
+		if p, ok := probeFor(k, o); ok {
+			if len(p.mutex) > 0 {
+				e.MutexIn = p.scenario
+			}
+			switch {
+			case p.data == nil:
+				e.DataIn = e.MutexIn
+			case len(p.data) > 0:
+				e.DataIn = p.dataScenario()
+			}
+			e.Mutex = measure(reports, p.scenario, p.mutex, results.Violations, e)
+			switch {
+			case p.data == nil:
+				e.Data = e.Mutex // an unfenced resource takes every holder's write
+			case len(p.data) > 0:
+				by := p.dataBy
+				if by == "" {
+					by = results.Violations
+				}
+				e.Data = measure(reports, p.dataScenario(), p.data, by, e)
+			}
+			if p.refused != "" {
+				e.Refused = measure(reports, p.dataScenario(), p.data, p.refused, e)
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// measure pools the judged trials of the matching variants; nil when none matched or
+// none was judged (no verdict is not a measurement).
+func measure(reports []*results.Report, scenario string, patterns []string, by results.Measure, e Exposure) *Measured {
+	if len(patterns) == 0 {
+		return nil
+	}
+	vs := matching(reports, scenario, patterns)
+	if len(vs) == 0 {
+		return nil
+	}
+	// claims.go's own counting: judged trials where the measure was > 0.
+	cc := results.WriteupClaim{Scenario: scenario}.Count(reports, patterns, by)
+	if cc.N == 0 {
+		return nil
+	}
+	m := &Measured{Scenario: scenario, By: by, P: cc.Proportion}
+	for _, v := range vs {
+		m.Variants = append(m.Variants, v.Name)
+	}
+	m.Year = PerYear(e.PerYear, e.Held, m.P)
+	return m
+}
+
+// Total adds up the expected per year of the faults that can strike, on one side
+// (mutex or data); ok is false when a fault with a rate above 0 was not measured.
+func Total(es []Exposure, data bool) (Expected, []FaultKind) {
+	var sum Expected
+	var missing []FaultKind
+	for _, e := range es {
+		if e.NA != "" || e.PerYear == 0 {
+			continue
+		}
+		m := e.Mutex
+		if data {
+			m = e.Data
+		}
+		if m == nil {
+			missing = append(missing, e.Kind)
+			continue
+		}
+		sum = sum.Add(m.Year)
+	}
+	return sum, missing
+}
+
+// UnmeasuredBound is the worst the missing faults can add a year: each breaking the
+// lock whenever it finds one held (P <= 1), rate x held share.
+func UnmeasuredBound(es []Exposure, missing []FaultKind) float64 {
+	var sum float64
+	for _, e := range es {
+		if slices.Contains(missing, e.Kind) && e.NA == "" {
+			sum += e.PerYear * e.Held
+		}
+	}
+	return sum
+}

@@ -1,0 +1,80 @@
+package adr
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// count formats a count per year with three significant digits: 0.0412, 1.2, 118.
+func count(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	digits := max(0, 2-int(math.Floor(math.Log10(math.Abs(x)))))
+	return strconv.FormatFloat(x, 'f', digits, 64)
+}
+
+// percent formats a probability as a percentage, as the safety tables do (0-16%),
+// with one decimal below 10%.
+func percent(p float64) string {
+	v := 100 * p
+	if v > 0 && v < 10 {
+		return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0") + "%"
+	}
+	return strconv.FormatFloat(math.Round(v), 'f', 0, 64) + "%"
+}
+
+// perFault says a measured probability: "0 of 40 judged (below 7.2% per fault)" or
+// "2 of 20 judged (2.8-30%)".
+func perFault(m *Measured) string {
+	if m.P.K == 0 {
+		return fmt.Sprintf("0 of %d judged (below %s per fault)", m.P.N, percent(m.P.Hi))
+	}
+	return fmt.Sprintf("%d of %d judged (%s-%s)", m.P.K, m.P.N, strings.TrimSuffix(percent(m.P.Lo), "%"), percent(m.P.Hi))
+}
+
+// yearly says the expected count a year, never a bare zero: a central value with its
+// interval, or "at most" the upper end when nothing was seen.
+func yearly(e Expected, seen bool) string {
+	if !seen {
+		return "at most " + count(e.Hi) + " a year"
+	}
+	return fmt.Sprintf("%s (%s-%s) a year", count(e.Central), count(e.Lo), count(e.Hi))
+}
+
+// measuredText is a probability and what it makes a year, in one phrase.
+func measuredText(m *Measured) string {
+	if m == nil {
+		return "not measured"
+	}
+	if m.P.K == 0 {
+		return fmt.Sprintf("%s, so %s", perFault(m), yearly(m.Year, false))
+	}
+	return fmt.Sprintf("%s: %s", perFault(m), yearly(m.Year, true))
+}
+
+// totalText is an option's total on one side, or why there is none.
+func totalText(e Expected, missing []FaultKind, anySeen bool) string {
+	s := yearly(e, anySeen)
+	if len(missing) > 0 {
+		names := make([]string, len(missing))
+		for i, k := range missing {
+			names[i] = string(k)
+		}
+		return s + " + not measured: " + strings.Join(names, ", ")
+	}
+	return s
+}
+
+// plain formats a number the team wrote, as written: 4, 0.5, 12.
+func plain(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// plural is "1 client", "8 clients".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

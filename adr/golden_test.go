@@ -1,0 +1,96 @@
+package adr
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lockbench/lockbench/adr/adrtest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden ADRs in testdata/")
+
+// synthetic writes the synthetic benchmark and safety folders into a temp dir.
+func synthetic(t *testing.T) (bench, safety string) {
+	t.Helper()
+	root := t.TempDir()
+	bench, safety = filepath.Join(root, "bench"), filepath.Join(root, "safety")
+	if err := os.MkdirAll(bench, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := adrtest.WriteBench(bench); err != nil {
+		t.Fatal(err)
+	}
+	if err := adrtest.WriteSafety(safety); err != nil {
+		t.Fatal(err)
+	}
+	return bench, safety
+}
+
+// generate writes the ADR of a workload over the synthetic folders, returning it
+// with the temp root replaced by ROOT so that the golden file is stable.
+func generate(t *testing.T, workload string) (string, string) {
+	t.Helper()
+	bench, safety := synthetic(t)
+	out := filepath.Join(filepath.Dir(bench), "adr", "adr.md")
+	if _, err := Generate(Request{Workload: workload, Results: []string{bench, safety}, Out: out, Date: "2026-12-01",
+		Command: "lockbench adr --workload " + workload + " --results bench,safety --out adr/adr.md"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(string(b), filepath.Dir(bench), "ROOT"), filepath.Dir(out)
+}
+
+func TestGoldenADRFromSyntheticResults(t *testing.T) {
+	for _, name := range []string{"efficiency", "correctness"} {
+		t.Run(name, func(t *testing.T) {
+			got, dir := generate(t, "testdata/"+name+".yaml")
+			if keep := os.Getenv("ADR_KEEP"); keep != "" { // for looking at the figures
+				os.CopyFS(filepath.Join(keep, name), os.DirFS(dir))
+			}
+			golden := filepath.Join("testdata", name+".golden.md")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./adr -update)", err)
+			}
+			if got != string(want) {
+				t.Fatalf("ADR differs from %s (go test ./adr -update rewrites it):\n%s", golden, firstDiff(string(want), got))
+			}
+			for _, f := range []string{"adr-cost-vs-violations", "adr-heat-failover-loss", "adr-heat-redlock-clock-jump"} {
+				for _, ext := range []string{".png", ".svg"} {
+					if _, err := os.Stat(filepath.Join(dir, "figures", f+ext)); err != nil {
+						t.Errorf("figure %s%s: %v", f, ext, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\nwant: %s\ngot:  %s", i+1, a, b)
+		}
+	}
+	return ""
+}

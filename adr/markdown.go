@@ -1,0 +1,471 @@
+package adr
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// Figure is a figure the ADR links, relative to the ADR's folder.
+type Figure struct {
+	Name, File, Caption string
+}
+
+// Meta is what the ADR says about itself: its date and how it was produced.
+type Meta struct {
+	Date         string
+	WorkloadFile string
+	Command      string   // the lockbench adr command line
+	Figures      []Figure // drawn beside it
+	OutDir       string   // the ADR's folder, for relative links
+}
+
+// Markdown writes the decision as an MADR 4.0 record.
+func Markdown(d *Decision, meta Meta) string {
+	var b strings.Builder
+	w := d.Workload
+	fmt.Fprintf(&b, "---\nstatus: proposed\ndate: %s\n---\n\n", meta.Date)
+	title := w.Title
+	if title == "" {
+		title = "Which lock for " + w.Protects
+	}
+	fmt.Fprintf(&b, "# %s\n\n", title)
+	writeContext(&b, d, meta)
+	writeDrivers(&b, d)
+	writeOptions(&b, d)
+	writeOutcome(&b, d)
+	writeConfirmation(&b, d, meta)
+	writeProsCons(&b, d)
+	writeMore(&b, d, meta)
+	return b.String()
+}
+
+func purposeWords(p Purpose) string {
+	if p == Correctness {
+		return "**correctness**, in the write-up's sense: a violation corrupts data"
+	}
+	return "**efficiency**, in the write-up's sense: a violation costs duplicate work"
+}
+
+func writeContext(b *strings.Builder, d *Decision, meta Meta) {
+	w := d.Workload
+	b.WriteString("## Context and Problem Statement\n\n")
+	fmt.Fprintf(b, "The lock protects %s. Its purpose is %s. It is taken %s times a second and held %s, with a TTL of %s.\n\n",
+		w.Protects, purposeWords(w.Purpose), digest.FormatRate(w.LockRate), w.HoldD, w.TTLD)
+	b.WriteString("Which way of taking it meets that purpose within the latency budget at the lowest cost, and how many violations a year should the team expect from the faults it expects?\n\n")
+	fmt.Fprintf(b, "This draft was computed by `%s` from the workload file `%s` and the results folders under More Information: every cost and probability is read from them, every count a year computed from them and the workload's fault rates (docs/adr.md of lockbench says how).\n\n", meta.Command, meta.WorkloadFile)
+}
+
+func writeDrivers(b *strings.Builder, d *Decision) {
+	w := d.Workload
+	b.WriteString("## Decision Drivers\n\n")
+	fmt.Fprintf(b, "* Latency budget: %s at %s locks/s.\n", w.SLO, digest.FormatRate(w.LockRate))
+	if w.Purpose == Correctness {
+		b.WriteString("* Purpose: correctness. No violation may reach the data: only an option with a fence the resource checks, or no lock and a store-side guard, with none of its judged trials letting a violation through under any fault that can strike it, qualifies (the write-up's rules 1 to 4).\n")
+	} else {
+		fmt.Fprintf(b, "* Purpose: efficiency. Duplicate work is tolerated up to %s runs a year (the upper end of the expected two-holder episodes must stay within it).\n", plain(*w.DuplicateBudget))
+	}
+	b.WriteString("* Fault rates the team expects:\n\n")
+	b.WriteString("  | fault | per year | counted | source |\n  |---|---|---|---|\n")
+	for _, k := range FaultKinds {
+		r := w.Faults.Rate(k)
+		what := ""
+		switch k {
+		case ClientPause:
+			what = "pauses longer than " + r.LongerThan
+		case ClockJump:
+			what = "jumps above " + r.Above
+		}
+		fmt.Fprintf(b, "  | %s | %s | %s | %s |\n", k, plain(r.PerYear), what, r.Source)
+	}
+	b.WriteString("\n* The faults are the lock service's (its servers, its clients' pauses and clocks). The protected store's own durability is the same under every option and is not counted.\n")
+	held := HeldShare(w.LockRate, w.HoldD)
+	fmt.Fprintf(b, "* A fault finds a lock held %s of the time: 1 - exp(-%s/s x %s), the chance at least one lock is held at a random moment with Poisson arrivals (for a client pause, an upper bound: the paused process must be the holder).\n", percent(held), digest.FormatRate(w.LockRate), w.HoldD)
+	if p := w.Faults.ClientPause; p != nil {
+		if lt, _ := positiveDuration(p.LongerThan); lt < w.TTLD {
+			fmt.Fprintf(b, "* The pauses counted (longer than %s) include some shorter than the TTL (%s), which do not outlast the lease: their count is an upper bound.\n", p.LongerThan, w.TTLD)
+		}
+	}
+	b.WriteString("\n")
+}
+
+func kindWords(o *Option) string {
+	switch o.Kind {
+	case Fenced:
+		return "the lock, and a resource that refuses a fence below the highest it accepted (" + o.Fence + ")"
+	case LockFree:
+		return "no lock: the store judges each update"
+	}
+	if o.Mode != "" {
+		return "the lock alone, with the guard measured by failover-loss mode " + o.Mode
+	}
+	return "the lock alone: the resource takes every holder's write"
+}
+
+func writeOptions(b *strings.Builder, d *Decision) {
+	b.WriteString("## Considered Options\n\n")
+	for _, o := range d.Options {
+		dep := o.Cost.Deployment
+		if dep == "" {
+			dep = "deployment not benchmarked"
+		}
+		fmt.Fprintf(b, "* %s: %s (%s)\n", o.Name, kindWords(o), dep)
+	}
+	b.WriteString("\n")
+}
+
+// side is what the purpose counts: data for correctness, two holders for efficiency.
+func side(w *Workload, o *Option) bool { return w.Purpose == Correctness || o.Kind == LockFree }
+
+func writeOutcome(b *strings.Builder, d *Decision) {
+	w := d.Workload
+	b.WriteString("## Decision Outcome\n\n")
+	if d.Chosen == nil {
+		b.WriteString("Chosen option: none yet. No option is shown, by the given results, to meet the purpose within the budget.\n\n")
+		closest := closestCandidates(d)
+		if len(closest) > 0 && !closest[0].Verdict.RuledOut {
+			c := closest[0]
+			fmt.Fprintf(b, "The cheapest option no measurement rules out is \"%s\" (%s); it cannot be chosen until these are measured: %s.\n\n", c.Name, serversText(c.Cost), strings.Join(c.Verdict.Missing, ", "))
+		}
+		if len(closest) > 0 {
+			b.WriteString("What stands in the way, options not ruled out first, then cheapest first:\n\n")
+			for _, o := range closest {
+				fmt.Fprintf(b, "* %s: %s.\n", o.Name, strings.Join(o.Verdict.Why, "; "))
+			}
+			b.WriteString("\n")
+		}
+		return
+	}
+	o := d.Chosen
+	total := o.Verdict.Year
+	why := fmt.Sprintf("whose two-holder episodes (duplicate work) stay within the budget: %s", yearly(total, anySeen(o.Faults, side(w, o))))
+	if w.Purpose == Correctness {
+		why = fmt.Sprintf("with no judged trial of any fault that can strike it letting a violation reach the data (none seen; by the 95%% intervals, %s)", yearly(total, false))
+	}
+	fmt.Fprintf(b, "Chosen option: \"%s\", because it is the cheapest option (%s; %s %s at %s/s) %s.\n\n",
+		o.Name, serversText(o.Cost), w.SLO.Percentile, digest.FormatDuration(o.Cost.AtBudget), digest.FormatRate(w.LockRate), why)
+	b.WriteString("### Consequences\n\n")
+	fmt.Fprintf(b, "* Good, because it costs %s: p50 %s, p99 %s, p99.9 %s (%s).\n", serversText(o.Cost),
+		digest.FormatDuration(o.Cost.P50), digest.FormatDuration(o.Cost.P99), digest.FormatDuration(o.Cost.P999), o.Cost.How)
+	switch {
+	case o.Cost.HasCapacity && o.Cost.KeptRate >= w.LockRate:
+		fmt.Fprintf(b, "* Good, because its capacity within the budget is %s.\n", o.Cost.Capacity)
+	case o.Cost.HasCapacity:
+		fmt.Fprintf(b, "* Bad, because the open-loop rates it was measured at did not keep the budget: %s.\n", o.Cost.Capacity)
+	}
+	for _, e := range o.Faults {
+		if e.NA != "" || e.PerYear == 0 {
+			continue
+		}
+		m := e.Mutex
+		if side(w, o) {
+			m = e.Data
+		}
+		if m == nil {
+			continue // said below, with the worst it can add
+		}
+		verb := "Good"
+		if m.P.K > 0 {
+			verb = "Bad"
+		}
+		what := "two holders in"
+		if side(w, o) {
+			what = "a violation reached the data in"
+		}
+		fmt.Fprintf(b, "* %s, because under %s (%s a year) %s %s.\n", verb, e.Kind, plain(e.PerYear), what, measuredText(m))
+		if o.Kind == Fenced && e.Mutex != nil && e.Mutex.P.K > 0 {
+			fmt.Fprintf(b, "* Bad, because the lock itself still fails under %s: two holders in %s; the fence is what keeps it from the data", e.Kind, measuredText(e.Mutex))
+			if e.Refused != nil {
+				fmt.Fprintf(b, " (it refused a stale write in %d of %d judged trials)", e.Refused.P.K, e.Refused.P.N)
+			}
+			b.WriteString(".\n")
+		}
+	}
+	for _, e := range o.Faults {
+		if e.NA == "" && e.PerYear == 0 {
+			fmt.Fprintf(b, "* Bad, because %s is not counted: the workload gives it 0 a year; if it happens, see its row below.\n", e.Kind)
+		}
+	}
+	if d.Workload.Purpose == Correctness {
+		b.WriteString("* Neutral, because none seen is not none: each bound above shrinks as judged trials are added (`--trials`).\n")
+	}
+	if o.Verdict.Unmeasured > 0 {
+		fmt.Fprintf(b, "* Bad, because not measured for it: %s; counted at their worst (every such fault breaking the lock it finds held): up to %s a year of the total.\n",
+			strings.Join(o.Verdict.Missing, ", "), count(o.Verdict.Unmeasured))
+	}
+	b.WriteString("\n")
+}
+
+// closestCandidates are the options that fail the decision, cheapest first, those
+// only missing measurements ahead of those that failed one.
+func closestCandidates(d *Decision) []*Option {
+	var out []*Option
+	for _, o := range d.Options {
+		if d.Workload.Purpose == Correctness && o.Kind == Lock {
+			continue
+		}
+		out = append(out, o)
+	}
+	if len(out) == 0 {
+		out = append(out, d.Options...)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if a, b := out[i].Verdict.RuledOut, out[j].Verdict.RuledOut; a != b {
+			return !a
+		}
+		return cheaper(out[i], out[j])
+	})
+	return out
+}
+
+func serversText(c Cost) string {
+	if c.NoLockService {
+		return "no lock service"
+	}
+	if c.Servers == 0 {
+		return "servers unknown"
+	}
+	if c.Servers == 1 {
+		return "1 server"
+	}
+	return fmt.Sprintf("%d servers", c.Servers)
+}
+
+// anySeen says whether any counted fault was seen at least once.
+func anySeen(es []Exposure, data bool) bool {
+	for _, e := range es {
+		m := e.Mutex
+		if data {
+			m = e.Data
+		}
+		if e.NA == "" && e.PerYear > 0 && m != nil && m.P.K > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func writeConfirmation(b *strings.Builder, d *Decision, meta Meta) {
+	b.WriteString("### Confirmation\n\n")
+	b.WriteString("Re-measure with the commands that produced the results, then regenerate this record:\n\n")
+	for i, dir := range d.Inputs.BenchDirs {
+		cmd := strings.Join(d.Inputs.Runs[i].Environment.CommandLine, " ")
+		if cmd == "" {
+			cmd = "lockbench run (command line not recorded)"
+		}
+		fmt.Fprintf(b, "    %s    # wrote %s\n", cmd, dir)
+	}
+	for i, dir := range d.Inputs.SafetyDirs {
+		fmt.Fprintf(b, "    %s --out %s\n", safetyCommand(d.Inputs.SafetyCommands[i]), dir)
+	}
+	fmt.Fprintf(b, "    %s\n\n", meta.Command)
+	missing := map[string]bool{}
+	for _, o := range d.Options {
+		for _, k := range o.Verdict.Missing {
+			missing[k] = true
+		}
+	}
+	if len(missing) > 0 {
+		b.WriteString("Faults with a rate above 0 that the given results do not measure for some option are named in each option's row; the scenarios that measure them are listed in docs/adr.md of lockbench (where each probability comes from).\n\n")
+	}
+}
+
+// safetyCommand rebuilds the safety run's command from what results.json recorded.
+func safetyCommand(c *results.Command) string {
+	if c == nil {
+		return "lockbench safety (command not recorded)"
+	}
+	s := fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed %d", strings.Join(c.Scenarios, ","), c.Trials, c.Seed)
+	keys := make([]string, 0, len(c.Params))
+	for k := range c.Params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		s += fmt.Sprintf(" --param %s=%s", k, c.Params[k])
+	}
+	if c.Provider != "" {
+		s += " --provider " + c.Provider
+	}
+	return s
+}
+
+func writeProsCons(b *strings.Builder, d *Decision) {
+	w := d.Workload
+	b.WriteString("## Pros and Cons of the Options\n\n")
+	fmt.Fprintf(b, "Cost at %s locks/s: the time to acquire a lock, or for a lock-free way one whole update (its read, check and write), which is what it replaces; expected counts a year from the workload's fault rates. \"Two holders\" is mutual exclusion lost; \"reaching the data\" is what got past the resource (for a lock alone, every violation). Intervals are from the 95%% Wilson intervals of the judged trials; the ends of a sum add up (conservative).\n\n", digest.FormatRate(w.LockRate))
+	fmt.Fprintf(b, "| option | servers | p50 / p99 / p99.9 at the rate | capacity within %s | two holders a year | reaching the data a year | meets the purpose |\n|---|---|---|---|---|---|---|\n", w.SLO)
+	for _, o := range d.Options {
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", o.Name, serversCell(o.Cost), latencyCell(o.Cost), capacityCell(o.Cost),
+			sideCell(w, o, false), sideCell(w, o, true), meetsCell(o))
+	}
+	b.WriteString("\n")
+	for _, o := range d.Options {
+		fmt.Fprintf(b, "### %s\n\n", o.Name)
+		if o.Cost.Measured {
+			fmt.Fprintf(b, "* Neutral, because its cost was read from `%s` (%s).\n", o.Cost.Cell, o.Cost.How)
+		} else {
+			fmt.Fprintf(b, "* Bad, because its cost is not measured: %s.\n", o.Cost.Why)
+		}
+		for _, e := range o.Faults {
+			writeFaultLine(b, o, e)
+		}
+		b.WriteString("\n")
+	}
+}
+
+func writeFaultLine(b *strings.Builder, o *Option, e Exposure) {
+	switch {
+	case e.NA == "" && e.PerYear == 0:
+		fmt.Fprintf(b, "* Neutral, because %s is not counted (0 a year in the workload); measured: %s.\n", e.Kind, zeroRateText(e))
+		return
+	case e.NA != "":
+		fmt.Fprintf(b, "* Neutral, because %s does not apply: %s.\n", e.Kind, e.NA)
+		return
+	case e.Mutex == nil && e.Data == nil:
+		fmt.Fprintf(b, "* Bad, because %s is not measured for it: %s.\n", e.Kind, whereText(e.MutexIn+e.DataIn, o))
+		return
+	}
+	verb := func(m *Measured) string {
+		if m != nil && m.P.K > 0 {
+			return "Bad"
+		}
+		return "Good"
+	}
+	if o.Kind != LockFree && e.Mutex != nil {
+		fmt.Fprintf(b, "* %s, because under %s two holders in %s (%s).\n", verb(e.Mutex), e.Kind, measuredText(e.Mutex), variantsOf(e.Mutex))
+	}
+	if o.Kind != Lock || e.Data != e.Mutex {
+		if e.Data == nil {
+			fmt.Fprintf(b, "* Bad, because under %s what reaches the data is not measured: %s.\n", e.Kind, whereText(e.DataIn, o))
+		} else {
+			fmt.Fprintf(b, "* %s, because under %s a violation reached the data in %s (%s, %s).\n", verb(e.Data), e.Kind, measuredText(e.Data), variantsOf(e.Data), e.Data.By)
+		}
+	}
+	if e.Refused != nil {
+		fmt.Fprintf(b, "* Good, because the fence refused a stale write in %d of %d judged trials (%s).\n", e.Refused.P.K, e.Refused.P.N, e.Refused.By)
+	}
+}
+
+func serversCell(c Cost) string {
+	if c.NoLockService {
+		return "0 (the store only)"
+	}
+	if c.Servers == 0 {
+		return "not measured"
+	}
+	return fmt.Sprint(c.Servers)
+}
+
+func latencyCell(c Cost) string {
+	if !c.Measured {
+		return "not measured"
+	}
+	s := fmt.Sprintf("%s / %s / %s", digest.FormatDuration(c.P50), digest.FormatDuration(c.P99), digest.FormatDuration(c.P999))
+	if !strings.HasPrefix(c.How, "open") {
+		s += " (closed loop)"
+	}
+	return s
+}
+
+func capacityCell(c Cost) string {
+	switch {
+	case !c.Measured:
+		return "not measured"
+	case !c.HasCapacity:
+		if c.Within {
+			return "no open-loop cell (closed loop within)"
+		}
+		return "no open-loop cell (closed loop over)"
+	case c.KeptRate == 0:
+		return "none: the lowest rate tried broke it"
+	}
+	return digest.FormatRate(c.KeptRate) + "/s"
+}
+
+func sideCell(w *Workload, o *Option, data bool) string {
+	if !data && o.Kind == LockFree {
+		return "no lock"
+	}
+	total, missing := Total(o.Faults, data)
+	s := totalText(total, missing, anySeen(o.Faults, data))
+	if total == (Expected{}) && len(missing) > 0 && !anyMeasured(o.Faults, data) {
+		s = "not measured"
+	}
+	if !data && w.Purpose == Efficiency && len(missing) > 0 {
+		s += fmt.Sprintf(" (at worst +%s a year)", count(UnmeasuredBound(o.Faults, missing)))
+	}
+	return s
+}
+
+func anyMeasured(es []Exposure, data bool) bool {
+	for _, e := range es {
+		m := e.Mutex
+		if data {
+			m = e.Data
+		}
+		if e.NA == "" && e.PerYear > 0 && m != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func meetsCell(o *Option) string {
+	if o.Verdict.Meets && o.Verdict.Unmeasured > 0 {
+		return "yes, counting the unmeasured faults at their worst"
+	}
+	if o.Verdict.Meets {
+		return "yes"
+	}
+	return "no: " + strings.Join(o.Verdict.Why, "; ")
+}
+
+func writeMore(b *strings.Builder, d *Decision, meta Meta) {
+	b.WriteString("## More Information\n\n")
+	for _, dir := range d.Inputs.BenchDirs {
+		fmt.Fprintf(b, "* Benchmark results: [%s](%s) (`lockbench run`; its report.md has every cell).\n", dir, rel(meta.OutDir, dir))
+	}
+	for _, dir := range d.Inputs.SafetyDirs {
+		fmt.Fprintf(b, "* Safety results: [%s](%s) (`lockbench safety`; results.md has every variant and its trials).\n", dir, rel(meta.OutDir, dir))
+	}
+	for _, f := range meta.Figures {
+		fmt.Fprintf(b, "\n![%s](%s)\n\n%s\n", f.Name, f.File, f.Caption)
+	}
+	b.WriteString("\nHow each number is computed, and what the ADR cannot see: docs/adr.md of lockbench.\n")
+}
+
+// rel is dir relative to the ADR's folder, as a link; dir itself when that fails.
+func rel(from, dir string) string {
+	if r, err := filepath.Rel(from, dir); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return dir
+}
+
+// zeroRateText is what the results say of a fault the workload rates 0 a year.
+func zeroRateText(e Exposure) string {
+	if e.Mutex == nil && e.Data == nil {
+		return "not measured"
+	}
+	var parts []string
+	if e.Mutex != nil {
+		parts = append(parts, "two holders in "+perFault(e.Mutex))
+	}
+	if e.Data != nil && e.Data != e.Mutex {
+		parts = append(parts, "reaching the data in "+perFault(e.Data))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// whereText says where a missing measurement would come from.
+func whereText(scenario string, o *Option) string {
+	if scenario == "" {
+		return "no lockbench scenario measures it for " + o.Name
+	}
+	return "the given results have no judged trial of `" + scenario + "` for it"
+}

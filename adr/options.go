@@ -1,0 +1,138 @@
+package adr
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// OptionKind says what stands between a broken lock and the data.
+type OptionKind int
+
+const (
+	Lock     OptionKind = iota // the lock alone: the resource takes every write
+	Fenced                     // the lock, and a resource that refuses stale fences
+	LockFree                   // no lock: the store judges (version check, unique key, atomic)
+)
+
+// Option is one way to take the decision, with its cost and exposure.
+type Option struct {
+	Name     string
+	Kind     OptionKind
+	Strategy string // whose benchmark cells price it; "" when none do
+	Probe    string // the strategy its safety variants are named by
+	Mode     string // failover-loss mode for a sentinel guard (wait2, min-replicas)
+	Fence    string // where a fenced option's tokens come from
+	Cost     Cost
+	Faults   []Exposure
+	Verdict  Verdict
+}
+
+// safetyOnlyModes are failover-loss guards with no benchmark strategy of their own.
+var safetyOnlyModes = []struct{ mode, name string }{
+	{"wait2", "sentinel + WAIT 2"},
+	{"min-replicas", "sentinel + min-replicas-to-write 1"},
+}
+
+// lockFreeStrategies are the ways to one correct update that take no lock.
+var lockFreeStrategies = []string{"cas-version", "unique-key", "atomic"}
+
+// Options lists every option the results have: each benchmarked lock strategy, the
+// strategies and guards only the safety results measured (cost not measured), a
+// fenced twin of each strategy whose fenced variants ran, and the lock-free ways.
+func Options(in *Inputs) []*Option {
+	var out []*Option
+	seen := map[string]bool{}
+	add := func(o *Option) {
+		if !seen[o.Name] {
+			seen[o.Name] = true
+			out = append(out, o)
+		}
+	}
+	var locks, free []string
+	for _, r := range in.Runs {
+		for _, c := range r.Cells {
+			switch {
+			case c.IsUpdate() && slices.Contains(lockFreeStrategies, c.Strategy):
+				free = appendNew(free, c.Strategy)
+			case !c.IsUpdate():
+				locks = appendNew(locks, c.Strategy)
+			}
+		}
+	}
+	for _, rep := range in.Safety {
+		for _, v := range rep.Variants {
+			if s := v.Params["strategy"]; s != "" && rep.Scenario != "lost-updates" {
+				locks = appendNew(locks, s)
+			}
+			if rep.Scenario == "etcd-leader-kill" {
+				if s, _, ok := strings.Cut(v.Name, "-l"); ok {
+					locks = appendNew(locks, s)
+				}
+			}
+			if rep.Scenario == "failover-loss" && wildcard("none-delay-*", v.Name) {
+				locks = appendNew(locks, "sentinel")
+			}
+			if rep.Scenario == "lost-updates" {
+				if brk, s, ok := strings.Cut(v.Name, "/"); ok && brk == "pause" && slices.Contains(lockFreeStrategies, s) {
+					free = appendNew(free, s)
+				}
+			}
+		}
+	}
+	digest.SortStrategies(locks)
+	benched := map[string]bool{}
+	for _, r := range in.Runs {
+		for _, c := range r.Cells {
+			benched[c.Strategy] = true
+		}
+	}
+	for _, s := range locks {
+		cost := s
+		if !benched[s] {
+			cost = ""
+		}
+		add(&Option{Name: s, Kind: Lock, Strategy: cost, Probe: s})
+		if fence := fenceOf(in.Safety, s); fence != "" {
+			add(&Option{Name: s + " + fence", Kind: Fenced, Strategy: cost, Probe: s, Fence: fence})
+		}
+		if s == "sentinel" {
+			for _, m := range safetyOnlyModes {
+				if len(matching(in.Safety, "failover-loss", []string{m.mode + "-delay-*"})) > 0 {
+					add(&Option{Name: m.name, Kind: Lock, Probe: "sentinel", Mode: m.mode})
+				}
+			}
+		}
+	}
+	sort.Strings(free)
+	for _, s := range free {
+		cost := s
+		if !benched[s] {
+			cost = ""
+		}
+		add(&Option{Name: s + " (no lock)", Kind: LockFree, Strategy: cost, Probe: s})
+	}
+	return out
+}
+
+// fenceOf is the fence source of a strategy's fenced pause-past-ttl variants; "" if
+// none ran.
+func fenceOf(reports []*results.Report, strategy string) string {
+	for _, v := range matching(reports, "pause-past-ttl", []string{strategy + "/*-fenced"}) {
+		if f := v.Params["fence"]; f != "" {
+			return f
+		}
+		return "the strategy's fence"
+	}
+	return ""
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}

@@ -1,0 +1,162 @@
+package adr
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+func decideSynthetic(t *testing.T, workload string) *Decision {
+	t.Helper()
+	bench, safety := synthetic(t)
+	w, err := LoadWorkload(workload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := LoadInputs([]string{bench, safety})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Decide(w, in)
+}
+
+func option(t *testing.T, d *Decision, name string) *Option {
+	t.Helper()
+	for _, o := range d.Options {
+		if o.Name == name {
+			return o
+		}
+	}
+	t.Fatalf("no option %q", name)
+	return nil
+}
+
+// An option only the safety results know is listed with its cost "not measured", and a
+// fault no result measures reads "not measured": neither is dropped.
+func TestMissingResultsAreListedAsNotMeasured(t *testing.T) {
+	d := decideSynthetic(t, "testdata/efficiency.yaml")
+	wait2 := option(t, d, "sentinel + WAIT 2")
+	if wait2.Cost.Measured || wait2.Verdict.Meets {
+		t.Fatalf("sentinel + WAIT 2 has no benchmark cell: %+v", wait2.Cost)
+	}
+	md := Markdown(d, Meta{Date: "2026-12-01", Command: "lockbench adr"})
+	row := lineWith(t, md, "| sentinel + WAIT 2 |")
+	if !strings.Contains(row, "| not measured | not measured | not measured |") {
+		t.Fatalf("row: %s", row)
+	}
+	if !strings.Contains(lineWith(t, md, "| redlock-failfast |"), "| not measured (at worst +") {
+		t.Fatalf("redlock-failfast's unmeasured faults are not named")
+	}
+}
+
+// Correctness: a lock alone never qualifies, a fence that let a violation through is
+// ruled out by that measurement, one missing measurements is not chosen, and the
+// lock-free way that lost nothing is (the write-up's rule 1).
+func TestCorrectnessFollowsTheWriteupsRules(t *testing.T) {
+	d := decideSynthetic(t, "testdata/correctness.yaml")
+	if d.Chosen == nil || d.Chosen.Name != "cas-version (no lock)" {
+		t.Fatalf("chose %v", d.Chosen)
+	}
+	if v := option(t, d, "unique-key (no lock)").Verdict; v.Meets || !strings.Contains(strings.Join(v.Why, ";"), "cost not measured") {
+		t.Fatalf("unique-key has no update cell: %+v", v)
+	}
+	if v := option(t, d, "single").Verdict; v.Meets || !v.RuledOut {
+		t.Fatalf("a lock alone: %+v", v)
+	}
+	if v := option(t, d, "etcd + fence").Verdict; !v.RuledOut || !strings.Contains(strings.Join(v.Why, ";"), "node_restart_empty: 10 of 10 judged trials reached the data") {
+		t.Fatalf("etcd + fence after a lone member lost its disk: %+v", v)
+	}
+	if v := option(t, d, "single + fence").Verdict; v.RuledOut || len(v.Missing) == 0 {
+		t.Fatalf("single + fence: only measurements missing: %+v", v)
+	}
+}
+
+// The efficiency budget counts unmeasured faults at their worst: lowering it under
+// that bound rules the option out.
+func TestEfficiencyCountsUnmeasuredFaultsAtTheirWorst(t *testing.T) {
+	d := decideSynthetic(t, "testdata/efficiency.yaml")
+	if d.Chosen == nil || d.Chosen.Name != "single" {
+		t.Fatalf("chose %v", d.Chosen)
+	}
+	if v := option(t, d, "cas-version (no lock)").Verdict; v.Meets {
+		t.Fatalf("no lock cannot save duplicate work: %+v", v)
+	}
+	redlock := option(t, d, "redlock")
+	e := redlock.Faults[1] // client_pause: no pause-past-ttl variant for redlock
+	if e.Kind != ClientPause || e.Mutex != nil || redlock.Verdict.Unmeasured != e.PerYear*e.Held {
+		t.Fatalf("redlock's unmeasured pause: %+v, bound %v", e, redlock.Verdict.Unmeasured)
+	}
+}
+
+func lineWith(t *testing.T, text, prefix string) string {
+	t.Helper()
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	t.Fatalf("no line starting %q", prefix)
+	return ""
+}
+
+// Every pattern the ADR reads a probability from is one claims.go maps the write-up's
+// claims to: a sample name of each must match a claim's pattern of the same scenario.
+func TestProbesUseTheClaimsPatterns(t *testing.T) {
+	sample := func(p string) string { return strings.ReplaceAll(p, "*", "0ms") }
+	claimed := func(scenario, name string) bool {
+		for _, c := range results.WriteupClaims {
+			if c.Scenario != scenario {
+				continue
+			}
+			for _, p := range append(append([]string{}, c.Breaks...), c.Holds...) {
+				if wildcard(p, name) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	options := []*Option{
+		{Kind: Lock, Probe: "single"}, {Kind: Fenced, Probe: "single"}, {Kind: Lock, Probe: "sentinel"},
+		{Kind: Fenced, Probe: "sentinel"}, {Kind: Lock, Probe: "wait"}, {Kind: Lock, Probe: "sentinel", Mode: "wait2"},
+		{Kind: Lock, Probe: "redlock"}, {Kind: Fenced, Probe: "redlock"}, {Kind: Lock, Probe: "etcd"},
+		{Kind: Fenced, Probe: "etcd"}, {Kind: Lock, Probe: "etcd-3"}, {Kind: LockFree, Probe: "cas-version"},
+	}
+	for _, o := range options {
+		for _, k := range FaultKinds {
+			p, ok := probeFor(k, o)
+			if !ok {
+				continue
+			}
+			for _, pat := range p.mutex {
+				if !claimed(p.scenario, sample(pat)) {
+					t.Errorf("%s %v/%s: %s of %s is no claim's", k, o.Kind, o.Probe, pat, p.scenario)
+				}
+			}
+			for _, pat := range p.data {
+				if !claimed(p.dataScenario(), sample(pat)) {
+					t.Errorf("%s %v/%s: data %s of %s is no claim's", k, o.Kind, o.Probe, pat, p.dataScenario())
+				}
+			}
+		}
+	}
+}
+
+// A folder that is neither kind, or none at all, is bad input named by its path.
+func TestInputsThatAreNotResultsFoldersAreNamed(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := LoadInputs([]string{dir}); err == nil || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("empty folder: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), []byte(`{"something": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadInputs([]string{dir}); err == nil || !strings.Contains(err.Error(), "neither cells") {
+		t.Fatalf("foreign results.json: %v", err)
+	}
+	_ = adrtest.Reports
+}

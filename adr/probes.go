@@ -1,0 +1,171 @@
+package adr
+
+import (
+	"strings"
+
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// probe says where one fault's conditional probabilities for one option are measured:
+// the scenario, the variants (patterns as in safety/results/claims.go, "*" matching any
+// run of characters), and the measure counted.
+type probe struct {
+	scenario string
+	dataIn   string          // the scenario of the data variants, when another
+	mutex    []string        // variants whose Violations measure the lock's failure
+	data     []string        // variants measuring what reached the data; nil: as mutex
+	dataBy   results.Measure // "" with data nil: a violation reaches an unfenced resource
+	refused  results.Measure // the fence's refusals, where it counts them
+}
+
+// dataScenario is where the data variants live.
+func (p probe) dataScenario() string {
+	if p.dataIn != "" {
+		return p.dataIn
+	}
+	return p.scenario
+}
+
+// notApplicable says why a fault cannot strike an option; "" when it can.
+func notApplicable(k FaultKind, o *Option) string {
+	if o.Kind == LockFree && k != ClientPause {
+		// The faults are the lock service's; the store's own durability is the same
+		// under every option and is not compared here.
+		return "no lock service: the store judges every update"
+	}
+	if k == Failover {
+		switch {
+		case o.Probe == "sentinel", o.Probe == "wait", strings.HasSuffix(o.Probe, "-3"):
+			return ""
+		}
+		return "nothing is promoted: one server, or independent nodes"
+	}
+	return ""
+}
+
+// probeFor is the safety measurement of fault k for option o; false when no scenario
+// of the suite measures it. The patterns are the claims' own (claims.go), narrowed
+// to the option's strategy; TestProbesUseTheClaimsPatterns keeps them in step.
+func probeFor(k FaultKind, o *Option) (probe, bool) {
+	s := o.Probe
+	if o.Kind == LockFree {
+		if k == ClientPause {
+			return probe{scenario: "lost-updates", data: []string{"pause/" + s}, dataBy: results.LostUpdates}, true
+		}
+		return probe{}, false
+	}
+	var p probe
+	switch k {
+	case Failover:
+		switch {
+		case s == "sentinel" || s == "wait":
+			p = probe{scenario: "failover-loss", mutex: []string{o.failoverMode() + "-delay-*"}}
+			if o.Kind == Fenced && s == "sentinel" {
+				p.data, p.dataBy, p.dataIn = []string{"sentinel/lagging-followers"}, results.ReissuedTokens, "fence-regression"
+			}
+		case strings.HasSuffix(s, "-3"):
+			p = probe{scenario: "etcd-leader-kill", mutex: []string{s + "-leader-kill"}}
+			if o.Kind == Fenced {
+				p.data, p.dataBy = []string{s + "-leader-kill"}, results.StaleAccepted
+			}
+		default:
+			return probe{}, false
+		}
+	case ClientPause:
+		p = probe{scenario: "pause-past-ttl", mutex: []string{s + "/no-watchdog", s + "/watchdog"},
+			data: []string{s + "/no-watchdog", s + "/watchdog"}, dataBy: results.StaleAccepted}
+		if o.Kind == Fenced {
+			p.data, p.refused = []string{s + "/no-watchdog-fenced", s + "/watchdog-fenced"}, results.StaleRejected
+		}
+	case RestartEmpty:
+		switch {
+		case strings.HasPrefix(s, "redlock"):
+			p = probe{scenario: "redlock-restart", mutex: []string{s + "/restart-empty"}}
+			if o.Kind == Fenced {
+				p.data, p.dataBy, p.dataIn = []string{"max-fence/restart-empty"}, results.ReissuedTokens, "redlock-fence"
+			}
+		case s == "etcd" || s == "zookeeper":
+			p = probe{scenario: "etcd-leader-kill", mutex: []string{s + "-lone-member-disk-loss"}}
+			if o.Kind == Fenced {
+				p.data, p.dataBy = []string{s + "-lone-member-disk-loss"}, results.ReissuedTokens
+			}
+		default:
+			return probe{}, false
+		}
+	case ClockJump:
+		switch {
+		case s == "single":
+			p = probe{scenario: "single-clock-skew", mutex: []string{"jump-forward"}}
+			if o.Kind == Fenced {
+				// lost-updates breaks a single master's lock by a clock jump; "lock" is
+				// the lock's own fence, the one this option uses.
+				p.data, p.dataBy, p.dataIn = []string{"clock-jump/single/lock/fenced"}, results.StaleApplied, "lost-updates"
+			}
+		case strings.HasPrefix(s, "redlock"):
+			// The scenario names redlock's variants bare and other clients' with a prefix.
+			prefix := s + "/"
+			if s == "redlock" {
+				prefix = ""
+			}
+			p = probe{scenario: "redlock-kleppmann", mutex: []string{prefix + "jump"}}
+		default:
+			return probe{}, false
+		}
+	}
+	// A fenced option's data side must be measured by a fenced variant: the lock's
+	// own violations say nothing of what the fence let through.
+	if o.Kind == Fenced && p.data == nil {
+		p.data, p.dataBy = []string{}, ""
+	}
+	return p, true
+}
+
+// failoverMode is the failover-loss mode that measures the option's guard.
+func (o *Option) failoverMode() string {
+	switch {
+	case o.Mode != "":
+		return o.Mode
+	case o.Probe == "wait":
+		return "wait1"
+	}
+	return "none"
+}
+
+// matching lists the variants of scenario in reports whose name matches a pattern.
+func matching(reports []*results.Report, scenario string, patterns []string) []*results.Variant {
+	var out []*results.Variant
+	for _, rep := range reports {
+		if rep == nil || rep.Scenario != scenario {
+			continue
+		}
+		for _, v := range rep.Variants {
+			for _, p := range patterns {
+				if wildcard(p, v.Name) {
+					out = append(out, v)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// wildcard matches name against p, "*" matching any run of characters, as claims.go.
+func wildcard(p, name string) bool {
+	parts := strings.Split(p, "*")
+	if !strings.HasPrefix(name, parts[0]) {
+		return false
+	}
+	name = name[len(parts[0]):]
+	for i, part := range parts[1:] {
+		if i == len(parts)-2 {
+			return strings.HasSuffix(name, part)
+		}
+		j := strings.Index(name, part)
+		if j < 0 {
+			return false
+		}
+		name = name[j+len(part):]
+	}
+	return name == ""
+}

@@ -1,0 +1,235 @@
+// Package adr turns lockbench results into a draft architecture decision record (MADR
+// 4.0): the team's workload and fault rates, the measured costs of each option and
+// the expected violations per year computed from the safety results. It computes and
+// formats; it never measures.
+package adr
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lockbench/lockbench/report"
+)
+
+// Purpose is the write-up's split: what a broken lock costs.
+type Purpose string
+
+const (
+	Efficiency  Purpose = "efficiency"  // a violation costs duplicate work
+	Correctness Purpose = "correctness" // a violation corrupts data
+)
+
+// FaultKind names one kind of fault the team expects, as the workload file spells it.
+type FaultKind string
+
+const (
+	Failover     FaultKind = "failover"
+	ClientPause  FaultKind = "client_pause"
+	RestartEmpty FaultKind = "node_restart_empty"
+	ClockJump    FaultKind = "clock_jump"
+)
+
+// FaultKinds lists every kind, in the order the ADR shows them.
+var FaultKinds = []FaultKind{Failover, ClientPause, RestartEmpty, ClockJump}
+
+// Workload is the decision's input, as the team writes it (see docs/adr.md).
+type Workload struct {
+	Title    string  `yaml:"title"`
+	Protects string  `yaml:"protects"`
+	Purpose  Purpose `yaml:"purpose"`
+	// LockRate is lock acquisitions per second; Hold and TTL are durations ("5ms").
+	LockRate float64 `yaml:"lock_rate_per_second"`
+	Hold     string  `yaml:"hold"`
+	TTL      string  `yaml:"ttl"`
+	Budget   Budget  `yaml:"latency_budget"`
+	// DuplicateBudget is the duplicate runs a year an efficiency lock may cause.
+	DuplicateBudget *float64 `yaml:"duplicate_work_budget_per_year"`
+	Faults          Faults   `yaml:"faults"`
+
+	// Parsed from the strings above by Validate.
+	HoldD, TTLD time.Duration `yaml:"-"`
+	SLO         report.SLO    `yaml:"-"`
+}
+
+// Budget is the latency budget: a percentile of the time to acquire.
+type Budget struct {
+	Percentile string `yaml:"percentile"` // p99 or p99.9
+	Max        string `yaml:"max"`        // a duration, "5ms"
+}
+
+// Faults are the rates the team expects per year, one entry per kind.
+type Faults struct {
+	Failover     *FaultRate `yaml:"failover"`
+	ClientPause  *FaultRate `yaml:"client_pause"`
+	RestartEmpty *FaultRate `yaml:"node_restart_empty"`
+	ClockJump    *FaultRate `yaml:"clock_jump"`
+}
+
+// FaultRate is one kind's expected count per year and where the figure comes from.
+type FaultRate struct {
+	PerYear float64 `yaml:"per_year"`
+	Source  string  `yaml:"source"` // a public source, or "team's guess"
+	// LongerThan (client_pause) and Above (clock_jump) say which faults are counted.
+	LongerThan string `yaml:"longer_than,omitempty"`
+	Above      string `yaml:"above,omitempty"`
+}
+
+// Rate returns the entry for a kind (nil when absent).
+func (f Faults) Rate(k FaultKind) *FaultRate {
+	switch k {
+	case Failover:
+		return f.Failover
+	case ClientPause:
+		return f.ClientPause
+	case RestartEmpty:
+		return f.RestartEmpty
+	case ClockJump:
+		return f.ClockJump
+	}
+	return nil
+}
+
+// FieldError is bad workload input; Field names it as the file spells it.
+type FieldError struct {
+	File, Field, Msg string
+}
+
+func (e FieldError) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s: %s", e.File, e.Field, e.Msg)
+}
+
+// LoadWorkload reads and validates a workload file.
+func LoadWorkload(path string) (*Workload, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, FieldError{File: path, Msg: err.Error()}
+	}
+	return ParseWorkload(path, b)
+}
+
+// ParseWorkload decodes a workload, refusing unknown fields, and validates it.
+func ParseWorkload(name string, b []byte) (*Workload, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true) // a misspelt field must not silently read as its default
+	var w Workload
+	if err := dec.Decode(&w); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, FieldError{File: name, Msg: "empty workload file"}
+		}
+		return nil, FieldError{File: name, Msg: yamlMessage(err)}
+	}
+	if err := w.validate(name); err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+// validate checks every field and fills the parsed ones; the first problem is named.
+func (w *Workload) validate(file string) error {
+	bad := func(field, format string, args ...any) error {
+		return FieldError{File: file, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if w.Purpose != Efficiency && w.Purpose != Correctness {
+		return bad("purpose", "%q is not one of efficiency, correctness", w.Purpose)
+	}
+	if !(w.LockRate > 0) {
+		return bad("lock_rate_per_second", "%v: want a positive rate", w.LockRate)
+	}
+	var err error
+	if w.HoldD, err = positiveDuration(w.Hold); err != nil {
+		return bad("hold", "%v", err)
+	}
+	if w.TTLD, err = positiveDuration(w.TTL); err != nil {
+		return bad("ttl", "%v", err)
+	}
+	if w.Budget.Percentile != "p99" && w.Budget.Percentile != "p99.9" {
+		return bad("latency_budget.percentile", "%q: want p99 or p99.9", w.Budget.Percentile)
+	}
+	if _, err := positiveDuration(w.Budget.Max); err != nil {
+		return bad("latency_budget.max", "%v", err)
+	}
+	if w.SLO, err = report.ParseSLO(w.Budget.Percentile + "=" + w.Budget.Max); err != nil {
+		return bad("latency_budget", "%v", err)
+	}
+	if w.Purpose == Efficiency {
+		if w.DuplicateBudget == nil {
+			return bad("duplicate_work_budget_per_year", "missing: an efficiency lock needs the duplicate runs a year the team accepts")
+		}
+		if *w.DuplicateBudget < 0 {
+			return bad("duplicate_work_budget_per_year", "%v is negative", *w.DuplicateBudget)
+		}
+	}
+	for _, k := range FaultKinds {
+		if err := w.Faults.Rate(k).validate(k); err != nil {
+			return bad("faults."+string(k)+err.field, "%s", err.msg)
+		}
+	}
+	return nil
+}
+
+// rateError names a field inside one fault entry.
+type rateError struct{ field, msg string }
+
+func (r *FaultRate) validate(k FaultKind) *rateError {
+	if r == nil {
+		return &rateError{"", "missing: give per_year (0 if it cannot happen) and source"}
+	}
+	if r.PerYear < 0 {
+		return &rateError{".per_year", fmt.Sprintf("%v is negative", r.PerYear)}
+	}
+	if r.Source == "" {
+		return &rateError{".source", "missing: cite a public source or write \"team's guess\""}
+	}
+	if k == ClientPause {
+		if _, err := positiveDuration(r.LongerThan); err != nil {
+			return &rateError{".longer_than", err.Error()}
+		}
+	} else if r.LongerThan != "" {
+		return &rateError{".longer_than", "only client_pause has it"}
+	}
+	if k == ClockJump {
+		if _, err := positiveDuration(r.Above); err != nil {
+			return &rateError{".above", err.Error()}
+		}
+	} else if r.Above != "" {
+		return &rateError{".above", "only clock_jump has it"}
+	}
+	return nil
+}
+
+var notFound = regexp.MustCompile(`field (\S+) not found in type \S+`)
+
+// yamlMessage says a decoding error in one line, an unknown field as "unknown field X".
+func yamlMessage(err error) string {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	msgs := make([]string, len(te.Errors))
+	for i, e := range te.Errors {
+		msgs[i] = notFound.ReplaceAllString(e, "unknown field $1")
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func positiveDuration(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, errors.New("missing: want a duration like 5ms")
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q: want a positive duration like 5ms", s)
+	}
+	return d, nil
+}

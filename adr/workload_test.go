@@ -1,0 +1,71 @@
+package adr
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+const goodWorkload = `
+title: t
+protects: a row
+purpose: correctness
+lock_rate_per_second: 10
+hold: 5ms
+ttl: 1s
+latency_budget: {percentile: p99, max: 5ms}
+faults:
+  failover: {per_year: 1, source: team's guess}
+  client_pause: {per_year: 1, longer_than: 1s, source: team's guess}
+  node_restart_empty: {per_year: 0, source: team's guess}
+  clock_jump: {per_year: 1, above: 100ms, source: team's guess}
+`
+
+func TestGoodWorkloadParses(t *testing.T) {
+	w, err := ParseWorkload("w.yaml", []byte(goodWorkload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Purpose != Correctness || w.HoldD.Milliseconds() != 5 || w.SLO.Budget.Milliseconds() != 5 {
+		t.Fatalf("parsed %+v", w)
+	}
+}
+
+func TestBadWorkloadNamesTheField(t *testing.T) {
+	cases := []struct{ name, from, to, field string }{
+		{"unknown field", "title: t", "title: t\ncolour: red", "colour"},
+		{"negative rate", "failover: {per_year: 1,", "failover: {per_year: -1,", "faults.failover.per_year"},
+		{"purpose not one of the two", "purpose: correctness", "purpose: speed", "purpose"},
+		{"zero lock rate", "lock_rate_per_second: 10", "lock_rate_per_second: 0", "lock_rate_per_second"},
+		{"bad hold", "hold: 5ms", "hold: soon", "hold"},
+		{"percentile", "percentile: p99,", "percentile: p50,", "latency_budget.percentile"},
+		{"missing fault", "  node_restart_empty: {per_year: 0, source: team's guess}\n", "", "faults.node_restart_empty"},
+		{"missing source", "clock_jump: {per_year: 1, above: 100ms, source: team's guess}", "clock_jump: {per_year: 1, above: 100ms}", "faults.clock_jump.source"},
+		{"pause without its size", "longer_than: 1s, ", "", "faults.client_pause.longer_than"},
+		{"efficiency without its budget", "purpose: correctness", "purpose: efficiency", "duplicate_work_budget_per_year"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			text := strings.Replace(goodWorkload, c.from, c.to, 1)
+			if text == goodWorkload {
+				t.Fatalf("the case changed nothing")
+			}
+			_, err := ParseWorkload("w.yaml", []byte(text))
+			var fe FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("want a FieldError, got %v", err)
+			}
+			if !strings.Contains(err.Error(), c.field) {
+				t.Fatalf("error %q does not name %s", err, c.field)
+			}
+		})
+	}
+}
+
+func TestShippedWorkloadFilesParse(t *testing.T) {
+	for _, path := range []string{"../docs/adr-workload.yaml", "../docs/adr-workload-correctness.yaml", "testdata/efficiency.yaml", "testdata/correctness.yaml"} {
+		if _, err := LoadWorkload(path); err != nil {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+}

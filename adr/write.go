@@ -1,0 +1,92 @@
+package adr
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/lockbench/lockbench/plots"
+	"github.com/lockbench/lockbench/resultsdir"
+)
+
+// Request is one `lockbench adr`.
+type Request struct {
+	Workload string   // the workload file
+	Results  []string // results folders, benchmark and safety alike
+	Out      string   // the ADR's path
+	Date     string   // the front matter's date
+	Command  string   // the command line, quoted in the ADR
+}
+
+// Generate reads and checks every input, decides, draws the figures beside the ADR
+// (in figures/ of its folder) and writes the ADR. Bad input (FieldError, InputError)
+// is found before anything is written.
+func Generate(req Request) (*Decision, error) {
+	w, err := LoadWorkload(req.Workload)
+	if err != nil {
+		return nil, err
+	}
+	in, err := LoadInputs(req.Results)
+	if err != nil {
+		return nil, err
+	}
+	d := Decide(w, in)
+	dir := filepath.Dir(req.Out)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	figs, err := plots.WriteADRFigures(dir, costFigure(d), heatMaps(in.Safety))
+	if err != nil {
+		return nil, err
+	}
+	meta := Meta{Date: req.Date, WorkloadFile: req.Workload, Command: req.Command, OutDir: dir}
+	for _, f := range figs {
+		meta.Figures = append(meta.Figures, Figure{Name: f.Name, File: f.Files[0], Caption: f.Caption})
+	}
+	if err := resultsdir.WriteFileAtomic(req.Out, []byte(Markdown(d, meta))); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// costFigure is every priced option at its upper end a year; nil when none has both.
+func costFigure(d *Decision) *plots.ADRCost {
+	w := d.Workload
+	f := &plots.ADRCost{Name: "adr-cost-vs-violations",
+		YLabel:      fmt.Sprintf("%s acquire at %s/s (ms, log)", w.SLO.Percentile, plain(w.LockRate)),
+		BudgetMs:    float64(w.SLO.Budget) / 1e6,
+		BudgetLabel: "budget " + string(w.SLO.Percentile) + " " + w.Budget.Max,
+	}
+	if w.Purpose == Correctness {
+		f.Title = "Cost against violations reaching the data a year"
+		f.XLabel = "reaching the data a year, upper end of 95% interval (log)"
+		f.Caption = "Each point is an option priced at the workload's rate; x is the upper end of its expected violations reaching the data a year (a ring: none was seen in any judged trial, the point is the bound; partial: some fault that can strike it is not measured, so the true x is larger). For correctness the threshold is zero seen, which a log axis cannot draw: only rings below the budget line can qualify."
+	} else {
+		f.Title = "Cost against duplicate-work episodes a year"
+		f.XLabel = "two holders a year, upper end of 95% interval (log)"
+		f.Threshold = *w.DuplicateBudget
+		f.ThresholdLabel = "duplicates " + plain(*w.DuplicateBudget) + "/year"
+		f.Caption = "Each point is an option priced at the workload's rate; x is the upper end of its expected two-holder episodes a year (a ring: none was seen; bound: some fault that can strike it is not measured and counts at its worst, every such fault breaking the lock). Options left of the dotted line and below the dashed one meet the purpose."
+	}
+	for _, o := range d.Options {
+		total, missing := Total(o.Faults, side(w, o))
+		label := o.Name
+		switch {
+		case w.Purpose == Efficiency && o.Kind != LockFree:
+			total = o.Verdict.Year // the unmeasured faults at their worst are in its upper end
+			if len(missing) > 0 {
+				label += " (bound)"
+			}
+		case len(missing) > 0:
+			label += " (partial)" // faults it is exposed to are missing from x
+		}
+		if !o.Cost.Measured || total.Hi <= 0 || o.Cost.AtBudget <= 0 {
+			continue
+		}
+		f.Points = append(f.Points, plots.ADRPoint{Label: label, PerYear: total.Hi, Seen: anySeen(o.Faults, side(w, o)), CostMs: float64(o.Cost.AtBudget) / 1e6})
+	}
+	if len(f.Points) == 0 {
+		return nil
+	}
+	return f
+}
