@@ -9,6 +9,8 @@ declare -A package_of=(
   [redis-cli]=redis-tools
   [faketime]=faketime # the clock scenarios preload its libfaketimeMT.so.1
   [gcc]=gcc           # builds the allocator preload libfaketime needs with redis-server
+  [iptables]=iptables # container partitions: rules inside each container's network namespace
+  [nsenter]=util-linux # ...entered from the host, so the containers need no capability
 )
 
 missing=()

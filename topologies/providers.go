@@ -1,8 +1,14 @@
 package topologies
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"sort"
 	"sync"
+	"time"
 
 	"github.com/lockbench/lockbench/internal/registry"
 )
@@ -20,6 +26,22 @@ var (
 	defaultProviderOf = map[Kind]string{Single: "process", Replicated: "process", Sentinel: "process", Redlock: "process"}
 )
 
+// families name a way of running servers across kinds: --provider process means
+// redis-server for the Redis kinds and the kind's own process provider for the others.
+// A kind missing from a family is served by the provider registered under the family's name.
+var families = map[string]map[Kind]string{
+	"process":   {Postgres: "postgres-process", ZooKeeper: "zookeeper-process", Etcd: "etcd-process"},
+	"embedded":  {Etcd: "embedded-etcd"},
+	"container": {},
+	"auto":      {},
+}
+
+// Available is implemented by providers that depend on something outside this program
+// (a container engine): nil when it answers, else an error saying what to install or start.
+type Available interface {
+	Available(ctx context.Context) error
+}
+
 // RegisterProvider adds p under p.Name(); as default it serves the given kinds.
 func RegisterProvider(p Provider, defaultFor ...Kind) {
 	providers.Add(p.Name(), p)
@@ -30,11 +52,182 @@ func RegisterProvider(p Provider, defaultFor ...Kind) {
 	}
 }
 
-// ProviderNamed returns the provider registered as name.
-func ProviderNamed(name string) (Provider, error) { return providers.Get(name) }
+// ProviderNamed returns the provider registered as name. A family name (process,
+// embedded, container, auto) returns a provider that picks the family's member per kind.
+func ProviderNamed(name string) (Provider, error) {
+	if name == "external" {
+		return nil, errors.New("provider external: not yet (servers started by someone else are another issue); want one of " + joinNames())
+	}
+	if _, ok := families[name]; ok {
+		if name == "container" {
+			if _, err := providers.Get(name); err != nil {
+				return nil, errors.New("provider container: not linked into this program (import topologies/container)")
+			}
+		}
+		return familyProvider{family: name}, nil
+	}
+	return providers.Get(name)
+}
 
-// ProviderNames lists the registered providers, sorted.
-func ProviderNames() []string { return providers.Names() }
+// ProviderNames lists the registered providers and auto, sorted.
+func ProviderNames() []string {
+	names := append(providers.Names(), "auto")
+	sort.Strings(names)
+	return names
+}
+
+func joinNames() string {
+	s := ""
+	for i, n := range ProviderNames() {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// ProviderFor returns the concrete provider that serves kind when name is asked for;
+// name may be a family (process, embedded, container, auto) or a registered provider.
+func ProviderFor(name string, kind Kind) (Provider, error) {
+	if name == "auto" {
+		pick, _, err := autoPick(kind)
+		if err != nil {
+			return nil, err
+		}
+		name = pick
+	}
+	if member, ok := families[name][kind]; ok {
+		name = member
+	}
+	p, err := providers.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	// A family member that does not serve kind yet (containers for the other stores)
+	// leaves it to the kind's default, and says so.
+	if s, ok := p.(interface{ Serves(Kind) bool }); ok && !s.Serves(kind) {
+		d, err := DefaultProvider(kind)
+		if err != nil {
+			return nil, err
+		}
+		if _, family := families[d.Name()]; !family {
+			report(kind, fmt.Sprintf("provider %s does not serve %s topologies yet: using %s", name, kind, d.Name()))
+			return d, nil
+		}
+		return nil, fmt.Errorf("provider %s does not serve %s topologies", name, kind)
+	}
+	return p, nil
+}
+
+// familyProvider resolves its family to a concrete provider for each spec's kind.
+type familyProvider struct{ family string }
+
+func (f familyProvider) Name() string { return f.family }
+
+func (f familyProvider) Start(ctx context.Context, spec Spec) (Topology, error) {
+	p, err := ProviderFor(f.family, spec.Kind)
+	if err != nil {
+		return nil, err
+	}
+	return p.Start(ctx, spec)
+}
+
+// Available reports whether the family can serve at all (the container engine answers).
+func (f familyProvider) Available(ctx context.Context) error {
+	if f.family != "container" {
+		return nil
+	}
+	p, err := providers.Get("container")
+	if err != nil {
+		return err
+	}
+	if a, ok := p.(Available); ok {
+		return a.Available(ctx)
+	}
+	return nil
+}
+
+var (
+	autoMu     sync.Mutex
+	autoOut    io.Writer = os.Stderr
+	autoChosen           = map[Kind]string{}
+)
+
+// SetAutoReport sets where --provider auto says what it picked and why (default stderr).
+func SetAutoReport(w io.Writer) {
+	autoMu.Lock()
+	defer autoMu.Unlock()
+	autoOut = w
+}
+
+// AutoChoice returns what --provider auto picks for kind and why, without starting anything.
+func AutoChoice(kind Kind) (provider, reason string, err error) { return autoChoose(kind) }
+
+// autoPick is AutoChoice that also prints the choice, once per kind.
+func autoPick(kind Kind) (string, string, error) {
+	pick, reason, err := autoChoose(kind)
+	if err != nil {
+		return "", "", err
+	}
+	report(kind, fmt.Sprintf("provider auto: %s for %s topologies (%s)", pick, kind, reason))
+	return pick, reason, nil
+}
+
+// report prints a provider choice once per kind and message.
+func report(kind Kind, msg string) {
+	autoMu.Lock()
+	defer autoMu.Unlock()
+	if autoChosen[kind] != msg {
+		autoChosen[kind] = msg
+		fmt.Fprintln(autoOut, msg)
+	}
+}
+
+// autoChoose prefers processes when the servers are installed, then containers when an
+// engine answers, then the embedded servers.
+func autoChoose(kind Kind) (string, string, error) {
+	var missing error
+	switch kind {
+	case Postgres:
+		if _, err := FindPostgres(""); err != nil {
+			return "", "", fmt.Errorf("provider auto: no provider can serve postgres: %w", err)
+		}
+		return "process", "the PostgreSQL server is installed", nil
+	case ZooKeeper:
+		if _, err := FindZooKeeper(); err != nil {
+			return "", "", fmt.Errorf("provider auto: no provider can serve zookeeper: %w", err)
+		}
+		return "process", "Java and the ZooKeeper jars are installed", nil
+	case Etcd:
+		if _, err := providers.Get("etcd-process"); err == nil {
+			return "process", "etcd members run as child processes of this program", nil
+		}
+		return "embedded", "etcd runs embedded in this program", nil
+	}
+	bin, err := FindRedisServer()
+	if err == nil {
+		return "process", "redis-server is installed at " + bin, nil
+	}
+	missing = err
+	if p, gerr := providers.Get("container"); gerr == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		a, ok := p.(Available)
+		if !ok {
+			return "container", "redis-server is not installed", nil
+		}
+		aerr := a.Available(ctx)
+		if aerr == nil {
+			return "container", "redis-server is not installed; a container engine answers", nil
+		}
+		missing = fmt.Errorf("%v; %v", missing, aerr)
+	}
+	if _, gerr := providers.Get("embedded"); gerr == nil {
+		return "embedded", fmt.Sprintf("no real server: %v", missing), nil
+	}
+	return "", "", fmt.Errorf("provider auto: nothing can serve %s topologies: %v", kind, missing)
+}
 
 // DefaultProvider returns the provider that serves kind unless told otherwise.
 func DefaultProvider(kind Kind) (Provider, error) {

@@ -120,10 +120,10 @@ func (p *SentinelPool) startInBackground() {
 		}
 		p.mu.Unlock()
 		if err != nil {
-			p.back <- comeback{err: fmt.Errorf("start in the background: %w", err)}
+			p.send(comeback{err: fmt.Errorf("start in the background: %w", err)})
 			return
 		}
-		p.back <- comeback{topo: topo, fresh: true}
+		p.send(comeback{topo: topo, fresh: true})
 	}()
 }
 
@@ -161,8 +161,18 @@ func (p *SentinelPool) Return(b *Borrowed) {
 		if err != nil {
 			p.drop(b.Topology)
 		}
-		p.back <- comeback{topo: b.Topology, reform: r, err: err}
+		p.send(comeback{topo: b.Topology, reform: r, err: err})
 	}()
+}
+
+// send hands c to the next Take, or gives up when the pool closes: comebacks nobody
+// takes (a re-form that failed at once, as for a provider that cannot re-form, while
+// Take started a fresh one) must not block Close.
+func (p *SentinelPool) send(c comeback) {
+	select {
+	case p.back <- c:
+	case <-p.ctx.Done():
+	}
 }
 
 func (p *SentinelPool) drop(topo Topology) {

@@ -36,6 +36,7 @@ type runFlags struct {
 	intervals, repeat                  string
 	resume                             string
 	preset                             string
+	redisImage                         string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -63,7 +64,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.intervals, "intervals", "", fmt.Sprintf("cut each cell's measured part into K intervals, each summarized in results.json: the within-run samples compare tests (default %d, fewer when --duration holds fewer of %v)", sweep.DefaultIntervals, sweep.MinInterval))
 	fs.StringVar(&f.repeat, "repeat", "", "measure the whole matrix N times, pass after pass (A B A B, not A A B B); compare and report use the repeats as samples")
 	fs.StringVar(&f.resume, "resume", "", "carry on the interrupted run in this folder instead of --out: give the same command, it measures the cells the folder lacks")
-	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind)")
+	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind; auto: processes when installed, else containers, else embedded)")
+	registerRedisImage(fs, &f.redisImage)
 }
 
 func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -80,6 +82,9 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	cfg, err := f.resolve(fs)
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	if err := checkProvider(cfg.Provider, f.redisImage); err != nil {
+		return err
 	}
 	cells, err := cfg.Cells()
 	if err != nil {

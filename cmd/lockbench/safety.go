@@ -47,7 +47,9 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "results folder: results.json, results.md, figures/ and viz/ (porcupine pages)")
 	resume := fs.String("resume", "", "carry on the interrupted run in this folder instead of --out: give the same flags, it runs the trials the folder lacks")
 	list := fs.Bool("list", false, "list scenarios, their params, the strategies and the registered faults, then exit")
-	provider := fs.String("provider", "", "topology provider for every scenario: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: each kind's own)")
+	provider := fs.String("provider", "", "topology provider for every scenario: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: each kind's own; auto: processes when installed, else containers, else embedded)")
+	var redisImage string
+	registerRedisImage(fs, &redisImage)
 	params := paramFlags{}
 	fs.Var(params, "param", "scenario parameter name=value (repeatable; see --list)")
 	if err := fs.Parse(args); err != nil {
@@ -80,6 +82,9 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if _, err := topologies.ProviderNamed(*provider); err != nil {
 			return usagef("--provider: %v", err)
 		}
+	}
+	if err := checkProvider(*provider, redisImage); err != nil {
+		return err
 	}
 	if st, err := os.Stat(*out); *out != "" && err == nil && !st.IsDir() {
 		return usagef("--out %s: exists and is not a folder", *out)

@@ -9,7 +9,13 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/topologies"
+	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
+	_ "github.com/lockbench/lockbench/topologies/container"
 )
+
+// ProviderEnv names the provider tests and benchmarks start topologies with: process,
+// container, embedded, auto or a registered name; empty means each kind's default.
+const ProviderEnv = "LOCKBENCH_PROVIDER"
 
 // RequireRedis returns the redis-server binary, or skips (fails under CI=true) without one.
 func RequireRedis(tb testing.TB) string {
@@ -43,14 +49,45 @@ func RequireZooKeeper(tb testing.TB) topologies.ZooKeeperInstall {
 	return install
 }
 
-// Start launches spec with its kind's default provider and closes it when tb ends,
-// pass or fail.
+// Provider returns the provider that serves kind in tests: $LOCKBENCH_PROVIDER's member
+// for kind, or the kind's default. A provider whose engine does not answer skips (fails
+// under CI=true); a kind the chosen provider does not serve falls back to its default.
+func Provider(tb testing.TB, kind topologies.Kind) topologies.Provider {
+	tb.Helper()
+	name := os.Getenv(ProviderEnv)
+	if name == "" {
+		p, err := topologies.DefaultProvider(kind)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return p
+	}
+	p, err := topologies.ProviderFor(name, kind)
+	if err != nil {
+		tb.Fatalf("%s=%s: %v", ProviderEnv, name, err)
+	}
+	if s, ok := p.(interface{ Serves(topologies.Kind) bool }); ok && !s.Serves(kind) {
+		d, err := topologies.DefaultProvider(kind)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Logf("%s=%s does not serve %s topologies: using %s", ProviderEnv, name, kind, d.Name())
+		return d
+	}
+	if a, ok := p.(topologies.Available); ok {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := a.Available(ctx); err != nil {
+			MissingTool(tb, err)
+		}
+	}
+	return p
+}
+
+// Start launches spec with Provider(tb, spec.Kind) and closes it when tb ends, pass or fail.
 func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 	tb.Helper()
-	provider, err := topologies.DefaultProvider(spec.Kind)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	provider := Provider(tb, spec.Kind)
 	if provider.Name() == "process" {
 		RequireRedis(tb)
 	}
@@ -64,7 +101,7 @@ func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 	defer cancel()
 	topo, err := provider.Start(ctx, spec)
 	if err != nil {
-		tb.Fatalf("start %s topology: %v", spec.Kind, err)
+		tb.Fatalf("start %s topology (provider %s): %v", spec.Kind, provider.Name(), err)
 	}
 	tb.Cleanup(func() {
 		if err := topo.Close(); err != nil {

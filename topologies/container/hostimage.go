@@ -1,0 +1,165 @@
+package container
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/moby/moby/client"
+
+	"github.com/lockbench/lockbench/clocks/faketime"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// labelFaketime marks a host image that carries libfaketime and the allocator shim.
+const labelFaketime = "org.lockbench.faketime"
+
+// hostImageRepo is the repository of images built from the host's servers.
+const hostImageRepo = "lockbench/redis-host"
+
+// hostImageVersion changes when the image's layout does, so that an old one is not reused.
+const hostImageVersion = "1"
+
+// hostImage returns the tag of an image holding this machine's redis-server, the
+// libraries ldd lists and the loader (and libfaketime with the allocator shim, when
+// present, at the paths the clock layer preloads them from). It is built once per
+// machine: its tag is the hash of its files, and a present tag is reused.
+func hostImage(ctx context.Context, c *client.Client) (string, error) {
+	bin, err := topologies.FindRedisServer()
+	if err != nil {
+		return "", err
+	}
+	files := map[string]string{"/usr/bin/redis-server": bin} // in image -> on host
+	if err := addWithLibraries(files, "/usr/bin/redis-server", bin); err != nil {
+		return "", err
+	}
+	withClock := false
+	if lib, err := faketime.Library(); err == nil {
+		if shim, err := faketime.Preload(); err == nil {
+			withClock = addWithLibraries(files, lib, lib) == nil && addWithLibraries(files, shim, shim) == nil
+		}
+	}
+	dockerfile := "FROM scratch\nCOPY . /\nENV PATH=/usr/bin\n"
+	sum, err := hashFiles(files, dockerfile+hostImageVersion)
+	if err != nil {
+		return "", err
+	}
+	tag := hostImageRepo + ":" + sum[:16]
+	if _, err := c.ImageInspect(ctx, tag); err == nil {
+		return tag, nil
+	}
+	labels := map[string]string{labelImage: sum}
+	if withClock {
+		labels[labelFaketime] = "1"
+	}
+	buildCtx, err := tarContext(files, dockerfile)
+	if err != nil {
+		return "", err
+	}
+	res, err := c.ImageBuild(ctx, buildCtx, client.ImageBuildOptions{Tags: []string{tag}, Labels: labels, Remove: true, ForceRemove: true})
+	if err != nil {
+		return "", fmt.Errorf("build %s from the host's redis-server: %w", tag, err)
+	}
+	defer res.Body.Close()
+	if err := buildError(res.Body); err != nil {
+		return "", fmt.Errorf("build %s from the host's redis-server: %w", tag, err)
+	}
+	return tag, nil
+}
+
+var lddPath = regexp.MustCompile(`(?:=>\s*)?(/\S+)\s+\(0x`)
+
+// addWithLibraries adds host file src at dst, and every library ldd lists for it at
+// the path ldd names (the loader included).
+func addWithLibraries(files map[string]string, dst, src string) error {
+	files[dst] = src
+	out, err := exec.Command("ldd", src).Output()
+	if err != nil {
+		return fmt.Errorf("ldd %s: %w (is ldd installed?)", src, err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := lddPath.FindStringSubmatch(line); m != nil {
+			files[m[1]] = m[1]
+		}
+	}
+	return nil
+}
+
+// hashFiles hashes every file's image path and content, and extra.
+func hashFiles(files map[string]string, extra string) (string, error) {
+	h := sha256.New()
+	for _, dst := range sortedKeys(files) {
+		b, err := os.ReadFile(files[dst])
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\n", dst, len(b))
+		h.Write(b)
+	}
+	io.WriteString(h, extra)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// tarContext is the build context: the files at their image paths and the Dockerfile.
+func tarContext(files map[string]string, dockerfile string) (io.Reader, error) {
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	add := func(name string, mode int64, b []byte) error {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: mode, Size: int64(len(b)), Typeflag: tar.TypeReg}); err != nil {
+			return err
+		}
+		_, err := tw.Write(b)
+		return err
+	}
+	for _, dst := range sortedKeys(files) {
+		b, err := os.ReadFile(files[dst]) // follows symlinks: the image holds real files
+		if err != nil {
+			return nil, err
+		}
+		if err := add(strings.TrimPrefix(filepath.Clean(dst), "/"), 0o755, b); err != nil {
+			return nil, err
+		}
+	}
+	if err := add("Dockerfile", 0o644, []byte(dockerfile)); err != nil {
+		return nil, err
+	}
+	return &buf, tw.Close()
+}
+
+// buildError reads the build's JSON stream to its end and returns the error it reports.
+func buildError(r io.Reader) error {
+	dec := json.NewDecoder(r)
+	for {
+		var msg struct {
+			Error string `json:"error"`
+		}
+		if err := dec.Decode(&msg); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if msg.Error != "" {
+			return fmt.Errorf("%s", msg.Error)
+		}
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,281 @@
+package container
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/moby/moby/client"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/clocks/faketime"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// node is one redis-server (or sentinel) in its own container. Its data dir is a host
+// dir mounted at the same path, so a restart can forget data and the clock layer's
+// timestamp file is where libfaketime inside looks for it.
+type node struct {
+	topo     *topology
+	name     string
+	role     topologies.Role
+	port     int    // published on 127.0.0.1 and listened on inside
+	dir      string // host dir, mounted at the same path
+	sentinel bool
+	skew     *faketime.Node // nil keeps true time
+
+	mu      sync.Mutex // serialises lifecycle operations on this node
+	id      string     // container id
+	paused  bool
+	stopped bool // Close was called: never start again
+
+	// ip and pid change with every container start; guarded by topo.wireMu.
+	ip  string
+	pid int
+}
+
+func (n *node) Name() string          { return n.name }
+func (n *node) Role() topologies.Role { return n.role }
+func (n *node) Addr() string          { return net.JoinHostPort("127.0.0.1", strconv.Itoa(n.port)) }
+
+// ContainerID is the engine's id of the node's container.
+func (n *node) ContainerID() string { return n.id }
+
+func (n *node) Running() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.runningLocked()
+}
+
+func (n *node) runningLocked() bool {
+	return n.id != "" && alive(n.topo.pidOf(n))
+}
+
+// alive reports whether pid runs (a zombie does not): the container's server is its
+// init, so its life is the node's, seen from the host without asking the engine.
+func alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// The state follows the command name, which is in parentheses.
+	if i := strings.LastIndexByte(string(b), ')'); i >= 0 {
+		if f := strings.Fields(string(b[i+1:])); len(f) > 0 && (f[0] == "Z" || f[0] == "X") {
+			return false
+		}
+	}
+	return true
+}
+
+// Pause freezes every process of the container (the engine's cgroup freezer): it keeps
+// its sockets and answers nothing, as SIGSTOP does to a process.
+func (n *node) Pause() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := n.topo.cli.ContainerPause(ctx, n.id, client.ContainerPauseOptions{}); err != nil {
+		return fmt.Errorf("%s: pause: %w", n.name, err)
+	}
+	n.paused = true
+	return nil
+}
+
+func (n *node) Resume() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := n.topo.cli.ContainerUnpause(ctx, n.id, client.ContainerUnpauseOptions{}); err != nil {
+		return fmt.Errorf("%s: resume: %w", n.name, err)
+	}
+	n.paused = false
+	return nil
+}
+
+func (n *node) Kill() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.runningLocked() {
+		return fmt.Errorf("%s: not running", n.name)
+	}
+	if err := n.killLocked(); err != nil {
+		return err
+	}
+	// Kill returns when the node is dead, as a SIGKILL would; the peers' rules follow at once.
+	go func() { _ = n.topo.rewire() }()
+	return nil
+}
+
+// killLocked SIGKILLs the container's server from the host, as the process provider
+// does (the engine's kill waits for its own clean-up, seconds under load), and waits
+// until it is dead. Once the other nodes' rules are rewritten (rewire) they stop carrying
+// traffic to it, so they meet a refused connection, as with a dead process.
+func (n *node) killLocked() error {
+	pid := n.topo.pidOf(n)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("%s: kill pid %d: %w", n.name, pid, err)
+	}
+	if n.paused {
+		// A frozen task dies only when thawed; the signal is already pending, so it runs no code.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, _ = n.topo.cli.ContainerUnpause(ctx, n.id, client.ContainerUnpauseOptions{})
+		cancel()
+		n.paused = false
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: pid %d still alive 10 s after SIGKILL", n.name, pid)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	n.topo.setAddress(n, "", 0)
+	return nil
+}
+
+// waitEngineStopped waits until the engine has seen the container stop: it refuses to
+// start a container it still counts as running.
+func (n *node) waitEngineStopped(ctx context.Context) error {
+	for {
+		info, err := n.topo.cli.ContainerInspect(ctx, n.id, client.ContainerInspectOptions{})
+		if err != nil {
+			return fmt.Errorf("%s: inspect: %w", n.name, err)
+		}
+		if info.Container.State == nil || !info.Container.State.Running {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: the engine still counts it running: %w", n.name, ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.stopped {
+		return fmt.Errorf("%s: topology is closed", n.name)
+	}
+	running := n.runningLocked()
+	if mode == topologies.RestartWithSnapshot && running && !n.paused {
+		if err := adminDo(ctx, n.Addr(), "SAVE"); err != nil {
+			return fmt.Errorf("%s: snapshot before restart: %w", n.name, err)
+		}
+	}
+	if running {
+		if err := n.killLocked(); err != nil {
+			return err
+		}
+	}
+	// started rewires every node, the peers of the stopped container included.
+	if mode == topologies.RestartEmpty {
+		for _, f := range []string{"dump.rdb", "appendonlydir"} {
+			if err := os.RemoveAll(filepath.Join(n.dir, f)); err != nil {
+				return fmt.Errorf("%s: forget data: %w", n.name, err)
+			}
+		}
+	}
+	if n.skew != nil {
+		n.skew.Env() // rebases the rate on the new process; the variables themselves do not change
+	}
+	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := n.waitEngineStopped(sctx); err != nil {
+		return err
+	}
+	if _, err := n.topo.cli.ContainerStart(sctx, n.id, client.ContainerStartOptions{}); err != nil {
+		return fmt.Errorf("%s: start: %w", n.name, err)
+	}
+	return n.started(sctx)
+}
+
+// started learns the new container's address, wires it to the others (and them to it),
+// and waits until it answers on its published port.
+func (n *node) started(ctx context.Context) error {
+	info, err := n.topo.cli.ContainerInspect(ctx, n.id, client.ContainerInspectOptions{})
+	if err != nil {
+		return fmt.Errorf("%s: inspect: %w", n.name, err)
+	}
+	ip := ""
+	if info.Container.NetworkSettings != nil {
+		if ep := info.Container.NetworkSettings.Networks[n.topo.netName]; ep != nil && ep.IPAddress.IsValid() {
+			ip = ep.IPAddress.String()
+		}
+	}
+	if ip == "" || info.Container.State == nil || info.Container.State.Pid == 0 {
+		return fmt.Errorf("%s: container has no address on %s, or no process", n.name, n.topo.netName)
+	}
+	n.topo.setAddress(n, ip, info.Container.State.Pid)
+	if err := n.topo.rewire(); err != nil {
+		return fmt.Errorf("%s: %w", n.name, err)
+	}
+	if err := waitForPing(ctx, n.Addr()); err != nil {
+		return fmt.Errorf("%s on %s did not answer: %w", n.name, n.Addr(), err)
+	}
+	if n.skew != nil {
+		if err := n.skew.Calibrate(func() (time.Time, error) { return serverTime(ctx, n.Addr()) }); err != nil {
+			return fmt.Errorf("%s: %w", n.name, err)
+		}
+	}
+	return nil
+}
+
+// Clock is the node's model clock, or nil when it keeps true time.
+func (n *node) Clock() *clocks.NodeClock {
+	if n.skew == nil {
+		return nil
+	}
+	return n.skew.Clock()
+}
+
+// adminClient is a one-connection, no-retry client, so a dead node shows as an error.
+func adminClient(addr string) *redis.Client {
+	return redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, PoolSize: 1, MaxRetries: -1,
+		DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: time.Second, DisableIdentity: true})
+}
+
+func adminDo(ctx context.Context, addr string, args ...any) error {
+	c := adminClient(addr)
+	defer c.Close()
+	return c.Do(ctx, args...).Err()
+}
+
+func serverTime(ctx context.Context, addr string) (time.Time, error) {
+	c := adminClient(addr)
+	defer c.Close()
+	return c.Time(ctx).Result()
+}
+
+// waitForPing polls addr until it answers PING or ctx ends.
+func waitForPing(ctx context.Context, addr string) error {
+	var last error = errors.New("no answer yet")
+	for {
+		pctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		err := adminDo(pctx, addr, "PING")
+		cancel()
+		if err == nil {
+			return nil
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (last: %v)", ctx.Err(), last)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package container_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies"
+	. "github.com/lockbench/lockbench/topologies/container"
+)
+
+// --provider names a family; each kind gets the family's member.
+func TestContainerProviderFamiliesResolvePerKind(t *testing.T) {
+	for _, c := range []struct {
+		family string
+		kind   topologies.Kind
+		want   string
+	}{
+		{"process", topologies.Single, "process"},
+		{"container", topologies.Sentinel, "container"},
+		{"container", topologies.Redlock, "container"},
+	} {
+		p, err := topologies.ProviderFor(c.family, c.kind)
+		if err != nil || p.Name() != c.want {
+			t.Errorf("ProviderFor(%s, %s) = %v, %v; want %s", c.family, c.kind, p, err, c.want)
+		}
+	}
+	if _, err := topologies.ProviderFor("process", topologies.Etcd); err == nil {
+		t.Error("the process family served etcd in a program that links no etcd provider")
+	}
+	if _, err := topologies.ProviderNamed("external"); err == nil || !strings.Contains(err.Error(), "not yet") {
+		t.Errorf("provider external = %v; want a clear 'not yet'", err)
+	}
+	if (Provider{}).Serves(topologies.Postgres) {
+		t.Error("the container provider claims to serve postgres")
+	}
+}
+
+// auto prefers processes where redis-server is installed, and says why.
+func TestContainerAutoPicksProcessesWhenInstalled(t *testing.T) {
+	testenv.RequireRedis(t)
+	pick, why, err := topologies.AutoChoice(topologies.Single)
+	if err != nil || pick != "process" || !strings.Contains(why, "redis-server") {
+		t.Fatalf("auto for single = %q (%s), %v; want process because redis-server is installed", pick, why, err)
+	}
+}
+
+// LOCKBENCH_PROVIDER=container makes testenv.Start run containers, for any package's tests.
+func TestContainerLockbenchProviderEnv(t *testing.T) {
+	requireEngine(t)
+	t.Setenv(testenv.ProviderEnv, "container")
+	var topo topologies.Topology
+	t.Cleanup(func() { // runs after testenv's Close
+		if topo != nil {
+			if left := Remaining(topo); len(left) > 0 {
+				t.Errorf("after Close these remain: %v", left)
+			}
+		}
+	})
+	topo = testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	if topo.Provider() != "container" {
+		t.Fatalf("%s=container started provider %s", testenv.ProviderEnv, topo.Provider())
+	}
+	lockOn(t, topo.Masters()[0].Addr())
+}

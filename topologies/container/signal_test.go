@@ -1,0 +1,84 @@
+package container_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies"
+	. "github.com/lockbench/lockbench/topologies/container"
+)
+
+// TestHelperHoldContainers is not a test: run as a child by the tests below, it starts a
+// replicated topology in containers, prints its handles and waits to be signalled.
+func TestHelperHoldContainers(t *testing.T) {
+	if os.Getenv("LOCKBENCH_HELPER") != "hold-containers" {
+		t.Skip("helper process only")
+	}
+	topo, err := Provider{}.Start(context.Background(), topologies.Spec{Kind: topologies.Replicated, Replicas: 1})
+	if err != nil {
+		fmt.Println("ERROR", err)
+		os.Exit(1)
+	}
+	ids, network := Handles(topo)
+	fmt.Printf("READY %s %s\n", network, strings.Join(ids, ","))
+	time.Sleep(2 * time.Minute)
+	os.Exit(3) // never reached when the parent signals us
+}
+
+func holdContainersInChild(t *testing.T) (*exec.Cmd, []string, string) {
+	requireEngine(t)
+	cmd, fields := testenv.HoldInChild(t, "TestHelperHoldContainers", "LOCKBENCH_HELPER=hold-containers", 2)
+	return cmd, strings.Split(fields[1], ","), fields[0]
+}
+
+// waitRemoved polls until none of ids nor network exist, with a deadline.
+func waitRemoved(t *testing.T, ids []string, network string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		left := Existing(ids, network)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still there after 60 s: %v", left)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestContainerSignalRemovesEverything(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd, ids, network := holdContainersInChild(t)
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			if status, _ := err.(*exec.ExitError); status == nil || !status.Sys().(syscall.WaitStatus).Signaled() {
+				t.Errorf("helper should die of %v, got %v", sig, err)
+			}
+			waitRemoved(t, ids, network)
+		})
+	}
+}
+
+func TestContainerSIGKILLedOwnerIsSweptAtNextStart(t *testing.T) {
+	cmd, ids, network := holdContainersInChild(t)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if len(Existing(ids, network)) == 0 {
+		t.Fatal("a SIGKILLed owner's containers vanished by themselves: nothing to sweep")
+	}
+	startContainers(t, topologies.Spec{Kind: topologies.Single}) // sweeps at start
+	waitRemoved(t, ids, network)
+}

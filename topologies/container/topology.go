@@ -1,0 +1,187 @@
+package container
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/moby/moby/client"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// topology is a deployment whose nodes are containers on a network made for it.
+type topology struct {
+	spec    topologies.Spec
+	cli     *client.Client
+	image   string
+	dir     string // host temp dir holding every node's dir
+	netName string
+	netID   string
+
+	masters, replicas, sentinels []*node
+
+	idsMu  sync.Mutex
+	ids    []string // every container created, for Close and the reaper
+	forget func()   // unregisters the reaper's cleanup
+
+	wireMu sync.Mutex
+	cuts   map[[2]string]bool // node name pairs, sorted
+	hooked map[*node]bool     // nodes whose current container has the hook rules
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+func (t *topology) Spec() topologies.Spec        { return t.spec }
+func (t *topology) Provider() string             { return "container" }
+func (t *topology) Masters() []topologies.Node   { return asNodes(t.masters) }
+func (t *topology) Replicas() []topologies.Node  { return asNodes(t.replicas) }
+func (t *topology) Sentinels() []topologies.Node { return asNodes(t.sentinels) }
+func (t *topology) Nodes() []topologies.Node     { return asNodes(t.all()) }
+
+// Image is the image the nodes run.
+func (t *topology) Image() string { return t.image }
+
+func (t *topology) all() []*node {
+	return append(append(append([]*node{}, t.masters...), t.replicas...), t.sentinels...)
+}
+
+func asNodes(ns []*node) []topologies.Node {
+	out := make([]topologies.Node, len(ns))
+	for i, n := range ns {
+		out[i] = n
+	}
+	return out
+}
+
+func (t *topology) track(id string) {
+	t.idsMu.Lock()
+	defer t.idsMu.Unlock()
+	t.ids = append(t.ids, id)
+}
+
+func (t *topology) trackedIDs() []string {
+	t.idsMu.Lock()
+	defer t.idsMu.Unlock()
+	return append([]string(nil), t.ids...)
+}
+
+// Close removes every container, the network and the host dir. Safe to call twice.
+func (t *topology) Close() error {
+	t.closeOnce.Do(func() {
+		for _, n := range t.all() {
+			n.mu.Lock()
+			n.stopped = true
+			n.mu.Unlock()
+			n.skew.Close()
+		}
+		t.closeErr = removeAll(t.cli, t.trackedIDs(), t.netID)
+		if t.forget != nil {
+			t.forget()
+		}
+		if t.dir != "" {
+			if err := topologies.RemoveTempDir(t.dir); err != nil && t.closeErr == nil {
+				t.closeErr = err
+			}
+		}
+	})
+	return t.closeErr
+}
+
+// setAddress records n's container IP and init pid (empty and 0 once it stopped).
+func (t *topology) setAddress(n *node, ip string, pid int) {
+	t.wireMu.Lock()
+	defer t.wireMu.Unlock()
+	n.ip, n.pid = ip, pid
+	delete(t.hooked, n)
+}
+
+// pidOf is n's container init pid, 0 while it is not running.
+func (t *topology) pidOf(n *node) int {
+	t.wireMu.Lock()
+	defer t.wireMu.Unlock()
+	return n.pid
+}
+
+// rewire rewrites the rules of every running node from the current addresses and cuts.
+func (t *topology) rewire() error {
+	t.wireMu.Lock()
+	defer t.wireMu.Unlock()
+	return t.rewireLocked(t.all())
+}
+
+func (t *topology) rewireLocked(targets []*node) error {
+	for _, n := range targets {
+		if n.pid == 0 {
+			continue
+		}
+		var peers []peer
+		for _, m := range t.all() {
+			if m != n {
+				peers = append(peers, peer{port: m.port, ip: m.ip, cut: t.cuts[pairOf(n, m)]})
+			}
+		}
+		if err := applyRules(n.pid, peers, !t.hooked[n]); err != nil {
+			return fmt.Errorf("%s: %w", n.name, err)
+		}
+		t.hooked[n] = true
+	}
+	return nil
+}
+
+func pairOf(a, b *node) [2]string {
+	p := []string{a.name, b.name}
+	sort.Strings(p)
+	return [2]string{p[0], p[1]}
+}
+
+// own returns x as a node of this topology, or an error naming it.
+func (t *topology) own(x topologies.Node) (*node, error) {
+	if n, ok := x.(*node); ok && n.topo == t {
+		return n, nil
+	}
+	name := "<nil>"
+	if x != nil {
+		name = x.Name() + " at " + x.Addr()
+	}
+	return nil, fmt.Errorf("partition: node %s is not a node of this container topology (nodes of different topologies share no link to cut)", name)
+}
+
+// Cut drops every packet between a and b, both ways, inside both containers' namespaces.
+func (t *topology) Cut(a, b topologies.Node) error { return t.setCut(a, b, true) }
+
+// Heal restores the link between a and b.
+func (t *topology) Heal(a, b topologies.Node) error { return t.setCut(a, b, false) }
+
+func (t *topology) setCut(a, b topologies.Node, cut bool) error {
+	na, err := t.own(a)
+	if err != nil {
+		return err
+	}
+	nb, err := t.own(b)
+	if err != nil {
+		return err
+	}
+	if na == nb {
+		return fmt.Errorf("partition: %s cannot be cut from itself", na.name)
+	}
+	t.wireMu.Lock()
+	defer t.wireMu.Unlock()
+	if cut {
+		t.cuts[pairOf(na, nb)] = true
+	} else {
+		delete(t.cuts, pairOf(na, nb))
+	}
+	return t.rewireLocked([]*node{na, nb})
+}
+
+// HealAll restores every cut link.
+func (t *topology) HealAll() error {
+	t.wireMu.Lock()
+	defer t.wireMu.Unlock()
+	t.cuts = map[[2]string]bool{}
+	return t.rewireLocked(t.all())
+}
+
+var _ topologies.Partitioner = (*topology)(nil)
