@@ -2,30 +2,33 @@ package netem
 
 import (
 	"math/rand/v2"
-	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/Shopify/toxiproxy/v2/toxics"
 )
 
 // preciseLatencyType is our toxiproxy toxic. toxiproxy's own latency toxic sleeps on
-// a Go timer per chunk, and Go timers wake late here (0.2-0.5 ms: the runtime waits
-// on epoll in whole milliseconds), so 5 ms each way came out 8-9% slow. This one
-// sleeps that much less, by an amount measured once per network, at its delay.
-// (Exactness was tried and dropped: spinning, short nanosleeps on a locked thread
-// and a learnt lead all kept a lone P from polling the network or ran away under
-// load. What the proxies really add is measured and recorded anyway.)
+// a Go timer per chunk, and Go timers wake late here (0.1-1 ms: when the process is
+// idle the runtime waits on epoll in whole milliseconds), so 5 ms each way came out
+// 8-9% slow. This one fixes each chunk's release time at its arrival, wakes for it
+// through a timerfd (see deadlineWaker) and sets that alarm early by the wake-up
+// lateness it keeps measuring (see wakeLead). What the proxies really add is still
+// measured and recorded (MeasureAddedRTT).
 const preciseLatencyType = "lockbench_latency"
 
 type preciseLatency struct {
-	LatencyUs    int64  `json:"latency_us"`
-	JitterUs     int64  `json:"jitter_us"`
-	CompensateUs int64  `json:"compensate_us"` // the timer's usual lateness, slept less
-	Seed         uint64 `json:"seed"`
+	LatencyUs int64  `json:"latency_us"`
+	JitterUs  int64  `json:"jitter_us"`
+	LeadUs    int64  `json:"lead_us"` // first estimate of the wake-up lateness, measured at Start
+	Seed      uint64 `json:"seed"`
 
-	mu  sync.Mutex // one toxic serves every connection of its proxy at once
-	rng *rand.Rand
+	mu       sync.Mutex // one toxic serves every connection of its proxy at once
+	rng      *rand.Rand
+	once     sync.Once
+	lead     *wakeLead
+	pathLead atomic.Int64 // ns delivered early for the path's own cost, set by calibrate
 }
 
 func init() { toxics.Register(preciseLatencyType, new(preciseLatency)) }
@@ -45,11 +48,35 @@ func (t *preciseLatency) delay() time.Duration {
 	return d + time.Duration(t.rng.Int64N(2*t.JitterUs+1)-t.JitterUs)*time.Microsecond
 }
 
-// Pipe holds each chunk until its arrival time plus the delay, then passes it on.
+// wakeLead is shared by every connection of this toxic: they wake on the same machine.
+func (t *preciseLatency) wakeLead() *wakeLead {
+	t.once.Do(func() {
+		latency := time.Duration(t.LatencyUs-t.JitterUs) * time.Microsecond
+		t.lead = newWakeLead(time.Duration(t.LeadUs)*time.Microsecond, latency/4)
+	})
+	return t.lead
+}
+
+// setPathLead has chunks released lead earlier (later when negative), at most a
+// quarter of the latency either way.
+func (t *preciseLatency) setPathLead(lead time.Duration) {
+	limit := time.Duration(t.LatencyUs-t.JitterUs) * time.Microsecond / 4
+	t.pathLead.Store(int64(min(max(lead, -limit), limit)))
+}
+
+// Pipe holds each chunk until its arrival time plus the delay, then passes it on. The
+// deadline is fixed at arrival, so neither time spent queued behind earlier chunks nor
+// a late wake-up adds to the next chunk's delay.
 func (t *preciseLatency) Pipe(stub *toxics.ToxicStub) {
+	waker, err := newDeadlineWaker()
+	if err != nil {
+		waker = nil // Go timers alone: correct, up to 1 ms late when idle
+	} else {
+		defer waker.close()
+	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	compensate := time.Duration(t.CompensateUs) * time.Microsecond
+	lead := t.wakeLead()
 	for {
 		select {
 		case <-stub.Interrupt:
@@ -60,31 +87,17 @@ func (t *preciseLatency) Pipe(stub *toxics.ToxicStub) {
 				return
 			}
 			due := c.Timestamp.Add(t.delay())
-			timer.Reset(time.Until(due) - compensate)
-			select {
-			case <-timer.C:
-			case <-stub.Interrupt:
-				timer.Stop()
+			alarm := due.Add(-lead.get() - time.Duration(t.pathLead.Load()))
+			slept, reached := waitUntil(alarm, timer, waker, stub.Interrupt)
+			if !reached {
 				stub.Output <- c // interrupted: pass the data on, never drop it
 				return
+			}
+			if slept {
+				lead.observe(time.Since(alarm))
 			}
 			c.Timestamp = due
 			stub.Output <- c
 		}
 	}
-}
-
-// timerLateness is the median lateness of a Go timer of duration wait on this
-// machine now: it depends on the duration (epoll waits whole milliseconds, then the
-// remainder), so it is measured at the delay the proxies will use.
-func timerLateness(wait time.Duration) time.Duration {
-	const samples = 21
-	late := make([]time.Duration, samples)
-	for i := range late {
-		start := time.Now()
-		time.Sleep(wait)
-		late[i] = time.Since(start) - wait
-	}
-	sort.Slice(late, func(i, j int) bool { return late[i] < late[j] })
-	return min(late[samples/2], wait)
 }

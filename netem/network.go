@@ -10,7 +10,6 @@ import (
 
 	toxiproxy "github.com/Shopify/toxiproxy/v2"
 	"github.com/lockbench/lockbench/topologies"
-	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 )
 
@@ -18,8 +17,9 @@ import (
 type Network struct {
 	profile Profile
 	server  *toxiproxy.ApiServer
-	proxies map[string]*toxiproxy.Proxy // by upstream (real) address
-	names   map[string]string           // upstream address -> node name
+	proxies map[string]*toxiproxy.Proxy  // by upstream (real) address
+	names   map[string]string            // upstream address -> node name
+	toxics  map[string][]*preciseLatency // by upstream, on slowed nodes only
 }
 
 // Start puts a proxy in front of every node of topo and applies profile; seed drives
@@ -31,15 +31,16 @@ func Start(topo topologies.Topology, profile Profile, seed uint64) (*Network, er
 		server:  toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop()),
 		proxies: map[string]*toxiproxy.Proxy{},
 		names:   map[string]string{},
+		toxics:  map[string][]*preciseLatency{},
 	}
 	slow := profile.SlowNode
 	if profile.Name == "one-slow" && slow == "" {
 		slow = topo.Masters()[0].Name()
 	}
 	found := false
-	var compensate time.Duration
+	var lead time.Duration
 	if profile.Name != "none" {
-		compensate = timerLateness(profile.Latency)
+		lead = wakeLateness(15)
 	}
 	for i, node := range topo.Nodes() {
 		p := toxiproxy.NewProxy(n.server, node.Name(), "127.0.0.1:0", node.Addr())
@@ -54,14 +55,22 @@ func Start(topo topologies.Topology, profile Profile, seed uint64) (*Network, er
 		if !slowed {
 			continue
 		}
-		if err := addLatency(p, profile.Latency, profile.Jitter, compensate, seed+uint64(2*i)); err != nil {
+		held, err := addLatency(p, profile.Latency, profile.Jitter, lead, seed+uint64(2*i))
+		if err != nil {
 			n.Close()
 			return nil, fmt.Errorf("latency on %s: %w", node.Name(), err)
 		}
+		n.toxics[node.Addr()] = held
 	}
 	if profile.Name == "one-slow" && !found {
 		n.Close()
 		return nil, fmt.Errorf("network profile %s: no node named %q (nodes: %s)", profile, slow, strings.Join(nodeNames(topo), ", "))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), calibrateTimeout(profile.Latency))
+	defer cancel()
+	if err := n.calibrate(ctx); err != nil {
+		n.Close()
+		return nil, err
 	}
 	return n, nil
 }
@@ -74,16 +83,20 @@ func nodeNames(topo topologies.Topology) []string {
 	return out
 }
 
-// addLatency delays both directions, so a round trip gains twice the latency.
-func addLatency(p *toxiproxy.Proxy, latency, jitter, compensate time.Duration, seed uint64) error {
+// addLatency delays both directions, so a round trip gains twice the latency; lead is
+// the first estimate of how late a wake-up comes, which the toxics deduct.
+func addLatency(p *toxiproxy.Proxy, latency, jitter, lead time.Duration, seed uint64) ([]*preciseLatency, error) {
+	var held []*preciseLatency
 	for i, stream := range []string{"upstream", "downstream"} {
-		spec := fmt.Sprintf(`{"name":"latency_%s","type":%q,"stream":%q,"attributes":{"latency_us":%d,"jitter_us":%d,"compensate_us":%d,"seed":%d}}`,
-			stream, preciseLatencyType, stream, latency.Microseconds(), jitter.Microseconds(), compensate.Microseconds(), seed+uint64(i))
-		if _, err := p.Toxics.AddToxicJson(strings.NewReader(spec)); err != nil {
-			return err
+		spec := fmt.Sprintf(`{"name":"latency_%s","type":%q,"stream":%q,"attributes":{"latency_us":%d,"jitter_us":%d,"lead_us":%d,"seed":%d}}`,
+			stream, preciseLatencyType, stream, latency.Microseconds(), jitter.Microseconds(), lead.Microseconds(), seed+uint64(i))
+		w, err := p.Toxics.AddToxicJson(strings.NewReader(spec))
+		if err != nil {
+			return nil, err
 		}
+		held = append(held, w.Toxic.(*preciseLatency))
 	}
-	return nil
+	return held, nil
 }
 
 // Profile is the profile this network applies.
@@ -126,18 +139,16 @@ func (n *Network) MeasureAddedRTT(ctx context.Context, samples int) (map[string]
 
 // medianPing is the median PING round trip to addr over one warm connection.
 func medianPing(ctx context.Context, addr string, samples int) (time.Duration, error) {
-	c := redis.NewClient(&redis.Options{Addr: addr, PoolSize: 1, MaxRetries: -1, Protocol: 2, DisableIdentity: true})
-	defer c.Close()
-	if err := c.Ping(ctx).Err(); err != nil { // dial and handshake outside the samples
+	c, err := warmPinger(ctx, addr)
+	if err != nil {
 		return 0, err
 	}
+	defer c.Close()
 	rtts := make([]time.Duration, samples)
 	for i := range rtts {
-		start := time.Now()
-		if err := c.Ping(ctx).Err(); err != nil {
+		if rtts[i], err = timePing(ctx, c); err != nil {
 			return 0, err
 		}
-		rtts[i] = time.Since(start)
 	}
 	sort.Slice(rtts, func(i, j int) bool { return rtts[i] < rtts[j] })
 	return rtts[len(rtts)/2], nil

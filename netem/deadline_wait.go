@@ -1,0 +1,31 @@
+package netem
+
+import "time"
+
+// waitUntil blocks until the monotonic clock reaches due, or until interrupt. It
+// reports whether it had to sleep at all (due was still ahead) and whether due was
+// reached. Two alarms race and the first wins: the timerfd (prompt when the process is
+// idle) and a Go timer (prompt when the scheduler is busy, because it checks timers at
+// every goroutine switch, but late by epoll's whole milliseconds when idle). Either
+// may fire stale for an earlier deadline, so the clock itself decides.
+func waitUntil(due time.Time, timer *time.Timer, waker *deadlineWaker, interrupt <-chan struct{}) (slept, reached bool) {
+	wait := time.Until(due)
+	if wait <= 0 {
+		return false, true
+	}
+	var fired <-chan struct{}
+	if waker != nil && waker.arm(wait) == nil {
+		fired = waker.fired
+	}
+	timer.Reset(wait)
+	defer timer.Stop()
+	for time.Now().Before(due) {
+		select {
+		case <-fired:
+		case <-timer.C:
+		case <-interrupt:
+			return true, false
+		}
+	}
+	return true, true
+}
