@@ -124,6 +124,8 @@ var badInputs = map[string][]badInput{
 		{[]string{"--scenario", "setnx-expire", "--param", "bogus=1", "--out", "OUT"}, "bogus"},
 		{[]string{"--scenario", "setnx-expire", "--param", "novalue", "--out", "OUT"}, "param"},
 		{[]string{"--scenario", "all", "--param", "ttl=1s", "--out", "OUT"}, "--param"},
+		{[]string{"--all", "--scenario", "setnx-expire", "--out", "OUT"}, "--all"},
+		{[]string{"--all", "--param", "ttl=1s", "--out", "OUT"}, "--param"},
 		{[]string{"--scenario", "failover-loss", "--param", "modes=none,quorum", "--out", "OUT"}, "modes"},
 		{[]string{"--scenario", "setnx-expire", "--out", "OUT", "extra"}, "extra"},
 		{[]string{"--scenario", "setnx-expire", "--resume", "OUT"}, "--resume"},

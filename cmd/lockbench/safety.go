@@ -42,6 +42,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("safety", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	scenario := fs.String("scenario", "", "scenario name, or all (see --list)")
+	all := fs.Bool("all", false, "every scenario, as --scenario all: results.md opens with the table of the write-up's claims")
 	trials := fs.Int("trials", 20, "trials per variant (per point for sweeps)")
 	seed := fs.Int64("seed", 1, "seed of every random choice; the same seed replays them")
 	out := fs.String("out", "", "results folder: results.json, results.md, figures/ and viz/ (porcupine pages)")
@@ -64,6 +65,12 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *list {
 		printScenarios(stdout)
 		return nil
+	}
+	if *all {
+		if *scenario != "" && *scenario != "all" {
+			return usagef("--all and --scenario %s: give one", *scenario)
+		}
+		*scenario = "all"
 	}
 	chosen, err := chooseScenarios(*scenario, safety.Params(params))
 	if err != nil {
