@@ -39,27 +39,31 @@ func clientPrefix(strategy string) string {
 // lateSetNote says, over v's judged trials, how often a SET A's client still had in
 // flight reached a restarted node, and how often B got in anyway.
 func lateSetNote(v *results.Variant) string {
-	var landed, landedBroke, none, noneBroke int
+	landed, none := splitJudged(v, aLateSets, func(x float64) bool { return x > 0 })
+	return fmt.Sprintf("a SET of A's landed on a restarted node after the grant in %d judged trials (two holders in %d), in none in %d (two holders in %d)",
+		landed.trials, landed.broke, none.trials, none.broke)
+}
+
+// judgedSplit counts one side of a split of judged trials: trials, and those with two holders.
+type judgedSplit struct{ trials, broke int }
+
+// splitJudged parts v's judged trials that recorded input by whether in(value) holds.
+func splitJudged(v *results.Variant, input string, in func(float64) bool) (yes, no judgedSplit) {
 	for _, t := range v.Trials {
-		late, ok := t.Inputs[aLateSets]
+		x, ok := t.Inputs[input]
 		if !ok || t.Outcome != results.Judged {
 			continue
 		}
-		broke := t.Counts[results.Violations] > 0
-		if late > 0 {
-			landed++
-			if broke {
-				landedBroke++
-			}
-		} else {
-			none++
-			if broke {
-				noneBroke++
-			}
+		side := &no
+		if in(x) {
+			side = &yes
+		}
+		side.trials++
+		if t.Counts[results.Violations] > 0 {
+			side.broke++
 		}
 	}
-	return fmt.Sprintf("a SET of A's landed on a restarted node after the grant in %d judged trials (two holders in %d), in none in %d (two holders in %d)",
-		landed, landedBroke, none, noneBroke)
+	return yes, no
 }
 
 // bPartialNodes is the trial input counting nodes that hold, at the end of A's
@@ -92,52 +96,16 @@ func partialLocks(ctx context.Context, nodes []topologies.Node, key string, a, b
 // partialNote says, over v's judged trials, how often B's refused attempts left
 // partial locks behind and how often B got in anyway.
 func partialNote(v *results.Variant) string {
-	var left, leftBroke, clean, cleanBroke int
-	for _, t := range v.Trials {
-		n, ok := t.Inputs[bPartialNodes]
-		if !ok || t.Outcome != results.Judged {
-			continue
-		}
-		broke := t.Counts[results.Violations] > 0
-		if n > 0 {
-			left++
-			if broke {
-				leftBroke++
-			}
-		} else {
-			clean++
-			if broke {
-				cleanBroke++
-			}
-		}
-	}
+	left, clean := splitJudged(v, bPartialNodes, func(x float64) bool { return x > 0 })
 	return fmt.Sprintf("B's refused attempts left partial locks on some node in %d judged trials (B got in in %d), none in %d (B got in in %d)",
-		left, leftBroke, clean, cleanBroke)
+		left.trials, left.broke, clean.trials, clean.broke)
 }
 
 // quorumNote says, over v's judged trials, how often A's grant sat on exactly a
 // majority of the n nodes and how often each kind of grant broke.
 func quorumNote(v *results.Variant, n int) string {
 	majority := n/2 + 1
-	var exact, beyond, exactBroke, beyondBroke int
-	for _, t := range v.Trials {
-		held, ok := t.Inputs[aNodesHeld]
-		if !ok || t.Outcome != results.Judged {
-			continue
-		}
-		broke := t.Counts[results.Violations] > 0
-		if int(held) <= majority {
-			exact++
-			if broke {
-				exactBroke++
-			}
-		} else {
-			beyond++
-			if broke {
-				beyondBroke++
-			}
-		}
-	}
+	exact, beyond := splitJudged(v, aNodesHeld, func(x float64) bool { return int(x) <= majority })
 	return fmt.Sprintf("A's grant held on exactly %d of %d nodes in %d judged trials (two holders in %d), on more in %d (two holders in %d)",
-		majority, n, exact, exactBroke, beyond, beyondBroke)
+		majority, n, exact.trials, exact.broke, beyond.trials, beyond.broke)
 }
