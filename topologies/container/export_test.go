@@ -15,7 +15,7 @@ var WaitForPing = waitForPing
 
 // Remaining lists what of topo's containers and network the engine still knows.
 func Remaining(topo topologies.Topology) []string {
-	t := topo.(*topology)
+	t := unwrap(topo)
 	return Existing(t.trackedIDs(), t.netID)
 }
 
@@ -40,13 +40,13 @@ func Existing(ids []string, networkID string) []string {
 
 // Handles returns topo's container ids and network id.
 func Handles(topo topologies.Topology) ([]string, string) {
-	t := topo.(*topology)
+	t := unwrap(topo)
 	return t.trackedIDs(), t.networkID()
 }
 
 // Cuts counts the links topo holds cut.
 func Cuts(topo topologies.Topology) int {
-	t := topo.(*topology)
+	t := unwrap(topo)
 	t.wireMu.Lock()
 	defer t.wireMu.Unlock()
 	return len(t.cuts)

@@ -32,6 +32,9 @@ type node struct {
 	dir      string // host dir, mounted at the same path
 	sentinel bool
 	skew     *faketime.Node // nil keeps true time
+	svc      *service       // nil: redis-server or sentinel; else what another store's node runs
+	// peerPorts are further ports the node's peers reach it on (never published).
+	peerPorts []int
 
 	mu      sync.Mutex // serialises lifecycle operations on this node
 	id      string     // container id
@@ -172,6 +175,9 @@ func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
 		return fmt.Errorf("%s: topology is closed", n.name)
 	}
 	running := n.runningLocked()
+	if n.svc != nil {
+		return n.restartService(ctx, mode, running)
+	}
 	if mode == topologies.RestartWithSnapshot && running && !n.paused {
 		if err := adminDo(ctx, n.Addr(), "SAVE"); err != nil {
 			return fmt.Errorf("%s: snapshot before restart: %w", n.name, err)
@@ -223,6 +229,9 @@ func (n *node) started(ctx context.Context) error {
 	n.topo.setAddress(n, ip, info.Container.State.Pid)
 	if err := n.topo.rewire(); err != nil {
 		return fmt.Errorf("%s: %w", n.name, err)
+	}
+	if n.svc != nil {
+		return n.svc.ready(ctx, n)
 	}
 	if err := waitForPing(ctx, n.Addr()); err != nil {
 		return fmt.Errorf("%s on %s did not answer: %w", n.name, n.Addr(), err)

@@ -41,10 +41,11 @@ func (Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Top
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	switch spec.Kind {
-	case topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock:
-	default:
-		return nil, fmt.Errorf("provider container: topology kind %q is not served in containers yet (single, replicated, sentinel and redlock are); use --provider process", spec.Kind)
+	if !(Provider{}).Serves(spec.Kind) {
+		return nil, fmt.Errorf("provider container: topology kind %q is not served in containers", spec.Kind)
+	}
+	if spec.Kind == topologies.Postgres || spec.Kind == topologies.ZooKeeper || spec.Kind == topologies.Etcd {
+		return startStore(ctx, spec)
 	}
 	cli, err := engine(ctx)
 	if err != nil {
@@ -98,10 +99,11 @@ func (t *topology) containerName(node string) string {
 	return t.netName + "-" + node + "-" + strconv.FormatInt(time.Now().UnixNano()%100000, 10)
 }
 
-// Serves reports whether the provider runs kind in containers (the other stores do not yet).
+// Serves reports whether the provider runs kind in containers: every kind lockbench has.
 func (Provider) Serves(kind topologies.Kind) bool {
 	switch kind {
-	case topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock:
+	case topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock,
+		topologies.Postgres, topologies.ZooKeeper, topologies.Etcd:
 		return true
 	}
 	return false

@@ -119,7 +119,7 @@ func (t *topology) rewireLocked(targets []*node) error {
 		var peers []peer
 		for _, m := range t.all() {
 			if m != n {
-				peers = append(peers, peer{port: m.port, ip: m.ip, cut: t.cuts[pairOf(n, m)]})
+				peers = append(peers, peer{ports: append([]int{m.port}, m.peerPorts...), ip: m.ip, cut: t.cuts[pairOf(n, m)]})
 			}
 		}
 		if err := applyRules(n.pid, peers, !t.hooked[n]); err != nil {

@@ -22,9 +22,9 @@ const (
 
 // peer is what one node's rules need to know of another.
 type peer struct {
-	port int
-	ip   string // empty while the peer's container is not running
-	cut  bool   // the link to this peer is cut
+	ports []int  // the published port first, then those only peers use (quorum, election, raft)
+	ip    string // empty while the peer's container is not running
+	cut   bool   // the link to this peer is cut
 }
 
 // rules is the iptables-restore input that fills both chains for a node with these peers;
@@ -33,8 +33,10 @@ func rules(peers []peer) string {
 	var b strings.Builder
 	b.WriteString("*nat\n:" + wireChain + " - [0:0]\n")
 	for _, p := range peers {
-		if p.ip != "" {
-			fmt.Fprintf(&b, "-A %s -p tcp --dport %d -j DNAT --to-destination %s:%d\n", wireChain, p.port, p.ip, p.port)
+		for _, port := range p.ports {
+			if p.ip != "" {
+				fmt.Fprintf(&b, "-A %s -p tcp --dport %d -j DNAT --to-destination %s:%d\n", wireChain, port, p.ip, port)
+			}
 		}
 	}
 	b.WriteString("COMMIT\n*filter\n:" + cutChain + " - [0:0]\n")

@@ -145,7 +145,7 @@ func TestModelDrivesExpiryDeterministically(t *testing.T) {
 	c := client(t, node)
 	ctx := context.Background()
 	mustSet(t, c, "k", 10*time.Second) // node time 10 s = real 5 s at rate 2
-	fake.Advance(2 * time.Second)  // node time +4 s
+	fake.Advance(2 * time.Second)      // node time +4 s
 	if ttl := mustPTTL(t, c, "k"); ttl != 6*time.Second {
 		t.Fatalf("PTTL after 2 s real at rate 2 = %v, want 6s", ttl)
 	}

@@ -1,0 +1,38 @@
+package container
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/moby/moby/client"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// postgresImage holds the host's PostgreSQL install: its bin and lib dirs (every ELF
+// file with the libraries ldd lists), its share dir, the time zone files, and the
+// host's passwd and group (the server looks its own user up). initdb runs on the host.
+func postgresImage(ctx context.Context, c *client.Client, install topologies.PostgresInstall) (string, error) {
+	home := filepath.Dir(install.BinDir)                                 // /usr/lib/postgresql/15
+	share := filepath.Join("/usr/share/postgresql", filepath.Base(home)) // its share files
+	files := map[string]string{"/etc/passwd": "/etc/passwd", "/etc/group": "/etc/group"}
+	for _, dir := range []string{home, share, "/usr/share/zoneinfo"} {
+		if _, err := os.Stat(dir); err != nil {
+			return "", fmt.Errorf("postgres image: %w", err)
+		}
+		if err := addTree(files, dir, withoutJIT); err != nil {
+			return "", fmt.Errorf("postgres image: %w", err)
+		}
+	}
+	return filesImage(ctx, c, "lockbench/postgres-host", files)
+}
+
+// withoutJIT leaves out the JIT provider and its bitcode, which pull in LLVM and z3
+// (most of the image otherwise): the server runs with jit = off in containers
+// (pg_store.go), and lockbench's queries never reach jit_above_cost anyway.
+func withoutJIT(p string) bool {
+	return strings.Contains(p, "llvmjit") || strings.Contains(p, "/bitcode")
+}

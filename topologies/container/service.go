@@ -1,0 +1,174 @@
+package container
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	mobycontainer "github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/network"
+	"github.com/moby/moby/client"
+	"github.com/testcontainers/testcontainers-go"
+	tclog "github.com/testcontainers/testcontainers-go/log"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// service is what a node of another store (PostgreSQL, ZooKeeper, etcd) runs in its
+// container: the Redis nodes keep their own path (launch.go), these share this one.
+type service struct {
+	image    string
+	command  func(n *node) []string // entrypoint and arguments, paths as on the host
+	env      map[string]string
+	user     string   // uid:gid inside the container
+	readOnly []string // host paths mounted read-only at the same path (the JRE, this program)
+	// ready returns once the node serves, with the same check as its process provider.
+	ready func(ctx context.Context, n *node) error
+	// prepare runs before every start and restart (writes the config the start reads).
+	prepare func(ctx context.Context, n *node, mode topologies.RestartMode, first bool) error
+	// forget removes the node's data for RestartEmpty.
+	forget func(n *node) error
+	// snapshot, when set, makes a running server persist before RestartWithSnapshot.
+	snapshot func(ctx context.Context, n *node) error
+}
+
+// startService creates and starts n's container, publishing its first port on
+// 127.0.0.1 (the node dir is mounted read-write at the same path); when another program
+// took that port between the pick and the publish, it picks another, as the Redis path does.
+func (t *topology) startService(ctx context.Context, n *node) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if attempt > 0 {
+			if n.port, err = t.freshPort(); err != nil {
+				return err
+			}
+		}
+		if err = n.svc.prepare(ctx, n, topologies.RestartFromDisk, true); err != nil {
+			return err
+		}
+		if err = t.runService(ctx, n); err == nil {
+			return n.started(ctx)
+		}
+		if !strings.Contains(err.Error(), "already allocated") && !strings.Contains(err.Error(), "address already in use") {
+			return err
+		}
+	}
+	return err
+}
+
+// runService creates and starts n's container through testcontainers.
+func (t *topology) runService(ctx context.Context, n *node) error {
+	port := network.MustParsePort(strconv.Itoa(n.port) + "/tcp")
+	labels := ownerLabels()
+	labels["org.lockbench.node"] = n.name
+	command := n.svc.command(n)
+	req := testcontainers.GenericContainerRequest{
+		Started: true,
+		Logger:  tclog.NewNoopLogger(),
+		ContainerRequest: testcontainers.ContainerRequest{
+			Image:        n.svc.image,
+			Name:         t.containerName(n.name),
+			Entrypoint:   command[:1],
+			Cmd:          command[1:],
+			Env:          n.svc.env,
+			Labels:       labels,
+			ExposedPorts: []string{port.String()},
+			Networks:     []string{t.netName},
+			ConfigModifier: func(c *mobycontainer.Config) {
+				c.User = n.svc.user
+				c.WorkingDir = n.dir
+			},
+			HostConfigModifier: func(hc *mobycontainer.HostConfig) {
+				hc.PortBindings = network.PortMap{port: {{HostIP: netip.MustParseAddr("127.0.0.1"), HostPort: strconv.Itoa(n.port)}}}
+				hc.Binds = append(hc.Binds, n.dir+":"+n.dir)
+				for _, p := range n.svc.readOnly {
+					hc.Binds = append(hc.Binds, p+":"+p+":ro")
+				}
+				hc.Sysctls = map[string]string{"net.ipv4.conf.all.route_localnet": "1"}
+			},
+		},
+	}
+	c, err := testcontainers.GenericContainer(ctx, req)
+	id := ""
+	if c != nil {
+		id = c.GetContainerID()
+	}
+	if id != "" {
+		t.track(id)
+	}
+	if err != nil {
+		if id != "" {
+			_ = removeAll(t.cli, []string{id}, "")
+		}
+		return fmt.Errorf("%s: container from %s: %w", n.name, n.svc.image, err)
+	}
+	n.id = id
+	return nil
+}
+
+// freshPort is a free port no node of t uses: the wire rules tell peers apart by port.
+func (t *topology) freshPort() (int, error) {
+	used := map[int]bool{}
+	for _, m := range t.all() {
+		used[m.port] = true
+		for _, p := range m.peerPorts {
+			used[p] = true
+		}
+	}
+	for {
+		p, err := topologies.FreePort()
+		if err != nil || !used[p] {
+			return p, err
+		}
+	}
+}
+
+// startServices starts ns in parallel: members of a cluster serve only once a quorum runs.
+func (t *topology) startServices(ctx context.Context, ns []*node) error {
+	errs := make(chan error, len(ns))
+	for _, n := range ns {
+		go func() { errs <- t.startService(ctx, n) }()
+	}
+	var first error
+	for range ns {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// restartService kills n if it runs, forgets its data when asked, and starts the same
+// container again (same published port, a new namespace: started rewires it).
+func (n *node) restartService(ctx context.Context, mode topologies.RestartMode, running bool) error {
+	if mode == topologies.RestartWithSnapshot && running && !n.paused && n.svc.snapshot != nil {
+		if err := n.svc.snapshot(ctx, n); err != nil {
+			return fmt.Errorf("%s: snapshot before restart: %w", n.name, err)
+		}
+	}
+	if running {
+		if err := n.killLocked(); err != nil {
+			return err
+		}
+	}
+	if mode == topologies.RestartEmpty {
+		if err := n.svc.forget(n); err != nil {
+			return fmt.Errorf("%s: forget data: %w", n.name, err)
+		}
+	}
+	if err := n.svc.prepare(ctx, n, mode, false); err != nil {
+		return err
+	}
+	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	if err := n.waitEngineStopped(sctx); err != nil {
+		return err
+	}
+	if _, err := n.topo.cli.ContainerStart(sctx, n.id, client.ContainerStartOptions{}); err != nil {
+		return fmt.Errorf("%s: start: %w", n.name, err)
+	}
+	return n.started(sctx)
+}

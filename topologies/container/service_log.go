@@ -1,0 +1,30 @@
+package container
+
+import (
+	"context"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/moby/moby/client"
+)
+
+// containerLog is the end of n's container output, for errors (the engine multiplexes
+// stdout and stderr with 8-byte frame headers: unprintable bytes are dropped).
+func containerLog(n *node) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r, err := n.topo.cli.ContainerLogs(ctx, n.id, client.ContainerLogsOptions{ShowStdout: true, ShowStderr: true, Tail: "15"})
+	if err != nil {
+		return "(no log: " + err.Error() + ")"
+	}
+	defer r.Close()
+	b, _ := io.ReadAll(io.LimitReader(r, 4096))
+	s := strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || (r >= ' ' && r != 0x7f && r != 0xfffd) {
+			return r
+		}
+		return -1
+	}, string(b))
+	return strings.TrimSpace(s)
+}

@@ -1,0 +1,118 @@
+package container
+
+import (
+	"context"
+	"debug/elf"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/moby/moby/client"
+)
+
+// storeImageVersion changes when the stores' image layout does, so an old one is not reused.
+const storeImageVersion = "1"
+
+// filesImage returns repo:<hash of the files>, building it FROM scratch from files (in
+// image -> on host) when no image of that tag is present: once per machine, as the
+// Redis host image.
+func filesImage(ctx context.Context, c *client.Client, repo string, files map[string]string) (string, error) {
+	dockerfile := "FROM scratch\nCOPY . /\n"
+	sum, err := hashFiles(files, dockerfile+storeImageVersion)
+	if err != nil {
+		return "", err
+	}
+	tag := repo + ":" + sum[:16]
+	if _, err := c.ImageInspect(ctx, tag); err == nil {
+		return tag, nil
+	}
+	buildCtx, err := tarContext(files, dockerfile)
+	if err != nil {
+		return "", err
+	}
+	res, err := c.ImageBuild(ctx, buildCtx, client.ImageBuildOptions{Tags: []string{tag}, Labels: map[string]string{labelImage: sum}, Remove: true, ForceRemove: true})
+	if err != nil {
+		return "", fmt.Errorf("build %s from the host's files: %w", tag, err)
+	}
+	defer res.Body.Close()
+	if err := buildError(res.Body); err != nil {
+		return "", fmt.Errorf("build %s from the host's files: %w", tag, err)
+	}
+	return tag, nil
+}
+
+// addTree adds every regular file under dir (symlinks followed) at its own path, and the
+// libraries ldd lists for each ELF file among them; skip (may be nil) leaves paths out.
+func addTree(files map[string]string, dir string, skip func(string) bool) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if skip != nil && skip(p) {
+			return nil
+		}
+		fi, err := os.Stat(p) // follows a symlink; a dangling one is skipped
+		if err != nil || fi.IsDir() {
+			return nil
+		}
+		files[p] = p
+		if isELF(p) {
+			return addLibraries(files, p, nil)
+		}
+		return nil
+	})
+}
+
+// addLibraries adds the libraries ldd lists for src at their paths, except those under
+// a dir that is mounted into the container rather than copied (mounted).
+func addLibraries(files map[string]string, src string, mounted []string) error {
+	libs := map[string]string{}
+	if err := addWithLibraries(libs, src, src); err != nil {
+		if !dynamic(src) {
+			return nil // a static program needs no library
+		}
+		return err
+	}
+	delete(libs, src)
+	for lib := range libs {
+		if !under(lib, mounted) {
+			files[lib] = lib
+		}
+	}
+	return nil
+}
+
+func under(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func isELF(p string) bool {
+	f, err := elf.Open(p)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
+}
+
+// dynamic reports whether an ELF file names a loader (ldd refuses a static one).
+func dynamic(p string) bool {
+	f, err := elf.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	for _, prog := range f.Progs {
+		if prog.Type == elf.PT_INTERP || prog.Type == elf.PT_DYNAMIC {
+			return true
+		}
+	}
+	return false
+}

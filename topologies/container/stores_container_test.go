@@ -1,0 +1,290 @@
+package container_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+
+	"github.com/lockbench/lockbench/topologies"
+	. "github.com/lockbench/lockbench/topologies/container"
+)
+
+// within polls check until it returns nil or the deadline passes.
+func within(t *testing.T, d time.Duration, what string, check func() error) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		err := check()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v: %v", what, d, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func pgExec(ctx context.Context, dsn, sql string) ([]*pgconn.Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	c, err := pgconn.Connect(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close(context.Background())
+	return c.Exec(ctx, sql).ReadAll()
+}
+
+// TestContainerPostgresServesKillsAndRestarts: the server answers on its DSN, a paused
+// one answers nothing until resumed, a killed one is not running, a restart from disk
+// keeps a committed row and a restart empty forgets it.
+func TestContainerPostgresServesKillsAndRestarts(t *testing.T) {
+	topo := startContainers(t, topologies.Spec{Kind: topologies.Postgres})
+	ctx := context.Background()
+	dsn := topo.(interface{ DSN() string }).DSN()
+	if _, err := pgExec(ctx, dsn, "CREATE TABLE kept (v int); INSERT INTO kept VALUES (7)"); err != nil {
+		t.Fatalf("create on %s: %v", dsn, err)
+	}
+	n := topo.Masters()[0]
+	if err := n.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pgExec(ctx, dsn, "SELECT 1"); err == nil {
+		t.Fatal("a paused server answered")
+	}
+	if err := n.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	within(t, 30*time.Second, "answer after resume", func() error { _, err := pgExec(ctx, dsn, "SELECT 1"); return err })
+	if err := n.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if n.Running() {
+		t.Fatal("running after Kill")
+	}
+	if err := n.Restart(ctx, topologies.RestartFromDisk); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := pgExec(ctx, dsn, "SELECT v FROM kept"); err != nil || len(res[0].Rows) != 1 {
+		t.Fatalf("after restart from disk: %v rows, %v; want the row kept", res, err)
+	}
+	if err := n.Restart(ctx, topologies.RestartEmpty); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pgExec(ctx, dsn, "SELECT v FROM kept"); err == nil {
+		t.Fatal("after restart empty the table is still there")
+	}
+}
+
+// TestContainerZooKeeperStandaloneAndEnsemble: one server runs standalone; three elect
+// one leader and two followers, all reached on their published client ports.
+func TestContainerZooKeeperStandaloneAndEnsemble(t *testing.T) {
+	for _, members := range []int{1, 3} {
+		topo := startContainers(t, topologies.Spec{Kind: topologies.ZooKeeper, Members: members})
+		lw := topo.(interface {
+			WaitLeader(context.Context) (topologies.Node, error)
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		leader, err := lw.WaitLeader(ctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("zookeeper-%d: %v", members, err)
+		}
+		t.Logf("zookeeper-%d: %s leads", members, leader.Name())
+	}
+}
+
+// TestContainerEtcdServesPausesAndRestarts: a one-member cluster takes a write, a paused
+// member answers nothing, a restart from disk keeps the key, a restart empty forgets it.
+func TestContainerEtcdServesPausesAndRestarts(t *testing.T) {
+	topo := startContainers(t, topologies.Spec{Kind: topologies.Etcd})
+	ctx := context.Background()
+	n := topo.Masters()[0]
+	cli := etcdClient(t, n.Addr())
+	if _, err := cli.Put(ctx, "k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, time.Second)
+	_, err := cli.Get(pctx, "k")
+	cancel()
+	if err == nil {
+		t.Fatal("a paused member answered")
+	}
+	if err := n.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Restart(ctx, topologies.RestartFromDisk); err != nil {
+		t.Fatal(err)
+	}
+	within(t, 30*time.Second, "key after restart from disk", func() error { return getIs(ctx, n.Addr(), "k", 1, false) })
+	if err := n.Restart(ctx, topologies.RestartEmpty); err != nil {
+		t.Fatal(err)
+	}
+	within(t, 30*time.Second, "key gone after restart empty", func() error { return getIs(ctx, n.Addr(), "k", 0, false) })
+}
+
+func etcdClient(t *testing.T, addrs ...string) *clientv3.Client {
+	t.Helper()
+	cli, err := clientv3.New(clientv3.Config{Endpoints: addrs, DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	return cli
+}
+
+// getIs reads key on addr alone (serializable: that member's own copy) and wants count keys.
+func getIs(ctx context.Context, addr, key string, count int64, serializable bool) error {
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{addr}, DialTimeout: time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		return err
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	var opts []clientv3.OpOption
+	if serializable {
+		opts = append(opts, clientv3.WithSerializable())
+	}
+	res, err := cli.Get(ctx, key, opts...)
+	if err != nil {
+		return err
+	}
+	if res.Count != count {
+		return errors.New("key count differs")
+	}
+	return nil
+}
+
+type leaderAmong interface {
+	LeaderAmong(context.Context, []topologies.Node) (topologies.Node, error)
+	WaitLeader(context.Context) (topologies.Node, error)
+}
+
+// TestContainerEtcdLeaderIsolatedThenRejoins: cutting the leader of etcd-3 off from both
+// others makes them elect one of themselves and take writes; after the heal all three
+// agree on a leader and the old one holds the write made while it was cut off.
+func TestContainerEtcdLeaderIsolatedThenRejoins(t *testing.T) {
+	topo := startContainers(t, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+	c := topo.(leaderAmong)
+	ctx := context.Background()
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	old, err := c.WaitLeader(wctx)
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var others []topologies.Node
+	for _, n := range topo.Nodes() {
+		if n != old {
+			others = append(others, n)
+		}
+	}
+	if err := topologies.Isolate(topo, old, topo.Nodes()); err != nil {
+		t.Fatal(err)
+	}
+	var fresh topologies.Node
+	within(t, 30*time.Second, "a new leader among the others", func() error {
+		l, err := c.LeaderAmong(ctx, others)
+		if err != nil {
+			return err
+		}
+		if l == old {
+			return errors.New("the others still follow the cut-off leader")
+		}
+		fresh = l
+		return nil
+	})
+	t.Logf("cut %s off: %s elected among the others", old.Name(), fresh.Name())
+	wcli := etcdClient(t, topologies.Addrs(others)...)
+	pctx, pcancel := context.WithTimeout(ctx, 10*time.Second)
+	_, err = wcli.Put(pctx, "written-during-cut", "1")
+	pcancel()
+	if err != nil {
+		t.Fatalf("write on the majority side: %v", err)
+	}
+	if err := getIs(ctx, old.Addr(), "written-during-cut", 1, false); err == nil {
+		t.Fatal("the cut-off member served a linearizable read of a write it cannot have seen")
+	}
+	if err := topo.HealAll(); err != nil {
+		t.Fatal(err)
+	}
+	within(t, 30*time.Second, "all three agree after the heal", func() error { _, err := c.LeaderAmong(ctx, topo.Nodes()); return err })
+	within(t, 30*time.Second, "the old leader holds the write", func() error { return getIs(ctx, old.Addr(), "written-during-cut", 1, true) })
+}
+
+// TestContainerZooKeeperLeaderIsolatedThenRejoins: the leader of zookeeper-3, cut off,
+// stops serving and the other two elect one of themselves; after the heal it serves again.
+func TestContainerZooKeeperLeaderIsolatedThenRejoins(t *testing.T) {
+	topo := startContainers(t, topologies.Spec{Kind: topologies.ZooKeeper, Members: 3})
+	c := topo.(interface {
+		WaitLeader(context.Context) (topologies.Node, error)
+	})
+	ctx := context.Background()
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	old, err := c.WaitLeader(wctx)
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := topologies.Isolate(topo, old, topo.Nodes()); err != nil {
+		t.Fatal(err)
+	}
+	within(t, 60*time.Second, "a new leader among the others", func() error {
+		wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		l, err := c.WaitLeader(wctx)
+		if err != nil {
+			return err
+		}
+		if l == old {
+			return errors.New("the cut-off server still leads")
+		}
+		t.Logf("cut %s off: %s leads", old.Name(), l.Name())
+		return nil
+	})
+	if err := topo.HealAll(); err != nil {
+		t.Fatal(err)
+	}
+	within(t, 60*time.Second, "the old leader serves again", func() error { _, err := ZKMode(ctx, old.Addr()); return err })
+}
+
+// TestContainerStoresStartAtEverySize: every store and size the provider serves comes up
+// and serves (a leader for the consensus stores, SELECT 1 for PostgreSQL); the start
+// time each took is logged, from Start to serving, the images already built.
+func TestContainerStoresStartAtEverySize(t *testing.T) {
+	for _, spec := range []topologies.Spec{
+		{Kind: topologies.Postgres},
+		{Kind: topologies.ZooKeeper, Members: 1}, {Kind: topologies.ZooKeeper, Members: 3}, {Kind: topologies.ZooKeeper, Members: 5},
+		{Kind: topologies.Etcd, Members: 1}, {Kind: topologies.Etcd, Members: 3}, {Kind: topologies.Etcd, Members: 5},
+	} {
+		t.Run(fmt.Sprintf("%s-%d", spec.Kind, spec.Members), func(t *testing.T) {
+			topo := startContainers(t, spec)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if db, ok := topo.(interface{ DSN() string }); ok {
+				if _, err := pgExec(ctx, db.DSN(), "SELECT 1"); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			leader, err := topo.(interface {
+				WaitLeader(context.Context) (topologies.Node, error)
+			}).WaitLeader(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s leads", leader.Name())
+		})
+	}
+}
