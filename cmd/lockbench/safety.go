@@ -162,6 +162,11 @@ func runScenarios(ctx context.Context, chosen []safety.Scenario, env *safety.Env
 			folder.keep(s.Name(), rep) // the trials that finished before the interrupt
 			break
 		}
+		if err != nil && errors.Is(err, safety.ErrNeedsPartitions) && len(chosen) > 1 {
+			fmt.Fprintf(stderr, "safety: %s skipped: %v\n", s.Name(), err) // all: the others still run
+			finished++
+			continue
+		}
 		if err != nil {
 			folder.keep(s.Name(), rep)
 			runErr = fmt.Errorf("scenario %s: %w", s.Name(), err)

@@ -1,0 +1,33 @@
+package safety
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// A consensus leader cut off from its followers is no second master: runIn asserts the
+// claims (no two holders, no grant by the isolated leader, B granted on the majority in
+// every judged trial). Here: each judged trial proved the majority's election and B's
+// grant, and B got in only after A's validity ended.
+func TestConsensusPartition(t *testing.T) {
+	p, err := topologies.ProviderFor("container", topologies.Etcd)
+	if err != nil || p.Name() != "container" {
+		t.Skipf("etcd is not served in containers here (%v): nothing to partition", err)
+	}
+	rep := runIn(t, containerEnv(t, 1, nil), "consensus-partition", 4*time.Minute)
+	for _, v := range rep.Variants {
+		for _, tr := range v.Trials {
+			if tr.Outcome != results.Judged {
+				continue
+			}
+			for _, want := range []string{"elected leader", "was cut from both followers", "B granted on the majority", "granted 0 of"} {
+				if !hasProof(tr, want) {
+					t.Errorf("%s trial %d judged on %q: want a proof with %q", v.Name, tr.N, tr.Proof, want)
+				}
+			}
+		}
+	}
+}
