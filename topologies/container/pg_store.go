@@ -14,8 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -80,7 +78,7 @@ func (t *topology) startPostgres(ctx context.Context) (topologies.Topology, erro
 		forget: func(n *node) error { return os.RemoveAll(s.dataDir(n)) },
 		// pgtopo's with-snapshot: a checkpoint first, which matters under UnsafeNoFsync.
 		snapshot: func(ctx context.Context, n *node) error {
-			return pgExec(ctx, s.dsn(pgDatabase), "CHECKPOINT")
+			return s.psql(ctx, pgDatabase, "CHECKPOINT", 30*time.Second)
 		},
 	}
 	t.masters = []*node{n}
@@ -152,7 +150,7 @@ func (s *pgServer) ready(ctx context.Context, n *node) error {
 		if !alive(n.topo.pidOf(n)) {
 			return fmt.Errorf("%s exited before it served; log: %s", n.name, containerLog(n))
 		}
-		if last = selectOne(ctx, s.dsn("postgres")); last == nil {
+		if last = s.psql(ctx, "postgres", "SELECT 1", 2*time.Second); last == nil {
 			break
 		}
 		select {
@@ -164,38 +162,23 @@ func (s *pgServer) ready(ctx context.Context, n *node) error {
 	if !s.needDB {
 		return nil
 	}
-	conn, err := pgconn.Connect(ctx, s.dsn("postgres"))
-	if err != nil {
-		return fmt.Errorf("%s: connect to create database: %w", n.name, err)
-	}
-	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgDatabase).ReadAll(); err != nil {
+	if err := s.psql(ctx, "postgres", "CREATE DATABASE "+pgDatabase, 30*time.Second); err != nil {
 		return fmt.Errorf("%s: create database %s: %w", n.name, pgDatabase, err)
 	}
 	s.needDB = false
 	return nil
 }
 
-func pgExec(ctx context.Context, dsn, sql string) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+// psql runs sql through the host's own psql, beside the server binaries it started: the
+// core packages link this provider (through internal/testenv) and must stay free of the
+// PostgreSQL driver.
+func (s *pgServer) psql(ctx context.Context, database, sql string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	conn, err := pgconn.Connect(ctx, dsn)
-	if err != nil {
-		return err
+	cmd := exec.CommandContext(ctx, filepath.Join(s.install.BinDir, "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", s.dsn(database), "-c", sql)
+	cmd.Env = append(os.Environ(), "PGCONNECT_TIMEOUT=2")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("psql: %v: %s", err, strings.TrimSpace(string(out)))
 	}
-	defer conn.Close(context.WithoutCancel(ctx))
-	_, err = conn.Exec(ctx, sql).ReadAll()
-	return err
-}
-
-func selectOne(ctx context.Context, dsn string) error {
-	actx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	conn, err := pgconn.Connect(actx, dsn)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.WithoutCancel(actx))
-	_, err = conn.Exec(actx, "SELECT 1").ReadAll()
-	return err
+	return nil
 }
