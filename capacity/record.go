@@ -35,7 +35,7 @@ type SearchRecord struct {
 	TTL            resultsdir.Duration `json:"ttl"`
 	Arrival        string              `json:"arrival"`
 	Servers        int                 `json:"servers"` // server processes the strategy runs on
-	Kept           float64             `json:"kept"`    // highest rate kept on a probe and its repeat
+	Kept           float64             `json:"kept"`    // highest rate two probes kept
 	Broke          float64             `json:"broke"`   // lowest rate that broke the budget
 	Precision      float64             `json:"precision"`
 	Converged      bool                `json:"converged"`

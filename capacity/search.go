@@ -79,7 +79,7 @@ func (p Params) Validate() error {
 	case p.Warmup < 0 || p.MinDuration <= 0 || p.MaxDuration < p.MinDuration:
 		return fmt.Errorf("warmup = %v, min duration = %v, max duration = %v: must be >= 0, > 0 and >= min duration", p.Warmup, p.MinDuration, p.MaxDuration)
 	case p.MaxProbes < 2:
-		return fmt.Errorf("max probes = %d: must be >= 2 (a kept rate takes two)", p.MaxProbes)
+		return fmt.Errorf("max probes = %d: must be >= 2 (a verdict takes two agreeing probes)", p.MaxProbes)
 	}
 	return nil
 }
@@ -101,8 +101,8 @@ type Step struct {
 
 // Result is what a search found.
 type Result struct {
-	// Kept is the highest rate that kept the budget on a probe and its repeat (0: none
-	// down to Min); Broke the lowest that broke it (0: none up to Max).
+	// Kept is the highest rate that kept the budget on two probes (0: none down to
+	// Min); Broke the lowest that broke it on two (0: none up to Max).
 	Kept, Broke float64
 	// GeneratorBound says the rate at Broke failed because the generator could not
 	// deliver it: the answer is the generator's limit, not the servers'.
@@ -147,10 +147,12 @@ type searcher struct {
 // errOutOfProbes stops a search that spent its MaxProbes.
 var errOutOfProbes = fmt.Errorf("out of probes")
 
-// keeps probes rate and, if it kept the budget, probes it again: a rate counts only
-// when both kept it, so one lucky probe cannot raise the answer.
+// keeps probes rate until two probes agree: a rate counts as kept when two kept it, as
+// broken when two broke it (a third probe settles a split), so neither one lucky nor
+// one unlucky probe moves the answer (a lone spike had cut a search's answer tenfold).
 func (s *searcher) keeps(rate float64) (bool, error) {
-	for repeat := 1; repeat <= 2; repeat++ {
+	kept, broke := 0, 0
+	for repeat := 1; kept < 2 && broke < 2; repeat++ {
 		if len(s.res.Steps) >= s.params.MaxProbes {
 			return false, errOutOfProbes
 		}
@@ -161,10 +163,16 @@ func (s *searcher) keeps(rate float64) (bool, error) {
 		p.Offered, p.Repeat = rate, repeat
 		v := Judge(p, s.params.Budget, s.minSamples)
 		s.res.Steps = append(s.res.Steps, Step{Probe: p, Verdict: v})
-		if !v.Kept {
-			s.res.Broke, s.res.BrokeWhy, s.res.GeneratorBound = rate, v.Why, v.GeneratorBound
-			return false, nil
+		if v.Kept {
+			kept++
+		} else {
+			broke++
 		}
+	}
+	if broke == 2 {
+		why, bound := s.whyBroke(rate)
+		s.res.Broke, s.res.BrokeWhy, s.res.GeneratorBound = rate, why, bound
+		return false, nil
 	}
 	s.res.Kept = rate // kept rates only rise: every broken one lies above them
 	return true, nil

@@ -84,6 +84,30 @@ func TestALuckyProbeDoesNotRaiseTheAnswer(t *testing.T) {
 	}
 }
 
+// One spike at a rate well below the knee must not end the growth there: the search
+// probes that rate again and goes on (before, one spike at 2000/s cut a real search's
+// answer from about 18000/s to 1915/s).
+func TestAnUnluckyProbeDoesNotLowerTheAnswer(t *testing.T) {
+	locker := fakeLocker{base: 500 * time.Microsecond, capacity: 20000, unluckyAt: 2000}
+	res, err := Search(context.Background(), &syntheticProber{locker: locker, clock: &fakeClock{}}, Params{Budget: p99(5 * time.Millisecond), Precision: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	knee := locker.kneeFor(5 * time.Millisecond)
+	if res.Kept < knee/1.05 || res.Kept > knee {
+		t.Errorf("kept %g, want within 5%% below the knee %g: one spike at 2000/s moved the answer", res.Kept, knee)
+	}
+	spiked := 0
+	for _, st := range res.Steps {
+		if st.Probe.Offered == 2000 {
+			spiked++
+		}
+	}
+	if spiked != 3 {
+		t.Errorf("%d probes at 2000/s, want 3: a split verdict takes a third", spiked)
+	}
+}
+
 func TestGeneratorBoundSearchSaysSo(t *testing.T) {
 	locker := fakeLocker{base: 100 * time.Microsecond, capacity: 1e6, generatorLimit: 3000}
 	res, err := Search(context.Background(), &syntheticProber{locker: locker, clock: &fakeClock{}}, Params{Budget: p99(5 * time.Millisecond), Precision: 0.05})

@@ -20,6 +20,9 @@ type fakeLocker struct {
 	// lucky, when set, makes the first probe at every rate report base: the repeat
 	// must catch it.
 	lucky bool
+	// unluckyAt, when set, makes the first probe at that rate report an hour: a spike
+	// the second and third probes must outvote.
+	unluckyAt float64
 	// generatorLimit, when set, is the most the generator delivers, with its one core
 	// saturated above it.
 	generatorLimit float64
@@ -56,6 +59,9 @@ func (s *syntheticProber) Probe(_ context.Context, rate float64, repeat int, pla
 	lat := s.locker.latencyAt(achieved)
 	if s.locker.lucky && repeat == 1 {
 		lat = s.locker.base
+	}
+	if s.locker.unluckyAt == rate && repeat == 1 {
+		lat = time.Hour
 	}
 	samples := int64(achieved * plan.Duration.Seconds())
 	return Probe{
