@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -40,9 +39,8 @@ type processMember struct {
 	cluster    *Cluster
 
 	mu      sync.Mutex
-	cmd     *exec.Cmd
-	exited  <-chan struct{} // closed once cmd has been waited for
-	id      uint64          // raft member ID the child reported when ready
+	proc    topologies.GroupProcess // the child running the member
+	id      uint64                  // raft member ID the child reported when ready
 	paused  bool
 	stopped bool             // the topology is closed: never start again
 	admin   *clientv3.Client // asks this member for its view of the leader
@@ -89,26 +87,13 @@ func (m *processMember) Running() bool {
 	return m.runningLocked()
 }
 
-func (m *processMember) runningLocked() bool {
-	if m.cmd == nil {
-		return false
-	}
-	select {
-	case <-m.exited:
-		return false
-	default:
-		return true
-	}
-}
+func (m *processMember) runningLocked() bool { return m.proc.Running() }
 
 // Pid is the member's process id while it runs, else 0.
 func (m *processMember) Pid() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.runningLocked() {
-		return 0
-	}
-	return m.cmd.Process.Pid
+	return m.proc.Pid()
 }
 
 func (m *processMember) currentID() uint64 {
@@ -164,12 +149,12 @@ func (m *processMember) start(state, initialCluster string) error {
 	cmd.Dir = m.dir
 	cmd.Env = append(os.Environ(), memberEnv+"="+m.configPath())
 	cmd.Stdout, cmd.Stderr = out, out
-	exited, err := topologies.StartInGroup(cmd)
+	proc, err := topologies.StartGroupProcess(cmd)
 	out.Close() // the child has its own copy
 	if err != nil {
 		return fmt.Errorf("%s: start %s: %w", m.name, m.exe, err)
 	}
-	m.cmd, m.exited, m.paused, m.id = cmd, exited, false, 0
+	m.proc, m.paused, m.id = proc, false, 0
 	return nil
 }
 
@@ -177,7 +162,7 @@ func (m *processMember) start(state, initialCluster string) error {
 // embedded provider's check), until the child exits or ctx ends.
 func (m *processMember) waitReady(ctx context.Context) error {
 	m.mu.Lock()
-	exited := m.exited
+	exited := m.proc.Exited()
 	m.mu.Unlock()
 	if exited == nil {
 		return fmt.Errorf("%s: not started", m.name)
@@ -232,13 +217,7 @@ func (m *processMember) Kill() error {
 
 // killLocked SIGKILLs the group and waits until the child is reaped.
 func (m *processMember) killLocked() {
-	if m.cmd == nil {
-		return
-	}
-	if m.runningLocked() { // a reaped child's pid may belong to someone else by now
-		_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGKILL)
-	}
-	<-m.exited
+	m.proc.Kill()
 	m.paused = false
 	if m.admin != nil { // a fresh client after a restart: no redial backoff to wait out
 		m.admin.Close()
@@ -253,11 +232,9 @@ func (m *processMember) Pause() error {
 	if !m.runningLocked() {
 		return fmt.Errorf("%s: not running", m.name)
 	}
-	pid := m.cmd.Process.Pid
-	if err := syscall.Kill(-pid, syscall.SIGSTOP); err != nil {
-		return fmt.Errorf("%s: SIGSTOP: %w", m.name, err)
+	if err := m.proc.Stop(); err != nil {
+		return fmt.Errorf("%s: %w", m.name, err)
 	}
-	topologies.WaitStopped(pid)
 	m.paused = true
 	return nil
 }
@@ -268,8 +245,8 @@ func (m *processMember) Resume() error {
 	if !m.runningLocked() {
 		return fmt.Errorf("%s: not running", m.name)
 	}
-	if err := syscall.Kill(-m.cmd.Process.Pid, syscall.SIGCONT); err != nil {
-		return fmt.Errorf("%s: SIGCONT: %w", m.name, err)
+	if err := m.proc.Continue(); err != nil {
+		return fmt.Errorf("%s: %w", m.name, err)
 	}
 	m.paused = false
 	return nil

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/lockbench/lockbench/topologies"
@@ -29,8 +28,7 @@ type server struct {
 	ensemble *Ensemble
 
 	mu      sync.Mutex
-	cmd     *exec.Cmd
-	exited  <-chan struct{} // closed when cmd has been waited for
+	proc    topologies.GroupProcess // the JVM
 	paused  bool
 	stopped bool // Close was called: never start again
 }
@@ -49,26 +47,13 @@ func (s *server) Running() bool {
 	return s.runningLocked()
 }
 
-func (s *server) runningLocked() bool {
-	if s.cmd == nil {
-		return false
-	}
-	select {
-	case <-s.exited:
-		return false
-	default:
-		return true
-	}
-}
+func (s *server) runningLocked() bool { return s.proc.Running() }
 
 // Pid is the JVM's process id while it runs, else 0.
 func (s *server) Pid() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.runningLocked() {
-		return 0
-	}
-	return s.cmd.Process.Pid
+	return s.proc.Pid()
 }
 
 func (s *server) isPaused() bool {
@@ -98,12 +83,12 @@ func (s *server) start() error {
 	cmd := exec.Command(s.ensemble.install.Java, javaArgs(s.ensemble, s)...)
 	cmd.Dir = s.dir
 	cmd.Stdout, cmd.Stderr = out, out
-	exited, err := topologies.StartInGroup(cmd)
+	proc, err := topologies.StartGroupProcess(cmd)
 	out.Close() // the JVM has its own copy
 	if err != nil {
 		return fmt.Errorf("%s: start %s: %w", s.name, s.ensemble.install.Java, err)
 	}
-	s.cmd, s.exited, s.paused = cmd, exited, false
+	s.proc, s.paused = proc, false
 	return nil
 }
 
@@ -111,7 +96,7 @@ func (s *server) start() error {
 // or runs standalone), its JVM exits, or ctx ends.
 func (s *server) waitServing(ctx context.Context) error {
 	s.mu.Lock()
-	exited := s.exited
+	exited := s.proc.Exited()
 	s.mu.Unlock()
 	if exited == nil {
 		return fmt.Errorf("%s: not started", s.name)
@@ -164,13 +149,7 @@ func (s *server) Kill() error {
 
 // killLocked SIGKILLs the JVM's group and waits until it is reaped.
 func (s *server) killLocked() {
-	if s.cmd == nil {
-		return
-	}
-	if s.runningLocked() { // a reaped JVM's pid may belong to someone else by now
-		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
-	}
-	<-s.exited
+	s.proc.Kill()
 	s.paused = false
 }
 
@@ -181,11 +160,9 @@ func (s *server) Pause() error {
 	if !s.runningLocked() {
 		return fmt.Errorf("%s: not running", s.name)
 	}
-	pid := s.cmd.Process.Pid
-	if err := syscall.Kill(-pid, syscall.SIGSTOP); err != nil {
-		return fmt.Errorf("%s: SIGSTOP: %w", s.name, err)
+	if err := s.proc.Stop(); err != nil {
+		return fmt.Errorf("%s: %w", s.name, err)
 	}
-	topologies.WaitStopped(pid)
 	s.paused = true
 	return nil
 }
@@ -196,8 +173,8 @@ func (s *server) Resume() error {
 	if !s.runningLocked() {
 		return fmt.Errorf("%s: not running", s.name)
 	}
-	if err := syscall.Kill(-s.cmd.Process.Pid, syscall.SIGCONT); err != nil {
-		return fmt.Errorf("%s: SIGCONT: %w", s.name, err)
+	if err := s.proc.Continue(); err != nil {
+		return fmt.Errorf("%s: %w", s.name, err)
 	}
 	s.paused = false
 	return nil
