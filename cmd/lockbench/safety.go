@@ -132,7 +132,44 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		},
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) },
 	}
-	return runScenarios(ctx, chosen, env, folder, stdout, stderr)
+	return runScenarios(ctx, chosen, env, folder, partitionFallback(*provider, redisImage), stdout, stderr)
+}
+
+// partitionFallback is where --all runs the scenarios that cut links when no
+// --provider was given (processes cannot partition): containers, once an engine
+// answers; nil when --provider was given or no engine answers, and they are skipped.
+func partitionFallback(provider, redisImage string) *cutProvider {
+	if provider != "" {
+		return nil
+	}
+	return &cutProvider{
+		name:  "container",
+		check: func() error { return checkProvider("container", redisImage) },
+		startOn: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+			p, err := topologies.ProviderNamed("container")
+			if err != nil {
+				return nil, err
+			}
+			return p.Start(ctx, spec)
+		},
+	}
+}
+
+// cutProvider starts the topologies of the partition scenarios, its engine checked once.
+type cutProvider struct {
+	name    string
+	check   func() error
+	startOn safety.StartFunc
+	checked bool
+	err     error
+}
+
+// start is the fallback's StartFunc, or the reason there is none.
+func (c *cutProvider) start() (safety.StartFunc, error) {
+	if !c.checked {
+		c.checked, c.err = true, c.check()
+	}
+	return c.startOn, c.err
 }
 
 // runScenarios runs each scenario in turn, writing the folder after every trial, and
@@ -140,7 +177,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 // When ctx ends (Ctrl-C) it stops, keeps the trials the scenario cut short got
 // through, and returns the interruption; a scenario's failure also stops the run
 // with what finished written, and bad params (a cross-param check) write nothing.
-func runScenarios(ctx context.Context, chosen []safety.Scenario, env *safety.Env, folder *safetyFolder, stdout, stderr io.Writer) error {
+func runScenarios(ctx context.Context, chosen []safety.Scenario, env *safety.Env, folder *safetyFolder, cuts *cutProvider, stdout, stderr io.Writer) error {
 	var runErr error
 	finished := 0
 	env.OnTrial = folder.writePartial
@@ -154,6 +191,9 @@ func runScenarios(ctx context.Context, chosen []safety.Scenario, env *safety.Env
 		start := time.Now()
 		fmt.Fprintf(stderr, "safety: %s, %d trials per variant, seed %d\n", s.Name(), env.Trials, env.Seed)
 		rep, err := safety.Run(ctx, s, env)
+		if err != nil && errors.Is(err, safety.ErrNeedsPartitions) && len(chosen) > 1 && cuts != nil && ctx.Err() == nil {
+			rep, err = runOnCuttingProvider(ctx, s, env, cuts, err, stderr)
+		}
 		var perr *safety.ParamError
 		if errors.As(err, &perr) {
 			return usagef("--param: %v", err)
@@ -192,6 +232,23 @@ func runScenarios(ctx context.Context, chosen []safety.Scenario, env *safety.Env
 		return interruption(ctx)
 	}
 	return runErr
+}
+
+// runOnCuttingProvider runs again, on the fallback provider, a scenario that refused
+// the default one for lack of partitions; without a fallback it returns the refusal.
+func runOnCuttingProvider(ctx context.Context, s safety.Scenario, env *safety.Env, cuts *cutProvider, refusal error, stderr io.Writer) (*results.Report, error) {
+	start, err := cuts.start()
+	if err != nil {
+		return nil, fmt.Errorf("%w (and provider %s: %v)", refusal, cuts.name, err)
+	}
+	fmt.Fprintf(stderr, "safety: %s cuts links, which processes cannot: its servers run on provider %s\n", s.Name(), cuts.name)
+	moved := *env
+	moved.Start = start
+	rep, err := safety.Run(ctx, s, &moved)
+	if rep != nil {
+		rep.Provider = cuts.name
+	}
+	return rep, err
 }
 
 // chooseScenarios resolves --scenario and checks --param against it before anything

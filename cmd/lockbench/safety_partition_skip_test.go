@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // A partition scenario refusing the provider is skipped by a run of several scenarios
@@ -22,7 +24,7 @@ func TestSafetyAllSkipsScenariosThatNeedPartitions(t *testing.T) {
 	other := fakeScenario{"other", func(context.Context) (*results.Report, error) { return fakeReport("other"), nil }}
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr bytes.Buffer
-	err := runScenarios(context.Background(), []safety.Scenario{refuse, other}, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), &stdout, &stderr)
+	err := runScenarios(context.Background(), []safety.Scenario{refuse, other}, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), nil, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("runScenarios of two: %v, want the refusing one skipped", err)
 	}
@@ -34,8 +36,63 @@ func TestSafetyAllSkipsScenariosThatNeedPartitions(t *testing.T) {
 		t.Errorf("results: %v, %+v: want the other scenario's report only", err, res.Reports)
 	}
 	alone := filepath.Join(t.TempDir(), "alone")
-	err = runScenarios(context.Background(), []safety.Scenario{refuse}, &safety.Env{Trials: 1, OutDir: alone}, newSafetyFolder(alone, results.Command{}, resultsdir.Environment{}), &stdout, &stderr)
+	err = runScenarios(context.Background(), []safety.Scenario{refuse}, &safety.Env{Trials: 1, OutDir: alone}, newSafetyFolder(alone, results.Command{}, resultsdir.Environment{}), nil, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "cannot partition") {
 		t.Errorf("runScenarios of the refusing one alone: %v, want its refusal", err)
+	}
+}
+
+// cutScenario refuses an Env whose Start is not the cutting one, as the partition
+// scenarios refuse processes, and reports which Start it ran on.
+type cutScenario struct{ cutting safety.StartFunc }
+
+func (cutScenario) Name() string           { return "needs-cuts" }
+func (cutScenario) Summary() string        { return "a stand-in" }
+func (cutScenario) Params() []safety.Param { return nil }
+func (c cutScenario) Run(ctx context.Context, env *safety.Env, _ safety.Values) (*results.Report, error) {
+	if env.Start == nil {
+		return nil, fmt.Errorf("needs-cuts %w: provider process cannot partition nodes", safety.ErrNeedsPartitions)
+	}
+	if _, err := env.Start(ctx, topologies.Spec{}); err != nil {
+		return nil, err
+	}
+	return fakeReport("needs-cuts"), nil
+}
+
+// Without --provider, --all runs a scenario that needs partitions on the cutting
+// provider and says so in its report; when that provider has no engine, the scenario
+// is skipped with both reasons and the others still run.
+func TestSafetyAllMovesPartitionScenariosToContainers(t *testing.T) {
+	started := 0
+	cutting := func(context.Context, topologies.Spec) (topologies.Topology, error) { started++; return nil, nil }
+	other := fakeScenario{"other", func(context.Context) (*results.Report, error) { return fakeReport("other"), nil }}
+	out := filepath.Join(t.TempDir(), "results")
+	var stdout, stderr bytes.Buffer
+	cuts := &cutProvider{name: "container", check: func() error { return nil }, startOn: cutting}
+	if err := runScenarios(context.Background(), []safety.Scenario{cutScenario{}, other}, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), cuts, &stdout, &stderr); err != nil {
+		t.Fatalf("runScenarios: %v, want the partition scenario moved, not failed", err)
+	}
+	if started != 1 {
+		t.Errorf("the cutting provider started %d topologies, want 1", started)
+	}
+	res, err := results.Read(out)
+	if err != nil || len(res.Reports) != 2 || res.Reports[0].Provider != "container" || res.Reports[1].Provider != "" {
+		t.Fatalf("results: %v, %+v: want both reports, only the moved one marked container", err, res.Reports)
+	}
+	if !strings.Contains(stderr.String(), "its servers run on provider container") {
+		t.Errorf("stderr %q: want the move said", stderr.String())
+	}
+
+	noEngine := &cutProvider{name: "container", check: func() error { return errors.New("no engine answers") }, startOn: cutting}
+	out = filepath.Join(t.TempDir(), "results")
+	stderr.Reset()
+	if err := runScenarios(context.Background(), []safety.Scenario{cutScenario{}, other}, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), noEngine, &stdout, &stderr); err != nil {
+		t.Fatalf("runScenarios without an engine: %v, want the partition scenario skipped", err)
+	}
+	if started != 1 {
+		t.Errorf("the cutting provider started again without its engine")
+	}
+	if s := stderr.String(); !strings.Contains(s, "needs-cuts skipped: ") || !strings.Contains(s, "cannot partition") || !strings.Contains(s, "no engine answers") {
+		t.Errorf("stderr %q: want the skip with both reasons", s)
 	}
 }

@@ -167,7 +167,7 @@ func TestSafetyInterruptKeepsOnlyFinishedScenarios(t *testing.T) {
 		}},
 	}
 	var stdout, stderr bytes.Buffer
-	err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), &stdout, &stderr)
+	err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), nil, &stdout, &stderr)
 	if !errors.Is(err, errInterrupted) {
 		t.Fatalf("runScenarios: %v, want errInterrupted", err)
 	}
@@ -188,7 +188,7 @@ func TestSafetyInterruptKeepsOnlyFinishedScenarios(t *testing.T) {
 		fakeScenario{"first", func(context.Context) (*results.Report, error) { return fakeReport("first"), nil }},
 		fakeScenario{"broken", func(context.Context) (*results.Report, error) { return nil, errors.New("no servers") }},
 	}
-	err = runScenarios(context.Background(), chosen, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), &stdout, &stderr)
+	err = runScenarios(context.Background(), chosen, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), nil, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "broken") {
 		t.Errorf("runScenarios: %v, want the broken scenario's error", err)
 	}
@@ -323,7 +323,7 @@ func TestResumeInterruptedBeforeItsFirstTrialKeepsWhatItResumed(t *testing.T) {
 		fakeScenario{"cut", func(ctx context.Context) (*results.Report, error) { cancel(); return nil, ctx.Err() }},
 	}
 	var stdout, stderr bytes.Buffer
-	if err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, folder, &stdout, &stderr); !errors.Is(err, errInterrupted) {
+	if err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, folder, nil, &stdout, &stderr); !errors.Is(err, errInterrupted) {
 		t.Fatalf("runScenarios: %v, want errInterrupted", err)
 	}
 	res, err := results.Read(out)

@@ -7,6 +7,9 @@ type Report struct {
 	Seed             int64             `json:"seed"`
 	TrialsPerVariant int               `json:"trials_per_variant"`
 	Params           map[string]string `json:"params,omitempty"`
+	// Provider names where the scenario's servers ran when it is not the command's
+	// (a partition scenario of --all moved to containers).
+	Provider string `json:"provider,omitempty"`
 	// Complete is false for a scenario cut short: its variants hold the trials that
 	// finished, each variant's tally.trials of them.
 	Complete bool       `json:"complete"`

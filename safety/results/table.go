@@ -51,6 +51,9 @@ func (r *Report) Table() string {
 	if r.Seconds > 0 {
 		fmt.Fprintf(&b, "; %.1f trials per minute, %v in all", r.TrialsPerMinute, (time.Duration(r.Seconds * float64(time.Second))).Round(time.Second))
 	}
+	if r.Provider != "" {
+		fmt.Fprintf(&b, "; servers from provider %s", r.Provider)
+	}
 	fmt.Fprintf(&b, ")\n\n%s\n\n", r.Summary)
 	b.WriteString("| variant | claims | trials | judged | headline: trials where it was > 0 (95% interval) | two holders: trials / pairs | fault not produced | not granted | errors | lost locks | orphans | reissued tokens | stale accepted / rejected | honest rejected / diverged | not linearizable / unknown | second client granted | overlap ms p50/p99/max | window ms p50/p99/max | trial s p50 |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
