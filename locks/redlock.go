@@ -48,17 +48,7 @@ func NewRedlock(ctx context.Context, addrs []string, opts RedlockOptions) (Locke
 	r := &redlock{name: "redlock", opts: opts}
 	var pools []redsyncredis.Pool
 	for _, addr := range addrs {
-		c := redis.NewClient(&redis.Options{
-			Addr:            addr,
-			PoolSize:        opts.PoolSize,
-			MaxRetries:      -1, // see NewSingle: never resend a SET NX
-			DialTimeout:     opts.timeout(),
-			ReadTimeout:     opts.timeout(),
-			WriteTimeout:    opts.timeout(),
-			DisableIdentity: true,
-			Dialer:          opts.Dialer,
-			Protocol:        2, // RESP3 push handling costs a socket peek per command
-		})
+		c := NewRedisClient(addr, r.name, opts.RedisOptions)
 		r.clients = append(r.clients, c)
 		pools = append(pools, goredis.NewPool(c))
 	}

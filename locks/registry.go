@@ -103,5 +103,8 @@ func ForTopology(ctx context.Context, name string, topo topologies.Topology, opt
 	if topo.Spec().Kind != s.topology.Kind {
 		return nil, fmt.Errorf("strategy %s needs a %s topology, got %s", name, s.topology.Kind, topo.Spec().Kind)
 	}
+	if opts.Access == (topologies.Access{}) {
+		opts.Access = topologies.AccessOf(topo)
+	}
 	return s.build(ctx, topo, opts)
 }

@@ -18,6 +18,9 @@ func NewSentinel(ctx context.Context, sentinelAddrs []string, opts SentinelOptio
 	c := redis.NewFailoverClient(&redis.FailoverOptions{
 		MasterName:      opts.MasterName,
 		SentinelAddrs:   sentinelAddrs,
+		Username:        opts.Access.Username,
+		Password:        opts.Access.Password,
+		TLSConfig:       opts.Access.TLS,
 		PoolSize:        opts.PoolSize,
 		MaxRetries:      -1, // see NewSingle: never resend a SET NX
 		DialTimeout:     opts.timeout(),

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // RedisOptions are the client settings shared by the SET-NX strategies.
@@ -19,6 +21,8 @@ type RedisOptions struct {
 	// Dialer, if set, opens every connection; a network profile uses it to route
 	// clients through its proxies, including to masters learnt at run time.
 	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Access is the ACL user and TLS of servers that ask for them (an external deployment).
+	Access topologies.Access
 }
 
 func (o RedisOptions) timeout() time.Duration {
@@ -118,21 +122,6 @@ func (s *setNX) Extend(ctx context.Context, lease Lease, ttl time.Duration) (Lea
 
 // NewSingle locks on one Redis server at addr.
 func NewSingle(ctx context.Context, addr string, opts RedisOptions) (Locker, error) {
-	c := redis.NewClient(&redis.Options{
-		Addr:     addr,
-		PoolSize: opts.PoolSize,
-		// Never resend a SET NX: a retry after a lost reply answers "taken" for a lock
-		// the first send already granted to us.
-		MaxRetries:      -1,
-		DialTimeout:     opts.timeout(),
-		ReadTimeout:     opts.timeout(),
-		WriteTimeout:    opts.timeout(),
-		DisableIdentity: true,
-		Dialer:          opts.Dialer,
-		Protocol:        2, // RESP3 push handling costs a socket peek per command
-		// Pipelines (wait's SET + WAIT) share the main pool, sized to the clients and
-		// warmed before a run, instead of a pool of 10 of their own that dials lazily.
-		PipelinePoolSize: -1,
-	})
+	c := NewRedisClient(addr, "single", opts)
 	return newSetNX(ctx, "single", c, opts.timeout())
 }
