@@ -1,0 +1,33 @@
+package container
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+)
+
+// workerImageRepo holds this program as a load worker, for Compose or Kubernetes.
+const workerImageRepo = "lockbench/worker"
+
+// WorkerImage builds (once per build of this program: the tag is its files' hash) an
+// image that runs this program, with the libraries ldd lists for it, as
+// /usr/bin/lockbench, and returns its tag. Unlike the etcd image the program is copied
+// in: a worker runs where this machine's files are not mounted.
+func WorkerImage(ctx context.Context) (string, error) {
+	c, err := engine(ctx)
+	if err != nil {
+		return "", err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return "", err
+	}
+	files := map[string]string{"/usr/bin/lockbench": exe}
+	if err := addLibraries(files, exe, nil); err != nil {
+		return "", err
+	}
+	return filesImage(ctx, c, workerImageRepo, files)
+}
