@@ -22,3 +22,17 @@ func AccessOf(topo Topology) Access {
 	}
 	return Access{}
 }
+
+// SentinelAccessed is implemented by topologies whose sentinels ask for an ACL user of
+// their own (often not the masters' one).
+type SentinelAccessed interface {
+	SentinelAccess() Access
+}
+
+// SentinelAccessOf returns the access topo's sentinels ask for, or none.
+func SentinelAccessOf(topo Topology) Access {
+	if a, ok := topo.(SentinelAccessed); ok {
+		return a.SentinelAccess()
+	}
+	return Access{}
+}
