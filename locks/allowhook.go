@@ -47,6 +47,10 @@ func (h allowHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 // Guard installs purpose's allow-list on c; every client lockbench points at a server
 // passes through here (NewRedisClient, the sentinel strategy, cleanup and probes).
 func Guard(c *redis.Client, purpose string) *redis.Client {
-	c.AddHook(allowHook{purpose: purpose})
+	c.AddHook(AllowListHook(purpose))
 	return c
 }
+
+// AllowListHook is purpose's allow-list as a hook, for a client Guard cannot take (a
+// sentinel client).
+func AllowListHook(purpose string) redis.Hook { return allowHook{purpose: purpose} }

@@ -36,7 +36,7 @@ var allowed = map[string][]string{
 	PurposeCleanup:     {"SCAN", "UNLINK"},
 	PurposeWarm:        nil, // PING, in connectionSetup
 	PurposeRendezvous:  {"INCR", "GET", "SET", "TIME"},
-	PurposeProbe:       {"INFO SERVER"},
+	PurposeProbe:       {"INFO SERVER", "SENTINEL GET-MASTER-ADDR-BY-NAME"},
 }
 
 // SentinelCommands are what go-redis's failover client sends to the sentinels
