@@ -82,7 +82,7 @@ func refuseOnExternal(d *external.Deployment, c sweep.Cell) error {
 	if err := external.Refuses(spec); err != nil {
 		return usagef("strategy %s: %v", c.Strategy, err)
 	}
-	if err := d.Check(c.Strategy, spec.Kind); err != nil {
+	if err := d.Check(c.Strategy, spec); err != nil {
 		return usageError{err.Error()}
 	}
 	return nil

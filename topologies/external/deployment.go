@@ -132,8 +132,10 @@ func etcdAuth(e *EtcdRole) *Auth {
 // Serves lists the topology kinds the external provider can serve.
 var Serves = []topologies.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock, topologies.Etcd}
 
-// Check says whether the deployment has every role strategy (of kind) needs.
-func (d *Deployment) Check(strategy string, kind topologies.Kind) error {
+// Check says whether the deployment has every role strategy (on spec) needs, in the
+// size the strategy is named for (redlock-3 on three masters, wait-2of2 on two replicas).
+func (d *Deployment) Check(strategy string, spec topologies.Spec) error {
+	kind := spec.Kind
 	missing := func(role, what string) error {
 		return fmt.Errorf("deployment file: strategy %s needs role %s (%s), which the file lacks", strategy, role, what)
 	}
@@ -149,6 +151,9 @@ func (d *Deployment) Check(strategy string, kind topologies.Kind) error {
 		if len(d.Replicated.Replicas) == 0 {
 			return missing("replicated.replicas", "the replicas WAIT counts")
 		}
+		if len(d.Replicated.Replicas) < spec.Replicas {
+			return fmt.Errorf("deployment file: strategy %s needs %d replicas, replicated.replicas lists %d", strategy, spec.Replicas, len(d.Replicated.Replicas))
+		}
 	case topologies.Sentinel:
 		if d.Sentinel == nil || len(d.Sentinel.Sentinels) == 0 {
 			return missing("sentinel.sentinels", "the sentinels' addresses")
@@ -159,6 +164,9 @@ func (d *Deployment) Check(strategy string, kind topologies.Kind) error {
 	case topologies.Redlock:
 		if d.Redlock == nil || len(d.Redlock.Masters) == 0 {
 			return missing("redlock.masters", "the N independent masters")
+		}
+		if spec.Masters != 0 && spec.Masters != len(d.Redlock.Masters) {
+			return fmt.Errorf("deployment file: strategy %s runs on %d masters, redlock.masters lists %d", strategy, spec.Masters, len(d.Redlock.Masters))
 		}
 		if len(d.Redlock.Masters)%2 == 0 {
 			return fmt.Errorf("deployment file: strategy %s: redlock.masters has %d addresses; want an odd number, so that a majority is unique", strategy, len(d.Redlock.Masters))

@@ -48,7 +48,7 @@ func (p Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.T
 		return nil, fmt.Errorf("provider external: no run id, so no key prefix of its own to write under")
 	}
 	d := p.Deployment
-	if err := d.Check(string(spec.Kind), spec.Kind); err != nil {
+	if err := d.Check(string(spec.Kind), spec); err != nil {
 		return nil, err
 	}
 	t := &topology{prefix: p.Prefix, spec: topologies.Spec{Kind: spec.Kind}}
