@@ -109,3 +109,14 @@ func TestRefusedCommandsNeverReachTheServer(t *testing.T) {
 		t.Errorf("the SET sharing a pipeline with FLUSHALL was sent (exists = %d, %v)", n, err)
 	}
 }
+
+// The hook runs on every command of every run: a lock command's check allocates nothing.
+func TestAllowListCheckAllocatesNothing(t *testing.T) {
+	args := redis.NewBoolCmd(context.Background(), "set", "lockbench:k", "t", "px", 10000, "nx").Args()
+	if n := testing.AllocsPerRun(100, func() { _ = locks.CheckCommand("single", args) }); n != 0 {
+		t.Errorf("%v allocations per check", n)
+	}
+	if locks.CheckCommand("single", []any{"script", "flush"}) == nil {
+		t.Error("SCRIPT FLUSH passed the check for single")
+	}
+}

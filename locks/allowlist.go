@@ -48,21 +48,22 @@ var SentinelCommands = []string{"SENTINEL GET-MASTER-ADDR-BY-NAME", "SENTINEL SE
 // server. No client sends them, so the hook never sees them; an ACL user needs them.
 var ScriptCalls = []string{"GET", "DEL", "PEXPIRE", "SET"}
 
-// withSubcommands are the commands whose first argument picks what they do.
+// withSubcommands are the commands whose first argument picks what they do (lower
+// case: go-redis sends names so, and the hook's lookup then allocates nothing).
 var withSubcommands = map[string]bool{
-	"SCRIPT": true, "CLIENT": true, "CONFIG": true, "SENTINEL": true, "ACL": true,
-	"FUNCTION": true, "COMMAND": true, "MEMORY": true, "OBJECT": true, "CLUSTER": true,
-	"DEBUG": true, "MODULE": true, "SLOWLOG": true, "LATENCY": true, "PUBSUB": true,
-	"XINFO": true, "XGROUP": true, "INFO": true,
+	"script": true, "client": true, "config": true, "sentinel": true, "acl": true,
+	"function": true, "command": true, "memory": true, "object": true, "cluster": true,
+	"debug": true, "module": true, "slowlog": true, "latency": true, "pubsub": true,
+	"xinfo": true, "xgroup": true, "info": true,
 }
 
-// allowSets are the lists as sets, built once.
+// allowSets are the lists as sets of lower-case names, built once.
 var allowSets = func() map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	for purpose, cmds := range allowed {
 		set := map[string]bool{}
 		for _, c := range append(append([]string{}, connectionSetup...), cmds...) {
-			set[c] = true
+			set[strings.ToLower(c)] = true
 		}
 		out[purpose] = set
 	}
@@ -88,25 +89,33 @@ func Allowed(purpose string) []string {
 	}
 	out := make([]string, 0, len(set))
 	for c := range set {
-		out = append(out, c)
+		out = append(out, strings.ToUpper(c))
 	}
 	sort.Strings(out)
 	return out
 }
 
 // CommandName is how the allow-list names the command args send: "SET", "SCRIPT LOAD".
-func CommandName(args []any) string {
+func CommandName(args []any) string { return strings.ToUpper(lookupName(args)) }
+
+// lookupName is CommandName in lower case; for a lower-case name without subcommand
+// (every lock command) it allocates nothing.
+func lookupName(args []any) string {
 	if len(args) == 0 {
 		return ""
 	}
-	name := strings.ToUpper(fmt.Sprint(args[0]))
-	if withSubcommands[name] {
-		if len(args) < 2 {
-			return name
-		}
-		return name + " " + strings.ToUpper(fmt.Sprint(args[1]))
+	name := strings.ToLower(argString(args[0]))
+	if withSubcommands[name] && len(args) > 1 {
+		return name + " " + strings.ToLower(argString(args[1]))
 	}
 	return name
+}
+
+func argString(a any) string {
+	if s, ok := a.(string); ok {
+		return s
+	}
+	return fmt.Sprint(a)
 }
 
 // RefusedError is a command the allow-list keeps from a server; it was never sent.
@@ -121,9 +130,8 @@ func (e *RefusedError) Error() string {
 
 // checkCommand is nil when purpose may send args, else the refusal.
 func checkCommand(purpose string, args []any) error {
-	name := CommandName(args)
-	if allowSets[purpose][name] {
+	if allowSets[purpose][lookupName(args)] {
 		return nil
 	}
-	return &RefusedError{Purpose: purpose, Command: name}
+	return &RefusedError{Purpose: purpose, Command: CommandName(args)}
 }
