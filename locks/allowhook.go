@@ -8,8 +8,16 @@ import (
 )
 
 // allowHook enforces purpose's allow-list on one client: a command not on it (alone,
-// in a pipeline or a transaction) fails with a RefusedError and is never written.
-type allowHook struct{ purpose string }
+// in a pipeline or a transaction), or naming a key outside prefix when one is set,
+// fails with a RefusedError and is never written.
+type allowHook struct{ purpose, prefix string }
+
+func (h allowHook) check(args []any) error {
+	if err := checkCommand(h.purpose, args); err != nil {
+		return err
+	}
+	return checkKeys(h.purpose, h.prefix, args)
+}
 
 func (h allowHook) DialHook(next redis.DialHook) redis.DialHook {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) { return next(ctx, network, addr) }
@@ -17,7 +25,7 @@ func (h allowHook) DialHook(next redis.DialHook) redis.DialHook {
 
 func (h allowHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		if err := checkCommand(h.purpose, cmd.Args()); err != nil {
+		if err := h.check(cmd.Args()); err != nil {
 			cmd.SetErr(err)
 			return err
 		}
@@ -33,7 +41,7 @@ func (h allowHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 			if cmd.Name() == "multi" || cmd.Name() == "exec" {
 				continue // a transaction's wrapper, added by go-redis around the caller's commands
 			}
-			if err := checkCommand(h.purpose, cmd.Args()); err != nil {
+			if err := h.check(cmd.Args()); err != nil {
 				for _, c := range cmds {
 					c.SetErr(err)
 				}
@@ -46,8 +54,9 @@ func (h allowHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 
 // Guard installs purpose's allow-list on c; every client lockbench points at a server
 // passes through here (NewRedisClient, the sentinel strategy, cleanup and probes).
-func Guard(c *redis.Client, purpose string) *redis.Client {
-	c.AddHook(AllowListHook(purpose))
+// keyPrefix, when set (servers lockbench does not own), bounds every key it names.
+func Guard(c *redis.Client, purpose, keyPrefix string) *redis.Client {
+	c.AddHook(allowHook{purpose: purpose, prefix: keyPrefix})
 	return c
 }
 

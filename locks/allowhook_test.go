@@ -120,3 +120,40 @@ func TestAllowListCheckAllocatesNothing(t *testing.T) {
 		t.Error("SCRIPT FLUSH passed the check for single")
 	}
 }
+
+// On a server lockbench does not own, a client may name only keys under the run's
+// prefix: every allowed command that names another key is refused unsent.
+func TestKeysOutsideThePrefixAreRefused(t *testing.T) {
+	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	addr := topo.Masters()[0].Addr()
+	ctx := context.Background()
+	const prefix = "lockbench:run1:"
+	c := locks.NewRedisClient(addr, "single", locks.RedisOptions{PoolSize: 1, KeyPrefix: prefix})
+	defer c.Close()
+	cleanup := locks.NewRedisClient(addr, locks.PurposeCleanup, locks.RedisOptions{PoolSize: 1, KeyPrefix: prefix})
+	defer cleanup.Close()
+	if err := c.Set(ctx, prefix+"mine", "1", 0).Err(); err != nil {
+		t.Fatalf("a key under the prefix: %v", err)
+	}
+	if err := c.Eval(ctx, "return 1", []string{prefix + "mine"}).Err(); err != nil {
+		t.Fatalf("a script on a key under the prefix: %v", err)
+	}
+	for name, err := range map[string]error{
+		"SET outside":          c.Set(ctx, "theirs", "1", 0).Err(),
+		"SET under lockbench:": c.Set(ctx, "lockbench:run2:k", "1", 0).Err(),
+		"EVAL outside":         c.Eval(ctx, "return 1", []string{prefix + "mine", "theirs"}).Err(),
+		"SCAN without MATCH":   cleanup.Scan(ctx, 0, "", 10).Err(),
+		"SCAN MATCH *":         cleanup.Scan(ctx, 0, "*", 10).Err(),
+		"UNLINK mixed":         cleanup.Unlink(ctx, prefix+"mine", "theirs").Err(),
+	} {
+		var refused *locks.RefusedError
+		if !errors.As(err, &refused) || !strings.Contains(err.Error(), "outside the run's prefix") {
+			t.Errorf("%s: %v, want a refusal naming the prefix", name, err)
+		}
+	}
+	admin := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, DisableIdentity: true})
+	defer admin.Close()
+	if keys, _ := admin.Keys(ctx, "*").Result(); len(keys) != 1 || keys[0] != prefix+"mine" {
+		t.Errorf("keys on the server = %q, want only %smine", keys, prefix)
+	}
+}

@@ -122,9 +122,13 @@ func argString(a any) string {
 type RefusedError struct {
 	Purpose string
 	Command string
+	Detail  string // why, when the command is allowed but its key is not
 }
 
 func (e *RefusedError) Error() string {
+	if e.Detail != "" {
+		return fmt.Sprintf("lockbench refused to send %s for purpose %q: %s; it was not sent", e.Command, e.Purpose, e.Detail)
+	}
 	return fmt.Sprintf("lockbench refused to send %s: not on the allow-list of purpose %q (locks/allowlist.go); it was not sent", e.Command, e.Purpose)
 }
 

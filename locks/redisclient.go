@@ -27,5 +27,5 @@ func NewRedisClient(addr, purpose string, opts RedisOptions) *redis.Client {
 		// Pipelines (wait's SET + WAIT) share the main pool, sized to the clients and
 		// warmed before a run, instead of a pool of 10 of their own that dials lazily.
 		PipelinePoolSize: -1,
-	}), purpose)
+	}), purpose, opts.KeyPrefix)
 }

@@ -106,6 +106,9 @@ func ForTopology(ctx context.Context, name string, topo topologies.Topology, opt
 	if opts.Access == (topologies.Access{}) {
 		opts.Access = topologies.AccessOf(topo)
 	}
+	if opts.KeyPrefix == "" {
+		opts.KeyPrefix = topologies.KeyPrefixOf(topo)
+	}
 	if opts.SentinelAccess == (topologies.Access{}) {
 		opts.SentinelAccess = topologies.SentinelAccessOf(topo)
 	}

@@ -39,5 +39,5 @@ func NewFailoverClient(sentinelAddrs []string, masterName, purpose string, opts 
 		DisableIdentity:  true,
 		Dialer:           opts.Dialer,
 		Protocol:         2, // RESP3 push handling costs a socket peek per command
-	}), purpose)
+	}), purpose, opts.KeyPrefix)
 }

@@ -25,6 +25,9 @@ type RedisOptions struct {
 	Access topologies.Access
 	// SentinelAccess is the sentinels' ACL user (the sentinel strategy), if they ask for one.
 	SentinelAccess topologies.Access
+	// KeyPrefix, when set, is the run's own prefix on servers lockbench does not own: a
+	// command naming any other key is refused before it is sent.
+	KeyPrefix string
 }
 
 func (o RedisOptions) timeout() time.Duration {

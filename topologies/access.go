@@ -36,3 +36,17 @@ func SentinelAccessOf(topo Topology) Access {
 	}
 	return Access{}
 }
+
+// KeyPrefixed is implemented by topologies on which a run may write only under a
+// prefix of its own (servers lockbench does not own).
+type KeyPrefixed interface {
+	KeyPrefix() string
+}
+
+// KeyPrefixOf returns the prefix every key on topo must start with, or "" for any key.
+func KeyPrefixOf(topo Topology) string {
+	if p, ok := topo.(KeyPrefixed); ok {
+		return p.KeyPrefix()
+	}
+	return ""
+}

@@ -18,7 +18,7 @@ func (t *topology) cleanup(ctx context.Context) (int64, error) {
 	if t.spec.Kind == topologies.Etcd {
 		return t.cleanupEtcd(ctx)
 	}
-	opts := locks.RedisOptions{PoolSize: 1, Access: t.access}
+	opts := locks.RedisOptions{PoolSize: 1, Access: t.access, KeyPrefix: t.prefix}
 	var clients []*redis.Client
 	if t.spec.Kind == topologies.Sentinel {
 		// Whoever is master now holds the keys, also after a failover.
