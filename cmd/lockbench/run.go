@@ -113,6 +113,9 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if run, err = resumeRun(stdout, f.resume, cfg, env, len(cells)); err != nil || run == nil {
 			return err
 		}
+		if runID != "" {
+			run.Environment.RunID = runID // the id of the keys this pass writes
+		}
 		out = f.resume
 	} else {
 		if out, latest, err = prepareOut(f.out); err != nil {
