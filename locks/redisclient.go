@@ -6,9 +6,10 @@ import (
 
 // NewRedisClient is how every Redis client of the lockers is made: the settings every
 // strategy shares (no resent SET NX, RESP2, the bounds of opts) and its access. purpose
-// names the strategy (or other user) the client serves.
+// names the strategy (or other user) the client serves: its allow-list (allowlist.go)
+// is enforced on every command, so a client for a lock can never flush a server.
 func NewRedisClient(addr, purpose string, opts RedisOptions) *redis.Client {
-	return redis.NewClient(&redis.Options{
+	return Guard(redis.NewClient(&redis.Options{
 		Addr:      addr,
 		Username:  opts.Access.Username,
 		Password:  opts.Access.Password,
@@ -26,5 +27,5 @@ func NewRedisClient(addr, purpose string, opts RedisOptions) *redis.Client {
 		// Pipelines (wait's SET + WAIT) share the main pool, sized to the clients and
 		// warmed before a run, instead of a pool of 10 of their own that dials lazily.
 		PipelinePoolSize: -1,
-	})
+	}), purpose, opts.KeyPrefix)
 }

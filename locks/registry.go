@@ -106,5 +106,11 @@ func ForTopology(ctx context.Context, name string, topo topologies.Topology, opt
 	if opts.Access == (topologies.Access{}) {
 		opts.Access = topologies.AccessOf(topo)
 	}
+	if opts.KeyPrefix == "" {
+		opts.KeyPrefix = topologies.KeyPrefixOf(topo)
+	}
+	if opts.SentinelAccess == (topologies.Access{}) {
+		opts.SentinelAccess = topologies.SentinelAccessOf(topo)
+	}
 	return s.build(ctx, topo, opts)
 }

@@ -23,6 +23,11 @@ type RedisOptions struct {
 	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Access is the ACL user and TLS of servers that ask for them (an external deployment).
 	Access topologies.Access
+	// SentinelAccess is the sentinels' ACL user (the sentinel strategy), if they ask for one.
+	SentinelAccess topologies.Access
+	// KeyPrefix, when set, is the run's own prefix on servers lockbench does not own: a
+	// command naming any other key is refused before it is sent.
+	KeyPrefix string
 }
 
 func (o RedisOptions) timeout() time.Duration {
@@ -122,6 +127,11 @@ func (s *setNX) Extend(ctx context.Context, lease Lease, ttl time.Duration) (Lea
 
 // NewSingle locks on one Redis server at addr.
 func NewSingle(ctx context.Context, addr string, opts RedisOptions) (Locker, error) {
-	c := NewRedisClient(addr, "single", opts)
-	return newSetNX(ctx, "single", c, opts.timeout())
+	return newSingleFor(ctx, addr, "single", opts)
+}
+
+// newSingleFor is NewSingle whose client serves purpose (wait sends WAIT too).
+func newSingleFor(ctx context.Context, addr, purpose string, opts RedisOptions) (*setNX, error) {
+	c := NewRedisClient(addr, purpose, opts)
+	return newSetNX(ctx, purpose, c, opts.timeout())
 }

@@ -37,12 +37,10 @@ type waitLocker struct {
 // NewWait locks on the master at addr and waits for opts.Replicas replicas.
 func NewWait(ctx context.Context, addr string, opts WaitOptions) (Locker, error) {
 	opts = opts.withDefaults()
-	single, err := NewSingle(ctx, addr, opts.RedisOptions)
+	core, err := newSingleFor(ctx, addr, "wait", opts.RedisOptions)
 	if err != nil {
 		return nil, err
 	}
-	core := single.(*setNX)
-	core.name = "wait"
 	return &waitLocker{setNX: core, opts: opts}, nil
 }
 

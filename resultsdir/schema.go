@@ -56,6 +56,10 @@ type Environment struct {
 	Hostname    string            `json:"hostname,omitempty"`
 	Seed        int64             `json:"seed"`
 	CommandLine []string          `json:"command_line"`
+	// RunID is the run's random id, in the prefix of every key it wrote (lockbench:<run-id>:).
+	RunID string `json:"run_id,omitempty"`
+	// External lists, per strategy, the servers of a deployment lockbench does not own.
+	External map[string][]ExternalServer `json:"external,omitempty"`
 }
 
 // Cell is one point of the matrix and what was measured there.

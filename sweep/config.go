@@ -25,6 +25,8 @@ type Config struct {
 	Seed       uint64   `yaml:"seed,omitempty"`        // for every random choice (arrivals, key prefixes)
 	RetryDelay Duration `yaml:"retry_delay,omitempty"` // pause after a refused attempt
 	Provider   string   `yaml:"provider,omitempty"`    // empty: each topology kind's default
+	// Deployment is the deployment file of provider external (relative to the config file).
+	Deployment string `yaml:"deployment,omitempty"`
 	// Intervals cuts each cell's measured part into this many equal pieces, each
 	// summarized on its own (0: DefaultIntervals, fewer if the duration is short).
 	Intervals int `yaml:"intervals,omitempty"`

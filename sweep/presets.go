@@ -131,5 +131,8 @@ func MergeFile(base, file Config) Config {
 	if out.Provider == "" {
 		out.Provider = base.Provider
 	}
+	if out.Deployment == "" {
+		out.Deployment = base.Deployment
+	}
 	return out
 }

@@ -29,6 +29,10 @@ type Runner struct {
 	Out      string // an existing, empty folder
 	Observer Observer
 	Run      *resultsdir.Run // Environment set by the caller; cells are appended
+	// RunID, when set, goes into every key's prefix (lockbench:<run-id>:<index>:): a run
+	// on servers it does not own writes only under its own prefix, and hosts sharing
+	// one run share it.
+	RunID string
 
 	data topologies.Topology // the PostgreSQL holding the update workload's rows, once started
 }
@@ -146,7 +150,23 @@ func (r *Runner) start(ctx context.Context, strategy string, spec topologies.Spe
 		return nil, fmt.Errorf("start %s topology for %s: %w", spec.Kind, strategy, err)
 	}
 	r.Run.Environment.Topologies[strategy] = describe(topo)
+	if ext, ok := topo.(interface {
+		Servers() []resultsdir.ExternalServer
+	}); ok {
+		if r.Run.Environment.External == nil {
+			r.Run.Environment.External = map[string][]resultsdir.ExternalServer{}
+		}
+		r.Run.Environment.External[strategy] = ext.Servers()
+	}
 	return topo, nil
+}
+
+// keyPrefix starts every key of the index-th cell.
+func (r *Runner) keyPrefix(index int) string {
+	if r.RunID != "" {
+		return fmt.Sprintf("lockbench:%s:%d:", r.RunID, index)
+	}
+	return fmt.Sprintf("lockbench:%d:", index)
 }
 
 // describe says in a few words what a strategy ran on.
@@ -171,7 +191,7 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	defer l.Close()
 	load := bench.Load{
 		Clients: cell.Clients, Keys: cell.Keys, TTL: cell.TTL, Hold: cell.Hold,
-		RetryDelay: r.Config.RetryDelay.D(), KeyPrefix: fmt.Sprintf("lockbench:%d:", index),
+		RetryDelay: r.Config.RetryDelay.D(), KeyPrefix: r.keyPrefix(index),
 	}
 	open := bench.Open{Rate: cell.Rate, Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
 	// Connections are warmed once, on a deadline of their own: a phase's deadline is its

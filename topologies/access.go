@@ -22,3 +22,31 @@ func AccessOf(topo Topology) Access {
 	}
 	return Access{}
 }
+
+// SentinelAccessed is implemented by topologies whose sentinels ask for an ACL user of
+// their own (often not the masters' one).
+type SentinelAccessed interface {
+	SentinelAccess() Access
+}
+
+// SentinelAccessOf returns the access topo's sentinels ask for, or none.
+func SentinelAccessOf(topo Topology) Access {
+	if a, ok := topo.(SentinelAccessed); ok {
+		return a.SentinelAccess()
+	}
+	return Access{}
+}
+
+// KeyPrefixed is implemented by topologies on which a run may write only under a
+// prefix of its own (servers lockbench does not own).
+type KeyPrefixed interface {
+	KeyPrefix() string
+}
+
+// KeyPrefixOf returns the prefix every key on topo must start with, or "" for any key.
+func KeyPrefixOf(topo Topology) string {
+	if p, ok := topo.(KeyPrefixed); ok {
+		return p.KeyPrefix()
+	}
+	return ""
+}

@@ -56,7 +56,10 @@ func RegisterProvider(p Provider, defaultFor ...Kind) {
 // embedded, container, auto) returns a provider that picks the family's member per kind.
 func ProviderNamed(name string) (Provider, error) {
 	if name == "external" {
-		return nil, errors.New("provider external: not yet (servers started by someone else are another issue); want one of " + joinNames())
+		if p := externalProvider(); p != nil {
+			return p, nil
+		}
+		return nil, errors.New("provider external: no deployment given: pass --deployment FILE (or deployment: in the config, LOCKBENCH_DEPLOYMENT in tests); see docs/external.md")
 	}
 	if _, ok := families[name]; ok {
 		if name == "container" {
@@ -71,7 +74,7 @@ func ProviderNamed(name string) (Provider, error) {
 
 // ProviderNames lists the registered providers and auto, sorted.
 func ProviderNames() []string {
-	names := append(providers.Names(), "auto")
+	names := append(providers.Names(), "auto", "external")
 	sort.Strings(names)
 	return names
 }
@@ -90,6 +93,9 @@ func joinNames() string {
 // ProviderFor returns the concrete provider that serves kind when name is asked for;
 // name may be a family (process, embedded, container, auto) or a registered provider.
 func ProviderFor(name string, kind Kind) (Provider, error) {
+	if name == "external" {
+		return ProviderNamed(name)
+	}
 	if name == "auto" {
 		pick, _, err := autoPick(kind)
 		if err != nil {

@@ -43,6 +43,20 @@ var badConfigs = map[string]string{
 	"not-a-mapping":  "[1, 2]\n",
 }
 
+// Deployment files the external refusals read, by name (DEPLOY:name).
+var badDeployments = map[string]string{
+	"empty":            "\n",
+	"unknown-field":    "single:\n  master: 127.0.0.1:1\nauth:\n  username: u\n  password: hunter2\n",
+	"no-role":          "auth:\n  username: u\n",
+	"single-only":      "single:\n  master: 127.0.0.1:1\n",
+	"missing-pw-file":  "single:\n  master: 127.0.0.1:1\nauth:\n  password_file: /nonexistent/pw\n",
+	"unset-pw-env":     "single:\n  master: 127.0.0.1:1\nauth:\n  password_env: LOCKBENCH_TEST_UNSET_VARIABLE\n",
+	"both-pw":          "single:\n  master: 127.0.0.1:1\nauth:\n  password_file: /x\n  password_env: X\n",
+	"redlock-3":        "redlock:\n  masters: [127.0.0.1:1, 127.0.0.1:2, 127.0.0.1:3]\n",
+	"even-redlock":     "redlock:\n  masters: [127.0.0.1:1, 127.0.0.1:2]\n",
+	"sentinel-no-name": "sentinel:\n  sentinels: [127.0.0.1:1]\n",
+}
+
 var badInputs = map[string][]badInput{
 	"run": {
 		{[]string{"--strategies", "consul"}, "consul"},
@@ -106,6 +120,33 @@ var badInputs = map[string][]badInput{
 		{[]string{"--config", "CONFIG:negative-seed"}, `field "seed"`},
 		{[]string{"--config", "CONFIG:one-interval"}, "intervals = 1"},
 		{[]string{"--config", "CONFIG:not-a-mapping"}, "cannot unmarshal"},
+		// Provider external: the deployment file, its secrets, and what it refuses to do.
+		{[]string{"--deployment", "/nonexistent/deployment.yaml"}, "deployment file"},
+		{[]string{"--deployment", "DEPLOY:empty"}, "the file is empty"},
+		{[]string{"--deployment", "DEPLOY:unknown-field", "--strategies", "single"}, "password"},
+		{[]string{"--deployment", "DEPLOY:no-role"}, "no role given"},
+		{[]string{"--deployment", "DEPLOY:single-only", "--strategies", "redlock"}, "strategy redlock needs role redlock.masters"},
+		{[]string{"--deployment", "DEPLOY:single-only", "--strategies", "wait"}, "strategy wait needs role replicated.master"},
+		{[]string{"--deployment", "DEPLOY:sentinel-no-name", "--strategies", "sentinel"}, "sentinel.master_name"},
+		{[]string{"--deployment", "DEPLOY:even-redlock", "--strategies", "redlock"}, "odd number"},
+		{[]string{"--deployment", "DEPLOY:missing-pw-file", "--strategies", "single"}, "password_file"},
+		{[]string{"--deployment", "DEPLOY:unset-pw-env", "--strategies", "single"}, "LOCKBENCH_TEST_UNSET_VARIABLE"},
+		{[]string{"--deployment", "DEPLOY:both-pw", "--strategies", "single"}, "not both"},
+		{[]string{"--deployment", "DEPLOY:single-only", "--strategies", "single", "--network", "uniform:1ms"}, "lockbench only breaks servers it owns"},
+		{[]string{"--deployment", "DEPLOY:single-only", "--strategies", "single", "--workload", "update"}, "--workload update on provider external"},
+		{[]string{"--deployment", "DEPLOY:single-only", "--strategies", "etcd-unsafe-nofsync"}, "unsafe-no-fsync"},
+		{[]string{"--deployment", "DEPLOY:single-only", "--strategies", "zookeeper"}, "provider external does not serve zookeeper"},
+		{[]string{"--deployment", "DEPLOY:single-only", "--strategies", "pg-advisory"}, "provider external does not serve postgres"},
+		{[]string{"--deployment", "DEPLOY:redlock-3", "--strategies", "redlock-7"}, "strategy redlock-7 runs on 7 masters, redlock.masters lists 3"},
+		{[]string{"--deployment", "DEPLOY:single-only", "--strategies", "single", "--run-id", "a*b"}, "--run-id"},
+		{[]string{"--deployment", "DEPLOY:single-only", "--provider", "process"}, "is for --provider external"},
+		{[]string{"--provider", "external", "--strategies", "single"}, "no deployment given"},
+		{[]string{"--password", "hunter2", "--strategies", "single"}, "never takes a password from a flag"},
+		{[]string{"--redis-password=hunter2"}, "never takes a password from a flag"},
+	},
+	"capacity": {
+		{[]string{"--deployment", "DEPLOY:single-only", "--strategies", "redlock", "--slo", "p99=5ms", "--out", "OUT"}, "strategy redlock needs role redlock.masters"},
+		{[]string{"--password", "hunter2", "--out", "OUT"}, "never takes a password from a flag"},
 	},
 	"safety": {
 		{[]string{"--out", "OUT"}, "--scenario"},
@@ -133,6 +174,7 @@ var badInputs = map[string][]badInput{
 		{[]string{"--scenario", "redlock-clock-jump", "--provider", "embedded", "--param", "k=7", "--out", "OUT"}, "k="},
 		{[]string{"--scenario", "redlock-clock-rate", "--provider", "embedded", "--param", "rates=fast", "--out", "OUT"}, "rates"},
 		{[]string{"--scenario", "redlock-kleppmann", "--provider", "embedded", "--param", "ttl=10ms", "--out", "OUT"}, "ttl"},
+		{[]string{"--scenario", "setnx-expire", "--provider", "external", "--out", "OUT"}, "lockbench only breaks servers it owns"},
 	},
 	"report": {
 		{[]string{"/nonexistent/results"}, "not a lockbench results folder"},
@@ -227,6 +269,17 @@ func goodFolderFor(t *testing.T, command string) string {
 // expandBadArg fills the placeholders of one argument.
 func expandBadArg(t *testing.T, a, out, good, configDir string) string {
 	t.Helper()
+	if name, ok := strings.CutPrefix(a, "DEPLOY:"); ok {
+		body, known := badDeployments[name]
+		if !known {
+			t.Fatalf("no deployment %q", name)
+		}
+		path := filepath.Join(configDir, "deploy-"+name+".yaml")
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
 	if name, ok := strings.CutPrefix(a, "CONFIG:"); ok {
 		body, known := badConfigs[name]
 		if !known {

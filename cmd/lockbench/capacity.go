@@ -30,16 +30,18 @@ type capacityPlan struct {
 	params     capacity.Params
 	conditions []live.Condition
 	sweepCfg   sweep.Config
+	runID      string // in every key's prefix; "" unless external or --run-id
 }
 
 // capacityCLI is the command line of `lockbench capacity`.
 type capacityCLI struct {
-	fs              *flag.FlagSet
-	configFile, out *string
-	noReport        *bool
+	fs                *flag.FlagSet
+	configFile, out   *string
+	noReport          *bool
+	deployment, runID string
 }
 
-func newCapacityCLI(stderr io.Writer) capacityCLI {
+func newCapacityCLI(stderr io.Writer) *capacityCLI {
 	fs := flag.NewFlagSet("capacity", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := capacityCLI{fs: fs}
@@ -60,12 +62,16 @@ func newCapacityCLI(stderr io.Writer) capacityCLI {
 	fs.String("warmup", def.Warmup, "discarded time before each probe's measured part")
 	fs.String("min-duration", def.MinDuration, "shortest measured part of a probe (it is longer when the percentile needs more samples)")
 	fs.String("seed", "1", "seed for arrivals and key prefixes")
-	return c
+	registerExternal(fs, &c.deployment, &c.runID)
+	return &c
 }
 
 func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	cli := newCapacityCLI(stderr)
 	fs, configFile, out, noReport := cli.fs, cli.configFile, cli.out, cli.noReport
+	if err := refusePasswordFlags(args); err != nil {
+		return err
+	}
 	if err := fs.Parse(args); err != nil {
 		return usagef("%v", err)
 	}
@@ -75,6 +81,11 @@ func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	plan, err := resolveCapacity(fs, *configFile)
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	plan.sweepCfg.Deployment = cli.deployment
+	cells, _ := plan.sweepCfg.Cells() // checked by resolveCapacity
+	if plan.runID, err = setupExternal(&plan.sweepCfg, cells, cli.runID); err != nil {
+		return err
 	}
 	dir, latest, err := prepareOut(*out)
 	if err != nil {
@@ -240,7 +251,8 @@ func (p capacityPlan) execute(ctx context.Context, dir string, stdout io.Writer)
 	rec := capacity.Record{SLO: p.cfg.SLO, Metric: p.slo.Metric, Percentile: string(p.slo.Percentile),
 		Budget: resultsdir.Duration(p.slo.Budget), Precision: p.params.Precision, MinSamples: need}
 	run := &resultsdir.Run{Started: time.Now().UTC(), Environment: sweep.Environment(p.sweepCfg, os.Args)}
-	runner := &sweep.Runner{Config: p.sweepCfg, Out: dir, Run: run}
+	run.Environment.RunID = p.runID
+	runner := &sweep.Runner{Config: p.sweepCfg, Out: dir, Run: run, RunID: p.runID}
 	if err := resultsdir.WriteRun(dir, run); err != nil {
 		return rec, run, err
 	}

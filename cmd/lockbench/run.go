@@ -37,6 +37,7 @@ type runFlags struct {
 	resume                             string
 	preset                             string
 	redisImage                         string
+	deployment, runID                  string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -66,6 +67,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.resume, "resume", "", "carry on the interrupted run in this folder instead of --out: give the same command, it measures the cells the folder lacks")
 	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind; auto: processes when installed, else containers, else embedded)")
 	registerRedisImage(fs, &f.redisImage)
+	registerExternal(fs, &f.deployment, &f.runID)
 }
 
 func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -73,6 +75,9 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var f runFlags
 	f.register(fs)
+	if err := refusePasswordFlags(args); err != nil {
+		return err
+	}
 	if err := fs.Parse(args); err != nil {
 		return usagef("%v", err)
 	}
@@ -83,17 +88,22 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if err := checkProvider(cfg.Provider, f.redisImage); err != nil {
-		return err
-	}
 	cells, err := cfg.Cells()
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	runID, err := setupExternal(&cfg, cells, f.runID)
+	if err != nil {
+		return err
+	}
+	if err := checkProvider(cfg.Provider, f.redisImage); err != nil {
+		return err
 	}
 	if f.progress != "auto" && f.progress != "bar" && f.progress != "plain" {
 		return usagef("progress %q: want auto, bar or plain", f.progress)
 	}
 	env := sweep.Environment(cfg, os.Args)
+	env.RunID = runID
 	var out, latest string
 	var run *resultsdir.Run
 	if f.resume != "" {
@@ -102,6 +112,9 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		if run, err = resumeRun(stdout, f.resume, cfg, env, len(cells)); err != nil || run == nil {
 			return err
+		}
+		if runID != "" {
+			run.Environment.RunID = runID // the id of the keys this pass writes
 		}
 		out = f.resume
 	} else {
@@ -120,7 +133,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := notifyInterrupt()
 	defer stop()
 
-	runner := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: newObserver(stdout, f.progress, cfg)}
+	runner := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: newObserver(stdout, f.progress, cfg), RunID: runID}
 	if err := runner.Execute(ctx, cells); err != nil {
 		return fmt.Errorf("%v (results so far: %s)", err, out)
 	}
@@ -172,6 +185,9 @@ func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("config %s: %w", f.config, err)
 		}
+		if fromFile.Deployment != "" && !filepath.IsAbs(fromFile.Deployment) {
+			fromFile.Deployment = filepath.Join(filepath.Dir(f.config), fromFile.Deployment)
+		}
 		cfg = sweep.MergeFile(cfg, fromFile)
 	}
 	var err error
@@ -209,7 +225,12 @@ func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
 	set("seed", func(v string) (e error) { cfg.Seed, e = strconv.ParseUint(v, 10, 64); return })
 	set("intervals", func(v string) (e error) { cfg.Intervals, e = parseExplicitCount("intervals", v); return })
 	set("repeat", func(v string) (e error) { cfg.Repeat, e = parseExplicitCount("repeat", v); return })
+	set("deployment", func(v string) error { cfg.Deployment = v; return nil })
 	set("provider", func(v string) error {
+		if v == "external" {
+			cfg.Provider = v // its deployment is read once the cells are known
+			return nil
+		}
 		if _, e := topologies.ProviderNamed(v); e != nil {
 			return e
 		}

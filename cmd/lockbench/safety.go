@@ -85,6 +85,9 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *out == "" && *resume == "" {
 		return usagef("--out is required: the results folder")
 	}
+	if err := refuseExternalFaults("safety", *provider); err != nil {
+		return err
+	}
 	if *provider != "" {
 		if _, err := topologies.ProviderNamed(*provider); err != nil {
 			return usagef("--provider: %v", err)

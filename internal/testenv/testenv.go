@@ -11,11 +11,15 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
 	_ "github.com/lockbench/lockbench/topologies/container"
+	"github.com/lockbench/lockbench/topologies/external"
 )
 
 // ProviderEnv names the provider tests and benchmarks start topologies with: process,
-// container, embedded, auto or a registered name; empty means each kind's default.
+// container, embedded, auto, external or a registered name; empty means each kind's default.
 const ProviderEnv = "LOCKBENCH_PROVIDER"
+
+// DeploymentEnv is the deployment file of LOCKBENCH_PROVIDER=external (docs/external.md).
+const DeploymentEnv = "LOCKBENCH_DEPLOYMENT"
 
 // RequireRedis returns the redis-server binary, or skips (fails under CI=true) without one.
 func RequireRedis(tb testing.TB) string {
@@ -61,6 +65,9 @@ func Provider(tb testing.TB, kind topologies.Kind) topologies.Provider {
 			tb.Fatal(err)
 		}
 		return p
+	}
+	if name == external.Name {
+		useDeployment(tb)
 	}
 	p, err := topologies.ProviderFor(name, kind)
 	if err != nil {
@@ -118,4 +125,18 @@ func MissingTool(tb testing.TB, err error) {
 		tb.Fatalf("CI=true and %v", err)
 	}
 	tb.Skipf("%v", err)
+}
+
+// useDeployment installs $LOCKBENCH_DEPLOYMENT as provider external, under a random run id.
+func useDeployment(tb testing.TB) {
+	tb.Helper()
+	path := os.Getenv(DeploymentEnv)
+	if path == "" {
+		tb.Fatalf("%s=external needs %s, the deployment file (docs/external.md)", ProviderEnv, DeploymentEnv)
+	}
+	d, err := external.Load(path)
+	if err != nil {
+		tb.Fatalf("%s: %v", DeploymentEnv, err)
+	}
+	external.Use(d, external.NewRunID())
 }

@@ -26,12 +26,15 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // Options configure the etcd client.
 type Options struct {
 	// DialTimeout bounds connecting to the cluster (default 5 s).
 	DialTimeout time.Duration
+	// Access is the etcd user and TLS of a cluster that asks for them (an external one).
+	Access topologies.Access
 }
 
 // Locker takes locks on an etcd cluster.
@@ -51,6 +54,9 @@ func New(ctx context.Context, name string, endpoints []string, opts Options) (*L
 	client, err := clientv3.New(clientv3.Config{
 		Endpoints:   endpoints,
 		DialTimeout: opts.DialTimeout,
+		Username:    opts.Access.Username,
+		Password:    opts.Access.Password,
+		TLS:         opts.Access.TLS,
 		// A member that stops answering (paused) keeps its connection open: without
 		// keepalives the balancer goes on sending it requests that never return.
 		// gRPC allows no less than 10 s between pings.
@@ -65,7 +71,7 @@ func New(ctx context.Context, name string, endpoints []string, opts Options) (*L
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, opts.DialTimeout)
 	defer cancel()
-	if _, err := client.Get(pingCtx, "lockbench/ping"); err != nil {
+	if _, err := client.Get(pingCtx, "lockbench:ping"); err != nil {
 		client.Close()
 		return nil, fmt.Errorf("%s: cluster at %v does not answer: %w", name, endpoints, err)
 	}

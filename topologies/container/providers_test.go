@@ -30,7 +30,7 @@ func TestContainerProviderFamiliesResolvePerKind(t *testing.T) {
 			t.Errorf("ProviderFor(%s, %s) = %v, %v; want %s", c.family, c.kind, p, err, c.want)
 		}
 	}
-	if _, err := topologies.ProviderNamed("external"); err == nil || !strings.Contains(err.Error(), "not yet") {
+	if _, err := topologies.ProviderNamed("external"); err == nil || !strings.Contains(err.Error(), "--deployment") {
 		t.Errorf("provider external = %v; want a clear 'not yet'", err)
 	}
 }

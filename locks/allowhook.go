@@ -1,0 +1,65 @@
+package locks
+
+import (
+	"context"
+	"net"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// allowHook enforces purpose's allow-list on one client: a command not on it (alone,
+// in a pipeline or a transaction), or naming a key outside prefix when one is set,
+// fails with a RefusedError and is never written.
+type allowHook struct{ purpose, prefix string }
+
+func (h allowHook) check(args []any) error {
+	if err := checkCommand(h.purpose, args); err != nil {
+		return err
+	}
+	return checkKeys(h.purpose, h.prefix, args)
+}
+
+func (h allowHook) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) { return next(ctx, network, addr) }
+}
+
+func (h allowHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if err := h.check(cmd.Args()); err != nil {
+			cmd.SetErr(err)
+			return err
+		}
+		return next(ctx, cmd)
+	}
+}
+
+// ProcessPipelineHook refuses the whole pipeline if one command is refused: sending
+// the others would split what the caller meant as one round trip.
+func (h allowHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		for _, cmd := range cmds {
+			if cmd.Name() == "multi" || cmd.Name() == "exec" {
+				continue // a transaction's wrapper, added by go-redis around the caller's commands
+			}
+			if err := h.check(cmd.Args()); err != nil {
+				for _, c := range cmds {
+					c.SetErr(err)
+				}
+				return err
+			}
+		}
+		return next(ctx, cmds)
+	}
+}
+
+// Guard installs purpose's allow-list on c; every client lockbench points at a server
+// passes through here (NewRedisClient, the sentinel strategy, cleanup and probes).
+// keyPrefix, when set (servers lockbench does not own), bounds every key it names.
+func Guard(c *redis.Client, purpose, keyPrefix string) *redis.Client {
+	c.AddHook(allowHook{purpose: purpose, prefix: keyPrefix})
+	return c
+}
+
+// AllowListHook is purpose's allow-list as a hook, for a client Guard cannot take (a
+// sentinel client).
+func AllowListHook(purpose string) redis.Hook { return allowHook{purpose: purpose} }

@@ -1,0 +1,46 @@
+package locks_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// BenchmarkAllowListHook is what the always-on allow-list costs a SET NX round trip:
+// the same client with and without the hook, against one local redis-server, in one
+// run (compare the two lines; their ratio is the cost).
+func BenchmarkAllowListHook(b *testing.B) {
+	topo := testenv.Start(b, topologies.Spec{Kind: topologies.Single})
+	addr := topo.Masters()[0].Addr()
+	ctx := context.Background()
+	opts := locks.RedisOptions{PoolSize: 1}
+	guarded := locks.NewRedisClient(addr, "single", opts)
+	defer guarded.Close()
+	// The same options, no hook: NewRedisClient's client with its hooks taken off is not
+	// reachable, so build the bare one the way NewRedisClient does.
+	bare := redis.NewClient(&redis.Options{Addr: addr, PoolSize: 1, MaxRetries: -1, Protocol: 2, DisableIdentity: true, PipelinePoolSize: -1})
+	defer bare.Close()
+	for name, c := range map[string]*redis.Client{"hook=off": bare, "hook=on": guarded} {
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if err := c.SetNX(ctx, "lockbench:bench", "t", 0).Err(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("check-only", func(b *testing.B) {
+		cmd := redis.NewBoolCmd(ctx, "set", "lockbench:bench", "t", "px", 10000, "nx")
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if err := locks.CheckCommand("single", cmd.Args()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

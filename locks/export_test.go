@@ -1,0 +1,4 @@
+package locks
+
+// CheckCommand is checkCommand, for the hook's benchmark.
+var CheckCommand = checkCommand

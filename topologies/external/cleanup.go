@@ -1,0 +1,65 @@
+package external
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// cleanup deletes every key under the run's prefix on every master (SCAN MATCH, then
+// UNLINK: never KEYS, which blocks the server) or, on etcd, the prefix's range. It
+// returns how many keys it deleted.
+func (t *topology) cleanup(ctx context.Context) (int64, error) {
+	if t.spec.Kind == topologies.Etcd {
+		return t.cleanupEtcd(ctx)
+	}
+	opts := locks.RedisOptions{PoolSize: 1, Access: t.access, KeyPrefix: t.prefix}
+	var clients []*redis.Client
+	if t.spec.Kind == topologies.Sentinel {
+		// Whoever is master now holds the keys, also after a failover.
+		opts.SentinelAccess = t.sentinelAccess
+		clients = append(clients, locks.NewFailoverClient(topologies.Addrs(t.sentinels), t.spec.MasterName, locks.PurposeCleanup, opts))
+	} else {
+		for _, m := range t.masters {
+			clients = append(clients, locks.NewRedisClient(m.Addr(), locks.PurposeCleanup, opts))
+		}
+	}
+	var total int64
+	var errs []error
+	for i, c := range clients {
+		n, err := deletePrefix(ctx, c, t.prefix)
+		total += n
+		if err != nil {
+			errs = append(errs, fmt.Errorf("delete keys %s* on server %d: %w", t.prefix, i, err))
+		}
+		c.Close()
+	}
+	return total, errors.Join(errs...)
+}
+
+// deletePrefix scans c's keyspace for prefix* and unlinks what it finds, a batch at a time.
+func deletePrefix(ctx context.Context, c *redis.Client, prefix string) (int64, error) {
+	var cursor uint64
+	var total int64
+	for {
+		keys, next, err := c.Scan(ctx, cursor, prefix+"*", 1000).Result()
+		if err != nil {
+			return total, err
+		}
+		if len(keys) > 0 {
+			n, err := c.Unlink(ctx, keys...).Result()
+			total += n
+			if err != nil {
+				return total, err
+			}
+		}
+		if cursor = next; cursor == 0 {
+			return total, nil
+		}
+	}
+}
