@@ -29,6 +29,11 @@ type Runner struct {
 	Out      string // an existing, empty folder
 	Observer Observer
 	Run      *resultsdir.Run // Environment set by the caller; cells are appended
+	// Worker, when set, runs only its share of every cell (`run --worker I/N`).
+	Worker *Worker
+	// Target, when set, is the running deployment every cell measures: it is neither
+	// started nor closed here (workers sharing servers; tests).
+	Target topologies.Topology
 
 	data topologies.Topology // the PostgreSQL holding the update workload's rows, once started
 }
@@ -40,6 +45,13 @@ type Runner struct {
 // finished cell; on return Run.Complete says whether all were measured.
 func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 	r.Observer.Started(len(cells))
+	if err := r.checkWorker(cells); err != nil {
+		return err
+	}
+	if r.Worker != nil {
+		tag := r.Worker.tag(r.Config.RunID)
+		r.Run.Worker = &tag
+	}
 	if err := resultsdir.WriteRun(r.Out, r.Run); err != nil {
 		return err
 	}
@@ -51,10 +63,10 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 			network.Close()
 			network = nil
 		}
-		if topo != nil {
+		if topo != nil && topo != r.Target {
 			topo.Close()
-			topo = nil
 		}
+		topo = nil
 	}
 	defer closeAll()
 	defer r.closeData()
@@ -62,10 +74,18 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 		if ctx.Err() != nil {
 			break
 		}
-		if r.Run.Has(cell.Name(), cell.Repeat) {
+		if r.Run.Has(cell.Name(), cell.Repeat) || r.hasSkipped(cell) {
 			continue
 		}
-		if i == 0 || cell.Strategy != cells[i-1].Strategy || topologyMismatch(topo, cell) {
+		if skip, err := r.skipEmptyShare(cell); skip || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if r.Target != nil {
+			topo = r.Target
+		} else if i == 0 || cell.Strategy != cells[i-1].Strategy || topologyMismatch(topo, cell) {
 			closeAll()
 			var err error
 			if topo, err = r.startTopology(ctx, cell.Strategy); err != nil {
@@ -108,7 +128,7 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 		}
 		r.Observer.CellDone(i, measured)
 	}
-	r.Run.Complete = ctx.Err() == nil && len(r.Run.Cells) == len(cells)
+	r.Run.Complete = ctx.Err() == nil && len(r.Run.Cells)+len(r.Run.Skipped) == len(cells)
 	r.Run.Finished = time.Now().UTC()
 	return resultsdir.WriteRun(r.Out, r.Run)
 }
@@ -160,7 +180,8 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	if cell.Workload == WorkloadUpdate {
 		return r.measureUpdates(ctx, index, cell, topo)
 	}
-	opts := locks.Options{RedisOptions: locks.RedisOptions{PoolSize: cell.Clients}}
+	first, clients := r.share(cell)
+	opts := locks.Options{RedisOptions: locks.RedisOptions{PoolSize: clients}}
 	if network != nil {
 		opts.Dialer = network.Dialer()
 	}
@@ -170,20 +191,40 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	}
 	defer l.Close()
 	load := bench.Load{
-		Clients: cell.Clients, Keys: cell.Keys, TTL: cell.TTL, Hold: cell.Hold,
-		RetryDelay: r.Config.RetryDelay.D(), KeyPrefix: fmt.Sprintf("lockbench:%d:", index),
+		Clients: clients, Keys: cell.Keys, TTL: cell.TTL, Hold: cell.Hold,
+		RetryDelay: r.Config.RetryDelay.D(), KeyPrefix: r.keyPrefix(index),
+		FirstClient: first, AllClients: cell.Clients,
 	}
-	open := bench.Open{Rate: cell.Rate, Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
+	open := bench.Open{Rate: cell.Rate * float64(clients) / float64(cell.Clients), Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
+	if r.Worker != nil { // each worker's arrivals of their own, not copies of one another's
+		open.Seed += uint64(r.Worker.Index) << 32
+	}
 	// Connections are warmed once, on a deadline of their own: a phase's deadline is its
 	// measured time, and 1,024 clients' dials would eat a short warm-up whole.
 	warmCtx, cancel := context.WithTimeout(ctx, connectBudget)
-	err = locks.Warm(warmCtx, l, locks.WarmUp{Clients: cell.Clients, TTL: cell.TTL})
+	err = locks.Warm(warmCtx, l, locks.WarmUp{Clients: clients, TTL: cell.TTL})
 	cancel()
 	if err != nil {
 		return resultsdir.Cell{}, fmt.Errorf("open connections: %w", err)
 	}
 	load.NoWarm = true
-	if r.Config.Warmup > 0 {
+	start, err := r.agreeStart(ctx, index, cell, topo)
+	if err != nil {
+		return resultsdir.Cell{}, err
+	}
+	if !start.scheduled.IsZero() {
+		// The warm-up ends on the agreed start, so that every worker's measured part begins together.
+		warmup := load
+		warmup.KeyPrefix += "warmup:"
+		if !sleepUntil(ctx, start.scheduled.Add(-r.Config.Warmup.D())) {
+			return resultsdir.Cell{}, ctx.Err()
+		}
+		if r.Config.Warmup > 0 {
+			if _, err := r.runLoad(ctx, l, warmup, open, cell, time.Until(start.scheduled)); err != nil {
+				return resultsdir.Cell{}, fmt.Errorf("warm-up: %w", err)
+			}
+		}
+	} else if r.Config.Warmup > 0 {
 		// Keys of its own: a lock the warm-up's end left behind must not block the
 		// measured part for a TTL.
 		warmup := load
@@ -200,7 +241,12 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	if ctx.Err() != nil {
 		return resultsdir.Cell{}, ctx.Err()
 	}
-	return r.record(index, cell, res, res.Started) // the clock's start, after every connection opened
+	measured, err := r.record(index, cell, res, res.Started) // the clock's start, after every connection opened
+	if r.Worker != nil {
+		r.tagCell(&measured, cell, start, res.Started)
+		measured.Load.TargetRate = open.Rate // this worker's share of the cell's rate
+	}
+	return measured, err
 }
 
 // connectBudget bounds the opening of a cell's connections, every client to every node.
@@ -256,7 +302,11 @@ func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.T
 	out.Intervals = summarizePieces(pieces)
 	for metric, h := range lockHistograms(res.Recorder) {
 		rel := filepath.Join(resultsdir.HistogramsDir, fmt.Sprintf("%03d-%s.hlog", index, metric))
-		if err := resultsdir.WriteHistogramLog(r.Out, rel, spans(metric, h, pieces, start, res.Elapsed)); err != nil {
+		logged := spans(metric, h, pieces, start, res.Elapsed)
+		for i := range logged {
+			logged[i].Tag = r.logTag()
+		}
+		if err := resultsdir.WriteHistogramLog(r.Out, rel, logged); err != nil {
 			return out, err
 		}
 		out.Latency[metric] = resultsdir.Summarize(h)
