@@ -96,4 +96,6 @@ func (w worker) cellOf(name string, repeat int) (cell *resultsdir.Cell, skipped 
 }
 
 // String names a worker for messages: worker 1/3 (dir).
-func (w worker) String() string { return fmt.Sprintf("worker %d/%d (%s)", w.tag.Index, w.tag.Of, w.dir) }
+func (w worker) String() string {
+	return fmt.Sprintf("worker %d/%d (%s)", w.tag.Index, w.tag.Of, w.dir)
+}
