@@ -37,6 +37,7 @@ type runFlags struct {
 	resume                             string
 	preset                             string
 	redisImage                         string
+	workers                            workerFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -66,6 +67,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.resume, "resume", "", "carry on the interrupted run in this folder instead of --out: give the same command, it measures the cells the folder lacks")
 	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind; auto: processes when installed, else containers, else embedded)")
 	registerRedisImage(fs, &f.redisImage)
+	f.workers.register(fs)
 }
 
 func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -82,6 +84,10 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	cfg, err := f.resolve(fs)
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	worker, err := f.workers.resolve(fs, &cfg)
+	if err != nil {
+		return err
 	}
 	if err := checkProvider(cfg.Provider, f.redisImage); err != nil {
 		return err
@@ -120,7 +126,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := notifyInterrupt()
 	defer stop()
 
-	runner := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: newObserver(stdout, f.progress, cfg)}
+	runner := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: newObserver(stdout, f.progress, cfg), Worker: worker}
 	if err := runner.Execute(ctx, cells); err != nil {
 		return fmt.Errorf("%v (results so far: %s)", err, out)
 	}
