@@ -33,7 +33,14 @@ func keysOfShares(t *testing.T, all, keys int, shares [][2]int) []map[string]boo
 	for _, s := range shares {
 		l := &keyLog{memLocker: memLocker{holders: map[string]string{}}, keys: map[string]bool{}}
 		load := bench.Load{Clients: s[1], Keys: keys, TTL: time.Second, KeyPrefix: "p:", FirstClient: s[0], AllClients: all}
-		if _, err := bench.RunClosed(context.Background(), l, load, bench.Countdown(50*s[1])); err != nil {
+		// Until the share asked for as many keys as it can (each client at least once), or a cap.
+		budget := bench.Countdown(100_000)
+		enough := func() bool {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			return len(l.keys) < min(s[1], keys) && budget()
+		}
+		if _, err := bench.RunClosed(context.Background(), l, load, enough); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, l.keys)
