@@ -110,6 +110,10 @@ func TestThreeWorkersMergeIntoAFolderReportReads(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(merged, "report.md")); err != nil {
 		t.Errorf("report wrote no report.md: %v", err)
 	}
+	adrOut := filepath.Join(t.TempDir(), "adr.md")
+	if code := run([]string{"adr", "--workload", adrExample, "--results", merged, "--out", adrOut, "--date", "2026-12-01"}, nil, io.Discard, &stderr); code != 0 {
+		t.Errorf("adr on the merged folder: exit %d: %s", code, stderr.String())
+	}
 	if code := run([]string{"compare", whole, merged}, nil, io.Discard, &stderr); code != 0 && code != 1 {
 		t.Errorf("compare whole merged: exit %d: %s", code, stderr.String())
 	}
