@@ -85,7 +85,7 @@ func (m *mergedRun) mergeCell(base resultsdir.Cell, shares []share, maxSkew time
 	out := base
 	out.Worker, out.Errors, out.Intervals = nil, nil, nil
 	out.Attempts, out.Granted, out.Refused, out.CutOffAttempts, out.CutOffHolds = 0, 0, 0, 0, 0
-	out.Load.TargetRate, out.Load.Dropped = 0, 0
+	out.Load.Dropped = 0
 	out.Latency, out.Histograms = map[string]resultsdir.Summary{}, map[string]string{}
 	for _, s := range shares {
 		c := s.cell
@@ -95,7 +95,6 @@ func (m *mergedRun) mergeCell(base resultsdir.Cell, shares []share, maxSkew time
 		out.Refused += c.Refused
 		out.CutOffAttempts += c.CutOffAttempts
 		out.CutOffHolds += c.CutOffHolds
-		out.Load.TargetRate += c.Load.TargetRate
 		out.Load.Dropped += c.Load.Dropped
 		for kind, n := range c.Errors {
 			if out.Errors == nil {

@@ -15,6 +15,9 @@ type WorkerTag struct {
 	// [FirstClient, FirstClient+Clients).
 	Clients     int `json:"clients,omitempty"`
 	FirstClient int `json:"first_client,omitempty"`
+	// Rate is this worker's share of an open loop's rate; the cell's own fields (clients,
+	// target rate) are the whole cell's, as its name says.
+	Rate float64 `json:"rate,omitempty"`
 	// ScheduledStart is when the workers agreed the measured part starts (this worker's
 	// clock); ActualStart when its clock started.
 	ScheduledStart time.Time `json:"scheduled_start,omitempty"`

@@ -243,8 +243,7 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	}
 	measured, err := r.record(index, cell, res, res.Started) // the clock's start, after every connection opened
 	if r.Worker != nil {
-		r.tagCell(&measured, cell, start, res.Started)
-		measured.Load.TargetRate = open.Rate // this worker's share of the cell's rate
+		r.tagCell(&measured, cell, start, res.Started, open.Rate)
 	}
 	return measured, err
 }

@@ -77,12 +77,13 @@ func (r *Runner) agreeStart(ctx context.Context, index int, cell Cell, topo topo
 }
 
 // tagCell marks a measured cell as this worker's share.
-func (r *Runner) tagCell(c *resultsdir.Cell, cell Cell, start workerStart, actual time.Time) {
+func (r *Runner) tagCell(c *resultsdir.Cell, cell Cell, start workerStart, actual time.Time, rate float64) {
 	if r.Worker == nil {
 		return
 	}
 	tag := r.Worker.tag(r.Config.RunID)
 	tag.FirstClient, tag.Clients = r.share(cell)
+	tag.Rate = rate
 	tag.ScheduledStart, tag.ActualStart = start.scheduled.UTC(), actual.UTC()
 	tag.ClockOffsetToTarget = resultsdir.Duration(start.offset)
 	c.Worker = &tag

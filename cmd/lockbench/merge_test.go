@@ -64,7 +64,8 @@ func TestThreeWorkersMergeIntoAFolderReportReads(t *testing.T) {
 	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
 	cfg := sweep.Config{Duration: sweep.Duration(time.Second), Warmup: sweep.Duration(200 * time.Millisecond), Seed: 1,
 		RunID:  fmt.Sprintf("m%d", time.Now().UnixNano()),
-		Sweeps: []sweep.Sweep{{Strategies: []string{"single"}, Clients: []int{6}, Keys: []string{"1", sweep.PerClient}}}}
+		Sweeps: []sweep.Sweep{{Strategies: []string{"single"}, Clients: []int{6}, Keys: []string{"1", sweep.PerClient}},
+			{Strategies: []string{"single"}, Clients: []int{3}, Keys: []string{sweep.PerClient}, Load: "open", Rate: []float64{300}, Arrival: "constant"}}}
 	workers := runShares(t, topo, cfg, 3)
 	cfg.RunID += "-whole"
 	whole := runShares(t, topo, cfg, 0)[0]
@@ -102,6 +103,9 @@ func TestThreeWorkersMergeIntoAFolderReportReads(t *testing.T) {
 		}
 		if len(c.Workers) != 3 || c.Granted == 0 {
 			t.Errorf("%s: %d workers, %d granted", c.Name, len(c.Workers), c.Granted)
+		}
+		if c.Load.Mode == "open" && (c.Load.TargetRate != 300 || c.Workers[0].Rate != 100 || c.Load.AchievedRate <= 0) {
+			t.Errorf("%s: target rate %v, worker 0's share %v, achieved %v; want 300, 100 and some", c.Name, c.Load.TargetRate, c.Workers[0].Rate, c.Load.AchievedRate)
 		}
 	}
 	if code := run([]string{"report", merged}, nil, io.Discard, &stderr); code != 0 {
