@@ -33,7 +33,15 @@ type Load struct {
 	// NoWarm skips the warm-up of the locker's connections before the clock starts
 	// (locks.Warm): the caller warmed them already, or means to measure them cold.
 	NoWarm bool
+	// FirstClient and AllClients place these clients in a load shared with other
+	// processes: they are global clients [FirstClient, FirstClient+Clients) of
+	// AllClients (0: Clients), so that keys (global % Keys) contend across processes.
+	FirstClient int
+	AllClients  int
 }
+
+// allClients is the size of the whole load these clients are part of.
+func (l Load) allClients() int { return max(l.AllClients, l.Clients) }
 
 // Validate names the first field that cannot run.
 func (l Load) Validate() error {
@@ -42,8 +50,10 @@ func (l Load) Validate() error {
 		return fmt.Errorf("clients = %d: must be >= 1", l.Clients)
 	case l.Keys < 1:
 		return fmt.Errorf("keys = %d: must be >= 1", l.Keys)
-	case l.Keys > l.Clients:
-		return fmt.Errorf("keys = %d: must be <= clients (%d)", l.Keys, l.Clients)
+	case l.Keys > l.allClients():
+		return fmt.Errorf("keys = %d: must be <= clients (%d)", l.Keys, l.allClients())
+	case l.FirstClient < 0 || l.FirstClient+l.Clients > l.allClients():
+		return fmt.Errorf("clients [%d, %d): outside the %d clients of the whole load", l.FirstClient, l.FirstClient+l.Clients, l.allClients())
 	case l.TTL <= 0:
 		return fmt.Errorf("ttl = %v: must be > 0", l.TTL)
 	case l.Hold < 0:
@@ -56,8 +66,10 @@ func (l Load) Validate() error {
 	return nil
 }
 
+// key is the key of local client number client: by its global index, so that every
+// process sharing a load maps a global client to the same key.
 func (l Load) key(client int) string {
-	return fmt.Sprintf("%slock:%d", l.KeyPrefix, client%l.Keys)
+	return fmt.Sprintf("%slock:%d", l.KeyPrefix, (l.FirstClient+client)%l.Keys)
 }
 
 // Result is a merged recording of one run.

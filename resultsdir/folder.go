@@ -106,11 +106,12 @@ func DecodeRun(path string, b []byte) (*Run, error) {
 type Span struct {
 	H          *hdrhistogram.Histogram
 	Start, End time.Time
+	Tag        string // the log line's tag (no commas); empty: the log's file name
 }
 
 // WriteHistogram writes h as an HdrHistogram log of one interval at dir/rel, atomically.
 func WriteHistogram(dir, rel string, h *hdrhistogram.Histogram, start, end time.Time) error {
-	return WriteHistogramLog(dir, rel, []Span{{h, start, end}})
+	return WriteHistogramLog(dir, rel, []Span{{H: h, Start: start, End: end}})
 }
 
 // WriteHistogramLog writes an HdrHistogram log of consecutive interval histograms at
@@ -137,6 +138,9 @@ func WriteHistogramLog(dir, rel string, spans []Span) error {
 		h.SetStartTimeMs(s.Start.UnixMilli())
 		h.SetEndTimeMs(s.End.UnixMilli())
 		h.SetTag(filepath.Base(rel))
+		if s.Tag != "" {
+			h.SetTag(s.Tag)
+		}
 		steps = append(steps, func() error { return lw.OutputIntervalHistogram(h) })
 	}
 	for _, step := range steps {

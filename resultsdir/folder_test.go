@@ -159,7 +159,7 @@ func TestHistogramLogKeepsItsIntervalsApart(t *testing.T) {
 		for v := int64(0); v < 100*i; v++ {
 			h.RecordValue(i * 1_000_000) // interval i holds 100*i values of i ms
 		}
-		spans = append(spans, Span{h, start.Add(time.Duration(i-1) * time.Second), start.Add(time.Duration(i) * time.Second)})
+		spans = append(spans, Span{H: h, Start: start.Add(time.Duration(i-1) * time.Second), End: start.Add(time.Duration(i) * time.Second)})
 	}
 	if err := WriteHistogramLog(dir, "histograms/x.hlog", spans); err != nil {
 		t.Fatal(err)

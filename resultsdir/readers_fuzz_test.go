@@ -67,7 +67,7 @@ func sampleLog(tb testing.TB) []byte {
 		for v := int64(1); v <= 20*i; v++ {
 			h.RecordValue(v * 10_000)
 		}
-		spans = append(spans, Span{h, start.Add(time.Duration(i-1) * time.Second), start.Add(time.Duration(i) * time.Second)})
+		spans = append(spans, Span{H: h, Start: start.Add(time.Duration(i-1) * time.Second), End: start.Add(time.Duration(i) * time.Second)})
 	}
 	if err := WriteHistogramLog(dir, "x.hlog", spans); err != nil {
 		tb.Fatal(err)

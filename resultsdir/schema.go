@@ -29,6 +29,11 @@ type Run struct {
 	Cells         []Cell      `json:"cells"`
 	// Resumed lists when the run was carried on with --resume after an interruption.
 	Resumed []time.Time `json:"resumed,omitempty"`
+	// Worker is set on one worker's share of a run spread over load hosts; Skipped
+	// its cells with no clients of its own; Notes warnings a reader must see (merge).
+	Worker  *WorkerTag    `json:"worker,omitempty"`
+	Skipped []SkippedCell `json:"skipped,omitempty"`
+	Notes   []string      `json:"notes,omitempty"`
 }
 
 // Has says whether the run holds the cell of name measured in pass repeat: a resumed
@@ -111,6 +116,10 @@ type Cell struct {
 	Workload string       `json:"workload,omitempty"`
 	Guard    string       `json:"guard,omitempty"` // the write's guard mode; empty for a lock-free strategy
 	Update   *UpdateStats `json:"update,omitempty"`
+
+	// Worker is the share one worker measured; Workers the shares a merged cell adds up.
+	Worker  *WorkerTag  `json:"worker,omitempty"`
+	Workers []WorkerTag `json:"workers,omitempty"`
 }
 
 // WorkloadUpdate names the update workload.

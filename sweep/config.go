@@ -32,6 +32,9 @@ type Config struct {
 	Intervals int `yaml:"intervals,omitempty"`
 	// Repeat measures the whole matrix this many times over, pass after pass (0 or 1: once).
 	Repeat int `yaml:"repeat,omitempty"`
+	// RunID, when set, prefixes every key (lockbench:<run-id>:<index>:), shared by all
+	// the workers of one run and apart from every other run's on a shared server.
+	RunID string `yaml:"run_id,omitempty"`
 }
 
 // Sweep is the product of its axes.

@@ -29,10 +29,14 @@ type Runner struct {
 	Out      string // an existing, empty folder
 	Observer Observer
 	Run      *resultsdir.Run // Environment set by the caller; cells are appended
-	// RunID, when set, goes into every key's prefix (lockbench:<run-id>:<index>:): a run
-	// on servers it does not own writes only under its own prefix, and hosts sharing
-	// one run share it.
-	RunID string
+	// Worker, when set, runs only its share of every cell (`run --worker I/N`).
+	Worker *Worker
+	// Target, when set, is the running deployment every cell measures: it is neither
+	// started nor closed here (workers sharing servers; tests).
+	Target topologies.Topology
+
+	kept    []topologies.Topology // a worker's topologies, closed once every worker is done
+	lastEnd time.Time             // a worker's last agreed end of a measured part
 
 	data topologies.Topology // the PostgreSQL holding the update workload's rows, once started
 }
@@ -44,6 +48,13 @@ type Runner struct {
 // finished cell; on return Run.Complete says whether all were measured.
 func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 	r.Observer.Started(len(cells))
+	if err := r.checkWorker(cells); err != nil {
+		return err
+	}
+	if r.Worker != nil {
+		tag := r.Worker.tag(r.Config.RunID)
+		r.Run.Worker = &tag
+	}
 	if err := resultsdir.WriteRun(r.Out, r.Run); err != nil {
 		return err
 	}
@@ -55,21 +66,30 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 			network.Close()
 			network = nil
 		}
-		if topo != nil {
-			topo.Close()
-			topo = nil
+		if topo != nil && topo != r.Target {
+			r.closeTopology(topo)
 		}
+		topo = nil
 	}
+	defer r.closeKept(ctx)
 	defer closeAll()
 	defer r.closeData()
 	for i, cell := range cells {
 		if ctx.Err() != nil {
 			break
 		}
-		if r.Run.Has(cell.Name(), cell.Repeat) {
+		if r.Run.Has(cell.Name(), cell.Repeat) || r.hasSkipped(cell) {
 			continue
 		}
-		if i == 0 || cell.Strategy != cells[i-1].Strategy || topologyMismatch(topo, cell) {
+		if skip, err := r.skipEmptyShare(cell); skip || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if r.Target != nil {
+			topo = r.Target
+		} else if i == 0 || cell.Strategy != cells[i-1].Strategy || topologyMismatch(topo, cell) {
 			closeAll()
 			var err error
 			if topo, err = r.startTopology(ctx, cell.Strategy); err != nil {
@@ -112,7 +132,7 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 		}
 		r.Observer.CellDone(i, measured)
 	}
-	r.Run.Complete = ctx.Err() == nil && len(r.Run.Cells) == len(cells)
+	r.Run.Complete = ctx.Err() == nil && len(r.Run.Cells)+len(r.Run.Skipped) == len(cells)
 	r.Run.Finished = time.Now().UTC()
 	return resultsdir.WriteRun(r.Out, r.Run)
 }
@@ -161,14 +181,6 @@ func (r *Runner) start(ctx context.Context, strategy string, spec topologies.Spe
 	return topo, nil
 }
 
-// keyPrefix starts every key of the index-th cell.
-func (r *Runner) keyPrefix(index int) string {
-	if r.RunID != "" {
-		return fmt.Sprintf("lockbench:%s:%d:", r.RunID, index)
-	}
-	return fmt.Sprintf("lockbench:%d:", index)
-}
-
 // describe says in a few words what a strategy ran on.
 func describe(topo topologies.Topology) string {
 	return fmt.Sprintf("%s via %s: %d master(s), %d replica(s), %d sentinel(s)",
@@ -180,7 +192,8 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	if cell.Workload == WorkloadUpdate {
 		return r.measureUpdates(ctx, index, cell, topo)
 	}
-	opts := locks.Options{RedisOptions: locks.RedisOptions{PoolSize: cell.Clients}}
+	first, clients := r.share(cell)
+	opts := locks.Options{RedisOptions: locks.RedisOptions{PoolSize: clients}}
 	if network != nil {
 		opts.Dialer = network.Dialer()
 	}
@@ -190,20 +203,43 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	}
 	defer l.Close()
 	load := bench.Load{
-		Clients: cell.Clients, Keys: cell.Keys, TTL: cell.TTL, Hold: cell.Hold,
+		Clients: clients, Keys: cell.Keys, TTL: cell.TTL, Hold: cell.Hold,
 		RetryDelay: r.Config.RetryDelay.D(), KeyPrefix: r.keyPrefix(index),
+		FirstClient: first, AllClients: cell.Clients,
 	}
-	open := bench.Open{Rate: cell.Rate, Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
+	open := bench.Open{Rate: cell.Rate * float64(clients) / float64(cell.Clients), Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
+	if r.Worker != nil { // each worker's arrivals of their own, not copies of one another's
+		open.Seed += uint64(r.Worker.Index) << 32
+	}
 	// Connections are warmed once, on a deadline of their own: a phase's deadline is its
 	// measured time, and 1,024 clients' dials would eat a short warm-up whole.
 	warmCtx, cancel := context.WithTimeout(ctx, connectBudget)
-	err = locks.Warm(warmCtx, l, locks.WarmUp{Clients: cell.Clients, TTL: cell.TTL})
+	err = locks.Warm(warmCtx, l, locks.WarmUp{Clients: clients, TTL: cell.TTL})
 	cancel()
 	if err != nil {
 		return resultsdir.Cell{}, fmt.Errorf("open connections: %w", err)
 	}
 	load.NoWarm = true
-	if r.Config.Warmup > 0 {
+	start, err := r.agreeStart(ctx, index, cell, topo)
+	if !start.scheduled.IsZero() {
+		r.lastEnd = start.scheduled.Add(r.Config.Duration.D())
+	}
+	if err != nil {
+		return resultsdir.Cell{}, err
+	}
+	if !start.scheduled.IsZero() {
+		// The warm-up ends on the agreed start, so that every worker's measured part begins together.
+		warmup := load
+		warmup.KeyPrefix += "warmup:"
+		if !sleepUntil(ctx, start.scheduled.Add(-r.Config.Warmup.D())) {
+			return resultsdir.Cell{}, ctx.Err()
+		}
+		if r.Config.Warmup > 0 {
+			if _, err := r.runLoad(ctx, l, warmup, open, cell, time.Until(start.scheduled)); err != nil {
+				return resultsdir.Cell{}, fmt.Errorf("warm-up: %w", err)
+			}
+		}
+	} else if r.Config.Warmup > 0 {
 		// Keys of its own: a lock the warm-up's end left behind must not block the
 		// measured part for a TTL.
 		warmup := load
@@ -220,7 +256,11 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	if ctx.Err() != nil {
 		return resultsdir.Cell{}, ctx.Err()
 	}
-	return r.record(index, cell, res, res.Started) // the clock's start, after every connection opened
+	measured, err := r.record(index, cell, res, res.Started) // the clock's start, after every connection opened
+	if r.Worker != nil {
+		r.tagCell(&measured, cell, start, res.Started, open.Rate)
+	}
+	return measured, err
 }
 
 // connectBudget bounds the opening of a cell's connections, every client to every node.
@@ -276,7 +316,11 @@ func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.T
 	out.Intervals = summarizePieces(pieces)
 	for metric, h := range lockHistograms(res.Recorder) {
 		rel := filepath.Join(resultsdir.HistogramsDir, fmt.Sprintf("%03d-%s.hlog", index, metric))
-		if err := resultsdir.WriteHistogramLog(r.Out, rel, spans(metric, h, pieces, start, res.Elapsed)); err != nil {
+		logged := spans(metric, h, pieces, start, res.Elapsed)
+		for i := range logged {
+			logged[i].Tag = r.logTag()
+		}
+		if err := resultsdir.WriteHistogramLog(r.Out, rel, logged); err != nil {
 			return out, err
 		}
 		out.Latency[metric] = resultsdir.Summarize(h)

@@ -28,7 +28,7 @@ func (r *Runner) measureUpdates(ctx context.Context, index int, cell Cell, topo 
 	setup := updates.Setup{
 		Strategy: cell.Strategy, Guard: cell.Guard, Topology: topo,
 		Clients: cell.Clients, Rows: cell.Keys, TTL: cell.TTL,
-		Prefix:     fmt.Sprintf("lockbench:%d:", index),
+		Prefix:     r.keyPrefix(index),
 		RetryDelay: updateRetryDelay, MaxRetryDelay: updateMaxRetryDelay,
 	}
 	if d := r.Config.RetryDelay.D(); d > 0 {

@@ -143,10 +143,30 @@ var badInputs = map[string][]badInput{
 		{[]string{"--provider", "external", "--strategies", "single"}, "no deployment given"},
 		{[]string{"--password", "hunter2", "--strategies", "single"}, "never takes a password from a flag"},
 		{[]string{"--redis-password=hunter2"}, "never takes a password from a flag"},
+		{[]string{"--worker", "3/3", "--run-id", "r1"}, "--worker 3/3: the index counts from 0 and must be below 3"},
+		{[]string{"--worker", "0/0", "--run-id", "r1"}, "--worker 0/0: want at least 1 worker"},
+		{[]string{"--worker", "-1/3", "--run-id", "r1"}, "--worker -1/3: the index counts from 0"},
+		{[]string{"--worker", "x", "--run-id", "r1"}, `--worker "x": want I/N`},
+		{[]string{"--worker", "/3", "--run-id", "r1"}, `--worker "/3": want I/N`},
+		{[]string{"--worker", "0/3"}, "--worker 0/3 needs --run-id"},
+		{[]string{"--worker", "0/3", "--run-id", "r1"}, "give --provider external"},
+		{[]string{"--worker", "0/3", "--run-id", "r1", "--start-at", "tomorrow"}, `--start-at "tomorrow"`},
+		{[]string{"--worker", "0/3", "--run-id", "r1", "--rendezvous-timeout", "0s"}, `--rendezvous-timeout "0s"`},
+		{[]string{"--worker", "0/3", "--run-id", "r1", "--workload", "update", "--strategies", "single"}, "the update workload cannot be split"},
+		{[]string{"--run-id", "a:b"}, "--run-id"},
+		{[]string{"--start-at", "2026-01-02T15:04:05Z"}, "--start-at: only a worker"},
 	},
 	"capacity": {
 		{[]string{"--deployment", "DEPLOY:single-only", "--strategies", "redlock", "--slo", "p99=5ms", "--out", "OUT"}, "strategy redlock needs role redlock.masters"},
 		{[]string{"--password", "hunter2", "--out", "OUT"}, "never takes a password from a flag"},
+	},
+	"merge": {
+		{[]string{}, "--out: where to write"},
+		{[]string{"--out", "OUT"}, "no worker folders given"},
+		{[]string{"--out", "OUT", "/nonexistent/results"}, "not a lockbench results folder"},
+		{[]string{"--out", "OUT", "GOOD"}, "not a worker's folder"},
+		{[]string{"--out", "OUT", "--max-skew", "0s", "GOOD"}, "--max-skew 0s"},
+		{[]string{"--out", "OUT", "--max-skew", "soon", "GOOD"}, "max-skew"},
 	},
 	"safety": {
 		{[]string{"--out", "OUT"}, "--scenario"},
@@ -260,7 +280,7 @@ func goodFolderFor(t *testing.T, command string) string {
 			t.Fatal(err)
 		}
 		return dir
-	case "report":
+	case "report", "merge":
 		return copyResults(t, sampleResults)
 	}
 	return t.TempDir()

@@ -252,7 +252,9 @@ func (p capacityPlan) execute(ctx context.Context, dir string, stdout io.Writer)
 		Budget: resultsdir.Duration(p.slo.Budget), Precision: p.params.Precision, MinSamples: need}
 	run := &resultsdir.Run{Started: time.Now().UTC(), Environment: sweep.Environment(p.sweepCfg, os.Args)}
 	run.Environment.RunID = p.runID
-	runner := &sweep.Runner{Config: p.sweepCfg, Out: dir, Run: run, RunID: p.runID}
+	cfg := p.sweepCfg
+	cfg.RunID = p.runID
+	runner := &sweep.Runner{Config: cfg, Out: dir, Run: run}
 	if err := resultsdir.WriteRun(dir, run); err != nil {
 		return rec, run, err
 	}

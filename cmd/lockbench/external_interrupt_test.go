@@ -63,7 +63,8 @@ func TestExternalInterruptedRunDeletesItsKeys(t *testing.T) {
 	}
 	env := sweep.Environment(cfg, nil)
 	env.RunID = runID
-	r := &sweep.Runner{Config: cfg, Out: out, RunID: runID, Run: &resultsdir.Run{Environment: env},
+	cfg.RunID = runID
+	r := &sweep.Runner{Config: cfg, Out: out, Run: &resultsdir.Run{Environment: env},
 		Observer: cancelObserver{cancel: cancel, after: 500 * time.Millisecond}}
 	if err := r.Execute(runCtx, cells); err != nil {
 		t.Fatal(err)

@@ -38,6 +38,7 @@ type runFlags struct {
 	preset                             string
 	redisImage                         string
 	deployment, runID                  string
+	workers                            workerFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -68,6 +69,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind; auto: processes when installed, else containers, else embedded)")
 	registerRedisImage(fs, &f.redisImage)
 	registerExternal(fs, &f.deployment, &f.runID)
+	f.workers.register(fs)
 }
 
 func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -92,7 +94,17 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	runID, err := setupExternal(&cfg, cells, f.runID)
+	givenRunID := f.runID
+	if givenRunID == "" {
+		givenRunID = cfg.RunID // run_id: in the config file
+	}
+	runID, err := setupExternal(&cfg, cells, givenRunID)
+	if err != nil {
+		return err
+	}
+	cfg.RunID = runID
+	// A worker's run id must be given: a random one per host would share nothing.
+	worker, err := f.workers.resolve(fs, &cfg, givenRunID)
 	if err != nil {
 		return err
 	}
@@ -133,7 +145,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := notifyInterrupt()
 	defer stop()
 
-	runner := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: newObserver(stdout, f.progress, cfg), RunID: runID}
+	runner := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: newObserver(stdout, f.progress, cfg), Worker: worker}
 	if err := runner.Execute(ctx, cells); err != nil {
 		return fmt.Errorf("%v (results so far: %s)", err, out)
 	}

@@ -22,6 +22,7 @@ func resumeRun(stdout io.Writer, dir string, cfg sweep.Config, env resultsdir.En
 		return nil, nil
 	}
 	sweep.MarkResumed(run)
-	fmt.Fprintf(stdout, "resuming %s: %d of %d cells finished, measuring the other %d\n", dir, len(run.Cells), cells, cells-len(run.Cells))
+	done := len(run.Cells) + len(run.Skipped) // a worker skips the cells it has no clients in
+	fmt.Fprintf(stdout, "resuming %s: %d of %d cells finished, measuring the other %d\n", dir, done, cells, cells-done)
 	return run, nil
 }

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/lockbench/lockbench/merge"
+)
+
+func init() {
+	commands["merge"] = command{"add up the folders of a run's workers (run --worker I/N) into one results folder: lockbench merge --out OUT DIR... [--max-skew 10ms]", runMerge}
+}
+
+func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "the merged results folder (must not exist or be empty)")
+	skew := fs.Duration("max-skew", merge.DefaultMaxSkew, "warn when the workers' actual starts or clock offsets to the target disagree by more than this")
+	dirs, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	switch {
+	case *out == "":
+		return usagef("--out: where to write the merged folder is missing: lockbench merge --out OUT DIR...")
+	case len(dirs) == 0:
+		return usagef("no worker folders given: lockbench merge --out OUT DIR...")
+	case *skew <= 0:
+		return usagef("--max-skew %v: want a positive duration", *skew)
+	}
+	res, err := merge.Merge(*out, dirs, merge.Options{MaxSkew: *skew, CommandLine: os.Args})
+	var bad merge.InputError
+	if errors.As(err, &bad) {
+		return usageError{bad.Error()}
+	}
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "lockbench merge: warning: %s\n", w)
+	}
+	fmt.Fprintf(stdout, "merged %d workers' folders (%d cells) into %s\n", len(dirs), len(res.Run.Cells), *out)
+	return nil
+}
