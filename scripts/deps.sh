@@ -11,6 +11,7 @@ declare -A package_of=(
   [gcc]=gcc           # builds the allocator preload libfaketime needs with redis-server
   [iptables]=iptables # container partitions: rules inside each container's network namespace
   [nsenter]=util-linux # ...entered from the host, so the containers need no capability
+  [docker-compose]=docker-compose # deploy/compose: the multi-worker run CI does for real
 )
 
 missing=()

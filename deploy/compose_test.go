@@ -1,0 +1,145 @@
+// Package deploy_test runs the shipped Compose file for real: three worker containers
+// against a Redis container, then the merge step, and checks the merged folder.
+package deploy_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/resultsdir"
+)
+
+func TestComposeWorkersMergeExactly(t *testing.T) {
+	if _, err := exec.LookPath("docker-compose"); err != nil {
+		testenv.MissingTool(t, err)
+	}
+	if err := exec.Command("docker", "info").Run(); err != nil {
+		testenv.MissingTool(t, err)
+	}
+	testenv.RequireRedis(t) // the Redis image is built from the host's redis-server
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "lockbench")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/lockbench")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out := filepath.Join(dir, "out")
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	run := exec.CommandContext(ctx, "bash", "compose/run.sh", out)
+	run.Env = append(os.Environ(), "LOCKBENCH="+bin, "LOCKBENCH_CLIENTS=6", "LOCKBENCH_KEYS=1,per-client",
+		"LOCKBENCH_DURATION=1s", "LOCKBENCH_WARMUP=200ms")
+	var stderr bytes.Buffer
+	run.Stderr = &stderr
+	stdout, err := run.Output()
+	project := regexp.MustCompile(`compose: project (\S+)`).FindStringSubmatch(stderr.String())
+	if project != nil {
+		defer assertNoContainers(t, project[1])
+	}
+	if err != nil {
+		t.Fatalf("run.sh: %v\n%s", err, lastLines(stderr.String(), 40))
+	}
+	if project == nil {
+		t.Fatalf("run.sh did not name its project:\n%s", lastLines(stderr.String(), 20))
+	}
+	if got := strings.TrimSpace(string(stdout)); got != filepath.Join(out, "merged") {
+		t.Errorf("run.sh printed %q, want the merged folder", got)
+	}
+	merged, err := resultsdir.ReadRun(filepath.Join(out, "merged"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var workers []*resultsdir.Run
+	for i := range 3 {
+		w, err := resultsdir.ReadRun(filepath.Join(out, "worker-"+string(rune('0'+i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		workers = append(workers, w)
+	}
+	if len(merged.Cells) != 2 {
+		t.Fatalf("merged %d cells, want 2 (keys 1 and per-client)", len(merged.Cells))
+	}
+	for _, c := range merged.Cells {
+		var granted int64
+		counts := map[string]int64{}
+		for i, w := range workers {
+			wc := cellNamed(w, c.Name)
+			if wc == nil {
+				t.Fatalf("worker %d has no cell %s", i, c.Name)
+			}
+			if wc.Worker == nil || wc.Worker.Index != i || wc.Worker.Of != 3 {
+				t.Errorf("worker %d cell %s tagged %+v", i, c.Name, wc.Worker)
+			}
+			granted += wc.Granted
+			for metric, rel := range wc.Histograms {
+				counts[metric] += logCount(t, filepath.Join(out, "worker-"+string(rune('0'+i))), rel)
+			}
+		}
+		if c.Granted != granted || granted == 0 {
+			t.Errorf("cell %s: merged %d grants, the workers %d", c.Name, c.Granted, granted)
+		}
+		for metric, want := range counts {
+			if got := logCount(t, filepath.Join(out, "merged"), c.Histograms[metric]); got != want {
+				t.Errorf("cell %s %s: merged histogram holds %d values, the workers' %d", c.Name, metric, got, want)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "merged", "report.md")); err != nil {
+		t.Errorf("no report of the merged folder: %v", err)
+	}
+}
+
+func cellNamed(r *resultsdir.Run, name string) *resultsdir.Cell {
+	for i := range r.Cells {
+		if r.Cells[i].Name == name {
+			return &r.Cells[i]
+		}
+	}
+	return nil
+}
+
+// logCount is the number of values in every interval of a histogram log.
+func logCount(t *testing.T, dir, rel string) int64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	parts, err := resultsdir.DecodeHistogramLog(rel, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, h := range parts {
+		n += h.TotalCount()
+	}
+	return n
+}
+
+func assertNoContainers(t *testing.T, project string) {
+	out, err := exec.Command("docker", "ps", "-aq", "--filter", "label=com.docker.compose.project="+project).Output()
+	if err != nil {
+		t.Errorf("docker ps: %v", err)
+	} else if len(bytes.TrimSpace(out)) > 0 {
+		t.Errorf("containers of project %s left: %s", project, out)
+	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
