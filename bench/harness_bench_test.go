@@ -71,6 +71,7 @@ func BenchmarkCellMemory(b *testing.B) {
 // expected base + 2 x 5 ms.
 func BenchmarkInjectedLatency(b *testing.B) {
 	topo := testenv.Start(b, topologies.Spec{Kind: topologies.Single})
+	testenv.OwnServers(b, topo, "a network profile puts proxies between the client and the servers")
 	const oneWay = 5 * time.Millisecond
 	median := func(network *netem.Network, d time.Duration) time.Duration {
 		opts := locks.RedisOptions{PoolSize: 1}
@@ -114,7 +115,8 @@ func BenchmarkThousandClients(b *testing.B) {
 	topo := testenv.Start(b, topologies.Spec{Kind: topologies.Single})
 	const clients = 1000
 	round := func(i int) bench.Result {
-		l, err := locks.NewSingle(context.Background(), topo.Masters()[0].Addr(), locks.RedisOptions{PoolSize: clients})
+		opts := locks.RedisOptions{PoolSize: clients, Access: topologies.AccessOf(topo), KeyPrefix: topologies.KeyPrefixOf(topo)}
+		l, err := locks.NewSingle(context.Background(), topo.Masters()[0].Addr(), opts)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -122,7 +124,7 @@ func BenchmarkThousandClients(b *testing.B) {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		// Each round its own keys: a lock an earlier round's end left must not block it.
-		load := bench.Load{Clients: clients, Keys: clients, TTL: 10 * time.Second, KeyPrefix: fmt.Sprintf("thousand:r%d:", i)}
+		load := bench.Load{Clients: clients, Keys: clients, TTL: 10 * time.Second, KeyPrefix: topologies.KeyPrefixOf(topo) + fmt.Sprintf("thousand:r%d:", i)}
 		res, err := bench.RunClosed(ctx, l, load, func() bool { return true })
 		if err != nil {
 			b.Fatal(err)

@@ -40,6 +40,7 @@ func BenchmarkUpdate(b *testing.B) {
 		}
 		if _, ok := started[spec.Kind]; !ok {
 			started[spec.Kind] = testenv.Start(b, spec)
+			testenv.OwnServers(b, started[spec.Kind], "the update workload keeps fence counters and rows outside the lock commands")
 		}
 	}
 	for _, way := range updateWays {

@@ -32,7 +32,7 @@ func BenchmarkWarmUp(b *testing.B) {
 		}
 		defer l.Close()
 		load := bench.Load{Clients: clients, Keys: clients, TTL: 10 * time.Second, NoWarm: !warmed,
-			KeyPrefix: benchName("warmup:r", i) + map[bool]string{true: ":warm:", false: ":cold:"}[warmed]}
+			KeyPrefix: topologies.KeyPrefixOf(topo) + benchName("warmup:r", i) + map[bool]string{true: ":warm:", false: ":cold:"}[warmed]}
 		res, err := bench.RunClosed(context.Background(), l, load, bench.Countdown(clients*cyclesPerClient))
 		if err != nil {
 			b.Fatal(err)

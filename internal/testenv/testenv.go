@@ -104,6 +104,9 @@ func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 	if spec.Kind == topologies.ZooKeeper {
 		RequireZooKeeper(tb)
 	}
+	if provider.Name() == external.Name {
+		skipRoleNotGiven(tb, spec)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	topo, err := provider.Start(ctx, spec)
@@ -125,6 +128,28 @@ func MissingTool(tb testing.TB, err error) {
 		tb.Fatalf("CI=true and %v", err)
 	}
 	tb.Skipf("%v", err)
+}
+
+// skipRoleNotGiven skips, also under CI, a test whose topology the user's deployment
+// file does not give: a deployment need not have every role.
+func skipRoleNotGiven(tb testing.TB, spec topologies.Spec) {
+	tb.Helper()
+	d, err := external.Load(os.Getenv(DeploymentEnv))
+	if err != nil {
+		tb.Fatalf("%s: %v", DeploymentEnv, err)
+	}
+	if err := d.Check(string(spec.Kind), spec.WithDefaults()); err != nil {
+		tb.Skipf("%s: %v", DeploymentEnv, err)
+	}
+}
+
+// OwnServers skips a test or benchmark that breaks, proxies or bypasses the servers
+// (a network profile, redis-benchmark, a fence counter) when they are not lockbench's.
+func OwnServers(tb testing.TB, topo topologies.Topology, why string) {
+	tb.Helper()
+	if topo.Provider() == external.Name {
+		tb.Skipf("provider external: %s, and lockbench does that only to servers it owns", why)
+	}
 }
 
 // useDeployment installs $LOCKBENCH_DEPLOYMENT as provider external, under a random run id.
