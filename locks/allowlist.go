@@ -24,8 +24,9 @@ const (
 var connectionSetup = []string{"HELLO", "AUTH", "PING"}
 
 // lockCommands take, release and extend a SET NX lock; the scripts are loaded once and
-// called by EVALSHA, with EVAL as go-redis's fallback on NOSCRIPT.
-var lockCommands = []string{"SET", "EVALSHA", "EVAL", "SCRIPT LOAD"}
+// called by EVALSHA, with EVAL as go-redis's fallback on NOSCRIPT. INCR is the fencing
+// counter a fenced locker keeps on the lock's own connection (it follows its failovers).
+var lockCommands = []string{"SET", "EVALSHA", "EVAL", "SCRIPT LOAD", "INCR"}
 
 var allowed = map[string][]string{
 	"single":           lockCommands,
