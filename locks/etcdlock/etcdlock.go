@@ -35,6 +35,19 @@ type Options struct {
 	DialTimeout time.Duration
 	// Access is the etcd user and TLS of a cluster that asks for them (an external one).
 	Access topologies.Access
+	// KeyPrefix, when set, is the run's own prefix on a cluster lockbench does not own:
+	// the connection check reads under it, so that a user whose role allows only the
+	// prefix passes it (the locks' keys are the caller's, already under it).
+	KeyPrefix string
+}
+
+// pingKey is the key New reads to check the cluster answers: a linearizable read, so
+// it needs a leader, and under prefix so that it needs no permission beyond the run's.
+func pingKey(prefix string) string {
+	if prefix == "" {
+		prefix = "lockbench:"
+	}
+	return prefix + "ping"
 }
 
 // Locker takes locks on an etcd cluster.
@@ -71,9 +84,10 @@ func New(ctx context.Context, name string, endpoints []string, opts Options) (*L
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, opts.DialTimeout)
 	defer cancel()
-	if _, err := client.Get(pingCtx, "lockbench:ping"); err != nil {
+	ping := pingKey(opts.KeyPrefix)
+	if _, err := client.Get(pingCtx, ping); err != nil {
 		client.Close()
-		return nil, fmt.Errorf("%s: cluster at %v does not answer: %w", name, endpoints, err)
+		return nil, fmt.Errorf("%s: connection check on cluster at %v (a read of %s): %w", name, endpoints, ping, err)
 	}
 	return &Locker{name: name, client: client}, nil
 }

@@ -26,7 +26,7 @@ func init() {
 		spec := topologies.Spec{Kind: topologies.Etcd, Members: v.Members, UnsafeNoFsync: v.UnsafeNoFsync}
 		locks.Register(v.Name, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 			// Every member is a client endpoint; the client balances over them.
-			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), Options{DialTimeout: o.RedisOptions.Timeout, Access: o.RedisOptions.Access})
+			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), Options{DialTimeout: o.Timeout, Access: o.Access, KeyPrefix: o.KeyPrefix})
 		})
 	}
 }
