@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -36,6 +37,7 @@ type Runner struct {
 	Target topologies.Topology
 
 	kept    []topologies.Topology // a worker's topologies, closed once every worker is done
+	unclean []error               // keys left on servers not ours: their clean-up failed
 	lastEnd time.Time             // a worker's last agreed end of a measured part
 
 	data topologies.Topology // the PostgreSQL holding the update workload's rows, once started
@@ -46,7 +48,7 @@ type Runner struct {
 // arrival seed and histogram files are those of an uninterrupted run. After each cell
 // the results folder is rewritten (atomically), so an interrupted run keeps every
 // finished cell; on return Run.Complete says whether all were measured.
-func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
+func (r *Runner) Execute(ctx context.Context, cells []Cell) (err error) {
 	r.Observer.Started(len(cells))
 	if err := r.checkWorker(cells); err != nil {
 		return err
@@ -71,6 +73,8 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) error {
 		}
 		topo = nil
 	}
+	// Registered first, so it runs last: after every topology closed and cleaned up.
+	defer func() { err = errors.Join(err, r.cleanupError()) }()
 	defer r.closeKept(ctx)
 	defer closeAll()
 	defer r.closeData()

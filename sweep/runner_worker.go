@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -123,7 +124,7 @@ func (r *Runner) checkWorker(cells []Cell) error {
 // meeting or holding locks on them (their next rendezvous counter, say).
 func (r *Runner) closeTopology(topo topologies.Topology) {
 	if r.Worker == nil {
-		topo.Close()
+		r.close(topo)
 		return
 	}
 	r.kept = append(r.kept, topo)
@@ -143,7 +144,19 @@ func (r *Runner) closeKept(ctx context.Context) {
 		sleepUntil(ctx, r.lastEnd.Add(workersDoneGrace))
 	}
 	for _, t := range r.kept {
-		t.Close()
+		r.close(t)
 	}
 	r.kept = nil
 }
+
+// close closes topo; on servers not ours, where closing deletes the run's keys, a
+// failure is kept for the run's error: keys left behind are a broken promise.
+func (r *Runner) close(topo topologies.Topology) {
+	err := topo.Close()
+	if prefix := topologies.KeyPrefixOf(topo); err != nil && prefix != "" {
+		r.unclean = append(r.unclean, fmt.Errorf("keys %s* may be left on the %s servers: %w", prefix, topo.Spec().Kind, err))
+	}
+}
+
+// cleanupError is every clean-up that failed, or nil.
+func (r *Runner) cleanupError() error { return errors.Join(r.unclean...) }

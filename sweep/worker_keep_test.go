@@ -2,6 +2,8 @@ package sweep
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +54,32 @@ func TestAWorkerClosesItsTopologiesOnlyAfterTheLastAgreedEnd(t *testing.T) {
 	interrupted.closeKept(ctx)
 	if third.closedAt.IsZero() {
 		t.Error("an interrupted worker left its topology open (and its keys on the servers)")
+	}
+}
+
+// prefixedFailing is a topology on servers not ours whose clean-up fails.
+type prefixedFailing struct{ closeRecorder }
+
+func (p *prefixedFailing) KeyPrefix() string     { return "lockbench:r1:" }
+func (p *prefixedFailing) Spec() topologies.Spec { return topologies.Spec{Kind: topologies.Etcd} }
+func (p *prefixedFailing) Close() error {
+	p.closeRecorder.Close()
+	return errPermission
+}
+
+var errPermission = errors.New("etcdserver: permission denied")
+
+// A clean-up that fails on servers not ours is the run's error, naming the prefix left
+// behind; a failed Close of servers the run owned is not (nothing of anyone else's stays).
+func TestAFailedCleanUpOfServersNotOursIsTheRunsError(t *testing.T) {
+	r := &Runner{}
+	r.closeTopology(&closeRecorder{}) // owned: its Close error, if any, is no one's keys
+	if err := r.cleanupError(); err != nil {
+		t.Fatalf("an owned topology's close gave %v", err)
+	}
+	r.closeTopology(&prefixedFailing{})
+	err := r.cleanupError()
+	if !errors.Is(err, errPermission) || !strings.Contains(err.Error(), "lockbench:r1:*") {
+		t.Errorf("cleanup error %v: want the refusal and the prefix left behind", err)
 	}
 }

@@ -63,7 +63,7 @@ func TestThreeWorkersMergeIntoAFolderReportReads(t *testing.T) {
 	testenv.RequireRedis(t)
 	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
 	cfg := sweep.Config{Duration: sweep.Duration(time.Second), Warmup: sweep.Duration(200 * time.Millisecond), Seed: 1,
-		RunID:  fmt.Sprintf("m%d", time.Now().UnixNano()),
+		RunID: fmt.Sprintf("m%d", time.Now().UnixNano()),
 		Sweeps: []sweep.Sweep{{Strategies: []string{"single"}, Clients: []int{6}, Keys: []string{"1", sweep.PerClient}},
 			{Strategies: []string{"single"}, Clients: []int{3}, Keys: []string{sweep.PerClient}, Load: "open", Rate: []float64{300}, Arrival: "constant"}}}
 	workers := runShares(t, topo, cfg, 3)
