@@ -134,6 +134,7 @@ func TestExternalRunTrespassesNowhere(t *testing.T) {
 		t.Fatalf("%d cells, want 5", len(r.Cells))
 	}
 	for _, c := range r.Cells {
+		t.Logf("%s as ACL user %s: %d granted, %.0f cycles/s", c.Strategy, aclUser, c.Granted, c.CyclesPerSecond)
 		if c.Granted == 0 || len(c.Errors) > 0 {
 			t.Errorf("%s: granted %d, errors %v", c.Strategy, c.Granted, c.Errors)
 		}
