@@ -239,9 +239,15 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 			return resultsdir.Cell{}, ctx.Err()
 		}
 		if r.Config.Warmup > 0 {
-			if _, err := r.runLoad(ctx, l, warmup, open, cell, time.Until(start.scheduled)); err != nil {
+			// It stops a little early: its last cycles return inside the margin, and the
+			// measured part still begins on the agreed time, not when they did.
+			until := start.scheduled.Add(-warmupMargin(r.Config.Warmup.D()))
+			if _, err := r.runLoad(ctx, l, warmup, open, cell, time.Until(until)); err != nil {
 				return resultsdir.Cell{}, fmt.Errorf("warm-up: %w", err)
 			}
+		}
+		if !sleepUntil(ctx, start.scheduled) {
+			return resultsdir.Cell{}, ctx.Err()
 		}
 	} else if r.Config.Warmup > 0 {
 		// Keys of its own: a lock the warm-up's end left behind must not block the

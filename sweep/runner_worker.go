@@ -160,3 +160,9 @@ func (r *Runner) close(topo topologies.Topology) {
 
 // cleanupError is every clean-up that failed, or nil.
 func (r *Runner) cleanupError() error { return errors.Join(r.unclean...) }
+
+// warmupMargin is how early a worker's warm-up stops before the agreed start: a
+// quarter of it, at most 50 ms, for its last cycles to return.
+func warmupMargin(warmup time.Duration) time.Duration {
+	return min(warmup/4, 50*time.Millisecond)
+}
