@@ -52,8 +52,10 @@ func (h allowHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 	}
 }
 
-// Guard installs purpose's allow-list on c; every client lockbench points at a server
-// passes through here (NewRedisClient, the sentinel strategy, cleanup and probes).
+// Guard installs purpose's allow-list on c; every locker's client, and every client a
+// run points at servers lockbench does not own, passes through here (NewRedisClient,
+// the sentinel strategy, cleanup, probes, the rendezvous). The admin and observer
+// clients of servers lockbench started itself do not: they configure and break them.
 // keyPrefix, when set (servers lockbench does not own), bounds every key it names.
 func Guard(c *redis.Client, purpose, keyPrefix string) *redis.Client {
 	c.AddHook(allowHook{purpose: purpose, prefix: keyPrefix})
