@@ -10,13 +10,22 @@ import (
 // allowHook enforces purpose's allow-list on one client: a command not on it (alone,
 // in a pipeline or a transaction), or naming a key outside prefix when one is set,
 // fails with a RefusedError and is never written.
-type allowHook struct{ purpose, prefix string }
+type allowHook struct {
+	purpose, prefix string
+	allowed         map[string]bool // allowSets[purpose], looked up once, not per command
+}
 
+func newAllowHook(purpose, prefix string) allowHook {
+	return allowHook{purpose: purpose, prefix: prefix, allowed: allowSets[purpose]}
+}
+
+// check reads the command's name once for both checks: it runs on every command.
 func (h allowHook) check(args []any) error {
-	if err := checkCommand(h.purpose, args); err != nil {
-		return err
+	name := lookupName(args)
+	if !h.allowed[name] {
+		return &RefusedError{Purpose: h.purpose, Command: CommandName(args)}
 	}
-	return checkKeys(h.purpose, h.prefix, args)
+	return checkKeys(h.purpose, h.prefix, name, args)
 }
 
 func (h allowHook) DialHook(next redis.DialHook) redis.DialHook {
@@ -58,10 +67,10 @@ func (h allowHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 // clients of servers lockbench started itself do not: they configure and break them.
 // keyPrefix, when set (servers lockbench does not own), bounds every key it names.
 func Guard(c *redis.Client, purpose, keyPrefix string) *redis.Client {
-	c.AddHook(allowHook{purpose: purpose, prefix: keyPrefix})
+	c.AddHook(newAllowHook(purpose, keyPrefix))
 	return c
 }
 
 // AllowListHook is purpose's allow-list as a hook, for a client Guard cannot take (a
 // sentinel client).
-func AllowListHook(purpose string) redis.Hook { return allowHook{purpose: purpose} }
+func AllowListHook(purpose string) redis.Hook { return newAllowHook(purpose, "") }

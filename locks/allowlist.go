@@ -132,11 +132,3 @@ func (e *RefusedError) Error() string {
 	}
 	return fmt.Sprintf("lockbench refused to send %s: not on the allow-list of purpose %q (locks/allowlist.go); it was not sent", e.Command, e.Purpose)
 }
-
-// checkCommand is nil when purpose may send args, else the refusal.
-func checkCommand(purpose string, args []any) error {
-	if allowSets[purpose][lookupName(args)] {
-		return nil
-	}
-	return &RefusedError{Purpose: purpose, Command: CommandName(args)}
-}

@@ -1,4 +1,4 @@
 package locks
 
-// CheckCommand is checkCommand, for the hook's benchmark.
-var CheckCommand = checkCommand
+// CheckCommand is the hook's check of one command, for its benchmark.
+func CheckCommand(purpose string, args []any) error { return newAllowHook(purpose, "").check(args) }

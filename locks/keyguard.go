@@ -49,12 +49,13 @@ func argStrings(args []any, from, to int) []string {
 	return out
 }
 
-// checkKeys is nil when every key args name starts with prefix ("" checks nothing).
-func checkKeys(purpose, prefix string, args []any) error {
+// checkKeys is nil when every key the command name (as lookupName reads it) with args
+// names starts with prefix ("" checks nothing).
+func checkKeys(purpose, prefix, name string, args []any) error {
 	if prefix == "" {
 		return nil
 	}
-	for _, k := range keysOf(lookupName(args), args) {
+	for _, k := range keysOf(name, args) {
 		if !strings.HasPrefix(k, prefix) {
 			return &RefusedError{Purpose: purpose, Command: CommandName(args), Detail: fmt.Sprintf("key %q is outside the run's prefix %s", k, prefix)}
 		}
