@@ -199,7 +199,13 @@ func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
 	if n.skew != nil {
 		n.skew.Env() // rebases the rate on the new process; the variables themselves do not change
 	}
-	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	return n.startAgain(ctx, 30*time.Second)
+}
+
+// startAgain starts n's stopped container once the engine has seen it stop, and waits
+// until it serves, all within budget: the last step of every restart.
+func (n *node) startAgain(ctx context.Context, budget time.Duration) error {
+	sctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	if err := n.waitEngineStopped(sctx); err != nil {
 		return err

@@ -10,7 +10,6 @@ import (
 
 	mobycontainer "github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/network"
-	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 	tclog "github.com/testcontainers/testcontainers-go/log"
 
@@ -162,13 +161,5 @@ func (n *node) restartService(ctx context.Context, mode topologies.RestartMode, 
 	if err := n.svc.prepare(ctx, n, mode, false); err != nil {
 		return err
 	}
-	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	if err := n.waitEngineStopped(sctx); err != nil {
-		return err
-	}
-	if _, err := n.topo.cli.ContainerStart(sctx, n.id, client.ContainerStartOptions{}); err != nil {
-		return fmt.Errorf("%s: start: %w", n.name, err)
-	}
-	return n.started(sctx)
+	return n.startAgain(ctx, 60*time.Second)
 }

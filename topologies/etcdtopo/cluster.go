@@ -183,17 +183,7 @@ func (c *Cluster) Leader() (topologies.Node, error) {
 
 // WaitLeader polls Leader until the running members agree on one or ctx ends.
 func (c *Cluster) WaitLeader(ctx context.Context) (topologies.Node, error) {
-	for {
-		n, err := c.Leader()
-		if err == nil {
-			return n, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("%v: %w", err, ctx.Err())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	return topologies.PollLeader(ctx, func(context.Context) (topologies.Node, error) { return c.Leader() })
 }
 
 func entries(ms []clusterMember) []string {

@@ -217,15 +217,5 @@ func (e *Ensemble) Leader(ctx context.Context) (topologies.Node, error) {
 
 // WaitLeader polls Leader until one server leads or ctx ends.
 func (e *Ensemble) WaitLeader(ctx context.Context) (topologies.Node, error) {
-	for {
-		n, err := e.Leader(ctx)
-		if err == nil {
-			return n, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("%v: %w", err, ctx.Err())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	return topologies.PollLeader(ctx, e.Leader)
 }
