@@ -3,6 +3,8 @@ package topologies
 import (
 	"os/exec"
 	"syscall"
+
+	"github.com/lockbench/lockbench/topologies/portlease"
 )
 
 // StartInGroup starts cmd as the process provider starts redis-server, for providers in
@@ -56,6 +58,10 @@ func OnReap(cleanup func()) (forget func()) {
 	}
 }
 
-// FreePort asks the kernel for a free loopback port. Another program may take it before
-// the caller binds it: callers retry on "address in use".
-func FreePort() (int, error) { return freePort() }
+// FreePort leases a free loopback port to this process (portlease: no other lockbench
+// process nor outgoing connection takes it) until ReleasePort. A program outside
+// lockbench may still bind it first: callers retry on "address in use".
+func FreePort() (int, error) { return portlease.Take() }
+
+// ReleasePort ends the lease FreePort took, once no server of ours will bind it again.
+func ReleasePort(port int) { portlease.Release(port) }

@@ -185,13 +185,14 @@ func (t *processTopology) startNode(ctx context.Context, name string, role Role,
 	}
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
-		port, err := freePort()
+		port, err := FreePort()
 		if err != nil {
 			skew.Close()
 			return nil, err
 		}
 		n := &processNode{name: name, role: role, bin: t.bin, dir: dir, port: port, sentinel: role == RoleSentinel, env: t.env, skew: skew}
 		if err := os.WriteFile(n.confPath(), []byte(config(port)), 0o644); err != nil {
+			ReleasePort(port)
 			skew.Close()
 			return nil, err
 		}
@@ -201,6 +202,7 @@ func (t *processTopology) startNode(ctx context.Context, name string, role Role,
 		if err == nil {
 			return n, nil
 		}
+		ReleasePort(port) // this attempt's server is gone: the port is no use to us
 		if !errors.Is(err, errPortTaken) {
 			skew.Close()
 			return nil, err
@@ -250,16 +252,6 @@ func (t *processTopology) sentinelConfig(port int, masterAddr string) string {
 		fmt.Sprintf("sentinel failover-timeout %s %d", name, t.spec.FailoverTimeout.Milliseconds()),
 		fmt.Sprintf("sentinel parallel-syncs %s 1", name),
 	}, "\n") + "\n"
-}
-
-// freePort asks the kernel for a free loopback port.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // waitReplicasOnline waits until the master has want replicas with state=online that

@@ -1,7 +1,6 @@
 package topologies
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -79,6 +78,7 @@ func (n *processNode) start(ctx context.Context) error {
 	if n.sentinel {
 		args = append(args, "--sentinel")
 	}
+	startLog := MarkStartLog(n.logPath())
 	cmd := exec.Command(n.bin, args...)
 	cmd.Dir = n.dir
 	cmd.Env = append(os.Environ(), n.env...)
@@ -102,11 +102,10 @@ func (n *processNode) start(ctx context.Context) error {
 
 	if err := waitForPing(ctx, n.Addr(), exited); err != nil {
 		n.killLocked()
-		logTail := n.logTail()
-		if bytes.Contains(logTail, []byte("Address already in use")) {
+		if startLog.PortTaken() {
 			return fmt.Errorf("%s on %s: %w", n.name, n.Addr(), errPortTaken)
 		}
-		return fmt.Errorf("%s on %s did not come up: %w; log: %s", n.name, n.Addr(), err, logTail)
+		return fmt.Errorf("%s on %s did not come up: %w; log: %s", n.name, n.Addr(), err, startLog.Tail(600))
 	}
 	if n.skew != nil {
 		if err := n.skew.Calibrate(func() (time.Time, error) { return serverTime(ctx, n.Addr()) }); err != nil {
@@ -122,15 +121,6 @@ func serverTime(ctx context.Context, addr string) (time.Time, error) {
 	c := adminClient(addr)
 	defer c.Close()
 	return c.Time(ctx).Result()
-}
-
-// logTail returns the last lines of the server's log, for error messages.
-func (n *processNode) logTail() []byte {
-	b, _ := os.ReadFile(n.logPath())
-	if len(b) > 600 {
-		b = b[len(b)-600:]
-	}
-	return bytes.TrimSpace(b)
 }
 
 func (n *processNode) signal(sig syscall.Signal) error {
@@ -219,6 +209,7 @@ func (n *processNode) stop() {
 	if n.skew != nil {
 		n.skew.Close()
 	}
+	ReleasePort(n.port)
 }
 
 // Clock is the node's model clock, or nil when it keeps true time.

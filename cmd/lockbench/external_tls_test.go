@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,15 +55,15 @@ func testCA(t *testing.T, dir string) (caFile, certFile, keyFile string) {
 	return write("ca.pem", "CERTIFICATE", caDER), write("server.pem", "CERTIFICATE", srvDER), write("server.key", "EC PRIVATE KEY", keyDER)
 }
 
-// freePort is a port nothing listens on at the moment it is asked.
+// freePort is a port leased to this test (no other lockbench process takes it) until it ends.
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	p, err := topologies.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	t.Cleanup(func() { topologies.ReleasePort(p) })
+	return p
 }
 
 // TestExternalOverTLS runs a cell over TLS against a redis-server with a TLS port and a

@@ -61,7 +61,7 @@ func (t *topology) startEtcd(ctx context.Context) (topologies.Topology, error) {
 	}
 	exe := mounts[0]
 	c := &etcdCluster{topology: t, token: fmt.Sprintf("lockbench-%d", time.Now().UnixNano()), ids: map[*node]uint64{}}
-	ports, err := distinctPorts(2 * t.spec.Members)
+	ports, err := t.distinctPorts(2 * t.spec.Members)
 	if err != nil {
 		return nil, err
 	}

@@ -108,7 +108,7 @@ func (t *topology) create(ctx context.Context, n *node, config func(*node) strin
 	}
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
-		port, err := topologies.FreePort()
+		port, err := t.leasePort()
 		if err != nil {
 			return err
 		}

@@ -57,7 +57,7 @@ func (t *topology) startPostgres(ctx context.Context) (topologies.Topology, erro
 		}
 	}
 	n := t.newNode("master-0", topologies.RoleMaster)
-	if n.port, err = topologies.FreePort(); err != nil {
+	if n.port, err = t.leasePort(); err != nil {
 		return nil, err
 	}
 	n.svc = &service{

@@ -2,19 +2,38 @@ package container
 
 import "github.com/lockbench/lockbench/topologies"
 
-// distinctPorts picks k free ports, no two alike: the wire rules tell peers apart by port.
-func distinctPorts(k int) ([]int, error) {
-	seen := map[int]bool{}
-	var out []int
+// leasePort leases a free loopback port for t's life: Close ends every lease.
+func (t *topology) leasePort() (int, error) {
+	p, err := topologies.FreePort()
+	if err != nil {
+		return 0, err
+	}
+	t.leaseMu.Lock()
+	t.leased = append(t.leased, p)
+	t.leaseMu.Unlock()
+	return p, nil
+}
+
+// releasePorts ends the leases leasePort took.
+func (t *topology) releasePorts() {
+	t.leaseMu.Lock()
+	defer t.leaseMu.Unlock()
+	for _, p := range t.leased {
+		topologies.ReleasePort(p)
+	}
+	t.leased = nil
+}
+
+// distinctPorts leases k ports (a lease is never handed out twice, so no two alike: the
+// wire rules tell peers apart by port).
+func (t *topology) distinctPorts(k int) ([]int, error) {
+	out := make([]int, 0, k)
 	for len(out) < k {
-		p, err := topologies.FreePort()
+		p, err := t.leasePort()
 		if err != nil {
 			return nil, err
 		}
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
+		out = append(out, p)
 	}
 	return out, nil
 }

@@ -41,7 +41,7 @@ func (t *topology) startService(ctx context.Context, n *node) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		if attempt > 0 {
-			if n.port, err = t.freshPort(); err != nil {
+			if n.port, err = t.leasePort(); err != nil { // a lease is no other node's port
 				return err
 			}
 		}
@@ -106,23 +106,6 @@ func (t *topology) runService(ctx context.Context, n *node) error {
 	}
 	n.id = id
 	return nil
-}
-
-// freshPort is a free port no node of t uses: the wire rules tell peers apart by port.
-func (t *topology) freshPort() (int, error) {
-	used := map[int]bool{}
-	for _, m := range t.all() {
-		used[m.port] = true
-		for _, p := range m.peerPorts {
-			used[p] = true
-		}
-	}
-	for {
-		p, err := topologies.FreePort()
-		if err != nil || !used[p] {
-			return p, err
-		}
-	}
 }
 
 // startServices starts ns in parallel: members of a cluster serve only once a quorum runs.

@@ -29,6 +29,9 @@ type topology struct {
 	cuts   map[[2]string]bool // node name pairs, sorted
 	hooked map[*node]bool     // nodes whose current container has the hook rules
 
+	leaseMu sync.Mutex
+	leased  []int // ports leased for t's nodes (host ports, and peer ports the wire rules name)
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -77,6 +80,7 @@ func (t *topology) Close() error {
 			n.skew.Close()
 		}
 		t.closeErr = removeAll(t.cli, t.trackedIDs(), t.netID)
+		t.releasePorts() // after the containers are gone: no published port is bound any more
 		if t.forget != nil {
 			t.forget()
 		}

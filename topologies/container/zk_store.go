@@ -48,7 +48,7 @@ func (t *topology) startZooKeeper(ctx context.Context) (topologies.Topology, err
 		return nil, err
 	}
 	e := &zkEnsemble{topology: t, install: install, tick: zkTickTime}
-	ports, err := distinctPorts(3 * t.spec.Members)
+	ports, err := t.distinctPorts(3 * t.spec.Members)
 	if err != nil {
 		return nil, err
 	}

@@ -38,12 +38,13 @@ type processMember struct {
 	token      string
 	cluster    *Cluster
 
-	mu      sync.Mutex
-	proc    topologies.GroupProcess // the child running the member
-	id      uint64                  // raft member ID the child reported when ready
-	paused  bool
-	stopped bool             // the topology is closed: never start again
-	admin   *clientv3.Client // asks this member for its view of the leader
+	mu       sync.Mutex
+	proc     topologies.GroupProcess // the child running the member
+	id       uint64                  // raft member ID the child reported when ready
+	startLog topologies.StartLog     // what the child wrote since its last start
+	paused   bool
+	stopped  bool             // the topology is closed: never start again
+	admin    *clientv3.Client // asks this member for its view of the leader
 }
 
 // newProcessMember makes the member's temp dir and picks its two ports.
@@ -54,10 +55,13 @@ func newProcessMember(c *Cluster, exe, name, token string) (clusterMember, error
 	}
 	peer, err := topologies.FreePort()
 	if err != nil {
+		topologies.ReleasePort(client)
 		return nil, err
 	}
 	dir, err := topologies.NewTempDir("etcd-" + name)
 	if err != nil {
+		topologies.ReleasePort(client)
+		topologies.ReleasePort(peer)
 		return nil, err
 	}
 	return &processMember{name: name, dir: dir, exe: exe, clientPort: client, peerPort: peer,
@@ -144,6 +148,7 @@ func (m *processMember) start(state, initialCluster string) error {
 	if err != nil {
 		return err
 	}
+	m.startLog = topologies.MarkStartLog(m.outPath(), m.logPath())
 	cmd := exec.Command(m.exe)
 	cmd.Args = []string{"lockbench-etcd-" + m.name} // what ps shows
 	cmd.Dir = m.dir
@@ -178,8 +183,11 @@ func (m *processMember) waitReady(ctx context.Context) error {
 		}
 		select {
 		case <-exited:
-			tail := m.logTail()
-			if bytes.Contains(tail, []byte("address already in use")) {
+			m.mu.Lock()
+			startLog := m.startLog
+			m.mu.Unlock()
+			tail := startLog.Tail(800)
+			if startLog.PortTaken() {
 				return fmt.Errorf("%s on %s: %w; log: %s", m.name, m.Addr(), errPortTaken, tail)
 			}
 			return fmt.Errorf("%s on %s exited before ready; log: %s", m.name, m.Addr(), tail)
@@ -303,6 +311,8 @@ func (m *processMember) close() {
 	m.mu.Lock()
 	m.stopped = true
 	m.killLocked()
+	topologies.ReleasePort(m.clientPort)
+	topologies.ReleasePort(m.peerPort)
 	if m.admin != nil { // never started: nothing killed, but a Leader call may have made one
 		m.admin.Close()
 		m.admin = nil

@@ -139,11 +139,11 @@ func (n *node) start(ctx context.Context) error {
 	if n.runningLocked() {
 		return fmt.Errorf("%s: already running", n.name)
 	}
+	startLog := topologies.MarkStartLog(n.logPath())
 	logFile, err := os.OpenFile(n.logPath(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
-	logStart, _ := logFile.Seek(0, 2)
 	cmd := n.command(n.install.Postgres(), "-D", n.dataDir, "-p", strconv.Itoa(n.port))
 	cmd.Dir = n.dataDir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
@@ -156,8 +156,8 @@ func (n *node) start(ctx context.Context) error {
 
 	if err := waitReady(ctx, n.dsn("postgres"), exited); err != nil {
 		n.killLocked()
-		log := n.logSince(logStart)
-		if bytes.Contains(log, []byte("Address already in use")) {
+		log := startLog.Tail(800)
+		if startLog.PortTaken() {
 			return fmt.Errorf("%s on %s: %w; log: %s", n.name, n.Addr(), errPortTaken, log)
 		}
 		return fmt.Errorf("%s on %s did not come up: %w; log: %s", n.name, n.Addr(), err, log)
@@ -215,15 +215,6 @@ func selectOne(ctx context.Context, dsn string) error {
 	defer conn.Close(ctx)
 	_, err = conn.Exec(ctx, "SELECT 1").ReadAll()
 	return err
-}
-
-// logSince returns what the server logged from offset on, cut to its last lines.
-func (n *node) logSince(offset int64) []byte {
-	b, _ := os.ReadFile(n.logPath())
-	if offset > int64(len(b)) {
-		offset = 0
-	}
-	return tail(b[offset:])
 }
 
 func tail(b []byte) []byte {

@@ -124,6 +124,7 @@ type Server struct {
 	node       *node
 	forgetReap func()
 	closeOnce  sync.Once
+	leasedPort int // the port launch leased (0 for a port the caller fixed): Close ends the lease
 }
 
 func (s *Server) Spec() topologies.Spec        { return s.spec }
@@ -144,6 +145,7 @@ func (s *Server) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
 		s.node.stop()
+		topologies.ReleasePort(s.leasedPort)
 		err = topologies.RemoveTempDir(s.dir)
 		s.forgetReap()
 	})
@@ -169,9 +171,11 @@ func (s *Server) launch(ctx context.Context, pickPorts bool) error {
 	var err error
 	for i := 0; i < attempts; i++ {
 		if pickPorts {
+			topologies.ReleasePort(s.leasedPort) // the last attempt's port: someone else has it
 			if n.port, err = topologies.FreePort(); err != nil {
 				return err
 			}
+			s.leasedPort = n.port
 		}
 		if err = n.start(ctx); err == nil || !errors.Is(err, errPortTaken) {
 			break

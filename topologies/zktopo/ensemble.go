@@ -135,6 +135,7 @@ func (e *Ensemble) Close() error {
 		for _, s := range e.servers {
 			s.stop()
 		}
+		e.releasePorts()
 		err = topologies.RemoveTempDir(e.dir)
 	})
 	return err
@@ -164,6 +165,7 @@ func (e *Ensemble) launch(ctx context.Context) error {
 }
 
 func (e *Ensemble) pickPorts() error {
+	e.releasePorts() // an earlier attempt's: one of them is someone else's now
 	for _, s := range e.servers {
 		for _, p := range []*int{&s.ports.client, &s.ports.quorum, &s.ports.election} {
 			port, err := topologies.FreePort()
@@ -218,4 +220,16 @@ func (e *Ensemble) Leader(ctx context.Context) (topologies.Node, error) {
 // WaitLeader polls Leader until one server leads or ctx ends.
 func (e *Ensemble) WaitLeader(ctx context.Context) (topologies.Node, error) {
 	return topologies.PollLeader(ctx, e.Leader)
+}
+
+// releasePorts ends the leases pickPorts took (zero ports, never picked, are skipped).
+func (e *Ensemble) releasePorts() {
+	for _, s := range e.servers {
+		for _, p := range []*int{&s.ports.client, &s.ports.quorum, &s.ports.election} {
+			if *p != 0 {
+				topologies.ReleasePort(*p)
+				*p = 0
+			}
+		}
+	}
 }

@@ -27,10 +27,11 @@ type server struct {
 	ports    ports  // fixed once the ensemble first starts
 	ensemble *Ensemble
 
-	mu      sync.Mutex
-	proc    topologies.GroupProcess // the JVM
-	paused  bool
-	stopped bool // Close was called: never start again
+	mu       sync.Mutex
+	proc     topologies.GroupProcess // the JVM
+	startLog topologies.StartLog     // what the JVM wrote since its last start
+	paused   bool
+	stopped  bool // Close was called: never start again
 }
 
 func (s *server) Name() string          { return s.name }
@@ -80,6 +81,7 @@ func (s *server) start() error {
 	if err != nil {
 		return err
 	}
+	s.startLog = topologies.MarkStartLog(s.outPath(), s.logPath())
 	cmd := exec.Command(s.ensemble.install.Java, javaArgs(s.ensemble, s)...)
 	cmd.Dir = s.dir
 	cmd.Stdout, cmd.Stderr = out, out
@@ -110,8 +112,11 @@ func (s *server) waitServing(ctx context.Context) error {
 		}
 		select {
 		case <-exited:
-			log := s.logTail()
-			if bytes.Contains(log, []byte("Address already in use")) {
+			s.mu.Lock()
+			startLog := s.startLog
+			s.mu.Unlock()
+			log := startLog.Tail(800)
+			if startLog.PortTaken() {
 				return fmt.Errorf("%s on %s: %w; log: %s", s.name, s.Addr(), errPortTaken, log)
 			}
 			return fmt.Errorf("%s on %s exited; log: %s", s.name, s.Addr(), log)
