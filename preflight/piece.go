@@ -9,6 +9,8 @@ type Piece struct {
 	Name    string // shown to the user: "ZooKeeper (Java and zookeeper.jar)"
 	Install string // the line that installs it here: "apt-get install zookeeper"
 	find    func() (Found, error)
+	// unserved marks the stand-in for a kind the provider does not serve at all.
+	unserved bool
 }
 
 // Found is where a piece was found, and its version ("" when it cannot be read).

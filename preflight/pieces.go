@@ -121,7 +121,7 @@ func builtIn(module string) func() (Found, error) {
 
 // notServed is the piece a provider lacks for a kind it does not serve at all.
 func notServed(provider string, kind topologies.Kind, why error) Piece {
-	return Piece{Name: fmt.Sprintf("a provider for %s topologies", kind), find: func() (Found, error) {
+	return Piece{Name: fmt.Sprintf("a provider for %s topologies", kind), unserved: true, find: func() (Found, error) {
 		return Found{}, fmt.Errorf("provider %s: %v", provider, why)
 	}}
 }

@@ -53,6 +53,11 @@ func CheckStrategies(provider string, needs []Need) error {
 	if len(missing) == 0 {
 		return nil
 	}
+	return &Error{Missing: missing, Hints: []string{strategiesHint(needs, missing)}}
+}
+
+// strategiesHint is the --strategies of the plan's strategies that need nothing missing.
+func strategiesHint(needs []Need, missing []Missing) string {
 	var all, kept []string
 	for _, n := range needs {
 		if contains(all, n.Strategy) {
@@ -63,11 +68,10 @@ func CheckStrategies(provider string, needs []Need) error {
 			kept = append(kept, n.Strategy)
 		}
 	}
-	hint := "no --strategies leaves it out: every strategy of the plan needs it"
-	if len(kept) > 0 {
-		hint = "or leave it out: --strategies " + strings.Join(kept, ",")
+	if len(kept) == 0 {
+		return "no --strategies leaves it out: every strategy of the plan needs it"
 	}
-	return &Error{Missing: missing, Hints: []string{hint}}
+	return "or leave it out: --strategies " + strings.Join(kept, ",")
 }
 
 // Error is a plan this machine cannot run; the command exits before anything starts.
