@@ -92,38 +92,61 @@ func joinNames() string {
 
 // ProviderFor returns the concrete provider that serves kind when name is asked for;
 // name may be a family (process, embedded, container, auto) or a registered provider.
+// It says once per kind what auto picked, or which default stood in for a family member.
 func ProviderFor(name string, kind Kind) (Provider, error) {
+	p, autoNote, fallbackNote, err := resolveProvider(name, kind)
+	if autoNote != "" {
+		report(kind, autoNote)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if fallbackNote != "" {
+		report(kind, fallbackNote)
+	}
+	return p, nil
+}
+
+// ProviderServing is ProviderFor without the reports: what would serve kind, for
+// checks that start nothing (lockbench doctor, the preflight of a run).
+func ProviderServing(name string, kind Kind) (Provider, error) {
+	p, _, _, err := resolveProvider(name, kind)
+	return p, err
+}
+
+// resolveProvider picks the concrete provider, and the notes ProviderFor prints.
+func resolveProvider(name string, kind Kind) (p Provider, autoNote, fallbackNote string, err error) {
 	if name == "external" {
-		return ProviderNamed(name)
+		p, err = ProviderNamed(name)
+		return p, "", "", err
 	}
 	if name == "auto" {
-		pick, _, err := autoPick(kind)
+		pick, reason, err := autoChoose(kind)
 		if err != nil {
-			return nil, err
+			return nil, "", "", err
 		}
+		autoNote = fmt.Sprintf("provider auto: %s for %s topologies (%s)", pick, kind, reason)
 		name = pick
 	}
 	if member, ok := families[name][kind]; ok {
 		name = member
 	}
-	p, err := providers.Get(name)
-	if err != nil {
-		return nil, err
+	if p, err = providers.Get(name); err != nil {
+		return nil, autoNote, "", err
 	}
 	// A family member that does not serve kind yet (containers for the other stores)
 	// leaves it to the kind's default, and says so.
 	if s, ok := p.(interface{ Serves(Kind) bool }); ok && !s.Serves(kind) {
 		d, err := DefaultProvider(kind)
 		if err != nil {
-			return nil, err
+			return nil, autoNote, "", err
 		}
 		if _, family := families[d.Name()]; !family {
-			report(kind, fmt.Sprintf("provider %s does not serve %s topologies yet: using %s", name, kind, d.Name()))
-			return d, nil
+			return d, autoNote, fmt.Sprintf("provider %s does not serve %s topologies yet: using %s", name, kind, d.Name()), nil
 		}
-		return nil, fmt.Errorf("provider %s does not serve %s topologies", name, kind)
+		return nil, autoNote, "", fmt.Errorf("provider %s does not serve %s topologies", name, kind)
 	}
-	return p, nil
+	return p, autoNote, "", nil
 }
 
 // familyProvider resolves its family to a concrete provider for each spec's kind.
@@ -169,16 +192,6 @@ func SetAutoReport(w io.Writer) {
 
 // AutoChoice returns what --provider auto picks for kind and why, without starting anything.
 func AutoChoice(kind Kind) (provider, reason string, err error) { return autoChoose(kind) }
-
-// autoPick is AutoChoice that also prints the choice, once per kind.
-func autoPick(kind Kind) (string, string, error) {
-	pick, reason, err := autoChoose(kind)
-	if err != nil {
-		return "", "", err
-	}
-	report(kind, fmt.Sprintf("provider auto: %s for %s topologies (%s)", pick, kind, reason))
-	return pick, reason, nil
-}
 
 // report prints a provider choice once per kind and message.
 func report(kind Kind, msg string) {

@@ -55,22 +55,13 @@ func Library() (string, error) {
 // Preload returns the allocator preload, building it with gcc into the user's cache
 // dir the first time (named by the source's hash, so an edit rebuilds it).
 func Preload() (string, error) {
-	sum := sha256.Sum256(preloadSource)
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "lockbench")
-	out := filepath.Join(dir, "glibcmalloc-"+hex.EncodeToString(sum[:8])+".so")
+	dir, out := preloadPath()
 	if _, err := os.Stat(out); err == nil {
 		return out, nil
 	}
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "gcc"
-	}
-	if _, err := exec.LookPath(cc); err != nil {
-		return "", ErrNoCompiler
+	cc, err := compiler()
+	if err != nil {
+		return "", err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -93,4 +84,43 @@ func Preload() (string, error) {
 		return "", err
 	}
 	return out, nil
+}
+
+// PreloadReady says, without building anything, whether Preload can return the
+// allocator preload: the built one (its path) or the compiler that would build it.
+func PreloadReady() (built, cc string, err error) {
+	if _, out := preloadPath(); fileExists(out) {
+		return out, "", nil
+	}
+	cc, err = compiler()
+	return "", cc, err
+}
+
+// preloadPath is the cache folder and the file the preload of this source is built as.
+func preloadPath() (dir, out string) {
+	sum := sha256.Sum256(preloadSource)
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir = filepath.Join(cache, "lockbench")
+	return dir, filepath.Join(dir, "glibcmalloc-"+hex.EncodeToString(sum[:8])+".so")
+}
+
+// compiler is the path of $CC (default gcc), or ErrNoCompiler.
+func compiler() (string, error) {
+	cc := os.Getenv("CC")
+	if cc == "" {
+		cc = "gcc"
+	}
+	p, err := exec.LookPath(cc)
+	if err != nil {
+		return "", ErrNoCompiler
+	}
+	return p, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

@@ -87,6 +87,9 @@ func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if plan.runID, err = setupExternal(&plan.sweepCfg, cells, cli.runID); err != nil {
 		return err
 	}
+	if err := preflightStrategies(plan.sweepCfg.Provider, plan.cfg.Strategies); err != nil {
+		return err
+	}
 	dir, latest, err := prepareOut(*out)
 	if err != nil {
 		return err

@@ -114,6 +114,9 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if f.progress != "auto" && f.progress != "bar" && f.progress != "plain" {
 		return usagef("progress %q: want auto, bar or plain", f.progress)
 	}
+	if err := preflightCells(cfg.Provider, cells); err != nil {
+		return err
+	}
 	env := sweep.Environment(cfg, os.Args)
 	env.RunID = runID
 	var out, latest string

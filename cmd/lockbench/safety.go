@@ -99,6 +99,9 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if st, err := os.Stat(*out); *out != "" && err == nil && !st.IsDir() {
 		return usagef("--out %s: exists and is not a folder", *out)
 	}
+	if err := preflightScenarios(*provider, chosen, safety.Params(params)); err != nil {
+		return err
+	}
 	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider}
 	for _, s := range chosen {
 		cmd.Scenarios = append(cmd.Scenarios, s.Name())

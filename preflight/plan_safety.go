@@ -1,0 +1,151 @@
+package preflight
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/updates"
+)
+
+// scenarioStarts is what a safety scenario starts whatever its params, beside the
+// topologies of its strategies param (when it has one). A scenario missing here is
+// refused by ForScenarios, so a new one must say what it needs.
+type scenarioStarts struct {
+	kinds []topologies.Kind
+	// clocks says whether the topology of strategy ("" for the fixed kinds) has its
+	// clocks faked (libfaketime on processes).
+	clocks func(v safety.Values, strategy string) bool
+}
+
+var (
+	always = func(safety.Values, string) bool { return true }
+	never  = func(safety.Values, string) bool { return false }
+)
+
+var scenarioTable = map[string]scenarioStarts{
+	"check-then-delete":     {kinds: kinds(topologies.Single), clocks: never},
+	"check-then-write-lock": {kinds: kinds(topologies.Single), clocks: never},
+	"consensus-partition":   {clocks: never},
+	"etcd-leader-kill":      {clocks: never},
+	"failover-loss":         {kinds: kinds(topologies.Sentinel), clocks: never},
+	"fence-regression":      {clocks: never},
+	// The rows live in PostgreSQL; the clock-jump break fakes a single master's clock.
+	"lost-updates": {kinds: kinds(topologies.Postgres), clocks: func(v safety.Values, strategy string) bool {
+		return strategy == "single" && contains(v.Strings("breaks"), "clock-jump")
+	}},
+	"pause-past-ttl":       {clocks: never},
+	"redlock-clock-jump":   {clocks: always},
+	"redlock-clock-rate":   {clocks: always},
+	"redlock-fence":        {kinds: kinds(topologies.Redlock), clocks: never},
+	"redlock-kleppmann":    {clocks: always},
+	"redlock-partition":    {kinds: kinds(topologies.Redlock), clocks: never},
+	"redlock-quorum":       {clocks: never},
+	"redlock-restart":      {clocks: never},
+	"replication-lag":      {kinds: kinds(topologies.Replicated), clocks: never},
+	"sentinel-clock-skew":  {kinds: kinds(topologies.Sentinel), clocks: always},
+	"sentinel-split-brain": {kinds: kinds(topologies.Sentinel), clocks: never},
+	"setnx-expire":         {kinds: kinds(topologies.Single), clocks: never},
+	"single-clock-skew":    {kinds: kinds(topologies.Single), clocks: always},
+	"ttl-tradeoff":         {kinds: kinds(topologies.Single), clocks: never},
+	"unsafe-release":       {kinds: kinds(topologies.Single), clocks: never},
+	"wait-objections":      {kinds: kinds(topologies.Sentinel, topologies.Replicated), clocks: never},
+}
+
+func kinds(k ...topologies.Kind) []topologies.Kind { return k }
+
+// ForScenarios are the topologies the chosen scenarios start with params (given to a
+// single scenario; --scenario all runs each with its defaults).
+func ForScenarios(chosen []safety.Scenario, params safety.Params) ([]Need, error) {
+	var needs []Need
+	for _, s := range chosen {
+		starts, ok := scenarioTable[s.Name()]
+		if !ok {
+			return nil, fmt.Errorf("preflight: scenario %s does not say what it starts (add it to preflight's scenarioTable)", s.Name())
+		}
+		values, err := safety.Parse(s.Name(), s.Params(), params)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range starts.kinds {
+			needs = append(needs, Need{Scenario: s.Name(), Kind: k, Clocks: starts.clocks(values, "")})
+		}
+		strategies, err := strategiesOf(values)
+		if err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", s.Name(), err)
+		}
+		for _, st := range strategies {
+			needs = append(needs, Need{Scenario: s.Name(), Strategy: st.name, Kind: st.spec.Kind, Clocks: starts.clocks(values, st.name) || len(st.spec.Clocks) > 0})
+		}
+	}
+	return needs, nil
+}
+
+type strategySpec struct {
+	name string
+	spec topologies.Spec
+}
+
+// strategiesOf reads the strategies param, declared either as names or as stores;
+// nil when the scenario has none.
+func strategiesOf(v safety.Values) ([]strategySpec, error) {
+	var out []strategySpec
+	switch list := v["strategies"].(type) {
+	case nil:
+	case []safety.Store:
+		for _, st := range list {
+			out = append(out, strategySpec{st.Strategy(), st.Spec()})
+		}
+	case []string:
+		for _, name := range list {
+			spec, err := updates.TopologyFor(name)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, strategySpec{name, spec})
+		}
+	default:
+		return nil, fmt.Errorf("param strategies is a %T: preflight reads names or stores", list)
+	}
+	return out, nil
+}
+
+// CheckScenarios checks a safety plan: nil when nothing is missing, else an *Error
+// naming each missing piece and how to run without it (a --param strategies, or the
+// scenarios that need none of it).
+func CheckScenarios(provider string, chosen []safety.Scenario, needs []Need) error {
+	missing := Check(provider, needs)
+	if len(missing) == 0 {
+		return nil
+	}
+	var hints, clean []string
+	for _, s := range chosen {
+		name := s.Name()
+		ofThis := func(n Need) bool { return n.Scenario == name }
+		if !needsAny(missing, ofThis) {
+			clean = append(clean, name)
+			continue
+		}
+		if fixed := piecesNeeded(missing, func(n Need) bool { return ofThis(n) && n.Strategy == "" }); len(fixed) > 0 {
+			hints = append(hints, fmt.Sprintf("scenario %s needs %s whatever its params", name, join(fixed)))
+			continue
+		}
+		var kept []string
+		for _, n := range needs {
+			if ofThis(n) && n.Strategy != "" && !contains(kept, n.Strategy) &&
+				!needsAny(missing, func(m Need) bool { return ofThis(m) && m.Strategy == n.Strategy }) {
+				kept = append(kept, n.Strategy)
+			}
+		}
+		if len(kept) == 0 {
+			hints = append(hints, fmt.Sprintf("scenario %s: every strategy it runs needs %s", name, join(piecesNeeded(missing, ofThis))))
+			continue
+		}
+		hints = append(hints, fmt.Sprintf("or leave it out: --scenario %s --param strategies=%s", name, strings.Join(kept, ",")))
+	}
+	if len(chosen) > 1 && len(clean) > 0 {
+		hints = append(hints, "scenarios that need none of it: --scenario "+strings.Join(clean, " | "))
+	}
+	return &Error{Missing: missing, Hints: hints}
+}

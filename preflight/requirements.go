@@ -1,0 +1,79 @@
+package preflight
+
+import (
+	"fmt"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// Need is one topology a plan starts: its kind, whether its clocks are faked, and who
+// asks for it (a strategy, and for safety the scenario).
+type Need struct {
+	Scenario string // "" for run and capacity
+	Strategy string // "" when the scenario starts the topology whatever its params
+	Kind     topologies.Kind
+	Clocks   bool
+}
+
+// by names who needs it, as the user would leave it out.
+func (n Need) by() string {
+	switch {
+	case n.Scenario == "":
+		return n.Strategy
+	case n.Strategy == "":
+		return n.Scenario
+	}
+	return n.Scenario + " (" + n.Strategy + ")"
+}
+
+// resolve is the provider that would serve kind when provider is asked for ("" is the
+// kind's default), without printing what auto picks.
+func resolve(provider string, kind topologies.Kind) (string, error) {
+	if provider == "" {
+		p, err := topologies.DefaultProvider(kind)
+		if err != nil {
+			return "", err
+		}
+		provider = p.Name()
+	}
+	p, err := topologies.ProviderServing(provider, kind)
+	if err != nil {
+		return "", err
+	}
+	return p.Name(), nil
+}
+
+// piecesFor are what the concrete provider needs on this machine to start kind.
+func piecesFor(provider string, kind topologies.Kind, clocks bool) []Piece {
+	var pieces []Piece
+	switch provider {
+	case "process":
+		pieces = []Piece{RedisServer}
+	case "zookeeper-process":
+		pieces = []Piece{ZooKeeper}
+	case "postgres-process":
+		pieces = []Piece{Postgres}
+	case "etcd-process", "embedded-etcd":
+		pieces = []Piece{EtcdBuiltIn}
+	case "embedded":
+		if kind != topologies.Single && kind != topologies.Redlock {
+			return []Piece{notServed(provider, kind, fmt.Errorf("serves single and redlock topologies only (miniredis has no replication): choose another --provider"))}
+		}
+		return []Piece{Miniredis} // its clocks are models: no libfaketime
+	case "container":
+		// The store images are built from this machine's own installs.
+		pieces = []Piece{Docker}
+		switch kind {
+		case topologies.ZooKeeper:
+			pieces = append(pieces, ZooKeeper)
+		case topologies.Postgres:
+			pieces = append(pieces, Postgres)
+		}
+	case "external":
+		return nil // the deployment file names servers this machine does not run
+	}
+	if clocks {
+		pieces = append(pieces, Libfaketime, Compiler)
+	}
+	return pieces
+}
