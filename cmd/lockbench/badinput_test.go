@@ -99,7 +99,7 @@ var badInputs = map[string][]badInput{
 		{[]string{"--strategies", "cas-version"}, "cas-version is lock-free"},
 		{[]string{"--guards", "fenced"}, "guards: only the update workload"},
 		{[]string{"extra"}, `unexpected arguments ["extra"]`},
-		{[]string{"--resume", "OUT"}, "not a lockbench results folder"},
+		{[]string{"--resume", "OUT"}, ": no such folder"},
 		{[]string{"--config", "/nonexistent/sweep.yaml"}, "config"},
 		{[]string{"--config", "CONFIG:empty"}, "the file is empty"},
 		{[]string{"--config", "CONFIG:unknown-field"}, "clientz"},

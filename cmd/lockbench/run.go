@@ -65,7 +65,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.guards, "guards", "", "update workload: comma-separated write guards for lock strategies: "+strings.Join(pgaccount.ModeNames(), ", ")+" (default unfenced, and fenced where the strategy has a fence)")
 	fs.StringVar(&f.intervals, "intervals", "", fmt.Sprintf("cut each cell's measured part into K intervals, each summarized in results.json: the within-run samples compare tests (default %d, fewer when --duration holds fewer of %v)", sweep.DefaultIntervals, sweep.MinInterval))
 	fs.StringVar(&f.repeat, "repeat", "", "measure the whole matrix N times, pass after pass (A B A B, not A A B B); compare and report use the repeats as samples")
-	fs.StringVar(&f.resume, "resume", "", "carry on the interrupted run in this folder instead of --out: give the same command, it measures the cells the folder lacks")
+	fs.StringVar(&f.resume, "resume", "", "carry on the interrupted run in this folder instead of --out: alone, the command it recorded measures the cells the folder lacks; flags given beside it must agree")
 	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind; auto: processes when installed, else containers, else embedded)")
 	registerRedisImage(fs, &f.redisImage)
 	registerExternal(fs, &f.deployment, &f.runID)
@@ -86,7 +86,15 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected arguments %q", fs.Args())
 	}
-	cfg, err := f.resolve(fs)
+	var recorded *sweep.Config // the matrix a resume carries on, unless flags rebuild it
+	if f.resume != "" {
+		r, err := recordedRun(fs, f.resume)
+		if err != nil {
+			return err
+		}
+		recorded = r
+	}
+	cfg, err := f.resolveOn(fs, recorded)
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -139,6 +147,9 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if err := sweep.SaveConfig(out, cfg); err != nil {
 			return err
 		}
+		if err := resultsdir.WriteFlags(out, recordRunFlags(fs)); err != nil {
+			return err
+		}
 		run = &resultsdir.Run{Started: time.Now().UTC(), Environment: env}
 	}
 
@@ -157,7 +168,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	writeSummary(stdout, run)
 	if !run.Complete {
-		fmt.Fprintf(stdout, "\ninterrupted after %d of %d cells; finished cells are in %s (carry on: the same command with --resume %s)\n", len(run.Cells), len(cells), out, out)
+		fmt.Fprintf(stdout, "\ninterrupted after %d of %d cells; finished cells are in %s (carry on: lockbench run --resume %s)\n", len(run.Cells), len(cells), out, out)
 		return interruption(ctx)
 	}
 	if !f.noReport {
@@ -171,10 +182,26 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 
 // resolve builds the config: the quick or default matrix, or the config file, then
 // the flags on top.
-func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
+func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) { return f.resolveOn(fs, nil) }
+
+// resolveOn is resolve with the flags on top of base instead, when base is not nil: the
+// matrix a resumed run recorded.
+func (f *runFlags) resolveOn(fs *flag.FlagSet, base *sweep.Config) (sweep.Config, error) {
 	if f.workload != sweep.WorkloadLock && f.workload != sweep.WorkloadUpdate {
 		return sweep.Config{}, fmt.Errorf("--workload %q: want lock or update", f.workload)
 	}
+	if base != nil {
+		return f.override(fs, *base)
+	}
+	cfg, err := f.matrix()
+	if err != nil {
+		return cfg, err
+	}
+	return f.override(fs, cfg)
+}
+
+// matrix is the quick, preset, update or default matrix, with the config file merged in.
+func (f *runFlags) matrix() (sweep.Config, error) {
 	cfg := sweep.DefaultConfig()
 	switch {
 	case f.workload == sweep.WorkloadUpdate:
@@ -205,6 +232,11 @@ func (f *runFlags) resolve(fs *flag.FlagSet) (sweep.Config, error) {
 		}
 		cfg = sweep.MergeFile(cfg, fromFile)
 	}
+	return cfg, nil
+}
+
+// override sets the axes and settings the flags give, on every sweep of cfg.
+func (f *runFlags) override(fs *flag.FlagSet, cfg sweep.Config) (sweep.Config, error) {
 	var err error
 	set := func(name string, apply func(string) error) {
 		if err == nil && flagSet(fs, name) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 
@@ -25,4 +26,18 @@ func resumeRun(stdout io.Writer, dir string, cfg sweep.Config, env resultsdir.En
 	done := len(run.Cells) + len(run.Skipped) // a worker skips the cells it has no clients in
 	fmt.Fprintf(stdout, "resuming %s: %d of %d cells finished, measuring the other %d\n", dir, done, cells, cells-done)
 	return run, nil
+}
+
+// recordedRun reads the folder --resume names and completes the command line from it:
+// the flags it recorded that were not given. It returns the matrix to carry on, nil
+// when a matrix flag beside --resume asks to build it as a fresh run would.
+func recordedRun(fs *flag.FlagSet, dir string) (*sweep.Config, error) {
+	rec, err := readRunRecord(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := rec.applyTo(fs, dir); err != nil {
+		return nil, err
+	}
+	return resumeMatrix(fs, rec), nil
 }

@@ -18,15 +18,18 @@ import (
 	"github.com/lockbench/lockbench/sweep"
 )
 
-// resumedRun is four cells: two client counts, each measured in two passes.
+// resumedRun is four cells: two client counts, each measured in two passes; its
+// --no-report is a flag config.yaml does not hold, which a resume alone must carry on.
 var resumedRun = []string{"run", "--strategies", "single", "--clients", "1,2", "--keys", "1", "--duration", "300ms",
-	"--warmup", "0", "--repeat", "2", "--seed", "3", "--progress", "plain"}
+	"--warmup", "0", "--repeat", "2", "--seed", "3", "--progress", "plain", "--no-report"}
 
 // TestRunResumedAfterCtrlCHasEveryCellOnce: a run stopped by SIGINT after its first
 // cell exits 130 with the finished cells and no server left; a resume with another
 // seed, matrix, repeat count, duration or redis-server is refused and changes
-// nothing; the right one measures the missing cells only, each at its index, and
-// ends with every cell of the matrix once, in the order of a run never stopped.
+// nothing, whether given whole or as one flag beside --resume; `run --resume DIR`
+// alone measures the missing cells only, each at its index, with the recorded
+// --no-report, and ends with every cell of the matrix once, in the order of a run
+// never stopped. A folder from before flags.json resumes alone from config.yaml.
 func TestRunResumedAfterCtrlCHasEveryCellOnce(t *testing.T) {
 	testenv.RequireRedis(t)
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
@@ -86,9 +89,19 @@ func TestRunResumedAfterCtrlCHasEveryCellOnce(t *testing.T) {
 	other := copyFolder(t, out)
 	otherRedisServer(t, other)
 	refusedResume(t, with(resumedRun, "--resume", other), other, "redis_server is")
+	alone := []string{"run", "--resume", out}
+	refusedResume(t, with(alone, "--seed", "4"), out, "seed is 4 here, 3 there")
+	refusedResume(t, with(alone, "--clients", "1,4"), out, "sweeps[0].clients is [1 4] here, [1 2] there")
+	refusedResume(t, with(alone, "--no-report=false"), out, "--no-report is false here, true there")
+	refusedResume(t, with(alone, "--redis-image", "redis:7"), out, "--redis-image is redis:7 here, not given there")
+	noConfig := copyFolder(t, out)
+	os.Remove(filepath.Join(noConfig, resultsdir.ConfigFile))
+	refusedResume(t, []string{"run", "--resume", noConfig}, noConfig, "no "+filepath.Join(noConfig, resultsdir.ConfigFile))
+	beforeFlags := copyFolder(t, out)
+	os.Remove(filepath.Join(beforeFlags, resultsdir.FlagsFile))
 
 	var rout, rerr bytes.Buffer
-	if c := run(resume, nil, &rout, &rerr); c != 0 {
+	if c := run(alone, nil, &rout, &rerr); c != 0 {
 		t.Fatalf("resume: exit %d: %s%s", c, rout.String(), rerr.String())
 	}
 	if want := fmt.Sprintf("resuming %s: %d of 4 cells finished", out, len(cut.Cells)); !strings.Contains(rout.String(), want) {
@@ -100,6 +113,9 @@ func TestRunResumedAfterCtrlCHasEveryCellOnce(t *testing.T) {
 	}
 	if !done.Complete || len(done.Resumed) != 1 {
 		t.Errorf("resumed run: complete %v, resumed %v", done.Complete, done.Resumed)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.md")); err == nil {
+		t.Errorf("the resume wrote report.md: it dropped the recorded --no-report")
 	}
 	if !reflect.DeepEqual(done.Cells[:len(cut.Cells)], cut.Cells) {
 		t.Errorf("the cells finished before the interrupt were measured again or changed")
@@ -132,11 +148,20 @@ func TestRunResumedAfterCtrlCHasEveryCellOnce(t *testing.T) {
 
 	before := folderBytes(t, out)
 	rout.Reset()
-	if c := run(resume, nil, &rout, &rerr); c != 0 || !strings.Contains(rout.String(), "nothing to resume") {
+	if c := run(alone, nil, &rout, &rerr); c != 0 || !strings.Contains(rout.String(), "nothing to resume") {
 		t.Errorf("resume of a complete run: exit %d: %s", c, rout.String())
 	}
 	if !reflect.DeepEqual(before, folderBytes(t, out)) {
 		t.Errorf("a resume of a complete run changed the folder")
+	}
+
+	// Without flags.json the --no-report is lost, and the rest still comes from the folder.
+	rout.Reset()
+	if c := run([]string{"run", "--resume", beforeFlags, "--no-report"}, nil, &rout, &rerr); c != 0 {
+		t.Fatalf("resume of a folder from before flags.json: exit %d: %s%s", c, rout.String(), rerr.String())
+	}
+	if old, err := resultsdir.ReadRun(beforeFlags); err != nil || !old.Complete || len(old.Cells) != 4 {
+		t.Errorf("folder from before flags.json, resumed: %v, want 4 cells, complete", err)
 	}
 }
 

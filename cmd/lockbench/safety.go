@@ -46,7 +46,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	trials := fs.Int("trials", 20, "trials per variant (per point for sweeps)")
 	seed := fs.Int64("seed", 1, "seed of every random choice; the same seed replays them")
 	out := fs.String("out", "", "results folder: results.json, results.md, figures/ and viz/ (porcupine pages)")
-	resume := fs.String("resume", "", "carry on the interrupted run in this folder instead of --out: give the same flags, it runs the trials the folder lacks")
+	resume := fs.String("resume", "", "carry on the interrupted run in this folder instead of --out: alone, with the flags it recorded; flags given beside it must agree")
 	list := fs.Bool("list", false, "list scenarios, their params, the strategies and the registered faults, then exit")
 	provider := fs.String("provider", "", "topology provider for every scenario: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: each kind's own; auto: processes when installed, else containers, else embedded)")
 	var redisImage string
@@ -65,6 +65,20 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *list {
 		printScenarios(stdout)
 		return nil
+	}
+	var recorded results.Results // the interrupted run --resume carries on
+	if *resume != "" {
+		var err error
+		if recorded, err = readSafetyRecord(*resume); err != nil {
+			return err
+		}
+		carried, err := completeSafetyFlags(fs, *resume, *recorded.Command)
+		if err != nil {
+			return err
+		}
+		if len(carried) > 0 {
+			fmt.Fprintf(stderr, "safety: --resume %s carries on the recorded %s\n", *resume, joinFlags(carried))
+		}
 	}
 	if *all {
 		if *scenario != "" && *scenario != "all" {
@@ -102,14 +116,14 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := preflightScenarios(*provider, chosen, safety.Params(params)); err != nil {
 		return err
 	}
-	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider}
+	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider, RedisImage: redisImage}
 	for _, s := range chosen {
 		cmd.Scenarios = append(cmd.Scenarios, s.Name())
 	}
 	software := sweep.Environment(sweep.Config{Provider: *provider, Seed: uint64(*seed)}, os.Args)
 	folder := newSafetyFolder(*out, cmd, software)
 	if *resume != "" {
-		if folder, err = resumeSafetyFolder(stdout, *resume, cmd, software); err != nil || folder == nil {
+		if folder, err = resumeSafetyFolder(stdout, *resume, recorded, cmd, software); err != nil || folder == nil {
 			return err
 		}
 	}
@@ -232,7 +246,7 @@ func runScenarios(ctx context.Context, chosen []safety.Scenario, env *safety.Env
 	if interrupted {
 		fmt.Fprintf(stdout, "\ninterrupted after %d of %d scenarios", finished, len(chosen))
 		if len(folder.res.Reports) > 0 {
-			fmt.Fprintf(stdout, "; every trial that finished is in %s (carry on: the same flags with --resume %s)", folder.dir, folder.dir)
+			fmt.Fprintf(stdout, "; every trial that finished is in %s (carry on: lockbench safety --resume %s)", folder.dir, folder.dir)
 		}
 		fmt.Fprintln(stdout)
 		return interruption(ctx)

@@ -28,19 +28,12 @@ func newSafetyFolder(dir string, cmd results.Command, env resultsdir.Environment
 	return &safetyFolder{dir: dir, res: results.Results{Command: &cmd, Environment: &env}}
 }
 
-// resumeSafetyFolder reads the interrupted run in dir and checks that it is the run
+// resumeSafetyFolder checks that res, the interrupted run read from dir, is the run
 // cmd asks for, with this software (env): a different run is a usage error naming the
 // first difference, and nothing in dir changes. A complete run has nothing left: nil
 // folder, nil error.
-func resumeSafetyFolder(stdout io.Writer, dir string, cmd results.Command, env resultsdir.Environment) (*safetyFolder, error) {
-	res, err := results.Read(dir)
-	if err != nil {
-		return nil, usagef("--resume %s: %v", dir, err)
-	}
+func resumeSafetyFolder(stdout io.Writer, dir string, res results.Results, cmd results.Command, env resultsdir.Environment) (*safetyFolder, error) {
 	recorded := filepath.Join(dir, "results.json")
-	if res.Command == nil || res.Environment == nil {
-		return nil, usagef("--resume %s: %s records no command: it was written by a lockbench that cannot resume it", dir, recorded)
-	}
 	if d, ok := samerun.First(cmd, *res.Command); ok {
 		return nil, usagef("--resume %s: not the run recorded in %s: %s", dir, recorded, d)
 	}

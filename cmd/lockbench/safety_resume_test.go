@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -36,7 +37,8 @@ func TestSafetyChildUntilKilled(t *testing.T) {
 // TestSafetyKilledAfterAJudgedTrialResumesAsIfNeverStopped: SIGTERM to a safety run
 // after its first judged trial exits 143 and leaves that trial in results.json; a
 // resume with another seed, param, trial count, scenario or redis-server is refused
-// and changes nothing; the right one runs the missing trials only and ends with
+// and changes nothing, whether given whole or as one flag beside --resume; `safety
+// --resume DIR` alone runs the recorded command's missing trials only and ends with
 // every trial, of the same seeds and outcomes as a run never stopped.
 func TestSafetyKilledAfterAJudgedTrialResumesAsIfNeverStopped(t *testing.T) {
 	testenv.RequireRedis(t)
@@ -88,10 +90,21 @@ func TestSafetyKilledAfterAJudgedTrialResumesAsIfNeverStopped(t *testing.T) {
 	other := copyFolder(t, out)
 	otherRedisServer(t, other)
 	refusedResume(t, with(killedSafety, "--resume", other), other, "redis_server is")
+	alone := []string{"safety", "--resume", out}
+	refusedResume(t, with(alone, "--seed", "12"), out, "seed is 12 here, 11 there")
+	refusedResume(t, with(alone, "--scenario", "unsafe-release"), out, `scenarios is [unsafe-release] here, [setnx-expire] there`)
+	refusedResume(t, with(alone, "--param", "ttl=300ms"), out, `params[ttl] is "300ms" here, absent there`)
+	refusedResume(t, with(alone, "--redis-image", "redis:7"), out, `redis_image is "redis:7" here, "" there`)
+	noCommand := copyFolder(t, out)
+	dropRecordedCommand(t, noCommand)
+	refusedResume(t, []string{"safety", "--resume", noCommand}, noCommand, "records no command")
 
 	var stdout, stderr bytes.Buffer
-	if code := run(resume, nil, &stdout, &stderr); code != 0 {
+	if code := run(alone, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("resume: exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	if want := "carries on the recorded --scenario setnx-expire --seed 11 --trials 3"; !bytes.Contains(stderr.Bytes(), []byte(want)) {
+		t.Errorf("the resume alone does not say %q:\n%s", want, stderr.String())
 	}
 	resumed, err := results.Read(out)
 	if err != nil {
@@ -136,7 +149,7 @@ func TestSafetyKilledAfterAJudgedTrialResumesAsIfNeverStopped(t *testing.T) {
 	refusedResume(t, replaced(resume, "--seed", "13"), out, "seed is 13 here, 11 there")
 	before := folderBytes(t, out)
 	stdout.Reset()
-	if code := run(resume, nil, &stdout, &stderr); code != 0 || !bytes.Contains(stdout.Bytes(), []byte("nothing to resume")) {
+	if code := run(alone, nil, &stdout, &stderr); code != 0 || !bytes.Contains(stdout.Bytes(), []byte("nothing to resume")) {
 		t.Errorf("resume of a complete run: exit %d: %s", code, stdout.String())
 	}
 	if !reflect.DeepEqual(before, folderBytes(t, out)) {
@@ -177,4 +190,29 @@ func trialsByVariant(res results.Results) map[string][]results.Trial {
 		}
 	}
 	return out
+}
+
+// dropRecordedCommand removes "command" from dir's results.json: a folder written
+// before safety runs recorded what they were asked.
+func dropRecordedCommand(t *testing.T, dir string) {
+	t.Helper()
+	path := filepath.Join(dir, "results.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := fields["command"]; !ok {
+		t.Fatalf("%s records no command: the refusal would prove nothing", path)
+	}
+	delete(fields, "command")
+	if b, err = json.Marshal(fields); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -13,6 +13,8 @@ type Command struct {
 	Seed      int64             `json:"seed"`
 	Params    map[string]string `json:"params,omitempty"`
 	Provider  string            `json:"provider,omitempty"`
+	// RedisImage is --redis-image, the image the container provider ran Redis from.
+	RedisImage string `json:"redis_image,omitempty"`
 }
 
 // unfinished is results.md's warning on a run still going or cut short.
@@ -31,7 +33,7 @@ func (res Results) unfinished() string {
 	if len(cut) > 0 {
 		msg += "; " + strings.Join(cut, ", ")
 	}
-	return msg + ". `lockbench safety` with the same flags and `--resume DIR` in place of `--out DIR` carries it on.\n\n"
+	return msg + ". `lockbench safety --resume DIR` carries it on (the flags it recorded under `command`).\n\n"
 }
 
 func plural(n int, what string) string {

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// readSafetyRecord reads the results.json of the interrupted safety run in dir, or
+// says why dir is no safety run to resume.
+func readSafetyRecord(dir string) (results.Results, error) {
+	if err := checkResumeDir(dir); err != nil {
+		return results.Results{}, err
+	}
+	res, err := results.Read(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return res, usagef("--resume %s: not the folder of a `lockbench safety` run: it holds no results.json", dir)
+	}
+	if err != nil {
+		return res, usagef("--resume %s: %v", dir, err)
+	}
+	if res.Command == nil || res.Environment == nil {
+		return res, usagef("--resume %s: %s records no command: not a `lockbench safety` folder, or written by a lockbench that cannot resume it", dir, filepath.Join(dir, "results.json"))
+	}
+	return res, nil
+}
+
+// safetyFlagsOf is the command line a recorded command was run with: one scenario
+// by name, more as all.
+func safetyFlagsOf(cmd results.Command) map[string][]string {
+	flags := map[string][]string{
+		"trials": {strconv.Itoa(cmd.Trials)},
+		"seed":   {strconv.FormatInt(cmd.Seed, 10)},
+	}
+	switch len(cmd.Scenarios) {
+	case 0:
+	case 1:
+		flags["scenario"] = cmd.Scenarios
+	default:
+		flags["scenario"] = []string{"all"} // a different list of all is refused by name
+	}
+	for _, name := range sortedKeys(cmd.Params) {
+		flags["param"] = append(flags["param"], name+"="+cmd.Params[name])
+	}
+	if cmd.Provider != "" {
+		flags["provider"] = []string{cmd.Provider}
+	}
+	if cmd.RedisImage != "" {
+		flags["redis-image"] = []string{cmd.RedisImage}
+	}
+	return flags
+}
+
+// completeSafetyFlags sets the recorded flags not given beside --resume (--all stands
+// for --scenario); the given ones are checked against the record afterwards.
+func completeSafetyFlags(fs *flag.FlagSet, dir string, cmd results.Command) ([]string, error) {
+	recorded := safetyFlagsOf(cmd)
+	if flagSet(fs, "all") {
+		delete(recorded, "scenario")
+	}
+	return setFlagsNotGiven(fs, dir, recorded)
+}
