@@ -2,6 +2,7 @@ package netem_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func TestCloseReleasesEveryDescriptor(t *testing.T) {
 func openFDs(t *testing.T) int {
 	entries, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
-		t.Skip("no /proc/self/fd:", err)
+		testenv.MissingTool(t, fmt.Errorf("no /proc/self/fd: %w", err))
 	}
 	return len(entries)
 }

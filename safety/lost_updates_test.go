@@ -51,7 +51,10 @@ func TestLostUpdatesPause(t *testing.T) {
 func TestLostUpdatesFailover(t *testing.T) {
 	rep := runLostUpdates(t, 2, safety.Params{"breaks": "failover", "guards": "fenced"})
 	vs := variantsOf(rep)
-	if v := vs["failover/sentinel/lock/fenced"]; v != nil && v.Tally.Judged > 0 && v.Tally.Sums[results.ReissuedTokens] == 0 {
+	switch v := vs["failover/sentinel/lock/fenced"]; {
+	case v == nil:
+		t.Error("no failover/sentinel/lock/fenced variant: the claim it tests was not run")
+	case v.Tally.Judged > 0 && v.Tally.Sums[results.ReissuedTokens] == 0:
 		t.Errorf("%s: no reissued token in %d judged trials", v.Name, v.Tally.Judged)
 	}
 	if v := vs["failover/sentinel/pg-sequence/fenced"]; v == nil {

@@ -1,8 +1,11 @@
 package safety
 
 import (
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
 
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -15,7 +18,7 @@ import (
 func TestConsensusPartition(t *testing.T) {
 	p, err := topologies.ProviderFor("container", topologies.Etcd)
 	if err != nil || p.Name() != "container" {
-		t.Skipf("etcd is not served in containers here (%v): nothing to partition", err)
+		testenv.MissingTool(t, fmt.Errorf("etcd is not served in containers here (%v): nothing to partition", err))
 	}
 	rep := runIn(t, containerEnv(t, 1, nil), "consensus-partition", 4*time.Minute)
 	for _, v := range rep.Variants {
