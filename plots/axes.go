@@ -97,3 +97,40 @@ func (cleanTicks) Ticks(min, max float64) []plot.Tick {
 	}
 	return ticks
 }
+
+// logSpan is the ratio of the largest to the smallest value beyond which an axis is
+// drawn on a log scale: past it the small values of a linear axis lie on its zero line.
+const logSpan = 20
+
+// wide says whether the positive values span more than logSpan.
+func wide(values []float64) bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range values {
+		if v > 0 {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	return hi > 0 && hi/lo > logSpan
+}
+
+// logOrFloor is log10 of v, or at a zero or negative v, the point itself: a bar
+// cannot reach zero on a log axis.
+func logOrFloor(v, logPoint float64) float64 {
+	if v <= 0 {
+		return logPoint
+	}
+	return math.Log10(v)
+}
+
+// yScale sets a value axis linear from zero, or log10 with labelled ticks when the
+// values are wide, and names the scale in the label; it says which it chose.
+func yScale(p *plot.Plot, label string, values []float64) bool {
+	if wide(values) {
+		p.Y.Label.Text = label + " (log scale)"
+		p.Y.Tick.Marker = logTicks{}
+		return true
+	}
+	p.Y.Label.Text = label
+	p.Y.Min = 0
+	return false
+}

@@ -41,6 +41,7 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 		"offered rate (requests per second, log scale)", fmt.Sprintf("%s latency (ms, log scale)", percentile))
 	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
 	var labels []string
+	var looks []look
 	var lo, hi float64
 	for _, s := range all {
 		var kept, broke plotter.XYs
@@ -83,6 +84,7 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 			if !named {
 				p.Legend.Add(label, sc)
 				labels = append(labels, label)
+				looks = append(looks, st.look(s.Strategy, false))
 				named = true
 			}
 		}
@@ -100,10 +102,11 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 		if err != nil {
 			return Figure{}, err
 		}
-		line.LineStyle = draw.LineStyle{Color: palette[6], Width: vg.Points(1), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
+		line.LineStyle = draw.LineStyle{Color: ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
 		p.Add(line)
 		p.Legend.Add("budget "+digest.FormatDuration(budget), line)
 		labels = append(labels, "budget "+digest.FormatDuration(budget))
+		looks = append(looks, budgetLook)
 	}
 	padLog(&p.X)
 	padLog(&p.Y)
@@ -112,6 +115,7 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 		Caption: fmt.Sprintf("Capacity search, %s: every probe's %s against its offered rate (filled: kept the budget; rings: broke it), the budget (dotted) and each strategy's highest rate kept on a probe and its repeat (dashed).",
 			condition, percentile),
 		Series: labels,
+		looks:  looks,
 	}, plot: p})
 }
 

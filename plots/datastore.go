@@ -76,7 +76,11 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 	}
 	p.Y.Min = 0
 	p.Y.Max = max(p.Y.Max*1.1, 100)
-	d := drawn{Figure: Figure{Name: CostVsLossName, Series: order,
+	var looks []look
+	for _, name := range order {
+		looks = append(looks, st.look(name, false))
+	}
+	d := drawn{Figure: Figure{Name: CostVsLossName, Series: order, looks: looks,
 		Caption: "Each point is one way to update the row: x is what one correct update costs with no fault (update workload), y how many changes went wrong (updates lost, a stale holder's change applied, a change applied twice) per 1,000 faults the lost-updates scenario proved. Bottom is correct; a lock with a write the store does not judge sits high, whatever it costs."}, plot: p}
 	files, err := encodeBoth(d)
 	if err != nil {

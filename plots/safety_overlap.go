@@ -112,6 +112,7 @@ func overlapFigure(rep *results.Report) ([]drawn, error) {
 		Name:    rep.Scenario + "_overlap",
 		Caption: caption,
 		Series:  []string{dotLabel, boxLabel},
+		looks:   []look{{colour: 0, marker: -1}, spreadLook},
 	}, plot: p}}, nil
 }
 
@@ -137,7 +138,7 @@ const (
 type boxThumb struct{}
 
 func (boxThumb) Thumbnail(c *draw.Canvas) {
-	ls := draw.LineStyle{Color: palette[6], Width: vg.Points(1)}
+	ls := draw.LineStyle{Color: ink, Width: vg.Points(1)}
 	x0, x1 := c.Min.X, c.Max.X
 	y0, y1 := c.Min.Y+(c.Max.Y-c.Min.Y)*0.15, c.Max.Y-(c.Max.Y-c.Min.Y)*0.15
 	c.StrokeLines(ls, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})

@@ -102,7 +102,7 @@ func seriesFigure(rep *results.Report, xLabel string, all []results.Series, st s
 		}
 		lines = append(lines, sr)
 	}
-	labels, err := src.add(p, lines)
+	legend, err := src.add(p, logAxes{}, lines)
 	if err != nil {
 		return drawn{}, err
 	}
@@ -121,7 +121,8 @@ func seriesFigure(rep *results.Report, xLabel string, all []results.Series, st s
 	return drawn{Figure: Figure{
 		Name:    rep.Scenario + "_vs-" + safetySlug(xLabel),
 		Caption: caption + ".",
-		Series:  labels,
+		Series:  legend.labels,
+		looks:   legend.looks,
 	}, plot: p}, nil
 }
 
