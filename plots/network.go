@@ -52,7 +52,7 @@ func networkFigures(src *source) ([]drawn, error) {
 		}
 		p := newPlot(fmt.Sprintf("p99 %s latency vs injected latency: %s", metric, describe(cond)),
 			"latency injected on every link, each direction (ms)", "")
-		p.X.Min = 0
+		measuredX(p, xsOf(all))
 		axes := logAxes{y: yScale(p, fmt.Sprintf("p99 %s latency (ms)", metric), ys)}
 		legend, err := src.add(p, axes, all)
 		if err != nil {

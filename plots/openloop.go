@@ -54,7 +54,7 @@ func openLoopFigures(src *source) ([]drawn, error) {
 		}
 		p := newPlot(fmt.Sprintf("Open loop: p99 %s latency against offered rate, %s", metric, describe(cond)),
 			"offered rate (requests per second)", fmt.Sprintf("p99 %s latency (ms, log scale)", metric))
-		p.X.Min = 0
+		measuredX(p, xs)
 		p.Y.Tick.Marker = logTicks{}
 		axes := logAxes{y: true}
 		legend, err := src.add(p, axes, all)
@@ -97,7 +97,29 @@ func ringSaturated(p *plot.Plot, pts plotter.XYs) error {
 		return err
 	}
 	rings.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
-	p.Add(rings)
+	p.Add(roomy{rings, vg.Points(ringRoom)})
 	p.Legend.Add(saturatedLabel, rings)
 	return nil
+}
+
+// ringRoom is the room left between a ring and the frame (points): gonum shrinks the
+// data area until every glyph fits, so a ring at the top or the end touched the frame.
+const ringRoom = 5
+
+// roomy is a scatter whose glyphs claim room beyond their radius, so that the plot
+// keeps that much space between them and the frame.
+type roomy struct {
+	*plotter.Scatter
+	room vg.Length
+}
+
+func (r roomy) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	boxes := r.Scatter.GlyphBoxes(p)
+	for i := range boxes {
+		boxes[i].Rectangle.Min.X -= r.room
+		boxes[i].Rectangle.Min.Y -= r.room
+		boxes[i].Rectangle.Max.X += r.room
+		boxes[i].Rectangle.Max.Y += r.room
+	}
+	return boxes
 }

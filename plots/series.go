@@ -21,6 +21,9 @@ type series struct {
 	// spread, when set, is each point's low and high value (same order as points),
 	// drawn as an error bar.
 	spread []span
+	// marked, when set, says which points (in data units) get a glyph; the line still
+	// runs through every point. Nil marks every point.
+	marked func(pt plotter.XY) bool
 }
 
 // span is the low and high end of a point's spread.
@@ -40,12 +43,12 @@ func (e *entries) add(label string, l look) {
 	e.looks = append(e.looks, l)
 }
 
-// add draws each series as a line with a glyph on every measured point and its
-// spread as error bars, and names it in the legend.
+// add draws each series as a line with a glyph on every measured point (or on those
+// its marked picks) and its spread as error bars, and names it in the legend.
 func (s *source) add(p *plot.Plot, axes logAxes, all []series) (entries, error) {
 	var legend entries
 	for _, sr := range all {
-		pts, spread := onAxes(sr, axes)
+		pts, spread, kept := onAxes(sr, axes)
 		if len(pts) == 0 {
 			continue
 		}
@@ -60,7 +63,20 @@ func (s *source) add(p *plot.Plot, axes logAxes, all []series) (entries, error) 
 			bars.CapWidth = vg.Points(5)
 			p.Add(bars)
 		}
-		line, glyphs, err := plotter.NewLinePoints(pts)
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return entries{}, fmt.Errorf("series %s: %w", sr.label, err)
+		}
+		var at plotter.XYs
+		for i, pt := range pts {
+			if sr.marked == nil || sr.marked(sr.points[kept[i]]) {
+				at = append(at, pt)
+			}
+		}
+		if len(at) == 0 { // a series none of whose points is picked still shows its glyph
+			at = pts[len(pts)-1:]
+		}
+		glyphs, err := plotter.NewScatter(at)
 		if err != nil {
 			return entries{}, fmt.Errorf("series %s: %w", sr.label, err)
 		}
@@ -88,14 +104,13 @@ func withBars(pts plotter.XYs, spread plotter.YErrors) intervals {
 
 // onAxes sorts a series' points by x and maps them, and their spread as distances
 // below and above, onto the figure's axes; points a log axis cannot show are dropped.
-func onAxes(sr series, axes logAxes) (plotter.XYs, plotter.YErrors) {
+// kept is, for each point returned, its index in sr.points.
+func onAxes(sr series, axes logAxes) (pts plotter.XYs, errs plotter.YErrors, kept []int) {
 	order := make([]int, len(sr.points))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return sr.points[order[a]].X < sr.points[order[b]].X })
-	var pts plotter.XYs
-	var errs plotter.YErrors
 	for _, i := range order {
 		mapped := log10XY(plotter.XYs{sr.points[i]}, axes.x, axes.y)
 		if len(mapped) == 0 {
@@ -103,6 +118,7 @@ func onAxes(sr series, axes logAxes) (plotter.XYs, plotter.YErrors) {
 		}
 		pt := mapped[0]
 		pts = append(pts, pt)
+		kept = append(kept, i)
 		if len(sr.spread) == 0 {
 			continue
 		}
@@ -113,9 +129,9 @@ func onAxes(sr series, axes logAxes) (plotter.XYs, plotter.YErrors) {
 		errs = append(errs, struct{ Low, High float64 }{max(pt.Y-lo, 0), max(hi-pt.Y, 0)})
 	}
 	if len(sr.spread) == 0 {
-		return pts, nil
+		return pts, nil, kept
 	}
-	return pts, errs
+	return pts, errs, kept
 }
 
 // byCondition splits groups into sets that share every condition field the key keeps,

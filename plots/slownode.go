@@ -50,7 +50,7 @@ func slowNodeFigures(src *source) ([]drawn, error) {
 		}
 		p := newPlot(fmt.Sprintf("Redlock with one slow node: %s", describe(cond)),
 			"latency added to one node, each direction (ms; 0 = none)", "")
-		p.X.Min = 0
+		measuredX(p, xsOf(all))
 		axes := logAxes{y: yScale(p, fmt.Sprintf("%s latency (ms)", metric), ys)}
 		legend, err := src.add(p, axes, all)
 		if err != nil {

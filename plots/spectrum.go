@@ -46,7 +46,7 @@ func spectrumFigures(src *source) ([]drawn, error) {
 				return nil, err
 			}
 			pts := spectrum(h)
-			all = append(all, series{label: g.Strategy, strategy: g.Strategy, points: pts, spread: spectrumSpread(pts, parts)})
+			all = append(all, series{label: g.Strategy, strategy: g.Strategy, points: pts, spread: spectrumSpread(pts, parts), marked: spectrumMark})
 		}
 		legend, err := src.add(p, logAxes{x: true, y: true}, all)
 		if err != nil {
@@ -60,7 +60,7 @@ func spectrumFigures(src *source) ([]drawn, error) {
 		out = append(out, drawn{Figure: Figure{
 			Name: "spectrum_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys),
 				"hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
-			Caption: fmt.Sprintf("Latency spectrum of %s, %s: the latency below which each percentile of requests finished, from the HdrHistogram logs (repeats merged).%s%s", metricLabel(metric), describe(cond), spectrumNote(groups), noData(empty)),
+			Caption: fmt.Sprintf("Latency spectrum of %s, %s: the latency below which each percentile of requests finished, from the HdrHistogram logs (repeats merged); markers at 50%%, 90%%, 99%%, 99.9%%... only, the line runs through every sampled percentile.%s%s", metricLabel(metric), describe(cond), spectrumNote(groups), noData(empty)),
 			Series:  legend.labels,
 			looks:   legend.looks,
 		}, plot: p})
@@ -111,6 +111,17 @@ func spectrum(h *hdrhistogram.Histogram) plotter.XYs {
 		pts = append(pts, plotter.XY{X: x, Y: ms(float64(v))})
 	}
 	return pts
+}
+
+// spectrumMark picks the spectrum's points that carry a glyph: 50% and the decades
+// (90%, 99%, 99.9%...). A glyph on each of the forty-odd samples hid the lines under
+// the markers and told nothing the line does not.
+func spectrumMark(pt plotter.XY) bool {
+	if pt.X == 2 {
+		return true
+	}
+	decade := math.Log10(pt.X)
+	return pt.X >= 10 && math.Abs(decade-math.Round(decade)) < 1e-9
 }
 
 // describe puts a condition in words for titles and captions.
