@@ -74,12 +74,24 @@ func adrCostFigure(f ADRCost) (drawn, error) {
 		lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(float64(2 + 8*(i%3)))}
 		p.Add(lb)
 		label := pt.Label
-		if !pt.Seen {
-			label += " (none seen: bound)"
-		}
 		p.Legend.Add(label, sc)
 		labels = append(labels, label)
 		looks = append(looks, lookOf(i))
+	}
+	// The rings get one legend entry of their own: appended to each label, the words
+	// doubled an option's own "(bound)".
+	for _, pt := range f.Points {
+		if !pt.Seen {
+			ring, err := plotter.NewScatter(plotter.XYs{{}})
+			if err != nil {
+				return drawn{}, err
+			}
+			ring.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
+			p.Legend.Add(noneSeenLabel, ring)
+			labels = append(labels, noneSeenLabel)
+			looks = append(looks, saturatedLook)
+			break
+		}
 	}
 	if f.BudgetMs > 0 {
 		l, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: math.Log10(f.BudgetMs)}, {X: p.X.Max, Y: math.Log10(f.BudgetMs)}})
@@ -105,6 +117,9 @@ func adrCostFigure(f ADRCost) (drawn, error) {
 	}
 	return drawn{Figure: Figure{Name: f.Name, Caption: f.Caption, Series: labels, looks: looks}, plot: p}, nil
 }
+
+// noneSeenLabel names the ring round an option no judged trial broke.
+const noneSeenLabel = "ring: none seen, x is the interval's upper end"
 
 // logRange is the log10 range of the positive values, a decade wide at least.
 func logRange(vs []float64) (float64, float64) {

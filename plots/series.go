@@ -24,6 +24,10 @@ type series struct {
 	// marked, when set, says which points (in data units) get a glyph; the line still
 	// runs through every point. Nil marks every point.
 	marked func(pt plotter.XY) bool
+	// pointsOnly draws glyphs (and bars) without the joining line; lineOnly draws the
+	// line without glyphs: measurements beside the model they are read against, so
+	// that where the two agree both still show.
+	pointsOnly, lineOnly bool
 }
 
 // span is the low and high end of a point's spread.
@@ -82,8 +86,17 @@ func (s *source) add(p *plot.Plot, axes logAxes, all []series) (entries, error) 
 		}
 		line.LineStyle = lineStyle(l)
 		glyphs.GlyphStyle = glyphStyle(l)
-		p.Add(line, glyphs)
-		p.Legend.Add(sr.label, line, glyphs)
+		switch {
+		case sr.pointsOnly:
+			p.Add(glyphs)
+			p.Legend.Add(sr.label, glyphs)
+		case sr.lineOnly && len(pts) > 1:
+			p.Add(line)
+			p.Legend.Add(sr.label, line)
+		default:
+			p.Add(line, glyphs)
+			p.Legend.Add(sr.label, line, glyphs)
+		}
 		legend.add(sr.label, l)
 	}
 	return legend, nil

@@ -133,4 +133,5 @@ var (
 	saturatedLook = look{colour: -3, marker: -1}
 	boundaryLook  = look{colour: -4, marker: -1}
 	spreadLook    = look{colour: -5, marker: -1}
+	kneeLook      = look{colour: -6, marker: -1}
 )

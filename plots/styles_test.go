@@ -103,7 +103,9 @@ func TestEveryCapacitySafetyAndADRFigureGivesEachSeriesItsOwnLook(t *testing.T) 
 	for _, draw := range []func() (Figure, error){
 		func() (Figure, error) { return KneeFigure(dir, "knee", "64 clients", "p99", 5*time.Millisecond, knees) },
 		func() (Figure, error) { return USLFigure(dir, "usl", "a key per client", usl) },
-		func() (Figure, error) { return ScalingFigure(dir, "nodes", "p99 against nodes", "nodes", "caption", lines) },
+		func() (Figure, error) {
+			return ScalingFigure(dir, "nodes", "p99 against nodes", "nodes", "caption", lines)
+		},
 	} {
 		f, err := draw()
 		if err != nil {
