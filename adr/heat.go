@@ -66,7 +66,7 @@ func failoverHeat(reports []*results.Report) (plots.HeatMap, bool) {
 	sort.Float64s(delays)
 	top := 0.0
 	for _, c := range h.Cells {
-		top = max(top, c.Y+lagBucket)
+		top = max(top, c.Y+lagBucket/2) // a row's cell reaches half a row above its lag
 	}
 	lo, hi := delays[0], min(delays[len(delays)-1], top) // the line stays on the map
 	h.Boundary = plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}}

@@ -47,19 +47,25 @@ func adrCostFigure(f ADRCost) (drawn, error) {
 	padLog(&p.Y)
 	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
 	var labels []string
+	var looks []look
 	for i, pt := range f.Points {
 		xy := plotter.XYs{{X: math.Log10(pt.PerYear), Y: math.Log10(pt.CostMs)}}
 		sc, err := plotter.NewScatter(xy)
 		if err != nil {
 			return drawn{}, fmt.Errorf("figure %s: %w", f.Name, err)
 		}
-		filled := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}}
-		// Colours repeat after eight points: the shape changes with each round.
-		sc.GlyphStyle = draw.GlyphStyle{Color: palette[i%len(palette)], Radius: vg.Points(4), Shape: filled[(i/len(palette))%len(filled)]}
-		if !pt.Seen {
-			sc.GlyphStyle.Shape = draw.RingGlyph{}
-		}
+		// One slot per point: no two points share colour and marker.
+		sc.GlyphStyle = glyphStyle(lookOf(i))
+		sc.GlyphStyle.Radius = vg.Points(4)
 		p.Add(sc)
+		if !pt.Seen { // a bound, not a measurement: ringed
+			ring, err := plotter.NewScatter(xy)
+			if err != nil {
+				return drawn{}, fmt.Errorf("figure %s: %w", f.Name, err)
+			}
+			ring.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
+			p.Add(ring)
+		}
 		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{pt.Label}})
 		if err != nil {
 			return drawn{}, fmt.Errorf("figure %s: %w", f.Name, err)
@@ -68,34 +74,52 @@ func adrCostFigure(f ADRCost) (drawn, error) {
 		lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(float64(2 + 8*(i%3)))}
 		p.Add(lb)
 		label := pt.Label
-		if !pt.Seen {
-			label += " (none seen: bound)"
-		}
 		p.Legend.Add(label, sc)
 		labels = append(labels, label)
+		looks = append(looks, lookOf(i))
+	}
+	// The rings get one legend entry of their own: appended to each label, the words
+	// doubled an option's own "(bound)".
+	for _, pt := range f.Points {
+		if !pt.Seen {
+			ring, err := plotter.NewScatter(plotter.XYs{{}})
+			if err != nil {
+				return drawn{}, err
+			}
+			ring.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
+			p.Legend.Add(noneSeenLabel, ring)
+			labels = append(labels, noneSeenLabel)
+			looks = append(looks, saturatedLook)
+			break
+		}
 	}
 	if f.BudgetMs > 0 {
 		l, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: math.Log10(f.BudgetMs)}, {X: p.X.Max, Y: math.Log10(f.BudgetMs)}})
 		if err != nil {
 			return drawn{}, err
 		}
-		l.LineStyle = draw.LineStyle{Color: palette[6], Width: vg.Points(1), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+		l.LineStyle = draw.LineStyle{Color: ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
 		p.Add(l)
 		p.Legend.Add(f.BudgetLabel, l)
 		labels = append(labels, f.BudgetLabel)
+		looks = append(looks, budgetLook)
 	}
 	if f.Threshold > 0 {
 		l, err := plotter.NewLine(plotter.XYs{{X: math.Log10(f.Threshold), Y: p.Y.Min}, {X: math.Log10(f.Threshold), Y: p.Y.Max}})
 		if err != nil {
 			return drawn{}, err
 		}
-		l.LineStyle = draw.LineStyle{Color: palette[1], Width: vg.Points(1), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
+		l.LineStyle = draw.LineStyle{Color: palette[3], Width: vg.Points(1), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
 		p.Add(l)
 		p.Legend.Add(f.ThresholdLabel, l)
 		labels = append(labels, f.ThresholdLabel)
+		looks = append(looks, thresholdLook)
 	}
-	return drawn{Figure: Figure{Name: f.Name, Caption: f.Caption, Series: labels}, plot: p}, nil
+	return drawn{Figure: Figure{Name: f.Name, Caption: f.Caption, Series: labels, looks: looks}, plot: p}, nil
 }
+
+// noneSeenLabel names the ring round an option no judged trial broke.
+const noneSeenLabel = "ring: none seen, x is the interval's upper end"
 
 // logRange is the log10 range of the positive values, a decade wide at least.
 func logRange(vs []float64) (float64, float64) {

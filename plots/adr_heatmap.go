@@ -128,14 +128,14 @@ func heatFigure(h HeatMap) (drawn, error) {
 			if err != nil {
 				return drawn{}, fmt.Errorf("figure %s: %w", h.Name, err)
 			}
-			line.LineStyle = draw.LineStyle{Color: palette[6], Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
-			pts.GlyphStyle = draw.GlyphStyle{Color: palette[6], Radius: vg.Points(3), Shape: draw.CrossGlyph{}}
+			line.LineStyle = draw.LineStyle{Color: ink, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
+			pts.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: vg.Points(3), Shape: draw.CrossGlyph{}}
 			p.Add(line, pts)
 			p.Legend.Add(h.BoundaryLabel, line, pts)
 			series = append(series, h.BoundaryLabel)
 		}
 	}
-	return drawn{Figure: Figure{Name: h.Name, Caption: h.Caption, Series: series}, plot: p}, nil
+	return drawn{Figure: Figure{Name: h.Name, Caption: h.Caption, Series: series, looks: heatmapLooks(series)}, plot: p}, nil
 }
 
 // heatPalette runs from pale yellow (0: never broke) to dark red (1: always broke), n
@@ -154,3 +154,11 @@ func heatPalette(n int) gonumpalette.Palette {
 type heatColors []color.Color
 
 func (h heatColors) Colors() []color.Color { return h }
+
+// heatmapLooks: a heat map's only legend entry is its boundary line.
+func heatmapLooks(series []string) []look {
+	if len(series) == 0 {
+		return nil
+	}
+	return []look{boundaryLook}
+}

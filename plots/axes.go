@@ -3,6 +3,7 @@ package plots
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -96,4 +97,71 @@ func (cleanTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// logSpan is the ratio of the largest to the smallest value beyond which an axis is
+// drawn on a log scale: past it the small values of a linear axis lie on its zero line.
+const logSpan = 20
+
+// wide says whether the positive values span more than logSpan.
+func wide(values []float64) bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range values {
+		if v > 0 {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	return hi > 0 && hi/lo > logSpan
+}
+
+// logOrFloor is log10 of v, or at a zero or negative v, the point itself: a bar
+// cannot reach zero on a log axis.
+func logOrFloor(v, logPoint float64) float64 {
+	if v <= 0 {
+		return logPoint
+	}
+	return math.Log10(v)
+}
+
+// yScale sets a value axis linear from zero, or log10 with labelled ticks when the
+// values are wide, and names the scale in the label; it says which it chose.
+func yScale(p *plot.Plot, label string, values []float64) bool {
+	if wide(values) {
+		p.Y.Label.Text = logLabel(label)
+		p.Y.Tick.Marker = logTicks{}
+		return true
+	}
+	p.Y.Label.Text = label
+	p.Y.Min = 0
+	return false
+}
+
+// logLabel says an axis is on a log scale inside the label's bracketed unit when it has
+// one ("latency (ms, log scale)"), else after it.
+func logLabel(label string) string {
+	if strings.HasSuffix(label, ")") {
+		return strings.TrimSuffix(label, ")") + ", log scale)"
+	}
+	return label + " (log scale)"
+}
+
+// measuredX ticks a linear x axis at exactly the values measured (when their labels
+// stay apart) and leaves a margin beyond the first and last, so that no point, bar or
+// line end sits on the frame or on the value axis.
+func measuredX(p *plot.Plot, xs []float64) {
+	if ticks := measuredTicks(xs); ticksApart(ticks) {
+		p.X.Tick.Marker = ticks
+	}
+	padLinear(&p.X, xs)
+}
+
+// xsOf is every x of every series, in data units.
+func xsOf(all []series) []float64 {
+	var xs []float64
+	for _, sr := range all {
+		for _, pt := range sr.points {
+			xs = append(xs, pt.X)
+		}
+	}
+	return xs
 }

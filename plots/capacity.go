@@ -41,7 +41,9 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 		"offered rate (requests per second, log scale)", fmt.Sprintf("%s latency (ms, log scale)", percentile))
 	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
 	var labels []string
+	var looks []look
 	var lo, hi float64
+	anyBroke, anyKnee := false, false
 	for _, s := range all {
 		var kept, broke plotter.XYs
 		for _, pt := range s.Points {
@@ -50,6 +52,7 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 				kept = append(kept, xy)
 			} else {
 				broke = append(broke, xy)
+				anyBroke = true
 			}
 			if lo == 0 || pt.Offered < lo {
 				lo = pt.Offered
@@ -79,10 +82,11 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 				return Figure{}, err
 			}
 			sc.GlyphStyle = set.glyph
-			p.Add(sc)
+			p.Add(roomy{sc, vg.Points(ringRoom)})
 			if !named {
 				p.Legend.Add(label, sc)
 				labels = append(labels, label)
+				looks = append(looks, st.look(s.Strategy, false))
 				named = true
 			}
 		}
@@ -93,17 +97,36 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 			}
 			knee.LineStyle = st.line(s.Strategy, true)
 			p.Add(knee)
+			anyKnee = true
 		}
+	}
+	// What the rings and the verticals are, in the legend too: the strategies' entries
+	// show only their filled marker.
+	if anyBroke {
+		ring, err := plotter.NewScatter(plotter.XYs{{}})
+		if err != nil {
+			return Figure{}, err
+		}
+		ring.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: vg.Points(3), Shape: draw.RingGlyph{}}
+		p.Legend.Add(brokeLabel, ring)
+		labels = append(labels, brokeLabel)
+		looks = append(looks, saturatedLook)
+	}
+	if anyKnee {
+		p.Legend.Add(kneeLabel, legendLine{draw.LineStyle{Color: ink, Width: vg.Points(1.5), Dashes: secondView}})
+		labels = append(labels, kneeLabel)
+		looks = append(looks, kneeLook)
 	}
 	if lo > 0 {
 		line, err := plotter.NewLine(log10XY(plotter.XYs{{X: lo, Y: ms(float64(budget))}, {X: hi, Y: ms(float64(budget))}}, true, true))
 		if err != nil {
 			return Figure{}, err
 		}
-		line.LineStyle = draw.LineStyle{Color: palette[6], Width: vg.Points(1), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
+		line.LineStyle = draw.LineStyle{Color: ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
 		p.Add(line)
 		p.Legend.Add("budget "+digest.FormatDuration(budget), line)
 		labels = append(labels, "budget "+digest.FormatDuration(budget))
+		looks = append(looks, budgetLook)
 	}
 	padLog(&p.X)
 	padLog(&p.Y)
@@ -112,7 +135,22 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 		Caption: fmt.Sprintf("Capacity search, %s: every probe's %s against its offered rate (filled: kept the budget; rings: broke it), the budget (dotted) and each strategy's highest rate kept on a probe and its repeat (dashed).",
 			condition, percentile),
 		Series: labels,
+		looks:  looks,
 	}, plot: p})
+}
+
+const (
+	brokeLabel = "ring: probe broke the budget"
+	kneeLabel  = "dashed: highest rate kept"
+)
+
+// legendLine is a legend picture of a line style alone, for an entry that stands for
+// lines of several colours.
+type legendLine struct{ style draw.LineStyle }
+
+func (l legendLine) Thumbnail(c *draw.Canvas) {
+	y := (c.Min.Y + c.Max.Y) / 2
+	c.StrokeLine2(l.style, c.Min.X, y, c.Max.X, y)
 }
 
 // vertical is a line at rate spanning the probes' latencies and the budget.

@@ -21,15 +21,22 @@ func ScalingFigure(dir, name, title, xLabel, caption string, all []LineSeries) (
 		styleNames = append(styleNames, s.Style)
 	}
 	src := &source{styles: newStyles(styleNames)}
-	p := newPlot(title, xLabel, "p99 acquire latency (ms)")
-	p.Y.Min = 0
+	p := newPlot(title, xLabel, "")
 	var sr []series
+	var ys []float64
 	for _, s := range all {
 		sr = append(sr, series{label: s.Label, strategy: s.Style, points: s.Points})
+		for _, pt := range s.Points {
+			ys = append(ys, pt.Y)
+		}
 	}
-	labels, err := src.add(p, sr)
+	axes := logAxes{y: yScale(p, "p99 acquire latency (ms)", ys)}
+	legend, err := src.add(p, axes, sr)
 	if err != nil {
 		return Figure{}, fmt.Errorf("figure %s: %w", name, err)
 	}
-	return writeFigure(dir, drawn{Figure: Figure{Name: name, Caption: caption, Series: labels}, plot: p})
+	if axes.y {
+		padLog(&p.Y)
+	}
+	return writeFigure(dir, drawn{Figure: Figure{Name: name, Caption: caption, Series: legend.labels, looks: legend.looks}, plot: p})
 }

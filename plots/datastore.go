@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
@@ -31,10 +30,30 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 	if len(points) == 0 {
 		return nil, nil
 	}
+	d, err := costVsLoss(points)
+	if err != nil {
+		return nil, err
+	}
+	files, err := encodeBoth(d)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFiles(dir, files); err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		d.Files = append(d.Files, f.path)
+	}
+	return &d.Figure, nil
+}
+
+// costVsLoss builds the figure of WriteCostVsLoss in memory.
+func costVsLoss(points []CostLossPoint) (drawn, error) {
 	p := newPlot("Cost of one correct update vs changes gone wrong when the lock breaks",
 		"p50 of one correct update, ms (8 clients, one hot row; log scale)", "lost + stale + doubled changes per 1,000 faults")
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	// Log10 of the cost with labelled ticks, like every log axis of the suite.
+	p.X.Tick.Marker = logTicks{}
+	var costs []float64
 	var order []string
 	bySeries := map[string][]CostLossPoint{}
 	for _, pt := range points {
@@ -50,13 +69,17 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 		var labels []string
 		var lifts []int
 		for _, pt := range bySeries[name] {
-			xys = append(xys, plotter.XY{X: pt.CostMs, Y: pt.WrongPer1000})
+			if pt.CostMs <= 0 {
+				return drawn{}, fmt.Errorf("figure %s: %s (%s): a log axis needs a positive cost, got %v ms", CostVsLossName, pt.Strategy, name, pt.CostMs)
+			}
+			costs = append(costs, pt.CostMs)
+			xys = append(xys, plotter.XY{X: math.Log10(pt.CostMs), Y: pt.WrongPer1000})
 			labels = append(labels, pt.Strategy)
 			lifts = append(lifts, lift[pt])
 		}
 		sc, err := plotter.NewScatter(xys)
 		if err != nil {
-			return nil, fmt.Errorf("figure %s: %w", CostVsLossName, err)
+			return drawn{}, fmt.Errorf("figure %s: %w", CostVsLossName, err)
 		}
 		sc.GlyphStyle = st.glyph(name)
 		sc.GlyphStyle.Radius = vg.Points(3.5)
@@ -66,7 +89,7 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 		for i := range xys {
 			one, err := plotter.NewLabels(plotter.XYLabels{XYs: xys[i : i+1], Labels: labels[i : i+1]})
 			if err != nil {
-				return nil, fmt.Errorf("figure %s: %w", CostVsLossName, err)
+				return drawn{}, fmt.Errorf("figure %s: %w", CostVsLossName, err)
 			}
 			one.TextStyle[0].Font.Size = vg.Points(7)
 			one.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(float64(2 + 9*lifts[i]))}
@@ -74,21 +97,19 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 		}
 		p.Legend.Add(name, sc)
 	}
-	p.Y.Min = 0
+	// Zero wrong is the answer that matters: below it a margin, so that those points sit
+	// above the frame, not on it.
 	p.Y.Max = max(p.Y.Max*1.1, 100)
-	d := drawn{Figure: Figure{Name: CostVsLossName, Series: order,
-		Caption: "Each point is one way to update the row: x is what one correct update costs with no fault (update workload), y how many changes went wrong (updates lost, a stale holder's change applied, a change applied twice) per 1,000 faults the lost-updates scenario proved. Bottom is correct; a lock with a write the store does not judge sits high, whatever it costs."}, plot: p}
-	files, err := encodeBoth(d)
-	if err != nil {
-		return nil, err
+	p.Y.Min = -0.05 * p.Y.Max
+	lo, hi := logRange(costs)
+	p.X.Min, p.X.Max = lo, hi
+	padLog(&p.X)
+	var looks []look
+	for _, name := range order {
+		looks = append(looks, st.look(name, false))
 	}
-	if err := writeFiles(dir, files); err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		d.Files = append(d.Files, f.path)
-	}
-	return &d.Figure, nil
+	return drawn{Figure: Figure{Name: CostVsLossName, Series: order, looks: looks,
+		Caption: "Each point is one way to update the row: x is what one correct update costs with no fault (update workload), y how many changes went wrong (updates lost, a stale holder's change applied, a change applied twice) per 1,000 faults the lost-updates scenario proved. Bottom is correct; a lock with a write the store does not judge sits high, whatever it costs."}, plot: p}, nil
 }
 
 // labelLifts gives each point how many lines up its label goes: points within a

@@ -27,6 +27,8 @@ type Figure struct {
 	Files   []string
 	Caption string
 	Series  []string
+	// looks, beside Series, is what tells each legend entry apart from the others.
+	looks []look
 }
 
 // Figure size: wide enough for five legend entries beside the lines.
@@ -59,6 +61,8 @@ type source struct {
 	groups []*digest.Group
 	styles styles
 	hist   histograms
+	// intervals reads a cell's histogram log one interval at a time.
+	intervals func(c *resultsdir.Cell, metric string) ([]*hdrhistogram.Histogram, error)
 }
 
 // WriteAll draws every figure the run has data for into dir/figures, as PNG and SVG.
@@ -100,6 +104,9 @@ func render(dir string, run *resultsdir.Run) ([]Figure, []file, error) {
 				return nil, fmt.Errorf("%s: cell %s has no %s histogram", filepath.Join(dir, resultsdir.JSONFile), c.Name, metric)
 			}
 			return resultsdir.ReadHistogram(dir, rel)
+		},
+		intervals: func(c *resultsdir.Cell, metric string) ([]*hdrhistogram.Histogram, error) {
+			return resultsdir.ReadHistogramIntervals(dir, c.Histograms[metric])
 		},
 	}
 	var figs []Figure

@@ -34,6 +34,7 @@ func networkFigures(src *source) ([]drawn, error) {
 		}
 		metric := digest.LatencyMetric(groups)
 		var all []series
+		var ys []float64
 		for _, strategy := range strategiesOf(groups) {
 			if !measuredWithLatency(groups, strategy) {
 				continue // a lone point at zero tells nothing about latency
@@ -41,22 +42,30 @@ func networkFigures(src *source) ([]drawn, error) {
 			sr := series{label: strategy, strategy: strategy}
 			for _, g := range groups {
 				if g.Strategy == strategy && g.HasLatency(metric) {
-					sr.points = append(sr.points, plotter.XY{X: ms(float64(g.Condition.NetLatency)), Y: ms(float64(g.Latency(metric, digest.P99)))})
+					y := ms(float64(g.Latency(metric, digest.P99)))
+					sr.points = append(sr.points, plotter.XY{X: ms(float64(g.Condition.NetLatency)), Y: y})
+					sr.spread = append(sr.spread, spreadOrPoint(latencySpread(g, metric, digest.P99))(y))
+					ys = append(ys, y)
 				}
 			}
 			all = append(all, sr)
 		}
 		p := newPlot(fmt.Sprintf("p99 %s latency vs injected latency: %s", metric, describe(cond)),
-			"latency injected on every link, each direction (ms)", fmt.Sprintf("p99 %s latency (ms)", metric))
-		p.X.Min, p.Y.Min = 0, 0
-		labels, err := src.add(p, all)
+			"latency injected on every link, each direction (ms)", "")
+		measuredX(p, xsOf(all))
+		axes := logAxes{y: yScale(p, fmt.Sprintf("p99 %s latency (ms)", metric), ys)}
+		legend, err := src.add(p, axes, all)
 		if err != nil {
 			return nil, err
 		}
+		if axes.y {
+			padLog(&p.Y)
+		}
 		out = append(out, drawn{Figure: Figure{
 			Name:    "network_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys), "hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
-			Caption: fmt.Sprintf("p99 %s against the latency injected on every link (as configured; the measured added round trip is in results.json), %s, closed loop.%s%s", metricLabel(metric), describe(cond), measuredNote(groups), noData(missing(groups, metric))),
-			Series:  labels,
+			Caption: fmt.Sprintf("p99 %s against the latency injected on every link (as configured; the measured added round trip is in results.json), %s, closed loop%s.%s%s%s", metricLabel(metric), describe(cond), scaleNote(axes.y), spreadNote(groups), measuredNote(groups), noData(missing(groups, metric))),
+			Series:  legend.labels,
+			looks:   legend.looks,
 		}, plot: p})
 	}
 	return out, nil

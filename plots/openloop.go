@@ -3,10 +3,18 @@ package plots
 import (
 	"fmt"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/report/digest"
 )
+
+// saturatedLabel names, in the legend, the ring around a point whose offered rate
+// was not served.
+const saturatedLabel = "ringed: saturated"
 
 // openLoopFigures draws p99 latency against the offered rate of open-loop cells, one
 // line per strategy: where the line turns up is the rate at which a queue builds.
@@ -29,23 +37,35 @@ func openLoopFigures(src *source) ([]drawn, error) {
 		}
 		metric := digest.LatencyMetric(groups)
 		var all []series
+		var short plotter.XYs
 		for _, strategy := range strategiesOf(groups) {
 			sr := series{label: strategy, strategy: strategy}
 			for _, g := range groups {
 				if g.Strategy == strategy && g.HasLatency(metric) {
-					sr.points = append(sr.points, plotter.XY{X: g.Condition.TargetRate, Y: ms(float64(g.Latency(metric, digest.P99)))})
+					pt := plotter.XY{X: g.Condition.TargetRate, Y: ms(float64(g.Latency(metric, digest.P99)))}
+					sr.points = append(sr.points, pt)
+					sr.spread = append(sr.spread, spreadOrPoint(latencySpread(g, metric, digest.P99))(pt.Y))
+					if saturated(g) {
+						short = append(short, pt)
+					}
 				}
 			}
-			sr.points = log10XY(sr.points, false, true)
 			all = append(all, sr)
 		}
 		p := newPlot(fmt.Sprintf("Open loop: p99 %s latency against offered rate, %s", metric, describe(cond)),
 			"offered rate (requests per second)", fmt.Sprintf("p99 %s latency (ms, log scale)", metric))
-		p.X.Min = 0
+		measuredX(p, xs)
 		p.Y.Tick.Marker = logTicks{}
-		labels, err := src.add(p, all)
+		axes := logAxes{y: true}
+		legend, err := src.add(p, axes, all)
 		if err != nil {
 			return nil, err
+		}
+		if len(short) > 0 {
+			if err := ringSaturated(p, log10XY(short, axes.x, axes.y)); err != nil {
+				return nil, err
+			}
+			legend.add(saturatedLabel, saturatedLook)
 		}
 		padLog(&p.Y)
 		name := "open-loop"
@@ -54,10 +74,52 @@ func openLoopFigures(src *source) ([]drawn, error) {
 		}
 		out = append(out, drawn{Figure: Figure{
 			Name: name,
-			Caption: fmt.Sprintf("Open loop (%s arrivals): p99 %s against the offered rate, %s, %s. Where a line turns up, requests arrive faster than the lock is served and a queue builds.%s",
-				cond.Arrival, metricLabel(metric), describe(cond), cond.NetworkLabel(), noData(missing(groups, metric))),
-			Series: labels,
+			Caption: fmt.Sprintf("Open loop (%s arrivals): p99 %s against the offered rate, %s, %s. Where a line turns up, requests arrive faster than the lock is served and a queue builds; a ringed point did not serve its offered rate (achieved below %.0f%% of it, less the Poisson count's noise), so its latency is that of a backlog, not of the rate on the axis.%s%s",
+				cond.Arrival, metricLabel(metric), describe(cond), cond.NetworkLabel(), 100*capacity.MinDelivered, spreadNote(groups), noData(missing(groups, metric))),
+			Series: legend.labels,
+			looks:  legend.looks,
 		}, plot: p})
 	}
 	return out, nil
+}
+
+// saturated says whether a group's generator fell short of the offered rate, by the
+// capacity search's own test.
+func saturated(g *digest.Group) bool {
+	c := g.Repeats[0]
+	return g.AchievedRate() < capacity.MinAchieved(g.Condition.TargetRate, c.Elapsed.D(), g.Condition.Arrival == "poisson")
+}
+
+// ringSaturated draws a wide ring round each saturated point and names it in the legend.
+func ringSaturated(p *plot.Plot, pts plotter.XYs) error {
+	rings, err := plotter.NewScatter(pts)
+	if err != nil {
+		return err
+	}
+	rings.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
+	p.Add(roomy{rings, vg.Points(ringRoom)})
+	p.Legend.Add(saturatedLabel, rings)
+	return nil
+}
+
+// ringRoom is the room left between a ring and the frame (points): gonum shrinks the
+// data area until every glyph fits, so a ring at the top or the end touched the frame.
+const ringRoom = 5
+
+// roomy is a scatter whose glyphs claim room beyond their radius, so that the plot
+// keeps that much space between them and the frame.
+type roomy struct {
+	*plotter.Scatter
+	room vg.Length
+}
+
+func (r roomy) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	boxes := r.Scatter.GlyphBoxes(p)
+	for i := range boxes {
+		boxes[i].Rectangle.Min.X -= r.room
+		boxes[i].Rectangle.Min.Y -= r.room
+		boxes[i].Rectangle.Max.X += r.room
+		boxes[i].Rectangle.Max.Y += r.room
+	}
+	return boxes
 }

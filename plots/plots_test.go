@@ -63,7 +63,7 @@ func TestWriteAllDrawsEachKindWithOneSeriesPerStrategy(t *testing.T) {
 		"throughput-uncontended":                             all,
 		"network_clients=8_keys=8_hold=0s_ttl=10s":           all,
 		"redlock-slow-node_clients=8_keys=8_hold=0s_ttl=10s": {"redlock p99", "redlock p50", "redlock-failfast p99", "redlock-failfast p50"},
-		"open-loop": {"single", "wait", "redlock", "etcd"},
+		"open-loop": {"single", "wait", "redlock", "etcd", saturatedLabel},
 	}
 	got := map[string]Figure{}
 	for _, f := range figs {

@@ -38,7 +38,14 @@ func overlapFigure(rep *results.Report) ([]drawn, error) {
 	if logX {
 		xLabel = "overlap: time two holders were inside at once\n(ms, log scale)"
 	}
-	p := newPlot(fmt.Sprintf("%s: overlap durations per variant (seed %d)", rep.Scenario, rep.Seed), xLabel, "")
+	title := fmt.Sprintf("%s: overlap durations per variant (seed %d)", rep.Scenario, rep.Seed)
+	if len(judged) > 10 {
+		title += "\nrows: variant: overlaps in judged trials"
+		if pre := commonPrefix(judged); pre != "" {
+			title += ", every variant " + pre + "..."
+		}
+	}
+	p := newPlot(title, xLabel, "")
 	dots := draw.GlyphStyle{Color: palette[0], Radius: vg.Points(2.5), Shape: draw.RingGlyph{}}
 	rows := make([]string, len(judged))
 	// Two short lines per row label, as gonum squeezes the data area to fit the widest;
@@ -47,15 +54,29 @@ func overlapFigure(rep *results.Report) ([]drawn, error) {
 	if len(judged) > 10 {
 		sep = ": "
 	}
+	// Many rows take one line each, so their labels are long: the common prefix of the
+	// names goes to the title and the counts are written short, else gonum gave the
+	// labels all the width and drew the data in none (lost-updates' 17 variants).
+	prefix := ""
+	if sep != "\n" {
+		prefix = commonPrefix(judged)
+	}
 	legendDone := false
 	for i, v := range judged {
 		overlaps := v.Tally.Overlap.Values
 		row := float64(len(judged) - 1 - i) // the first variant on top
+		name := strings.TrimPrefix(v.Name, prefix)
+		switch {
+		case sep != "\n":
+			rows[int(row)] = fmt.Sprintf("%s: %d in %d", name, len(overlaps), v.Tally.Judged)
+		case len(overlaps) == 0:
+			rows[int(row)] = fmt.Sprintf("%s%sno overlap in %s", name, sep, trials(v.Tally.Judged))
+		default:
+			rows[int(row)] = fmt.Sprintf("%s%s%s in %s", name, sep, plural(len(overlaps), "overlap"), trials(v.Tally.Judged))
+		}
 		if len(overlaps) == 0 {
-			rows[int(row)] = fmt.Sprintf("%s%sno overlap in %s", v.Name, sep, trials(v.Tally.Judged))
 			continue
 		}
-		rows[int(row)] = fmt.Sprintf("%s%s%s in %s", v.Name, sep, plural(len(overlaps), "overlap"), trials(v.Tally.Judged))
 		values := make(plotter.Values, len(overlaps))
 		pts := make(plotter.XYs, len(overlaps))
 		for j, x := range overlaps {
@@ -112,7 +133,26 @@ func overlapFigure(rep *results.Report) ([]drawn, error) {
 		Name:    rep.Scenario + "_overlap",
 		Caption: caption,
 		Series:  []string{dotLabel, boxLabel},
+		looks:   []look{{colour: 0, marker: -1}, spreadLook},
 	}, plot: p}}, nil
+}
+
+// commonPrefix is the leading path of every variant's name, up to and with its last
+// shared "/", or nothing.
+func commonPrefix(vs []*results.Variant) string {
+	if len(vs) < 2 {
+		return ""
+	}
+	pre := vs[0].Name
+	for _, v := range vs[1:] {
+		for !strings.HasPrefix(v.Name, pre) {
+			pre = pre[:len(pre)-1]
+		}
+	}
+	if i := strings.LastIndex(pre, "/"); i >= 0 {
+		return pre[:i+1]
+	}
+	return ""
 }
 
 func plural(n int, noun string) string {
@@ -137,7 +177,7 @@ const (
 type boxThumb struct{}
 
 func (boxThumb) Thumbnail(c *draw.Canvas) {
-	ls := draw.LineStyle{Color: palette[6], Width: vg.Points(1)}
+	ls := draw.LineStyle{Color: ink, Width: vg.Points(1)}
 	x0, x1 := c.Min.X, c.Max.X
 	y0, y1 := c.Min.Y+(c.Max.Y-c.Min.Y)*0.15, c.Max.Y-(c.Max.Y-c.Min.Y)*0.15
 	c.StrokeLines(ls, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,9 +82,25 @@ func seriesFigure(rep *results.Report, xLabel string, all []results.Series, st s
 		p.Y.Min, p.Y.Max = -0.04, 1.04
 		p.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 0.25, Label: "0.25"}, {Value: 0.5, Label: "0.5"}, {Value: 0.75, Label: "0.75"}, {Value: 1, Label: "1"}}
 	}
-	if ticks := measuredTicks(xs); ticksApart(ticks) {
+	// Swept values over more than a factor of 20 (clock jumps of 2 to 300 ms) crowd
+	// the small ones against the axis: log10 of x, ticked at the values run.
+	logX := wide(xs) && allPositive(xs)
+	if logX {
+		p.X.Label.Text = wrapEvenly(logLabel(xLabel), 55)
+		var raw []float64
+		raw, xs = xs, nil
+		for _, x := range raw {
+			xs = append(xs, math.Log10(x))
+		}
+		if ticks := logMeasuredTicks(raw); ticksApart(ticks) {
+			p.X.Tick.Marker = ticks
+		} else {
+			p.X.Tick.Marker = logTicks{}
+		}
+	} else if ticks := measuredTicks(xs); ticksApart(ticks) {
 		p.X.Tick.Marker = ticks
 	}
+	all = onLogX(all, logX)
 	// Bars go under the lines and glyphs, each series' a little to the side, so that
 	// neither a glyph nor another series' bar at the same x hides them.
 	bars, err := intervalBars(all, st)
@@ -94,15 +111,23 @@ func seriesFigure(rep *results.Report, xLabel string, all []results.Series, st s
 		p.Add(b)
 	}
 	src := &source{styles: st}
+	withModel := false
+	for _, s := range all {
+		withModel = withModel || strings.HasSuffix(s.Name, " model")
+	}
 	var lines []series
 	for _, s := range all {
-		sr := series{label: s.Name, strategy: styleKey(s.Name), dashed: strings.HasSuffix(s.Name, " model")}
+		model := strings.HasSuffix(s.Name, " model")
+		// Beside a model, a measurement is its points and bars and the model its dashed
+		// line: drawn both as lines, a model that agrees hid the measurement under it.
+		sr := series{label: s.Name, strategy: styleKey(s.Name), dashed: model,
+			lineOnly: model, pointsOnly: withModel && !model && strings.HasSuffix(s.Name, " measured")}
 		for _, pt := range s.Points {
 			sr.points = append(sr.points, plotter.XY{X: pt.X, Y: pt.Y})
 		}
 		lines = append(lines, sr)
 	}
-	labels, err := src.add(p, lines)
+	legend, err := src.add(p, logAxes{}, lines)
 	if err != nil {
 		return drawn{}, err
 	}
@@ -115,14 +140,56 @@ func seriesFigure(rep *results.Report, xLabel string, all []results.Series, st s
 	padLinear(&p.X, xs)
 	caption := fmt.Sprintf("%s (seed %d): %s against %s, one line per series; a point is the share among its judged trials (trials where the fault was not produced or the grant was refused are left out)",
 		rep.Scenario, rep.Seed, yLabel, xLabel)
+	if withModel {
+		caption += "; measured series are drawn as points, each model as a dashed line in its colour"
+	}
+	if logX {
+		caption += "; x on a log scale (the values run span more than a factor of 20)"
+	}
 	if len(ns) > 0 {
 		caption += "; " + intervalNote + ". Judged trials per point: " + trialCounts(all)
 	}
 	return drawn{Figure: Figure{
 		Name:    rep.Scenario + "_vs-" + safetySlug(xLabel),
 		Caption: caption + ".",
-		Series:  labels,
+		Series:  legend.labels,
+		looks:   legend.looks,
 	}, plot: p}, nil
+}
+
+// allPositive says whether every value can go on a log axis.
+func allPositive(xs []float64) bool {
+	for _, x := range xs {
+		if x <= 0 {
+			return false
+		}
+	}
+	return len(xs) > 0
+}
+
+// onLogX returns the series with every x replaced by its log10 when logX is set.
+func onLogX(all []results.Series, logX bool) []results.Series {
+	if !logX {
+		return all
+	}
+	out := make([]results.Series, len(all))
+	for i, s := range all {
+		s.Points = append([]results.Point(nil), s.Points...)
+		for j := range s.Points {
+			s.Points[j].X = math.Log10(s.Points[j].X)
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// logMeasuredTicks labels a log10 axis at exactly the values run, with their real values.
+func logMeasuredTicks(xs []float64) plot.ConstantTicks {
+	var ticks plot.ConstantTicks
+	for _, t := range measuredTicks(xs) {
+		ticks = append(ticks, plot.Tick{Value: math.Log10(t.Value), Label: t.Label})
+	}
+	return ticks
 }
 
 // barSpacing is how far apart the bars of series sharing an x are drawn: a glyph's

@@ -30,6 +30,7 @@ func slowNodeFigures(src *source) ([]drawn, error) {
 		}
 		metric := digest.LatencyMetric(groups)
 		var all []series
+		var ys []float64
 		for _, strategy := range strategiesOf(groups) {
 			for _, pc := range []struct {
 				p      digest.Percentile
@@ -38,24 +39,32 @@ func slowNodeFigures(src *source) ([]drawn, error) {
 				sr := series{label: fmt.Sprintf("%s %s", strategy, pc.p), strategy: strategy, dashed: pc.dashed}
 				for _, g := range groups {
 					if g.Strategy == strategy && g.HasLatency(metric) {
-						sr.points = append(sr.points, plotter.XY{X: ms(float64(g.Condition.NetLatency)), Y: ms(float64(g.Latency(metric, pc.p)))})
+						y := ms(float64(g.Latency(metric, pc.p)))
+						sr.points = append(sr.points, plotter.XY{X: ms(float64(g.Condition.NetLatency)), Y: y})
+						sr.spread = append(sr.spread, spreadOrPoint(latencySpread(g, metric, pc.p))(y))
+						ys = append(ys, y)
 					}
 				}
 				all = append(all, sr)
 			}
 		}
 		p := newPlot(fmt.Sprintf("Redlock with one slow node: %s", describe(cond)),
-			"latency added to one node, each direction (ms; 0 = none)", fmt.Sprintf("%s latency (ms)", metric))
-		p.X.Min, p.Y.Min = 0, 0
-		labels, err := src.add(p, all)
+			"latency added to one node, each direction (ms; 0 = none)", "")
+		measuredX(p, xsOf(all))
+		axes := logAxes{y: yScale(p, fmt.Sprintf("%s latency (ms)", metric), ys)}
+		legend, err := src.add(p, axes, all)
 		if err != nil {
 			return nil, err
 		}
+		if axes.y {
+			padLog(&p.Y)
+		}
 		out = append(out, drawn{Figure: Figure{
 			Name: "redlock-slow-node_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys), "hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
-			Caption: fmt.Sprintf("Redlock variants with one slow node: p99 (solid) and p50 (dashed) %s against the latency added to that node, %s, closed loop.%s",
-				metricLabel(metric), describe(cond), noData(missing(groups, metric))),
-			Series: labels,
+			Caption: fmt.Sprintf("Redlock variants with one slow node: p99 (solid) and p50 (dashed) %s against the latency added to that node, %s, closed loop%s.%s%s",
+				metricLabel(metric), describe(cond), scaleNote(axes.y), spreadNote(groups), noData(missing(groups, metric))),
+			Series: legend.labels,
+			looks:  legend.looks,
 		}, plot: p})
 	}
 	return out, nil

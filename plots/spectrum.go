@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"gonum.org/v1/plot/plotter"
@@ -40,13 +41,18 @@ func spectrumFigures(src *source) ([]drawn, error) {
 			if err != nil {
 				return nil, err
 			}
-			all = append(all, series{label: g.Strategy, strategy: g.Strategy, points: log10XY(spectrum(h), true, true)})
+			parts, err := src.pieces(g, metric)
+			if err != nil {
+				return nil, err
+			}
+			pts := spectrum(h)
+			all = append(all, series{label: g.Strategy, strategy: g.Strategy, points: pts, spread: spectrumSpread(pts, parts), marked: spectrumMark})
 		}
-		labels, err := src.add(p, all)
+		legend, err := src.add(p, logAxes{x: true, y: true}, all)
 		if err != nil {
 			return nil, err
 		}
-		if len(labels) == 0 {
+		if len(legend.labels) == 0 {
 			continue
 		}
 		p.X.Min = 0
@@ -54,8 +60,9 @@ func spectrumFigures(src *source) ([]drawn, error) {
 		out = append(out, drawn{Figure: Figure{
 			Name: "spectrum_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys),
 				"hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
-			Caption: fmt.Sprintf("Latency spectrum of %s, %s: the latency below which each percentile of requests finished, from the HdrHistogram logs (repeats merged).%s", metricLabel(metric), describe(cond), noData(empty)),
-			Series:  labels,
+			Caption: fmt.Sprintf("Latency spectrum of %s, %s: the latency below which each percentile of requests finished, from the HdrHistogram logs (repeats merged); markers at 50%%, 90%%, 99%%, 99.9%%... only, the line runs through every sampled percentile.%s%s", metricLabel(metric), describe(cond), spectrumNote(groups), noData(empty)),
+			Series:  legend.labels,
+			looks:   legend.looks,
 		}, plot: p})
 	}
 	return out, nil
@@ -86,11 +93,16 @@ func spectrum(h *hdrhistogram.Histogram) plotter.XYs {
 	}
 	limit := math.Min(maxSpectrumX, float64(h.TotalCount()))
 	var pts plotter.XYs
-	for k := 0; ; k++ {
-		x := math.Pow(2, float64(k)/4)
-		if x > limit {
-			break
-		}
+	var xs []float64
+	for k := 0; math.Pow(2, float64(k)/4) <= limit; k++ {
+		xs = append(xs, math.Pow(2, float64(k)/4))
+	}
+	// The decades (90%, 99%...) too: the points that carry the spread's bars.
+	for x := 10.0; x <= limit; x *= 10 {
+		xs = append(xs, x)
+	}
+	sort.Float64s(xs)
+	for _, x := range xs {
 		p := 100 * (1 - 1/x)
 		v := h.ValueAtQuantile(p)
 		if v <= 0 {
@@ -99,6 +111,17 @@ func spectrum(h *hdrhistogram.Histogram) plotter.XYs {
 		pts = append(pts, plotter.XY{X: x, Y: ms(float64(v))})
 	}
 	return pts
+}
+
+// spectrumMark picks the spectrum's points that carry a glyph: 50% and the decades
+// (90%, 99%, 99.9%...). A glyph on each of the forty-odd samples hid the lines under
+// the markers and told nothing the line does not.
+func spectrumMark(pt plotter.XY) bool {
+	if pt.X == 2 {
+		return true
+	}
+	decade := math.Log10(pt.X)
+	return pt.X >= 10 && math.Abs(decade-math.Round(decade)) < 1e-9
 }
 
 // describe puts a condition in words for titles and captions.

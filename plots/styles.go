@@ -7,44 +7,131 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// palette is colour-blind friendly (Okabe-Ito), so lines stay apart in print.
+// palette is Okabe-Ito's nine colours (its grey included), told apart by every common
+// colour-blindness; yellow comes last because it is the faintest on white.
 var palette = []color.Color{
 	color.RGBA{0, 114, 178, 255},   // blue
-	color.RGBA{213, 94, 0, 255},    // vermillion
-	color.RGBA{0, 158, 115, 255},   // green
-	color.RGBA{204, 121, 167, 255}, // purple
 	color.RGBA{230, 159, 0, 255},   // orange
-	color.RGBA{86, 180, 233, 255},  // sky blue
+	color.RGBA{0, 158, 115, 255},   // bluish green
+	color.RGBA{213, 94, 0, 255},    // vermillion
+	color.RGBA{204, 121, 167, 255}, // reddish purple
 	color.RGBA{0, 0, 0, 255},       // black
+	color.RGBA{86, 180, 233, 255},  // sky blue
+	color.RGBA{153, 153, 153, 255}, // grey
 	color.RGBA{240, 228, 66, 255},  // yellow
 }
 
-var glyphs = []draw.GlyphDrawer{
-	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{},
-	draw.CrossGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
+// ink draws what is not a series of measurements: budgets, thresholds, saturation rings.
+var ink = color.RGBA{0, 0, 0, 255}
+
+// dashPatterns tell apart, in greyscale, the lines of series past the first pass of
+// the palette; the first is solid.
+var dashPatterns = [][]vg.Length{
+	nil,
+	{vg.Points(6), vg.Points(3)},
+	{vg.Points(1.5), vg.Points(2.5)},
+	{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)},
 }
 
-// styles gives each strategy of a run the same colour and glyph in every figure.
-type styles struct{ index map[string]int }
+// secondView is the dash of a strategy's second line in one figure (p50 beside p99, a
+// model beside the measurement, a fitted curve), unlike every pattern in dashPatterns.
+var secondView = []vg.Length{vg.Points(3), vg.Points(3)}
+
+// knownStrategies fixes the slot, hence the look, of every strategy lockbench ships, so
+// that a strategy looks the same in every figure of every run. The cost-of-safety
+// ladder comes first: its nine share the quick matrix's figures and get nine colours.
+var knownStrategies = []string{
+	"single", "wait", "sentinel", "redlock", "redlock-failfast", "etcd", "etcd-3", "zookeeper", "zookeeper-3",
+	"redlock-3", "redlock-7", "wait-1of1", "wait-1of2", "wait-2of2", "wait-1of4", "wait-4of4",
+	"pg-advisory", "pg-for-update", "cas-version", "unique-key", "atomic", "lua-cas", "watch-multi",
+}
+
+// look is what tells a series from the others: indexes into palette, markers and
+// dashPatterns (secondDash: drawn with secondView). Two series of a figure never share one.
+type look struct {
+	colour, marker, dash int
+	secondDash           bool
+}
+
+// maxLooks is how many slots lookOf keeps distinct: palette × markers pairs, each
+// with four dash patterns.
+var maxLooks = len(palette) * len(markers) * len(dashPatterns)
+
+// lookOf is slot i's look. Colour and marker advance together; at each pass of the
+// palette the marker shifts one place further (so no colour-marker pair repeats for
+// len(palette)² slots) and the line takes the next dash pattern.
+func lookOf(i int) look {
+	pass := i / len(palette)
+	return look{
+		colour: i % len(palette),
+		marker: (i + pass) % len(markers),
+		dash:   pass % len(dashPatterns),
+	}
+}
+
+// styles gives each strategy of a run one slot, so the same colour, marker and dash
+// in every figure: shipped strategies their fixed slot, any other name the lowest slot
+// no strategy of the run holds, in the order given.
+type styles struct{ slot map[string]int }
 
 func newStyles(strategies []string) styles {
-	s := styles{index: map[string]int{}}
-	for i, name := range strategies {
-		s.index[name] = i
+	s := styles{slot: map[string]int{}}
+	taken := map[int]bool{}
+	fixed := map[string]int{}
+	for i, name := range knownStrategies {
+		fixed[name] = i
+	}
+	for _, name := range strategies {
+		if i, ok := fixed[name]; ok {
+			s.slot[name], taken[i] = i, true
+		}
+	}
+	free := 0
+	for _, name := range strategies {
+		if _, ok := s.slot[name]; ok {
+			continue
+		}
+		for taken[free] {
+			free++
+		}
+		s.slot[name], taken[free] = free, true
 	}
 	return s
 }
 
-func (s styles) line(strategy string, dashed bool) draw.LineStyle {
-	i := s.index[strategy]
-	ls := draw.LineStyle{Color: palette[i%len(palette)], Width: vg.Points(1.5)}
-	if dashed {
-		ls.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+// look is the strategy's look; second marks its second line in a figure.
+func (s styles) look(strategy string, second bool) look {
+	l := lookOf(s.slot[strategy])
+	l.secondDash = second
+	return l
+}
+
+func (s styles) line(strategy string, second bool) draw.LineStyle {
+	return lineStyle(s.look(strategy, second))
+}
+
+func (s styles) glyph(strategy string) draw.GlyphStyle {
+	return glyphStyle(s.look(strategy, false))
+}
+
+func lineStyle(l look) draw.LineStyle {
+	ls := draw.LineStyle{Color: palette[l.colour], Width: vg.Points(1.5), Dashes: dashPatterns[l.dash]}
+	if l.secondDash {
+		ls.Dashes = secondView
 	}
 	return ls
 }
 
-func (s styles) glyph(strategy string) draw.GlyphStyle {
-	i := s.index[strategy]
-	return draw.GlyphStyle{Color: palette[i%len(palette)], Radius: vg.Points(2.5), Shape: glyphs[i%len(glyphs)]}
+func glyphStyle(l look) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: palette[l.colour], Radius: vg.Points(3), Shape: markers[l.marker]}
 }
+
+// Looks of legend entries that are not measured series, each apart from every series.
+var (
+	budgetLook    = look{colour: -1, marker: -1}
+	thresholdLook = look{colour: -2, marker: -1}
+	saturatedLook = look{colour: -3, marker: -1}
+	boundaryLook  = look{colour: -4, marker: -1}
+	spreadLook    = look{colour: -5, marker: -1}
+	kneeLook      = look{colour: -6, marker: -1}
+)

@@ -26,40 +26,46 @@ func throughputFigures(src *source) ([]drawn, error) {
 			{"contended", "every client on one key", func(c digest.Condition) bool { return c.Keys == 1 }},
 			{"uncontended", "one key per client", func(c digest.Condition) bool { return c.Keys == c.Clients }},
 		} {
-			var xs []float64
+			var xs, ys []float64
 			var all []series
+			var members []*digest.Group
 			for _, strategy := range strategiesOf(sets[cond]) {
 				sr := series{label: strategy, strategy: strategy}
 				for _, g := range sets[cond] {
 					if g.Strategy == strategy && kind.member(g.Condition) {
+						members = append(members, g)
 						sr.points = append(sr.points, plotter.XY{X: float64(g.Condition.Clients), Y: g.Throughput()})
-						xs = append(xs, float64(g.Condition.Clients))
+						xs, ys = append(xs, float64(g.Condition.Clients)), append(ys, g.Throughput())
+						sr.spread = append(sr.spread, spreadOrPoint(throughputSpread(g))(g.Throughput()))
 					}
 				}
-				sr.points = log10XY(sr.points, true, false)
 				all = append(all, sr)
 			}
 			if distinct(xs) < 2 {
 				continue // one client count is a table row, not a curve
 			}
 			p := newPlot(fmt.Sprintf("Throughput against clients, %s (hold %s, TTL %s)", kind.words, cond.Hold, cond.TTL),
-				"clients (log scale)", "completed acquire-hold-release cycles per second")
+				"clients (log scale)", "")
 			p.X.Tick.Marker = clientTicks(xs)
-			p.Y.Min = 0
-			labels, err := src.add(p, all)
+			axes := logAxes{x: true, y: yScale(p, "completed acquire-hold-release cycles per second", ys)}
+			legend, err := src.add(p, axes, all)
 			if err != nil {
 				return nil, err
 			}
 			padLog(&p.X)
+			if axes.y {
+				padLog(&p.Y)
+			}
 			name := "throughput-" + kind.name
 			if len(keys) > 1 {
 				name += "_" + slug("hold="+cond.Hold.String(), "ttl="+cond.TTL.String())
 			}
 			out = append(out, drawn{Figure: Figure{
 				Name: name,
-				Caption: fmt.Sprintf("Throughput (completed cycles per second, median of repeats) against the number of clients, %s, closed loop, no injected latency, hold %s, TTL %s.",
-					kind.words, cond.Hold, cond.TTL),
-				Series: labels,
+				Caption: fmt.Sprintf("Throughput (completed cycles per second, median of repeats) against the number of clients, %s, closed loop, no injected latency, hold %s, TTL %s%s.%s",
+					kind.words, cond.Hold, cond.TTL, scaleNote(axes.y), spreadNote(members)),
+				Series: legend.labels,
+				looks:  legend.looks,
 			}, plot: p})
 		}
 	}

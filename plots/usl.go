@@ -36,6 +36,7 @@ func USLFigure(dir, name, condition string, all []USLSeries) (Figure, error) {
 	p.X.Tick.Marker = clientTicks(xs)
 	p.Y.Min = 0
 	var labels []string
+	var looks []look
 	for _, s := range all {
 		sc, err := plotter.NewScatter(log10XY(s.Points, true, false))
 		if err != nil {
@@ -46,6 +47,7 @@ func USLFigure(dir, name, condition string, all []USLSeries) (Figure, error) {
 		if s.Fit == nil {
 			p.Legend.Add(s.Label, sc)
 			labels = append(labels, s.Label)
+			looks = append(looks, st.look(s.Strategy, false))
 			continue
 		}
 		lo, hi := math.Inf(1), 0.0
@@ -65,6 +67,7 @@ func USLFigure(dir, name, condition string, all []USLSeries) (Figure, error) {
 		p.Add(line)
 		p.Legend.Add(s.Label, line, sc)
 		labels = append(labels, s.Label)
+		looks = append(looks, st.look(s.Strategy, true))
 	}
 	padLog(&p.X)
 	return writeFigure(dir, drawn{Figure: Figure{
@@ -72,5 +75,6 @@ func USLFigure(dir, name, condition string, all []USLSeries) (Figure, error) {
 		Caption: fmt.Sprintf("Throughput (completed cycles per second) against clients, %s: measured (glyphs) and the Universal Scalability Law fitted by least squares (dashed); a strategy whose fit is poor has no curve.",
 			condition),
 		Series: labels,
+		looks:  looks,
 	}, plot: p})
 }
