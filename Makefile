@@ -19,8 +19,11 @@ build:
 vet:
 	$(GO) vet ./...
 
+# The README's test command: every test, then the race detector (make race alone runs
+# only the latter).
 test: deps vet fuzz
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+	$(MAKE) --no-print-directory race
 
 # The race detector over the packages with concurrent code: the engine, the sweep and
 # its workers, netem's proxies, every lock strategy, the safety lab, capacity, clocks,
