@@ -285,7 +285,7 @@ func (r Result) Summary() string {
 	}
 	worse := fmt.Sprintf("%d worse", count[Worse])
 	if n := len(r.Regressions()); count[Worse] > 0 {
-		worse += fmt.Sprintf(" (%d by %s or more)", n, percent(r.Options.Threshold))
+		worse += fmt.Sprintf(" (%d failing the gate)", n)
 	}
 	parts := []string{
 		worse, fmt.Sprintf("%d better", count[Better]),
