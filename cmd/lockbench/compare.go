@@ -14,13 +14,15 @@ import (
 )
 
 func init() {
-	commands["compare"] = command{"compare two results folders cell by cell: lockbench compare OLD NEW (each a folder or a comma-separated list of repeated runs); exit 1 when a figure is significantly worse beyond --threshold", runCompare}
+	commands["compare"] = command{"compare two results folders cell by cell: lockbench compare OLD NEW (each a folder or a comma-separated list of repeated runs); exit 1 when a figure is significantly worse over all figures compared (--correction), beyond --threshold and the run-to-run noise", runCompare}
 }
 
 func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	alpha := fs.Float64("alpha", 0.05, "the Mann-Whitney p-value under which a change is significant")
+	alpha := fs.Float64("alpha", 0.05, "the p-value, adjusted for every figure compared, under which a change is significant")
+	correction := fs.String("correction", compare.Holm, "how p-values are adjusted for the number of figures: holm (family-wise error rate) or bh (false discovery rate)")
+	allowance := fs.String("run-allowance", "50%", "with one run a side (run-to-run noise not measured), the slowdown a worsening must also reach to fail")
 	threshold := fs.String("threshold", "5%", "the change a significant worsening must reach to fail the comparison (exit 1)")
 	intervals := fs.Int("intervals", 0, "merge each cell's recorded intervals into K consecutive samples (default: as recorded)")
 	sides, err := parseInterspersed(fs, args)
@@ -37,6 +39,14 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil || !(th > 0) {
 		return usagef("--threshold %q: want a positive percentage like 5%%", *threshold)
 	}
+	corr, err := compare.ParseCorrection(*correction)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	ra, err := strconv.ParseFloat(strings.TrimSuffix(*allowance, "%"), 64)
+	if err != nil || ra < 0 {
+		return usagef("--run-allowance %q: want a percentage of 0%% or more like 50%%", *allowance)
+	}
 	if flagSet(fs, "intervals") && *intervals < 2 {
 		return usagef("--intervals %d: want at least 2 samples per cell", *intervals)
 	}
@@ -48,7 +58,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res := compare.Compare(old, new, compare.Options{Alpha: *alpha, Threshold: th / 100})
+	res := compare.Compare(old, new, compare.Options{Alpha: *alpha, Threshold: th / 100, Correction: corr, RunAllowance: ra / 100})
 	if res.Cells == 0 {
 		return usagef("%s and %s have no cell in common (%d and %d cells): nothing to compare", sides[0], sides[1], len(res.OnlyOld), len(res.OnlyNew))
 	}
@@ -56,8 +66,8 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if bad := res.Regressions(); len(bad) > 0 {
-		return fmt.Errorf("%d figure(s) significantly worse by %s or more, first %s %s %+.1f%%",
-			len(bad), *threshold, bad[0].Cell, bad[0].Metric, 100*bad[0].Delta)
+		return fmt.Errorf("%d figure(s) significantly worse by %s or more (%s over %d figures), first %s %s %+.1f%%",
+			len(bad), *threshold, corr, len(res.Rows), bad[0].Cell, bad[0].Metric, 100*bad[0].Delta)
 	}
 	return nil
 }

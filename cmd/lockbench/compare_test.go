@@ -32,7 +32,7 @@ func TestCompareIdenticalFoldersIsUnchanged(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "\nunchanged: all") || strings.Contains(stdout, " worse") {
+	if !strings.Contains(stdout, "\nunchanged: all") || strings.Contains(stdout, "  worse") {
 		t.Errorf("identical folders not called unchanged:\n%s", stdout)
 	}
 }
@@ -65,9 +65,27 @@ func TestCompareFailsOnASlowdownBeyondTheThreshold(t *testing.T) {
 	}
 }
 
+func TestCompareOnOneRunASideSaysWhatItCannotSee(t *testing.T) {
+	old := synthFolder(t, synth.Options{Seed: 1, NoHistograms: true})
+	slow := synthFolder(t, synth.Options{Seed: 2, Slowdown: 1.2, NoHistograms: true})
+	// 20% slower everywhere: clear in the intervals, but within the 50% allowance for
+	// the run-to-run noise one run a side cannot measure.
+	code, stdout, stderr := compareCLI(t, old, slow)
+	if code != 0 || !strings.Contains(stdout, "within-run intervals only: run-to-run noise not measured") ||
+		!strings.Contains(stdout, "worse, within the run-to-run allowance of 50%") {
+		t.Errorf("exit %d (%s), want 0 with the worsening shown within the allowance:\n%s", code, stderr, stdout)
+	}
+	for correction, args := range map[string][]string{"holm": {"--run-allowance", "10%"}, "bh": {"--run-allowance", "10%", "--correction", "bh"}} {
+		code, stdout, stderr := compareCLI(t, append(args, old, slow)...)
+		if code != 1 || !strings.Contains(stderr, "("+correction+" over 90 figures)") {
+			t.Errorf("%v: exit %d, stderr %q; want 1 for 20%% slower beyond a 10%% allowance, naming %s:\n%s", args, code, stderr, correction, stdout)
+		}
+	}
+}
+
 func TestCompareTreatsCommaListsAsRepeats(t *testing.T) {
 	var old, slow []string
-	for seed := uint64(1); seed <= 4; seed++ {
+	for seed := uint64(1); seed <= 8; seed++ { // 8+8 repeats reach 0.05 over 90 figures
 		old = append(old, synthFolder(t, synth.Options{Seed: seed, NoHistograms: true}))
 		slow = append(slow, synthFolder(t, synth.Options{Seed: seed + 100, Slowdown: 2, NoHistograms: true}))
 	}
@@ -85,13 +103,13 @@ func TestCompareTreatsCommaListsAsRepeats(t *testing.T) {
 			inP50 = false
 		case inP50 && strings.HasPrefix(line, "strategy="):
 			rows++
-			if strings.Contains(line, "n=4+4)") && strings.Contains(line, "worse") {
+			if strings.Contains(line, "n=8+8)") && strings.Contains(line, "worse") {
 				tested++
 			}
 		}
 	}
 	if rows == 0 || tested != rows || !strings.Contains(stdout, "repeats of the cell") {
-		t.Errorf("%d of %d p50 rows tested as four repeats a side and found worse:\n%s", tested, rows, stdout)
+		t.Errorf("%d of %d p50 rows tested as eight repeats a side and found worse:\n%s", tested, rows, stdout)
 	}
 }
 
@@ -120,6 +138,8 @@ func TestCompareRefusesBadInputWithExit2(t *testing.T) {
 		"--alpha 0: want a p-value between 0 and 1": {"--alpha", "0", good, good},
 		"--alpha 1: want a p-value between 0 and 1": {"--alpha", "1", good, good},
 		"--intervals 1: want at least 2":            {"--intervals", "1", good, good},
+		`--correction "none": want holm`:            {"--correction", "none", good, good},
+		`--run-allowance "-5%"`:                     {"--run-allowance", "-5%", good, good},
 		"--intervals 20: ":                          {"--intervals", "20", good, oneCell},
 		"recorded only 10 intervals, fewer than 20": {"--intervals", "20", good, oneCell},
 		"recorded no intervals":                     {"--intervals", "5", noIntervals, good},

@@ -21,6 +21,18 @@ type Options struct {
 	// Threshold is the relative change a significant worsening must reach to fail the
 	// comparison (default 0.05): smaller ones are shown, but a CI gate passes them.
 	Threshold float64
+	// Correction adjusts the p-values for the number of figures compared: Holm
+	// (default) or BH.
+	Correction string
+	// RunAllowance is the slowdown factor less one that a worsening seen only in the
+	// intervals of one run a side must exceed to fail the gate, for want of a measured
+	// run-to-run spread; zero trusts the intervals alone (DefaultOptions has 0.5).
+	RunAllowance float64
+}
+
+// DefaultOptions are what `lockbench compare` uses unless told otherwise.
+func DefaultOptions() Options {
+	return Options{Alpha: 0.05, Threshold: 0.05, Correction: Holm, RunAllowance: DefaultRunAllowance}
 }
 
 // Verdicts.
@@ -42,12 +54,22 @@ type Row struct {
 	OldSpread, NewSpread Spread
 	Delta                float64 // (new-old)/old of the medians
 	P                    float64 // the Mann-Whitney p-value; 1 when untested
+	// Adjusted is P adjusted for every figure of the comparison (Options.Correction):
+	// the verdict's p-value.
+	Adjusted float64
+	// RunNoise says how the verdict sees the noise between runs (NoiseInSamples,
+	// NoiseMeasured, NoiseUnmeasured), and Allowance is the slowdown factor less one
+	// a worsening must exceed for it (0 when the samples hold it).
+	RunNoise  string
+	Allowance float64
 	// TooFew says the samples cannot reach alpha whatever they hold.
 	TooFew  bool
 	Verdict string
 	// Regression says the row is significantly worse by at least the threshold: it
 	// fails the comparison.
 	Regression bool
+	tested     bool    // the samples were tested (not too few, not identical)
+	factor     float64 // how many times worse new is: above 1 worse, below 1 better
 }
 
 // Geomean is the geometric mean of one metric's medians over every compared cell.
@@ -78,12 +100,17 @@ func Compare(old, new []*resultsdir.Run, opts Options) Result {
 	if opts.Threshold <= 0 {
 		opts.Threshold = 0.05
 	}
+	if opts.Correction == "" {
+		opts.Correction = Holm
+	}
 	res := Result{Options: opts}
 	oldGroups, newGroups := digest.Groups(old...), digest.Groups(new...)
 	newByName := map[string]*digest.Group{}
 	for _, g := range newGroups {
 		newByName[g.Name] = g
 	}
+	// The smallest level a corrected figure is tested at: alpha over the family.
+	level := opts.Alpha / float64(max(1, familySize(oldGroups, newByName)))
 	seen := map[string]bool{}
 	for _, og := range oldGroups {
 		ng, ok := newByName[og.Name]
@@ -93,9 +120,11 @@ func Compare(old, new []*resultsdir.Run, opts Options) Result {
 		}
 		seen[og.Name] = true
 		res.Cells++
-		kind := sampleKind(og, ng, opts.Alpha)
+		kind := sampleKind(og, ng, level)
 		for _, m := range metricsFor(og, ng) {
-			res.Rows = append(res.Rows, compareRow(og.Name, m, kind, samples(og, m, kind), samples(ng, m, kind), opts))
+			row := compareRow(og.Name, m, kind, samples(og, m, kind), samples(ng, m, kind), opts)
+			row.RunNoise, row.Allowance = runNoise(og, ng, m, kind, level, opts)
+			res.Rows = append(res.Rows, row)
 		}
 	}
 	for _, g := range newGroups {
@@ -103,6 +132,7 @@ func Compare(old, new []*resultsdir.Run, opts Options) Result {
 			res.OnlyNew = append(res.OnlyNew, g.Name)
 		}
 	}
+	decide(res.Rows, opts)
 	res.Geomeans = geomeans(res.Rows)
 	if len(old) > 0 && len(new) > 0 {
 		res.EnvironmentChanges = environmentChanges(old[0].Environment, new[0].Environment)
@@ -116,10 +146,7 @@ func compareRow(cell string, m metric, kind string, old, new []float64, opts Opt
 	if o := r.OldSpread.Median; o != 0 {
 		r.Delta = (r.NewSpread.Median - o) / o
 	}
-	direction := Better
-	if (r.NewSpread.Median > r.OldSpread.Median) == m.higherWorse {
-		direction = Worse
-	}
+	r.factor = slowdownFactor(r, m.higherWorse)
 	r.TooFew = smallestP(len(old), len(new)) >= opts.Alpha
 	switch {
 	case sameSamples(old, new):
@@ -127,14 +154,34 @@ func compareRow(cell string, m metric, kind string, old, new []float64, opts Opt
 	case r.TooFew:
 		r.Verdict = Noise
 	default:
-		r.P = mannWhitneyP(old, new)
-		r.Verdict = Noise
-		if r.P < opts.Alpha && r.NewSpread.Median != r.OldSpread.Median {
-			r.Verdict = direction
+		r.P, r.tested = mannWhitneyP(old, new), true
+	}
+	return r
+}
+
+// familySize counts the figures two sides have in common: the number of tests the
+// correction accounts for.
+func familySize(oldGroups []*digest.Group, newByName map[string]*digest.Group) int {
+	n := 0
+	for _, og := range oldGroups {
+		if ng, ok := newByName[og.Name]; ok {
+			n += len(metricsFor(og, ng))
 		}
 	}
-	r.Regression = r.Verdict == Worse && math.Abs(r.Delta) >= opts.Threshold
-	return r
+	return n
+}
+
+// runNoise says how a row's verdict sees the noise between runs: in the samples when
+// they are repeats; else measured from the repeats some side has; else not at all,
+// and then the stated allowance stands in for it.
+func runNoise(old, new *digest.Group, m metric, kind string, level float64, opts Options) (string, float64) {
+	if kind == ByRepeat {
+		return NoiseInSamples, 0
+	}
+	if sd, df := runSpread(old, new, m); df > 0 {
+		return NoiseMeasured, measuredAllowance(sd, df, len(old.Repeats), len(new.Repeats), level)
+	}
+	return NoiseUnmeasured, opts.RunAllowance
 }
 
 // geomeans summarizes each metric over the cells where both medians are positive.
@@ -238,7 +285,7 @@ func (r Result) Summary() string {
 	}
 	worse := fmt.Sprintf("%d worse", count[Worse])
 	if n := len(r.Regressions()); count[Worse] > 0 {
-		worse += fmt.Sprintf(" (%d by %s or more)", n, percent(r.Options.Threshold))
+		worse += fmt.Sprintf(" (%d failing the gate)", n)
 	}
 	parts := []string{
 		worse, fmt.Sprintf("%d better", count[Better]),

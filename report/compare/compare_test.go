@@ -206,8 +206,9 @@ func verdicts(res Result, metric string) map[string]int {
 }
 
 func TestRepeatsAreTheSamplesWhenTheyCanReachAlpha(t *testing.T) {
-	old := synthRun(t, synth.Options{Seed: 1, Repeats: 5})
-	slow := synthRun(t, synth.Options{Seed: 2, Repeats: 5, Slowdown: 2})
+	// Eight repeats a side reach 0.05 over 90 figures (smallest p 1.6e-4 < 0.05/90).
+	old := synthRun(t, synth.Options{Seed: 1, Repeats: 8})
+	slow := synthRun(t, synth.Options{Seed: 2, Repeats: 8, Slowdown: 2})
 	res := Compare([]*resultsdir.Run{old}, []*resultsdir.Run{slow}, Options{})
 	cells := len(res.Rows) / 3
 	if cells == 0 || res.Cells != cells || len(res.OnlyOld)+len(res.OnlyNew) != 0 {
@@ -219,17 +220,18 @@ func TestRepeatsAreTheSamplesWhenTheyCanReachAlpha(t *testing.T) {
 		}
 	}
 	for _, r := range res.Rows {
-		if r.Samples != ByRepeat || len(r.Old) != 5 || len(r.New) != 5 {
-			t.Errorf("%s %s: samples %s n=%d+%d, want 5+5 repeats", r.Cell, r.Metric, r.Samples, len(r.Old), len(r.New))
+		if r.Samples != ByRepeat || len(r.Old) != 8 || len(r.New) != 8 || r.RunNoise != NoiseInSamples {
+			t.Errorf("%s %s: samples %s n=%d+%d run noise %q, want 8+8 repeats", r.Cell, r.Metric, r.Samples, len(r.Old), len(r.New), r.RunNoise)
 		}
 		if strings.HasSuffix(r.Metric, "p50") && (r.Delta < 0.8 || r.Delta > 1.2 || !r.Regression) {
 			t.Errorf("%s %s: delta %+.0f%% regression %v, want about +100%% and failing", r.Cell, r.Metric, 100*r.Delta, r.Regression)
 		}
 	}
-	// Two repeats a side cannot reach 0.05 (smallest p 1/3): the intervals are used instead.
-	two := Compare([]*resultsdir.Run{synthRun(t, synth.Options{Seed: 1, Repeats: 2})}, []*resultsdir.Run{synthRun(t, synth.Options{Seed: 2, Repeats: 2})}, Options{})
-	if r := two.Rows[0]; r.Samples != ByInterval || len(r.Old) != 20 {
-		t.Errorf("two repeats a side: samples %s n=%d, want the 2x10 intervals", r.Samples, len(r.Old))
+	// Five repeats a side reach 0.05 alone (smallest p 0.008) but not over 90 figures:
+	// the intervals are the samples, and the repeats measure the run-to-run noise.
+	five := Compare([]*resultsdir.Run{synthRun(t, synth.Options{Seed: 1, Repeats: 5})}, []*resultsdir.Run{synthRun(t, synth.Options{Seed: 2, Repeats: 5})}, Options{})
+	if r := five.Rows[0]; r.Samples != ByInterval || len(r.Old) != 50 || r.RunNoise != NoiseMeasured || !(r.Allowance > 0) {
+		t.Errorf("five repeats a side: samples %s n=%d run noise %q allowance %g, want the 5x10 intervals and a measured allowance", r.Samples, len(r.Old), r.RunNoise, r.Allowance)
 	}
 }
 
@@ -324,7 +326,8 @@ func TestOutputReadsLikeBenchstat(t *testing.T) {
 	text := out.String()
 	for _, want := range []string{
 		"old: old-dir", "intervals of the cell's measured part for 30 cells", "not\nindependent samples", "--repeat N",
-		"\nacquire p50\n", "\ncycles/s\n", "old ± 95%", "(p=0.000 n=10+10)", "worse, by 5% or more", "\ngeomean ", " ~ (p=",
+		"\nacquire p50\n", "\ncycles/s\n", "old ± 95%", "(p=0.000 holm=0.00", " n=10+10)", "worse, by 5% or more",
+		"gate: fails on a figure worse at alpha 0.05 over all 90 figures (Holm", "\ngeomean ", " ~ (p=",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)

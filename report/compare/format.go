@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -33,6 +34,7 @@ func (r Result) Write(w io.Writer, oldLabel, newLabel string) error {
 	if r.uses(ByInterval) {
 		fmt.Fprintln(w, intervalNote)
 	}
+	fmt.Fprintln(w, r.gateWords())
 	for _, c := range r.EnvironmentChanges {
 		fmt.Fprintf(w, "environment changed: %s\n", c)
 	}
@@ -49,7 +51,7 @@ func (r Result) Write(w io.Writer, oldLabel, newLabel string) error {
 			unbounded = unbounded || !row.OldSpread.Bounded || !row.NewSpread.Bounded
 			tooFew = tooFew || row.TooFew
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.Cell, spreadText(row.OldSpread, row.Rate),
-				spreadText(row.NewSpread, row.Rate), row.change(), r.verdictWords(row))
+				spreadText(row.NewSpread, row.Rate), row.change(r.Options.Correction), r.verdictWords(row))
 		}
 		fmt.Fprintf(tw, "geomean\t%s\t%s\t%s\t\n", value(g.Old, g.Rate), value(g.New, g.Rate), signed(g.Delta))
 		if err := tw.Flush(); err != nil {
@@ -78,9 +80,10 @@ func (r Result) Write(w io.Writer, oldLabel, newLabel string) error {
 	return err
 }
 
-// change is the "vs old" column: the change and its test, or ~ with the test.
-func (row Row) change() string {
-	test := fmt.Sprintf("(p=%.3f n=%d+%d)", row.P, len(row.Old), len(row.New))
+// change is the "vs old" column: the change and its test (the p-value, then adjusted
+// for the family), or ~ with the test.
+func (row Row) change(correction string) string {
+	test := fmt.Sprintf("(p=%.3f %s=%.3f n=%d+%d)", row.P, correction, row.Adjusted, len(row.Old), len(row.New))
 	switch {
 	case row.Verdict == Unchanged:
 		return "unchanged"
@@ -92,14 +95,21 @@ func (row Row) change() string {
 	return signed(row.Delta) + " " + test
 }
 
+// verdictWords is the last column: the verdict, and what it could not see.
 func (r Result) verdictWords(row Row) string {
+	var words string
 	switch {
 	case row.Regression:
-		return fmt.Sprintf("worse, by %s or more", percent(r.Options.Threshold))
+		words = fmt.Sprintf("worse, by %s or more", percent(r.Options.Threshold))
+	case row.Verdict == Worse && math.Abs(row.Delta) >= r.Options.Threshold:
+		words = fmt.Sprintf("worse, within the run-to-run allowance of %s", percent(row.Allowance))
 	case row.Verdict == Worse, row.Verdict == Better:
-		return row.Verdict
+		words = row.Verdict
 	}
-	return ""
+	if row.Verdict == Unchanged || row.RunNoise != NoiseUnmeasured {
+		return words
+	}
+	return strings.TrimPrefix(words+"; within-run intervals only: run-to-run noise not measured", "; ")
 }
 
 // sampleWords says what the samples of the compared cells were, counting cells by kind.

@@ -17,10 +17,10 @@ const (
 )
 
 // sampleKind picks the samples of a pair of groups: the repeats when they are
-// enough to reach alpha, else the intervals when both sides recorded them, else
-// whatever repeats there are.
-func sampleKind(old, new *digest.Group, alpha float64) string {
-	if len(old.Repeats) >= 2 && len(new.Repeats) >= 2 && smallestP(len(old.Repeats), len(new.Repeats)) < alpha {
+// enough to reach level (alpha over the number of figures compared), else the
+// intervals when both sides recorded them, else whatever repeats there are.
+func sampleKind(old, new *digest.Group, level float64) string {
+	if len(old.Repeats) >= 2 && len(new.Repeats) >= 2 && smallestP(len(old.Repeats), len(new.Repeats)) < level {
 		return ByRepeat
 	}
 	if hasIntervals(old) && hasIntervals(new) {

@@ -36,6 +36,13 @@ type Options struct {
 	// Stationary draws every run and repeat from one source: no run-to-run spread of
 	// throughput (the A/A premise). Without it each repeat's throughput moves by up to ±1%.
 	Stationary bool
+	// RunSpread is the standard deviation of a run effect on the log of every figure:
+	// each repeat (and each run, by its seed) is that much slower or faster as a whole,
+	// all its cells and intervals alike, as one run's machine state makes it.
+	RunSpread float64
+	// SlowCell, when set, names the one cell Slowdown applies to; the others keep
+	// their speed.
+	SlowCell string
 }
 
 // DefaultIntervals is the synthetic cells' interval count, as `lockbench run`'s default.
@@ -224,9 +231,13 @@ func Name(strategy string, clients, keys int, net resultsdir.Network, load resul
 
 func makeCell(s cellSpec, index, repeat int, o Options, rng *rand.Rand) (resultsdir.Cell, []histogramLog) {
 	attempt, acquire, cps := costs(s)
-	attempt = time.Duration(float64(attempt) * o.Slowdown)
-	acquire = time.Duration(float64(acquire) * o.Slowdown)
-	cps /= o.Slowdown
+	slowdown := o.Slowdown * runEffect(o, repeat)
+	if o.SlowCell != "" && o.SlowCell != Name(s.m.name, s.clients, s.keys, s.net, s.load) {
+		slowdown = runEffect(o, repeat)
+	}
+	attempt = time.Duration(float64(attempt) * slowdown)
+	acquire = time.Duration(float64(acquire) * slowdown)
+	cps /= slowdown
 	if spread := 1 + 0.02*(rng.Float64()-0.5); !o.Stationary { // run-to-run noise of about 1%
 		cps *= spread
 	}
@@ -284,6 +295,17 @@ func makeCell(s cellSpec, index, repeat int, o Options, rng *rand.Rand) (results
 		cell.Intervals = pieces.intervals()
 	}
 	return cell, logs
+}
+
+// runStream sets the random stream of run effects apart from the cells' own.
+const runStream = 1 << 41
+
+// runEffect is the factor one repeat of a run is slower by, shared by all its cells.
+func runEffect(o Options, repeat int) float64 {
+	if o.RunSpread == 0 {
+		return 1
+	}
+	return math.Exp(o.RunSpread * rand.New(rand.NewPCG(o.Seed, uint64(repeat)|runStream)).NormFloat64())
 }
 
 // costs models the median attempt and acquire latency and the throughput of a cell.
