@@ -61,6 +61,9 @@ type Environment struct {
 	Hostname    string            `json:"hostname,omitempty"`
 	Seed        int64             `json:"seed"`
 	CommandLine []string          `json:"command_line"`
+	// Binary identifies the lockbench executable that measured (a hash of its file): a
+	// resume with another build would mix two programs' measurements.
+	Binary string `json:"binary,omitempty"`
 	// RunID is the run's random id, in the prefix of every key it wrote (lockbench:<run-id>:).
 	RunID string `json:"run_id,omitempty"`
 	// External lists, per strategy, the servers of a deployment lockbench does not own.

@@ -35,6 +35,7 @@ func Environment(cfg Config, commandLine []string) resultsdir.Environment {
 		Arch:        runtime.GOARCH,
 		Seed:        int64(cfg.Seed),
 		CommandLine: commandLine,
+		Binary:      ThisBinary(),
 	}
 	env.Hostname, _ = os.Hostname()
 	if env.Provider == "" {

@@ -21,11 +21,13 @@ type safetyFolder struct {
 	resumed map[string]*results.Report
 	// writeErr is the first write after a trial that failed; the run reports it.
 	writeErr error
+	// binary is this program's (resultsdir.Environment.Binary), stamped on the reports it runs.
+	binary string
 }
 
 // newSafetyFolder is the folder of a fresh run of cmd.
 func newSafetyFolder(dir string, cmd results.Command, env resultsdir.Environment) *safetyFolder {
-	return &safetyFolder{dir: dir, res: results.Results{Command: &cmd, Environment: &env}}
+	return &safetyFolder{dir: dir, binary: env.Binary, res: results.Results{Command: &cmd, Environment: &env}}
 }
 
 // resumeSafetyFolder checks that res, the interrupted run read from dir, is the run
@@ -44,7 +46,12 @@ func resumeSafetyFolder(stdout io.Writer, dir string, res results.Results, cmd r
 		fmt.Fprintf(stdout, "%s holds a complete run (%d scenarios): nothing to resume\n", dir, len(res.Reports))
 		return nil, nil
 	}
-	f := &safetyFolder{dir: dir, resumed: map[string]*results.Report{}}
+	for _, r := range res.Reports {
+		if err := keptReportDiffers(r, cmd, res.Environment.Binary); err != nil {
+			return nil, usagef("--resume %s: %s in %s: %v", dir, r.Scenario, recorded, err)
+		}
+	}
+	f := &safetyFolder{dir: dir, binary: env.Binary, resumed: map[string]*results.Report{}}
 	for _, r := range res.Reports {
 		f.resumed[r.Scenario] = r
 	}
@@ -57,6 +64,8 @@ func resumeSafetyFolder(stdout io.Writer, dir string, res results.Results, cmd r
 func (f *safetyFolder) keep(scenario string, rep *results.Report) {
 	if earlier := f.resumed[scenario]; earlier != nil && (rep == nil || trialsIn(rep) < trialsIn(earlier)) {
 		rep = earlier
+	} else if rep != nil {
+		rep.Binary = f.binary
 	}
 	if rep == nil || trialsIn(rep) == 0 {
 		return
@@ -69,6 +78,7 @@ func (f *safetyFolder) keep(scenario string, rep *results.Report) {
 func (f *safetyFolder) writePartial(running *results.Report) {
 	res := f.res
 	res.Complete = false
+	running.Binary = f.binary
 	res.Reports = append(append([]*results.Report{}, f.res.Reports...), running)
 	if err := results.Write(f.dir, res); err != nil && f.writeErr == nil {
 		f.writeErr = fmt.Errorf("write the trials so far: %w", err)

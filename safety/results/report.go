@@ -10,6 +10,9 @@ type Report struct {
 	// Provider names where the scenario's servers ran when it is not the command's
 	// (a partition scenario of --all moved to containers).
 	Provider string `json:"provider,omitempty"`
+	// Binary is the lockbench executable that ran the scenario (the environment's
+	// binary): a resume keeps a report only from the program it carries on with.
+	Binary string `json:"binary,omitempty"`
 	// Complete is false for a scenario cut short: its variants hold the trials that
 	// finished, each variant's tally.trials of them.
 	Complete bool       `json:"complete"`
