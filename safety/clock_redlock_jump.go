@@ -71,7 +71,7 @@ func (s redlockClockJump) runClient(ctx context.Context, env *Env, p Values, rep
 		model := results.Series{Name: fmt.Sprintf("%sk=%d model", pre, k), X: "jump J (ms)", Y: "1 if the model allows two holders"}
 		for i, v := range variants {
 			x := ms(jumps[i])
-			if pt, ok := results.ProbabilityPoint(x, v.Tally.Broke[results.Violations], v.Tally.Judged); ok {
+			if pt, ok := results.VariantPoint(x, v.result(), results.Violations); ok {
 				measured.Points = append(measured.Points, pt)
 			}
 			model.Points = append(model.Points, results.ValuePoint(x, boolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))

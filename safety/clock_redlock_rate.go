@@ -67,7 +67,7 @@ func (s redlockClockRate) runClient(ctx context.Context, env *Env, p Values, rep
 			measured := results.Series{Name: fmt.Sprintf("%sk=%d drift=%g measured", pre, k, drift), X: "clock rate r", Y: "share of judged trials with two holders"}
 			model := results.Series{Name: fmt.Sprintf("%sk=%d drift=%g model", pre, k, drift), X: "clock rate r", Y: "1 if the model allows two holders"}
 			for i, v := range variants {
-				if pt, ok := results.ProbabilityPoint(rates[i], v.Tally.Broke[results.Violations], v.Tally.Judged); ok {
+				if pt, ok := results.VariantPoint(rates[i], v.result(), results.Violations); ok {
 					measured.Points = append(measured.Points, pt)
 				}
 				model.Points = append(model.Points, results.ValuePoint(rates[i], boolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))

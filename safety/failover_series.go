@@ -12,7 +12,7 @@ import (
 func lossByDelay(g failoverGuard, variants []*failoverVariant) results.Series {
 	s := results.Series{Name: "mode=" + g.mode, X: "delay from grant to master kill (ms)", Y: "probability the lock was lost"}
 	for _, v := range variants {
-		if p, ok := results.ProbabilityPoint(ms(v.delay), v.Tally.Broke[results.LostLocks], v.Tally.Judged); ok {
+		if p, ok := results.VariantPoint(ms(v.delay), v.result(), results.LostLocks); ok {
 			s.Points = append(s.Points, p)
 		}
 	}

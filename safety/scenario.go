@@ -35,10 +35,13 @@ type StartFunc func(ctx context.Context, spec topologies.Spec) (topologies.Topol
 
 // Env is what a run gives a scenario.
 type Env struct {
-	Trials int    // per variant (per point, for scenarios that sweep a parameter)
-	Seed   int64  // every random choice of a run derives from it
-	Params Params // --param name=value
-	Start  StartFunc
+	Trials int // per variant (per point, for scenarios that sweep a parameter); the cap under UntilWidth
+	// UntilWidth, when above 0, stops each variant once its 95% confidence sequence is
+	// narrower than it (a share, 0.05 for 5 points); 0 runs Trials trials of each.
+	UntilWidth float64
+	Seed       int64  // every random choice of a run derives from it
+	Params     Params // --param name=value
+	Start      StartFunc
 	// OutDir receives porcupine's pages for violating histories (under viz/); empty
 	// means none are written.
 	OutDir string

@@ -201,7 +201,7 @@ func (s failoverLoss) Run(ctx context.Context, env *Env, p Values) (*results.Rep
 }
 
 func (s failoverLoss) runVariant(ctx context.Context, env *Env, v *failoverVariant, trial func(ctx context.Context, t *Trial) error) error {
-	for n := 0; n < env.Trials; n++ {
+	for n := range env.trialsOf(v.result()) {
 		if err := env.runTrial(ctx, s.Name(), v.result(), n, func(ctx context.Context, t *Trial) error {
 			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 			defer cancel()

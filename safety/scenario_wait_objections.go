@@ -133,7 +133,7 @@ func (s waitObjections) Run(ctx context.Context, env *Env, p Values) (*results.R
 }
 
 func (s waitObjections) runObjection(ctx context.Context, env *Env, r *failoverRun, c waitObjectionsConfig, v *objectionVariant) error {
-	for n := 0; n < env.Trials; n++ {
+	for n := range env.trialsOf(v.result()) {
 		if err := env.runTrial(ctx, s.Name(), v.result(), n, func(ctx context.Context, t *Trial) error {
 			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 			defer cancel()

@@ -127,7 +127,7 @@ func errorKind(err error) string {
 func runTrials[V interface{ result() *results.Variant }](ctx context.Context, env *Env, s Scenario, variants []V, trial func(ctx context.Context, v V, t *Trial) error) (*results.Report, error) {
 	rep := env.newReport(s)
 	for _, v := range variants {
-		for n := 0; n < env.Trials; n++ {
+		for n := range env.trialsOf(v.result()) {
 			if err := env.runTrial(ctx, s.Name(), v.result(), n, func(ctx context.Context, t *Trial) error { return trial(ctx, v, t) }); err != nil {
 				return nil, err
 			}

@@ -17,7 +17,7 @@ func ttlSeries(c ttlConfig, variants []*ttlVariant) []results.Series {
 				if v.dist != d || v.watchdog != watchdog {
 					continue
 				}
-				if p, ok := results.ProbabilityPoint(ms(v.ttl), v.Tally.Broke[results.ExpiredMidWork], v.Tally.Judged); ok {
+				if p, ok := results.VariantPoint(ms(v.ttl), v.result(), results.ExpiredMidWork); ok {
 					s.Points = append(s.Points, p)
 				}
 			}

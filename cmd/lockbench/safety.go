@@ -43,7 +43,8 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	scenario := fs.String("scenario", "", "scenario name, or all (see --list)")
 	all := fs.Bool("all", false, "every scenario, as --scenario all: results.md opens with the table of the write-up's claims")
-	trials := fs.Int("trials", 20, "trials per variant (per point for sweeps)")
+	trials := fs.Int("trials", 20, "trials per variant (per point for sweeps); with --until-width, the most each variant runs")
+	untilWidth := fs.String("until-width", "", "stop each variant once its 95% confidence sequence (valid under stopping on the data) is narrower than this, e.g. 5% or 0.05; its tables then read that interval")
 	seed := fs.Int64("seed", 1, "seed of every random choice; the same seed replays them")
 	out := fs.String("out", "", "results folder: results.json, results.md, figures/ and viz/ (porcupine pages)")
 	resume := fs.String("resume", "", "carry on the interrupted run in this folder instead of --out: alone, with the flags it recorded; flags given beside it must agree")
@@ -93,6 +94,10 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *trials < 1 || *trials > 100000 {
 		return usagef("--trials %d: want 1 to 100000", *trials)
 	}
+	width, err := parseWidth(*untilWidth)
+	if err != nil {
+		return err
+	}
 	if *out != "" && *resume != "" {
 		return usagef("--resume %s takes the place of --out: give one of them", *resume)
 	}
@@ -116,7 +121,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := preflightScenarios(*provider, chosen, safety.Params(params)); err != nil {
 		return err
 	}
-	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider, RedisImage: redisImage}
+	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider, RedisImage: redisImage, UntilWidth: width}
 	for _, s := range chosen {
 		cmd.Scenarios = append(cmd.Scenarios, s.Name())
 	}
@@ -135,11 +140,12 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := notifyInterrupt()
 	defer stop()
 	env := &safety.Env{
-		Trials: *trials,
-		Seed:   *seed,
-		Params: safety.Params(params),
-		OutDir: folder.dir,
-		Resume: folder.resumed,
+		Trials:     *trials,
+		UntilWidth: width,
+		Seed:       *seed,
+		Params:     safety.Params(params),
+		OutDir:     folder.dir,
+		Resume:     folder.resumed,
 		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
 			p, err := topologies.DefaultProvider(spec.Kind)
 			if *provider != "" {

@@ -52,6 +52,9 @@ func safetyFlagsOf(cmd results.Command) map[string][]string {
 	if cmd.RedisImage != "" {
 		flags["redis-image"] = []string{cmd.RedisImage}
 	}
+	if cmd.UntilWidth > 0 {
+		flags["until-width"] = []string{strconv.FormatFloat(cmd.UntilWidth, 'g', -1, 64)}
+	}
 	return flags
 }
 

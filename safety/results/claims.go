@@ -83,13 +83,15 @@ var WriteupClaims = []WriteupClaim{
 type ClaimCount struct {
 	Proportion
 	Variants int
+	// Anytime says the interval is the confidence sequence: a variant's trials stopped on its data.
+	Anytime bool
 }
 
 // Count adds up the variants of the claim's scenario that match patterns, by measure
 // (or each variant's headline). No match: Variants 0.
 func (c WriteupClaim) Count(reports []*Report, patterns []string, by Measure) ClaimCount {
 	var out ClaimCount
-	k, n := 0, 0
+	k, n, stopped := 0, 0, false
 	for _, rep := range reports {
 		if rep == nil || rep.Scenario != c.Scenario {
 			continue
@@ -105,9 +107,13 @@ func (c WriteupClaim) Count(reports []*Report, patterns []string, by Measure) Cl
 			out.Variants++
 			k += v.Tally.Broke[m]
 			n += v.Tally.Judged
+			stopped = stopped || v.Stopping != ""
 		}
 	}
 	out.Proportion = ProportionOf(k, n)
+	if stopped { // a count the data chose: only the confidence sequence holds
+		out.Proportion, out.Anytime = SequenceOf(k, n), true
+	}
 	return out
 }
 
@@ -157,5 +163,9 @@ func side(cc ClaimCount, patterns []string, by Measure) string {
 	if by != "" {
 		what = string(by)
 	}
-	return fmt.Sprintf("%s: %s over %d variants (%s)", what, cc.Proportion, cc.Variants, strings.Join(patterns, ", "))
+	interval := cc.Proportion.String()
+	if cc.Anytime {
+		interval += ", confidence sequence"
+	}
+	return fmt.Sprintf("%s: %s over %d variants (%s)", what, interval, cc.Variants, strings.Join(patterns, ", "))
 }

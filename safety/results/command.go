@@ -15,6 +15,8 @@ type Command struct {
 	Provider  string            `json:"provider,omitempty"`
 	// RedisImage is --redis-image, the image the container provider ran Redis from.
 	RedisImage string `json:"redis_image,omitempty"`
+	// UntilWidth is --until-width as a share (0: every variant ran Trials trials).
+	UntilWidth float64 `json:"until_width,omitempty"`
 }
 
 // unfinished is results.md's warning on a run still going or cut short.

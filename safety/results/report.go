@@ -53,6 +53,16 @@ func ProbabilityPoint(x float64, k, n int) (Point, bool) {
 	return Point{X: x, Y: float64(k) / float64(n), N: n, K: k, Lo: p.Lo, Hi: p.Hi}, true
 }
 
+// VariantPoint is v's share of judged trials where m was > 0, at x, with the interval
+// valid for how its trials stopped (Variant.Interval's choice).
+func VariantPoint(x float64, v *Variant, m Measure) (Point, bool) {
+	pt, ok := ProbabilityPoint(x, v.Tally.Broke[m], v.Tally.Judged)
+	if ok && v.Stopping != "" {
+		pt.Lo, pt.Hi = Sequence(pt.K, pt.N)
+	}
+	return pt, ok
+}
+
 // ValuePoint is a plain value at x (a model's prediction), with no interval.
 func ValuePoint(x, y float64) Point { return Point{X: x, Y: y, N: 1, Lo: y, Hi: y} }
 

@@ -16,6 +16,15 @@ func (p Proportion) String() string {
 	return fmt.Sprintf("%d of %d judged (%s)", p.K, p.N, span(p.Lo, p.Hi))
 }
 
+// headline is the variant's count with its interval, named when it is the confidence
+// sequence (the trials stopped on the data).
+func headline(v *Variant) string {
+	if v.Stopping != "" {
+		return v.Interval().String() + ", confidence sequence"
+	}
+	return v.Interval().String()
+}
+
 // span is an interval in percent, "0-16%".
 func span(lo, hi float64) string { return number(lo) + "-" + number(hi) + "%" }
 
@@ -60,7 +69,7 @@ func (r *Report) Table() string {
 	for _, v := range r.Variants {
 		t := v.Tally
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s: %s | %d / %d | %d | %d | %s | %d | %d | %d | %d / %d | %d / %d | %d / %d | %d | %s | %s | %s |\n",
-			v.Name, claims(v.Claims), t.Trials, t.Judged, v.Measure, t.Headline, t.Broke[Violations], t.Sums[Violations],
+			v.Name, claims(v.Claims), t.Trials, t.Judged, v.Measure, headline(v), t.Broke[Violations], t.Sums[Violations],
 			t.FaultNotProduced, t.NotGranted, t.ErrorsString(), t.Sums[LostLocks], t.Sums[Orphans], t.Sums[ReissuedTokens],
 			t.Sums[StaleAccepted], t.Sums[StaleRejected], t.Sums[HonestRejected], t.Sums[Diverged],
 			t.Sums[NotLinearizable], t.Sums[LinearUnknown], t.Broke[SecondGranted], t.Overlap.short(), t.Window.short(), t.TrialSeconds.median())

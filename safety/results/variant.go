@@ -43,6 +43,18 @@ type Variant struct {
 	Tally          Tally    `json:"tally"`
 	Visualizations []string `json:"visualizations,omitempty"`
 	Notes          []string `json:"notes,omitempty"`
+	// Stopping says how the trial count was chosen when the data chose it
+	// (--until-width); then Interval is the confidence sequence.
+	Stopping string `json:"stopping,omitempty"`
+}
+
+// Interval is the headline count with the interval valid for how the trials stopped:
+// Wilson's for a fixed count, the confidence sequence when the data chose the count.
+func (v *Variant) Interval() Proportion {
+	if v.Stopping != "" {
+		return v.Tally.Anytime
+	}
+	return v.Tally.Headline
 }
 
 // maxNotes keeps results.md readable: the first few reasons are enough to act on.
@@ -72,9 +84,12 @@ type Tally struct {
 	Broke map[Measure]int `json:"broke,omitempty"`
 	Sums  map[Measure]int `json:"sums,omitempty"`
 	// Headline is Broke[Measure] of Judged with its 95% Wilson interval.
-	Headline Proportion   `json:"headline"`
-	Overlap  Distribution `json:"overlap_ms"`
-	Window   Distribution `json:"window_ms"`
+	Headline Proportion `json:"headline"`
+	// Anytime is the same count with its 95% confidence sequence (Sequence): the
+	// interval that stays valid when the trial count was chosen by the data seen.
+	Anytime Proportion   `json:"anytime"`
+	Overlap Distribution `json:"overlap_ms"`
+	Window  Distribution `json:"window_ms"`
 	// TrialSeconds is the duration of every trial, set-up included.
 	TrialSeconds Distribution `json:"trial_seconds"`
 }
@@ -90,6 +105,12 @@ type Proportion struct {
 // ProportionOf is k of n with its Wilson interval.
 func ProportionOf(k, n int) Proportion {
 	lo, hi := Wilson(k, n)
+	return Proportion{K: k, N: n, Lo: lo, Hi: hi}
+}
+
+// SequenceOf is k of n with its confidence sequence.
+func SequenceOf(k, n int) Proportion {
+	lo, hi := Sequence(k, n)
 	return Proportion{K: k, N: n, Lo: lo, Hi: hi}
 }
 
@@ -135,6 +156,7 @@ func (t *Tally) add(measure Measure, tr Trial) {
 		t.Errors[tr.ErrorKind]++
 	}
 	t.Headline = ProportionOf(t.Broke[measure], t.Judged)
+	t.Anytime = SequenceOf(t.Broke[measure], t.Judged)
 }
 
 // Distribution is a sample with its percentiles.
