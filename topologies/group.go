@@ -18,7 +18,7 @@ func StartInGroup(cmd *exec.Cmd) (exited <-chan struct{}, err error) {
 	}
 	cmd.SysProcAttr.Setpgid = true
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-	if err := cmd.Start(); err != nil {
+	if err := startOnSteadyThread(cmd); err != nil { // the signal follows the forking thread
 		return nil, err
 	}
 	pid := cmd.Process.Pid

@@ -88,7 +88,7 @@ func (n *processNode) start(ctx context.Context) error {
 	// Own process group, so a kill reaches anything it forks (BGSAVE children);
 	// Pdeathsig, so the server dies with us even when we are SIGKILLed.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := startOnSteadyThread(cmd); err != nil {
 		return fmt.Errorf("%s: start %s: %w", n.name, n.bin, err)
 	}
 	trackGroup(cmd.Process.Pid)
