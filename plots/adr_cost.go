@@ -82,12 +82,9 @@ func adrCostFigure(f ADRCost) (drawn, error) {
 	// doubled an option's own "(bound)".
 	for _, pt := range f.Points {
 		if !pt.Seen {
-			ring, err := plotter.NewScatter(plotter.XYs{{}})
-			if err != nil {
+			if err := addRingLegend(p, noneSeenLabel, vg.Points(5)); err != nil {
 				return drawn{}, err
 			}
-			ring.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
-			p.Legend.Add(noneSeenLabel, ring)
 			labels = append(labels, noneSeenLabel)
 			looks = append(looks, saturatedLook)
 			break

@@ -103,12 +103,9 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 	// What the rings and the verticals are, in the legend too: the strategies' entries
 	// show only their filled marker.
 	if anyBroke {
-		ring, err := plotter.NewScatter(plotter.XYs{{}})
-		if err != nil {
+		if err := addRingLegend(p, brokeLabel, vg.Points(3)); err != nil {
 			return Figure{}, err
 		}
-		ring.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: vg.Points(3), Shape: draw.RingGlyph{}}
-		p.Legend.Add(brokeLabel, ring)
 		labels = append(labels, brokeLabel)
 		looks = append(looks, saturatedLook)
 	}

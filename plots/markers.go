@@ -3,6 +3,8 @@ package plots
 import (
 	"math"
 
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -38,20 +40,12 @@ func (g polygon) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	if g.sides == 0 {
 		path.Move(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
 		path.Arc(pt, sty.Radius, 0, 2*math.Pi)
+		path.Close()
 	} else {
 		// A polygon looks smaller than its circle; grow it to the same area.
 		r := sty.Radius * vg.Length(math.Sqrt(math.Pi/(float64(g.sides)/2*math.Sin(2*math.Pi/float64(g.sides)))))
-		for k := 0; k < g.sides; k++ {
-			a := (g.turn + 360*float64(k)/float64(g.sides)) * math.Pi / 180
-			v := vg.Point{X: pt.X + r*vg.Length(math.Cos(a)), Y: pt.Y + r*vg.Length(math.Sin(a))}
-			if k == 0 {
-				path.Move(v)
-			} else {
-				path.Line(v)
-			}
-		}
+		path = closedPath(pt, g.sides, func(int) vg.Length { return r }, func(k int) float64 { return g.turn + 360*float64(k)/float64(g.sides) })
 	}
-	path.Close()
 	if g.hollow {
 		c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1.2)})
 		c.Stroke(path)
@@ -84,14 +78,38 @@ func (g strokes) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 type star struct{}
 
 func (star) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	var path vg.Path
-	for k := 0; k < 10; k++ {
-		r := sty.Radius * 1.4
-		if k%2 == 1 {
-			r *= 0.45
+	radius := func(k int) vg.Length {
+		if k%2 == 1 { // the inner corners
+			return sty.Radius * 1.4 * 0.45
 		}
-		a := (90 + 36*float64(k)) * math.Pi / 180
-		v := vg.Point{X: pt.X + r*vg.Length(math.Cos(a)), Y: pt.Y + r*vg.Length(math.Sin(a))}
+		return sty.Radius * 1.4
+	}
+	path := closedPath(pt, 10, radius, func(k int) float64 { return 90 + 36*float64(k) })
+	c.SetColor(sty.Color)
+	c.Fill(path)
+	c.SetLineStyle(outline)
+	c.Stroke(path)
+}
+
+// addRingLegend names what the figure's rings mean in its legend: an entry drawn as a
+// lone ring of radius r.
+func addRingLegend(p *plot.Plot, label string, r vg.Length) error {
+	ring, err := plotter.NewScatter(plotter.XYs{{}})
+	if err != nil {
+		return err
+	}
+	ring.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: r, Shape: draw.RingGlyph{}}
+	p.Legend.Add(label, ring)
+	return nil
+}
+
+// closedPath joins n vertices around pt, vertex k at distance radius(k) and angle
+// angle(k) in degrees, into one closed path.
+func closedPath(pt vg.Point, n int, radius func(k int) vg.Length, angle func(k int) float64) vg.Path {
+	var path vg.Path
+	for k := 0; k < n; k++ {
+		a := angle(k) * math.Pi / 180
+		v := vg.Point{X: pt.X + radius(k)*vg.Length(math.Cos(a)), Y: pt.Y + radius(k)*vg.Length(math.Sin(a))}
 		if k == 0 {
 			path.Move(v)
 		} else {
@@ -99,8 +117,5 @@ func (star) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 		}
 	}
 	path.Close()
-	c.SetColor(sty.Color)
-	c.Fill(path)
-	c.SetLineStyle(outline)
-	c.Stroke(path)
+	return path
 }

@@ -21,7 +21,7 @@ func keptReportDiffers(r *results.Report, cmd results.Command, folderBinary stri
 		return fmt.Errorf("seed %d there, %d in the command", r.Seed, cmd.Seed)
 	case r.TrialsPerVariant != cmd.Trials:
 		return fmt.Errorf("%d trials per variant there, %d in the command", r.TrialsPerVariant, cmd.Trials)
-	case !maps.Equal(r.Params, cmd.Params) && (len(r.Params) > 0 || len(cmd.Params) > 0):
+	case !maps.Equal(r.Params, cmd.Params): // nil and empty are equal
 		return fmt.Errorf("params %v there, %v in the command", r.Params, cmd.Params)
 	case folderBinary != "" && r.Binary != folderBinary:
 		if r.Binary == "" {
