@@ -112,7 +112,7 @@ func TestProbesUseTheClaimsPatterns(t *testing.T) {
 			if c.Scenario != scenario {
 				continue
 			}
-			for _, p := range append(append([]string{}, c.Breaks...), c.Holds...) {
+			for _, p := range c.Patterns() {
 				if wildcard(p, name) {
 					return true
 				}

@@ -1,4 +1,4 @@
-package compare
+package stats
 
 import (
 	"math"
@@ -13,7 +13,7 @@ func TestCorrectionsMatchHandComputedValues(t *testing.T) {
 		Holm: {0.03, 0.06, 0.06, 0.02},
 		BH:   {0.02, 0.04, 0.04, 0.02},
 	} {
-		got := adjusted(ps, method)
+		got := Adjusted(ps, method)
 		for i := range want {
 			if math.Abs(got[i]-want[i]) > 1e-12 {
 				t.Errorf("%s: adjusted %v, want %v", method, got, want)
@@ -31,7 +31,7 @@ func TestCorrectionsRefuseWhatOneTestWouldCall(t *testing.T) {
 	}
 	ps[7] = 0.01
 	for _, method := range []string{Holm, BH} {
-		if a := adjusted(ps, method)[7]; a < 0.05 {
+		if a := Adjusted(ps, method)[7]; a < 0.05 {
 			t.Errorf("%s: p 0.01 among 90 figures adjusted to %g, want it no longer below 0.05", method, a)
 		}
 	}

@@ -1,0 +1,150 @@
+package results
+
+// The checks of a claim, in the words the table prints.
+func always(role Role, says string, vs ...string) Check {
+	return Check{Kind: InEvery, Role: role, Variants: vs, Says: says}
+}
+func never(role Role, says string, vs ...string) Check {
+	return Check{Kind: InNone, Role: role, Variants: vs, Says: says}
+}
+func occurs(says string, vs ...string) Check {
+	return Check{Kind: Occurs, Role: Breaking, Variants: vs, Says: says}
+}
+
+// fewer: tested breaks less often than than, at one condition at least (each, if atEach).
+func fewer(says string, atEach bool, tested, than []string) Check {
+	return Check{Kind: Fewer, Role: Fix, Variants: tested, Than: than, AtEach: atEach, Says: says}
+}
+
+func names(vs ...string) []string { return vs }
+
+// WriteupClaims is every claim of the write-up a scenario measures, in its order.
+var WriteupClaims = []WriteupClaim{
+	{Step: "step 1", Claim: "SETNX then EXPIRE leaves a lock nobody frees if the client dies between them; SET NX PX does not",
+		Scenario: "setnx-expire", By: Orphans, Checks: []Check{
+			always(Breaking, "killed between SETNX and EXPIRE, the key is orphaned", "setnx-then-expire"),
+			never(Fix, "killed after SET NX PX, the key expires", "set-nx-px")}},
+	{Step: "step 2", Claim: "a plain DEL frees the next holder's lock after the TTL ran out; a Lua compare-and-delete does not",
+		Scenario: "unsafe-release", By: Violations, Checks: []Check{
+			always(Breaking, "A's late DEL lets a third client in beside B", "plain-del"),
+			never(Fix, "A's late Lua release leaves B's lock", "lua-release")}},
+	{Step: "step 2", Claim: "releasing by GET, compare, then DEL deletes the next holder's lock when the TTL runs out between them; the Lua release does not",
+		Scenario: "check-then-delete", By: CutShort, Checks: []Check{
+			always(Breaking, "A paused between GET and DEL cuts B's lock short", "get-then-del/pause"),
+			never(Fix, "A paused at the same point, then the Lua release: B's lock is not cut short", "lua/pause"),
+			fewer("under load, the Lua release cuts fewer locks short than GET-compare-DEL", false, names("lua/load"), names("get-then-del/load"))}},
+	{Step: "step 3", Claim: "a holder paused past its TTL still writes, watchdog or not; a fenced resource refuses its stale write",
+		Scenario: "pause-past-ttl", By: StaleAccepted, Checks: []Check{
+			always(Breaking, "paused past its lease, A's write lands after B's", "*/no-watchdog", "*/watchdog"),
+			never(Fix, "the fenced resource refuses that write", "*-fenced")}},
+	{Step: "step 3", Claim: "asking whether the lock is still valid does not help: the check says valid, the write lands after expiry; a fence refuses it",
+		Scenario: "check-then-write-lock", By: StaleAccepted, Checks: []Check{
+			always(Breaking, "once the check has lost the race (judged trials), the unfenced resource takes the stale write", "*/unfenced"),
+			never(Fix, "the fenced resource refuses it", "*/fenced")}},
+	{Step: "step 3", Claim: "a TTL shorter than a constant work expires mid-work; one longer does not (no watchdog)",
+		Scenario: "ttl-tradeoff", By: ExpiredMidWork, Checks: []Check{
+			always(Breaking, "TTL below the work", "constant/ttl-25ms", "constant/ttl-50ms"),
+			never(Fix, "TTL above the work", "constant/ttl-200ms", "constant/ttl-400ms")}},
+	{Step: "step 3", Claim: "with heavy-tailed (Pareto) work no TTL is long enough; a longer one expires mid-work less often",
+		Scenario: "ttl-tradeoff", By: ExpiredMidWork, Checks: []Check{
+			occurs("a short TTL expires mid-work", "pareto/ttl-25ms"),
+			occurs("the longest TTL run still expires mid-work", "pareto/ttl-400ms"),
+			fewer("a 400 ms TTL expires mid-work less often than a 25 ms one", false, names("pareto/ttl-400ms"), names("pareto/ttl-25ms"))}},
+	{Step: "step 3", Claim: "the price of a long TTL: after its holder crashes the lock stays blocked for the whole TTL (none freed earlier)",
+		Scenario: "ttl-tradeoff", By: BlockedShort, Checks: []Check{
+			never(Breaking, "no crash frees the lock before its TTL", "crash/*")}},
+	{Step: "step 4", Claim: "a Sentinel failover promotes a replica without the lock: a second client takes it",
+		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
+			occurs("with no guard, some failover loses an acknowledged lock", "none-delay-*")}},
+	{Step: "step 4", Claim: "WAIT 1 narrows the loss window: it loses fewer locks than no guard",
+		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
+			fewer("WAIT 1 loses fewer than no guard, at each delay apart", false, names("wait1-delay-*"), names("none-delay-*"))}},
+	{Step: "step 4", Claim: "WAIT 1 does not close the window",
+		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
+			occurs("some failover loses a lock WAIT 1 acknowledged", "wait1-delay-*")}},
+	{Step: "step 4", Claim: "min-replicas-to-write narrows the loss window: it loses fewer locks than no guard",
+		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
+			fewer("min-replicas-to-write 1 loses fewer than no guard, at each delay apart", false, names("min-replicas-delay-*"), names("none-delay-*"))}},
+	{Step: "step 4", Claim: "min-replicas-to-write does not close the window",
+		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
+			occurs("some failover loses a lock granted under min-replicas-to-write", "min-replicas-delay-*")}},
+	{Step: "step 4", Claim: "WAIT 2 (every replica) narrows the loss window: it loses fewer locks than no guard",
+		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
+			fewer("WAIT 2 loses fewer than no guard, at each delay apart", false, names("wait2-delay-*"), names("none-delay-*"))}},
+	{Step: "step 4", Claim: "an old master that comes back takes writes until it is demoted (split brain)",
+		Scenario: "failover-loss", By: Violations, Checks: []Check{
+			always(Breaking, "stopped through the failover, then resumed, the old master grants beside the new one", "zombie")}},
+	{Step: "step 4", Claim: "WAIT 1's objections: the acknowledging replica is not the one promoted, or dies with the master, or restarts empty with it",
+		Scenario: "wait-objections", By: LostLocks, Checks: []Check{
+			always(Breaking, "each objection, forced, loses the lock WAIT 1 acknowledged", "a1-*-wait1", "a2-*-wait1", "b-*-wait1")}},
+	{Step: "step 4", Claim: "WAIT 2 answers the first two objections (another replica promoted, the acknowledging one dead)",
+		Scenario: "wait-objections", By: LostLocks, Checks: []Check{
+			never(Fix, "with WAIT 2 the promoted replica has the lock", "a1-*-wait2", "a2-*-wait2")}},
+	{Step: "step 4", Claim: "WAIT 2 does not answer the third: replicas restarting empty with the master lose what they acknowledged",
+		Scenario: "wait-objections", By: LostLocks, Checks: []Check{
+			always(Breaking, "master and replicas restart empty after WAIT 2", "b-*-wait2")}},
+	{Step: "Redlock", Claim: "a node of the majority restarting empty breaks mutual exclusion",
+		Scenario: "redlock-restart", By: Violations, Checks: []Check{
+			always(Breaking, "a node of the grant restarts empty: a second client gets a majority", "*/restart-empty"),
+			never(Fix, "delayed restart, fsync always, or extend by SETNX", "*/delayed-restart", "*/appendfsync-always", "*/extend-setnx")}},
+	{Step: "step 4", Claim: "a partition makes two masters: the cut-off old master grants the lock while the promoted replica grants it too, with or without min-replicas-to-write",
+		Scenario: "sentinel-split-brain", By: Violations, Checks: []Check{
+			always(Breaking, "two holders at once, with no guard and at each max-lag", "min-replicas-*")}},
+	{Step: "Redlock", Claim: "a client cut from a minority still locks; two clients reaching different majorities share a node, and its empty restart gives both the lock unless delayed past the TTL",
+		Scenario: "redlock-partition", By: Violations, Checks: []Check{
+			always(Breaking, "majorities sharing a node that restarts empty: two holders", "majorities-restart-empty"),
+			never(Fix, "the restart delayed past the TTL", "majorities-delayed-restart"),
+			never(Breaking, "a client cut from a minority still locks alone", "minority-cut"),
+			never(Control, "no cut", "no-cut")}},
+	{Step: "Redlock", Claim: "redsync #186: a lock held on exactly a quorum breaks when one of its nodes restarts empty; one held on more nodes survives it",
+		Scenario: "redlock-quorum", By: Violations, Checks: []Check{
+			always(Breaking, "held on exactly a quorum, one node restarts empty", "*/restart-empty-exact-quorum"),
+			never(Fix, "held beyond a quorum, one node restarts empty", "*/restart-empty-beyond-quorum")}},
+	{Step: "Redlock", Claim: "a clock jump on a node breaks Redlock (Kleppmann)",
+		Scenario: "redlock-kleppmann", By: Violations, Checks: []Check{
+			always(Breaking, "a node's clock jumps past the TTL", "jump"),
+			never(Fix, "a jump within the drift allowance", "jump-within-drift"),
+			never(Control, "no jump", "no-jump")}},
+	{Step: "Redlock", Claim: "a single master's clock jumping forward or running fast frees the lock early",
+		Scenario: "single-clock-skew", By: Violations, Checks: []Check{
+			always(Breaking, "clock jumps forward or runs 10% fast", "jump-forward", "rate-1.1"),
+			never(Breaking, "clock jumps back or runs slow", "jump-back", "rate-0.9"),
+			never(Control, "true clock", "true-clock")}},
+	{Step: "fencing 1", Claim: "an INCR fence on the same Redis goes backwards after a failover; etcd's revision does not",
+		Scenario: "fence-regression", By: ReissuedTokens, Checks: []Check{
+			always(Breaking, "followers lag, the master dies: the promoted one reissues tokens", "sentinel/lagging-followers"),
+			never(Fix, "etcd's revision", "etcd-3/*"),
+			never(Control, "replicas caught up before the failover", "sentinel/replicated")}},
+	{Step: "fencing 2", Claim: "Redlock has no global counter: the largest per-node INCR of the majority regresses when a node lags or restarts empty",
+		Scenario: "redlock-fence", By: ReissuedTokens, Checks: []Check{
+			always(Breaking, "a counter lags or restarts empty", "max-fence/counter-lagged", "max-fence/restart-empty"),
+			never(Control, "steady nodes", "max-fence/steady")}},
+	{Step: "fencing 2", Claim: "a random token (what Redlock offers) cannot order writes: a resource comparing tokens for equality accepts the stale one",
+		Scenario: "redlock-fence", By: StaleAccepted, Checks: []Check{
+			always(Breaking, "the stale holder's write with its random token", "token/random-token")}},
+	{Step: "fencing 3", Claim: "the resource must judge the token: an unfenced write lets the stale holder's change through",
+		Scenario: "lost-updates", By: StaleApplied, Checks: []Check{
+			always(Breaking, "the holder paused past its lease, or the lock freed by a clock jump: its change lands", "pause/*/unfenced", "clock-jump/*/unfenced"),
+			never(Fix, "the fence checked in the same statement refuses it", "pause/*/fenced", "clock-jump/*/fenced", "*/pg-sequence/fenced")}},
+	{Step: "fencing 4", Claim: "a side effect beyond the guarded resource escapes the fence",
+		Scenario: "lost-updates", By: EscapedSideEffects, Checks: []Check{
+			always(Breaking, "the side effect is sent before the refused write", "*/fenced+outbox")}},
+	{Step: "fencing 5", Claim: "checking the fence in the client, then writing, is the race one layer down",
+		Scenario: "lost-updates", By: LostUpdates, Checks: []Check{
+			always(Breaking, "A's check passes, B writes, A overwrites: an update is lost", "*/check-then-write"),
+			never(Fix, "the fence checked in the same statement", "pause/*/fenced", "clock-jump/*/fenced", "*/pg-sequence/fenced")}},
+	{Step: "rule 1", Claim: "a structure safe without a lock (version check, unique key, atomic statement) loses no update; only a unique key refuses a redelivery",
+		Scenario: "lost-updates", By: Duplicates, Checks: []Check{
+			always(Breaking, "a scripted redelivery is applied twice", "redelivery/atomic", "redelivery/cas-version"),
+			never(Fix, "a unique key refuses it; a pause costs nothing without a lock", "pause/cas-version", "pause/unique-key", "pause/atomic", "redelivery/unique-key")}},
+	{Step: "limit 1", Claim: "the loss window is the replication lag: measured idle to saturation (percentiles in the replication-lag figures)",
+		Scenario: "replication-lag", By: ProbesUnseen, Checks: []Check{
+			never(Control, "every probe reached the replicas within the poll timeout (the lag is measured, not cut off)", "rate-*", "saturate")}},
+	{Step: "rule 3", Claim: "a consensus leader cut off from its followers is no second master: it grants nothing, and the majority grants the lock only after the holder's lease ran out",
+		Scenario: "consensus-partition", By: Violations, Checks: []Check{
+			never(Fix, "two holders at once", "*/isolated-leader")}},
+	{Step: "rule 3", Claim: "for correctness use consensus: etcd and ZooKeeper keep the lock through their leader's death (a lone member losing its disk does not)",
+		Scenario: "etcd-leader-kill", By: Violations, Checks: []Check{
+			never(Fix, "the leader killed while the lock is held", "*-leader-kill"),
+			always(Breaking, "a lone member restarted without its disk", "*-lone-member-disk-loss")}},
+}

@@ -1,0 +1,217 @@
+package results
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lockbench/lockbench/stats"
+)
+
+// Verdict is what the data say of a hypothesis.
+type Verdict string
+
+const (
+	Supported    Verdict = "supported"
+	Contradicted Verdict = "contradicted"
+	NotShown     Verdict = "not shown"
+)
+
+// Alpha is the family-wise level of every test of a claim.
+const Alpha = 0.05
+
+// CheckResult is one check judged on the reports: its verdict and what it saw.
+type CheckResult struct {
+	Check   Check
+	Verdict Verdict
+	Seen    string // the counts behind the verdict, per variant or per condition
+	Why     string // set when the verdict is not supported: what is missing or against it
+}
+
+// ClaimResult is a claim judged: supported when every check is, contradicted when one is.
+type ClaimResult struct {
+	Claim   WriteupClaim
+	Verdict Verdict
+	Checks  []CheckResult
+	Ran     bool // some variant of the claim's scenario was in the reports
+}
+
+// Judge tests every check of the claim on the reports.
+func (c WriteupClaim) Judge(reports []*Report) ClaimResult {
+	out := ClaimResult{Claim: c, Verdict: Supported}
+	for _, ch := range c.Checks {
+		r := c.judgeCheck(reports, ch)
+		out.Checks = append(out.Checks, r)
+		switch {
+		case r.Verdict == Contradicted:
+			out.Verdict = Contradicted
+		case r.Verdict == NotShown && out.Verdict == Supported:
+			out.Verdict = NotShown
+		}
+	}
+	out.Ran = len(c.matching(reports, c.Patterns())) > 0
+	return out
+}
+
+func (c WriteupClaim) judgeCheck(reports []*Report, ch Check) CheckResult {
+	vs := c.matching(reports, ch.Variants)
+	r := CheckResult{Check: ch}
+	if len(vs) == 0 {
+		r.Verdict, r.Why = NotShown, "not run: "+strings.Join(ch.Variants, ", ")
+		return r
+	}
+	if missing := c.unmeasured(vs); len(missing) > 0 {
+		r.Verdict, r.Why = NotShown, fmt.Sprintf("%s not measured on %s", c.By, strings.Join(missing, ", "))
+		return r
+	}
+	switch ch.Kind {
+	case InEvery, InNone:
+		return c.demonstration(ch, vs)
+	case Occurs:
+		return c.occurs(ch, vs)
+	case Fewer:
+		return c.fewer(reports, ch, vs)
+	}
+	r.Verdict, r.Why = NotShown, "unknown check kind "+string(ch.Kind)
+	return r
+}
+
+// unmeasured names the variants that do not count the claim's measure: a measure a
+// variant never computes reads 0 and would pass for "never".
+func (c WriteupClaim) unmeasured(vs []*Variant) []string {
+	var out []string
+	for _, v := range vs {
+		declared := v.Measure == c.By
+		for _, cl := range v.Claims {
+			declared = declared || cl.Measure == c.By
+		}
+		if !declared {
+			out = append(out, v.Name)
+		}
+	}
+	return out
+}
+
+// demonstration: a forced interleaving breaks in every judged trial, or in none.
+func (c WriteupClaim) demonstration(ch Check, vs []*Variant) CheckResult {
+	r := CheckResult{Check: ch, Verdict: Supported}
+	var seen, against, unjudged []string
+	for _, v := range vs {
+		k, n := v.Tally.Broke[c.By], v.Tally.Judged
+		seen = append(seen, fmt.Sprintf("%s %d/%d (of %d run)", v.Name, k, n, v.Tally.Trials))
+		switch {
+		case n == 0:
+			unjudged = append(unjudged, v.Name)
+		case ch.Kind == InEvery && k < n, ch.Kind == InNone && k > 0:
+			against = append(against, v.Name)
+		}
+	}
+	r.Seen = "demonstration, " + string(ch.Kind) + ": " + strings.Join(seen, ", ")
+	switch {
+	case len(against) > 0:
+		r.Verdict, r.Why = Contradicted, counterExample[ch.Kind]+strings.Join(against, ", ")
+	case len(unjudged) > 0:
+		r.Verdict, r.Why = NotShown, "no judged trial: "+strings.Join(unjudged, ", ")
+	}
+	return r
+}
+
+// counterExample says what contradicted a demonstration.
+var counterExample = map[CheckKind]string{InEvery: "a judged trial did not break: ", InNone: "a judged trial broke: "}
+
+// occurs: one judged break, with its proof, shows the break happens.
+func (c WriteupClaim) occurs(ch Check, vs []*Variant) CheckResult {
+	r := CheckResult{Check: ch, Verdict: NotShown, Why: "no judged trial broke"}
+	var seen []string
+	for _, v := range vs {
+		seen = append(seen, fmt.Sprintf("%s %s", v.Name, ProportionOf(v.Tally.Broke[c.By], v.Tally.Judged)))
+		if v.Tally.Broke[c.By] > 0 {
+			r.Verdict, r.Why = Supported, ""
+		}
+	}
+	r.Seen = "each condition apart: " + strings.Join(seen, "; ")
+	return r
+}
+
+// pairing is one condition of a Fewer check: the variant tested and the one it is
+// compared against.
+type pairing struct {
+	condition   string
+	tested, ref *Variant
+}
+
+// fewer: at each condition, Fisher's exact test (one-sided) that the tested variant
+// breaks less often than the reference; Holm across the conditions; a condition where
+// it breaks more, significantly after Holm, contradicts the claim.
+func (c WriteupClaim) fewer(reports []*Report, ch Check, vs []*Variant) CheckResult {
+	r := CheckResult{Check: ch, Verdict: NotShown}
+	refs := c.matching(reports, ch.Than)
+	if missing := c.unmeasured(refs); len(missing) > 0 {
+		r.Why = fmt.Sprintf("%s not measured on %s", c.By, strings.Join(missing, ", "))
+		return r
+	}
+	pairs := pair(ch, vs, refs)
+	if len(pairs) == 0 {
+		r.Why = "no condition has both " + strings.Join(ch.Variants, ", ") + " and " + strings.Join(ch.Than, ", ")
+		return r
+	}
+	var less, more []float64
+	for _, p := range pairs {
+		if p.tested.Stopping != "" || p.ref.Stopping != "" {
+			r.Why = "trial counts chosen by the data (--until-width): the exact test does not hold for them"
+			return r
+		}
+		k, n, rk, rn := p.tested.Tally.Broke[c.By], p.tested.Tally.Judged, p.ref.Tally.Broke[c.By], p.ref.Tally.Judged
+		less = append(less, stats.FisherGreater(rk, rn, k, n))
+		more = append(more, stats.FisherGreater(k, n, rk, rn))
+	}
+	adjLess, adjMore := stats.Adjusted(less, stats.Holm), stats.Adjusted(more, stats.Holm)
+	var seen, shown, against []string
+	for i, p := range pairs {
+		seen = append(seen, fmt.Sprintf("%s: %d/%d vs %d/%d, p=%s (Holm %s)", p.label(),
+			p.tested.Tally.Broke[c.By], p.tested.Tally.Judged, p.ref.Tally.Broke[c.By], p.ref.Tally.Judged,
+			pValue(less[i]), pValue(adjLess[i])))
+		if adjLess[i] < Alpha {
+			shown = append(shown, p.label())
+		}
+		if adjMore[i] < Alpha {
+			against = append(against, p.label())
+		}
+	}
+	r.Seen = fmt.Sprintf("Fisher's exact, one-sided, Holm over %d conditions: %s", len(pairs), strings.Join(seen, "; "))
+	switch {
+	case len(against) > 0:
+		r.Verdict, r.Why = Contradicted, "breaks more often at "+strings.Join(against, ", ")
+	case ch.AtEach && len(shown) == len(pairs), !ch.AtEach && len(shown) > 0:
+		r.Verdict = Supported
+	case ch.AtEach:
+		r.Why = fmt.Sprintf("shown at %d of %d conditions, the claim is at each", len(shown), len(pairs))
+	default:
+		r.Why = "shown at no condition"
+	}
+	return r
+}
+
+// pair matches each tested variant with the reference of its condition, in report order.
+func pair(ch Check, tested, refs []*Variant) []pairing {
+	var out []pairing
+	for _, v := range tested {
+		cv, _ := conditionOf(ch.Variants, v.Name)
+		for _, ref := range refs {
+			cr, _ := conditionOf(ch.Than, ref.Name)
+			if cv == cr || !strings.Contains(strings.Join(ch.Variants, ""), "*") || !strings.Contains(strings.Join(ch.Than, ""), "*") {
+				out = append(out, pairing{condition: cv, tested: v, ref: ref})
+			}
+		}
+	}
+	return out
+}
+
+func (p pairing) label() string { return p.tested.Name + " vs " + p.ref.Name }
+
+// pValue prints a p-value to two significant figures, small ones as a power of ten.
+func pValue(p float64) string {
+	if p < 0.0001 {
+		return fmt.Sprintf("%.1e", p)
+	}
+	return fmt.Sprintf("%.2g", p)
+}
