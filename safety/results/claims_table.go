@@ -19,7 +19,7 @@ func ClaimsTable(reports []*Report) string {
 		if rows == 0 {
 			b.WriteString("## The write-up's claims, tested\n\n")
 			b.WriteString(claimsPreamble)
-			b.WriteString("| step | claim | measure | hypotheses: what was seen | verdict |\n|---|---|---|---|---|\n")
+			b.WriteString("| step | claim | scenario: measure | hypotheses: what was seen | verdict |\n|---|---|---|---|---|\n")
 		}
 		rows++
 		var cells []string

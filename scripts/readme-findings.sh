@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Rewrites README.md's findings block from one complete `lockbench safety` folder:
+#   scripts/readme-findings.sh results/safety-all-20
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec go run ./cmd/readme-findings -readme README.md "$@"
