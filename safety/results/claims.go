@@ -126,3 +126,19 @@ func conditionOf(patterns []string, name string) (string, bool) {
 	}
 	return "", false
 }
+
+// Demonstrated says whether a claim checks the variant as a forced interleaving
+// (always or never): its count is a demonstration, not a rate, and has no interval.
+func Demonstrated(scenario, variant string) bool {
+	for _, c := range WriteupClaims {
+		if c.Scenario != scenario {
+			continue
+		}
+		for _, ch := range c.Checks {
+			if _, ok := conditionOf(ch.Variants, variant); ok && (ch.Kind == InEvery || ch.Kind == InNone) {
+				return true
+			}
+		}
+	}
+	return false
+}

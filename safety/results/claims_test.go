@@ -7,7 +7,7 @@ import (
 
 // measured is a variant whose judged trials broke on m k times of n.
 func measured(name string, m Measure, n, k int) *Variant {
-	return &Variant{Name: name, Measure: m, Tally: Tally{Judged: n, Trials: n, Broke: map[Measure]int{m: k}}}
+	return &Variant{Name: name, Measure: m, Tally: Tally{Judged: n, Trials: n, Broke: map[Measure]int{m: k}, Headline: ProportionOf(k, n)}}
 }
 
 func report(scenario string, vs ...*Variant) []*Report {
@@ -138,5 +138,17 @@ func TestClaimsTableGivesEachRanClaimItsVerdict(t *testing.T) {
 	}
 	if ClaimsTable(nil) != "" {
 		t.Error("no reports, yet a table")
+	}
+}
+
+func TestAForcedInterleavingsRowIsADemonstrationWithoutAnInterval(t *testing.T) {
+	rep := &Report{Scenario: "setnx-expire", Variants: []*Variant{measured("setnx-then-expire", Orphans, 3, 3)}}
+	if md := rep.Table(); !strings.Contains(md, "orphaned_locks: demonstration: 3 of 3 judged (always)") || strings.Contains(md, "3 of 3 judged (44-100%)") {
+		t.Errorf("setnx-then-expire row:\n%s", md)
+	}
+	// A loss that happens by chance is a rate, with its interval.
+	rep = &Report{Scenario: "failover-loss", Variants: []*Variant{measured("none-delay-0ms", LostLocks, 3, 1)}}
+	if md := rep.Table(); !strings.Contains(md, "lost_locks: 1 of 3 judged (") || strings.Contains(md, "demonstration") {
+		t.Errorf("none-delay-0ms row:\n%s", md)
 	}
 }

@@ -17,12 +17,31 @@ func (p Proportion) String() string {
 }
 
 // headline is the variant's count with its interval, named when it is the confidence
-// sequence (the trials stopped on the data).
-func headline(v *Variant) string {
+// sequence (the trials stopped on the data); a forced interleaving's count is a
+// demonstration, printed without one.
+func headline(scenario string, v *Variant) string {
+	if Demonstrated(scenario, v.Name) {
+		return demonstration(v.Tally.Broke[v.Measure], v.Tally.Judged)
+	}
 	if v.Stopping != "" {
 		return v.Interval().String() + ", confidence sequence"
 	}
 	return v.Interval().String()
+}
+
+// demonstration is "demonstration: 20 of 20 judged (always)": a forced interleaving's count.
+func demonstration(k, n int) string {
+	if n == 0 {
+		return "no verdict"
+	}
+	how := "in some, not all"
+	switch k {
+	case n:
+		how = "always"
+	case 0:
+		how = "never"
+	}
+	return fmt.Sprintf("demonstration: %d of %d judged (%s)", k, n, how)
 }
 
 // span is an interval in percent, "0-16%".
@@ -69,7 +88,7 @@ func (r *Report) Table() string {
 	for _, v := range r.Variants {
 		t := v.Tally
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s: %s | %d / %d | %d | %d | %s | %d | %d | %d | %d / %d | %d / %d | %d / %d | %d | %s | %s | %s |\n",
-			v.Name, claims(v.Claims), t.Trials, t.Judged, v.Measure, headline(v), t.Broke[Violations], t.Sums[Violations],
+			v.Name, claims(v.Claims), t.Trials, t.Judged, v.Measure, headline(r.Scenario, v), t.Broke[Violations], t.Sums[Violations],
 			t.FaultNotProduced, t.NotGranted, t.ErrorsString(), t.Sums[LostLocks], t.Sums[Orphans], t.Sums[ReissuedTokens],
 			t.Sums[StaleAccepted], t.Sums[StaleRejected], t.Sums[HonestRejected], t.Sums[Diverged],
 			t.Sums[NotLinearizable], t.Sums[LinearUnknown], t.Broke[SecondGranted], t.Overlap.short(), t.Window.short(), t.TrialSeconds.median())

@@ -40,7 +40,7 @@ func (res Results) Markdown() string {
 	if !res.Complete {
 		md.WriteString(res.unfinished())
 	}
-	md.WriteString("A trial is judged only once it proved its fault happened; the others are counted as fault not produced, not granted, or errors by kind. Intervals are 95% Wilson intervals over the judged trials.\n\n")
+	md.WriteString("A trial is judged only once it proved its fault happened; the others are counted as fault not produced, not granted, or errors by kind. Intervals are 95% Wilson intervals over the judged trials. A forced interleaving (a variant a claim checks as always or never) is a demonstration: its row gives the count, with no interval.\n\n")
 	md.WriteString(ClaimsTable(res.Reports))
 	for _, r := range res.Reports {
 		md.WriteString(r.Table())
