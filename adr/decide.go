@@ -92,15 +92,15 @@ func judge(w *Workload, o *Option) Verdict {
 		v.Missing = append(v.Missing, missingText(o, k, dataSide || o.Kind == LockFree))
 	}
 	if dataSide {
-		// Correctness needs zero seen reaching the data: an unmeasured fault cannot be shown.
+		// Correctness needs the upper end within the budget: an unmeasured fault cannot be bounded.
 		if len(missing) > 0 {
 			v.Why = append(v.Why, "not measured: "+strings.Join(v.Missing, ", "))
 		}
-		for _, e := range o.Faults {
-			if e.NA == "" && e.PerYear > 0 && e.Data != nil && e.Data.P.K > 0 {
-				v.Why = append(v.Why, fmt.Sprintf("%s: %d of %d judged trials reached the data", e.Kind, e.Data.P.K, e.Data.P.N))
-				v.RuledOut = true
-			}
+		if total.Lo > *w.ViolationBudget {
+			v.Why = append(v.Why, fmt.Sprintf("at least %s violations reaching the data a year, over the budget of %s", count(total.Lo), plain(*w.ViolationBudget)))
+			v.RuledOut = true
+		} else if total.Hi > *w.ViolationBudget {
+			v.Why = append(v.Why, fmt.Sprintf("up to %s violations reaching the data a year, over the budget of %s: %s", count(total.Hi), plain(*w.ViolationBudget), trialsNeeded(o.Faults, *w.ViolationBudget)))
 		}
 	} else if o.Kind != LockFree {
 		// Efficiency needs only an upper end: an unmeasured fault counts at its worst,

@@ -1,9 +1,6 @@
 package adr
 
 import (
-	"math"
-	"time"
-
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -18,15 +15,9 @@ func (e Expected) Add(o Expected) Expected {
 	return Expected{e.Central + o.Central, e.Lo + o.Lo, e.Hi + o.Hi}
 }
 
-// HeldShare is the chance at least one lock is held when a fault strikes at a random
-// moment: with Poisson arrivals at rate and holds of mean hold, the locks held are
-// Poisson distributed with mean rate x hold (M/G/∞), so 1 - exp(-rate x hold).
-func HeldShare(rate float64, hold time.Duration) float64 {
-	return 1 - math.Exp(-rate*hold.Seconds())
-}
-
-// PerYear is faults a year x the share of them that find a lock held x P(violation |
-// fault while held), measured as k of n judged trials with its Wilson interval.
+// PerYear is faults a year x what each finds held (a share, for episodes; a count of
+// locks, for locks broken) x P(violation | fault while held), measured as k of n judged
+// trials with its Wilson interval.
 func PerYear(faultsPerYear, heldShare float64, p results.Proportion) Expected {
 	if p.N == 0 {
 		return Expected{}

@@ -22,21 +22,61 @@ func near(t *testing.T, what string, got, want float64) {
 // so 0.027866 to 0.301034. Four failovers a year, a lock always held:
 // 4 x 2/20 = 0.4, 4 x 0.027866 = 0.111464, 4 x 0.301034 = 1.204136.
 func TestExpectedViolationsByHand(t *testing.T) {
-	held := HeldShare(100, time.Second) // 1 - e^-100: 1 to float precision
-	near(t, "held share", held, 1)
-	e := PerYear(4, held, results.ProportionOf(2, 20))
+	e := PerYear(4, 1, results.ProportionOf(2, 20))
 	near(t, "central", e.Central, 0.4)
 	near(t, "lo", e.Lo, 0.111464)
 	near(t, "hi", e.Hi, 1.204136)
 }
 
-// One lock every 2 s held 1 s: locks held are Poisson with mean 0.5, so a fault finds
-// one held with chance 1 - e^-0.5 = 0.393469; 10 pauses a year, 5 of 5 broke:
-// 10 x 0.393469 = 3.93469 a year.
-func TestHeldShareScalesTheExpectation(t *testing.T) {
-	held := HeldShare(0.5, time.Second)
-	near(t, "held share", held, 0.393469)
-	near(t, "central", PerYear(10, held, results.ProportionOf(5, 5)).Central, 3.93469)
+// One global lock taken every 2 s and held 1 s is held half the time (a mutex: holds
+// never overlap), so a fault finds it held with chance 0.5, not 1 - e^-0.5; 10 pauses a
+// year, 5 of 5 broke: 5 a year.
+func TestAGlobalMutexIsHeldRateTimesHold(t *testing.T) {
+	o := OccupancyOf(0.5, time.Second, Keys{Count: 1, Distribution: Uniform})
+	near(t, "any held", o.AnyHeld, 0.5)
+	near(t, "locks held", o.LocksHeld, 0.5)
+	near(t, "central", PerYear(10, o.AnyHeld, results.ProportionOf(5, 5)).Central, 5)
+}
+
+// 200 locks/s held 20 ms over 4 uniform keys: each key is held 200/4 x 0.02 = 1.0 of
+// the time: infeasible. Over 10 keys: u = 0.4 each; any held = 1 - 0.6^10 = 0.993953;
+// locks held = 4.
+func TestUniformKeysShareTheRate(t *testing.T) {
+	if o := OccupancyOf(200, 20*time.Millisecond, Keys{Count: 4, Distribution: Uniform}); o.infeasible(20*time.Millisecond) == "" {
+		t.Errorf("4 keys at u = %v: not refused", o.Busiest)
+	}
+	o := OccupancyOf(200, 20*time.Millisecond, Keys{Count: 10, Distribution: Uniform})
+	near(t, "busiest", o.Busiest, 0.4)
+	near(t, "any held", o.AnyHeld, 1-math.Pow(0.6, 10))
+	near(t, "locks held", o.LocksHeld, 4)
+}
+
+// Zipf with exponent 1 over 3 keys: shares 1, 1/2, 1/3 over 11/6 = 6/11, 3/11, 2/11.
+// 11 locks/s held 100 ms: u = 0.6, 0.3, 0.2; any held = 1 - 0.4 x 0.7 x 0.8 = 0.776;
+// the busiest key takes 6 locks/s.
+func TestZipfKeysByHand(t *testing.T) {
+	o := OccupancyOf(11, 100*time.Millisecond, Keys{Count: 3, Distribution: Zipf, ZipfExponent: 1})
+	near(t, "busiest", o.Busiest, 0.6)
+	near(t, "busiest rate", o.BusiestRate, 6)
+	near(t, "any held", o.AnyHeld, 0.776)
+	near(t, "locks held", o.LocksHeld, 1.1)
+}
+
+// Wilson's upper end at 0 of n is z²/(n + z²): below 0.1 from n = 3.841459 x 9 =
+// 34.57, so 35 trials; a scale already within the share needs none.
+func TestZeroSeenTrialsByHand(t *testing.T) {
+	if n := zeroSeenTrials(1, 0.1); n != 35 {
+		t.Errorf("scale 1, share 0.1: %d trials, want 35", n)
+	}
+	if hi := results.ProportionOf(0, 35).Hi; hi > 0.1 {
+		t.Errorf("0 of 35: upper end %v above 0.1", hi)
+	}
+	if hi := results.ProportionOf(0, 34).Hi; hi <= 0.1 {
+		t.Errorf("0 of 34: upper end %v already within 0.1", hi)
+	}
+	if n := zeroSeenTrials(0.05, 0.1); n != 0 {
+		t.Errorf("within the share already: %d", n)
+	}
 }
 
 // 0 of 40: the Wilson upper end is z²/(40 + z²) = 3.841459/43.841459 = 0.087622, so

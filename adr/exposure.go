@@ -10,7 +10,10 @@ import (
 type Exposure struct {
 	Kind    FaultKind
 	PerYear float64 // faults a year, from the workload
-	Held    float64 // share of them that strike while a lock is held
+	Held    float64 // share of them that strike while a lock is held (episodes)
+	// LocksHeld is the expected locks held when one strikes (locks broken per fault,
+	// each held lock breaking with the measured P).
+	LocksHeld float64
 	// NA says why the fault cannot strike the option; empty when it can.
 	NA string
 	// Mutex is mutual exclusion lost (two holders); Data what reached the data;
@@ -28,14 +31,16 @@ type Measured struct {
 	Variants []string // names of the variants pooled
 	By       results.Measure
 	P        results.Proportion // judged trials where By was > 0, of those judged
-	Year     Expected
+	// Year is locks broken a year (what the budgets count); Episodes the faults a year
+	// that break at least one.
+	Year, Episodes Expected
 }
 
 // exposures computes every fault kind's exposure of option o.
 func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 	var out []Exposure
 	for _, k := range FaultKinds {
-		e := Exposure{Kind: k, PerYear: w.Faults.Rate(k).PerYear, Held: HeldShare(w.LockRate, w.HoldD)}
+		e := Exposure{Kind: k, PerYear: w.Faults.Rate(k).PerYear, Held: w.Occupancy.AnyHeld, LocksHeld: w.Occupancy.LocksHeld}
 		if e.NA = notApplicable(k, o); e.NA != "" {
 			out = append(out, e)
 			continue
@@ -89,7 +94,7 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 	for _, v := range vs {
 		m.Variants = append(m.Variants, v.Name)
 	}
-	m.Year = PerYear(e.PerYear, e.Held, m.P)
+	m.Year, m.Episodes = PerYear(e.PerYear, e.LocksHeld, m.P), PerYear(e.PerYear, e.Held, m.P)
 	return m
 }
 
@@ -115,13 +120,13 @@ func Total(es []Exposure, data bool) (Expected, []FaultKind) {
 	return sum, missing
 }
 
-// UnmeasuredBound is the worst the missing faults can add a year: each breaking the
-// lock whenever it finds one held (P <= 1), rate x held share.
+// UnmeasuredBound is the worst the missing faults can add a year: each breaking every
+// lock it finds held (P <= 1), rate x locks held.
 func UnmeasuredBound(es []Exposure, missing []FaultKind) float64 {
 	var sum float64
 	for _, e := range es {
 		if slices.Contains(missing, e.Kind) && e.NA == "" {
-			sum += e.PerYear * e.Held
+			sum += e.PerYear * e.LocksHeld
 		}
 	}
 	return sum

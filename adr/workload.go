@@ -49,14 +49,21 @@ type Workload struct {
 	LockRate float64 `yaml:"lock_rate_per_second"`
 	Hold     string  `yaml:"hold"`
 	TTL      string  `yaml:"ttl"`
-	Budget   Budget  `yaml:"latency_budget"`
-	// DuplicateBudget is the duplicate runs a year an efficiency lock may cause.
+	// Keys is how the locks spread over keys: each key's lock is a mutex.
+	Keys   Keys   `yaml:"keys"`
+	Budget Budget `yaml:"latency_budget"`
+	// DuplicateBudget is the locks broken a year an efficiency lock may cause (each a
+	// duplicate run).
 	DuplicateBudget *float64 `yaml:"duplicate_work_budget_per_year"`
+	// ViolationBudget is the violations reaching the data a year a correctness option
+	// may cause, at the upper end of its interval.
+	ViolationBudget *float64 `yaml:"violation_budget_per_year"`
 	Faults          Faults   `yaml:"faults"`
 
 	// Parsed from the strings above by Validate.
 	HoldD, TTLD time.Duration `yaml:"-"`
 	SLO         report.SLO    `yaml:"-"`
+	Occupancy   Occupancy     `yaml:"-"`
 }
 
 // Budget is the latency budget: a percentile of the time to acquire.
@@ -153,6 +160,13 @@ func (w *Workload) validate(file string) error {
 	if w.TTLD, err = positiveDuration(w.TTL); err != nil {
 		return bad("ttl", "%v", err)
 	}
+	if field, msg := w.Keys.validate(); msg != "" {
+		return bad("keys"+field, "%s", msg)
+	}
+	w.Occupancy = OccupancyOf(w.LockRate, w.HoldD, w.Keys)
+	if why := w.Occupancy.infeasible(w.HoldD); why != "" {
+		return bad("keys", "%s", why)
+	}
 	if w.Budget.Percentile != "p99" && w.Budget.Percentile != "p99.9" {
 		return bad("latency_budget.percentile", "%q: want p99 or p99.9", w.Budget.Percentile)
 	}
@@ -169,6 +183,16 @@ func (w *Workload) validate(file string) error {
 		if *w.DuplicateBudget < 0 {
 			return bad("duplicate_work_budget_per_year", "%v is negative", *w.DuplicateBudget)
 		}
+	}
+	if w.Purpose == Correctness {
+		if w.ViolationBudget == nil {
+			return bad("violation_budget_per_year", "missing: a correctness option qualifies only when the upper end of its violations reaching the data a year is within it (0 is allowed and needs the most trials)")
+		}
+		if *w.ViolationBudget < 0 {
+			return bad("violation_budget_per_year", "%v is negative", *w.ViolationBudget)
+		}
+	} else if w.ViolationBudget != nil {
+		return bad("violation_budget_per_year", "only a correctness workload has it (efficiency counts duplicate_work_budget_per_year)")
 	}
 	for _, k := range FaultKinds {
 		if err := w.Faults.Rate(k).validate(k); err != nil {

@@ -13,6 +13,8 @@ purpose: correctness
 lock_rate_per_second: 10
 hold: 5ms
 ttl: 1s
+keys: {count: 1, distribution: uniform}
+violation_budget_per_year: 0.1
 latency_budget: {percentile: p99, max: 5ms}
 faults:
   failover: {per_year: 1, source: team's guess}
@@ -38,6 +40,11 @@ func TestBadWorkloadNamesTheField(t *testing.T) {
 		{"purpose not one of the two", "purpose: correctness", "purpose: speed", "purpose"},
 		{"zero lock rate", "lock_rate_per_second: 10", "lock_rate_per_second: 0", "lock_rate_per_second"},
 		{"bad hold", "hold: 5ms", "hold: soon", "hold"},
+		{"no keys", "keys: {count: 1, distribution: uniform}\n", "", "keys.count"},
+		{"unknown spread", "distribution: uniform}", "distribution: hot}", "keys.distribution"},
+		{"zipf without exponent", "distribution: uniform}", "distribution: zipf}", "keys.zipf_exponent"},
+		{"a mutex held over all of the time", "lock_rate_per_second: 10", "lock_rate_per_second: 200", "keys"},
+		{"correctness without a budget", "violation_budget_per_year: 0.1\n", "", "violation_budget_per_year"},
 		{"percentile", "percentile: p99,", "percentile: p50,", "latency_budget.percentile"},
 		{"missing fault", "  node_restart_empty: {per_year: 0, source: team's guess}\n", "", "faults.node_restart_empty"},
 		{"missing source", "clock_jump: {per_year: 1, above: 100ms, source: team's guess}", "clock_jump: {per_year: 1, above: 100ms}", "faults.clock_jump.source"},

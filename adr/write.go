@@ -62,11 +62,11 @@ func costFigure(d *Decision) *plots.ADRCost {
 		f.XLabel = "reaching the data a year, upper end of 95% interval (log)"
 		f.Caption = "Each point is an option priced at the workload's rate; x is the upper end of its expected violations reaching the data a year (a ring: none was seen in any judged trial, the point is the bound; partial: some fault that can strike it is not measured, so the true x is larger). For correctness the threshold is zero seen, which a log axis cannot draw: only rings below the budget line can qualify."
 	} else {
-		f.Title = "Cost against duplicate-work episodes a year"
-		f.XLabel = "two holders a year, upper end of 95% interval (log)"
+		f.Title = "Cost against locks broken (duplicate work) a year"
+		f.XLabel = "locks broken a year, upper end of 95% interval (log)"
 		f.Threshold = *w.DuplicateBudget
 		f.ThresholdLabel = "duplicates " + plain(*w.DuplicateBudget) + "/year"
-		f.Caption = "Each point is an option priced at the workload's rate; x is the upper end of its expected two-holder episodes a year (a ring: none was seen; bound: some fault that can strike it is not measured and counts at its worst, every such fault breaking the lock). Options left of the dotted line and below the dashed one meet the purpose."
+		f.Caption = "Each point is an option priced at the workload's rate; x is the upper end of its expected locks broken a year (a ring: none was seen; bound: some fault that can strike it is not measured and counts at its worst, every such fault breaking the lock). Options left of the dotted line and below the dashed one meet the purpose."
 	}
 	for _, o := range d.Options {
 		total, missing := Total(o.Faults, side(w, o))

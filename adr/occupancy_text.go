@@ -1,0 +1,22 @@
+package adr
+
+import (
+	"fmt"
+	"strings"
+)
+
+// writeOccupancy states the mutex model the counts a year rest on, with its numbers.
+func writeOccupancy(b *strings.Builder, w *Workload) {
+	o := w.Occupancy
+	spread := "one global lock"
+	if w.Keys.Count > 1 {
+		spread = fmt.Sprintf("%d keys, chosen %s", w.Keys.Count, w.Keys.Distribution)
+		if w.Keys.Distribution == Zipf {
+			spread += fmt.Sprintf(" (exponent %s)", plain(w.Keys.ZipfExponent))
+		}
+	}
+	fmt.Fprintf(b, "* Locks: %s, each a mutex: its holds cannot overlap, so the busiest key is held %s of the time (%.4g locks/s x %s).\n",
+		spread, percent(o.Busiest), o.BusiestRate, w.HoldD)
+	fmt.Fprintf(b, "* A fault finds at least one lock held %s of the time (1 - the product over keys of 1 - each key's held share, keys independent) and %.3g locks held on average (rate x hold): the first turns faults into episodes, the second into locks broken, each held lock breaking with the measured probability (for a client pause, an upper bound: the paused process must be the holder).\n",
+		percent(o.AnyHeld), o.LocksHeld)
+}
