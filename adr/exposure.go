@@ -22,6 +22,9 @@ type Exposure struct {
 	// MutexIn and DataIn are the scenarios that measure each side, given or not;
 	// empty when no scenario of the suite measures it.
 	MutexIn, DataIn string
+	// Model carries the lab's probability to the workload's fault sizes; nil for
+	// faults that are not sized.
+	Model *SizeModel
 }
 
 // Measured is a conditional probability read from safety variants, and what it makes
@@ -31,6 +34,10 @@ type Measured struct {
 	Variants []string // names of the variants pooled
 	By       results.Measure
 	P        results.Proportion // judged trials where By was > 0, of those judged
+	// Share is the size model's share of counted faults that break a hold, SizedBy
+	// the model's name ("" and 1: the fault is not sized).
+	Share   float64
+	SizedBy string
 	// Year is locks broken a year (what the budgets count); Episodes the faults a year
 	// that break at least one.
 	Year, Episodes Expected
@@ -40,7 +47,8 @@ type Measured struct {
 func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 	var out []Exposure
 	for _, k := range FaultKinds {
-		e := Exposure{Kind: k, PerYear: w.Faults.Rate(k).PerYear, Held: w.Occupancy.AnyHeld, LocksHeld: w.Occupancy.LocksHeld}
+		e := Exposure{Kind: k, PerYear: w.Faults.Rate(k).PerYear, Held: w.Occupancy.AnyHeld, LocksHeld: w.Occupancy.LocksHeld,
+			Model: sizeModel(w, k, o)}
 		if e.NA = notApplicable(k, o); e.NA != "" {
 			out = append(out, e)
 			continue
@@ -94,7 +102,11 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 	for _, v := range vs {
 		m.Variants = append(m.Variants, v.Name)
 	}
-	m.Year, m.Episodes = PerYear(e.PerYear, e.LocksHeld, m.P), PerYear(e.PerYear, e.Held, m.P)
+	m.Share = e.share()
+	if e.Model != nil {
+		m.SizedBy = e.Model.Name
+	}
+	m.Year, m.Episodes = PerYear(e.PerYear*m.Share, e.LocksHeld, m.P), PerYear(e.PerYear*m.Share, e.Held, m.P)
 	return m
 }
 
@@ -126,8 +138,17 @@ func UnmeasuredBound(es []Exposure, missing []FaultKind) float64 {
 	var sum float64
 	for _, e := range es {
 		if slices.Contains(missing, e.Kind) && e.NA == "" {
-			sum += e.PerYear * e.LocksHeld
+			sum += e.PerYear * e.share() * e.LocksHeld
 		}
 	}
 	return sum
+}
+
+// share is the size model's share of counted faults that can break a hold; 1 when
+// the fault is not sized.
+func (e Exposure) share() float64 {
+	if e.Model == nil {
+		return 1
+	}
+	return e.Model.Share
 }

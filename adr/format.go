@@ -49,10 +49,14 @@ func measuredText(m *Measured) string {
 	if m == nil {
 		return "not measured"
 	}
-	if m.P.K == 0 {
-		return fmt.Sprintf("%s, so %s", perFault(m), yearly(m.Year, false))
+	sized := ""
+	if m.SizedBy != "" && m.Share < 1 {
+		sized = fmt.Sprintf(" x %s of the counted faults large enough to break a hold (%s)", percent(m.Share), m.SizedBy)
 	}
-	return fmt.Sprintf("%s: %s", perFault(m), yearly(m.Year, true))
+	if m.P.K == 0 {
+		return fmt.Sprintf("%s%s, so %s", perFault(m), sized, yearly(m.Year, false))
+	}
+	return fmt.Sprintf("%s%s: %s", perFault(m), sized, yearly(m.Year, true))
 }
 
 // totalText is an option's total on one side, or why there is none.

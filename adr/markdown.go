@@ -84,6 +84,7 @@ func writeDrivers(b *strings.Builder, d *Decision) {
 	}
 	b.WriteString("\n* The faults are the lock service's (its servers, its clients' pauses and clocks). The protected store's own durability is the same under every option and is not counted.\n")
 	writeOccupancy(b, w)
+	writeSizeModels(b, d)
 	if p := w.Faults.ClientPause; p != nil {
 		if lt, _ := positiveDuration(p.LongerThan); lt < w.TTLD {
 			fmt.Fprintf(b, "* The pauses counted (longer than %s) include some shorter than the TTL (%s), which do not outlast the lease: their count is an upper bound.\n", p.LongerThan, w.TTLD)

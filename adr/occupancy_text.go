@@ -20,3 +20,17 @@ func writeOccupancy(b *strings.Builder, w *Workload) {
 	fmt.Fprintf(b, "* A fault finds at least one lock held %s of the time (1 - the product over keys of 1 - each key's held share, keys independent) and %.3g locks held on average (rate x hold): the first turns faults into episodes, the second into locks broken, each held lock breaking with the measured probability (for a client pause, an upper bound: the paused process must be the holder).\n",
 		percent(o.AnyHeld), o.LocksHeld)
 }
+
+// writeSizeModels states each size model the options use, once, with its numbers.
+func writeSizeModels(b *strings.Builder, d *Decision) {
+	seen := map[string]bool{}
+	for _, o := range d.Options {
+		for _, e := range o.Faults {
+			if e.Model == nil || e.NA != "" || seen[e.Model.Name] {
+				continue
+			}
+			seen[e.Model.Name] = true
+			fmt.Fprintf(b, "* Size model for %s, %s.\n", e.Kind, e.Model.Line())
+		}
+	}
+}

@@ -87,6 +87,9 @@ type FaultRate struct {
 	// LongerThan (client_pause) and Above (clock_jump) say which faults are counted.
 	LongerThan string `yaml:"longer_than,omitempty"`
 	Above      string `yaml:"above,omitempty"`
+	// AtMost (client_pause, clock_jump) is the largest the team expects: with it the
+	// size models can say which counted faults cannot break a hold.
+	AtMost string `yaml:"at_most,omitempty"`
 }
 
 // Rate returns the entry for a kind (nil when absent).
@@ -228,6 +231,19 @@ func (r *FaultRate) validate(k FaultKind) *rateError {
 		}
 	} else if r.Above != "" {
 		return &rateError{".above", "only clock_jump has it"}
+	}
+	if r.AtMost != "" {
+		least := map[FaultKind]string{ClientPause: r.LongerThan, ClockJump: r.Above}[k]
+		if least == "" {
+			return &rateError{".at_most", "only client_pause and clock_jump have it"}
+		}
+		most, err := positiveDuration(r.AtMost)
+		if err != nil {
+			return &rateError{".at_most", err.Error()}
+		}
+		if l, _ := positiveDuration(least); most < l {
+			return &rateError{".at_most", fmt.Sprintf("%v is below the smallest counted, %v", most, l)}
+		}
 	}
 	return nil
 }

@@ -1,0 +1,104 @@
+package adr
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func sizedWorkload(t *testing.T, pause, jump string) *Workload {
+	t.Helper()
+	text := strings.Replace(strings.Replace(goodWorkload,
+		"client_pause: {per_year: 1, longer_than: 1s, source: team's guess}", "client_pause: {per_year: 1, "+pause+" source: team's guess}", 1),
+		"clock_jump: {per_year: 1, above: 100ms, source: team's guess}", "clock_jump: {per_year: 1, "+jump+" source: team's guess}", 1)
+	w, err := ParseWorkload("w.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// The workload: TTL 1 s, hold 5 ms. A pause breaks a hold only past 995 ms; a pause
+// of 997 ms breaks the holds it finds in their last 2 ms: 2/5 = 40%.
+func TestPauseModelByHand(t *testing.T) {
+	cases := []struct {
+		pause string
+		share float64
+		bound bool
+	}{
+		{"longer_than: 1s,", 1, false},                    // every counted pause outlasts the whole TTL
+		{"longer_than: 100ms, at_most: 990ms,", 0, false}, // none outlasts the lease left
+		{"longer_than: 100ms, at_most: 997ms,", 0.4, true},
+		{"longer_than: 100ms,", 1, true}, // no largest size: the upper end
+	}
+	for _, c := range cases {
+		m := pauseModel(sizedWorkload(t, c.pause, "above: 100ms,"))
+		near(t, c.pause, m.Share, c.share)
+		if m.Bound != c.bound {
+			t.Errorf("%s: bound %v, want %v (%s)", c.pause, m.Bound, c.bound, m.Why)
+		}
+	}
+	near(t, "997ms over TTL 1s, hold 5ms", pauseShare(997*time.Millisecond, time.Second, 5*time.Millisecond), 0.4)
+}
+
+// TTL 1 s, hold 5 ms: a forward jump breaks a hold exactly when it exceeds 995 ms.
+func TestJumpModelByHand(t *testing.T) {
+	cases := []struct {
+		jump  string
+		share float64
+		bound bool
+	}{
+		{"above: 100ms, at_most: 995ms,", 0, false},
+		{"above: 995ms,", 1, false},
+		{"above: 100ms, at_most: 2s,", 1, true},
+		{"above: 100ms,", 1, true},
+	}
+	for _, c := range cases {
+		m := jumpModel(sizedWorkload(t, "longer_than: 1s,", c.jump))
+		near(t, c.jump, m.Share, c.share)
+		if m.Bound != c.bound {
+			t.Errorf("%s: bound %v, want %v (%s)", c.jump, m.Bound, c.bound, m.Why)
+		}
+	}
+}
+
+// The write-up's efficiency example: 100 ms to 1 s jumps cannot free a 30 s lease
+// during a 50 ms hold, so clock_jump adds nothing, and the ADR names the model.
+func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
+	w, err := LoadWorkload("../docs/adr-workload.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bench, safety := synthetic(t)
+	in, err := LoadInputs([]string{bench, safety})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Decide(w, in)
+	single := option(t, d, "single")
+	for _, e := range single.Faults {
+		if e.Kind != ClockJump {
+			continue
+		}
+		if e.Model == nil || e.Model.Share != 0 || e.Mutex == nil || e.Mutex.Year != (Expected{}) {
+			t.Fatalf("single under clock_jump: %+v model %+v", e.Mutex, e.Model)
+		}
+	}
+	md := Markdown(d, Meta{Date: "2026-12-01", Command: "lockbench adr"})
+	if !strings.Contains(md, "Size model for clock_jump, forward jump against TTL - hold") || !strings.Contains(md, "none breaks a hold") {
+		t.Fatalf("the ADR does not name the jump model:\n%s", md)
+	}
+}
+
+func TestAtMostIsCheckedAgainstTheSmallestCounted(t *testing.T) {
+	for _, bad := range []string{"above: 100ms, at_most: 50ms,", "above: 100ms, at_most: soon,"} {
+		text := strings.Replace(goodWorkload, "clock_jump: {per_year: 1, above: 100ms,", "clock_jump: {per_year: 1, "+bad, 1)
+		if _, err := ParseWorkload("w.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), "faults.clock_jump.at_most") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	text := strings.Replace(goodWorkload, "failover: {per_year: 1,", "failover: {per_year: 1, at_most: 1s,", 1)
+	if _, err := ParseWorkload("w.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), "only client_pause and clock_jump") {
+		t.Errorf("at_most on a failover: %v", err)
+	}
+}
