@@ -152,3 +152,15 @@ func TestAForcedInterleavingsRowIsADemonstrationWithoutAnInterval(t *testing.T) 
 		t.Errorf("none-delay-0ms row:\n%s", md)
 	}
 }
+
+// None seen is not none: a never-demonstration keeps its interval, in the claims
+// table and in the variant's row.
+func TestANeverDemonstrationKeepsItsInterval(t *testing.T) {
+	reps := report("setnx-expire", measured("setnx-then-expire", Orphans, 20, 20), measured("set-nx-px", Orphans, 20, 0))
+	if md := ClaimsTable(reps); !strings.Contains(md, "set-nx-px 0/20 (0-16%; of 20 run)") {
+		t.Errorf("claims table:\n%s", md)
+	}
+	if md := reps[0].Table(); !strings.Contains(md, "orphaned_locks: demonstration: 0 of 20 judged (never; 0-16%)") {
+		t.Errorf("variant row:\n%s", md)
+	}
+}

@@ -38,8 +38,9 @@ func demonstration(k, n int) string {
 	switch k {
 	case n:
 		how = "always"
-	case 0:
-		how = "never"
+	case 0: // none seen is not none: the interval stays
+		lo, hi := Wilson(k, n)
+		how = "never; " + span(lo, hi)
 	}
 	return fmt.Sprintf("demonstration: %d of %d judged (%s)", k, n, how)
 }
