@@ -25,6 +25,10 @@ type Exposure struct {
 	// Model carries the lab's probability to the workload's fault sizes; nil for
 	// faults that are not sized.
 	Model *SizeModel
+	// Crash replaces the lab's P of a failover with no guard by the crash-failover
+	// model at the workload's write rate; CrashWhy says why it could not (lab P kept).
+	Crash    *CrashModel
+	CrashWhy string
 }
 
 // Measured is a conditional probability read from safety variants, and what it makes
@@ -34,6 +38,9 @@ type Measured struct {
 	Variants []string // names of the variants pooled
 	By       results.Measure
 	P        results.Proportion // judged trials where By was > 0, of those judged
+	// Modelled says P was replaced by a model's probability (Year from ModelP).
+	Modelled bool
+	ModelP   Expected
 	// Share is the size model's share of counted faults that break a hold, SizedBy
 	// the model's name ("" and 1: the fault is not sized).
 	Share   float64
@@ -64,6 +71,12 @@ func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 				e.DataIn = p.dataScenario()
 			}
 			e.Mutex = measure(reports, p.scenario, p.mutex, results.Violations, e)
+			if k == Failover && o.Probe == "sentinel" && o.failoverMode() == "none" {
+				e.Crash, e.CrashWhy = crashModel(w, reports)
+				if e.Mutex != nil && e.Crash != nil {
+					e.Mutex.modelled(e, e.Crash.P)
+				}
+			}
 			switch {
 			case p.data == nil:
 				e.Data = e.Mutex // an unfenced resource takes every holder's write
@@ -151,4 +164,14 @@ func (e Exposure) share() float64 {
 		return 1
 	}
 	return e.Model.Share
+}
+
+// modelled counts the measurement by a model's P(violation | fault while held)
+// instead of its judged trials, which stay as the mechanism's demonstration.
+func (m *Measured) modelled(e Exposure, p Expected) {
+	m.Modelled, m.ModelP = true, p
+	scale := func(x float64) Expected {
+		return Expected{Central: x * p.Central, Lo: x * p.Lo, Hi: x * p.Hi}
+	}
+	m.Year, m.Episodes = scale(e.PerYear*e.LocksHeld), scale(e.PerYear*e.Held)
 }

@@ -49,6 +49,10 @@ func measuredText(m *Measured) string {
 	if m == nil {
 		return "not measured"
 	}
+	if m.Modelled {
+		return fmt.Sprintf("%s (%s-%s) of held locks, by the crash-failover model (the lab's %s shows the mechanism): %s",
+			percent(m.ModelP.Central), strings.TrimSuffix(percent(m.ModelP.Lo), "%"), percent(m.ModelP.Hi), perFault(m), yearly(m.Year, true))
+	}
 	sized := ""
 	if m.SizedBy != "" && m.Share < 1 {
 		sized = fmt.Sprintf(" x %s of the counted faults large enough to break a hold (%s)", percent(m.Share), m.SizedBy)

@@ -33,4 +33,17 @@ func writeSizeModels(b *strings.Builder, d *Decision) {
 			fmt.Fprintf(b, "* Size model for %s, %s.\n", e.Kind, e.Model.Line())
 		}
 	}
+	for _, o := range d.Options {
+		for _, e := range o.Faults {
+			switch {
+			case e.Crash != nil && !seen["crash"]:
+				fmt.Fprintf(b, "* Model for failover (%s), %s.\n", o.Name, e.Crash.Line())
+			case e.CrashWhy != "" && !seen["crash"]:
+				fmt.Fprintf(b, "* Failover is not modelled (%s): its probability is the lab's, at the lab's replica pauses and kill delays, not the workload's lag.\n", e.CrashWhy)
+			default:
+				continue
+			}
+			seen["crash"] = true
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"strings"
@@ -49,6 +50,9 @@ type Workload struct {
 	LockRate float64 `yaml:"lock_rate_per_second"`
 	Hold     string  `yaml:"hold"`
 	TTL      string  `yaml:"ttl"`
+	// OtherWrites is the writes a second the lock's Redis takes besides the lock's own:
+	// they lengthen the replication lag a failover loses locks in.
+	OtherWrites float64 `yaml:"other_writes_per_second,omitempty"`
 	// Keys is how the locks spread over keys: each key's lock is a mutex.
 	Keys   Keys   `yaml:"keys"`
 	Budget Budget `yaml:"latency_budget"`
@@ -162,6 +166,9 @@ func (w *Workload) validate(file string) error {
 	}
 	if w.TTLD, err = positiveDuration(w.TTL); err != nil {
 		return bad("ttl", "%v", err)
+	}
+	if w.OtherWrites < 0 || math.IsNaN(w.OtherWrites) {
+		return bad("other_writes_per_second", "%v: want 0 or more", w.OtherWrites)
 	}
 	if field, msg := w.Keys.validate(); msg != "" {
 		return bad("keys"+field, "%s", msg)

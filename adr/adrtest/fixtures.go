@@ -65,8 +65,8 @@ func variant(name string, params map[string]string, measure results.Measure, n, 
 
 // Reports are the synthetic safety reports: failover-loss (none, wait1, wait2 at two
 // delays, with drawn lags), pause-past-ttl on single and etcd with fenced variants,
-// redlock-restart, etcd-leader-kill's lone member, the two clock scenarios and a
-// redlock-clock-jump sweep.
+// redlock-restart, etcd-leader-kill's lone member, the two clock scenarios, a
+// redlock-clock-jump sweep and replication-lag at three rates.
 func Reports() []*results.Report {
 	mutex := []results.Measure{results.Violations}
 	lag := func(delay float64) func(int) map[string]float64 {
@@ -124,7 +124,21 @@ func Reports() []*results.Report {
 		variant("pause/cas-version", map[string]string{"strategy": "cas-version"}, results.LostUpdates, 10, 0, []results.Measure{results.LostUpdates}, nil),
 		variant("pause/unique-key", map[string]string{"strategy": "unique-key"}, results.LostUpdates, 10, 0, []results.Measure{results.LostUpdates}, nil),
 	}}
-	return []*results.Report{fl, pp, rr, ek, sk, kl, cj, lu}
+	// replication-lag: each trial's background rate and its probes' lags on two
+	// replicas, longer under more load.
+	rl := &results.Report{Scenario: "replication-lag", Complete: true, Seed: 1, TrialsPerVariant: 5}
+	for _, r := range []float64{0, 1000, 5000} {
+		rl.Variants = append(rl.Variants, variant(fmt.Sprintf("rate-%g", r), map[string]string{"rate": fmt.Sprint(r)}, results.ProbesUnseen, 5, 0,
+			[]results.Measure{results.ProbesUnseen}, func(i int) map[string]float64 {
+				in := map[string]float64{"load_per_s": r * (0.98 + 0.01*float64(i))}
+				for p := 0; p < 20; p++ {
+					in[fmt.Sprintf("lag_ms_r0_p%03d", p)] = 0.05 + r/5000*float64((p*3+i)%10)/10
+					in[fmt.Sprintf("lag_ms_r1_p%03d", p)] = 0.05 + r/5000*float64((p*7+i)%10)/20
+				}
+				return in
+			}))
+	}
+	return []*results.Report{fl, pp, rr, ek, sk, kl, cj, lu, rl}
 }
 
 // WriteSafety writes the synthetic reports as a `lockbench safety` folder.

@@ -1,0 +1,181 @@
+package adr
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// CrashModel is the crash-failover model: the master dies, a replica is promoted,
+// and a held lock is lost exactly when it was granted within the promoted replica's
+// lag L before the crash (the replica never had it). A lock held at the crash was
+// granted a uniform time into its hold h, so P(lost | held) = E[min(L, h)] / h, with L
+// the lag measured (replication-lag) at the workload's write rate.
+type CrashModel struct {
+	LagVariant string  // the replication-lag variant the lag is read from
+	LagRate    float64 // its measured background writes a second
+	WriteRate  float64 // the workload's: a SET and a release per lock, plus its other writes
+	Others     float64 // the workload's other writes a second to the same Redis
+	Samples    int     // lag samples (every replica, every probe)
+	P          Expected
+	Check      CrashCheck
+}
+
+// CrashCheck holds the model against failover-loss with no guard: per kill delay d,
+// the model predicts the share of trials whose promoted replica's measured lag
+// exceeded d, beside the measured share lost and its interval.
+type CrashCheck struct {
+	Rows []CrashCheckRow
+	// Within counts the delays whose measured interval contains the prediction.
+	Within int
+	// Agree counts the judged trials whose outcome (lost or kept) the model called.
+	Agree, Trials int
+}
+
+// CrashCheckRow is one kill delay of the check.
+type CrashCheckRow struct {
+	Variant   string
+	DelayMs   float64
+	Predicted float64
+	Measured  results.Proportion
+}
+
+// crashModel computes the model from the reports, or says why it cannot.
+func crashModel(w *Workload, reports []*results.Report) (*CrashModel, string) {
+	m := &CrashModel{WriteRate: 2*w.LockRate + w.OtherWrites, Others: w.OtherWrites}
+	lags, why := m.lagAt(reports)
+	if why != "" {
+		return nil, why
+	}
+	h := float64(w.HoldD) / float64(time.Millisecond)
+	var sum, sumSq float64
+	for _, l := range lags {
+		x := math.Min(l, h) / h
+		sum += x
+		sumSq += x * x
+	}
+	n := float64(len(lags))
+	mean := sum / n
+	sd := math.Sqrt(math.Max(0, sumSq/n-mean*mean))
+	half := z95 * sd / math.Sqrt(n) // the mean of thousands of samples: normal enough
+	m.Samples = len(lags)
+	m.P = Expected{Central: mean, Lo: math.Max(0, mean-half), Hi: math.Min(1, mean+half)}
+	m.Check = crashCheck(reports)
+	return m, ""
+}
+
+// lagAt reads the lag samples of the replication-lag variant whose measured write rate
+// is the smallest at or above the workload's.
+func (m *CrashModel) lagAt(reports []*results.Report) ([]float64, string) {
+	type point struct {
+		v    *results.Variant
+		rate float64
+	}
+	var points []point
+	for _, rep := range reports {
+		if rep == nil || rep.Scenario != "replication-lag" {
+			continue
+		}
+		for _, v := range rep.Variants {
+			var rate float64
+			var n int
+			for _, tr := range v.Trials {
+				if r, ok := tr.Inputs["load_per_s"]; ok {
+					rate += r
+					n++
+				}
+			}
+			if n > 0 {
+				points = append(points, point{v, rate / float64(n)})
+			}
+		}
+	}
+	if len(points) == 0 {
+		return nil, "no replication-lag results given (`lockbench safety --scenario replication-lag`)"
+	}
+	sort.Slice(points, func(i, j int) bool { return points[i].rate < points[j].rate })
+	i := sort.Search(len(points), func(i int) bool { return points[i].rate >= m.WriteRate })
+	if i == len(points) {
+		return nil, fmt.Sprintf("replication lag measured up to %.0f writes/s, below the workload's %.0f (`--param rates=...` of replication-lag)", points[len(points)-1].rate, m.WriteRate)
+	}
+	m.LagVariant, m.LagRate = points[i].v.Name, points[i].rate
+	var lags []float64
+	for _, tr := range points[i].v.Trials {
+		for name, x := range tr.Inputs {
+			if strings.HasPrefix(name, "lag_ms_") {
+				lags = append(lags, x)
+			}
+		}
+	}
+	if len(lags) == 0 {
+		return nil, "replication-lag variant " + m.LagVariant + " has no lag samples"
+	}
+	return lags, ""
+}
+
+// crashCheck compares the model's rule (lost exactly when the promoted replica's lag
+// exceeded the kill delay) with failover-loss's judged trials with no guard.
+func crashCheck(reports []*results.Report) CrashCheck {
+	var c CrashCheck
+	for _, rep := range reports {
+		if rep == nil || rep.Scenario != "failover-loss" {
+			continue
+		}
+		for _, v := range rep.Variants {
+			if !strings.HasPrefix(v.Name, "none-delay-") {
+				continue
+			}
+			row := CrashCheckRow{Variant: v.Name}
+			lost, over, n := 0, 0, 0
+			for _, tr := range v.Trials {
+				lag, okLag := tr.Inputs["lag_promoted_ms"]
+				d, okDelay := tr.Inputs["delay_ms"]
+				if tr.Outcome != results.Judged || !okLag || !okDelay {
+					continue
+				}
+				row.DelayMs, n = d, n+1
+				predicted, was := lag > d, tr.Counts[results.LostLocks] > 0
+				if predicted {
+					over++
+				}
+				if was {
+					lost++
+				}
+				if predicted == was {
+					c.Agree++
+				}
+				c.Trials++
+			}
+			if n == 0 {
+				continue
+			}
+			row.Predicted, row.Measured = float64(over)/float64(n), results.ProportionOf(lost, n)
+			if row.Measured.Lo <= row.Predicted && row.Predicted <= row.Measured.Hi {
+				c.Within++
+			}
+			c.Rows = append(c.Rows, row)
+		}
+	}
+	sort.Slice(c.Rows, func(i, j int) bool { return c.Rows[i].DelayMs < c.Rows[j].DelayMs })
+	return c
+}
+
+// Line is the model and its check in one line for the ADR.
+func (m *CrashModel) Line() string {
+	check := "no failover-loss trials with measured lags to check it against"
+	if len(m.Check.Rows) > 0 {
+		var rows []string
+		for _, r := range m.Check.Rows {
+			rows = append(rows, fmt.Sprintf("%s ms: predicted %s, lost %s", strconv.FormatFloat(r.DelayMs, 'f', -1, 64), percent(r.Predicted), r.Measured))
+		}
+		check = fmt.Sprintf("checked against failover-loss with no guard: %d of %d delays' intervals contain the prediction, %d of %d judged trials called (%s)",
+			m.Check.Within, len(m.Check.Rows), m.Check.Agree, m.Check.Trials, strings.Join(rows, "; "))
+	}
+	return fmt.Sprintf("crash failover against the replication lag: a held lock is lost when granted within the promoted replica's lag before the crash, so P(lost | held) = E[min(lag, hold)] / hold = %s (%s-%s), from %d lag samples of replication-lag `%s` (%.0f writes/s measured, the workload writes %.0f/s: a SET and a release per lock plus %s others); %s",
+		percent(m.P.Central), strings.TrimSuffix(percent(m.P.Lo), "%"), percent(m.P.Hi), m.Samples, m.LagVariant, m.LagRate, m.WriteRate, plain(m.Others), check)
+}

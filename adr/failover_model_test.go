@@ -1,0 +1,72 @@
+package adr
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// lagReport is replication-lag with one variant per rate, each one trial whose lags are given.
+func lagReport(rates map[string]float64, lags []float64) *results.Report {
+	rep := &results.Report{Scenario: "replication-lag"}
+	for name, rate := range rates {
+		in := map[string]float64{"load_per_s": rate}
+		for i, l := range lags {
+			in[fmt.Sprintf("lag_ms_r0_p%03d", i)] = l
+		}
+		v := &results.Variant{Name: name, Measure: results.ProbesUnseen}
+		v.Add(results.Trial{Outcome: results.Judged, Inputs: in})
+		rep.Variants = append(rep.Variants, v)
+	}
+	return rep
+}
+
+// Hold 2 ms, lags 0.5, 1 and 3 ms: min(lag, hold) / hold = 0.25, 0.5, 1, mean 0.5833.
+// The workload writes 2 x 100 + 50 = 250/s: the variant at 300/s is the smallest above.
+func TestCrashModelByHand(t *testing.T) {
+	w := &Workload{LockRate: 100, OtherWrites: 50}
+	w.HoldD = 2e6
+	reps := []*results.Report{lagReport(map[string]float64{"rate-200": 200, "rate-300": 300, "rate-900": 900}, []float64{0.5, 1, 3})}
+	m, why := crashModel(w, reps)
+	if why != "" {
+		t.Fatal(why)
+	}
+	if m.LagVariant != "rate-300" || m.WriteRate != 250 || m.Samples != 3 {
+		t.Errorf("chose %s at %v for %v/s with %d samples", m.LagVariant, m.LagRate, m.WriteRate, m.Samples)
+	}
+	near(t, "P(lost | held)", m.P.Central, 0.583333)
+	if !(m.P.Lo < m.P.Central && m.P.Central < m.P.Hi) {
+		t.Errorf("interval %+v", m.P)
+	}
+	w.OtherWrites = 1000 // 1200/s: above every measured rate
+	if _, why := crashModel(w, reps); !strings.Contains(why, "below the workload's 1200") {
+		t.Errorf("above every rate: %q", why)
+	}
+	if _, why := crashModel(w, nil); !strings.Contains(why, "no replication-lag results") {
+		t.Errorf("no results: %q", why)
+	}
+}
+
+// The check calls each trial lost exactly when the promoted replica's lag exceeded the
+// delay: at 10 ms, lags 5, 15, 25 predict 2 of 3; two were lost, the third kept where
+// the model said lost: 2 of 3 called.
+func TestCrashCheckCallsEachTrial(t *testing.T) {
+	v := &results.Variant{Name: "none-delay-10ms", Measure: results.LostLocks}
+	for i, c := range []struct {
+		lag  float64
+		lost int
+	}{{5, 0}, {15, 1}, {25, 0}} {
+		v.Add(results.Trial{N: i, Outcome: results.Judged, Inputs: map[string]float64{"delay_ms": 10, "lag_promoted_ms": c.lag},
+			Counts: map[results.Measure]int{results.LostLocks: c.lost}})
+	}
+	c := crashCheck([]*results.Report{{Scenario: "failover-loss", Variants: []*results.Variant{v}}})
+	if len(c.Rows) != 1 || c.Agree != 2 || c.Trials != 3 {
+		t.Fatalf("check %+v", c)
+	}
+	near(t, "predicted", c.Rows[0].Predicted, 2.0/3)
+	if c.Within != 1 { // 1 of 3 lost: 6-79% contains 67%
+		t.Errorf("within %d, interval %v", c.Within, c.Rows[0].Measured)
+	}
+}
