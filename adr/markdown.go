@@ -303,7 +303,8 @@ func writeProsCons(b *strings.Builder, d *Decision) {
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", o.Name, serversCell(o.Cost), latencyCell(o.Cost), capacityCell(o.Cost),
 			sideCell(w, o, false), sideCell(w, o, true), meetsCell(o))
 	}
-	b.WriteString("\n")
+	b.WriteString("\nWhy each verdict:\n\n")
+	writeReasons(b, d)
 	for _, o := range d.Options {
 		fmt.Fprintf(b, "### %s\n\n", o.Name)
 		if o.Cost.Measured {
@@ -392,14 +393,26 @@ func sideCell(w *Workload, o *Option, data bool) string {
 		return "no lock"
 	}
 	total, missing := Total(o.Faults, data)
-	s := totalText(total, missing, anySeen(o.Faults, data))
 	if total == (Expected{}) && len(missing) > 0 && !anyMeasured(o.Faults, data) {
-		s = "not measured"
+		return "not measured"
 	}
-	if !data && w.Purpose == Efficiency && len(missing) > 0 {
-		s += fmt.Sprintf(" (at worst +%s a year)", count(UnmeasuredBound(o.Faults, missing)))
+	s := shortYearly(total, anySeen(o.Faults, data))
+	if len(missing) > 0 {
+		s += fmt.Sprintf(" + %d not measured", len(missing))
+		if !data && w.Purpose == Efficiency {
+			s += fmt.Sprintf(" (at worst +%s)", count(UnmeasuredBound(o.Faults, missing)))
+		}
 	}
 	return s
+}
+
+// shortYearly is a count a year for a table cell: "1.2 (0.8-1.6)", or "≤ 0.35" when
+// nothing was seen.
+func shortYearly(e Expected, seen bool) string {
+	if !seen {
+		return "≤ " + count(e.Hi)
+	}
+	return fmt.Sprintf("%s (%s-%s)", count(e.Central), count(e.Lo), count(e.Hi))
 }
 
 func anyMeasured(es []Exposure, data bool) bool {
@@ -415,14 +428,32 @@ func anyMeasured(es []Exposure, data bool) bool {
 	return false
 }
 
+// meetsCell is the verdict in a word; the reasons follow the table, one line each.
 func meetsCell(o *Option) string {
-	if o.Verdict.Meets && o.Verdict.Unmeasured > 0 {
-		return "yes, counting the unmeasured faults at their worst"
-	}
-	if o.Verdict.Meets {
+	switch {
+	case o.Verdict.Meets && o.Verdict.Unmeasured > 0:
+		return "yes, at worst"
+	case o.Verdict.Meets:
 		return "yes"
+	case o.Verdict.RuledOut:
+		return "ruled out"
 	}
-	return "no: " + strings.Join(o.Verdict.Why, "; ")
+	return "not yet"
+}
+
+// writeReasons gives each option's verdict its reasons, one line each, below the table.
+func writeReasons(b *strings.Builder, d *Decision) {
+	for _, o := range d.Options {
+		switch {
+		case o.Verdict.Meets && o.Verdict.Unmeasured > 0:
+			fmt.Fprintf(b, "* %s: yes, counting the unmeasured faults at their worst (%s).\n", o.Name, strings.Join(o.Verdict.Missing, ", "))
+		case o.Verdict.Meets:
+			fmt.Fprintf(b, "* %s: yes.\n", o.Name)
+		default:
+			fmt.Fprintf(b, "* %s: %s: %s.\n", o.Name, meetsCell(o), strings.Join(o.Verdict.Why, "; "))
+		}
+	}
+	b.WriteString("\n")
 }
 
 func writeMore(b *strings.Builder, d *Decision, meta Meta) {

@@ -48,8 +48,12 @@ func TestMissingResultsAreListedAsNotMeasured(t *testing.T) {
 	if !strings.Contains(row, "| not measured | not measured | not measured |") {
 		t.Fatalf("row: %s", row)
 	}
-	if !strings.Contains(lineWith(t, md, "| redlock-failfast |"), "| not measured (at worst +") {
-		t.Fatalf("redlock-failfast's unmeasured faults are not named")
+	if !strings.Contains(lineWith(t, md, "| redlock-failfast |"), "| not measured |") {
+		t.Fatalf("redlock-failfast's unmeasured faults are not said: %s", lineWith(t, md, "| redlock-failfast |"))
+	}
+	reasons := md[strings.Index(md, "Why each verdict:"):]
+	if why := lineWith(t, reasons, "* redlock-failfast: "); !strings.Contains(why, "client_pause (not in the given results") {
+		t.Fatalf("redlock-failfast's reasons do not name its unmeasured faults: %s", why)
 	}
 }
 
