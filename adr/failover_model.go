@@ -27,8 +27,8 @@ type CrashModel struct {
 }
 
 // CrashCheck holds the model against failover-loss with no guard: per kill delay d,
-// the model predicts the share of trials whose promoted replica's measured lag
-// exceeded d, beside the measured share lost and its interval.
+// the model predicts the share of trials whose promoted replica had not applied the
+// grant when the master died, beside the measured share lost and its interval.
 type CrashCheck struct {
 	Rows []CrashCheckRow
 	// Within counts the delays whose measured interval contains the prediction.
@@ -118,8 +118,8 @@ func (m *CrashModel) lagAt(reports []*results.Report) ([]float64, string) {
 	return lags, ""
 }
 
-// crashCheck compares the model's rule (lost exactly when the promoted replica's lag
-// exceeded the kill delay) with failover-loss's judged trials with no guard.
+// crashCheck compares the model's rule (lost exactly when the promoted replica had not
+// applied the grant at the kill) with failover-loss's judged trials with no guard.
 func crashCheck(reports []*results.Report) CrashCheck {
 	var c CrashCheck
 	for _, rep := range reports {
@@ -133,13 +133,13 @@ func crashCheck(reports []*results.Report) CrashCheck {
 			row := CrashCheckRow{Variant: v.Name}
 			lost, over, n := 0, 0, 0
 			for _, tr := range v.Trials {
-				lag, okLag := tr.Inputs["lag_promoted_ms"]
 				d, okDelay := tr.Inputs["delay_ms"]
+				predicted, okLag := notApplied(tr.Inputs, d)
 				if tr.Outcome != results.Judged || !okLag || !okDelay {
 					continue
 				}
 				row.DelayMs, n = d, n+1
-				predicted, was := lag > d, tr.Counts[results.LostLocks] > 0
+				was := tr.Counts[results.LostLocks] > 0
 				if predicted {
 					over++
 				}
@@ -163,6 +163,17 @@ func crashCheck(reports []*results.Report) CrashCheck {
 	}
 	sort.Slice(c.Rows, func(i, j int) bool { return c.Rows[i].DelayMs < c.Rows[j].DelayMs })
 	return c
+}
+
+// notApplied says whether the promoted replica had not yet applied the grant when the
+// master died: its measured pause ended after the kill (the lab's own reading), or,
+// without that, its lag exceeded the delay from grant to kill.
+func notApplied(in map[string]float64, delay float64) (bool, bool) {
+	if margin, ok := in["pause_end_after_kill_promoted_ms"]; ok {
+		return margin > 0, true
+	}
+	lag, ok := in["lag_promoted_ms"]
+	return lag > delay, ok
 }
 
 // Line is the model and its check in one line for the ADR.

@@ -70,3 +70,17 @@ func TestCrashCheckCallsEachTrial(t *testing.T) {
 		t.Errorf("within %d, interval %v", c.Within, c.Rows[0].Measured)
 	}
 }
+
+// The lab's own reading wins over the lag: a pause that ended 5 ms after the kill
+// means the grant was not applied, whatever the lag and delay say.
+func TestNotAppliedReadsThePauseEndFirst(t *testing.T) {
+	if got, ok := notApplied(map[string]float64{"pause_end_after_kill_promoted_ms": 5, "lag_promoted_ms": 1}, 10); !ok || !got {
+		t.Errorf("pause ended after the kill: %v %v", got, ok)
+	}
+	if got, ok := notApplied(map[string]float64{"pause_end_after_kill_promoted_ms": -5, "lag_promoted_ms": 50}, 10); !ok || got {
+		t.Errorf("pause ended before the kill: %v %v", got, ok)
+	}
+	if _, ok := notApplied(map[string]float64{}, 10); ok {
+		t.Error("no reading at all")
+	}
+}
