@@ -164,3 +164,16 @@ func TestANeverDemonstrationKeepsItsInterval(t *testing.T) {
 		t.Errorf("variant row:\n%s", md)
 	}
 }
+
+// Patterns without a "*" pair by position: constant with constant, pareto with pareto.
+func TestStarlessPatternsPairByPosition(t *testing.T) {
+	claim := WriteupClaim{Scenario: "ttl", By: ExpiredMidWork, Checks: []Check{{Kind: Fewer, Role: Fix, AtEach: true,
+		Variants: []string{"constant/ttl-400ms", "pareto/ttl-400ms"}, Than: []string{"constant/ttl-25ms", "pareto/ttl-25ms"}}}}
+	reps := report("ttl",
+		measured("constant/ttl-25ms", ExpiredMidWork, 20, 20), measured("pareto/ttl-25ms", ExpiredMidWork, 20, 20),
+		measured("constant/ttl-400ms", ExpiredMidWork, 20, 0), measured("pareto/ttl-400ms", ExpiredMidWork, 20, 1))
+	got := claim.Judge(reps)
+	if got.Verdict != Supported || strings.Count(got.Checks[0].Seen, "ttl-400ms vs ") != 2 || !strings.Contains(got.Checks[0].Seen, "pareto/ttl-400ms vs pareto/ttl-25ms: 1/20 vs 20/20") {
+		t.Fatalf("%+v", got)
+	}
+}

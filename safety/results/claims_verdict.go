@@ -195,9 +195,19 @@ func (c WriteupClaim) fewer(reports []*Report, ch Check, vs []*Variant) CheckRes
 	return r
 }
 
-// pair matches each tested variant with the reference of its condition, in report order.
+// pair matches each tested variant with the reference of its condition, in report
+// order. Patterns without a "*" on both sides pair by position.
 func pair(ch Check, tested, refs []*Variant) []pairing {
 	var out []pairing
+	if starless(ch.Variants) && starless(ch.Than) && len(ch.Variants) == len(ch.Than) {
+		for i := range ch.Variants {
+			v, ref := named(tested, ch.Variants[i]), named(refs, ch.Than[i])
+			if v != nil && ref != nil {
+				out = append(out, pairing{condition: ch.Variants[i], tested: v, ref: ref})
+			}
+		}
+		return out
+	}
 	for _, v := range tested {
 		cv, _ := conditionOf(ch.Variants, v.Name)
 		for _, ref := range refs {
@@ -208,6 +218,18 @@ func pair(ch Check, tested, refs []*Variant) []pairing {
 		}
 	}
 	return out
+}
+
+func starless(patterns []string) bool { return !strings.Contains(strings.Join(patterns, ""), "*") }
+
+// named is the variant called name, or nil.
+func named(vs []*Variant, name string) *Variant {
+	for _, v := range vs {
+		if v.Name == name {
+			return v
+		}
+	}
+	return nil
 }
 
 func (p pairing) label() string { return p.tested.Name + " vs " + p.ref.Name }
