@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/report"
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // Cost is what an option costs at the workload's rate, read from benchmark cells.
@@ -35,12 +35,12 @@ type Cost struct {
 // costOf prices strategy s (its update cells when updates, else its lock cells) at the workload's rate: the open-loop group (no injected
 // latency) whose offered rate is nearest to it, else the closed-loop group with the
 // lowest throughput at or above it.
-func costOf(w *Workload, run *resultsdir.Run, groups []*digest.Group, s string, updates bool) Cost {
+func costOf(w *Workload, run *resultsdir.Run, groups []*stats.Group, s string, updates bool) Cost {
 	if s == "" {
 		return Cost{Why: "no benchmark cell"}
 	}
 	metric := w.SLO.Metric
-	var open, closed []*digest.Group
+	var open, closed []*stats.Group
 	for _, g := range groups {
 		// A lock is priced by its lock cycles, a lock-free way by its update cells.
 		if g.Strategy != s || g.Condition.Network != "none" || g.Repeats[0].IsUpdate() != updates {
@@ -61,7 +61,7 @@ func costOf(w *Workload, run *resultsdir.Run, groups []*digest.Group, s string, 
 	}
 	c := Cost{Deployment: run.Environment.Topologies[s]}
 	c.Servers = servers(c.Deployment)
-	var pick *digest.Group
+	var pick *stats.Group
 	lowest := math.Inf(1)
 	for _, g := range open {
 		lowest = min(lowest, g.Condition.TargetRate)
@@ -75,7 +75,7 @@ func costOf(w *Workload, run *resultsdir.Run, groups []*digest.Group, s string, 
 			}
 		}
 		c.How = fmt.Sprintf("open loop, %s arrivals offered %s/s (achieved %s/s), %s, %s",
-			pick.Condition.Arrival, digest.FormatRate(pick.Condition.TargetRate), digest.FormatRate(pick.AchievedRate()), plural(pick.Condition.Clients, "client"), plural(pick.Condition.Keys, "key"))
+			pick.Condition.Arrival, stats.FormatRate(pick.Condition.TargetRate), stats.FormatRate(pick.AchievedRate()), plural(pick.Condition.Clients, "client"), plural(pick.Condition.Keys, "key"))
 	case len(closed) > 0:
 		// Below every offered rate (or without open loop): the least loaded closed-loop
 		// cell that still served the rate stands for it.
@@ -88,15 +88,15 @@ func costOf(w *Workload, run *resultsdir.Run, groups []*digest.Group, s string, 
 			}
 		}
 		if pick == nil {
-			c.Why = fmt.Sprintf("no cell reached %s/s (the most: %s/s, closed loop)", digest.FormatRate(w.LockRate), digest.FormatRate(most))
+			c.Why = fmt.Sprintf("no cell reached %s/s (the most: %s/s, closed loop)", stats.FormatRate(w.LockRate), stats.FormatRate(most))
 			return c
 		}
 		why := "no open-loop cell"
 		if len(open) > 0 {
-			why = fmt.Sprintf("every open-loop rate tried was above %s/s", digest.FormatRate(w.LockRate))
+			why = fmt.Sprintf("every open-loop rate tried was above %s/s", stats.FormatRate(w.LockRate))
 		}
 		c.How = fmt.Sprintf("closed loop (%s), %s, %s: %s cycles/s",
-			why, plural(pick.Condition.Clients, "client"), plural(pick.Condition.Keys, "key"), digest.FormatRate(pick.Throughput()))
+			why, plural(pick.Condition.Clients, "client"), plural(pick.Condition.Keys, "key"), stats.FormatRate(pick.Throughput()))
 	default:
 		c.Why = "no benchmark cell without injected latency"
 		return c
@@ -106,7 +106,7 @@ func costOf(w *Workload, run *resultsdir.Run, groups []*digest.Group, s string, 
 		m = resultsdir.MetricUpdate
 	}
 	c.Measured, c.Cell = true, pick.Name
-	c.P50, c.P99, c.P999 = pick.Latency(m, digest.P50), pick.Latency(m, digest.P99), pick.Latency(m, digest.P999)
+	c.P50, c.P99, c.P999 = pick.Latency(m, stats.P50), pick.Latency(m, stats.P99), pick.Latency(m, stats.P999)
 	c.AtBudget = pick.Latency(m, w.SLO.Percentile)
 	c.Within = c.AtBudget <= w.SLO.Budget // closed loop: the cell served at least the rate
 	cond := pick.Condition
@@ -129,7 +129,7 @@ func costOf(w *Workload, run *resultsdir.Run, groups []*digest.Group, s string, 
 
 // lessLoaded orders closed-loop cells: fewer clients, then uncontended (a key per
 // client), then the lower throughput.
-func lessLoaded(a, b *digest.Group) bool {
+func lessLoaded(a, b *stats.Group) bool {
 	if a.Condition.Clients != b.Condition.Clients {
 		return a.Condition.Clients < b.Condition.Clients
 	}

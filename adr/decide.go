@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // Verdict says whether an option meets the workload's purpose and budget.
@@ -34,7 +34,7 @@ type Decision struct {
 // fewest servers, then the lowest budget percentile at the workload's rate.
 func Decide(w *Workload, in *Inputs) *Decision {
 	run := in.merged()
-	groups := digest.Groups(run)
+	groups := stats.Groups(run)
 	d := &Decision{Workload: w, Inputs: in, Options: Options(in)}
 	for _, o := range d.Options {
 		o.Cost = costOf(w, run, groups, o.Strategy, o.Kind == LockFree)
@@ -117,7 +117,7 @@ func judge(w *Workload, o *Option) Verdict {
 	case !o.Cost.Measured:
 		v.Why = append(v.Why, "cost not measured: "+o.Cost.Why)
 	case !o.Cost.Within:
-		v.Why = append(v.Why, fmt.Sprintf("not shown within %s at %s/s", w.SLO, digest.FormatRate(w.LockRate)))
+		v.Why = append(v.Why, fmt.Sprintf("not shown within %s at %s/s", w.SLO, stats.FormatRate(w.LockRate)))
 		v.RuledOut = true
 	}
 	v.Meets = len(v.Why) == 0

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // Figure is a figure the ADR links, relative to the ADR's folder.
@@ -55,7 +55,7 @@ func writeContext(b *strings.Builder, d *Decision, meta Meta) {
 	w := d.Workload
 	b.WriteString("## Context and Problem Statement\n\n")
 	fmt.Fprintf(b, "The lock protects %s. Its purpose is %s. It is taken %s times a second and held %s, with a TTL of %s.\n\n",
-		w.Protects, purposeWords(w.Purpose), digest.FormatRate(w.LockRate), w.HoldD, w.TTLD)
+		w.Protects, purposeWords(w.Purpose), stats.FormatRate(w.LockRate), w.HoldD, w.TTLD)
 	b.WriteString("Which way of taking it meets that purpose within the latency budget at the lowest cost, and how many violations a year should the team expect from the faults it expects?\n\n")
 	fmt.Fprintf(b, "This draft was computed by `%s` from the workload file `%s` and the results folders under More Information: every cost and probability is read from them, every count a year computed from them and the workload's fault rates (docs/adr.md of lockbench says how).\n\n", meta.Command, meta.WorkloadFile)
 }
@@ -63,7 +63,7 @@ func writeContext(b *strings.Builder, d *Decision, meta Meta) {
 func writeDrivers(b *strings.Builder, d *Decision) {
 	w := d.Workload
 	b.WriteString("## Decision Drivers\n\n")
-	fmt.Fprintf(b, "* Latency budget: %s at %s locks/s.\n", w.SLO, digest.FormatRate(w.LockRate))
+	fmt.Fprintf(b, "* Latency budget: %s at %s locks/s.\n", w.SLO, stats.FormatRate(w.LockRate))
 	if w.Purpose == Correctness {
 		fmt.Fprintf(b, "* Purpose: correctness. Only an option with a fence the resource checks, or no lock and a store-side guard, qualifies (the write-up's rules 1 to 4), and only when the upper end of its violations reaching the data a year is within the budget of %s: none seen in a few trials is not enough.\n", plain(*w.ViolationBudget))
 	} else {
@@ -147,10 +147,10 @@ func writeOutcome(b *strings.Builder, d *Decision) {
 		why = fmt.Sprintf("whose violations reaching the data stay within the budget of %s a year: %s", plain(*w.ViolationBudget), yearly(total, anySeen(o.Faults, true)))
 	}
 	fmt.Fprintf(b, "Chosen option: \"%s\", because it is the cheapest option (%s; %s %s at %s/s) %s.\n\n",
-		o.Name, serversText(o.Cost), w.SLO.Percentile, digest.FormatDuration(o.Cost.AtBudget), digest.FormatRate(w.LockRate), why)
+		o.Name, serversText(o.Cost), w.SLO.Percentile, stats.FormatDuration(o.Cost.AtBudget), stats.FormatRate(w.LockRate), why)
 	b.WriteString("### Consequences\n\n")
 	fmt.Fprintf(b, "* Good, because it costs %s: p50 %s, p99 %s, p99.9 %s (%s).\n", serversText(o.Cost),
-		digest.FormatDuration(o.Cost.P50), digest.FormatDuration(o.Cost.P99), digest.FormatDuration(o.Cost.P999), o.Cost.How)
+		stats.FormatDuration(o.Cost.P50), stats.FormatDuration(o.Cost.P99), stats.FormatDuration(o.Cost.P999), o.Cost.How)
 	switch {
 	case o.Cost.HasCapacity && o.Cost.KeptRate >= w.LockRate:
 		fmt.Fprintf(b, "* Good, because its capacity within the budget is %s.\n", o.Cost.Capacity)
@@ -297,7 +297,7 @@ func safetyCommand(c *results.Command) string {
 func writeProsCons(b *strings.Builder, d *Decision) {
 	w := d.Workload
 	b.WriteString("## Pros and Cons of the Options\n\n")
-	fmt.Fprintf(b, "Cost at %s locks/s: the time to acquire a lock, or for a lock-free way one whole update (its read, check and write), which is what it replaces; expected counts a year from the workload's fault rates. \"Two holders\" is mutual exclusion lost; \"reaching the data\" is what got past the resource (for a lock alone, every violation). Intervals are from the 95%% Wilson intervals of the judged trials; the ends of a sum add up (conservative).\n\n", digest.FormatRate(w.LockRate))
+	fmt.Fprintf(b, "Cost at %s locks/s: the time to acquire a lock, or for a lock-free way one whole update (its read, check and write), which is what it replaces; expected counts a year from the workload's fault rates. \"Two holders\" is mutual exclusion lost; \"reaching the data\" is what got past the resource (for a lock alone, every violation). Intervals are from the 95%% Wilson intervals of the judged trials; the ends of a sum add up (conservative).\n\n", stats.FormatRate(w.LockRate))
 	fmt.Fprintf(b, "| option | servers | p50 / p99 / p99.9 at the rate | capacity within %s | locks broken a year (two holders) | reaching the data a year | meets the purpose |\n|---|---|---|---|---|---|---|\n", w.SLO)
 	for _, o := range d.Options {
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", o.Name, serversCell(o.Cost), latencyCell(o.Cost), capacityCell(o.Cost),
@@ -366,7 +366,7 @@ func latencyCell(c Cost) string {
 	if !c.Measured {
 		return "not measured"
 	}
-	s := fmt.Sprintf("%s / %s / %s", digest.FormatDuration(c.P50), digest.FormatDuration(c.P99), digest.FormatDuration(c.P999))
+	s := fmt.Sprintf("%s / %s / %s", stats.FormatDuration(c.P50), stats.FormatDuration(c.P99), stats.FormatDuration(c.P999))
 	if !strings.HasPrefix(c.How, "open") {
 		s += " (closed loop)"
 	}
@@ -385,7 +385,7 @@ func capacityCell(c Cost) string {
 	case c.KeptRate == 0:
 		return "none: the lowest rate tried broke it"
 	}
-	return digest.FormatRate(c.KeptRate) + "/s"
+	return stats.FormatRate(c.KeptRate) + "/s"
 }
 
 func sideCell(w *Workload, o *Option, data bool) string {

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // OptionKind says what stands between a broken lock and the data.
@@ -83,7 +83,7 @@ func Options(in *Inputs) []*Option {
 			}
 		}
 	}
-	digest.SortStrategies(locks)
+	stats.SortStrategies(locks)
 	benched := map[string]bool{}
 	for _, r := range in.Runs {
 		for _, c := range r.Cells {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // Thresholds a probe must meet to count, beside the latency budget.
@@ -24,20 +24,20 @@ const (
 // Budget is the latency a percentile of one metric must stay within.
 type Budget struct {
 	Metric     string // acquire or attempt
-	Percentile digest.Percentile
+	Percentile stats.Percentile
 	Limit      time.Duration
 }
 
 // Quantile is the budget's percentile as a fraction: p99 is 0.99.
 func (b Budget) Quantile() (float64, error) {
 	switch b.Percentile {
-	case digest.P50:
+	case stats.P50:
 		return 0.5, nil
-	case digest.P90:
+	case stats.P90:
 		return 0.9, nil
-	case digest.P99:
+	case stats.P99:
 		return 0.99, nil
-	case digest.P999:
+	case stats.P999:
 		return 0.999, nil
 	}
 	return 0, fmt.Errorf("percentile %q: a capacity budget needs one of p50, p90, p99, p99.9 (max has no sample count that makes it mean something)", b.Percentile)
@@ -55,5 +55,5 @@ func (b Budget) MinSamples() (int64, error) {
 }
 
 func (b Budget) String() string {
-	return fmt.Sprintf("%s %s ≤ %s", b.Percentile, b.Metric, digest.FormatDuration(b.Limit))
+	return fmt.Sprintf("%s %s ≤ %s", b.Percentile, b.Metric, stats.FormatDuration(b.Limit))
 }

@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // Plan is how long one probe runs: a warm-up it discards, then the measured part.
@@ -85,17 +85,17 @@ func Judge(p Probe, b Budget, minSamples int64) Verdict {
 	switch {
 	case undelivered && p.ClientSaturated():
 		return Verdict{Why: fmt.Sprintf("generator delivered only %s/s (client CPU %.0f%% of %g cores)",
-			digest.FormatRate(p.Achieved), 100*p.ClientCPU/p.ClientCores, p.ClientCores), GeneratorBound: true}
+			stats.FormatRate(p.Achieved), 100*p.ClientCPU/p.ClientCores, p.ClientCores), GeneratorBound: true}
 	case float64(p.Errors) > MaxFaultShare*requests:
 		return Verdict{Why: fmt.Sprintf("errors %d (%.2f%% of requests)", p.Errors, 100*float64(p.Errors)/requests)}
 	case float64(p.Dropped) > MaxFaultShare*requests:
 		return Verdict{Why: fmt.Sprintf("dropped %d (%.2f%% of requests)", p.Dropped, 100*float64(p.Dropped)/requests)}
 	case undelivered:
-		return Verdict{Why: fmt.Sprintf("achieved only %s/s", digest.FormatRate(p.Achieved))}
+		return Verdict{Why: fmt.Sprintf("achieved only %s/s", stats.FormatRate(p.Achieved))}
 	case p.Samples < minSamples:
 		return Verdict{Why: fmt.Sprintf("only %d samples, %d needed for %s", p.Samples, minSamples, b.Percentile)}
 	case p.Latency > b.Limit:
-		return Verdict{Why: fmt.Sprintf("%s %s", b.Percentile, digest.FormatDuration(p.Latency))}
+		return Verdict{Why: fmt.Sprintf("%s %s", b.Percentile, stats.FormatDuration(p.Latency))}
 	}
 	return Verdict{Kept: true}
 }

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 func p99(limit time.Duration) Budget {
-	return Budget{Metric: "acquire", Percentile: digest.P99, Limit: limit}
+	return Budget{Metric: "acquire", Percentile: stats.P99, Limit: limit}
 }
 
 func TestSearchConvergesOnTheKneeWithinThePrecision(t *testing.T) {
@@ -24,7 +24,7 @@ func TestSearchConvergesOnTheKneeWithinThePrecision(t *testing.T) {
 		{"knee above start", fakeLocker{base: 500 * time.Microsecond, capacity: 20000}, p99(5 * time.Millisecond), 0.05, 1000},
 		{"knee below start", fakeLocker{base: 500 * time.Microsecond, capacity: 300}, p99(5 * time.Millisecond), 0.05, 1000},
 		{"fine precision", fakeLocker{base: time.Millisecond, capacity: 7000}, p99(2 * time.Millisecond), 0.01, 1000},
-		{"p99.9", fakeLocker{base: 200 * time.Microsecond, capacity: 50000}, Budget{Metric: "acquire", Percentile: digest.P999, Limit: time.Millisecond}, 0.05, 1000},
+		{"p99.9", fakeLocker{base: 200 * time.Microsecond, capacity: 50000}, Budget{Metric: "acquire", Percentile: stats.P999, Limit: time.Millisecond}, 0.05, 1000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := &fakeClock{}
@@ -181,7 +181,7 @@ func TestParamsRefuseBadInputNamingTheField(t *testing.T) {
 	}{
 		{Params{Budget: p99(5 * time.Millisecond), Precision: 0}, "precision"},
 		{Params{Budget: p99(5 * time.Millisecond), Precision: 1}, "precision"},
-		{Params{Budget: Budget{Percentile: digest.Max, Limit: time.Millisecond}, Precision: 0.05}, "slo"},
+		{Params{Budget: Budget{Percentile: stats.Max, Limit: time.Millisecond}, Precision: 0.05}, "slo"},
 		{Params{Budget: p99(0), Precision: 0.05}, "slo"},
 		{Params{Budget: p99(time.Millisecond), Precision: 0.05, Start: 100, Max: 10}, "max rate"},
 	} {

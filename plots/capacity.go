@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // KneePoint is one capacity probe: its offered rate, its percentile, and whether it
@@ -35,7 +35,7 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 	for _, s := range all {
 		strategies = append(strategies, s.Strategy)
 	}
-	digest.SortStrategies(strategies)
+	stats.SortStrategies(strategies)
 	st := newStyles(strategies)
 	p := newPlot(fmt.Sprintf("Capacity search: %s against offered rate, %s", percentile, condition),
 		"offered rate (requests per second, log scale)", fmt.Sprintf("%s latency (ms, log scale)", percentile))
@@ -59,7 +59,7 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 			}
 			hi = max(hi, pt.Offered)
 		}
-		label := fmt.Sprintf("%s: %s/s", s.Strategy, digest.FormatRate(s.Kept))
+		label := fmt.Sprintf("%s: %s/s", s.Strategy, stats.FormatRate(s.Kept))
 		if s.Kept == 0 {
 			label = s.Strategy + ": none kept"
 		}
@@ -121,8 +121,8 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 		}
 		line.LineStyle = draw.LineStyle{Color: ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
 		p.Add(line)
-		p.Legend.Add("budget "+digest.FormatDuration(budget), line)
-		labels = append(labels, "budget "+digest.FormatDuration(budget))
+		p.Legend.Add("budget "+stats.FormatDuration(budget), line)
+		labels = append(labels, "budget "+stats.FormatDuration(budget))
 		looks = append(looks, budgetLook)
 	}
 	padLog(&p.X)

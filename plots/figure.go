@@ -13,8 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // Dir is the folder, inside a results folder, that holds the figures.
@@ -58,7 +58,7 @@ var builders = []func(run *source) ([]drawn, error){
 // source is what a figure builder reads: the run's cell groups, one style per strategy
 // and the histogram logs.
 type source struct {
-	groups []*digest.Group
+	groups []*stats.Group
 	styles styles
 	hist   histograms
 	// intervals reads a cell's histogram log one interval at a time.
@@ -94,10 +94,10 @@ type file struct {
 
 // render draws every figure in memory: what WriteAll would write, without writing it.
 func render(dir string, run *resultsdir.Run) ([]Figure, []file, error) {
-	groups := digest.Groups(run)
+	groups := stats.Groups(run)
 	src := &source{
 		groups: groups,
-		styles: newStyles(digest.Strategies(groups)),
+		styles: newStyles(stats.Strategies(groups)),
 		hist: func(c *resultsdir.Cell, metric string) (*hdrhistogram.Histogram, error) {
 			rel, ok := c.Histograms[metric]
 			if !ok || rel == "" {
@@ -181,8 +181,8 @@ func fitTitle(p *plot.Plot, w vg.Length) {
 }
 
 // where returns the run's groups that keep says to draw, in order.
-func (s *source) where(keep func(*digest.Group) bool) []*digest.Group {
-	var out []*digest.Group
+func (s *source) where(keep func(*stats.Group) bool) []*stats.Group {
+	var out []*stats.Group
 	for _, g := range s.groups {
 		if keep(g) {
 			out = append(out, g)

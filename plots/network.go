@@ -6,18 +6,18 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // networkFigures draws p99 latency against the latency injected on every link, one
 // line per strategy, per closed-loop workload that was measured at several latencies.
 func networkFigures(src *source) ([]drawn, error) {
-	cells := src.where(func(g *digest.Group) bool {
+	cells := src.where(func(g *stats.Group) bool {
 		return !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "uniform")
 	})
-	workload := func(c digest.Condition) digest.Condition {
-		return digest.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL}
+	workload := func(c stats.Condition) stats.Condition {
+		return stats.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL}
 	}
 	keys, sets := byCondition(cells, workload)
 	var out []drawn
@@ -32,7 +32,7 @@ func networkFigures(src *source) ([]drawn, error) {
 		if !uniform || distinct(xs) < 2 {
 			continue
 		}
-		metric := digest.LatencyMetric(groups)
+		metric := stats.LatencyMetric(groups)
 		var all []series
 		var ys []float64
 		for _, strategy := range strategiesOf(groups) {
@@ -42,9 +42,9 @@ func networkFigures(src *source) ([]drawn, error) {
 			sr := series{label: strategy, strategy: strategy}
 			for _, g := range groups {
 				if g.Strategy == strategy && g.HasLatency(metric) {
-					y := ms(float64(g.Latency(metric, digest.P99)))
+					y := ms(float64(g.Latency(metric, stats.P99)))
 					sr.points = append(sr.points, plotter.XY{X: ms(float64(g.Condition.NetLatency)), Y: y})
-					sr.spread = append(sr.spread, spreadOrPoint(latencySpread(g, metric, digest.P99))(y))
+					sr.spread = append(sr.spread, spreadOrPoint(latencySpread(g, metric, stats.P99))(y))
 					ys = append(ys, y)
 				}
 			}
@@ -73,7 +73,7 @@ func networkFigures(src *source) ([]drawn, error) {
 
 // measuredNote quotes the added round trip the proxies really produced, so the reader
 // can tell the configured delay from the achieved one.
-func measuredNote(groups []*digest.Group) string {
+func measuredNote(groups []*stats.Group) string {
 	type pair struct{ asked, got resultsdir.Duration }
 	var pairs []pair
 	seen := map[resultsdir.Duration]bool{}
@@ -87,7 +87,7 @@ func measuredNote(groups []*digest.Group) string {
 		for _, d := range c.Network.MeasuredAddedRTT {
 			rtts = append(rtts, float64(d))
 		}
-		pairs = append(pairs, pair{c.Network.Latency, resultsdir.Duration(digest.Median(rtts))})
+		pairs = append(pairs, pair{c.Network.Latency, resultsdir.Duration(stats.Median(rtts))})
 	}
 	if len(pairs) == 0 {
 		return ""
@@ -98,7 +98,7 @@ func measuredNote(groups []*digest.Group) string {
 		if i > 0 {
 			s += ","
 		}
-		s += fmt.Sprintf(" %s asked, %s measured", p.asked, digest.FormatDuration(p.got.D()))
+		s += fmt.Sprintf(" %s asked, %s measured", p.asked, stats.FormatDuration(p.got.D()))
 	}
 	return s + "."
 }
@@ -110,7 +110,7 @@ func sortedCopy(xs []float64) []float64 {
 }
 
 // measuredWithLatency says whether a strategy has a cell with injected latency.
-func measuredWithLatency(groups []*digest.Group, strategy string) bool {
+func measuredWithLatency(groups []*stats.Group, strategy string) bool {
 	for _, g := range groups {
 		if g.Strategy == strategy && g.Condition.Network == "uniform" {
 			return true

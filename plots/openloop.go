@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/lockbench/lockbench/capacity"
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // saturatedLabel names, in the legend, the ring around a point whose offered rate
@@ -19,8 +19,8 @@ const saturatedLabel = "ringed: saturated"
 // openLoopFigures draws p99 latency against the offered rate of open-loop cells, one
 // line per strategy: where the line turns up is the rate at which a queue builds.
 func openLoopFigures(src *source) ([]drawn, error) {
-	cells := src.where(func(g *digest.Group) bool { return g.Condition.Open() })
-	workload := func(c digest.Condition) digest.Condition {
+	cells := src.where(func(g *stats.Group) bool { return g.Condition.Open() })
+	workload := func(c stats.Condition) stats.Condition {
 		c.TargetRate = 0
 		return c
 	}
@@ -35,16 +35,16 @@ func openLoopFigures(src *source) ([]drawn, error) {
 		if distinct(xs) < 2 {
 			continue
 		}
-		metric := digest.LatencyMetric(groups)
+		metric := stats.LatencyMetric(groups)
 		var all []series
 		var short plotter.XYs
 		for _, strategy := range strategiesOf(groups) {
 			sr := series{label: strategy, strategy: strategy}
 			for _, g := range groups {
 				if g.Strategy == strategy && g.HasLatency(metric) {
-					pt := plotter.XY{X: g.Condition.TargetRate, Y: ms(float64(g.Latency(metric, digest.P99)))}
+					pt := plotter.XY{X: g.Condition.TargetRate, Y: ms(float64(g.Latency(metric, stats.P99)))}
 					sr.points = append(sr.points, pt)
-					sr.spread = append(sr.spread, spreadOrPoint(latencySpread(g, metric, digest.P99))(pt.Y))
+					sr.spread = append(sr.spread, spreadOrPoint(latencySpread(g, metric, stats.P99))(pt.Y))
 					if saturated(g) {
 						short = append(short, pt)
 					}
@@ -85,7 +85,7 @@ func openLoopFigures(src *source) ([]drawn, error) {
 
 // saturated says whether a group's generator fell short of the offered rate, by the
 // capacity search's own test.
-func saturated(g *digest.Group) bool {
+func saturated(g *stats.Group) bool {
 	c := g.Repeats[0]
 	return g.AchievedRate() < capacity.MinAchieved(g.Condition.TargetRate, c.Elapsed.D(), g.Condition.Arrival == "poisson")
 }

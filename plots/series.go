@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // series is one legend entry: a strategy's points, drawn in its look, in data units.
@@ -149,9 +149,9 @@ func onAxes(sr series, axes logAxes) (pts plotter.XYs, errs plotter.YErrors, kep
 
 // byCondition splits groups into sets that share every condition field the key keeps,
 // in condition order.
-func byCondition(groups []*digest.Group, keep func(digest.Condition) digest.Condition) ([]digest.Condition, map[digest.Condition][]*digest.Group) {
-	sets := map[digest.Condition][]*digest.Group{}
-	var keys []digest.Condition
+func byCondition(groups []*stats.Group, keep func(stats.Condition) stats.Condition) ([]stats.Condition, map[stats.Condition][]*stats.Group) {
+	sets := map[stats.Condition][]*stats.Group{}
+	var keys []stats.Condition
 	for _, g := range groups {
 		k := keep(g.Condition)
 		if _, ok := sets[k]; !ok {
@@ -164,7 +164,7 @@ func byCondition(groups []*digest.Group, keep func(digest.Condition) digest.Cond
 }
 
 // strategiesOf lists the strategies of groups in safety order.
-func strategiesOf(groups []*digest.Group) []string { return digest.Strategies(groups) }
+func strategiesOf(groups []*stats.Group) []string { return stats.Strategies(groups) }
 
 // slug turns condition parts into a file-name-safe suffix.
 func slug(parts ...string) string {

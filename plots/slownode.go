@@ -5,17 +5,17 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // slowNodeFigures draws the Redlock variants (redlock, redlock-failfast...) with one
 // slow node: p50 and p99 latency against that node's added latency, closed loop.
 func slowNodeFigures(src *source) ([]drawn, error) {
-	cells := src.where(func(g *digest.Group) bool {
-		return digest.IsRedlock(g.Strategy) && !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "one-slow")
+	cells := src.where(func(g *stats.Group) bool {
+		return stats.IsRedlock(g.Strategy) && !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "one-slow")
 	})
-	workload := func(c digest.Condition) digest.Condition {
-		return digest.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL}
+	workload := func(c stats.Condition) stats.Condition {
+		return stats.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL}
 	}
 	keys, sets := byCondition(cells, workload)
 	var out []drawn
@@ -28,14 +28,14 @@ func slowNodeFigures(src *source) ([]drawn, error) {
 		if !slow {
 			continue
 		}
-		metric := digest.LatencyMetric(groups)
+		metric := stats.LatencyMetric(groups)
 		var all []series
 		var ys []float64
 		for _, strategy := range strategiesOf(groups) {
 			for _, pc := range []struct {
-				p      digest.Percentile
+				p      stats.Percentile
 				dashed bool
-			}{{digest.P99, false}, {digest.P50, true}} {
+			}{{stats.P99, false}, {stats.P50, true}} {
 				sr := series{label: fmt.Sprintf("%s %s", strategy, pc.p), strategy: strategy, dashed: pc.dashed}
 				for _, g := range groups {
 					if g.Strategy == strategy && g.HasLatency(metric) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // maxSpectrumX is where the spectrum stops: 1/(1-0.99999).
@@ -19,12 +19,12 @@ const maxSpectrumX = 1e5
 // spectrumFigures draws, per closed-loop condition without injected latency, the
 // latency at each percentile, one line per strategy, HdrHistogram style.
 func spectrumFigures(src *source) ([]drawn, error) {
-	plain := src.where(func(g *digest.Group) bool { return !g.Condition.Open() && g.Condition.Network == "none" })
-	keys, sets := byCondition(plain, func(c digest.Condition) digest.Condition { return c })
+	plain := src.where(func(g *stats.Group) bool { return !g.Condition.Open() && g.Condition.Network == "none" })
+	keys, sets := byCondition(plain, func(c stats.Condition) stats.Condition { return c })
 	var out []drawn
 	for _, cond := range keys {
 		groups := sets[cond]
-		metric := digest.LatencyMetric(groups)
+		metric := stats.LatencyMetric(groups)
 		p := newPlot(
 			fmt.Sprintf("%s latency by percentile: %s", titleCase(metric), describe(cond)),
 			"percentile (log scale of 1/(1-p))", "latency (ms, log scale)")
@@ -69,7 +69,7 @@ func spectrumFigures(src *source) ([]drawn, error) {
 }
 
 // merged reads and merges the histogram logs of every repeat of a group.
-func (s *source) merged(g *digest.Group, metric string) (*hdrhistogram.Histogram, error) {
+func (s *source) merged(g *stats.Group, metric string) (*hdrhistogram.Histogram, error) {
 	var all *hdrhistogram.Histogram
 	for _, c := range g.Repeats {
 		h, err := s.hist(c, metric)
@@ -125,7 +125,7 @@ func spectrumMark(pt plotter.XY) bool {
 }
 
 // describe puts a condition in words for titles and captions.
-func describe(c digest.Condition) string {
+func describe(c stats.Condition) string {
 	keys := fmt.Sprintf("%d keys", c.Keys)
 	if c.Keys == 1 {
 		keys = "1 key"
@@ -138,7 +138,7 @@ func describe(c digest.Condition) string {
 }
 
 // missing lists, once each, the strategies of groups that recorded no latency of metric.
-func missing(groups []*digest.Group, metric string) []string {
+func missing(groups []*stats.Group, metric string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, g := range groups {

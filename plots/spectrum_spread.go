@@ -6,11 +6,11 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // pieces reads the interval histograms of every repeat of a group, pooled.
-func (s *source) pieces(g *digest.Group, metric string) ([]*hdrhistogram.Histogram, error) {
+func (s *source) pieces(g *stats.Group, metric string) ([]*hdrhistogram.Histogram, error) {
 	if s.intervals == nil {
 		return nil, nil
 	}
@@ -55,7 +55,7 @@ func spectrumSpread(pts plotter.XYs, parts []*hdrhistogram.Histogram) []span {
 }
 
 // spectrumNote says what the spectrum's bars are.
-func spectrumNote(groups []*digest.Group) string {
+func spectrumNote(groups []*stats.Group) string {
 	if spreadKinds(groups) == "" {
 		return ""
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // A point's spread is the middle half (25th to 75th percentile) of its samples: the
@@ -14,7 +14,7 @@ import (
 
 // samplesOf picks a group's samples of f: one per repeat when there are several, else
 // one per interval of its single cell.
-func samplesOf(g *digest.Group, whole func(*resultsdir.Cell) float64, piece func(*resultsdir.Interval) float64) []float64 {
+func samplesOf(g *stats.Group, whole func(*resultsdir.Cell) float64, piece func(*resultsdir.Interval) float64) []float64 {
 	var out []float64
 	if len(g.Repeats) >= 2 {
 		for _, c := range g.Repeats {
@@ -49,21 +49,21 @@ func middleHalf(values []float64) (span, bool) {
 }
 
 // throughputSpread is the middle half of a group's cycles per second.
-func throughputSpread(g *digest.Group) (span, bool) {
+func throughputSpread(g *stats.Group) (span, bool) {
 	return middleHalf(samplesOf(g,
 		func(c *resultsdir.Cell) float64 { return c.CyclesPerSecond },
 		func(iv *resultsdir.Interval) float64 { return iv.CyclesPerSecond }))
 }
 
 // latencySpread is the middle half of a group's percentile p of metric, in ms.
-func latencySpread(g *digest.Group, metric string, p digest.Percentile) (span, bool) {
+func latencySpread(g *stats.Group, metric string, p stats.Percentile) (span, bool) {
 	return middleHalf(samplesOf(g,
 		func(c *resultsdir.Cell) float64 { return ms(float64(p.Of(c.Latency[metric]))) },
 		func(iv *resultsdir.Interval) float64 { return ms(float64(p.Of(iv.Latency[metric]))) }))
 }
 
 // spreadKinds names what a set of groups' spreads were taken over, for captions.
-func spreadKinds(groups []*digest.Group) string {
+func spreadKinds(groups []*stats.Group) string {
 	repeats, pieces := false, false
 	for _, g := range groups {
 		if len(g.Repeats) >= 2 {
@@ -83,7 +83,7 @@ func spreadKinds(groups []*digest.Group) string {
 	return ""
 }
 
-func firstWithIntervals(groups []*digest.Group) *resultsdir.Cell {
+func firstWithIntervals(groups []*stats.Group) *resultsdir.Cell {
 	for _, g := range groups {
 		if len(g.Repeats) == 1 && len(g.Repeats[0].Intervals) >= 2 {
 			return g.Repeats[0]
@@ -93,7 +93,7 @@ func firstWithIntervals(groups []*digest.Group) *resultsdir.Cell {
 }
 
 // spreadNote is the caption's sentence on the bars, or nothing when no point has any.
-func spreadNote(groups []*digest.Group) string {
+func spreadNote(groups []*stats.Group) string {
 	kind := spreadKinds(groups)
 	if kind == "" {
 		return " No point has a spread to draw (one repeat, one interval)."

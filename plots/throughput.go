@@ -7,28 +7,28 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // throughputFigures draws completed cycles per second against clients, one line per
 // strategy: one figure with every client on one key (contended) and one with a key
 // per client (uncontended), closed loop, no injected latency.
 func throughputFigures(src *source) ([]drawn, error) {
-	plain := src.where(func(g *digest.Group) bool { return !g.Condition.Open() && g.Condition.Network == "none" })
-	holdTTL := func(c digest.Condition) digest.Condition { return digest.Condition{Hold: c.Hold, TTL: c.TTL} }
+	plain := src.where(func(g *stats.Group) bool { return !g.Condition.Open() && g.Condition.Network == "none" })
+	holdTTL := func(c stats.Condition) stats.Condition { return stats.Condition{Hold: c.Hold, TTL: c.TTL} }
 	keys, sets := byCondition(plain, holdTTL)
 	var out []drawn
 	for _, cond := range keys {
 		for _, kind := range []struct {
 			name, words string
-			member      func(c digest.Condition) bool
+			member      func(c stats.Condition) bool
 		}{
-			{"contended", "every client on one key", func(c digest.Condition) bool { return c.Keys == 1 }},
-			{"uncontended", "one key per client", func(c digest.Condition) bool { return c.Keys == c.Clients }},
+			{"contended", "every client on one key", func(c stats.Condition) bool { return c.Keys == 1 }},
+			{"uncontended", "one key per client", func(c stats.Condition) bool { return c.Keys == c.Clients }},
 		} {
 			var xs, ys []float64
 			var all []series
-			var members []*digest.Group
+			var members []*stats.Group
 			for _, strategy := range strategiesOf(sets[cond]) {
 				sr := series{label: strategy, strategy: strategy}
 				for _, g := range sets[cond] {

@@ -6,7 +6,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // USLSeries is one strategy's throughput against clients and, when the fit is good
@@ -29,7 +29,7 @@ func USLFigure(dir, name, condition string, all []USLSeries) (Figure, error) {
 			xs = append(xs, pt.X)
 		}
 	}
-	digest.SortStrategies(strategies)
+	stats.SortStrategies(strategies)
 	st := newStyles(strategies)
 	p := newPlot("Throughput against clients with the Universal Scalability Law fit, "+condition,
 		"clients (log scale)", "completed cycles per second")

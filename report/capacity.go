@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/capacity"
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // minDelivered is the share of the offered rate a cell must have achieved to count as
@@ -21,7 +21,7 @@ const (
 
 // worstLatency is the highest of the repeats' percentiles: a rate is kept only if
 // every repeat kept it.
-func worstLatency(g *digest.Group, slo SLO) time.Duration {
+func worstLatency(g *stats.Group, slo SLO) time.Duration {
 	var worst time.Duration
 	for _, c := range g.Repeats {
 		worst = max(worst, slo.Percentile.Of(c.Latency[slo.Metric]))
@@ -31,7 +31,7 @@ func worstLatency(g *digest.Group, slo SLO) time.Duration {
 
 // breaks says why an open-loop group did not keep the budget; empty when every repeat
 // kept it. Nothing delivered is a break, not a pass.
-func breaks(g *digest.Group, slo SLO, at time.Duration) string {
+func breaks(g *stats.Group, slo SLO, at time.Duration) string {
 	rate := g.Condition.TargetRate
 	if !g.HasLatency(slo.Metric) {
 		return fmt.Sprintf("no %s latency recorded", slo.Metric)
@@ -40,11 +40,11 @@ func breaks(g *digest.Group, slo SLO, at time.Duration) string {
 		return fmt.Sprintf("%s on %.2f%% of requests", kind, 100*share)
 	}
 	if at > slo.Budget {
-		return fmt.Sprintf("%s %s", slo.Percentile, digest.FormatDuration(at))
+		return fmt.Sprintf("%s %s", slo.Percentile, stats.FormatDuration(at))
 	}
 	for _, c := range g.Repeats {
 		if c.Load.AchievedRate < capacity.MinAchieved(rate, c.Elapsed.D(), c.Load.Arrival == "poisson") {
-			return fmt.Sprintf("achieved only %s/s", digest.FormatRate(c.Load.AchievedRate))
+			return fmt.Sprintf("achieved only %s/s", stats.FormatRate(c.Load.AchievedRate))
 		}
 	}
 	return ""
@@ -52,7 +52,7 @@ func breaks(g *digest.Group, slo SLO, at time.Duration) string {
 
 // faults is the worst repeat's share of requests that failed (errors) or were never
 // served (drops), and which it was.
-func faults(g *digest.Group) (float64, string) {
+func faults(g *stats.Group) (float64, string) {
 	var worst float64
 	kind := ""
 	for _, c := range g.Repeats {
@@ -73,7 +73,7 @@ func faults(g *digest.Group) (float64, string) {
 
 // faultMark is the mark a table or figure puts beside a group whose errors or drops
 // exceed maxFaultShare; empty otherwise.
-func faultMark(g *digest.Group) string {
+func faultMark(g *stats.Group) string {
 	if share, kind := faults(g); share > maxFaultShare {
 		return fmt.Sprintf("⚠ %s %.2f%%", kind, 100*share)
 	}
@@ -83,8 +83,8 @@ func faultMark(g *digest.Group) string {
 // Capacity is the answer for one strategy under one open-loop workload.
 type Capacity struct {
 	Strategy  string
-	Condition digest.Condition // target rate zeroed: the workload the rates were tried on
-	Rates     int              // offered rates tried
+	Condition stats.Condition // target rate zeroed: the workload the rates were tried on
+	Rates     int             // offered rates tried
 	// Kept is the highest offered rate that kept the budget with every lower rate
 	// also keeping it; 0 when even the lowest broke it.
 	Kept     float64
@@ -99,11 +99,11 @@ type Capacity struct {
 func Capacities(run *resultsdir.Run, slo SLO) []Capacity {
 	type key struct {
 		strategy string
-		cond     digest.Condition
+		cond     stats.Condition
 	}
-	byKey := map[key][]*digest.Group{}
+	byKey := map[key][]*stats.Group{}
 	var keys []key
-	for _, g := range digest.Groups(run) {
+	for _, g := range stats.Groups(run) {
 		if !g.Condition.Open() {
 			continue
 		}
@@ -116,7 +116,7 @@ func Capacities(run *resultsdir.Run, slo SLO) []Capacity {
 		byKey[k] = append(byKey[k], g)
 	}
 	sort.SliceStable(keys, func(i, j int) bool {
-		if ri, rj := digest.SafetyRank(keys[i].strategy), digest.SafetyRank(keys[j].strategy); ri != rj {
+		if ri, rj := stats.SafetyRank(keys[i].strategy), stats.SafetyRank(keys[j].strategy); ri != rj {
 			return ri < rj
 		}
 		if keys[i].strategy != keys[j].strategy {
@@ -151,11 +151,11 @@ func (c Capacity) Sentence(slo SLO) string {
 	switch {
 	case c.Kept == 0:
 		return fmt.Sprintf("%s: no offered rate tried kept %s; the lowest, %s/s, gave %s",
-			where, slo, digest.FormatRate(c.Broke), c.BrokeWhy)
+			where, slo, stats.FormatRate(c.Broke), c.BrokeWhy)
 	case c.Broke == 0:
 		return fmt.Sprintf("%s: at least %s/s: every rate tried kept %s (%s at the highest); the limit lies beyond the rates measured",
-			where, digest.FormatRate(c.Kept), slo, digest.FormatDuration(c.KeptAt))
+			where, stats.FormatRate(c.Kept), slo, stats.FormatDuration(c.KeptAt))
 	}
 	return fmt.Sprintf("%s: %s/s (%s %s there); %s/s broke it (%s)",
-		where, digest.FormatRate(c.Kept), slo.Percentile, digest.FormatDuration(c.KeptAt), digest.FormatRate(c.Broke), c.BrokeWhy)
+		where, stats.FormatRate(c.Kept), slo.Percentile, stats.FormatDuration(c.KeptAt), stats.FormatRate(c.Broke), c.BrokeWhy)
 }

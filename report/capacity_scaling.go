@@ -8,8 +8,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/lockbench/lockbench/plots"
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 	"github.com/lockbench/lockbench/sweep"
 )
 
@@ -47,7 +47,7 @@ func scalingAxes() []scalingAxis {
 // scalingFigures draws p99 against each axis, one line per client count (and per
 // WAIT acknowledgement), from closed-loop cells with a key per client and no
 // injected latency; an axis needs at least two of its positions measured.
-func scalingFigures(dir string, groups []*digest.Group) (string, []plots.Figure, error) {
+func scalingFigures(dir string, groups []*stats.Group) (string, []plots.Figure, error) {
 	var b strings.Builder
 	var figs []plots.Figure
 	for _, ax := range scalingAxes() {
@@ -66,7 +66,7 @@ func scalingFigures(dir string, groups []*digest.Group) (string, []plots.Figure,
 				marks = append(marks, fmt.Sprintf("`%s` at %d clients: %s", g.Strategy, c.Clients, m))
 			}
 			order[label] = [2]string{ax.series(g.Strategy), fmt.Sprintf("%06d", c.Clients)}
-			lines[label] = append(lines[label], plotter.XY{X: pos, Y: float64(g.Latency(resultsdir.MetricAcquire, digest.P99)) / 1e6})
+			lines[label] = append(lines[label], plotter.XY{X: pos, Y: float64(g.Latency(resultsdir.MetricAcquire, stats.P99)) / 1e6})
 			positions[pos] = true
 		}
 		if len(positions) < 2 {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/plots"
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // capacitySections are the report's sections on capacity and scaling, each present
@@ -28,7 +28,7 @@ func capacitySections(dir string, lockRun *resultsdir.Run) (string, []plots.Figu
 		writeSearchedCapacity(&b, rec, knees)
 		figs = append(figs, knees...)
 	}
-	groups := digest.Groups(lockRun)
+	groups := stats.Groups(lockRun)
 	if fits := uslFits(groups); len(fits) > 0 {
 		uslFigs, err := uslFigures(dir, fits)
 		if err != nil {

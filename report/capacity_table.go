@@ -6,7 +6,7 @@ import (
 
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/plots"
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // CapacityCell is a search's answer as a table cell: the highest rate kept with its
@@ -14,15 +14,15 @@ import (
 func CapacityCell(s capacity.SearchRecord) string {
 	switch {
 	case s.GeneratorBound:
-		return fmt.Sprintf("generator-bound at %s/s (kept %s/s)", digest.FormatRate(s.Broke), digest.FormatRate(s.Kept))
+		return fmt.Sprintf("generator-bound at %s/s (kept %s/s)", stats.FormatRate(s.Broke), stats.FormatRate(s.Kept))
 	case s.Kept == 0:
-		return fmt.Sprintf("none (%s/s broke it: %s)", digest.FormatRate(s.Broke), s.BrokeWhy)
+		return fmt.Sprintf("none (%s/s broke it: %s)", stats.FormatRate(s.Broke), s.BrokeWhy)
 	case s.Broke == 0:
-		return fmt.Sprintf("≥ %s/s (never broke up to the highest rate allowed)", digest.FormatRate(s.Kept))
+		return fmt.Sprintf("≥ %s/s (never broke up to the highest rate allowed)", stats.FormatRate(s.Kept))
 	case !s.Converged:
-		return fmt.Sprintf("%s/s, +%.0f%% broke it (not converged)", digest.FormatRate(s.Kept), 100*s.Precision)
+		return fmt.Sprintf("%s/s, +%.0f%% broke it (not converged)", stats.FormatRate(s.Kept), 100*s.Precision)
 	}
-	return fmt.Sprintf("%s/s (+%.1f%% broke it)", digest.FormatRate(s.Kept), 100*s.Precision)
+	return fmt.Sprintf("%s/s (+%.1f%% broke it)", stats.FormatRate(s.Kept), 100*s.Precision)
 }
 
 // searchCondition describes the condition of a search in words.

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/capacity"
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // openRun is one strategy's open-loop cells: offered rate -> (p99, achieved rate).
@@ -26,7 +26,7 @@ func openRun(strategy string, points map[float64][2]float64) *resultsdir.Run {
 }
 
 func TestCapacityIsTheHighestRateBelowTheFirstBreak(t *testing.T) {
-	slo := SLO{Metric: resultsdir.MetricAcquire, Percentile: digest.P99, Budget: 5 * time.Millisecond}
+	slo := SLO{Metric: resultsdir.MetricAcquire, Percentile: stats.P99, Budget: 5 * time.Millisecond}
 	for _, tc := range []struct {
 		name          string
 		points        map[float64][2]float64
@@ -58,7 +58,7 @@ func TestCapacityIsTheHighestRateBelowTheFirstBreak(t *testing.T) {
 
 func TestCapacityWithoutOpenLoopSaysSo(t *testing.T) {
 	run := twoStrategyRun(map[string]time.Duration{"single": time.Millisecond, "wait": 2 * time.Millisecond}, map[string]float64{"single": 1, "wait": 1})
-	slo := SLO{Metric: resultsdir.MetricAcquire, Percentile: digest.P99, Budget: time.Millisecond}
+	slo := SLO{Metric: resultsdir.MetricAcquire, Percentile: stats.P99, Budget: time.Millisecond}
 	if md := Markdown(run, nil, Options{SLO: &slo}); !strings.Contains(md, "no open-loop cells") {
 		t.Errorf("capacity section does not say the run has no open-loop cells:\n%s", md)
 	}
@@ -66,11 +66,11 @@ func TestCapacityWithoutOpenLoopSaysSo(t *testing.T) {
 
 func TestParseSLO(t *testing.T) {
 	got, err := ParseSLO("p99=5ms")
-	if err != nil || got != (SLO{Metric: "acquire", Percentile: digest.P99, Budget: 5 * time.Millisecond}) {
+	if err != nil || got != (SLO{Metric: "acquire", Percentile: stats.P99, Budget: 5 * time.Millisecond}) {
 		t.Errorf("p99=5ms: %+v %v", got, err)
 	}
 	got, err = ParseSLO("attempt:p99.9=250us")
-	if err != nil || got != (SLO{Metric: "attempt", Percentile: digest.P999, Budget: 250 * time.Microsecond}) {
+	if err != nil || got != (SLO{Metric: "attempt", Percentile: stats.P999, Budget: 250 * time.Microsecond}) {
 		t.Errorf("attempt:p99.9=250us: %+v %v", got, err)
 	}
 	for _, bad := range []string{"p99", "p98=5ms", "p99=fast", "p99=-1ms", "release:p99=1ms"} {
@@ -83,7 +83,7 @@ func TestParseSLO(t *testing.T) {
 // Issue 14 item 3: a rate with nothing delivered, errors or drops above 0.1%, or one
 // repeat that broke the budget is never kept.
 func TestCapacityNeverKeepsARateWithErrorsDropsOrNothingDelivered(t *testing.T) {
-	slo := SLO{Metric: resultsdir.MetricAcquire, Percentile: digest.P99, Budget: 5 * time.Millisecond}
+	slo := SLO{Metric: resultsdir.MetricAcquire, Percentile: stats.P99, Budget: 5 * time.Millisecond}
 	for _, tc := range []struct {
 		name   string
 		change func(c *resultsdir.Cell)
@@ -169,12 +169,12 @@ func TestUSLSectionRecoversTheFitAndRefusesAPoorOne(t *testing.T) {
 			})
 		}
 	}
-	fits := uslFits(digest.Groups(run))
+	fits := uslFits(stats.Groups(run))
 	var b strings.Builder
 	writeUSL(&b, fits, nil)
 	md := b.String()
 	wantN, wantX, _ := law.Peak()
-	for _, want := range []string{"| `single` | 0s | 8 | 10000 | 0.0400 | 0.000500 | peak at " + fmt.Sprintf("%.0f clients, %s/s", wantN, digest.FormatRate(wantX)), "`redlock`", "poor fit"} {
+	for _, want := range []string{"| `single` | 0s | 8 | 10000 | 0.0400 | 0.000500 | peak at " + fmt.Sprintf("%.0f clients, %s/s", wantN, stats.FormatRate(wantX)), "`redlock`", "poor fit"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("USL section lacks %q:\n%s", want, md)
 		}

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/plots"
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // LostUpdatesScenario is the safety scenario whose variants judge each way's writes.
@@ -237,7 +237,7 @@ func wayGrid(ways []*Way) ([]wayRow, []string) {
 		if (a == "none") != (b == "none") {
 			return b == "none" // the lock-free row last
 		}
-		ra, rb := digest.SafetyRank(strings.Fields(a)[0]), digest.SafetyRank(strings.Fields(b)[0])
+		ra, rb := stats.SafetyRank(strings.Fields(a)[0]), stats.SafetyRank(strings.Fields(b)[0])
 		return ra < rb || ra == rb && a < b
 	})
 	return rows, append(guards, lockFree...)
@@ -282,7 +282,7 @@ func cellText(w *Way) string {
 	cost := "–"
 	if w.Cost != nil {
 		lat := w.Cost.Latency[resultsdir.MetricUpdate]
-		cost = fmt.Sprintf("%s p50, %s/s", digest.FormatDuration(lat.P50.D()), digest.FormatRate(w.Cost.Update.UpdatesPerSecond))
+		cost = fmt.Sprintf("%s p50, %s/s", stats.FormatDuration(lat.P50.D()), stats.FormatRate(w.Cost.Update.UpdatesPerSecond))
 		if w.Cost.Clients != costClients || w.Cost.Keys != 1 {
 			cost += fmt.Sprintf(" (%d clients, %d rows)", w.Cost.Clients, w.Cost.Keys)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // rung is one step up in safety and, in words, what it buys.
@@ -24,7 +24,7 @@ var ladder = []rung{
 
 // step is the measured cost of one step up the ladder, in one condition.
 type step struct {
-	from, to *digest.Group
+	from, to *stats.Group
 	adds     string
 }
 
@@ -33,9 +33,9 @@ type step struct {
 // the fewest clients above one: servers work in parallel, yet queueing on a small
 // machine does not drown the cost of the protocol. Every ratio of a reading comes
 // from these cells.
-func referenceCondition(groups []*digest.Group, contended bool, metric string) (digest.Condition, bool) {
-	count := map[digest.Condition]int{}
-	var order []digest.Condition
+func referenceCondition(groups []*stats.Group, contended bool, metric string) (stats.Condition, bool) {
+	count := map[stats.Condition]int{}
+	var order []stats.Condition
 	onLadder := map[string]bool{}
 	for _, r := range ladder {
 		onLadder[r.strategy] = true
@@ -50,7 +50,7 @@ func referenceCondition(groups []*digest.Group, contended bool, metric string) (
 		}
 		count[c]++
 	}
-	var best digest.Condition
+	var best stats.Condition
 	found := false
 	for _, c := range order {
 		switch {
@@ -62,8 +62,8 @@ func referenceCondition(groups []*digest.Group, contended bool, metric string) (
 }
 
 // steps lists consecutive rungs measured under cond.
-func steps(groups []*digest.Group, cond digest.Condition, metric string) []step {
-	var present []*digest.Group
+func steps(groups []*stats.Group, cond stats.Condition, metric string) []step {
+	var present []*stats.Group
 	var adds []string
 	for _, r := range ladder {
 		for _, g := range groups {
@@ -83,9 +83,9 @@ func steps(groups []*digest.Group, cond digest.Condition, metric string) []step 
 
 // stepMarks flags a step whose ratios come from a cell with errors above
 // maxFaultShare: failing fast can look cheap.
-func stepMarks(from, to *digest.Group) string {
+func stepMarks(from, to *stats.Group) string {
 	var marks []string
-	for _, g := range []*digest.Group{from, to} {
+	for _, g := range []*stats.Group{from, to} {
 		if m := faultMark(g); m != "" {
 			marks = append(marks, fmt.Sprintf("`%s` %s", g.Strategy, m))
 		}
@@ -106,12 +106,12 @@ func ratio(a, b float64) string {
 
 // priced says whether a group measured anything a ratio can be taken of: some lock
 // acquired, so latency and throughput are not zero by absence.
-func priced(g *digest.Group, metric string) bool {
+func priced(g *stats.Group, metric string) bool {
 	return g.HasLatency(metric) && g.Throughput() > 0
 }
 
 // concurrencyRank orders client counts 2, 3, ... 64, then 1.
-func concurrencyRank(c digest.Condition) int {
+func concurrencyRank(c stats.Condition) int {
 	if c.Clients > 1 {
 		return c.Clients
 	}

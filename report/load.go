@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // Load reads a results folder and every histogram log it names, so that a corrupt or
@@ -67,7 +67,7 @@ func Only(run *resultsdir.Run, strategies []string) (*resultsdir.Run, error) {
 			for n := range has {
 				names = append(names, n)
 			}
-			digest.SortStrategies(names)
+			stats.SortStrategies(names)
 			return nil, fmt.Errorf("strategy %q is not in this run (it has %s)", s, strings.Join(names, ", "))
 		}
 		want[s] = true

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/plots"
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // Markdown renders the report of a run. Every number in it is read or computed from
@@ -26,8 +26,8 @@ type dataSection struct {
 
 func markdown(run *resultsdir.Run, figs []plots.Figure, opts Options, data *dataSection) string {
 	lockRun, updateCells := SplitUpdates(run)
-	groups := digest.Groups(lockRun)
-	metric := digest.LatencyMetric(groups)
+	groups := stats.Groups(lockRun)
+	metric := stats.LatencyMetric(groups)
 	var b strings.Builder
 	b.WriteString("# Lock strategies compared: lockbench report\n\n")
 	writeMeasured(&b, run, groups)
@@ -50,7 +50,7 @@ func markdown(run *resultsdir.Run, figs []plots.Figure, opts Options, data *data
 	return b.String()
 }
 
-func writeMeasured(b *strings.Builder, run *resultsdir.Run, groups []*digest.Group) {
+func writeMeasured(b *strings.Builder, run *resultsdir.Run, groups []*stats.Group) {
 	env := run.Environment
 	b.WriteString("## What was measured, on what\n\n")
 	state := "complete"
@@ -113,11 +113,11 @@ type tableKey struct {
 	load, arrival      string
 }
 
-func keyOf(c digest.Condition) tableKey {
+func keyOf(c stats.Condition) tableKey {
 	return tableKey{c.Hold, c.TTL, c.Network, c.SlowNode, c.NetLatency, c.Jitter, c.Load, c.Arrival}
 }
 
-func writeTables(b *strings.Builder, groups []*digest.Group, metric string) {
+func writeTables(b *strings.Builder, groups []*stats.Group, metric string) {
 	b.WriteString("## Latency and throughput by condition\n\n")
 	fmt.Fprintf(b, "Latency columns are the %s; `cycles/s` counts completed acquire-hold-release cycles per second; `refused` is the share of attempts refused because another client held the key.", metricWords(metric))
 	repeated := false
@@ -129,7 +129,7 @@ func writeTables(b *strings.Builder, groups []*digest.Group, metric string) {
 	}
 	b.WriteString("\n\n")
 	var keys []tableKey
-	rows := map[tableKey][]*digest.Group{}
+	rows := map[tableKey][]*stats.Group{}
 	for _, g := range groups { // groups come sorted by condition, so tables and rows do too
 		k := keyOf(g.Condition)
 		if _, ok := rows[k]; !ok {
@@ -161,11 +161,11 @@ func writeTables(b *strings.Builder, groups []*digest.Group, metric string) {
 			c := g.Condition
 			cells := []string{"`" + g.Strategy + "`", fmt.Sprint(c.Clients), fmt.Sprint(c.Keys)}
 			if open {
-				cells = append(cells, digest.FormatRate(c.TargetRate), digest.FormatRate(g.AchievedRate()))
+				cells = append(cells, stats.FormatRate(c.TargetRate), stats.FormatRate(g.AchievedRate()))
 			}
 			cells = append(cells,
-				latencyCell(g, metric, digest.P50), latencyCell(g, metric, digest.P99), latencyCell(g, metric, digest.P999),
-				digest.FormatRate(g.Throughput()), refused(g), fmt.Sprint(errorCount(g)))
+				latencyCell(g, metric, stats.P50), latencyCell(g, metric, stats.P99), latencyCell(g, metric, stats.P999),
+				stats.FormatRate(g.Throughput()), refused(g), fmt.Sprint(errorCount(g)))
 			if repeated {
 				cells = append(cells, fmt.Sprint(len(g.Repeats)))
 			}
@@ -175,24 +175,24 @@ func writeTables(b *strings.Builder, groups []*digest.Group, metric string) {
 	}
 }
 
-func latencyCell(g *digest.Group, metric string, p digest.Percentile) string {
+func latencyCell(g *stats.Group, metric string, p stats.Percentile) string {
 	if !g.HasLatency(metric) {
 		return "–"
 	}
-	return digest.FormatDuration(g.Latency(metric, p))
+	return stats.FormatDuration(g.Latency(metric, p))
 }
 
 // refused is the median share of refused attempts, as a percentage.
-func refused(g *digest.Group) string {
+func refused(g *stats.Group) string {
 	var shares []float64
 	for _, c := range g.Repeats {
 		shares = append(shares, c.ContendedFailureRatio)
 	}
-	return fmt.Sprintf("%.1f%%", 100*digest.Median(shares))
+	return fmt.Sprintf("%.1f%%", 100*stats.Median(shares))
 }
 
 // errorCount sums errors of every kind over every repeat.
-func errorCount(g *digest.Group) int64 {
+func errorCount(g *stats.Group) int64 {
 	var n int64
 	for _, c := range g.Repeats {
 		for _, v := range c.Errors {

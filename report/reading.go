@@ -5,13 +5,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // writeReading states, from measured cells only, what each step up in safety costs,
 // what injected latency and a slow Redlock node did.
-func writeReading(b *strings.Builder, groups []*digest.Group, metric string) {
+func writeReading(b *strings.Builder, groups []*stats.Group, metric string) {
 	b.WriteString("## Reading the numbers\n\n")
 	wrote := false
 	for _, contended := range []bool{false, true} {
@@ -33,7 +33,7 @@ func writeReading(b *strings.Builder, groups []*digest.Group, metric string) {
 // writeNeverAcquired lists the cells where a strategy granted no lock at all: a
 // finding in itself (livelock under contention, a dead topology), and a reason those
 // cells are missing from every ratio and figure.
-func writeNeverAcquired(b *strings.Builder, groups []*digest.Group) {
+func writeNeverAcquired(b *strings.Builder, groups []*stats.Group) {
 	var rows []string
 	for _, g := range groups {
 		var attempts, granted, refused, errs int64
@@ -61,7 +61,7 @@ func writeNeverAcquired(b *strings.Builder, groups []*digest.Group) {
 	b.WriteString(strings.Join(rows, "\n") + "\n\n")
 }
 
-func writeLadder(b *strings.Builder, groups []*digest.Group, cond digest.Condition, contended bool, metric string) {
+func writeLadder(b *strings.Builder, groups []*stats.Group, cond stats.Condition, contended bool, metric string) {
 	st := steps(groups, cond, metric)
 	kind := "Without contention"
 	if contended {
@@ -73,32 +73,32 @@ func writeLadder(b *strings.Builder, groups []*digest.Group, cond digest.Conditi
 	b.WriteString("| step | what it adds | p50 | p99 | p99.9 | cycles/s |\n|---|---|---:|---:|---:|---:|\n")
 	for _, s := range st {
 		fmt.Fprintf(b, "| `%s` → `%s` | %s | %s | %s | %s | %s |\n", s.from.Strategy, s.to.Strategy, s.adds,
-			latencyRatio(s.from, s.to, metric, digest.P50), latencyRatio(s.from, s.to, metric, digest.P99),
-			latencyRatio(s.from, s.to, metric, digest.P999),
-			fmt.Sprintf("%s (%s → %s)", ratio(s.from.Throughput(), s.to.Throughput()), digest.FormatRate(s.from.Throughput()), digest.FormatRate(s.to.Throughput())))
+			latencyRatio(s.from, s.to, metric, stats.P50), latencyRatio(s.from, s.to, metric, stats.P99),
+			latencyRatio(s.from, s.to, metric, stats.P999),
+			fmt.Sprintf("%s (%s → %s)", ratio(s.from.Throughput(), s.to.Throughput()), stats.FormatRate(s.from.Throughput()), stats.FormatRate(s.to.Throughput())))
 	}
 	b.WriteString("\n")
 	first, last := st[0].from, st[len(st)-1].to
 	if len(st) > 1 {
 		fmt.Fprintf(b, "From `%s` to `%s` in all: p50 %s and p99 %s the latency, %s the throughput.\n\n", first.Strategy, last.Strategy,
-			ratio(float64(first.Latency(metric, digest.P50)), float64(last.Latency(metric, digest.P50))),
-			ratio(float64(first.Latency(metric, digest.P99)), float64(last.Latency(metric, digest.P99))),
+			ratio(float64(first.Latency(metric, stats.P50)), float64(last.Latency(metric, stats.P50))),
+			ratio(float64(first.Latency(metric, stats.P99)), float64(last.Latency(metric, stats.P99))),
 			ratio(first.Throughput(), last.Throughput()))
 	}
 }
 
-func latencyRatio(from, to *digest.Group, metric string, p digest.Percentile) string {
+func latencyRatio(from, to *stats.Group, metric string, p stats.Percentile) string {
 	a, z := from.Latency(metric, p), to.Latency(metric, p)
-	return fmt.Sprintf("%s (%s → %s)", ratio(float64(a), float64(z)), digest.FormatDuration(a), digest.FormatDuration(z))
+	return fmt.Sprintf("%s (%s → %s)", ratio(float64(a), float64(z)), stats.FormatDuration(a), stats.FormatDuration(z))
 }
 
 // writeNetworkReading prices injected latency: how much p99 grew per injected
 // millisecond, a count of round trips on the critical path.
-func writeNetworkReading(b *strings.Builder, groups []*digest.Group, metric string) {
+func writeNetworkReading(b *strings.Builder, groups []*stats.Group, metric string) {
 	type line struct {
 		strategy    string
-		cond        digest.Condition
-		base, worst *digest.Group
+		cond        stats.Condition
+		base, worst *stats.Group
 	}
 	lines := map[string]*line{}
 	var order []string
@@ -126,11 +126,11 @@ func writeNetworkReading(b *strings.Builder, groups []*digest.Group, metric stri
 		if l.base == nil || l.worst == nil || !l.base.HasLatency(metric) || !l.worst.HasLatency(metric) {
 			continue
 		}
-		added := l.worst.Latency(metric, digest.P99) - l.base.Latency(metric, digest.P99)
+		added := l.worst.Latency(metric, stats.P99) - l.base.Latency(metric, stats.P99)
 		per := float64(added) / float64(l.worst.Condition.NetLatency)
 		rows = append(rows, fmt.Sprintf("| `%s` | %d | %d | %s | %s | %s | %.1f |", l.strategy, l.cond.Clients, l.cond.Keys,
-			digest.FormatDuration(l.base.Latency(metric, digest.P99)), l.worst.Condition.NetLatency,
-			digest.FormatDuration(l.worst.Latency(metric, digest.P99)), per))
+			stats.FormatDuration(l.base.Latency(metric, stats.P99)), l.worst.Condition.NetLatency,
+			stats.FormatDuration(l.worst.Latency(metric, stats.P99)), per))
 	}
 	if len(rows) == 0 {
 		return
@@ -143,15 +143,15 @@ func writeNetworkReading(b *strings.Builder, groups []*digest.Group, metric stri
 
 // writeSlowNodeReading compares Redlock variants with one slow node against the same
 // variant without injected latency.
-func writeSlowNodeReading(b *strings.Builder, groups []*digest.Group, metric string) {
-	base := map[string]*digest.Group{}
-	key := func(g *digest.Group) string {
+func writeSlowNodeReading(b *strings.Builder, groups []*stats.Group, metric string) {
+	base := map[string]*stats.Group{}
+	key := func(g *stats.Group) string {
 		c := g.Condition
 		return fmt.Sprintf("%s/%d/%d/%s/%s", g.Strategy, c.Clients, c.Keys, c.Hold, c.TTL)
 	}
-	var slow []*digest.Group
+	var slow []*stats.Group
 	for _, g := range groups {
-		if !digest.IsRedlock(g.Strategy) || g.Condition.Open() {
+		if !stats.IsRedlock(g.Strategy) || g.Condition.Open() {
 			continue
 		}
 		switch g.Condition.Network {
@@ -178,14 +178,14 @@ func writeSlowNodeReading(b *strings.Builder, groups []*digest.Group, metric str
 		if !g.HasLatency(metric) {
 			continue
 		}
-		p99 := g.Latency(metric, digest.P99)
+		p99 := g.Latency(metric, stats.P99)
 		without, ratioText := "–", "–"
 		if bg, ok := base[key(g)]; ok && bg.HasLatency(metric) {
-			w := bg.Latency(metric, digest.P99)
-			without, ratioText = digest.FormatDuration(w), ratio(float64(w), float64(p99))
+			w := bg.Latency(metric, stats.P99)
+			without, ratioText = stats.FormatDuration(w), ratio(float64(w), float64(p99))
 		}
 		fmt.Fprintf(b, "| `%s` | %d | %d | %s | %s | %s | %s | %s |\n", g.Strategy, c.Clients, c.Keys, c.SlowNode, c.NetLatency,
-			digest.FormatDuration(p99), without, ratioText)
+			stats.FormatDuration(p99), without, ratioText)
 	}
 	b.WriteString("\n")
 }
@@ -198,7 +198,7 @@ func writeCapacity(b *strings.Builder, run *resultsdir.Run, slo SLO) {
 		return
 	}
 	fmt.Fprintf(b, "Read from open-loop cells: a rate keeps the budget when the %s of `%s` stayed at or under %s and the generator delivered at least %.0f%% of the offered rate; a rate counts only if every lower rate tried kept it too. Capacity lies between the last rate kept and the first broken; measure finer rates in between for a tighter answer.\n\n",
-		slo.Percentile, slo.Metric, digest.FormatDuration(slo.Budget), 100*minDelivered)
+		slo.Percentile, slo.Metric, stats.FormatDuration(slo.Budget), 100*minDelivered)
 	for _, c := range caps {
 		fmt.Fprintf(b, "- %s\n", c.Sentence(slo))
 	}

@@ -5,14 +5,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // SLO is a latency budget: a percentile of a metric that must stay at or under Budget.
 type SLO struct {
 	Metric     string // acquire (default) or attempt
-	Percentile digest.Percentile
+	Percentile stats.Percentile
 	Budget     time.Duration
 }
 
@@ -31,7 +31,7 @@ func ParseSLO(s string) (SLO, error) {
 	if !ok {
 		return SLO{}, fmt.Errorf("--slo %q: want PERCENTILE=BUDGET, e.g. p99=5ms", s)
 	}
-	pc, err := digest.ParsePercentile(p)
+	pc, err := stats.ParsePercentile(p)
 	if err != nil {
 		return SLO{}, fmt.Errorf("--slo %q: %w", s, err)
 	}
@@ -44,5 +44,5 @@ func ParseSLO(s string) (SLO, error) {
 }
 
 func (s SLO) String() string {
-	return fmt.Sprintf("%s %s ≤ %s", s.Percentile, s.Metric, digest.FormatDuration(s.Budget))
+	return fmt.Sprintf("%s %s ≤ %s", s.Percentile, s.Metric, stats.FormatDuration(s.Budget))
 }

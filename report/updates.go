@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // SplitUpdates parts a run into its lock cells (a run of their own, for the lock
@@ -35,7 +35,7 @@ func cellStrategies(run *resultsdir.Run) []string {
 			out = append(out, c.Strategy)
 		}
 	}
-	digest.SortStrategies(out)
+	stats.SortStrategies(out)
 	return out
 }
 
@@ -92,7 +92,7 @@ func writeUpdates(b *strings.Builder, cells []resultsdir.Cell) {
 				errs += n
 			}
 			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %.2f | %d | %d | %d |\n", c.Strategy, guard, fence,
-				digest.FormatRate(u.UpdatesPerSecond), digest.FormatDuration(lat.P50.D()), digest.FormatDuration(lat.P99.D()), digest.FormatDuration(lat.P999.D()), u.RetriesPerUpdate, u.Refused, u.LostUpdates, errs)
+				stats.FormatRate(u.UpdatesPerSecond), stats.FormatDuration(lat.P50.D()), stats.FormatDuration(lat.P99.D()), stats.FormatDuration(lat.P999.D()), u.RetriesPerUpdate, u.Refused, u.LostUpdates, errs)
 		}
 		b.WriteString("\n")
 	}

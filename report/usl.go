@@ -9,7 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/plots"
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // uslFit is one strategy's Universal Scalability Law fit under one hold and TTL.
@@ -26,7 +26,7 @@ type uslFit struct {
 // per client, no injected latency: where the clients do not fight for keys, so the
 // curve is the servers' and the client's own scaling. Groups with errors or drops
 // above maxFaultShare are left out and named.
-func uslFits(groups []*digest.Group) []uslFit {
+func uslFits(groups []*stats.Group) []uslFit {
 	type key struct {
 		strategy  string
 		hold, ttl time.Duration
@@ -78,15 +78,15 @@ func writeUSL(b *strings.Builder, fits []uslFit, figs []plots.Figure) {
 		case u.Poor():
 			verdict = fmt.Sprintf("poor fit (residual %.1f%% > %.0f%%): no prediction", 100*u.Residual, 100*capacity.PoorFit)
 		case ok:
-			verdict = fmt.Sprintf("peak at %.0f clients, %s/s predicted (residual %.1f%%)", n, digest.FormatRate(x), 100*u.Residual)
+			verdict = fmt.Sprintf("peak at %.0f clients, %s/s predicted (residual %.1f%%)", n, stats.FormatRate(x), 100*u.Residual)
 		default:
-			verdict = fmt.Sprintf("no peak (κ = 0): levels off toward %s/s (residual %.1f%%)", digest.FormatRate(u.Lambda/max(u.Sigma, 1e-12)), 100*u.Residual)
+			verdict = fmt.Sprintf("no peak (κ = 0): levels off toward %s/s (residual %.1f%%)", stats.FormatRate(u.Lambda/max(u.Sigma, 1e-12)), 100*u.Residual)
 		}
 		if len(f.marked) > 0 {
 			verdict += "; left out for errors or drops: " + strings.Join(f.marked, ", ")
 		}
 		rows = append(rows, fmt.Sprintf("| `%s` | %s | %d | %s | %.4f | %.6f | %s |", f.strategy, f.hold, len(f.points),
-			digest.FormatRate(u.Lambda), u.Sigma, u.Kappa, verdict))
+			stats.FormatRate(u.Lambda), u.Sigma, u.Kappa, verdict))
 	}
 	if len(rows) == 0 {
 		return

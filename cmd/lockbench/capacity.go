@@ -16,8 +16,8 @@ import (
 	"github.com/lockbench/lockbench/capacity/live"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/report"
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/updates"
@@ -302,15 +302,15 @@ func (p capacityPlan) searchStrategy(ctx context.Context, runner *sweep.Runner, 
 func capacityAnswer(s capacity.SearchRecord) string {
 	switch {
 	case s.GeneratorBound:
-		return fmt.Sprintf("generator-bound at %s/s (kept %s/s): the generator could not deliver more; no server capacity is claimed", digest.FormatRate(s.Broke), digest.FormatRate(s.Kept))
+		return fmt.Sprintf("generator-bound at %s/s (kept %s/s): the generator could not deliver more; no server capacity is claimed", stats.FormatRate(s.Broke), stats.FormatRate(s.Kept))
 	case s.Kept == 0:
-		return fmt.Sprintf("no rate kept the budget (lowest tried %s/s: %s)", digest.FormatRate(s.Broke), s.BrokeWhy)
+		return fmt.Sprintf("no rate kept the budget (lowest tried %s/s: %s)", stats.FormatRate(s.Broke), s.BrokeWhy)
 	case s.Broke == 0:
-		return fmt.Sprintf("at least %s/s: the budget held up to the highest rate allowed", digest.FormatRate(s.Kept))
+		return fmt.Sprintf("at least %s/s: the budget held up to the highest rate allowed", stats.FormatRate(s.Kept))
 	case !s.Converged:
-		return fmt.Sprintf("%s/s, %s/s broke it (%s); not within the precision: out of probes", digest.FormatRate(s.Kept), digest.FormatRate(s.Broke), s.BrokeWhy)
+		return fmt.Sprintf("%s/s, %s/s broke it (%s); not within the precision: out of probes", stats.FormatRate(s.Kept), stats.FormatRate(s.Broke), s.BrokeWhy)
 	}
-	return fmt.Sprintf("%s/s within %.1f%% (%s/s broke it: %s)", digest.FormatRate(s.Kept), 100*s.Precision, digest.FormatRate(s.Broke), s.BrokeWhy)
+	return fmt.Sprintf("%s/s within %.1f%% (%s/s broke it: %s)", stats.FormatRate(s.Kept), 100*s.Precision, stats.FormatRate(s.Broke), s.BrokeWhy)
 }
 
 // writeCapacityTable prints one row per search.

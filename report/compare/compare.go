@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // Options tune the verdicts.
@@ -104,8 +104,8 @@ func Compare(old, new []*resultsdir.Run, opts Options) Result {
 		opts.Correction = Holm
 	}
 	res := Result{Options: opts}
-	oldGroups, newGroups := digest.Groups(old...), digest.Groups(new...)
-	newByName := map[string]*digest.Group{}
+	oldGroups, newGroups := stats.Groups(old...), stats.Groups(new...)
+	newByName := map[string]*stats.Group{}
 	for _, g := range newGroups {
 		newByName[g.Name] = g
 	}
@@ -161,7 +161,7 @@ func compareRow(cell string, m metric, kind string, old, new []float64, opts Opt
 
 // familySize counts the figures two sides have in common: the number of tests the
 // correction accounts for.
-func familySize(oldGroups []*digest.Group, newByName map[string]*digest.Group) int {
+func familySize(oldGroups []*stats.Group, newByName map[string]*stats.Group) int {
 	n := 0
 	for _, og := range oldGroups {
 		if ng, ok := newByName[og.Name]; ok {
@@ -174,7 +174,7 @@ func familySize(oldGroups []*digest.Group, newByName map[string]*digest.Group) i
 // runNoise says how a row's verdict sees the noise between runs: in the samples when
 // they are repeats; else measured from the repeats some side has; else not at all,
 // and then the stated allowance stands in for it.
-func runNoise(old, new *digest.Group, m metric, kind string, level float64, opts Options) (string, float64) {
+func runNoise(old, new *stats.Group, m metric, kind string, level float64, opts Options) (string, float64) {
 	if kind == ByRepeat {
 		return NoiseInSamples, 0
 	}

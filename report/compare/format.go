@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // Footnote marks, as benchstat prints them.
@@ -160,9 +160,9 @@ func spreadText(s Spread, rate bool) string {
 
 func value(v float64, rate bool) string {
 	if rate {
-		return digest.FormatRate(v)
+		return stats.FormatRate(v)
 	}
-	return digest.FormatDuration(time.Duration(v))
+	return stats.FormatDuration(time.Duration(v))
 }
 
 func signed(d float64) string {

@@ -1,8 +1,8 @@
 package compare
 
 import (
-	"github.com/lockbench/lockbench/report/digest"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // metric is one compared quantity: how to read it from a whole cell and from one
@@ -18,7 +18,7 @@ type metric struct {
 // metricsFor lists what is compared between two groups of one name: the latency the
 // report shows (time to acquire, or one attempt where acquire was not recorded, or
 // one update for the update workload) at p50 and p99, and the throughput.
-func metricsFor(old, new *digest.Group) []metric {
+func metricsFor(old, new *stats.Group) []metric {
 	latency, rate := resultsdir.MetricAcquire, "cycles/s"
 	switch {
 	case old.Repeats[0].IsUpdate():
@@ -28,7 +28,7 @@ func metricsFor(old, new *digest.Group) []metric {
 	}
 	var out []metric
 	if old.HasLatency(latency) && new.HasLatency(latency) {
-		out = append(out, percentile(latency, digest.P50), percentile(latency, digest.P99))
+		out = append(out, percentile(latency, stats.P50), percentile(latency, stats.P99))
 	}
 	return append(out, metric{
 		name:  rate,
@@ -40,7 +40,7 @@ func metricsFor(old, new *digest.Group) []metric {
 
 // percentile reads one percentile of one latency metric; a recording without values
 // has no percentile.
-func percentile(name string, p digest.Percentile) metric {
+func percentile(name string, p stats.Percentile) metric {
 	read := func(s resultsdir.Summary) (float64, bool) { return float64(p.Of(s)), s.Count > 0 }
 	return metric{
 		name:        name + " " + string(p),

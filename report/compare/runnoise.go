@@ -3,7 +3,7 @@ package compare
 import (
 	"math"
 
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // How a row's verdict accounts for the noise between runs.
@@ -26,9 +26,9 @@ const DefaultRunAllowance = 0.5
 // runSpread is the pooled standard deviation of the logarithm of metric m's whole-run
 // figures over the repeats of each side, with its degrees of freedom; 0 degrees when
 // no side has two repeats.
-func runSpread(old, new *digest.Group, m metric) (sd float64, df int) {
+func runSpread(old, new *stats.Group, m metric) (sd float64, df int) {
 	var squares float64
-	for _, g := range []*digest.Group{old, new} {
+	for _, g := range []*stats.Group{old, new} {
 		var logs []float64
 		for _, c := range g.Repeats {
 			if v, ok := m.whole(c); ok && v > 0 {

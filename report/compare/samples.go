@@ -1,7 +1,7 @@
 package compare
 
 import (
-	"github.com/lockbench/lockbench/report/digest"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // What a row's samples are.
@@ -19,7 +19,7 @@ const (
 // sampleKind picks the samples of a pair of groups: the repeats when they are
 // enough to reach level (alpha over the number of figures compared), else the
 // intervals when both sides recorded them, else whatever repeats there are.
-func sampleKind(old, new *digest.Group, level float64) string {
+func sampleKind(old, new *stats.Group, level float64) string {
 	if len(old.Repeats) >= 2 && len(new.Repeats) >= 2 && smallestP(len(old.Repeats), len(new.Repeats)) < level {
 		return ByRepeat
 	}
@@ -30,7 +30,7 @@ func sampleKind(old, new *digest.Group, level float64) string {
 }
 
 // hasIntervals says whether every repeat of g was cut into at least two intervals.
-func hasIntervals(g *digest.Group) bool {
+func hasIntervals(g *stats.Group) bool {
 	for _, c := range g.Repeats {
 		if len(c.Intervals) < 2 {
 			return false
@@ -40,7 +40,7 @@ func hasIntervals(g *digest.Group) bool {
 }
 
 // samples reads metric m from g as kind says.
-func samples(g *digest.Group, m metric, kind string) []float64 {
+func samples(g *stats.Group, m metric, kind string) []float64 {
 	var out []float64
 	for _, c := range g.Repeats {
 		if kind != ByInterval {

@@ -1,4 +1,4 @@
-package digest
+package stats
 
 import (
 	"sort"
