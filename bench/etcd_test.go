@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/bench"
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/locks"
 	_ "github.com/lockbench/lockbench/locks/etcdlock"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // BenchmarkConsensusProviders measures etcd-3 with its members inside this process

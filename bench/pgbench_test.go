@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/bench"
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 const pgbenchOutput = `pgbench (15.8 (Debian 15.8-0+deb12u1))

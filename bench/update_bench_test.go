@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/bench"
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/lockbench/lockbench/updates"
 )
 

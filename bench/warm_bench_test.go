@@ -8,9 +8,9 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/lockbench/lockbench/bench"
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // BenchmarkWarmUp measures redlock with 64 clients (a key each) on fresh lockers, cold

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func TestComposeWorkersMergeExactly(t *testing.T) {

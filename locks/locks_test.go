@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/redis/go-redis/v9"
 )
 

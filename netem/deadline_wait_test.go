@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // waitUntil never returns before its deadline, with the timerfd or without it.

@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func TestParseProfile(t *testing.T) {

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/netem"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/redis/go-redis/v9"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // TestSafetyFiguresDoNotPullInTheLab keeps plots light: it reads the safety results

@@ -1,6 +1,6 @@
 package resultsdir
 
-import "github.com/lockbench/lockbench/internal/samerun"
+import "github.com/lockbench/lockbench/resultsdir/samerun"
 
 // Software is the part of an Environment that decides what a run measures: a run
 // resumed with other software would mix two measurements in one folder.

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/clocks/faketime"
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 	_ "github.com/lockbench/lockbench/topologies/embedded"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // providerEnv runs scenarios on the named provider; the process one needs redis-server,

@@ -3,7 +3,7 @@ package safety
 import (
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // TestOneWayFlow: checkers and the results schema are pure: they never import what

@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/clocks/faketime"
-	"github.com/lockbench/lockbench/internal/testenv"
 	_ "github.com/lockbench/lockbench/locks/etcdlock" // the etcd strategies, for the names
 	"github.com/lockbench/lockbench/safety"
 	_ "github.com/lockbench/lockbench/safety/pgresource" // the account rows, pg-advisory
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // runLostUpdates runs lost-updates with params on real Redis and PostgreSQL and

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // containerEnv is testEnv on the container provider: the partition scenarios need nodes

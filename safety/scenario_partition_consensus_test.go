@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies/testenv"
 
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"

@@ -3,9 +3,9 @@ package safety_test
 import (
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	_ "github.com/lockbench/lockbench/locks/zklock" // the zookeeper strategies
 	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // TestFenceRegressionZooKeeperEmptyRestart: a follower of zookeeper-3 restarted with an

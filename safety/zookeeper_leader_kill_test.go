@@ -3,10 +3,10 @@ package safety_test
 import (
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	_ "github.com/lockbench/lockbench/locks/zklock" // the zookeeper strategies
 	"github.com/lockbench/lockbench/safety"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // TestZooKeeperLeaderKill: killing the leader of a ZooKeeper ensemble right after a

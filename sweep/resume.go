@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/samerun"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/resultsdir/samerun"
 )
 
 // SaveConfig writes cfg into dir as config.yaml: the matrix a later --resume must ask

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func TestConfigRoundTripsThroughYAML(t *testing.T) {

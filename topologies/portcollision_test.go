@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/etcdtopo"
 	"github.com/lockbench/lockbench/topologies/pgtopo"
 	"github.com/lockbench/lockbench/topologies/portlease"
+	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/lockbench/lockbench/topologies/zktopo"
 )
 

@@ -14,7 +14,7 @@ import (
 )
 
 // The PostgreSQL lookups live here rather than in topologies/pgtopo so that
-// internal/testenv can skip or fail on a missing server without importing a driver.
+// topologies/testenv can skip or fail on a missing server without importing a driver.
 
 // ErrNoPostgres says the PostgreSQL server binaries were not found.
 var ErrNoPostgres = errors.New("PostgreSQL server (initdb, postgres) not found: install it (Debian/Ubuntu: apt-get install postgresql) or set POSTGRES_BIN_DIR to the directory holding initdb and postgres")

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // quickSentinel is a sentinel deployment with the timings of the failover trials.

@@ -13,8 +13,8 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/sys/unix"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // TestServerOutlivesTheThreadThatStartedIt: the parent-death signal follows the thread

@@ -9,7 +9,7 @@ import (
 )
 
 // The ZooKeeper lookups live here rather than in topologies/zktopo so that
-// internal/testenv can skip or fail on a missing server without importing a client.
+// topologies/testenv can skip or fail on a missing server without importing a client.
 
 // ErrNoZooKeeper says Java or the ZooKeeper server jar was not found.
 var ErrNoZooKeeper = errors.New("ZooKeeper server not found: install it (Debian/Ubuntu: apt-get install zookeeper, which brings Java) or set ZOOKEEPER_JAVA_DIR to the directory holding zookeeper.jar and JAVA_HOME to a Java runtime")

@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/bench"
-	"github.com/lockbench/lockbench/internal/testenv"
 	_ "github.com/lockbench/lockbench/locks/etcdlock" // etcd registers itself
 	_ "github.com/lockbench/lockbench/locks/pglock"   // pg-advisory, pg-for-update
 	_ "github.com/lockbench/lockbench/locks/zklock"   // zookeeper
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/lockbench/lockbench/updates"
 )
 

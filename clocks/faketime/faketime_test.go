@@ -14,8 +14,8 @@ import (
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // startSkewed starts one redis-server whose clock follows m, or skips without the tools.

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/capacity"
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func TestCapacityRefusesBadInputNamingTheFieldAndCreatesNothing(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies/container"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // An engine that does not answer is bad input: exit 2, a message naming the provider

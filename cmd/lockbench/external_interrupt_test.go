@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/external"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // cancelObserver ends the run a while into its first cell, as Ctrl-C does.

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // resumedRun is four cells: two client counts, each measured in two passes; its

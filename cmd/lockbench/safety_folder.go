@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/samerun"
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/resultsdir/samerun"
 	"github.com/lockbench/lockbench/safety/results"
 )
 

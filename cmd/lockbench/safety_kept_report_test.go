@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func TestKeptReportDiffersNamesWhatDiffers(t *testing.T) {

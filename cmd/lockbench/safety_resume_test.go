@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // killedSafety is the run the child starts and the parent resumes: setnx-expire's

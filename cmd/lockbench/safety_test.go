@@ -16,10 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func TestSafetyBadInputExitsTwoAndWritesNothing(t *testing.T) {

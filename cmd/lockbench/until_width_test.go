@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func TestUntilWidthRefusesWidthsOutsideZeroToOne(t *testing.T) {

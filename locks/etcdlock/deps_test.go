@@ -3,7 +3,7 @@ package etcdlock_test
 import (
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // TestCorePackagesDoNotImportEtcd keeps etcd's dependency tree out of the packages every

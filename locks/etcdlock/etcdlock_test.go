@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/etcdlock"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/etcdtopo"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func startStrategy(t *testing.T, name string) (locks.Locker, *etcdtopo.Cluster) {

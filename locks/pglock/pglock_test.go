@@ -8,12 +8,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/locks/pglock"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/pgtopo"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 var strategies = []string{pglock.Advisory, pglock.ForUpdate}
@@ -247,7 +247,7 @@ func TestStrategiesRegistered(t *testing.T) {
 // TestCorePackagesDoNotImportPgx keeps the driver out of the packages every program and
 // plain test builds.
 func TestCorePackagesDoNotImportPgx(t *testing.T) {
-	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "internal/testenv"}
+	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "topologies/testenv"}
 	if got := testenv.DependsOn(testenv.Deps(t, core...), "github.com/jackc/pgx/v5"); len(got) > 0 {
 		t.Errorf("%v depend on pgx: %v", core, got)
 	}

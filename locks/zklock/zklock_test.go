@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/locks/zklock"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/lockbench/lockbench/topologies/zktopo"
 )
 

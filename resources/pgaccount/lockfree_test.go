@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/pgtopo"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 type lockFreeResult struct {

@@ -12,9 +12,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/clocks"
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // requireEngine skips without a container engine or an image source (fails under CI=true).

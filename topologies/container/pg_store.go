@@ -170,7 +170,7 @@ func (s *pgServer) ready(ctx context.Context, n *node) error {
 }
 
 // psql runs sql through the host's own psql, beside the server binaries it started: the
-// core packages link this provider (through internal/testenv) and must stay free of the
+// core packages link this provider (through topologies/testenv) and must stay free of the
 // PostgreSQL driver.
 func (s *pgServer) psql(ctx context.Context, database, sql string, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)

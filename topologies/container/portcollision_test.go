@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/portlease"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // TestContainerRetriesAHostPortTakenBeforeItIsPublished: another program binds the host

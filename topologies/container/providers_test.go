@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // --provider names a family; each kind gets the family's member.

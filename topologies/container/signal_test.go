@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // TestHelperHoldContainers is not a test: run as a child by the tests below, it starts a

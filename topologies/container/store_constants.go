@@ -3,7 +3,7 @@ package container
 import "time"
 
 // The other stores' settings this provider shares with their process providers. It
-// cannot import pgtopo, zktopo or etcdtopo (their tests import internal/testenv, which
+// cannot import pgtopo, zktopo or etcdtopo (their tests import topologies/testenv, which
 // imports this package): TestContainerStoreConstantsMatchProcessProviders checks they agree.
 const (
 	pgUser     = "lockbench" // pgtopo.User: the superuser every server gets

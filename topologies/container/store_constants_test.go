@@ -15,7 +15,7 @@ import (
 )
 
 // The provider keeps its own copies of the process providers' settings (importing them
-// would be a cycle through internal/testenv): they must agree.
+// would be a cycle through topologies/testenv): they must agree.
 func TestContainerStoreConstantsMatchProcessProviders(t *testing.T) {
 	got := container.StoreConstants()
 	want := map[string]any{

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 const storeHelperEnv = "LOCKBENCH_STORE_HELPER"

@@ -10,9 +10,9 @@ import (
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
 	_ "github.com/lockbench/lockbench/topologies/embedded"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // expiryBracket sets a key on node, fires "grant" and polls until the key is gone. It

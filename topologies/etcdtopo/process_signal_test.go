@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/etcdtopo"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // TestHelperHoldProcessCluster is not a test: run as a child by the test below, it

@@ -15,8 +15,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func startServer(t *testing.T, spec topologies.Spec) *Server {

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // TestHelperHoldServer is not a test: run as a child by the tests below, it starts a

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/lockbench/lockbench/topologies/zktopo"
 )
 
