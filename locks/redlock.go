@@ -11,6 +11,8 @@ import (
 	redsyncredis "github.com/go-redsync/redsync/v4/redis"
 	"github.com/go-redsync/redsync/v4/redis/goredis/v9"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/redisconn"
 )
 
 // RedlockOptions configure the redlock strategy; zero values take redsync's defaults.
@@ -48,7 +50,7 @@ func NewRedlock(ctx context.Context, addrs []string, opts RedlockOptions) (Locke
 	r := &redlock{name: "redlock", opts: opts}
 	var pools []redsyncredis.Pool
 	for _, addr := range addrs {
-		c := NewRedisClient(addr, r.name, opts.RedisOptions)
+		c := redisconn.NewClient(addr, r.name, opts.RedisOptions)
 		r.clients = append(r.clients, c)
 		pools = append(pools, goredis.NewPool(c))
 	}
@@ -113,7 +115,7 @@ func (r *redlock) Acquire(ctx context.Context, key string, ttl time.Duration) (L
 
 // giveBack releases lease's key on every node, in a context of its own.
 func (r *redlock) giveBack(ctx context.Context, lease Lease) {
-	cleanup, cancel := cutOffCleanup(ctx, r.opts.timeout())
+	cleanup, cancel := cutOffCleanup(ctx, r.opts.CommandTimeout())
 	defer cancel()
 	_ = r.Release(cleanup, lease)
 }

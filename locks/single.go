@@ -3,39 +3,16 @@ package locks
 import (
 	"context"
 	"fmt"
-	"net"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/redisconn"
 )
 
-// RedisOptions are the client settings shared by the SET-NX strategies.
-type RedisOptions struct {
-	// PoolSize is the connection pool size; 0 means go-redis's default (10 per CPU).
-	// A benchmark with more clients than connections measures the pool, not Redis.
-	PoolSize int
-	// Timeout bounds dial, read and write of one command (default 2 s).
-	Timeout time.Duration
-	// Dialer, if set, opens every connection; a network profile uses it to route
-	// clients through its proxies, including to masters learnt at run time.
-	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
-	// Access is the ACL user and TLS of servers that ask for them (an external deployment).
-	Access topologies.Access
-	// SentinelAccess is the sentinels' ACL user (the sentinel strategy), if they ask for one.
-	SentinelAccess topologies.Access
-	// KeyPrefix, when set, is the run's own prefix on servers lockbench does not own: a
-	// command naming any other key is refused before it is sent.
-	KeyPrefix string
-}
-
-func (o RedisOptions) timeout() time.Duration {
-	if o.Timeout <= 0 {
-		return 2 * time.Second
-	}
-	return o.Timeout
-}
+// RedisOptions are the client settings shared by the SET-NX strategies: a Redis
+// connection's own.
+type RedisOptions = redisconn.Options
 
 // setNX is the core of the single, wait and sentinel strategies: SET key token NX PX
 // ttl on whatever server client points at; release and extend by Lua, called by EVALSHA.
@@ -132,6 +109,6 @@ func NewSingle(ctx context.Context, addr string, opts RedisOptions) (Locker, err
 
 // newSingleFor is NewSingle whose client serves purpose (wait sends WAIT too).
 func newSingleFor(ctx context.Context, addr, purpose string, opts RedisOptions) (*setNX, error) {
-	c := NewRedisClient(addr, purpose, opts)
-	return newSetNX(ctx, purpose, c, opts.timeout())
+	c := redisconn.NewClient(addr, purpose, opts)
+	return newSetNX(ctx, purpose, c, opts.CommandTimeout())
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -32,8 +32,8 @@ func openRendezvous(topo topologies.Topology, runID string, w Worker) (*rendezvo
 		return nil, fmt.Errorf("workers agree their start and read the target's clock on a Redis master; a %s topology has none", topo.Spec().Kind)
 	}
 	// On servers not ours its keys, like every other, stay under the run's prefix.
-	opts := locks.RedisOptions{PoolSize: 2, Access: topologies.AccessOf(topo), KeyPrefix: topologies.KeyPrefixOf(topo)}
-	client := locks.NewRedisClient(topo.Masters()[0].Addr(), locks.PurposeRendezvous, opts)
+	opts := redisconn.Options{PoolSize: 2, Access: topologies.AccessOf(topo), KeyPrefix: topologies.KeyPrefixOf(topo)}
+	client := redisconn.NewClient(topo.Masters()[0].Addr(), redisconn.PurposeRendezvous, opts)
 	lead, wait := w.Lead, w.Wait
 	if lead <= 0 {
 		lead = DefaultRendezvousLead

@@ -1,14 +1,11 @@
 package topologies
 
-import "crypto/tls"
+import "github.com/lockbench/lockbench/redisconn"
 
-// Access is what a client needs to be let in by servers that ask for it: an ACL user
-// and its password, and TLS. A topology lockbench started itself needs none of it.
-type Access struct {
-	Username string
-	Password string
-	TLS      *tls.Config // nil: plain TCP
-}
+// Access is what a client of any store needs to be let in by servers that ask for it:
+// an ACL user and its password, and TLS. It is defined beside the Redis connection,
+// whose options carry it, so that connection imports nothing of the topologies.
+type Access = redisconn.Access
 
 // Accessed is implemented by topologies whose servers ask clients for credentials or TLS.
 type Accessed interface {

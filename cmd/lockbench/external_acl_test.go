@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -22,7 +22,7 @@ const (
 )
 
 // redisPurposes are the purposes a Redis run uses: the strategies, cleanup, probe.
-var redisPurposes = []string{"single", "wait", "sentinel", "redlock", "redlock-failfast", locks.PurposeCleanup, locks.PurposeWarm, locks.PurposeProbe}
+var redisPurposes = []string{"single", "wait", "sentinel", "redlock", "redlock-failfast", redisconn.PurposeCleanup, redisconn.PurposeWarm, redisconn.PurposeProbe}
 
 // aclRule turns an allow-list entry into an ACL command rule: SCRIPT LOAD is
 // +script|load; INFO has no subcommands to ACL, so INFO SERVER is +info.
@@ -38,13 +38,13 @@ func aclRule(cmd string) string {
 func dataServerRules() []string {
 	set := map[string]bool{}
 	for _, p := range redisPurposes {
-		for _, c := range locks.Allowed(p) {
+		for _, c := range redisconn.Allowed(p) {
 			if !strings.HasPrefix(c, "SENTINEL ") { // sent to sentinels only
 				set[aclRule(c)] = true
 			}
 		}
 	}
-	for _, c := range locks.ScriptCalls {
+	for _, c := range redisconn.ScriptCalls {
 		set[aclRule(c)] = true
 	}
 	rules := []string{"reset", "on", ">" + aclPassword, "~lockbench:*", "resetchannels", "-@all"}
@@ -58,7 +58,7 @@ func dataServerRules() []string {
 // sentinelRules are the ACL rules of aclUser on a sentinel.
 func sentinelRules() []string {
 	rules := []string{"reset", "on", ">" + aclPassword, "&*", "-@all", "+hello", "+auth", "+ping"}
-	for _, c := range append(append([]string{}, locks.SentinelCommands...), "SENTINEL GET-MASTER-ADDR-BY-NAME", "INFO SERVER") {
+	for _, c := range append(append([]string{}, redisconn.SentinelCommands...), "SENTINEL GET-MASTER-ADDR-BY-NAME", "INFO SERVER") {
 		rules = append(rules, aclRule(c))
 	}
 	return rules

@@ -7,7 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -18,15 +18,15 @@ func (t *topology) cleanup(ctx context.Context) (int64, error) {
 	if t.spec.Kind == topologies.Etcd {
 		return t.cleanupEtcd(ctx)
 	}
-	opts := locks.RedisOptions{PoolSize: 1, Access: t.access, KeyPrefix: t.prefix}
+	opts := redisconn.Options{PoolSize: 1, Access: t.access, KeyPrefix: t.prefix}
 	var clients []*redis.Client
 	if t.spec.Kind == topologies.Sentinel {
 		// Whoever is master now holds the keys, also after a failover.
 		opts.SentinelAccess = t.sentinelAccess
-		clients = append(clients, locks.NewFailoverClient(topologies.Addrs(t.sentinels), t.spec.MasterName, locks.PurposeCleanup, opts))
+		clients = append(clients, redisconn.NewFailoverClient(topologies.Addrs(t.sentinels), t.spec.MasterName, redisconn.PurposeCleanup, opts))
 	} else {
 		for _, m := range t.masters {
-			clients = append(clients, locks.NewRedisClient(m.Addr(), locks.PurposeCleanup, opts))
+			clients = append(clients, redisconn.NewClient(m.Addr(), redisconn.PurposeCleanup, opts))
 		}
 	}
 	var total int64

@@ -8,7 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -55,7 +55,7 @@ func (t *topology) askMaster(ctx context.Context) (string, error) {
 		c := redis.NewSentinelClient(&redis.Options{Addr: s.Addr(), Username: t.sentinelAccess.Username,
 			Password: t.sentinelAccess.Password, TLSConfig: t.sentinelAccess.TLS, MaxRetries: -1,
 			DialTimeout: probeTimeout, DisableIdentity: true, Protocol: 2})
-		c.AddHook(locks.AllowListHook(locks.PurposeProbe))
+		c.AddHook(redisconn.AllowListHook(redisconn.PurposeProbe))
 		addr, err := c.GetMasterAddrByName(ctx, t.spec.MasterName).Result()
 		c.Close()
 		if err == nil && len(addr) == 2 {
@@ -68,7 +68,7 @@ func (t *topology) askMaster(ctx context.Context) (string, error) {
 
 // redisVersion pings addr and reads redis_version from INFO server.
 func redisVersion(ctx context.Context, addr string, access topologies.Access) (string, error) {
-	c := locks.NewRedisClient(addr, locks.PurposeProbe, locks.RedisOptions{PoolSize: 1, Timeout: probeTimeout, Access: access})
+	c := redisconn.NewClient(addr, redisconn.PurposeProbe, redisconn.Options{PoolSize: 1, Timeout: probeTimeout, Access: access})
 	defer c.Close()
 	if err := c.Ping(ctx).Err(); err != nil {
 		return "", fmt.Errorf("does not answer: %w", err)

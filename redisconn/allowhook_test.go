@@ -1,4 +1,4 @@
-package locks_test
+package redisconn_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -25,7 +25,7 @@ func TestCommandNameReadsSubcommands(t *testing.T) {
 		{[]any{"info"}, "INFO"},
 		{[]any{"config", "set", "x", "y"}, "CONFIG SET"},
 	} {
-		if got := locks.CommandName(tc.args); got != tc.want {
+		if got := redisconn.CommandName(tc.args); got != tc.want {
 			t.Errorf("CommandName(%v) = %q, want %q", tc.args, got, tc.want)
 		}
 	}
@@ -33,15 +33,15 @@ func TestCommandNameReadsSubcommands(t *testing.T) {
 
 func TestEveryStrategyHasAnAllowList(t *testing.T) {
 	for _, name := range []string{"single", "wait", "sentinel", "redlock", "redlock-failfast", "cleanup", "warm", "rendezvous", "probe"} {
-		if locks.Allowed(name) == nil {
+		if redisconn.Allowed(name) == nil {
 			t.Errorf("purpose %s has no allow-list", name)
 		}
 	}
-	if locks.Allowed("no-such-purpose") != nil {
+	if redisconn.Allowed("no-such-purpose") != nil {
 		t.Error("an unknown purpose has a list: it would let commands through")
 	}
-	for _, p := range locks.Purposes() {
-		for _, c := range locks.Allowed(p) {
+	for _, p := range redisconn.Purposes() {
+		for _, c := range redisconn.Allowed(p) {
 			switch c {
 			case "FLUSHALL", "FLUSHDB", "KEYS", "CONFIG SET", "DEBUG", "SHUTDOWN", "CLIENT KILL", "CLIENT PAUSE", "REPLICAOF", "SCRIPT FLUSH":
 				t.Errorf("purpose %s allows %s", p, c)
@@ -56,7 +56,7 @@ func TestRefusedCommandsNeverReachTheServer(t *testing.T) {
 	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
 	addr := topo.Masters()[0].Addr()
 	ctx := context.Background()
-	c := locks.NewRedisClient(addr, "single", locks.RedisOptions{PoolSize: 2})
+	c := redisconn.NewClient(addr, "single", redisconn.Options{PoolSize: 2})
 	defer c.Close()
 	admin := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, DisableIdentity: true})
 	defer admin.Close()
@@ -88,7 +88,7 @@ func TestRefusedCommandsNeverReachTheServer(t *testing.T) {
 		},
 	} {
 		err := send()
-		var refused *locks.RefusedError
+		var refused *redisconn.RefusedError
 		if !errors.As(err, &refused) || refused.Purpose != "single" || !strings.Contains(err.Error(), "single") {
 			t.Errorf("%s: err = %v, want a refusal naming the purpose single", name, err)
 		}
@@ -113,10 +113,10 @@ func TestRefusedCommandsNeverReachTheServer(t *testing.T) {
 // The hook runs on every command of every run: a lock command's check allocates nothing.
 func TestAllowListCheckAllocatesNothing(t *testing.T) {
 	args := redis.NewBoolCmd(context.Background(), "set", "lockbench:k", "t", "px", 10000, "nx").Args()
-	if n := testing.AllocsPerRun(100, func() { _ = locks.CheckCommand("single", args) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { _ = redisconn.CheckCommand("single", args) }); n != 0 {
 		t.Errorf("%v allocations per check", n)
 	}
-	if locks.CheckCommand("single", []any{"script", "flush"}) == nil {
+	if redisconn.CheckCommand("single", []any{"script", "flush"}) == nil {
 		t.Error("SCRIPT FLUSH passed the check for single")
 	}
 }
@@ -128,9 +128,9 @@ func TestKeysOutsideThePrefixAreRefused(t *testing.T) {
 	addr := topo.Masters()[0].Addr()
 	ctx := context.Background()
 	const prefix = "lockbench:run1:"
-	c := locks.NewRedisClient(addr, "single", locks.RedisOptions{PoolSize: 1, KeyPrefix: prefix})
+	c := redisconn.NewClient(addr, "single", redisconn.Options{PoolSize: 1, KeyPrefix: prefix})
 	defer c.Close()
-	cleanup := locks.NewRedisClient(addr, locks.PurposeCleanup, locks.RedisOptions{PoolSize: 1, KeyPrefix: prefix})
+	cleanup := redisconn.NewClient(addr, redisconn.PurposeCleanup, redisconn.Options{PoolSize: 1, KeyPrefix: prefix})
 	defer cleanup.Close()
 	if err := c.Set(ctx, prefix+"mine", "1", 0).Err(); err != nil {
 		t.Fatalf("a key under the prefix: %v", err)
@@ -146,7 +146,7 @@ func TestKeysOutsideThePrefixAreRefused(t *testing.T) {
 		"SCAN MATCH *":         cleanup.Scan(ctx, 0, "*", 10).Err(),
 		"UNLINK mixed":         cleanup.Unlink(ctx, prefix+"mine", "theirs").Err(),
 	} {
-		var refused *locks.RefusedError
+		var refused *redisconn.RefusedError
 		if !errors.As(err, &refused) || !strings.Contains(err.Error(), "outside the run's prefix") {
 			t.Errorf("%s: %v, want a refusal naming the prefix", name, err)
 		}

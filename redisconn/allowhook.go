@@ -1,4 +1,4 @@
-package locks
+package redisconn
 
 import (
 	"context"
@@ -62,7 +62,7 @@ func (h allowHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 }
 
 // Guard installs purpose's allow-list on c; every locker's client, and every client a
-// run points at servers lockbench does not own, passes through here (NewRedisClient,
+// run points at servers lockbench does not own, passes through here (NewClient,
 // the sentinel strategy, cleanup, probes, the rendezvous). The admin and observer
 // clients of servers lockbench started itself do not: they configure and break them.
 // keyPrefix, when set (servers lockbench does not own), bounds every key it names.

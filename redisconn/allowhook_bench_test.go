@@ -1,4 +1,4 @@
-package locks_test
+package redisconn_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -18,11 +18,11 @@ func BenchmarkAllowListHook(b *testing.B) {
 	topo := testenv.Start(b, topologies.Spec{Kind: topologies.Single})
 	addr := topo.Masters()[0].Addr()
 	ctx := context.Background()
-	opts := locks.RedisOptions{PoolSize: 1}
-	guarded := locks.NewRedisClient(addr, "single", opts)
+	opts := redisconn.Options{PoolSize: 1}
+	guarded := redisconn.NewClient(addr, "single", opts)
 	defer guarded.Close()
-	// The same options, no hook: NewRedisClient's client with its hooks taken off is not
-	// reachable, so build the bare one the way NewRedisClient does.
+	// The same options, no hook: NewClient's client with its hooks taken off is not
+	// reachable, so build the bare one the way NewClient does.
 	bare := redis.NewClient(&redis.Options{Addr: addr, PoolSize: 1, MaxRetries: -1, Protocol: 2, DisableIdentity: true, PipelinePoolSize: -1})
 	defer bare.Close()
 	for name, c := range map[string]*redis.Client{"hook=off": bare, "hook=on": guarded} {
@@ -38,7 +38,7 @@ func BenchmarkAllowListHook(b *testing.B) {
 		cmd := redis.NewBoolCmd(ctx, "set", "lockbench:bench", "t", "px", 10000, "nx")
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if err := locks.CheckCommand("single", cmd.Args()); err != nil {
+			if err := redisconn.CheckCommand("single", cmd.Args()); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,4 +1,4 @@
-package locks
+package redisconn
 
 import (
 	"fmt"
@@ -130,5 +130,5 @@ func (e *RefusedError) Error() string {
 	if e.Detail != "" {
 		return fmt.Sprintf("lockbench refused to send %s for purpose %q: %s; it was not sent", e.Command, e.Purpose, e.Detail)
 	}
-	return fmt.Sprintf("lockbench refused to send %s: not on the allow-list of purpose %q (locks/allowlist.go); it was not sent", e.Command, e.Purpose)
+	return fmt.Sprintf("lockbench refused to send %s: not on the allow-list of purpose %q (redisconn/allowlist.go); it was not sent", e.Command, e.Purpose)
 }
