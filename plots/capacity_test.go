@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/lockbench/lockbench/capacity"
+	"github.com/lockbench/lockbench/resultsdir"
 )
 
 func TestCapacityFiguresAreWrittenTheSameForTheSameInput(t *testing.T) {
@@ -54,5 +57,35 @@ func TestCapacityFiguresAreWrittenTheSameForTheSameInput(t *testing.T) {
 				t.Errorf("file %d differs between two renderings of the same input", i)
 			}
 		}
+	}
+}
+
+// A capacity record's searches of one condition make one knee figure, named for the
+// report to embed, both formats written.
+func TestKneeFiguresDrawOneFigurePerSearchedCondition(t *testing.T) {
+	dir := t.TempDir()
+	probes := func(kept, broke float64) []capacity.ProbeRecord {
+		return []capacity.ProbeRecord{{Offered: kept, Latency: resultsdir.Duration(time.Millisecond), Kept: true}, {Offered: broke, Latency: resultsdir.Duration(7 * time.Millisecond)}}
+	}
+	rec := capacity.Record{SLO: "p99=5ms", Metric: "acquire", Percentile: "p99", Budget: resultsdir.Duration(5 * time.Millisecond),
+		Searches: []capacity.SearchRecord{
+			{Strategy: "single", Clients: 64, Keys: 64, Arrival: "poisson", Kept: 3000, Broke: 3100, GeneratorBound: true, Probes: probes(3000, 3100)},
+			{Strategy: "redlock", Clients: 64, Keys: 64, Arrival: "poisson", Kept: 1900, Broke: 1990, Probes: probes(1900, 1990)},
+		}}
+	figs, err := KneeFigures(dir, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 1 || figs[0].Name != "capacity-knee" || len(figs[0].Files) != 2 || figs[0].Files[0] != "figures/capacity-knee.png" {
+		t.Fatalf("figures %+v, want one capacity-knee with a PNG and an SVG", figs)
+	}
+	for _, rel := range figs[0].Files {
+		if _, err := os.Stat(filepath.Join(dir, rel)); err != nil {
+			t.Error(err)
+		}
+	}
+	rec.Searches[1].Clients = 8
+	if figs, err = KneeFigures(t.TempDir(), rec); err != nil || len(figs) != 2 || figs[1].Name != "capacity-knee-2_clients=8_keys=64" {
+		t.Errorf("two conditions: %+v, %v; want two figures numbered by condition", figs, err)
 	}
 }

@@ -36,7 +36,7 @@ func breaks(g *stats.Group, slo SLO, at time.Duration) string {
 	if !g.HasLatency(slo.Metric) {
 		return fmt.Sprintf("no %s latency recorded", slo.Metric)
 	}
-	if share, kind := faults(g); share > maxFaultShare {
+	if share, kind := capacity.Faults(g); share > maxFaultShare {
 		return fmt.Sprintf("%s on %.2f%% of requests", kind, 100*share)
 	}
 	if at > slo.Budget {
@@ -46,36 +46,6 @@ func breaks(g *stats.Group, slo SLO, at time.Duration) string {
 		if c.Load.AchievedRate < capacity.MinAchieved(rate, c.Elapsed.D(), c.Load.Arrival == "poisson") {
 			return fmt.Sprintf("achieved only %s/s", stats.FormatRate(c.Load.AchievedRate))
 		}
-	}
-	return ""
-}
-
-// faults is the worst repeat's share of requests that failed (errors) or were never
-// served (drops), and which it was.
-func faults(g *stats.Group) (float64, string) {
-	var worst float64
-	kind := ""
-	for _, c := range g.Repeats {
-		var errs int64
-		for _, n := range c.Errors {
-			errs += n
-		}
-		requests := float64(max(c.Attempts+c.Load.Dropped, 1))
-		if e := float64(errs) / requests; e > worst {
-			worst, kind = e, "errors"
-		}
-		if d := float64(c.Load.Dropped) / requests; d > worst {
-			worst, kind = d, "drops"
-		}
-	}
-	return worst, kind
-}
-
-// faultMark is the mark a table or figure puts beside a group whose errors or drops
-// exceed maxFaultShare; empty otherwise.
-func faultMark(g *stats.Group) string {
-	if share, kind := faults(g); share > maxFaultShare {
-		return fmt.Sprintf("⚠ %s %.2f%%", kind, 100*share)
 	}
 	return ""
 }

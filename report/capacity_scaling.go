@@ -1,105 +1,13 @@
 package report
 
-import (
-	"fmt"
-	"sort"
-	"strings"
+import "strings"
 
-	"gonum.org/v1/plot/plotter"
-
-	"github.com/lockbench/lockbench/plots"
-	"github.com/lockbench/lockbench/resultsdir"
-	"github.com/lockbench/lockbench/stats"
-	"github.com/lockbench/lockbench/sweep"
-)
-
-// scalingAxis is one of the scaling presets' axes: which strategies sit where on it.
-type scalingAxis struct {
-	name, title, xLabel string
-	at                  map[string]float64 // strategy -> position on the axis
-	series              func(strategy string) string
-}
-
-// scalingAxes are Redlock nodes (3, 5, 7) and WAIT replicas (1, 2, 4), acknowledged
-// by one replica or all of them.
-func scalingAxes() []scalingAxis {
-	redlock := map[string]float64{}
-	for name, n := range sweep.RedlockSizes {
-		redlock[name] = float64(n)
+// writeScaling is the section of p99 against Redlock nodes and WAIT replicas: the
+// figures drawn for it, each captioned with what it shows; nothing when none was.
+func writeScaling(b *strings.Builder, figs []Figure) {
+	if len(figs) == 0 {
+		return
 	}
-	wait := map[string]float64{}
-	for name, shape := range sweep.WaitShapes {
-		wait[name] = float64(shape[0])
-	}
-	return []scalingAxis{
-		{"scaling-redlock-nodes", "p99 acquire latency against Redlock nodes", "Redlock nodes (masters)", redlock,
-			func(string) string { return "redlock" }},
-		{"scaling-wait-replicas", "p99 acquire latency against WAIT replicas", "replicas behind the master", wait,
-			func(s string) string {
-				if sh := sweep.WaitShapes[s]; sh[1] == sh[0] && sh[0] > 1 {
-					return "WAIT all"
-				}
-				return "WAIT 1"
-			}},
-	}
-}
-
-// scalingFigures draws p99 against each axis, one line per client count (and per
-// WAIT acknowledgement), from closed-loop cells with a key per client and no
-// injected latency; an axis needs at least two of its positions measured.
-func scalingFigures(dir string, groups []*stats.Group) (string, []plots.Figure, error) {
-	var b strings.Builder
-	var figs []plots.Figure
-	for _, ax := range scalingAxes() {
-		lines := map[string]plotter.XYs{}
-		order := map[string][2]string{} // label -> (series, zero-padded clients): legend order
-		var marks []string
-		positions := map[float64]bool{}
-		for _, g := range groups {
-			pos, ok := ax.at[g.Strategy]
-			c := g.Condition
-			if !ok || c.Open() || c.Network != "none" || c.Contended() || c.Hold != 0 || !g.HasLatency(resultsdir.MetricAcquire) {
-				continue
-			}
-			label := fmt.Sprintf("%s, %s", ax.series(g.Strategy), plural(c.Clients, "client"))
-			if m := faultMark(g); m != "" {
-				marks = append(marks, fmt.Sprintf("`%s` at %d clients: %s", g.Strategy, c.Clients, m))
-			}
-			order[label] = [2]string{ax.series(g.Strategy), fmt.Sprintf("%06d", c.Clients)}
-			lines[label] = append(lines[label], plotter.XY{X: pos, Y: float64(g.Latency(resultsdir.MetricAcquire, stats.P99)) / 1e6})
-			positions[pos] = true
-		}
-		if len(positions) < 2 {
-			continue
-		}
-		labels := make([]string, 0, len(lines))
-		for l := range lines {
-			labels = append(labels, l)
-		}
-		sort.Slice(labels, func(i, j int) bool {
-			a, b := order[labels[i]], order[labels[j]]
-			if a[0] != b[0] {
-				return a[0] < b[0]
-			}
-			return a[1] < b[1]
-		})
-		var all []plots.LineSeries
-		for _, l := range labels {
-			all = append(all, plots.LineSeries{Label: l, Style: l, Points: lines[l]})
-		}
-		caption := fmt.Sprintf("%s: p99 of the time to acquire, closed loop, a key per client, no injected latency, one line per client count.", ax.title)
-		if len(marks) > 0 {
-			caption += " Points with errors or drops above the threshold: " + strings.Join(marks, "; ") + "."
-		}
-		f, err := plots.ScalingFigure(dir, ax.name, ax.title, ax.xLabel, caption, all)
-		if err != nil {
-			return "", nil, err
-		}
-		figs = append(figs, f)
-		fmt.Fprintf(&b, "![%s](%s)\n\n%s\n\n", f.Name, f.Files[0], f.Caption)
-	}
-	if b.Len() == 0 {
-		return "", nil, nil
-	}
-	return "## Scaling: Redlock nodes and WAIT replicas\n\n" + b.String(), figs, nil
+	b.WriteString("## Scaling: Redlock nodes and WAIT replicas\n\n")
+	writeFigureList(b, figs)
 }

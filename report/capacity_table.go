@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/capacity"
-	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/stats"
 )
 
@@ -31,8 +30,8 @@ func searchCondition(s capacity.SearchRecord) string {
 }
 
 // writeSearchedCapacity is the section of a `lockbench capacity` folder: one row per
-// search, and what saturated at its top probes.
-func writeSearchedCapacity(b *strings.Builder, rec capacity.Record, figs []plots.Figure) {
+// search, and what saturated at its top probes; then its knee figures.
+func writeSearchedCapacity(b *strings.Builder, rec capacity.Record, figs []Figure) {
 	fmt.Fprintf(b, "## Capacity searched: the highest offered rate that kept %s\n\n", rec.SLO)
 	fmt.Fprintf(b, "For each strategy and condition the open-loop rate grew by 2× until the budget broke, then was bisected until the highest rate kept and the lowest broken were within %.1f%%. A rate is kept when two probes kept it and broken when two broke it (a third settles a split), each with at least %d samples of `%s` beyond its warm-up, at least %.0f%% of the offered rate delivered, and errors and drops at most %.1f%% of requests. Every probe is a cell of this folder (`results.json`); verdicts and CPU are in `%s`. CPU is cores busy over the probes at the kept and the broken rate, read from /proc (warm-up included); a server counts as saturated at %.0f%% of one core (Redis runs commands on one thread), the generator at %.0f%% of its cores.\n\n",
 		100*rec.Precision, rec.MinSamples, rec.Metric, 100*capacity.MinDelivered, 100*capacity.MaxFaultShare, capacity.RecordFile, 100*capacity.SaturatedShare, 100*capacity.SaturatedShare)
@@ -41,9 +40,7 @@ func writeSearchedCapacity(b *strings.Builder, rec capacity.Record, figs []plots
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %d | %d |\n", s.Strategy, searchCondition(s), CapacityCell(s), s.Saturated, cpuList(s), s.Servers, len(s.Probes))
 	}
 	b.WriteString("\n")
-	for _, f := range figs {
-		fmt.Fprintf(b, "![%s](%s)\n\n%s\n\n", f.Name, f.Files[0], f.Caption)
-	}
+	writeFigureList(b, figs)
 }
 
 // cpuList prints the generator first, then each server.
@@ -59,43 +56,4 @@ func cpuList(s capacity.SearchRecord) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// kneeFigures draws one figure per searched condition.
-func kneeFigures(dir string, rec capacity.Record) ([]plots.Figure, error) {
-	type cond struct {
-		clients, keys int
-		hold          string
-		arrival       string
-	}
-	var order []cond
-	sets := map[cond][]plots.KneeSeries{}
-	for _, s := range rec.Searches {
-		c := cond{s.Clients, s.Keys, s.Hold.String(), s.Arrival}
-		if _, ok := sets[c]; !ok {
-			order = append(order, c)
-		}
-		ks := plots.KneeSeries{Strategy: s.Strategy, Kept: s.Kept, Broke: s.Broke}
-		if s.GeneratorBound {
-			ks.Mark = "generator-bound"
-		}
-		for _, p := range s.Probes {
-			ks.Points = append(ks.Points, plots.KneePoint{Offered: p.Offered, Latency: p.Latency.D(), Kept: p.Kept})
-		}
-		sets[c] = append(sets[c], ks)
-	}
-	var out []plots.Figure
-	for i, c := range order {
-		name := "capacity-knee"
-		if len(order) > 1 {
-			name = fmt.Sprintf("capacity-knee-%d_clients=%d_keys=%d", i+1, c.clients, c.keys)
-		}
-		words := fmt.Sprintf("%s on %s, hold %s, %s arrivals", plural(c.clients, "client"), plural(c.keys, "key"), c.hold, c.arrival)
-		f, err := plots.KneeFigure(dir, name, words, rec.Percentile+" "+rec.Metric, rec.Budget.D(), sets[c])
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, nil
 }

@@ -132,7 +132,6 @@ func TestLadderMarksAStepFromACellWithErrors(t *testing.T) {
 }
 
 func TestSearchedCapacityTableSaysGeneratorBoundAndWhatSaturated(t *testing.T) {
-	dir := t.TempDir()
 	rec := capacity.Record{SLO: "p99=5ms", Metric: "acquire", Percentile: "p99", Budget: resultsdir.Duration(5 * time.Millisecond), Precision: 0.05, MinSamples: 1000,
 		Searches: []capacity.SearchRecord{
 			{Strategy: "single", Clients: 64, Keys: 64, Arrival: "poisson", Servers: 1, Kept: 3000, Broke: 3100, Precision: 0.033, Converged: true,
@@ -143,10 +142,9 @@ func TestSearchedCapacityTableSaysGeneratorBoundAndWhatSaturated(t *testing.T) {
 				ClientCores: 1, TopCPU: map[string]float64{"lockbench": 0.5, "master-0": 0.95}, Saturated: capacity.Saturation(map[string]float64{"lockbench": 0.5, "master-0": 0.95}, 1, 2),
 				Probes: []capacity.ProbeRecord{{Offered: 1900, Latency: resultsdir.Duration(4 * time.Millisecond), Kept: true}, {Offered: 1990, Latency: resultsdir.Duration(7 * time.Millisecond)}}},
 		}}
-	figs, err := kneeFigures(dir, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The knee figure is drawn before the report is written (plots.KneeFigures): the
+	// section embeds it by the name it was given.
+	figs := []Figure{{Name: "capacity-knee", Files: []string{"figures/capacity-knee.png", "figures/capacity-knee.svg"}}}
 	var b strings.Builder
 	writeSearchedCapacity(&b, rec, figs)
 	md := b.String()
@@ -169,7 +167,7 @@ func TestUSLSectionRecoversTheFitAndRefusesAPoorOne(t *testing.T) {
 			})
 		}
 	}
-	fits := uslFits(stats.Groups(run))
+	fits := capacity.FitStrategies(stats.Groups(run))
 	var b strings.Builder
 	writeUSL(&b, fits, nil)
 	md := b.String()

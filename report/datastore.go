@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/stats"
@@ -383,35 +382,4 @@ func readSafety(dirs []string) ([]*results.Report, error) {
 		reports = append(reports, res.Reports...)
 	}
 	return reports, nil
-}
-
-// joinSafety joins the lost-updates variants with the run's update cells and draws the
-// cost-vs-loss figure into dir. No reports: nil.
-func joinSafety(dir string, run *resultsdir.Run, reports []*results.Report) (*dataSection, error) {
-	if len(reports) == 0 {
-		return nil, nil
-	}
-	_, cells := SplitUpdates(run)
-	ways := JoinWays(cells, reports)
-	var points []plots.CostLossPoint
-	for _, w := range ways {
-		if w.Cost == nil || w.Faults == 0 {
-			continue
-		}
-		series := w.Guard
-		if w.Fence != "" {
-			series += " (" + w.Fence + ")"
-		}
-		points = append(points, plots.CostLossPoint{Strategy: w.Strategy, Series: series,
-			CostMs: float64(w.Cost.Latency[resultsdir.MetricUpdate].P50) / 1e6, WrongPer1000: w.WrongPer1000()})
-	}
-	fig, err := plots.WriteCostVsLoss(dir, points)
-	if err != nil {
-		return nil, err
-	}
-	data := &dataSection{ways: ways}
-	if fig != nil {
-		data.figure = fig.Files[0]
-	}
-	return data, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/stats"
 )
 
@@ -86,7 +87,7 @@ func steps(groups []*stats.Group, cond stats.Condition, metric string) []step {
 func stepMarks(from, to *stats.Group) string {
 	var marks []string
 	for _, g := range []*stats.Group{from, to} {
-		if m := faultMark(g); m != "" {
+		if m := capacity.FaultMark(g); m != "" {
 			marks = append(marks, fmt.Sprintf("`%s` %s", g.Strategy, m))
 		}
 	}

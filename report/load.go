@@ -1,6 +1,7 @@
 // Package report writes report.md into a results folder: what was measured and on
 // what, a table per condition, the figures, the cost of each step up in safety and,
-// when asked, the capacity that kept a latency budget. It formats; it never measures.
+// when asked, the capacity that kept a latency budget. It formats; it never measures,
+// and it draws no figure: they are drawn first, from the same Input, and named to it.
 package report
 
 import (

@@ -6,14 +6,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/stats"
 )
 
 // Markdown renders the report of a run. Every number in it is read or computed from
 // the run; the same run gives the same bytes.
-func Markdown(run *resultsdir.Run, figs []plots.Figure, opts Options) string {
+func Markdown(run *resultsdir.Run, figs []Figure, opts Options) string {
 	return markdown(run, figs, opts, nil)
 }
 
@@ -24,7 +23,7 @@ type dataSection struct {
 	figure string // path of the cost-vs-loss figure, relative to the results folder
 }
 
-func markdown(run *resultsdir.Run, figs []plots.Figure, opts Options, data *dataSection) string {
+func markdown(run *resultsdir.Run, figs []Figure, opts Options, data *dataSection) string {
 	lockRun, updateCells := SplitUpdates(run)
 	groups := stats.Groups(lockRun)
 	metric := stats.LatencyMetric(groups)
@@ -209,7 +208,7 @@ func metricWords(metric string) string {
 	return "time of one acquire attempt (`attempt`)"
 }
 
-func writeFigures(b *strings.Builder, figs []plots.Figure) {
+func writeFigures(b *strings.Builder, figs []Figure) {
 	if len(figs) == 0 {
 		return
 	}

@@ -3,7 +3,6 @@ package report
 import (
 	"path/filepath"
 
-	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
@@ -31,56 +30,24 @@ func (e InputError) Unwrap() error { return e.Err }
 // Result is what a report wrote.
 type Result struct {
 	Path       string // report.md
-	Figures    []plots.Figure
+	Figures    []Figure
 	Capacities []Capacity // with Options.SLO only
 }
 
-// Write reads the results folder dir (every histogram log included), draws its figures
-// into dir/figures and writes dir/report.md. Bad input is refused before anything is
-// written, with an InputError that names the file.
-func Write(dir string, opts Options) error {
-	_, err := WriteResult(dir, opts)
-	return err
-}
-
-// WriteResult is Write, returning what it wrote.
-func WriteResult(dir string, opts Options) (*Result, error) {
-	run, err := Load(dir)
-	if err != nil {
-		return nil, InputError{err}
+// Write writes in.Dir/report.md from in, embedding figs, which were drawn into the
+// folder from the same Input before.
+func Write(in *Input, figs Figures) (*Result, error) {
+	res := &Result{Path: filepath.Join(in.Dir, File), Figures: figs.All()}
+	if in.Options.SLO != nil {
+		res.Capacities = Capacities(in.LockRun, *in.Options.SLO)
 	}
-	run, err = Only(run, opts.Strategies)
-	if err != nil {
-		return nil, InputError{err}
-	}
-	safetyReports, err := readSafety(opts.Safety)
-	if err != nil {
-		return nil, InputError{err}
-	}
-	lockRun, _ := SplitUpdates(run)
-	var figs []plots.Figure
-	if len(lockRun.Cells) > 0 {
-		if figs, err = plots.WriteAll(dir, lockRun); err != nil {
-			return nil, err
+	var data *dataSection
+	if in.JoinsSafety() {
+		data = &dataSection{ways: in.Ways}
+		if figs.CostVsLoss != nil {
+			data.figure = figs.CostVsLoss.Files[0]
 		}
 	}
-	res := &Result{Path: filepath.Join(dir, File), Figures: figs}
-	if opts.SLO != nil {
-		res.Capacities = Capacities(lockRun, *opts.SLO)
-	}
-	data, err := joinSafety(dir, run, safetyReports)
-	if err != nil {
-		return nil, err
-	}
-	md := markdown(run, figs, opts, data)
-	capText, capFigs, err := capacitySections(dir, lockRun)
-	if err != nil {
-		return nil, err
-	}
-	md += capText
-	res.Figures = append(res.Figures, capFigs...)
-	if data != nil && data.figure != "" {
-		res.Figures = append(res.Figures, plots.Figure{Name: plots.CostVsLossName, Files: []string{data.figure}})
-	}
+	md := markdown(in.Run, figs.Run, in.Options, data) + capacitySections(in, figs)
 	return res, resultsdir.WriteFileAtomic(res.Path, []byte(md))
 }

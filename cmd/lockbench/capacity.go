@@ -15,6 +15,7 @@ import (
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/capacity/live"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/outputs"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/stats"
@@ -113,7 +114,7 @@ func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return interruption(ctx)
 	}
 	if !*noReport {
-		if _, err := report.WriteResult(dir, report.Options{SLO: &plan.slo}); err != nil {
+		if _, err := outputs.WriteResult(dir, report.Options{SLO: &plan.slo}); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lockbench/lockbench/outputs"
 	"github.com/lockbench/lockbench/report"
 )
 
@@ -66,7 +67,7 @@ func runReport(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		opts.SLO = &slo
 	}
-	res, err := report.WriteResult(dirs[0], opts)
+	res, err := outputs.WriteResult(dirs[0], opts)
 	var bad report.InputError
 	if errors.As(err, &bad) {
 		return usageError{bad.Error()}

@@ -10,7 +10,7 @@ import (
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
-const sampleResults = "../../report/testdata/sample"
+const sampleResults = "../../outputs/testdata/sample"
 
 // copyResults copies a results folder into a temp dir the test may write into.
 func copyResults(t *testing.T, from string) string {

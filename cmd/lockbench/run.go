@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/outputs"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/resultsdir"
@@ -172,7 +173,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return interruption(ctx)
 	}
 	if !f.noReport {
-		if err := report.Write(out, report.Options{}); err != nil {
+		if err := outputs.Write(out, report.Options{}); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 	}

@@ -1,0 +1,158 @@
+package outputs
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lockbench/lockbench/plots"
+	"github.com/lockbench/lockbench/report"
+	"github.com/lockbench/lockbench/report/synth"
+	"github.com/lockbench/lockbench/resultsdir"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/sample and testdata/sample.report.md")
+
+const (
+	sampleDir    = "testdata/sample"
+	goldenReport = "testdata/sample.report.md"
+)
+
+// copyDir copies a results folder so the test writes its report elsewhere.
+func copyDir(t *testing.T, from string) string {
+	t.Helper()
+	to := t.TempDir()
+	err := filepath.Walk(from, func(path string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		if fi.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+func TestReportOfSampleMatchesGolden(t *testing.T) {
+	if *update {
+		os.RemoveAll(sampleDir)
+		if _, err := synth.Write(sampleDir, synth.Options{Seed: 42, Small: true, Samples: 1000}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := copyDir(t, sampleDir)
+	slo, err := report.ParseSLO("p99=5ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(dir, report.Options{SLO: &slo}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, report.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(goldenReport, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(goldenReport)
+	if err != nil {
+		t.Fatalf("%v (run go test ./outputs -update to create it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("report.md differs from %s (go test ./outputs -update regenerates it after a deliberate change):\n%s", goldenReport, firstDiff(string(want), string(got)))
+	}
+	// Every figure the report embeds exists next to it.
+	for _, line := range strings.Split(string(got), "\n") {
+		if strings.HasPrefix(line, "![") {
+			rel := line[strings.Index(line, "(")+1 : len(line)-1]
+			if _, err := os.Stat(filepath.Join(dir, rel)); err != nil {
+				t.Errorf("report embeds %s: %v", rel, err)
+			}
+		}
+	}
+}
+
+// firstDiff shows the first line where two texts part.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return "line " + strconv.Itoa(i+1) + ":\nwant: " + wl + "\ngot:  " + gl
+		}
+	}
+	return ""
+}
+
+func TestBadInputIsNamedAndNothingIsWritten(t *testing.T) {
+	notResults := t.TempDir()
+	newer := copyDir(t, sampleDir)
+	b, _ := os.ReadFile(filepath.Join(newer, resultsdir.JSONFile))
+	os.WriteFile(filepath.Join(newer, resultsdir.JSONFile), []byte(strings.Replace(string(b), `"schema_version": 1`, `"schema_version": 99`, 1)), 0o644)
+	corrupt := copyDir(t, sampleDir)
+	run, err := resultsdir.ReadRun(corrupt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	badLog := run.Cells[len(run.Cells)-1].Histograms[resultsdir.MetricAttempt]
+	os.WriteFile(filepath.Join(corrupt, badLog), []byte("#[StartTime: 1]\n0.1,1.0,1.0,NOT-BASE64!!\n"), 0o644)
+	missing := copyDir(t, sampleDir)
+	os.Remove(filepath.Join(missing, run.Cells[0].Histograms[resultsdir.MetricAcquire]))
+
+	for _, tc := range []struct {
+		name, dir, mention string
+	}{
+		{"not a results folder", notResults, "not a lockbench results folder"},
+		{"newer schema", newer, resultsdir.JSONFile},
+		{"corrupt histogram log", corrupt, filepath.Base(badLog)},
+		{"missing histogram log", missing, filepath.Base(run.Cells[0].Histograms[resultsdir.MetricAcquire])},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Write(tc.dir, report.Options{})
+			if err == nil || !strings.Contains(err.Error(), tc.mention) {
+				t.Fatalf("error %v, want one that mentions %q", err, tc.mention)
+			}
+			for _, out := range []string{report.File, plots.Dir} {
+				if _, err := os.Stat(filepath.Join(tc.dir, out)); !os.IsNotExist(err) {
+					t.Errorf("%s written despite bad input", out)
+				}
+			}
+		})
+	}
+}
+
+func TestStrategyFilterKeepsOnlyThoseAndNamesUnknownOnes(t *testing.T) {
+	dir := copyDir(t, sampleDir)
+	if err := Write(dir, report.Options{Strategies: []string{"single", "wait"}}); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, report.File))
+	if strings.Contains(string(md), "`redlock`") || !strings.Contains(string(md), "`wait`") {
+		t.Errorf("report for single and wait mentions other strategies or misses wait")
+	}
+	err := Write(dir, report.Options{Strategies: []string{"zookeeper"}})
+	if err == nil || !strings.Contains(err.Error(), "zookeeper") || !strings.Contains(err.Error(), "single") {
+		t.Errorf("unknown strategy: %v", err)
+	}
+}
