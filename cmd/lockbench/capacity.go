@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/lockbench/lockbench/internal/interrupt"
 	"io"
 	"os"
 	"sort"
@@ -90,13 +91,13 @@ func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := preflightStrategies(plan.sweepCfg.Provider, plan.cfg.Strategies); err != nil {
 		return err
 	}
-	dir, latest, err := prepareOut(*out)
+	dir, latest, err := resultsdir.Prepare(*out)
 	if err != nil {
 		return err
 	}
 	topologies.HandleSignals(false)
 	locks.SilenceClientLogs()
-	ctx, stop := notifyInterrupt()
+	ctx, stop := interrupt.Notify()
 	defer stop()
 	started := time.Now()
 	rec, run, err := plan.execute(ctx, dir, stdout)
@@ -104,13 +105,13 @@ func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%v (results so far: %s)", err, dir)
 	}
 	if latest != "" {
-		pointLatest(latest, dir)
+		resultsdir.PointLatest(latest, dir)
 	}
 	writeCapacityTable(stdout, rec, plan.slo)
 	fmt.Fprintf(stdout, "\nwall time %s; results: %s\n", time.Since(started).Round(100*time.Millisecond), dir)
 	if !run.Complete {
 		fmt.Fprintf(stdout, "interrupted: the searches finished so far are in %s\n", dir)
-		return interruption(ctx)
+		return interrupt.Of(ctx)
 	}
 	if !*noReport {
 		if _, err := report.WriteResult(dir, report.Options{SLO: &plan.slo}); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/lockbench/lockbench/internal/interrupt"
 	"io"
 	"os"
 	"path/filepath"
@@ -141,7 +142,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		out = f.resume
 	} else {
-		if out, latest, err = prepareOut(f.out); err != nil {
+		if out, latest, err = resultsdir.Prepare(f.out); err != nil {
 			return err
 		}
 		if err := sweep.SaveConfig(out, cfg); err != nil {
@@ -156,7 +157,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	// This command closes its own topologies when interrupted, after saving results.
 	topologies.HandleSignals(false)
 	locks.SilenceClientLogs()
-	ctx, stop := notifyInterrupt()
+	ctx, stop := interrupt.Notify()
 	defer stop()
 
 	runner := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: newObserver(stdout, f.progress, cfg), Worker: worker}
@@ -164,12 +165,12 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%v (results so far: %s)", err, out)
 	}
 	if latest != "" {
-		pointLatest(latest, out)
+		resultsdir.PointLatest(latest, out)
 	}
 	writeSummary(stdout, run)
 	if !run.Complete {
 		fmt.Fprintf(stdout, "\ninterrupted after %d of %d cells; finished cells are in %s (carry on: lockbench run --resume %s)\n", len(run.Cells), len(cells), out, out)
-		return interruption(ctx)
+		return interrupt.Of(ctx)
 	}
 	if !f.noReport {
 		if err := report.Write(out, report.Options{}); err != nil {
@@ -378,29 +379,4 @@ func parseDurations(v string) ([]sweep.Duration, error) {
 		out = append(out, d)
 	}
 	return out, nil
-}
-
-// prepareOut makes the results folder: --out if given (it must not hold anything),
-// else results/<timestamp>, with results/latest to point at it afterwards.
-func prepareOut(out string) (dir, latest string, err error) {
-	if out == "" {
-		out = filepath.Join("results", time.Now().Format("20060102-150405"))
-		latest = filepath.Join("results", "latest")
-	}
-	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
-		return "", "", usagef("--out %s: folder exists and is not empty; refusing to mix runs", out)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return "", "", usagef("--out %s: %v", out, err)
-	}
-	return out, latest, nil
-}
-
-// pointLatest makes results/latest a symlink to the newest run (best effort).
-func pointLatest(latest, out string) {
-	tmp := latest + ".tmp"
-	os.Remove(tmp)
-	if os.Symlink(filepath.Base(out), tmp) == nil {
-		os.Rename(tmp, latest)
-	}
 }

@@ -41,7 +41,7 @@ type runRecord struct {
 
 // readRunRecord reads the record in dir, or says why dir is no run to resume.
 func readRunRecord(dir string) (runRecord, error) {
-	if err := checkResumeDir(dir); err != nil {
+	if err := resultsdir.CheckResumable(dir); err != nil {
 		return runRecord{}, err
 	}
 	run, err := resultsdir.ReadRun(dir)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/lockbench/lockbench/internal/interrupt"
 	"io"
 	"os"
 	"strings"
@@ -137,7 +138,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	// scenario closes its topologies as ctx ends; every finished trial is kept.
 	topologies.HandleSignals(false)
 	locks.SilenceClientLogs()
-	ctx, stop := notifyInterrupt()
+	ctx, stop := interrupt.Notify()
 	defer stop()
 	env := &safety.Env{
 		Trials:     *trials,
@@ -255,7 +256,7 @@ func runScenarios(ctx context.Context, chosen []safety.Scenario, env *safety.Env
 			fmt.Fprintf(stdout, "; every trial that finished is in %s (carry on: lockbench safety --resume %s)", folder.dir, folder.dir)
 		}
 		fmt.Fprintln(stdout)
-		return interruption(ctx)
+		return interrupt.Of(ctx)
 	}
 	return runErr
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"github.com/lockbench/lockbench/resultsdir"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,7 +14,7 @@ import (
 // readSafetyRecord reads the results.json of the interrupted safety run in dir, or
 // says why dir is no safety run to resume.
 func readSafetyRecord(dir string) (results.Results, error) {
-	if err := checkResumeDir(dir); err != nil {
+	if err := resultsdir.CheckResumable(dir); err != nil {
 		return results.Results{}, err
 	}
 	res, err := results.Read(dir)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockbench/lockbench/internal/interrupt"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -168,8 +169,8 @@ func TestSafetyInterruptKeepsOnlyFinishedScenarios(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), nil, &stdout, &stderr)
-	if !errors.Is(err, errInterrupted) {
-		t.Fatalf("runScenarios: %v, want errInterrupted", err)
+	if !errors.Is(err, interrupt.ErrInterrupted) {
+		t.Fatalf("runScenarios: %v, want interrupt.ErrInterrupted", err)
 	}
 	res, err := results.Read(out)
 	if err != nil {
@@ -323,8 +324,8 @@ func TestResumeInterruptedBeforeItsFirstTrialKeepsWhatItResumed(t *testing.T) {
 		fakeScenario{"cut", func(ctx context.Context) (*results.Report, error) { cancel(); return nil, ctx.Err() }},
 	}
 	var stdout, stderr bytes.Buffer
-	if err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, folder, nil, &stdout, &stderr); !errors.Is(err, errInterrupted) {
-		t.Fatalf("runScenarios: %v, want errInterrupted", err)
+	if err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, folder, nil, &stdout, &stderr); !errors.Is(err, interrupt.ErrInterrupted) {
+		t.Fatalf("runScenarios: %v, want interrupt.ErrInterrupted", err)
 	}
 	res, err := results.Read(out)
 	if err != nil {
