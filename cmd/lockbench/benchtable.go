@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
+	"github.com/lockbench/lockbench/resultsdir"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -119,16 +119,7 @@ func writeBenchTable(w io.Writer, rows []benchRow) {
 }
 
 // ns prints a nanosecond figure as a rounded duration.
-func ns(v float64) string {
-	d := time.Duration(v)
-	switch {
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond).String()
-	case d >= time.Microsecond:
-		return d.Round(time.Microsecond).String()
-	}
-	return d.String()
-}
+func ns(v float64) string { return resultsdir.Duration(v).Rounded() }
 
 // rate prints a per-second figure with the digits that matter: 0.15, 27.98, 4679.
 func rate(v float64) string {

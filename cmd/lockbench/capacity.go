@@ -5,16 +5,16 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/lockbench/lockbench/internal/interrupt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/capacity/live"
+	"github.com/lockbench/lockbench/internal/flagrecord"
+	"github.com/lockbench/lockbench/internal/interrupt"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/report/digest"
@@ -141,7 +141,7 @@ func resolveCapacity(fs *flag.FlagSet, configFile string) (capacityPlan, error) 
 	}
 	var err error
 	set := func(name string, apply func(string) error) {
-		if err == nil && flagSet(fs, name) {
+		if err == nil && flagrecord.Given(fs, name) {
 			if e := apply(fs.Lookup(name).Value.String()); e != nil {
 				err = fmt.Errorf("--%s: %w", name, e)
 			}
@@ -322,14 +322,4 @@ func writeCapacityTable(w io.Writer, rec capacity.Record, slo report.SLO) {
 		cond := fmt.Sprintf("%d clients, %d keys, %s", s.Clients, s.Keys, s.Arrival)
 		fmt.Fprintf(w, "%-10s %-28s %-46s %-44s %d\n", s.Strategy, cond, report.CapacityCell(s), s.Saturated, s.Servers)
 	}
-}
-
-// presetNames lists the scaling presets of `lockbench run --preset`, sorted.
-func presetNames() string {
-	var names []string
-	for n := range sweep.ScalingPresets() {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
 }

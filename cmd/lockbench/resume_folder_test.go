@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -71,7 +72,7 @@ func TestResumeCarriesOnARecordedAllAsAll(t *testing.T) {
 	if *scenario != "" || !*all {
 		t.Errorf("--all beside --resume: scenario %q, all %v; want the --all alone", *scenario, *all)
 	}
-	if want := "--provider process --redis-image redis:7 --seed 1 --trials 20"; joinFlags(carried) != want {
-		t.Errorf("carried on %q, want %q", joinFlags(carried), want)
+	if want := "--provider process --redis-image redis:7 --seed 1 --trials 20"; flagrecord.Join(carried) != want {
+		t.Errorf("carried on %q, want %q", flagrecord.Join(carried), want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/internal/interrupt"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/plots"
@@ -62,7 +63,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 		if len(carried) > 0 {
-			fmt.Fprintf(stderr, "safety: --resume %s carries on the recorded %s\n", *resume, joinFlags(carried))
+			fmt.Fprintf(stderr, "safety: --resume %s carries on the recorded %s\n", *resume, flagrecord.Join(carried))
 		}
 	}
 	if *all {

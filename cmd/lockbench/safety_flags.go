@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/safety"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/safety/suite"
@@ -30,8 +31,8 @@ func (p paramFlags) Set(v string) error {
 // for --scenario); the given ones are checked against the record afterwards.
 func completeSafetyFlags(fs *flag.FlagSet, dir string, cmd results.Command) ([]string, error) {
 	recorded := suite.FlagsOf(cmd)
-	if flagSet(fs, "all") {
+	if flagrecord.Given(fs, "all") {
 		delete(recorded, "scenario")
 	}
-	return setFlagsNotGiven(fs, dir, recorded)
+	return flagrecord.SetNotGiven(fs, dir, recorded)
 }
