@@ -14,6 +14,7 @@ import (
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/sweep/runs"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -35,7 +36,7 @@ func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	plan.Sweep.Deployment = cli.deployment
 	cells, _ := plan.Sweep.Cells() // checked by resolveCapacity
-	if plan.RunID, err = setupExternal(&plan.Sweep, cells, cli.runID); err != nil {
+	if plan.RunID, err = runs.SetupExternal(&plan.Sweep, cells, cli.runID); err != nil {
 		return err
 	}
 	if err := preflightStrategies(plan.Sweep.Provider, plan.Config.Strategies); err != nil {

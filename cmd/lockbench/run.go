@@ -51,7 +51,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if givenRunID == "" {
 		givenRunID = cfg.RunID // run_id: in the config file
 	}
-	if cfg.RunID, err = setupExternal(&cfg, cells, givenRunID); err != nil {
+	if cfg.RunID, err = runs.SetupExternal(&cfg, cells, givenRunID); err != nil {
 		return err
 	}
 	// A worker's run id must be given: a random one per host would share nothing.
