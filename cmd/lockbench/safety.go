@@ -125,9 +125,9 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := interrupt.Notify()
 	defer stop()
 	containers := func() error { return checkProvider("container", redisImage) }
-	run := &suite.Suite{Scenarios: chosen, Env: suite.NewEnv(cmd, folder, stderr), Folder: folder,
+	runner := &suite.Suite{Scenarios: chosen, Env: suite.NewEnv(cmd, folder, stderr), Folder: folder,
 		Cuts: suite.PartitionFallback(*provider, containers), Figures: safetyFigures, Stdout: stdout, Stderr: stderr}
-	return run.Run(ctx)
+	return runner.Run(ctx)
 }
 
 // safetyFigures draws the figures of a safety run with plots.
