@@ -27,13 +27,13 @@ test: deps vet fuzz
 
 # The race detector over the packages with concurrent code: the engine, the sweep and
 # its workers, netem's proxies, every lock strategy and the Redis connection, the safety
-# lab, capacity, clocks, the resources and the topologies' nodes, gates and pools. Left
-# out: report/compare (its only goroutines are a test's worker pool over pure code: 166 s
-# under -race), topologies/container (148 s; the safety lab's container partitions run
-# its code) and cmd/lockbench but for its interrupt tests (the rest is sequential CLI,
-# 141 s).
+# lab and the suite that runs it (its interrupt tests), capacity, clocks, the resources
+# and the topologies' nodes, gates and pools. Left out: report/compare (its only
+# goroutines are a test's worker pool over pure code: 166 s under -race),
+# topologies/container (148 s; the safety lab's container partitions run its code) and
+# cmd/lockbench but for its interrupt tests (the rest is sequential CLI, 141 s).
 RACE_PKGS ?= ./bench ./capacity/... ./clocks/... ./locks/... ./merge ./netem ./redisconn \
-	./resources/... ./safety/check ./safety/nemesis ./safety/results ./sweep \
+	./resources/... ./safety/check ./safety/nemesis ./safety/results ./safety/suite ./sweep \
 	./topologies ./topologies/embedded ./topologies/etcdtopo ./topologies/pgtopo \
 	./topologies/zktopo
 # The slowest real-server scenarios, skipped to keep CI's budget: each one's concurrent

@@ -73,11 +73,11 @@ func TestFlagsOverrideTheCapacityConfigFile(t *testing.T) {
 	if err := cli.fs.Parse([]string{"--config", file, "--precision", "2%"}); err != nil {
 		t.Fatal(err)
 	}
-	plan, err := resolveCapacity(cli.fs, file)
+	plan, slo, err := resolveCapacity(cli.fs, file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plan.params.Precision != 0.02 || plan.cfg.Strategies[0] != "redlock" || len(plan.conditions) != 2 || plan.slo.Percentile != "p99.9" {
+	if plan.Params.Precision != 0.02 || plan.Config.Strategies[0] != "redlock" || len(plan.Conditions) != 2 || slo.Percentile != "p99.9" {
 		t.Errorf("plan %+v", plan)
 	}
 }

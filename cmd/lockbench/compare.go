@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/report/compare"
 	"github.com/lockbench/lockbench/resultsdir"
@@ -47,7 +48,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil || ra < 0 {
 		return usagef("--run-allowance %q: want a percentage of 0%% or more like 50%%", *allowance)
 	}
-	if flagSet(fs, "intervals") && *intervals < 2 {
+	if flagrecord.Given(fs, "intervals") && *intervals < 2 {
 		return usagef("--intervals %d: want at least 2 samples per cell", *intervals)
 	}
 	old, err := loadSide(sides[0], *intervals)

@@ -5,6 +5,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/lockbench/lockbench/internal/interrupt"
+	"github.com/lockbench/lockbench/internal/usage"
 	"io"
 	"os"
 	"sort"
@@ -25,6 +27,15 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
+// isUsage reports bad input said here or by the packages the commands call.
+func isUsage(err error) bool {
+	switch err.(type) {
+	case usageError, usage.Error:
+		return true
+	}
+	return false
+}
+
 // command is one subcommand: its one-line help and what it runs.
 type command struct {
 	summary string
@@ -43,7 +54,7 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stderr)
+		printUsage(stderr)
 		if len(args) == 0 {
 			return exitUsage
 		}
@@ -52,19 +63,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "lockbench: unknown command %q\n", args[0])
-		usage(stderr)
+		printUsage(stderr)
 		return exitUsage
 	}
 	if err := cmd.run(args[1:], stdin, stdout, stderr); err != nil {
-		var by interruptedBy
+		var by interrupt.BySignal
 		if errors.As(err, &by) {
-			return by.exitCode()
+			return by.ExitCode()
 		}
-		if errors.Is(err, errInterrupted) {
+		if errors.Is(err, interrupt.ErrInterrupted) {
 			return exitInterrupted
 		}
 		fmt.Fprintf(stderr, "lockbench %s: %v\n", args[0], err)
-		if _, ok := err.(usageError); ok {
+		if isUsage(err) {
 			return exitUsage
 		}
 		return 1
@@ -72,7 +83,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func usage(w io.Writer) {
+func printUsage(w io.Writer) {
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)

@@ -6,10 +6,10 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -55,16 +55,6 @@ func TestResumeOfNoLockbenchFolderIsRefusedAndWritesNothing(t *testing.T) {
 // by a recorded --scenario.
 func TestResumeCarriesOnARecordedAllAsAll(t *testing.T) {
 	cmd := results.Command{Scenarios: []string{"setnx-expire", "unsafe-release"}, Trials: 20, Seed: 1, Provider: "process", RedisImage: "redis:7"}
-	want := map[string][]string{"scenario": {"all"}, "trials": {"20"}, "seed": {"1"}, "provider": {"process"}, "redis-image": {"redis:7"}}
-	if got := safetyFlagsOf(cmd); !reflect.DeepEqual(got, want) {
-		t.Errorf("flags of %+v:\n%v\nwant\n%v", cmd, got, want)
-	}
-	one := results.Command{Scenarios: []string{"failover-loss"}, Trials: 3, Seed: 2, Params: map[string]string{"modes": "none,zombie", "lag": "5ms"}}
-	wantOne := map[string][]string{"scenario": {"failover-loss"}, "trials": {"3"}, "seed": {"2"}, "param": {"lag=5ms", "modes=none,zombie"}}
-	if got := safetyFlagsOf(one); !reflect.DeepEqual(got, wantOne) {
-		t.Errorf("flags of %+v:\n%v\nwant\n%v", one, got, wantOne)
-	}
-
 	fs := flag.NewFlagSet("safety", flag.ContinueOnError)
 	scenario := fs.String("scenario", "", "")
 	all := fs.Bool("all", false, "")
@@ -82,7 +72,7 @@ func TestResumeCarriesOnARecordedAllAsAll(t *testing.T) {
 	if *scenario != "" || !*all {
 		t.Errorf("--all beside --resume: scenario %q, all %v; want the --all alone", *scenario, *all)
 	}
-	if want := "--provider process --redis-image redis:7 --seed 1 --trials 20"; joinFlags(carried) != want {
-		t.Errorf("carried on %q, want %q", joinFlags(carried), want)
+	if want := "--provider process --redis-image redis:7 --seed 1 --trials 20"; flagrecord.Join(carried) != want {
+		t.Errorf("carried on %q, want %q", flagrecord.Join(carried), want)
 	}
 }

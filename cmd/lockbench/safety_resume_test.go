@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/safety/suite"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -72,7 +73,7 @@ func TestSafetyKilledAfterAJudgedTrialResumesAsIfNeverStopped(t *testing.T) {
 	if cut.Complete || len(cut.Reports) != 1 || cut.Reports[0].Complete {
 		t.Fatalf("results.json after SIGTERM: complete %v, %d reports; want the cut-short scenario, marked incomplete", cut.Complete, len(cut.Reports))
 	}
-	if n := trialsIn(cut.Reports[0]); n >= 6 {
+	if n := suite.TrialsIn(cut.Reports[0]); n >= 6 {
 		t.Fatalf("all %d trials finished before the kill: the resume below would prove nothing", n)
 	}
 	for name, trials := range trialsByVariant(seen) {

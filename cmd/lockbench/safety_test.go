@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -16,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/safety/suite"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -134,69 +132,6 @@ func TestSafetyRunWritesResults(t *testing.T) {
 	}
 }
 
-// fakeScenario runs without servers, for the CLI's own loop.
-type fakeScenario struct {
-	name string
-	run  func(ctx context.Context) (*results.Report, error)
-}
-
-func (f fakeScenario) Name() string           { return f.name }
-func (f fakeScenario) Summary() string        { return "a stand-in" }
-func (f fakeScenario) Params() []safety.Param { return nil }
-func (f fakeScenario) Run(ctx context.Context, _ *safety.Env, _ safety.Values) (*results.Report, error) {
-	return f.run(ctx)
-}
-
-func fakeReport(scenario string) *results.Report {
-	v := &results.Variant{Name: "v", Measure: results.Violations}
-	v.Add(results.Trial{Outcome: results.Judged, Proof: []string{"seen"}, Counts: map[results.Measure]int{results.Violations: 0}})
-	return &results.Report{Scenario: scenario, Variants: []*results.Variant{v}}
-}
-
-func TestSafetyInterruptKeepsOnlyFinishedScenarios(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "results")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	chosen := []safety.Scenario{
-		fakeScenario{"first", func(context.Context) (*results.Report, error) { return fakeReport("first"), nil }},
-		// The worst case: interrupted, it still returns the trials it got through.
-		fakeScenario{"second", func(context.Context) (*results.Report, error) { cancel(); return fakeReport("second"), nil }},
-		fakeScenario{"third", func(context.Context) (*results.Report, error) {
-			t.Error("a scenario ran after the interrupt")
-			return fakeReport("third"), nil
-		}},
-	}
-	var stdout, stderr bytes.Buffer
-	err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), nil, &stdout, &stderr)
-	if !errors.Is(err, errInterrupted) {
-		t.Fatalf("runScenarios: %v, want errInterrupted", err)
-	}
-	res, err := results.Read(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Reports) != 1 || res.Reports[0].Scenario != "first" || !res.Reports[0].Complete || res.Complete {
-		t.Errorf("results.json holds %d reports (complete %v), want only the finished first one, the run incomplete: %+v", len(res.Reports), res.Complete, res.Reports)
-	}
-	if !strings.Contains(stdout.String(), "interrupted after 1 of 3 scenarios") {
-		t.Errorf("stdout does not say the run was interrupted:\n%s", stdout.String())
-	}
-
-	// A scenario's failure stops the run too, with what finished still written.
-	out = filepath.Join(t.TempDir(), "results")
-	chosen = []safety.Scenario{
-		fakeScenario{"first", func(context.Context) (*results.Report, error) { return fakeReport("first"), nil }},
-		fakeScenario{"broken", func(context.Context) (*results.Report, error) { return nil, errors.New("no servers") }},
-	}
-	err = runScenarios(context.Background(), chosen, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), nil, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "broken") {
-		t.Errorf("runScenarios: %v, want the broken scenario's error", err)
-	}
-	if res, err := results.Read(out); err != nil || len(res.Reports) != 1 {
-		t.Errorf("after a failure: %v, %d reports, want the finished one", err, len(res.Reports))
-	}
-}
-
 // lockedBuffer is a writer the run logs to from its trial goroutines while the test
 // reads it.
 type lockedBuffer struct {
@@ -265,7 +200,7 @@ func TestSafetyCtrlCClosesServersAndExits130(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no results after an interrupt that followed a finished trial: %v", err)
 	}
-	if res.Complete || len(res.Reports) != 1 || res.Reports[0].Complete || trialsIn(res.Reports[0]) == 0 {
+	if res.Complete || len(res.Reports) != 1 || res.Reports[0].Complete || suite.TrialsIn(res.Reports[0]) == 0 {
 		t.Errorf("results.json after the interrupt: complete %v, %d reports, want the cut-short scenario with its finished trials, marked incomplete", res.Complete, len(res.Reports))
 	}
 }
@@ -302,35 +237,4 @@ func redisChildren(t *testing.T) []int {
 		}
 	}
 	return pids
-}
-
-// TestResumeInterruptedBeforeItsFirstTrialKeepsWhatItResumed: a resumed run stopped
-// before it got back to the trials it carries on (its servers never started) still
-// writes them; a scenario the interrupted run finished is kept without running.
-func TestResumeInterruptedBeforeItsFirstTrialKeepsWhatItResumed(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "results")
-	finished, cut := fakeReport("finished"), fakeReport("cut")
-	finished.Complete = true
-	folder := newSafetyFolder(out, results.Command{}, resultsdir.Environment{})
-	folder.resumed = map[string]*results.Report{"finished": finished, "cut": cut}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	chosen := []safety.Scenario{
-		fakeScenario{"finished", func(context.Context) (*results.Report, error) {
-			t.Error("a scenario the interrupted run finished ran again")
-			return nil, nil
-		}},
-		fakeScenario{"cut", func(ctx context.Context) (*results.Report, error) { cancel(); return nil, ctx.Err() }},
-	}
-	var stdout, stderr bytes.Buffer
-	if err := runScenarios(ctx, chosen, &safety.Env{Trials: 1, OutDir: out}, folder, nil, &stdout, &stderr); !errors.Is(err, errInterrupted) {
-		t.Fatalf("runScenarios: %v, want errInterrupted", err)
-	}
-	res, err := results.Read(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Complete || len(res.Reports) != 2 || res.Reports[0].Scenario != "finished" || res.Reports[1].Scenario != "cut" || trialsIn(res.Reports[1]) != 1 {
-		t.Errorf("results.json: complete %v, reports %+v; want the finished one and the cut one's trial, incomplete", res.Complete, res.Reports)
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/sweep"
 )
 
@@ -25,9 +26,9 @@ func (f *workerFlags) register(fs *flag.FlagSet) {
 // resolve returns the worker asked for (nil: the whole run); givenRunID is the run id
 // the user gave (--run-id or run_id: in the config), checked already.
 func (f *workerFlags) resolve(fs *flag.FlagSet, cfg *sweep.Config, givenRunID string) (*sweep.Worker, error) {
-	if !flagSet(fs, "worker") {
+	if !flagrecord.Given(fs, "worker") {
 		for _, name := range []string{"start-at", "cell-gap", "rendezvous-timeout"} {
-			if flagSet(fs, name) {
+			if flagrecord.Given(fs, name) {
 				return nil, usagef("--%s: only a worker (--worker I/N) has a start to agree", name)
 			}
 		}

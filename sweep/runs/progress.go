@@ -1,4 +1,4 @@
-package main
+package runs
 
 import (
 	"fmt"
@@ -12,8 +12,8 @@ import (
 	"golang.org/x/term"
 )
 
-// newObserver draws a progress bar on a terminal and one line per cell elsewhere.
-func newObserver(w io.Writer, mode string, cfg sweep.Config) sweep.Observer {
+// NewObserver draws a progress bar on a terminal and one line per cell elsewhere.
+func NewObserver(w io.Writer, mode string, cfg sweep.Config) sweep.Observer {
 	perCell := cfg.Duration.D() + cfg.Warmup.D()
 	if mode == "bar" || (mode == "auto" && isTerminal(w)) {
 		return &barObserver{w: w, perCell: perCell}
@@ -54,10 +54,7 @@ func repeatNote(c resultsdir.Cell) string {
 }
 
 func errorNote(c resultsdir.Cell) string {
-	var n int64
-	for _, v := range c.Errors {
-		n += v
-	}
+	n := errorCount(c)
 	if n == 0 {
 		return ""
 	}

@@ -1,10 +1,12 @@
-package main
+package runs
 
 import (
 	"flag"
 	"fmt"
 	"slices"
 
+	"github.com/lockbench/lockbench/internal/flagrecord"
+	"github.com/lockbench/lockbench/internal/usage"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 )
@@ -18,9 +20,9 @@ var runFlagsBesideConfig = []string{"no-report", "redis-image", "worker", "start
 // fresh run would, to be checked against the recorded one.
 var matrixFlags = []string{"config", "quick", "preset", "workload"}
 
-// recordRunFlags is what flags.json keeps of the command line: the given flags
+// FlagsToRecord is what flags.json keeps of the command line: the given flags
 // config.yaml does not hold.
-func recordRunFlags(fs *flag.FlagSet) map[string]string {
+func FlagsToRecord(fs *flag.FlagSet) map[string]string {
 	given := map[string]string{}
 	fs.Visit(func(f *flag.Flag) {
 		if slices.Contains(runFlagsBesideConfig, f.Name) {
@@ -41,19 +43,19 @@ type runRecord struct {
 
 // readRunRecord reads the record in dir, or says why dir is no run to resume.
 func readRunRecord(dir string) (runRecord, error) {
-	if err := checkResumeDir(dir); err != nil {
+	if err := resultsdir.CheckResumable(dir); err != nil {
 		return runRecord{}, err
 	}
 	run, err := resultsdir.ReadRun(dir)
 	if err != nil {
-		return runRecord{}, usagef("--resume %s: not the folder of a `lockbench run`: %v", dir, err)
+		return runRecord{}, usage.Errorf("--resume %s: not the folder of a `lockbench run`: %v", dir, err)
 	}
 	var rec runRecord
 	if rec.matrix, err = sweep.ReadConfig(dir); err != nil {
-		return runRecord{}, usagef("--resume %s: %v", dir, err)
+		return runRecord{}, usage.Errorf("--resume %s: %v", dir, err)
 	}
 	if rec.flags, rec.hasFlags, err = resultsdir.ReadFlags(dir); err != nil {
-		return runRecord{}, usagef("--resume %s: %v", dir, err)
+		return runRecord{}, usage.Errorf("--resume %s: %v", dir, err)
 	}
 	rec.worker = run.Worker
 	return rec, nil
@@ -74,7 +76,7 @@ func (r runRecord) applyTo(fs *flag.FlagSet, dir string) error {
 			return err
 		}
 	}
-	_, err := setFlagsNotGiven(fs, dir, recorded)
+	_, err := flagrecord.SetNotGiven(fs, dir, recorded)
 	return err
 }
 
@@ -95,7 +97,7 @@ func agreeWithRecord(fs *flag.FlagSet, dir string, recorded map[string][]string,
 			there = want[0]
 		}
 		if here := f.Value.String(); (!ok && here != f.DefValue) || (ok && here != want[0]) {
-			err = usagef("--resume %s: not the run recorded in %s: --%s is %s here, %s there", dir, resultsdir.FlagsFile, f.Name, here, there)
+			err = usage.Errorf("--resume %s: not the run recorded in %s: --%s is %s here, %s there", dir, resultsdir.FlagsFile, f.Name, here, there)
 		}
 	})
 	return err
@@ -105,7 +107,7 @@ func agreeWithRecord(fs *flag.FlagSet, dir string, recorded map[string][]string,
 // --resume: the recorded one, unless a matrix flag asks to build it afresh (nil).
 func resumeMatrix(fs *flag.FlagSet, rec runRecord) *sweep.Config {
 	for _, name := range matrixFlags {
-		if flagSet(fs, name) {
+		if flagrecord.Given(fs, name) {
 			return nil
 		}
 	}

@@ -1,10 +1,11 @@
-package main
+package runs
 
 import (
 	"flag"
 	"fmt"
 	"io"
 
+	"github.com/lockbench/lockbench/internal/usage"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 )
@@ -16,7 +17,7 @@ import (
 func resumeRun(stdout io.Writer, dir string, cfg sweep.Config, env resultsdir.Environment, cells int) (*resultsdir.Run, error) {
 	run, err := sweep.Resume(dir, cfg, env)
 	if err != nil {
-		return nil, usagef("--resume %s: %v", dir, err)
+		return nil, usage.Errorf("--resume %s: %v", dir, err)
 	}
 	if run.Complete {
 		fmt.Fprintf(stdout, "%s holds a complete run (%d cells): nothing to resume\n", dir, len(run.Cells))
@@ -28,10 +29,10 @@ func resumeRun(stdout io.Writer, dir string, cfg sweep.Config, env resultsdir.En
 	return run, nil
 }
 
-// recordedRun reads the folder --resume names and completes the command line from it:
+// Recorded reads the folder --resume names and completes the command line from it:
 // the flags it recorded that were not given. It returns the matrix to carry on, nil
 // when a matrix flag beside --resume asks to build it as a fresh run would.
-func recordedRun(fs *flag.FlagSet, dir string) (*sweep.Config, error) {
+func Recorded(fs *flag.FlagSet, dir string) (*sweep.Config, error) {
 	rec, err := readRunRecord(dir)
 	if err != nil {
 		return nil, err

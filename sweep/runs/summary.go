@@ -1,4 +1,4 @@
-package main
+package runs
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
-// writeSummary prints one row per measured cell: lock cycles, then updates.
-func writeSummary(w io.Writer, run *resultsdir.Run) {
+// WriteSummary prints one row per measured cell: lock cycles, then updates.
+func WriteSummary(w io.Writer, run *resultsdir.Run) {
 	var lockCells, updateCells []resultsdir.Cell
 	for _, c := range run.Cells {
 		if c.IsUpdate() {
@@ -41,8 +41,8 @@ func writeLockSummary(w io.Writer, cells []resultsdir.Cell) {
 			network = fmt.Sprintf("%s %v", c.Network.Profile, c.Network.Latency)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t%.0f%%\t%d\t\n", c.Strategy, c.Clients, c.Keys, network, load,
-			c.CyclesPerSecond, ns(float64(attempt.P50)), ns(float64(attempt.P99)), ns(float64(attempt.P999)),
-			ns(float64(acquire.P99)), 100*c.ContendedFailureRatio, errorCount(c))
+			c.CyclesPerSecond, attempt.P50.Rounded(), attempt.P99.Rounded(), attempt.P999.Rounded(),
+			acquire.P99.Rounded(), 100*c.ContendedFailureRatio, errorCount(c))
 	}
 	tw.Flush()
 }
@@ -63,7 +63,7 @@ func writeUpdateSummary(w io.Writer, cells []resultsdir.Cell) {
 			guard = "(lock-free)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%s\t%s\t%s\t%.2f\t%d\t%d\t%d\t\n", c.Strategy, guard, c.Clients, c.Keys,
-			u.UpdatesPerSecond, ns(float64(lat.P50)), ns(float64(lat.P99)), ns(float64(lat.P999)),
+			u.UpdatesPerSecond, lat.P50.Rounded(), lat.P99.Rounded(), lat.P999.Rounded(),
 			u.RetriesPerUpdate, u.Refused, u.LostUpdates, errorCount(c))
 	}
 	tw.Flush()

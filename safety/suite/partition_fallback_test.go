@@ -1,4 +1,4 @@
-package main
+package suite
 
 import (
 	"bytes"
@@ -24,9 +24,9 @@ func TestSafetyAllSkipsScenariosThatNeedPartitions(t *testing.T) {
 	other := fakeScenario{"other", func(context.Context) (*results.Report, error) { return fakeReport("other"), nil }}
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr bytes.Buffer
-	err := runScenarios(context.Background(), []safety.Scenario{refuse, other}, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), nil, &stdout, &stderr)
+	err := (&Suite{Scenarios: []safety.Scenario{refuse, other}, Env: &safety.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Stdout: &stdout, Stderr: &stderr}).Run(context.Background())
 	if err != nil {
-		t.Fatalf("runScenarios of two: %v, want the refusing one skipped", err)
+		t.Fatalf("Run of two: %v, want the refusing one skipped", err)
 	}
 	if !strings.Contains(stderr.String(), "needs-cuts skipped: ") || !strings.Contains(stderr.String(), "cannot partition") {
 		t.Errorf("stderr %q: want the skip and its reason", stderr.String())
@@ -36,9 +36,9 @@ func TestSafetyAllSkipsScenariosThatNeedPartitions(t *testing.T) {
 		t.Errorf("results: %v, %+v: want the other scenario's report only", err, res.Reports)
 	}
 	alone := filepath.Join(t.TempDir(), "alone")
-	err = runScenarios(context.Background(), []safety.Scenario{refuse}, &safety.Env{Trials: 1, OutDir: alone}, newSafetyFolder(alone, results.Command{}, resultsdir.Environment{}), nil, &stdout, &stderr)
+	err = (&Suite{Scenarios: []safety.Scenario{refuse}, Env: &safety.Env{Trials: 1, OutDir: alone}, Folder: NewFolder(alone, results.Command{}, resultsdir.Environment{}), Stdout: &stdout, Stderr: &stderr}).Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "cannot partition") {
-		t.Errorf("runScenarios of the refusing one alone: %v, want its refusal", err)
+		t.Errorf("Run of the refusing one alone: %v, want its refusal", err)
 	}
 }
 
@@ -68,9 +68,9 @@ func TestSafetyAllMovesPartitionScenariosToContainers(t *testing.T) {
 	other := fakeScenario{"other", func(context.Context) (*results.Report, error) { return fakeReport("other"), nil }}
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr bytes.Buffer
-	cuts := &cutProvider{name: "container", check: func() error { return nil }, startOn: cutting}
-	if err := runScenarios(context.Background(), []safety.Scenario{cutScenario{}, other}, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), cuts, &stdout, &stderr); err != nil {
-		t.Fatalf("runScenarios: %v, want the partition scenario moved, not failed", err)
+	cuts := &CutProvider{name: "container", check: func() error { return nil }, startOn: cutting}
+	if err := (&Suite{Scenarios: []safety.Scenario{cutScenario{}, other}, Env: &safety.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Cuts: cuts, Stdout: &stdout, Stderr: &stderr}).Run(context.Background()); err != nil {
+		t.Fatalf("Run: %v, want the partition scenario moved, not failed", err)
 	}
 	if started != 1 {
 		t.Errorf("the cutting provider started %d topologies, want 1", started)
@@ -83,11 +83,11 @@ func TestSafetyAllMovesPartitionScenariosToContainers(t *testing.T) {
 		t.Errorf("stderr %q: want the move said", stderr.String())
 	}
 
-	noEngine := &cutProvider{name: "container", check: func() error { return errors.New("no engine answers") }, startOn: cutting}
+	noEngine := &CutProvider{name: "container", check: func() error { return errors.New("no engine answers") }, startOn: cutting}
 	out = filepath.Join(t.TempDir(), "results")
 	stderr.Reset()
-	if err := runScenarios(context.Background(), []safety.Scenario{cutScenario{}, other}, &safety.Env{Trials: 1, OutDir: out}, newSafetyFolder(out, results.Command{}, resultsdir.Environment{}), noEngine, &stdout, &stderr); err != nil {
-		t.Fatalf("runScenarios without an engine: %v, want the partition scenario skipped", err)
+	if err := (&Suite{Scenarios: []safety.Scenario{cutScenario{}, other}, Env: &safety.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Cuts: noEngine, Stdout: &stdout, Stderr: &stderr}).Run(context.Background()); err != nil {
+		t.Fatalf("Run without an engine: %v, want the partition scenario skipped", err)
 	}
 	if started != 1 {
 		t.Errorf("the cutting provider started again without its engine")

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/lockbench/lockbench/internal/flagrecord"
+	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/safety/suite"
+)
+
+// paramFlags collects repeated --param name=value.
+type paramFlags safety.Params
+
+func (p paramFlags) String() string { return fmt.Sprint(map[string]string(p)) }
+func (p paramFlags) Set(v string) error {
+	name, value, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want name=value, got %q", v)
+	}
+	if _, twice := p[name]; twice { // the last would silently win
+		return fmt.Errorf("%s given twice", name)
+	}
+	p[name] = value
+	return nil
+}
+
+// completeSafetyFlags sets the recorded flags not given beside --resume (--all stands
+// for --scenario); the given ones are checked against the record afterwards.
+func completeSafetyFlags(fs *flag.FlagSet, dir string, cmd results.Command) ([]string, error) {
+	recorded := suite.FlagsOf(cmd)
+	if flagrecord.Given(fs, "all") {
+		delete(recorded, "scenario")
+	}
+	return flagrecord.SetNotGiven(fs, dir, recorded)
+}

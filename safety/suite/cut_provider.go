@@ -1,0 +1,51 @@
+package suite
+
+import (
+	"context"
+
+	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// CutProvider starts the topologies of the partition scenarios, its engine checked once.
+type CutProvider struct {
+	name    string
+	check   func() error
+	startOn safety.StartFunc
+	checked bool
+	err     error
+}
+
+// PartitionFallback is where a run of several scenarios runs those that cut links when
+// no provider was given (processes cannot partition): containers, once check says an
+// engine answers; nil when a provider was given, and they are skipped.
+func PartitionFallback(provider string, check func() error) *CutProvider {
+	if provider != "" {
+		return nil
+	}
+	return &CutProvider{name: "container", check: check, startOn: startOn("container")}
+}
+
+// start is the fallback's StartFunc, or the reason there is none.
+func (c *CutProvider) start() (safety.StartFunc, error) {
+	if !c.checked {
+		c.checked, c.err = true, c.check()
+	}
+	return c.startOn, c.err
+}
+
+// startOn starts every topology on the provider named, or on each kind's default
+// provider when name is "".
+func startOn(name string) safety.StartFunc {
+	return func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+		pick := func() (topologies.Provider, error) { return topologies.DefaultProvider(spec.Kind) }
+		if name != "" {
+			pick = func() (topologies.Provider, error) { return topologies.ProviderNamed(name) }
+		}
+		p, err := pick()
+		if err != nil {
+			return nil, err
+		}
+		return p.Start(ctx, spec)
+	}
+}
