@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -38,7 +39,7 @@ func (l *loadTally) add(f func(*loadTally)) { l.mu.Lock(); f(l); l.mu.Unlock() }
 // in the history (hundreds of grants; a holder that overruns its TTL by a few µs would
 // fill the mutual-exclusion count with what is not the gap): the counts are read from
 // the store itself, each DEL's answer and each release's refusal.
-func releaseUnderLoad(ctx context.Context, addr string, getThenDel bool, shape loadShape, t *Trial) error {
+func releaseUnderLoad(ctx context.Context, addr string, getThenDel bool, shape loadShape, t *lab.Trial) error {
 	ctx, cancel := context.WithTimeout(ctx, shape.length+30*time.Second)
 	defer cancel()
 	var tally loadTally
@@ -51,7 +52,7 @@ func releaseUnderLoad(ctx context.Context, addr string, getThenDel bool, shape l
 	for i := 0; i < shape.clients; i++ {
 		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{PoolSize: 2})
 		if err != nil {
-			return Failed("setup", err)
+			return lab.Failed("setup", err)
 		}
 		if getThenDel {
 			g := newGetThenDelRelease(l, addr)
@@ -86,13 +87,13 @@ func releaseUnderLoad(ctx context.Context, addr string, getThenDel bool, shape l
 	}
 	wg.Wait()
 	if tally.firstErr != nil {
-		return Failed("load", tally.firstErr)
+		return lab.Failed("load", tally.firstErr)
 	}
 	t.Input("grants", float64(tally.grants))
 	t.Input("releases_near_end", float64(tally.nearEnd))
 	t.Input("gap_expired_unowned", float64(tally.gapExpired))
 	if tally.nearEnd == 0 {
-		return NoFault("no release of %d grants started within %v of its lease's end", tally.grants, shape.window)
+		return lab.NoFault("no release of %d grants started within %v of its lease's end", tally.grants, shape.window)
 	}
 	t.Count(results.CutShort, tally.cutOff)
 	if getThenDel {

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
 )
 
 // getThenDelRelease is UNSAFE on purpose (see unsafe_lockers.go): a correct SET NX PX
@@ -26,7 +27,7 @@ type getThenDelRelease struct {
 }
 
 func newGetThenDelRelease(inner locks.Locker, addr string) *getThenDelRelease {
-	return &getThenDelRelease{Locker: inner, client: plainClient(addr)}
+	return &getThenDelRelease{Locker: inner, client: lab.PlainClient(addr)}
 }
 
 func (g *getThenDelRelease) Strategy() string { return "unsafe-get-then-del-release" }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -24,8 +25,8 @@ const aLateSets = "a_late_sets"
 // for every node and the fail-fast one.
 var redlockClients = []string{"redlock", "redlock-failfast"}
 
-func redlockClientsParam() Param {
-	return ChoicesParam("strategies", redlockClients, redlockClients, "the Redlock clients A and B use: redlock waits for every node's answer, redlock-failfast returns at a majority")
+func redlockClientsParam() lab.Param {
+	return lab.ChoicesParam("strategies", redlockClients, redlockClients, "the Redlock clients A and B use: redlock waits for every node's answer, redlock-failfast returns at a majority")
 }
 
 // clientPrefix names a fail-fast variant apart; redlock's variants keep their names.
@@ -73,20 +74,20 @@ const bPartialNodes = "b_partial_nodes"
 // partialLocks counts the nodes holding a token other than A's and, if B was granted,
 // B's: SETs of refused attempts that landed after their client gave up and released.
 func partialLocks(ctx context.Context, nodes []topologies.Node, key string, a, b locks.Lease, bGranted bool) (int, error) {
-	notA, err := readQuorumNodes(ctx, nodes, key, a.Token)
+	notA, err := lab.ReadQuorumNodes(ctx, nodes, key, a.Token)
 	if err != nil {
 		return 0, err
 	}
 	if !bGranted {
-		return len(notA.foreign), nil
+		return len(notA.Foreign), nil
 	}
-	ofB, err := readQuorumNodes(ctx, nodes, key, b.Token)
+	ofB, err := lab.ReadQuorumNodes(ctx, nodes, key, b.Token)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, i := range notA.foreign {
-		if !slices.Contains(ofB.holding, i) {
+	for _, i := range notA.Foreign {
+		if !slices.Contains(ofB.Holding, i) {
 			n++
 		}
 	}

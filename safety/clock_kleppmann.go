@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -15,16 +16,16 @@ import (
 // lock. (Nodes are 0-indexed here: A holds 0-2, node 2 jumps, 3 and 4 were down.)
 type kleppmannClock struct{}
 
-func init() { Register(kleppmannClock{}) }
+func init() { lab.Register(kleppmannClock{}) }
 
 func (kleppmannClock) Name() string { return "redlock-kleppmann" }
 func (kleppmannClock) Summary() string {
 	return "Kleppmann 2016: A locks nodes 1-3 (4, 5 unreachable), node 3's clock jumps, B locks 3-5 while A still holds"
 }
-func (kleppmannClock) Params() []Param {
-	return []Param{
-		DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL"),
-		DurationParam("jump", 500*time.Millisecond, time.Millisecond, "how far node 3's clock jumps forward right after A's grant"),
+func (kleppmannClock) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL"),
+		lab.DurationParam("jump", 500*time.Millisecond, time.Millisecond, "how far node 3's clock jumps forward right after A's grant"),
 		redlockClientsParam(),
 	}
 }
@@ -35,7 +36,7 @@ func kleppmannRace(strategy string, ttl, j time.Duration) clockRace {
 	return clockRace{strategy: strategy, ttl: ttl, clocks: models, unreachable: []int{3, 4}}
 }
 
-func (s kleppmannClock) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s kleppmannClock) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, jump := p.Duration("ttl"), p.Duration("jump")
 	small := time.Duration(clocks.DefaultDrift * float64(ttl) / 4)
 	var variants []clockVariant
@@ -59,7 +60,7 @@ func kleppmannVariants(strategy string, ttl, jump, small time.Duration) []clockV
 	} {
 		variants = append(variants, newClockVariant(clientPrefix(strategy)+c.name,
 			strategy+": A locks nodes 1-3 while 4, 5 are down; "+c.what+"; 4, 5 return empty; B retries until A's validity ends",
-			map[string]string{"strategy": strategy, "jump": c.j.String(), "ttl": ttl.String()}, kleppmannRace(strategy, ttl, c.j), map[string]float64{"jump_ms": ms(c.j)}))
+			map[string]string{"strategy": strategy, "jump": c.j.String(), "ttl": ttl.String()}, kleppmannRace(strategy, ttl, c.j), map[string]float64{"jump_ms": lab.Millis(c.j)}))
 	}
 	return variants
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -55,13 +56,11 @@ func (r clockRace) spec() topologies.Spec {
 	spec.Clocks = map[string]clocks.Model{}
 	for i, m := range r.clocks {
 		if !m.IsTrue() && !r.startTrue {
-			spec.Clocks[nodeName(i)] = m
+			spec.Clocks[lab.NodeName(i)] = m
 		}
 	}
 	return spec
 }
-
-func nodeName(i int) string { return fmt.Sprintf("master-%d", i) }
 
 // redlock is true for both Redlock clients: the one that waits for every node's answer
 // and the fail-fast one that returns at a majority.
@@ -134,27 +133,27 @@ func claimsFromModel(r clockRace, guard time.Duration) []results.Claim {
 
 // run plays one trial on a fresh topology, so that no clock offset carries over. It
 // is judged only once every master's clock, read back, ran as the race's model says.
-func (r clockRace) run(ctx context.Context, env *Env, t *Trial) error {
+func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute+3*r.ttl)
 	defer cancel()
-	topo, err := env.start(ctx, r.spec())
+	topo, err := env.StartTopology(ctx, r.spec())
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer topo.Close()
 	nodes := topo.Masters()
-	res := NewResource("resource", false, t.Rec)
+	res := lab.NewResource("resource", false, t.Rec)
 	la, err := r.locker(ctx, topo)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer la.Close()
 	lb, err := r.locker(ctx, topo)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer lb.Close()
-	a, b := NewClient("A", la, t.Rec), NewClient("B", lb, t.Rec)
+	a, b := lab.NewClient("A", la, t.Rec), lab.NewClient("B", lb, t.Rec)
 
 	var down []topologies.Node
 	for _, i := range r.unreachable {
@@ -162,25 +161,25 @@ func (r clockRace) run(ctx context.Context, env *Env, t *Trial) error {
 	}
 	if len(down) > 0 {
 		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: down, Recorder: t.Rec}); err != nil {
-			return Failed("nemesis", err)
+			return lab.Failed("nemesis", err)
 		}
 	}
 	started := time.Now()
 	lease, err := a.Acquire(ctx, t.Key, r.ttl)
 	if err != nil {
-		return FirstGrant(err)
+		return lab.FirstGrant(err)
 	}
 	aElapsed := time.Since(started)
 	grantAt := time.Now()
-	t.Input("a_acquire_ms", ms(aElapsed))
-	t.Input("a_valid_ms", ms(lease.ValidUntil.Sub(grantAt)))
+	t.Input("a_acquire_ms", lab.Millis(aElapsed))
+	t.Input("a_valid_ms", lab.Millis(lease.ValidUntil.Sub(grantAt)))
 	if r.redlock() {
 		// Read before the jump fires, or a jumped node's key may already be gone.
-		held, err := readQuorumNodes(ctx, r.reachable(nodes), t.Key, lease.Token)
+		held, err := lab.ReadQuorumNodes(ctx, r.reachable(nodes), t.Key, lease.Token)
 		if err != nil {
-			return Failed("observe", err)
+			return lab.Failed("observe", err)
 		}
-		t.Input(aNodesHeld, float64(len(held.holding)))
+		t.Input(aNodesHeld, float64(len(held.Holding)))
 	}
 	if !r.neverFire {
 		topologies.FireClockEvent(topo, grantEvent)
@@ -196,9 +195,9 @@ func (r clockRace) run(ctx context.Context, env *Env, t *Trial) error {
 	}
 	if len(down) > 0 {
 		if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Topology: topo, Nodes: down, Recorder: t.Rec}); err != nil {
-			return Failed("nemesis", err)
+			return lab.Failed("nemesis", err)
 		}
-		line, err := provedEmpty(ctx, topo, down, t.Key)
+		line, err := lab.ProvedEmpty(ctx, topo, down, t.Key)
 		if err != nil {
 			return err
 		}
@@ -211,9 +210,9 @@ func (r clockRace) run(ctx context.Context, env *Env, t *Trial) error {
 	aDone := make(chan struct{})
 	go func() {
 		defer close(aDone)
-		_ = sleep(ctx, time.Until(lease.ValidUntil)-time.Millisecond)
+		_ = lab.Sleep(ctx, time.Until(lease.ValidUntil)-time.Millisecond)
 		_, _ = a.Write(ctx, res, lease)
-		_ = sleep(ctx, time.Until(lease.ValidUntil))
+		_ = lab.Sleep(ctx, time.Until(lease.ValidUntil))
 		t.Rec.Record(history.Event{Time: lease.ValidUntil, Client: a.ID, Kind: history.Left, Key: lease.Key, Resource: res.Name()})
 	}()
 
@@ -226,18 +225,18 @@ func (r clockRace) run(ctx context.Context, env *Env, t *Trial) error {
 	if r.redlock() {
 		partial, err := partialLocks(ctx, nodes, t.Key, lease, leaseB, bGranted)
 		if err != nil {
-			return Failed("observe", err)
+			return lab.Failed("observe", err)
 		}
 		t.Input(bPartialNodes, float64(partial))
 	}
 	if len(down) > 0 && r.redlock() {
 		// A fail-fast grant leaves SETs to the down nodes in flight (go-redis keeps
 		// redialling): one landing after the restart gives A a node it never counted.
-		late, err := readQuorumNodes(ctx, down, t.Key, lease.Token)
+		late, err := lab.ReadQuorumNodes(ctx, down, t.Key, lease.Token)
 		if err != nil {
-			return Failed("observe", err)
+			return lab.Failed("observe", err)
 		}
-		t.Input(aLateSets, float64(len(late.holding)))
+		t.Input(aLateSets, float64(len(late.Holding)))
 	}
 	if bGranted {
 		b.Leave(res, leaseB)
@@ -260,7 +259,7 @@ func (r clockRace) run(ctx context.Context, env *Env, t *Trial) error {
 // from a little before the model says the keys could be free (the history stays
 // small). Contention is the only refusal B shrugs off; any other failure ends the
 // trial as an error.
-func (r clockRace) challenge(ctx context.Context, t *Trial, b *Client, started time.Time, aElapsed time.Duration, lease locks.Lease) (locks.Lease, bool, error) {
+func (r clockRace) challenge(ctx context.Context, t *lab.Trial, b *lab.Client, started time.Time, aElapsed time.Duration, lease locks.Lease) (locks.Lease, bool, error) {
 	predicted := r.predict(aElapsed, 0)
 	fineFrom := started.Add(predicted.EarliestB - 30*time.Millisecond)
 	if predicted.EarliestB == clocks.Never {
@@ -271,7 +270,7 @@ func (r clockRace) challenge(ctx context.Context, t *Trial, b *Client, started t
 	for time.Now().Before(lease.ValidUntil) {
 		t0 := time.Now()
 		leaseB, err := b.Acquire(ctx, t.Key, r.ttl)
-		t.Input("b_attempt_ms", ms(time.Since(t0)))
+		t.Input("b_attempt_ms", lab.Millis(time.Since(t0)))
 		if err == nil {
 			return leaseB, true, nil
 		}
@@ -279,21 +278,21 @@ func (r clockRace) challenge(ctx context.Context, t *Trial, b *Client, started t
 			return locks.Lease{}, false, ctx.Err()
 		}
 		if !errors.Is(err, locks.ErrNotAcquired) {
-			return locks.Lease{}, false, Failed("second-acquire", err)
+			return locks.Lease{}, false, lab.Failed("second-acquire", err)
 		}
 		wait := time.Millisecond
 		if time.Now().Before(fineFrom) {
 			wait = 20 * time.Millisecond
 		}
-		_ = sleep(ctx, min(wait, time.Until(lease.ValidUntil)))
+		_ = lab.Sleep(ctx, min(wait, time.Until(lease.ValidUntil)))
 	}
 	return locks.Lease{}, false, ctx.Err()
 }
 
 // clockWatch is the proof, read from the nodes, that a race's clocks ran as modelled.
 type clockWatch struct {
-	models []modelClock         // one per master
-	first  map[int]clockReading // the reading a rate's growth is measured from
+	models []lab.ModelClock         // one per master
+	first  map[int]lab.ClockReading // the reading a rate's growth is measured from
 	proof  []string
 }
 
@@ -302,9 +301,9 @@ type clockWatch struct {
 // hold); a rate gets its first reading. The true nodes (the unreachable ones among
 // them, down at this point) are read by confirm.
 func (r clockRace) watchClocks(ctx context.Context, nodes []topologies.Node, grantAt, validUntil time.Time) (*clockWatch, error) {
-	w := &clockWatch{first: map[int]clockReading{}}
+	w := &clockWatch{first: map[int]lab.ClockReading{}}
 	for i, n := range nodes {
-		m, err := expectClock(n, r.clocks[i], map[string]time.Time{grantEvent: grantAt})
+		m, err := lab.ExpectClock(n, r.clocks[i], map[string]time.Time{grantEvent: grantAt})
 		if err != nil {
 			return nil, err
 		}
@@ -312,24 +311,24 @@ func (r clockRace) watchClocks(ctx context.Context, nodes []topologies.Node, gra
 	}
 	for i, m := range w.models {
 		switch {
-		case m.model.IsTrue():
-		case m.offRate():
-			c := newClockReader(m.node)
-			first, err := c.read(ctx)
+		case m.Model.IsTrue():
+		case m.OffRate():
+			c := lab.NewClockReader(m.Node)
+			first, err := c.Read(ctx)
 			c.Close()
 			if err != nil {
 				return nil, err
 			}
 			w.first[i] = first
 		default:
-			reading, line, err := awaitOffset(ctx, m)
+			reading, line, err := lab.AwaitOffset(ctx, m)
 			if err != nil {
 				return nil, err
 			}
-			if reading.received.After(validUntil) {
-				return nil, NoFault("%s showed its step only %v after the grant, after A's validity ended", m.node.Name(), reading.received.Sub(grantAt).Round(time.Millisecond))
+			if reading.Received.After(validUntil) {
+				return nil, lab.NoFault("%s showed its step only %v after the grant, after A's validity ended", m.Node.Name(), reading.Received.Sub(grantAt).Round(time.Millisecond))
 			}
-			w.proof = append(w.proof, fmt.Sprintf("%s %v after the grant", line, reading.received.Sub(grantAt).Round(10*time.Microsecond)))
+			w.proof = append(w.proof, fmt.Sprintf("%s %v after the grant", line, reading.Received.Sub(grantAt).Round(10*time.Microsecond)))
 		}
 	}
 	return w, nil
@@ -342,65 +341,45 @@ func (w *clockWatch) confirm(ctx context.Context) error {
 	var trueClocks []string
 	for i, m := range w.models {
 		switch {
-		case m.offRate():
-			line, err := awaitGrowth(ctx, m, w.first[i])
+		case m.OffRate():
+			line, err := lab.AwaitGrowth(ctx, m, w.first[i])
 			if err != nil {
 				return err
 			}
 			w.proof = append(w.proof, line)
 		default:
-			_, line, err := awaitOffset(ctx, m)
+			_, line, err := lab.AwaitOffset(ctx, m)
 			if err != nil {
 				return err
 			}
-			if m.model.IsTrue() {
+			if m.Model.IsTrue() {
 				trueClocks = append(trueClocks, line)
 			}
 		}
 	}
 	if len(trueClocks) > 0 {
-		w.proof = append(w.proof, fmt.Sprintf("true clocks after the race: %s (within %v)", strings.Join(trueClocks, ", "), offsetTolerance))
+		w.proof = append(w.proof, fmt.Sprintf("true clocks after the race: %s (within %v)", strings.Join(trueClocks, ", "), lab.OffsetTolerance))
 	}
 	return nil
 }
 
-// provedEmpty reads the key on nodes restarted without data: they must have come
-// back without it. The reads are not recorded as observations: A never held these
-// nodes, so their empty keys are no lost lock of A's.
-func provedEmpty(ctx context.Context, topo topologies.Topology, nodes []topologies.Node, key string) (string, error) {
-	var names []string
-	for _, n := range nodes {
-		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		s, err := redisStore{}.ReadKey(rctx, topo, n, key)
-		cancel()
-		if err != nil {
-			return "", Failed("observe", fmt.Errorf("read %s on %s: %w", key, n.Name(), err))
-		}
-		if s.Present {
-			return "", NoFault("%s came back from its restart holding the key (%s)", n.Name(), s.Value)
-		}
-		names = append(names, n.Name())
-	}
-	return fmt.Sprintf("%s came back from the restart without the key, before B's first attempt", strings.Join(names, ", ")), nil
-}
-
 // clockVariant is one race run as a variant.
 type clockVariant struct {
-	Variant
+	lab.Variant
 	race   clockRace
 	inputs map[string]float64 // recorded with every trial, for plots by any axis
 }
 
 // newClockVariant measures violations, with the claims the model leaves no doubt about.
 func newClockVariant(name, description string, params map[string]string, race clockRace, inputs map[string]float64) clockVariant {
-	return clockVariant{Variant{&results.Variant{Name: name, Description: description, Params: params,
+	return clockVariant{lab.Variant{Variant: &results.Variant{Name: name, Description: description, Params: params,
 		Measure: results.Violations, Claims: claimsFromModel(race, expectGuard)}}, race, inputs}
 }
 
 // runClockVariants runs every variant's trials, each through env.runTrial, and notes
 // the model's prediction beside what was measured.
-func runClockVariants(ctx context.Context, env *Env, s Scenario, variants []clockVariant) (*results.Report, error) {
-	rep, err := runTrials(ctx, env, s, variants, func(ctx context.Context, v clockVariant, t *Trial) error {
+func runClockVariants(ctx context.Context, env *lab.Env, s lab.Scenario, variants []clockVariant) (*results.Report, error) {
+	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v clockVariant, t *lab.Trial) error {
 		for k, x := range v.inputs {
 			t.Input(k, x)
 		}
@@ -453,19 +432,12 @@ func medianInput(trials []results.Trial, name string) time.Duration {
 	return time.Duration(xs[len(xs)/2] * float64(time.Millisecond))
 }
 
-func boolFloat(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // searchSmallest bisects the smallest x in [lo, hi] at which some judged trial of
 // race(x) breaks mutual exclusion, and reports it beside the model's threshold for
 // the same race with the timings measured along the way. Its variant is a
 // measurement. A probe whose trials were not all judged counts as not breaking, and
 // says so: the result is then marked with how many trials went unjudged.
-func searchSmallest(ctx context.Context, env *Env, scenario, name string, lo, hi, tol float64, race func(float64) clockRace, show func(float64) string) (*results.Variant, error) {
+func searchSmallest(ctx context.Context, env *lab.Env, scenario, name string, lo, hi, tol float64, race func(float64) clockRace, show func(float64) string) (*results.Variant, error) {
 	v := &results.Variant{Name: name, Measure: results.Violations,
 		Description: fmt.Sprintf("bisection over [%s, %s] to %s, %d trials per probe; breaks = a judged trial with two holders", show(lo), show(hi), show(tol), env.Trials)}
 	var runErr error
@@ -476,7 +448,7 @@ func searchSmallest(ctx context.Context, env *Env, scenario, name string, lo, hi
 		}
 		broke, judged := false, 0
 		for i := 0; i < env.Trials; i++ {
-			err := env.runTrial(ctx, scenario, v, len(v.Trials), func(ctx context.Context, t *Trial) error {
+			err := env.RunTrial(ctx, scenario, v, len(v.Trials), func(ctx context.Context, t *lab.Trial) error {
 				t.Input("x", x)
 				return race(x).run(ctx, env, t)
 			})
@@ -494,7 +466,7 @@ func searchSmallest(ctx context.Context, env *Env, scenario, name string, lo, hi
 			unjudged += env.Trials - judged
 			v.Note(fmt.Sprintf("probe %s: %d of %d trials judged; counted as not breaking", show(x), judged, env.Trials))
 		}
-		env.logf("%s/%s probe %s: breaks %v (%d of %d judged)", scenario, name, show(x), broke, judged, env.Trials)
+		env.Log("%s/%s probe %s: breaks %v (%d of %d judged)", scenario, name, show(x), broke, judged, env.Trials)
 		return broke
 	}
 	found, ok := clocks.SmallestBreaking(lo, hi, tol, probe)

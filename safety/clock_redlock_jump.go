@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -16,18 +17,18 @@ import (
 // acquire times. The model's boundary is noted beside every measured point.
 type redlockClockJump struct{}
 
-func init() { Register(redlockClockJump{}) }
+func init() { lab.Register(redlockClockJump{}) }
 
 func (redlockClockJump) Name() string { return "redlock-clock-jump" }
 func (redlockClockJump) Summary() string {
 	return "k of 5 Redlock nodes jump forward J right after A's grant; B tries: breaks for k >= 3 once J > drift x TTL"
 }
-func (redlockClockJump) Params() []Param {
-	return []Param{
-		DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL (each trial lasts about this long)"),
-		IntsParam("k", []int{1, 2, 3}, 0, 5, "how many nodes jump"),
-		DurationsParam("jumps", []time.Duration{2 * time.Millisecond, 30 * time.Millisecond, 300 * time.Millisecond}, "the jumps J to run"),
-		SwitchParam("search", false, "on: also bisect the smallest breaking J for each k, to 1 ms"),
+func (redlockClockJump) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL (each trial lasts about this long)"),
+		lab.IntsParam("k", []int{1, 2, 3}, 0, 5, "how many nodes jump"),
+		lab.DurationsParam("jumps", []time.Duration{2 * time.Millisecond, 30 * time.Millisecond, 300 * time.Millisecond}, "the jumps J to run"),
+		lab.SwitchParam("search", false, "on: also bisect the smallest breaking J for each k, to 1 ms"),
 		redlockClientsParam(),
 	}
 }
@@ -40,9 +41,9 @@ func jumpRace(strategy string, ttl time.Duration, k int, j time.Duration) clockR
 	return clockRace{strategy: strategy, ttl: ttl, clocks: models}
 }
 
-func (s redlockClockJump) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s redlockClockJump) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, jumps := p.Duration("ttl"), p.Durations("jumps")
-	rep := env.newReport(s)
+	rep := env.NewReport(s)
 	for _, strategy := range p.Strings("strategies") {
 		if err := s.runClient(ctx, env, p, rep, strategy, ttl, jumps); err != nil {
 			return nil, err
@@ -52,7 +53,7 @@ func (s redlockClockJump) Run(ctx context.Context, env *Env, p Values) (*results
 }
 
 // runClient runs every k and J for one Redlock client into rep.
-func (s redlockClockJump) runClient(ctx context.Context, env *Env, p Values, rep *results.Report, strategy string, ttl time.Duration, jumps []time.Duration) error {
+func (s redlockClockJump) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, strategy string, ttl time.Duration, jumps []time.Duration) error {
 	pre := clientPrefix(strategy)
 	for _, k := range p.Ints("k") {
 		var variants []clockVariant
@@ -60,7 +61,7 @@ func (s redlockClockJump) runClient(ctx context.Context, env *Env, p Values, rep
 			variants = append(variants, newClockVariant(fmt.Sprintf("%sk=%d/J=%v", pre, k, j),
 				fmt.Sprintf("%s: %d of 5 nodes jump forward %v right after A's grant (TTL %v); B retries until A's validity ends", strategy, k, j, ttl),
 				map[string]string{"strategy": strategy, "k": fmt.Sprint(k), "jump": j.String(), "ttl": ttl.String()},
-				jumpRace(strategy, ttl, k, j), map[string]float64{"k": float64(k), "jump_ms": ms(j)}))
+				jumpRace(strategy, ttl, k, j), map[string]float64{"k": float64(k), "jump_ms": lab.Millis(j)}))
 		}
 		part, err := runClockVariants(ctx, env, s, variants)
 		if err != nil {
@@ -70,11 +71,11 @@ func (s redlockClockJump) runClient(ctx context.Context, env *Env, p Values, rep
 		measured := results.Series{Name: fmt.Sprintf("%sk=%d measured", pre, k), X: "jump J (ms)", Y: "share of judged trials with two holders"}
 		model := results.Series{Name: fmt.Sprintf("%sk=%d model", pre, k), X: "jump J (ms)", Y: "1 if the model allows two holders"}
 		for i, v := range variants {
-			x := ms(jumps[i])
-			if pt, ok := results.VariantPoint(x, v.result(), results.Violations); ok {
+			x := lab.Millis(jumps[i])
+			if pt, ok := results.VariantPoint(x, v.Result(), results.Violations); ok {
 				measured.Points = append(measured.Points, pt)
 			}
-			model.Points = append(model.Points, results.ValuePoint(x, boolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))
+			model.Points = append(model.Points, results.ValuePoint(x, lab.BoolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))
 		}
 		rep.Series = append(rep.Series, measured, model)
 		if p.Bool("search") {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -15,19 +16,19 @@ import (
 // (plus the acquire times): raising the drift factor moves the boundary up.
 type redlockClockRate struct{}
 
-func init() { Register(redlockClockRate{}) }
+func init() { lab.Register(redlockClockRate{}) }
 
 func (redlockClockRate) Name() string { return "redlock-clock-rate" }
 func (redlockClockRate) Summary() string {
 	return "k of 5 Redlock nodes run fast by rate r; B tries: breaks for k >= 3 once r > 1/(1-drift); a larger drift factor moves it"
 }
-func (redlockClockRate) Params() []Param {
-	return []Param{
-		DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL (each trial lasts about this long)"),
-		IntsParam("k", []int{3}, 0, 5, "how many nodes run fast"),
-		FloatsParam("rates", []float64{1.005, 1.02, 1.1}, 0.01, 100, "the rates r to run"),
-		FloatsParam("drifts", []float64{0.01, 0.05}, 1e-9, 0.5, "redsync drift factors to run (0.01 is its default)"),
-		SwitchParam("search", false, "on: also bisect the smallest breaking r for each k and drift, to 0.001"),
+func (redlockClockRate) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL (each trial lasts about this long)"),
+		lab.IntsParam("k", []int{3}, 0, 5, "how many nodes run fast"),
+		lab.FloatsParam("rates", []float64{1.005, 1.02, 1.1}, 0.01, 100, "the rates r to run"),
+		lab.FloatsParam("drifts", []float64{0.01, 0.05}, 1e-9, 0.5, "redsync drift factors to run (0.01 is its default)"),
+		lab.SwitchParam("search", false, "on: also bisect the smallest breaking r for each k and drift, to 0.001"),
 		redlockClientsParam(),
 	}
 }
@@ -36,9 +37,9 @@ func rateRace(strategy string, ttl time.Duration, k int, r, drift float64) clock
 	return clockRace{strategy: strategy, ttl: ttl, drift: drift, clocks: clocks.FastOn(5, k, r)}
 }
 
-func (s redlockClockRate) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s redlockClockRate) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, rates := p.Duration("ttl"), p.Floats("rates")
-	rep := env.newReport(s)
+	rep := env.NewReport(s)
 	for _, strategy := range p.Strings("strategies") {
 		if err := s.runClient(ctx, env, p, rep, strategy, ttl, rates); err != nil {
 			return nil, err
@@ -48,7 +49,7 @@ func (s redlockClockRate) Run(ctx context.Context, env *Env, p Values) (*results
 }
 
 // runClient runs every drift, k and r for one Redlock client into rep.
-func (s redlockClockRate) runClient(ctx context.Context, env *Env, p Values, rep *results.Report, strategy string, ttl time.Duration, rates []float64) error {
+func (s redlockClockRate) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, strategy string, ttl time.Duration, rates []float64) error {
 	pre := clientPrefix(strategy)
 	for _, drift := range p.Floats("drifts") {
 		for _, k := range p.Ints("k") {
@@ -67,10 +68,10 @@ func (s redlockClockRate) runClient(ctx context.Context, env *Env, p Values, rep
 			measured := results.Series{Name: fmt.Sprintf("%sk=%d drift=%g measured", pre, k, drift), X: "clock rate r", Y: "share of judged trials with two holders"}
 			model := results.Series{Name: fmt.Sprintf("%sk=%d drift=%g model", pre, k, drift), X: "clock rate r", Y: "1 if the model allows two holders"}
 			for i, v := range variants {
-				if pt, ok := results.VariantPoint(rates[i], v.result(), results.Violations); ok {
+				if pt, ok := results.VariantPoint(rates[i], v.Result(), results.Violations); ok {
 					measured.Points = append(measured.Points, pt)
 				}
-				model.Points = append(model.Points, results.ValuePoint(rates[i], boolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))
+				model.Points = append(model.Points, results.ValuePoint(rates[i], lab.BoolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))
 			}
 			rep.Series = append(rep.Series, measured, model)
 			if p.Bool("search") {

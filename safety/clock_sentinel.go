@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -21,34 +22,34 @@ import (
 // miniredis has no replication.
 type sentinelClockSkew struct{}
 
-func init() { Register(sentinelClockSkew{}) }
+func init() { lab.Register(sentinelClockSkew{}) }
 
 func (sentinelClockSkew) Name() string { return "sentinel-clock-skew" }
 func (sentinelClockSkew) Summary() string {
 	return "the replicas' clocks differ from the master's; the master dies after a replicated grant: a replica ahead expires the key at promotion, B locks"
 }
-func (sentinelClockSkew) Params() []Param {
-	return []Param{
-		DurationParam("ttl", 20*time.Second, 5*time.Second, "the lock's TTL (must outlast the failover, about 2 s here)"),
-		DurationParam("offset", 30*time.Second, time.Second, "how far the replicas' clocks are ahead (and, in replica-behind, behind)"),
-		DurationParam("promotion-timeout", 20*time.Second, time.Second, "how long to wait for sentinels to promote a replica"),
+func (sentinelClockSkew) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", 20*time.Second, 5*time.Second, "the lock's TTL (must outlast the failover, about 2 s here)"),
+		lab.DurationParam("offset", 30*time.Second, time.Second, "how far the replicas' clocks are ahead (and, in replica-behind, behind)"),
+		lab.DurationParam("promotion-timeout", 20*time.Second, time.Second, "how long to wait for sentinels to promote a replica"),
 	}
 }
 
 // failoverReader is a store that fails over and reads the key on the new primary.
 type failoverReader interface {
-	Failover
-	KeyReader
+	lab.Failover
+	lab.KeyReader
 }
 
 type sentinelSkewVariant struct {
-	Variant
+	lab.Variant
 	replicaOffset time.Duration // both replicas' clocks against the master's true one
 }
 
-func (s sentinelClockSkew) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s sentinelClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, offset, promotion := p.Duration("ttl"), p.Duration("offset"), p.Duration("promotion-timeout")
-	st, err := StoreFor("sentinel")
+	st, err := lab.StoreFor("sentinel")
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +58,7 @@ func (s sentinelClockSkew) Run(ctx context.Context, env *Env, p Values) (*result
 		return nil, fmt.Errorf("the sentinel store cannot fail over and read the key")
 	}
 	v := func(name string, off time.Duration, claims ...results.Claim) sentinelSkewVariant {
-		return sentinelSkewVariant{Variant{&results.Variant{Name: name, Measure: results.Violations, Claims: claims,
+		return sentinelSkewVariant{lab.Variant{Variant: &results.Variant{Name: name, Measure: results.Violations, Claims: claims,
 			Params:      map[string]string{"replica_offset": off.String(), "ttl": ttl.String()},
 			Description: fmt.Sprintf("both replicas' clocks are %v from the master's; A locks (TTL %v), WAIT 2, the master is SIGKILLed; B tries on the promoted replica", off, ttl)}}, off}
 	}
@@ -72,12 +73,12 @@ func (s sentinelClockSkew) Run(ctx context.Context, env *Env, p Values) (*result
 		v("replica-behind", -offset, results.Holds(results.Violations)),
 		v("true-clocks", 0, results.Holds(results.Violations)),
 	}
-	return runTrials(ctx, env, s, variants, func(ctx context.Context, v sentinelSkewVariant, t *Trial) error {
+	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v sentinelSkewVariant, t *lab.Trial) error {
 		return s.trial(ctx, env, failover, v, t, ttl, promotion)
 	})
 }
 
-func (s sentinelClockSkew) trial(ctx context.Context, env *Env, st failoverReader, v sentinelSkewVariant, t *Trial, ttl, promotion time.Duration) error {
+func (s sentinelClockSkew) trial(ctx context.Context, env *lab.Env, st failoverReader, v sentinelSkewVariant, t *lab.Trial, ttl, promotion time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+ttl)
 	defer cancel()
 	replicaClock := clocks.Model{Offset: v.replicaOffset}
@@ -86,44 +87,44 @@ func (s sentinelClockSkew) trial(ctx context.Context, env *Env, st failoverReade
 	if !replicaClock.IsTrue() {
 		spec.Clocks = map[string]clocks.Model{"replica-0": replicaClock, "replica-1": replicaClock}
 	}
-	t.Input("replica_offset_ms", ms(v.replicaOffset))
-	topo, err := env.start(ctx, spec)
+	t.Input("replica_offset_ms", lab.Millis(v.replicaOffset))
+	topo, err := env.StartTopology(ctx, spec)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer topo.Close()
 	master, err := st.Primary(ctx, topo)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
-	res := NewResource("resource", false, t.Rec)
+	res := lab.NewResource("resource", false, t.Rec)
 	la, err := st.Locker(ctx, topo, false)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer la.Close()
-	a := NewClient("A", la, t.Rec)
+	a := lab.NewClient("A", la, t.Rec)
 	lease, err := a.Acquire(ctx, t.Key, ttl)
 	if err != nil {
-		return FirstGrant(err)
+		return lab.FirstGrant(err)
 	}
 	// Both replicas must have the key: then only their clocks can lose it.
-	c := plainClient(master.Addr())
+	c := lab.PlainClient(master.Addr())
 	acked, err := c.Do(ctx, "WAIT", 2, 5000).Int()
 	c.Close()
 	if err != nil {
-		return Failed("wait", err)
+		return lab.Failed("wait", err)
 	}
 	if acked < 2 {
-		return NoFault("WAIT 2: %d replicas acknowledged A's key within 5 s", acked)
+		return lab.NoFault("WAIT 2: %d replicas acknowledged A's key within 5 s", acked)
 	}
 	var clockLines []string
 	for _, r := range topo.Replicas() {
-		m, err := expectClock(r, replicaClock, nil)
+		m, err := lab.ExpectClock(r, replicaClock, nil)
 		if err != nil {
 			return err
 		}
-		_, line, err := awaitOffset(ctx, m)
+		_, line, err := lab.AwaitOffset(ctx, m)
 		if err != nil {
 			return err
 		}
@@ -133,21 +134,21 @@ func (s sentinelClockSkew) trial(ctx context.Context, env *Env, st failoverReade
 	if err := a.Enter(ctx, res, lease); err != nil {
 		return err
 	}
-	promoted, err := killPrimary(ctx, t, st, topo, master, promotion)
+	promoted, err := lab.KillPrimary(ctx, t, st, topo, master, promotion)
 	if err != nil {
 		return err
 	}
-	if _, err := observeKey(ctx, t, st, topo, promoted, t.Key); err != nil {
+	if _, err := lab.ObserveKey(ctx, t, st, topo, promoted, t.Key); err != nil {
 		return err
 	}
 	// B talks to the node the sentinels promoted, not to whichever one a sentinel
 	// client would find first.
 	lb, err := locks.NewSingle(ctx, promoted.Addr(), locks.RedisOptions{})
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer lb.Close()
-	b := NewClient("B", lb, t.Rec)
+	b := lab.NewClient("B", lb, t.Rec)
 	tryCtx, tryCancel := context.WithTimeout(ctx, time.Second)
 	leaseB, err := b.AcquireUntil(tryCtx, t.Key, ttl, 20*time.Millisecond)
 	tryCancel()
@@ -160,13 +161,13 @@ func (s sentinelClockSkew) trial(ctx context.Context, env *Env, st failoverReade
 	case errors.Is(err, locks.ErrNotAcquired), errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 		// refused for its whole second: the key held
 	default:
-		bErr = Failed("second-acquire", err)
+		bErr = lab.Failed("second-acquire", err)
 	}
 	if bErr != nil {
 		return bErr
 	}
 	if time.Now().After(lease.ValidUntil) {
-		return NoFault("A's lease ended before B was done: B's attempts were not inside A's lease (raise ttl)")
+		return lab.NoFault("A's lease ended before B was done: B's attempts were not inside A's lease (raise ttl)")
 	}
 	a.Leave(res, lease) // A stops here, inside its lease
 	return nil

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -16,20 +17,20 @@ import (
 // backward jump only keeps the key longer.
 type singleClockSkew struct{}
 
-func init() { Register(singleClockSkew{}) }
+func init() { lab.Register(singleClockSkew{}) }
 
 func (singleClockSkew) Name() string { return "single-clock-skew" }
 func (singleClockSkew) Summary() string {
 	return "a single master's clock jumps forward, back, or runs fast/slow while A holds: forward or fast hands B the lock early"
 }
-func (singleClockSkew) Params() []Param {
-	return []Param{
-		DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL"),
-		DurationParam("jump", 300*time.Millisecond, time.Millisecond, "the size of the forward and backward jumps"),
+func (singleClockSkew) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL"),
+		lab.DurationParam("jump", 300*time.Millisecond, time.Millisecond, "the size of the forward and backward jumps"),
 	}
 }
 
-func (s singleClockSkew) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s singleClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, jump := p.Duration("ttl"), p.Duration("jump")
 	var variants []clockVariant
 	for _, c := range []struct {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 	_ "github.com/lockbench/lockbench/topologies/embedded"
@@ -16,7 +18,7 @@ import (
 
 // providerEnv runs scenarios on the named provider; the process one needs redis-server,
 // libfaketime and gcc (missing: skip, or fail under CI=true).
-func providerEnv(t *testing.T, provider string, params Params) *Env {
+func providerEnv(t *testing.T, provider string, params lab.Params) *lab.Env {
 	t.Helper()
 	if provider == "process" {
 		testenv.RequireRedis(t)
@@ -31,7 +33,7 @@ func providerEnv(t *testing.T, provider string, params Params) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Env{
+	return &lab.Env{
 		Trials: 1,
 		Seed:   1,
 		Params: params,
@@ -50,9 +52,9 @@ func providerEnv(t *testing.T, provider string, params Params) *Env {
 // runClockScenario runs name on provider through the claims harness (every variant
 // judged, every claim the model makes holds) and checks the run shows a direction:
 // some variant the model says breaks and some it says holds.
-func runClockScenario(t *testing.T, provider, name string, params Params) *results.Report {
+func runClockScenario(t *testing.T, provider, name string, params lab.Params) *results.Report {
 	t.Helper()
-	rep := runIn(t, providerEnv(t, provider, params), name, 3*time.Minute)
+	rep := labtest.RunIn(t, providerEnv(t, provider, params), name, 3*time.Minute)
 	breaks, holds := 0, 0
 	for _, v := range rep.Variants {
 		for _, c := range v.Claims {
@@ -98,9 +100,9 @@ func checkNodesHeld(t *testing.T, rep *results.Report) {
 // every one of B's attempts is refused, so B's refused attempts leave partial locks in
 // more fail-fast trials than redlock ones (measured: 25 of 30 against 0 of 30).
 func TestFailFastLeavesPartialLocks(t *testing.T) {
-	env := providerEnv(t, "process", Params{"ttl": "300ms", "strategies": "redlock,redlock-failfast"})
+	env := providerEnv(t, "process", lab.Params{"ttl": "300ms", "strategies": "redlock,redlock-failfast"})
 	env.Trials = 4
-	rep := runIn(t, env, "redlock-kleppmann", 4*time.Minute)
+	rep := labtest.RunIn(t, env, "redlock-kleppmann", 4*time.Minute)
 	left := map[string]int{}
 	for _, v := range rep.Variants {
 		for _, tr := range v.Trials {
@@ -115,7 +117,7 @@ func TestFailFastLeavesPartialLocks(t *testing.T) {
 	}
 }
 
-var clockScenarioParams = map[string]Params{
+var clockScenarioParams = map[string]lab.Params{
 	"redlock-clock-jump": {"ttl": "300ms", "k": "2,3", "jumps": "2ms,100ms", "strategies": "redlock"},
 	"redlock-clock-rate": {"ttl": "300ms", "k": "3", "rates": "1.005,1.02,1.2", "drifts": "0.01,0.05", "strategies": "redlock"},
 	"redlock-kleppmann":  {"ttl": "300ms", "jump": "150ms", "strategies": "redlock,redlock-failfast"},
@@ -153,7 +155,7 @@ func TestClockFaultThatMissesTheNodeIsNotJudged(t *testing.T) {
 				v := &results.Variant{Name: c.name, Measure: results.Violations}
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				defer cancel()
-				if err := env.runTrial(ctx, "clock-proof", v, 0, func(ctx context.Context, tr *Trial) error { return c.race.run(ctx, env, tr) }); err != nil {
+				if err := env.RunTrial(ctx, "clock-proof", v, 0, func(ctx context.Context, tr *lab.Trial) error { return c.race.run(ctx, env, tr) }); err != nil {
 					t.Fatal(err)
 				}
 				tr := v.Trials[0]
@@ -203,13 +205,13 @@ func TestSentinelClockSkewProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three failovers: about 20 s")
 	}
-	runClockScenario(t, "process", "sentinel-clock-skew", Params{"ttl": "10s", "offset": "30s"})
+	runClockScenario(t, "process", "sentinel-clock-skew", lab.Params{"ttl": "10s", "offset": "30s"})
 }
 
 // miniredis has no replication: no trial may be judged, each fails to set up.
 func TestSentinelClockSkewRefusesEmbedded(t *testing.T) {
-	s, _ := Lookup("sentinel-clock-skew")
-	rep, err := Run(context.Background(), s, providerEnv(t, "embedded", nil))
+	s, _ := lab.Lookup("sentinel-clock-skew")
+	rep, err := lab.Run(context.Background(), s, providerEnv(t, "embedded", nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,24 +224,24 @@ func TestSentinelClockSkewRefusesEmbedded(t *testing.T) {
 
 // Bad params are refused before anything starts.
 func TestClockScenariosRefuseBadParams(t *testing.T) {
-	for name, bad := range map[string][]Params{
+	for name, bad := range map[string][]lab.Params{
 		"single-clock-skew":   {{"ttl": "100ms"}, {"jump": "soon"}, {"jumps": "1ms"}},
 		"redlock-clock-jump":  {{"k": "6"}, {"jumps": "-1ms"}, {"search": "maybe"}},
 		"redlock-clock-rate":  {{"rates": "0"}, {"drifts": "0.9"}, {"k": "1,x"}},
 		"redlock-kleppmann":   {{"ttl": "10ms"}, {"jump": "0s"}},
 		"sentinel-clock-skew": {{"ttl": "1s"}, {"promotion-timeout": "0s"}, {"offset": "later"}},
 	} {
-		s, err := Lookup(name)
+		s, err := lab.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, params := range bad {
-			env := &Env{Trials: 1, Params: params, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+			env := &lab.Env{Trials: 1, Params: params, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
 				t.Errorf("%s with %v started a topology", name, params)
 				return nil, errors.New("no servers in this test")
 			}}
-			_, err := Run(context.Background(), s, env)
-			var pe *ParamError
+			_, err := lab.Run(context.Background(), s, env)
+			var pe *lab.ParamError
 			if !errors.As(err, &pe) {
 				t.Errorf("%s with %v: %v, want a *ParamError", name, params, err)
 			}

@@ -38,9 +38,9 @@
 // `func init() { Register(yours{}) }`. Declare its params once with the typed
 // constructors of params.go; give it a variant struct that embeds Variant and names
 // its behaviour in fields; give each variant the Claims the write-up makes (the tests
-// assert every claim on judged trials); run trials with runTrials; take the store and
-// its lock clients from a Store adapter (storesParam lets the user pick any strategy
-// of the locks registry whose store fits); cause a failover with killPrimary.
+// assert every claim on judged trials); run trials with RunTrials; take the store and
+// its lock clients from a Store adapter (StoresParam lets the user pick any strategy
+// of the locks registry whose store fits); cause a failover with KillPrimary.
 //
 // Adding a store: write store_<kind>.go with a type implementing Store (and Failover,
 // KeyReader, or the capabilities a scenario asks for) and registerStore for its

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -19,7 +20,7 @@ import (
 // forgets the lock and starts its revisions again, so fences go backwards.
 type etcdLeaderKill struct{}
 
-func init() { Register(etcdLeaderKill{}) }
+func init() { lab.Register(etcdLeaderKill{}) }
 
 func (etcdLeaderKill) Name() string { return "etcd-leader-kill" }
 func (etcdLeaderKill) Summary() string {
@@ -33,39 +34,39 @@ var consensusStrategies = []string{"etcd-3", "etcd", "zookeeper-3", "zookeeper"}
 // loneMember says whether a consensus strategy runs on one member.
 func loneMember(strategy string) bool { return strategy == "etcd" || strategy == "zookeeper" }
 
-func (etcdLeaderKill) Params() []Param {
-	return []Param{
-		ChoicesParam("strategies", registeredOf(consensusStrategies), consensusStrategies, "the consensus services: a group of three has its leader killed, a lone member loses its disk"),
-		DurationParam("ttl", 10*time.Second, 5*time.Second, "the lock's TTL: long enough that only a lost lock, never expiry, lets B in (a leader election must fit well inside it)"),
-		DurationParam("probe", time.Second, time.Millisecond, "how long B keeps trying while A holds the lock after the fault"),
-		DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new leader before the trial is fault_not_produced"),
+func (etcdLeaderKill) Params() []lab.Param {
+	return []lab.Param{
+		lab.ChoicesParam("strategies", registeredOf(consensusStrategies), consensusStrategies, "the consensus services: a group of three has its leader killed, a lone member loses its disk"),
+		lab.DurationParam("ttl", 10*time.Second, 5*time.Second, "the lock's TTL: long enough that only a lost lock, never expiry, lets B in (a leader election must fit well inside it)"),
+		lab.DurationParam("probe", time.Second, time.Millisecond, "how long B keeps trying while A holds the lock after the fault"),
+		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new leader before the trial is fault_not_produced"),
 	}
 }
 
 type etcdKillVariant struct {
-	Variant
+	lab.Variant
 	strategy string
 	// loseDisk restarts the only member without its data instead of killing the leader
 	// of three (which comes back from disk after the trial).
 	loseDisk bool
 }
 
-func (s etcdLeaderKill) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s etcdLeaderKill) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, probe, election := p.Duration("ttl"), p.Duration("probe"), p.Duration("election-timeout")
 	if probe >= ttl {
-		return nil, &ParamError{"probe", env.Params["probe"], "a duration shorter than ttl (" + ttl.String() + ")"}
+		return nil, &lab.ParamError{Name: "probe", Value: env.Params["probe"], Want: "a duration shorter than ttl (" + ttl.String() + ")"}
 	}
 	var variants []etcdKillVariant
 	for _, strategy := range p.Strings("strategies") {
 		variants = append(variants, leaderKillVariant(strategy))
 	}
-	rep := env.newReport(s)
+	rep := env.NewReport(s)
 	for _, v := range variants {
-		st, err := StoreFor(v.strategy)
+		st, err := lab.StoreFor(v.strategy)
 		if err != nil {
 			return nil, fmt.Errorf("%w (etcd strategies register when locks/etcdlock is imported, ZooKeeper's with locks/zklock)", err)
 		}
-		part, err := s.runVariant(ctx, env, st.(Failover), v, ttl, probe, election)
+		part, err := s.runVariant(ctx, env, st.(lab.Failover), v, ttl, probe, election)
 		if err != nil {
 			return nil, err
 		}
@@ -78,11 +79,11 @@ func (s etcdLeaderKill) Run(ctx context.Context, env *Env, p Values) (*results.R
 // member, its disk lost.
 func leaderKillVariant(strategy string) etcdKillVariant {
 	if loneMember(strategy) {
-		return etcdKillVariant{Variant{&results.Variant{Name: strategy + "-lone-member-disk-loss",
+		return etcdKillVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "-lone-member-disk-loss",
 			Description: "1 member restarted without its data dir right after A's grant: B gets the lock with a smaller fence",
 			Measure:     results.ReissuedTokens, Claims: []results.Claim{results.Always(results.ReissuedTokens), results.Always(results.Violations)}}}, strategy, true}
 	}
-	return etcdKillVariant{Variant{&results.Variant{Name: strategy + "-leader-kill",
+	return etcdKillVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "-leader-kill",
 		Description: "3 members; SIGKILL-equivalent of the leader right after A's grant: B is refused, B's later fence exceeds A's",
 		Measure:     results.Violations, Claims: []results.Claim{results.Holds(results.Violations), results.Holds(results.ReissuedTokens), results.Holds(results.StaleAccepted)}}}, strategy, false}
 }
@@ -92,26 +93,26 @@ func leaderKillVariant(strategy string) etcdKillVariant {
 func registeredOf(strategies []string) []string {
 	var out []string
 	for _, st := range strategies {
-		if _, err := StoreFor(st); err == nil {
+		if _, err := lab.StoreFor(st); err == nil {
 			out = append(out, st)
 		}
 	}
 	return out
 }
 
-func (s etcdLeaderKill) runVariant(ctx context.Context, env *Env, st Failover, v etcdKillVariant, ttl, probe, election time.Duration) (*results.Report, error) {
-	topo, err := env.start(ctx, st.Spec())
+func (s etcdLeaderKill) runVariant(ctx context.Context, env *lab.Env, st lab.Failover, v etcdKillVariant, ttl, probe, election time.Duration) (*results.Report, error) {
+	topo, err := env.StartTopology(ctx, st.Spec())
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	return runTrials(ctx, env, s, []etcdKillVariant{v}, func(ctx context.Context, v etcdKillVariant, t *Trial) error {
+	return lab.RunTrials(ctx, env, s, []etcdKillVariant{v}, func(ctx context.Context, v etcdKillVariant, t *lab.Trial) error {
 		err := s.trial(ctx, topo, st, v, t, ttl, probe, election)
 		// The next trial needs every member again: a killed one comes back from disk.
 		for _, n := range topo.Nodes() {
 			if !n.Running() {
 				if rerr := n.Restart(ctx, topologies.RestartFromDisk); rerr != nil && err == nil {
-					err = Failed("heal", fmt.Errorf("restart %s: %w", n.Name(), rerr))
+					err = lab.Failed("heal", fmt.Errorf("restart %s: %w", n.Name(), rerr))
 				}
 			}
 		}
@@ -119,16 +120,16 @@ func (s etcdLeaderKill) runVariant(ctx context.Context, env *Env, st Failover, v
 	})
 }
 
-func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st Failover, v etcdKillVariant, t *Trial, ttl, probe, election time.Duration) error {
+func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st lab.Failover, v etcdKillVariant, t *lab.Trial, ttl, probe, election time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+election)
 	defer cancel()
-	res := NewResource("resource", true, t.Rec)
-	newClient := func(id string) (*Client, locks.Locker, error) {
+	res := lab.NewResource("resource", true, t.Rec)
+	newClient := func(id string) (*lab.Client, locks.Locker, error) {
 		l, err := st.Locker(ctx, topo, true)
 		if err != nil {
-			return nil, nil, Failed("setup", fmt.Errorf("client %s: %w", id, err))
+			return nil, nil, lab.Failed("setup", fmt.Errorf("client %s: %w", id, err))
 		}
-		return NewClient(id, l, t.Rec), l, nil
+		return lab.NewClient(id, l, t.Rec), l, nil
 	}
 	a, la, err := newClient("A")
 	if err != nil {
@@ -141,9 +142,9 @@ func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st 
 	}
 	defer lb.Close()
 
-	leaseA, err := acquireThroughFaults(ctx, a, t.Key, ttl, 30*time.Second)
+	leaseA, err := lab.AcquireThroughFaults(ctx, a, t.Key, ttl, 30*time.Second)
 	if err != nil {
-		return Failed("first-acquire", err)
+		return lab.Failed("first-acquire", err)
 	}
 	if err := a.Enter(ctx, res, leaseA); err != nil {
 		return err
@@ -159,43 +160,43 @@ func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st 
 		leader, err := st.Primary(lctx, topo)
 		lcancel()
 		if err != nil {
-			return NoFault("no leader to kill: %v", err)
+			return lab.NoFault("no leader to kill: %v", err)
 		}
-		if _, err := killPrimary(ctx, t, st, topo, leader, election); err != nil {
+		if _, err := lab.KillPrimary(ctx, t, st, topo, leader, election); err != nil {
 			return err
 		}
 	}
 
 	// B tries while A still holds its lease: a grant here is a lost lock.
-	if leaseB, err := acquireThroughFaults(ctx, b, t.Key, ttl, probe); err == nil {
+	if leaseB, err := lab.AcquireThroughFaults(ctx, b, t.Key, ttl, probe); err == nil {
 		_ = b.Enter(ctx, res, leaseB)
 		b.Write(ctx, res, leaseB)
 		b.Leave(res, leaseB)
-		releaseSoon(ctx, b, leaseB)
+		lab.ReleaseSoon(ctx, b, leaseB)
 	}
 	a.Leave(res, leaseA)
-	releaseSoon(ctx, a, leaseA)
+	lab.ReleaseSoon(ctx, a, leaseA)
 	// Once A let go, B's grant must carry a larger fence than A's.
-	leaseB, err := acquireThroughFaults(ctx, b, t.Key, ttl, 30*time.Second)
+	leaseB, err := lab.AcquireThroughFaults(ctx, b, t.Key, ttl, 30*time.Second)
 	if err != nil {
-		return Failed("second-acquire", fmt.Errorf("B after A's release: %w", err))
+		return lab.Failed("second-acquire", fmt.Errorf("B after A's release: %w", err))
 	}
 	_ = b.Enter(ctx, res, leaseB)
 	b.Write(ctx, res, leaseB)
 	b.Leave(res, leaseB)
-	releaseSoon(ctx, b, leaseB)
+	lab.ReleaseSoon(ctx, b, leaseB)
 	return nil
 }
 
 // loseDisk restarts every member without its data, then proves the store forgot A's
 // lease: an observer's keep-alive of it is refused.
-func (s etcdLeaderKill) loseDisk(ctx context.Context, t *Trial, topo topologies.Topology, st Failover, lease locks.Lease, ttl time.Duration) error {
+func (s etcdLeaderKill) loseDisk(ctx context.Context, t *lab.Trial, topo topologies.Topology, st lab.Failover, lease locks.Lease, ttl time.Duration) error {
 	if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Topology: topo, Nodes: topo.Nodes(), Recorder: t.Rec}); err != nil {
-		return Failed("nemesis", err)
+		return lab.Failed("nemesis", err)
 	}
 	observer, err := st.Locker(ctx, topo, true)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer observer.Close()
 	var last error
@@ -208,9 +209,9 @@ func (s etcdLeaderKill) loseDisk(ctx context.Context, t *Trial, topo topologies.
 			return nil
 		}
 		if last == nil {
-			return NoFault("the restarted member still knows A's lease: nothing was lost")
+			return lab.NoFault("the restarted member still knows A's lease: nothing was lost")
 		}
-		_ = sleep(ctx, 50*time.Millisecond)
+		_ = lab.Sleep(ctx, 50*time.Millisecond)
 	}
-	return Failed("observe", fmt.Errorf("the restarted member did not answer about A's lease: %w", last))
+	return lab.Failed("observe", fmt.Errorf("the restarted member did not answer about A's lease: %w", last))
 }

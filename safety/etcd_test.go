@@ -4,16 +4,18 @@ import (
 	"testing"
 
 	_ "github.com/lockbench/lockbench/locks/etcdlock" // registers the etcd strategies and provider
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 )
 
 // TestPausePastTTL runs the scenario on Redis and on etcd: consensus does not stop the
 // overlap, the revision fence rejects the stale write, as the INCR fence does on Redis.
 func TestPausePastTTL(t *testing.T) {
-	runScenario(t, "pause-past-ttl", 1, Params{"strategies": "single,etcd", "pause-factor": "2"})
+	labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "single,etcd", "pause-factor": "2"})
 }
 
-func TestFenceRegression(t *testing.T) { runScenario(t, "fence-regression", 1, nil) }
+func TestFenceRegression(t *testing.T) { labtest.RunScenario(t, "fence-regression", 1, nil) }
 
 func TestEtcdLeaderKill(t *testing.T) {
-	runScenario(t, "etcd-leader-kill", 1, Params{"strategies": "etcd-3,etcd"})
+	labtest.RunScenario(t, "etcd-leader-kill", 1, lab.Params{"strategies": "etcd-3,etcd"})
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -15,25 +17,25 @@ import (
 func BenchmarkFailoverLossTrial(b *testing.B) {
 	for _, c := range []struct {
 		name   string
-		params Params
+		params lab.Params
 	}{
-		{"reuse-rotating", Params{}},
-		{"reuse-one", Params{"deployments": "1"}},
-		{"fresh", Params{"reuse": "off"}},
+		{"reuse-rotating", lab.Params{}},
+		{"reuse-one", lab.Params{"deployments": "1"}},
+		{"fresh", lab.Params{"reuse": "off"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			params := Params{"modes": "none", "delays": "0ms"}
+			params := lab.Params{"modes": "none", "delays": "0ms"}
 			for k, v := range c.params {
 				params[k] = v
 			}
-			s, err := Lookup("failover-loss")
+			s, err := lab.Lookup("failover-loss")
 			if err != nil {
 				b.Fatal(err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 			defer cancel()
 			b.ResetTimer()
-			rep, err := Run(ctx, s, benchEnv(b, b.N, params))
+			rep, err := lab.Run(ctx, s, benchEnv(b, b.N, params))
 			b.StopTimer()
 			if err != nil {
 				b.Fatal(err)
@@ -55,8 +57,8 @@ func BenchmarkFailoverLossTrial(b *testing.B) {
 }
 
 // benchEnv is testEnv for benchmarks: quiet, topologies closed when b ends.
-func benchEnv(b *testing.B, trials int, params Params) *Env {
-	env := testEnv(b, trials, params)
+func benchEnv(b *testing.B, trials int, params lab.Params) *lab.Env {
+	env := labtest.TestEnv(b, trials, params)
 	env.OutDir, env.Logf = "", nil
 	return env
 }

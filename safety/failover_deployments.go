@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -13,22 +14,22 @@ import (
 type failoverRun struct {
 	failoverConfig
 	store interface {
-		Failover
-		KeyReader
+		lab.Failover
+		lab.KeyReader
 	}
 	lossDeployments, zombieDeployments *topologies.SentinelPool
 }
 
-func newFailoverRun(env *Env, c failoverConfig) (*failoverRun, error) {
-	st, err := StoreFor("sentinel")
+func newFailoverRun(env *lab.Env, c failoverConfig) (*failoverRun, error) {
+	st, err := lab.StoreFor("sentinel")
 	if err != nil {
 		return nil, err
 	}
 	r := &failoverRun{failoverConfig: c}
 	var ok bool
 	if r.store, ok = st.(interface {
-		Failover
-		KeyReader
+		lab.Failover
+		lab.KeyReader
 	}); !ok {
 		return nil, fmt.Errorf("the sentinel store cannot fail over and read keys")
 	}
@@ -38,7 +39,7 @@ func newFailoverRun(env *Env, c failoverConfig) (*failoverRun, error) {
 	}
 	starter := func(zombie bool) func(ctx context.Context) (topologies.Topology, error) {
 		return func(ctx context.Context) (topologies.Topology, error) {
-			topo, err := env.start(ctx, c.spec())
+			topo, err := env.StartTopology(ctx, c.spec())
 			if err != nil {
 				return nil, err
 			}
@@ -67,7 +68,7 @@ func borrow(ctx context.Context, pool *topologies.SentinelPool, use *deploymentU
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	use.count(dep)
 	defer pool.Return(dep)
@@ -82,7 +83,7 @@ func configureGuard(ctx context.Context, topo topologies.Topology, g failoverGua
 		n = 1
 	}
 	for _, node := range append(topo.Masters(), topo.Replicas()...) {
-		c := plainClient(node.Addr())
+		c := lab.PlainClient(node.Addr())
 		err := c.ConfigSet(ctx, "min-replicas-to-write", fmt.Sprint(n)).Err()
 		if err == nil {
 			err = c.ConfigSet(ctx, "min-replicas-max-lag", "10").Err()
@@ -106,7 +107,7 @@ func (u *deploymentUse) count(b *topologies.Borrowed) {
 	switch {
 	case b.Reformed != nil:
 		u.reformed++
-		u.reformMs.Add(ms(b.Reformed.Took))
+		u.reformMs.Add(lab.Millis(b.Reformed.Took))
 	case b.FreshAfter != "":
 		u.replaced++
 		if u.firstReplacement == "" {

@@ -11,19 +11,20 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
 
-func (r *failoverRun) lossTrial(ctx context.Context, topo topologies.Topology, v *failoverVariant, t *Trial) error {
+func (r *failoverRun) lossTrial(ctx context.Context, topo topologies.Topology, v *failoverVariant, t *lab.Trial) error {
 	st := r.store
 	primary, err := st.Primary(ctx, topo)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
-	replicas := replicasOf(topo, primary)
+	replicas := lab.ReplicasOf(topo, primary)
 	if err := configureGuard(ctx, topo, v.guard); err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	var locker locks.Locker
 	if v.guard.waitReplicas > 0 {
@@ -32,34 +33,34 @@ func (r *failoverRun) lossTrial(ctx context.Context, topo topologies.Topology, v
 		locker, err = st.Locker(ctx, topo, false)
 	}
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer locker.Close()
-	a := NewClient("A", locker, t.Rec)
-	res := NewResource("resource", false, t.Rec)
-	t.Input("delay_ms", ms(v.delay))
+	a := lab.NewClient("A", locker, t.Rec)
+	res := lab.NewResource("resource", false, t.Rec)
+	t.Input("delay_ms", lab.Millis(v.delay))
 
 	healCut := nemesis.NoHeal
 	var lags *replicaLags
 	if r.linkKill {
 		if healCut, err = nemesis.Inject(ctx, "replication-link-kill", nemesis.Target{Nodes: append([]topologies.Node{primary}, replicas...), Recorder: t.Rec}); err != nil {
-			return Failed("nemesis", err)
+			return lab.Failed("nemesis", err)
 		}
 		defer healCut(context.Background()) // stopped replicas must not outlive the trial
 	} else if r.lagMax > 0 {
 		if lags, err = pauseReplicas(ctx, t, replicas, r.lagMax); err != nil {
-			return Failed("nemesis", err)
+			return lab.Failed("nemesis", err)
 		}
 		defer lags.wait()
 	}
 	lease, err := a.Acquire(ctx, t.Key, time.Minute)
 	if err != nil {
-		return FirstGrant(err)
+		return lab.FirstGrant(err)
 	}
 	if err := a.Enter(ctx, res, lease); err != nil {
 		return err
 	}
-	if err := sleep(ctx, v.delay); err != nil {
+	if err := lab.Sleep(ctx, v.delay); err != nil {
 		return err
 	}
 	if r.linkKill {
@@ -73,25 +74,25 @@ func (r *failoverRun) lossTrial(ctx context.Context, topo topologies.Topology, v
 		// The stopped replicas resume only once the master is dead: they reconnect
 		// to nothing, and a stopped replica could not be promoted.
 		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary}, Recorder: t.Rec}); err != nil {
-			return Failed("nemesis", err)
+			return lab.Failed("nemesis", err)
 		}
 		if err := healCut(ctx); err != nil {
-			return Failed("nemesis", err)
+			return lab.Failed("nemesis", err)
 		}
-		next, err = awaitPromotion(ctx, t, st, topo, primary, r.promotionTimeout)
+		next, err = lab.AwaitPromotion(ctx, t, st, topo, primary, r.promotionTimeout)
 	} else {
-		next, err = killPrimary(ctx, t, st, topo, primary, r.promotionTimeout)
+		next, err = lab.KillPrimary(ctx, t, st, topo, primary, r.promotionTimeout)
 	}
 	if err != nil {
 		return err
 	}
-	t.Input("promotion_ms", ms(time.Since(killed)))
+	t.Input("promotion_ms", lab.Millis(time.Since(killed)))
 	if lags != nil {
 		if err := lags.record(ctx, t, killed, next); err != nil {
 			return err
 		}
 	}
-	state, err := observeKey(ctx, t, st, topo, next, t.Key)
+	state, err := lab.ObserveKey(ctx, t, st, topo, next, t.Key)
 	if err != nil {
 		return err
 	}
@@ -115,14 +116,14 @@ func describeKey(s topologies.KeyState, token string) string {
 
 // proveCut reads the master's replication state after the grant: the cut took only
 // if no replica acknowledged the grant's place in the stream.
-func proveCut(ctx context.Context, t *Trial, master topologies.Node) error {
+func proveCut(ctx context.Context, t *lab.Trial, master topologies.Node) error {
 	info, err := topologies.Replication(ctx, master.Addr())
 	if err != nil {
-		return Failed("observe", fmt.Errorf("INFO replication on %s: %w", master.Name(), err))
+		return lab.Failed("observe", fmt.Errorf("INFO replication on %s: %w", master.Name(), err))
 	}
 	for _, r := range info.Replicas {
 		if r.Offset >= info.Offset {
-			return NoFault("replica %s acknowledged offset %d, the master's %d after the grant: the cut did not hold", r.Addr, r.Offset, info.Offset)
+			return lab.NoFault("replica %s acknowledged offset %d, the master's %d after the grant: the cut did not hold", r.Addr, r.Offset, info.Offset)
 		}
 	}
 	if len(info.Replicas) == 0 {
@@ -143,11 +144,11 @@ type replicaLags struct {
 	errs     []error
 }
 
-func pauseReplicas(ctx context.Context, t *Trial, replicas []topologies.Node, lagMax time.Duration) (*replicaLags, error) {
+func pauseReplicas(ctx context.Context, t *lab.Trial, replicas []topologies.Node, lagMax time.Duration) (*replicaLags, error) {
 	l := &replicaLags{replicas: replicas, lags: make([]time.Duration, len(replicas)), ends: make([]time.Time, len(replicas)), errs: make([]error, len(replicas))}
 	for i, r := range replicas {
 		l.lags[i] = time.Duration(t.Rand.Int64N(lagMax.Milliseconds()+1)) * time.Millisecond
-		t.Input(fmt.Sprintf("lag_replica%d_ms", i), ms(l.lags[i]))
+		t.Input(fmt.Sprintf("lag_replica%d_ms", i), lab.Millis(l.lags[i]))
 		if l.lags[i] == 0 {
 			l.ends[i] = time.Now()
 			continue
@@ -165,24 +166,24 @@ func pauseReplicas(ctx context.Context, t *Trial, replicas []topologies.Node, la
 			l.ends[i] = time.Now()
 		}(i, r.Addr())
 	}
-	t.Input("lag_min_ms", ms(slices.Min(l.lags)))
-	t.Input("lag_max_ms", ms(slices.Max(l.lags)))
+	t.Input("lag_min_ms", lab.Millis(slices.Min(l.lags)))
+	t.Input("lag_max_ms", lab.Millis(slices.Max(l.lags)))
 	return l, nil
 }
 
 func (l *replicaLags) wait() { l.done.Wait() }
 
 // record waits for every pause to end and notes each end against the kill.
-func (l *replicaLags) record(ctx context.Context, t *Trial, killed time.Time, promoted topologies.Node) error {
+func (l *replicaLags) record(ctx context.Context, t *lab.Trial, killed time.Time, promoted topologies.Node) error {
 	l.wait()
 	for i, r := range l.replicas {
 		if l.errs[i] != nil {
-			return Failed("observe", fmt.Errorf("PING %s to see its pause end: %w", r.Name(), l.errs[i]))
+			return lab.Failed("observe", fmt.Errorf("PING %s to see its pause end: %w", r.Name(), l.errs[i]))
 		}
-		margin := ms(l.ends[i].Sub(killed))
+		margin := lab.Millis(l.ends[i].Sub(killed))
 		t.Input(fmt.Sprintf("pause_end_after_kill_replica%d_ms", i), margin)
 		if r.Addr() == promoted.Addr() {
-			t.Input("lag_promoted_ms", ms(l.lags[i]))
+			t.Input("lag_promoted_ms", lab.Millis(l.lags[i]))
 			t.Input("pause_end_after_kill_promoted_ms", margin)
 		}
 	}
@@ -193,13 +194,13 @@ func (l *replicaLags) record(ctx context.Context, t *Trial, killed time.Time, pr
 // inside the resource; refused because the key is there, it stops. A master refusing
 // writes for want of replicas (min-replicas) is waited out for a while; anything
 // else, or no answer in time, ends the trial as an error.
-func secondHolder(ctx context.Context, t *Trial, res *Resource, master topologies.Node) error {
+func secondHolder(ctx context.Context, t *lab.Trial, res *lab.Resource, master topologies.Node) error {
 	l, err := locks.NewSingle(ctx, master.Addr(), locks.RedisOptions{})
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer l.Close()
-	b := NewClient("B", l, t.Rec)
+	b := lab.NewClient("B", l, t.Rec)
 	patience := time.Now().Add(secondClientPatience)
 	for {
 		lease, err := b.Acquire(ctx, t.Key, time.Minute)
@@ -209,7 +210,7 @@ func secondHolder(ctx context.Context, t *Trial, res *Resource, master topologie
 				return err
 			}
 			b.Write(ctx, res, lease)
-			if err := sleep(ctx, 20*time.Millisecond); err != nil {
+			if err := lab.Sleep(ctx, 20*time.Millisecond); err != nil {
 				return err
 			}
 			b.Leave(res, lease)
@@ -217,12 +218,12 @@ func secondHolder(ctx context.Context, t *Trial, res *Resource, master topologie
 			return nil
 		case errors.Is(err, locks.ErrNotAcquired):
 			return nil
-		case IsReplicationRefusal(err) && time.Now().Before(patience):
-			if err := sleep(ctx, 10*time.Millisecond); err != nil {
+		case lab.IsReplicationRefusal(err) && time.Now().Before(patience):
+			if err := lab.Sleep(ctx, 10*time.Millisecond); err != nil {
 				return err
 			}
 		default:
-			return Failed("second-acquire", fmt.Errorf("B on the promoted %s (patience %v): %w", master.Name(), secondClientPatience, err))
+			return lab.Failed("second-acquire", fmt.Errorf("B on the promoted %s (patience %v): %w", master.Name(), secondClientPatience, err))
 		}
 	}
 }

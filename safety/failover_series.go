@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -12,7 +13,7 @@ import (
 func lossByDelay(g failoverGuard, variants []*failoverVariant) results.Series {
 	s := results.Series{Name: "mode=" + g.mode, X: "delay from grant to master kill (ms)", Y: "probability the lock was lost"}
 	for _, v := range variants {
-		if p, ok := results.VariantPoint(ms(v.delay), v.result(), results.LostLocks); ok {
+		if p, ok := results.VariantPoint(lab.Millis(v.delay), v.Result(), results.LostLocks); ok {
 			s.Points = append(s.Points, p)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -14,7 +16,7 @@ import (
 // runScenario asserts their claims: lost in some trial with no guard or only
 // min-replicas at delay 0, never lost under WAIT 2; wait1 is a measured point.
 func TestFailoverLoss(t *testing.T) {
-	rep := runScenario(t, "failover-loss", 2, Params{"modes": "none,wait1,wait2,min-replicas", "delays": "0ms", "lag-max": "150ms", "wait-timeout": "2s"})
+	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "none,wait1,wait2,min-replicas", "delays": "0ms", "lag-max": "150ms", "wait-timeout": "2s"})
 	want := map[string]bool{"mode=none": true, "mode=none by lag": true, "mode=wait1": true, "mode=wait2": true, "mode=min-replicas": true, "mode=min-replicas by lag": true}
 	for _, s := range rep.Series {
 		if !want[s.Name] {
@@ -54,7 +56,7 @@ func provesARead(tr results.Trial) bool {
 // With every replica cut off before the grant, every judged trial lost the lock (the
 // Always claim), and each proved the cut from the master's replication state.
 func TestFailoverLossLinkKill(t *testing.T) {
-	rep := runScenario(t, "failover-loss", 2, Params{"modes": "none", "delays": "0ms", "cut": "link-kill"})
+	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "none", "delays": "0ms", "cut": "link-kill"})
 	for _, v := range rep.Variants {
 		for _, tr := range v.Trials {
 			if tr.Outcome != results.Judged {
@@ -74,7 +76,7 @@ func TestFailoverLossLinkKill(t *testing.T) {
 // The resumed old master takes writes: check.SplitBrain measures the window from the
 // probes, and the tally carries it.
 func TestFailoverLossZombie(t *testing.T) {
-	rep := runScenario(t, "failover-loss", 1, Params{"modes": "zombie"})
+	rep := labtest.RunScenario(t, "failover-loss", 1, lab.Params{"modes": "zombie"})
 	v := rep.Variants[0]
 	if v.Tally.Window.N == 0 || v.Tally.Window.Max <= 0 {
 		t.Errorf("zombie: no split-brain window in the tally %+v", v.Tally.Window)
@@ -87,14 +89,14 @@ func TestFailoverLossZombie(t *testing.T) {
 // A promotion not seen in time is fault_not_produced, never judged; the deployment it
 // leaves mid-failover re-forms for the next trial (one deployment, so it must).
 func TestFailoverLossPromotionTimeout(t *testing.T) {
-	env := testEnv(t, 2, Params{"modes": "none", "delays": "0ms", "promotion-timeout": "1ms", "deployments": "1"})
-	s, err := Lookup("failover-loss")
+	env := labtest.TestEnv(t, 2, lab.Params{"modes": "none", "delays": "0ms", "promotion-timeout": "1ms", "deployments": "1"})
+	s, err := lab.Lookup("failover-loss")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	rep, err := Run(ctx, s, env)
+	rep, err := lab.Run(ctx, s, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,23 +110,23 @@ func TestFailoverLossPromotionTimeout(t *testing.T) {
 }
 
 func TestFailoverLossParams(t *testing.T) {
-	s, err := Lookup("failover-loss")
+	s, err := lab.Lookup("failover-loss")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []Params{
+	for _, bad := range []lab.Params{
 		{"modes": "none,wait3"},
 		{"cut": "both"},
 		{"down-after": "50ms"},
 		{"failover-timeout": "500ms"},
 		{"deployments": "0"},
 	} {
-		var pe *ParamError
-		if _, err := Parse(s.Name(), s.Params(), bad); !errors.As(err, &pe) {
+		var pe *lab.ParamError
+		if _, err := lab.Parse(s.Name(), s.Params(), bad); !errors.As(err, &pe) {
 			t.Errorf("%v: %v, want a ParamError", bad, err)
 		}
 	}
-	if _, err := Parse(s.Name(), s.Params(), nil); err != nil {
+	if _, err := lab.Parse(s.Name(), s.Params(), nil); err != nil {
 		t.Errorf("defaults: %v", err)
 	}
 }

@@ -11,41 +11,42 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
 
-func (r *failoverRun) zombieTrial(ctx context.Context, topo topologies.Topology, t *Trial) error {
+func (r *failoverRun) zombieTrial(ctx context.Context, topo topologies.Topology, t *lab.Trial) error {
 	st := r.store
 	old, err := st.Primary(ctx, topo)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
-	res := NewResource("resource", false, t.Rec)
+	res := lab.NewResource("resource", false, t.Rec)
 	heal, err := nemesis.Inject(ctx, "node-pause", nemesis.Target{Nodes: []topologies.Node{old}, Recorder: t.Rec})
 	if err != nil {
-		return Failed("nemesis", err)
+		return lab.Failed("nemesis", err)
 	}
 	defer heal(context.Background()) // a stopped process must not outlive the trial
-	next, err := awaitPromotion(ctx, t, st, topo, old, r.promotionTimeout)
+	next, err := lab.AwaitPromotion(ctx, t, st, topo, old, r.promotionTimeout)
 	if err != nil {
 		return err
 	}
 	lb, err := locks.NewSingle(ctx, next.Addr(), locks.RedisOptions{})
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer lb.Close()
-	b := NewClient("B", lb, t.Rec)
+	b := lab.NewClient("B", lb, t.Rec)
 	leaseB, err := b.Acquire(ctx, t.Key, time.Minute)
 	if err != nil {
-		return Failed("first-acquire", fmt.Errorf("B on the new master %s: %w", next.Name(), err))
+		return lab.Failed("first-acquire", fmt.Errorf("B on the new master %s: %w", next.Name(), err))
 	}
 	if err := b.Enter(ctx, res, leaseB); err != nil {
 		return err
 	}
 	if err := heal(ctx); err != nil {
-		return Failed("nemesis", err)
+		return lab.Failed("nemesis", err)
 	}
 	resumed := time.Now()
 	probe := newZombieProbe(old, t)
@@ -56,10 +57,10 @@ func (r *failoverRun) zombieTrial(ctx context.Context, topo topologies.Topology,
 	// A's client still points at the old master, as a client with a fixed address does.
 	la, err := locks.NewSingle(ctx, old.Addr(), locks.RedisOptions{})
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer la.Close()
-	a := NewClient("A", la, t.Rec)
+	a := lab.NewClient("A", la, t.Rec)
 	leaseA, errA := a.Acquire(ctx, t.Key, time.Minute)
 	switch {
 	case errA == nil:
@@ -71,10 +72,10 @@ func (r *failoverRun) zombieTrial(ctx context.Context, topo topologies.Topology,
 		// Taken there already, or already a replica: A holds nothing; the probes
 		// say whether the old master was a zombie at all.
 	default:
-		return Failed("zombie-acquire", fmt.Errorf("A on the old master %s: %w", old.Name(), errA))
+		return lab.Failed("zombie-acquire", fmt.Errorf("A on the old master %s: %w", old.Name(), errA))
 	}
 	for !probe.demoted && time.Since(resumed) < r.zombieWatch {
-		if err := sleep(ctx, zombieProbeInterval); err != nil {
+		if err := lab.Sleep(ctx, zombieProbeInterval); err != nil {
 			return err
 		}
 		if err := probe.write(ctx); err != nil {
@@ -84,7 +85,7 @@ func (r *failoverRun) zombieTrial(ctx context.Context, topo topologies.Topology,
 	t.Input("probes", float64(probe.sent))
 	t.Input("probes_accepted", float64(probe.accepted))
 	if probe.accepted == 0 && errA != nil {
-		return NoFault("the old master %s accepted no write after it resumed (A: %v): it was a replica already", old.Name(), errA)
+		return lab.NoFault("the old master %s accepted no write after it resumed (A: %v): it was a replica already", old.Name(), errA)
 	}
 	t.Prove("the old master %s took writes after it resumed: %d of %d probes accepted, A's acquire there %s; %s", old.Name(), probe.accepted, probe.sent,
 		map[bool]string{true: "granted", false: fmt.Sprintf("refused (%v)", errA)}[errA == nil],
@@ -103,15 +104,15 @@ func isReadOnly(err error) bool { return err != nil && strings.HasPrefix(err.Err
 // failure is the trial's error.
 type zombieProbe struct {
 	node           topologies.Node
-	t              *Trial
+	t              *lab.Trial
 	c              *redis.Client
 	key            string
 	sent, accepted int
 	demoted        bool
 }
 
-func newZombieProbe(node topologies.Node, t *Trial) *zombieProbe {
-	return &zombieProbe{node: node, t: t, c: plainClient(node.Addr()), key: "lockbench:zombie-probe:" + t.Key}
+func newZombieProbe(node topologies.Node, t *lab.Trial) *zombieProbe {
+	return &zombieProbe{node: node, t: t, c: lab.PlainClient(node.Addr()), key: "lockbench:zombie-probe:" + t.Key}
 }
 
 func (p *zombieProbe) close() { p.c.Close() }
@@ -130,7 +131,7 @@ func (p *zombieProbe) write(ctx context.Context) error {
 		err = p.set(ctx)
 	}
 	if err != nil && !isReadOnly(err) {
-		return Failed("probe", fmt.Errorf("probe write to %s: %w", p.node.Name(), err))
+		return lab.Failed("probe", fmt.Errorf("probe write to %s: %w", p.node.Name(), err))
 	}
 	p.sent++
 	e := history.Event{Client: "observer", Kind: history.ProbeWritten, Key: p.key, Node: p.node.Addr(), Accepted: err == nil}

@@ -8,6 +8,7 @@ import (
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -19,7 +20,7 @@ import (
 // broken lock on them.
 type breakRig interface {
 	// trial runs fn on this trial's lock service, made ready for the trial.
-	trial(ctx context.Context, t *Trial, fn func(*brokenLock) error) error
+	trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock) error) error
 	// close stops the rig's servers and says, if anything, what to note.
 	close() string
 }
@@ -27,7 +28,7 @@ type breakRig interface {
 // brokenLock is one trial's lock service and how it is broken. Every step is a no-op
 // unless the break sets it.
 type brokenLock struct {
-	store Store
+	store lab.Store
 	topo  topologies.Topology
 	ttl   time.Duration // the lease A asks for
 	ttlB  time.Duration // and B
@@ -36,7 +37,7 @@ type brokenLock struct {
 	lag, hold func(ctx context.Context) error
 	// breakLock runs in A's change just before its write; it returns when B's
 	// attempts must have succeeded.
-	breakLock func(ctx context.Context, a *Client, leaseA locks.Lease) (time.Time, error)
+	breakLock func(ctx context.Context, a *lab.Client, leaseA locks.Lease) (time.Time, error)
 	// proveGrant checks B's grant against A's lease; proveResumed runs once A goes on.
 	proveGrant   func(leaseA locks.Lease, grantedAt time.Time) error
 	proveResumed func(leaseA locks.Lease) error
@@ -44,12 +45,12 @@ type brokenLock struct {
 
 // newBrokenLock is a lock with nothing broken yet; B's grant must come while A's
 // lease runs (the break, not the expiry, hands B the lock).
-func newBrokenLock(st Store, topo topologies.Topology, ttl time.Duration) *brokenLock {
+func newBrokenLock(st lab.Store, topo topologies.Topology, ttl time.Duration) *brokenLock {
 	noop := func(context.Context) error { return nil }
 	return &brokenLock{store: st, topo: topo, ttl: ttl, ttlB: ttl, until: "the end of A's lease", lag: noop, hold: noop,
 		proveGrant: func(leaseA locks.Lease, grantedAt time.Time) error {
 			if !grantedAt.Before(leaseA.ValidUntil) {
-				return Failed("timing", fmt.Errorf("B was granted %v after A's lease ended: the expiry handed it the lock, not the fault (the %v lease is too short for this machine)",
+				return lab.Failed("timing", fmt.Errorf("B was granted %v after A's lease ended: the expiry handed it the lock, not the fault (the %v lease is too short for this machine)",
 					grantedAt.Sub(leaseA.ValidUntil).Round(time.Millisecond), ttl))
 			}
 			return nil
@@ -58,7 +59,7 @@ func newBrokenLock(st Store, topo topologies.Topology, ttl time.Duration) *broke
 	}
 }
 
-func newBreakRig(ctx context.Context, env *Env, brk, strategy string, cfg lostUpdatesConfig) (breakRig, error) {
+func newBreakRig(ctx context.Context, env *lab.Env, brk, strategy string, cfg lostUpdatesConfig) (breakRig, error) {
 	switch brk {
 	case "pause":
 		return newPauseRig(ctx, env, strategy, cfg)
@@ -97,24 +98,24 @@ func (pgLockStore) Locker(ctx context.Context, topo topologies.Topology, _ bool)
 // stuck in a slow call while its lock library runs on). A whole-process stop
 // (SIGSTOP) would stop the timer too, and A's session would keep the lock.
 type pauseRig struct {
-	store  Store
+	store  lab.Store
 	topo   topologies.Topology
 	owned  bool // started for this rig (pg-advisory's is the run's server)
 	ttl    time.Duration
 	factor float64
 }
 
-func newPauseRig(ctx context.Context, env *Env, strategy string, cfg lostUpdatesConfig) (*pauseRig, error) {
+func newPauseRig(ctx context.Context, env *lab.Env, strategy string, cfg lostUpdatesConfig) (*pauseRig, error) {
 	r := &pauseRig{ttl: cfg.ttl, factor: cfg.pauseFactor}
 	if strategy == pgAdvisory {
 		r.store, r.topo = pgLockStore{}, cfg.pg
 		return r, nil
 	}
-	st, err := StoreFor(strategy)
+	st, err := lab.StoreFor(strategy)
 	if err != nil {
 		return nil, err
 	}
-	topo, err := env.start(ctx, st.Spec())
+	topo, err := env.StartTopology(ctx, st.Spec())
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +130,7 @@ func (r *pauseRig) close() string {
 	return ""
 }
 
-func (r *pauseRig) trial(ctx context.Context, t *Trial, fn func(*brokenLock) error) error {
+func (r *pauseRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock) error) error {
 	granted := r.store.GrantedTTL(r.ttl)
 	pause := time.Duration(r.factor * float64(granted))
 	lk := newBrokenLock(r.store, r.topo, r.ttl)
@@ -137,28 +138,28 @@ func (r *pauseRig) trial(ctx context.Context, t *Trial, fn func(*brokenLock) err
 	heal := nemesis.NoHeal
 	defer func() { heal(context.Background()) }()
 	var stopped time.Time
-	lk.breakLock = func(ctx context.Context, a *Client, _ locks.Lease) (time.Time, error) {
+	lk.breakLock = func(ctx context.Context, a *lab.Client, _ locks.Lease) (time.Time, error) {
 		h, err := nemesis.Inject(ctx, "client-pause", nemesis.Target{Client: a, Duration: pause, Recorder: t.Rec})
 		if err != nil {
-			return time.Time{}, Failed("nemesis", err)
+			return time.Time{}, lab.Failed("nemesis", err)
 		}
 		heal, stopped = h, time.Now()
-		t.Input("pause_ms", ms(pause))
+		t.Input("pause_ms", lab.Millis(pause))
 		return stopped.Add(pause), nil
 	}
 	// B is granted only once the lease A was granted has run out, while A is stopped.
 	lk.proveGrant = func(leaseA locks.Lease, grantedAt time.Time) error {
 		if grantedAt.Before(leaseA.ValidUntil) {
-			return Failed("timing", fmt.Errorf("B was granted %v before A's lease ended: not the pause", leaseA.ValidUntil.Sub(grantedAt).Round(time.Millisecond)))
+			return lab.Failed("timing", fmt.Errorf("B was granted %v before A's lease ended: not the pause", leaseA.ValidUntil.Sub(grantedAt).Round(time.Millisecond)))
 		}
-		t.Input("b_granted_after_lease_ms", ms(grantedAt.Sub(leaseA.ValidUntil)))
+		t.Input("b_granted_after_lease_ms", lab.Millis(grantedAt.Sub(leaseA.ValidUntil)))
 		return nil
 	}
 	lk.proveResumed = func(leaseA locks.Lease) error {
 		away, left := time.Since(stopped), leaseA.ValidUntil.Sub(stopped)
-		t.Input("away_ms", ms(away))
+		t.Input("away_ms", lab.Millis(away))
 		if away <= left {
-			return NoFault("A was stopped %v, within the %v left of its lease", away.Round(time.Millisecond), left.Round(time.Millisecond))
+			return lab.NoFault("A was stopped %v, within the %v left of its lease", away.Round(time.Millisecond), left.Round(time.Millisecond))
 		}
 		t.Prove("A stopped %v in the middle of its change, %v past its lease (granted %v)", away.Round(time.Millisecond),
 			(away - left).Round(time.Millisecond), leaseA.ValidUntil.Sub(leaseA.Start).Round(time.Millisecond))
@@ -174,8 +175,8 @@ func (r *pauseRig) trial(ctx context.Context, t *Trial, fn func(*brokenLock) err
 type failoverRig struct {
 	run   *failoverRun
 	store interface {
-		Failover
-		KeyReader
+		lab.Failover
+		lab.KeyReader
 		replicationControl
 		fenceReader
 	}
@@ -190,15 +191,15 @@ const failoverLease = 10 * time.Second
 // of it, and the promotion waits for them.
 const failoverPromotion = 15 * time.Second
 
-func newFailoverRig(env *Env) (*failoverRig, error) {
+func newFailoverRig(env *lab.Env) (*failoverRig, error) {
 	run, err := newFailoverRun(env, failoverConfig{downAfter: 400 * time.Millisecond, failoverTimeout: 1500 * time.Millisecond,
 		reuse: true, deployments: 2, reformTimeout: 15 * time.Second})
 	if err != nil {
 		return nil, err
 	}
 	st, ok := run.store.(interface {
-		Failover
-		KeyReader
+		lab.Failover
+		lab.KeyReader
 		replicationControl
 		fenceReader
 	})
@@ -214,11 +215,11 @@ func (r *failoverRig) close() string {
 	return r.use.note()
 }
 
-func (r *failoverRig) trial(ctx context.Context, t *Trial, fn func(*brokenLock) error) error {
+func (r *failoverRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock) error) error {
 	return borrow(ctx, r.run.lossDeployments, &r.use, func(topo topologies.Topology) error {
 		primary, err := r.store.Primary(ctx, topo)
 		if err != nil {
-			return Failed("setup", err)
+			return lab.Failed("setup", err)
 		}
 		// A replica still paused must not go back to the pool so.
 		defer unpauseAll(topo)
@@ -231,31 +232,31 @@ func (r *failoverRig) trial(ctx context.Context, t *Trial, fn func(*brokenLock) 
 			return err
 		}
 		lk.until = "the end of B's patience on the promoted master"
-		lk.breakLock = func(ctx context.Context, _ *Client, leaseA locks.Lease) (time.Time, error) {
+		lk.breakLock = func(ctx context.Context, _ *lab.Client, leaseA locks.Lease) (time.Time, error) {
 			if err := beforeKill(ctx); err != nil {
-				return time.Time{}, Failed("nemesis", err)
+				return time.Time{}, lab.Failed("nemesis", err)
 			}
-			t.Input("kill_after_lag_ms", ms(time.Since(lagged)))
-			next, err := killPrimary(ctx, t, r.store, topo, primary, failoverPromotion)
+			t.Input("kill_after_lag_ms", lab.Millis(time.Since(lagged)))
+			next, err := lab.KillPrimary(ctx, t, r.store, topo, primary, failoverPromotion)
 			if err != nil {
 				return time.Time{}, err
 			}
-			state, err := observeKey(ctx, t, r.store, topo, next, t.Key)
+			state, err := lab.ObserveKey(ctx, t, r.store, topo, next, t.Key)
 			if err != nil {
 				return time.Time{}, err
 			}
 			if state.Present && state.Value == leaseA.Token {
-				return time.Time{}, NoFault("the promoted %s holds A's lease: the lag did not hold", next.Name())
+				return time.Time{}, lab.NoFault("the promoted %s holds A's lease: the lag did not hold", next.Name())
 			}
 			t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), describeKey(state, leaseA.Token))
 			if leaseA.HasFence { // the INCR counter: it must have lost A's fences
 				got, err := r.store.Fence(ctx, next, t.Key)
 				if err != nil {
-					return time.Time{}, Failed("observe", fmt.Errorf("fence counter on %s: %w", next.Name(), err))
+					return time.Time{}, lab.Failed("observe", fmt.Errorf("fence counter on %s: %w", next.Name(), err))
 				}
 				t.Input("fence_on_promoted", float64(got))
 				if got >= leaseA.Fence {
-					return time.Time{}, NoFault("the promoted %s holds fence %d, A's lease had %d: the lag lost no fence", next.Name(), got, leaseA.Fence)
+					return time.Time{}, lab.NoFault("the promoted %s holds fence %d, A's lease had %d: the lag lost no fence", next.Name(), got, leaseA.Fence)
 				}
 				t.Prove("the promoted %s holds fence %d, below A's %d: B's INCR reissues a fence", next.Name(), got, leaseA.Fence)
 			}
@@ -280,7 +281,7 @@ func unpauseAll(topo topologies.Topology) {
 // in the middle of its change node 2 restarts with no data and 3, 4 come back empty:
 // B finds three free nodes, a majority (as in redlock-restart).
 type redlockRig struct {
-	store Store
+	store lab.Store
 	topo  topologies.Topology
 	ttl   time.Duration
 }
@@ -288,12 +289,12 @@ type redlockRig struct {
 // redlockLease leaves time for three node restarts (tens of ms each) in A's lease.
 const redlockLease = 2 * time.Second
 
-func newRedlockRig(ctx context.Context, env *Env, strategy string, cfg lostUpdatesConfig) (*redlockRig, error) {
-	st, err := StoreFor(strategy)
+func newRedlockRig(ctx context.Context, env *lab.Env, strategy string, cfg lostUpdatesConfig) (*redlockRig, error) {
+	st, err := lab.StoreFor(strategy)
 	if err != nil {
 		return nil, err
 	}
-	topo, err := env.start(ctx, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
+	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
 	if err != nil {
 		return nil, err
 	}
@@ -302,12 +303,12 @@ func newRedlockRig(ctx context.Context, env *Env, strategy string, cfg lostUpdat
 
 func (r *redlockRig) close() string { r.topo.Close(); return "" }
 
-func (r *redlockRig) trial(ctx context.Context, t *Trial, fn func(*brokenLock) error) error {
+func (r *redlockRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock) error) error {
 	nodes := r.topo.Masters()
 	for _, n := range nodes { // a previous trial's victims come back first
 		if !n.Running() {
 			if err := n.Restart(ctx, topologies.RestartEmpty); err != nil {
-				return Failed("setup", err)
+				return lab.Failed("setup", err)
 			}
 		}
 	}
@@ -322,14 +323,14 @@ func (r *redlockRig) trial(ctx context.Context, t *Trial, fn func(*brokenLock) e
 		_, err = nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: nodes[3:], Recorder: t.Rec})
 		return err
 	}
-	lk.breakLock = func(ctx context.Context, _ *Client, leaseA locks.Lease) (time.Time, error) {
+	lk.breakLock = func(ctx context.Context, _ *lab.Client, leaseA locks.Lease) (time.Time, error) {
 		if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Nodes: nodes[2:], Recorder: t.Rec}); err != nil {
-			return time.Time{}, Failed("nemesis", err)
+			return time.Time{}, lab.Failed("nemesis", err)
 		}
 		if err := proveRestart(ctx, t, victim, before, true); err != nil {
 			return time.Time{}, err
 		}
-		line, err := provedEmpty(ctx, r.topo, nodes[3:], t.Key)
+		line, err := lab.ProvedEmpty(ctx, r.topo, nodes[3:], t.Key)
 		if err != nil {
 			return time.Time{}, err
 		}
@@ -344,7 +345,7 @@ func (r *redlockRig) trial(ctx context.Context, t *Trial, fn func(*brokenLock) e
 // on the master while A's lease still runs. Each trial has a fresh master, so that no
 // offset carries over.
 type clockRig struct {
-	env *Env
+	env *lab.Env
 	ttl time.Duration
 }
 
@@ -353,39 +354,39 @@ const breakEvent = "break"
 
 func (r *clockRig) close() string { return "" }
 
-func (r *clockRig) trial(ctx context.Context, t *Trial, fn func(*brokenLock) error) error {
+func (r *clockRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock) error) error {
 	jump := 2 * r.ttl
 	model := clocks.Model{Jumps: []clocks.Jump{{After: breakEvent, By: jump}}}
-	st, err := StoreFor("single")
+	st, err := lab.StoreFor("single")
 	if err != nil {
 		return err
 	}
 	spec := st.Spec()
-	spec.Clocks = map[string]clocks.Model{nodeName(0): model}
-	topo, err := r.env.start(ctx, spec)
+	spec.Clocks = map[string]clocks.Model{lab.NodeName(0): model}
+	topo, err := r.env.StartTopology(ctx, spec)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer topo.Close()
 	node := topo.Masters()[0]
 	lk := newBrokenLock(st, topo, r.ttl)
-	lk.breakLock = func(ctx context.Context, _ *Client, leaseA locks.Lease) (time.Time, error) {
+	lk.breakLock = func(ctx context.Context, _ *lab.Client, leaseA locks.Lease) (time.Time, error) {
 		firedAt := time.Now()
 		topologies.FireClockEvent(topo, breakEvent)
 		t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "clock event " + breakEvent + ": " + topo.Spec().ClockSummary()})
-		m, err := expectClock(node, model, map[string]time.Time{breakEvent: firedAt})
+		m, err := lab.ExpectClock(node, model, map[string]time.Time{breakEvent: firedAt})
 		if err != nil {
 			return time.Time{}, err
 		}
-		reading, line, err := awaitOffset(ctx, m)
+		reading, line, err := lab.AwaitOffset(ctx, m)
 		if err != nil {
 			return time.Time{}, err
 		}
-		if reading.received.After(leaseA.ValidUntil) {
-			return time.Time{}, NoFault("%s showed its jump only after A's lease ended", node.Name())
+		if reading.Received.After(leaseA.ValidUntil) {
+			return time.Time{}, lab.NoFault("%s showed its jump only after A's lease ended", node.Name())
 		}
-		t.Prove("%s %v after the jump, with %v left of A's lease", line, reading.received.Sub(firedAt).Round(10*time.Microsecond),
-			leaseA.ValidUntil.Sub(reading.received).Round(time.Millisecond))
+		t.Prove("%s %v after the jump, with %v left of A's lease", line, reading.Received.Sub(firedAt).Round(10*time.Microsecond),
+			leaseA.ValidUntil.Sub(reading.Received).Round(time.Millisecond))
 		return leaseA.ValidUntil, nil
 	}
 	return fn(lk)

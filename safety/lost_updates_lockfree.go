@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -35,7 +36,7 @@ var lockFreeWhat = map[string]string{
 }
 
 type lockFreeVariant struct {
-	Variant
+	lab.Variant
 	fault, mode string
 }
 
@@ -58,7 +59,7 @@ func lockFreeVariants(faults, modes []string) []lockFreeVariant {
 	for _, f := range faults {
 		for _, m := range modes {
 			claims := lockFreeClaims(f, m)
-			out = append(out, lockFreeVariant{Variant: Variant{&results.Variant{
+			out = append(out, lockFreeVariant{Variant: lab.Variant{Variant: &results.Variant{
 				Name:        f + "/" + m,
 				Description: fmt.Sprintf("no lock: %s. Guard: %s.", lockFreeFaults[f], lockFreeWhat[m]),
 				Params:      map[string]string{"break": f, "strategy": m, "fence": "none", "guard": ""},
@@ -72,25 +73,25 @@ func lockFreeVariants(faults, modes []string) []lockFreeVariant {
 
 // lockFreeTrial: A changes the row, then changes it again under the fault; B changes
 // it in between (pause). The audit of the row gives the counts.
-func lockFreeTrial(ctx context.Context, cfg lostUpdatesConfig, v lockFreeVariant, t *Trial) error {
+func lockFreeTrial(ctx context.Context, cfg lostUpdatesConfig, v lockFreeVariant, t *lab.Trial) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	acct, err := cfg.open(ctx, cfg.dsn)
 	if err != nil {
-		return Failed("setup", fmt.Errorf("accounts: %w", err))
+		return lab.Failed("setup", fmt.Errorf("accounts: %w", err))
 	}
 	defer acct.Close()
 	apply := func(client, key string, amount int64, between func(context.Context) error) (AccountOutcome, error) {
 		out, err := acct.Apply(ctx, v.mode, AccountChange{Client: client, Key: key, Amount: amount, Between: between})
 		if err != nil || out == AccountFailed {
-			return out, Failed("resource", fmt.Errorf("%s's change %s: %v", client, key, err))
+			return out, lab.Failed("resource", fmt.Errorf("%s's change %s: %v", client, key, err))
 		}
 		return out, nil
 	}
 	if out, err := apply("A", t.Key+":A1", firstAmount, nil); err != nil {
 		return err
 	} else if out != AccountApplied {
-		return Failed("setup", fmt.Errorf("A's first change, alone on the row, was %s", out))
+		return lab.Failed("setup", fmt.Errorf("A's first change, alone on the row, was %s", out))
 	}
 	bOut := AccountOutcome("")
 	switch v.fault {
@@ -107,7 +108,7 @@ func lockFreeTrial(ctx context.Context, cfg lostUpdatesConfig, v lockFreeVariant
 				return err
 			}
 			bOut = out
-			if err := sleep(ctx, pause-time.Since(began)); err != nil {
+			if err := lab.Sleep(ctx, pause-time.Since(began)); err != nil {
 				return err
 			}
 			stopped = time.Since(began)
@@ -118,9 +119,9 @@ func lockFreeTrial(ctx context.Context, cfg lostUpdatesConfig, v lockFreeVariant
 			return err
 		}
 		if bOut == "" {
-			return Failed("trial", fmt.Errorf("A's change was %s without reaching its write", aOut))
+			return lab.Failed("trial", fmt.Errorf("A's change was %s without reaching its write", aOut))
 		}
-		t.Input("stopped_ms", ms(stopped))
+		t.Input("stopped_ms", lab.Millis(stopped))
 		t.Prove("A stopped %v between its read and its write; B's change was %s in that time; then A's was %s",
 			stopped.Round(time.Millisecond), bOut, aOut)
 	case lockFreeRedelivery:
@@ -136,7 +137,7 @@ func lockFreeTrial(ctx context.Context, cfg lostUpdatesConfig, v lockFreeVariant
 	}
 	audit, err := acct.Audit(ctx)
 	if err != nil {
-		return Failed("audit", err)
+		return lab.Failed("audit", err)
 	}
 	lost := audit.LostUpdates
 	if bOut == AccountRefused {

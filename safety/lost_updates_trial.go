@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -126,34 +127,34 @@ const accountResource = "account"
 // long-running system has), then change #2 under LA; just before #2's write the lock
 // is broken and B, granted, makes change #3; then A's write goes through its guard.
 // The audit of the row gives the counts; the history gives the overlap.
-func lostUpdatesTrial(ctx context.Context, rig breakRig, cfg lostUpdatesConfig, v lostUpdatesVariant, t *Trial) error {
+func lostUpdatesTrial(ctx context.Context, rig breakRig, cfg lostUpdatesConfig, v lostUpdatesVariant, t *lab.Trial) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	return rig.trial(ctx, t, func(lk *brokenLock) error { return lostUpdatesOn(ctx, lk, cfg, v, t) })
 }
 
-func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v lostUpdatesVariant, t *Trial) error {
+func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v lostUpdatesVariant, t *lab.Trial) error {
 	acct, err := cfg.open(ctx, cfg.dsn)
 	if err != nil {
-		return Failed("setup", fmt.Errorf("accounts: %w", err))
+		return lab.Failed("setup", fmt.Errorf("accounts: %w", err))
 	}
 	defer acct.Close()
 	fenced := v.fence == fenceOfLock && v.hasFence()
-	clients, closeClients, err := storeClients(ctx, lk.store, lk.topo, fenced, t.Rec, "A", "B")
+	clients, closeClients, err := lab.StoreClients(ctx, lk.store, lk.topo, fenced, t.Rec, "A", "B")
 	if err != nil {
 		return err
 	}
 	defer closeClients()
 	a, b := clients[0], clients[1]
-	w := &accountWriter{t: t, acct: acct, res: NewResource(accountResource, false, t.Rec), mode: v.guard.String(), v: v}
+	w := &accountWriter{t: t, acct: acct, res: lab.NewResource(accountResource, false, t.Rec), mode: v.guard.String(), v: v}
 
 	if err := lk.lag(ctx); err != nil {
-		return Failed("nemesis", err)
+		return lab.Failed("nemesis", err)
 	}
 	// 1. A's first change, whole: the row now holds A's first fence.
 	lease0, err := a.Acquire(ctx, t.Key, lk.ttl)
 	if err != nil {
-		return FirstGrant(err)
+		return lab.FirstGrant(err)
 	}
 	f0, err := w.fence(ctx, lease0)
 	if err != nil {
@@ -164,21 +165,21 @@ func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v
 		return err
 	}
 	if out != AccountApplied {
-		return Failed("setup", fmt.Errorf("A's first change, alone on the row, was %s", out))
+		return lab.Failed("setup", fmt.Errorf("A's first change, alone on the row, was %s", out))
 	}
 	if err := a.Release(ctx, lease0); err != nil {
-		return Failed("release", fmt.Errorf("A's first lease: %w", err))
+		return lab.Failed("release", fmt.Errorf("A's first lease: %w", err))
 	}
 
 	// 2. A's second change, broken into by B's.
 	if err := lk.hold(ctx); err != nil {
-		return Failed("nemesis", err)
+		return lab.Failed("nemesis", err)
 	}
 	leaseA, err := a.Acquire(ctx, t.Key, lk.ttl)
 	if err != nil {
-		return FirstGrant(err)
+		return lab.FirstGrant(err)
 	}
-	t.Input("lease_ms", ms(leaseA.ValidUntil.Sub(leaseA.Start)))
+	t.Input("lease_ms", lab.Millis(leaseA.ValidUntil.Sub(leaseA.Start)))
 	fA, err := w.fence(ctx, leaseA)
 	if err != nil {
 		return err
@@ -193,25 +194,25 @@ func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v
 	}
 	aOut, aErr := w.change(ctx, a, leaseA, fA, staleAmount, between)
 	if leaseB.Token != "" {
-		releaseSoon(ctx, b, leaseB)
+		lab.ReleaseSoon(ctx, b, leaseB)
 	}
-	releaseSoon(ctx, a, leaseA) // refused, mostly: the lock is B's, or gone
+	lab.ReleaseSoon(ctx, a, leaseA) // refused, mostly: the lock is B's, or gone
 	switch {
 	case hookErr != nil:
 		return hookErr
 	case aErr != nil:
 		return aErr
 	case !hooked:
-		return Failed("trial", fmt.Errorf("A's change was %s before its write: the lock was never broken", aOut))
+		return lab.Failed("trial", fmt.Errorf("A's change was %s before its write: the lock was never broken", aOut))
 	}
 
 	// 3. The judgement, from the audit of the row.
 	audit, err := acct.Audit(ctx)
 	if err != nil {
-		return Failed("audit", err)
+		return lab.Failed("audit", err)
 	}
 	if audit.Failed > 0 {
-		return Failed("resource", fmt.Errorf("%d changes failed: the audit cannot be exact", audit.Failed))
+		return lab.Failed("resource", fmt.Errorf("%d changes failed: the audit cannot be exact", audit.Failed))
 	}
 	t.Input("fence_row", float64(audit.Fence))
 	t.Input("balance", float64(audit.Balance))
@@ -235,21 +236,21 @@ func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v
 // B take it (retrying, bounded by the break) and make its change whole, and returns
 // once A may go on (a paused A only when its pause ends). It proves the break: B
 // granted while A had not released, with the break's own evidence.
-func breakAndOvertake(ctx context.Context, lk *brokenLock, w *accountWriter, a, b *Client, leaseA locks.Lease) (locks.Lease, AccountOutcome, error) {
+func breakAndOvertake(ctx context.Context, lk *brokenLock, w *accountWriter, a, b *lab.Client, leaseA locks.Lease) (locks.Lease, AccountOutcome, error) {
 	t := w.t
 	deadline, err := lk.breakLock(ctx, a, leaseA)
 	if err != nil {
 		return locks.Lease{}, AccountFailed, err
 	}
-	leaseB, err := acquireThroughFaults(ctx, b, t.Key, lk.ttlB, time.Until(deadline))
+	leaseB, err := lab.AcquireThroughFaults(ctx, b, t.Key, lk.ttlB, time.Until(deadline))
 	if err != nil {
 		if ctx.Err() != nil {
 			return leaseB, AccountFailed, ctx.Err()
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return leaseB, AccountFailed, NoFault("B was not granted by %s (%v after A's grant): %v", lk.until, deadline.Sub(leaseA.Start).Round(time.Millisecond), err)
+			return leaseB, AccountFailed, lab.NoFault("B was not granted by %s (%v after A's grant): %v", lk.until, deadline.Sub(leaseA.Start).Round(time.Millisecond), err)
 		}
-		return leaseB, AccountFailed, Failed("second-acquire", err)
+		return leaseB, AccountFailed, lab.Failed("second-acquire", err)
 	}
 	grantedAt := time.Now()
 	if err := lk.proveGrant(leaseA, grantedAt); err != nil {
@@ -275,9 +276,9 @@ func breakAndOvertake(ctx context.Context, lk *brokenLock, w *accountWriter, a, 
 // accountWriter makes the trial's changes and records each in the history as the
 // resource's answer: entered, written (accepted as the database said), left.
 type accountWriter struct {
-	t    *Trial
+	t    *lab.Trial
 	acct Accounts
-	res  *Resource
+	res  *lab.Resource
 	mode string
 	v    lostUpdatesVariant
 }
@@ -289,19 +290,19 @@ func (w *accountWriter) fence(ctx context.Context, lease locks.Lease) (int64, er
 	case w.v.fence == fencePGSeq:
 		f, err := w.acct.NextFence(ctx)
 		if err != nil {
-			return 0, Failed("fence", err)
+			return 0, lab.Failed("fence", err)
 		}
 		return f, nil
 	case !w.v.hasFence():
 		return 0, nil
 	case !lease.HasFence:
-		return 0, Failed("fence", fmt.Errorf("%s granted a lease without its fence", w.v.strategy))
+		return 0, lab.Failed("fence", fmt.Errorf("%s granted a lease without its fence", w.v.strategy))
 	}
 	return lease.Fence, nil
 }
 
 // change is one client's change under lease, whole: a failed one is the trial's error.
-func (w *accountWriter) change(ctx context.Context, c *Client, lease locks.Lease, fence, amount int64, between func(context.Context) error) (AccountOutcome, error) {
+func (w *accountWriter) change(ctx context.Context, c *lab.Client, lease locks.Lease, fence, amount int64, between func(context.Context) error) (AccountOutcome, error) {
 	if err := c.Enter(ctx, w.res, lease); err != nil {
 		return AccountFailed, err
 	}
@@ -311,7 +312,7 @@ func (w *accountWriter) change(ctx context.Context, c *Client, lease locks.Lease
 		if err == nil {
 			err = errors.New("failed without an error")
 		}
-		return out, Failed("resource", fmt.Errorf("%s's change of %d: %w", c.ID, amount, err))
+		return out, lab.Failed("resource", fmt.Errorf("%s's change of %d: %w", c.ID, amount, err))
 	}
 	w.t.Rec.Record(history.Event{Client: c.ID, Kind: history.Write, Key: lease.Key, Token: lease.Token, Resource: w.res.Name(),
 		Fence: fence, HasFence: w.v.hasFence(), Accepted: out == AccountApplied})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -15,17 +16,17 @@ import (
 type consensusPartitionTrial struct {
 	topo          topologies.Topology
 	part          topologies.Partitioner
-	st            Failover
+	st            lab.Failover
 	strategy      string
 	ttl, election time.Duration
-	t             *Trial
+	t             *lab.Trial
 }
 
 func (r consensusPartitionTrial) run(ctx context.Context) error {
 	t := r.t
 	old, err := waitLeaderWithin(ctx, r.topo, r.election)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	var others []topologies.Node
 	for _, n := range r.topo.Nodes() {
@@ -33,13 +34,13 @@ func (r consensusPartitionTrial) run(ctx context.Context) error {
 			others = append(others, n)
 		}
 	}
-	res := NewResource("resource", false, t.Rec)
-	locker := func(id string, members []topologies.Node) (*Client, func(), error) {
+	res := lab.NewResource("resource", false, t.Rec)
+	locker := func(id string, members []topologies.Node) (*lab.Client, func(), error) {
 		l, err := locks.ForTopology(ctx, r.strategy, pinnedTopology{r.topo, members}, locks.Options{})
 		if err != nil {
-			return nil, nil, Failed("setup", fmt.Errorf("client %s: %w", id, err))
+			return nil, nil, lab.Failed("setup", fmt.Errorf("client %s: %w", id, err))
 		}
-		return NewClient(id, l, t.Rec), func() { l.Close() }, nil
+		return lab.NewClient(id, l, t.Rec), func() { l.Close() }, nil
 	}
 	a, closeA, err := locker("A", []topologies.Node{old})
 	if err != nil {
@@ -59,13 +60,13 @@ func (r consensusPartitionTrial) run(ctx context.Context) error {
 
 	lease, err := a.Acquire(ctx, t.Key, r.ttl)
 	if err != nil {
-		return Failed("first-acquire", err)
+		return lab.Failed("first-acquire", err)
 	}
 	if err := a.Enter(ctx, res, lease); err != nil {
 		return err
 	}
 	if err := topologies.Isolate(r.part, old, r.topo.Nodes()); err != nil {
-		return Failed("nemesis", err)
+		return lab.Failed("nemesis", err)
 	}
 	cutAt := time.Now()
 	t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "partition: " + old.Name() + " cut from both followers"})
@@ -104,7 +105,7 @@ func (r consensusPartitionTrial) run(ctx context.Context) error {
 	t.Input("isolated_grants_asked", float64(asked))
 	t.Input("isolated_grants_accepted", float64(granted))
 	if asked == 0 {
-		return NoFault("A's validity ended before the isolated leader could be asked for a grant")
+		return lab.NoFault("A's validity ended before the isolated leader could be asked for a grant")
 	}
 	t.Prove("the isolated leader %s (still running: %v) granted %d of %d locks asked of it after %s was elected", old.Name(), old.Running(), granted, asked, next.Name())
 	return nil
@@ -128,7 +129,7 @@ func (r consensusPartitionTrial) awaitLeaderAmong(ctx context.Context, old topol
 	for {
 		next, err := sl.LeaderAmong(ctx, others)
 		if err == nil && next.Name() != old.Name() {
-			r.t.Input("election_ms", ms(time.Since(cutAt)))
+			r.t.Input("election_ms", lab.Millis(time.Since(cutAt)))
 			seen := "not asked: this group names one leader for all"
 			if ok {
 				seen = "none"
@@ -144,9 +145,9 @@ func (r consensusPartitionTrial) awaitLeaderAmong(ctx context.Context, old topol
 			return nil, ctx.Err()
 		}
 		if time.Now().After(deadline) {
-			return nil, NoFault("no leader among %s within %v of the cut (last: %v)", nodeList(others), r.election, err)
+			return nil, lab.NoFault("no leader among %s within %v of the cut (last: %v)", nodeList(others), r.election, err)
 		}
-		_ = sleep(ctx, 20*time.Millisecond)
+		_ = lab.Sleep(ctx, 20*time.Millisecond)
 	}
 }
 
@@ -159,14 +160,14 @@ func (w wholeGroup) LeaderAmong(ctx context.Context, _ []topologies.Node) (topol
 
 // lockOnMajority is B on the two followers: it keeps trying until granted, through the
 // election's errors, for at most the lease and the election beyond it.
-func (r consensusPartitionTrial) lockOnMajority(ctx context.Context, b *Client, res *Resource, cutAt time.Time) error {
+func (r consensusPartitionTrial) lockOnMajority(ctx context.Context, b *lab.Client, res *lab.Resource, cutAt time.Time) error {
 	deadline := cutAt.Add(3*r.ttl + r.election)
 	for {
 		actx, cancel := context.WithTimeout(ctx, time.Second)
 		lease, err := b.Acquire(actx, r.t.Key, r.ttl)
 		cancel()
 		if err == nil {
-			r.t.Input("b_granted_after_cut_ms", ms(time.Since(cutAt)))
+			r.t.Input("b_granted_after_cut_ms", lab.Millis(time.Since(cutAt)))
 			r.t.Prove("B granted on the majority %v after the cut", time.Since(cutAt).Round(time.Millisecond))
 			_ = b.Enter(ctx, res, lease)
 			b.Write(ctx, res, lease)
@@ -180,12 +181,12 @@ func (r consensusPartitionTrial) lockOnMajority(ctx context.Context, b *Client, 
 			return ctx.Err()
 		}
 		if time.Now().After(deadline) {
-			return Failed("second-acquire", fmt.Errorf("B on the majority, %v after the cut: %w", time.Since(cutAt).Round(time.Millisecond), err))
+			return lab.Failed("second-acquire", fmt.Errorf("B on the majority, %v after the cut: %w", time.Since(cutAt).Round(time.Millisecond), err))
 		}
 		if !errors.Is(err, locks.ErrNotAcquired) {
-			_ = sleep(ctx, 50*time.Millisecond)
+			_ = lab.Sleep(ctx, 50*time.Millisecond)
 		}
-		_ = sleep(ctx, 20*time.Millisecond)
+		_ = lab.Sleep(ctx, 20*time.Millisecond)
 	}
 }
 
@@ -193,5 +194,5 @@ func (r consensusPartitionTrial) lockOnMajority(ctx context.Context, b *Client, 
 func waitLeaderWithin(ctx context.Context, topo topologies.Topology, d time.Duration) (topologies.Node, error) {
 	wctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	return waitLeader(wctx, topo)
+	return lab.WaitLeader(wctx, topo)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -18,7 +19,7 @@ import (
 // (demoted) are its refusals; any other failure is the trial's error.
 type grantProbe struct {
 	node     topologies.Node
-	t        *Trial
+	t        *lab.Trial
 	c        *redis.Client
 	sent     int
 	accepted int
@@ -26,8 +27,8 @@ type grantProbe struct {
 	refused  time.Time
 }
 
-func newGrantProbe(node topologies.Node, t *Trial) *grantProbe {
-	return &grantProbe{node: node, t: t, c: plainClient(node.Addr())}
+func newGrantProbe(node topologies.Node, t *lab.Trial) *grantProbe {
+	return &grantProbe{node: node, t: t, c: lab.PlainClient(node.Addr())}
 }
 
 func (p *grantProbe) close() { p.c.Close() }
@@ -51,7 +52,7 @@ func (p *grantProbe) grant(ctx context.Context) error {
 		err = p.set(ctx)
 	}
 	if err != nil && !isGrantRefusal(err) {
-		return Failed("probe", fmt.Errorf("grant probe on %s: %w", p.node.Name(), err))
+		return lab.Failed("probe", fmt.Errorf("grant probe on %s: %w", p.node.Name(), err))
 	}
 	p.sent++
 	e := history.Event{Client: "A", Kind: history.ProbeWritten, Key: "lockbench:split-grant:" + p.t.Key, Node: p.node.Addr(), Accepted: err == nil}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -18,7 +19,7 @@ const reachProbe = 300 * time.Millisecond
 
 // proveReach dials every node through who's dialer: those in want must answer, the
 // others must stay silent (a timeout, not a refusal). It proves the client's cut.
-func proveReach(ctx context.Context, t *Trial, who string, dial dialFunc, nodes []topologies.Node, want map[int]bool) error {
+func proveReach(ctx context.Context, t *lab.Trial, who string, dial dialFunc, nodes []topologies.Node, want map[int]bool) error {
 	var reached, dropped []int
 	as := true
 	for i, n := range nodes {
@@ -32,12 +33,12 @@ func proveReach(ctx context.Context, t *Trial, who string, dial dialFunc, nodes 
 		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded):
 			dropped = append(dropped, i)
 		default:
-			return Failed("observe", fmt.Errorf("%s dialing %s: %w", who, n.Name(), err))
+			return lab.Failed("observe", fmt.Errorf("%s dialing %s: %w", who, n.Name(), err))
 		}
 		as = as && (err == nil) == want[i]
 	}
 	if !as {
-		return NoFault("%s reached nodes %v, its connections to %v unanswered: not the cut asked for", who, reached, dropped)
+		return lab.NoFault("%s reached nodes %v, its connections to %v unanswered: not the cut asked for", who, reached, dropped)
 	}
 	t.Prove("%s reached nodes %v; its connections to %v went unanswered for %v", who, reached, dropped, reachProbe)
 	return nil

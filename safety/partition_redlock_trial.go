@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -19,7 +20,7 @@ type redlockPartitionTrial struct {
 	part topologies.Partitioner
 	v    redlockPartitionVariant
 	ttl  time.Duration
-	t    *Trial
+	t    *lab.Trial
 }
 
 // The sides of the partition: A sits beside node 0 and loses 3 and 4; B sits beside
@@ -37,11 +38,11 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 	for _, n := range nodes { // a previous trial's victim comes back first
 		if !n.Running() {
 			if err := n.Restart(ctx, topologies.RestartEmpty); err != nil {
-				return Failed("setup", err)
+				return lab.Failed("setup", err)
 			}
 		}
 	}
-	res := NewResource("resource", false, t.Rec)
+	res := lab.NewResource("resource", false, t.Rec)
 	a, closeA, dialA, err := r.clientBeside(ctx, "A", nodes[0])
 	if err != nil {
 		return err
@@ -52,7 +53,7 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 			return err
 		}
 	}
-	var b *Client
+	var b *lab.Client
 	if r.v.restart {
 		var closeB func()
 		var dialB dialFunc
@@ -69,10 +70,10 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 	} else {
 		lb, err := locks.NewRedlock(ctx, topologies.Addrs(nodes), locks.RedlockOptions{})
 		if err != nil {
-			return Failed("setup", err)
+			return lab.Failed("setup", err)
 		}
 		defer lb.Close()
-		b = NewClient("B", lb, t.Rec)
+		b = lab.NewClient("B", lb, t.Rec)
 	}
 	want := all5
 	if r.v.cutA {
@@ -85,25 +86,25 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 	victim := nodes[shared]
 	before, err := topologies.RunID(ctx, victim.Addr())
 	if err != nil {
-		return Failed("observe", err)
+		return lab.Failed("observe", err)
 	}
 	lease, err := a.Acquire(ctx, t.Key, r.ttl)
 	if err != nil {
-		return Failed("first-acquire", fmt.Errorf("A reaching %d of 5 nodes: %w", len(want), err))
+		return lab.Failed("first-acquire", fmt.Errorf("A reaching %d of 5 nodes: %w", len(want), err))
 	}
 	granted := time.Now()
 	// redsync's validity is what is left at the grant: the TTL less drift less the time it took.
-	t.Input("validity_ms", ms(lease.ValidUntil.Sub(granted)))
-	t.Input("acquire_ms", ms(granted.Sub(lease.Start)))
+	t.Input("validity_ms", lab.Millis(lease.ValidUntil.Sub(granted)))
+	t.Input("acquire_ms", lab.Millis(granted.Sub(lease.Start)))
 	if err := a.Enter(ctx, res, lease); err != nil {
 		return err
 	}
 	on, err := holders(ctx, nodes, t.Key, lease.Token)
 	if err != nil {
-		return Failed("observe", err)
+		return lab.Failed("observe", err)
 	}
-	if !slices.Equal(on, keys(want)) {
-		return NoFault("A's key is on nodes %v, want %v", on, keys(want))
+	if !slices.Equal(on, lab.Keys(want)) {
+		return lab.NoFault("A's key is on nodes %v, want %v", on, lab.Keys(want))
 	}
 	t.Prove("A granted on nodes %v (validity %v of a %v TTL, after %v)", on, lease.ValidUntil.Sub(granted).Round(time.Millisecond), r.ttl, granted.Sub(lease.Start).Round(time.Millisecond))
 
@@ -121,22 +122,22 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 		if r.v.restart {
 			onB, err := holders(ctx, nodes, t.Key, leaseB.Token)
 			if err != nil {
-				return Failed("observe", err)
+				return lab.Failed("observe", err)
 			}
 			t.Prove("B granted on nodes %v", onB)
 		}
 		_ = b.Enter(ctx, res, leaseB)
 		b.Write(ctx, res, leaseB)
-		_ = sleep(ctx, 50*time.Millisecond)
+		_ = lab.Sleep(ctx, 50*time.Millisecond)
 		b.Leave(res, leaseB)
 		defer release(ctx, b, leaseB)
 	case !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
-		return Failed("second-acquire", err)
+		return lab.Failed("second-acquire", err)
 	}
 	if aInside {
 		if time.Now().After(lease.ValidUntil) {
-			return Failed("timing", fmt.Errorf("A's validity ended before B was done (%v after A's grant, the restart took %.0f ms): the %v TTL is too short for this machine",
-				time.Since(granted).Round(time.Millisecond), t.inputs["restart_ms"], r.ttl))
+			return lab.Failed("timing", fmt.Errorf("A's validity ended before B was done (%v after A's grant, the restart took %.0f ms): the %v TTL is too short for this machine",
+				time.Since(granted).Round(time.Millisecond), t.Inputs["restart_ms"], r.ttl))
 		}
 		a.Write(ctx, res, lease)
 		a.Leave(res, lease)
@@ -147,7 +148,7 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 
 // release gives a lease back within a bound: a cut node would hold it for the client's
 // whole dial and read timeouts, and what a release does is not judged here.
-func release(ctx context.Context, c *Client, lease locks.Lease) {
+func release(ctx context.Context, c *lab.Client, lease locks.Lease) {
 	rctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
 	_ = c.Release(rctx, lease)
@@ -156,43 +157,43 @@ func release(ctx context.Context, c *Client, lease locks.Lease) {
 // restartShared restarts the node both majorities share with no data: at once, or,
 // delayed, killed now and back only after A's TTL (A stops at the end of its validity).
 // It returns whether A is still inside.
-func (r redlockPartitionTrial) restartShared(ctx context.Context, a *Client, res *Resource, lease locks.Lease, victim topologies.Node, before string) (bool, error) {
+func (r redlockPartitionTrial) restartShared(ctx context.Context, a *lab.Client, res *lab.Resource, lease locks.Lease, victim topologies.Node, before string) (bool, error) {
 	t, inside := r.t, true
 	if r.v.delayed {
 		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: []topologies.Node{victim}, Recorder: t.Rec}); err != nil {
-			return inside, Failed("nemesis", err)
+			return inside, lab.Failed("nemesis", err)
 		}
-		_ = sleep(ctx, time.Until(lease.ValidUntil))
+		_ = lab.Sleep(ctx, time.Until(lease.ValidUntil))
 		a.Leave(res, lease)
 		inside = false
-		_ = sleep(ctx, time.Until(lease.Start.Add(r.ttl)))
+		_ = lab.Sleep(ctx, time.Until(lease.Start.Add(r.ttl)))
 	}
 	from := time.Now()
 	if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Nodes: []topologies.Node{victim}, Recorder: t.Rec}); err != nil {
-		return inside, Failed("nemesis", err)
+		return inside, lab.Failed("nemesis", err)
 	}
-	t.Input("restart_ms", ms(time.Since(from)))
+	t.Input("restart_ms", lab.Millis(time.Since(from)))
 	return inside, proveRestart(ctx, t, victim, before, true)
 }
 
 // clientBeside is a recorded Redlock client whose connections open in n's namespace.
-func (r redlockPartitionTrial) clientBeside(ctx context.Context, id string, n topologies.Node) (*Client, func(), dialFunc, error) {
+func (r redlockPartitionTrial) clientBeside(ctx context.Context, id string, n topologies.Node) (*lab.Client, func(), dialFunc, error) {
 	dial, err := dialerInside(n)
 	if err != nil {
-		return nil, nil, nil, Failed("setup", err)
+		return nil, nil, nil, lab.Failed("setup", err)
 	}
 	l, err := locks.NewRedlock(ctx, topologies.Addrs(r.topo.Masters()), locks.RedlockOptions{RedisOptions: locks.RedisOptions{Dialer: dial}})
 	if err != nil {
-		return nil, nil, nil, Failed("setup", err)
+		return nil, nil, nil, lab.Failed("setup", err)
 	}
-	return NewClient(id, l, r.t.Rec), func() { l.Close() }, dial, nil
+	return lab.NewClient(id, l, r.t.Rec), func() { l.Close() }, dial, nil
 }
 
 // cut cuts n from each of from, recorded as the nemesis' act.
 func (r redlockPartitionTrial) cut(n topologies.Node, from ...topologies.Node) error {
 	for _, m := range from {
 		if err := r.part.Cut(n, m); err != nil {
-			return Failed("nemesis", err)
+			return lab.Failed("nemesis", err)
 		}
 	}
 	r.t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: fmt.Sprintf("partition: %s cut from %s", n.Name(), nodeList(from))})
@@ -205,15 +206,4 @@ func nodeList(ns []topologies.Node) string {
 		names[i] = n.Name()
 	}
 	return fmt.Sprint(names)
-}
-
-// keys lists a node set's indexes in order.
-func keys(set map[int]bool) []int {
-	var out []int
-	for i := range 5 {
-		if set[i] {
-			out = append(out, i)
-		}
-	}
-	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -18,51 +19,51 @@ const splitProbeInterval = 20 * time.Millisecond
 // has re-pointed the other replica to it.
 const bPatience = 10 * time.Second
 
-func (c splitBrainConfig) trial(ctx context.Context, topo topologies.Topology, t *Trial) error {
-	st, err := StoreFor("sentinel")
+func (c splitBrainConfig) trial(ctx context.Context, topo topologies.Topology, t *lab.Trial) error {
+	st, err := lab.StoreFor("sentinel")
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
-	fo := st.(Failover)
+	fo := st.(lab.Failover)
 	part, err := topologies.PartitionerOf(topo)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	old, err := fo.Primary(ctx, topo)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	before, err := topologies.Replication(ctx, old.Addr())
 	if err != nil {
-		return Failed("observe", err)
+		return lab.Failed("observe", err)
 	}
-	res := NewResource("resource", false, t.Rec)
+	res := lab.NewResource("resource", false, t.Rec)
 	// A's client has the old master's address and reaches it from the host.
 	la, err := locks.NewSingle(ctx, old.Addr(), locks.RedisOptions{})
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer la.Close()
-	a := NewClient("A", la, t.Rec)
+	a := lab.NewClient("A", la, t.Rec)
 
 	defer part.HealAll()
 	if err := topologies.Isolate(part, old, topo.Nodes()); err != nil {
-		return Failed("nemesis", err)
+		return lab.Failed("nemesis", err)
 	}
 	cutAt := time.Now()
 	t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "partition: " + old.Name() + " cut from every replica and sentinel"})
 	leaseA, err := a.Acquire(ctx, t.Key, c.ttl)
 	if err != nil {
-		return FirstGrant(err)
+		return lab.FirstGrant(err)
 	}
 	if err := a.Enter(ctx, res, leaseA); err != nil {
 		return err
 	}
-	next, err := awaitPromotion(ctx, t, fo, topo, old, c.promotionTimeout)
+	next, err := lab.AwaitPromotion(ctx, t, fo, topo, old, c.promotionTimeout)
 	if err != nil {
 		return err
 	}
-	t.Input("promotion_ms", ms(time.Since(cutAt)))
+	t.Input("promotion_ms", lab.Millis(time.Since(cutAt)))
 	probe := newGrantProbe(old, t)
 	defer probe.close()
 	if err := probe.grant(ctx); err != nil {
@@ -84,7 +85,7 @@ func (c splitBrainConfig) trial(ctx context.Context, topo topologies.Topology, t
 	}
 	defer b.close()
 	if b.enteredAt.After(leaseA.ValidUntil) {
-		return Failed("timing", fmt.Errorf("B entered %v after A's validity ended: the %v TTL is too short for this promotion", b.enteredAt.Sub(leaseA.ValidUntil), c.ttl))
+		return lab.Failed("timing", fmt.Errorf("B entered %v after A's validity ended: the %v TTL is too short for this promotion", b.enteredAt.Sub(leaseA.ValidUntil), c.ttl))
 	}
 	t.Prove("B granted on the new master %s %v after the cut", next.Name(), b.grantedAt.Sub(cutAt).Round(time.Millisecond))
 	a.Write(ctx, res, leaseA)
@@ -96,7 +97,7 @@ func (c splitBrainConfig) trial(ctx context.Context, topo topologies.Topology, t
 }
 
 type bResult struct {
-	client               *Client
+	client               *lab.Client
 	lease                locks.Lease
 	grantedAt, enteredAt time.Time
 	close                func()
@@ -105,12 +106,12 @@ type bResult struct {
 
 // lockOnNewMaster is B: a client of the promoted master, which takes the lock A holds
 // on the old one (the cut kept A's key from the replicas).
-func (c splitBrainConfig) lockOnNewMaster(ctx context.Context, next topologies.Node, res *Resource, t *Trial) bResult {
+func (c splitBrainConfig) lockOnNewMaster(ctx context.Context, next topologies.Node, res *lab.Resource, t *lab.Trial) bResult {
 	lb, err := locks.NewSingle(ctx, next.Addr(), locks.RedisOptions{})
 	if err != nil {
-		return bResult{err: Failed("setup", err)}
+		return bResult{err: lab.Failed("setup", err)}
 	}
-	b := NewClient("B", lb, t.Rec)
+	b := lab.NewClient("B", lb, t.Rec)
 	deadline := time.Now().Add(bPatience)
 	for {
 		lease, err := b.Acquire(ctx, t.Key, c.ttl)
@@ -122,11 +123,11 @@ func (c splitBrainConfig) lockOnNewMaster(ctx context.Context, next topologies.N
 			}
 			return bResult{client: b, lease: lease, grantedAt: granted, enteredAt: time.Now(), close: func() { lb.Close() }}
 		}
-		if !IsReplicationRefusal(err) && !errors.Is(err, locks.ErrNotAcquired) || time.Now().After(deadline) {
+		if !lab.IsReplicationRefusal(err) && !errors.Is(err, locks.ErrNotAcquired) || time.Now().After(deadline) {
 			lb.Close()
-			return bResult{err: Failed("second-acquire", fmt.Errorf("B on the new master %s: %w", next.Name(), err))}
+			return bResult{err: lab.Failed("second-acquire", fmt.Errorf("B on the new master %s: %w", next.Name(), err))}
 		}
-		if err := sleep(ctx, splitProbeInterval); err != nil {
+		if err := lab.Sleep(ctx, splitProbeInterval); err != nil {
 			lb.Close()
 			return bResult{err: err}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -23,7 +24,7 @@ type splitWatch struct {
 	checked time.Time
 }
 
-func (w *splitWatch) run(ctx context.Context, t *Trial) error {
+func (w *splitWatch) run(ctx context.Context, t *lab.Trial) error {
 	for {
 		if !w.proven && time.Since(w.checked) >= 100*time.Millisecond {
 			if err := w.proveCut(ctx, t); err != nil {
@@ -32,13 +33,13 @@ func (w *splitWatch) run(ctx context.Context, t *Trial) error {
 		}
 		if w.healed.IsZero() && w.proven && (w.probe.refusal != "" || time.Since(w.cutAt) >= w.c.cutHold) {
 			if err := w.part.HealAll(); err != nil {
-				return Failed("nemesis", err)
+				return lab.Failed("nemesis", err)
 			}
 			w.healed = time.Now()
-			t.Input("healed_after_cut_ms", ms(w.healed.Sub(w.cutAt)))
+			t.Input("healed_after_cut_ms", lab.Millis(w.healed.Sub(w.cutAt)))
 		}
 		if !w.proven && time.Since(w.cutAt) >= w.c.cutHold+5*time.Second {
-			return NoFault("%s still listed replicas %v after the cut", w.old.Name(), time.Since(w.cutAt).Round(time.Millisecond))
+			return lab.NoFault("%s still listed replicas %v after the cut", w.old.Name(), time.Since(w.cutAt).Round(time.Millisecond))
 		}
 		if w.probe.refusal != "" && !w.healed.IsZero() {
 			return w.ended(t)
@@ -47,7 +48,7 @@ func (w *splitWatch) run(ctx context.Context, t *Trial) error {
 			t.Input("still_granting", 1)
 			return w.ended(t)
 		}
-		if err := sleep(ctx, splitProbeInterval); err != nil {
+		if err := lab.Sleep(ctx, splitProbeInterval); err != nil {
 			return err
 		}
 		if w.probe.refusal == "" {
@@ -60,24 +61,24 @@ func (w *splitWatch) run(ctx context.Context, t *Trial) error {
 
 // proveCut reads the old master's INFO replication: a cut master loses its replicas
 // after repl-timeout.
-func (w *splitWatch) proveCut(ctx context.Context, t *Trial) error {
+func (w *splitWatch) proveCut(ctx context.Context, t *lab.Trial) error {
 	w.checked = time.Now()
 	info, err := topologies.Replication(ctx, w.old.Addr())
 	if err != nil {
-		return Failed("observe", err)
+		return lab.Failed("observe", err)
 	}
 	if len(info.Replicas) > 0 {
 		return nil
 	}
 	w.proven = true
-	t.Input("cut_proven_ms", ms(time.Since(w.cutAt)))
+	t.Input("cut_proven_ms", lab.Millis(time.Since(w.cutAt)))
 	t.Prove("the cut: %s's INFO replication listed %d replicas before it and none %v after it (role %s)",
 		w.old.Name(), w.replicasBefore, time.Since(w.cutAt).Round(time.Millisecond), info.Role)
 	return nil
 }
 
 // ended records how the old master's grants stopped.
-func (w *splitWatch) ended(t *Trial) error {
+func (w *splitWatch) ended(t *lab.Trial) error {
 	p := w.probe
 	t.Input("grants_probed", float64(p.sent))
 	t.Input("grants_accepted", float64(p.accepted))
@@ -86,9 +87,9 @@ func (w *splitWatch) ended(t *Trial) error {
 		return nil
 	}
 	if p.refused.Before(w.healed) {
-		t.Input("refused_after_cut_ms", ms(p.refused.Sub(w.cutAt)))
+		t.Input("refused_after_cut_ms", lab.Millis(p.refused.Sub(w.cutAt)))
 	} else {
-		t.Input("demoted_after_heal_ms", ms(p.refused.Sub(w.healed)))
+		t.Input("demoted_after_heal_ms", lab.Millis(p.refused.Sub(w.healed)))
 	}
 	if p.refusal == "NOREPLICAS" {
 		t.Input("ended_by_noreplicas", 1)

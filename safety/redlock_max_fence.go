@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
 )
 
 // maxFenceRedlock is the obvious fence for Redlock, which has no global counter: after
@@ -43,7 +44,7 @@ func (m *maxFenceRedlock) Acquire(ctx context.Context, key string, ttl time.Dura
 		nctx, cancel := context.WithTimeout(ctx, nodeAnswerTimeout)
 		owner, err := c.Get(nctx, key).Result()
 		if err == nil && owner == lease.Token {
-			if n, err := c.Incr(nctx, fenceKey(key)).Result(); err == nil {
+			if n, err := c.Incr(nctx, lab.FenceKey(key)).Result(); err == nil {
 				granting++
 				fence = max(fence, n)
 			}
@@ -74,7 +75,7 @@ func fenceCounters(ctx context.Context, addrs []string, key string) []int64 {
 	for i, a := range addrs {
 		c := nodeClient(a)
 		nctx, cancel := context.WithTimeout(ctx, nodeAnswerTimeout)
-		n, err := c.Get(nctx, fenceKey(key)).Int64()
+		n, err := c.Get(nctx, lab.FenceKey(key)).Int64()
 		switch {
 		case errors.Is(err, redis.Nil):
 			n = 0

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -17,16 +18,16 @@ const quorumRaceRounds = 5
 
 // quorumGrant is the winner of a race and where its key was right after the grant.
 type quorumGrant struct {
-	client  *Client
+	client  *lab.Client
 	lease   locks.Lease
-	atGrant quorumNodes
+	atGrant lab.QuorumNodes
 	keys    []string // every round's key, for the partial-lock count
 }
 
 // raceForQuorum starts every client's single acquire at once on a fresh key per round
 // until one is granted. The winner reads its key on all nodes in its own goroutine,
 // before the others are waited for: that read is the grant's, not the race's end.
-func raceForQuorum(ctx context.Context, clients []*Client, nodes []topologies.Node, key string, ttl time.Duration) (*quorumGrant, error) {
+func raceForQuorum(ctx context.Context, clients []*lab.Client, nodes []topologies.Node, key string, ttl time.Duration) (*quorumGrant, error) {
 	var keys []string
 	for round := 0; round < quorumRaceRounds; round++ {
 		k := fmt.Sprintf("%s:round-%d", key, round)
@@ -39,11 +40,11 @@ func raceForQuorum(ctx context.Context, clients []*Client, nodes []topologies.No
 			return g, err
 		}
 	}
-	return nil, NoFault("%d rounds of %d clients racing: no client reached a quorum", quorumRaceRounds, len(clients))
+	return nil, lab.NoFault("%d rounds of %d clients racing: no client reached a quorum", quorumRaceRounds, len(clients))
 }
 
 // raceRound is one race: nil when nobody won.
-func raceRound(ctx context.Context, clients []*Client, nodes []topologies.Node, key string, ttl time.Duration) (*quorumGrant, error) {
+func raceRound(ctx context.Context, clients []*lab.Client, nodes []topologies.Node, key string, ttl time.Duration) (*quorumGrant, error) {
 	start := make(chan struct{})
 	var (
 		mu     sync.Mutex
@@ -65,7 +66,7 @@ func raceRound(ctx context.Context, clients []*Client, nodes []topologies.Node, 
 				}
 				return
 			}
-			read, err := readQuorumNodes(ctx, nodes, key, lease.Token)
+			read, err := lab.ReadQuorumNodes(ctx, nodes, key, lease.Token)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -78,9 +79,9 @@ func raceRound(ctx context.Context, clients []*Client, nodes []topologies.Node, 
 	wg.Wait()
 	switch {
 	case len(errs) > 0:
-		return nil, Failed("acquire", errors.Join(errs...))
+		return nil, lab.Failed("acquire", errors.Join(errs...))
 	case len(grants) > 1:
-		return nil, Failed("acquire", fmt.Errorf("%d clients granted %s in one race: Redlock's majority should admit one", len(grants), key))
+		return nil, lab.Failed("acquire", fmt.Errorf("%d clients granted %s in one race: Redlock's majority should admit one", len(grants), key))
 	case len(grants) == 1:
 		return grants[0], nil
 	}
@@ -88,8 +89,8 @@ func raceRound(ctx context.Context, clients []*Client, nodes []topologies.Node, 
 }
 
 // newQuorumClients makes n clients of strategy, each with its own connections.
-func newQuorumClients(ctx context.Context, t *Trial, topo topologies.Topology, strategy string, ids ...string) ([]*Client, func(), error) {
-	var clients []*Client
+func newQuorumClients(ctx context.Context, t *lab.Trial, topo topologies.Topology, strategy string, ids ...string) ([]*lab.Client, func(), error) {
+	var clients []*lab.Client
 	closeAll := func() {
 		for _, c := range clients {
 			c.Locker.Close()
@@ -99,9 +100,9 @@ func newQuorumClients(ctx context.Context, t *Trial, topo topologies.Topology, s
 		l, err := locks.ForTopology(ctx, strategy, topo, locks.Options{})
 		if err != nil {
 			closeAll()
-			return nil, nil, Failed("setup", fmt.Errorf("%s locker for client %s: %w", strategy, id, err))
+			return nil, nil, lab.Failed("setup", fmt.Errorf("%s locker for client %s: %w", strategy, id, err))
 		}
-		clients = append(clients, NewClient(id, l, t.Rec))
+		clients = append(clients, lab.NewClient(id, l, t.Rec))
 	}
 	return clients, closeAll, nil
 }

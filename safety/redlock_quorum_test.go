@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -15,20 +17,20 @@ import (
 // in is the servers' doing, so a subset no trial reached is not a failure; each
 // strategy and contention must still have its share judged, and the run some subset.
 func TestRedlockQuorum(t *testing.T) {
-	env := testEnv(t, 3, Params{"clients": "4"})
+	env := labtest.TestEnv(t, 3, lab.Params{"clients": "4"})
 	env.Logf = nil
-	s, err := Lookup("redlock-quorum")
+	s, err := lab.Lookup("redlock-quorum")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	rep, err := Run(ctx, s, env)
+	rep, err := lab.Run(ctx, s, env)
 	if err != nil {
 		t.Fatalf("redlock-quorum: %v", err)
 	}
 	t.Logf("\n%s", rep.Table())
-	roundTrip(t, rep)
+	labtest.RoundTrip(t, rep)
 	subsetJudged := map[string]int{}
 	for _, v := range rep.Variants {
 		group := v.Name[:strings.LastIndex(v.Name, "/")]

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -13,7 +15,7 @@ import (
 // machine's scheduling noise as much as the load, so no percentile of them is
 // compared), and P(lag > x) falls with x for every rate.
 func TestReplicationLag(t *testing.T) {
-	rep := runScenario(t, "replication-lag", 2, Params{"rates": "0", "saturate": "on", "probes": "60", "probe-interval": "2ms"})
+	rep := labtest.RunScenario(t, "replication-lag", 2, lab.Params{"rates": "0", "saturate": "on", "probes": "60", "probe-interval": "2ms"})
 	var p50 []float64
 	survival := map[string][]results.Point{}
 	for _, s := range rep.Series {

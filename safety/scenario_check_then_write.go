@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -17,38 +18,38 @@ import (
 // answer is true when given and stale when used; a fenced resource refuses A's write.
 type checkThenWriteLock struct{}
 
-func init() { Register(checkThenWriteLock{}) }
+func init() { lab.Register(checkThenWriteLock{}) }
 
 func (checkThenWriteLock) Name() string { return "check-then-write-lock" }
 func (checkThenWriteLock) Summary() string {
 	return "a holder that wakes from a pause, checks its lock (GET or PTTL), sees it valid and writes: the lock expired between the answer and the write; the fenced write is refused"
 }
-func (checkThenWriteLock) Params() []Param {
-	return []Param{
-		DurationParam("ttl", 100*time.Millisecond, 20*time.Millisecond, "A's TTL; A's pause ends in the last land of it"),
-		DurationParam("land", 10*time.Millisecond, time.Millisecond, "A's check lands at a uniform random instant in the last land of its lease"),
-		DurationParam("gap", 5*time.Millisecond, 0, "the time between the check's answer and A's write (its own work, a context switch)"),
+func (checkThenWriteLock) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", 100*time.Millisecond, 20*time.Millisecond, "A's TTL; A's pause ends in the last land of it"),
+		lab.DurationParam("land", 10*time.Millisecond, time.Millisecond, "A's check lands at a uniform random instant in the last land of its lease"),
+		lab.DurationParam("gap", 5*time.Millisecond, 0, "the time between the check's answer and A's write (its own work, a context switch)"),
 	}
 }
 
 type checkWriteVariant struct {
-	Variant
+	lab.Variant
 	check  lockCheck
 	fenced bool // the resource refuses a fence not above the highest it accepted
 }
 
-func (s checkThenWriteLock) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
-	store, err := StoreFor("single")
+func (s checkThenWriteLock) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	store, err := lab.StoreFor("single")
 	if err != nil {
 		return nil, err
 	}
-	topo, err := env.start(ctx, store.Spec())
+	topo, err := env.StartTopology(ctx, store.Spec())
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	mk := func(name, what string, claims ...results.Claim) Variant {
-		return Variant{&results.Variant{Name: name, Description: what, Measure: claims[0].Measure, Claims: claims,
+	mk := func(name, what string, claims ...results.Claim) lab.Variant {
+		return lab.Variant{Variant: &results.Variant{Name: name, Description: what, Measure: claims[0].Measure, Claims: claims,
 			Params: map[string]string{"fence": store.FenceSource()}}}
 	}
 	var variants []checkWriteVariant
@@ -62,7 +63,7 @@ func (s checkThenWriteLock) Run(ctx context.Context, env *Env, p Values) (*resul
 		)
 	}
 	land, gap := p.Duration("land"), p.Duration("gap")
-	rep, err := runTrials(ctx, env, s, variants, func(ctx context.Context, v checkWriteVariant, t *Trial) error {
+	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v checkWriteVariant, t *lab.Trial) error {
 		return s.trial(ctx, store, topo, v, t, p.Duration("ttl"), land, gap)
 	})
 	if err != nil {
@@ -91,24 +92,24 @@ func noteCheckRate(v *results.Variant, land, gap time.Duration) {
 	}
 }
 
-func (s checkThenWriteLock) trial(ctx context.Context, store Store, topo topologies.Topology, v checkWriteVariant, t *Trial, ttl, land, gap time.Duration) error {
+func (s checkThenWriteLock) trial(ctx context.Context, store lab.Store, topo topologies.Topology, v checkWriteVariant, t *lab.Trial, ttl, land, gap time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 20*ttl+10*time.Second)
 	defer cancel()
 	addr := topo.Masters()[0].Addr()
-	res := NewResource("resource", v.fenced, t.Rec)
-	clients, closeClients, err := storeClients(ctx, store, topo, true, t.Rec, "A", "B")
+	res := lab.NewResource("resource", v.fenced, t.Rec)
+	clients, closeClients, err := lab.StoreClients(ctx, store, topo, true, t.Rec, "A", "B")
 	if err != nil {
 		return err
 	}
 	defer closeClients()
 	a, b := clients[0], clients[1]
-	asker, observer := plainClient(addr), plainClient(addr) // A's own connection; the lab's
+	asker, observer := lab.PlainClient(addr), lab.PlainClient(addr) // A's own connection; the lab's
 	defer asker.Close()
 	defer observer.Close()
 
 	leaseA, err := a.Acquire(ctx, t.Key, ttl)
 	if err != nil {
-		return FirstGrant(err)
+		return lab.FirstGrant(err)
 	}
 	if err := a.Enter(ctx, res, leaseA); err != nil {
 		return err
@@ -120,7 +121,7 @@ func (s checkThenWriteLock) trial(ctx context.Context, store Store, topo topolog
 		leaseB, err := b.AcquireUntil(ctx, t.Key, 20*ttl, time.Millisecond)
 		if err != nil {
 			close(bWrote)
-			bErr <- Failed("second-acquire", err)
+			bErr <- lab.Failed("second-acquire", err)
 			return
 		}
 		_ = b.Enter(ctx, res, leaseB)
@@ -144,13 +145,13 @@ func (s checkThenWriteLock) trial(ctx context.Context, store Store, topo topolog
 
 	lands := time.Duration(t.Rand.Int64N(int64(land) + 1))
 	pause := time.Until(leaseA.ValidUntil) - lands
-	t.Input("check_before_end_ms", ms(lands))
+	t.Input("check_before_end_ms", lab.Millis(lands))
 	if pause <= 0 {
-		return finish(Failed("timing", fmt.Errorf("A's grant took the whole %v TTL", ttl)))
+		return finish(lab.Failed("timing", fmt.Errorf("A's grant took the whole %v TTL", ttl)))
 	}
 	heal, err := nemesis.Inject(ctx, "client-pause", nemesis.Target{Client: a, Duration: pause, Recorder: t.Rec})
 	if err != nil {
-		return finish(Failed("nemesis", err))
+		return finish(lab.Failed("nemesis", err))
 	}
 	defer heal(context.Background())
 	if err := a.Checkpoint(ctx); err != nil { // A stands still until the pause ends
@@ -159,26 +160,26 @@ func (s checkThenWriteLock) trial(ctx context.Context, store Store, topo topolog
 	valid, left, err := askValid(ctx, asker, v.check, leaseA)
 	answered := time.Now()
 	if err != nil {
-		return finish(Failed("check", err))
+		return finish(lab.Failed("check", err))
 	}
-	t.Input("pttl_seen_ms", ms(left))
+	t.Input("pttl_seen_ms", lab.Millis(left))
 	if !valid {
-		return finish(NoFault("A's check (%s) said the lock was gone, %v before its lease's end: A would not write", v.check, leaseA.ValidUntil.Sub(answered)))
+		return finish(lab.NoFault("A's check (%s) said the lock was gone, %v before its lease's end: A would not write", v.check, leaseA.ValidUntil.Sub(answered)))
 	}
 	t.Input("check_said_valid", 1)
-	_ = sleep(ctx, gap) // A's own work between the answer and the write
+	_ = lab.Sleep(ctx, gap) // A's own work between the answer and the write
 	seen, err := topologies.ReadKey(ctx, addr, t.Key)
 	if err != nil {
-		return finish(Failed("observe", err))
+		return finish(lab.Failed("observe", err))
 	}
 	if seen.Present && seen.Value == leaseA.Token {
-		return finish(NoFault("A's key was still A's %v after the check said valid: the check was right this time", time.Since(answered).Round(time.Microsecond)))
+		return finish(lab.NoFault("A's key was still A's %v after the check said valid: the check was right this time", time.Since(answered).Round(time.Microsecond)))
 	}
 	t.Input("expired_at_write", 1)
 	select { // the race is B's write landing first; B is inside within a ms or so
 	case <-bWrote:
 	case <-time.After(10 * ttl):
-		return finish(NoFault("B had not written %v after A's lock expired", 10*ttl))
+		return finish(lab.NoFault("B had not written %v after A's lock expired", 10*ttl))
 	}
 	if _, err := a.Write(ctx, res, leaseA); err != nil {
 		return finish(err)

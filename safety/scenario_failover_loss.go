@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -17,7 +18,7 @@ import (
 // measures how long the old master takes writes after it comes back.
 type failoverLoss struct{}
 
-func init() { Register(failoverLoss{}) }
+func init() { lab.Register(failoverLoss{}) }
 
 func (failoverLoss) Name() string { return "failover-loss" }
 func (failoverLoss) Summary() string {
@@ -62,20 +63,20 @@ func (g failoverGuard) grant(waitTimeout time.Duration) string {
 	return "SET NX PX through sentinel"
 }
 
-func (failoverLoss) Params() []Param {
-	return []Param{
-		ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1), zombie (stop the master, resume it after the failover)"),
-		DurationsParam("delays", []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}, "time from grant to SIGKILL of the master"),
-		DurationParam("lag-max", 50*time.Millisecond, 0, "each replica stops applying the stream (CLIENT PAUSE) for a whole number of ms drawn uniformly in [0, lag-max] just before the grant; 0 means natural lag only"),
-		ChoiceParam("cut", "pause", []string{"pause", "link-kill"}, "how the replicas miss the grant: pause (CLIENT PAUSE each for its drawn lag) or link-kill (SIGSTOP the replicas and CLIENT KILL TYPE replica on the master before the grant, SIGCONT after the kill: every grant is missed)"),
-		DurationParam("wait-timeout", 200*time.Millisecond, time.Millisecond, "WAIT's timeout in the wait modes: fewer acks by then refuse the grant"),
-		DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds (sentinels then ping and reconnect every half of it, at most 1 s)"),
-		DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout: a promotion must be seen within it, and sentinel sees one only at its next once-a-second INFO of the replica"),
-		DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master before the trial is fault_not_produced"),
-		DurationParam("zombie-watch", 20*time.Second, 100*time.Millisecond, "zombie mode: how long to keep probing the resumed old master for writes; a window cut here is a lower bound"),
-		SwitchParam("reuse", true, "re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
-		IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation, so that one re-forms while a trial runs on another"),
-		DurationParam("reform-timeout", 15*time.Second, time.Second, "with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
+func (failoverLoss) Params() []lab.Param {
+	return []lab.Param{
+		lab.ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1), zombie (stop the master, resume it after the failover)"),
+		lab.DurationsParam("delays", []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}, "time from grant to SIGKILL of the master"),
+		lab.DurationParam("lag-max", 50*time.Millisecond, 0, "each replica stops applying the stream (CLIENT PAUSE) for a whole number of ms drawn uniformly in [0, lag-max] just before the grant; 0 means natural lag only"),
+		lab.ChoiceParam("cut", "pause", []string{"pause", "link-kill"}, "how the replicas miss the grant: pause (CLIENT PAUSE each for its drawn lag) or link-kill (SIGSTOP the replicas and CLIENT KILL TYPE replica on the master before the grant, SIGCONT after the kill: every grant is missed)"),
+		lab.DurationParam("wait-timeout", 200*time.Millisecond, time.Millisecond, "WAIT's timeout in the wait modes: fewer acks by then refuse the grant"),
+		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds (sentinels then ping and reconnect every half of it, at most 1 s)"),
+		lab.DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout: a promotion must be seen within it, and sentinel sees one only at its next once-a-second INFO of the replica"),
+		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master before the trial is fault_not_produced"),
+		lab.DurationParam("zombie-watch", 20*time.Second, 100*time.Millisecond, "zombie mode: how long to keep probing the resumed old master for writes; a window cut here is a lower bound"),
+		lab.SwitchParam("reuse", true, "re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
+		lab.IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation, so that one re-forms while a trial runs on another"),
+		lab.DurationParam("reform-timeout", 15*time.Second, time.Second, "with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
 	}
 }
 
@@ -99,7 +100,7 @@ const secondClientPatience = 3 * time.Second
 // zombieProbeInterval paces the writes that measure a zombie's window.
 const zombieProbeInterval = 20 * time.Millisecond
 
-func readFailoverConfig(p Values) failoverConfig {
+func readFailoverConfig(p lab.Values) failoverConfig {
 	c := failoverConfig{
 		delays: p.Durations("delays"), lagMax: p.Duration("lag-max"), waitTimeout: p.Duration("wait-timeout"),
 		cut: p.String("cut"), downAfter: p.Duration("down-after"), failoverTimeout: p.Duration("failover-timeout"),
@@ -156,40 +157,40 @@ func (c failoverConfig) timers(zombie bool) topologies.SentinelTimers {
 // failoverVariant is one guard at one kill delay (the zombie has no delay), and where
 // its trials got their deployments.
 type failoverVariant struct {
-	Variant
+	lab.Variant
 	guard failoverGuard
 	delay time.Duration
 	use   deploymentUse
 }
 
-func (s failoverLoss) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	r, err := newFailoverRun(env, readFailoverConfig(p))
 	if err != nil {
 		return nil, err
 	}
 	defer r.close()
-	rep := env.newReport(s)
+	rep := env.NewReport(s)
 	for _, g := range r.guards {
 		if g.zombie {
 			v := r.zombieVariant()
-			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *Trial) error {
+			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
 				return borrow(ctx, r.zombieDeployments, &v.use, func(topo topologies.Topology) error { return r.zombieTrial(ctx, topo, t) })
 			}); err != nil {
 				return nil, err
 			}
-			rep.Variants = append(rep.Variants, v.result())
+			rep.Variants = append(rep.Variants, v.Result())
 			continue
 		}
 		var variants []*failoverVariant
 		for _, delay := range r.delays {
 			v := r.delayVariant(g, delay)
-			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *Trial) error {
+			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
 				return borrow(ctx, r.lossDeployments, &v.use, func(topo topologies.Topology) error { return r.lossTrial(ctx, topo, v, t) })
 			}); err != nil {
 				return nil, err
 			}
 			variants = append(variants, v)
-			rep.Variants = append(rep.Variants, v.result())
+			rep.Variants = append(rep.Variants, v.Result())
 		}
 		rep.Series = append(rep.Series, lossByDelay(g, variants))
 		// Under WAIT the grant itself waits out the lag, so the margin means nothing there.
@@ -200,9 +201,9 @@ func (s failoverLoss) Run(ctx context.Context, env *Env, p Values) (*results.Rep
 	return rep, nil
 }
 
-func (s failoverLoss) runVariant(ctx context.Context, env *Env, v *failoverVariant, trial func(ctx context.Context, t *Trial) error) error {
-	for n := range env.trialsOf(v.result()) {
-		if err := env.runTrial(ctx, s.Name(), v.result(), n, func(ctx context.Context, t *Trial) error {
+func (s failoverLoss) runVariant(ctx context.Context, env *lab.Env, v *failoverVariant, trial func(ctx context.Context, t *lab.Trial) error) error {
+	for n := range env.TrialsOf(v.Result()) {
+		if err := env.RunTrial(ctx, s.Name(), v.Result(), n, func(ctx context.Context, t *lab.Trial) error {
 			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 			defer cancel()
 			return trial(ctx, t)
@@ -217,7 +218,7 @@ func (s failoverLoss) runVariant(ctx context.Context, env *Env, v *failoverVaria
 }
 
 func (r *failoverRun) delayVariant(g failoverGuard, delay time.Duration) *failoverVariant {
-	return &failoverVariant{Variant: Variant{&results.Variant{
+	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name:        fmt.Sprintf("%s-delay-%dms", g.mode, delay.Milliseconds()),
 		Description: fmt.Sprintf("%s; %s; master SIGKILLed %v after the grant", g.grant(r.waitTimeout), r.cutDescription(), delay),
 		Params:      map[string]string{"mode": g.mode, "delay": delay.String(), "lag_max": r.lagMax.String(), "cut": r.cut},
@@ -242,7 +243,7 @@ func lossClaims(cfg failoverConfig, g failoverGuard, delay time.Duration) []resu
 }
 
 func (r *failoverRun) zombieVariant() *failoverVariant {
-	return &failoverVariant{Variant: Variant{&results.Variant{
+	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name: "zombie",
 		Description: "SIGSTOP the master until a replica is promoted; B locks on the new master; SIGCONT the old one; A, still pointed at it, locks there too; " +
 			"sentinel's INFO and hello periods are left at their defaults (10 s, 2 s): they decide when sentinel turns the old master into a replica",
@@ -251,14 +252,4 @@ func (r *failoverRun) zombieVariant() *failoverVariant {
 		Claims:   []results.Claim{results.Breaks(results.Violations), results.Breaks(results.SplitBrainWindow)},
 		WindowIs: "from the old master's first probe write after its resume to its last accepted one (it accepts until sentinel turns it into a replica; a window still open at zombie-watch is a lower bound)",
 	}}, guard: failoverGuard{mode: "zombie", zombie: true}}
-}
-
-// replicasOf are topo's redis servers other than primary (and the sentinels).
-func replicasOf(topo topologies.Topology, primary topologies.Node) (replicas []topologies.Node) {
-	for _, n := range append(topo.Masters(), topo.Replicas()...) {
-		if n.Addr() != primary.Addr() {
-			replicas = append(replicas, n)
-		}
-	}
-	return replicas
 }

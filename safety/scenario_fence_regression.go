@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -20,17 +21,17 @@ import (
 // variant restarts a follower with an empty disk first: it must sync from the leader.
 type fenceRegression struct{}
 
-func init() { Register(fenceRegression{}) }
+func init() { lab.Register(fenceRegression{}) }
 
 func (fenceRegression) Name() string { return "fence-regression" }
 func (fenceRegression) Summary() string {
 	return "the primary dies after its followers lagged: an INCR fence on Redis goes backwards (tokens reissued, the honest holder refused, fenced stores diverge); etcd's revision does not"
 }
-func (fenceRegression) Params() []Param {
-	return []Param{
-		storesParam("strategies", []string{"sentinel", "etcd-3"}, fitsFenceRegression, "the lock services to run on (a primary that fails over, followers that can lag)"),
-		IntParam("cycles", 3, 1, 1000, "lock cycles in each phase (before the lag, during it, after the promotion)"),
-		DurationParam("promotion-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new primary before the trial is fault_not_produced"),
+func (fenceRegression) Params() []lab.Param {
+	return []lab.Param{
+		lab.StoresParam("strategies", []string{"sentinel", "etcd-3"}, fitsFenceRegression, "the lock services to run on (a primary that fails over, followers that can lag)"),
+		lab.IntParam("cycles", 3, 1, 1000, "lock cycles in each phase (before the lag, during it, after the promotion)"),
+		lab.DurationParam("promotion-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new primary before the trial is fault_not_produced"),
 	}
 }
 
@@ -38,7 +39,7 @@ func (fenceRegression) Params() []Param {
 type replicationControl interface {
 	// Lag makes the followers of primary miss the writes that follow, as far as the store
 	// lets it go on working; the func returned runs just before the primary is killed.
-	Lag(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error)
+	Lag(ctx context.Context, t *lab.Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error)
 	// Synced waits until every follower has every write so far.
 	Synced(ctx context.Context, topo topologies.Topology, primary topologies.Node) error
 }
@@ -48,27 +49,27 @@ type fenceReader interface {
 	Fence(ctx context.Context, node topologies.Node, key string) (int64, error)
 }
 
-func fitsFenceRegression(s Store) bool {
+func fitsFenceRegression(s lab.Store) bool {
 	_, lags := s.(replicationControl)
-	return isFailover(s) && lags
+	return lab.IsFailover(s) && lags
 }
 
 // fenceLinearizable says whether the store declares its fences raft-ordered.
-func fenceLinearizable(s Store) bool {
+func fenceLinearizable(s lab.Store) bool {
 	l, ok := s.(interface{ FenceLinearizable() bool })
 	return ok && l.FenceLinearizable()
 }
 
 type fenceVariant struct {
-	Variant
-	store Store
+	lab.Variant
+	store lab.Store
 	lag   bool // the followers lag during A's last cycles
 	// emptyRestart restarts a follower without its disk before A's last cycles
 	// (ZooKeeper ensembles: the server must rejoin and sync from the leader).
 	emptyRestart bool
 }
 
-func (s fenceRegression) variants(st Store) []fenceVariant {
+func (s fenceRegression) variants(st lab.Store) []fenceVariant {
 	harms := []results.Measure{results.ReissuedTokens, results.HonestRejected, results.Diverged}
 	claim := func(lossy bool) []results.Claim {
 		var cs []results.Claim
@@ -82,8 +83,8 @@ func (s fenceRegression) variants(st Store) []fenceVariant {
 		return cs
 	}
 	name := st.Strategy()
-	mk := func(suffix, what string, claims []results.Claim) Variant {
-		return Variant{&results.Variant{Name: name + "/" + suffix, Measure: results.ReissuedTokens, Claims: claims,
+	mk := func(suffix, what string, claims []results.Claim) lab.Variant {
+		return lab.Variant{Variant: &results.Variant{Name: name + "/" + suffix, Measure: results.ReissuedTokens, Claims: claims,
 			Params: map[string]string{"strategy": name, "fence": st.FenceSource()}, Description: name + ": " + what}}
 	}
 	out := []fenceVariant{
@@ -99,17 +100,17 @@ func (s fenceRegression) variants(st Store) []fenceVariant {
 	return out
 }
 
-func (s fenceRegression) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
-	rep := env.newReport(s)
+func (s fenceRegression) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	rep := env.NewReport(s)
 	for _, st := range p.Stores("strategies") {
 		spec := st.Spec()
 		if spec.Kind == topologies.Sentinel {
 			spec.Replicas, spec.DownAfter, spec.FailoverTimeout = 2, 500*time.Millisecond, 3*time.Second
 		}
 		if spec.Kind == topologies.Etcd && spec.Members < 3 {
-			return nil, &ParamError{"strategies", env.Params["strategies"], "stores with followers: " + st.Strategy() + " has one member"}
+			return nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"], Want: "stores with followers: " + st.Strategy() + " has one member"}
 		}
-		part, err := runTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v fenceVariant, t *Trial) error {
+		part, err := lab.RunTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v fenceVariant, t *lab.Trial) error {
 			return s.trial(ctx, env, spec, v, t, p.Int("cycles"), p.Duration("promotion-timeout"))
 		})
 		if err != nil {
@@ -122,10 +123,10 @@ func (s fenceRegression) Run(ctx context.Context, env *Env, p Values) (*results.
 
 // fencedCycle locks (through a failover in progress), enters r1, writes to each of
 // writeTo, leaves and releases.
-func fencedCycle(ctx context.Context, c *Client, key string, r1 *Resource, writeTo ...*Resource) error {
-	lease, err := acquireThroughFaults(ctx, c, key, 10*time.Second, time.Minute)
+func fencedCycle(ctx context.Context, c *lab.Client, key string, r1 *lab.Resource, writeTo ...*lab.Resource) error {
+	lease, err := lab.AcquireThroughFaults(ctx, c, key, 10*time.Second, time.Minute)
 	if err != nil {
-		return Failed("acquire", fmt.Errorf("%s: %w", c.ID, err))
+		return lab.Failed("acquire", fmt.Errorf("%s: %w", c.ID, err))
 	}
 	if err := c.Enter(ctx, r1, lease); err != nil {
 		return err
@@ -136,28 +137,28 @@ func fencedCycle(ctx context.Context, c *Client, key string, r1 *Resource, write
 		}
 	}
 	c.Leave(r1, lease)
-	releaseSoon(ctx, c, lease)
+	lab.ReleaseSoon(ctx, c, lease)
 	return nil
 }
 
-func (s fenceRegression) trial(ctx context.Context, env *Env, spec topologies.Spec, v fenceVariant, t *Trial, cycles int, promotion time.Duration) error {
+func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologies.Spec, v fenceVariant, t *lab.Trial, cycles int, promotion time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+promotion)
 	defer cancel()
-	topo, err := env.start(ctx, spec)
+	topo, err := env.StartTopology(ctx, spec)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer topo.Close()
-	st, ctl := v.store.(Failover), v.store.(replicationControl)
-	r1 := NewResource("resource-1", true, t.Rec)
-	r2 := NewResource("resource-2", true, t.Rec) // a second store the holders update last
+	st, ctl := v.store.(lab.Failover), v.store.(replicationControl)
+	r1 := lab.NewResource("resource-1", true, t.Rec)
+	r2 := lab.NewResource("resource-2", true, t.Rec) // a second store the holders update last
 
 	la, err := st.Locker(ctx, topo, true)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer la.Close()
-	a := NewClient("A", la, t.Rec)
+	a := lab.NewClient("A", la, t.Rec)
 	for i := 0; i < cycles; i++ {
 		if err := fencedCycle(ctx, a, t.Key, r1, r1, r2); err != nil {
 			return err
@@ -165,15 +166,15 @@ func (s fenceRegression) trial(ctx context.Context, env *Env, spec topologies.Sp
 	}
 	primary, err := st.Primary(ctx, topo)
 	if err != nil {
-		return NoFault("no primary to fail over: %v", err)
+		return lab.NoFault("no primary to fail over: %v", err)
 	}
 	if err := ctl.Synced(ctx, topo, primary); err != nil {
-		return Failed("sync", err)
+		return lab.Failed("sync", err)
 	}
 	beforeKill := func(context.Context) error { return ctl.Synced(ctx, topo, primary) }
 	if v.lag {
 		if beforeKill, err = ctl.Lag(ctx, t, topo, primary); err != nil {
-			return Failed("nemesis", err)
+			return lab.Failed("nemesis", err)
 		}
 	}
 	var restarted topologies.Node
@@ -189,10 +190,10 @@ func (s fenceRegression) trial(ctx context.Context, env *Env, spec topologies.Sp
 		}
 	}
 	if err := beforeKill(ctx); err != nil {
-		return Failed("nemesis", err)
+		return lab.Failed("nemesis", err)
 	}
 	last := r1.Stats().HighestFence
-	next, err := killPrimary(ctx, t, st, topo, primary, promotion)
+	next, err := lab.KillPrimary(ctx, t, st, topo, primary, promotion)
 	if err != nil {
 		return err
 	}
@@ -200,14 +201,14 @@ func (s fenceRegression) trial(ctx context.Context, env *Env, spec topologies.Sp
 		return err
 	}
 	if restarted != nil {
-		t.Input("restarted_server_leads", boolFloat(next.Name() == restarted.Name()))
+		t.Input("restarted_server_leads", lab.BoolFloat(next.Name() == restarted.Name()))
 	}
 	lb, err := st.Locker(ctx, topo, true)
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer lb.Close()
-	b := NewClient("B", lb, t.Rec)
+	b := lab.NewClient("B", lb, t.Rec)
 	for i := 0; i < cycles; i++ {
 		if err := fencedCycle(ctx, b, t.Key, r1, r1, r2); err != nil {
 			return err
@@ -221,22 +222,22 @@ func (s fenceRegression) trial(ctx context.Context, env *Env, spec topologies.Sp
 // proveFenceState reads the fence counter on the promoted node, where the store keeps
 // one: with lagging followers the cut must really have lost A's last fences (else
 // nothing was cut), and in the control nothing may be missing (else WAIT did not work).
-func proveFenceState(ctx context.Context, t *Trial, st Store, next topologies.Node, last int64, lagged bool) error {
+func proveFenceState(ctx context.Context, t *lab.Trial, st lab.Store, next topologies.Node, last int64, lagged bool) error {
 	fr, ok := st.(fenceReader)
 	if !ok {
 		return nil // the fence is the store's own (a revision): the promotion is the proof
 	}
 	got, err := fr.Fence(ctx, next, t.Key)
 	if err != nil {
-		return Failed("observe", fmt.Errorf("fence counter on %s: %w", next.Name(), err))
+		return lab.Failed("observe", fmt.Errorf("fence counter on %s: %w", next.Name(), err))
 	}
 	t.Input("fence_on_promoted", float64(got))
 	t.Input("last_fence_before_kill", float64(last))
 	switch {
 	case lagged && got >= last:
-		return NoFault("the promoted %s holds fence %d, A's last was %d: the lag lost nothing", next.Name(), got, last)
+		return lab.NoFault("the promoted %s holds fence %d, A's last was %d: the lag lost nothing", next.Name(), got, last)
 	case !lagged && got < last:
-		return Failed("sync", fmt.Errorf("the promoted %s holds fence %d, below A's last %d, although every write was acknowledged", next.Name(), got, last))
+		return lab.Failed("sync", fmt.Errorf("the promoted %s holds fence %d, below A's last %d, although every write was acknowledged", next.Name(), got, last))
 	}
 	t.Prove("the promoted %s holds fence %d, A's last accepted was %d", next.Name(), got, last)
 	return nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -23,7 +24,7 @@ import (
 // fence only grows, and refuses the honest one where a failover reissued it.
 type lostUpdates struct{}
 
-func init() { Register(lostUpdates{}) }
+func init() { lab.Register(lostUpdates{}) }
 
 func (lostUpdates) Name() string { return "lost-updates" }
 func (lostUpdates) Summary() string {
@@ -60,7 +61,7 @@ func allStrategies() []string { return append(lostUpdatesStrategies(), lockFreeM
 func availableStrategies() []string {
 	var out []string
 	for _, st := range allStrategies() {
-		_, err := StoreFor(st)
+		_, err := lab.StoreFor(st)
 		if err == nil || st == pgAdvisory || slices.Contains(lockFreeModes, st) {
 			out = append(out, st)
 		}
@@ -144,20 +145,20 @@ func parseAccountGuard(name string) accountGuard {
 	return accountGuard{base, outbox}
 }
 
-func (lostUpdates) Params() []Param {
-	return []Param{
-		ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks: pause (single, etcd, zookeeper, pg-advisory; and the lock-free writers, paused between read and write), failover (sentinel), redlock-restart (redlock), clock-jump (single, libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
-		ChoicesParam("strategies", availableStrategies(), allStrategies(), "the lock services to break (each break runs on those of its own among them), and the lock-free writers "+strings.Join(lockFreeModes, ", ")+" (no lock)"),
-		ChoicesParam("guards", AccountModes(), AccountModes(), "the write guards of the account row (resources/pgaccount modes)"),
-		ChoicesParam("fences", []string{fenceOfLock, fencePGSeq}, []string{fenceOfLock, fencePGSeq}, "where the token comes from: lock (the lock service's own fence: INCR on the Redis master, etcd's revision, pglock's sequence; Redlock has none) or pg-sequence (nextval of a sequence on the account's database, right after each grant)"),
-		DurationParam("ttl", 500*time.Millisecond, 100*time.Millisecond, "the lease of the pause break (etcd grants whole seconds, at least 2 s); clock-jump asks for at least 1 s, redlock-restart 2 s and failover 10 s, so that their fault breaks the lock before the lease ends"),
-		FloatParam("pause-factor", 2, 1.2, 100, "pause: A stops for this many times the lease the store granted"),
+func (lostUpdates) Params() []lab.Param {
+	return []lab.Param{
+		lab.ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks: pause (single, etcd, zookeeper, pg-advisory; and the lock-free writers, paused between read and write), failover (sentinel), redlock-restart (redlock), clock-jump (single, libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
+		lab.ChoicesParam("strategies", availableStrategies(), allStrategies(), "the lock services to break (each break runs on those of its own among them), and the lock-free writers "+strings.Join(lockFreeModes, ", ")+" (no lock)"),
+		lab.ChoicesParam("guards", AccountModes(), AccountModes(), "the write guards of the account row (resources/pgaccount modes)"),
+		lab.ChoicesParam("fences", []string{fenceOfLock, fencePGSeq}, []string{fenceOfLock, fencePGSeq}, "where the token comes from: lock (the lock service's own fence: INCR on the Redis master, etcd's revision, pglock's sequence; Redlock has none) or pg-sequence (nextval of a sequence on the account's database, right after each grant)"),
+		lab.DurationParam("ttl", 500*time.Millisecond, 100*time.Millisecond, "the lease of the pause break (etcd grants whole seconds, at least 2 s); clock-jump asks for at least 1 s, redlock-restart 2 s and failover 10 s, so that their fault breaks the lock before the lease ends"),
+		lab.FloatParam("pause-factor", 2, 1.2, 100, "pause: A stops for this many times the lease the store granted"),
 	}
 }
 
 // lostUpdatesVariant is one guard on one fence source of one broken lock service.
 type lostUpdatesVariant struct {
-	Variant
+	lab.Variant
 	brk      lockBreak
 	strategy string
 	fence    string // fenceOfLock or fencePGSeq
@@ -221,7 +222,7 @@ type lostUpdatesPlan struct {
 // plan crosses the params into variants. A guard that needs a fence is no variant
 // where the fence source has none; asked for explicitly (guards, fences and the lock
 // service all given), it is a *ParamError, as is a lock service no chosen break runs on.
-func (s lostUpdates) plan(env *Env, p Values) ([]lostUpdatesPlan, []lockFreeVariant, error) {
+func (s lostUpdates) plan(env *lab.Env, p lab.Values) ([]lostUpdatesPlan, []lockFreeVariant, error) {
 	explicit := func(name string) bool { _, ok := env.Params[name]; return ok }
 	chosen := p.Strings("strategies")
 	used := map[string]bool{}
@@ -240,7 +241,7 @@ func (s lostUpdates) plan(env *Env, p Values) ([]lostUpdatesPlan, []lockFreeVari
 		}
 		lockFreeToo := brk.name == lockFreePause && len(s.lockFreePlan(p)) > 0
 		if len(strategies) == 0 && !lockFreeToo && explicit("breaks") && explicit("strategies") {
-			return nil, nil, &ParamError{Name: "strategies", Value: env.Params["strategies"],
+			return nil, nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"],
 				Want: fmt.Sprintf("a strategy that break %s runs on (%s)", brk.name, strings.Join(brk.strategies, ", "))}
 		}
 		for _, st := range strategies {
@@ -251,7 +252,7 @@ func (s lostUpdates) plan(env *Env, p Values) ([]lostUpdatesPlan, []lockFreeVari
 					v := lostUpdatesVariant{brk: brk, strategy: st, fence: fence, guard: parseAccountGuard(g)}
 					if v.guard.needsFence() && !v.hasFence() {
 						if explicit("guards") && explicit("fences") && (explicit("breaks") || explicit("strategies")) {
-							return nil, nil, &ParamError{Name: "guards", Value: env.Params["guards"],
+							return nil, nil, &lab.ParamError{Name: "guards", Value: env.Params["guards"],
 								Want: fmt.Sprintf("guards that fit fences=%s: guard %s needs a fence; %s has none (use fences=%s)", env.Params["fences"], g, st, fencePGSeq)}
 						}
 						continue
@@ -271,13 +272,13 @@ func (s lostUpdates) plan(env *Env, p Values) ([]lostUpdatesPlan, []lockFreeVari
 	if explicit("strategies") {
 		for _, st := range chosen {
 			if !used[st] {
-				return nil, nil, &ParamError{Name: "strategies", Value: env.Params["strategies"],
+				return nil, nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"],
 					Want: fmt.Sprintf("strategies the chosen breaks (%s) run on: %s runs on none of them", strings.Join(p.Strings("breaks"), ", "), st)}
 			}
 		}
 	}
 	if len(plans) == 0 && len(lockFree) == 0 {
-		return nil, nil, &ParamError{Name: "guards", Value: strings.Join(p.Strings("guards"), ","),
+		return nil, nil, &lab.ParamError{Name: "guards", Value: strings.Join(p.Strings("guards"), ","),
 			Want: "guards that make a variant with the chosen breaks and fences (every one of these needs a fence the lock services have not)"}
 	}
 	return plans, lockFree, nil
@@ -291,7 +292,7 @@ func (lostUpdates) variant(v lostUpdatesVariant) lostUpdatesVariant {
 	case v.hasFence():
 		fence = lockFenceSource(v.strategy)
 	}
-	v.Variant = Variant{&results.Variant{
+	v.Variant = lab.Variant{Variant: &results.Variant{
 		Name:        strings.Join([]string{v.brk.name, v.strategy, v.fence, v.guard.String()}, "/"),
 		Description: fmt.Sprintf("%s: %s. Fence: %s. Guard: %s.", v.strategy, v.brk.what, fence, v.guard.what()),
 		Params:      map[string]string{"break": v.brk.name, "strategy": v.strategy, "fence": v.fence, "guard": v.guard.String()},
@@ -306,14 +307,14 @@ func lockFenceSource(strategy string) string {
 	if strategy == pgAdvisory {
 		return pgLockStore{}.FenceSource()
 	}
-	st, err := StoreFor(strategy)
+	st, err := lab.StoreFor(strategy)
 	if err != nil {
 		return "the lock's own"
 	}
 	return st.FenceSource()
 }
 
-func (s lostUpdates) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s lostUpdates) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	plans, lockFree, err := s.plan(env, p)
 	if err != nil {
 		return nil, err
@@ -327,7 +328,7 @@ func (s lostUpdates) Run(ctx context.Context, env *Env, p Values) (*results.Repo
 			return nil, fmt.Errorf("%w (etcd registers with locks/etcdlock, pg-advisory with locks/pglock)", err)
 		}
 	}
-	pg, err := env.start(ctx, topologies.Spec{Kind: topologies.Postgres})
+	pg, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Postgres})
 	if err != nil {
 		return nil, err
 	}
@@ -337,13 +338,13 @@ func (s lostUpdates) Run(ctx context.Context, env *Env, p Values) (*results.Repo
 		return nil, fmt.Errorf("topology from provider %s has no DSN", pg.Provider())
 	}
 	cfg := lostUpdatesConfig{ttl: p.Duration("ttl"), pauseFactor: p.Float("pause-factor"), pg: pg, dsn: db.DSN(), open: open}
-	rep := env.newReport(s)
+	rep := env.NewReport(s)
 	for _, plan := range plans {
 		rig, err := newBreakRig(ctx, env, plan.brk.name, plan.strategy, cfg)
 		if err != nil {
 			return nil, err
 		}
-		part, err := runTrials(ctx, env, s, plan.variants, func(ctx context.Context, v lostUpdatesVariant, t *Trial) error {
+		part, err := lab.RunTrials(ctx, env, s, plan.variants, func(ctx context.Context, v lostUpdatesVariant, t *lab.Trial) error {
 			return lostUpdatesTrial(ctx, rig, cfg, v, t)
 		})
 		if n := rig.close(); n != "" {
@@ -357,7 +358,7 @@ func (s lostUpdates) Run(ctx context.Context, env *Env, p Values) (*results.Repo
 		rep.Variants = append(rep.Variants, part.Variants...)
 	}
 	if len(lockFree) > 0 {
-		part, err := runTrials(ctx, env, s, lockFree, func(ctx context.Context, v lockFreeVariant, t *Trial) error {
+		part, err := lab.RunTrials(ctx, env, s, lockFree, func(ctx context.Context, v lockFreeVariant, t *lab.Trial) error {
 			return lockFreeTrial(ctx, cfg, v, t)
 		})
 		if err != nil {
@@ -370,7 +371,7 @@ func (s lostUpdates) Run(ctx context.Context, env *Env, p Values) (*results.Repo
 
 // lockFreePlan is the lock-free writers chosen, under the chosen faults that reach
 // them (pause, redelivery).
-func (lostUpdates) lockFreePlan(p Values) []lockFreeVariant {
+func (lostUpdates) lockFreePlan(p lab.Values) []lockFreeVariant {
 	var faults, modes []string
 	for _, b := range p.Strings("breaks") {
 		if b == lockFreePause || b == lockFreeRedelivery {

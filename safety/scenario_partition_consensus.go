@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -15,7 +16,7 @@ import (
 // B gets the lock only once A's lease has expired there.
 type consensusPartition struct{}
 
-func init() { Register(consensusPartition{}) }
+func init() { lab.Register(consensusPartition{}) }
 
 func (consensusPartition) Name() string { return "consensus-partition" }
 func (consensusPartition) Summary() string {
@@ -24,44 +25,44 @@ func (consensusPartition) Summary() string {
 
 var partitionedConsensus = []string{"etcd-3", "zookeeper-3"}
 
-func (consensusPartition) Params() []Param {
-	return []Param{
-		ChoicesParam("strategies", registeredOf(partitionedConsensus[:1]), partitionedConsensus, "the three-member consensus services whose leader is isolated"),
-		DurationParam("ttl", 5*time.Second, 2*time.Second, "A's lease: B must wait it out on the majority"),
-		DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a leader among the majority before the trial is fault_not_produced"),
+func (consensusPartition) Params() []lab.Param {
+	return []lab.Param{
+		lab.ChoicesParam("strategies", registeredOf(partitionedConsensus[:1]), partitionedConsensus, "the three-member consensus services whose leader is isolated"),
+		lab.DurationParam("ttl", 5*time.Second, 2*time.Second, "A's lease: B must wait it out on the majority"),
+		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a leader among the majority before the trial is fault_not_produced"),
 	}
 }
 
 type consensusPartitionVariant struct {
-	Variant
-	store Failover
+	lab.Variant
+	store lab.Failover
 }
 
-func (s consensusPartition) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s consensusPartition) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, election := p.Duration("ttl"), p.Duration("election-timeout")
-	rep := env.newReport(s)
+	rep := env.NewReport(s)
 	for _, strategy := range p.Strings("strategies") {
-		st, err := StoreFor(strategy)
+		st, err := lab.StoreFor(strategy)
 		if err != nil {
 			return nil, fmt.Errorf("%w (etcd strategies register when locks/etcdlock is imported, ZooKeeper's with locks/zklock)", err)
 		}
-		v := consensusPartitionVariant{Variant{&results.Variant{Name: strategy + "/isolated-leader",
+		v := consensusPartitionVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "/isolated-leader",
 			Description: "3 members; the leader cut from both followers after A's grant, A's client still reaching only it: the isolated leader grants nothing, B locks on the majority once A's lease ran out",
 			Params:      map[string]string{"strategy": strategy, "ttl": ttl.String()},
 			Measure:     results.Violations,
 			Claims:      []results.Claim{results.Holds(results.Violations), results.Holds(results.SplitBrainWindow), results.Always(results.SecondGranted)},
 			WindowIs:    "from the majority's new leader to the isolated leader's last accepted grant (none expected)",
-		}}, st.(Failover)}
-		topo, err := env.start(ctx, st.Spec())
+		}}, st.(lab.Failover)}
+		topo, err := env.StartTopology(ctx, st.Spec())
 		if err != nil {
 			return nil, err
 		}
-		part, perr := partitionerOrRefuse(s.Name(), topo)
+		part, perr := lab.PartitionerOrRefuse(s.Name(), topo)
 		if perr != nil {
 			topo.Close()
 			return nil, perr
 		}
-		r, err := runTrials(ctx, env, s, []consensusPartitionVariant{v}, func(ctx context.Context, v consensusPartitionVariant, t *Trial) error {
+		r, err := lab.RunTrials(ctx, env, s, []consensusPartitionVariant{v}, func(ctx context.Context, v consensusPartitionVariant, t *lab.Trial) error {
 			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+election)
 			defer cancel()
 			defer part.HealAll()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/testenv"
 
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -20,7 +21,7 @@ func TestConsensusPartition(t *testing.T) {
 	if err != nil || p.Name() != "container" {
 		testenv.MissingTool(t, fmt.Errorf("etcd is not served in containers here (%v): nothing to partition", err))
 	}
-	rep := runIn(t, containerEnv(t, 1, nil), "consensus-partition", 4*time.Minute)
+	rep := labtest.RunIn(t, labtest.ContainerEnv(t, 1, nil), "consensus-partition", 4*time.Minute)
 	for _, v := range rep.Variants {
 		for _, tr := range v.Trials {
 			if tr.Outcome != results.Judged {

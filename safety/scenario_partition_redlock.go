@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -16,29 +17,29 @@ import (
 // delayed past the TTL, as redlock-restart does.
 type redlockPartition struct{}
 
-func init() { Register(redlockPartition{}) }
+func init() { lab.Register(redlockPartition{}) }
 
 func (redlockPartition) Name() string { return "redlock-partition" }
 func (redlockPartition) Summary() string {
 	return "partition: a Redlock client cut from 2 of 5 nodes still locks with 3; two clients reaching different majorities, a shared node restarting empty: two holders unless the restart is delayed (needs --provider container)"
 }
 
-func (redlockPartition) Params() []Param {
-	return []Param{
-		DurationParam("ttl", 8*time.Second, time.Second, "the lock's TTL; redsync gives each node TTL x 0.05 to answer, so a cut node costs that much validity; a container restart takes seconds under load, and A must still be valid after it"),
+func (redlockPartition) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", 8*time.Second, time.Second, "the lock's TTL; redsync gives each node TTL x 0.05 to answer, so a cut node costs that much validity; a container restart takes seconds under load, and A must still be valid after it"),
 	}
 }
 
 type redlockPartitionVariant struct {
-	Variant
+	lab.Variant
 	cutA    bool // A (beside node 0) cut from nodes 3 and 4
 	restart bool // node 2 restarts empty; B (beside node 4, cut from 0 and 1) tries
 	delayed bool // node 2 stays down for the TTL
 }
 
 func (redlockPartition) variants() []redlockPartitionVariant {
-	mk := func(name, what string, claims ...results.Claim) Variant {
-		return Variant{&results.Variant{Name: name, Description: what, Measure: results.Violations, Claims: claims,
+	mk := func(name, what string, claims ...results.Claim) lab.Variant {
+		return lab.Variant{Variant: &results.Variant{Name: name, Description: what, Measure: results.Violations, Claims: claims,
 			Params: map[string]string{"strategy": "redlock"}}}
 	}
 	return []redlockPartitionVariant{
@@ -53,18 +54,18 @@ func (redlockPartition) variants() []redlockPartitionVariant {
 	}
 }
 
-func (s redlockPartition) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s redlockPartition) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl := p.Duration("ttl")
-	topo, err := env.start(ctx, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
+	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	part, err := partitionerOrRefuse(s.Name(), topo)
+	part, err := lab.PartitionerOrRefuse(s.Name(), topo)
 	if err != nil {
 		return nil, err
 	}
-	return runTrials(ctx, env, s, s.variants(), func(ctx context.Context, v redlockPartitionVariant, t *Trial) error {
+	return lab.RunTrials(ctx, env, s, s.variants(), func(ctx context.Context, v redlockPartitionVariant, t *lab.Trial) error {
 		ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
 		defer cancel()
 		defer part.HealAll() // a trial's cuts never outlive it

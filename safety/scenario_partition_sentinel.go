@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -17,22 +18,22 @@ import (
 // after the heal. Only a provider that can partition runs it.
 type sentinelSplitBrain struct{}
 
-func init() { Register(sentinelSplitBrain{}) }
+func init() { lab.Register(sentinelSplitBrain{}) }
 
 func (sentinelSplitBrain) Name() string { return "sentinel-split-brain" }
 func (sentinelSplitBrain) Summary() string {
 	return "partition: the master and client A cut off from replicas and sentinels; a replica is promoted, B locks there: two masters grant the lock until min-replicas-max-lag stops the old one or the heal demotes it (needs --provider container)"
 }
 
-func (sentinelSplitBrain) Params() []Param {
-	return []Param{
-		IntsParam("min-replicas", []int{0, 1}, 0, 2, "min-replicas-to-write on every data node: 0 (off) or the number of replicas a master needs to accept writes"),
-		DurationsParam("max-lags", []time.Duration{time.Second, 5 * time.Second, 10 * time.Second}, "min-replicas-max-lag (whole seconds, at least 1 s) for min-replicas > 0"),
-		DurationParam("ttl", 5*time.Second, time.Second, "A's and B's lock TTL: A's must outlast the promotion"),
-		DurationParam("cut-hold", 12*time.Second, 3*time.Second, "the longest the partition lasts while the old master still grants; then it heals and the old master is watched until it is demoted"),
-		DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds (pings every half of it)"),
-		DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master before the trial is fault_not_produced"),
-		DurationParam("demotion-watch", 30*time.Second, time.Second, "after the heal, how long to keep probing the old master for its demotion; a window still open then is a lower bound"),
+func (sentinelSplitBrain) Params() []lab.Param {
+	return []lab.Param{
+		lab.IntsParam("min-replicas", []int{0, 1}, 0, 2, "min-replicas-to-write on every data node: 0 (off) or the number of replicas a master needs to accept writes"),
+		lab.DurationsParam("max-lags", []time.Duration{time.Second, 5 * time.Second, 10 * time.Second}, "min-replicas-max-lag (whole seconds, at least 1 s) for min-replicas > 0"),
+		lab.DurationParam("ttl", 5*time.Second, time.Second, "A's and B's lock TTL: A's must outlast the promotion"),
+		lab.DurationParam("cut-hold", 12*time.Second, 3*time.Second, "the longest the partition lasts while the old master still grants; then it heals and the old master is watched until it is demoted"),
+		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds (pings every half of it)"),
+		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master before the trial is fault_not_produced"),
+		lab.DurationParam("demotion-watch", 30*time.Second, time.Second, "after the heal, how long to keep probing the old master for its demotion; a window still open then is a lower bound"),
 	}
 }
 
@@ -42,7 +43,7 @@ type splitBrainConfig struct {
 }
 
 type splitBrainVariant struct {
-	Variant
+	lab.Variant
 	minReplicas int
 	maxLag      time.Duration
 }
@@ -74,7 +75,7 @@ func (c splitBrainConfig) timers() topologies.SentinelTimers {
 		InfoPeriod: min(max(5*ping-350*time.Millisecond, 100*time.Millisecond), 800*time.Millisecond)}
 }
 
-func (s sentinelSplitBrain) variants(p Values) ([]splitBrainVariant, error) {
+func (s sentinelSplitBrain) variants(p lab.Values) ([]splitBrainVariant, error) {
 	var out []splitBrainVariant
 	for _, m := range p.Ints("min-replicas") {
 		if m == 0 {
@@ -83,7 +84,7 @@ func (s sentinelSplitBrain) variants(p Values) ([]splitBrainVariant, error) {
 		}
 		for _, lag := range p.Durations("max-lags") {
 			if lag < time.Second || lag%time.Second != 0 {
-				return nil, &ParamError{Name: "max-lags", Value: lag.String(), Want: "whole seconds, at least 1s (min-replicas-max-lag counts seconds)"}
+				return nil, &lab.ParamError{Name: "max-lags", Value: lag.String(), Want: "whole seconds, at least 1s (min-replicas-max-lag counts seconds)"}
 			}
 			out = append(out, s.variant(m, lag))
 		}
@@ -106,7 +107,7 @@ func (sentinelSplitBrain) variant(m int, lag time.Duration) splitBrainVariant {
 		}
 	}
 	sv := splitBrainVariant{minReplicas: m, maxLag: lag}
-	sv.Variant = Variant{&results.Variant{
+	sv.Variant = lab.Variant{Variant: &results.Variant{
 		Name:        name,
 		Description: "master and A cut off from replicas and sentinels; A locks on the old master, B on the promoted replica; " + what,
 		Params:      map[string]string{"min_replicas_to_write": fmt.Sprint(m), "min_replicas_max_lag": lag.String(), "repl_timeout": sv.replTimeout().String()},
@@ -117,7 +118,7 @@ func (sentinelSplitBrain) variant(m int, lag time.Duration) splitBrainVariant {
 	return sv
 }
 
-func (s sentinelSplitBrain) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s sentinelSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	variants, err := s.variants(p)
 	if err != nil {
 		return nil, err
@@ -125,18 +126,18 @@ func (s sentinelSplitBrain) Run(ctx context.Context, env *Env, p Values) (*resul
 	c := splitBrainConfig{ttl: p.Duration("ttl"), cutHold: p.Duration("cut-hold"), downAfter: p.Duration("down-after"),
 		promotionTimeout: p.Duration("promotion-timeout"), demotionWatch: p.Duration("demotion-watch")}
 	if len(variants) == 0 {
-		return env.newReport(s), nil
+		return env.NewReport(s), nil
 	}
 	// A provider that cannot partition is refused before any trial: nothing to measure.
 	first, err := c.start(ctx, env, variants[0])
 	if err != nil {
 		return nil, err
 	}
-	if _, err := partitionerOrRefuse(s.Name(), first); err != nil {
+	if _, err := lab.PartitionerOrRefuse(s.Name(), first); err != nil {
 		first.Close()
 		return nil, err
 	}
-	return runTrials(ctx, env, s, variants, func(ctx context.Context, v splitBrainVariant, t *Trial) error {
+	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v splitBrainVariant, t *lab.Trial) error {
 		topo := first
 		first = nil
 		if topo == nil || !sameConfig(topo.Spec(), c.spec(v)) {
@@ -145,7 +146,7 @@ func (s sentinelSplitBrain) Run(ctx context.Context, env *Env, p Values) (*resul
 			}
 			var err error
 			if topo, err = c.start(ctx, env, v); err != nil {
-				return Failed("setup", err)
+				return lab.Failed("setup", err)
 			}
 		}
 		defer topo.Close() // a failed-over deployment is never lent again: every trial starts fresh
@@ -160,8 +161,8 @@ func sameConfig(a, b topologies.Spec) bool {
 	return fmt.Sprint(a.ExtraConfig) == fmt.Sprint(b.ExtraConfig)
 }
 
-func (c splitBrainConfig) start(ctx context.Context, env *Env, v splitBrainVariant) (topologies.Topology, error) {
-	topo, err := env.start(ctx, c.spec(v))
+func (c splitBrainConfig) start(ctx context.Context, env *lab.Env, v splitBrainVariant) (topologies.Topology, error) {
+	topo, err := env.StartTopology(ctx, c.spec(v))
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -18,7 +20,7 @@ import (
 // no guard only by the demotion after the heal; and a shorter max-lag gave a shorter
 // window, the unguarded one the longest.
 func TestSentinelSplitBrain(t *testing.T) {
-	rep := runIn(t, containerEnv(t, 1, nil), "sentinel-split-brain", 4*time.Minute)
+	rep := labtest.RunIn(t, labtest.ContainerEnv(t, 1, nil), "sentinel-split-brain", 4*time.Minute)
 	window := map[string]float64{}
 	for _, v := range rep.Variants {
 		guarded := v.Params["min_replicas_to_write"] != "0"
@@ -62,19 +64,19 @@ func hasProof(tr results.Trial, part string) bool {
 // A provider whose nodes share the host's loopback cannot partition: every partition
 // scenario refuses it, naming the provider, before any trial.
 func TestPartitionScenariosRefuseProcessProvider(t *testing.T) {
-	for name, params := range map[string]Params{
+	for name, params := range map[string]lab.Params{
 		"sentinel-split-brain": {"min-replicas": "0"},
 		"redlock-partition":    nil,
 		"consensus-partition":  nil,
 	} {
-		s, err := Lookup(name)
+		s, err := lab.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		rep, err := Run(ctx, s, testEnv(t, 1, params))
+		rep, err := lab.Run(ctx, s, labtest.TestEnv(t, 1, params))
 		cancel()
-		if !errors.Is(err, ErrNeedsPartitions) || !strings.Contains(err.Error(), "cannot partition") || !strings.Contains(err.Error(), "process") {
+		if !errors.Is(err, lab.ErrNeedsPartitions) || !strings.Contains(err.Error(), "cannot partition") || !strings.Contains(err.Error(), "process") {
 			t.Errorf("%s on processes: %v, want ErrNeedsPartitions saying provider process cannot partition", name, err)
 		}
 		if rep != nil && len(rep.Variants) > 0 {
@@ -87,13 +89,13 @@ func TestPartitionScenariosRefuseProcessProvider(t *testing.T) {
 // before any server starts.
 func TestSentinelSplitBrainMaxLagWholeSeconds(t *testing.T) {
 	started := false
-	env := &Env{Trials: 1, Params: Params{"max-lags": "1500ms"}, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+	env := &lab.Env{Trials: 1, Params: lab.Params{"max-lags": "1500ms"}, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
 		started = true
 		return nil, errors.New("must not start")
 	}}
-	s, _ := Lookup("sentinel-split-brain")
-	var pe *ParamError
-	if _, err := Run(context.Background(), s, env); !errors.As(err, &pe) || pe.Name != "max-lags" {
+	s, _ := lab.Lookup("sentinel-split-brain")
+	var pe *lab.ParamError
+	if _, err := lab.Run(context.Background(), s, env); !errors.As(err, &pe) || pe.Name != "max-lags" {
 		t.Errorf("max-lags=1500ms: %v, want a *ParamError naming max-lags", err)
 	}
 	if started {

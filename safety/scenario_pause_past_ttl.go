@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -21,31 +22,31 @@ import (
 // 3.4.3), and the lock key's create revision is the fence.
 type pausePastTTL struct{}
 
-func init() { Register(pausePastTTL{}) }
+func init() { lab.Register(pausePastTTL{}) }
 
 func (pausePastTTL) Name() string { return "pause-past-ttl" }
 func (pausePastTTL) Summary() string {
 	return "the holder pauses longer than its lease: two holders with or without a watchdog, on Redis and on etcd; a fenced resource rejects every stale write"
 }
-func (pausePastTTL) Params() []Param {
-	return []Param{
-		storesParam("strategies", []string{"single", "etcd"}, anyStore, "the lock services to run on"),
-		DurationParam("ttl", 300*time.Millisecond, 30*time.Millisecond, "the TTL asked for (etcd grants whole seconds, at least 2 s)"),
-		FloatParam("pause-factor", 3, 1.5, 100, "the holder stops for this many times the TTL the store granted"),
+func (pausePastTTL) Params() []lab.Param {
+	return []lab.Param{
+		lab.StoresParam("strategies", []string{"single", "etcd"}, lab.AnyStore, "the lock services to run on"),
+		lab.DurationParam("ttl", 300*time.Millisecond, 30*time.Millisecond, "the TTL asked for (etcd grants whole seconds, at least 2 s)"),
+		lab.FloatParam("pause-factor", 3, 1.5, 100, "the holder stops for this many times the TTL the store granted"),
 	}
 }
 
 type pauseVariant struct {
-	Variant
-	store    Store
+	lab.Variant
+	store    lab.Store
 	watchdog bool // A extends every TTL/3 from a goroutine of its own process
 	fenced   bool // the resource refuses a fence not above the highest it accepted
 	stops    bool // A stops (a pause); false: A is only slow, working 3 x TTL
 }
 
-func (s pausePastTTL) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s pausePastTTL) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, factor := p.Duration("ttl"), p.Float("pause-factor")
-	rep := env.newReport(s)
+	rep := env.NewReport(s)
 	for _, st := range p.Stores("strategies") {
 		part, err := s.runStore(ctx, env, st, ttl, factor)
 		if err != nil {
@@ -56,10 +57,10 @@ func (s pausePastTTL) Run(ctx context.Context, env *Env, p Values) (*results.Rep
 	return rep, nil
 }
 
-func (s pausePastTTL) variants(st Store) []pauseVariant {
+func (s pausePastTTL) variants(st lab.Store) []pauseVariant {
 	name := st.Strategy()
-	v := func(suffix, what string, claims ...results.Claim) Variant {
-		return Variant{&results.Variant{Name: name + "/" + suffix, Measure: claims[0].Measure, Claims: claims,
+	v := func(suffix, what string, claims ...results.Claim) lab.Variant {
+		return lab.Variant{Variant: &results.Variant{Name: name + "/" + suffix, Measure: claims[0].Measure, Claims: claims,
 			Params:      map[string]string{"strategy": name, "fence": st.FenceSource()},
 			Description: fmt.Sprintf("%s: %s", name, what)}}
 	}
@@ -77,29 +78,29 @@ func (s pausePastTTL) variants(st Store) []pauseVariant {
 	}
 }
 
-func (s pausePastTTL) runStore(ctx context.Context, env *Env, st Store, ttl time.Duration, factor float64) (*results.Report, error) {
-	topo, err := env.start(ctx, st.Spec())
+func (s pausePastTTL) runStore(ctx context.Context, env *lab.Env, st lab.Store, ttl time.Duration, factor float64) (*results.Report, error) {
+	topo, err := env.StartTopology(ctx, st.Spec())
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	return runTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v pauseVariant, t *Trial) error {
+	return lab.RunTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v pauseVariant, t *lab.Trial) error {
 		return s.trial(ctx, topo, v, t, ttl, factor)
 	})
 }
 
-func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pauseVariant, t *Trial, ttl time.Duration, factor float64) error {
+func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pauseVariant, t *lab.Trial, ttl time.Duration, factor float64) error {
 	granted := v.store.GrantedTTL(ttl)
 	pause := time.Duration(factor * float64(granted))
 	ctx, cancel := context.WithTimeout(ctx, 3*pause+30*time.Second)
 	defer cancel()
-	res := NewResource("resource", v.fenced, t.Rec)
-	newClient := func(id string) (*Client, func(), error) {
+	res := lab.NewResource("resource", v.fenced, t.Rec)
+	newClient := func(id string) (*lab.Client, func(), error) {
 		l, err := v.store.Locker(ctx, topo, true)
 		if err != nil {
-			return nil, nil, Failed("setup", fmt.Errorf("client %s: %w", id, err))
+			return nil, nil, lab.Failed("setup", fmt.Errorf("client %s: %w", id, err))
 		}
-		return NewClient(id, l, t.Rec), func() { l.Close() }, nil
+		return lab.NewClient(id, l, t.Rec), func() { l.Close() }, nil
 	}
 	a, closeA, err := newClient("A")
 	if err != nil {
@@ -114,9 +115,9 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 
 	leaseA, err := a.Acquire(ctx, t.Key, ttl)
 	if err != nil {
-		return FirstGrant(err)
+		return lab.FirstGrant(err)
 	}
-	t.Input("granted_ttl_ms", ms(leaseA.ValidUntil.Sub(leaseA.Start)))
+	t.Input("granted_ttl_ms", lab.Millis(leaseA.ValidUntil.Sub(leaseA.Start)))
 	stopWatchdog := func() {}
 	if v.watchdog {
 		stopWatchdog = a.Watchdog(ctx, leaseA, ttl)
@@ -130,7 +131,7 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 		work = pause
 		heal, err := nemesis.Inject(ctx, "client-pause", nemesis.Target{Client: a, Duration: pause, Recorder: t.Rec})
 		if err != nil {
-			return Failed("nemesis", err)
+			return lab.Failed("nemesis", err)
 		}
 		defer heal(context.Background())
 	}
@@ -145,7 +146,7 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 				bDone <- nil // refused for as long as A was away: A kept the lock
 			} else {
-				bDone <- Failed("second-acquire", err)
+				bDone <- lab.Failed("second-acquire", err)
 			}
 			return
 		}
@@ -160,7 +161,7 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 		bDone <- nil
 	}()
 	if !v.stops {
-		_ = sleep(ctx, work) // slow work, not a stop: the watchdog keeps running
+		_ = lab.Sleep(ctx, work) // slow work, not a stop: the watchdog keeps running
 	}
 	// A's write waits at its checkpoint until the pause ends.
 	_, err = a.Write(ctx, res, leaseA)
@@ -182,7 +183,7 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 // provePause reads, at the resource, how long A was away between entering and its
 // write: a pause must outlast the lease A was granted (a slow holder must outlast it
 // too, or the watchdog was never needed).
-func provePause(t *Trial, lease locks.Lease, stopped bool) error {
+func provePause(t *lab.Trial, lease locks.Lease, stopped bool) error {
 	var entered, wrote time.Time
 	for _, e := range t.Rec.History() {
 		if e.Client != "A" || e.Resource == "" {
@@ -196,12 +197,12 @@ func provePause(t *Trial, lease locks.Lease, stopped bool) error {
 		}
 	}
 	if entered.IsZero() || wrote.IsZero() {
-		return Failed("record", errors.New("A's entry or write is missing from the history"))
+		return lab.Failed("record", errors.New("A's entry or write is missing from the history"))
 	}
 	away, leaseLeft := wrote.Sub(entered), lease.ValidUntil.Sub(entered)
-	t.Input("away_ms", ms(away))
+	t.Input("away_ms", lab.Millis(away))
 	if away <= leaseLeft {
-		return NoFault("A was away %v, within the %v left of its lease", away.Round(time.Millisecond), leaseLeft.Round(time.Millisecond))
+		return lab.NoFault("A was away %v, within the %v left of its lease", away.Round(time.Millisecond), leaseLeft.Round(time.Millisecond))
 	}
 	what := "stopped"
 	if !stopped {

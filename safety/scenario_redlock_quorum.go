@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -17,30 +18,30 @@ import (
 // SETs leave partial locks behind once every client is done.
 type redlockQuorum struct{}
 
-func init() { Register(redlockQuorum{}) }
+func init() { lab.Register(redlockQuorum{}) }
 
 func (redlockQuorum) Name() string { return "redlock-quorum" }
 func (redlockQuorum) Summary() string {
 	return "redsync #186: how often redlock and redlock-failfast grants sit on exactly a quorum, the break rate when one of its nodes restarts empty, and partial locks left under contention"
 }
-func (redlockQuorum) Params() []Param {
-	return []Param{
-		storesParam("strategies", []string{"redlock", "redlock-failfast"}, isRedlock, "the Redlock strategies to compare"),
-		DurationParam("ttl", time.Second, 500*time.Millisecond, "the lock's TTL (the restart and B's tries must fit inside it)"),
-		IntParam("clients", 4, 2, 16, "clients racing for each grant in the contended variants"),
-		DurationParam("settle", 50*time.Millisecond, 0, "how long after every client is done the nodes are read for partial locks"),
+func (redlockQuorum) Params() []lab.Param {
+	return []lab.Param{
+		lab.StoresParam("strategies", []string{"redlock", "redlock-failfast"}, isRedlock, "the Redlock strategies to compare"),
+		lab.DurationParam("ttl", time.Second, 500*time.Millisecond, "the lock's TTL (the restart and B's tries must fit inside it)"),
+		lab.IntParam("clients", 4, 2, 16, "clients racing for each grant in the contended variants"),
+		lab.DurationParam("settle", 50*time.Millisecond, 0, "how long after every client is done the nodes are read for partial locks"),
 	}
 }
 
 type quorumVariant struct {
-	Variant
+	lab.Variant
 	strategy string
 	clients  int  // racing for each grant; 1 is uncontended
 	restart  bool // one of the winner's nodes restarts empty, then B tries
 	subset   quorumSubset
 }
 
-func (s redlockQuorum) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s redlockQuorum) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, settle := p.Duration("ttl"), p.Duration("settle")
 	var variants []quorumVariant
 	for _, st := range p.Stores("strategies") {
@@ -48,16 +49,16 @@ func (s redlockQuorum) Run(ctx context.Context, env *Env, p Values) (*results.Re
 			variants = append(variants, quorumVariants(st.Strategy(), clients)...)
 		}
 	}
-	topo, err := env.start(ctx, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
+	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	return runTrials(ctx, env, s, variants, func(ctx context.Context, v quorumVariant, t *Trial) error {
+	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v quorumVariant, t *lab.Trial) error {
 		ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
 		defer cancel()
 		if err := wakeAll(ctx, topo); err != nil {
-			return Failed("setup", err)
+			return lab.Failed("setup", err)
 		}
 		if v.restart {
 			return s.restartTrial(ctx, topo, v, t, ttl)
@@ -77,7 +78,7 @@ func quorumVariants(strategy string, clients int) []quorumVariant {
 		contention = fmt.Sprintf("contended-%d", clients)
 	}
 	mk := func(name, what string, restart bool, subset quorumSubset, headline results.Measure, claims ...results.Claim) quorumVariant {
-		return quorumVariant{Variant: Variant{&results.Variant{Name: strategy + "/" + contention + "/" + name, Description: what,
+		return quorumVariant{Variant: lab.Variant{Variant: &results.Variant{Name: strategy + "/" + contention + "/" + name, Description: what,
 			Measure: headline, Claims: claims, Params: map[string]string{"strategy": strategy, "clients": fmt.Sprint(clients)}}},
 			strategy: strategy, clients: clients, restart: restart, subset: subset}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -19,23 +20,23 @@ import (
 // missing keys (WithSetNXOnExtend) each change what happens; the run measures it.
 type redlockRestart struct{}
 
-func init() { Register(redlockRestart{}) }
+func init() { lab.Register(redlockRestart{}) }
 
 func (redlockRestart) Name() string { return "redlock-restart" }
 func (redlockRestart) Summary() string {
 	return "a Redlock node restarts empty right after a grant: a second client wins a majority; delayed restart, appendfsync always or WithSetNXOnExtend change it"
 }
-func (redlockRestart) Params() []Param {
-	return []Param{
-		storesParam("strategies", []string{"redlock"}, isRedlock, "the Redlock strategies to run"),
-		DurationParam("ttl", 2*time.Second, 500*time.Millisecond, "the lock's TTL (the delayed restart waits this long; node restarts take tens of ms each)"),
+func (redlockRestart) Params() []lab.Param {
+	return []lab.Param{
+		lab.StoresParam("strategies", []string{"redlock"}, isRedlock, "the Redlock strategies to run"),
+		lab.DurationParam("ttl", 2*time.Second, 500*time.Millisecond, "the lock's TTL (the delayed restart waits this long; node restarts take tens of ms each)"),
 	}
 }
 
-func isRedlock(s Store) bool { return s.Spec().Kind == topologies.Redlock }
+func isRedlock(s lab.Store) bool { return s.Spec().Kind == topologies.Redlock }
 
 type redlockVariant struct {
-	Variant
+	lab.Variant
 	strategy string
 	fsync    bool // appendfsync always, restart from disk
 	delayed  bool // the node stays down for the TTL
@@ -43,12 +44,12 @@ type redlockVariant struct {
 	setnxExt bool // ... with WithSetNXOnExtend
 }
 
-func (s redlockRestart) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s redlockRestart) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl := p.Duration("ttl")
-	rep := env.newReport(s)
+	rep := env.NewReport(s)
 	for _, st := range p.Stores("strategies") {
-		mk := func(name, what string, claims ...results.Claim) Variant {
-			return Variant{&results.Variant{Name: st.Strategy() + "/" + name, Measure: results.Violations, Claims: claims,
+		mk := func(name, what string, claims ...results.Claim) lab.Variant {
+			return lab.Variant{Variant: &results.Variant{Name: st.Strategy() + "/" + name, Measure: results.Violations, Claims: claims,
 				Params: map[string]string{"strategy": st.Strategy()}, Description: what}}
 		}
 		// Where A had stopped, B must get in: 0 violations then means the lock moved on
@@ -77,29 +78,29 @@ func (s redlockRestart) Run(ctx context.Context, env *Env, p Values) (*results.R
 	return rep, nil
 }
 
-func (s redlockRestart) runVariant(ctx context.Context, env *Env, v redlockVariant, ttl time.Duration) (*results.Report, error) {
+func (s redlockRestart) runVariant(ctx context.Context, env *lab.Env, v redlockVariant, ttl time.Duration) (*results.Report, error) {
 	spec := topologies.Spec{Kind: topologies.Redlock, Masters: 5}
 	if v.fsync {
 		spec.AppendFsync = "always"
 	}
-	topo, err := env.start(ctx, spec)
+	topo, err := env.StartTopology(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	return runTrials(ctx, env, s, []redlockVariant{v}, func(ctx context.Context, v redlockVariant, t *Trial) error {
+	return lab.RunTrials(ctx, env, s, []redlockVariant{v}, func(ctx context.Context, v redlockVariant, t *lab.Trial) error {
 		return s.trial(ctx, topo, v, t, ttl)
 	})
 }
 
-func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v redlockVariant, t *Trial, ttl time.Duration) error {
+func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v redlockVariant, t *lab.Trial, ttl time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
 	defer cancel()
 	nodes := topo.Masters()
 	for _, n := range nodes { // a previous trial's victims come back first
 		if !n.Running() {
 			if err := n.Restart(ctx, topologies.RestartEmpty); err != nil {
-				return Failed("setup", err)
+				return lab.Failed("setup", err)
 			}
 		}
 	}
@@ -107,30 +108,30 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 	if v.fsync {
 		restart = "node-restart-from-disk"
 	}
-	res := NewResource("resource", false, t.Rec)
+	res := lab.NewResource("resource", false, t.Rec)
 	la, err := locks.ForTopology(ctx, v.strategy, topo, locks.Options{Redlock: locks.RedlockOptions{SetNXOnExtend: v.setnxExt}})
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer la.Close()
 	lb, err := locks.ForTopology(ctx, v.strategy, topo, locks.Options{})
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer lb.Close()
-	a, b := NewClient("A", la, t.Rec), NewClient("B", lb, t.Rec)
+	a, b := lab.NewClient("A", la, t.Rec), lab.NewClient("B", lb, t.Rec)
 
 	victim := nodes[2]
 	before, err := topologies.RunID(ctx, victim.Addr())
 	if err != nil {
-		return Failed("observe", err)
+		return lab.Failed("observe", err)
 	}
 	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: nodes[3:], Recorder: t.Rec}); err != nil {
-		return Failed("nemesis", err)
+		return lab.Failed("nemesis", err)
 	}
 	lease, err := a.Acquire(ctx, t.Key, ttl)
 	if err != nil {
-		return Failed("first-acquire", fmt.Errorf("A's acquire on 3 of 5 nodes: %w", err))
+		return lab.Failed("first-acquire", fmt.Errorf("A's acquire on 3 of 5 nodes: %w", err))
 	}
 	if err := a.Enter(ctx, res, lease); err != nil {
 		return err
@@ -138,16 +139,16 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 	aInside := true
 	if v.delayed {
 		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: []topologies.Node{victim}, Recorder: t.Rec}); err != nil {
-			return Failed("nemesis", err)
+			return lab.Failed("nemesis", err)
 		}
 		// A works until its validity ends, then stops: the node is back only after that.
-		_ = sleep(ctx, time.Until(lease.ValidUntil))
+		_ = lab.Sleep(ctx, time.Until(lease.ValidUntil))
 		a.Leave(res, lease)
 		aInside = false
-		_ = sleep(ctx, time.Until(lease.Start.Add(ttl)))
+		_ = lab.Sleep(ctx, time.Until(lease.Start.Add(ttl)))
 	}
 	if _, err := nemesis.Inject(ctx, restart, nemesis.Target{Nodes: nodes[2:], Recorder: t.Rec}); err != nil {
-		return Failed("nemesis", err)
+		return lab.Failed("nemesis", err)
 	}
 	if err := proveRestart(ctx, t, victim, before, !v.fsync); err != nil {
 		return err
@@ -157,7 +158,7 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 			lease = next
 		} else {
 			if !errors.Is(err, locks.ErrNotHeld) {
-				return Failed("extend", err)
+				return lab.Failed("extend", err)
 			}
 			a.Leave(res, lease) // A learnt the lock is gone: it stops
 			aInside = false
@@ -170,16 +171,16 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 	case err == nil:
 		_ = b.Enter(ctx, res, leaseB)
 		b.Write(ctx, res, leaseB)
-		_ = sleep(ctx, 50*time.Millisecond)
+		_ = lab.Sleep(ctx, 50*time.Millisecond)
 		b.Leave(res, leaseB)
 		_ = b.Release(ctx, leaseB)
 	case !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
-		return Failed("second-acquire", err)
+		return lab.Failed("second-acquire", err)
 	}
 	if aInside {
 		if time.Now().After(lease.ValidUntil) {
 			// An overlap after A's validity would be A's own fault, not the restart's.
-			return Failed("timing", fmt.Errorf("A's validity ended before B was done: the %v TTL is too short for this machine", ttl))
+			return lab.Failed("timing", fmt.Errorf("A's validity ended before B was done: the %v TTL is too short for this machine", ttl))
 		}
 		a.Write(ctx, res, lease)
 		a.Leave(res, lease)
@@ -190,22 +191,22 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 
 // proveRestart checks that the node really restarted (a new run_id) and what it kept:
 // nothing after an empty restart, A's key after a restart from an fsynced AOF.
-func proveRestart(ctx context.Context, t *Trial, n topologies.Node, runIDBefore string, empty bool) error {
+func proveRestart(ctx context.Context, t *lab.Trial, n topologies.Node, runIDBefore string, empty bool) error {
 	after, err := topologies.RunID(ctx, n.Addr())
 	if err != nil {
-		return Failed("observe", err)
+		return lab.Failed("observe", err)
 	}
 	if after == runIDBefore {
-		return NoFault("%s kept run_id %s: it did not restart", n.Name(), after)
+		return lab.NoFault("%s kept run_id %s: it did not restart", n.Name(), after)
 	}
 	// Read, not observed into the history: one node of five missing the key is not a
 	// lost Redlock, and the lost-lock checker must not count it.
 	key, err := topologies.ReadKey(ctx, n.Addr(), t.Key)
 	if err != nil {
-		return Failed("observe", err)
+		return lab.Failed("observe", err)
 	}
 	if key.Present == empty {
-		return NoFault("%s restarted (run_id %s), and A's key is present=%v there, want %v", n.Name(), after[:8], key.Present, !empty)
+		return lab.NoFault("%s restarted (run_id %s), and A's key is present=%v there, want %v", n.Name(), after[:8], key.Present, !empty)
 	}
 	t.Prove("%s restarted (run_id %s -> %s) with A's key present=%v", n.Name(), runIDBefore[:8], after[:8], key.Present)
 	return nil

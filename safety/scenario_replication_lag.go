@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -20,28 +21,28 @@ import (
 // the value is visible; under a background write rate from idle to saturation.
 type replicationLag struct{}
 
-func init() { Register(replicationLag{}) }
+func init() { lab.Register(replicationLag{}) }
 
 func (replicationLag) Name() string { return "replication-lag" }
 func (replicationLag) Summary() string {
 	return "replication lag (SET acknowledged on the master to visible on each replica, polled) against the background write rate, idle to saturation: p50/p99/p99.9/max, and P(lag > x) beside failover-loss's P(lost) against delay-to-kill"
 }
 
-func (replicationLag) Params() []Param {
-	return []Param{
-		IntsParam("rates", []int{0, 1000, 10000}, 0, 1000000, "background write rates (writes/s) to the master, 0 for idle"),
-		SwitchParam("saturate", true, "add a variant whose background writers write as fast as they can"),
-		IntParam("probes", 50, 1, 10000, "probes per trial"),
-		DurationParam("probe-interval", 5*time.Millisecond, 0, "pause between one probe seen everywhere and the next"),
-		DurationParam("poll-timeout", 2*time.Second, time.Millisecond, "a probe not visible on a replica by then is counted as unseen"),
-		DurationParam("warmup", 200*time.Millisecond, 0, "background load runs this long before the first probe"),
+func (replicationLag) Params() []lab.Param {
+	return []lab.Param{
+		lab.IntsParam("rates", []int{0, 1000, 10000}, 0, 1000000, "background write rates (writes/s) to the master, 0 for idle"),
+		lab.SwitchParam("saturate", true, "add a variant whose background writers write as fast as they can"),
+		lab.IntParam("probes", 50, 1, 10000, "probes per trial"),
+		lab.DurationParam("probe-interval", 5*time.Millisecond, 0, "pause between one probe seen everywhere and the next"),
+		lab.DurationParam("poll-timeout", 2*time.Second, time.Millisecond, "a probe not visible on a replica by then is counted as unseen"),
+		lab.DurationParam("warmup", 200*time.Millisecond, 0, "background load runs this long before the first probe"),
 		pathParam("failover-results", "", "a failover-loss run's output folder (or its results.json): its loss-vs-delay series are laid over P(lag > x)"),
 	}
 }
 
 // pathParam is a file path, taken as typed; "" means none.
-func pathParam(name, def, help string) Param {
-	return Param{Name: name, Default: def, Help: help, parse: func(s string) (any, string) {
+func pathParam(name, def, help string) lab.Param {
+	return lab.Param{Name: name, Default: def, Help: help, Parse: func(s string) (any, string) {
 		if strings.ContainsRune(s, 0) {
 			return nil, "a file path"
 		}
@@ -51,7 +52,7 @@ func pathParam(name, def, help string) Param {
 
 // lagVariant is one background write rate.
 type lagVariant struct {
-	Variant
+	lab.Variant
 	rate     int
 	saturate bool
 }
@@ -63,14 +64,14 @@ type lagConfig struct {
 	failoverResults               string
 }
 
-func (s replicationLag) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s replicationLag) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	c := lagConfig{probes: p.Int("probes"), interval: p.Duration("probe-interval"), pollTimeout: p.Duration("poll-timeout"),
 		warmup: p.Duration("warmup"), failoverResults: p.String("failover-results")}
 	var overlay []results.Series
 	if c.failoverResults != "" {
 		var err error
 		if overlay, err = failoverOverlay(c.failoverResults); err != nil {
-			return nil, &ParamError{Name: "failover-results", Value: c.failoverResults, Want: "a failover-loss output folder or results.json (" + err.Error() + ")"}
+			return nil, &lab.ParamError{Name: "failover-results", Value: c.failoverResults, Want: "a failover-loss output folder or results.json (" + err.Error() + ")"}
 		}
 	}
 	var variants []*lagVariant
@@ -80,12 +81,12 @@ func (s replicationLag) Run(ctx context.Context, env *Env, p Values) (*results.R
 	if p.Bool("saturate") {
 		variants = append(variants, lagVariantOf(c, 0, true))
 	}
-	topo, err := env.start(ctx, topologies.Spec{Kind: topologies.Replicated, Replicas: 2})
+	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Replicated, Replicas: 2})
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	rep, err := runTrials(ctx, env, s, variants, func(ctx context.Context, v *lagVariant, t *Trial) error {
+	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v *lagVariant, t *lab.Trial) error {
 		ctx, cancel := context.WithTimeout(ctx, time.Duration(c.probes)*(c.interval+c.pollTimeout)+c.warmup+30*time.Second)
 		defer cancel()
 		return lagTrial(ctx, topo, c, v, t)
@@ -105,7 +106,7 @@ func lagVariantOf(c lagConfig, rate int, saturate bool) *lagVariant {
 	case rate == 0:
 		load = "no background writes"
 	}
-	return &lagVariant{Variant: Variant{&results.Variant{
+	return &lagVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name:        name,
 		Description: fmt.Sprintf("master and 2 replicas; %s; %d probes per trial: SET on the master, then each replica polled (GET, back to back) until the value is visible", load, c.probes),
 		Params:      map[string]string{"rate": fmt.Sprint(rate), "saturate": fmt.Sprint(saturate), "probes": fmt.Sprint(c.probes)},
@@ -116,21 +117,21 @@ func lagVariantOf(c lagConfig, rate int, saturate bool) *lagVariant {
 
 // lagTrial runs the background load, then the probes; each replica's lag for each
 // probe is an input (lag_ms_r<replica>_p<probe>), so that the series can pool them.
-func lagTrial(ctx context.Context, topo topologies.Topology, c lagConfig, v *lagVariant, t *Trial) error {
+func lagTrial(ctx context.Context, topo topologies.Topology, c lagConfig, v *lagVariant, t *lab.Trial) error {
 	master := topo.Masters()[0]
 	replicas := topo.Replicas()
-	mc := plainClient(master.Addr())
+	mc := lab.PlainClient(master.Addr())
 	defer mc.Close()
 	rcs := make([]*redis.Client, len(replicas))
 	for i, r := range replicas {
-		rcs[i] = plainClient(r.Addr())
+		rcs[i] = lab.PlainClient(r.Addr())
 		defer rcs[i].Close()
 		if err := rcs[i].Ping(ctx).Err(); err != nil {
-			return Failed("setup", fmt.Errorf("PING replica %s: %w", r.Name(), err))
+			return lab.Failed("setup", fmt.Errorf("PING replica %s: %w", r.Name(), err))
 		}
 	}
 	load := startLoad(ctx, master.Addr(), v.rate, v.saturate)
-	if err := sleep(ctx, c.warmup); err != nil {
+	if err := lab.Sleep(ctx, c.warmup); err != nil {
 		load.stop()
 		return err
 	}
@@ -140,7 +141,7 @@ func lagTrial(ctx context.Context, topo topologies.Topology, c lagConfig, v *lag
 		key, value := fmt.Sprintf("%s:probe:%d", t.Key, n), fmt.Sprint(n)
 		if err := mc.Set(ctx, key, value, time.Minute).Err(); err != nil {
 			load.stop()
-			return Failed("probe", fmt.Errorf("SET %s on the master: %w", key, err))
+			return lab.Failed("probe", fmt.Errorf("SET %s on the master: %w", key, err))
 		}
 		acked := time.Now()
 		lags, err := pollReplicas(ctx, rcs, key, value, acked, c.pollTimeout)
@@ -154,21 +155,21 @@ func lagTrial(ctx context.Context, topo topologies.Topology, c lagConfig, v *lag
 				continue
 			}
 			worst = max(worst, lag)
-			t.Input(fmt.Sprintf("lag_ms_r%d_p%03d", i, n), ms(lag))
+			t.Input(fmt.Sprintf("lag_ms_r%d_p%03d", i, n), lab.Millis(lag))
 		}
-		if err := sleep(ctx, c.interval); err != nil {
+		if err := lab.Sleep(ctx, c.interval); err != nil {
 			load.stop()
 			return err
 		}
 	}
 	rate, err := load.stop()
 	if err != nil {
-		return Failed("load", err)
+		return lab.Failed("load", err)
 	}
 	t.Input("load_per_s", rate)
 	t.Count(results.ProbesUnseen, unseen)
 	if !v.saturate && rate < 0.8*float64(v.rate) {
-		return NoFault("the background load reached %.0f writes/s, short of %d", rate, v.rate)
+		return lab.NoFault("the background load reached %.0f writes/s, short of %d", rate, v.rate)
 	}
 	t.Prove("%d probes read back on %d replicas (%d unseen within %v, worst lag %v) under %.0f background writes/s",
 		c.probes, len(replicas), unseen, c.pollTimeout, worst.Round(time.Microsecond), rate)
@@ -194,7 +195,7 @@ func pollReplicas(ctx context.Context, rcs []*redis.Client, key, value string, a
 					lags[i] = seen.Sub(acked)
 					return
 				case err != nil && !errors.Is(err, redis.Nil):
-					errs[i] = Failed("observe", fmt.Errorf("GET %s on replica %d: %w", key, i, err))
+					errs[i] = lab.Failed("observe", fmt.Errorf("GET %s on replica %d: %w", key, i, err))
 					return
 				case seen.After(deadline):
 					lags[i] = -1

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -17,23 +18,23 @@ import (
 // first cost whatever the TTL, and dies with its holder, so it keeps the second at TTL.
 type ttlTradeoff struct{}
 
-func init() { Register(ttlTradeoff{}) }
+func init() { lab.Register(ttlTradeoff{}) }
 
 func (ttlTradeoff) Name() string { return "ttl-tradeoff" }
 func (ttlTradeoff) Summary() string {
 	return "TTL trade-off: P(TTL expires mid-work) per hold-time distribution against the time a crashed holder's lock stays blocked, with and without a watchdog (single Redis)"
 }
 
-func (ttlTradeoff) Params() []Param {
-	return []Param{
-		ChoicesParam("distributions", holdDistributionNames, holdDistributionNames, "hold-time distributions, all of mean hold: constant, exponential, lognormal, pareto"),
-		DurationParam("hold", 100*time.Millisecond, time.Millisecond, "the mean hold time of every distribution"),
-		FloatParam("lognormal-sigma", 1, 0.1, 4, "the lognormal's sigma (of the log of the hold)"),
-		FloatParam("pareto-alpha", 1.5, 1.05, 10, "the Pareto's tail index: smaller is a longer tail (the mean exists above 1)"),
-		DurationParam("hold-max", 2*time.Second, time.Millisecond, "no drawn hold is longer: a long tail must not stall a run"),
-		DurationsParam("ttls", []time.Duration{25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}, "the TTLs swept (each at least 3 ms: the watchdog extends every TTL/3)"),
-		DurationParam("poll", time.Millisecond, 100*time.Microsecond, "after a crash, the second client retries its acquire this often"),
-		IntParam("crash-after-extends", 2, 1, 100, "with a watchdog, the holder crashes right after this many extensions succeeded"),
+func (ttlTradeoff) Params() []lab.Param {
+	return []lab.Param{
+		lab.ChoicesParam("distributions", holdDistributionNames, holdDistributionNames, "hold-time distributions, all of mean hold: constant, exponential, lognormal, pareto"),
+		lab.DurationParam("hold", 100*time.Millisecond, time.Millisecond, "the mean hold time of every distribution"),
+		lab.FloatParam("lognormal-sigma", 1, 0.1, 4, "the lognormal's sigma (of the log of the hold)"),
+		lab.FloatParam("pareto-alpha", 1.5, 1.05, 10, "the Pareto's tail index: smaller is a longer tail (the mean exists above 1)"),
+		lab.DurationParam("hold-max", 2*time.Second, time.Millisecond, "no drawn hold is longer: a long tail must not stall a run"),
+		lab.DurationsParam("ttls", []time.Duration{25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}, "the TTLs swept (each at least 3 ms: the watchdog extends every TTL/3)"),
+		lab.DurationParam("poll", time.Millisecond, 100*time.Microsecond, "after a crash, the second client retries its acquire this often"),
+		lab.IntParam("crash-after-extends", 2, 1, 100, "with a watchdog, the holder crashes right after this many extensions succeeded"),
 	}
 }
 
@@ -49,16 +50,16 @@ type ttlConfig struct {
 // minTTL keeps the watchdog's period (TTL/3) at a millisecond or more.
 const minTTL = 3 * time.Millisecond
 
-func readTTLConfig(p Values) (ttlConfig, error) {
+func readTTLConfig(p lab.Values) (ttlConfig, error) {
 	c := ttlConfig{ttls: p.Durations("ttls"), poll: p.Duration("poll"), crashAfterExtends: p.Int("crash-after-extends"),
 		hold: p.Duration("hold"), holdMax: p.Duration("hold-max")}
 	for _, ttl := range c.ttls {
 		if ttl < minTTL {
-			return c, &ParamError{Name: "ttls", Value: ttl.String(), Want: fmt.Sprintf("TTLs of at least %v (the watchdog extends every TTL/3)", minTTL)}
+			return c, &lab.ParamError{Name: "ttls", Value: ttl.String(), Want: fmt.Sprintf("TTLs of at least %v (the watchdog extends every TTL/3)", minTTL)}
 		}
 	}
 	if c.holdMax < c.hold {
-		return c, &ParamError{Name: "hold-max", Value: c.holdMax.String(), Want: fmt.Sprintf("at least the mean hold %v", c.hold)}
+		return c, &lab.ParamError{Name: "hold-max", Value: c.holdMax.String(), Want: fmt.Sprintf("at least the mean hold %v", c.hold)}
 	}
 	c.dists = holdDistributions(p.Strings("distributions"), c.hold, p.Float("lognormal-sigma"), p.Float("pareto-alpha"), c.holdMax)
 	return c, nil
@@ -67,24 +68,24 @@ func readTTLConfig(p Values) (ttlConfig, error) {
 // ttlVariant is one TTL with or without a watchdog, either under a hold distribution
 // (dist set: the expiry side) or crashing (dist nil: the blocked side).
 type ttlVariant struct {
-	Variant
+	lab.Variant
 	dist     *holdDistribution
 	ttl      time.Duration
 	watchdog bool
 }
 
-func (s ttlTradeoff) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s ttlTradeoff) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	c, err := readTTLConfig(p)
 	if err != nil {
 		return nil, err
 	}
-	topo, err := env.start(ctx, topologies.Spec{Kind: topologies.Single})
+	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Single})
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
 	variants := c.variants()
-	rep, err := runTrials(ctx, env, s, variants, func(ctx context.Context, v *ttlVariant, t *Trial) error {
+	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v *ttlVariant, t *lab.Trial) error {
 		ctx, cancel := context.WithTimeout(ctx, 10*(v.ttl+c.holdMax)+30*time.Second)
 		defer cancel()
 		if v.dist == nil {
@@ -131,7 +132,7 @@ func (c ttlConfig) expiryVariant(d *holdDistribution, ttl time.Duration, watchdo
 	} else {
 		what += "; a hold past TTL + " + expiryReadMargin.String() + " reads the key then, before A is done"
 	}
-	return &ttlVariant{Variant: Variant{&results.Variant{
+	return &ttlVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name:        fmt.Sprintf("%s/ttl-%dms%s", d.name, ttl.Milliseconds(), withWatchdog(watchdog)),
 		Description: what,
 		Params:      map[string]string{"distribution": d.name, "ttl": ttl.String(), "watchdog": fmt.Sprint(watchdog), "hold": c.hold.String()},
@@ -161,7 +162,7 @@ func (c ttlConfig) crashVariant(ttl time.Duration, watchdog bool) *ttlVariant {
 	if watchdog {
 		what = fmt.Sprintf("SET NX PX %v with a watchdog (extend every TTL/3); A crashes right after its extension #%d replied, its watchdog with it; B retries every %v", ttl, c.crashAfterExtends, c.poll)
 	}
-	return &ttlVariant{Variant: Variant{&results.Variant{
+	return &ttlVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name:        fmt.Sprintf("crash/ttl-%dms%s", ttl.Milliseconds(), withWatchdog(watchdog)),
 		Description: what,
 		Params:      map[string]string{"ttl": ttl.String(), "watchdog": fmt.Sprint(watchdog), "poll": c.poll.String()},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -18,7 +19,7 @@ import (
 // replicated topology with one replica lagging by a CLIENT PAUSE of each length.
 type waitObjections struct{}
 
-func init() { Register(waitObjections{}) }
+func init() { lab.Register(waitObjections{}) }
 
 func (waitObjections) Name() string { return "wait-objections" }
 func (waitObjections) Summary() string {
@@ -44,22 +45,22 @@ func objectionNames() []string {
 	return names
 }
 
-func (waitObjections) Params() []Param {
-	return []Param{
-		ChoicesParam("objections", objectionNames(), objectionNames(), "which objections to run"),
-		IntsParam("waits", []int{1, 2}, 1, 2, "WAIT numreplicas of the objection variants (the restart variant runs WAIT 1 only: with WAIT 2 the key's fate is a race of failover against resync)"),
-		DurationParam("lag", 300*time.Millisecond, 10*time.Millisecond, "CLIENT PAUSE of the lagging replica, started just before the grant; kept under 5 sentinel ping periods so that sentinel still finds it fresh enough to promote"),
-		DurationParam("wait-timeout", 2*time.Second, time.Millisecond, "WAIT's timeout: fewer acks by then refuse the grant (not_granted)"),
-		DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds"),
-		DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout"),
-		DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master (or a settled one after a restart) before the trial is fault_not_produced"),
-		SwitchParam("reuse", true, "re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
-		IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation"),
-		DurationParam("reform-timeout", 15*time.Second, time.Second, "with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
-		SwitchParam("cost", true, "add the cost variants: SET + WAIT n latency against the lag of one replica"),
-		DurationsParam("cost-lags", []time.Duration{0, 5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond}, "cost: CLIENT PAUSE of one replica just before each sample (the other replica is not paused)"),
-		IntsParam("cost-waits", []int{0, 1, 2}, 0, 2, "cost: WAIT numreplicas (0: SET alone, the baseline)"),
-		IntParam("cost-samples", 20, 1, 10000, "cost: timed samples per trial"),
+func (waitObjections) Params() []lab.Param {
+	return []lab.Param{
+		lab.ChoicesParam("objections", objectionNames(), objectionNames(), "which objections to run"),
+		lab.IntsParam("waits", []int{1, 2}, 1, 2, "WAIT numreplicas of the objection variants (the restart variant runs WAIT 1 only: with WAIT 2 the key's fate is a race of failover against resync)"),
+		lab.DurationParam("lag", 300*time.Millisecond, 10*time.Millisecond, "CLIENT PAUSE of the lagging replica, started just before the grant; kept under 5 sentinel ping periods so that sentinel still finds it fresh enough to promote"),
+		lab.DurationParam("wait-timeout", 2*time.Second, time.Millisecond, "WAIT's timeout: fewer acks by then refuse the grant (not_granted)"),
+		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds"),
+		lab.DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout"),
+		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master (or a settled one after a restart) before the trial is fault_not_produced"),
+		lab.SwitchParam("reuse", true, "re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
+		lab.IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation"),
+		lab.DurationParam("reform-timeout", 15*time.Second, time.Second, "with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
+		lab.SwitchParam("cost", true, "add the cost variants: SET + WAIT n latency against the lag of one replica"),
+		lab.DurationsParam("cost-lags", []time.Duration{0, 5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond}, "cost: CLIENT PAUSE of one replica just before each sample (the other replica is not paused)"),
+		lab.IntsParam("cost-waits", []int{0, 1, 2}, 0, 2, "cost: WAIT numreplicas (0: SET alone, the baseline)"),
+		lab.IntParam("cost-samples", 20, 1, 10000, "cost: timed samples per trial"),
 	}
 }
 
@@ -76,7 +77,7 @@ type waitObjectionsConfig struct {
 	deployments      failoverConfig // the sentinel deployments' settings, shared with failover-loss
 }
 
-func readWaitObjectionsConfig(p Values) waitObjectionsConfig {
+func readWaitObjectionsConfig(p lab.Values) waitObjectionsConfig {
 	c := waitObjectionsConfig{waits: p.Ints("waits"), lag: p.Duration("lag"), waitTimeout: p.Duration("wait-timeout"),
 		promotionTimeout: p.Duration("promotion-timeout"), cost: p.Bool("cost"), costLags: p.Durations("cost-lags"),
 		costWaits: p.Ints("cost-waits"), costSamples: p.Int("cost-samples"),
@@ -95,19 +96,19 @@ func readWaitObjectionsConfig(p Values) waitObjectionsConfig {
 
 // objectionVariant is one objection under WAIT n.
 type objectionVariant struct {
-	Variant
+	lab.Variant
 	objection objection
 	wait      int
 	use       deploymentUse
 }
 
-func (s waitObjections) Run(ctx context.Context, env *Env, p Values) (*results.Report, error) {
+func (s waitObjections) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	c := readWaitObjectionsConfig(p)
 	// 5 ping periods is sentinel's freshness bound on a replica's last reply.
 	if ping := min(max(c.deployments.downAfter/2, 120*time.Millisecond), time.Second); len(c.objections) > 0 && c.lag >= 5*ping {
-		return nil, &ParamError{Name: "lag", Value: c.lag.String(), Want: fmt.Sprintf("a pause under 5 sentinel ping periods (%v at down-after %v), or sentinel will not promote the lagging replica", 5*ping, c.deployments.downAfter)}
+		return nil, &lab.ParamError{Name: "lag", Value: c.lag.String(), Want: fmt.Sprintf("a pause under 5 sentinel ping periods (%v at down-after %v), or sentinel will not promote the lagging replica", 5*ping, c.deployments.downAfter)}
 	}
-	rep := env.newReport(s)
+	rep := env.NewReport(s)
 	if len(c.objections) > 0 {
 		r, err := newFailoverRun(env, c.deployments)
 		if err != nil {
@@ -118,7 +119,7 @@ func (s waitObjections) Run(ctx context.Context, env *Env, p Values) (*results.R
 			if err := s.runObjection(ctx, env, r, c, v); err != nil {
 				return nil, err
 			}
-			rep.Variants = append(rep.Variants, v.result())
+			rep.Variants = append(rep.Variants, v.Result())
 		}
 	}
 	if c.cost {
@@ -132,9 +133,9 @@ func (s waitObjections) Run(ctx context.Context, env *Env, p Values) (*results.R
 	return rep, nil
 }
 
-func (s waitObjections) runObjection(ctx context.Context, env *Env, r *failoverRun, c waitObjectionsConfig, v *objectionVariant) error {
-	for n := range env.trialsOf(v.result()) {
-		if err := env.runTrial(ctx, s.Name(), v.result(), n, func(ctx context.Context, t *Trial) error {
+func (s waitObjections) runObjection(ctx context.Context, env *lab.Env, r *failoverRun, c waitObjectionsConfig, v *objectionVariant) error {
+	for n := range env.TrialsOf(v.Result()) {
+		if err := env.RunTrial(ctx, s.Name(), v.Result(), n, func(ctx context.Context, t *lab.Trial) error {
 			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 			defer cancel()
 			return borrow(ctx, r.lossDeployments, &v.use, func(topo topologies.Topology) error { return objectionTrial(ctx, r, c, topo, v, t) })
@@ -155,7 +156,7 @@ func objectionVariants(c waitObjectionsConfig) []*objectionVariant {
 			if o.name == "b-restart-empty" && w != 1 {
 				continue
 			}
-			out = append(out, &objectionVariant{Variant: Variant{&results.Variant{
+			out = append(out, &objectionVariant{Variant: lab.Variant{Variant: &results.Variant{
 				Name: fmt.Sprintf("%s-wait%d", o.name, w),
 				Description: fmt.Sprintf("SET NX PX on the master, then WAIT %d %d; one replica paused (CLIENT PAUSE %v) just before the grant, the other acknowledges; %s",
 					w, c.waitTimeout.Milliseconds(), c.lag, o.fault),

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -17,7 +18,7 @@ func ttlSeries(c ttlConfig, variants []*ttlVariant) []results.Series {
 				if v.dist != d || v.watchdog != watchdog {
 					continue
 				}
-				if p, ok := results.VariantPoint(ms(v.ttl), v.result(), results.ExpiredMidWork); ok {
+				if p, ok := results.VariantPoint(lab.Millis(v.ttl), v.Result(), results.ExpiredMidWork); ok {
 					s.Points = append(s.Points, p)
 				}
 			}
@@ -37,14 +38,14 @@ func ttlSeries(c ttlConfig, variants []*ttlVariant) []results.Series {
 				}
 			}
 			if blocked.N > 0 {
-				s.Points = append(s.Points, results.ValuePoint(ms(v.ttl), blocked.P50))
+				s.Points = append(s.Points, results.ValuePoint(lab.Millis(v.ttl), blocked.P50))
 			}
 		}
 		out = append(out, s)
 	}
 	model := results.Series{Name: "model: blocked = TTL", X: blockedAxis, Y: out[len(out)-1].Y}
 	for _, ttl := range c.ttls {
-		model.Points = append(model.Points, results.ValuePoint(ms(ttl), ms(ttl)))
+		model.Points = append(model.Points, results.ValuePoint(lab.Millis(ttl), lab.Millis(ttl)))
 	}
 	return append(out, model)
 }

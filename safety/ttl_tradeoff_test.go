@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -14,7 +16,7 @@ import (
 // the largest with separate intervals, for every distribution, and the blocked time
 // of every crash trial sits at or above that bound.
 func TestTTLTradeoff(t *testing.T) {
-	rep := runScenario(t, "ttl-tradeoff", 8, Params{"ttls": "10ms,300ms", "hold": "100ms", "hold-max": "1s"})
+	rep := labtest.RunScenario(t, "ttl-tradeoff", 8, lab.Params{"ttls": "10ms,300ms", "hold": "100ms", "hold-max": "1s"})
 	for _, s := range rep.Series {
 		if !strings.HasPrefix(s.Name, "hold=") || strings.HasSuffix(s.Name, "-watchdog") {
 			continue

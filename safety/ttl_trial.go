@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -27,26 +28,26 @@ const redisExpiryGranularity = time.Millisecond
 // expiryTrial: A takes the lock, works a drawn hold (its watchdog extending, in the
 // watchdog variants) and reads its key at the end: gone or another's is the TTL
 // expired mid-work. The read is the proof either way.
-func expiryTrial(ctx context.Context, topo topologies.Topology, v *ttlVariant, t *Trial) error {
+func expiryTrial(ctx context.Context, topo topologies.Topology, v *ttlVariant, t *lab.Trial) error {
 	addr := topo.Masters()[0].Addr()
 	l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer l.Close()
-	reader := plainClient(addr) // A's own connection for its reads, opened before the clock starts
+	reader := lab.PlainClient(addr) // A's own connection for its reads, opened before the clock starts
 	defer reader.Close()
 	if err := reader.Ping(ctx).Err(); err != nil {
-		return Failed("setup", fmt.Errorf("PING %s: %w", addr, err))
+		return lab.Failed("setup", fmt.Errorf("PING %s: %w", addr, err))
 	}
 	timed := newTimedLocker(l, 0)
-	a := NewClient("A", timed, t.Rec)
+	a := lab.NewClient("A", timed, t.Rec)
 	hold := v.dist.draw(t.Rand)
-	t.Input("hold_ms", ms(hold))
-	t.Input("ttl_ms", ms(v.ttl))
+	t.Input("hold_ms", lab.Millis(hold))
+	t.Input("ttl_ms", lab.Millis(v.ttl))
 	lease, err := a.Acquire(ctx, t.Key, v.ttl)
 	if err != nil {
-		return FirstGrant(err)
+		return lab.FirstGrant(err)
 	}
 	start := time.Now() // A's work starts when its grant replied
 	stopWatchdog := func() {}
@@ -60,7 +61,7 @@ func expiryTrial(ctx context.Context, topo topologies.Topology, v *ttlVariant, t
 		readAt = start.Add(v.ttl + expiryReadMargin)
 	}
 	for {
-		if err := sleep(ctx, time.Until(readAt)); err != nil {
+		if err := lab.Sleep(ctx, time.Until(readAt)); err != nil {
 			return err
 		}
 		state, err := readOwnKey(ctx, t, reader, t.Key)
@@ -80,7 +81,7 @@ func expiryTrial(ctx context.Context, topo topologies.Topology, v *ttlVariant, t
 			expired = 1
 		}
 		t.Count(results.ExpiredMidWork, expired)
-		t.Input("read_after_ms", ms(after))
+		t.Input("read_after_ms", lab.Millis(after))
 		if v.watchdog {
 			countWatchdogTiming(t, timed.longestReach(time.Now()), v.ttl, expired)
 		}
@@ -96,18 +97,18 @@ func expiryTrial(ctx context.Context, topo topologies.Topology, v *ttlVariant, t
 // countWatchdogTiming tells a watchdog that failed from one that ran late: late when
 // some write (or the final read) answered a TTL or more after the previous write was
 // sent, which the key need not outlive; an expiry without that is the watchdog's fault.
-func countWatchdogTiming(t *Trial, reach, ttl time.Duration, expired int) {
+func countWatchdogTiming(t *lab.Trial, reach, ttl time.Duration, expired int) {
 	late := 0
 	if reach >= ttl-redisExpiryGranularity {
 		late = 1
 	}
-	t.Input("longest_reach_ms", ms(reach))
+	t.Input("longest_reach_ms", lab.Millis(reach))
 	t.Count(results.WatchdogLate, late)
 	t.Count(results.ExpiredOnTime, expired*(1-late))
 }
 
 // readOwnKey reads key's value and PTTL in one round trip on c, recorded as A's read.
-func readOwnKey(ctx context.Context, t *Trial, c *redis.Client, key string) (topologies.KeyState, error) {
+func readOwnKey(ctx context.Context, t *lab.Trial, c *redis.Client, key string) (topologies.KeyState, error) {
 	var get *redis.StringCmd
 	var pttl *redis.DurationCmd
 	_, err := c.Pipelined(ctx, func(p redis.Pipeliner) error {
@@ -116,7 +117,7 @@ func readOwnKey(ctx context.Context, t *Trial, c *redis.Client, key string) (top
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return topologies.KeyState{}, Failed("observe", fmt.Errorf("GET and PTTL %s: %w", key, err))
+		return topologies.KeyState{}, lab.Failed("observe", fmt.Errorf("GET and PTTL %s: %w", key, err))
 	}
 	s := topologies.KeyState{Present: get.Err() == nil, Value: get.Val()}
 	if s.Present {
@@ -145,26 +146,26 @@ func extensionsOf(h history.History, client string) int {
 // and crashes right after its last write to the key replied; B polls until granted.
 // The time from the crash to B's grant is how long the lock stayed blocked; it must
 // not be shorter than the TTL less the last write's measured round trip.
-func crashTrial(ctx context.Context, topo topologies.Topology, c ttlConfig, v *ttlVariant, t *Trial) error {
+func crashTrial(ctx context.Context, topo topologies.Topology, c ttlConfig, v *ttlVariant, t *lab.Trial) error {
 	master := topo.Masters()[0]
 	l, err := locks.NewSingle(ctx, master.Addr(), locks.RedisOptions{})
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer l.Close()
 	timed := newTimedLocker(l, c.crashAfterExtends)
-	a := NewClient("A", timed, t.Rec)
+	a := lab.NewClient("A", timed, t.Rec)
 	lb, err := locks.NewSingle(ctx, master.Addr(), locks.RedisOptions{})
 	if err != nil {
-		return Failed("setup", err)
+		return lab.Failed("setup", err)
 	}
 	defer lb.Close()
-	b := NewClient("B", lb, t.Rec)
-	t.Input("ttl_ms", ms(v.ttl))
+	b := lab.NewClient("B", lb, t.Rec)
+	t.Input("ttl_ms", lab.Millis(v.ttl))
 
 	lease, err := a.Acquire(ctx, t.Key, v.ttl)
 	if err != nil {
-		return FirstGrant(err)
+		return lab.FirstGrant(err)
 	}
 	last := "grant"
 	if v.watchdog {
@@ -175,28 +176,28 @@ func crashTrial(ctx context.Context, topo topologies.Topology, c ttlConfig, v *t
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(time.Duration(c.crashAfterExtends+2) * v.ttl):
-			return NoFault("the watchdog did not extend %d times within %v", c.crashAfterExtends, time.Duration(c.crashAfterExtends+2)*v.ttl)
+			return lab.NoFault("the watchdog did not extend %d times within %v", c.crashAfterExtends, time.Duration(c.crashAfterExtends+2)*v.ttl)
 		}
 		last = fmt.Sprintf("extension #%d", c.crashAfterExtends)
 	}
 	if _, err := nemesis.Inject(ctx, "client-crash", nemesis.Target{Client: a, Recorder: t.Rec}); err != nil {
-		return Failed("nemesis", err)
+		return lab.Failed("nemesis", err)
 	}
 	crashed := time.Now()
 	timed.letGo()
 	sent, replied := timed.lastWrite()
-	state, err := observeKey(ctx, t, redisStore{}, topo, master, t.Key)
+	state, err := lab.ObserveKey(ctx, t, lab.RedisStore{}, topo, master, t.Key)
 	if err != nil {
 		return err
 	}
 	if !state.Present || state.Value != lease.Token {
-		return NoFault("A's key was %s right after its crash: the lock was not left blocked", describeKey(state, lease.Token))
+		return lab.NoFault("A's key was %s right after its crash: the lock was not left blocked", describeKey(state, lease.Token))
 	}
 	pollCtx, cancel := context.WithTimeout(ctx, 10*v.ttl+5*time.Second)
 	leaseB, err := b.AcquireUntil(pollCtx, t.Key, v.ttl, c.poll)
 	cancel()
 	if err != nil {
-		return Failed("second-acquire", fmt.Errorf("B polling every %v after A's crash: %w", c.poll, err))
+		return lab.Failed("second-acquire", fmt.Errorf("B polling every %v after A's crash: %w", c.poll, err))
 	}
 	blocked := time.Since(crashed)
 	_ = b.Release(ctx, leaseB)
@@ -211,12 +212,12 @@ func crashTrial(ctx context.Context, topo topologies.Topology, c ttlConfig, v *t
 		short = 1
 	}
 	t.Count(results.BlockedShort, short)
-	t.Input("blocked_ms", ms(blocked))
-	t.Input("last_write_rtt_ms", ms(rtt))
-	t.Input("tolerance_ms", ms(tolerance))
+	t.Input("blocked_ms", lab.Millis(blocked))
+	t.Input("last_write_rtt_ms", lab.Millis(rtt))
+	t.Input("tolerance_ms", lab.Millis(tolerance))
 	t.Input("extensions", float64(extensionsOf(t.Rec.History(), "A")))
 	if after := timed.sentAfter(crashed); after > 0 {
-		return Failed("watchdog", fmt.Errorf("A's watchdog sent %d extensions after A crashed", after))
+		return lab.Failed("watchdog", fmt.Errorf("A's watchdog sent %d extensions after A crashed", after))
 	}
 	t.Prove("A crashed %v after its %s replied (round trip %v); its key was still held then (PTTL %v); B, polling every %v, was granted %v after the crash (TTL %v, bound %v)",
 		gap.Round(time.Microsecond), last, rtt.Round(time.Microsecond), state.TTL, c.poll, blocked.Round(100*time.Microsecond), v.ttl, (v.ttl - tolerance).Round(100*time.Microsecond))

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
 )
 
 // The lockers in this file are UNSAFE on purpose: they are the mistakes the safety
@@ -23,7 +24,7 @@ type unsafeSetNXThenExpire struct {
 }
 
 func newUnsafeSetNXThenExpire(addr string, between func(ctx context.Context) error) *unsafeSetNXThenExpire {
-	return &unsafeSetNXThenExpire{client: plainClient(addr), between: between}
+	return &unsafeSetNXThenExpire{client: lab.PlainClient(addr), between: between}
 }
 
 func (u *unsafeSetNXThenExpire) Strategy() string { return "unsafe-setnx-then-expire" }
@@ -66,7 +67,7 @@ type unsafeDelRelease struct {
 }
 
 func newUnsafeDelRelease(inner locks.Locker, addr string) *unsafeDelRelease {
-	return &unsafeDelRelease{Locker: inner, client: plainClient(addr)}
+	return &unsafeDelRelease{Locker: inner, client: lab.PlainClient(addr)}
 }
 
 func (u *unsafeDelRelease) Strategy() string { return "unsafe-del-release" }
@@ -86,38 +87,4 @@ func unsafeDel(ctx context.Context, c *redis.Client, lease locks.Lease) error {
 		return locks.ErrNotHeld
 	}
 	return nil
-}
-
-// fencedLocker adds a fencing token to a locker that has none: after each grant it
-// INCRs a counter on the same Redis (fence:<key>). On one server the counter only
-// grows; after a failover that lost writes it goes backwards (fence-regression).
-type fencedLocker struct {
-	locks.Locker
-	counter redis.UniversalClient
-	// ownsCounter: the counter has its own connection, closed with the locker.
-	ownsCounter bool
-}
-
-// fenceKey is where the counter of key's fences lives.
-func fenceKey(key string) string { return "fence:" + key }
-
-func (f *fencedLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
-	lease, err := f.Locker.Acquire(ctx, key, ttl)
-	if err != nil {
-		return lease, err
-	}
-	fence, err := f.counter.Incr(ctx, fenceKey(key)).Result()
-	if err != nil {
-		_ = f.Locker.Release(ctx, lease)
-		return locks.Lease{}, fmt.Errorf("fencing counter: %w", err)
-	}
-	lease.Fence, lease.HasFence = fence, true
-	return lease, nil
-}
-
-func (f *fencedLocker) Close() error {
-	if !f.ownsCounter {
-		return f.Locker.Close()
-	}
-	return errors.Join(f.counter.Close(), f.Locker.Close())
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -18,7 +19,7 @@ const costReplicaHz = 500
 
 // costVariant is SET + WAIT n timed with one replica lagging by lag.
 type costVariant struct {
-	Variant
+	lab.Variant
 	wait int
 	lag  time.Duration
 }
@@ -31,7 +32,7 @@ func costVariants(c waitObjectionsConfig) []*costVariant {
 			if w == 0 {
 				grant = "SET alone (the baseline WAIT adds to)"
 			}
-			out = append(out, &costVariant{Variant: Variant{&results.Variant{
+			out = append(out, &costVariant{Variant: lab.Variant{Variant: &results.Variant{
 				Name:        fmt.Sprintf("cost-wait%d-lag-%dms", w, lag.Milliseconds()),
 				Description: fmt.Sprintf("master and 2 replicas; %d timed samples per trial: one replica paused (CLIENT PAUSE %v, the other not) just before each %s", c.costSamples, lag, grant),
 				Params:      map[string]string{"wait": fmt.Sprint(w), "lag": lag.String(), "samples": fmt.Sprint(c.costSamples), "wait_timeout": c.waitTimeout.String()},
@@ -44,14 +45,14 @@ func costVariants(c waitObjectionsConfig) []*costVariant {
 	return out
 }
 
-func (s waitObjections) runCost(ctx context.Context, env *Env, c waitObjectionsConfig) ([]*results.Variant, []results.Series, error) {
+func (s waitObjections) runCost(ctx context.Context, env *lab.Env, c waitObjectionsConfig) ([]*results.Variant, []results.Series, error) {
 	variants := costVariants(c)
-	topo, err := env.start(ctx, topologies.Spec{Kind: topologies.Replicated, Replicas: 2})
+	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Replicated, Replicas: 2})
 	if err != nil {
 		return nil, nil, err
 	}
 	defer topo.Close()
-	sub, err := runTrials(ctx, env, s, variants, func(ctx context.Context, v *costVariant, t *Trial) error {
+	sub, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v *costVariant, t *lab.Trial) error {
 		ctx, cancel := context.WithTimeout(ctx, time.Duration(c.costSamples)*(v.lag+c.waitTimeout)+30*time.Second)
 		defer cancel()
 		return costTrial(ctx, topo, c, v, t)
@@ -64,10 +65,10 @@ func (s waitObjections) runCost(ctx context.Context, env *Env, c waitObjectionsC
 
 // costTrial times c.costSamples grants; each sample's latency is an input
 // (wait_ms_s<sample>) so that the series can pool them.
-func costTrial(ctx context.Context, topo topologies.Topology, c waitObjectionsConfig, v *costVariant, t *Trial) error {
+func costTrial(ctx context.Context, topo topologies.Topology, c waitObjectionsConfig, v *costVariant, t *lab.Trial) error {
 	master, replicas := topo.Masters()[0], topo.Replicas()
 	if len(replicas) < 2 {
-		return Failed("setup", fmt.Errorf("replicated topology has %d replicas, want 2", len(replicas)))
+		return lab.Failed("setup", fmt.Errorf("replicated topology has %d replicas, want 2", len(replicas)))
 	}
 	lagging := replicas[0]
 	mc := redis.NewClient(&redis.Options{Addr: master.Addr(), MaxRetries: -1, Protocol: 2, DisableIdentity: true, ReadTimeout: c.waitTimeout + 2*time.Second})
@@ -75,12 +76,12 @@ func costTrial(ctx context.Context, topo topologies.Topology, c waitObjectionsCo
 	lc := redis.NewClient(&redis.Options{Addr: lagging.Addr(), MaxRetries: -1, Protocol: 2, DisableIdentity: true, ReadTimeout: v.lag + 2*time.Second})
 	defer lc.Close()
 	if err := mc.Ping(ctx).Err(); err != nil {
-		return Failed("setup", fmt.Errorf("PING master %s: %w", master.Name(), err))
+		return lab.Failed("setup", fmt.Errorf("PING master %s: %w", master.Name(), err))
 	}
 	// Redis lifts a CLIENT PAUSE at its next cron tick: at the default hz 10 every
 	// pause would last a multiple of 100 ms.
 	if err := lc.ConfigSet(ctx, "hz", fmt.Sprint(costReplicaHz)).Err(); err != nil {
-		return Failed("setup", fmt.Errorf("CONFIG SET hz %d on %s: %w", costReplicaHz, lagging.Name(), err))
+		return lab.Failed("setup", fmt.Errorf("CONFIG SET hz %d on %s: %w", costReplicaHz, lagging.Name(), err))
 	}
 	short := 0
 	var took, paused []float64
@@ -88,30 +89,30 @@ func costTrial(ctx context.Context, topo topologies.Topology, c waitObjectionsCo
 		began := time.Now()
 		if v.lag > 0 {
 			if err := topologies.ClientPauseAll(ctx, lagging.Addr(), v.lag); err != nil {
-				return Failed("nemesis", fmt.Errorf("CLIENT PAUSE %v on %s: %w", v.lag, lagging.Name(), err))
+				return lab.Failed("nemesis", fmt.Errorf("CLIENT PAUSE %v on %s: %w", v.lag, lagging.Name(), err))
 			}
 		}
 		d, acked, err := timedGrant(ctx, mc, fmt.Sprintf("%s:%03d", t.Key, i), v.wait, c.waitTimeout)
 		if err != nil {
-			return Failed("grant", err)
+			return lab.Failed("grant", err)
 		}
 		if acked < v.wait {
 			short++
 		}
-		took = append(took, ms(d))
-		t.Input(fmt.Sprintf("wait_ms_s%03d", i), ms(d))
+		took = append(took, lab.Millis(d))
+		t.Input(fmt.Sprintf("wait_ms_s%03d", i), lab.Millis(d))
 		// A PING blocks until the pause ends: the next sample starts on a live replica.
 		if err := lc.Ping(ctx).Err(); err != nil {
-			return Failed("observe", fmt.Errorf("PING %s after its pause: %w", lagging.Name(), err))
+			return lab.Failed("observe", fmt.Errorf("PING %s after its pause: %w", lagging.Name(), err))
 		}
-		paused = append(paused, ms(time.Since(began)))
+		paused = append(paused, lab.Millis(time.Since(began)))
 	}
 	t.Count(results.WaitShort, short)
 	slices.Sort(took)
 	slices.Sort(paused)
 	t.Input("pause_p50_ms", results.Quantile(paused, 0.5))
-	if v.lag > 0 && results.Quantile(paused, 0.5) < ms(v.lag) {
-		return NoFault("the paused %s answered a PING %.1f ms (median) after its pause began, before the %v pause could end", lagging.Name(), results.Quantile(paused, 0.5), v.lag)
+	if v.lag > 0 && results.Quantile(paused, 0.5) < lab.Millis(v.lag) {
+		return lab.NoFault("the paused %s answered a PING %.1f ms (median) after its pause began, before the %v pause could end", lagging.Name(), results.Quantile(paused, 0.5), v.lag)
 	}
 	t.Prove("%d grants timed (p50 %.2f ms, max %.2f ms; %d short of %d acks); %s paused %v before each, answering again %.1f ms (median) after the pause began",
 		c.costSamples, results.Quantile(took, 0.5), slices.Max(took), short, v.wait, lagging.Name(), v.lag, results.Quantile(paused, 0.5))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -17,7 +18,7 @@ import (
 func favourForPromotion(ctx context.Context, topo topologies.Topology, master, lagging, acker topologies.Node) error {
 	want := map[string]string{lagging.Addr(): "1", acker.Addr(): "100", master.Addr(): "100"}
 	for _, n := range []topologies.Node{master, lagging, acker} {
-		c := plainClient(n.Addr())
+		c := lab.PlainClient(n.Addr())
 		err := c.ConfigSet(ctx, "replica-priority", want[n.Addr()]).Err()
 		c.Close()
 		if err != nil {
@@ -36,7 +37,7 @@ func favourForPromotion(ctx context.Context, topo topologies.Topology, master, l
 		if time.Now().After(deadline) {
 			return fmt.Errorf("sentinels did not see the replica priorities within 5 s: %s", why)
 		}
-		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+		if err := lab.Sleep(ctx, 50*time.Millisecond); err != nil {
 			return err
 		}
 	}

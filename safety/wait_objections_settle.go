@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 // settledMaster waits until the sentinels name one master, none is failing over or
 // flags it down, and that node answers as a master: the node B would lock on.
-func settledMaster(ctx context.Context, st Failover, topo topologies.Topology, timeout time.Duration) (topologies.Node, error) {
+func settledMaster(ctx context.Context, st lab.Failover, topo topologies.Topology, timeout time.Duration) (topologies.Node, error) {
 	deadline := time.Now().Add(timeout)
 	last := "nothing read yet"
 	for time.Now().Before(deadline) {
@@ -25,11 +26,11 @@ func settledMaster(ctx context.Context, st Failover, topo topologies.Topology, t
 		} else {
 			return node, nil
 		}
-		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+		if err := lab.Sleep(ctx, 50*time.Millisecond); err != nil {
 			return nil, err
 		}
 	}
-	return nil, NoFault("no settled master within %v: %s", timeout, last)
+	return nil, lab.NoFault("no settled master within %v: %s", timeout, last)
 }
 
 // unsettledSentinels says why the sentinels' view is not quiet, "" when it is.
@@ -55,7 +56,7 @@ func unsettledSentinels(ctx context.Context, topo topologies.Topology) string {
 
 // dbSize counts the keys on node.
 func dbSize(ctx context.Context, node topologies.Node) (int64, error) {
-	c := plainClient(node.Addr())
+	c := lab.PlainClient(node.Addr())
 	defer c.Close()
 	n, err := c.DBSize(ctx).Result()
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -11,7 +13,7 @@ import (
 // (runScenario asserts the variants' claims); and WAIT's cost follows the lag: WAIT 2
 // waits out the paused replica, WAIT 1 does not.
 func TestWaitObjections(t *testing.T) {
-	rep := runIn(t, testEnv(t, 2, Params{"cost-lags": "0ms,50ms", "cost-samples": "10", "deployments": "2"}), "wait-objections", 3*time.Minute)
+	rep := labtest.RunIn(t, labtest.TestEnv(t, 2, lab.Params{"cost-lags": "0ms,50ms", "cost-samples": "10", "deployments": "2"}), "wait-objections", 3*time.Minute)
 	p50 := map[string][]results.Point{}
 	for _, s := range rep.Series {
 		p50[s.Name] = s.Points

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -36,7 +37,7 @@ func zkDataDir(topo topologies.Topology, node topologies.Node) (string, error) {
 // both halves of the fault: the disk was empty (the marker is gone) and the server
 // rejoined and caught up from the leader (srvr: a follower at or past the leader's
 // zxid of before the restart, which it can only have learnt from the leader).
-func restartFollowerEmpty(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (topologies.Node, error) {
+func restartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topologies.Topology, primary topologies.Node) (topologies.Node, error) {
 	var follower topologies.Node
 	for _, n := range topo.Nodes() {
 		if n.Name() != primary.Name() {
@@ -45,29 +46,29 @@ func restartFollowerEmpty(ctx context.Context, t *Trial, topo topologies.Topolog
 		}
 	}
 	if follower == nil {
-		return nil, Failed("nemesis", fmt.Errorf("no follower of %s to restart", primary.Name()))
+		return nil, lab.Failed("nemesis", fmt.Errorf("no follower of %s to restart", primary.Name()))
 	}
 	dir, err := zkDataDir(topo, follower)
 	if err != nil {
-		return nil, Failed("observe", fmt.Errorf("data dir of %s: %w", follower.Name(), err))
+		return nil, lab.Failed("observe", fmt.Errorf("data dir of %s: %w", follower.Name(), err))
 	}
 	marker := filepath.Join(dir, diskMarker)
 	if err := os.WriteFile(marker, []byte("written before the restart\n"), 0o644); err != nil {
-		return nil, Failed("observe", err)
+		return nil, lab.Failed("observe", err)
 	}
 	before, err := zkSrvr(ctx, primary.Addr())
 	if err != nil {
-		return nil, Failed("observe", fmt.Errorf("leader %s: %w", primary.Name(), err))
+		return nil, lab.Failed("observe", fmt.Errorf("leader %s: %w", primary.Name(), err))
 	}
 	own, err := zkSrvr(ctx, follower.Addr())
 	if err != nil {
-		return nil, Failed("observe", fmt.Errorf("follower %s: %w", follower.Name(), err))
+		return nil, lab.Failed("observe", fmt.Errorf("follower %s: %w", follower.Name(), err))
 	}
 	if _, err := nemesis.Inject(ctx, "node-restart-"+topologies.RestartEmpty.String(), nemesis.Target{Topology: topo, Nodes: []topologies.Node{follower}, Recorder: t.Rec}); err != nil {
-		return nil, Failed("nemesis", err)
+		return nil, lab.Failed("nemesis", err)
 	}
 	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
-		return nil, NoFault("%s kept its data dir across the restart (marker: %v)", follower.Name(), err)
+		return nil, lab.NoFault("%s kept its data dir across the restart (marker: %v)", follower.Name(), err)
 	}
 	// Poll until it serves as a follower that has the leader's history.
 	deadline := time.Now().Add(20 * time.Second)
@@ -78,9 +79,9 @@ func restartFollowerEmpty(ctx context.Context, t *Trial, topo topologies.Topolog
 			break
 		}
 		if time.Now().After(deadline) {
-			return nil, NoFault("%s restarted empty but did not catch up with the leader's zxid %#x within 20 s (last: %+v, %v)", follower.Name(), before.Zxid, after, err)
+			return nil, lab.NoFault("%s restarted empty but did not catch up with the leader's zxid %#x within 20 s (last: %+v, %v)", follower.Name(), before.Zxid, after, err)
 		}
-		if sleep(ctx, 20*time.Millisecond) != nil {
+		if lab.Sleep(ctx, 20*time.Millisecond) != nil {
 			return nil, ctx.Err()
 		}
 	}

@@ -5,7 +5,8 @@ import (
 
 	"github.com/lockbench/lockbench/internal/testenv"
 	_ "github.com/lockbench/lockbench/locks/zklock" // the zookeeper strategies
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 )
 
 // TestFenceRegressionZooKeeperEmptyRestart: a follower of zookeeper-3 restarted with an
@@ -14,7 +15,7 @@ import (
 // write refused, no fenced stores diverged (the claims assert all three).
 func TestFenceRegressionZooKeeperEmptyRestart(t *testing.T) {
 	testenv.RequireZooKeeper(t)
-	rep := safety.RunScenario(t, "fence-regression", 2, safety.Params{"strategies": "zookeeper-3"})
+	rep := labtest.RunScenario(t, "fence-regression", 2, lab.Params{"strategies": "zookeeper-3"})
 	for _, v := range rep.Variants {
 		if v.Name != "zookeeper-3/follower-restarted-empty" {
 			continue

@@ -5,7 +5,8 @@ import (
 
 	"github.com/lockbench/lockbench/internal/testenv"
 	_ "github.com/lockbench/lockbench/locks/zklock" // the zookeeper strategies
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -14,7 +15,7 @@ import (
 // its disk forgets the lock and reissues smaller fences (the claims assert both).
 func TestZooKeeperLeaderKill(t *testing.T) {
 	testenv.RequireZooKeeper(t)
-	rep := safety.RunScenario(t, "etcd-leader-kill", 2, safety.Params{"strategies": "zookeeper-3,zookeeper"})
+	rep := labtest.RunScenario(t, "etcd-leader-kill", 2, lab.Params{"strategies": "zookeeper-3,zookeeper"})
 	names := map[string]*results.Variant{}
 	for _, v := range rep.Variants {
 		names[v.Name] = v
@@ -31,5 +32,5 @@ func TestZooKeeperLeaderKill(t *testing.T) {
 // (the claims assert both).
 func TestLostUpdatesZooKeeper(t *testing.T) {
 	testenv.RequireZooKeeper(t)
-	runLostUpdates(t, 2, safety.Params{"breaks": "pause", "strategies": "zookeeper", "fences": "lock", "guards": "fenced,read-modify-write"})
+	runLostUpdates(t, 2, lab.Params{"breaks": "pause", "strategies": "zookeeper", "fences": "lock", "guards": "fenced,read-modify-write"})
 }

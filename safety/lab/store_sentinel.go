@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -14,11 +14,11 @@ import (
 
 // sentinelStore is a sentinel-managed master and its replicas: the primary is
 // whoever the sentinels name, and a promotion is a majority of them naming another.
-type sentinelStore struct{ redisStore }
+type sentinelStore struct{ RedisStore }
 
 func init() {
 	registerStore(topologies.Sentinel, func(strategy string, spec topologies.Spec) Store {
-		return sentinelStore{redisStore{strategy: strategy, spec: spec}}
+		return sentinelStore{RedisStore{strategy: strategy, spec: spec}}
 	})
 }
 
@@ -47,7 +47,7 @@ func (s sentinelStore) AwaitPromotion(ctx context.Context, topo topologies.Topol
 // The replicas are primary's others, not the topology's first ones: a re-formed
 // deployment may have promoted one of those.
 func (s sentinelStore) Lag(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error) {
-	if _, err := nemesis.Inject(ctx, "replication-pause", nemesis.Target{Topology: topo, Nodes: replicasOf(topo, primary), Duration: 2 * time.Second, Recorder: t.Rec}); err != nil {
+	if _, err := nemesis.Inject(ctx, "replication-pause", nemesis.Target{Topology: topo, Nodes: ReplicasOf(topo, primary), Duration: 2 * time.Second, Recorder: t.Rec}); err != nil {
 		return nil, err
 	}
 	return nemesis.NoHeal, nil
@@ -56,7 +56,7 @@ func (s sentinelStore) Lag(ctx context.Context, t *Trial, topo topologies.Topolo
 // Synced waits until both replicas acknowledged every write so far (WAIT).
 func (s sentinelStore) Synced(ctx context.Context, topo topologies.Topology, primary topologies.Node) error {
 	n := len(topo.Replicas())
-	c := plainClient(primary.Addr())
+	c := PlainClient(primary.Addr())
 	defer c.Close()
 	acked, err := c.Do(ctx, "WAIT", n, 2000).Int()
 	if err != nil {
@@ -71,9 +71,9 @@ func (s sentinelStore) Synced(ctx context.Context, topo topologies.Topology, pri
 // Fence reads the fencing counter of key on node: after a failover, a promoted replica
 // that missed writes holds a smaller one.
 func (s sentinelStore) Fence(ctx context.Context, node topologies.Node, key string) (int64, error) {
-	c := plainClient(node.Addr())
+	c := PlainClient(node.Addr())
 	defer c.Close()
-	n, err := c.Get(ctx, fenceKey(key)).Int64()
+	n, err := c.Get(ctx, FenceKey(key)).Int64()
 	if errors.Is(err, redis.Nil) {
 		return 0, nil
 	}

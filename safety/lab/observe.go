@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -11,9 +11,9 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// observeKey reads key on node through the store and records what it found, as the
+// ObserveKey reads key on node through the store and records what it found, as the
 // observer. A read that fails is an error of the trial, never an absent key.
-func observeKey(ctx context.Context, t *Trial, kr KeyReader, topo topologies.Topology, node topologies.Node, key string) (topologies.KeyState, error) {
+func ObserveKey(ctx context.Context, t *Trial, kr KeyReader, topo topologies.Topology, node topologies.Node, key string) (topologies.KeyState, error) {
 	octx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	s, err := kr.ReadKey(octx, topo, node, key)
@@ -28,7 +28,7 @@ func observeKey(ctx context.Context, t *Trial, kr KeyReader, topo topologies.Top
 	return s, nil
 }
 
-// plainClient is a no-retry client for one address, for fencing counters and probes.
-func plainClient(addr string) *redis.Client {
+// PlainClient is a no-retry client for one address, for fencing counters and probes.
+func PlainClient(addr string) *redis.Client {
 	return redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, Protocol: 2, DisableIdentity: true})
 }

@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// redisStore is a Redis deployment with a fixed master (single, replicated); the
+// RedisStore is a Redis deployment with a fixed master (single, replicated); the
 // sentinel and Redlock adapters build on it. Redis locks carry no fence: a fenced
 // locker INCRs fence:<key> on the master after each grant, the common recipe.
-type redisStore struct {
+type RedisStore struct {
 	strategy string
 	spec     topologies.Spec
 }
@@ -25,21 +25,21 @@ func init() {
 }
 
 func newRedisStore(strategy string, spec topologies.Spec) Store {
-	return redisStore{strategy: strategy, spec: spec}
+	return RedisStore{strategy: strategy, spec: spec}
 }
 
-func (s redisStore) Strategy() string                           { return s.strategy }
-func (s redisStore) Spec() topologies.Spec                      { return s.spec }
-func (s redisStore) GrantedTTL(ttl time.Duration) time.Duration { return ttl }
-func (s redisStore) FenceSource() string                        { return "INCR fence:<key> on the master" }
+func (s RedisStore) Strategy() string                           { return s.strategy }
+func (s RedisStore) Spec() topologies.Spec                      { return s.spec }
+func (s RedisStore) GrantedTTL(ttl time.Duration) time.Duration { return ttl }
+func (s RedisStore) FenceSource() string                        { return "INCR fence:<key> on the master" }
 
-func (s redisStore) Locker(ctx context.Context, topo topologies.Topology, fenced bool) (locks.Locker, error) {
+func (s RedisStore) Locker(ctx context.Context, topo topologies.Topology, fenced bool) (locks.Locker, error) {
 	return s.locker(ctx, topo, fenced, "")
 }
 
 // locker builds the strategy's locker, with a fencing counter on counterAddr ("": on
 // the locker's own connection).
-func (s redisStore) locker(ctx context.Context, topo topologies.Topology, fenced bool, counterAddr string) (locks.Locker, error) {
+func (s RedisStore) locker(ctx context.Context, topo topologies.Topology, fenced bool, counterAddr string) (locks.Locker, error) {
 	l, err := locks.ForTopology(ctx, s.strategy, topo, locks.Options{})
 	if err != nil || !fenced {
 		return l, err
@@ -49,10 +49,10 @@ func (s redisStore) locker(ctx context.Context, topo topologies.Topology, fenced
 	if c, ok := l.(interface{ Client() redis.UniversalClient }); ok && counterAddr == "" {
 		return &fencedLocker{Locker: l, counter: c.Client()}, nil
 	}
-	return &fencedLocker{Locker: l, counter: plainClient(counterAddr), ownsCounter: true}, nil
+	return &fencedLocker{Locker: l, counter: PlainClient(counterAddr), ownsCounter: true}, nil
 }
 
-func (s redisStore) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node, key string) (topologies.KeyState, error) {
+func (s RedisStore) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node, key string) (topologies.KeyState, error) {
 	return topologies.ReadKey(ctx, primary.Addr(), key)
 }
 

@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ type progress struct {
 
 // begin starts the progress of a run of s, resuming from e.Resume's report of it.
 func (e *Env) begin(s Scenario) *progress {
-	p := &progress{report: e.newReport(s), started: time.Now()}
+	p := &progress{report: e.NewReport(s), started: time.Now()}
 	// Trials drew from PCG(run seed, trial seed): another run seed, other trials.
 	if r := e.Resume[s.Name()]; r != nil && r.Seed == e.Seed {
 		p.resumed, p.earlier = r, r.Seconds
@@ -73,7 +73,7 @@ func (e *Env) trialDone(v *results.Variant) {
 	}
 }
 
-// replay adds a trial the interrupted run finished to v, as runTrial added it then:
+// replay adds a trial the interrupted run finished to v, as RunTrial added it then:
 // its notes, and its porcupine page if the page is still there.
 func (e *Env) replay(scenario string, v *results.Variant, rec results.Trial) {
 	if rec.Counts[results.NotLinearizable] > 0 {
@@ -85,7 +85,7 @@ func (e *Env) replay(scenario string, v *results.Variant, rec results.Trial) {
 	}
 	e.record(v, rec)
 	e.progress.track(v)
-	e.logf("%s/%s trial %d: %s, kept from the interrupted run", scenario, v.Name, rec.N, rec.Outcome)
+	e.Log("%s/%s trial %d: %s, kept from the interrupted run", scenario, v.Name, rec.N, rec.Outcome)
 }
 
 // record adds rec to v with the note an unjudged trial leaves.

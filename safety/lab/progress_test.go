@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/lockbench/lockbench/safety/results"
 )
 
-// countingScenario runs two variants through runTrials without servers; each trial
+// countingScenario runs two variants through RunTrials without servers; each trial
 // draws a number from its random source and records it, and ends judged. interrupt,
 // when set, is called at the start of every trial with the count of trials run.
 type countingScenario struct {
@@ -26,7 +26,7 @@ func (s countingScenario) Run(ctx context.Context, env *Env, _ Values) (*results
 	for _, name := range []string{"first", "second"} {
 		variants = append(variants, Variant{&results.Variant{Name: name, Measure: results.Violations}})
 	}
-	return runTrials(ctx, env, s, variants, func(ctx context.Context, v Variant, t *Trial) error {
+	return RunTrials(ctx, env, s, variants, func(ctx context.Context, v Variant, t *Trial) error {
 		if s.interrupt != nil {
 			s.interrupt(*s.ran)
 		}
@@ -37,7 +37,7 @@ func (s countingScenario) Run(ctx context.Context, env *Env, _ Values) (*results
 	})
 }
 
-// trialsOf lists a report's trials by variant, as results.json holds them.
+// TrialsOf lists a report's trials by variant, as results.json holds them.
 func trialsOf(rep *results.Report) map[string][]results.Trial {
 	out := map[string][]results.Trial{}
 	for _, v := range rep.Variants {

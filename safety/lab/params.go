@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ func (e *ParamError) Error() string {
 // from Values; the default is never written a second time.
 type Param struct {
 	Name, Default, Help string
-	parse               func(string) (any, string) // the value, or what was wanted
+	Parse               func(string) (any, string) // the value, or what was wanted
 }
 
 // Values are a scenario's parameters, parsed and checked before anything starts.
@@ -78,7 +78,7 @@ func Parse(scenario string, decls []Param, raw Params) (Values, error) {
 		if !given {
 			text = d.Default
 		}
-		v, want := d.parse(text)
+		v, want := d.Parse(text)
 		if want != "" {
 			if !given {
 				panic(fmt.Sprintf("safety: %s's default %s=%q is not %s", scenario, d.Name, text, want))
@@ -93,7 +93,7 @@ func Parse(scenario string, decls []Param, raw Params) (Values, error) {
 // DurationParam is one duration of at least least.
 func DurationParam(name string, def, least time.Duration, help string) Param {
 	want := fmt.Sprintf("a duration >= %v such as %v", least, def)
-	return Param{Name: name, Default: def.String(), Help: help, parse: func(s string) (any, string) {
+	return Param{Name: name, Default: def.String(), Help: help, Parse: func(s string) (any, string) {
 		d, err := time.ParseDuration(strings.TrimSpace(s))
 		if err != nil || d < least {
 			return nil, want
@@ -117,7 +117,7 @@ func listParam[T any](name string, def []T, show func(T) string, help, want stri
 	for i, x := range def {
 		texts[i] = show(x)
 	}
-	return Param{Name: name, Default: strings.Join(texts, ","), Help: help, parse: func(s string) (any, string) {
+	return Param{Name: name, Default: strings.Join(texts, ","), Help: help, Parse: func(s string) (any, string) {
 		var out []T
 		for _, part := range strings.Split(s, ",") {
 			x, ok := read(strings.TrimSpace(part))
@@ -132,7 +132,7 @@ func listParam[T any](name string, def []T, show func(T) string, help, want stri
 
 // IntParam is one integer within [least, most].
 func IntParam(name string, def, least, most int, help string) Param {
-	return Param{Name: name, Default: strconv.Itoa(def), Help: help, parse: func(s string) (any, string) {
+	return Param{Name: name, Default: strconv.Itoa(def), Help: help, Parse: func(s string) (any, string) {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < least || n > most {
 			return nil, fmt.Sprintf("an integer from %d to %d", least, most)
@@ -152,7 +152,7 @@ func IntsParam(name string, def []int, least, most int, help string) Param {
 
 // FloatParam is one number within [least, most].
 func FloatParam(name string, def, least, most float64, help string) Param {
-	return Param{Name: name, Default: strconv.FormatFloat(def, 'g', -1, 64), Help: help, parse: func(s string) (any, string) {
+	return Param{Name: name, Default: strconv.FormatFloat(def, 'g', -1, 64), Help: help, Parse: func(s string) (any, string) {
 		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil || f < least || f > most {
 			return nil, fmt.Sprintf("a number from %g to %g", least, most)
@@ -173,7 +173,7 @@ func FloatsParam(name string, def []float64, least, most float64, help string) P
 
 // ChoiceParam is one of allowed.
 func ChoiceParam(name, def string, allowed []string, help string) Param {
-	return Param{Name: name, Default: def, Help: help, parse: func(s string) (any, string) {
+	return Param{Name: name, Default: def, Help: help, Parse: func(s string) (any, string) {
 		s = strings.TrimSpace(s)
 		for _, a := range allowed {
 			if s == a {
@@ -197,7 +197,7 @@ func SwitchParam(name string, def bool, help string) Param {
 	if def {
 		text = "on"
 	}
-	return Param{Name: name, Default: text, Help: help, parse: func(s string) (any, string) {
+	return Param{Name: name, Default: text, Help: help, Parse: func(s string) (any, string) {
 		switch strings.TrimSpace(s) {
 		case "on":
 			return true, ""

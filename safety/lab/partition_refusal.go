@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"errors"
@@ -11,8 +11,8 @@ import (
 // alone it is the run's error; `--scenario all` skips that scenario and says why.
 var ErrNeedsPartitions = errors.New("needs network partitions")
 
-// partitionerOrRefuse is topo's partitioner, or the scenario's refusal naming the provider.
-func partitionerOrRefuse(scenario string, topo topologies.Topology) (topologies.Partitioner, error) {
+// PartitionerOrRefuse is topo's partitioner, or the scenario's refusal naming the provider.
+func PartitionerOrRefuse(scenario string, topo topologies.Topology) (topologies.Partitioner, error) {
 	p, err := topologies.PartitionerOf(topo)
 	if err != nil {
 		return nil, fmt.Errorf("%s %w: %w", scenario, ErrNeedsPartitions, err)

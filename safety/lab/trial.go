@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -27,7 +27,7 @@ const defaultLinearTimeout = 10 * time.Second
 // fill, with the scenario's named behaviour fields beside it.
 type Variant struct{ *results.Variant }
 
-func (v Variant) result() *results.Variant { return v.Variant }
+func (v Variant) Result() *results.Variant { return v.Variant }
 
 // Trial is one trial in progress: its history, its inputs, and the proof that its
 // fault happened. Only a trial with a proof is judged.
@@ -37,13 +37,13 @@ type Trial struct {
 	Rand *rand.Rand
 	// Key is a lock key of this trial's own.
 	Key    string
-	inputs map[string]float64
+	Inputs map[string]float64
 	proof  []string
 	counts map[results.Measure]int
 }
 
 // Input records a number the trial drew or measured, for plots by any axis.
-func (t *Trial) Input(name string, v float64) { t.inputs[name] = v }
+func (t *Trial) Input(name string, v float64) { t.Inputs[name] = v }
 
 // Count sets measure m of this trial to n, as measured on the resource itself (a
 // database read back and audited against every change intended on it) rather than
@@ -122,39 +122,39 @@ func errorKind(err error) string {
 	return "other"
 }
 
-// runTrials runs every variant's trials in order and returns the report that holds
+// RunTrials runs every variant's trials in order and returns the report that holds
 // them: the loop every scenario shares.
-func runTrials[V interface{ result() *results.Variant }](ctx context.Context, env *Env, s Scenario, variants []V, trial func(ctx context.Context, v V, t *Trial) error) (*results.Report, error) {
-	rep := env.newReport(s)
+func RunTrials[V interface{ Result() *results.Variant }](ctx context.Context, env *Env, s Scenario, variants []V, trial func(ctx context.Context, v V, t *Trial) error) (*results.Report, error) {
+	rep := env.NewReport(s)
 	for _, v := range variants {
-		for n := range env.trialsOf(v.result()) {
-			if err := env.runTrial(ctx, s.Name(), v.result(), n, func(ctx context.Context, t *Trial) error { return trial(ctx, v, t) }); err != nil {
+		for n := range env.TrialsOf(v.Result()) {
+			if err := env.RunTrial(ctx, s.Name(), v.Result(), n, func(ctx context.Context, t *Trial) error { return trial(ctx, v, t) }); err != nil {
 				return nil, err
 			}
 		}
-		rep.Variants = append(rep.Variants, v.result())
+		rep.Variants = append(rep.Variants, v.Result())
 	}
 	return rep, nil
 }
 
-// runTrial runs one trial and adds its outcome to v. It returns an error only when
+// RunTrial runs one trial and adds its outcome to v. It returns an error only when
 // the run must stop (ctx ended: Ctrl-C); every other failure is the trial's outcome.
 // A trial the interrupted run being resumed finished is not run again: its record is
 // added as it was.
-func (e *Env) runTrial(ctx context.Context, scenario string, v *results.Variant, n int, fn func(ctx context.Context, t *Trial) error) error {
+func (e *Env) RunTrial(ctx context.Context, scenario string, v *results.Variant, n int, fn func(ctx context.Context, t *Trial) error) error {
 	seed := e.TrialSeed(v.Name, n)
 	if rec, ok := e.progress.finished(v.Name, n, seed); ok {
 		e.replay(scenario, v, rec)
 		return nil
 	}
-	t := &Trial{N: n, Rec: history.NewRecorder(), Rand: e.Rand(v.Name, n), inputs: map[string]float64{},
+	t := &Trial{N: n, Rec: history.NewRecorder(), Rand: e.Rand(v.Name, n), Inputs: map[string]float64{},
 		Key: fmt.Sprintf("%s:%s:%d:%d", scenario, v.Name, e.Seed, n)}
 	start := time.Now()
 	err := fn(ctx, t)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	rec := results.Trial{N: n, Seed: seed, Inputs: t.inputs, Proof: t.proof, Seconds: time.Since(start).Seconds()}
+	rec := results.Trial{N: n, Seed: seed, Inputs: t.Inputs, Proof: t.proof, Seconds: time.Since(start).Seconds()}
 	var nf *noFault
 	var ng *notGranted
 	switch {
@@ -185,7 +185,7 @@ func (e *Env) runTrial(ctx context.Context, scenario string, v *results.Variant,
 		}
 	}
 	e.record(v, rec)
-	e.logf("%s/%s trial %d: %s %s", scenario, v.Name, n, rec.Outcome, summarize(rec))
+	e.Log("%s/%s trial %d: %s %s", scenario, v.Name, n, rec.Outcome, summarize(rec))
 	e.trialDone(v)
 	return nil
 }
@@ -212,14 +212,14 @@ func countsOf(v check.Verdict) (map[results.Measure]int, []float64, float64) {
 	}
 	var overlaps []float64
 	for _, o := range v.Mutex.Overlaps {
-		overlaps = append(overlaps, ms(o.Duration))
+		overlaps = append(overlaps, Millis(o.Duration))
 	}
 	for _, w := range v.SplitBrain.Windows {
 		if w.Duration > 0 {
 			c[results.SplitBrainWindow]++
 		}
 	}
-	return c, overlaps, ms(v.SplitBrain.Longest())
+	return c, overlaps, Millis(v.SplitBrain.Longest())
 }
 
 func summarize(t results.Trial) string {
@@ -243,7 +243,7 @@ func (e *Env) drawLinearization(scenario, variant string, n int, r check.LinearR
 	}
 	path := e.vizPath(scenario, variant, n)
 	if err := porcupine.VisualizePath(check.MutexModel, r.Info, path); err != nil {
-		e.logf("porcupine page %s: %v", path, err)
+		e.Log("porcupine page %s: %v", path, err)
 		return ""
 	}
 	return path

@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -191,10 +191,10 @@ func (c *Client) Watchdog(ctx context.Context, lease locks.Lease, ttl time.Durat
 	return func() { cancel(); <-done }
 }
 
-// storeClients makes one recorded client per id over st's topology, each with a
+// StoreClients makes one recorded client per id over st's topology, each with a
 // locker of its own (fenced: leases carry a fence); closeAll closes every locker. A
 // locker that cannot be made is the trial's setup error.
-func storeClients(ctx context.Context, st Store, topo topologies.Topology, fenced bool, rec *history.Recorder, ids ...string) (clients []*Client, closeAll func(), err error) {
+func StoreClients(ctx context.Context, st Store, topo topologies.Topology, fenced bool, rec *history.Recorder, ids ...string) (clients []*Client, closeAll func(), err error) {
 	closeAll = func() {
 		for _, c := range clients {
 			c.Locker.Close()

@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -9,11 +9,11 @@ import (
 
 // redlockStore is N independent masters. Redlock has no global counter: a fenced
 // locker counts on master 0 alone, which is all a Redlock user can do, and is said so.
-type redlockStore struct{ redisStore }
+type redlockStore struct{ RedisStore }
 
 func init() {
 	registerStore(topologies.Redlock, func(strategy string, spec topologies.Spec) Store {
-		return redlockStore{redisStore{strategy: strategy, spec: spec}}
+		return redlockStore{RedisStore{strategy: strategy, spec: spec}}
 	})
 }
 

@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -70,7 +70,7 @@ func (l atLeastMinSession) Extend(ctx context.Context, lease locks.Lease, ttl ti
 }
 
 func (s zkStore) Primary(ctx context.Context, topo topologies.Topology) (topologies.Node, error) {
-	return waitLeader(ctx, topo)
+	return WaitLeader(ctx, topo)
 }
 
 func (s zkStore) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {

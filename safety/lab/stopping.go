@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"fmt"
@@ -7,10 +7,10 @@ import (
 	"github.com/lockbench/lockbench/safety/results"
 )
 
-// trialsOf yields v's trial numbers, 0 to Trials-1; under UntilWidth it stops once v's
+// TrialsOf yields v's trial numbers, 0 to Trials-1; under UntilWidth it stops once v's
 // confidence sequence is narrower than that. The count then depends on the data, so v
 // is marked and its tables read the sequence, never the fixed-n interval.
-func (e *Env) trialsOf(v *results.Variant) iter.Seq[int] {
+func (e *Env) TrialsOf(v *results.Variant) iter.Seq[int] {
 	if e.UntilWidth > 0 {
 		v.Stopping = fmt.Sprintf("until the 95%% confidence sequence is narrower than %s, at most %d trials", percent(e.UntilWidth), e.Trials)
 	}

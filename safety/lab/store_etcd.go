@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -49,15 +49,15 @@ type leaderWaiter interface {
 }
 
 func (s etcdStore) Primary(ctx context.Context, topo topologies.Topology) (topologies.Node, error) {
-	return waitLeader(ctx, topo)
+	return WaitLeader(ctx, topo)
 }
 
 func (s etcdStore) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
 	return awaitNewLeader(ctx, topo, old)
 }
 
-// waitLeader is the leader of a consensus topology (etcd, ZooKeeper), once it has one.
-func waitLeader(ctx context.Context, topo topologies.Topology) (topologies.Node, error) {
+// WaitLeader is the leader of a consensus topology (etcd, ZooKeeper), once it has one.
+func WaitLeader(ctx context.Context, topo topologies.Topology) (topologies.Node, error) {
 	lw, ok := topo.(leaderWaiter)
 	if !ok {
 		return nil, fmt.Errorf("topology from provider %s cannot name its leader", topo.Provider())
@@ -68,14 +68,14 @@ func waitLeader(ctx context.Context, topo topologies.Topology) (topologies.Node,
 // awaitNewLeader polls until a consensus topology has a leader other than old.
 func awaitNewLeader(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
 	for {
-		leader, err := waitLeader(ctx, topo)
+		leader, err := WaitLeader(ctx, topo)
 		if err == nil && leader.Name() != old.Name() {
 			return leader, nil
 		}
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("no leader other than %s (last: %v): %w", old.Name(), err, ctx.Err())
 		}
-		if sleep(ctx, 20*time.Millisecond) != nil {
+		if Sleep(ctx, 20*time.Millisecond) != nil {
 			return nil, fmt.Errorf("no leader other than %s: %w", old.Name(), ctx.Err())
 		}
 	}

@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -8,19 +8,19 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// killPrimary SIGKILLs old, the store's primary, and awaits another's promotion for
+// KillPrimary SIGKILLs old, the store's primary, and awaits another's promotion for
 // at most timeout: the one way every scenario causes a failover. No promotion ends
 // the trial as fault_not_produced; a promotion is recorded as the trial's proof.
-func killPrimary(ctx context.Context, t *Trial, st Failover, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
+func KillPrimary(ctx context.Context, t *Trial, st Failover, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
 	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{old}, Recorder: t.Rec}); err != nil {
 		return nil, Failed("nemesis", err)
 	}
-	return awaitPromotion(ctx, t, st, topo, old, timeout)
+	return AwaitPromotion(ctx, t, st, topo, old, timeout)
 }
 
-// awaitPromotion waits at most timeout for a primary other than old (stopped, killed
+// AwaitPromotion waits at most timeout for a primary other than old (stopped, killed
 // or cut off by the caller).
-func awaitPromotion(ctx context.Context, t *Trial, st Failover, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
+func AwaitPromotion(ctx context.Context, t *Trial, st Failover, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
 	from := time.Now()
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -33,4 +33,14 @@ func awaitPromotion(ctx context.Context, t *Trial, st Failover, topo topologies.
 	}
 	t.Prove("%s promoted %v after %s stopped", next.Name(), time.Since(from).Round(time.Millisecond), old.Name())
 	return next, nil
+}
+
+// ReplicasOf are topo's redis servers other than primary (and the sentinels).
+func ReplicasOf(topo topologies.Topology, primary topologies.Node) (replicas []topologies.Node) {
+	for _, n := range append(topo.Masters(), topo.Replicas()...) {
+		if n.Addr() != primary.Addr() {
+			replicas = append(replicas, n)
+		}
+	}
+	return replicas
 }

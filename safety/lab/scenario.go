@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/registry"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -84,12 +83,12 @@ func Run(ctx context.Context, s Scenario, env *Env) (*results.Report, error) {
 	return rep, nil
 }
 
-// newReport is the empty report of one run of s.
-func (e *Env) newReport(s Scenario) *results.Report {
+// NewReport is the empty report of one run of s.
+func (e *Env) NewReport(s Scenario) *results.Report {
 	return &results.Report{Scenario: s.Name(), Summary: s.Summary(), Seed: e.Seed, TrialsPerVariant: e.Trials, Params: e.Params}
 }
 
-func (e *Env) logf(format string, args ...any) {
+func (e *Env) Log(format string, args ...any) {
 	if e.Logf != nil {
 		e.Logf(format, args...)
 	}
@@ -110,8 +109,8 @@ func (e *Env) TrialSeed(variant string, trial int) uint64 {
 	return h ^ uint64(trial)
 }
 
-// start starts spec through env, with a bound on how long that may take.
-func (e *Env) start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+// StartTopology starts spec through env, with a bound on how long that may take.
+func (e *Env) StartTopology(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
 	if e.Start == nil {
 		return nil, fmt.Errorf("env.Start is nil: nothing can start a %s topology", spec.Kind)
 	}
@@ -128,31 +127,8 @@ func (e *Env) vizDir() string {
 	}
 	dir := filepath.Join(e.OutDir, "viz")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		e.logf("viz dir: %v", err)
+		e.Log("viz dir: %v", err)
 		return ""
 	}
 	return dir
 }
-
-var scenarios = registry.New[Scenario]("scenario")
-
-// Register adds s under s.Name(); a duplicate name is a programming error.
-func Register(s Scenario) { scenarios.Add(s.Name(), s) }
-
-// Lookup returns the scenario registered as name.
-func Lookup(name string) (Scenario, error) { return scenarios.Get(name) }
-
-// Names lists the registered scenarios, sorted.
-func Names() []string { return scenarios.Names() }
-
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -79,10 +79,10 @@ func StrategiesWhere(fits func(Store) bool) []string {
 	return out
 }
 
-// storesParam declares a scenario's strategies param: the default list, checked
+// StoresParam declares a scenario's strategies param: the default list, checked
 // against the strategies that fit when the run starts (the registry fills at init).
-func storesParam(name string, def []string, fits func(Store) bool, help string) Param {
-	return Param{Name: name, Default: strings.Join(def, ","), Help: help + " (any strategy whose store fits: see --list)", parse: func(s string) (any, string) {
+func StoresParam(name string, def []string, fits func(Store) bool, help string) Param {
+	return Param{Name: name, Default: strings.Join(def, ","), Help: help + " (any strategy whose store fits: see --list)", Parse: func(s string) (any, string) {
 		allowed := StrategiesWhere(fits)
 		var out []Store
 		for _, part := range strings.Split(s, ",") {
@@ -97,9 +97,9 @@ func storesParam(name string, def []string, fits func(Store) bool, help string) 
 	}}
 }
 
-// Stores reads a param declared with storesParam.
+// Stores reads a param declared with StoresParam.
 func (v Values) Stores(name string) []Store { return get[[]Store](v, name) }
 
-func anyStore(Store) bool { return true }
+func AnyStore(Store) bool { return true }
 
-func isFailover(s Store) bool { _, ok := s.(Failover); return ok }
+func IsFailover(s Store) bool { _, ok := s.(Failover); return ok }

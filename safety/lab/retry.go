@@ -1,4 +1,4 @@
-package safety
+package lab
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 	"github.com/lockbench/lockbench/locks"
 )
 
-// acquireThroughFaults retries one recorded attempt every 20 ms, through contention
+// AcquireThroughFaults retries one recorded attempt every 20 ms, through contention
 // and through errors (an election, a failover in progress), for at most limit; its
 // error, if it never got the lock, names the last attempt's.
-func acquireThroughFaults(ctx context.Context, c *Client, key string, ttl, limit time.Duration) (locks.Lease, error) {
+func AcquireThroughFaults(ctx context.Context, c *Client, key string, ttl, limit time.Duration) (locks.Lease, error) {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	var last error
@@ -29,15 +29,15 @@ func acquireThroughFaults(ctx context.Context, c *Client, key string, ttl, limit
 			return lease, err
 		}
 		last = err
-		if sleep(ctx, 20*time.Millisecond) != nil {
+		if Sleep(ctx, 20*time.Millisecond) != nil {
 			return lease, fmt.Errorf("%w (last attempt: %v)", ctx.Err(), last)
 		}
 	}
 }
 
-// releaseSoon retries a release that fails for other reasons than "not held" (an
+// ReleaseSoon retries a release that fails for other reasons than "not held" (an
 // election in progress) until it answers or ctx ends.
-func releaseSoon(ctx context.Context, c *Client, lease locks.Lease) {
+func ReleaseSoon(ctx context.Context, c *Client, lease locks.Lease) {
 	for ctx.Err() == nil {
 		attempt, cancel := context.WithTimeout(ctx, 2*time.Second)
 		err := c.Release(attempt, lease)
@@ -45,6 +45,6 @@ func releaseSoon(ctx context.Context, c *Client, lease locks.Lease) {
 		if err == nil || errors.Is(err, locks.ErrNotHeld) || errors.Is(err, ErrCrashed) {
 			return
 		}
-		_ = sleep(ctx, 50*time.Millisecond)
+		_ = Sleep(ctx, 50*time.Millisecond)
 	}
 }
