@@ -10,8 +10,6 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-func TestSetNXExpire(t *testing.T)    { labtest.RunScenario(t, "setnx-expire", 2, nil) }
-func TestUnsafeRelease(t *testing.T)  { labtest.RunScenario(t, "unsafe-release", 1, nil) }
 func TestRedlockRestart(t *testing.T) { labtest.RunScenario(t, "redlock-restart", 1, nil) }
 
 // TestBadParamsStartNothing: every declared param of every scenario refuses a value

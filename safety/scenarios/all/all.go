@@ -1,0 +1,7 @@
+// Package all registers every scenario of the safety lab: import it for its effect
+// wherever scenarios are run, listed or planned by name.
+package all
+
+import (
+	_ "github.com/lockbench/lockbench/safety/scenarios/release" // setnx-expire, unsafe-release, check-then-delete, check-then-write-lock
+)
