@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -68,7 +67,7 @@ func (r *failoverRun) zombieTrial(ctx context.Context, topo topologies.Topology,
 			return err
 		}
 		a.Write(ctx, res, leaseA)
-	case errors.Is(errA, locks.ErrNotAcquired), isReadOnly(errA):
+	case errors.Is(errA, locks.ErrNotAcquired), lab.IsReadOnly(errA):
 		// Taken there already, or already a replica: A holds nothing; the probes
 		// say whether the old master was a zombie at all.
 	default:
@@ -97,8 +96,6 @@ func (r *failoverRun) zombieTrial(ctx context.Context, topo topologies.Topology,
 	return nil
 }
 
-func isReadOnly(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "READONLY") }
-
 // zombieProbe writes to the old master outside any lock and records each answer as a
 // probe for check.SplitBrain. Only READONLY means the node was demoted; any other
 // failure is the trial's error.
@@ -125,12 +122,12 @@ func (p *zombieProbe) set(ctx context.Context) error {
 
 func (p *zombieProbe) write(ctx context.Context) error {
 	err := p.set(ctx)
-	if err != nil && !isReadOnly(err) {
+	if err != nil && !lab.IsReadOnly(err) {
 		// Sentinel kills an instance's clients (CLIENT KILL TYPE normal) as it turns it
 		// into a replica: one retry on a new connection tells a demotion from a failure.
 		err = p.set(ctx)
 	}
-	if err != nil && !isReadOnly(err) {
+	if err != nil && !lab.IsReadOnly(err) {
 		return lab.Failed("probe", fmt.Errorf("probe write to %s: %w", p.node.Name(), err))
 	}
 	p.sent++

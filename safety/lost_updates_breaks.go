@@ -177,8 +177,8 @@ type failoverRig struct {
 	store interface {
 		lab.Failover
 		lab.KeyReader
-		replicationControl
-		fenceReader
+		lab.ReplicationControl
+		lab.FenceReader
 	}
 	use deploymentUse
 }
@@ -200,8 +200,8 @@ func newFailoverRig(env *lab.Env) (*failoverRig, error) {
 	st, ok := run.store.(interface {
 		lab.Failover
 		lab.KeyReader
-		replicationControl
-		fenceReader
+		lab.ReplicationControl
+		lab.FenceReader
 	})
 	if !ok {
 		run.close()
@@ -327,7 +327,7 @@ func (r *redlockRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLoc
 		if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Nodes: nodes[2:], Recorder: t.Rec}); err != nil {
 			return time.Time{}, lab.Failed("nemesis", err)
 		}
-		if err := proveRestart(ctx, t, victim, before, true); err != nil {
+		if err := lab.ProveRestart(ctx, t, victim, before, true); err != nil {
 			return time.Time{}, err
 		}
 		line, err := lab.ProvedEmpty(ctx, r.topo, nodes[3:], t.Key)

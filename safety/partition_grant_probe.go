@@ -41,7 +41,7 @@ func (p *grantProbe) set(ctx context.Context) error {
 }
 
 func isGrantRefusal(err error) bool {
-	return err != nil && (strings.HasPrefix(err.Error(), "NOREPLICAS") || isReadOnly(err))
+	return err != nil && (strings.HasPrefix(err.Error(), "NOREPLICAS") || lab.IsReadOnly(err))
 }
 
 // grant makes one attempt and records its answer.

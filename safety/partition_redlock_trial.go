@@ -173,7 +173,7 @@ func (r redlockPartitionTrial) restartShared(ctx context.Context, a *lab.Client,
 		return inside, lab.Failed("nemesis", err)
 	}
 	t.Input("restart_ms", lab.Millis(time.Since(from)))
-	return inside, proveRestart(ctx, t, victim, before, true)
+	return inside, lab.ProveRestart(ctx, t, victim, before, true)
 }
 
 // clientBeside is a recorded Redlock client whose connections open in n's namespace.

@@ -27,7 +27,7 @@ var partitionedConsensus = []string{"etcd-3", "zookeeper-3"}
 
 func (consensusPartition) Params() []lab.Param {
 	return []lab.Param{
-		lab.ChoicesParam("strategies", registeredOf(partitionedConsensus[:1]), partitionedConsensus, "the three-member consensus services whose leader is isolated"),
+		lab.ChoicesParam("strategies", lab.RegisteredOf(partitionedConsensus[:1]), partitionedConsensus, "the three-member consensus services whose leader is isolated"),
 		lab.DurationParam("ttl", 5*time.Second, 2*time.Second, "A's lease: B must wait it out on the majority"),
 		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a leader among the majority before the trial is fault_not_produced"),
 	}

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -44,3 +45,6 @@ func ReplicasOf(topo topologies.Topology, primary topologies.Node) (replicas []t
 	}
 	return replicas
 }
+
+// IsReadOnly is a write refused by a replica (or by a master sentinel turned into one).
+func IsReadOnly(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "READONLY") }

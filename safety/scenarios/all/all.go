@@ -3,6 +3,7 @@
 package all
 
 import (
-	_ "github.com/lockbench/lockbench/safety/scenarios/clock"   // single-clock-skew, sentinel-clock-skew, redlock-clock-jump, redlock-clock-rate, redlock-kleppmann
-	_ "github.com/lockbench/lockbench/safety/scenarios/release" // setnx-expire, unsafe-release, check-then-delete, check-then-write-lock
+	_ "github.com/lockbench/lockbench/safety/scenarios/clock"     // single-clock-skew, sentinel-clock-skew, redlock-clock-jump, redlock-clock-rate, redlock-kleppmann
+	_ "github.com/lockbench/lockbench/safety/scenarios/consensus" // etcd-leader-kill, fence-regression
+	_ "github.com/lockbench/lockbench/safety/scenarios/release"   // setnx-expire, unsafe-release, check-then-delete, check-then-write-lock
 )

@@ -1,4 +1,4 @@
-package safety
+package consensus
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func loneMember(strategy string) bool { return strategy == "etcd" || strategy ==
 
 func (etcdLeaderKill) Params() []lab.Param {
 	return []lab.Param{
-		lab.ChoicesParam("strategies", registeredOf(consensusStrategies), consensusStrategies, "the consensus services: a group of three has its leader killed, a lone member loses its disk"),
+		lab.ChoicesParam("strategies", lab.RegisteredOf(consensusStrategies), consensusStrategies, "the consensus services: a group of three has its leader killed, a lone member loses its disk"),
 		lab.DurationParam("ttl", 10*time.Second, 5*time.Second, "the lock's TTL: long enough that only a lost lock, never expiry, lets B in (a leader election must fit well inside it)"),
 		lab.DurationParam("probe", time.Second, time.Millisecond, "how long B keeps trying while A holds the lock after the fault"),
 		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new leader before the trial is fault_not_produced"),
@@ -86,18 +86,6 @@ func leaderKillVariant(strategy string) etcdKillVariant {
 	return etcdKillVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "-leader-kill",
 		Description: "3 members; SIGKILL-equivalent of the leader right after A's grant: B is refused, B's later fence exceeds A's",
 		Measure:     results.Violations, Claims: []results.Claim{results.Holds(results.Violations), results.Holds(results.ReissuedTokens), results.Holds(results.StaleAccepted)}}}, strategy, false}
-}
-
-// registeredOf keeps the strategies this program registered (ZooKeeper's only when
-// locks/zklock is imported), in order.
-func registeredOf(strategies []string) []string {
-	var out []string
-	for _, st := range strategies {
-		if _, err := lab.StoreFor(st); err == nil {
-			out = append(out, st)
-		}
-	}
-	return out
 }
 
 func (s etcdLeaderKill) runVariant(ctx context.Context, env *lab.Env, st lab.Failover, v etcdKillVariant, ttl, probe, election time.Duration) (*results.Report, error) {

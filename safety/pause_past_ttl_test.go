@@ -13,9 +13,3 @@ import (
 func TestPausePastTTL(t *testing.T) {
 	labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "single,etcd", "pause-factor": "2"})
 }
-
-func TestFenceRegression(t *testing.T) { labtest.RunScenario(t, "fence-regression", 1, nil) }
-
-func TestEtcdLeaderKill(t *testing.T) {
-	labtest.RunScenario(t, "etcd-leader-kill", 1, lab.Params{"strategies": "etcd-3,etcd"})
-}

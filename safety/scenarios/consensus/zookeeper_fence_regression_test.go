@@ -1,4 +1,4 @@
-package safety_test
+package consensus_test
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package safety_test
+package consensus_test
 
 import (
 	"testing"
@@ -25,12 +25,4 @@ func TestZooKeeperLeaderKill(t *testing.T) {
 			t.Errorf("%s: not run or nothing judged (%v)", want, v)
 		}
 	}
-}
-
-// TestLostUpdatesZooKeeper: a ZooKeeper holder paused past its session in the middle of
-// a change: the czxid fence refuses its stale write, read-modify-write loses B's change
-// (the claims assert both).
-func TestLostUpdatesZooKeeper(t *testing.T) {
-	testenv.RequireZooKeeper(t)
-	runLostUpdates(t, 2, lab.Params{"breaks": "pause", "strategies": "zookeeper", "fences": "lock", "guards": "fenced,read-modify-write"})
 }

@@ -1,4 +1,4 @@
-package safety
+package consensus
 
 import (
 	"context"
@@ -35,22 +35,8 @@ func (fenceRegression) Params() []lab.Param {
 	}
 }
 
-// replicationControl is a store whose followers a scenario can make lag, or wait for.
-type replicationControl interface {
-	// Lag makes the followers of primary miss the writes that follow, as far as the store
-	// lets it go on working; the func returned runs just before the primary is killed.
-	Lag(ctx context.Context, t *lab.Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error)
-	// Synced waits until every follower has every write so far.
-	Synced(ctx context.Context, topo topologies.Topology, primary topologies.Node) error
-}
-
-// fenceReader reads the fence counter of a key on one node.
-type fenceReader interface {
-	Fence(ctx context.Context, node topologies.Node, key string) (int64, error)
-}
-
 func fitsFenceRegression(s lab.Store) bool {
-	_, lags := s.(replicationControl)
+	_, lags := s.(lab.ReplicationControl)
 	return lab.IsFailover(s) && lags
 }
 
@@ -149,7 +135,7 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologie
 		return lab.Failed("setup", err)
 	}
 	defer topo.Close()
-	st, ctl := v.store.(lab.Failover), v.store.(replicationControl)
+	st, ctl := v.store.(lab.Failover), v.store.(lab.ReplicationControl)
 	r1 := lab.NewResource("resource-1", true, t.Rec)
 	r2 := lab.NewResource("resource-2", true, t.Rec) // a second store the holders update last
 
@@ -223,7 +209,7 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologie
 // one: with lagging followers the cut must really have lost A's last fences (else
 // nothing was cut), and in the control nothing may be missing (else WAIT did not work).
 func proveFenceState(ctx context.Context, t *lab.Trial, st lab.Store, next topologies.Node, last int64, lagged bool) error {
-	fr, ok := st.(fenceReader)
+	fr, ok := st.(lab.FenceReader)
 	if !ok {
 		return nil // the fence is the store's own (a revision): the promotion is the proof
 	}
