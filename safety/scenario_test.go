@@ -6,11 +6,8 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/safety/lab"
-	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/topologies"
 )
-
-func TestRedlockRestart(t *testing.T) { labtest.RunScenario(t, "redlock-restart", 1, nil) }
 
 // TestBadParamsStartNothing: every declared param of every scenario refuses a value
 // that is not one, with a *ParamError naming it, before any server starts.
