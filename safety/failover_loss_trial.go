@@ -2,7 +2,6 @@ package safety
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -12,23 +11,24 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
 
-func (r *failoverRun) lossTrial(ctx context.Context, topo topologies.Topology, v *failoverVariant, t *lab.Trial) error {
-	st := r.store
+func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology, v *failoverVariant, t *lab.Trial) error {
+	st := r.Store
 	primary, err := st.Primary(ctx, topo)
 	if err != nil {
 		return lab.Failed("setup", err)
 	}
 	replicas := lab.ReplicasOf(topo, primary)
-	if err := configureGuard(ctx, topo, v.guard); err != nil {
+	if err := sentinelrig.ConfigureGuard(ctx, topo, v.guard); err != nil {
 		return lab.Failed("setup", err)
 	}
 	var locker locks.Locker
-	if v.guard.waitReplicas > 0 {
-		locker, err = locks.NewWait(ctx, primary.Addr(), locks.WaitOptions{Replicas: v.guard.waitReplicas, Timeout: r.waitTimeout})
+	if v.guard.WaitReplicas > 0 {
+		locker, err = locks.NewWait(ctx, primary.Addr(), locks.WaitOptions{Replicas: v.guard.WaitReplicas, Timeout: r.WaitTimeout})
 	} else {
 		locker, err = st.Locker(ctx, topo, false)
 	}
@@ -42,13 +42,13 @@ func (r *failoverRun) lossTrial(ctx context.Context, topo topologies.Topology, v
 
 	healCut := nemesis.NoHeal
 	var lags *replicaLags
-	if r.linkKill {
+	if r.LinkKill {
 		if healCut, err = nemesis.Inject(ctx, "replication-link-kill", nemesis.Target{Nodes: append([]topologies.Node{primary}, replicas...), Recorder: t.Rec}); err != nil {
 			return lab.Failed("nemesis", err)
 		}
 		defer healCut(context.Background()) // stopped replicas must not outlive the trial
-	} else if r.lagMax > 0 {
-		if lags, err = pauseReplicas(ctx, t, replicas, r.lagMax); err != nil {
+	} else if r.LagMax > 0 {
+		if lags, err = pauseReplicas(ctx, t, replicas, r.LagMax); err != nil {
 			return lab.Failed("nemesis", err)
 		}
 		defer lags.wait()
@@ -63,14 +63,14 @@ func (r *failoverRun) lossTrial(ctx context.Context, topo topologies.Topology, v
 	if err := lab.Sleep(ctx, v.delay); err != nil {
 		return err
 	}
-	if r.linkKill {
-		if err := proveCut(ctx, t, primary); err != nil {
+	if r.LinkKill {
+		if err := sentinelrig.ProveCut(ctx, t, primary); err != nil {
 			return err
 		}
 	}
 	killed := time.Now()
 	var next topologies.Node
-	if r.linkKill {
+	if r.LinkKill {
 		// The stopped replicas resume only once the master is dead: they reconnect
 		// to nothing, and a stopped replica could not be promoted.
 		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary}, Recorder: t.Rec}); err != nil {
@@ -79,9 +79,9 @@ func (r *failoverRun) lossTrial(ctx context.Context, topo topologies.Topology, v
 		if err := healCut(ctx); err != nil {
 			return lab.Failed("nemesis", err)
 		}
-		next, err = lab.AwaitPromotion(ctx, t, st, topo, primary, r.promotionTimeout)
+		next, err = lab.AwaitPromotion(ctx, t, st, topo, primary, r.PromotionTimeout)
 	} else {
-		next, err = lab.KillPrimary(ctx, t, st, topo, primary, r.promotionTimeout)
+		next, err = lab.KillPrimary(ctx, t, st, topo, primary, r.PromotionTimeout)
 	}
 	if err != nil {
 		return err
@@ -96,41 +96,11 @@ func (r *failoverRun) lossTrial(ctx context.Context, topo topologies.Topology, v
 	if err != nil {
 		return err
 	}
-	t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), describeKey(state, lease.Token))
-	if err := secondHolder(ctx, t, res, next); err != nil {
+	t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), sentinelrig.DescribeKey(state, lease.Token))
+	if err := sentinelrig.SecondHolder(ctx, t, res, next); err != nil {
 		return err
 	}
 	a.Leave(res, lease)
-	return nil
-}
-
-func describeKey(s topologies.KeyState, token string) string {
-	switch {
-	case !s.Present:
-		return "absent"
-	case s.Value == token:
-		return fmt.Sprintf("A's token, PTTL %v", s.TTL)
-	}
-	return fmt.Sprintf("another token (%s)", s.Value)
-}
-
-// proveCut reads the master's replication state after the grant: the cut took only
-// if no replica acknowledged the grant's place in the stream.
-func proveCut(ctx context.Context, t *lab.Trial, master topologies.Node) error {
-	info, err := topologies.Replication(ctx, master.Addr())
-	if err != nil {
-		return lab.Failed("observe", fmt.Errorf("INFO replication on %s: %w", master.Name(), err))
-	}
-	for _, r := range info.Replicas {
-		if r.Offset >= info.Offset {
-			return lab.NoFault("replica %s acknowledged offset %d, the master's %d after the grant: the cut did not hold", r.Addr, r.Offset, info.Offset)
-		}
-	}
-	if len(info.Replicas) == 0 {
-		t.Prove("before the kill the master %s had no replica connected (offset %d after the grant)", master.Name(), info.Offset)
-	} else {
-		t.Prove("before the kill every replica of %s had acknowledged less than its offset %d after the grant: %+v", master.Name(), info.Offset, info.Replicas)
-	}
 	return nil
 }
 
@@ -188,42 +158,4 @@ func (l *replicaLags) record(ctx context.Context, t *lab.Trial, killed time.Time
 		}
 	}
 	return ctx.Err()
-}
-
-// secondHolder is client B, which knows the new master: granted, it works briefly
-// inside the resource; refused because the key is there, it stops. A master refusing
-// writes for want of replicas (min-replicas) is waited out for a while; anything
-// else, or no answer in time, ends the trial as an error.
-func secondHolder(ctx context.Context, t *lab.Trial, res *lab.Resource, master topologies.Node) error {
-	l, err := locks.NewSingle(ctx, master.Addr(), locks.RedisOptions{})
-	if err != nil {
-		return lab.Failed("setup", err)
-	}
-	defer l.Close()
-	b := lab.NewClient("B", l, t.Rec)
-	patience := time.Now().Add(secondClientPatience)
-	for {
-		lease, err := b.Acquire(ctx, t.Key, time.Minute)
-		switch {
-		case err == nil:
-			if err := b.Enter(ctx, res, lease); err != nil {
-				return err
-			}
-			b.Write(ctx, res, lease)
-			if err := lab.Sleep(ctx, 20*time.Millisecond); err != nil {
-				return err
-			}
-			b.Leave(res, lease)
-			_ = b.Release(ctx, lease)
-			return nil
-		case errors.Is(err, locks.ErrNotAcquired):
-			return nil
-		case lab.IsReplicationRefusal(err) && time.Now().Before(patience):
-			if err := lab.Sleep(ctx, 10*time.Millisecond); err != nil {
-				return err
-			}
-		default:
-			return lab.Failed("second-acquire", fmt.Errorf("B on the promoted %s (patience %v): %w", master.Name(), secondClientPatience, err))
-		}
-	}
 }

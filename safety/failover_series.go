@@ -5,13 +5,14 @@ import (
 	"sort"
 
 	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
 // lossByDelay is the probability the lock was lost against the kill delay, one point
 // per delay with its interval.
-func lossByDelay(g failoverGuard, variants []*failoverVariant) results.Series {
-	s := results.Series{Name: "mode=" + g.mode, X: "delay from grant to master kill (ms)", Y: "probability the lock was lost"}
+func lossByDelay(g sentinelrig.Guard, variants []*failoverVariant) results.Series {
+	s := results.Series{Name: "mode=" + g.Mode, X: "delay from grant to master kill (ms)", Y: "probability the lock was lost"}
 	for _, v := range variants {
 		if p, ok := results.VariantPoint(lab.Millis(v.delay), v.Result(), results.LostLocks); ok {
 			s.Points = append(s.Points, p)
@@ -23,7 +24,7 @@ func lossByDelay(g failoverGuard, variants []*failoverVariant) results.Series {
 // lossByLagMargin buckets a mode's judged trials by when the promoted replica really
 // resumed applying the stream, relative to the master's kill (10 ms buckets): the
 // lock should be lost exactly when that margin is positive.
-func lossByLagMargin(g failoverGuard, variants []*failoverVariant) results.Series {
+func lossByLagMargin(g sentinelrig.Guard, variants []*failoverVariant) results.Series {
 	type bucket struct{ lost, n int }
 	buckets := map[int]*bucket{}
 	for _, v := range variants {
@@ -47,7 +48,7 @@ func lossByLagMargin(g failoverGuard, variants []*failoverVariant) results.Serie
 		keys = append(keys, k)
 	}
 	sort.Ints(keys)
-	s := results.Series{Name: "mode=" + g.mode + " by lag", X: "promoted replica's measured pause end minus master kill (ms, 10 ms buckets, lower edge)", Y: "probability the lock was lost"}
+	s := results.Series{Name: "mode=" + g.Mode + " by lag", X: "promoted replica's measured pause end minus master kill (ms, 10 ms buckets, lower edge)", Y: "probability the lock was lost"}
 	for _, k := range keys {
 		if p, ok := results.ProbabilityPoint(float64(k*10), buckets[k].lost, buckets[k].n); ok {
 			s.Points = append(s.Points, p)

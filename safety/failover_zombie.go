@@ -11,12 +11,13 @@ import (
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
 
-func (r *failoverRun) zombieTrial(ctx context.Context, topo topologies.Topology, t *lab.Trial) error {
-	st := r.store
+func zombieTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology, t *lab.Trial) error {
+	st := r.Store
 	old, err := st.Primary(ctx, topo)
 	if err != nil {
 		return lab.Failed("setup", err)
@@ -27,7 +28,7 @@ func (r *failoverRun) zombieTrial(ctx context.Context, topo topologies.Topology,
 		return lab.Failed("nemesis", err)
 	}
 	defer heal(context.Background()) // a stopped process must not outlive the trial
-	next, err := lab.AwaitPromotion(ctx, t, st, topo, old, r.promotionTimeout)
+	next, err := lab.AwaitPromotion(ctx, t, st, topo, old, r.PromotionTimeout)
 	if err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func (r *failoverRun) zombieTrial(ctx context.Context, topo topologies.Topology,
 	default:
 		return lab.Failed("zombie-acquire", fmt.Errorf("A on the old master %s: %w", old.Name(), errA))
 	}
-	for !probe.demoted && time.Since(resumed) < r.zombieWatch {
+	for !probe.demoted && time.Since(resumed) < r.ZombieWatch {
 		if err := lab.Sleep(ctx, zombieProbeInterval); err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -173,14 +174,14 @@ func (r *pauseRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock)
 // that neither of A's leases nor their INCR fences reach them; the master is killed in
 // the middle of A's change and a replica is promoted; B locks on it.
 type failoverRig struct {
-	run   *failoverRun
+	run   *sentinelrig.Run
 	store interface {
 		lab.Failover
 		lab.KeyReader
 		lab.ReplicationControl
 		lab.FenceReader
 	}
-	use deploymentUse
+	use sentinelrig.DeploymentUse
 }
 
 // failoverLease outlasts the promotion (seconds): the failover, not the expiry, hands
@@ -192,31 +193,31 @@ const failoverLease = 10 * time.Second
 const failoverPromotion = 15 * time.Second
 
 func newFailoverRig(env *lab.Env) (*failoverRig, error) {
-	run, err := newFailoverRun(env, failoverConfig{downAfter: 400 * time.Millisecond, failoverTimeout: 1500 * time.Millisecond,
-		reuse: true, deployments: 2, reformTimeout: 15 * time.Second})
+	run, err := sentinelrig.NewRun(env, sentinelrig.Config{DownAfter: 400 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
+		Reuse: true, Deployments: 2, ReformTimeout: 15 * time.Second})
 	if err != nil {
 		return nil, err
 	}
-	st, ok := run.store.(interface {
+	st, ok := run.Store.(interface {
 		lab.Failover
 		lab.KeyReader
 		lab.ReplicationControl
 		lab.FenceReader
 	})
 	if !ok {
-		run.close()
+		run.Close()
 		return nil, fmt.Errorf("the sentinel store cannot make its replicas lag or read its fence")
 	}
 	return &failoverRig{run: run, store: st}, nil
 }
 
 func (r *failoverRig) close() string {
-	r.run.close()
-	return r.use.note()
+	r.run.Close()
+	return r.use.Note()
 }
 
 func (r *failoverRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock) error) error {
-	return borrow(ctx, r.run.lossDeployments, &r.use, func(topo topologies.Topology) error {
+	return sentinelrig.Borrow(ctx, r.run.LossDeployments, &r.use, func(topo topologies.Topology) error {
 		primary, err := r.store.Primary(ctx, topo)
 		if err != nil {
 			return lab.Failed("setup", err)
@@ -248,7 +249,7 @@ func (r *failoverRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLo
 			if state.Present && state.Value == leaseA.Token {
 				return time.Time{}, lab.NoFault("the promoted %s holds A's lease: the lag did not hold", next.Name())
 			}
-			t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), describeKey(state, leaseA.Token))
+			t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), sentinelrig.DescribeKey(state, leaseA.Token))
 			if leaseA.HasFence { // the INCR counter: it must have lost A's fences
 				got, err := r.store.Fence(ctx, next, t.Key)
 				if err != nil {
@@ -260,7 +261,7 @@ func (r *failoverRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLo
 				}
 				t.Prove("the promoted %s holds fence %d, below A's %d: B's INCR reissues a fence", next.Name(), got, leaseA.Fence)
 			}
-			return time.Now().Add(secondClientPatience), nil
+			return time.Now().Add(sentinelrig.SecondClientPatience), nil
 		}
 		return fn(lk)
 	})

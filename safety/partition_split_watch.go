@@ -59,7 +59,7 @@ func (w *splitWatch) run(ctx context.Context, t *lab.Trial) error {
 	}
 }
 
-// proveCut reads the old master's INFO replication: a cut master loses its replicas
+// ProveCut reads the old master's INFO replication: a cut master loses its replicas
 // after repl-timeout.
 func (w *splitWatch) proveCut(ctx context.Context, t *lab.Trial) error {
 	w.checked = time.Now()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -74,16 +75,16 @@ type waitObjectionsConfig struct {
 	costLags         []time.Duration
 	costWaits        []int
 	costSamples      int
-	deployments      failoverConfig // the sentinel deployments' settings, shared with failover-loss
+	deployments      sentinelrig.Config // the sentinel deployments' settings, shared with failover-loss
 }
 
 func readWaitObjectionsConfig(p lab.Values) waitObjectionsConfig {
 	c := waitObjectionsConfig{waits: p.Ints("waits"), lag: p.Duration("lag"), waitTimeout: p.Duration("wait-timeout"),
 		promotionTimeout: p.Duration("promotion-timeout"), cost: p.Bool("cost"), costLags: p.Durations("cost-lags"),
 		costWaits: p.Ints("cost-waits"), costSamples: p.Int("cost-samples"),
-		deployments: failoverConfig{downAfter: p.Duration("down-after"), failoverTimeout: p.Duration("failover-timeout"),
-			promotionTimeout: p.Duration("promotion-timeout"), reuse: p.Bool("reuse"), deployments: p.Int("deployments"),
-			reformTimeout: p.Duration("reform-timeout")}}
+		deployments: sentinelrig.Config{DownAfter: p.Duration("down-after"), FailoverTimeout: p.Duration("failover-timeout"),
+			PromotionTimeout: p.Duration("promotion-timeout"), Reuse: p.Bool("reuse"), Deployments: p.Int("deployments"),
+			ReformTimeout: p.Duration("reform-timeout")}}
 	for _, name := range p.Strings("objections") {
 		for _, o := range objections {
 			if o.name == name {
@@ -99,22 +100,22 @@ type objectionVariant struct {
 	lab.Variant
 	objection objection
 	wait      int
-	use       deploymentUse
+	use       sentinelrig.DeploymentUse
 }
 
 func (s waitObjections) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	c := readWaitObjectionsConfig(p)
 	// 5 ping periods is sentinel's freshness bound on a replica's last reply.
-	if ping := min(max(c.deployments.downAfter/2, 120*time.Millisecond), time.Second); len(c.objections) > 0 && c.lag >= 5*ping {
-		return nil, &lab.ParamError{Name: "lag", Value: c.lag.String(), Want: fmt.Sprintf("a pause under 5 sentinel ping periods (%v at down-after %v), or sentinel will not promote the lagging replica", 5*ping, c.deployments.downAfter)}
+	if ping := min(max(c.deployments.DownAfter/2, 120*time.Millisecond), time.Second); len(c.objections) > 0 && c.lag >= 5*ping {
+		return nil, &lab.ParamError{Name: "lag", Value: c.lag.String(), Want: fmt.Sprintf("a pause under 5 sentinel ping periods (%v at down-after %v), or sentinel will not promote the lagging replica", 5*ping, c.deployments.DownAfter)}
 	}
 	rep := env.NewReport(s)
 	if len(c.objections) > 0 {
-		r, err := newFailoverRun(env, c.deployments)
+		r, err := sentinelrig.NewRun(env, c.deployments)
 		if err != nil {
 			return nil, err
 		}
-		defer r.close()
+		defer r.Close()
 		for _, v := range objectionVariants(c) {
 			if err := s.runObjection(ctx, env, r, c, v); err != nil {
 				return nil, err
@@ -133,17 +134,17 @@ func (s waitObjections) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 	return rep, nil
 }
 
-func (s waitObjections) runObjection(ctx context.Context, env *lab.Env, r *failoverRun, c waitObjectionsConfig, v *objectionVariant) error {
+func (s waitObjections) runObjection(ctx context.Context, env *lab.Env, r *sentinelrig.Run, c waitObjectionsConfig, v *objectionVariant) error {
 	for n := range env.TrialsOf(v.Result()) {
 		if err := env.RunTrial(ctx, s.Name(), v.Result(), n, func(ctx context.Context, t *lab.Trial) error {
 			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 			defer cancel()
-			return borrow(ctx, r.lossDeployments, &v.use, func(topo topologies.Topology) error { return objectionTrial(ctx, r, c, topo, v, t) })
+			return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use, func(topo topologies.Topology) error { return objectionTrial(ctx, r, c, topo, v, t) })
 		}); err != nil {
 			return err
 		}
 	}
-	if n := v.use.note(); n != "" {
+	if n := v.use.Note(); n != "" {
 		v.Note(n)
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -86,7 +87,7 @@ func expiryTrial(ctx context.Context, topo topologies.Topology, v *ttlVariant, t
 			countWatchdogTiming(t, timed.longestReach(time.Now()), v.ttl, expired)
 		}
 		t.Prove("A read its key %v after its grant (hold %v, TTL %v, %d extensions): %s", after.Round(100*time.Microsecond),
-			hold.Round(100*time.Microsecond), v.ttl, extensionsOf(t.Rec.History(), "A"), describeKey(state, lease.Token))
+			hold.Round(100*time.Microsecond), v.ttl, extensionsOf(t.Rec.History(), "A"), sentinelrig.DescribeKey(state, lease.Token))
 		if held {
 			_ = a.Release(ctx, lease)
 		}
@@ -191,7 +192,7 @@ func crashTrial(ctx context.Context, topo topologies.Topology, c ttlConfig, v *t
 		return err
 	}
 	if !state.Present || state.Value != lease.Token {
-		return lab.NoFault("A's key was %s right after its crash: the lock was not left blocked", describeKey(state, lease.Token))
+		return lab.NoFault("A's key was %s right after its crash: the lock was not left blocked", sentinelrig.DescribeKey(state, lease.Token))
 	}
 	pollCtx, cancel := context.WithTimeout(ctx, 10*v.ttl+5*time.Second)
 	leaseB, err := b.AcquireUntil(pollCtx, t.Key, v.ttl, c.poll)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -14,8 +15,8 @@ import (
 // objectionTrial: one replica (the lagging one) is paused, A's SET + WAIT n is
 // granted, the objection's fault strikes at once; then the key is read on whoever is
 // master and B tries the lock there.
-func objectionTrial(ctx context.Context, r *failoverRun, c waitObjectionsConfig, topo topologies.Topology, v *objectionVariant, t *lab.Trial) error {
-	st := r.store
+func objectionTrial(ctx context.Context, r *sentinelrig.Run, c waitObjectionsConfig, topo topologies.Topology, v *objectionVariant, t *lab.Trial) error {
+	st := r.Store
 	primary, err := st.Primary(ctx, topo)
 	if err != nil {
 		return lab.Failed("setup", err)
@@ -25,7 +26,7 @@ func objectionTrial(ctx context.Context, r *failoverRun, c waitObjectionsConfig,
 		return lab.Failed("setup", fmt.Errorf("master %s has %d other data nodes, want 2", primary.Name(), len(replicas)))
 	}
 	// A re-formed deployment carries the last trial's guard: none here.
-	if err := configureGuard(ctx, topo, failoverGuard{}); err != nil {
+	if err := sentinelrig.ConfigureGuard(ctx, topo, sentinelrig.Guard{}); err != nil {
 		return lab.Failed("setup", err)
 	}
 	i := t.Rand.IntN(2)
@@ -83,8 +84,8 @@ func objectionTrial(ctx context.Context, r *failoverRun, c waitObjectionsConfig,
 	if err != nil {
 		return err
 	}
-	t.Prove("read %s on the master %s after the fault: %s", t.Key, master.Name(), describeKey(state, lease.Token))
-	if err := secondHolder(ctx, t, res, master); err != nil {
+	t.Prove("read %s on the master %s after the fault: %s", t.Key, master.Name(), sentinelrig.DescribeKey(state, lease.Token))
+	if err := sentinelrig.SecondHolder(ctx, t, res, master); err != nil {
 		return err
 	}
 	a.Leave(res, lease)

@@ -1,4 +1,4 @@
-package safety
+package sentinelrig
 
 import (
 	"context"
@@ -9,33 +9,34 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// failoverRun is one run of the scenario: its params, the store it reaches the
+// Run is one run of the scenario: its params, the store it reaches the
 // deployments through, and the deployments its trials borrow.
-type failoverRun struct {
-	failoverConfig
-	store interface {
+type Run struct {
+	Config
+	Store interface {
 		lab.Failover
 		lab.KeyReader
 	}
-	lossDeployments, zombieDeployments *topologies.SentinelPool
+	LossDeployments, ZombieDeployments *topologies.SentinelPool
 }
 
-func newFailoverRun(env *lab.Env, c failoverConfig) (*failoverRun, error) {
+// NewRun starts the deployments c asks for (fresh per trial, or pools re-formed between trials).
+func NewRun(env *lab.Env, c Config) (*Run, error) {
 	st, err := lab.StoreFor("sentinel")
 	if err != nil {
 		return nil, err
 	}
-	r := &failoverRun{failoverConfig: c}
+	r := &Run{Config: c}
 	var ok bool
-	if r.store, ok = st.(interface {
+	if r.Store, ok = st.(interface {
 		lab.Failover
 		lab.KeyReader
 	}); !ok {
 		return nil, fmt.Errorf("the sentinel store cannot fail over and read keys")
 	}
 	size := 0
-	if c.reuse {
-		size = c.deployments
+	if c.Reuse {
+		size = c.Deployments
 	}
 	starter := func(zombie bool) func(ctx context.Context) (topologies.Topology, error) {
 		return func(ctx context.Context) (topologies.Topology, error) {
@@ -50,19 +51,20 @@ func newFailoverRun(env *lab.Env, c failoverConfig) (*failoverRun, error) {
 			return topo, nil
 		}
 	}
-	r.lossDeployments = topologies.NewSentinelPool(size, c.reformTimeout, starter(false))
+	r.LossDeployments = topologies.NewSentinelPool(size, c.ReformTimeout, starter(false))
 	// Zombie trials last as long as the zombie does (seconds): one deployment is enough.
-	r.zombieDeployments = topologies.NewSentinelPool(min(size, 1), c.reformTimeout, starter(true))
+	r.ZombieDeployments = topologies.NewSentinelPool(min(size, 1), c.ReformTimeout, starter(true))
 	return r, nil
 }
 
-func (r *failoverRun) close() {
-	r.lossDeployments.Close()
-	r.zombieDeployments.Close()
+// Close stops every deployment of the run.
+func (r *Run) Close() {
+	r.LossDeployments.Close()
+	r.ZombieDeployments.Close()
 }
 
-// borrow runs fn on a healthy deployment from pool and gives it back to re-form.
-func borrow(ctx context.Context, pool *topologies.SentinelPool, use *deploymentUse, fn func(topologies.Topology) error) error {
+// Borrow runs fn on a healthy deployment from pool and gives it back to re-form.
+func Borrow(ctx context.Context, pool *topologies.SentinelPool, use *DeploymentUse, fn func(topologies.Topology) error) error {
 	dep, err := pool.Take(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -75,11 +77,11 @@ func borrow(ctx context.Context, pool *topologies.SentinelPool, use *deploymentU
 	return fn(dep.Topology)
 }
 
-// configureGuard sets min-replicas-to-write on every data node, on or off: a re-used
+// ConfigureGuard sets min-replicas-to-write on every data node, on or off: a re-used
 // deployment carries the last trial's setting.
-func configureGuard(ctx context.Context, topo topologies.Topology, g failoverGuard) error {
+func ConfigureGuard(ctx context.Context, topo topologies.Topology, g Guard) error {
 	n := 0
-	if g.minReplicas {
+	if g.MinReplicas {
 		n = 1
 	}
 	for _, node := range append(topo.Masters(), topo.Replicas()...) {
@@ -96,14 +98,14 @@ func configureGuard(ctx context.Context, topo topologies.Topology, g failoverGua
 	return nil
 }
 
-// deploymentUse counts where a variant's trials got their deployments.
-type deploymentUse struct {
+// DeploymentUse counts where a variant's trials got their deployments.
+type DeploymentUse struct {
 	fresh, reformed, replaced int
 	firstReplacement          string
 	reformMs                  results.Distribution
 }
 
-func (u *deploymentUse) count(b *topologies.Borrowed) {
+func (u *DeploymentUse) count(b *topologies.Borrowed) {
 	switch {
 	case b.Reformed != nil:
 		u.reformed++
@@ -118,7 +120,8 @@ func (u *deploymentUse) count(b *topologies.Borrowed) {
 	}
 }
 
-func (u deploymentUse) note() string {
+// Note says how the variant's trials got their deployments.
+func (u DeploymentUse) Note() string {
 	s := fmt.Sprintf("deployments: %d trials on a re-formed one, %d on a fresh one, %d on a fresh one replacing a deployment that did not re-form in time", u.reformed, u.fresh, u.replaced)
 	if u.reformMs.N > 0 {
 		s += fmt.Sprintf("; re-form p50 %.0f ms, max %.0f ms", u.reformMs.P50, u.reformMs.Max)
