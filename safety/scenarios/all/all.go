@@ -8,5 +8,6 @@ import (
 	_ "github.com/lockbench/lockbench/safety/scenarios/failover"       // failover-loss
 	_ "github.com/lockbench/lockbench/safety/scenarios/redlock"        // redlock-restart, redlock-quorum, redlock-fence
 	_ "github.com/lockbench/lockbench/safety/scenarios/release"        // setnx-expire, unsafe-release, check-then-delete, check-then-write-lock
+	_ "github.com/lockbench/lockbench/safety/scenarios/ttl"            // pause-past-ttl, ttl-tradeoff
 	_ "github.com/lockbench/lockbench/safety/scenarios/waitobjections" // wait-objections
 )
