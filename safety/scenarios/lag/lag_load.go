@@ -1,4 +1,4 @@
-package safety
+package lag
 
 import (
 	"context"
