@@ -1,4 +1,4 @@
-package safety
+package partition
 
 import (
 	"fmt"
@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv"
-
+	_ "github.com/lockbench/lockbench/locks/etcdlock" // etcd-3, a default of consensus-partition
+	_ "github.com/lockbench/lockbench/locks/zklock"   // zookeeper-3
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
