@@ -1,4 +1,4 @@
-package safety_test
+package lostupdates_test
 
 import (
 	"context"
@@ -9,11 +9,12 @@ import (
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/internal/testenv"
 	_ "github.com/lockbench/lockbench/locks/etcdlock" // the etcd strategies, for the names
-	"github.com/lockbench/lockbench/safety"
+
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	_ "github.com/lockbench/lockbench/safety/pgresource" // the account rows, pg-advisory
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/safety/scenarios/lostupdates"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -43,8 +44,8 @@ func variantsOf(rep *results.Report) map[string]*results.Variant {
 // TestLostUpdatesPause: A pauses past its lease on a single master, every guard.
 func TestLostUpdatesPause(t *testing.T) {
 	rep := runLostUpdates(t, 3, lab.Params{"breaks": "pause", "strategies": "single", "fences": "lock", "ttl": "200ms", "pause-factor": "1.5"})
-	if len(rep.Variants) != len(safety.AccountModes()) {
-		t.Errorf("%d variants, want one per guard (%d)", len(rep.Variants), len(safety.AccountModes()))
+	if len(rep.Variants) != len(lostupdates.AccountModes()) {
+		t.Errorf("%d variants, want one per guard (%d)", len(rep.Variants), len(lostupdates.AccountModes()))
 	}
 }
 

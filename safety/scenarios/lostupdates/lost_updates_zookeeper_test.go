@@ -1,4 +1,4 @@
-package safety_test
+package lostupdates_test
 
 import (
 	"testing"
