@@ -130,21 +130,23 @@ func (e ModelClock) showsGrowth(first, r ClockReading) (got, want time.Duration,
 		e.offsetAt(r.sent)-e.offsetAt(first.Received), e.offsetAt(r.Received)-e.offsetAt(first.sent))
 }
 
-// clockReader reads one node's clock over one connection.
-type clockReader struct {
+// ClockReader reads one node's clock over one connection.
+type ClockReader struct {
 	node   topologies.Node
 	client *redis.Client
 }
 
-func NewClockReader(node topologies.Node) *clockReader {
-	return &clockReader{node: node, client: PlainClient(node.Addr())}
+// NewClockReader reads node's clock (TIME) over a connection of its own.
+func NewClockReader(node topologies.Node) *ClockReader {
+	return &ClockReader{node: node, client: PlainClient(node.Addr())}
 }
 
-func (c *clockReader) Close() { c.client.Close() }
+// Close closes the reader's connection.
+func (c *ClockReader) Close() { c.client.Close() }
 
 // Read keeps the narrowest of a few round trips. A failed read is an error of the
 // trial, never a clock that did not move.
-func (c *clockReader) Read(ctx context.Context) (ClockReading, error) {
+func (c *ClockReader) Read(ctx context.Context) (ClockReading, error) {
 	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	var best ClockReading
@@ -164,7 +166,7 @@ func (c *clockReader) Read(ctx context.Context) (ClockReading, error) {
 
 // await reads until ok accepts a reading or clockShowBound passes; it returns the last
 // reading and whether ok accepted it.
-func (c *clockReader) await(ctx context.Context, ok func(ClockReading) bool) (ClockReading, bool, error) {
+func (c *ClockReader) await(ctx context.Context, ok func(ClockReading) bool) (ClockReading, bool, error) {
 	deadline := time.Now().Add(clockShowBound)
 	for {
 		r, err := c.Read(ctx)

@@ -60,6 +60,7 @@ func CountLockKeys(ctx context.Context, nodes []topologies.Node, keys []string) 
 	return left, nil
 }
 
+// NodeName is the name of the i-th Redlock master.
 func NodeName(i int) string { return fmt.Sprintf("master-%d", i) }
 
 // ProvedEmpty reads the key on nodes restarted without data: they must have come

@@ -88,6 +88,7 @@ func (e *Env) NewReport(s Scenario) *results.Report {
 	return &results.Report{Scenario: s.Name(), Summary: s.Summary(), Seed: e.Seed, TrialsPerVariant: e.Trials, Params: e.Params}
 }
 
+// Log reports progress through Logf, if the run has one.
 func (e *Env) Log(format string, args ...any) {
 	if e.Logf != nil {
 		e.Logf(format, args...)

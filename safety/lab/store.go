@@ -100,6 +100,8 @@ func StoresParam(name string, def []string, fits func(Store) bool, help string) 
 // Stores reads a param declared with StoresParam.
 func (v Values) Stores(name string) []Store { return get[[]Store](v, name) }
 
+// AnyStore fits every store.
 func AnyStore(Store) bool { return true }
 
+// IsFailover is a store that can fail over.
 func IsFailover(s Store) bool { _, ok := s.(Failover); return ok }

@@ -27,6 +27,7 @@ const defaultLinearTimeout = 10 * time.Second
 // fill, with the scenario's named behaviour fields beside it.
 type Variant struct{ *results.Variant }
 
+// Result is the variant's results, which its trials fill.
 func (v Variant) Result() *results.Variant { return v.Variant }
 
 // Trial is one trial in progress: its history, its inputs, and the proof that its
