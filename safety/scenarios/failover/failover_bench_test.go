@@ -56,7 +56,7 @@ func BenchmarkFailoverLossTrial(b *testing.B) {
 	}
 }
 
-// benchEnv is testEnv for benchmarks: quiet, topologies closed when b ends.
+// benchEnv is labtest.TestEnv for benchmarks: quiet, topologies closed when b ends.
 func benchEnv(b *testing.B, trials int, params lab.Params) *lab.Env {
 	env := labtest.TestEnv(b, trials, params)
 	env.OutDir, env.Logf = "", nil

@@ -13,7 +13,7 @@ import (
 )
 
 // Every loss mode runs (wait1 and min-replicas included) on re-used deployments;
-// runScenario asserts their claims: lost in some trial with no guard or only
+// labtest.RunScenario asserts their claims: lost in some trial with no guard or only
 // min-replicas at delay 0, never lost under WAIT 2; wait1 is a measured point.
 func TestFailoverLoss(t *testing.T) {
 	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "none,wait1,wait2,min-replicas", "delays": "0ms", "lag-max": "150ms", "wait-timeout": "2s"})

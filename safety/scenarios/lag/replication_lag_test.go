@@ -9,7 +9,7 @@ import (
 	"github.com/lockbench/lockbench/safety/results"
 )
 
-// The replication lag grows with the write rate: runScenario asserts every probe was
+// The replication lag grows with the write rate: labtest.RunScenario asserts every probe was
 // seen on both replicas; here the pooled median under saturation is above idle's, at
 // some x the saturated P(lag > x) has its interval above idle's (the tails are the
 // machine's scheduling noise as much as the load, so no percentile of them is

@@ -13,7 +13,7 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// A consensus leader cut off from its followers is no second master: runIn asserts the
+// A consensus leader cut off from its followers is no second master: labtest.RunIn asserts the
 // claims (no two holders, no grant by the isolated leader, B granted on the majority in
 // every judged trial). Here: each judged trial proved the majority's election and B's
 // grant, and B got in only after A's validity ended.

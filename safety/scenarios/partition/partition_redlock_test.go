@@ -8,7 +8,7 @@ import (
 	"github.com/lockbench/lockbench/safety/results"
 )
 
-// runIn asserts the claims: a client cut from 2 of 5 still locks (judged means granted)
+// labtest.RunIn asserts the claims: a client cut from 2 of 5 still locks (judged means granted)
 // and keeps the lock from B; two majorities sharing a node that restarts empty give two
 // holders in every judged trial, none when the restart waits out the TTL. Here: every
 // judged trial proved its clients' cuts by dialing from their namespaces, B's grant was

@@ -13,7 +13,7 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// Two masters grant the lock while the old one is cut off: runIn asserts the claims
+// Two masters grant the lock while the old one is cut off: labtest.RunIn asserts the claims
 // (A and B inside together in every judged trial; a window after the promotion with no
 // guard and with max-lag 5 s and 10 s). Here: each judged trial proved the promotion,
 // the cut and B's grant; min-replicas ended the window by NOREPLICAS during the cut,

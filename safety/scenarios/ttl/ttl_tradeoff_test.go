@@ -9,7 +9,7 @@ import (
 	"github.com/lockbench/lockbench/safety/results"
 )
 
-// The TTL trade-off on a single Redis: runScenario asserts every variant's claims (a
+// The TTL trade-off on a single Redis: labtest.RunScenario asserts every variant's claims (a
 // watchdog never lets the key expire under a live holder; a TTL below every hold
 // always expires; a crashed holder's lock is never freed before its TTL less the
 // measured round trip). Here: the expiry probability falls from the smallest TTL to

@@ -10,7 +10,7 @@ import (
 )
 
 // The objections to WAIT: each objection loses a WAIT 1 lock and WAIT 2 keeps it
-// (runScenario asserts the variants' claims); and WAIT's cost follows the lag: WAIT 2
+// (labtest.RunScenario asserts the variants' claims); and WAIT's cost follows the lag: WAIT 2
 // waits out the paused replica, WAIT 1 does not.
 func TestWaitObjections(t *testing.T) {
 	rep := labtest.RunIn(t, labtest.TestEnv(t, 2, lab.Params{"cost-lags": "0ms,50ms", "cost-samples": "10", "deployments": "2"}), "wait-objections", 3*time.Minute)
