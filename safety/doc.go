@@ -1,6 +1,18 @@
 // Package safety reproduces the ways a lock breaks, on real servers, and judges what
-// happened. It is built Jepsen style, in rooms with one job each:
+// happened. It is built Jepsen style: a shared lab, and each family of scenarios a small
+// package over it.
 //
+//   - safety/lab: what every scenario shares. Env and Run, the scenario registry,
+//     params, the trial runner (trial.go; progress.go keeps the report under way, handed
+//     out after every trial so that an interrupt loses none, and replays the trials of a
+//     resumed run instead of running them again), Client (a recorded lock user whose
+//     pause gate is a GC stop), Resource (the protected resource, fenced or not), and
+//     the Store adapters (store_*.go: which node is primary, how to await a promotion,
+//     where the fence comes from, how to read the key). safety/lab/sentinelrig is the
+//     Sentinel failover several scenarios share; safety/lab/labtest runs a scenario in
+//     tests and asserts its claims.
+//   - safety/scenarios/<family>: the scenarios, one package per family, each
+//     registering its own in an init; safety/scenarios/all imports them all.
 //   - safety/history: plain-data events of one trial (acquire invoked / granted /
 //     refused, critical section entered / left, writes with their fence and answer,
 //     releases, extends, observations of a key, probe writes, nemesis acts).
@@ -13,13 +25,9 @@
 //   - safety/results: the outcome of each trial (a closed set: judged,
 //     fault_not_produced, error by kind, not_granted), tallies with 95% Wilson
 //     intervals, the results.md tables and results.json. plots reads it directly.
-//   - this package: the scenarios on top, with what they compose: Client (a recorded
-//     lock user whose pause gate is a GC stop), Resource (the protected resource,
-//     fenced or not), the Store adapters (store_*.go: which node is primary, how to
-//     await a promotion, where the fence comes from, how to read the key), and the
-//     trial runner (trial.go; progress.go keeps the report under way, handed out after
-//     every trial so that an interrupt loses none, and replays the trials of a resumed
-//     run instead of running them again).
+//   - this package: the names callers use (Env, Run, Lookup, Names, Params...), kept
+//     here so that the CLI, preflight and the suite runner import it and
+//     safety/scenarios/all only.
 //
 // The one-way flow: check and results never import topologies, locks or nemesis.
 //
@@ -34,15 +42,17 @@
 // from the audit of a resource that judges itself (Trial.Count: lost-updates reads
 // the account rows back and compares them with every change intended on them).
 //
-// Adding a scenario: write scenario_<name>.go with a type implementing Scenario and
-// `func init() { Register(yours{}) }`. Declare its params once with the typed
-// constructors of params.go; give it a variant struct that embeds Variant and names
-// its behaviour in fields; give each variant the Claims the write-up makes (the tests
-// assert every claim on judged trials); run trials with runTrials; take the store and
-// its lock clients from a Store adapter (storesParam lets the user pick any strategy
-// of the locks registry whose store fits); cause a failover with killPrimary.
+// Adding a scenario: write <name>.go in its family's package under safety/scenarios
+// (or a new family, imported by scenarios/all) with a type implementing lab.Scenario
+// and `func init() { lab.Register(yours{}) }`. Declare its params once with the typed
+// constructors of lab/params.go; give it a variant struct that embeds lab.Variant and
+// names its behaviour in fields; give each variant the Claims the write-up makes (the
+// tests assert every claim on judged trials, through labtest.RunScenario); run trials
+// with lab.RunTrials; take the store and its lock clients from a Store adapter
+// (lab.StoresParam lets the user pick any strategy of the locks registry whose store
+// fits); cause a failover with lab.KillPrimary.
 //
-// Adding a store: write store_<kind>.go with a type implementing Store (and Failover,
-// KeyReader, or the capabilities a scenario asks for) and registerStore for its
-// topology kind. Adding a fault: one file in safety/nemesis.
+// Adding a store: write lab/store_<kind>.go with a type implementing lab.Store (and
+// Failover, KeyReader, or the capabilities a scenario asks for) and registerStore for
+// its topology kind. Adding a fault: one file in safety/nemesis.
 package safety

@@ -17,7 +17,7 @@ func TestOneWayFlow(t *testing.T) {
 		}
 	}
 	// The listing must see what the lab itself imports, or the check above is blind.
-	if got := testenv.DependsOn(testenv.Deps(t, testenv.Module+"safety"), testenv.Module+"topologies"); len(got) == 0 {
+	if got := testenv.DependsOn(testenv.Deps(t, testenv.Module+"safety/lab"), testenv.Module+"topologies"); len(got) == 0 {
 		t.Error("go list -deps of the lab shows no topologies: the check is blind")
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 	_ "github.com/lockbench/lockbench/locks/pglock" // pg-advisory, and the PostgreSQL provider
 	"github.com/lockbench/lockbench/resources/pgaccount"
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/scenarios/lostupdates"
 )
 
 // InitialBalance is the one account's balance at the start of every trial.
@@ -21,11 +21,11 @@ func init() {
 	for _, m := range pgaccount.LockFrees() {
 		modes = append(modes, string(m))
 	}
-	safety.RegisterAccounts(Open, modes)
+	lostupdates.RegisterAccounts(Open, modes)
 }
 
 // Open opens the account resource on dsn with its tables reset: one account row.
-func Open(ctx context.Context, dsn string) (safety.Accounts, error) {
+func Open(ctx context.Context, dsn string) (lostupdates.Accounts, error) {
 	r, err := pgaccount.Open(ctx, dsn, 1, InitialBalance)
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func Open(ctx context.Context, dsn string) (safety.Accounts, error) {
 // accounts is a pgaccount.Resource seen by the lab.
 type accounts struct{ r *pgaccount.Resource }
 
-func (a accounts) Apply(ctx context.Context, mode string, ch safety.AccountChange) (safety.AccountOutcome, error) {
+func (a accounts) Apply(ctx context.Context, mode string, ch lostupdates.AccountChange) (lostupdates.AccountOutcome, error) {
 	change := pgaccount.Change{Client: ch.Client, Account: 1, Token: ch.Token, Amount: ch.Amount, Between: ch.Between, IdempotencyKey: ch.Key}
 	var out pgaccount.Outcome
 	if lf, err := pgaccount.ParseLockFree(mode); err == nil {
@@ -45,38 +45,38 @@ func (a accounts) Apply(ctx context.Context, mode string, ch safety.AccountChang
 	}
 	m, err := pgaccount.ParseMode(mode)
 	if err != nil {
-		return safety.AccountFailed, err
+		return lostupdates.AccountFailed, err
 	}
 	out, err = a.r.Apply(ctx, m, change)
 	return outcome(out, err)
 }
 
 // outcome is pgaccount's answer in the lab's words.
-func outcome(out pgaccount.Outcome, err error) (safety.AccountOutcome, error) {
+func outcome(out pgaccount.Outcome, err error) (lostupdates.AccountOutcome, error) {
 	switch out {
 	case pgaccount.Applied:
-		return safety.AccountApplied, err
+		return lostupdates.AccountApplied, err
 	case pgaccount.Refused:
-		return safety.AccountRefused, err
+		return lostupdates.AccountRefused, err
 	}
 	if err == nil {
 		err = fmt.Errorf("pgaccount: outcome %s without an error", out)
 	}
-	return safety.AccountFailed, err
+	return lostupdates.AccountFailed, err
 }
 
 func (a accounts) NextFence(ctx context.Context) (int64, error) { return a.r.NextFence(ctx) }
 
-func (a accounts) Audit(ctx context.Context) (safety.AccountAudit, error) {
+func (a accounts) Audit(ctx context.Context) (lostupdates.AccountAudit, error) {
 	au, err := a.r.Audit(ctx)
 	if err != nil {
-		return safety.AccountAudit{}, err
+		return lostupdates.AccountAudit{}, err
 	}
 	if len(au.Accounts) != 1 {
-		return safety.AccountAudit{}, fmt.Errorf("pgaccount: audit of %d accounts, want 1", len(au.Accounts))
+		return lostupdates.AccountAudit{}, fmt.Errorf("pgaccount: audit of %d accounts, want 1", len(au.Accounts))
 	}
 	row := au.Accounts[0]
-	return safety.AccountAudit{
+	return lostupdates.AccountAudit{
 		Applied: au.Applied, Refused: au.Refused, Failed: au.Failed,
 		LostUpdates: int(au.LostUpdates), LostAmount: au.LostAmount,
 		Balance: au.Balance, Expected: au.Expected, Version: row.Version, Fence: row.Fence,

@@ -1,0 +1,3 @@
+package main
+
+import _ "github.com/lockbench/lockbench/safety/scenarios/all" // every scenario, for safety and preflight

@@ -1,0 +1,50 @@
+package lab
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// KillPrimary SIGKILLs old, the store's primary, and awaits another's promotion for
+// at most timeout: the one way every scenario causes a failover. No promotion ends
+// the trial as fault_not_produced; a promotion is recorded as the trial's proof.
+func KillPrimary(ctx context.Context, t *Trial, st Failover, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
+	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{old}, Recorder: t.Rec}); err != nil {
+		return nil, Failed("nemesis", err)
+	}
+	return AwaitPromotion(ctx, t, st, topo, old, timeout)
+}
+
+// AwaitPromotion waits at most timeout for a primary other than old (stopped, killed
+// or cut off by the caller).
+func AwaitPromotion(ctx context.Context, t *Trial, st Failover, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
+	from := time.Now()
+	pctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	next, err := st.AwaitPromotion(pctx, topo, old)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, NoFault("no promotion away from %s within %v: %v", old.Name(), timeout, err)
+	}
+	t.Prove("%s promoted %v after %s stopped", next.Name(), time.Since(from).Round(time.Millisecond), old.Name())
+	return next, nil
+}
+
+// ReplicasOf are topo's redis servers other than primary (and the sentinels).
+func ReplicasOf(topo topologies.Topology, primary topologies.Node) (replicas []topologies.Node) {
+	for _, n := range append(topo.Masters(), topo.Replicas()...) {
+		if n.Addr() != primary.Addr() {
+			replicas = append(replicas, n)
+		}
+	}
+	return replicas
+}
+
+// IsReadOnly is a write refused by a replica (or by a master sentinel turned into one).
+func IsReadOnly(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "READONLY") }

@@ -1,0 +1,133 @@
+// Package labtest runs scenarios on real servers for the scenario packages' tests and
+// asserts what every run must show: each variant judged, each claim holding, a report
+// that survives results.json.
+package labtest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
+)
+
+func init() { locks.SilenceClientLogs() }
+
+// TestEnv runs scenarios on real servers; every topology is closed when t ends.
+func TestEnv(t testing.TB, trials int, params lab.Params) *lab.Env {
+	t.Helper()
+	testenv.RequireRedis(t)
+	return &lab.Env{
+		Trials: trials,
+		Seed:   1,
+		Params: params,
+		OutDir: t.TempDir(),
+		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+			p, err := topologies.DefaultProvider(spec.Kind)
+			if err != nil {
+				return nil, err
+			}
+			topo, err := p.Start(ctx, spec)
+			if err == nil {
+				t.Cleanup(func() { topo.Close() })
+			}
+			return topo, err
+		},
+		Logf: t.Logf,
+	}
+}
+
+// RunScenario runs name and asserts, for every variant, that some trial was judged
+// and that every claim the variant makes holds over its judged trials. Variants are
+// never looked up by name: a renamed variant keeps its claims.
+func RunScenario(t *testing.T, name string, trials int, params lab.Params) *results.Report {
+	t.Helper()
+	return RunIn(t, TestEnv(t, trials, params), name, 4*time.Minute)
+}
+
+// RunIn runs name in env and asserts its claims (see RunScenario).
+func RunIn(t *testing.T, env *lab.Env, name string, limit time.Duration) *results.Report {
+	t.Helper()
+	s, err := lab.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	rep, err := lab.Run(ctx, s, env)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	t.Logf("\n%s", rep.Table())
+	AssertClaims(t, rep)
+	RoundTrip(t, rep)
+	return rep
+}
+
+// AssertClaims fails every variant with no judged trial or a claim that does not hold.
+func AssertClaims(t *testing.T, rep *results.Report) {
+	t.Helper()
+	for _, v := range rep.Variants {
+		if v.Tally.Judged == 0 {
+			t.Errorf("%s/%s: no trial judged (%d fault not produced, %d not granted, errors %s; notes %v)",
+				rep.Scenario, v.Name, v.Tally.FaultNotProduced, v.Tally.NotGranted, v.Tally.ErrorsString(), v.Notes)
+			continue
+		}
+		for _, c := range v.Claims {
+			if ok, why := c.Check(v.Tally); !ok {
+				t.Errorf("%s/%s: claim %s failed over %d judged trials: %d broke, sum %d %s", rep.Scenario, v.Name, c,
+					v.Tally.Judged, v.Tally.Broke[c.Measure], v.Tally.Sums[c.Measure], why)
+			}
+		}
+		for _, tr := range v.Trials {
+			if tr.Outcome == results.Judged && len(tr.Proof) == 0 {
+				t.Errorf("%s/%s trial %d: judged without a proof", rep.Scenario, v.Name, tr.N)
+			}
+		}
+	}
+}
+
+// RoundTrip checks the report survives results.json.
+func RoundTrip(t *testing.T, rep *results.Report) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := results.Write(dir, results.Results{Reports: []*results.Report{rep}}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := results.Read(dir)
+	if err != nil || len(back.Reports) != 1 || len(back.Reports[0].Variants) != len(rep.Variants) {
+		t.Errorf("results.json does not round-trip: %v", err)
+	}
+}
+
+// ContainerEnv is TestEnv on the container provider: the partition scenarios need nodes
+// with networks of their own. It skips (fails under CI=true) where no engine answers.
+func ContainerEnv(t *testing.T, trials int, params lab.Params) *lab.Env {
+	t.Helper()
+	env := TestEnv(t, trials, params)
+	p, err := topologies.ProviderFor("container", topologies.Sentinel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, ok := p.(topologies.Available); ok {
+		if err := a.Available(context.Background()); err != nil {
+			testenv.MissingTool(t, err)
+		}
+	}
+	env.Start = func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+		topo, err := p.Start(ctx, spec)
+		if err == nil {
+			t.Cleanup(func() {
+				if err := topo.Close(); err != nil {
+					t.Errorf("close %s topology: %v", spec.Kind, err)
+				}
+			})
+		}
+		return topo, err
+	}
+	return env
+}

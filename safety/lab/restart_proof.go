@@ -1,0 +1,30 @@
+package lab
+
+import (
+	"context"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// ProveRestart checks that the node really restarted (a new run_id) and what it kept:
+// nothing after an empty restart, A's key after a restart from an fsynced AOF.
+func ProveRestart(ctx context.Context, t *Trial, n topologies.Node, runIDBefore string, empty bool) error {
+	after, err := topologies.RunID(ctx, n.Addr())
+	if err != nil {
+		return Failed("observe", err)
+	}
+	if after == runIDBefore {
+		return NoFault("%s kept run_id %s: it did not restart", n.Name(), after)
+	}
+	// Read, not observed into the history: one node of five missing the key is not a
+	// lost Redlock, and the lost-lock checker must not count it.
+	key, err := topologies.ReadKey(ctx, n.Addr(), t.Key)
+	if err != nil {
+		return Failed("observe", err)
+	}
+	if key.Present == empty {
+		return NoFault("%s restarted (run_id %s), and A's key is present=%v there, want %v", n.Name(), after[:8], key.Present, !empty)
+	}
+	t.Prove("%s restarted (run_id %s -> %s) with A's key present=%v", n.Name(), runIDBefore[:8], after[:8], key.Present)
+	return nil
+}

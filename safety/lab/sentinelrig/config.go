@@ -1,0 +1,85 @@
+package sentinelrig
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// Guard is what stands between the first grant and the failover: one mode of
+// the scenario, read once from its name.
+type Guard struct {
+	Mode         string // as --param modes spells it
+	WaitReplicas int    // SET then WAIT this many replicas; 0 for no WAIT
+	MinReplicas  bool   // min-replicas-to-write 1 (max-lag 10 s) on every data node
+	Zombie       bool   // stop the master through the failover and resume it, instead of killing it
+}
+
+// Unguarded is a grant that nothing waits for: SET NX and go.
+func (g Guard) Unguarded() bool { return g.WaitReplicas == 0 && !g.MinReplicas && !g.Zombie }
+
+// Grant says how g takes the lock, for a variant's description.
+func (g Guard) Grant(waitTimeout time.Duration) string {
+	switch {
+	case g.WaitReplicas > 0:
+		return fmt.Sprintf("SET NX PX on the master, then WAIT %d %d", g.WaitReplicas, waitTimeout.Milliseconds())
+	case g.MinReplicas:
+		return "SET NX PX through sentinel, min-replicas-to-write 1 (max-lag 10 s) on every data node"
+	}
+	return "SET NX PX through sentinel"
+}
+
+// Config is the scenario's params, read once.
+type Config struct {
+	Guards                        []Guard
+	Delays                        []time.Duration
+	LagMax, WaitTimeout           time.Duration
+	Cut                           string // as --param cut spells it
+	LinkKill                      bool
+	DownAfter, FailoverTimeout    time.Duration
+	PromotionTimeout, ZombieWatch time.Duration
+	Reuse                         bool
+	Deployments                   int
+	ReformTimeout                 time.Duration
+}
+
+// B waits this long for a promoted master that refuses writes for want of replicas.
+const SecondClientPatience = 3 * time.Second
+
+// CutDescription says how the replicas miss the grant, for a variant's description.
+func (c Config) CutDescription() string {
+	if c.LinkKill {
+		return "replicas SIGSTOPped and their links killed before the grant, resumed after the kill"
+	}
+	return fmt.Sprintf("each replica paused (CLIENT PAUSE) for up to %v just before the grant", c.LagMax)
+}
+
+// spec is the deployment every trial runs on, fresh or re-formed.
+func (c Config) spec() topologies.Spec {
+	return topologies.Spec{Kind: topologies.Sentinel, Replicas: 2, DownAfter: c.DownAfter, FailoverTimeout: c.FailoverTimeout,
+		// A re-formed node full-syncs from an RDB on disk: after a diskless sync Redis
+		// 7.0 streams nothing to the replica until its once-a-second first ACK.
+		ExtraConfig: []string{"repl-diskless-sync no"}}
+}
+
+// timers tighten sentinel where the scenario allows (measured on this machine):
+//   - pings and reconnections every half of down-after: after a failover a sentinel
+//     reaches the new master only a ping period after it last tried the dead one, and
+//     a new master out of reach for down-after is failed over in turn (flapping);
+//   - loss modes: replicas INFOed every 5 ping periods less 350 ms. Sentinel promotes
+//     only a replica whose INFO is younger than 5 ping periods, and during a failover
+//     it INFOs replicas once a second, counted from the last INFO before it: so it sees
+//     the promotion sooner the older that INFO may be. With down-after 400 ms (ping
+//     200, INFO 650) a trial took 1.25 s at the median, against 1.44 s with 300 ms
+//     (ping 150, INFO 400) and 1.5 s with INFO at 100 ms;
+//   - the zombie keeps sentinel's own INFO and hello periods (10 s, 2 s): they decide
+//     how long a resumed master goes on taking writes.
+func (c Config) timers(zombie bool) topologies.SentinelTimers {
+	ping := min(max(c.DownAfter/2, 120*time.Millisecond), time.Second)
+	t := topologies.SentinelTimers{PingPeriod: ping, AskPeriod: 100 * time.Millisecond}
+	if !zombie {
+		t.InfoPeriod = min(max(5*ping-350*time.Millisecond, 100*time.Millisecond), 800*time.Millisecond)
+	}
+	return t
+}

@@ -1,0 +1,133 @@
+package sentinelrig
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// Run is one run of the scenario: its params, the store it reaches the
+// deployments through, and the deployments its trials borrow.
+type Run struct {
+	Config
+	Store interface {
+		lab.Failover
+		lab.KeyReader
+	}
+	LossDeployments, ZombieDeployments *topologies.SentinelPool
+}
+
+// NewRun starts the deployments c asks for (fresh per trial, or pools re-formed between trials).
+func NewRun(env *lab.Env, c Config) (*Run, error) {
+	st, err := lab.StoreFor("sentinel")
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{Config: c}
+	var ok bool
+	if r.Store, ok = st.(interface {
+		lab.Failover
+		lab.KeyReader
+	}); !ok {
+		return nil, fmt.Errorf("the sentinel store cannot fail over and read keys")
+	}
+	size := 0
+	if c.Reuse {
+		size = c.Deployments
+	}
+	starter := func(zombie bool) func(ctx context.Context) (topologies.Topology, error) {
+		return func(ctx context.Context) (topologies.Topology, error) {
+			topo, err := env.StartTopology(ctx, c.spec())
+			if err != nil {
+				return nil, err
+			}
+			if err := topologies.TuneSentinels(ctx, topo, c.timers(zombie)); err != nil {
+				topo.Close()
+				return nil, err
+			}
+			return topo, nil
+		}
+	}
+	r.LossDeployments = topologies.NewSentinelPool(size, c.ReformTimeout, starter(false))
+	// Zombie trials last as long as the zombie does (seconds): one deployment is enough.
+	r.ZombieDeployments = topologies.NewSentinelPool(min(size, 1), c.ReformTimeout, starter(true))
+	return r, nil
+}
+
+// Close stops every deployment of the run.
+func (r *Run) Close() {
+	r.LossDeployments.Close()
+	r.ZombieDeployments.Close()
+}
+
+// Borrow runs fn on a healthy deployment from pool and gives it back to re-form.
+func Borrow(ctx context.Context, pool *topologies.SentinelPool, use *DeploymentUse, fn func(topologies.Topology) error) error {
+	dep, err := pool.Take(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return lab.Failed("setup", err)
+	}
+	use.count(dep)
+	defer pool.Return(dep)
+	return fn(dep.Topology)
+}
+
+// ConfigureGuard sets min-replicas-to-write on every data node, on or off: a re-used
+// deployment carries the last trial's setting.
+func ConfigureGuard(ctx context.Context, topo topologies.Topology, g Guard) error {
+	n := 0
+	if g.MinReplicas {
+		n = 1
+	}
+	for _, node := range append(topo.Masters(), topo.Replicas()...) {
+		c := lab.PlainClient(node.Addr())
+		err := c.ConfigSet(ctx, "min-replicas-to-write", fmt.Sprint(n)).Err()
+		if err == nil {
+			err = c.ConfigSet(ctx, "min-replicas-max-lag", "10").Err()
+		}
+		c.Close()
+		if err != nil {
+			return fmt.Errorf("%s: CONFIG SET min-replicas: %w", node.Name(), err)
+		}
+	}
+	return nil
+}
+
+// DeploymentUse counts where a variant's trials got their deployments.
+type DeploymentUse struct {
+	fresh, reformed, replaced int
+	firstReplacement          string
+	reformMs                  results.Distribution
+}
+
+func (u *DeploymentUse) count(b *topologies.Borrowed) {
+	switch {
+	case b.Reformed != nil:
+		u.reformed++
+		u.reformMs.Add(lab.Millis(b.Reformed.Took))
+	case b.FreshAfter != "":
+		u.replaced++
+		if u.firstReplacement == "" {
+			u.firstReplacement = b.FreshAfter
+		}
+	default:
+		u.fresh++
+	}
+}
+
+// Note says how the variant's trials got their deployments.
+func (u DeploymentUse) Note() string {
+	s := fmt.Sprintf("deployments: %d trials on a re-formed one, %d on a fresh one, %d on a fresh one replacing a deployment that did not re-form in time", u.reformed, u.fresh, u.replaced)
+	if u.reformMs.N > 0 {
+		s += fmt.Sprintf("; re-form p50 %.0f ms, max %.0f ms", u.reformMs.P50, u.reformMs.Max)
+	}
+	if u.firstReplacement != "" {
+		s += "; first replaced because: " + u.firstReplacement
+	}
+	return s
+}

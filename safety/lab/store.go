@@ -1,0 +1,107 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/registry"
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// Store is how a scenario reaches the lock service under test, whatever it is (Jepsen
+// swaps its db the same way): one adapter file per kind of deployment. A scenario
+// asks for the capabilities it needs (Failover, KeyReader) and runs on every store of
+// the locks registry that has them.
+type Store interface {
+	// Strategy is the locks registry name the store runs.
+	Strategy() string
+	// Spec is the deployment to start; scenarios may tune its timings.
+	Spec() topologies.Spec
+	// Locker is one client's locker over topo. With fenced, its leases carry a fence:
+	// the strategy's own where it has one, otherwise a counter on the primary.
+	Locker(ctx context.Context, topo topologies.Topology, fenced bool) (locks.Locker, error)
+	// FenceSource says where Locker's fences come from, for the reports.
+	FenceSource() string
+	// GrantedTTL is the lease the store really grants when asked for ttl (etcd grants
+	// whole seconds, and no less than about 1.5 election timeouts).
+	GrantedTTL(ttl time.Duration) time.Duration
+}
+
+// Failover is a store with one primary that can change: a sentinel master, a raft leader.
+type Failover interface {
+	Store
+	// Primary is the node taking writes now.
+	Primary(ctx context.Context, topo topologies.Topology) (topologies.Node, error)
+	// AwaitPromotion waits until a node other than old is primary, or ctx ends.
+	AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error)
+}
+
+// KeyReader reads the lock key on the current primary, as the next client would find it.
+type KeyReader interface {
+	ReadKey(ctx context.Context, topo topologies.Topology, primary topologies.Node, key string) (topologies.KeyState, error)
+}
+
+// storeMaker builds the adapter of one topology kind for a strategy of that kind.
+type storeMaker func(strategy string, spec topologies.Spec) Store
+
+var storeMakers = registry.New[storeMaker]("store adapter for topology kind")
+
+// registerStore makes kind's strategies runnable in the scenarios; one call per
+// adapter file.
+func registerStore(kind topologies.Kind, build storeMaker) { storeMakers.Add(string(kind), build) }
+
+// StoreFor returns the adapter for a strategy of the locks registry.
+func StoreFor(strategy string) (Store, error) {
+	spec, err := locks.TopologyFor(strategy)
+	if err != nil {
+		return nil, err
+	}
+	build, err := storeMakers.Get(string(spec.Kind))
+	if err != nil {
+		return nil, fmt.Errorf("strategy %s: %w", strategy, err)
+	}
+	return build(strategy, spec), nil
+}
+
+// StrategiesWhere lists the registry's strategies whose store passes fits, sorted.
+func StrategiesWhere(fits func(Store) bool) []string {
+	var out []string
+	for _, name := range locks.Strategies() {
+		if s, err := StoreFor(name); err == nil && fits(s) {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// StoresParam declares a scenario's strategies param: the default list, checked
+// against the strategies that fit when the run starts (the registry fills at init).
+func StoresParam(name string, def []string, fits func(Store) bool, help string) Param {
+	return Param{Name: name, Default: strings.Join(def, ","), Help: help + " (any strategy whose store fits: see --list)", Parse: func(s string) (any, string) {
+		allowed := StrategiesWhere(fits)
+		var out []Store
+		for _, part := range strings.Split(s, ",") {
+			part = strings.TrimSpace(part)
+			st, err := StoreFor(part)
+			if err != nil || !fits(st) {
+				return nil, "a comma-separated list of " + strings.Join(allowed, ", ")
+			}
+			out = append(out, st)
+		}
+		return out, ""
+	}}
+}
+
+// Stores reads a param declared with StoresParam.
+func (v Values) Stores(name string) []Store { return get[[]Store](v, name) }
+
+// AnyStore fits every store.
+func AnyStore(Store) bool { return true }
+
+// IsFailover is a store that can fail over.
+func IsFailover(s Store) bool { _, ok := s.(Failover); return ok }

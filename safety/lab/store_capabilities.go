@@ -1,0 +1,33 @@
+package lab
+
+import (
+	"context"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// ReplicationControl is a store whose followers a scenario can make lag, or wait for.
+type ReplicationControl interface {
+	// Lag makes the followers of primary miss the writes that follow, as far as the store
+	// lets it go on working; the func returned runs just before the primary is killed.
+	Lag(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error)
+	// Synced waits until every follower has every write so far.
+	Synced(ctx context.Context, topo topologies.Topology, primary topologies.Node) error
+}
+
+// FenceReader reads the fence counter of a key on one node.
+type FenceReader interface {
+	Fence(ctx context.Context, node topologies.Node, key string) (int64, error)
+}
+
+// RegisteredOf keeps the strategies this program registered (ZooKeeper's only when
+// locks/zklock is imported), in order.
+func RegisteredOf(strategies []string) []string {
+	var out []string
+	for _, st := range strategies {
+		if _, err := StoreFor(st); err == nil {
+			out = append(out, st)
+		}
+	}
+	return out
+}

@@ -1,0 +1,26 @@
+package lab
+
+import (
+	"context"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// redlockStore is N independent masters. Redlock has no global counter: a fenced
+// locker counts on master 0 alone, which is all a Redlock user can do, and is said so.
+type redlockStore struct{ RedisStore }
+
+func init() {
+	registerStore(topologies.Redlock, func(strategy string, spec topologies.Spec) Store {
+		return redlockStore{RedisStore{strategy: strategy, spec: spec}}
+	})
+}
+
+func (s redlockStore) FenceSource() string {
+	return "INCR fence:<key> on master 0 only (Redlock has no global counter)"
+}
+
+func (s redlockStore) Locker(ctx context.Context, topo topologies.Topology, fenced bool) (locks.Locker, error) {
+	return s.locker(ctx, topo, fenced, topo.Masters()[0].Addr())
+}

@@ -1,0 +1,492 @@
+package clock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// grantEvent is the clock event fired right after A's lock is granted: jumps that
+// wait for it happen while A holds the lock.
+const grantEvent = "grant"
+
+// Nominal timings for the claims set before anything runs; measured ones go in notes.
+const (
+	nominalAcquire = 2 * time.Millisecond
+	nominalAttempt = time.Millisecond
+	expectGuard    = 10 * time.Millisecond
+)
+
+// clockRace is one trial shape shared by the clock scenarios: A takes the lock, the
+// skewed nodes' clocks do what their models say, and B keeps trying until A's
+// validity ends. A works until its validity ends, as a correct Redlock client would;
+// B entering before that is two holders.
+type clockRace struct {
+	strategy string // "redlock", "redlock-failfast" or "single"
+	ttl      time.Duration
+	drift    float64        // redlock only; 0 means redsync's default
+	clocks   []clocks.Model // one per master, index = node
+	// unreachable nodes are down while A locks and come back empty right after the
+	// grant, so that A holds only the others (Kleppmann's sequence).
+	unreachable []int
+
+	// Test hooks that take the fault away while the scenario still expects it; the
+	// proof must then refuse to judge. neverFire skips the grant event, so no jump
+	// happens; startTrue starts every node on a true clock.
+	neverFire bool
+	startTrue bool
+}
+
+func (r clockRace) spec() topologies.Spec {
+	spec := topologies.Spec{Kind: topologies.Single}
+	if r.redlock() {
+		spec = topologies.Spec{Kind: topologies.Redlock, Masters: len(r.clocks)}
+	}
+	spec.Clocks = map[string]clocks.Model{}
+	for i, m := range r.clocks {
+		if !m.IsTrue() && !r.startTrue {
+			spec.Clocks[lab.NodeName(i)] = m
+		}
+	}
+	return spec
+}
+
+// redlock is true for both Redlock clients: the one that waits for every node's answer
+// and the fail-fast one that returns at a majority.
+func (r clockRace) redlock() bool  { return r.strategy == "redlock" || r.failFast() }
+func (r clockRace) failFast() bool { return r.strategy == "redlock-failfast" }
+
+// reachable are the nodes up while A locks: all but the unreachable ones.
+func (r clockRace) reachable(nodes []topologies.Node) []topologies.Node {
+	var up []topologies.Node
+	for i, n := range nodes {
+		if !slices.Contains(r.unreachable, i) {
+			up = append(up, n)
+		}
+	}
+	return up
+}
+
+func (r clockRace) locker(ctx context.Context, topo topologies.Topology) (locks.Locker, error) {
+	if r.redlock() {
+		return locks.NewRedlock(ctx, topologies.Addrs(topo.Masters()), locks.RedlockOptions{DriftFactor: r.drift, FailFast: r.failFast()})
+	}
+	return locks.NewSingle(ctx, topo.Masters()[0].Addr(), locks.RedisOptions{})
+}
+
+// jumpModel is a forward (or, negative, backward) step of j at A's grant; 0 is a true clock.
+func jumpModel(j time.Duration) clocks.Model {
+	if j == 0 {
+		return clocks.Model{}
+	}
+	return clocks.Model{Jumps: []clocks.Jump{{After: grantEvent, By: j}}}
+}
+
+// predict is the analytic outcome for this race with the measured timings.
+func (r clockRace) predict(aElapsed, bAttempt time.Duration) clocks.RaceOutcome {
+	held := make([]bool, len(r.clocks))
+	for i := range held {
+		held[i] = !slices.Contains(r.unreachable, i)
+	}
+	tls := clocks.Timelines(r.clocks)
+	for _, tl := range tls {
+		tl.Fire(grantEvent, aElapsed)
+	}
+	race := clocks.RedlockRace{TTL: r.ttl, Drift: r.drift, Nodes: tls, Held: held, SetDelay: aElapsed / 2, Challenge: bAttempt}
+	if r.strategy == "single" {
+		// One node, quorum 1, and a validity of the whole TTL: no drift allowance.
+		race.Drift = 1e-12
+	}
+	return race.Outcome()
+}
+
+// claimsFromModel is what the model predicts for r before anything runs: holds if two
+// holders are impossible even with near-instant acquires (A's taking 1 µs, its key set
+// half-way, B's attempt taking no time); breaks if, with nominal acquire times, the
+// overlap exceeds guard; otherwise timing noise decides and the point is a measurement.
+func claimsFromModel(r clockRace, guard time.Duration) []results.Claim {
+	if !r.predict(time.Microsecond, 0).Violation() {
+		if r.failFast() {
+			return nil // the model has A on every node; fail-fast may leave it on a bare majority
+		}
+		return []results.Claim{results.Holds(results.Violations)}
+	}
+	if r.failFast() && len(r.unreachable) > 0 {
+		return nil // A's SETs still in flight may land on the nodes once they are back
+	}
+	if p := r.predict(nominalAcquire, nominalAttempt); p.Violation() && p.Overlap > guard {
+		return []results.Claim{results.Breaks(results.Violations)}
+	}
+	return nil
+}
+
+// run plays one trial on a fresh topology, so that no clock offset carries over. It
+// is judged only once every master's clock, read back, ran as the race's model says.
+func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute+3*r.ttl)
+	defer cancel()
+	topo, err := env.StartTopology(ctx, r.spec())
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer topo.Close()
+	nodes := topo.Masters()
+	res := lab.NewResource("resource", false, t.Rec)
+	la, err := r.locker(ctx, topo)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer la.Close()
+	lb, err := r.locker(ctx, topo)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer lb.Close()
+	a, b := lab.NewClient("A", la, t.Rec), lab.NewClient("B", lb, t.Rec)
+
+	var down []topologies.Node
+	for _, i := range r.unreachable {
+		down = append(down, nodes[i])
+	}
+	if len(down) > 0 {
+		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: down, Recorder: t.Rec}); err != nil {
+			return lab.Failed("nemesis", err)
+		}
+	}
+	started := time.Now()
+	lease, err := a.Acquire(ctx, t.Key, r.ttl)
+	if err != nil {
+		return lab.FirstGrant(err)
+	}
+	aElapsed := time.Since(started)
+	grantAt := time.Now()
+	t.Input("a_acquire_ms", lab.Millis(aElapsed))
+	t.Input("a_valid_ms", lab.Millis(lease.ValidUntil.Sub(grantAt)))
+	if r.redlock() {
+		// Read before the jump fires, or a jumped node's key may already be gone.
+		held, err := lab.ReadQuorumNodes(ctx, r.reachable(nodes), t.Key, lease.Token)
+		if err != nil {
+			return lab.Failed("observe", err)
+		}
+		t.Input(aNodesHeld, float64(len(held.Holding)))
+	}
+	if !r.neverFire {
+		topologies.FireClockEvent(topo, grantEvent)
+		t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "clock event " + grantEvent + ": " + topo.Spec().ClockSummary()})
+	}
+	if err := a.Enter(ctx, res, lease); err != nil {
+		return err
+	}
+	// The step is read before the restart, which takes a process node a few hundred ms.
+	watch, err := r.watchClocks(ctx, nodes, grantAt, lease.ValidUntil)
+	if err != nil {
+		return err
+	}
+	if len(down) > 0 {
+		if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Topology: topo, Nodes: down, Recorder: t.Rec}); err != nil {
+			return lab.Failed("nemesis", err)
+		}
+		line, err := lab.ProvedEmpty(ctx, topo, down, t.Key)
+		if err != nil {
+			return err
+		}
+		watch.proof = append(watch.proof, line)
+	}
+
+	// A works until its validity ends and stops then, whatever B does. Its leaving is
+	// recorded at ValidUntil itself: the race is with A's belief, not with how late a
+	// sleeping goroutine wakes on a busy machine.
+	aDone := make(chan struct{})
+	go func() {
+		defer close(aDone)
+		_ = lab.Sleep(ctx, time.Until(lease.ValidUntil)-time.Millisecond)
+		_, _ = a.Write(ctx, res, lease)
+		_ = lab.Sleep(ctx, time.Until(lease.ValidUntil))
+		t.Rec.Record(history.Event{Time: lease.ValidUntil, Client: a.ID, Kind: history.Left, Key: lease.Key, Resource: res.Name()})
+	}()
+
+	leaseB, bGranted, bErr := r.challenge(ctx, t, b, started, aElapsed, lease)
+	if bGranted {
+		_ = b.Enter(ctx, res, leaseB)
+		_, _ = b.Write(ctx, res, leaseB)
+	}
+	<-aDone
+	if r.redlock() {
+		partial, err := partialLocks(ctx, nodes, t.Key, lease, leaseB, bGranted)
+		if err != nil {
+			return lab.Failed("observe", err)
+		}
+		t.Input(bPartialNodes, float64(partial))
+	}
+	if len(down) > 0 && r.redlock() {
+		// A fail-fast grant leaves SETs to the down nodes in flight (go-redis keeps
+		// redialling): one landing after the restart gives A a node it never counted.
+		late, err := lab.ReadQuorumNodes(ctx, down, t.Key, lease.Token)
+		if err != nil {
+			return lab.Failed("observe", err)
+		}
+		t.Input(aLateSets, float64(len(late.Holding)))
+	}
+	if bGranted {
+		b.Leave(res, leaseB)
+		_ = b.Release(ctx, leaseB)
+	}
+	_ = a.Release(ctx, lease)
+	if bErr != nil {
+		return bErr
+	}
+	if err := watch.confirm(ctx); err != nil {
+		return err
+	}
+	for _, line := range watch.proof {
+		t.Prove("%s", line)
+	}
+	return nil
+}
+
+// challenge is B trying until A's validity ends: coarsely at first, every millisecond
+// from a little before the model says the keys could be free (the history stays
+// small). Contention is the only refusal B shrugs off; any other failure ends the
+// trial as an error.
+func (r clockRace) challenge(ctx context.Context, t *lab.Trial, b *lab.Client, started time.Time, aElapsed time.Duration, lease locks.Lease) (locks.Lease, bool, error) {
+	predicted := r.predict(aElapsed, 0)
+	fineFrom := started.Add(predicted.EarliestB - 30*time.Millisecond)
+	if predicted.EarliestB == clocks.Never {
+		fineFrom = lease.ValidUntil
+	}
+	// Attempts run on ctx, not on a context ending with A's validity: one cut off there
+	// would skip its release and leave a partial lock that B's tally would count.
+	for time.Now().Before(lease.ValidUntil) {
+		t0 := time.Now()
+		leaseB, err := b.Acquire(ctx, t.Key, r.ttl)
+		t.Input("b_attempt_ms", lab.Millis(time.Since(t0)))
+		if err == nil {
+			return leaseB, true, nil
+		}
+		if ctx.Err() != nil {
+			return locks.Lease{}, false, ctx.Err()
+		}
+		if !errors.Is(err, locks.ErrNotAcquired) {
+			return locks.Lease{}, false, lab.Failed("second-acquire", err)
+		}
+		wait := time.Millisecond
+		if time.Now().Before(fineFrom) {
+			wait = 20 * time.Millisecond
+		}
+		_ = lab.Sleep(ctx, min(wait, time.Until(lease.ValidUntil)))
+	}
+	return locks.Lease{}, false, ctx.Err()
+}
+
+// clockWatch is the proof, read from the nodes, that a race's clocks ran as modelled.
+type clockWatch struct {
+	models []lab.ModelClock         // one per master
+	first  map[int]lab.ClockReading // the reading a rate's growth is measured from
+	proof  []string
+}
+
+// watchClocks reads the skewed nodes right after the grant: a step must show within
+// clockShowBound and before A's validity ends (later, it was not a fault during A's
+// hold); a rate gets its first reading. The true nodes (the unreachable ones among
+// them, down at this point) are read by confirm.
+func (r clockRace) watchClocks(ctx context.Context, nodes []topologies.Node, grantAt, validUntil time.Time) (*clockWatch, error) {
+	w := &clockWatch{first: map[int]lab.ClockReading{}}
+	for i, n := range nodes {
+		m, err := lab.ExpectClock(n, r.clocks[i], map[string]time.Time{grantEvent: grantAt})
+		if err != nil {
+			return nil, err
+		}
+		w.models = append(w.models, m)
+	}
+	for i, m := range w.models {
+		switch {
+		case m.Model.IsTrue():
+		case m.OffRate():
+			c := lab.NewClockReader(m.Node)
+			first, err := c.Read(ctx)
+			c.Close()
+			if err != nil {
+				return nil, err
+			}
+			w.first[i] = first
+		default:
+			reading, line, err := lab.AwaitOffset(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			if reading.Received.After(validUntil) {
+				return nil, lab.NoFault("%s showed its step only %v after the grant, after A's validity ended", m.Node.Name(), reading.Received.Sub(grantAt).Round(time.Millisecond))
+			}
+			w.proof = append(w.proof, fmt.Sprintf("%s %v after the grant", line, reading.Received.Sub(grantAt).Round(10*time.Microsecond)))
+		}
+	}
+	return w, nil
+}
+
+// confirm reads every master once the race is over: a stepped clock must still show
+// its model, a rate must have grown the offset by the model's amount since the grant,
+// and a true clock must read true (the precondition of every control).
+func (w *clockWatch) confirm(ctx context.Context) error {
+	var trueClocks []string
+	for i, m := range w.models {
+		switch {
+		case m.OffRate():
+			line, err := lab.AwaitGrowth(ctx, m, w.first[i])
+			if err != nil {
+				return err
+			}
+			w.proof = append(w.proof, line)
+		default:
+			_, line, err := lab.AwaitOffset(ctx, m)
+			if err != nil {
+				return err
+			}
+			if m.Model.IsTrue() {
+				trueClocks = append(trueClocks, line)
+			}
+		}
+	}
+	if len(trueClocks) > 0 {
+		w.proof = append(w.proof, fmt.Sprintf("true clocks after the race: %s (within %v)", strings.Join(trueClocks, ", "), lab.OffsetTolerance))
+	}
+	return nil
+}
+
+// clockVariant is one race run as a variant.
+type clockVariant struct {
+	lab.Variant
+	race   clockRace
+	inputs map[string]float64 // recorded with every trial, for plots by any axis
+}
+
+// newClockVariant measures violations, with the claims the model leaves no doubt about.
+func newClockVariant(name, description string, params map[string]string, race clockRace, inputs map[string]float64) clockVariant {
+	return clockVariant{lab.Variant{Variant: &results.Variant{Name: name, Description: description, Params: params,
+		Measure: results.Violations, Claims: claimsFromModel(race, expectGuard)}}, race, inputs}
+}
+
+// runClockVariants runs every variant's trials, each through env.runTrial, and notes
+// the model's prediction beside what was measured.
+func runClockVariants(ctx context.Context, env *lab.Env, s lab.Scenario, variants []clockVariant) (*results.Report, error) {
+	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v clockVariant, t *lab.Trial) error {
+		for k, x := range v.inputs {
+			t.Input(k, x)
+		}
+		return v.race.run(ctx, env, t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range variants {
+		noteModel(v.Variant.Variant, v.race)
+		if v.race.redlock() {
+			v.Note(quorumNote(v.Variant.Variant, len(v.race.clocks)))
+			v.Note(partialNote(v.Variant.Variant))
+		}
+		if v.race.redlock() && len(v.race.unreachable) > 0 {
+			v.Note(lateSetNote(v.Variant.Variant))
+		}
+	}
+	return rep, nil
+}
+
+// noteModel puts the model's verdict for the measured median timings first in v's notes.
+func noteModel(v *results.Variant, r clockRace) {
+	aMed, bMed := medianInput(v.Trials, "a_acquire_ms"), medianInput(v.Trials, "b_attempt_ms")
+	p := r.predict(aMed, bMed)
+	say := "holds"
+	if p.Violation() {
+		say = fmt.Sprintf("breaks (overlap up to %v)", p.Overlap.Round(time.Microsecond))
+	}
+	got := "no judged trial"
+	if t := v.Tally; t.Judged > 0 {
+		got = fmt.Sprintf("broke in %d of %d judged trials", t.Broke[results.Violations], t.Judged)
+	}
+	note := fmt.Sprintf("model: %s; measured: %s (A's acquire %v, B's attempt %v)", say, got, aMed.Round(time.Microsecond), bMed.Round(time.Microsecond))
+	v.Notes = append([]string{note}, v.Notes...)
+}
+
+// medianInput is the median of input name (in ms) over the trials that recorded it.
+func medianInput(trials []results.Trial, name string) time.Duration {
+	var xs []float64
+	for _, t := range trials {
+		if x, ok := t.Inputs[name]; ok {
+			xs = append(xs, x)
+		}
+	}
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	return time.Duration(xs[len(xs)/2] * float64(time.Millisecond))
+}
+
+// searchSmallest bisects the smallest x in [lo, hi] at which some judged trial of
+// race(x) breaks mutual exclusion, and reports it beside the model's threshold for
+// the same race with the timings measured along the way. Its variant is a
+// measurement. A probe whose trials were not all judged counts as not breaking, and
+// says so: the result is then marked with how many trials went unjudged.
+func searchSmallest(ctx context.Context, env *lab.Env, scenario, name string, lo, hi, tol float64, race func(float64) clockRace, show func(float64) string) (*results.Variant, error) {
+	v := &results.Variant{Name: name, Measure: results.Violations,
+		Description: fmt.Sprintf("bisection over [%s, %s] to %s, %d trials per probe; breaks = a judged trial with two holders", show(lo), show(hi), show(tol), env.Trials)}
+	var runErr error
+	unjudged := 0
+	probe := func(x float64) bool {
+		if runErr != nil {
+			return false
+		}
+		broke, judged := false, 0
+		for i := 0; i < env.Trials; i++ {
+			err := env.RunTrial(ctx, scenario, v, len(v.Trials), func(ctx context.Context, t *lab.Trial) error {
+				t.Input("x", x)
+				return race(x).run(ctx, env, t)
+			})
+			if err != nil {
+				runErr = err
+				return false
+			}
+			last := v.Trials[len(v.Trials)-1]
+			if last.Outcome == results.Judged {
+				judged++
+				broke = broke || last.Counts[results.Violations] > 0
+			}
+		}
+		if judged < env.Trials {
+			unjudged += env.Trials - judged
+			v.Note(fmt.Sprintf("probe %s: %d of %d trials judged; counted as not breaking", show(x), judged, env.Trials))
+		}
+		env.Log("%s/%s probe %s: breaks %v (%d of %d judged)", scenario, name, show(x), broke, judged, env.Trials)
+		return broke
+	}
+	found, ok := clocks.SmallestBreaking(lo, hi, tol, probe)
+	if runErr != nil {
+		return nil, runErr
+	}
+	aMed, bMed := medianInput(v.Trials, "a_acquire_ms"), medianInput(v.Trials, "b_attempt_ms")
+	predicted, pok := clocks.SmallestBreaking(lo, hi, tol/1000, func(x float64) bool { return race(x).predict(aMed, bMed).Violation() })
+	measured, model := "none up to "+show(hi), "none up to "+show(hi)
+	if ok {
+		measured = show(found)
+	}
+	if pok {
+		model = show(predicted)
+	}
+	if unjudged > 0 {
+		measured += fmt.Sprintf(" (%d unjudged)", unjudged)
+	}
+	v.Params = map[string]string{"measured_smallest": measured, "model_smallest": model}
+	v.Notes = append([]string{fmt.Sprintf("smallest breaking: measured %s, model %s (A's acquire %v, B's attempt %v)",
+		measured, model, aMed.Round(time.Microsecond), bMed.Round(time.Microsecond))}, v.Notes...)
+	return v, nil
+}

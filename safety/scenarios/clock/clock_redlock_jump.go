@@ -1,0 +1,92 @@
+package clock
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// redlockClockJump: A holds a five-node Redlock; right after the grant k nodes' wall
+// clocks jump forward by J, so those nodes expire A's key early; B keeps trying. With
+// A on all five nodes B needs three of them, so k < 3 never breaks; for k >= 3 the
+// lock breaks once J exceeds the validity's drift allowance (drift x TTL) plus the
+// acquire times. The model's boundary is noted beside every measured point.
+type redlockClockJump struct{}
+
+func init() { lab.Register(redlockClockJump{}) }
+
+func (redlockClockJump) Name() string { return "redlock-clock-jump" }
+func (redlockClockJump) Summary() string {
+	return "k of 5 Redlock nodes jump forward J right after A's grant; B tries: breaks for k >= 3 once J > drift x TTL"
+}
+func (redlockClockJump) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL (each trial lasts about this long)"),
+		lab.IntsParam("k", []int{1, 2, 3}, 0, 5, "how many nodes jump"),
+		lab.DurationsParam("jumps", []time.Duration{2 * time.Millisecond, 30 * time.Millisecond, 300 * time.Millisecond}, "the jumps J to run"),
+		lab.SwitchParam("search", false, "on: also bisect the smallest breaking J for each k, to 1 ms"),
+		redlockClientsParam(),
+	}
+}
+
+func jumpRace(strategy string, ttl time.Duration, k int, j time.Duration) clockRace {
+	models := make([]clocks.Model, 5)
+	for i := 0; i < k; i++ {
+		models[i] = jumpModel(j)
+	}
+	return clockRace{strategy: strategy, ttl: ttl, clocks: models}
+}
+
+func (s redlockClockJump) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	ttl, jumps := p.Duration("ttl"), p.Durations("jumps")
+	rep := env.NewReport(s)
+	for _, strategy := range p.Strings("strategies") {
+		if err := s.runClient(ctx, env, p, rep, strategy, ttl, jumps); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// runClient runs every k and J for one Redlock client into rep.
+func (s redlockClockJump) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, strategy string, ttl time.Duration, jumps []time.Duration) error {
+	pre := clientPrefix(strategy)
+	for _, k := range p.Ints("k") {
+		var variants []clockVariant
+		for _, j := range jumps {
+			variants = append(variants, newClockVariant(fmt.Sprintf("%sk=%d/J=%v", pre, k, j),
+				fmt.Sprintf("%s: %d of 5 nodes jump forward %v right after A's grant (TTL %v); B retries until A's validity ends", strategy, k, j, ttl),
+				map[string]string{"strategy": strategy, "k": fmt.Sprint(k), "jump": j.String(), "ttl": ttl.String()},
+				jumpRace(strategy, ttl, k, j), map[string]float64{"k": float64(k), "jump_ms": lab.Millis(j)}))
+		}
+		part, err := runClockVariants(ctx, env, s, variants)
+		if err != nil {
+			return err
+		}
+		rep.Variants = append(rep.Variants, part.Variants...)
+		measured := results.Series{Name: fmt.Sprintf("%sk=%d measured", pre, k), X: "jump J (ms)", Y: "share of judged trials with two holders"}
+		model := results.Series{Name: fmt.Sprintf("%sk=%d model", pre, k), X: "jump J (ms)", Y: "1 if the model allows two holders"}
+		for i, v := range variants {
+			x := lab.Millis(jumps[i])
+			if pt, ok := results.VariantPoint(x, v.Result(), results.Violations); ok {
+				measured.Points = append(measured.Points, pt)
+			}
+			model.Points = append(model.Points, results.ValuePoint(x, lab.BoolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))
+		}
+		rep.Series = append(rep.Series, measured, model)
+		if p.Bool("search") {
+			v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sk=%d/smallest-J", pre, k), 0, float64(ttl), float64(time.Millisecond),
+				func(x float64) clockRace { return jumpRace(strategy, ttl, k, time.Duration(x)) },
+				func(x float64) string { return time.Duration(x).Round(10 * time.Microsecond).String() })
+			if err != nil {
+				return err
+			}
+			rep.Variants = append(rep.Variants, v)
+		}
+	}
+	return nil
+}

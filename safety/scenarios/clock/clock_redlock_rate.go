@@ -1,0 +1,89 @@
+package clock
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// redlockClockRate: k of five Redlock nodes run fast by rate r, so they expire A's key
+// after TTL / r of real time; B keeps trying. redsync's validity keeps drift x TTL in
+// hand, so with a quorum of fast nodes the lock breaks once r > 1 / (1 - drift)
+// (plus the acquire times): raising the drift factor moves the boundary up.
+type redlockClockRate struct{}
+
+func init() { lab.Register(redlockClockRate{}) }
+
+func (redlockClockRate) Name() string { return "redlock-clock-rate" }
+func (redlockClockRate) Summary() string {
+	return "k of 5 Redlock nodes run fast by rate r; B tries: breaks for k >= 3 once r > 1/(1-drift); a larger drift factor moves it"
+}
+func (redlockClockRate) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL (each trial lasts about this long)"),
+		lab.IntsParam("k", []int{3}, 0, 5, "how many nodes run fast"),
+		lab.FloatsParam("rates", []float64{1.005, 1.02, 1.1}, 0.01, 100, "the rates r to run"),
+		lab.FloatsParam("drifts", []float64{0.01, 0.05}, 1e-9, 0.5, "redsync drift factors to run (0.01 is its default)"),
+		lab.SwitchParam("search", false, "on: also bisect the smallest breaking r for each k and drift, to 0.001"),
+		redlockClientsParam(),
+	}
+}
+
+func rateRace(strategy string, ttl time.Duration, k int, r, drift float64) clockRace {
+	return clockRace{strategy: strategy, ttl: ttl, drift: drift, clocks: clocks.FastOn(5, k, r)}
+}
+
+func (s redlockClockRate) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	ttl, rates := p.Duration("ttl"), p.Floats("rates")
+	rep := env.NewReport(s)
+	for _, strategy := range p.Strings("strategies") {
+		if err := s.runClient(ctx, env, p, rep, strategy, ttl, rates); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// runClient runs every drift, k and r for one Redlock client into rep.
+func (s redlockClockRate) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, strategy string, ttl time.Duration, rates []float64) error {
+	pre := clientPrefix(strategy)
+	for _, drift := range p.Floats("drifts") {
+		for _, k := range p.Ints("k") {
+			var variants []clockVariant
+			for _, r := range rates {
+				variants = append(variants, newClockVariant(fmt.Sprintf("%sdrift=%g/k=%d/r=%g", pre, drift, k, r),
+					fmt.Sprintf("%s: %d of 5 nodes run at rate %g (TTL %v, drift factor %g); B retries until A's validity ends", strategy, k, r, ttl, drift),
+					map[string]string{"strategy": strategy, "k": fmt.Sprint(k), "rate": fmt.Sprint(r), "drift": fmt.Sprint(drift), "ttl": ttl.String()},
+					rateRace(strategy, ttl, k, r, drift), map[string]float64{"k": float64(k), "rate": r, "drift": drift}))
+			}
+			part, err := runClockVariants(ctx, env, s, variants)
+			if err != nil {
+				return err
+			}
+			rep.Variants = append(rep.Variants, part.Variants...)
+			measured := results.Series{Name: fmt.Sprintf("%sk=%d drift=%g measured", pre, k, drift), X: "clock rate r", Y: "share of judged trials with two holders"}
+			model := results.Series{Name: fmt.Sprintf("%sk=%d drift=%g model", pre, k, drift), X: "clock rate r", Y: "1 if the model allows two holders"}
+			for i, v := range variants {
+				if pt, ok := results.VariantPoint(rates[i], v.Result(), results.Violations); ok {
+					measured.Points = append(measured.Points, pt)
+				}
+				model.Points = append(model.Points, results.ValuePoint(rates[i], lab.BoolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))
+			}
+			rep.Series = append(rep.Series, measured, model)
+			if p.Bool("search") {
+				v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sdrift=%g/k=%d/smallest-r", pre, drift, k), 1, 1.5, 0.001,
+					func(x float64) clockRace { return rateRace(strategy, ttl, k, x, drift) },
+					func(x float64) string { return fmt.Sprintf("%.4f", x) })
+				if err != nil {
+					return err
+				}
+				rep.Variants = append(rep.Variants, v)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,52 @@
+package clock
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// singleClockSkew: one Redis master holds the lock key; its wall clock jumps or runs
+// off rate while A holds the lock. The single strategy believes a lease for the whole
+// TTL, with no drift allowance: any forward jump larger than B's attempt, or a fast
+// clock, hands B the lock while A still believes it holds it; a slow clock or a
+// backward jump only keeps the key longer.
+type singleClockSkew struct{}
+
+func init() { lab.Register(singleClockSkew{}) }
+
+func (singleClockSkew) Name() string { return "single-clock-skew" }
+func (singleClockSkew) Summary() string {
+	return "a single master's clock jumps forward, back, or runs fast/slow while A holds: forward or fast hands B the lock early"
+}
+func (singleClockSkew) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL"),
+		lab.DurationParam("jump", 300*time.Millisecond, time.Millisecond, "the size of the forward and backward jumps"),
+	}
+}
+
+func (s singleClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	ttl, jump := p.Duration("ttl"), p.Duration("jump")
+	var variants []clockVariant
+	for _, c := range []struct {
+		name  string
+		model clocks.Model
+	}{
+		{"jump-forward", jumpModel(jump)},
+		{"jump-back", jumpModel(-jump)},
+		{"rate-1.1", clocks.Model{Rate: 1.1}},
+		{"rate-0.9", clocks.Model{Rate: 0.9}},
+		{"true-clock", clocks.Model{}},
+	} {
+		race := clockRace{strategy: "single", ttl: ttl, clocks: []clocks.Model{c.model}}
+		variants = append(variants, newClockVariant(c.name,
+			fmt.Sprintf("the master's clock: %s (from A's grant for jumps); B retries until A's lease ends", c.model),
+			map[string]string{"clock": c.model.String(), "ttl": ttl.String()}, race, nil))
+	}
+	return runClockVariants(ctx, env, s, variants)
+}

@@ -1,0 +1,250 @@
+package clock
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/clocks/faketime"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+	_ "github.com/lockbench/lockbench/topologies/embedded"
+	"github.com/lockbench/lockbench/topologies/testenv"
+)
+
+// providerEnv runs scenarios on the named provider; the process one needs redis-server,
+// libfaketime and gcc (missing: skip, or fail under CI=true).
+func providerEnv(t *testing.T, provider string, params lab.Params) *lab.Env {
+	t.Helper()
+	if provider == "process" {
+		testenv.RequireRedis(t)
+		if _, err := faketime.Library(); err != nil {
+			testenv.MissingTool(t, err)
+		}
+		if _, err := faketime.Preload(); errors.Is(err, faketime.ErrNoCompiler) {
+			testenv.MissingTool(t, err)
+		}
+	}
+	p, err := topologies.ProviderNamed(provider)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &lab.Env{
+		Trials: 1,
+		Seed:   1,
+		Params: params,
+		OutDir: t.TempDir(), // violating histories get porcupine pages: their names must be files
+		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+			topo, err := p.Start(ctx, spec)
+			if err == nil {
+				t.Cleanup(func() { topo.Close() })
+			}
+			return topo, err
+		},
+		Logf: t.Logf,
+	}
+}
+
+// runClockScenario runs name on provider through the claims harness (every variant
+// judged, every claim the model makes holds) and checks the run shows a direction:
+// some variant the model says breaks and some it says holds.
+func runClockScenario(t *testing.T, provider, name string, params lab.Params) *results.Report {
+	t.Helper()
+	rep := labtest.RunIn(t, providerEnv(t, provider, params), name, 3*time.Minute)
+	breaks, holds := 0, 0
+	for _, v := range rep.Variants {
+		for _, c := range v.Claims {
+			switch c {
+			case results.Breaks(results.Violations):
+				breaks++
+			case results.Holds(results.Violations):
+				holds++
+			}
+		}
+	}
+	if breaks == 0 || holds == 0 {
+		t.Errorf("%s: %d variants claimed to break and %d to hold: the test shows no direction", name, breaks, holds)
+	}
+	checkNodesHeld(t, rep)
+	return rep
+}
+
+// checkNodesHeld: every judged Redlock race recorded how many nodes A's grant sat on
+// (a majority at least, or the grant was not one) and how many partial locks B left.
+func checkNodesHeld(t *testing.T, rep *results.Report) {
+	t.Helper()
+	for _, v := range rep.Variants {
+		if v.Params["strategy"] == "" {
+			continue // single-clock-skew, searches
+		}
+		for _, tr := range v.Trials {
+			if tr.Outcome != results.Judged {
+				continue
+			}
+			held, ok := tr.Inputs[aNodesHeld]
+			if _, partial := tr.Inputs[bPartialNodes]; !ok || !partial {
+				t.Errorf("%s trial %d: %s or %s not recorded", v.Name, tr.N, aNodesHeld, bPartialNodes)
+			} else if held < 3 {
+				t.Errorf("%s trial %d: A granted on %v nodes, below a majority of 5", v.Name, tr.N, held)
+			}
+		}
+	}
+}
+
+// Fail-fast returns at a majority and releases while its other SETs are still in
+// flight; redlock waits for every answer first. In Kleppmann's sequence without a jump
+// every one of B's attempts is refused, so B's refused attempts leave partial locks in
+// more fail-fast trials than redlock ones (measured: 25 of 30 against 0 of 30).
+func TestFailFastLeavesPartialLocks(t *testing.T) {
+	env := providerEnv(t, "process", lab.Params{"ttl": "300ms", "strategies": "redlock,redlock-failfast"})
+	env.Trials = 4
+	rep := labtest.RunIn(t, env, "redlock-kleppmann", 4*time.Minute)
+	left := map[string]int{}
+	for _, v := range rep.Variants {
+		for _, tr := range v.Trials {
+			if tr.Outcome == results.Judged && tr.Inputs[bPartialNodes] > 0 {
+				left[v.Params["strategy"]]++
+			}
+		}
+	}
+	t.Logf("judged trials with partial locks left by B: %v", left)
+	if left["redlock-failfast"] <= left["redlock"] {
+		t.Errorf("fail-fast left partial locks in %d trials, redlock in %d: want more for fail-fast", left["redlock-failfast"], left["redlock"])
+	}
+}
+
+var clockScenarioParams = map[string]lab.Params{
+	"redlock-clock-jump": {"ttl": "300ms", "k": "2,3", "jumps": "2ms,100ms", "strategies": "redlock"},
+	"redlock-clock-rate": {"ttl": "300ms", "k": "3", "rates": "1.005,1.02,1.2", "drifts": "0.01,0.05", "strategies": "redlock"},
+	"redlock-kleppmann":  {"ttl": "300ms", "jump": "150ms", "strategies": "redlock,redlock-failfast"},
+	"single-clock-skew":  {"ttl": "300ms", "jump": "100ms"},
+}
+
+func TestClockScenariosEmbedded(t *testing.T) {
+	for name, params := range clockScenarioParams {
+		t.Run(name, func(t *testing.T) { runClockScenario(t, "embedded", name, params) })
+	}
+}
+
+func TestClockScenariosProcess(t *testing.T) {
+	for name, params := range clockScenarioParams {
+		t.Run(name, func(t *testing.T) { runClockScenario(t, "process", name, params) })
+	}
+}
+
+// A clock fault that never reaches the node must not be judged, on either provider:
+// the race's proof reads the node's clock back and finds it true.
+func TestClockFaultThatMissesTheNodeIsNotJudged(t *testing.T) {
+	ttl := 300 * time.Millisecond
+	for _, provider := range []string{"embedded", "process"} {
+		for _, c := range []struct {
+			name string
+			race clockRace
+		}{
+			// The model is on the nodes but its event never fires: no step happens.
+			{"jump-never-fired", func() clockRace { r := jumpRace("redlock", ttl, 3, 100*time.Millisecond); r.neverFire = true; return r }()},
+			// The spec leaves the clocks out: every node keeps true time.
+			{"rate-left-out-of-the-spec", func() clockRace { r := rateRace("redlock", ttl, 3, 1.2, 0); r.startTrue = true; return r }()},
+		} {
+			t.Run(provider+"/"+c.name, func(t *testing.T) {
+				env := providerEnv(t, provider, nil)
+				v := &results.Variant{Name: c.name, Measure: results.Violations}
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				if err := env.RunTrial(ctx, "clock-proof", v, 0, func(ctx context.Context, tr *lab.Trial) error { return c.race.run(ctx, env, tr) }); err != nil {
+					t.Fatal(err)
+				}
+				tr := v.Trials[0]
+				t.Logf("%s: %s", tr.Outcome, tr.Message)
+				if tr.Outcome != results.FaultNotProduced {
+					t.Errorf("outcome %s (%s %s), want %s: a fault that never reached the node was not refused", tr.Outcome, tr.ErrorKind, tr.Message, results.FaultNotProduced)
+				}
+			})
+		}
+	}
+}
+
+// The measured boundary must exist where the model puts one and not where it puts none.
+func TestClockSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
+	env := providerEnv(t, "embedded", nil)
+	ttl := 300 * time.Millisecond
+	for _, k := range []int{2, 3} {
+		v, err := searchSmallest(context.Background(), env, "redlock-clock-jump", "search", 0, float64(ttl), float64(5*time.Millisecond),
+			func(x float64) clockRace { return jumpRace("redlock", ttl, k, time.Duration(x)) },
+			func(x float64) string { return time.Duration(x).String() })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("k=%d: %v", k, v.Notes)
+		if v.Tally.Judged == 0 {
+			t.Fatalf("k=%d: no probe trial judged (%d fault not produced, errors %s)", k, v.Tally.FaultNotProduced, v.Tally.ErrorsString())
+		}
+		if v.Tally.Judged < v.Tally.Trials {
+			t.Errorf("k=%d: %d of %d probe trials judged: the boundary rests on unjudged probes", k, v.Tally.Judged, v.Tally.Trials)
+		}
+		measured := v.Params["measured_smallest"]
+		if k == 2 && !strings.HasPrefix(measured, "none") {
+			t.Errorf("k=2: a jump of %s broke a lock held on all five nodes", measured)
+		}
+		if k == 3 {
+			if strings.HasPrefix(measured, "none") || strings.HasPrefix(v.Params["model_smallest"], "none") {
+				t.Fatalf("k=3: measured %s, model %s: want a boundary from both", measured, v.Params["model_smallest"])
+			}
+			if d, err := time.ParseDuration(strings.Fields(measured)[0]); err != nil || d < 3*time.Millisecond {
+				t.Errorf("k=3: measured smallest jump %s is below the drift allowance (3ms): the validity should cover it", measured)
+			}
+		}
+	}
+}
+
+func TestSentinelClockSkewProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three failovers: about 20 s")
+	}
+	runClockScenario(t, "process", "sentinel-clock-skew", lab.Params{"ttl": "10s", "offset": "30s"})
+}
+
+// miniredis has no replication: no trial may be judged, each fails to set up.
+func TestSentinelClockSkewRefusesEmbedded(t *testing.T) {
+	s, _ := lab.Lookup("sentinel-clock-skew")
+	rep, err := lab.Run(context.Background(), s, providerEnv(t, "embedded", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range rep.Variants {
+		if v.Tally.Judged != 0 || v.Tally.Errors["setup"] != v.Tally.Trials {
+			t.Errorf("%s on embedded: %d judged, errors %s; want every trial a setup error", v.Name, v.Tally.Judged, v.Tally.ErrorsString())
+		}
+	}
+}
+
+// Bad params are refused before anything starts.
+func TestClockScenariosRefuseBadParams(t *testing.T) {
+	for name, bad := range map[string][]lab.Params{
+		"single-clock-skew":   {{"ttl": "100ms"}, {"jump": "soon"}, {"jumps": "1ms"}},
+		"redlock-clock-jump":  {{"k": "6"}, {"jumps": "-1ms"}, {"search": "maybe"}},
+		"redlock-clock-rate":  {{"rates": "0"}, {"drifts": "0.9"}, {"k": "1,x"}},
+		"redlock-kleppmann":   {{"ttl": "10ms"}, {"jump": "0s"}},
+		"sentinel-clock-skew": {{"ttl": "1s"}, {"promotion-timeout": "0s"}, {"offset": "later"}},
+	} {
+		s, err := lab.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, params := range bad {
+			env := &lab.Env{Trials: 1, Params: params, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+				t.Errorf("%s with %v started a topology", name, params)
+				return nil, errors.New("no servers in this test")
+			}}
+			_, err := lab.Run(context.Background(), s, env)
+			var pe *lab.ParamError
+			if !errors.As(err, &pe) {
+				t.Errorf("%s with %v: %v, want a *ParamError", name, params, err)
+			}
+		}
+	}
+}

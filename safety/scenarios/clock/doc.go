@@ -1,0 +1,5 @@
+// Package clock reproduces what a clock that jumps, drifts or is skewed does to a
+// lease: on one Redis (single-clock-skew), under Sentinel (sentinel-clock-skew), and
+// to Redlock's quorum (redlock-clock-jump, redlock-clock-rate, redlock-kleppmann),
+// each race judged against the clock model's prediction.
+package clock

@@ -1,0 +1,15 @@
+package consensus
+
+import (
+	"testing"
+
+	_ "github.com/lockbench/lockbench/locks/etcdlock" // registers the etcd strategies and provider
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
+)
+
+func TestFenceRegression(t *testing.T) { labtest.RunScenario(t, "fence-regression", 1, nil) }
+
+func TestEtcdLeaderKill(t *testing.T) {
+	labtest.RunScenario(t, "etcd-leader-kill", 1, lab.Params{"strategies": "etcd-3,etcd"})
+}

@@ -1,0 +1,230 @@
+package consensus
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// fenceRegression: the fencing counter lives in the store that grants the lock. On
+// Redis it is an INCR on the sentinel-managed master: writes the replicas never applied
+// vanish in a failover, the counter with them, and the new master hands out tokens
+// again. Both harms are counted: a fenced resource that saw the lost tokens refuses the
+// honest new holder, and two fenced resources that saw different writes answer the
+// same holder differently. On etcd the fence is the raft-ordered revision: raft elects
+// only a member holding every committed entry, so fences keep growing even when a
+// follower lagged until just before the leader died. On a ZooKeeper ensemble a third
+// variant restarts a follower with an empty disk first: it must sync from the leader.
+type fenceRegression struct{}
+
+func init() { lab.Register(fenceRegression{}) }
+
+func (fenceRegression) Name() string { return "fence-regression" }
+func (fenceRegression) Summary() string {
+	return "the primary dies after its followers lagged: an INCR fence on Redis goes backwards (tokens reissued, the honest holder refused, fenced stores diverge); etcd's revision does not"
+}
+func (fenceRegression) Params() []lab.Param {
+	return []lab.Param{
+		lab.StoresParam("strategies", []string{"sentinel", "etcd-3"}, fitsFenceRegression, "the lock services to run on (a primary that fails over, followers that can lag)"),
+		lab.IntParam("cycles", 3, 1, 1000, "lock cycles in each phase (before the lag, during it, after the promotion)"),
+		lab.DurationParam("promotion-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new primary before the trial is fault_not_produced"),
+	}
+}
+
+func fitsFenceRegression(s lab.Store) bool {
+	_, lags := s.(lab.ReplicationControl)
+	return lab.IsFailover(s) && lags
+}
+
+// fenceLinearizable says whether the store declares its fences raft-ordered.
+func fenceLinearizable(s lab.Store) bool {
+	l, ok := s.(interface{ FenceLinearizable() bool })
+	return ok && l.FenceLinearizable()
+}
+
+type fenceVariant struct {
+	lab.Variant
+	store lab.Store
+	lag   bool // the followers lag during A's last cycles
+	// emptyRestart restarts a follower without its disk before A's last cycles
+	// (ZooKeeper ensembles: the server must rejoin and sync from the leader).
+	emptyRestart bool
+}
+
+func (s fenceRegression) variants(st lab.Store) []fenceVariant {
+	harms := []results.Measure{results.ReissuedTokens, results.HonestRejected, results.Diverged}
+	claim := func(lossy bool) []results.Claim {
+		var cs []results.Claim
+		for _, m := range harms {
+			if lossy {
+				cs = append(cs, results.Breaks(m))
+			} else {
+				cs = append(cs, results.Holds(m))
+			}
+		}
+		return cs
+	}
+	name := st.Strategy()
+	mk := func(suffix, what string, claims []results.Claim) lab.Variant {
+		return lab.Variant{Variant: &results.Variant{Name: name + "/" + suffix, Measure: results.ReissuedTokens, Claims: claims,
+			Params: map[string]string{"strategy": name, "fence": st.FenceSource()}, Description: name + ": " + what}}
+	}
+	out := []fenceVariant{
+		{mk("lagging-followers", "the followers lag (Redis: CLIENT PAUSE on every replica; etcd: one follower paused, resumed just before the kill) while A's last cycles reach resource-1 only; the primary is killed; B locks on the new one",
+			claim(!fenceLinearizable(st))), st, true, false},
+		{mk("replicated", "control: every write reached every follower before the primary is killed", claim(false)), st, false, false},
+	}
+	if st.Spec().Kind == topologies.ZooKeeper {
+		// Measured (docs/zookeeper.md): the empty server syncs from the leader, so no fence regresses.
+		out = append(out, fenceVariant{mk("follower-restarted-empty", "a follower loses its disk and restarts (marker file gone, it rejoins and syncs from the leader) before A's last cycles; the leader is killed; B locks on the new one",
+			claim(false)), st, false, true})
+	}
+	return out
+}
+
+func (s fenceRegression) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	rep := env.NewReport(s)
+	for _, st := range p.Stores("strategies") {
+		spec := st.Spec()
+		if spec.Kind == topologies.Sentinel {
+			spec.Replicas, spec.DownAfter, spec.FailoverTimeout = 2, 500*time.Millisecond, 3*time.Second
+		}
+		if spec.Kind == topologies.Etcd && spec.Members < 3 {
+			return nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"], Want: "stores with followers: " + st.Strategy() + " has one member"}
+		}
+		part, err := lab.RunTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v fenceVariant, t *lab.Trial) error {
+			return s.trial(ctx, env, spec, v, t, p.Int("cycles"), p.Duration("promotion-timeout"))
+		})
+		if err != nil {
+			return nil, err
+		}
+		rep.Variants = append(rep.Variants, part.Variants...)
+	}
+	return rep, nil
+}
+
+// fencedCycle locks (through a failover in progress), enters r1, writes to each of
+// writeTo, leaves and releases.
+func fencedCycle(ctx context.Context, c *lab.Client, key string, r1 *lab.Resource, writeTo ...*lab.Resource) error {
+	lease, err := lab.AcquireThroughFaults(ctx, c, key, 10*time.Second, time.Minute)
+	if err != nil {
+		return lab.Failed("acquire", fmt.Errorf("%s: %w", c.ID, err))
+	}
+	if err := c.Enter(ctx, r1, lease); err != nil {
+		return err
+	}
+	for _, r := range writeTo {
+		if _, err := c.Write(ctx, r, lease); err != nil {
+			return err
+		}
+	}
+	c.Leave(r1, lease)
+	lab.ReleaseSoon(ctx, c, lease)
+	return nil
+}
+
+func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologies.Spec, v fenceVariant, t *lab.Trial, cycles int, promotion time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+promotion)
+	defer cancel()
+	topo, err := env.StartTopology(ctx, spec)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer topo.Close()
+	st, ctl := v.store.(lab.Failover), v.store.(lab.ReplicationControl)
+	r1 := lab.NewResource("resource-1", true, t.Rec)
+	r2 := lab.NewResource("resource-2", true, t.Rec) // a second store the holders update last
+
+	la, err := st.Locker(ctx, topo, true)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer la.Close()
+	a := lab.NewClient("A", la, t.Rec)
+	for i := 0; i < cycles; i++ {
+		if err := fencedCycle(ctx, a, t.Key, r1, r1, r2); err != nil {
+			return err
+		}
+	}
+	primary, err := st.Primary(ctx, topo)
+	if err != nil {
+		return lab.NoFault("no primary to fail over: %v", err)
+	}
+	if err := ctl.Synced(ctx, topo, primary); err != nil {
+		return lab.Failed("sync", err)
+	}
+	beforeKill := func(context.Context) error { return ctl.Synced(ctx, topo, primary) }
+	if v.lag {
+		if beforeKill, err = ctl.Lag(ctx, t, topo, primary); err != nil {
+			return lab.Failed("nemesis", err)
+		}
+	}
+	var restarted topologies.Node
+	if v.emptyRestart {
+		if restarted, err = restartFollowerEmpty(ctx, t, topo, primary); err != nil {
+			return err
+		}
+	}
+	// A's last cycles reach resource-1 only: A dies before updating resource-2.
+	for i := 0; i < cycles; i++ {
+		if err := fencedCycle(ctx, a, t.Key, r1, r1); err != nil {
+			return err
+		}
+	}
+	if err := beforeKill(ctx); err != nil {
+		return lab.Failed("nemesis", err)
+	}
+	last := r1.Stats().HighestFence
+	next, err := lab.KillPrimary(ctx, t, st, topo, primary, promotion)
+	if err != nil {
+		return err
+	}
+	if err := proveFenceState(ctx, t, v.store, next, last, v.lag); err != nil {
+		return err
+	}
+	if restarted != nil {
+		t.Input("restarted_server_leads", lab.BoolFloat(next.Name() == restarted.Name()))
+	}
+	lb, err := st.Locker(ctx, topo, true)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer lb.Close()
+	b := lab.NewClient("B", lb, t.Rec)
+	for i := 0; i < cycles; i++ {
+		if err := fencedCycle(ctx, b, t.Key, r1, r1, r2); err != nil {
+			return err
+		}
+	}
+	t.Input("fence_a_last", float64(last))
+	t.Input("fence_b_last", float64(r1.Stats().HighestFence))
+	return nil
+}
+
+// proveFenceState reads the fence counter on the promoted node, where the store keeps
+// one: with lagging followers the cut must really have lost A's last fences (else
+// nothing was cut), and in the control nothing may be missing (else WAIT did not work).
+func proveFenceState(ctx context.Context, t *lab.Trial, st lab.Store, next topologies.Node, last int64, lagged bool) error {
+	fr, ok := st.(lab.FenceReader)
+	if !ok {
+		return nil // the fence is the store's own (a revision): the promotion is the proof
+	}
+	got, err := fr.Fence(ctx, next, t.Key)
+	if err != nil {
+		return lab.Failed("observe", fmt.Errorf("fence counter on %s: %w", next.Name(), err))
+	}
+	t.Input("fence_on_promoted", float64(got))
+	t.Input("last_fence_before_kill", float64(last))
+	switch {
+	case lagged && got >= last:
+		return lab.NoFault("the promoted %s holds fence %d, A's last was %d: the lag lost nothing", next.Name(), got, last)
+	case !lagged && got < last:
+		return lab.Failed("sync", fmt.Errorf("the promoted %s holds fence %d, below A's last %d, although every write was acknowledged", next.Name(), got, last))
+	}
+	t.Prove("the promoted %s holds fence %d, A's last accepted was %d", next.Name(), got, last)
+	return nil
+}

@@ -1,0 +1,181 @@
+package failover
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// failoverLoss: on a sentinel deployment, the master dies delay after granting a lock
+// whose SET the replicas had not applied yet (each replica's stream held back by a
+// CLIENT PAUSE of a drawn length, or every replica cut off). The promoted replica
+// lacks the key: the lock is lost and a second client takes it. WAIT 1, WAIT 2 and
+// min-replicas-to-write change the odds. The zombie mode stops the master instead and
+// measures how long the old master takes writes after it comes back.
+type failoverLoss struct{}
+
+func init() { lab.Register(failoverLoss{}) }
+
+func (failoverLoss) Name() string { return "failover-loss" }
+func (failoverLoss) Summary() string {
+	return "sentinel master dies delay after a grant: the promoted replica may lack the lock (loss probability vs delay and lag; WAIT 1, WAIT 2, min-replicas-to-write; zombie master)"
+}
+
+var failoverGuards = []sentinelrig.Guard{
+	{Mode: "none"},
+	{Mode: "wait1", WaitReplicas: 1},
+	{Mode: "wait2", WaitReplicas: 2},
+	{Mode: "min-replicas", MinReplicas: true},
+	{Mode: "zombie", Zombie: true},
+}
+
+func guardModes() []string {
+	names := make([]string, len(failoverGuards))
+	for i, g := range failoverGuards {
+		names[i] = g.Mode
+	}
+	return names
+}
+
+func (failoverLoss) Params() []lab.Param {
+	return []lab.Param{
+		lab.ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1), zombie (stop the master, resume it after the failover)"),
+		lab.DurationsParam("delays", []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}, "time from grant to SIGKILL of the master"),
+		lab.DurationParam("lag-max", 50*time.Millisecond, 0, "each replica stops applying the stream (CLIENT PAUSE) for a whole number of ms drawn uniformly in [0, lag-max] just before the grant; 0 means natural lag only"),
+		lab.ChoiceParam("cut", "pause", []string{"pause", "link-kill"}, "how the replicas miss the grant: pause (CLIENT PAUSE each for its drawn lag) or link-kill (SIGSTOP the replicas and CLIENT KILL TYPE replica on the master before the grant, SIGCONT after the kill: every grant is missed)"),
+		lab.DurationParam("wait-timeout", 200*time.Millisecond, time.Millisecond, "WAIT's timeout in the wait modes: fewer acks by then refuse the grant"),
+		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds (sentinels then ping and reconnect every half of it, at most 1 s)"),
+		lab.DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout: a promotion must be seen within it, and sentinel sees one only at its next once-a-second INFO of the replica"),
+		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master before the trial is fault_not_produced"),
+		lab.DurationParam("zombie-watch", 20*time.Second, 100*time.Millisecond, "zombie mode: how long to keep probing the resumed old master for writes; a window cut here is a lower bound"),
+		lab.SwitchParam("reuse", true, "re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
+		lab.IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation, so that one re-forms while a trial runs on another"),
+		lab.DurationParam("reform-timeout", 15*time.Second, time.Second, "with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
+	}
+}
+
+// zombieProbeInterval paces the writes that measure a zombie's window.
+const zombieProbeInterval = 20 * time.Millisecond
+
+func readFailoverConfig(p lab.Values) sentinelrig.Config {
+	c := sentinelrig.Config{
+		Delays: p.Durations("delays"), LagMax: p.Duration("lag-max"), WaitTimeout: p.Duration("wait-timeout"),
+		Cut: p.String("cut"), DownAfter: p.Duration("down-after"), FailoverTimeout: p.Duration("failover-timeout"),
+		PromotionTimeout: p.Duration("promotion-timeout"), ZombieWatch: p.Duration("zombie-watch"),
+		Reuse: p.Bool("reuse"), Deployments: p.Int("deployments"), ReformTimeout: p.Duration("reform-timeout"),
+	}
+	c.LinkKill = c.Cut == "link-kill"
+	for _, m := range p.Strings("modes") {
+		for _, g := range failoverGuards {
+			if g.Mode == m {
+				c.Guards = append(c.Guards, g)
+			}
+		}
+	}
+	return c
+}
+
+// failoverVariant is one guard at one kill delay (the zombie has no delay), and where
+// its trials got their deployments.
+type failoverVariant struct {
+	lab.Variant
+	guard sentinelrig.Guard
+	delay time.Duration
+	use   sentinelrig.DeploymentUse
+}
+
+func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	r, err := sentinelrig.NewRun(env, readFailoverConfig(p))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	rep := env.NewReport(s)
+	for _, g := range r.Guards {
+		if g.Zombie {
+			v := zombieVariant(r)
+			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
+				return sentinelrig.Borrow(ctx, r.ZombieDeployments, &v.use, func(topo topologies.Topology) error { return zombieTrial(ctx, r, topo, t) })
+			}); err != nil {
+				return nil, err
+			}
+			rep.Variants = append(rep.Variants, v.Result())
+			continue
+		}
+		var variants []*failoverVariant
+		for _, delay := range r.Delays {
+			v := delayVariant(r, g, delay)
+			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
+				return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use, func(topo topologies.Topology) error { return lossTrial(ctx, r, topo, v, t) })
+			}); err != nil {
+				return nil, err
+			}
+			variants = append(variants, v)
+			rep.Variants = append(rep.Variants, v.Result())
+		}
+		rep.Series = append(rep.Series, lossByDelay(g, variants))
+		// Under WAIT the grant itself waits out the lag, so the margin means nothing there.
+		if !r.LinkKill && r.LagMax > 0 && g.WaitReplicas == 0 {
+			rep.Series = append(rep.Series, lossByLagMargin(g, variants))
+		}
+	}
+	return rep, nil
+}
+
+func (s failoverLoss) runVariant(ctx context.Context, env *lab.Env, v *failoverVariant, trial func(ctx context.Context, t *lab.Trial) error) error {
+	for n := range env.TrialsOf(v.Result()) {
+		if err := env.RunTrial(ctx, s.Name(), v.Result(), n, func(ctx context.Context, t *lab.Trial) error {
+			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+			defer cancel()
+			return trial(ctx, t)
+		}); err != nil {
+			return err
+		}
+	}
+	if n := v.use.Note(); n != "" {
+		v.Note(n)
+	}
+	return nil
+}
+
+func delayVariant(r *sentinelrig.Run, g sentinelrig.Guard, delay time.Duration) *failoverVariant {
+	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
+		Name:        fmt.Sprintf("%s-delay-%dms", g.Mode, delay.Milliseconds()),
+		Description: fmt.Sprintf("%s; %s; master SIGKILLed %v after the grant", g.Grant(r.WaitTimeout), r.CutDescription(), delay),
+		Params:      map[string]string{"mode": g.Mode, "delay": delay.String(), "lag_max": r.LagMax.String(), "cut": r.Cut},
+		Measure:     results.LostLocks,
+		Claims:      lossClaims(r.Config, g, delay),
+	}}, guard: g, delay: delay}
+}
+
+// lossClaims: WAIT 2 keeps the key on every replica; with no guard a grant that no
+// replica saw (link-kill) is always lost, and a kill before any drawn lag can end
+// loses it in some trials. Everything else is a point of the sweep.
+func lossClaims(cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration) []results.Claim {
+	switch {
+	case g.WaitReplicas >= 2:
+		return []results.Claim{results.Holds(results.LostLocks)}
+	case g.Unguarded() && cfg.LinkKill:
+		return []results.Claim{results.Always(results.LostLocks)}
+	case g.WaitReplicas == 0 && !cfg.LinkKill && delay == 0 && cfg.LagMax >= 20*time.Millisecond:
+		return []results.Claim{results.Breaks(results.LostLocks)}
+	}
+	return nil
+}
+
+func zombieVariant(r *sentinelrig.Run) *failoverVariant {
+	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
+		Name: "zombie",
+		Description: "SIGSTOP the master until a replica is promoted; B locks on the new master; SIGCONT the old one; A, still pointed at it, locks there too; " +
+			"sentinel's INFO and hello periods are left at their defaults (10 s, 2 s): they decide when sentinel turns the old master into a replica",
+		Params:   map[string]string{"mode": "zombie", "zombie_watch": r.ZombieWatch.String()},
+		Measure:  results.Violations,
+		Claims:   []results.Claim{results.Breaks(results.Violations), results.Breaks(results.SplitBrainWindow)},
+		WindowIs: "from the old master's first probe write after its resume to its last accepted one (it accepts until sentinel turns it into a replica; a window still open at zombie-watch is a lower bound)",
+	}}, guard: sentinelrig.Guard{Mode: "zombie", Zombie: true}}
+}

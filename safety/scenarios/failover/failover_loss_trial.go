@@ -1,0 +1,161 @@
+package failover
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology, v *failoverVariant, t *lab.Trial) error {
+	st := r.Store
+	primary, err := st.Primary(ctx, topo)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	replicas := lab.ReplicasOf(topo, primary)
+	if err := sentinelrig.ConfigureGuard(ctx, topo, v.guard); err != nil {
+		return lab.Failed("setup", err)
+	}
+	var locker locks.Locker
+	if v.guard.WaitReplicas > 0 {
+		locker, err = locks.NewWait(ctx, primary.Addr(), locks.WaitOptions{Replicas: v.guard.WaitReplicas, Timeout: r.WaitTimeout})
+	} else {
+		locker, err = st.Locker(ctx, topo, false)
+	}
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer locker.Close()
+	a := lab.NewClient("A", locker, t.Rec)
+	res := lab.NewResource("resource", false, t.Rec)
+	t.Input("delay_ms", lab.Millis(v.delay))
+
+	healCut := nemesis.NoHeal
+	var lags *replicaLags
+	if r.LinkKill {
+		if healCut, err = nemesis.Inject(ctx, "replication-link-kill", nemesis.Target{Nodes: append([]topologies.Node{primary}, replicas...), Recorder: t.Rec}); err != nil {
+			return lab.Failed("nemesis", err)
+		}
+		defer healCut(context.Background()) // stopped replicas must not outlive the trial
+	} else if r.LagMax > 0 {
+		if lags, err = pauseReplicas(ctx, t, replicas, r.LagMax); err != nil {
+			return lab.Failed("nemesis", err)
+		}
+		defer lags.wait()
+	}
+	lease, err := a.Acquire(ctx, t.Key, time.Minute)
+	if err != nil {
+		return lab.FirstGrant(err)
+	}
+	if err := a.Enter(ctx, res, lease); err != nil {
+		return err
+	}
+	if err := lab.Sleep(ctx, v.delay); err != nil {
+		return err
+	}
+	if r.LinkKill {
+		if err := sentinelrig.ProveCut(ctx, t, primary); err != nil {
+			return err
+		}
+	}
+	killed := time.Now()
+	var next topologies.Node
+	if r.LinkKill {
+		// The stopped replicas resume only once the master is dead: they reconnect
+		// to nothing, and a stopped replica could not be promoted.
+		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary}, Recorder: t.Rec}); err != nil {
+			return lab.Failed("nemesis", err)
+		}
+		if err := healCut(ctx); err != nil {
+			return lab.Failed("nemesis", err)
+		}
+		next, err = lab.AwaitPromotion(ctx, t, st, topo, primary, r.PromotionTimeout)
+	} else {
+		next, err = lab.KillPrimary(ctx, t, st, topo, primary, r.PromotionTimeout)
+	}
+	if err != nil {
+		return err
+	}
+	t.Input("promotion_ms", lab.Millis(time.Since(killed)))
+	if lags != nil {
+		if err := lags.record(ctx, t, killed, next); err != nil {
+			return err
+		}
+	}
+	state, err := lab.ObserveKey(ctx, t, st, topo, next, t.Key)
+	if err != nil {
+		return err
+	}
+	t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), sentinelrig.DescribeKey(state, lease.Token))
+	if err := sentinelrig.SecondHolder(ctx, t, res, next); err != nil {
+		return err
+	}
+	a.Leave(res, lease)
+	return nil
+}
+
+// replicaLags are the drawn pauses of one trial's replicas and when each really
+// ended: a PING blocks until the server lifts the pause, which may be later than asked.
+type replicaLags struct {
+	replicas []topologies.Node
+	lags     []time.Duration
+	ends     []time.Time
+	done     sync.WaitGroup
+	errs     []error
+}
+
+func pauseReplicas(ctx context.Context, t *lab.Trial, replicas []topologies.Node, lagMax time.Duration) (*replicaLags, error) {
+	l := &replicaLags{replicas: replicas, lags: make([]time.Duration, len(replicas)), ends: make([]time.Time, len(replicas)), errs: make([]error, len(replicas))}
+	for i, r := range replicas {
+		l.lags[i] = time.Duration(t.Rand.Int64N(lagMax.Milliseconds()+1)) * time.Millisecond
+		t.Input(fmt.Sprintf("lag_replica%d_ms", i), lab.Millis(l.lags[i]))
+		if l.lags[i] == 0 {
+			l.ends[i] = time.Now()
+			continue
+		}
+		if _, err := nemesis.Inject(ctx, "replication-pause", nemesis.Target{Nodes: []topologies.Node{r}, Duration: l.lags[i], Recorder: t.Rec}); err != nil {
+			l.wait()
+			return nil, err
+		}
+		l.done.Add(1)
+		go func(i int, addr string) {
+			defer l.done.Done()
+			c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, Protocol: 2, DisableIdentity: true, ReadTimeout: lagMax + 2*time.Second})
+			defer c.Close()
+			l.errs[i] = c.Ping(ctx).Err()
+			l.ends[i] = time.Now()
+		}(i, r.Addr())
+	}
+	t.Input("lag_min_ms", lab.Millis(slices.Min(l.lags)))
+	t.Input("lag_max_ms", lab.Millis(slices.Max(l.lags)))
+	return l, nil
+}
+
+func (l *replicaLags) wait() { l.done.Wait() }
+
+// record waits for every pause to end and notes each end against the kill.
+func (l *replicaLags) record(ctx context.Context, t *lab.Trial, killed time.Time, promoted topologies.Node) error {
+	l.wait()
+	for i, r := range l.replicas {
+		if l.errs[i] != nil {
+			return lab.Failed("observe", fmt.Errorf("PING %s to see its pause end: %w", r.Name(), l.errs[i]))
+		}
+		margin := lab.Millis(l.ends[i].Sub(killed))
+		t.Input(fmt.Sprintf("pause_end_after_kill_replica%d_ms", i), margin)
+		if r.Addr() == promoted.Addr() {
+			t.Input("lag_promoted_ms", lab.Millis(l.lags[i]))
+			t.Input("pause_end_after_kill_promoted_ms", margin)
+		}
+	}
+	return ctx.Err()
+}

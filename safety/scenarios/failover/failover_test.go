@@ -1,0 +1,132 @@
+package failover
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// Every loss mode runs (wait1 and min-replicas included) on re-used deployments;
+// labtest.RunScenario asserts their claims: lost in some trial with no guard or only
+// min-replicas at delay 0, never lost under WAIT 2; wait1 is a measured point.
+func TestFailoverLoss(t *testing.T) {
+	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "none,wait1,wait2,min-replicas", "delays": "0ms", "lag-max": "150ms", "wait-timeout": "2s"})
+	want := map[string]bool{"mode=none": true, "mode=none by lag": true, "mode=wait1": true, "mode=wait2": true, "mode=min-replicas": true, "mode=min-replicas by lag": true}
+	for _, s := range rep.Series {
+		if !want[s.Name] {
+			t.Errorf("unexpected series %q", s.Name)
+		}
+		delete(want, s.Name)
+		if len(s.Points) == 0 {
+			t.Errorf("series %q has no point", s.Name)
+		}
+		for _, p := range s.Points {
+			if p.N == 0 || p.Lo > p.Y || p.Y > p.Hi || p.Lo == p.Hi {
+				t.Errorf("series %q point %+v: want K of N with an interval around it", s.Name, p)
+			}
+		}
+	}
+	for name := range want {
+		t.Errorf("no series %q", name)
+	}
+	for _, v := range rep.Variants {
+		for _, tr := range v.Trials {
+			if tr.Outcome == results.Judged && !provesARead(tr) {
+				t.Errorf("%s trial %d judged on %q: want what was read on the promoted master", v.Name, tr.N, tr.Proof)
+			}
+		}
+	}
+}
+
+func provesARead(tr results.Trial) bool {
+	for _, p := range tr.Proof {
+		if strings.HasPrefix(p, "read ") {
+			return true
+		}
+	}
+	return false
+}
+
+// With every replica cut off before the grant, every judged trial lost the lock (the
+// Always claim), and each proved the cut from the master's replication state.
+func TestFailoverLossLinkKill(t *testing.T) {
+	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "none", "delays": "0ms", "cut": "link-kill"})
+	for _, v := range rep.Variants {
+		for _, tr := range v.Trials {
+			if tr.Outcome != results.Judged {
+				continue
+			}
+			cut := false
+			for _, p := range tr.Proof {
+				cut = cut || strings.HasPrefix(p, "before the kill")
+			}
+			if !cut || !provesARead(tr) {
+				t.Errorf("%s trial %d judged on %q: want the cut and the read proven", v.Name, tr.N, tr.Proof)
+			}
+		}
+	}
+}
+
+// The resumed old master takes writes: check.SplitBrain measures the window from the
+// probes, and the tally carries it.
+func TestFailoverLossZombie(t *testing.T) {
+	rep := labtest.RunScenario(t, "failover-loss", 1, lab.Params{"modes": "zombie"})
+	v := rep.Variants[0]
+	if v.Tally.Window.N == 0 || v.Tally.Window.Max <= 0 {
+		t.Errorf("zombie: no split-brain window in the tally %+v", v.Tally.Window)
+	}
+	if v.WindowIs == "" {
+		t.Error("zombie: the window is not described")
+	}
+}
+
+// A promotion not seen in time is fault_not_produced, never judged; the deployment it
+// leaves mid-failover re-forms for the next trial (one deployment, so it must).
+func TestFailoverLossPromotionTimeout(t *testing.T) {
+	env := labtest.TestEnv(t, 2, lab.Params{"modes": "none", "delays": "0ms", "promotion-timeout": "1ms", "deployments": "1"})
+	s, err := lab.Lookup("failover-loss")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	rep, err := lab.Run(ctx, s, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", rep.Table())
+	for _, v := range rep.Variants {
+		if v.Tally.Judged != 0 || v.Tally.FaultNotProduced != v.Tally.Trials {
+			t.Errorf("%s: %d judged, %d fault not produced of %d (errors %s; notes %v): want every trial fault_not_produced",
+				v.Name, v.Tally.Judged, v.Tally.FaultNotProduced, v.Tally.Trials, v.Tally.ErrorsString(), v.Notes)
+		}
+	}
+}
+
+func TestFailoverLossParams(t *testing.T) {
+	s, err := lab.Lookup("failover-loss")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []lab.Params{
+		{"modes": "none,wait3"},
+		{"cut": "both"},
+		{"down-after": "50ms"},
+		{"failover-timeout": "500ms"},
+		{"deployments": "0"},
+	} {
+		var pe *lab.ParamError
+		if _, err := lab.Parse(s.Name(), s.Params(), bad); !errors.As(err, &pe) {
+			t.Errorf("%v: %v, want a ParamError", bad, err)
+		}
+	}
+	if _, err := lab.Parse(s.Name(), s.Params(), nil); err != nil {
+		t.Errorf("defaults: %v", err)
+	}
+}

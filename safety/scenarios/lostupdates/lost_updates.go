@@ -1,0 +1,387 @@
+package lostupdates
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// lostUpdates: the lock breaks (its holder pauses past its lease, the master fails
+// over without the lock, Redlock nodes restart empty, the master's clock jumps) while
+// A is in the middle of a change to an account row on a real PostgreSQL; B takes the
+// lock and makes its own change; then A's write goes through its guard. The database
+// is audited after every trial: which guard keeps the data correct when the lock does
+// not? An unfenced atomic statement loses nothing but lets the stale holder write; a
+// read-modify-write loses B's change; a check in the client before the write (check-
+// then-write) loses it too; a fenced statement refuses the stale holder where the
+// fence only grows, and refuses the honest one where a failover reissued it.
+type lostUpdates struct{}
+
+func init() { lab.Register(lostUpdates{}) }
+
+func (lostUpdates) Name() string { return "lost-updates" }
+func (lostUpdates) Summary() string {
+	return "the lock breaks in the middle of a change to an account row on PostgreSQL: which write guard (unfenced, fenced, check-then-write, read-modify-write, +outbox) keeps the data correct, by an audit of the rows"
+}
+
+// lockBreak is one way the lock breaks, and the strategies it breaks.
+type lockBreak struct {
+	name       string // as --param breaks spells it
+	strategies []string
+	what       string
+}
+
+var lockBreaks = []lockBreak{
+	{"pause", []string{"single", "etcd", "zookeeper", pgAdvisory},
+		"A stops (client-pause) for pause-factor x the granted lease in the middle of its change; B retries meanwhile and is granted once the lease has run out"},
+	{"failover", []string{"sentinel"},
+		"the replicas lag (CLIENT PAUSE) from before A's first lease; in the middle of A's change its master is SIGKILLed; a replica that never saw A's lease (nor its INCR fences) is promoted; B locks there"},
+	{"redlock-restart", []string{"redlock"},
+		"A holds nodes 0-2 of 5 (3 and 4 are down); in the middle of its change node 2 restarts with no data and 3, 4 come back empty; B wins nodes 2-4"},
+	{"clock-jump", []string{"single"},
+		"in the middle of A's change the master's clock (libfaketime) jumps forward twice the lease: A's key expires early; B locks while A's lease still runs"},
+}
+
+// allBreaks are the lock breaks and the lock-free writers' redelivery.
+func allBreaks() []string { return append(lockBreakNames(), lockFreeRedelivery) }
+
+// allStrategies are the lock services and the lock-free writers.
+func allStrategies() []string { return append(lostUpdatesStrategies(), lockFreeModes...) }
+
+// availableStrategies are those of allStrategies this program can run: the lock
+// services registered (ZooKeeper's only when locks/zklock is imported), pg-advisory
+// (the account's own server) and the lock-free writers.
+func availableStrategies() []string {
+	var out []string
+	for _, st := range allStrategies() {
+		_, err := lab.StoreFor(st)
+		if err == nil || st == pgAdvisory || slices.Contains(lockFreeModes, st) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func lockBreakNames() []string {
+	var out []string
+	for _, b := range lockBreaks {
+		out = append(out, b.name)
+	}
+	return out
+}
+
+// lostUpdatesStrategies are the strategies of every break, each once.
+func lostUpdatesStrategies() []string {
+	var out []string
+	for _, b := range lockBreaks {
+		for _, s := range b.strategies {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// Fence sources: the lock service's own, or a PostgreSQL sequence beside the rows.
+const (
+	fenceOfLock = "lock"
+	fencePGSeq  = "pg-sequence"
+)
+
+// accountGuard is a write guard of the account resource: one of resources/pgaccount's
+// modes, read once from its name.
+type accountGuard struct {
+	base   string // unfenced, fenced, check-then-write, read-modify-write
+	outbox bool   // a side effect is sent, in a transaction of its own, before the write
+}
+
+var accountGuardBases = []string{"unfenced", "fenced", "check-then-write", "read-modify-write"}
+
+// AccountModes are the guard modes lost-updates writes the account row with, in the
+// order of resources/pgaccount's ModeNames: each guard, then each with "+outbox".
+func AccountModes() []string {
+	var out []string
+	for _, outbox := range []bool{false, true} {
+		for _, b := range accountGuardBases {
+			out = append(out, accountGuard{b, outbox}.String())
+		}
+	}
+	return out
+}
+
+func (g accountGuard) String() string {
+	if g.outbox {
+		return g.base + "+outbox"
+	}
+	return g.base
+}
+
+// needsFence: the guard compares the writer's token with the row's fence.
+func (g accountGuard) needsFence() bool { return g.base == "fenced" || g.base == "check-then-write" }
+
+func (g accountGuard) what() string {
+	s := map[string]string{
+		"unfenced":          "UPDATE balance = balance - amount (one atomic statement, no token)",
+		"fenced":            "UPDATE ... WHERE fence < token, setting fence = token (the database refuses a stale token)",
+		"check-then-write":  "SELECT the row, compare its fence with the token in the client, then UPDATE the computed balance and the token",
+		"read-modify-write": "SELECT the balance, compute, UPDATE balance = computed (only the lock guards it)",
+	}[g.base]
+	if g.outbox {
+		s += "; first an outbox row (a side effect) in a transaction of its own"
+	}
+	return s
+}
+
+func parseAccountGuard(name string) accountGuard {
+	base, outbox := strings.CutSuffix(name, "+outbox")
+	return accountGuard{base, outbox}
+}
+
+func (lostUpdates) Params() []lab.Param {
+	return []lab.Param{
+		lab.ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks: pause (single, etcd, zookeeper, pg-advisory; and the lock-free writers, paused between read and write), failover (sentinel), redlock-restart (redlock), clock-jump (single, libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
+		lab.ChoicesParam("strategies", availableStrategies(), allStrategies(), "the lock services to break (each break runs on those of its own among them), and the lock-free writers "+strings.Join(lockFreeModes, ", ")+" (no lock)"),
+		lab.ChoicesParam("guards", AccountModes(), AccountModes(), "the write guards of the account row (resources/pgaccount modes)"),
+		lab.ChoicesParam("fences", []string{fenceOfLock, fencePGSeq}, []string{fenceOfLock, fencePGSeq}, "where the token comes from: lock (the lock service's own fence: INCR on the Redis master, etcd's revision, pglock's sequence; Redlock has none) or pg-sequence (nextval of a sequence on the account's database, right after each grant)"),
+		lab.DurationParam("ttl", 500*time.Millisecond, 100*time.Millisecond, "the lease of the pause break (etcd grants whole seconds, at least 2 s); clock-jump asks for at least 1 s, redlock-restart 2 s and failover 10 s, so that their fault breaks the lock before the lease ends"),
+		lab.FloatParam("pause-factor", 2, 1.2, 100, "pause: A stops for this many times the lease the store granted"),
+	}
+}
+
+// lostUpdatesVariant is one guard on one fence source of one broken lock service.
+type lostUpdatesVariant struct {
+	lab.Variant
+	brk      lockBreak
+	strategy string
+	fence    string // fenceOfLock or fencePGSeq
+	guard    accountGuard
+}
+
+// hasFence says whether the variant writes with a token at all.
+func (v lostUpdatesVariant) hasFence() bool { return lockHasFence(v.strategy, v.fence) }
+
+func lockHasFence(strategy, fence string) bool { return fence == fencePGSeq || strategy != "redlock" }
+
+// monotonic says whether the fence only grows through the break: every source but a
+// Redis INCR through a failover that lost it.
+func (v lostUpdatesVariant) monotonic() bool {
+	return v.fence == fencePGSeq || v.brk.name != "failover"
+}
+
+// lostUpdatesClaims are what each guard's mechanism makes certain, once the lock is
+// proved broken with A's read done (read-first guards) and B's change applied or
+// refused before A writes. Every variant has two holders inside at once.
+func lostUpdatesClaims(v lostUpdatesVariant) []results.Claim {
+	cs := []results.Claim{results.Always(results.Violations)}
+	escaped := results.Holds(results.EscapedSideEffects) // nothing refused: no side effect escapes
+	switch {
+	case v.guard.base == "unfenced":
+		// One atomic statement loses nothing: it just lets the stale holder write.
+		cs = append(cs, results.Holds(results.LostUpdates), results.Always(results.StaleApplied), results.Holds(results.HonestRejected))
+	case v.guard.base == "read-modify-write":
+		// A computed from the row before B's change and writes over it.
+		cs = append(cs, results.Always(results.LostUpdates), results.Always(results.StaleApplied), results.Holds(results.HonestRejected))
+	case v.guard.base == "check-then-write":
+		// A's check passed before B wrote: A overwrites B's change (or, with a reissued
+		// fence, B's own check refused it). Either way one change is lost.
+		cs = append(cs, results.Always(results.LostUpdates), results.Always(results.StaleApplied))
+		if v.monotonic() {
+			cs = append(cs, results.Holds(results.HonestRejected))
+		} else {
+			escaped = results.Claim{} // B refused or not: measured
+		}
+	case v.monotonic(): // fenced, fence only grows: B's token is above A's
+		cs = append(cs, results.Holds(results.LostUpdates), results.Always(results.StaleRefused), results.Holds(results.StaleApplied), results.Holds(results.HonestRejected))
+		escaped = results.Always(results.EscapedSideEffects) // A's side effect was sent
+	default: // fenced, Redis INCR reissued by the failover: B's token is not above the row's
+		cs = append(cs, results.Breaks(results.LostUpdates), results.Breaks(results.HonestRejected))
+		// B's token is either at most the row's (B refused) or A's own (A refused).
+		escaped = results.Always(results.EscapedSideEffects)
+	}
+	if v.guard.outbox && escaped.Measure != "" {
+		cs = append(cs, escaped)
+	}
+	return cs
+}
+
+// lostUpdatesPlan is one broken lock service and its variants.
+type lostUpdatesPlan struct {
+	brk      lockBreak
+	strategy string
+	variants []lostUpdatesVariant
+}
+
+// plan crosses the params into variants. A guard that needs a fence is no variant
+// where the fence source has none; asked for explicitly (guards, fences and the lock
+// service all given), it is a *ParamError, as is a lock service no chosen break runs on.
+func (s lostUpdates) plan(env *lab.Env, p lab.Values) ([]lostUpdatesPlan, []lockFreeVariant, error) {
+	explicit := func(name string) bool { _, ok := env.Params[name]; return ok }
+	chosen := p.Strings("strategies")
+	used := map[string]bool{}
+	var plans []lostUpdatesPlan
+	for _, name := range p.Strings("breaks") {
+		i := slices.Index(lockBreakNames(), name)
+		if i < 0 {
+			continue // redelivery: lock-free writers only
+		}
+		brk := lockBreaks[i]
+		var strategies []string
+		for _, st := range brk.strategies {
+			if slices.Contains(chosen, st) {
+				strategies = append(strategies, st)
+			}
+		}
+		lockFreeToo := brk.name == lockFreePause && len(s.lockFreePlan(p)) > 0
+		if len(strategies) == 0 && !lockFreeToo && explicit("breaks") && explicit("strategies") {
+			return nil, nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"],
+				Want: fmt.Sprintf("a strategy that break %s runs on (%s)", brk.name, strings.Join(brk.strategies, ", "))}
+		}
+		for _, st := range strategies {
+			used[st] = true
+			plan := lostUpdatesPlan{brk: brk, strategy: st}
+			for _, fence := range p.Strings("fences") {
+				for _, g := range p.Strings("guards") {
+					v := lostUpdatesVariant{brk: brk, strategy: st, fence: fence, guard: parseAccountGuard(g)}
+					if v.guard.needsFence() && !v.hasFence() {
+						if explicit("guards") && explicit("fences") && (explicit("breaks") || explicit("strategies")) {
+							return nil, nil, &lab.ParamError{Name: "guards", Value: env.Params["guards"],
+								Want: fmt.Sprintf("guards that fit fences=%s: guard %s needs a fence; %s has none (use fences=%s)", env.Params["fences"], g, st, fencePGSeq)}
+						}
+						continue
+					}
+					plan.variants = append(plan.variants, s.variant(v))
+				}
+			}
+			if len(plan.variants) > 0 {
+				plans = append(plans, plan)
+			}
+		}
+	}
+	lockFree := s.lockFreePlan(p)
+	for _, v := range lockFree {
+		used[v.mode] = true
+	}
+	if explicit("strategies") {
+		for _, st := range chosen {
+			if !used[st] {
+				return nil, nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"],
+					Want: fmt.Sprintf("strategies the chosen breaks (%s) run on: %s runs on none of them", strings.Join(p.Strings("breaks"), ", "), st)}
+			}
+		}
+	}
+	if len(plans) == 0 && len(lockFree) == 0 {
+		return nil, nil, &lab.ParamError{Name: "guards", Value: strings.Join(p.Strings("guards"), ","),
+			Want: "guards that make a variant with the chosen breaks and fences (every one of these needs a fence the lock services have not)"}
+	}
+	return plans, lockFree, nil
+}
+
+func (lostUpdates) variant(v lostUpdatesVariant) lostUpdatesVariant {
+	fence := "none (Redlock has no fence of its own; the guard takes no token)"
+	switch {
+	case v.fence == fencePGSeq:
+		fence = "nextval of a PostgreSQL sequence on the account's database, right after each grant"
+	case v.hasFence():
+		fence = lockFenceSource(v.strategy)
+	}
+	v.Variant = lab.Variant{Variant: &results.Variant{
+		Name:        strings.Join([]string{v.brk.name, v.strategy, v.fence, v.guard.String()}, "/"),
+		Description: fmt.Sprintf("%s: %s. Fence: %s. Guard: %s.", v.strategy, v.brk.what, fence, v.guard.what()),
+		Params:      map[string]string{"break": v.brk.name, "strategy": v.strategy, "fence": v.fence, "guard": v.guard.String()},
+		Measure:     results.LostUpdates,
+		Claims:      lostUpdatesClaims(v),
+	}}
+	return v
+}
+
+// lockFenceSource names the lock service's own fence.
+func lockFenceSource(strategy string) string {
+	if strategy == pgAdvisory {
+		return pgLockStore{}.FenceSource()
+	}
+	st, err := lab.StoreFor(strategy)
+	if err != nil {
+		return "the lock's own"
+	}
+	return st.FenceSource()
+}
+
+func (s lostUpdates) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	plans, lockFree, err := s.plan(env, p)
+	if err != nil {
+		return nil, err
+	}
+	open, err := registeredAccounts()
+	if err != nil {
+		return nil, err
+	}
+	for _, plan := range plans {
+		if _, err := locks.TopologyFor(plan.strategy); err != nil {
+			return nil, fmt.Errorf("%w (etcd registers with locks/etcdlock, pg-advisory with locks/pglock)", err)
+		}
+	}
+	pg, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Postgres})
+	if err != nil {
+		return nil, err
+	}
+	defer pg.Close()
+	db, ok := pg.(interface{ DSN() string })
+	if !ok {
+		return nil, fmt.Errorf("topology from provider %s has no DSN", pg.Provider())
+	}
+	cfg := lostUpdatesConfig{ttl: p.Duration("ttl"), pauseFactor: p.Float("pause-factor"), pg: pg, dsn: db.DSN(), open: open}
+	rep := env.NewReport(s)
+	for _, plan := range plans {
+		rig, err := newBreakRig(ctx, env, plan.brk.name, plan.strategy, cfg)
+		if err != nil {
+			return nil, err
+		}
+		part, err := lab.RunTrials(ctx, env, s, plan.variants, func(ctx context.Context, v lostUpdatesVariant, t *lab.Trial) error {
+			return lostUpdatesTrial(ctx, rig, cfg, v, t)
+		})
+		if n := rig.close(); n != "" {
+			for _, v := range plan.variants {
+				v.Note(n)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		rep.Variants = append(rep.Variants, part.Variants...)
+	}
+	if len(lockFree) > 0 {
+		part, err := lab.RunTrials(ctx, env, s, lockFree, func(ctx context.Context, v lockFreeVariant, t *lab.Trial) error {
+			return lockFreeTrial(ctx, cfg, v, t)
+		})
+		if err != nil {
+			return nil, err
+		}
+		rep.Variants = append(rep.Variants, part.Variants...)
+	}
+	return rep, nil
+}
+
+// lockFreePlan is the lock-free writers chosen, under the chosen faults that reach
+// them (pause, redelivery).
+func (lostUpdates) lockFreePlan(p lab.Values) []lockFreeVariant {
+	var faults, modes []string
+	for _, b := range p.Strings("breaks") {
+		if b == lockFreePause || b == lockFreeRedelivery {
+			faults = append(faults, b)
+		}
+	}
+	for _, st := range p.Strings("strategies") {
+		if slices.Contains(lockFreeModes, st) {
+			modes = append(modes, st)
+		}
+	}
+	return lockFreeVariants(faults, modes)
+}

@@ -1,0 +1,17 @@
+package lostupdates_test
+
+import (
+	"testing"
+
+	_ "github.com/lockbench/lockbench/locks/zklock" // the zookeeper strategies
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/topologies/testenv"
+)
+
+// TestLostUpdatesZooKeeper: a ZooKeeper holder paused past its session in the middle of
+// a change: the czxid fence refuses its stale write, read-modify-write loses B's change
+// (the claims assert both).
+func TestLostUpdatesZooKeeper(t *testing.T) {
+	testenv.RequireZooKeeper(t)
+	runLostUpdates(t, 2, lab.Params{"breaks": "pause", "strategies": "zookeeper", "fences": "lock", "guards": "fenced,read-modify-write"})
+}

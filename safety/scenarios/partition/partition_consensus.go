@@ -1,0 +1,87 @@
+package partition
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// consensusPartition: the leader of three consensus members is cut off from the other
+// two, with a client still reaching it from the host. Unlike sentinel's old master, the
+// isolated leader commits nothing: it grants no lock, the majority elects a leader, and
+// B gets the lock only once A's lease has expired there.
+type consensusPartition struct{}
+
+func init() { lab.Register(consensusPartition{}) }
+
+func (consensusPartition) Name() string { return "consensus-partition" }
+func (consensusPartition) Summary() string {
+	return "partition: a consensus leader (etcd-3, zookeeper-3) cut off from its two followers, a client still reaching it: it grants nothing, B locks on the majority only after A's lease ran out (needs --provider container)"
+}
+
+var partitionedConsensus = []string{"etcd-3", "zookeeper-3"}
+
+func (consensusPartition) Params() []lab.Param {
+	return []lab.Param{
+		lab.ChoicesParam("strategies", lab.RegisteredOf(partitionedConsensus[:1]), partitionedConsensus, "the three-member consensus services whose leader is isolated"),
+		lab.DurationParam("ttl", 5*time.Second, 2*time.Second, "A's lease: B must wait it out on the majority"),
+		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a leader among the majority before the trial is fault_not_produced"),
+	}
+}
+
+type consensusPartitionVariant struct {
+	lab.Variant
+	store lab.Failover
+}
+
+func (s consensusPartition) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	ttl, election := p.Duration("ttl"), p.Duration("election-timeout")
+	rep := env.NewReport(s)
+	for _, strategy := range p.Strings("strategies") {
+		st, err := lab.StoreFor(strategy)
+		if err != nil {
+			return nil, fmt.Errorf("%w (etcd strategies register when locks/etcdlock is imported, ZooKeeper's with locks/zklock)", err)
+		}
+		v := consensusPartitionVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "/isolated-leader",
+			Description: "3 members; the leader cut from both followers after A's grant, A's client still reaching only it: the isolated leader grants nothing, B locks on the majority once A's lease ran out",
+			Params:      map[string]string{"strategy": strategy, "ttl": ttl.String()},
+			Measure:     results.Violations,
+			Claims:      []results.Claim{results.Holds(results.Violations), results.Holds(results.SplitBrainWindow), results.Always(results.SecondGranted)},
+			WindowIs:    "from the majority's new leader to the isolated leader's last accepted grant (none expected)",
+		}}, st.(lab.Failover)}
+		topo, err := env.StartTopology(ctx, st.Spec())
+		if err != nil {
+			return nil, err
+		}
+		part, perr := lab.PartitionerOrRefuse(s.Name(), topo)
+		if perr != nil {
+			topo.Close()
+			return nil, perr
+		}
+		r, err := lab.RunTrials(ctx, env, s, []consensusPartitionVariant{v}, func(ctx context.Context, v consensusPartitionVariant, t *lab.Trial) error {
+			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+election)
+			defer cancel()
+			defer part.HealAll()
+			return consensusPartitionTrial{topo: topo, part: part, st: v.store, strategy: strategy, ttl: ttl, election: election, t: t}.run(ctx)
+		})
+		topo.Close()
+		if err != nil {
+			return nil, err
+		}
+		rep.Variants = append(rep.Variants, r.Variants...)
+	}
+	return rep, nil
+}
+
+// pinnedTopology is a topology whose clients are given only some of its members: a
+// client of the isolated leader alone reaches it from the host through the cut.
+type pinnedTopology struct {
+	topologies.Topology
+	members []topologies.Node
+}
+
+func (p pinnedTopology) Masters() []topologies.Node { return p.members }

@@ -1,0 +1,38 @@
+package partition
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	_ "github.com/lockbench/lockbench/locks/etcdlock" // etcd-3, a default of consensus-partition
+	_ "github.com/lockbench/lockbench/locks/zklock"   // zookeeper-3
+	"github.com/lockbench/lockbench/safety/lab/labtest"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
+)
+
+// A consensus leader cut off from its followers is no second master: labtest.RunIn asserts the
+// claims (no two holders, no grant by the isolated leader, B granted on the majority in
+// every judged trial). Here: each judged trial proved the majority's election and B's
+// grant, and B got in only after A's validity ended.
+func TestConsensusPartition(t *testing.T) {
+	p, err := topologies.ProviderFor("container", topologies.Etcd)
+	if err != nil || p.Name() != "container" {
+		testenv.MissingTool(t, fmt.Errorf("etcd is not served in containers here (%v): nothing to partition", err))
+	}
+	rep := labtest.RunIn(t, labtest.ContainerEnv(t, 1, nil), "consensus-partition", 4*time.Minute)
+	for _, v := range rep.Variants {
+		for _, tr := range v.Trials {
+			if tr.Outcome != results.Judged {
+				continue
+			}
+			for _, want := range []string{"elected leader", "was cut from both followers", "B granted on the majority", "granted 0 of"} {
+				if !hasProof(tr, want) {
+					t.Errorf("%s trial %d judged on %q: want a proof with %q", v.Name, tr.N, tr.Proof, want)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package partition
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// reachProbe bounds one connection attempt: a cut drops the SYN, so it never answers.
+const reachProbe = 300 * time.Millisecond
+
+// proveReach dials every node through who's dialer: those in want must answer, the
+// others must stay silent (a timeout, not a refusal). It proves the client's cut.
+func proveReach(ctx context.Context, t *lab.Trial, who string, dial dialFunc, nodes []topologies.Node, want map[int]bool) error {
+	var reached, dropped []int
+	as := true
+	for i, n := range nodes {
+		dctx, cancel := context.WithTimeout(ctx, reachProbe)
+		c, err := dial(dctx, "tcp", n.Addr())
+		cancel()
+		switch {
+		case err == nil:
+			c.Close()
+			reached = append(reached, i)
+		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded):
+			dropped = append(dropped, i)
+		default:
+			return lab.Failed("observe", fmt.Errorf("%s dialing %s: %w", who, n.Name(), err))
+		}
+		as = as && (err == nil) == want[i]
+	}
+	if !as {
+		return lab.NoFault("%s reached nodes %v, its connections to %v unanswered: not the cut asked for", who, reached, dropped)
+	}
+	t.Prove("%s reached nodes %v; its connections to %v went unanswered for %v", who, reached, dropped, reachProbe)
+	return nil
+}
+
+// holders reads key on every node from the host: the indexes of the nodes holding token.
+func holders(ctx context.Context, nodes []topologies.Node, key, token string) ([]int, error) {
+	var on []int
+	for i, n := range nodes {
+		k, err := topologies.ReadKey(ctx, n.Addr(), key)
+		if err != nil {
+			return nil, fmt.Errorf("read %s on %s: %w", key, n.Name(), err)
+		}
+		if k.Present && k.Value == token {
+			on = append(on, i)
+		}
+	}
+	return on, nil
+}

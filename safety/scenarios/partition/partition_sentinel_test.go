@@ -1,0 +1,104 @@
+package partition
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// Two masters grant the lock while the old one is cut off: labtest.RunIn asserts the claims
+// (A and B inside together in every judged trial; a window after the promotion with no
+// guard and with max-lag 5 s and 10 s). Here: each judged trial proved the promotion,
+// the cut and B's grant; min-replicas ended the window by NOREPLICAS during the cut,
+// no guard only by the demotion after the heal; and a shorter max-lag gave a shorter
+// window, the unguarded one the longest.
+func TestSentinelSplitBrain(t *testing.T) {
+	rep := labtest.RunIn(t, labtest.ContainerEnv(t, 1, nil), "sentinel-split-brain", 4*time.Minute)
+	window := map[string]float64{}
+	for _, v := range rep.Variants {
+		guarded := v.Params["min_replicas_to_write"] != "0"
+		for _, tr := range v.Trials {
+			if tr.Outcome != results.Judged {
+				continue
+			}
+			for _, want := range []string{"promoted", "the cut: ", "B granted on the new master"} {
+				if !hasProof(tr, want) {
+					t.Errorf("%s trial %d judged on %q: want a proof with %q", v.Name, tr.N, tr.Proof, want)
+				}
+			}
+			_, cutRefused := tr.Inputs["refused_after_cut_ms"]
+			_, demoted := tr.Inputs["demoted_after_heal_ms"]
+			switch {
+			case guarded && (tr.Inputs["ended_by_noreplicas"] != 1 || !cutRefused):
+				t.Errorf("%s trial %d: inputs %v: want the window ended by NOREPLICAS while the cut held", v.Name, tr.N, tr.Inputs)
+			case !guarded && !demoted:
+				t.Errorf("%s trial %d: inputs %v: want the window ended by the demotion after the heal", v.Name, tr.N, tr.Inputs)
+			}
+			window[v.Name] = max(window[v.Name], tr.WindowMs)
+		}
+	}
+	order := []string{"min-replicas-0", "min-replicas-1-max-lag-10s", "min-replicas-1-max-lag-5s", "min-replicas-1-max-lag-1s"}
+	for i := 1; i < len(order); i++ {
+		if !(window[order[i-1]] > window[order[i]]) {
+			t.Errorf("window %s %.0f ms, %s %.0f ms: want the first longer (windows %v)", order[i-1], window[order[i-1]], order[i], window[order[i]], window)
+		}
+	}
+}
+
+func hasProof(tr results.Trial, part string) bool {
+	for _, p := range tr.Proof {
+		if strings.Contains(p, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// A provider whose nodes share the host's loopback cannot partition: every partition
+// scenario refuses it, naming the provider, before any trial.
+func TestPartitionScenariosRefuseProcessProvider(t *testing.T) {
+	for name, params := range map[string]lab.Params{
+		"sentinel-split-brain": {"min-replicas": "0"},
+		"redlock-partition":    nil,
+		"consensus-partition":  nil,
+	} {
+		s, err := lab.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		rep, err := lab.Run(ctx, s, labtest.TestEnv(t, 1, params))
+		cancel()
+		if !errors.Is(err, lab.ErrNeedsPartitions) || !strings.Contains(err.Error(), "cannot partition") || !strings.Contains(err.Error(), "process") {
+			t.Errorf("%s on processes: %v, want ErrNeedsPartitions saying provider process cannot partition", name, err)
+		}
+		if rep != nil && len(rep.Variants) > 0 {
+			t.Errorf("%s on processes ran %d variants", name, len(rep.Variants))
+		}
+	}
+}
+
+// min-replicas-max-lag counts whole seconds: a max-lag that is not one is refused
+// before any server starts.
+func TestSentinelSplitBrainMaxLagWholeSeconds(t *testing.T) {
+	started := false
+	env := &lab.Env{Trials: 1, Params: lab.Params{"max-lags": "1500ms"}, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+		started = true
+		return nil, errors.New("must not start")
+	}}
+	s, _ := lab.Lookup("sentinel-split-brain")
+	var pe *lab.ParamError
+	if _, err := lab.Run(context.Background(), s, env); !errors.As(err, &pe) || pe.Name != "max-lags" {
+		t.Errorf("max-lags=1500ms: %v, want a *ParamError naming max-lags", err)
+	}
+	if started {
+		t.Error("a topology was started despite a bad max-lag")
+	}
+}

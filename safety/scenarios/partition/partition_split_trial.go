@@ -1,0 +1,135 @@
+package partition
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// splitProbeInterval paces the grant probes on the old master.
+const splitProbeInterval = 20 * time.Millisecond
+
+// bPatience: a promoted replica with min-replicas-to-write refuses B until sentinel
+// has re-pointed the other replica to it.
+const bPatience = 10 * time.Second
+
+func (c splitBrainConfig) trial(ctx context.Context, topo topologies.Topology, t *lab.Trial) error {
+	st, err := lab.StoreFor("sentinel")
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	fo := st.(lab.Failover)
+	part, err := topologies.PartitionerOf(topo)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	old, err := fo.Primary(ctx, topo)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	before, err := topologies.Replication(ctx, old.Addr())
+	if err != nil {
+		return lab.Failed("observe", err)
+	}
+	res := lab.NewResource("resource", false, t.Rec)
+	// A's client has the old master's address and reaches it from the host.
+	la, err := locks.NewSingle(ctx, old.Addr(), locks.RedisOptions{})
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer la.Close()
+	a := lab.NewClient("A", la, t.Rec)
+
+	defer part.HealAll()
+	if err := topologies.Isolate(part, old, topo.Nodes()); err != nil {
+		return lab.Failed("nemesis", err)
+	}
+	cutAt := time.Now()
+	t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "partition: " + old.Name() + " cut from every replica and sentinel"})
+	leaseA, err := a.Acquire(ctx, t.Key, c.ttl)
+	if err != nil {
+		return lab.FirstGrant(err)
+	}
+	if err := a.Enter(ctx, res, leaseA); err != nil {
+		return err
+	}
+	next, err := lab.AwaitPromotion(ctx, t, fo, topo, old, c.promotionTimeout)
+	if err != nil {
+		return err
+	}
+	t.Input("promotion_ms", lab.Millis(time.Since(cutAt)))
+	probe := newGrantProbe(old, t)
+	defer probe.close()
+	if err := probe.grant(ctx); err != nil {
+		return err
+	}
+	bDone := make(chan bResult, 1)
+	go func() { bDone <- c.lockOnNewMaster(ctx, next, res, t) }()
+
+	w := splitWatch{c: c, probe: probe, old: old, part: part, cutAt: cutAt, replicasBefore: len(before.Replicas)}
+	if err := w.run(ctx, t); err != nil {
+		if b := <-bDone; b.err == nil {
+			b.close()
+		}
+		return err
+	}
+	b := <-bDone
+	if b.err != nil {
+		return b.err
+	}
+	defer b.close()
+	if b.enteredAt.After(leaseA.ValidUntil) {
+		return lab.Failed("timing", fmt.Errorf("B entered %v after A's validity ended: the %v TTL is too short for this promotion", b.enteredAt.Sub(leaseA.ValidUntil), c.ttl))
+	}
+	t.Prove("B granted on the new master %s %v after the cut", next.Name(), b.grantedAt.Sub(cutAt).Round(time.Millisecond))
+	a.Write(ctx, res, leaseA)
+	a.Leave(res, leaseA)
+	b.client.Write(ctx, res, b.lease)
+	b.client.Leave(res, b.lease)
+	_ = b.client.Release(ctx, b.lease)
+	return nil
+}
+
+type bResult struct {
+	client               *lab.Client
+	lease                locks.Lease
+	grantedAt, enteredAt time.Time
+	close                func()
+	err                  error
+}
+
+// lockOnNewMaster is B: a client of the promoted master, which takes the lock A holds
+// on the old one (the cut kept A's key from the replicas).
+func (c splitBrainConfig) lockOnNewMaster(ctx context.Context, next topologies.Node, res *lab.Resource, t *lab.Trial) bResult {
+	lb, err := locks.NewSingle(ctx, next.Addr(), locks.RedisOptions{})
+	if err != nil {
+		return bResult{err: lab.Failed("setup", err)}
+	}
+	b := lab.NewClient("B", lb, t.Rec)
+	deadline := time.Now().Add(bPatience)
+	for {
+		lease, err := b.Acquire(ctx, t.Key, c.ttl)
+		if err == nil {
+			granted := time.Now()
+			if err := b.Enter(ctx, res, lease); err != nil {
+				lb.Close()
+				return bResult{err: err}
+			}
+			return bResult{client: b, lease: lease, grantedAt: granted, enteredAt: time.Now(), close: func() { lb.Close() }}
+		}
+		if !lab.IsReplicationRefusal(err) && !errors.Is(err, locks.ErrNotAcquired) || time.Now().After(deadline) {
+			lb.Close()
+			return bResult{err: lab.Failed("second-acquire", fmt.Errorf("B on the new master %s: %w", next.Name(), err))}
+		}
+		if err := lab.Sleep(ctx, splitProbeInterval); err != nil {
+			lb.Close()
+			return bResult{err: err}
+		}
+	}
+}

@@ -1,0 +1,190 @@
+package redlock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// redlockRestart: A holds a Redlock on exactly 3 of 5 nodes (two are down when it
+// locks). One of A's three restarts with no data right after the grant and the two
+// come back empty: B finds 3 free nodes and wins a majority while A still holds. A
+// restart delayed past the TTL, appendfsync always, or an extend that re-creates
+// missing keys (WithSetNXOnExtend) each change what happens; the run measures it.
+type redlockRestart struct{}
+
+func init() { lab.Register(redlockRestart{}) }
+
+func (redlockRestart) Name() string { return "redlock-restart" }
+func (redlockRestart) Summary() string {
+	return "a Redlock node restarts empty right after a grant: a second client wins a majority; delayed restart, appendfsync always or WithSetNXOnExtend change it"
+}
+func (redlockRestart) Params() []lab.Param {
+	return []lab.Param{
+		lab.StoresParam("strategies", []string{"redlock"}, isRedlock, "the Redlock strategies to run"),
+		lab.DurationParam("ttl", 2*time.Second, 500*time.Millisecond, "the lock's TTL (the delayed restart waits this long; node restarts take tens of ms each)"),
+	}
+}
+
+func isRedlock(s lab.Store) bool { return s.Spec().Kind == topologies.Redlock }
+
+type redlockVariant struct {
+	lab.Variant
+	strategy string
+	fsync    bool // appendfsync always, restart from disk
+	delayed  bool // the node stays down for the TTL
+	extend   bool // A extends once the nodes are back, before B tries
+	setnxExt bool // ... with WithSetNXOnExtend
+}
+
+func (s redlockRestart) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	ttl := p.Duration("ttl")
+	rep := env.NewReport(s)
+	for _, st := range p.Stores("strategies") {
+		mk := func(name, what string, claims ...results.Claim) lab.Variant {
+			return lab.Variant{Variant: &results.Variant{Name: st.Strategy() + "/" + name, Measure: results.Violations, Claims: claims,
+				Params: map[string]string{"strategy": st.Strategy()}, Description: what}}
+		}
+		// Where A had stopped, B must get in: 0 violations then means the lock moved on
+		// cleanly, not that nobody could lock. Where A still holds, B must not.
+		variants := []redlockVariant{
+			{Variant: mk("restart-empty", "node 2 of A's majority {0,1,2} restarts with no data right after the grant; nodes 3,4 come back empty; B tries",
+				results.Always(results.Violations))},
+			{Variant: mk("delayed-restart", "node 2 is killed right after the grant and restarted empty only after the TTL; A stops at the end of its validity",
+				results.Holds(results.Violations), results.Always(results.SecondGranted)), delayed: true},
+			{Variant: mk("appendfsync-always", "appendonly yes, appendfsync always; node 2 restarts from its AOF",
+				results.Holds(results.Violations), results.Holds(results.SecondGranted)), fsync: true},
+			{Variant: mk("extend-setnx", "restart empty, then A extends with WithSetNXOnExtend (re-creating the key on the empty nodes) before B tries",
+				results.Holds(results.Violations), results.Holds(results.SecondGranted)), extend: true, setnxExt: true},
+			{Variant: mk("extend-plain", "restart empty, then A extends without it: the extend fails on a majority, A learns it lost the lock and stops before B tries",
+				results.Holds(results.Violations), results.Always(results.SecondGranted)), extend: true},
+		}
+		for i := range variants {
+			variants[i].strategy = st.Strategy()
+			part, err := s.runVariant(ctx, env, variants[i], ttl)
+			if err != nil {
+				return nil, err
+			}
+			rep.Variants = append(rep.Variants, part.Variants...)
+		}
+	}
+	return rep, nil
+}
+
+func (s redlockRestart) runVariant(ctx context.Context, env *lab.Env, v redlockVariant, ttl time.Duration) (*results.Report, error) {
+	spec := topologies.Spec{Kind: topologies.Redlock, Masters: 5}
+	if v.fsync {
+		spec.AppendFsync = "always"
+	}
+	topo, err := env.StartTopology(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	defer topo.Close()
+	return lab.RunTrials(ctx, env, s, []redlockVariant{v}, func(ctx context.Context, v redlockVariant, t *lab.Trial) error {
+		return s.trial(ctx, topo, v, t, ttl)
+	})
+}
+
+func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v redlockVariant, t *lab.Trial, ttl time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
+	defer cancel()
+	nodes := topo.Masters()
+	for _, n := range nodes { // a previous trial's victims come back first
+		if !n.Running() {
+			if err := n.Restart(ctx, topologies.RestartEmpty); err != nil {
+				return lab.Failed("setup", err)
+			}
+		}
+	}
+	restart := "node-restart-empty"
+	if v.fsync {
+		restart = "node-restart-from-disk"
+	}
+	res := lab.NewResource("resource", false, t.Rec)
+	la, err := locks.ForTopology(ctx, v.strategy, topo, locks.Options{Redlock: locks.RedlockOptions{SetNXOnExtend: v.setnxExt}})
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer la.Close()
+	lb, err := locks.ForTopology(ctx, v.strategy, topo, locks.Options{})
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer lb.Close()
+	a, b := lab.NewClient("A", la, t.Rec), lab.NewClient("B", lb, t.Rec)
+
+	victim := nodes[2]
+	before, err := topologies.RunID(ctx, victim.Addr())
+	if err != nil {
+		return lab.Failed("observe", err)
+	}
+	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: nodes[3:], Recorder: t.Rec}); err != nil {
+		return lab.Failed("nemesis", err)
+	}
+	lease, err := a.Acquire(ctx, t.Key, ttl)
+	if err != nil {
+		return lab.Failed("first-acquire", fmt.Errorf("A's acquire on 3 of 5 nodes: %w", err))
+	}
+	if err := a.Enter(ctx, res, lease); err != nil {
+		return err
+	}
+	aInside := true
+	if v.delayed {
+		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: []topologies.Node{victim}, Recorder: t.Rec}); err != nil {
+			return lab.Failed("nemesis", err)
+		}
+		// A works until its validity ends, then stops: the node is back only after that.
+		_ = lab.Sleep(ctx, time.Until(lease.ValidUntil))
+		a.Leave(res, lease)
+		aInside = false
+		_ = lab.Sleep(ctx, time.Until(lease.Start.Add(ttl)))
+	}
+	if _, err := nemesis.Inject(ctx, restart, nemesis.Target{Nodes: nodes[2:], Recorder: t.Rec}); err != nil {
+		return lab.Failed("nemesis", err)
+	}
+	if err := lab.ProveRestart(ctx, t, victim, before, !v.fsync); err != nil {
+		return err
+	}
+	if v.extend {
+		if next, err := a.Extend(ctx, lease, ttl); err == nil {
+			lease = next
+		} else {
+			if !errors.Is(err, locks.ErrNotHeld) {
+				return lab.Failed("extend", err)
+			}
+			a.Leave(res, lease) // A learnt the lock is gone: it stops
+			aInside = false
+		}
+	}
+	tryCtx, tryCancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	leaseB, err := b.AcquireUntil(tryCtx, t.Key, ttl, 20*time.Millisecond)
+	tryCancel()
+	switch {
+	case err == nil:
+		_ = b.Enter(ctx, res, leaseB)
+		b.Write(ctx, res, leaseB)
+		_ = lab.Sleep(ctx, 50*time.Millisecond)
+		b.Leave(res, leaseB)
+		_ = b.Release(ctx, leaseB)
+	case !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+		return lab.Failed("second-acquire", err)
+	}
+	if aInside {
+		if time.Now().After(lease.ValidUntil) {
+			// An overlap after A's validity would be A's own fault, not the restart's.
+			return lab.Failed("timing", fmt.Errorf("A's validity ended before B was done: the %v TTL is too short for this machine", ttl))
+		}
+		a.Write(ctx, res, lease)
+		a.Leave(res, lease)
+		_ = a.Release(ctx, lease)
+	}
+	return nil
+}

@@ -1,0 +1,9 @@
+package redlock
+
+import (
+	"testing"
+
+	"github.com/lockbench/lockbench/safety/lab/labtest"
+)
+
+func TestRedlockRestart(t *testing.T) { labtest.RunScenario(t, "redlock-restart", 1, nil) }

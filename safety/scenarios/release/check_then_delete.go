@@ -1,0 +1,231 @@
+package release
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// checkThenDelete: the write-up's step 2. A release that GETs the key, compares the
+// token in the client and then DELs is not atomic: a TTL that runs out between the
+// two commands lets the DEL remove the next holder's lock, and a third client walks in
+// beside it. Measured with a pause injected between the GET and the DEL, and at its
+// natural rate under load (many clients, short TTL, holds ending near the TTL); the
+// Lua compare-and-delete of locks.NewSingle runs beside each.
+type checkThenDelete struct{}
+
+func init() { lab.Register(checkThenDelete{}) }
+
+func (checkThenDelete) Name() string { return "check-then-delete" }
+func (checkThenDelete) Summary() string {
+	return "a release by GET, compare, then DEL deletes the next holder's lock when the TTL runs out between them (paused, and naturally under load); the Lua release never does"
+}
+func (checkThenDelete) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", 100*time.Millisecond, 10*time.Millisecond, "pause variants: A's TTL; A stops for twice this between its GET and its DEL"),
+		lab.DurationParam("load-ttl", 20*time.Millisecond, 2*time.Millisecond, "load variants: every client's TTL"),
+		lab.DurationParam("load-window", time.Millisecond, 0, "load variants: each hold ends a uniform random time in [0, window] before the TTL"),
+		lab.IntParam("clients", 16, 2, 256, "load variants: clients contending for the key, each retrying at once when refused"),
+		lab.DurationParam("load", time.Second, 100*time.Millisecond, "load variants: how long each trial's load runs"),
+	}
+}
+
+type checkThenDeleteVariant struct {
+	lab.Variant
+	getThenDel bool // release by GET, compare in the client, DEL; false: the Lua release
+	underLoad  bool // many clients at their natural rate; false: one pause between GET and DEL
+}
+
+func (s checkThenDelete) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Single})
+	if err != nil {
+		return nil, err
+	}
+	defer topo.Close()
+	addr := topo.Masters()[0].Addr()
+	mk := func(name, what string, headline results.Measure, claims ...results.Claim) lab.Variant {
+		return lab.Variant{Variant: &results.Variant{Name: name, Description: what, Measure: headline, Claims: claims}}
+	}
+	variants := []checkThenDeleteVariant{
+		{mk("get-then-del/pause", "A's check (GET) sees its token; A stops 2 x TTL before its DEL; B takes the expired key; A's DEL removes B's lock and C walks in beside B",
+			results.ForeignDeletes, results.Always(results.ForeignDeletes), results.Always(results.Violations), results.Always(results.CutShort)), true, false},
+		{mk("lua/pause", "A stops 2 x TTL at the same point, then releases by Lua (DEL only if GET == token, one server-side step): B keeps its lock, C waits",
+			results.Violations, results.Holds(results.Violations), results.Holds(results.CutShort)), false, false},
+		{mk("get-then-del/load", "clients contend, each holding until a random instant in the last load-window of its TTL, then releasing by GET, compare, DEL: the DELs that removed another owner's key",
+			results.ForeignDeletes, results.Breaks(results.ForeignDeletes)), true, true},
+		{mk("lua/load", "the same load, released by Lua: no holder ever finds its key removed before its lease could expire",
+			results.CutShort, results.Holds(results.CutShort)), false, true},
+	}
+	load := loadShape{ttl: p.Duration("load-ttl"), window: p.Duration("load-window"), clients: p.Int("clients"), length: p.Duration("load")}
+	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v checkThenDeleteVariant, t *lab.Trial) error {
+		if v.underLoad {
+			return releaseUnderLoad(ctx, addr, v.getThenDel, load, t)
+		}
+		return s.pauseTrial(ctx, addr, v, t, p.Duration("ttl"))
+	})
+}
+
+// pauseTrial: A releases while its lease is still valid and stops between the check
+// and the DEL (or, Lua, before its one step) for twice its TTL; B holds meanwhile.
+func (s checkThenDelete) pauseTrial(ctx context.Context, addr string, v checkThenDeleteVariant, t *lab.Trial, ttl time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	res := lab.NewResource("resource", false, t.Rec)
+	var (
+		mu      sync.Mutex
+		checked time.Time // when A's GET answered with its own token
+		removed []string  // what each DEL of A removed
+	)
+	var clients []*lab.Client
+	for _, id := range []string{"A", "B", "C"} {
+		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
+		if err != nil {
+			return lab.Failed("setup", err)
+		}
+		var locker locks.Locker = l
+		if v.getThenDel {
+			g := newGetThenDelRelease(l, addr)
+			if id == "A" {
+				g.deleted = func(_ locks.Lease, at time.Time, r string) {
+					mu.Lock()
+					defer mu.Unlock()
+					checked, removed = at, append(removed, r)
+				}
+			}
+			locker = g
+		}
+		defer locker.Close()
+		clients = append(clients, lab.NewClient(id, locker, t.Rec))
+	}
+	a, b, c := clients[0], clients[1], clients[2]
+	pauseA := func(ctx context.Context) error {
+		heal, err := nemesis.Inject(ctx, "client-pause", nemesis.Target{Client: a, Duration: 2 * ttl, Recorder: t.Rec})
+		if err != nil {
+			return lab.Failed("nemesis", err)
+		}
+		defer heal(context.Background())
+		return a.Checkpoint(ctx) // A's process stands still here until the pause ends
+	}
+	if g, ok := a.Locker.(*getThenDelRelease); ok {
+		g.between = pauseA
+	}
+
+	leaseA, err := a.Acquire(ctx, t.Key, ttl)
+	if err != nil {
+		return lab.FirstGrant(err)
+	}
+	if err := a.Enter(ctx, res, leaseA); err != nil {
+		return err
+	}
+	a.Write(ctx, res, leaseA)
+	a.Leave(res, leaseA)
+
+	// B holds with a long TTL, so that only a wrong release frees its key early.
+	cDone := make(chan struct{})
+	bLease := make(chan locks.Lease, 1)
+	bErr := make(chan error, 1)
+	go func() {
+		leaseB, err := b.AcquireUntil(ctx, t.Key, 30*time.Second, time.Millisecond)
+		if err != nil {
+			bErr <- lab.Failed("second-acquire", err)
+			return
+		}
+		bLease <- leaseB
+		_ = b.Enter(ctx, res, leaseB)
+		b.Write(ctx, res, leaseB)
+		select {
+		case <-cDone:
+		case <-ctx.Done():
+		}
+		b.Leave(res, leaseB)
+		err = b.Release(ctx, leaseB)
+		switch {
+		case errors.Is(err, locks.ErrNotHeld) && time.Now().Before(leaseB.ValidUntil):
+			t.Count(results.CutShort, 1) // B's key was gone long before its 30 s could run out
+		case err != nil && !errors.Is(err, locks.ErrNotHeld):
+			bErr <- lab.Failed("release", fmt.Errorf("B's release: %w", err))
+			return
+		default:
+			t.Count(results.CutShort, 0)
+		}
+		bErr <- nil
+	}()
+	stopB := func() error { close(cDone); return <-bErr }
+
+	if !v.getThenDel {
+		if err := pauseA(ctx); err != nil {
+			stopB()
+			return err
+		}
+	}
+	releaseErr := a.Release(ctx, leaseA)
+	released := time.Now()
+	if releaseErr != nil && !errors.Is(releaseErr, locks.ErrNotHeld) {
+		stopB()
+		return lab.Failed("release", fmt.Errorf("A's release: %w", releaseErr))
+	}
+	var leaseB locks.Lease
+	select {
+	case leaseB = <-bLease:
+	default:
+		if err := stopB(); err != nil {
+			return err
+		}
+		return lab.NoFault("B was not granted before A's release came back")
+	}
+	if err := proveLateRelease(t, v.getThenDel, leaseA, leaseB, released, checked, removed); err != nil {
+		stopB()
+		return err
+	}
+	// C tries while B still holds: only a freed key lets it in.
+	tryCtx, tryCancel := context.WithTimeout(ctx, 2*ttl)
+	leaseC, err := c.AcquireUntil(tryCtx, t.Key, 30*time.Second, time.Millisecond)
+	tryCancel()
+	switch {
+	case err == nil:
+		_ = c.Enter(ctx, res, leaseC)
+		c.Write(ctx, res, leaseC)
+		_ = lab.Sleep(ctx, ttl/4) // C's work, beside B
+		c.Leave(res, leaseC)
+		_ = c.Release(ctx, leaseC)
+	case !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, context.DeadlineExceeded):
+		stopB()
+		return lab.Failed("third-acquire", err)
+	}
+	return stopB()
+}
+
+// proveLateRelease: the fault is A's release reaching the server after its lease ended
+// and after B was granted. GET-then-DEL: A's check read its own token before its lease
+// ended, and its DEL's own answer names whose key it removed.
+func proveLateRelease(t *lab.Trial, getThenDel bool, leaseA, leaseB locks.Lease, released, checked time.Time, removed []string) error {
+	if !getThenDel {
+		if !released.After(leaseA.ValidUntil) || !leaseB.Start.Before(released) {
+			return lab.NoFault("A's release came back at %v, its lease ended at %v, B asked at %v: not a late release over B's lock",
+				released.Format(time.StampMicro), leaseA.ValidUntil.Format(time.StampMicro), leaseB.Start.Format(time.StampMicro))
+		}
+		t.Prove("A's Lua release came back %v after its lease ended, %v after B was granted", released.Sub(leaseA.ValidUntil).Round(time.Millisecond), released.Sub(leaseB.Start).Round(time.Millisecond))
+		return nil
+	}
+	if len(removed) == 0 || checked.IsZero() {
+		return lab.NoFault("A's check did not pass (its key was already gone): no DEL was sent")
+	}
+	if !checked.Before(leaseA.ValidUntil) {
+		return lab.NoFault("A's check answered %v after its lease ended", checked.Sub(leaseA.ValidUntil))
+	}
+	if removed[0] != leaseB.Token {
+		return lab.NoFault("A's DEL removed %q, not B's token %s (B was granted only after it)", removed[0], leaseB.Token)
+	}
+	t.Count(results.ForeignDeletes, len(removed))
+	t.Prove("A's GET answered its own token %v before its lease ended; its DEL (GETDEL) removed B's token %s, %v after the check",
+		leaseA.ValidUntil.Sub(checked).Round(time.Millisecond), leaseB.Token, released.Sub(checked).Round(time.Millisecond))
+	return nil
+}

@@ -1,0 +1,197 @@
+package release
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// checkThenWriteLock: the write-up's step 3, "asking whether my lock is still valid
+// does not help". A wakes from a pause that ends just before its lease does, asks the
+// server (GET token, or PTTL) and is told the lock is valid, then writes a few ms
+// later: the lock expired in between and B, already inside, wrote first. The check's
+// answer is true when given and stale when used; a fenced resource refuses A's write.
+type checkThenWriteLock struct{}
+
+func init() { lab.Register(checkThenWriteLock{}) }
+
+func (checkThenWriteLock) Name() string { return "check-then-write-lock" }
+func (checkThenWriteLock) Summary() string {
+	return "a holder that wakes from a pause, checks its lock (GET or PTTL), sees it valid and writes: the lock expired between the answer and the write; the fenced write is refused"
+}
+func (checkThenWriteLock) Params() []lab.Param {
+	return []lab.Param{
+		lab.DurationParam("ttl", 100*time.Millisecond, 20*time.Millisecond, "A's TTL; A's pause ends in the last land of it"),
+		lab.DurationParam("land", 10*time.Millisecond, time.Millisecond, "A's check lands at a uniform random instant in the last land of its lease"),
+		lab.DurationParam("gap", 5*time.Millisecond, 0, "the time between the check's answer and A's write (its own work, a context switch)"),
+	}
+}
+
+type checkWriteVariant struct {
+	lab.Variant
+	check  lockCheck
+	fenced bool // the resource refuses a fence not above the highest it accepted
+}
+
+func (s checkThenWriteLock) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	store, err := lab.StoreFor("single")
+	if err != nil {
+		return nil, err
+	}
+	topo, err := env.StartTopology(ctx, store.Spec())
+	if err != nil {
+		return nil, err
+	}
+	defer topo.Close()
+	mk := func(name, what string, claims ...results.Claim) lab.Variant {
+		return lab.Variant{Variant: &results.Variant{Name: name, Description: what, Measure: claims[0].Measure, Claims: claims,
+			Params: map[string]string{"fence": store.FenceSource()}}}
+	}
+	var variants []checkWriteVariant
+	for _, how := range []lockCheck{checkByGet, checkByPTTL} {
+		ask := map[lockCheck]string{checkByGet: "GET key == its token", checkByPTTL: "PTTL key > 0"}[how]
+		variants = append(variants,
+			checkWriteVariant{mk(string(how)+"/unfenced", "A's check ("+ask+") says valid; A writes after the gap; the lock had expired and B wrote first: the unfenced resource takes A's stale write",
+				results.Always(results.StaleAccepted), results.Always(results.ExpiredAfterCheck), results.Always(results.Violations)), how, false},
+			checkWriteVariant{mk(string(how)+"/fenced", "the same, the resource checks the fence ("+store.FenceSource()+"): A's stale write is refused",
+				results.Holds(results.StaleAccepted), results.Always(results.StaleRejected), results.Always(results.ExpiredAfterCheck)), how, true},
+		)
+	}
+	land, gap := p.Duration("land"), p.Duration("gap")
+	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v checkWriteVariant, t *lab.Trial) error {
+		return s.trial(ctx, store, topo, v, t, p.Duration("ttl"), land, gap)
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range rep.Variants {
+		noteCheckRate(v, land, gap)
+	}
+	return rep, nil
+}
+
+// noteCheckRate says how often a check that said valid was already wrong at the
+// write: the judged trials are only those, so the rate is in the inputs.
+func noteCheckRate(v *results.Variant, land, gap time.Duration) {
+	valid, expired := 0, 0
+	for _, tr := range v.Trials {
+		valid += int(tr.Inputs["check_said_valid"])
+		expired += int(tr.Inputs["expired_at_write"])
+	}
+	if valid > 0 {
+		lo, hi := results.Wilson(expired, valid)
+		rate := fmt.Sprintf("checks landing in the last %v of the lease, write %v later: of %d checks that said valid, %d were wrong at the write (%.0f-%.0f%%)",
+			land, gap, valid, expired, 100*lo, 100*hi)
+		v.Notes = append([]string{rate}, v.Notes...) // first: the trials' own notes may fill the cap
+		v.Notes = v.Notes[:min(len(v.Notes), 10)]
+	}
+}
+
+func (s checkThenWriteLock) trial(ctx context.Context, store lab.Store, topo topologies.Topology, v checkWriteVariant, t *lab.Trial, ttl, land, gap time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, 20*ttl+10*time.Second)
+	defer cancel()
+	addr := topo.Masters()[0].Addr()
+	res := lab.NewResource("resource", v.fenced, t.Rec)
+	clients, closeClients, err := lab.StoreClients(ctx, store, topo, true, t.Rec, "A", "B")
+	if err != nil {
+		return err
+	}
+	defer closeClients()
+	a, b := clients[0], clients[1]
+	asker, observer := lab.PlainClient(addr), lab.PlainClient(addr) // A's own connection; the lab's
+	defer asker.Close()
+	defer observer.Close()
+
+	leaseA, err := a.Acquire(ctx, t.Key, ttl)
+	if err != nil {
+		return lab.FirstGrant(err)
+	}
+	if err := a.Enter(ctx, res, leaseA); err != nil {
+		return err
+	}
+	// B waits for the key, writes as soon as it has it, and stays inside until A wrote.
+	bWrote, aDone := make(chan struct{}), make(chan struct{})
+	bErr := make(chan error, 1)
+	go func() {
+		leaseB, err := b.AcquireUntil(ctx, t.Key, 20*ttl, time.Millisecond)
+		if err != nil {
+			close(bWrote)
+			bErr <- lab.Failed("second-acquire", err)
+			return
+		}
+		_ = b.Enter(ctx, res, leaseB)
+		b.Write(ctx, res, leaseB)
+		close(bWrote)
+		select {
+		case <-aDone:
+		case <-ctx.Done():
+		}
+		b.Leave(res, leaseB)
+		_ = b.Release(ctx, leaseB)
+		bErr <- nil
+	}()
+	finish := func(err error) error {
+		close(aDone)
+		if berr := <-bErr; err == nil {
+			err = berr
+		}
+		return err
+	}
+
+	lands := time.Duration(t.Rand.Int64N(int64(land) + 1))
+	pause := time.Until(leaseA.ValidUntil) - lands
+	t.Input("check_before_end_ms", lab.Millis(lands))
+	if pause <= 0 {
+		return finish(lab.Failed("timing", fmt.Errorf("A's grant took the whole %v TTL", ttl)))
+	}
+	heal, err := nemesis.Inject(ctx, "client-pause", nemesis.Target{Client: a, Duration: pause, Recorder: t.Rec})
+	if err != nil {
+		return finish(lab.Failed("nemesis", err))
+	}
+	defer heal(context.Background())
+	if err := a.Checkpoint(ctx); err != nil { // A stands still until the pause ends
+		return finish(err)
+	}
+	valid, left, err := askValid(ctx, asker, v.check, leaseA)
+	answered := time.Now()
+	if err != nil {
+		return finish(lab.Failed("check", err))
+	}
+	t.Input("pttl_seen_ms", lab.Millis(left))
+	if !valid {
+		return finish(lab.NoFault("A's check (%s) said the lock was gone, %v before its lease's end: A would not write", v.check, leaseA.ValidUntil.Sub(answered)))
+	}
+	t.Input("check_said_valid", 1)
+	_ = lab.Sleep(ctx, gap) // A's own work between the answer and the write
+	seen, err := topologies.ReadKey(ctx, addr, t.Key)
+	if err != nil {
+		return finish(lab.Failed("observe", err))
+	}
+	if seen.Present && seen.Value == leaseA.Token {
+		return finish(lab.NoFault("A's key was still A's %v after the check said valid: the check was right this time", time.Since(answered).Round(time.Microsecond)))
+	}
+	t.Input("expired_at_write", 1)
+	select { // the race is B's write landing first; B is inside within a ms or so
+	case <-bWrote:
+	case <-time.After(10 * ttl):
+		return finish(lab.NoFault("B had not written %v after A's lock expired", 10*ttl))
+	}
+	if _, err := a.Write(ctx, res, leaseA); err != nil {
+		return finish(err)
+	}
+	a.Leave(res, leaseA)
+	t.Count(results.ExpiredAfterCheck, 1)
+	holder := "nobody"
+	if seen.Present {
+		holder = "token " + seen.Value
+	}
+	t.Prove("A's check (%s) said valid %v before its lease's end (PTTL %v); %v later the key was held by %s",
+		v.check, leaseA.ValidUntil.Sub(answered).Round(time.Microsecond), left, gap, holder)
+	_ = a.Release(ctx, leaseA)
+	return finish(nil)
+}

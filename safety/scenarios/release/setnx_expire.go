@@ -1,0 +1,101 @@
+package release
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// setnxExpire: the client dies right after its first command. With SETNX then EXPIRE
+// the key is left with no expiry (an orphaned lock); with SET NX PX it expires.
+type setnxExpire struct{}
+
+func init() { lab.Register(setnxExpire{}) }
+
+func (setnxExpire) Name() string { return "setnx-expire" }
+func (setnxExpire) Summary() string {
+	return "the holder dies between SETNX and EXPIRE: the lock is orphaned; SET NX PX is one command and expires"
+}
+func (setnxExpire) Params() []lab.Param {
+	return []lab.Param{lab.DurationParam("ttl", 200*time.Millisecond, time.Millisecond, "the lock's TTL; the second client tries after twice this")}
+}
+
+type setnxVariant struct {
+	lab.Variant
+	twoCommands bool // SETNX then EXPIRE, instead of SET NX PX
+}
+
+func (s setnxExpire) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	ttl := p.Duration("ttl")
+	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Single})
+	if err != nil {
+		return nil, err
+	}
+	defer topo.Close()
+	variants := []setnxVariant{
+		{lab.Variant{Variant: &results.Variant{Name: "setnx-then-expire", Description: "SETNX key token, then EXPIRE key ttl; the client is killed after SETNX replied",
+			Measure: results.Orphans, Claims: []results.Claim{results.Always(results.Orphans)}}}, true},
+		{lab.Variant{Variant: &results.Variant{Name: "set-nx-px", Description: "SET key token NX PX ttl (locks.NewSingle); the client is killed after SET replied",
+			Measure: results.Orphans, Claims: []results.Claim{results.Holds(results.Orphans), results.Always(results.SecondGranted)}}}, false},
+	}
+	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v setnxVariant, t *lab.Trial) error {
+		return s.trial(ctx, topo, v, t, ttl)
+	})
+}
+
+func (s setnxExpire) trial(ctx context.Context, topo topologies.Topology, v setnxVariant, t *lab.Trial, ttl time.Duration) error {
+	addr := topo.Masters()[0].Addr()
+	var holder *lab.Client
+	crash := func(ctx context.Context) error {
+		if _, err := nemesis.Inject(ctx, "client-crash", nemesis.Target{Client: holder, Recorder: t.Rec}); err != nil {
+			return err
+		}
+		return holder.Checkpoint(ctx)
+	}
+	var lockerA locks.Locker = newUnsafeSetNXThenExpire(addr, crash)
+	if !v.twoCommands {
+		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
+		if err != nil {
+			return lab.Failed("setup", err)
+		}
+		lockerA = l
+	}
+	defer lockerA.Close()
+	holder = lab.NewClient("A", lockerA, t.Rec)
+	_, err := holder.Acquire(ctx, t.Key, ttl)
+	if !v.twoCommands {
+		if err != nil {
+			return lab.FirstGrant(err)
+		}
+		err = crash(ctx)
+	}
+	if !errors.Is(err, lab.ErrCrashed) {
+		return lab.Failed("first-acquire", fmt.Errorf("holder's acquire: %v, want it granted then crashed", err))
+	}
+	t.Prove("A crashed right after its first command replied")
+	if err := lab.Sleep(ctx, 2*ttl); err != nil {
+		return err
+	}
+	if _, err := lab.ObserveKey(ctx, t, lab.RedisStore{}, topo, topo.Masters()[0], t.Key); err != nil {
+		return err
+	}
+	lockerB, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer lockerB.Close()
+	next := lab.NewClient("B", lockerB, t.Rec)
+	if lease, err := next.Acquire(ctx, t.Key, ttl); err == nil {
+		_ = next.Release(ctx, lease)
+	} else if !errors.Is(err, locks.ErrNotAcquired) {
+		return lab.Failed("second-acquire", err)
+	}
+	return nil
+}

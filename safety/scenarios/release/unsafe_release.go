@@ -1,0 +1,152 @@
+package release
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// unsafeRelease: A's TTL runs out while it is stalled before its release; B takes the
+// lock; A's plain DEL then frees B's lock and C walks in beside B. The Lua release
+// (delete only if the token is still ours) refuses A's release and C waits.
+type unsafeRelease struct{}
+
+func init() { lab.Register(unsafeRelease{}) }
+
+func (unsafeRelease) Name() string { return "unsafe-release" }
+func (unsafeRelease) Summary() string {
+	return "a release by plain DEL after the TTL ran out frees the next holder's lock: two holders; the Lua release fixes it"
+}
+func (unsafeRelease) Params() []lab.Param {
+	return []lab.Param{lab.DurationParam("ttl", 300*time.Millisecond, 10*time.Millisecond, "A's TTL; A stalls for twice this between its work and its release")}
+}
+
+type releaseVariant struct {
+	lab.Variant
+	plainDel bool // release by DEL whoever owns the key, instead of the Lua compare-and-delete
+}
+
+func (s unsafeRelease) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	ttl := p.Duration("ttl")
+	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Single})
+	if err != nil {
+		return nil, err
+	}
+	defer topo.Close()
+	variants := []releaseVariant{
+		{lab.Variant{Variant: &results.Variant{Name: "plain-del", Description: "release by DEL key, whoever owns it",
+			Measure: results.Violations, Claims: []results.Claim{results.Always(results.Violations)}}}, true},
+		{lab.Variant{Variant: &results.Variant{Name: "lua-release", Description: "release by Lua: DEL only if GET key == token (locks.NewSingle)",
+			Measure: results.Violations, Claims: []results.Claim{results.Holds(results.Violations)}}}, false},
+	}
+	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v releaseVariant, t *lab.Trial) error {
+		return s.trial(ctx, topo.Masters()[0].Addr(), v, t, ttl)
+	})
+}
+
+func (s unsafeRelease) trial(ctx context.Context, addr string, v releaseVariant, t *lab.Trial, ttl time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	res := lab.NewResource("resource", false, t.Rec)
+	var clients []*lab.Client
+	for _, id := range []string{"A", "B", "C"} {
+		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
+		if err != nil {
+			return lab.Failed("setup", err)
+		}
+		var locker locks.Locker = l
+		if v.plainDel {
+			locker = newUnsafeDelRelease(l, addr)
+		}
+		defer locker.Close()
+		clients = append(clients, lab.NewClient(id, locker, t.Rec))
+	}
+	a, b, c := clients[0], clients[1], clients[2]
+
+	leaseA, err := a.Acquire(ctx, t.Key, ttl)
+	if err != nil {
+		return lab.FirstGrant(err)
+	}
+	if err := a.Enter(ctx, res, leaseA); err != nil {
+		return err
+	}
+	a.Write(ctx, res, leaseA)
+	a.Leave(res, leaseA)
+	heal, err := nemesis.Inject(ctx, "client-pause", nemesis.Target{Client: a, Duration: 2 * ttl, Recorder: t.Rec})
+	if err != nil {
+		return lab.Failed("nemesis", err)
+	}
+	defer heal(context.Background())
+
+	// B holds with a long TTL, so only a wrong release can free its key early; it
+	// stays inside until C has had its chance.
+	cDone := make(chan struct{})
+	bGranted := make(chan time.Time, 1)
+	bErr := make(chan error, 1)
+	go func() {
+		leaseB, err := b.AcquireUntil(ctx, t.Key, 30*time.Second, 5*time.Millisecond)
+		if err != nil {
+			bErr <- lab.Failed("second-acquire", err)
+			return
+		}
+		bGranted <- time.Now()
+		_ = b.Enter(ctx, res, leaseB)
+		b.Write(ctx, res, leaseB)
+		select {
+		case <-cDone:
+		case <-ctx.Done():
+		}
+		b.Leave(res, leaseB)
+		_ = b.Release(ctx, leaseB)
+		bErr <- nil
+	}()
+
+	// A's release waits at its checkpoint until the pause ends, long after its TTL.
+	err = a.Release(ctx, leaseA)
+	released := time.Now()
+	if err != nil && !errors.Is(err, locks.ErrNotHeld) {
+		close(cDone)
+		<-bErr
+		return lab.Failed("release", fmt.Errorf("A's release: %w", err))
+	}
+	// The fault is a release after the lease ran out while B holds the key.
+	select {
+	case at := <-bGranted:
+		if !released.After(leaseA.ValidUntil) || !released.After(at) {
+			close(cDone)
+			<-bErr
+			return lab.NoFault("A released at %v, its lease ended at %v, B was granted at %v: not a late release over B's lock",
+				released.Format(time.StampMicro), leaseA.ValidUntil.Format(time.StampMicro), at.Format(time.StampMicro))
+		}
+		t.Prove("A released %v after its lease ended, %v after B was granted", released.Sub(leaseA.ValidUntil).Round(time.Millisecond), released.Sub(at).Round(time.Millisecond))
+	default:
+		close(cDone)
+		if err := <-bErr; err != nil {
+			return err
+		}
+		return lab.NoFault("B was not granted before A's release")
+	}
+	tryCtx, tryCancel := context.WithTimeout(ctx, 2*ttl)
+	leaseC, err := c.AcquireUntil(tryCtx, t.Key, 30*time.Second, 5*time.Millisecond)
+	tryCancel()
+	if err == nil {
+		_ = c.Enter(ctx, res, leaseC)
+		c.Write(ctx, res, leaseC)
+		_ = lab.Sleep(ctx, ttl/4) // C's work
+		c.Leave(res, leaseC)
+		_ = c.Release(ctx, leaseC)
+	} else if !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, context.DeadlineExceeded) {
+		close(cDone)
+		<-bErr
+		return lab.Failed("third-acquire", err)
+	}
+	close(cDone)
+	return <-bErr
+}

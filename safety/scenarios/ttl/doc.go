@@ -1,0 +1,5 @@
+// Package ttl reproduces what a lease's TTL trades: a holder paused longer than its
+// lease, with or without a watchdog, on Redis and on etcd, against a fenced resource
+// (pause-past-ttl), and the chance the TTL expires mid-work against how long a crashed
+// holder's lock stays blocked (ttl-tradeoff).
+package ttl

@@ -1,0 +1,15 @@
+package ttl
+
+import (
+	"testing"
+
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
+)
+
+// TestPausePastTTLRedlock: pause-past-ttl on five Redlock nodes, waiting for all of
+// them and fail-fast: the paused holder's stale write lands beside B's as on one node,
+// watchdog or not, and the fenced resource (INCR on master 0) refuses it.
+func TestPausePastTTLRedlock(t *testing.T) {
+	labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "redlock,redlock-failfast"})
+}

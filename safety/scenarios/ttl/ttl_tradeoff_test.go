@@ -1,0 +1,51 @@
+package ttl
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// The TTL trade-off on a single Redis: labtest.RunScenario asserts every variant's claims (a
+// watchdog never lets the key expire under a live holder; a TTL below every hold
+// always expires; a crashed holder's lock is never freed before its TTL less the
+// measured round trip). Here: the expiry probability falls from the smallest TTL to
+// the largest with separate intervals, for every distribution, and the blocked time
+// of every crash trial sits at or above that bound.
+func TestTTLTradeoff(t *testing.T) {
+	rep := labtest.RunScenario(t, "ttl-tradeoff", 8, lab.Params{"ttls": "10ms,300ms", "hold": "100ms", "hold-max": "1s"})
+	for _, s := range rep.Series {
+		if !strings.HasPrefix(s.Name, "hold=") || strings.HasSuffix(s.Name, "-watchdog") {
+			continue
+		}
+		if len(s.Points) != 2 {
+			t.Fatalf("series %s: %d points, want one per TTL", s.Name, len(s.Points))
+		}
+		short, long := s.Points[0], s.Points[1]
+		if short.Lo <= long.Hi {
+			t.Errorf("%s: P(expired mid-work) at TTL %gms is %d of %d (%.2f-%.2f), at %gms %d of %d (%.2f-%.2f): want the short TTL's interval above the long one's",
+				s.Name, short.X, short.K, short.N, short.Lo, short.Hi, long.X, long.K, long.N, long.Lo, long.Hi)
+		}
+	}
+	crashes := 0
+	for _, v := range rep.Variants {
+		if !strings.HasPrefix(v.Name, "crash/") {
+			continue
+		}
+		for _, tr := range v.Trials {
+			if tr.Outcome != results.Judged {
+				continue
+			}
+			crashes++
+			if tr.Inputs["blocked_ms"] < tr.Inputs["ttl_ms"]-tr.Inputs["tolerance_ms"] {
+				t.Errorf("%s trial %d: blocked %.2f ms, below TTL %.0f ms less the measured %.2f ms", v.Name, tr.N, tr.Inputs["blocked_ms"], tr.Inputs["ttl_ms"], tr.Inputs["tolerance_ms"])
+			}
+		}
+	}
+	if crashes == 0 {
+		t.Error("no crash trial judged")
+	}
+}
