@@ -177,3 +177,15 @@ func TestStarlessPatternsPairByPosition(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+// A never-demonstration whose trial count the data chose keeps the confidence
+// sequence, named, not Wilson's interval.
+func TestANeverDemonstrationStoppedByWidthKeepsTheSequence(t *testing.T) {
+	v := measured("set-nx-px", Orphans, 7, 0)
+	v.Stopping = "until-width 0.5"
+	rep := &Report{Scenario: "setnx-expire", Variants: []*Variant{v}}
+	want := "demonstration: 0 of 7 judged (never; " + span(SequenceOf(0, 7).Lo, SequenceOf(0, 7).Hi) + ", confidence sequence)"
+	if md := rep.Table(); !strings.Contains(md, want) {
+		t.Errorf("want %q in:\n%s", want, md)
+	}
+}

@@ -99,8 +99,7 @@ func (c WriteupClaim) demonstration(ch Check, vs []*Variant) CheckResult {
 		k, n := v.Tally.Broke[c.By], v.Tally.Judged
 		seen = append(seen, fmt.Sprintf("%s %d/%d (of %d run)", v.Name, k, n, v.Tally.Trials))
 		if k == 0 && n > 0 { // none seen is not none: the interval stays
-			lo, hi := Wilson(k, n)
-			seen[len(seen)-1] = fmt.Sprintf("%s 0/%d (%s; of %d run)", v.Name, n, span(lo, hi), v.Tally.Trials)
+			seen[len(seen)-1] = fmt.Sprintf("%s 0/%d (%s; of %d run)", v.Name, n, neverSpan(n, v.Stopping != ""), v.Tally.Trials)
 		}
 		switch {
 		case n == 0:

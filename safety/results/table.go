@@ -21,7 +21,7 @@ func (p Proportion) String() string {
 // demonstration, printed without one.
 func headline(scenario string, v *Variant) string {
 	if Demonstrated(scenario, v.Name) {
-		return demonstration(v.Tally.Broke[v.Measure], v.Tally.Judged)
+		return demonstration(v.Tally.Broke[v.Measure], v.Tally.Judged, v)
 	}
 	if v.Stopping != "" {
 		return v.Interval().String() + ", confidence sequence"
@@ -30,7 +30,7 @@ func headline(scenario string, v *Variant) string {
 }
 
 // demonstration is "demonstration: 20 of 20 judged (always)": a forced interleaving's count.
-func demonstration(k, n int) string {
+func demonstration(k, n int, v *Variant) string {
 	if n == 0 {
 		return "no verdict"
 	}
@@ -38,11 +38,21 @@ func demonstration(k, n int) string {
 	switch k {
 	case n:
 		how = "always"
-	case 0: // none seen is not none: the interval stays
-		lo, hi := Wilson(k, n)
-		how = "never; " + span(lo, hi)
+	case 0:
+		how = "never; " + neverSpan(n, v.Stopping != "")
 	}
 	return fmt.Sprintf("demonstration: %d of %d judged (%s)", k, n, how)
+}
+
+// neverSpan is the interval 0 of n keeps (none seen is not none): the confidence
+// sequence, named, when the data chose the trial count.
+func neverSpan(n int, stopped bool) string {
+	if stopped {
+		p := SequenceOf(0, n)
+		return span(p.Lo, p.Hi) + ", confidence sequence"
+	}
+	p := ProportionOf(0, n)
+	return span(p.Lo, p.Hi)
 }
 
 // span is an interval in percent, "0-16%".
