@@ -38,14 +38,15 @@ func trialsNeeded(es []Exposure, budget float64) string {
 	share := budget / float64(len(striking))
 	var parts, seen []string
 	for _, e := range striking {
-		switch {
-		case e.Data != nil && e.Data.P.K > 0: // more trials cannot make what was seen unseen
+		if e.Data != nil && e.Data.P.K > 0 { // more trials cannot make what was seen unseen
 			seen = append(seen, fmt.Sprintf("%s reached the data in %d of %d", e.Kind, e.Data.P.K, e.Data.P.N))
-		case e.Data != nil:
-			parts = append(parts, fmt.Sprintf("%s %d (has %d)", e.Kind, zeroSeenTrials(e.PerYear*e.LocksHeld, share), e.Data.P.N))
-		default:
-			parts = append(parts, fmt.Sprintf("%s %d (has 0)", e.Kind, zeroSeenTrials(e.PerYear*e.LocksHeld, share)))
+			continue
 		}
+		have := 0
+		if e.Data != nil {
+			have = e.Data.P.N
+		}
+		parts = append(parts, fmt.Sprintf("%s %d (has %d)", e.Kind, zeroSeenTrials(e.PerYear*e.LocksHeld, share), have))
 	}
 	out := ""
 	if len(parts) > 0 {

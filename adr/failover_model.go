@@ -187,6 +187,6 @@ func (m *CrashModel) Line() string {
 		check = fmt.Sprintf("checked against failover-loss with no guard: %d of %d delays' intervals contain the prediction, %d of %d judged trials called (%s)",
 			m.Check.Within, len(m.Check.Rows), m.Check.Agree, m.Check.Trials, strings.Join(rows, "; "))
 	}
-	return fmt.Sprintf("crash failover against the replication lag: a held lock is lost when granted within the promoted replica's lag before the crash, so P(lost | held) = E[min(lag, hold)] / hold = %s (%s-%s), from %d lag samples of replication-lag `%s` (%.0f writes/s measured, the workload writes %.0f/s: a SET and a release per lock plus %s others); %s",
-		percent(m.P.Central), strings.TrimSuffix(percent(m.P.Lo), "%"), percent(m.P.Hi), m.Samples, m.LagVariant, m.LagRate, m.WriteRate, plain(m.Others), check)
+	return fmt.Sprintf("crash failover against the replication lag: a held lock is lost when granted within the promoted replica's lag before the crash, so P(lost | held) = E[min(lag, hold)] / hold = %s (%s), from %d lag samples of replication-lag `%s` (%.0f writes/s measured, the workload writes %.0f/s: a SET and a release per lock plus %s others); %s",
+		percent(m.P.Central), percentSpan(m.P.Lo, m.P.Hi), m.Samples, m.LagVariant, m.LagRate, m.WriteRate, plain(m.Others), check)
 }

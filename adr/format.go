@@ -26,13 +26,18 @@ func percent(p float64) string {
 	return strconv.FormatFloat(math.Round(v), 'f', 0, 64) + "%"
 }
 
+// percentSpan is an interval in percent, "2.8-30%".
+func percentSpan(lo, hi float64) string {
+	return strings.TrimSuffix(percent(lo), "%") + "-" + percent(hi)
+}
+
 // perFault says a measured probability: "0 of 40 judged (below 7.2% per fault)" or
 // "2 of 20 judged (2.8-30%)".
 func perFault(m *Measured) string {
 	if m.P.K == 0 {
 		return fmt.Sprintf("0 of %d judged (below %s per fault)", m.P.N, percent(m.P.Hi))
 	}
-	return fmt.Sprintf("%d of %d judged (%s-%s)", m.P.K, m.P.N, strings.TrimSuffix(percent(m.P.Lo), "%"), percent(m.P.Hi))
+	return fmt.Sprintf("%d of %d judged (%s)", m.P.K, m.P.N, percentSpan(m.P.Lo, m.P.Hi))
 }
 
 // yearly says the expected count a year, never a bare zero: a central value with its
@@ -50,8 +55,8 @@ func measuredText(m *Measured) string {
 		return "not measured"
 	}
 	if m.Modelled {
-		return fmt.Sprintf("%s (%s-%s) of held locks, by the crash-failover model (the lab's %s shows the mechanism): %s",
-			percent(m.ModelP.Central), strings.TrimSuffix(percent(m.ModelP.Lo), "%"), percent(m.ModelP.Hi), perFault(m), yearly(m.Year, true))
+		return fmt.Sprintf("%s (%s) of held locks, by the crash-failover model (the lab's %s shows the mechanism): %s",
+			percent(m.ModelP.Central), percentSpan(m.ModelP.Lo, m.ModelP.Hi), perFault(m), yearly(m.Year, true))
 	}
 	sized := ""
 	if m.SizedBy != "" && m.Share < 1 {

@@ -137,10 +137,7 @@ func (c WriteupClaim) occurs(ch Check, vs []*Variant) CheckResult {
 
 // pairing is one condition of a Fewer check: the variant tested and the one it is
 // compared against.
-type pairing struct {
-	condition   string
-	tested, ref *Variant
-}
+type pairing struct{ tested, ref *Variant }
 
 // fewer: at each condition, Fisher's exact test (one-sided) that the tested variant
 // breaks less often than the reference; Holm across the conditions; a condition where
@@ -202,7 +199,7 @@ func pair(ch Check, tested, refs []*Variant) []pairing {
 		for i := range ch.Variants {
 			v, ref := named(tested, ch.Variants[i]), named(refs, ch.Than[i])
 			if v != nil && ref != nil {
-				out = append(out, pairing{condition: ch.Variants[i], tested: v, ref: ref})
+				out = append(out, pairing{tested: v, ref: ref})
 			}
 		}
 		return out
@@ -211,8 +208,8 @@ func pair(ch Check, tested, refs []*Variant) []pairing {
 		cv, _ := conditionOf(ch.Variants, v.Name)
 		for _, ref := range refs {
 			cr, _ := conditionOf(ch.Than, ref.Name)
-			if cv == cr || !strings.Contains(strings.Join(ch.Variants, ""), "*") || !strings.Contains(strings.Join(ch.Than, ""), "*") {
-				out = append(out, pairing{condition: cv, tested: v, ref: ref})
+			if cv == cr || starless(ch.Variants) || starless(ch.Than) {
+				out = append(out, pairing{tested: v, ref: ref})
 			}
 		}
 	}
