@@ -55,6 +55,11 @@ type Env struct {
 	// OnTrial hears the running scenario's report after every trial it finished, so
 	// that the caller can write it before the next trial starts.
 	OnTrial func(partial *results.Report)
+	// StalledRetries is for tests on a shared machine: a trial that ended on a client
+	// deadline (the client's own process stalled past a per-node budget such as
+	// Redlock's TTL x 0.05) runs again, under a key of its own, up to this many times.
+	// 0, the CLI's value, records the error as the trial's outcome.
+	StalledRetries int
 
 	progress *progress // the report of the scenario running, as its trials finish
 }

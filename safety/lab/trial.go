@@ -138,6 +138,9 @@ func RunTrials[V interface{ Result() *results.Variant }](ctx context.Context, en
 	return rep, nil
 }
 
+// stalledRetriesInput records how many times a test env ran a stalled trial again.
+const stalledRetriesInput = "stalled_retries"
+
 // RunTrial runs one trial and adds its outcome to v. It returns an error only when
 // the run must stop (ctx ended: Ctrl-C); every other failure is the trial's outcome.
 // A trial the interrupted run being resumed finished is not run again: its record is
@@ -148,12 +151,25 @@ func (e *Env) RunTrial(ctx context.Context, scenario string, v *results.Variant,
 		e.replay(scenario, v, rec)
 		return nil
 	}
-	t := &Trial{N: n, Rec: history.NewRecorder(), Rand: e.Rand(v.Name, n), Inputs: map[string]float64{},
-		Key: fmt.Sprintf("%s:%s:%d:%d", scenario, v.Name, e.Seed, n)}
-	start := time.Now()
-	err := fn(ctx, t)
-	if ctx.Err() != nil {
-		return ctx.Err()
+	var t *Trial
+	var err error
+	var start time.Time
+	for again := 0; ; again++ {
+		t = &Trial{N: n, Rec: history.NewRecorder(), Rand: e.Rand(v.Name, n), Inputs: map[string]float64{},
+			Key: fmt.Sprintf("%s:%s:%d:%d", scenario, v.Name, e.Seed, n)}
+		if again > 0 {
+			t.Key += fmt.Sprintf(":again-%d", again) // an abandoned attempt's lock may still be there
+			t.Input(stalledRetriesInput, float64(again))
+		}
+		start = time.Now()
+		err = fn(ctx, t)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if again >= e.StalledRetries || !errors.Is(err, context.DeadlineExceeded) {
+			break
+		}
+		e.Log("%s/%s trial %d: the client stalled (%v); running it again", scenario, v.Name, n, err)
 	}
 	rec := results.Trial{N: n, Seed: seed, Inputs: t.Inputs, Proof: t.proof, Seconds: time.Since(start).Seconds()}
 	var nf *noFault

@@ -74,3 +74,61 @@ func TestJudgedOnlyWithProofInHistory(t *testing.T) {
 		t.Errorf("an unproven trial with two holders was judged: %+v", v.Tally)
 	}
 }
+
+// TestStalledTrialsRunAgainOnlyInTestEnvs: a client deadline runs the trial again under
+// a key of its own, at most StalledRetries times; other errors never do, and the CLI's
+// zero keeps the deadline as the outcome.
+func TestStalledTrialsRunAgainOnlyInTestEnvs(t *testing.T) {
+	stallOnce := func(keys *[]string) func(context.Context, *lab.Trial) error {
+		return func(_ context.Context, tr *lab.Trial) error {
+			*keys = append(*keys, tr.Key)
+			if len(*keys) == 1 {
+				return lab.Failed("second-acquire", fmt.Errorf("node #0: %w", context.DeadlineExceeded))
+			}
+			tr.Prove("seen")
+			return nil
+		}
+	}
+	var keys []string
+	v := &results.Variant{Name: "v", Measure: results.Violations}
+	env := &lab.Env{Trials: 1, Seed: 1, StalledRetries: 2}
+	if err := env.RunTrial(context.Background(), "s", v, 0, stallOnce(&keys)); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Trials[0]; got.Outcome != results.Judged || got.Inputs["stalled_retries"] != 1 {
+		t.Errorf("stalled once, retried: outcome %s, inputs %v; want judged after 1 retry", got.Outcome, got.Inputs)
+	}
+	if len(keys) != 2 || keys[0] == keys[1] {
+		t.Errorf("attempt keys %q: want two distinct", keys)
+	}
+
+	keys = nil
+	zero := &lab.Env{Trials: 1, Seed: 1}
+	if err := zero.RunTrial(context.Background(), "s", v, 1, stallOnce(&keys)); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Trials[1]; got.Outcome != results.Errored || got.ErrorKind != "second-acquire" || len(keys) != 1 {
+		t.Errorf("StalledRetries 0: outcome %s kind %q after %d attempts; want the error, once", got.Outcome, got.ErrorKind, len(keys))
+	}
+
+	calls := 0
+	always := func(context.Context, *lab.Trial) error {
+		calls++
+		return fmt.Errorf("wait: %w", context.DeadlineExceeded)
+	}
+	if err := env.RunTrial(context.Background(), "s", v, 2, always); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Trials[2]; got.Outcome != results.Errored || calls != 3 {
+		t.Errorf("always stalled: outcome %s after %d calls; want errored after 3", got.Outcome, calls)
+	}
+
+	calls = 0
+	refused := func(context.Context, *lab.Trial) error { calls++; return lab.Failed("second-acquire", net.ErrClosed) }
+	if err := env.RunTrial(context.Background(), "s", v, 3, refused); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 {
+		t.Errorf("a connection error ran %d times: only client deadlines run again", calls)
+	}
+}

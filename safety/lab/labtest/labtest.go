@@ -26,6 +26,9 @@ func TestEnv(t testing.TB, trials int, params lab.Params) *lab.Env {
 		Seed:   1,
 		Params: params,
 		OutDir: t.TempDir(),
+		// CI shares 2 cores: a stall past Redlock's 15 ms per-node budget is the
+		// machine's, not the scenario's (the run's log shows each retry).
+		StalledRetries: 2,
 		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
 			p, err := topologies.DefaultProvider(spec.Kind)
 			if err != nil {
