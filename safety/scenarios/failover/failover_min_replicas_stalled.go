@@ -17,8 +17,8 @@ import (
 
 // stalledMode is min-replicas-to-write where it can bite: every replica lags past
 // min-replicas-max-lag before the grant. Redis counts a replica's lag in whole seconds
-// since its last REPLCONF ACK (sent once a second, paused or not under CLIENT PAUSE),
-// so the replicas are SIGSTOPped until the master counts none of them good.
+// since its last REPLCONF ACK (sent once a second), so the replicas are SIGSTOPped,
+// acks and all, until the master counts none of them good.
 const stalledMode = "min-replicas-stalled"
 
 // stalledVariant has no kill delay: a refused grant leaves nothing to lose.
