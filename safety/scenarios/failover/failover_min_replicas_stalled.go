@@ -26,7 +26,7 @@ func stalledVariant(maxLag time.Duration) *failoverVariant {
 	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name: stalledMode,
 		Description: fmt.Sprintf("min-replicas-to-write 1, min-replicas-max-lag %v on every data node; every replica SIGSTOPped until the master counts no good replica (min_slaves_good_slaves:0); then A's SET NX PX through sentinel: "+
-			"grants refused (NOREPLICAS) counted, with the key read back absent. A refused grant is no lock, so no lock can be lost here: lost_locks is not measured", maxLag),
+			"grants refused (NOREPLICAS) counted, with the key read back absent. A refused grant is no lock, so none can be lost here: lost_locks (0) is not its measure, and no claim reads it", maxLag),
 		Params:  map[string]string{"mode": stalledMode, "max_lag": maxLag.String()},
 		Measure: results.GrantsRefused,
 		Claims:  []results.Claim{results.Always(results.GrantsRefused)},
