@@ -65,12 +65,20 @@ var WriteupClaims = []WriteupClaim{
 	{Step: "step 4", Claim: "WAIT 1 does not close the window",
 		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
 			occurs("some failover loses a lock WAIT 1 acknowledged", "wait1-delay-*")}},
-	{Step: "step 4", Claim: "min-replicas-to-write narrows the loss window: it loses fewer locks than no guard",
+	// min-replicas-to-write as run by the delay variants: every lag (at most lag-max,
+	// 50 ms by default) far below its max-lag of 10 s, so the master counts both
+	// replicas good. This is the crash case it cannot see, and these claims say so.
+	{Step: "step 4", Claim: "in a crash with every replica's lag below its max-lag (the case it cannot see), min-replicas-to-write loses fewer locks than no guard",
 		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
-			fewer("min-replicas-to-write 1 loses fewer than no guard, at each delay apart", false, names("min-replicas-delay-*"), names("none-delay-*"))}},
-	{Step: "step 4", Claim: "min-replicas-to-write does not close the window",
+			fewer("min-replicas-to-write 1 (max-lag 10 s) loses fewer than no guard, at each delay apart", false, names("min-replicas-delay-*"), names("none-delay-*"))}},
+	{Step: "step 4", Claim: "in a crash with every replica's lag below its max-lag, min-replicas-to-write does not close the window",
 		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
-			occurs("some failover loses a lock granted under min-replicas-to-write", "min-replicas-delay-*")}},
+			occurs("some failover loses a lock granted under min-replicas-to-write (max-lag 10 s)", "min-replicas-delay-*")}},
+	// Where it bites: every replica stopped past max-lag. A refused grant is no lock,
+	// so this claim counts refusals, never locks kept.
+	{Step: "step 4", Claim: "with every replica lagging past its max-lag, min-replicas-to-write refuses the grant (NOREPLICAS): no lock is granted, so none is there to lose",
+		Scenario: "failover-loss", By: GrantsRefused, Checks: []Check{
+			always(Fix, "every replica stopped until the master counts none good: A's SET is refused", "min-replicas-stalled")}},
 	{Step: "step 4", Claim: "WAIT 2 (every replica) narrows the loss window: it loses fewer locks than no guard",
 		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
 			fewer("WAIT 2 loses fewer than no guard, at each delay apart", false, names("wait2-delay-*"), names("none-delay-*"))}},

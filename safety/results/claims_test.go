@@ -189,3 +189,45 @@ func TestANeverDemonstrationStoppedByWidthKeepsTheSequence(t *testing.T) {
 		t.Errorf("want %q in:\n%s", want, md)
 	}
 }
+
+// writeupClaim is the claim of the list on scenario, by m, whose text holds part.
+func writeupClaim(t *testing.T, scenario string, m Measure, part string) WriteupClaim {
+	t.Helper()
+	for _, c := range WriteupClaims {
+		if c.Scenario == scenario && c.By == m && strings.Contains(c.Claim, part) {
+			return c
+		}
+	}
+	t.Fatalf("no claim on %s by %s saying %q", scenario, m, part)
+	return WriteupClaim{}
+}
+
+// min-replicas-to-write where it bites: every grant refused is a demonstration; one
+// grant, no judged trial, or a variant counting lost locks instead is not.
+func TestMinReplicasRefusalIsCountedAsRefusalsNeverAsLocksKept(t *testing.T) {
+	claim := writeupClaim(t, "failover-loss", GrantsRefused, "refuses the grant")
+	if got := claim.Judge(report("failover-loss", measured("min-replicas-stalled", GrantsRefused, 5, 5))); got.Verdict != Supported {
+		t.Errorf("5 of 5 refused: %+v", got)
+	}
+	if got := claim.Judge(report("failover-loss", measured("min-replicas-stalled", GrantsRefused, 5, 4))); got.Verdict != Contradicted {
+		t.Errorf("one grant with no good replica: %s, want contradicted", got.Verdict)
+	}
+	// Refusals ended as not_granted are not judged: they show nothing.
+	refused := measured("min-replicas-stalled", GrantsRefused, 0, 0)
+	refused.Tally.NotGranted, refused.Tally.Trials = 5, 5
+	if got := claim.Judge(report("failover-loss", refused)); got.Verdict != NotShown {
+		t.Errorf("every trial not_granted, none judged: %s, want not shown", got.Verdict)
+	}
+	// Lost locks 0 in every trial is not a refusal: nothing was granted to lose.
+	lost := measured("min-replicas-stalled", LostLocks, 5, 0)
+	if got := claim.Judge(report("failover-loss", lost)); got.Verdict != NotShown || !strings.Contains(got.Checks[0].Why, "not measured") {
+		t.Errorf("counted as lost locks: %+v, want not shown (not measured)", got)
+	}
+	// The crash-case claims do not read the stalled variant: with every refusal and
+	// no crash-case data, they are not run.
+	crash := writeupClaim(t, "failover-loss", LostLocks, "min-replicas-to-write loses fewer locks than no guard")
+	got := crash.Judge(report("failover-loss", measured("none-delay-0ms", LostLocks, 20, 12), measured("min-replicas-stalled", LostLocks, 20, 0)))
+	if got.Verdict != NotShown || !strings.HasPrefix(got.Checks[0].Why, "not run") {
+		t.Errorf("crash-case claim on the stalled variant: %+v, want not run", got)
+	}
+}

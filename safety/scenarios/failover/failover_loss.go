@@ -31,6 +31,7 @@ var failoverGuards = []sentinelrig.Guard{
 	{Mode: "wait1", WaitReplicas: 1},
 	{Mode: "wait2", WaitReplicas: 2},
 	{Mode: "min-replicas", MinReplicas: true},
+	{Mode: stalledMode, MinReplicas: true},
 	{Mode: "zombie", Zombie: true},
 }
 
@@ -44,10 +45,11 @@ func guardModes() []string {
 
 func (failoverLoss) Params() []lab.Param {
 	return []lab.Param{
-		lab.ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1), zombie (stop the master, resume it after the failover)"),
+		lab.ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1, max-lag 10 s, above every lag run: the crash case it cannot see), min-replicas-stalled (every replica stopped past stalled-max-lag before the grant: where it refuses), zombie (stop the master, resume it after the failover)"),
 		lab.DurationsParam("delays", []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}, "time from grant to SIGKILL of the master"),
 		lab.DurationParam("lag-max", 50*time.Millisecond, 0, "each replica stops applying the stream (CLIENT PAUSE) for a whole number of ms drawn uniformly in [0, lag-max] just before the grant; 0 means natural lag only"),
 		lab.ChoiceParam("cut", "pause", []string{"pause", "link-kill"}, "how the replicas miss the grant: pause (CLIENT PAUSE each for its drawn lag) or link-kill (SIGSTOP the replicas and CLIENT KILL TYPE replica on the master before the grant, SIGCONT after the kill: every grant is missed)"),
+		lab.DurationParam("stalled-max-lag", time.Second, time.Second, "min-replicas-stalled: min-replicas-max-lag, whole seconds (Redis counts a replica's lag in seconds since its last once-a-second ack)"),
 		lab.DurationParam("wait-timeout", 200*time.Millisecond, time.Millisecond, "WAIT's timeout in the wait modes: fewer acks by then refuse the grant"),
 		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds (sentinels then ping and reconnect every half of it, at most 1 s)"),
 		lab.DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout: a promotion must be seen within it, and sentinel sees one only at its next once-a-second INFO of the replica"),
@@ -90,6 +92,10 @@ type failoverVariant struct {
 }
 
 func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	maxLag := p.Duration("stalled-max-lag")
+	if maxLag%time.Second != 0 {
+		return nil, &lab.ParamError{Name: "stalled-max-lag", Value: maxLag.String(), Want: "whole seconds: Redis's min-replicas-max-lag is an integer of seconds"}
+	}
 	r, err := sentinelrig.NewRun(env, readFailoverConfig(p))
 	if err != nil {
 		return nil, err
@@ -97,6 +103,16 @@ func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 	defer r.Close()
 	rep := env.NewReport(s)
 	for _, g := range r.Guards {
+		if g.Mode == stalledMode {
+			v := stalledVariant(maxLag)
+			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
+				return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use, func(topo topologies.Topology) error { return stalledTrial(ctx, r, topo, maxLag, t) })
+			}); err != nil {
+				return nil, err
+			}
+			rep.Variants = append(rep.Variants, v.Result())
+			continue
+		}
 		if g.Zombie {
 			v := zombieVariant(r)
 			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
@@ -146,11 +162,20 @@ func (s failoverLoss) runVariant(ctx context.Context, env *lab.Env, v *failoverV
 func delayVariant(r *sentinelrig.Run, g sentinelrig.Guard, delay time.Duration) *failoverVariant {
 	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name:        fmt.Sprintf("%s-delay-%dms", g.Mode, delay.Milliseconds()),
-		Description: fmt.Sprintf("%s; %s; master SIGKILLed %v after the grant", g.Grant(r.WaitTimeout), r.CutDescription(), delay),
+		Description: fmt.Sprintf("%s; %s; master SIGKILLed %v after the grant%s", g.Grant(r.WaitTimeout), r.CutDescription(), delay, crashCase(g)),
 		Params:      map[string]string{"mode": g.Mode, "delay": delay.String(), "lag_max": r.LagMax.String(), "cut": r.Cut},
 		Measure:     results.LostLocks,
 		Claims:      lossClaims(r.Config, g, delay),
 	}}, guard: g, delay: delay}
+}
+
+// crashCase says what a min-replicas variant measures: lags far below its max-lag, so
+// the master counts every replica good and grants as if unguarded.
+func crashCase(g sentinelrig.Guard) string {
+	if !g.MinReplicas {
+		return ""
+	}
+	return "; every lag run is far below the max-lag of 10 s, so the master counts both replicas good: the crash case min-replicas-to-write cannot see"
 }
 
 // lossClaims: WAIT 2 keeps the key on every replica; with no guard a grant that no

@@ -73,6 +73,60 @@ func TestFailoverLossLinkKill(t *testing.T) {
 	}
 }
 
+// min-replicas-to-write where it can bite: with every replica stopped past max-lag the
+// master refuses every grant (the Always claim on grants_refused), each trial proving
+// the master counted no good replica and the key absent after the refusal; the
+// write-up's claim reads the refusals, and the variant never declares lost_locks.
+func TestFailoverLossMinReplicasStalled(t *testing.T) {
+	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "min-replicas-stalled"})
+	if len(rep.Variants) != 1 || rep.Variants[0].Name != "min-replicas-stalled" {
+		t.Fatalf("variants %v: want min-replicas-stalled alone", rep.Variants)
+	}
+	v := rep.Variants[0]
+	for _, tr := range v.Trials {
+		if tr.Outcome != results.Judged {
+			continue
+		}
+		var noGood, refused bool
+		for _, p := range tr.Proof {
+			noGood = noGood || strings.Contains(p, "min_slaves_good_slaves:0")
+			refused = refused || strings.Contains(p, "NOREPLICAS")
+		}
+		if !noGood || !refused {
+			t.Errorf("trial %d judged on %q: want no good replica and the NOREPLICAS refusal proven", tr.N, tr.Proof)
+		}
+	}
+	// A refused grant is no lock kept: the variant declares refusals, not lost locks.
+	if v.Measure != results.GrantsRefused {
+		t.Errorf("headline %s, want %s", v.Measure, results.GrantsRefused)
+	}
+	for _, c := range v.Claims {
+		if c.Measure == results.LostLocks {
+			t.Errorf("claim %s: a refused grant read as a lock kept", c)
+		}
+	}
+	for _, c := range results.WriteupClaims {
+		if c.Scenario != "failover-loss" || c.By != results.GrantsRefused {
+			continue
+		}
+		if got := c.Judge([]*results.Report{rep}); got.Verdict != results.Supported {
+			t.Errorf("%q: %s (%+v)", c.Claim, got.Verdict, got.Checks)
+		}
+	}
+}
+
+func TestFailoverLossStalledMaxLagIsWholeSeconds(t *testing.T) {
+	env := labtest.TestEnv(t, 1, lab.Params{"modes": "min-replicas-stalled", "stalled-max-lag": "1500ms"})
+	s, err := lab.Lookup("failover-loss")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *lab.ParamError
+	if _, err := lab.Run(context.Background(), s, env); !errors.As(err, &pe) || pe.Name != "stalled-max-lag" {
+		t.Errorf("stalled-max-lag 1500ms: %v, want a ParamError naming it", err)
+	}
+}
+
 // The resumed old master takes writes: check.SplitBrain measures the window from the
 // probes, and the tally carries it.
 func TestFailoverLossZombie(t *testing.T) {

@@ -1,6 +1,7 @@
 package waitobjections
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -31,9 +32,29 @@ func TestWaitObjections(t *testing.T) {
 	if 2*wait1[1].Y >= wait2[1].Y {
 		t.Errorf("WAIT 1 p50 %.2f ms against WAIT 2's %.2f ms with one replica paused %.1f ms: want WAIT 1 under half of it", wait1[1].Y, wait2[1].Y, paused)
 	}
+	ran := map[string]bool{}
 	for _, v := range rep.Variants {
+		ran[v.Name] = true
 		if v.Measure == results.LostLocks && v.Tally.Judged < 1 {
 			t.Errorf("%s: no judged trial", v.Name)
+		}
+	}
+	// Every objection runs under WAIT 2 too, so each claim about WAIT 2 reads its data.
+	for _, name := range []string{"a1-priority-wait2", "a2-acker-dies-wait2", "b-restart-empty-wait2"} {
+		if !ran[name] {
+			t.Errorf("%s did not run", name)
+		}
+	}
+	for _, c := range results.WriteupClaims {
+		if c.Scenario != "wait-objections" {
+			continue
+		}
+		got := c.Judge([]*results.Report{rep})
+		for _, ch := range got.Checks {
+			if strings.HasPrefix(ch.Why, "not run") || strings.Contains(ch.Why, "not measured") {
+				t.Errorf("%q: %s", ch.Check.Says, ch.Why)
+			}
+			t.Logf("%s: %s; %s", ch.Check.Says, ch.Verdict, ch.Seen)
 		}
 	}
 }
