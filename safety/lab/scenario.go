@@ -38,9 +38,13 @@ type Env struct {
 	// UntilWidth, when above 0, stops each variant once its 95% confidence sequence is
 	// narrower than it (a share, 0.05 for 5 points); 0 runs Trials trials of each.
 	UntilWidth float64
-	Seed       int64  // every random choice of a run derives from it
-	Params     Params // --param name=value
-	Start      StartFunc
+	Seed       int64 // every random choice of a run derives from it
+	// Shard, when Of is above 0, is the share of a campaign spread over workers
+	// (--worker I/N): this run runs only the trials whose index n has n % Of == Index,
+	// with the seeds the whole run gives them.
+	Shard  Shard
+	Params Params // --param name=value
+	Start  StartFunc
 	// OutDir receives porcupine's pages for violating histories (under viz/); empty
 	// means none are written.
 	OutDir string
@@ -66,6 +70,9 @@ type Env struct {
 func Run(ctx context.Context, s Scenario, env *Env) (*results.Report, error) {
 	vals, err := Parse(s.Name(), s.Params(), env.Params)
 	if err != nil {
+		return nil, err
+	}
+	if err := env.checkShard(); err != nil {
 		return nil, err
 	}
 	p := env.begin(s)
