@@ -231,8 +231,8 @@ func variantHeader(v *results.Variant) *results.Variant {
 // checking that each is its worker's, carries the seed the campaign gives it, and that
 // together they are every trial of the campaign exactly once.
 func mergeVariant(shards []shard, reps []*results.Report, first *results.Report, name string) (*results.Variant, error) {
-	base := first.Variant(name)
-	merged := variantHeader(base)
+	head := variantHeader(first.Variant(name))
+	merged := variantHeader(first.Variant(name))
 	env := lab.Env{Seed: first.Seed}
 	owner := map[int]string{}
 	var trials []results.Trial
@@ -243,7 +243,7 @@ func mergeVariant(shards []shard, reps []*results.Report, first *results.Report,
 		if v == nil {
 			return nil, refuse("scenario %s: variant %s is in %s, not in %s", first.Scenario, name, shards[0].dir, s.dir)
 		}
-		if d, ok := samerun.First(variantHeader(v), merged); ok {
+		if d, ok := samerun.First(variantHeader(v), head); ok {
 			return nil, refuse("scenario %s variant %s: %s differs from %s: %s", first.Scenario, name, s.dir, shards[0].dir, d)
 		}
 		for _, t := range v.Trials {
