@@ -222,3 +222,31 @@ func TestMergeRefusesSafetyFoldersOfNoWorker(t *testing.T) {
 		t.Errorf("%s written after a refusal", out)
 	}
 }
+
+// --resume of a worker's folder carries its --worker on, and refuses another share.
+func TestSafetyResumeOfAWorkerKeepsItsShare(t *testing.T) {
+	dir := t.TempDir()
+	cmd := results.Command{Scenarios: []string{"setnx-expire"}, Trials: 3, Seed: 1, Worker: &results.Worker{Index: 0, Of: 3}}
+	if err := results.Write(dir, results.Results{Command: &cmd, Environment: &resultsdir.Environment{}}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"safety", "--resume", dir, "--worker", "1/3"}, nil, &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "worker.index is 1 here, 0 there") {
+		t.Errorf("--resume with another --worker: exit %d, stderr %q; want %d naming the worker's index", code, stderr.String(), exitUsage)
+	}
+	stderr.Reset()
+	// Alone, the recorded worker is carried on (and the fake folder's software refused after).
+	run([]string{"safety", "--resume", dir}, nil, &stdout, &stderr)
+	if !strings.Contains(stderr.String(), "--worker 0/3") {
+		t.Errorf("--resume alone: stderr %q does not carry on --worker 0/3", stderr.String())
+	}
+	after, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil || !bytes.Equal(before, after) {
+		t.Errorf("results.json changed by refused resumes (%v)", err)
+	}
+}
