@@ -38,13 +38,9 @@ type Env struct {
 	// UntilWidth, when above 0, stops each variant once its 95% confidence sequence is
 	// narrower than it (a share, 0.05 for 5 points); 0 runs Trials trials of each.
 	UntilWidth float64
-	Seed       int64 // every random choice of a run derives from it
-	// Shard, when Of is above 0, is the share of a campaign spread over workers
-	// (--worker I/N): this run runs only the trials whose index n has n % Of == Index,
-	// with the seeds the whole run gives them.
-	Shard  Shard
-	Params Params // --param name=value
-	Start  StartFunc
+	Seed       int64  // every random choice of a run derives from it
+	Params     Params // --param name=value
+	Start      StartFunc
 	// OutDir receives porcupine's pages for violating histories (under viz/); empty
 	// means none are written.
 	OutDir string
@@ -59,6 +55,10 @@ type Env struct {
 	// OnTrial hears the running scenario's report after every trial it finished, so
 	// that the caller can write it before the next trial starts.
 	OnTrial func(partial *results.Report)
+	// Shard, when Of is above 0, is the share of a campaign spread over workers
+	// (--worker I/N): this run runs only the trials whose index n has n % Of == Index,
+	// with the seeds the whole run gives them.
+	Shard Shard
 
 	progress *progress // the report of the scenario running, as its trials finish
 }
