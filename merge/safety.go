@@ -277,7 +277,8 @@ func mergeVariant(shards []shard, reps []*results.Report, first *results.Report,
 				missing = append(missing, fmt.Sprintf("%d (worker %d's)", n, n%shards[0].of.Of))
 			}
 		}
-		return nil, refuse("scenario %s variant %s: trials %s missing from the workers' folders", first.Scenario, name, strings.Join(missing, ", "))
+		shown := missing[:min(len(missing), 10)] // enough to find the worker
+		return nil, refuse("scenario %s variant %s: %d trial(s) missing from the workers' folders: %s", first.Scenario, name, len(missing), strings.Join(shown, ", "))
 	}
 	slices.SortFunc(trials, func(a, b results.Trial) int { return a.N - b.N })
 	slices.Sort(merged.Visualizations) // named by trial: in trial order, as one run adds them
@@ -288,10 +289,6 @@ func mergeVariant(shards []shard, reps []*results.Report, first *results.Report,
 		if t.Outcome != results.Judged {
 			merged.Note(fmt.Sprintf("trial %d: %s: %s", t.N, t.Outcome, t.Message))
 		}
-	}
-	if len(trials) == 0 {
-		merged.Tally = results.TallyOf(merged.Measure, nil)
-		merged.Trials = []results.Trial{}
 	}
 	for _, n := range otherNotes {
 		merged.Note(n)

@@ -151,7 +151,7 @@ func TestMergeSafetyRefusesMixedOrIncompleteShards(t *testing.T) {
 		{"a trial of the other worker", edit(func(r *results.Results) { firstVariant(r).Trials[0].N = 2 }), "trial 2 is worker 0's, not worker 1's"},
 		{"a trial with another seed", edit(func(r *results.Results) { firstVariant(r).Trials[0].Seed++ }), "the campaign's seed 3 gives trial 1 seed"},
 		{"a trial beyond the campaign", edit(func(r *results.Results) { firstVariant(r).Trials[0].N = 7 }), "outside the campaign's 5 trials"},
-		{"a trial missing", edit(func(r *results.Results) { v := firstVariant(r); v.Trials = v.Trials[1:] }), "trials 1 (worker 1's) missing"},
+		{"a trial missing", edit(func(r *results.Results) { v := firstVariant(r); v.Trials = v.Trials[1:] }), "1 trial(s) missing from the workers' folders: 1 (worker 1's)"},
 		{"the same worker twice", func(t *testing.T) []string { return []string{safetyShard(t, 0, 2, nil), safetyShard(t, 0, 2, nil)} }, "worker 0/2 given twice"},
 		{"a worker missing", func(t *testing.T) []string { return []string{safetyShard(t, 0, 3, nil), safetyShard(t, 2, 3, nil)} }, "worker(s) [1] of 3 missing"},
 		{"a run folder among them", func(t *testing.T) []string { return []string{safetyShard(t, 0, 2, nil), runFolder(t)} }, "not the folder of a `lockbench safety` run"},
