@@ -185,8 +185,6 @@ func mergeScenario(shards []shard, scenario string) (*results.Report, []string, 
 		if len(r.Variants) != len(first.Variants) {
 			return nil, nil, refuse("scenario %s: %s has %d variants, %s has %d", scenario, shards[i].dir, len(r.Variants), shards[0].dir, len(first.Variants))
 		}
-	}
-	for i, r := range reps {
 		if bin := shards[i].res.Environment.Binary; r.Binary != bin {
 			return nil, nil, refuse("scenario %s in %s: written by binary %q, the folder's run is %q", scenario, shards[i].dir, r.Binary, bin)
 		}
