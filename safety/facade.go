@@ -19,6 +19,9 @@ type StartFunc = lab.StartFunc
 // Env is what a run gives a scenario.
 type Env = lab.Env
 
+// Shard is one worker's share of a campaign's trials (--worker I/N); see lab.Shard.
+type Shard = lab.Shard
+
 // Params are the --param name=value pairs of a run, unparsed.
 type Params = lab.Params
 

@@ -8,10 +8,11 @@ import (
 	"os"
 
 	"github.com/lockbench/lockbench/merge"
+	"github.com/lockbench/lockbench/safety/suite"
 )
 
 func init() {
-	commands["merge"] = command{"add up the folders of a run's workers (run --worker I/N) into one results folder: lockbench merge --out OUT DIR... [--max-skew 10ms]", runMerge}
+	commands["merge"] = command{"add up the folders of a run's workers (run --worker I/N) or of a safety campaign's (safety --worker I/N) into one results folder: lockbench merge --out OUT DIR... [--max-skew 10ms]", runMerge}
 }
 
 func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -31,6 +32,9 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	case *skew <= 0:
 		return usagef("--max-skew %v: want a positive duration", *skew)
 	}
+	if merge.IsSafetyFolder(dirs[0]) {
+		return mergeSafety(*out, dirs, stdout, stderr)
+	}
 	res, err := merge.Merge(*out, dirs, merge.Options{MaxSkew: *skew, CommandLine: os.Args})
 	var bad merge.InputError
 	if errors.As(err, &bad) {
@@ -43,5 +47,27 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "lockbench merge: warning: %s\n", w)
 	}
 	fmt.Fprintf(stdout, "merged %d workers' folders (%d cells) into %s\n", len(dirs), len(res.Run.Cells), *out)
+	return nil
+}
+
+// mergeSafety adds up the folders of a safety campaign's workers, with the figures
+// `lockbench safety` draws.
+func mergeSafety(out string, dirs []string, stdout, stderr io.Writer) error {
+	res, err := merge.MergeSafety(out, dirs, merge.SafetyOptions{CommandLine: os.Args, Draw: safetyFigures.Draw})
+	var bad merge.InputError
+	if errors.As(err, &bad) {
+		return usageError{bad.Error()}
+	}
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "lockbench merge: warning: %s\n", w)
+	}
+	trials := 0
+	for _, r := range res.Results.Reports {
+		trials += suite.TrialsIn(r)
+	}
+	fmt.Fprintf(stdout, "merged %d workers' safety folders (%d scenarios, %d trials) into %s: %s/results.json, %s/results.md\n", len(dirs), len(res.Results.Reports), trials, out, out, out)
 	return nil
 }

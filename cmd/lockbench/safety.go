@@ -31,6 +31,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	trials := fs.Int("trials", 20, "trials per variant (per point for sweeps); with --until-width, the most each variant runs")
 	untilWidth := fs.String("until-width", "", "stop each variant once its 95% confidence sequence (valid under stopping on the data) is narrower than this, e.g. 5% or 0.05; its tables then read that interval")
 	seed := fs.Int64("seed", 1, "seed of every random choice; the same seed replays them")
+	worker := fs.String("worker", "", "run only share I of N (I from 0) of the campaign: trial n of every variant when n % N == I, with the seed the whole run gives it; each worker starts its own servers, and lockbench merge adds the N folders up")
 	out := fs.String("out", "", "results folder: results.json, results.md, figures/ and viz/ (porcupine pages)")
 	resume := fs.String("resume", "", "carry on the interrupted run in this folder instead of --out: alone, with the flags it recorded; flags given beside it must agree")
 	list := fs.Bool("list", false, "list scenarios, their params, the strategies and the registered faults, then exit")
@@ -83,6 +84,10 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	share, err := safetyWorker(*worker, *trials, width)
+	if err != nil {
+		return err
+	}
 	if *out != "" && *resume != "" {
 		return usagef("--resume %s takes the place of --out: give one of them", *resume)
 	}
@@ -106,7 +111,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := preflightScenarios(*provider, chosen, safety.Params(params)); err != nil {
 		return err
 	}
-	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider, RedisImage: redisImage, UntilWidth: width}
+	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider, RedisImage: redisImage, UntilWidth: width, Worker: share}
 	for _, s := range chosen {
 		cmd.Scenarios = append(cmd.Scenarios, s.Name())
 	}
@@ -128,6 +133,26 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	runner := &suite.Suite{Scenarios: chosen, Env: suite.NewEnv(cmd, folder, stderr), Folder: folder,
 		Cuts: suite.PartitionFallback(*provider, containers), Figures: safetyFigures, Stdout: stdout, Stderr: stderr}
 	return runner.Run(ctx)
+}
+
+// safetyWorker reads --worker I/N as run's does (I from 0); "" is the whole campaign.
+// Stopping by width is refused: each worker would stop on its own share's data, and
+// neither their union nor its interval would be the campaign's.
+func safetyWorker(v string, trials int, width float64) (*results.Worker, error) {
+	if v == "" {
+		return nil, nil
+	}
+	index, of, err := parseWorker(v)
+	if err != nil {
+		return nil, err
+	}
+	if width > 0 {
+		return nil, usagef("--worker %s with --until-width: stopping by width cannot be split over workers (each would stop on its own share's data, and the union's interval would not hold); give a fixed --trials", v)
+	}
+	if trials < of {
+		return nil, usagef("--worker %s with --trials %d: fewer trials per variant than workers leaves a worker none", v, trials)
+	}
+	return &results.Worker{Index: index, Of: of}, nil
 }
 
 // safetyFigures draws the figures of a safety run with plots.

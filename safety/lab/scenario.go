@@ -60,6 +60,10 @@ type Env struct {
 	// Redlock's TTL x 0.05) runs again, under a key of its own, up to this many times.
 	// 0, the CLI's value, records the error as the trial's outcome.
 	StalledRetries int
+	// Shard, when Of is above 0, is the share of a campaign spread over workers
+	// (--worker I/N): this run runs only the trials whose index n has n % Of == Index,
+	// with the seeds the whole run gives them.
+	Shard Shard
 
 	progress *progress // the report of the scenario running, as its trials finish
 }
@@ -71,6 +75,9 @@ type Env struct {
 func Run(ctx context.Context, s Scenario, env *Env) (*results.Report, error) {
 	vals, err := Parse(s.Name(), s.Params(), env.Params)
 	if err != nil {
+		return nil, err
+	}
+	if err := env.checkShard(); err != nil {
 		return nil, err
 	}
 	p := env.begin(s)

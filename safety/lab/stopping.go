@@ -7,7 +7,8 @@ import (
 	"github.com/lockbench/lockbench/safety/results"
 )
 
-// TrialsOf yields v's trial numbers, 0 to Trials-1; under UntilWidth it stops once v's
+// TrialsOf yields v's trial numbers, 0 to Trials-1, only the shard's when the run is
+// one worker's share (Env.Shard); under UntilWidth it stops once v's
 // confidence sequence is narrower than that. The count then depends on the data, so v
 // is marked and its tables read the sequence, never the fixed-n interval.
 func (e *Env) TrialsOf(v *results.Variant) iter.Seq[int] {
@@ -16,6 +17,9 @@ func (e *Env) TrialsOf(v *results.Variant) iter.Seq[int] {
 	}
 	return func(yield func(int) bool) {
 		for n := 0; n < e.Trials; n++ {
+			if !e.Shard.Holds(n) {
+				continue
+			}
 			if !yield(n) {
 				return
 			}

@@ -142,10 +142,14 @@ func RunTrials[V interface{ Result() *results.Variant }](ctx context.Context, en
 const stalledRetriesInput = "stalled_retries"
 
 // RunTrial runs one trial and adds its outcome to v. It returns an error only when
-// the run must stop (ctx ended: Ctrl-C); every other failure is the trial's outcome.
+// the run must stop (ctx ended: Ctrl-C, or a trial outside the run's shard); every
+// other failure is the trial's outcome.
 // A trial the interrupted run being resumed finished is not run again: its record is
 // added as it was.
 func (e *Env) RunTrial(ctx context.Context, scenario string, v *results.Variant, n int, fn func(ctx context.Context, t *Trial) error) error {
+	if !e.Shard.Holds(n) {
+		return errOutsideShard(scenario, n, e.Shard)
+	}
 	seed := e.TrialSeed(v.Name, n)
 	if rec, ok := e.progress.finished(v.Name, n, seed); ok {
 		e.replay(scenario, v, rec)

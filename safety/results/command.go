@@ -17,6 +17,16 @@ type Command struct {
 	RedisImage string `json:"redis_image,omitempty"`
 	// UntilWidth is --until-width as a share (0: every variant ran Trials trials).
 	UntilWidth float64 `json:"until_width,omitempty"`
+	// Worker is --worker I/N: this folder holds share Index (from 0) of Of of the
+	// campaign's trials (lockbench merge adds the shares up); nil for a whole run.
+	Worker *Worker `json:"worker,omitempty"`
+}
+
+// Worker is one worker's share of a safety campaign: trial n of every variant is
+// worker n % Of's.
+type Worker struct {
+	Index int `json:"index"`
+	Of    int `json:"of"`
 }
 
 // unfinished is results.md's warning on a run still going or cut short.

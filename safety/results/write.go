@@ -22,6 +22,8 @@ type Results struct {
 	// Resumed lists when the run was carried on with --resume.
 	Resumed []time.Time `json:"resumed,omitempty"`
 	Reports []*Report   `json:"reports"`
+	// MergedFrom lists the workers' folders `lockbench merge` added up into this one.
+	MergedFrom []string `json:"merged_from,omitempty"`
 	// Figures were drawn from the reports (by plots/) before the results were written.
 	Figures []FigureRef `json:"figures,omitempty"`
 }
@@ -39,6 +41,9 @@ func (res Results) Markdown() string {
 	md.WriteString("# lockbench safety results\n\n")
 	if !res.Complete {
 		md.WriteString(res.unfinished())
+	}
+	if len(res.MergedFrom) > 0 {
+		fmt.Fprintf(&md, "Merged by `lockbench merge` from %d workers' folders (%s): every trial as its worker recorded it, the tallies and intervals recomputed from them all.\n\n", len(res.MergedFrom), strings.Join(res.MergedFrom, ", "))
 	}
 	md.WriteString("A trial is judged only once it proved its fault happened; the others are counted as fault not produced, not granted, or errors by kind. Intervals are 95% Wilson intervals over the judged trials. A forced interleaving (a variant a claim checks as always or never) is a demonstration: its row gives the count, with no interval.\n\n")
 	md.WriteString(ClaimsTable(res.Reports))

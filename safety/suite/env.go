@@ -8,11 +8,16 @@ import (
 	"github.com/lockbench/lockbench/safety/results"
 )
 
-// NewEnv is what every scenario of cmd runs with: its trials, seed and params, the
+// NewEnv is what every scenario of cmd runs with: its trials, seed, params and worker share, the
 // folder's resumed reports, servers on cmd's provider (each kind's own when none was
 // given), and a log line per event on logTo.
 func NewEnv(cmd results.Command, folder *Folder, logTo io.Writer) *safety.Env {
+	var shard safety.Shard
+	if cmd.Worker != nil {
+		shard = safety.Shard{Index: cmd.Worker.Index, Of: cmd.Worker.Of}
+	}
 	return &safety.Env{
+		Shard:      shard,
 		Trials:     cmd.Trials,
 		UntilWidth: cmd.UntilWidth,
 		Seed:       cmd.Seed,

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -54,6 +55,9 @@ func FlagsOf(cmd results.Command) map[string][]string {
 	}
 	if cmd.RedisImage != "" {
 		flags["redis-image"] = []string{cmd.RedisImage}
+	}
+	if cmd.Worker != nil {
+		flags["worker"] = []string{fmt.Sprintf("%d/%d", cmd.Worker.Index, cmd.Worker.Of)}
 	}
 	if cmd.UntilWidth > 0 {
 		flags["until-width"] = []string{strconv.FormatFloat(cmd.UntilWidth, 'g', -1, 64)}

@@ -21,3 +21,13 @@ func TestFlagsOfARecordedAllIsAll(t *testing.T) {
 		t.Errorf("flags of %+v:\n%v\nwant\n%v", one, got, wantOne)
 	}
 }
+
+// TestFlagsOfAWorkerKeepItsShare: a worker's folder resumes as the same worker, so
+// that the trials it carries on with are still its share.
+func TestFlagsOfAWorkerKeepItsShare(t *testing.T) {
+	cmd := results.Command{Scenarios: []string{"setnx-expire"}, Trials: 9, Seed: 4, Worker: &results.Worker{Index: 2, Of: 3}}
+	want := map[string][]string{"scenario": {"setnx-expire"}, "trials": {"9"}, "seed": {"4"}, "worker": {"2/3"}}
+	if got := FlagsOf(cmd); !reflect.DeepEqual(got, want) {
+		t.Errorf("flags of %+v:\n%v\nwant\n%v", cmd, got, want)
+	}
+}

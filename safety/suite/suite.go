@@ -43,7 +43,11 @@ func (s *Suite) Run(ctx context.Context) error {
 			continue
 		}
 		start := time.Now()
-		fmt.Fprintf(stderr, "safety: %s, %d trials per variant, seed %d\n", sc.Name(), env.Trials, env.Seed)
+		if env.Shard.Whole() {
+			fmt.Fprintf(stderr, "safety: %s, %d trials per variant, seed %d\n", sc.Name(), env.Trials, env.Seed)
+		} else {
+			fmt.Fprintf(stderr, "safety: %s, worker %s: trials n %% %d == %d of %d per variant, seed %d\n", sc.Name(), env.Shard, env.Shard.Of, env.Shard.Index, env.Trials, env.Seed)
+		}
 		rep, err := safety.Run(ctx, sc, env)
 		if err != nil && errors.Is(err, safety.ErrNeedsPartitions) && len(s.Scenarios) > 1 && s.Cuts != nil && ctx.Err() == nil {
 			rep, err = s.runOnCuttingProvider(ctx, sc, err)
