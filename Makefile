@@ -19,15 +19,17 @@ build:
 vet:
 	$(GO) vet ./...
 
-# The README's test command: every test, then the race detector (make race alone runs
-# only the latter). The safety scenarios run one package at a time, after the rest, as
-# they did as one package: two real-server scenario packages at once on 2 cores starve
-# the clients' per-node deadlines.
+# The README's test command: every test once, against real servers, after vet and the
+# fuzz targets. Each package with concurrent code runs under the race detector (the
+# race build checks behaviour as the plain one does, only slower); the rest run plain.
+# The safety scenarios run one package at a time (-p 1), after the rest: two
+# real-server scenario packages at once on 2 cores starve the clients' per-node
+# deadlines. Their slowest tests (RACE_SKIP) run plain.
 SCENARIO_PKGS = ./safety/lab/... ./safety/scenarios/...
 test: deps vet fuzz
-	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -v -e /safety/lab -e /safety/scenarios)
-	$(GO) test -p 1 -count=1 -timeout $(TEST_TIMEOUT) $(SCENARIO_PKGS)
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -v -x -F $(foreach p,$(shell $(GO) list $(RACE_PKGS) $(SCENARIO_PKGS)),-e $(p)))
 	$(MAKE) --no-print-directory race
+	$(GO) test -p 1 -count=1 -timeout $(TEST_TIMEOUT) -run '$(RACE_SKIP)' $(SCENARIO_PKGS)
 
 # The race detector over the packages with concurrent code: the engine, the sweep and
 # its workers, netem's proxies, every lock strategy and the Redis connection, the safety
@@ -37,21 +39,20 @@ test: deps vet fuzz
 # topologies/container (148 s; the safety lab's container partitions run its code) and
 # cmd/lockbench but for its interrupt tests (the rest is sequential CLI, 141 s).
 RACE_PKGS ?= ./bench ./capacity/... ./clocks/... ./locks/... ./merge ./netem ./redisconn \
-	./resources/... ./safety/check ./safety/nemesis ./safety/results ./safety/suite ./sweep \
+	./resources/... ./safety ./safety/check ./safety/nemesis ./safety/results ./safety/suite ./sweep \
 	./topologies ./topologies/embedded ./topologies/etcdtopo ./topologies/pgtopo \
 	./topologies/zktopo
-# The slowest real-server scenarios, skipped to keep CI's budget: each one's concurrent
-# code also runs in a kept test (the same scenario on another store or provider, or the
-# trial runner every scenario shares), but for the split brain's second client; under
-# -race they took 324 of the lab's 466 s.
+# The slowest real-server scenarios, left to the plain run to keep CI's budget: each
+# one's concurrent code also runs in a kept test (the same scenario on another store or
+# provider, or the trial runner every scenario shares), but for the split brain's second
+# client; under -race they took 324 of the lab's 466 s.
 # The lab runs alone, after the rest, one package at a time (-p 1): beside other packages
 # under -race its redlock first acquires timed out on all five nodes (4 tests failed);
 # alone they passed.
-# `time make race` here, warm build cache, shared 2 cores: 7 min 58 s (docs/testing.md).
 RACE_SKIP ?= ^(TestSentinelSplitBrain|TestFenceRegression|TestFenceRegressionZooKeeperEmptyRestart|TestPausePastTTL|TestWaitObjections|TestLostUpdatesFailover|TestFailFastLeavesPartialLocks|TestSentinelClockSkewProcess|TestZooKeeperLeaderKill|TestTTLTradeoff|TestClockScenariosProcess|TestFailoverLoss|TestFailoverLossZombie|TestRedlockQuorum)$$
 race: deps
 	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
-	$(GO) test -race -p 1 -count=1 -timeout $(TEST_TIMEOUT) -skip '$(RACE_SKIP)' ./safety $(SCENARIO_PKGS)
+	$(GO) test -race -p 1 -count=1 -timeout $(TEST_TIMEOUT) -skip '$(RACE_SKIP)' $(SCENARIO_PKGS)
 	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -run 'Interrupt|CtrlC' ./cmd/lockbench
 
 # Each reader of user files fuzzed for a short, bounded time: no input may panic it.
