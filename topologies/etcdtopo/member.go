@@ -69,7 +69,7 @@ func (m *member) currentID() uint64 {
 	return m.id
 }
 
-func (m *member) isPaused() bool {
+func (m *member) Paused() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.paused

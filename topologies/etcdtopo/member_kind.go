@@ -23,7 +23,7 @@ type clusterMember interface {
 	// close stops it for good.
 	close()
 	currentID() uint64
-	isPaused() bool
+	Paused() bool
 	// seenLeader is the raft leader it knows of (0: none).
 	seenLeader() (uint64, error)
 }
