@@ -127,7 +127,7 @@ func (c *Cluster) launch(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for _, m := range c.members {
-		if err := m.waitReady(ctx); err != nil {
+		if err := m.WaitReady(ctx); err != nil {
 			return err
 		}
 	}

@@ -119,8 +119,8 @@ func (m *member) start(state, initialCluster string) error {
 	return nil
 }
 
-// waitReady waits until the member has joined its cluster and serves clients.
-func (m *member) waitReady(ctx context.Context) error {
+// WaitReady waits until the member has joined its cluster and serves clients.
+func (m *member) WaitReady(ctx context.Context) error {
 	e := m.server()
 	if e == nil {
 		return fmt.Errorf("%s: not running", m.name)

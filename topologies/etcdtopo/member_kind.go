@@ -16,8 +16,8 @@ type clusterMember interface {
 	clusterEntry() string
 	// start launches the member without waiting for its cluster.
 	start(state, initialCluster string) error
-	// waitReady waits until it has joined its cluster and serves clients.
-	waitReady(ctx context.Context) error
+	// WaitReady waits until it has joined its cluster and serves clients.
+	WaitReady(ctx context.Context) error
 	// halt stops it before a restart and returns the raft ID it ran as.
 	halt() (uint64, error)
 	// close stops it for good.

@@ -150,8 +150,6 @@ func (m *processMember) command() (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-func (m *processMember) waitReady(ctx context.Context) error { return m.WaitReady(ctx) }
-
 // halt kills the member before a restart and returns the raft ID it ran as.
 func (m *processMember) halt() (uint64, error) {
 	if err := m.Halt(); err != nil {
