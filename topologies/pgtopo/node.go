@@ -189,7 +189,7 @@ func (n *node) killed() {
 // stopBackends follows the postmaster's SIGSTOP: a backend left running would go on
 // answering its connection. The postmaster has stopped: it forks no backend the
 // listing could miss.
-func (n *node) stopBackends(pid int) error {
+func (n *node) stopBackends(pid int) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	for _, p := range serverProcesses(n.dataDir) {
@@ -206,7 +206,6 @@ func (n *node) stopBackends(pid int) error {
 	for _, p := range n.paused {
 		supervise.WaitStopped(p)
 	}
-	return nil
 }
 
 // continueBackends SIGCONTs every server process Pause stopped, before the postmaster.

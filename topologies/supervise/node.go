@@ -40,7 +40,7 @@ type Config struct {
 	// The hooks run with the node locked: Stopped once SIGSTOP has reached the group
 	// (pid is its leader), Continuing before SIGCONT is sent to it, Killed once the
 	// group was SIGKILLed and the child reaped.
-	Stopped    func(pid int) error
+	Stopped    func(pid int)
 	Continuing func()
 	Killed     func()
 	// Quit, when set, is the signal Close asks the child to shut down with, waiting up to
@@ -263,9 +263,7 @@ func (n *Node) Pause() error {
 	}
 	WaitStopped(pid)
 	if n.cfg.Stopped != nil {
-		if err := n.cfg.Stopped(pid); err != nil {
-			return fmt.Errorf("%s: %w", n.cfg.Name, err)
-		}
+		n.cfg.Stopped(pid)
 	}
 	n.paused = true
 	return nil

@@ -89,7 +89,7 @@ func newChild(t *testing.T, mode string, cfg supervise.Config) *child {
 	cfg.Command = func() (*exec.Cmd, error) { return childCommand(t, mode, c.addr, c.says), nil }
 	cfg.Output = filepath.Join(t.TempDir(), "child.out")
 	cfg.Ready = func(ctx context.Context) error { return ping(ctx, c.addr) }
-	cfg.Stopped = func(int) error { c.events = append(c.events, "stopped"); return nil }
+	cfg.Stopped = func(int) { c.events = append(c.events, "stopped") }
 	cfg.Continuing = func() { c.events = append(c.events, "continuing") }
 	cfg.Killed = func() { c.events = append(c.events, "killed") }
 	c.Node = supervise.New(cfg)
