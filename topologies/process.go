@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/clocks/faketime"
+	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
 // ErrNoRedisServer says redis-server was found neither through REDIS_SERVER nor on PATH.
@@ -183,34 +184,30 @@ func (t *processTopology) startNode(ctx context.Context, name string, role Role,
 			return nil, fmt.Errorf("%s: clock model: %w", name, err)
 		}
 	}
-	var lastErr error
-	for attempt := 0; attempt < 5; attempt++ {
+	var n *processNode
+	err := supervise.RetryPorts(5, func() error {
 		port, err := FreePort()
 		if err != nil {
-			skew.Close()
-			return nil, err
+			return err
 		}
-		n := &processNode{name: name, role: role, bin: t.bin, dir: dir, port: port, sentinel: role == RoleSentinel, env: t.env, skew: skew}
+		n = newProcessNode(name, role, t.bin, dir, port, t.env, skew)
 		if err := os.WriteFile(n.confPath(), []byte(config(port)), 0o644); err != nil {
 			ReleasePort(port)
-			skew.Close()
-			return nil, err
+			return err
 		}
 		startCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		err = n.start(startCtx)
-		cancel()
-		if err == nil {
-			return n, nil
+		defer cancel()
+		if err := n.start(startCtx); err != nil {
+			ReleasePort(port) // this attempt's server is gone: the port is no use to us
+			return err
 		}
-		ReleasePort(port) // this attempt's server is gone: the port is no use to us
-		if !errors.Is(err, errPortTaken) {
-			skew.Close()
-			return nil, err
-		}
-		lastErr = err
+		return nil
+	})
+	if err != nil {
+		skew.Close()
+		return nil, err
 	}
-	skew.Close()
-	return nil, lastErr
+	return n, nil
 }
 
 // serverConfig is a redis-server config: loopback only, no persistence unless asked,

@@ -2,40 +2,55 @@ package topologies
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
+	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
-// errPortTaken says the server could not bind its port: another program won the race for it.
-var errPortTaken = errors.New("port already in use")
-
-// processNode is one redis-server (or sentinel) process in its own process group.
+// processNode is one redis-server (or sentinel) process, supervised.
 type processNode struct {
-	name     string
-	role     Role
-	bin      string
-	dir      string // this node's own dir: config, log, data
-	port     int
-	sentinel bool
-	env      []string       // extra environment, e.g. a fake-time preload
-	skew     *faketime.Node // drives this node's libfaketime; nil keeps true time
+	*supervise.Node
+	name string
+	role Role
+	dir  string // this node's own dir: config, log, data
+	port int
+	skew *faketime.Node // drives this node's libfaketime; nil keeps true time
+}
 
-	mu      sync.Mutex
-	cmd     *exec.Cmd
-	exited  chan struct{} // closed when cmd has been waited for
-	paused  bool
-	stopped bool // Close was called: never start again
+// newProcessNode readies a node that runs bin on its config in dir, with env added
+// (a fake-time preload, say); nothing runs until start.
+func newProcessNode(name string, role Role, bin, dir string, port int, env []string, skew *faketime.Node) *processNode {
+	n := &processNode{name: name, role: role, dir: dir, port: port, skew: skew}
+	n.Node = supervise.New(supervise.Config{
+		Name: name,
+		Addr: n.Addr,
+		Command: func() (*exec.Cmd, error) {
+			args := []string{n.confPath()}
+			if role == RoleSentinel {
+				args = append(args, "--sentinel")
+			}
+			cmd := exec.Command(bin, args...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), env...)
+			if skew != nil {
+				cmd.Env = append(cmd.Env, skew.Env()...)
+			}
+			return cmd, nil
+		},
+		Logs:    []string{n.logPath()},
+		Ready:   func(ctx context.Context) error { return adminDo(ctx, n.Addr(), "PING") },
+		Every:   5 * time.Millisecond,
+		Attempt: 200 * time.Millisecond,
+	})
+	return n
 }
 
 func (n *processNode) Name() string { return n.name }
@@ -46,72 +61,22 @@ func (n *processNode) confPath() string {
 }
 func (n *processNode) logPath() string { return filepath.Join(n.dir, "server.log") }
 
-func (n *processNode) Running() bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.runningLocked()
-}
-
-func (n *processNode) runningLocked() bool {
-	if n.cmd == nil {
-		return false
-	}
-	select {
-	case <-n.exited:
-		return false
-	default:
-		return true
-	}
-}
-
-// start launches the process and waits until it answers PING.
+// start launches the process and waits until it answers PING (and its clock is known).
 func (n *processNode) start(ctx context.Context) error {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.stopped {
-		return fmt.Errorf("%s: topology is closed", n.name)
+	if err := n.Start(ctx); err != nil {
+		return err
 	}
-	if n.runningLocked() {
-		return fmt.Errorf("%s: already running", n.name)
-	}
-	args := []string{n.confPath()}
-	if n.sentinel {
-		args = append(args, "--sentinel")
-	}
-	startLog := MarkStartLog(n.logPath())
-	cmd := exec.Command(n.bin, args...)
-	cmd.Dir = n.dir
-	cmd.Env = append(os.Environ(), n.env...)
-	if n.skew != nil {
-		cmd.Env = append(cmd.Env, n.skew.Env()...)
-	}
-	// Own process group, so a kill reaches anything it forks (BGSAVE children);
-	// Pdeathsig, so the server dies with us even when we are SIGKILLed.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := startOnSteadyThread(cmd); err != nil {
-		return fmt.Errorf("%s: start %s: %w", n.name, n.bin, err)
-	}
-	trackGroup(cmd.Process.Pid)
-	exited := make(chan struct{})
-	go func() {
-		_ = cmd.Wait()
-		untrackGroup(cmd.Process.Pid)
-		close(exited)
-	}()
-	n.cmd, n.exited, n.paused = cmd, exited, false
+	return n.calibrate(ctx)
+}
 
-	if err := waitForPing(ctx, n.Addr(), exited); err != nil {
-		n.killLocked()
-		if startLog.PortTaken() {
-			return fmt.Errorf("%s on %s: %w", n.name, n.Addr(), errPortTaken)
-		}
-		return fmt.Errorf("%s on %s did not come up: %w; log: %s", n.name, n.Addr(), err, startLog.Tail(600))
+// calibrate fits a skewed node's model to the clock the server reads.
+func (n *processNode) calibrate(ctx context.Context) error {
+	if n.skew == nil {
+		return nil
 	}
-	if n.skew != nil {
-		if err := n.skew.Calibrate(func() (time.Time, error) { return serverTime(ctx, n.Addr()) }); err != nil {
-			n.killLocked()
-			return fmt.Errorf("%s: %w", n.name, err)
-		}
+	if err := n.skew.Calibrate(func() (time.Time, error) { return serverTime(ctx, n.Addr()) }); err != nil {
+		_ = n.Kill()
+		return fmt.Errorf("%s: %w", n.name, err)
 	}
 	return nil
 }
@@ -123,89 +88,35 @@ func serverTime(ctx context.Context, addr string) (time.Time, error) {
 	return c.Time(ctx).Result()
 }
 
-func (n *processNode) signal(sig syscall.Signal) error {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if !n.runningLocked() {
-		return fmt.Errorf("%s: not running", n.name)
-	}
-	if err := syscall.Kill(-n.cmd.Process.Pid, sig); err != nil {
-		return fmt.Errorf("%s: signal %v: %w", n.name, sig, err)
-	}
-	return nil
-}
-
-func (n *processNode) Pause() error {
-	if err := n.signal(syscall.SIGSTOP); err != nil {
-		return err
-	}
-	n.mu.Lock()
-	n.paused = true
-	n.mu.Unlock()
-	return nil
-}
-
-func (n *processNode) Resume() error {
-	if err := n.signal(syscall.SIGCONT); err != nil {
-		return err
-	}
-	n.mu.Lock()
-	n.paused = false
-	n.mu.Unlock()
-	return nil
-}
-
-func (n *processNode) Kill() error {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if !n.runningLocked() {
-		return fmt.Errorf("%s: not running", n.name)
-	}
-	n.killLocked()
-	return nil
-}
-
-// killLocked SIGKILLs the process group and waits until the process is reaped.
-func (n *processNode) killLocked() {
-	if n.cmd == nil {
-		return
-	}
-	_ = syscall.Kill(-n.cmd.Process.Pid, syscall.SIGKILL)
-	<-n.exited
-	n.paused = false
-}
-
+// Restart kills the node if it runs and starts it again on the same port; it saves
+// first for RestartWithSnapshot, and forgets its data for RestartEmpty.
 func (n *processNode) Restart(ctx context.Context, mode RestartMode) error {
-	n.mu.Lock()
-	if mode == RestartWithSnapshot && n.runningLocked() && !n.paused {
-		if err := adminDo(ctx, n.Addr(), "SAVE"); err != nil {
-			n.mu.Unlock()
-			return fmt.Errorf("%s: snapshot before restart: %w", n.name, err)
-		}
+	var snapshot func(context.Context) error
+	if mode == RestartWithSnapshot {
+		snapshot = func(ctx context.Context) error { return adminDo(ctx, n.Addr(), "SAVE") }
 	}
-	if n.runningLocked() {
-		n.killLocked()
-	}
+	var forget func() error
 	if mode == RestartEmpty {
-		for _, f := range []string{"dump.rdb", "appendonlydir"} {
-			if err := os.RemoveAll(filepath.Join(n.dir, f)); err != nil {
-				n.mu.Unlock()
-				return fmt.Errorf("%s: forget data: %w", n.name, err)
-			}
+		forget = n.forgetData
+	}
+	if err := n.Node.Restart(ctx, snapshot, forget); err != nil {
+		return err
+	}
+	return n.calibrate(ctx)
+}
+
+func (n *processNode) forgetData() error {
+	for _, f := range []string{"dump.rdb", "appendonlydir"} {
+		if err := os.RemoveAll(filepath.Join(n.dir, f)); err != nil {
+			return fmt.Errorf("%s: forget data: %w", n.name, err)
 		}
 	}
-	n.mu.Unlock()
-	return n.start(ctx)
+	return nil
 }
 
 // stop kills the process for good.
 func (n *processNode) stop() {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.stopped = true
-	if n.runningLocked() {
-		n.killLocked()
-	}
+	n.Close()
 	if n.skew != nil {
 		n.skew.Close()
 	}
@@ -218,25 +129,4 @@ func (n *processNode) Clock() *clocks.NodeClock {
 		return nil
 	}
 	return n.skew.Clock()
-}
-
-// waitForPing polls addr until it answers PING, the process exits, or ctx ends.
-func waitForPing(ctx context.Context, addr string, exited <-chan struct{}) error {
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		pingCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
-		err := adminDo(pingCtx, addr, "PING")
-		cancel()
-		if err == nil {
-			return nil
-		}
-		select {
-		case <-exited:
-			return errors.New("process exited")
-		case <-ctx.Done():
-			return fmt.Errorf("%w (last: %v)", ctx.Err(), err)
-		case <-tick.C:
-		}
-	}
 }

@@ -127,7 +127,7 @@ func (c *Cluster) launch(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for _, m := range c.members {
-		if err := m.waitReady(ctx); err != nil {
+		if err := m.WaitReady(ctx); err != nil {
 			return err
 		}
 	}
@@ -161,7 +161,7 @@ func (c *Cluster) newEmbeddedMember(name, token string) (clusterMember, error) {
 func (c *Cluster) Leader() (topologies.Node, error) {
 	var lead uint64
 	for _, m := range c.members {
-		if !m.Running() || m.isPaused() {
+		if !m.Running() || m.Paused() {
 			continue
 		}
 		l, err := m.seenLeader()
@@ -174,7 +174,7 @@ func (c *Cluster) Leader() (topologies.Node, error) {
 		lead = l
 	}
 	for _, m := range c.members {
-		if m.Running() && !m.isPaused() && m.currentID() == lead {
+		if m.Running() && !m.Paused() && m.currentID() == lead {
 			return m, nil
 		}
 	}

@@ -69,7 +69,7 @@ func (m *member) currentID() uint64 {
 	return m.id
 }
 
-func (m *member) isPaused() bool {
+func (m *member) Paused() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.paused
@@ -119,8 +119,8 @@ func (m *member) start(state, initialCluster string) error {
 	return nil
 }
 
-// waitReady waits until the member has joined its cluster and serves clients.
-func (m *member) waitReady(ctx context.Context) error {
+// WaitReady waits until the member has joined its cluster and serves clients.
+func (m *member) WaitReady(ctx context.Context) error {
 	e := m.server()
 	if e == nil {
 		return fmt.Errorf("%s: not running", m.name)

@@ -16,14 +16,14 @@ type clusterMember interface {
 	clusterEntry() string
 	// start launches the member without waiting for its cluster.
 	start(state, initialCluster string) error
-	// waitReady waits until it has joined its cluster and serves clients.
-	waitReady(ctx context.Context) error
+	// WaitReady waits until it has joined its cluster and serves clients.
+	WaitReady(ctx context.Context) error
 	// halt stops it before a restart and returns the raft ID it ran as.
 	halt() (uint64, error)
 	// close stops it for good.
 	close()
 	currentID() uint64
-	isPaused() bool
+	Paused() bool
 	// seenLeader is the raft leader it knows of (0: none).
 	seenLeader() (uint64, error)
 }

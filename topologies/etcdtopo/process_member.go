@@ -1,7 +1,6 @@
 package etcdtopo
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,16 +17,15 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
-// errPortTaken says a member could not bind one of its ports: another program has it.
-var errPortTaken = errors.New("port already in use")
-
 // processMember is one etcd member in a child process of its own (this executable run
-// again with memberEnv set), in its own process group, listening on fixed ports that
-// it keeps across restarts. Kill is SIGKILL, Pause SIGSTOP, Resume SIGCONT: the same
-// handles as redis-server and ZooKeeper get.
+// again with memberEnv set), supervised, listening on fixed ports that it keeps across
+// restarts. Kill is SIGKILL, Pause SIGSTOP, Resume SIGCONT: the same handles as
+// redis-server and ZooKeeper get.
 type processMember struct {
+	*supervise.Node
 	name       string
 	dir        string // this member's own temp dir: member.json, ready.json, logs, data/
 	exe        string // the executable that runs a member when memberEnv is set
@@ -38,13 +36,12 @@ type processMember struct {
 	token      string
 	cluster    *Cluster
 
-	mu       sync.Mutex
-	proc     topologies.GroupProcess // the child running the member
-	id       uint64                  // raft member ID the child reported when ready
-	startLog topologies.StartLog     // what the child wrote since its last start
-	paused   bool
-	stopped  bool             // the topology is closed: never start again
-	admin    *clientv3.Client // asks this member for its view of the leader
+	mu      sync.Mutex
+	state   string           // the next start's initial-cluster-state: new or existing
+	initial string           // the next start's initial cluster
+	id      uint64           // raft member ID the child reported when ready
+	closed  bool             // the topology is closed: make no admin client
+	admin   *clientv3.Client // asks this member for its view of the leader
 }
 
 // newProcessMember makes the member's temp dir and picks its two ports.
@@ -64,8 +61,28 @@ func newProcessMember(c *Cluster, exe, name, token string) (clusterMember, error
 		topologies.ReleasePort(peer)
 		return nil, err
 	}
-	return &processMember{name: name, dir: dir, exe: exe, clientPort: client, peerPort: peer,
-		noFsync: c.spec.UnsafeNoFsync, compaction: c.compaction, token: token, cluster: c}, nil
+	m := &processMember{name: name, dir: dir, exe: exe, clientPort: client, peerPort: peer,
+		noFsync: c.spec.UnsafeNoFsync, compaction: c.compaction, token: token, cluster: c}
+	m.Node = supervise.New(supervise.Config{
+		Name:    name,
+		Addr:    m.Addr,
+		Command: m.command,
+		Output:  m.outPath(),
+		Logs:    []string{m.logPath()},
+		// Ready: the child wrote its ready file once etcd's ReadyNotify fired (the
+		// embedded provider's check).
+		Ready: func(context.Context) error {
+			r, err := readReady(m.readyPath())
+			if err == nil {
+				m.mu.Lock()
+				m.id = r.ID
+				m.mu.Unlock()
+			}
+			return err
+		},
+		Killed: m.dropAdmin, // a fresh client after a restart: no redial backoff to wait out
+	})
+	return m, nil
 }
 
 func (m *processMember) Name() string          { return m.name }
@@ -85,44 +102,26 @@ func (m *processMember) outPath() string      { return filepath.Join(m.dir, "mem
 func (m *processMember) configPath() string   { return filepath.Join(m.dir, "member.json") }
 func (m *processMember) readyPath() string    { return filepath.Join(m.dir, "ready.json") }
 
-func (m *processMember) Running() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.runningLocked()
-}
-
-func (m *processMember) runningLocked() bool { return m.proc.Running() }
-
-// Pid is the member's process id while it runs, else 0.
-func (m *processMember) Pid() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.proc.Pid()
-}
-
 func (m *processMember) currentID() uint64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.id
 }
 
-func (m *processMember) isPaused() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.paused
-}
-
-// start writes the member's config and launches its process. It does not wait: a
+// start launches the member with this state and initial cluster. It does not wait: a
 // member of a new cluster is ready only once a quorum runs.
 func (m *processMember) start(state, initialCluster string) error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.stopped {
-		return fmt.Errorf("%s: topology is closed", m.name)
-	}
-	if m.runningLocked() {
-		return fmt.Errorf("%s: already running", m.name)
-	}
+	m.state, m.initial, m.id = state, initialCluster, 0
+	m.mu.Unlock()
+	return m.Launch()
+}
+
+// command writes the member's config for the next start and makes its command.
+func (m *processMember) command() (*exec.Cmd, error) {
+	m.mu.Lock()
+	state, initialCluster := m.state, m.initial
+	m.mu.Unlock()
 	cfg := childConfig{
 		Member: memberConfig{
 			Name: m.name, DataDir: m.dataDir(), LogPath: m.logPath(),
@@ -136,138 +135,27 @@ func (m *processMember) start(state, initialCluster string) error {
 	}
 	b, err := json.Marshal(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.WriteFile(m.configPath(), b, 0o644); err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.Remove(m.readyPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+		return nil, err
 	}
-	out, err := os.OpenFile(m.outPath(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	m.startLog = topologies.MarkStartLog(m.outPath(), m.logPath())
 	cmd := exec.Command(m.exe)
 	cmd.Args = []string{"lockbench-etcd-" + m.name} // what ps shows
 	cmd.Dir = m.dir
 	cmd.Env = append(os.Environ(), memberEnv+"="+m.configPath())
-	cmd.Stdout, cmd.Stderr = out, out
-	proc, err := topologies.StartGroupProcess(cmd)
-	out.Close() // the child has its own copy
-	if err != nil {
-		return fmt.Errorf("%s: start %s: %w", m.name, m.exe, err)
-	}
-	m.proc, m.paused, m.id = proc, false, 0
-	return nil
+	return cmd, nil
 }
 
-// waitReady polls for the ready file the child writes once etcd's ReadyNotify fired (the
-// embedded provider's check), until the child exits or ctx ends.
-func (m *processMember) waitReady(ctx context.Context) error {
-	m.mu.Lock()
-	exited := m.proc.Exited()
-	m.mu.Unlock()
-	if exited == nil {
-		return fmt.Errorf("%s: not started", m.name)
-	}
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if r, err := readReady(m.readyPath()); err == nil {
-			m.mu.Lock()
-			m.id = r.ID
-			m.mu.Unlock()
-			return nil
-		}
-		select {
-		case <-exited:
-			m.mu.Lock()
-			startLog := m.startLog
-			m.mu.Unlock()
-			tail := startLog.Tail(800)
-			if startLog.PortTaken() {
-				return fmt.Errorf("%s on %s: %w; log: %s", m.name, m.Addr(), errPortTaken, tail)
-			}
-			return fmt.Errorf("%s on %s exited before ready; log: %s", m.name, m.Addr(), tail)
-		case <-ctx.Done():
-			return fmt.Errorf("%s not ready: %w; log: %s", m.name, ctx.Err(), m.logTail())
-		case <-tick.C:
-		}
-	}
-}
-
-// logTail is the end of the child's own output and of etcd's log, for errors.
-func (m *processMember) logTail() []byte {
-	var b []byte
-	for _, p := range []string{m.outPath(), m.logPath()} {
-		if part, err := os.ReadFile(p); err == nil {
-			b = append(b, part...)
-		}
-	}
-	if len(b) > 800 {
-		b = b[len(b)-800:]
-	}
-	return bytes.TrimSpace(b)
-}
-
-// Kill SIGKILLs the member's process group: no goodbye, no leadership transfer.
-func (m *processMember) Kill() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.runningLocked() {
-		return fmt.Errorf("%s: not running", m.name)
-	}
-	m.killLocked()
-	return nil
-}
-
-// killLocked SIGKILLs the group and waits until the child is reaped.
-func (m *processMember) killLocked() {
-	m.proc.Kill()
-	m.paused = false
-	if m.admin != nil { // a fresh client after a restart: no redial backoff to wait out
-		m.admin.Close()
-		m.admin = nil
-	}
-}
-
-// Pause SIGSTOPs the member: its sockets stay open, it answers nothing, its timers stop.
-func (m *processMember) Pause() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.runningLocked() {
-		return fmt.Errorf("%s: not running", m.name)
-	}
-	if err := m.proc.Stop(); err != nil {
-		return fmt.Errorf("%s: %w", m.name, err)
-	}
-	m.paused = true
-	return nil
-}
-
-func (m *processMember) Resume() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.runningLocked() {
-		return fmt.Errorf("%s: not running", m.name)
-	}
-	if err := m.proc.Continue(); err != nil {
-		return fmt.Errorf("%s: %w", m.name, err)
-	}
-	m.paused = false
-	return nil
-}
-
+// halt kills the member before a restart and returns the raft ID it ran as.
 func (m *processMember) halt() (uint64, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.stopped {
-		return 0, fmt.Errorf("%s: topology is closed", m.name)
+	if err := m.Halt(); err != nil {
+		return 0, err
 	}
-	m.killLocked()
-	return m.id, nil
+	return m.currentID(), nil
 }
 
 // Restart: see restartMember.
@@ -293,7 +181,7 @@ func (m *processMember) seenLeader() (uint64, error) {
 func (m *processMember) adminClient() (*clientv3.Client, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.stopped {
+	if m.closed {
 		return nil, fmt.Errorf("%s: topology is closed", m.name)
 	}
 	if m.admin == nil {
@@ -306,16 +194,23 @@ func (m *processMember) adminClient() (*clientv3.Client, error) {
 	return m.admin, nil
 }
 
-// close stops the member for good; safe on a member never started.
-func (m *processMember) close() {
+// dropAdmin closes the admin client, if one was made.
+func (m *processMember) dropAdmin() {
 	m.mu.Lock()
-	m.stopped = true
-	m.killLocked()
-	topologies.ReleasePort(m.clientPort)
-	topologies.ReleasePort(m.peerPort)
-	if m.admin != nil { // never started: nothing killed, but a Leader call may have made one
+	defer m.mu.Unlock()
+	if m.admin != nil {
 		m.admin.Close()
 		m.admin = nil
 	}
+}
+
+// close stops the member for good; safe on a member never started.
+func (m *processMember) close() {
+	m.mu.Lock()
+	m.closed = true
 	m.mu.Unlock()
+	m.Close()
+	m.dropAdmin() // never started: nothing killed, but a Leader call may have made one
+	topologies.ReleasePort(m.clientPort)
+	topologies.ReleasePort(m.peerPort)
 }

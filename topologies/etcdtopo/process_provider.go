@@ -2,12 +2,12 @@ package etcdtopo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
 // Process starts every member as a child process of its own (this executable, run again
@@ -36,20 +36,22 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 	if err != nil {
 		return nil, fmt.Errorf("etcd-process: find this executable to run members: %w", err)
 	}
-	for attempt := 1; ; attempt++ {
-		c := &Cluster{spec: spec, compaction: p.CompactionRetention, provider: p.Name()}
+	var c *Cluster
+	err = supervise.RetryPorts(portAttempts, func() error {
+		c = &Cluster{spec: spec, compaction: p.CompactionRetention, provider: p.Name()}
 		c.newMember = func(name, token string) (clusterMember, error) {
 			return newProcessMember(c, exe, name, token)
 		}
 		err := c.launch(ctx)
-		if err == nil {
-			return c, nil
+		if err != nil {
+			c.Close()
 		}
-		c.Close()
-		if !errors.Is(err, errPortTaken) || attempt == portAttempts {
-			return nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return c, nil
 }
 
 // Pids are the members' process ids (0 for one not running, and for every in-process

@@ -42,7 +42,7 @@ func restartMember(ctx context.Context, c *Cluster, m clusterMember, mode topolo
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	return m.waitReady(ctx)
+	return m.WaitReady(ctx)
 }
 
 // replace removes m's old identity from the cluster and adds it back as a new member

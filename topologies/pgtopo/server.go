@@ -8,7 +8,6 @@ package pgtopo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
 func init() {
@@ -81,14 +81,14 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 		killAll(dataDir)
 		removeLeftSegment(dataDir)
 	})
-	s.node = &node{
+	s.node = newNode(&node{
 		name:    "master-0",
 		install: install,
 		dir:     realDir,
 		dataDir: dataDir,
 		port:    p.Port,
 		config:  serverConfig(spec, realDir),
-	}
+	})
 	if err := s.launch(ctx, p.Port == 0); err != nil {
 		s.Close()
 		return nil, err
@@ -168,19 +168,17 @@ func (s *Server) launch(ctx context.Context, pickPorts bool) error {
 	if pickPorts {
 		attempts = 5
 	}
-	var err error
-	for i := 0; i < attempts; i++ {
+	err := supervise.RetryPorts(attempts, func() error {
 		if pickPorts {
 			topologies.ReleasePort(s.leasedPort) // the last attempt's port: someone else has it
-			if n.port, err = topologies.FreePort(); err != nil {
+			port, err := topologies.FreePort()
+			if err != nil {
 				return err
 			}
-			s.leasedPort = n.port
+			n.port, s.leasedPort = port, port
 		}
-		if err = n.start(ctx); err == nil || !errors.Is(err, errPortTaken) {
-			break
-		}
-	}
+		return n.start(ctx)
+	})
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/supervise"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -270,8 +271,8 @@ func TestFixedPortInUseFailsClearlyAndLeavesNothing(t *testing.T) {
 	defer l.Close()
 	port := l.Addr().(*net.TCPAddr).Port
 	err = checkFailedStart(t, Process{Port: port}, topologies.Spec{}, context.Background(), "in use", strconv.Itoa(port))
-	if !errors.Is(err, errPortTaken) {
-		t.Errorf("error %v is not errPortTaken", err)
+	if !errors.Is(err, supervise.ErrPortTaken) {
+		t.Errorf("error %v is not supervise.ErrPortTaken", err)
 	}
 }
 

@@ -32,7 +32,7 @@ func TestHelperHoldServer(t *testing.T) {
 		fmt.Println("ERROR", err)
 		os.Exit(1)
 	}
-	postmaster := s.node.cmd.Process.Pid
+	postmaster := s.node.Pid()
 	pids := []string{fmt.Sprint(postmaster)} // first, for the tests that wait on it alone
 	for _, p := range serverProcesses(s.node.dataDir) {
 		if p != postmaster {

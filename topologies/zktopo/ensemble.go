@@ -13,11 +13,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/supervise"
+	"github.com/lockbench/lockbench/topologies/zktopo/srvr"
 )
 
 func init() {
@@ -67,8 +68,7 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 	}
 	e := &Ensemble{spec: spec, tick: tick, install: install, dir: dir}
 	for i := 0; i < spec.Members; i++ {
-		name := fmt.Sprintf("server-%d", i)
-		e.servers = append(e.servers, &server{name: name, id: i + 1, dir: filepath.Join(dir, name), ensemble: e})
+		e.servers = append(e.servers, newServer(e, i))
 	}
 	if err := e.launch(ctx); err != nil {
 		e.Close()
@@ -133,7 +133,7 @@ func (e *Ensemble) Close() error {
 	var err error
 	e.closeOnce.Do(func() {
 		for _, s := range e.servers {
-			s.stop()
+			s.Close()
 		}
 		e.releasePorts()
 		err = topologies.RemoveTempDir(e.dir)
@@ -147,21 +147,18 @@ func (e *Ensemble) Close() error {
 func (e *Ensemble) launch(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	var err error
-	for attempt := 0; attempt < portAttempts; attempt++ {
-		if err = e.pickPorts(); err != nil {
+	return supervise.RetryPorts(portAttempts, func() error {
+		if err := e.pickPorts(); err != nil {
 			return err
 		}
-		if err = e.startAll(ctx); err == nil || !errors.Is(err, errPortTaken) {
-			return err
+		err := e.startAll(ctx)
+		if errors.Is(err, supervise.ErrPortTaken) { // every member's config names the ports
+			for _, s := range e.servers {
+				_ = s.Halt()
+			}
 		}
-		for _, s := range e.servers {
-			s.mu.Lock()
-			s.killLocked()
-			s.mu.Unlock()
-		}
-	}
-	return err
+		return err
+	})
 }
 
 func (e *Ensemble) pickPorts() error {
@@ -180,12 +177,12 @@ func (e *Ensemble) pickPorts() error {
 
 func (e *Ensemble) startAll(ctx context.Context) error {
 	for _, s := range e.servers {
-		if err := s.start(); err != nil {
+		if err := s.Launch(); err != nil {
 			return err
 		}
 	}
 	for _, s := range e.servers {
-		if err := s.waitServing(ctx); err != nil {
+		if err := s.WaitReady(ctx); err != nil {
 			return err
 		}
 	}
@@ -199,11 +196,11 @@ func (e *Ensemble) startAll(ctx context.Context) error {
 func (e *Ensemble) Leader(ctx context.Context) (topologies.Node, error) {
 	var leader *server
 	for _, s := range e.servers {
-		if !s.Running() || s.isPaused() {
+		if !s.Running() || s.Paused() {
 			continue
 		}
-		m, err := mode(ctx, s.Addr())
-		if err != nil || !leads(m) {
+		m, err := srvr.Mode(ctx, s.Addr())
+		if err != nil || !srvr.Leads(m) {
 			continue
 		}
 		if leader != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/lockbench/lockbench/topologies/zktopo"
+	"github.com/lockbench/lockbench/topologies/zktopo/srvr"
 )
 
 func startEnsemble(t *testing.T, members int) *zktopo.Ensemble {
@@ -42,7 +43,7 @@ func alive(pid int) bool { return !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH
 func modes(e *zktopo.Ensemble) map[string]string {
 	out := map[string]string{}
 	for _, n := range e.Nodes() {
-		m, _ := zktopo.Mode(context.Background(), n.Addr())
+		m, _ := srvr.Mode(context.Background(), n.Addr())
 		out[n.Name()] = m
 	}
 	return out
@@ -142,7 +143,7 @@ func TestPausedLeaderIsReplaced(t *testing.T) {
 // zxid is a server's last zxid from srvr, for the restart checks.
 func zxid(t *testing.T, n topologies.Node) string {
 	t.Helper()
-	f, err := zktopo.Srvr(context.Background(), n.Addr())
+	f, err := srvr.Ask(context.Background(), n.Addr())
 	if err != nil {
 		t.Fatalf("%s: srvr: %v", n.Name(), err)
 	}

@@ -9,12 +9,6 @@ import (
 	"time"
 )
 
-// Mode and Srvr are srvr's answers, for the tests outside this package.
-var (
-	Mode = mode
-	Srvr = srvr
-)
-
 // OpenAndCloseSession creates a session on addr by hand (the wire format of a connect
 // request) and hangs up: enough of a transaction to move the server's zxid, without a
 // client library in this package's tests.

@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/zktopo/srvr"
 )
 
 // diskMarker is a file the lab leaves in a server's data dir: gone after the restart,
@@ -56,11 +57,11 @@ func restartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topologies.Top
 	if err := os.WriteFile(marker, []byte("written before the restart\n"), 0o644); err != nil {
 		return nil, lab.Failed("observe", err)
 	}
-	before, err := zkSrvr(ctx, primary.Addr())
+	before, err := srvr.Read(ctx, primary.Addr())
 	if err != nil {
 		return nil, lab.Failed("observe", fmt.Errorf("leader %s: %w", primary.Name(), err))
 	}
-	own, err := zkSrvr(ctx, follower.Addr())
+	own, err := srvr.Read(ctx, follower.Addr())
 	if err != nil {
 		return nil, lab.Failed("observe", fmt.Errorf("follower %s: %w", follower.Name(), err))
 	}
@@ -72,9 +73,9 @@ func restartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topologies.Top
 	}
 	// Poll until it serves as a follower that has the leader's history.
 	deadline := time.Now().Add(20 * time.Second)
-	var after zkServerState
+	var after srvr.State
 	for {
-		after, err = zkSrvr(ctx, follower.Addr())
+		after, err = srvr.Read(ctx, follower.Addr())
 		if err == nil && after.Mode == "follower" && after.Zxid >= before.Zxid {
 			break
 		}

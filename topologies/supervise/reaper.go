@@ -1,4 +1,4 @@
-package topologies
+package supervise
 
 import (
 	"os"
@@ -28,27 +28,33 @@ func HandleSignals(on bool) {
 	reaper.enabled = on
 }
 
-func trackGroup(pgid int) {
+// TrackGroup has the reaper kill process group pgid on SIGINT/SIGTERM:
+// every child a Node starts, and server processes that leave their parent's group
+// (PostgreSQL's backends call setsid) and would otherwise outlive a paused server.
+func TrackGroup(pgid int) {
 	reaper.Lock()
 	defer reaper.Unlock()
 	reaper.groups[pgid] = struct{}{}
 	installReaperLocked()
 }
 
-func untrackGroup(pgid int) {
+// UntrackGroup undoes TrackGroup.
+func UntrackGroup(pgid int) {
 	reaper.Lock()
 	defer reaper.Unlock()
 	delete(reaper.groups, pgid)
 }
 
-func trackDir(dir string) {
+// TrackDir has the reaper remove dir on SIGINT/SIGTERM.
+func TrackDir(dir string) {
 	reaper.Lock()
 	defer reaper.Unlock()
 	reaper.dirs[dir] = struct{}{}
 	installReaperLocked()
 }
 
-func untrackDir(dir string) {
+// UntrackDir undoes TrackDir.
+func UntrackDir(dir string) {
 	reaper.Lock()
 	defer reaper.Unlock()
 	delete(reaper.dirs, dir)
@@ -77,13 +83,7 @@ func installReaperLocked() {
 	}()
 }
 
-// ReapAll kills every tracked process group and removes every tracked dir.
-func ReapAll() {
-	reaper.Lock()
-	defer reaper.Unlock()
-	reapLocked()
-}
-
+// reapLocked kills every tracked process group and removes every tracked dir.
 func reapLocked() {
 	for pgid := range reaper.groups {
 		_ = syscall.Kill(-pgid, syscall.SIGCONT) // a stopped process must run to die cleanly
@@ -97,5 +97,23 @@ func reapLocked() {
 	for dir := range reaper.dirs {
 		_ = os.RemoveAll(dir)
 		delete(reaper.dirs, dir)
+	}
+}
+
+// OnReap has the reaper run cleanup after it has killed every tracked group and before
+// it removes the tracked dirs (PostgreSQL leaves a System V shared memory segment that
+// only its data dir names). cleanup runs with the reaper locked: it must not call into
+// this package. forget unregisters it.
+func OnReap(cleanup func()) (forget func()) {
+	reaper.Lock()
+	defer reaper.Unlock()
+	id := reaper.nextID
+	reaper.nextID++
+	reaper.cleanups[id] = cleanup
+	installReaperLocked()
+	return func() {
+		reaper.Lock()
+		defer reaper.Unlock()
+		delete(reaper.cleanups, id)
 	}
 }
