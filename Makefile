@@ -34,13 +34,13 @@ test: deps vet fuzz
 # The race detector over the packages with concurrent code: the engine, the sweep and
 # its workers, netem's proxies, every lock strategy and the Redis connection, the safety
 # lab and the suite that runs it (its interrupt tests), capacity, clocks, the resources
-# and the topologies' nodes, gates and pools. Left out: report/compare (its only
+# and the topologies' supervised nodes, gates and pools. Left out: report/compare (its only
 # goroutines are a test's worker pool over pure code: 166 s under -race),
 # topologies/container (148 s; the safety lab's container partitions run its code) and
 # cmd/lockbench but for its interrupt tests (the rest is sequential CLI, 141 s).
 RACE_PKGS ?= ./bench ./capacity/... ./clocks/... ./locks/... ./merge ./netem ./redisconn \
 	./resources/... ./safety ./safety/check ./safety/nemesis ./safety/results ./safety/suite ./sweep \
-	./topologies ./topologies/embedded ./topologies/etcdtopo ./topologies/pgtopo \
+	./topologies ./topologies/embedded ./topologies/etcdtopo ./topologies/pgtopo ./topologies/supervise \
 	./topologies/zktopo
 # The slowest real-server scenarios, left to the plain run to keep CI's budget: each
 # one's concurrent code also runs in a kept test (the same scenario on another store or
