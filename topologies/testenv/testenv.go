@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/lockbench/lockbench/backends/all" // the kinds tests specify and start
 	"github.com/lockbench/lockbench/topologies"
 	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
 	_ "github.com/lockbench/lockbench/topologies/container"
