@@ -27,4 +27,3 @@ func FireClockEvent(topo Topology, event string) {
 		}
 	}
 }
-
