@@ -3,6 +3,7 @@ package preflight
 import (
 	"fmt"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -56,7 +57,7 @@ func piecesFor(provider string, kind topologies.Kind, clocks bool) []Piece {
 	case "etcd-process", "embedded-etcd":
 		pieces = []Piece{EtcdBuiltIn}
 	case "embedded":
-		if kind != topologies.Single && kind != topologies.Redlock {
+		if !backend.Has(kind, backend.RedisProtocol) || backend.Has(kind, backend.Replication) {
 			return []Piece{notServed(provider, kind, fmt.Errorf("serves single and redlock topologies only (miniredis has no replication): choose another --provider"))}
 		}
 		return []Piece{Miniredis} // its clocks are models: no libfaketime
