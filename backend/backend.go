@@ -51,7 +51,7 @@ type Shape struct {
 	// NoNetwork says why a run cannot put this kind under a network profile; empty
 	// when it has NetworkProfiles.
 	NoNetwork string
-	store     string
+	store     *Descriptor
 }
 
 // Has says whether the shape declared c.
@@ -65,12 +65,38 @@ func (sh Shape) Has(c Capability) bool {
 }
 
 // Store names the store that registered the shape ("redis").
-func (sh Shape) Store() string { return sh.store }
+func (sh Shape) Store() string { return sh.descriptor().Store }
 
-// Descriptor is what one store registers: its name and the kinds it starts.
+// Server is what the shape's servers run on when started on this machine.
+func (sh Shape) Server() Requirement { return sh.descriptor().Server }
+
+// ImageFromHost says whether the store's container image is built from this
+// machine's install of its Server.
+func (sh Shape) ImageFromHost() bool { return sh.descriptor().ImageFromHost }
+
+// descriptor is the registering store's, or an empty one for a shape never registered.
+func (sh Shape) descriptor() *Descriptor {
+	if sh.store == nil {
+		return &Descriptor{}
+	}
+	return sh.store
+}
+
+// Requirement is something outside a store's Go code that its servers run on.
+type Requirement struct {
+	Name    string // shown to the user: "ZooKeeper (Java and zookeeper.jar)"
+	Install string // the line that installs it: "apt-get install zookeeper"; empty when built in
+	// Find returns where it is and its version ("" when unreadable), or why it is missing.
+	Find func() (path, version string, err error)
+}
+
+// Descriptor is what one store registers: its name, what its servers need, and the
+// kinds it starts.
 type Descriptor struct {
-	Store  string // the folder under backends/, e.g. "redis"
-	Shapes []Shape
+	Store         string // the folder under backends/, e.g. "redis"
+	Server        Requirement
+	ImageFromHost bool // its container image copies Server from this machine
+	Shapes        []Shape
 }
 
 // set holds registered descriptors; one process-wide set is filled by init functions.
@@ -106,11 +132,12 @@ func (s *set) add(d Descriptor) error {
 			return fmt.Errorf("backend: store %s: kind %d has no name", d.Store, i)
 		}
 		if prev, dup := s.shapes[sh.Kind]; dup {
-			return fmt.Errorf("backend: kind %s registered twice (by %s and %s)", sh.Kind, prev.store, d.Store)
+			return fmt.Errorf("backend: kind %s registered twice (by %s and %s)", sh.Kind, prev.Store(), d.Store)
 		}
 	}
+	desc := d
 	for _, sh := range d.Shapes {
-		sh.store = d.Store
+		sh.store = &desc
 		s.shapes[sh.Kind] = sh
 	}
 	s.stores[d.Store] = true

@@ -31,6 +31,11 @@ func TestUnknownKindNamesTheKnownOnesInRankOrder(t *testing.T) {
 	if err != nil || sh.Store() != "a" || sh.Rank != 15 {
 		t.Errorf("lookup(middle) = %+v, %v", sh, err)
 	}
+	// What a failed lookup returns answers without a store rather than panicking.
+	none, _ := s.lookup("cluster")
+	if none.Store() != "" || none.ImageFromHost() || none.Server().Find != nil {
+		t.Errorf("an unknown kind's shape claims a store: %q", none.Store())
+	}
 }
 
 func TestARepeatedStoreOrKindIsRefused(t *testing.T) {

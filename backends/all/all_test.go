@@ -113,3 +113,25 @@ func TestDefaultsAsBefore(t *testing.T) {
 func fmtDefaults(d topologies.Spec) string {
 	return fmt.Sprintf("masters %d, replicas %d, sentinels %d/%d, members %d, down-after %v, master %s", d.Masters, d.Replicas, d.Sentinels, d.SentinelQuorum, d.Members, d.DownAfter, d.MasterName)
 }
+
+func TestEveryStoreSaysWhatItsServersRunOn(t *testing.T) {
+	var fromHost []string
+	for _, k := range backend.Kinds() {
+		sh, _ := backend.Lookup(k)
+		if s := sh.Server(); s.Name == "" || s.Find == nil {
+			t.Errorf("%s: server requirement %+v lacks a name or a finder", k, s)
+		}
+		if sh.ImageFromHost() {
+			fromHost = append(fromHost, string(k))
+		}
+	}
+	if got := fmt.Sprint(fromHost); got != "[postgres zookeeper]" {
+		t.Errorf("kinds whose container image copies this machine's install: %s", got)
+	}
+	// The Redis kinds share one store, so one server.
+	single, _ := backend.Lookup(topologies.Single)
+	sentinel, _ := backend.Lookup(topologies.Sentinel)
+	if single.Server().Name != "redis-server" || sentinel.Server().Name != single.Server().Name {
+		t.Errorf("redis kinds' servers: %q, %q", single.Server().Name, sentinel.Server().Name)
+	}
+}

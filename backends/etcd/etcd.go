@@ -6,13 +6,18 @@ import (
 	"fmt"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/internal/version"
 )
 
 // Kind is the etcd cluster.
 const Kind backend.Kind = "etcd"
 
 func init() {
-	backend.Register(backend.Descriptor{Store: "etcd", Shapes: []backend.Shape{{
+	// Both etcd providers run the etcd server linked into this program.
+	server := backend.Requirement{Name: "etcd (built into this program)", Find: func() (string, string, error) {
+		return version.BuiltIn("go.etcd.io/etcd/server/v3")
+	}}
+	backend.Register(backend.Descriptor{Store: "etcd", Server: server, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 50,
 		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
 		Defaults: func(s backend.Spec) backend.Spec {

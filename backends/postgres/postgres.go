@@ -4,15 +4,19 @@ package postgres
 
 import (
 	"fmt"
+	"regexp"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/internal/version"
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // Kind is the one PostgreSQL server.
 const Kind backend.Kind = "postgres"
 
 func init() {
-	backend.Register(backend.Descriptor{Store: "postgres", Shapes: []backend.Shape{{
+	server := backend.Requirement{Name: "PostgreSQL server (initdb, postgres)", Install: "apt-get install postgresql", Find: findServer}
+	backend.Register(backend.Descriptor{Store: "postgres", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 60,
 		Capabilities: []backend.Capability{backend.OwnFence},
 		Validate:     validate,
@@ -31,4 +35,16 @@ func validate(s backend.Spec) error {
 		return fmt.Errorf("appendfsync %q: %s always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync, s.Kind)
 	}
 	return backend.CheckOneMaster(s)
+}
+
+var serverVersion = version.Match(regexp.MustCompile(`\(PostgreSQL\) (\S+)`))
+
+// findServer finds the server the way the process provider does.
+func findServer() (string, string, error) {
+	install, err := topologies.FindPostgres("")
+	if err != nil {
+		return "", "", err
+	}
+	bin := install.Postgres()
+	return bin, version.Of(bin, "--version", serverVersion), nil
 }

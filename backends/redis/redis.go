@@ -4,9 +4,12 @@ package redis
 
 import (
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/internal/version"
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // The kinds Redis starts.
@@ -19,7 +22,8 @@ const (
 
 func init() {
 	reaches := []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
-	backend.Register(backend.Descriptor{Store: "redis", Shapes: []backend.Shape{
+	server := backend.Requirement{Name: "redis-server", Install: "apt-get install redis-server", Find: findServer}
+	backend.Register(backend.Descriptor{Store: "redis", Server: server, Shapes: []backend.Shape{
 		{Kind: Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
 			Validate: func(s backend.Spec) error { return validate(s, nil) }},
 		{Kind: Replicated, Rank: 20, Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication}, reaches...),
@@ -118,4 +122,15 @@ func validateRedlock(s backend.Spec) error {
 		return fmt.Errorf("redlock masters N = %d: must be 3, 5 or 7 (odd, so a majority is unique)", s.Masters)
 	}
 	return nil
+}
+
+var serverVersion = version.Match(regexp.MustCompile(`\bv=(\S+)`))
+
+// findServer finds redis-server the way the process provider does.
+func findServer() (string, string, error) {
+	bin, err := topologies.FindRedisServer()
+	if err != nil {
+		return "", "", err
+	}
+	return bin, version.Of(bin, "--version", serverVersion), nil
 }

@@ -3,16 +3,23 @@
 package zookeeper
 
 import (
+	"archive/zip"
+	"bufio"
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/internal/version"
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // Kind is the ZooKeeper ensemble.
 const Kind backend.Kind = "zookeeper"
 
 func init() {
-	backend.Register(backend.Descriptor{Store: "zookeeper", Shapes: []backend.Shape{{
+	server := backend.Requirement{Name: "ZooKeeper (Java and zookeeper.jar)", Install: "apt-get install zookeeper", Find: findServer}
+	backend.Register(backend.Descriptor{Store: "zookeeper", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 70,
 		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
 		Defaults: func(s backend.Spec) backend.Spec {
@@ -37,4 +44,42 @@ func validate(s backend.Spec) error {
 		return fmt.Errorf("appendfsync %q: %s always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync, s.Kind)
 	}
 	return backend.CheckOneMaster(s)
+}
+
+var javaVersion = version.Match(regexp.MustCompile(`version "([^"]+)"`))
+
+// findServer finds Java and the jars the way the process provider does.
+func findServer() (string, string, error) {
+	install, err := topologies.FindZooKeeper()
+	if err != nil {
+		return "", "", err
+	}
+	jar := install.Classpath[0]
+	v := jarVersion(jar)
+	if java := version.Of(install.Java, "-version", javaVersion); java != "" {
+		v += ", Java " + java
+	}
+	return jar + " (java: " + install.Java + ")", strings.TrimPrefix(v, ", "), nil
+}
+
+// jarVersion reads version= from the Maven pom.properties inside ZooKeeper's jar
+// (its manifest carries none in Debian's build).
+func jarVersion(jar string) string {
+	z, err := zip.OpenReader(jar)
+	if err != nil {
+		return ""
+	}
+	defer z.Close()
+	f, err := z.Open("META-INF/maven/org.apache.zookeeper/zookeeper/pom.properties")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(s.Text()), "version="); ok {
+			return v
+		}
+	}
+	return ""
 }
