@@ -86,8 +86,10 @@ func (sh Shape) descriptor() *Descriptor {
 type Requirement struct {
 	Name    string // shown to the user: "ZooKeeper (Java and zookeeper.jar)"
 	Install string // the line that installs it: "apt-get install zookeeper"; empty when built in
-	// Find returns where it is and its version ("" when unreadable), or why it is missing.
-	Find func() (path, version string, err error)
+	// Find returns where it is, or why it is missing; it starts nothing.
+	Find func() (string, error)
+	// Version reads the found install's version (it may run it); "" when unreadable.
+	Version func() string
 }
 
 // Descriptor is what one store registers: its name, what its servers need, and the

@@ -79,10 +79,10 @@ func serverPiece(kind topologies.Kind) Piece {
 	}
 	server := sh.Server()
 	return Piece{Name: server.Name, Install: server.Install, find: func() (Found, error) {
-		path, v, err := server.Find()
+		path, err := server.Find()
 		if err != nil {
 			return Found{}, err
 		}
-		return Found{Path: path, Version: v}, nil
+		return Found{Path: path, Version: server.Version()}, nil
 	}}
 }

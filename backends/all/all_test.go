@@ -118,7 +118,7 @@ func TestEveryStoreSaysWhatItsServersRunOn(t *testing.T) {
 	var fromHost []string
 	for _, k := range backend.Kinds() {
 		sh, _ := backend.Lookup(k)
-		if s := sh.Server(); s.Name == "" || s.Find == nil {
+		if s := sh.Server(); s.Name == "" || s.Find == nil || s.Version == nil {
 			t.Errorf("%s: server requirement %+v lacks a name or a finder", k, s)
 		}
 		if sh.ImageFromHost() {

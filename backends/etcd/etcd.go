@@ -14,9 +14,14 @@ const Kind backend.Kind = "etcd"
 
 func init() {
 	// Both etcd providers run the etcd server linked into this program.
-	server := backend.Requirement{Name: "etcd (built into this program)", Find: func() (string, string, error) {
-		return version.BuiltIn("go.etcd.io/etcd/server/v3")
-	}}
+	const module = "go.etcd.io/etcd/server/v3"
+	server := backend.Requirement{Name: "etcd (built into this program)",
+		Find: func() (string, error) {
+			path, _, err := version.BuiltIn(module)
+			return path, err
+		},
+		Version: func() string { return version.Module(module) },
+	}
 	backend.Register(backend.Descriptor{Store: "etcd", Server: server, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 50,
 		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},

@@ -15,7 +15,7 @@ import (
 const Kind backend.Kind = "postgres"
 
 func init() {
-	server := backend.Requirement{Name: "PostgreSQL server (initdb, postgres)", Install: "apt-get install postgresql", Find: findServer}
+	server := backend.Requirement{Name: "PostgreSQL server (initdb, postgres)", Install: "apt-get install postgresql", Find: findServer, Version: serverVersion}
 	backend.Register(backend.Descriptor{Store: "postgres", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 60,
 		Capabilities: []backend.Capability{backend.OwnFence},
@@ -37,14 +37,21 @@ func validate(s backend.Spec) error {
 	return backend.CheckOneMaster(s)
 }
 
-var serverVersion = version.Match(regexp.MustCompile(`\(PostgreSQL\) (\S+)`))
+var versionLine = version.Match(regexp.MustCompile(`\(PostgreSQL\) (\S+)`))
 
-// findServer finds the server the way the process provider does.
-func findServer() (string, string, error) {
+// findServer finds the postgres binary the way the process provider does.
+func findServer() (string, error) {
 	install, err := topologies.FindPostgres("")
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
-	bin := install.Postgres()
-	return bin, version.Of(bin, "--version", serverVersion), nil
+	return install.Postgres(), nil
+}
+
+func serverVersion() string {
+	bin, err := findServer()
+	if err != nil {
+		return ""
+	}
+	return version.Of(bin, "--version", versionLine)
 }

@@ -22,7 +22,7 @@ const (
 
 func init() {
 	reaches := []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
-	server := backend.Requirement{Name: "redis-server", Install: "apt-get install redis-server", Find: findServer}
+	server := backend.Requirement{Name: "redis-server", Install: "apt-get install redis-server", Find: topologies.FindRedisServer, Version: serverVersion}
 	backend.Register(backend.Descriptor{Store: "redis", Server: server, Shapes: []backend.Shape{
 		{Kind: Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
 			Validate: func(s backend.Spec) error { return validate(s, nil) }},
@@ -124,13 +124,13 @@ func validateRedlock(s backend.Spec) error {
 	return nil
 }
 
-var serverVersion = version.Match(regexp.MustCompile(`\bv=(\S+)`))
+var versionLine = version.Match(regexp.MustCompile(`\bv=(\S+)`))
 
-// findServer finds redis-server the way the process provider does.
-func findServer() (string, string, error) {
+// serverVersion asks the redis-server the process provider would run.
+func serverVersion() string {
 	bin, err := topologies.FindRedisServer()
 	if err != nil {
-		return "", "", err
+		return ""
 	}
-	return bin, version.Of(bin, "--version", serverVersion), nil
+	return version.Of(bin, "--version", versionLine)
 }

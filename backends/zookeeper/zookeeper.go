@@ -18,7 +18,7 @@ import (
 const Kind backend.Kind = "zookeeper"
 
 func init() {
-	server := backend.Requirement{Name: "ZooKeeper (Java and zookeeper.jar)", Install: "apt-get install zookeeper", Find: findServer}
+	server := backend.Requirement{Name: "ZooKeeper (Java and zookeeper.jar)", Install: "apt-get install zookeeper", Find: findServer, Version: serverVersion}
 	backend.Register(backend.Descriptor{Store: "zookeeper", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 70,
 		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
@@ -49,17 +49,25 @@ func validate(s backend.Spec) error {
 var javaVersion = version.Match(regexp.MustCompile(`version "([^"]+)"`))
 
 // findServer finds Java and the jars the way the process provider does.
-func findServer() (string, string, error) {
+func findServer() (string, error) {
 	install, err := topologies.FindZooKeeper()
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
-	jar := install.Classpath[0]
-	v := jarVersion(jar)
+	return install.Classpath[0] + " (java: " + install.Java + ")", nil
+}
+
+// serverVersion is the jar's version and Java's (which it starts a JVM to read).
+func serverVersion() string {
+	install, err := topologies.FindZooKeeper()
+	if err != nil {
+		return ""
+	}
+	v := jarVersion(install.Classpath[0])
 	if java := version.Of(install.Java, "-version", javaVersion); java != "" {
 		v += ", Java " + java
 	}
-	return jar + " (java: " + install.Java + ")", strings.TrimPrefix(v, ", "), nil
+	return strings.TrimPrefix(v, ", ")
 }
 
 // jarVersion reads version= from the Maven pom.properties inside ZooKeeper's jar
