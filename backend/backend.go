@@ -38,8 +38,8 @@ const (
 // Shape is one kind a store starts.
 type Shape struct {
 	Kind Kind
-	// Rank orders the kinds wherever they are listed (doctor, errors): the cost-of-safety
-	// ladder's order, lowest first.
+	// Rank orders the kinds wherever they are listed (doctor, the unknown-kind error),
+	// lowest first: Redis's from one master to Redlock, then etcd, PostgreSQL, ZooKeeper.
 	Rank         int
 	Capabilities []Capability
 	// Defaults sets the kind's zero fields; the fields every kind shares (Masters 1,
