@@ -6,12 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
-
-// allKinds are the topology kinds doctor reports, Redis ones first.
-var allKinds = []topologies.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock,
-	topologies.Etcd, topologies.Postgres, topologies.ZooKeeper}
 
 // families are the --provider values doctor reports, as the user types them.
 var families = []string{"process", "container", "embedded"}
@@ -23,7 +20,7 @@ func Doctor(w io.Writer, quick []Need) bool {
 	missing := map[string]Piece{}
 	for _, fam := range families {
 		fmt.Fprintf(w, "provider %s\n", fam)
-		for _, k := range allKinds {
+		for _, k := range backend.Kinds() { // in rank order: the Redis kinds first
 			prov, err := resolve(fam, k)
 			if err != nil {
 				fmt.Fprintf(w, "  %-10s -  %v\n", k, err)
@@ -45,7 +42,7 @@ func Doctor(w io.Writer, quick []Need) bool {
 	}
 
 	fmt.Fprintf(w, "\n--provider auto would pick\n")
-	for _, k := range allKinds {
+	for _, k := range backend.Kinds() {
 		pick, reason, err := topologies.AutoChoice(k)
 		if err != nil {
 			fmt.Fprintf(w, "  %-10s nothing: %v\n", k, err)

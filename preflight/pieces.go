@@ -2,59 +2,24 @@ package preflight
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/clocks/faketime"
+	"github.com/lockbench/lockbench/internal/version"
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// The pieces each provider needs; the finders are the providers' own.
+// The pieces the providers need beside each store's own server (its descriptor's
+// Server, see serverPiece); the finders are the providers' own.
 var (
-	RedisServer = Piece{Name: "redis-server", Install: "apt-get install redis-server", find: findRedis}
-	ZooKeeper   = Piece{Name: "ZooKeeper (Java and zookeeper.jar)", Install: "apt-get install zookeeper", find: findZooKeeper}
-	Postgres    = Piece{Name: "PostgreSQL server (initdb, postgres)", Install: "apt-get install postgresql", find: findPostgres}
 	Libfaketime = Piece{Name: "libfaketime (libfaketimeMT.so.1)", Install: "apt-get install faketime", find: findLibfaketime}
 	Compiler    = Piece{Name: "gcc (builds libfaketime's allocator preload)", Install: "apt-get install gcc", find: findPreload}
 	Docker      = Piece{Name: "container engine (Docker)", Install: "apt-get install docker.io, then start it (or set DOCKER_HOST)", find: findDocker}
-	EtcdBuiltIn = Piece{Name: "etcd (built into this program)", find: builtIn("go.etcd.io/etcd/server/v3")}
 	Miniredis   = Piece{Name: "miniredis (built into this program)", find: builtIn("github.com/alicebob/miniredis/v2")}
 )
-
-func findRedis() (Found, error) {
-	bin, err := topologies.FindRedisServer()
-	if err != nil {
-		return Found{}, err
-	}
-	return Found{Path: bin, Version: versionOf(bin, "--version", redisVersion)}, nil
-}
-
-func findZooKeeper() (Found, error) {
-	install, err := topologies.FindZooKeeper()
-	if err != nil {
-		return Found{}, err
-	}
-	jar := install.Classpath[0]
-	v := jarVersion(jar)
-	if java := versionOf(install.Java, "-version", javaVersion); java != "" {
-		v += ", Java " + java
-	}
-	return Found{Path: jar + " (java: " + install.Java + ")", Version: strings.TrimPrefix(v, ", ")}, nil
-}
-
-func findPostgres() (Found, error) {
-	install, err := topologies.FindPostgres("")
-	if err != nil {
-		return Found{}, err
-	}
-	bin := install.Postgres()
-	return Found{Path: bin, Version: versionOf(bin, "--version", postgresVersion)}, nil
-}
 
 func findLibfaketime() (Found, error) {
 	lib, err := faketime.Library()
@@ -63,7 +28,7 @@ func findLibfaketime() (Found, error) {
 	}
 	f := Found{Path: lib}
 	if wrapper, err := exec.LookPath("faketime"); err == nil {
-		f.Version = versionOf(wrapper, "--version", faketimeVersion)
+		f.Version = version.Of(wrapper, "--version", faketimeVersion)
 	}
 	return f, nil
 }
@@ -76,7 +41,7 @@ func findPreload() (Found, error) {
 	if built != "" {
 		return Found{Path: built, Version: "built"}, nil
 	}
-	return Found{Path: cc, Version: versionOf(cc, "-dumpfullversion", firstLine)}, nil
+	return Found{Path: cc, Version: version.Of(cc, "-dumpfullversion", version.FirstLine)}, nil
 }
 
 // findDocker asks the container provider itself whether its engine answers.
@@ -99,24 +64,9 @@ func findDocker() (Found, error) {
 		f.Path = "the default socket"
 	}
 	if cli, err := exec.LookPath("docker"); err == nil {
-		f.Version = versionOf(cli, "version --format {{.Server.Version}}", firstLine)
+		f.Version = version.Of(cli, "version --format {{.Server.Version}}", version.FirstLine)
 	}
 	return f, nil
-}
-
-// builtIn is a piece compiled into this program: its module's version, this program's path.
-func builtIn(module string) func() (Found, error) {
-	return func() (Found, error) {
-		exe, err := os.Executable()
-		if err != nil {
-			exe = filepath.Base(os.Args[0])
-		}
-		v := moduleVersion(module)
-		if v == "" {
-			return Found{}, errors.New(module + " is not linked into this program")
-		}
-		return Found{Path: exe, Version: v}, nil
-	}
 }
 
 // notServed is the piece a provider lacks for a kind it does not serve at all.

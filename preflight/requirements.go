@@ -3,6 +3,7 @@ package preflight
 import (
 	"fmt"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -47,27 +48,19 @@ func resolve(provider string, kind topologies.Kind) (string, error) {
 func piecesFor(provider string, kind topologies.Kind, clocks bool) []Piece {
 	var pieces []Piece
 	switch provider {
-	case "process":
-		pieces = []Piece{RedisServer}
-	case "zookeeper-process":
-		pieces = []Piece{ZooKeeper}
-	case "postgres-process":
-		pieces = []Piece{Postgres}
-	case "etcd-process", "embedded-etcd":
-		pieces = []Piece{EtcdBuiltIn}
+	case "process", "zookeeper-process", "postgres-process", "etcd-process", "embedded-etcd":
+		// The process family's member for kind, or etcd inside this program: the store's own server.
+		pieces = []Piece{serverPiece(kind)}
 	case "embedded":
-		if kind != topologies.Single && kind != topologies.Redlock {
+		if !backend.Has(kind, backend.RedisProtocol) || backend.Has(kind, backend.Replication) {
 			return []Piece{notServed(provider, kind, fmt.Errorf("serves single and redlock topologies only (miniredis has no replication): choose another --provider"))}
 		}
 		return []Piece{Miniredis} // its clocks are models: no libfaketime
 	case "container":
 		// The store images are built from this machine's own installs.
 		pieces = []Piece{Docker}
-		switch kind {
-		case topologies.ZooKeeper:
-			pieces = append(pieces, ZooKeeper)
-		case topologies.Postgres:
-			pieces = append(pieces, Postgres)
+		if sh, err := backend.Lookup(kind); err == nil && sh.ImageFromHost() {
+			pieces = append(pieces, serverPiece(kind))
 		}
 	case "external":
 		return nil // the deployment file names servers this machine does not run
@@ -76,4 +69,20 @@ func piecesFor(provider string, kind topologies.Kind, clocks bool) []Piece {
 		pieces = append(pieces, Libfaketime, Compiler)
 	}
 	return pieces
+}
+
+// serverPiece is what kind's servers run on, from its store's descriptor.
+func serverPiece(kind topologies.Kind) Piece {
+	sh, err := backend.Lookup(kind)
+	if err != nil {
+		return Piece{Name: fmt.Sprintf("a server for %s topologies", kind), find: func() (Found, error) { return Found{}, err }}
+	}
+	server := sh.Server()
+	return Piece{Name: server.Name, Install: server.Install, find: func() (Found, error) {
+		path, err := server.Find()
+		if err != nil {
+			return Found{}, err
+		}
+		return Found{Path: path, Version: server.Version()}, nil
+	}}
 }

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
-	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/updates"
 )
 
@@ -168,12 +168,13 @@ func (s Sweep) cells() ([]Cell, error) {
 				}
 			}
 		}
+		shape, err := backend.Lookup(spec.Kind)
+		if err != nil {
+			return nil, fmt.Errorf("strategy %s: %w", st, err)
+		}
 		for _, n := range s.Network {
-			if spec.Kind == topologies.Etcd && n != "none" {
-				return nil, fmt.Errorf("network %q: strategy %s cannot run under a network profile (etcd's gRPC client does not dial through lockbench's proxies)", n, st)
-			}
-			if (spec.Kind == topologies.Postgres || spec.Kind == topologies.ZooKeeper) && n != "none" {
-				return nil, fmt.Errorf("network %q: strategy %s cannot run under a network profile yet (the profile measures its delay with Redis PINGs)", n, st)
+			if n != "none" && !shape.Has(backend.NetworkProfiles) {
+				return nil, fmt.Errorf("network %q: strategy %s %s", n, st, shape.NoNetwork)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -26,9 +27,7 @@ type rendezvous struct {
 
 // openRendezvous dials the topology's first master; only Redis deployments have one.
 func openRendezvous(topo topologies.Topology, runID string, w Worker) (*rendezvous, error) {
-	switch topo.Spec().Kind {
-	case topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock:
-	default:
+	if !backend.Has(topo.Spec().Kind, backend.RedisProtocol) {
 		return nil, fmt.Errorf("workers agree their start and read the target's clock on a Redis master; a %s topology has none", topo.Spec().Kind)
 	}
 	// On servers not ours its keys, like every other, stay under the run's prefix.

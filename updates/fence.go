@@ -6,6 +6,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -30,10 +31,10 @@ func FenceOf(strategy string) (FenceSource, error) {
 	if err != nil {
 		return NoFence, err
 	}
-	switch spec.Kind {
-	case topologies.Etcd, topologies.ZooKeeper, topologies.Postgres:
+	switch {
+	case backend.Has(spec.Kind, backend.OwnFence):
 		return LeaseFence, nil
-	case topologies.Single, topologies.Replicated, topologies.Sentinel:
+	case backend.Has(spec.Kind, backend.CounterFence):
 		return RedisIncr, nil
 	}
 	return NoFence, nil

@@ -112,7 +112,7 @@ func TestPreflightCheckTellsPresentFromMissing(t *testing.T) {
 	}
 	t.Setenv("REDIS_SERVER", "/nonexistent/redis-server")
 	missing := preflight.Check("", needs)
-	if len(missing) != 1 || missing[0].Piece.Name != preflight.RedisServer.Name || strings.Join(missing[0].By, ",") != "single" {
+	if len(missing) != 1 || missing[0].Piece.Name != "redis-server" || strings.Join(missing[0].By, ",") != "single" {
 		t.Fatalf("with redis-server hidden: want redis-server missing for single only, got %+v", missing)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -35,7 +36,8 @@ func (p Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.T
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	if spec.Kind != topologies.Single && spec.Kind != topologies.Redlock {
+	// miniredis speaks Redis and keeps no replicas.
+	if !backend.Has(spec.Kind, backend.RedisProtocol) || backend.Has(spec.Kind, backend.Replication) {
 		return nil, fmt.Errorf("provider embedded serves single and redlock topologies, not %s (miniredis has no replication)", spec.Kind)
 	}
 	clock := p.Clock

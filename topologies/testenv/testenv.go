@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
+	_ "github.com/lockbench/lockbench/backends/all" // the kinds tests specify and start
 	"github.com/lockbench/lockbench/topologies"
 	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
 	_ "github.com/lockbench/lockbench/topologies/container"
@@ -95,14 +97,12 @@ func Provider(tb testing.TB, kind topologies.Kind) topologies.Provider {
 func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 	tb.Helper()
 	provider := Provider(tb, spec.Kind)
-	if provider.Name() == "process" {
-		RequireRedis(tb)
-	}
-	if spec.Kind == topologies.Postgres {
-		RequirePostgres(tb)
-	}
-	if spec.Kind == topologies.ZooKeeper {
-		RequireZooKeeper(tb)
+	// The process provider runs this machine's redis-server; a store whose container
+	// image copies this machine's install (PostgreSQL, ZooKeeper) needs it under every provider.
+	if shape, err := backend.Lookup(spec.Kind); err == nil && (provider.Name() == "process" || shape.ImageFromHost()) {
+		if _, err := shape.Server().Find(); err != nil {
+			MissingTool(tb, err)
+		}
 	}
 	if provider.Name() == external.Name {
 		skipRoleNotGiven(tb, spec)

@@ -1,0 +1,137 @@
+package all_test
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/lockbench/lockbench/backend"
+	_ "github.com/lockbench/lockbench/backends/all"
+	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+func TestEveryKindTheNodeCodeStartsIsRegisteredByItsStore(t *testing.T) {
+	want := map[topologies.Kind]string{
+		topologies.Single: "redis", topologies.Replicated: "redis", topologies.Sentinel: "redis", topologies.Redlock: "redis",
+		topologies.Etcd: "etcd", topologies.Postgres: "postgres", topologies.ZooKeeper: "zookeeper",
+	}
+	for k, store := range want {
+		sh, err := backend.Lookup(k)
+		if err != nil || sh.Store() != store {
+			t.Errorf("%s: store %q, %v; want %s", k, sh.Store(), err, store)
+		}
+	}
+	if got := backend.Kinds(); len(got) != len(want) {
+		t.Errorf("registered kinds %v, want the %d above", got, len(want))
+	}
+}
+
+func TestCapabilitiesAsDeclared(t *testing.T) {
+	for c, want := range map[backend.Capability][]backend.Kind{
+		"":                      {"single", "replicated", "sentinel", "redlock", "etcd", "postgres", "zookeeper"},
+		backend.Consensus:       {"etcd", "zookeeper"},
+		backend.OwnFence:        {"etcd", "postgres", "zookeeper"},
+		backend.CounterFence:    {"single", "replicated", "sentinel"},
+		backend.Replication:     {"replicated", "sentinel"},
+		backend.Failover:        {"sentinel"},
+		backend.RedisProtocol:   {"single", "replicated", "sentinel", "redlock"},
+		backend.NetworkProfiles: {"single", "replicated", "sentinel", "redlock"},
+	} {
+		if got := backend.With(c); !reflect.DeepEqual(got, want) {
+			t.Errorf("With(%q) = %v, want %v", c, got, want)
+		}
+	}
+	for _, k := range backend.Kinds() {
+		sh, _ := backend.Lookup(k)
+		if sh.Has(backend.NetworkProfiles) == (sh.NoNetwork != "") {
+			t.Errorf("%s: network profiles %v but NoNetwork %q: one must say why not", k, sh.Has(backend.NetworkProfiles), sh.NoNetwork)
+		}
+	}
+}
+
+// The messages Spec.Validate gave before the checks moved into the descriptors; an
+// enumeration of 373,248 specs matched the old code's defaults, errors and node names.
+func TestSpecValidationAsBefore(t *testing.T) {
+	skew := map[string]clocks.Model{"replica-1": {Rate: 1.02}}
+	for _, c := range []struct {
+		spec topologies.Spec
+		want string
+	}{
+		{topologies.Spec{Kind: "cluster"}, `topology kind "cluster": want one of single, replicated, sentinel, redlock, etcd, postgres, zookeeper`},
+		{topologies.Spec{Kind: topologies.Single, Members: 3}, "members = 3, unsafe-no-fsync = false: only etcd and zookeeper topologies have members, only etcd, postgres and zookeeper have unsafe-no-fsync"},
+		{topologies.Spec{Kind: topologies.Single, Masters: 3}, "masters = 3: only a redlock topology has more than one"},
+		{topologies.Spec{Kind: topologies.Replicated, Replicas: -1}, "replicas = -1: must be >= 0"},
+		{topologies.Spec{Kind: topologies.Sentinel, Sentinels: 2, SentinelQuorum: 3}, "sentinel quorum = 3: must be between 1 and sentinels (2)"},
+		{topologies.Spec{Kind: topologies.Sentinel, DownAfter: -1}, "sentinel down-after (-1ns) and failover-timeout (3s) must be > 0"},
+		{topologies.Spec{Kind: topologies.Sentinel, Clocks: skew}, ""},
+		{topologies.Spec{Kind: topologies.Single, Clocks: skew}, `clocks: no node "replica-1" in this topology (nodes: master-0)`},
+		{topologies.Spec{Kind: topologies.Redlock, Masters: 4}, "redlock masters N = 4: must be 3, 5 or 7 (odd, so a majority is unique)"},
+		{topologies.Spec{Kind: topologies.Redlock, Masters: -1}, "redlock masters N = -1: must be >= 1"},
+		{topologies.Spec{Kind: topologies.Single, AppendFsync: "sometimes"}, `appendfsync "sometimes": want always, everysec, no or empty (no persistence)`},
+		{topologies.Spec{Kind: topologies.Etcd, Members: 2}, "etcd members = 2: must be 1, 3 or 5"},
+		{topologies.Spec{Kind: topologies.Etcd, AppendFsync: "always"}, `appendfsync "always": etcd always persists; use UnsafeNoFsync to turn fsync off`},
+		{topologies.Spec{Kind: topologies.Etcd, Masters: 3}, "masters = 3: only a redlock topology has more than one"},
+		{topologies.Spec{Kind: topologies.ZooKeeper, Members: 2}, "zookeeper ensemble size (members) = 2: must be odd, 1, 3 or 5 (an even ensemble tolerates no more failures than the odd one below it)"},
+		{topologies.Spec{Kind: topologies.ZooKeeper, Clocks: skew}, "replicas = 0, clocks = 1: a zookeeper ensemble has members only and runs on true time"},
+		{topologies.Spec{Kind: topologies.Postgres, Members: 1}, "members = 1, replicas = 0: a postgres topology is one server"},
+		{topologies.Spec{Kind: topologies.Postgres, Clocks: skew}, "clocks: a postgres server cannot run under a clock model"},
+		{topologies.Spec{Kind: topologies.Postgres, UnsafeNoFsync: true}, ""},
+	} {
+		err := c.spec.WithDefaults().Validate()
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%+v: %q, want %q", c.spec, got, c.want)
+		}
+	}
+}
+
+func TestDefaultsAsBefore(t *testing.T) {
+	for _, c := range []struct {
+		spec topologies.Spec
+		want string
+	}{
+		{topologies.Spec{Kind: topologies.Single}, "masters 1, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
+		{topologies.Spec{Kind: topologies.Replicated}, "masters 1, replicas 2, sentinels 0/0, members 0, down-after 0s, master lockbench"},
+		{topologies.Spec{Kind: topologies.Sentinel, Sentinels: 5}, "masters 1, replicas 2, sentinels 5/3, members 0, down-after 1s, master lockbench"},
+		{topologies.Spec{Kind: topologies.Redlock}, "masters 5, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
+		{topologies.Spec{Kind: topologies.Etcd}, "masters 1, replicas 0, sentinels 0/0, members 1, down-after 0s, master lockbench"},
+		{topologies.Spec{Kind: topologies.ZooKeeper, Members: 3}, "masters 1, replicas 0, sentinels 0/0, members 3, down-after 0s, master lockbench"},
+		{topologies.Spec{Kind: topologies.Postgres}, "masters 1, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
+	} {
+		d := c.spec.WithDefaults()
+		got := fmtDefaults(d)
+		if got != c.want {
+			t.Errorf("%s: %s, want %s", c.spec.Kind, got, c.want)
+		}
+	}
+}
+
+func fmtDefaults(d topologies.Spec) string {
+	return fmt.Sprintf("masters %d, replicas %d, sentinels %d/%d, members %d, down-after %v, master %s", d.Masters, d.Replicas, d.Sentinels, d.SentinelQuorum, d.Members, d.DownAfter, d.MasterName)
+}
+
+func TestEveryStoreSaysWhatItsServersRunOn(t *testing.T) {
+	var fromHost []string
+	for _, k := range backend.Kinds() {
+		sh, _ := backend.Lookup(k)
+		if s := sh.Server(); s.Name == "" || s.Find == nil || s.Version == nil {
+			t.Errorf("%s: server requirement %+v lacks a name or a finder", k, s)
+		}
+		if sh.ImageFromHost() {
+			fromHost = append(fromHost, string(k))
+		}
+	}
+	if got := fmt.Sprint(fromHost); got != "[postgres zookeeper]" {
+		t.Errorf("kinds whose container image copies this machine's install: %s", got)
+	}
+	// The Redis kinds share one store, so one server.
+	single, _ := backend.Lookup(topologies.Single)
+	sentinel, _ := backend.Lookup(topologies.Sentinel)
+	if single.Server().Name != "redis-server" || sentinel.Server().Name != single.Server().Name {
+		t.Errorf("redis kinds' servers: %q, %q", single.Server().Name, sentinel.Server().Name)
+	}
+}

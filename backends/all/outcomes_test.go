@@ -1,0 +1,76 @@
+package all_test
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// specOutcomesSHA256 is the digest of writeSpecOutcomes as main (75425ea) wrote it,
+// before the defaults and checks moved from topologies into the descriptors.
+const specOutcomesSHA256 = "8aab55160ef472670f3682d5b866ebee9d04915d216037622e19a9cd1ecf7419"
+
+var specsOut = flag.String("specs-out", "", "also write the enumerated spec outcomes to this file (to diff two commits)")
+
+// TestSpecOutcomesAsBefore: every enumerated spec keeps the defaults, validation error,
+// node names and clock summary it had before.
+func TestSpecOutcomesAsBefore(t *testing.T) {
+	h := sha256.New()
+	var w io.Writer = h
+	if *specsOut != "" {
+		f, err := os.Create(*specsOut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		bw := bufio.NewWriter(f)
+		defer bw.Flush()
+		w = io.MultiWriter(h, bw)
+	}
+	n := writeSpecOutcomes(w)
+	if got := hex.EncodeToString(h.Sum(nil)); got != specOutcomesSHA256 {
+		t.Errorf("the outcomes of %d enumerated specs changed (sha256 %s): see which with -specs-out=FILE here and on main, then diff", n, got)
+	}
+}
+
+// writeSpecOutcomes writes one line per spec of every kind (and two unknown ones)
+// crossed with the values at and around each field's bounds; it returns the count.
+func writeSpecOutcomes(w io.Writer) int {
+	kinds := []topologies.Kind{"single", "replicated", "sentinel", "redlock", "etcd", "postgres", "zookeeper", "cluster", ""}
+	clockSets := []map[string]clocks.Model{nil, {"master-0": {Rate: 1.02}}, {"replica-1": {Rate: 1.02}}, {"sentinel-2": {Rate: 1.02}}, {"master-0": {Rate: -1}}, {"master-4": {Rate: 1.5}}}
+	n := 0
+	for _, k := range kinds {
+		for _, rep := range []int{-1, 0, 1, 3} {
+			for _, m := range []int{-1, 0, 1, 3, 4, 5} {
+				for _, mem := range []int{0, 1, 2, 3} {
+					for _, sen := range []int{0, 1, 2} {
+						for _, q := range []int{0, 3} {
+							for _, af := range []string{"", "always", "sometimes"} {
+								for _, unsafe := range []bool{false, true} {
+									for ci, cl := range clockSets {
+										for _, da := range []time.Duration{0, -1} {
+											s := topologies.Spec{Kind: k, Replicas: rep, Masters: m, Members: mem, Sentinels: sen, SentinelQuorum: q, AppendFsync: af, UnsafeNoFsync: unsafe, Clocks: cl, DownAfter: da}
+											d := s.WithDefaults()
+											fmt.Fprintf(w, "%d c%d %v %v %v %v %v %v %v %v %v => %+v | %v | %v | %s\n", n, ci, s.Kind, s.Replicas, s.Masters, s.Members, s.Sentinels, s.SentinelQuorum, s.AppendFsync, s.UnsafeNoFsync, s.DownAfter, d, d.Validate(), d.NodeNames(), d.ClockSummary())
+											n++
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return n
+}

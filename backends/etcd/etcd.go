@@ -1,0 +1,50 @@
+// Package etcd describes etcd's deployment to the backend registry: a Raft cluster of
+// Members members, the consensus baseline.
+package etcd
+
+import (
+	"fmt"
+
+	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/internal/version"
+)
+
+// Kind is the etcd cluster.
+const Kind backend.Kind = "etcd"
+
+func init() {
+	// Both etcd providers run the etcd server linked into this program.
+	const module = "go.etcd.io/etcd/server/v3"
+	server := backend.Requirement{Name: "etcd (built into this program)",
+		Find: func() (string, error) {
+			path, _, err := version.BuiltIn(module)
+			return path, err
+		},
+		Version: func() string { return version.Module(module) },
+	}
+	backend.Register(backend.Descriptor{Store: "etcd", Server: server, Shapes: []backend.Shape{{
+		Kind: Kind, Rank: 50,
+		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
+		Defaults: func(s backend.Spec) backend.Spec {
+			if s.Members == 0 {
+				s.Members = 1
+			}
+			return s
+		},
+		Validate:  validate,
+		NoNetwork: "cannot run under a network profile (etcd's gRPC client does not dial through lockbench's proxies)",
+	}}})
+}
+
+func validate(s backend.Spec) error {
+	if s.Members != 1 && s.Members != 3 && s.Members != 5 {
+		return fmt.Errorf("etcd members = %d: must be 1, 3 or 5", s.Members)
+	}
+	if s.AppendFsync != "" {
+		return fmt.Errorf("appendfsync %q: %s always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync, s.Kind)
+	}
+	if err := backend.CheckReplicas(s); err != nil {
+		return err
+	}
+	return backend.CheckOneMaster(s)
+}

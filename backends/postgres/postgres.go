@@ -1,0 +1,57 @@
+// Package postgres describes PostgreSQL's deployment to the backend registry: one
+// server, whose rows and advisory locks the strategies use.
+package postgres
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/internal/version"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// Kind is the one PostgreSQL server.
+const Kind backend.Kind = "postgres"
+
+func init() {
+	server := backend.Requirement{Name: "PostgreSQL server (initdb, postgres)", Install: "apt-get install postgresql", Find: findServer, Version: serverVersion}
+	backend.Register(backend.Descriptor{Store: "postgres", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
+		Kind: Kind, Rank: 60,
+		Capabilities: []backend.Capability{backend.OwnFence},
+		Validate:     validate,
+		NoNetwork:    "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
+	}}})
+}
+
+func validate(s backend.Spec) error {
+	if s.Members != 0 || s.Replicas != 0 {
+		return fmt.Errorf("members = %d, replicas = %d: a postgres topology is one server", s.Members, s.Replicas)
+	}
+	if len(s.Clocks) > 0 {
+		return fmt.Errorf("clocks: a postgres server cannot run under a clock model")
+	}
+	if s.AppendFsync != "" {
+		return fmt.Errorf("appendfsync %q: %s always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync, s.Kind)
+	}
+	return backend.CheckOneMaster(s)
+}
+
+var versionLine = version.Match(regexp.MustCompile(`\(PostgreSQL\) (\S+)`))
+
+// findServer finds the postgres binary the way the process provider does.
+func findServer() (string, error) {
+	install, err := topologies.FindPostgres("")
+	if err != nil {
+		return "", err
+	}
+	return install.Postgres(), nil
+}
+
+func serverVersion() string {
+	bin, err := findServer()
+	if err != nil {
+		return ""
+	}
+	return version.Of(bin, "--version", versionLine)
+}

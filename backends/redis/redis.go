@@ -1,0 +1,136 @@
+// Package redis describes Redis's deployments to the backend registry: one master,
+// a replicated master, a master watched by sentinels, and Redlock's independent masters.
+package redis
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/internal/version"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// The kinds Redis starts.
+const (
+	Single     backend.Kind = "single"     // one master
+	Replicated backend.Kind = "replicated" // one master, R replicas
+	Sentinel   backend.Kind = "sentinel"   // one master, replicas, sentinels watching them
+	Redlock    backend.Kind = "redlock"    // N independent masters
+)
+
+func init() {
+	reaches := []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
+	server := backend.Requirement{Name: "redis-server", Install: "apt-get install redis-server", Find: topologies.FindRedisServer, Version: serverVersion}
+	backend.Register(backend.Descriptor{Store: "redis", Server: server, Shapes: []backend.Shape{
+		{Kind: Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
+			Validate: func(s backend.Spec) error { return validate(s, nil) }},
+		{Kind: Replicated, Rank: 20, Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication}, reaches...),
+			Defaults: defaultReplicas, Validate: func(s backend.Spec) error { return validate(s, atLeastOneReplica) }},
+		{Kind: Sentinel, Rank: 30, Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication, backend.Failover}, reaches...),
+			Defaults: func(s backend.Spec) backend.Spec { return sentinelDefaults(defaultReplicas(s)) },
+			Validate: func(s backend.Spec) error { return validate(s, nil, validateSentinels) }},
+		{Kind: Redlock, Rank: 40, Capabilities: reaches, Defaults: redlockDefaults, Validate: validateRedlock},
+	}})
+}
+
+func defaultReplicas(s backend.Spec) backend.Spec {
+	if s.Replicas == 0 {
+		s.Replicas = 2
+	}
+	return s
+}
+
+func sentinelDefaults(s backend.Spec) backend.Spec {
+	if s.Sentinels == 0 {
+		s.Sentinels = 3
+	}
+	if s.SentinelQuorum == 0 {
+		s.SentinelQuorum = s.Sentinels/2 + 1
+	}
+	if s.DownAfter == 0 {
+		s.DownAfter = 1000 * time.Millisecond
+	}
+	if s.FailoverTimeout == 0 {
+		s.FailoverTimeout = 3000 * time.Millisecond
+	}
+	return s
+}
+
+func redlockDefaults(s backend.Spec) backend.Spec {
+	if s.Masters == 0 {
+		s.Masters = 5
+	}
+	return s
+}
+
+// noMembers refuses the fields only the consensus and SQL stores have.
+func noMembers(s backend.Spec) error {
+	if s.Members != 0 || s.UnsafeNoFsync {
+		return fmt.Errorf("members = %d, unsafe-no-fsync = %v: only etcd and zookeeper topologies have members, only etcd, postgres and zookeeper have unsafe-no-fsync", s.Members, s.UnsafeNoFsync)
+	}
+	return nil
+}
+
+func atLeastOneReplica(s backend.Spec) error {
+	if s.Replicas < 1 {
+		return fmt.Errorf("replicas = %d: a replicated topology needs at least 1", s.Replicas)
+	}
+	return nil
+}
+
+// validate checks a one-master kind: its fields, then after the master count the kind's own (more).
+func validate(s backend.Spec, replicas func(backend.Spec) error, more ...func(backend.Spec) error) error {
+	checks := []func(backend.Spec) error{noMembers, backend.CheckReplicas}
+	if replicas != nil {
+		checks = append(checks, replicas)
+	}
+	checks = append(checks, backend.CheckOneMaster)
+	for _, check := range append(checks, more...) {
+		if err := check(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validateSentinels(s backend.Spec) error {
+	if s.Sentinels < 1 {
+		return fmt.Errorf("sentinels = %d: must be >= 1", s.Sentinels)
+	}
+	if s.SentinelQuorum < 1 || s.SentinelQuorum > s.Sentinels {
+		return fmt.Errorf("sentinel quorum = %d: must be between 1 and sentinels (%d)", s.SentinelQuorum, s.Sentinels)
+	}
+	if s.DownAfter <= 0 || s.FailoverTimeout <= 0 {
+		return fmt.Errorf("sentinel down-after (%v) and failover-timeout (%v) must be > 0", s.DownAfter, s.FailoverTimeout)
+	}
+	return nil
+}
+
+func validateRedlock(s backend.Spec) error {
+	if err := noMembers(s); err != nil {
+		return err
+	}
+	if err := backend.CheckReplicas(s); err != nil {
+		return err
+	}
+	if s.Masters < 1 {
+		return fmt.Errorf("redlock masters N = %d: must be >= 1", s.Masters)
+	}
+	if s.Masters != 3 && s.Masters != 5 && s.Masters != 7 {
+		return fmt.Errorf("redlock masters N = %d: must be 3, 5 or 7 (odd, so a majority is unique)", s.Masters)
+	}
+	return nil
+}
+
+var versionLine = version.Match(regexp.MustCompile(`\bv=(\S+)`))
+
+// serverVersion asks the redis-server the process provider would run.
+func serverVersion() string {
+	bin, err := topologies.FindRedisServer()
+	if err != nil {
+		return ""
+	}
+	return version.Of(bin, "--version", versionLine)
+}

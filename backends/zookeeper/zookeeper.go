@@ -1,0 +1,93 @@
+// Package zookeeper describes ZooKeeper's deployment to the backend registry: an
+// ensemble of Members servers (Zab), on true time.
+package zookeeper
+
+import (
+	"archive/zip"
+	"bufio"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/internal/version"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// Kind is the ZooKeeper ensemble.
+const Kind backend.Kind = "zookeeper"
+
+func init() {
+	server := backend.Requirement{Name: "ZooKeeper (Java and zookeeper.jar)", Install: "apt-get install zookeeper", Find: findServer, Version: serverVersion}
+	backend.Register(backend.Descriptor{Store: "zookeeper", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
+		Kind: Kind, Rank: 70,
+		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
+		Defaults: func(s backend.Spec) backend.Spec {
+			if s.Members == 0 {
+				s.Members = 1
+			}
+			return s
+		},
+		Validate:  validate,
+		NoNetwork: "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
+	}}})
+}
+
+func validate(s backend.Spec) error {
+	if s.Members != 1 && s.Members != 3 && s.Members != 5 {
+		return fmt.Errorf("zookeeper ensemble size (members) = %d: must be odd, 1, 3 or 5 (an even ensemble tolerates no more failures than the odd one below it)", s.Members)
+	}
+	if s.Replicas != 0 || len(s.Clocks) > 0 {
+		return fmt.Errorf("replicas = %d, clocks = %d: a zookeeper ensemble has members only and runs on true time", s.Replicas, len(s.Clocks))
+	}
+	if s.AppendFsync != "" {
+		return fmt.Errorf("appendfsync %q: %s always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync, s.Kind)
+	}
+	return backend.CheckOneMaster(s)
+}
+
+var javaVersion = version.Match(regexp.MustCompile(`version "([^"]+)"`))
+
+// findServer finds Java and the jars the way the process provider does.
+func findServer() (string, error) {
+	install, err := topologies.FindZooKeeper()
+	if err != nil {
+		return "", err
+	}
+	return install.Classpath[0] + " (java: " + install.Java + ")", nil
+}
+
+// serverVersion is the jar's version and Java's (which it starts a JVM to read).
+func serverVersion() string {
+	install, err := topologies.FindZooKeeper()
+	if err != nil {
+		return ""
+	}
+	v := jarVersion(install.Classpath[0])
+	if java := version.Of(install.Java, "-version", javaVersion); java != "" {
+		v += ", Java " + java
+	}
+	return strings.TrimPrefix(v, ", ")
+}
+
+// jarVersion reads version= from the Maven pom.properties inside ZooKeeper's jar
+// (its manifest carries none in Debian's build).
+func jarVersion(jar string) string {
+	z, err := zip.OpenReader(jar)
+	if err != nil {
+		return ""
+	}
+	defer z.Close()
+	f, err := z.Open("META-INF/maven/org.apache.zookeeper/zookeeper/pom.properties")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(s.Text()), "version="); ok {
+			return v
+		}
+	}
+	return ""
+}
