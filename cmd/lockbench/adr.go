@@ -21,8 +21,12 @@ func runADR(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.Var(&dirs, "results", "results folders of `lockbench run` and `lockbench safety` (comma-separate or repeat)")
 	out := fs.String("out", "", "the ADR to write (figures go to figures/ beside it)")
 	date := fs.String("date", "", "the ADR's date, YYYY-MM-DD (default: today, UTC)")
+	plan := fs.Bool("plan", false, "print what the ADR needs that the given results (if any) lack: each lockbench command with its estimated time; --out is the folder the commands write under (default "+defaultMeasureDir+")")
 	if err := fs.Parse(args); err != nil {
 		return usagef("%v", err)
+	}
+	if *plan {
+		return runADRPlan(*workload, dirs, *out, fs.Args(), stdout)
 	}
 	switch {
 	case fs.NArg() > 0:
