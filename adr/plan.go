@@ -15,10 +15,11 @@ import (
 
 // Step is one measurement the ADR needs that the given results lack.
 type Step struct {
-	What    string // what it measures, in words
-	Why     string // which figure of the ADR needs it
-	Command string // the exact lockbench command; "" when none measures it yet
-	NotYet  string // with no command: what the suite cannot do yet
+	What    string   // what it measures, in words
+	Why     string   // which figure of the ADR needs it
+	Command string   // the exact lockbench command; "" when none measures it yet
+	Args    []string // the command's arguments after "lockbench"
+	NotYet  string   // with no command: what the suite cannot do yet
 	// Estimate is the time the command takes, and EstimateFrom the measurement it
 	// is read from; zero with "" when no time was measured for it.
 	Estimate     time.Duration
@@ -74,6 +75,12 @@ func MakePlan(w *Workload, workloadPath string, in *Inputs, out string) *Plan {
 	p.lagStep(w, in, out)
 	p.boundarySteps(w, in, out)
 	p.trialSteps(w, in, out)
+	for i, st := range p.Steps {
+		if st.Command != "" { // the folder last, as its own argument: a path may hold spaces
+			p.Steps[i].Args = append(strings.Fields(strings.TrimPrefix(st.Command, "lockbench ")), "--out", st.Out)
+			p.Steps[i].Command += " --out " + st.Out
+		}
+	}
 	return p
 }
 
@@ -124,8 +131,8 @@ func (p *Plan) benchSteps(w *Workload, in *Inputs, out string) {
 	p.Steps = append(p.Steps, Step{
 		What: what,
 		Why:  fmt.Sprintf("the cost at the rate and the capacity within %s (%v measured per cell: 10 samples past the percentile)", w.SLO, dur),
-		Command: fmt.Sprintf("lockbench run --strategies %s --clients %d --keys %s --hold %v --ttl %v --load open --rate %s --arrival poisson --duration %v --warmup %v --seed 1 --out %s",
-			strings.Join(missing, ","), clients, keys, w.HoldD, w.TTLD, rate, dur, warmup, dir),
+		Command: fmt.Sprintf("lockbench run --strategies %s --clients %d --keys %s --hold %v --ttl %v --load open --rate %s --arrival poisson --duration %v --warmup %v --seed 1",
+			strings.Join(missing, ","), clients, keys, w.HoldD, w.TTLD, rate, dur, warmup),
 		Estimate:     time.Duration(len(missing)) * per,
 		EstimateFrom: fmt.Sprintf("%d cells x %v: %s", len(missing), per, measuredCellFrom),
 		Out:          dir,
@@ -169,7 +176,7 @@ func (p *Plan) updateStep(w *Workload, in *Inputs, out string) {
 	p.Steps = append(p.Steps, Step{
 		What:         fmt.Sprintf("one update cell per lock-free way (%s), closed loop, 1 client", strings.Join(missing, ", ")),
 		Why:          "the lock-free ways' cost: one whole correct update",
-		Command:      fmt.Sprintf("lockbench run --workload update --strategies %s --clients 1 --keys 1 --duration %v --warmup %v --seed 1 --out %s", strings.Join(missing, ","), dur, warmup, dir),
+		Command:      fmt.Sprintf("lockbench run --workload update --strategies %s --clients 1 --keys 1 --duration %v --warmup %v --seed 1", strings.Join(missing, ","), dur, warmup),
 		Estimate:     time.Duration(len(missing)) * per,
 		EstimateFrom: fmt.Sprintf("%d cells x %v: %s", len(missing), per, measuredUpdateCellFrom),
 		Out:          dir,
@@ -204,7 +211,7 @@ func (p *Plan) lagStep(w *Workload, in *Inputs, out string) {
 	p.Steps = append(p.Steps, Step{
 		What:         fmt.Sprintf("replication lag at %d writes/s (a SET and a release per lock, plus %s other writes/s)", rate, plain(w.OtherWrites)),
 		Why:          "the crash-failover model's lag distribution",
-		Command:      fmt.Sprintf("lockbench safety --scenario replication-lag --trials %d --seed 1 --param rates=%d --param saturate=off --out %s", trials, rate, dir),
+		Command:      fmt.Sprintf("lockbench safety --scenario replication-lag --trials %d --seed 1 --param rates=%d --param saturate=off", trials, rate),
 		Estimate:     time.Duration(trials) * t.at(0, 0),
 		EstimateFrom: fmt.Sprintf("%d trials x %.2f s: %s", trials, t.Seconds, t.From),
 		Out:          dir,
@@ -356,7 +363,7 @@ func (p *Plan) trialStep(w *Workload, in *Inputs, out, scenario string, n *need)
 		params, variants, what = pauseParams(w, n.strategies)
 	}
 	dir := filepath.Join(out, scenario)
-	cmd := fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed 1 %s--out %s", scenario, n.trials, paramsPrefix(params), dir)
+	cmd := strings.TrimSpace(fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed 1 %s", scenario, n.trials, params))
 	st := Step{What: what, Why: why, Command: cmd, Out: dir}
 	if t, ok := trialTimeOf(scenario, in); ok && known {
 		wait := t.WaitPerTTL
@@ -393,13 +400,6 @@ func pauseParams(w *Workload, options []string) (string, int, string) {
 	n := plannedRuns["pause-past-ttl"].variants * len(run)
 	return fmt.Sprintf("--param strategies=%s --param ttl=%v --param pause-factor=%g", strategies, w.TTLD, pauseFactor), n,
 		fmt.Sprintf("pause-past-ttl at the workload's TTL %v, pausing %g x it (the scenario's shortest pause): %d variants", w.TTLD, pauseFactor, n)
-}
-
-func paramsPrefix(params string) string {
-	if params == "" {
-		return ""
-	}
-	return params + " "
 }
 
 // planBudget is the budget the purpose counts against.
@@ -511,8 +511,8 @@ func (p *Plan) boundarySteps(w *Workload, in *Inputs, out string) {
 		p.Steps = append(p.Steps, st)
 		return
 	}
-	st.Command = fmt.Sprintf("lockbench safety --scenario redlock-clock-jump --trials %d --seed 1 --param strategies=redlock --param k=3 --param ttl=%v --param jumps=%v,%v --out %s",
-		trials, w.TTLD, below, above, dir)
+	st.Command = fmt.Sprintf("lockbench safety --scenario redlock-clock-jump --trials %d --seed 1 --param strategies=redlock --param k=3 --param ttl=%v --param jumps=%v,%v",
+		trials, w.TTLD, below, above)
 	if ok {
 		per := t.at(w.TTLD, 1)
 		st.Estimate = time.Duration(trials*2) * per

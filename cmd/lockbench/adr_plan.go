@@ -23,25 +23,35 @@ func runADRPlan(workload string, dirs []string, out string, rest []string, stdou
 	if out == "" {
 		out = defaultMeasureDir
 	}
+	w, in, err := planInputs(workload, dirs)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(stdout, adr.MakePlan(w, workload, in, out).Text())
+	return err
+}
+
+// planInputs reads the workload and the given results (none: empty inputs); bad
+// input is a usage error naming what is wrong.
+func planInputs(workload string, dirs []string) (*adr.Workload, *adr.Inputs, error) {
 	w, err := adr.LoadWorkload(workload)
 	var field adr.FieldError
 	if errors.As(err, &field) {
-		return usageError{err.Error()}
+		return nil, nil, usageError{err.Error()}
 	}
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	in := &adr.Inputs{}
 	if len(dirs) > 0 {
 		in, err = adr.LoadInputs(dirs)
 		var input adr.InputError
 		if errors.As(err, &input) {
-			return usageError{err.Error()}
+			return nil, nil, usageError{err.Error()}
 		}
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
-	_, err = fmt.Fprint(stdout, adr.MakePlan(w, workload, in, out).Text())
-	return err
+	return w, in, nil
 }
