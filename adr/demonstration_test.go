@@ -38,7 +38,7 @@ func TestAlwaysDemonstrationCountsEveryHeldLock(t *testing.T) {
 		t.Fatalf("the hand case does not separate a rate from the mechanism: %+v", rate)
 	}
 	text := measuredText(m)
-	if !strings.Contains(text, "breaks it always (10 of 10 judged: a mechanism, not a rate)") || strings.Contains(text, "%") || !strings.HasSuffix(text, ": 2.00 a year") {
+	if !strings.HasPrefix(text, "10 of 10 judged, a forced interleaving: the mechanism breaks it always (not a rate)") || strings.Contains(text, "%") || !strings.HasSuffix(text, ": 2.00 a year") {
 		t.Fatalf("text: %s", text)
 	}
 }
@@ -53,7 +53,7 @@ func TestNeverDemonstrationIsZeroNotABound(t *testing.T) {
 	if e.Data.Demo != Never || e.Data.Year != (Expected{}) {
 		t.Fatalf("demo %q, year %+v", e.Data.Demo, e.Data.Year)
 	}
-	if text := measuredText(e.Data); text != "a forced interleaving that never breaks it (0 of 10 judged: a mechanism, not a rate): 0 a year" {
+	if text := measuredText(e.Data); text != "0 of 10 judged, a forced interleaving: the mechanism never breaks it (not a rate): 0 a year" {
 		t.Fatalf("text: %s", text)
 	}
 	if got := trialsNeeded([]Exposure{e}, 1); strings.Contains(got, "client_pause") {
@@ -70,7 +70,7 @@ func TestMixedDemonstrationCountsAtItsWorst(t *testing.T) {
 	if m.Demo != Mixed || m.Year != (Expected{Central: 2, Hi: 2}) {
 		t.Fatalf("demo %q, year %+v", m.Demo, m.Year)
 	}
-	if text := measuredText(m); !strings.Contains(text, "broke it in 7 of 10 judged") || !strings.HasSuffix(text, "at most 2.00 a year") {
+	if text := measuredText(m); !strings.HasPrefix(text, "7 of 10 judged, a forced interleaving that is neither always nor never") || !strings.HasSuffix(text, "at most 2.00 a year") {
 		t.Fatalf("text: %s", text)
 	}
 }

@@ -61,16 +61,18 @@ func folderState(dir string) (string, error) {
 func measurePlan(p *adr.Plan, budget time.Duration, stdout, stderr io.Writer) (measured, error) {
 	var m measured
 	start := time.Now()
-	for i, st := range p.Steps {
+	i := 0 // numbered as --plan numbers them: the steps with a command
+	for _, st := range p.Steps {
 		if len(st.Args) == 0 {
 			continue
 		}
+		i++
 		state, err := folderState(st.Out)
 		if err != nil {
 			return m, err
 		}
 		if state == "complete" {
-			fmt.Fprintf(stdout, "step %d: kept %s (complete)\n", i+1, st.Out)
+			fmt.Fprintf(stdout, "step %d: kept %s (complete)\n", i, st.Out)
 			m.kept = append(m.kept, st.Out)
 			continue
 		}
@@ -82,9 +84,9 @@ func measurePlan(p *adr.Plan, budget time.Duration, stdout, stderr io.Writer) (m
 		if state == "partial" {
 			args = []string{st.Args[0], "--resume", st.Out}
 		}
-		fmt.Fprintf(stdout, "step %d: lockbench %s\n", i+1, strings.Join(args, " "))
+		fmt.Fprintf(stdout, "step %d: lockbench %s\n", i, strings.Join(args, " "))
 		if code := dispatch(args, strings.NewReader(""), stdout, stderr); code != 0 {
-			return m, fmt.Errorf("step %d (%s) exited %d; run the same adr --measure again to carry on", i+1, st.Out, code)
+			return m, fmt.Errorf("step %d (%s) exited %d; run the same adr --measure again to carry on", i, st.Out, code)
 		}
 		m.ran = append(m.ran, st.Out)
 	}
