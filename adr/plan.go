@@ -286,12 +286,6 @@ func (p *Plan) trialSteps(w *Workload, in *Inputs, out string) {
 			if len(patterns) == 0 {
 				continue
 			}
-			n := needs[scenario]
-			if n == nil {
-				n = &need{}
-				needs[scenario] = n
-			}
-			label := fmt.Sprintf("%s under %s", planLabel(o), k)
 			share := 1.0
 			if m := sizeModel(w, k, o); m != nil {
 				share = m.Share
@@ -299,6 +293,12 @@ func (p *Plan) trialSteps(w *Workload, in *Inputs, out string) {
 			if share == 0 {
 				continue // the size model says no counted fault breaks a hold
 			}
+			n := needs[scenario]
+			if n == nil {
+				n = &need{}
+				needs[scenario] = n
+			}
+			label := fmt.Sprintf("%s under %s", planLabel(o), k)
 			if !slices.Contains(n.strategies, o.Probe) {
 				n.strategies = append(n.strategies, o.Probe)
 			}
@@ -314,6 +314,9 @@ func (p *Plan) trialSteps(w *Workload, in *Inputs, out string) {
 			}
 			pool := max(plannedRuns[scenario].pooled, 1)
 			per := int(math.Ceil(float64(zeroSeenTrials(rate*share*w.Occupancy.LocksHeld, budget/float64(striking))) / float64(pool)))
+			if per == 0 {
+				continue // within the budget even if every such fault broke every held lock
+			}
 			n.trials = max(n.trials, per)
 			n.reasons = append(n.reasons, fmt.Sprintf("%s (%d judged with none %s)", label, per*pool, side))
 		}
