@@ -59,6 +59,7 @@ func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 	for _, k := range FaultKinds {
 		e := Exposure{Kind: k, PerYear: w.Faults.Rate(k).PerYear, Held: w.Occupancy.AnyHeld, LocksHeld: w.Occupancy.LocksHeld,
 			Model: sizeModel(w, k, o)}
+		boundaryChecked(e.Model, w, k, reports)
 		if e.NA = notApplicable(k, o); e.NA != "" {
 			out = append(out, e)
 			continue
