@@ -372,13 +372,13 @@ func (p *Plan) trialStep(w *Workload, in *Inputs, out, scenario string, n *need)
 		wait := t.WaitPerTTL
 		ttl := t.TTL
 		if scenario == "pause-past-ttl" {
-			wait, ttl = pauseFactor, w.TTLD
+			wait, ttl = pauseWait(pauseFactor), w.TTLD
 		}
 		per := t.at(ttl, wait)
 		st.Estimate = time.Duration(n.trials*variants) * per
 		st.EstimateFrom = fmt.Sprintf("%d trials x %d variants x %v a trial: %s", n.trials, variants, per.Round(10*time.Millisecond), t.From)
 		if scenario == "pause-past-ttl" {
-			st.EstimateFrom += fmt.Sprintf("; its fixed part kept, the pause made %g x the workload's TTL", pauseFactor)
+			st.EstimateFrom += fmt.Sprintf("; its fixed part kept, the wait made %g x the workload's TTL (four variants pause %g x it, the slow-work one works 3 x it)", pauseWait(pauseFactor), pauseFactor)
 		}
 	}
 	p.Steps = append(p.Steps, st)
@@ -387,6 +387,10 @@ func (p *Plan) trialStep(w *Workload, in *Inputs, out, scenario string, n *need)
 // pauseFactor is the shortest pause pause-past-ttl runs (its pause-factor's floor):
 // the closest above the lease that it can check.
 const pauseFactor = 1.5
+
+// pauseWait is pause-past-ttl's mean wait a trial, in TTLs: four of its five variants
+// a strategy pause factor x the TTL, watchdog-slow-work works 3 x it.
+func pauseWait(factor float64) float64 { return (4*factor + 3) / 5 }
 
 // pauseParams runs pause-past-ttl at the workload's TTL on the options' strategies
 // (etcd only where its lease can be granted: whole seconds, at least 2 s).

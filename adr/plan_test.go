@@ -40,6 +40,11 @@ func TestTrialTimeScalesTheWaitOnly(t *testing.T) {
 	if got.Seconds() < 45.039 || got.Seconds() > 45.041 {
 		t.Fatalf("got %v", got)
 	}
+	// pause-past-ttl's mean wait: four variants pause, watchdog-slow-work works 3 x TTL;
+	// at the reference's factor 3 that is the 3 x TTL measured.
+	if pauseWait(3) != 3 || pauseWait(1.5) != 1.8 {
+		t.Fatalf("pauseWait(3) = %v, pauseWait(1.5) = %v", pauseWait(3), pauseWait(1.5))
+	}
 }
 
 // Results given with their own timing are used before the reference, and named.

@@ -27,7 +27,7 @@ func (t trialTime) at(ttl time.Duration, waitPerTTL float64) time.Duration {
 // command, run from an empty folder, and the report's seconds over its trials.
 var measuredTrials = map[string]trialTime{
 	"pause-past-ttl": {Seconds: 0.94, TTL: 300 * time.Millisecond, WaitPerTTL: 3,
-		From: "`lockbench safety --scenario pause-past-ttl --trials 2 --seed 1 --param strategies=single`: 10 trials in 9.4 s, a pause of 3 x TTL each"},
+		From: "`lockbench safety --scenario pause-past-ttl --trials 2 --seed 1 --param strategies=single`: 10 trials in 9.4 s, each waiting 3 x TTL"},
 	"single-clock-skew": {Seconds: 1.16, TTL: time.Second, WaitPerTTL: 1,
 		From: "`lockbench safety --scenario single-clock-skew --trials 2 --seed 1`: 10 trials in 11.6 s, each waiting out a 1 s lease"},
 	"replication-lag": {Seconds: 0.63,
