@@ -121,7 +121,7 @@ func (p *Plan) benchSteps(w *Workload, in *Inputs, out string) {
 	}
 	warmup, dur := 2*time.Second, benchDuration(w)
 	dir := filepath.Join(out, "bench")
-	rate := strings.TrimSuffix(fmt.Sprintf("%g", w.LockRate), ".0")
+	rate := plain(w.LockRate)
 	what := fmt.Sprintf("one open-loop cell per strategy (%s) at %s locks/s (poisson arrivals), hold %v, TTL %v, %d clients, keys %s",
 		strings.Join(missing, ", "), rate, w.HoldD, w.TTLD, clients, keys)
 	if w.Keys.Distribution == Zipf && w.Keys.Count > 1 {

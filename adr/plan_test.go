@@ -55,6 +55,14 @@ func TestTrialTimeFromTheGivenResults(t *testing.T) {
 	if !ok || tt.Seconds != 5 || !strings.HasPrefix(tt.From, "dir/x: 4 trials in 20.0 s") {
 		t.Fatalf("%+v", tt)
 	}
+	// A pause-past-ttl run at its own TTL and factor: 2 s a trial at 1 s, factor 1.5
+	// (1.8 s of waiting), so 0.2 s fixed; at 30 s and 1.5: 54.2 s.
+	pause := handReport("pause-past-ttl", handVariant("single/no-watchdog", results.Violations, 5, 5))[0]
+	pause.Seconds, pause.Params = 10, map[string]string{"ttl": "1s", "pause-factor": "1.5"}
+	pt, ok := trialTimeOf("pause-past-ttl", &Inputs{Safety: []*results.Report{pause}})
+	if got := pt.at(30e9, pauseWait(1.5)).Seconds(); !ok || got < 54.199 || got > 54.201 {
+		t.Fatalf("%+v: %v", pt, got)
+	}
 }
 
 // Boundary runs at the workload's TTL reach the models' "checked" line; runs at the

@@ -2,6 +2,7 @@ package adr
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -50,7 +51,7 @@ var measuredTrials = map[string]trialTime{
 		From: "`lockbench safety --scenario lost-updates --trials 1 --seed 1 --param breaks=pause --param strategies=single,cas-version,unique-key,atomic --param guards=unfenced,fenced`: 7 trials in 8.6 s"},
 }
 
-// measuredCell is one benchmark cell's time beyond its warm-up and measured part
+// measuredCellOverhead is one benchmark cell's time beyond its warm-up and measured part
 // (starting its servers, closing them): from `lockbench run --strategies single
 // --clients 8 --keys 8 --hold 20ms --ttl 30s --load open --rate 200 --arrival poisson
 // --duration 2s --warmup 500ms`, one cell in 2.79 s (results.json started to finished).
@@ -82,6 +83,9 @@ func trialTimeOf(scenario string, in *Inputs) (trialTime, bool) {
 			continue
 		}
 		t := trialTime{Seconds: rep.Seconds / float64(n), WaitPerTTL: ref.WaitPerTTL}
+		if f, err := strconv.ParseFloat(rep.Params["pause-factor"], 64); err == nil && scenario == "pause-past-ttl" {
+			t.WaitPerTTL = pauseWait(f)
+		}
 		if d, err := time.ParseDuration(rep.Params["ttl"]); err == nil {
 			t.TTL = d
 		} else {
