@@ -38,6 +38,9 @@ func trialsNeeded(es []Exposure, budget float64) string {
 	share := budget / float64(len(striking))
 	var parts, seen []string
 	for _, e := range striking {
+		if e.Data != nil && e.Data.Demo == Never { // a mechanism, not a rate: more trials bound nothing
+			continue
+		}
 		if e.Data != nil && e.Data.P.K > 0 { // more trials cannot make what was seen unseen
 			seen = append(seen, fmt.Sprintf("%s reached the data in %d of %d", e.Kind, e.Data.P.K, e.Data.P.N))
 			continue

@@ -48,6 +48,9 @@ type Measured struct {
 	// Year is locks broken a year (what the budgets count); Episodes the faults a year
 	// that break at least one.
 	Year, Episodes Expected
+	// Demo is set when the variants are forced interleavings: P is their count, and
+	// Year follows from the mechanism, never from P's interval.
+	Demo Demo
 }
 
 // exposures computes every fault kind's exposure of option o.
@@ -56,6 +59,7 @@ func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 	for _, k := range FaultKinds {
 		e := Exposure{Kind: k, PerYear: w.Faults.Rate(k).PerYear, Held: w.Occupancy.AnyHeld, LocksHeld: w.Occupancy.LocksHeld,
 			Model: sizeModel(w, k, o)}
+		boundaryChecked(e.Model, w, k, reports)
 		if e.NA = notApplicable(k, o); e.NA != "" {
 			out = append(out, e)
 			continue
@@ -120,6 +124,9 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 		m.SizedBy = e.Model.Name
 	}
 	m.Year, m.Episodes = PerYear(e.PerYear*m.Share, e.LocksHeld, m.P), PerYear(e.PerYear*m.Share, e.Held, m.P)
+	if demonstrated(scenario, vs) {
+		m.demonstrate(demoOf(vs, by), e)
+	}
 	return m
 }
 

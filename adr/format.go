@@ -43,6 +43,9 @@ func perFault(m *Measured) string {
 // yearly says the expected count a year, never a bare zero: a central value with its
 // interval, or "at most" the upper end when nothing was seen.
 func yearly(e Expected, seen bool) string {
+	if e.Lo == e.Hi { // a mechanism's count (or a sum of them): no interval to give
+		return count(e.Hi) + " a year"
+	}
 	if !seen {
 		return "at most " + count(e.Hi) + " a year"
 	}
@@ -53,6 +56,9 @@ func yearly(e Expected, seen bool) string {
 func measuredText(m *Measured) string {
 	if m == nil {
 		return "not measured"
+	}
+	if m.Demo != NotDemo {
+		return demoText(m)
 	}
 	if m.Modelled {
 		return fmt.Sprintf("%s (%s) of held locks, by the crash-failover model (the lab's %s shows the mechanism): %s",

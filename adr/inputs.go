@@ -17,6 +17,8 @@ type Inputs struct {
 	Runs       []*resultsdir.Run
 	SafetyDirs []string
 	Safety     []*results.Report
+	// SafetyFrom is the folder each report of Safety was read from.
+	SafetyFrom []string
 	// SafetyCommands are what each safety folder's run was asked (nil if unrecorded).
 	SafetyCommands []*results.Command
 }
@@ -51,6 +53,9 @@ func LoadInputs(dirs []string) (*Inputs, error) {
 			}
 			in.SafetyDirs = append(in.SafetyDirs, dir)
 			in.Safety = append(in.Safety, res.Reports...)
+			for range res.Reports {
+				in.SafetyFrom = append(in.SafetyFrom, dir)
+			}
 			in.SafetyCommands = append(in.SafetyCommands, res.Command)
 		case shape.Cells != nil:
 			run, err := report.Load(dir)

@@ -22,6 +22,9 @@ type SizeModel struct {
 	Checked string
 }
 
+// redlockJumpModel names the Redlock clock-jump model (not sized).
+const redlockJumpModel = "clock jump on a Redlock node"
+
 // sizeModel is the model of fault kind k for option o, or nil where the lab's
 // probability needs none (failover and a node restarting empty are not sized).
 func sizeModel(w *Workload, k FaultKind, o *Option) *SizeModel {
@@ -32,7 +35,7 @@ func sizeModel(w *Workload, k FaultKind, o *Option) *SizeModel {
 		if o.Probe == "single" {
 			return jumpModel(w)
 		}
-		return &SizeModel{Name: "clock jump on a Redlock node", Share: 1, Bound: true,
+		return &SizeModel{Name: redlockJumpModel, Share: 1, Bound: true,
 			Assumes: "a jump frees one node's key; two holders need the holder's key on exactly a quorum, which the workload cannot say",
 			Why:     "not sized: every counted jump is taken to break a hold (upper end)",
 			Checked: "redlock-kleppmann checks the mechanism at the lab's sizes only"}

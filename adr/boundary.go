@@ -1,0 +1,84 @@
+package adr
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// boundaryChecked adds to a size model what the given results checked of its boundary
+// at the workload's own TTL (`lockbench adr --plan` lists the runs that do).
+func boundaryChecked(m *SizeModel, w *Workload, k FaultKind, reports []*results.Report) {
+	if m == nil {
+		return
+	}
+	switch {
+	case k == ClientPause:
+		if s := pauseAtTTL(w, reports); s != "" {
+			m.Checked = "pause-past-ttl checks the mechanism; " + s
+		}
+	case k == ClockJump && m.Name == redlockJumpModel:
+		if s := redlockJumpAtTTL(w, reports); s != "" {
+			m.Checked = "redlock-kleppmann checks the mechanism at the lab's sizes; " + s
+		}
+	}
+}
+
+// atTTL says whether a report or variant ran at the workload's TTL.
+func atTTL(params map[string]string, ttl time.Duration) bool {
+	d, err := time.ParseDuration(params["ttl"])
+	return err == nil && d == ttl
+}
+
+// pauseAtTTL counts pause-past-ttl's unfenced trials run at the workload's TTL.
+func pauseAtTTL(w *Workload, reports []*results.Report) string {
+	broke, judged, factor := 0, 0, ""
+	for _, r := range reports {
+		if r == nil || r.Scenario != "pause-past-ttl" || !atTTL(r.Params, w.TTLD) {
+			continue
+		}
+		if factor = r.Params["pause-factor"]; factor == "" {
+			factor = "3" // the scenario's default
+		}
+		for _, v := range r.Variants {
+			if strings.HasSuffix(v.Name, "/no-watchdog") || strings.HasSuffix(v.Name, "/watchdog") {
+				broke += v.Tally.Broke[results.Violations]
+				judged += v.Tally.Judged
+			}
+		}
+	}
+	if judged == 0 {
+		return ""
+	}
+	return fmt.Sprintf("at the workload's TTL %v, a pause of %s x it gave two holders in %d of %d judged unfenced trials (the boundary from above; from just below the lease left no scenario checks it yet)",
+		w.TTLD, factor, broke, judged)
+}
+
+// redlockJumpAtTTL lists redlock-clock-jump's points run at the workload's TTL.
+func redlockJumpAtTTL(w *Workload, reports []*results.Report) string {
+	var points []string
+	for _, r := range reports {
+		if r == nil || r.Scenario != "redlock-clock-jump" {
+			continue
+		}
+		for _, v := range r.Variants {
+			if !atTTL(v.Params, w.TTLD) || v.Tally.Judged == 0 {
+				continue
+			}
+			who := ""
+			if s := v.Params["strategy"]; s != "redlock" {
+				who = s + " "
+			}
+			points = append(points, fmt.Sprintf("%s%s nodes jumping %s: %d of %d", who, v.Params["k"], v.Params["jump"], v.Tally.Broke[results.Violations], v.Tally.Judged))
+		}
+	}
+	if len(points) == 0 {
+		return ""
+	}
+	sort.Strings(points)
+	return fmt.Sprintf("at the workload's TTL %v, redlock-clock-jump gave two holders with %s judged (redsync's drift x TTL = %v)",
+		w.TTLD, strings.Join(points, ", "), time.Duration(0.01*float64(w.TTLD)))
+}

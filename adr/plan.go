@@ -1,0 +1,542 @@
+package adr
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/sweep"
+)
+
+// Step is one measurement the ADR needs that the given results lack.
+type Step struct {
+	What    string   // what it measures, in words
+	Why     string   // which figure of the ADR needs it
+	Command string   // the exact lockbench command; "" when none measures it yet
+	Args    []string // the command's arguments after "lockbench"
+	NotYet  string   // with no command: what the suite cannot do yet
+	// Estimate is the time the command takes, and EstimateFrom the measurement it
+	// is read from; zero with "" when no time was measured for it.
+	Estimate     time.Duration
+	EstimateFrom string
+	Out          string // the folder the command writes
+}
+
+// Plan is what `lockbench adr --plan` prints: the steps still to run, and what the
+// given results already cover.
+type Plan struct {
+	Workload string
+	Steps    []Step
+	Have     []string
+}
+
+// Total is the summed estimate of the steps that have one, and how many have none.
+func (p *Plan) Total() (time.Duration, int) {
+	var sum time.Duration
+	unknown := 0
+	for _, s := range p.Steps {
+		switch {
+		case s.Command == "":
+		case s.EstimateFrom == "":
+			unknown++
+		default:
+			sum += s.Estimate
+		}
+	}
+	return sum, unknown
+}
+
+// planStrategies is the lock strategies the plan weighs: those of the quick matrix
+// (the Redis ladder and the consensus baselines built in), as the ADR's examples run.
+func planStrategies() []string {
+	var out []string
+	for _, sw := range sweep.QuickConfig().Sweeps {
+		for _, s := range sw.Strategies {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// MakePlan lists what the ADR of w needs that in lacks, each step writing a folder
+// under out. in may be empty (no results given).
+func MakePlan(w *Workload, workloadPath string, in *Inputs, out string) *Plan {
+	p := &Plan{Workload: workloadPath}
+	p.benchSteps(w, in, out)
+	p.updateStep(w, in, out)
+	p.lagStep(w, in, out)
+	p.boundarySteps(w, in, out)
+	p.trialSteps(w, in, out)
+	for i, st := range p.Steps {
+		if st.Command != "" { // the folder last, as its own argument: a path may hold spaces
+			p.Steps[i].Args = append(strings.Fields(strings.TrimPrefix(st.Command, "lockbench ")), "--out", st.Out)
+			p.Steps[i].Command += " --out " + st.Out
+		}
+	}
+	return p
+}
+
+// openClients is enough clients for the open-loop rate: twice the arrivals that can
+// be in flight while one waits up to the budget and holds (at least 4).
+func openClients(w *Workload) int {
+	budget, _ := positiveDuration(w.Budget.Max)
+	return max(4, int(math.Ceil(2*w.LockRate*(w.HoldD+budget).Seconds())))
+}
+
+// benchDuration is long enough for the budget's percentile to rest on 10 samples past
+// it (p99: 1000 acquisitions), and at least 10 s.
+func benchDuration(w *Workload) time.Duration {
+	q := 0.99
+	if w.Budget.Percentile == "p99.9" {
+		q = 0.999
+	}
+	need := 10 / (1 - q) / w.LockRate
+	return max(10*time.Second, time.Duration(math.Ceil(need))*time.Second)
+}
+
+func (p *Plan) benchSteps(w *Workload, in *Inputs, out string) {
+	clients := openClients(w)
+	keys := fmt.Sprint(w.Keys.Count)
+	if w.Keys.Count >= clients {
+		keys = "per-client" // more keys than clients is the same cell
+	}
+	var missing []string
+	for _, s := range planStrategies() {
+		if cell := benchCellAt(w, in, s); cell != "" {
+			p.Have = append(p.Have, fmt.Sprintf("benchmark of %s at the workload's rate, hold and TTL: %s", s, cell))
+			continue
+		}
+		missing = append(missing, s)
+	}
+	if len(missing) == 0 {
+		return
+	}
+	warmup, dur := 2*time.Second, benchDuration(w)
+	dir := filepath.Join(out, "bench")
+	rate := plain(w.LockRate)
+	what := fmt.Sprintf("one open-loop cell per strategy (%s) at %s locks/s (poisson arrivals), hold %v, TTL %v, %d clients, keys %s",
+		strings.Join(missing, ", "), rate, w.HoldD, w.TTLD, clients, keys)
+	if w.Keys.Distribution == Zipf && w.Keys.Count > 1 {
+		what += "; `run` spreads arrivals uniformly over its keys, so the workload's zipf skew is not in the cost"
+	}
+	per := warmup + dur + measuredCellOverhead
+	p.Steps = append(p.Steps, Step{
+		What: what,
+		Why:  fmt.Sprintf("the cost at the rate and the capacity within %s (%v measured per cell: 10 samples past the percentile)", w.SLO, dur),
+		Command: fmt.Sprintf("lockbench run --strategies %s --clients %d --keys %s --hold %v --ttl %v --load open --rate %s --arrival poisson --duration %v --warmup %v --seed 1",
+			strings.Join(missing, ","), clients, keys, w.HoldD, w.TTLD, rate, dur, warmup),
+		Estimate:     time.Duration(len(missing)) * per,
+		EstimateFrom: fmt.Sprintf("%d cells x %v: %s", len(missing), per, measuredCellFrom),
+		Out:          dir,
+	})
+}
+
+// benchCellAt names a given open-loop cell of strategy s at the workload's rate (within
+// 5%), hold and TTL; "" when none.
+func benchCellAt(w *Workload, in *Inputs, s string) string {
+	for _, r := range in.Runs {
+		for _, c := range r.Cells {
+			if c.Strategy == s && c.Load.Mode == "open" && math.Abs(c.Load.TargetRate-w.LockRate) <= 0.05*w.LockRate &&
+				c.Hold.D() == w.HoldD && c.TTL.D() == w.TTLD {
+				return c.Name
+			}
+		}
+	}
+	return ""
+}
+
+// updateStep prices the lock-free ways a correctness ADR weighs: one whole update,
+// closed loop with one client, as the ADR prices them (`run --workload update`).
+func (p *Plan) updateStep(w *Workload, in *Inputs, out string) {
+	if w.Purpose != Correctness {
+		return
+	}
+	var missing []string
+	for _, s := range lockFreeStrategies {
+		if benchCellOf(in, s) {
+			p.Have = append(p.Have, "update cells of "+s)
+			continue
+		}
+		missing = append(missing, s)
+	}
+	if len(missing) == 0 {
+		return
+	}
+	warmup, dur := 2*time.Second, 10*time.Second
+	dir := filepath.Join(out, "bench-update")
+	per := warmup + dur + measuredUpdateCellOverhead
+	p.Steps = append(p.Steps, Step{
+		What:         fmt.Sprintf("one update cell per lock-free way (%s), closed loop, 1 client", strings.Join(missing, ", ")),
+		Why:          "the lock-free ways' cost: one whole correct update",
+		Command:      fmt.Sprintf("lockbench run --workload update --strategies %s --clients 1 --keys 1 --duration %v --warmup %v --seed 1", strings.Join(missing, ","), dur, warmup),
+		Estimate:     time.Duration(len(missing)) * per,
+		EstimateFrom: fmt.Sprintf("%d cells x %v: %s", len(missing), per, measuredUpdateCellFrom),
+		Out:          dir,
+	})
+}
+
+// benchCellOf says whether a given run has a cell of strategy s.
+func benchCellOf(in *Inputs, s string) bool {
+	for _, r := range in.Runs {
+		for _, c := range r.Cells {
+			if c.Strategy == s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (p *Plan) lagStep(w *Workload, in *Inputs, out string) {
+	if w.Faults.Failover == nil || w.Faults.Failover.PerYear == 0 {
+		return
+	}
+	m := &CrashModel{WriteRate: 2*w.LockRate + w.OtherWrites}
+	if _, why := m.lagAt(in.Safety); why == "" {
+		p.Have = append(p.Have, fmt.Sprintf("replication lag at or above the workload's %.0f writes/s", m.WriteRate))
+		return
+	}
+	rate := int(math.Ceil(m.WriteRate))
+	dir := filepath.Join(out, "replication-lag")
+	const trials = 5 // 50 probes on each of 2 replicas a trial: 500 lags a replica
+	t, _ := trialTimeOf("replication-lag", in)
+	p.Steps = append(p.Steps, Step{
+		What:         fmt.Sprintf("replication lag at %d writes/s (a SET and a release per lock, plus %s other writes/s)", rate, plain(w.OtherWrites)),
+		Why:          "the crash-failover model's lag distribution",
+		Command:      fmt.Sprintf("lockbench safety --scenario replication-lag --trials %d --seed 1 --param rates=%d --param saturate=off", trials, rate),
+		Estimate:     time.Duration(trials) * t.at(0, 0),
+		EstimateFrom: fmt.Sprintf("%d trials x %.2f s: %s", trials, t.Seconds, t.From),
+		Out:          dir,
+	})
+}
+
+// planned is how the plan runs a scenario: its params and the variants they make.
+type planned struct {
+	params   string
+	variants int // with byStrategy, per strategy
+	pooled   int // variants one probe pools (the kill delays of a failover-loss mode)
+	// byStrategy: the scenario runs on the options' strategies (--param strategies=).
+	byStrategy bool
+}
+
+// plannedRuns are the scenarios the ADR reads, run as their per-trial times were
+// measured (measuredTrials), so that the variant count and the time per trial hold.
+var plannedRuns = map[string]planned{
+	"failover-loss":     {params: "--param modes=none,wait1,wait2,min-replicas", variants: 20, pooled: 5},
+	"pause-past-ttl":    {variants: 5, byStrategy: true}, // at the workload's TTL: see pauseParams
+	"single-clock-skew": {variants: 5},
+	"redlock-kleppmann": {variants: 6},
+	"redlock-restart":   {variants: 5, byStrategy: true},
+	"redlock-fence":     {variants: 4},
+	"etcd-leader-kill":  {variants: 1, byStrategy: true},
+	"fence-regression":  {variants: 2, byStrategy: true},
+	"lost-updates":      {params: "--param breaks=pause --param strategies=single,cas-version,unique-key,atomic --param guards=unfenced,fenced", variants: 7},
+}
+
+// demoTrials is how often a forced interleaving is run: enough to show it is forced
+// (k of k); no bound needs more, as it gives none.
+const demoTrials = 3
+
+// need is what the plan asks of one scenario.
+type need struct {
+	trials  int      // judged trials per variant
+	reasons []string // the option and fault each count is for
+	seen    []string // rates already seen above 0: no trial count brings them within
+	// strategies are the options' own (pause-past-ttl runs on each of them).
+	strategies []string
+}
+
+func (p *Plan) trialSteps(w *Workload, in *Inputs, out string) {
+	budget, side := *planBudget(w), "reaching the data"
+	if w.Purpose == Efficiency {
+		side = "two holders"
+	}
+	striking := 0
+	for _, k := range FaultKinds {
+		if w.Faults.Rate(k).PerYear > 0 {
+			striking++
+		}
+	}
+	needs := map[string]*need{}
+	for _, o := range planOptions(w) {
+		for _, k := range FaultKinds {
+			rate := w.Faults.Rate(k).PerYear
+			if rate == 0 || notApplicable(k, o) != "" {
+				continue
+			}
+			pr, ok := probeFor(k, o)
+			if !ok {
+				continue
+			}
+			scenario, patterns := pr.scenario, pr.mutex
+			if w.Purpose == Correctness {
+				scenario = pr.dataScenario()
+				if pr.data != nil {
+					patterns = pr.data
+				}
+			}
+			if len(patterns) == 0 {
+				continue
+			}
+			share := 1.0
+			if m := sizeModel(w, k, o); m != nil {
+				share = m.Share
+			}
+			if share == 0 {
+				continue // the size model says no counted fault breaks a hold
+			}
+			n := needs[scenario]
+			if n == nil {
+				n = &need{}
+				needs[scenario] = n
+			}
+			label := fmt.Sprintf("%s under %s", planLabel(o), k)
+			if !slices.Contains(n.strategies, o.Probe) {
+				n.strategies = append(n.strategies, o.Probe)
+			}
+			vs := matching(in.Safety, scenario, patterns)
+			if demonstrated(scenario, sampleVariants(scenario, patterns)) {
+				n.trials = max(n.trials, demoTrials)
+				n.reasons = append(n.reasons, label+" (a demonstration)")
+				continue
+			}
+			if broke, judged := tallyOf(vs, side == "two holders", pr); broke > 0 {
+				n.seen = append(n.seen, fmt.Sprintf("%s: %d of %d", label, broke, judged))
+				continue
+			}
+			pool := max(plannedRuns[scenario].pooled, 1)
+			per := int(math.Ceil(float64(zeroSeenTrials(rate*share*w.Occupancy.LocksHeld, budget/float64(striking))) / float64(pool)))
+			if per == 0 {
+				continue // within the budget even if every such fault broke every held lock
+			}
+			n.trials = max(n.trials, per)
+			n.reasons = append(n.reasons, fmt.Sprintf("%s (%d judged with none %s)", label, per*pool, side))
+		}
+	}
+	scenarios := make([]string, 0, len(needs))
+	for s := range needs {
+		scenarios = append(scenarios, s)
+	}
+	sort.Strings(scenarios)
+	for _, s := range scenarios {
+		p.trialStep(w, in, out, s, needs[s])
+	}
+}
+
+// trialStep is the step for one scenario's trials, or what the given results have.
+func (p *Plan) trialStep(w *Workload, in *Inputs, out, scenario string, n *need) {
+	have := judgedPerVariant(in.Safety, scenario)
+	seen := ""
+	if len(n.seen) > 0 {
+		seen = "already seen, so no count of trials brings them within the budget: " + strings.Join(n.seen, "; ")
+	}
+	if n.trials == 0 {
+		if seen != "" {
+			p.Have = append(p.Have, scenario+": "+seen)
+		}
+		return
+	}
+	why := "judged trials for " + strings.Join(n.reasons, "; ")
+	if seen != "" {
+		why += "; " + seen
+	}
+	if have >= n.trials {
+		p.Have = append(p.Have, fmt.Sprintf("%s: %d judged trials a variant, of %d needed", scenario, have, n.trials))
+		return
+	}
+	run, known := plannedRuns[scenario]
+	params, variants := run.params, run.variants
+	if run.byStrategy {
+		sort.Strings(n.strategies)
+		params, variants = "--param strategies="+strings.Join(n.strategies, ","), run.variants*len(n.strategies)
+	}
+	what := fmt.Sprintf("%s: %d trials a variant (%d variants)", scenario, n.trials, variants)
+	if !known {
+		what = fmt.Sprintf("%s: %d trials a variant, at the scenario's defaults", scenario, n.trials)
+	}
+	if scenario == "pause-past-ttl" {
+		params, variants, what = pauseParams(w, n.strategies)
+	}
+	dir := filepath.Join(out, scenario)
+	cmd := strings.TrimSpace(fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed 1 %s", scenario, n.trials, params))
+	st := Step{What: what, Why: why, Command: cmd, Out: dir}
+	if t, ok := trialTimeOf(scenario, in); ok && known {
+		wait := t.WaitPerTTL
+		ttl := t.TTL
+		if scenario == "pause-past-ttl" {
+			wait, ttl = pauseWait(pauseFactor), w.TTLD
+		}
+		per := t.at(ttl, wait)
+		st.Estimate = time.Duration(n.trials*variants) * per
+		st.EstimateFrom = fmt.Sprintf("%d trials x %d variants x %v a trial: %s", n.trials, variants, per.Round(10*time.Millisecond), t.From)
+		if scenario == "pause-past-ttl" {
+			st.EstimateFrom += fmt.Sprintf("; its fixed part kept, the wait made %g x the workload's TTL (four variants pause %g x it, the slow-work one works 3 x it)", pauseWait(pauseFactor), pauseFactor)
+		}
+	}
+	p.Steps = append(p.Steps, st)
+}
+
+// pauseFactor is the shortest pause pause-past-ttl runs (its pause-factor's floor):
+// the closest above the lease that it can check.
+const pauseFactor = 1.5
+
+// pauseWait is pause-past-ttl's mean wait a trial, in TTLs: four of its five variants
+// a strategy pause factor x the TTL, watchdog-slow-work works 3 x it.
+func pauseWait(factor float64) float64 { return (4*factor + 3) / 5 }
+
+// pauseParams runs pause-past-ttl at the workload's TTL on the options' strategies
+// (etcd only where its lease can be granted: whole seconds, at least 2 s).
+func pauseParams(w *Workload, options []string) (string, int, string) {
+	var run []string
+	for _, s := range options {
+		if strings.HasPrefix(s, "etcd") && (w.TTLD < 2*time.Second || w.TTLD%time.Second != 0) {
+			continue
+		}
+		run = append(run, s)
+	}
+	sort.Strings(run)
+	strategies := strings.Join(run, ",")
+	n := plannedRuns["pause-past-ttl"].variants * len(run)
+	return fmt.Sprintf("--param strategies=%s --param ttl=%v --param pause-factor=%g", strategies, w.TTLD, pauseFactor), n,
+		fmt.Sprintf("pause-past-ttl at the workload's TTL %v, pausing %g x it (the scenario's shortest pause): %d variants", w.TTLD, pauseFactor, n)
+}
+
+// planBudget is the budget the purpose counts against.
+func planBudget(w *Workload) *float64 {
+	if w.Purpose == Correctness {
+		return w.ViolationBudget
+	}
+	return w.DuplicateBudget
+}
+
+// planOptions is one option of every kind that can meet the workload's purpose:
+// efficiency, each lock and the Sentinel guards; correctness, each lock's fenced twin
+// and the lock-free ways (a lock alone never qualifies).
+func planOptions(w *Workload) []*Option {
+	var out []*Option
+	for _, s := range planStrategies() {
+		if w.Purpose == Correctness {
+			out = append(out, &Option{Kind: Fenced, Probe: s})
+			continue
+		}
+		out = append(out, &Option{Kind: Lock, Probe: s})
+	}
+	if w.Purpose == Efficiency {
+		for _, m := range safetyOnlyModes {
+			out = append(out, &Option{Kind: Lock, Probe: "sentinel", Mode: m.mode})
+		}
+		return out
+	}
+	for _, s := range lockFreeStrategies {
+		out = append(out, &Option{Kind: LockFree, Probe: s})
+	}
+	return out
+}
+
+// sampleVariants stands a variant in for each pattern ("*" as "0ms"), for asking
+// whether the claims check them as demonstrations.
+func sampleVariants(scenario string, patterns []string) []*results.Variant {
+	var out []*results.Variant
+	for _, p := range patterns {
+		out = append(out, &results.Variant{Name: strings.ReplaceAll(p, "*", "0ms")})
+	}
+	return out
+}
+
+// tallyOf is the given judged trials of vs and those that broke on the side counted.
+func tallyOf(vs []*results.Variant, mutex bool, pr probe) (int, int) {
+	by := results.Violations
+	if !mutex && pr.dataBy != "" {
+		by = pr.dataBy
+	}
+	broke, judged := 0, 0
+	for _, v := range vs {
+		broke += v.Tally.Broke[by]
+		judged += v.Tally.Judged
+	}
+	return broke, judged
+}
+
+// judgedPerVariant is the fewest judged trials any variant of scenario has in the
+// given results (0 when it did not run).
+func judgedPerVariant(reports []*results.Report, scenario string) int {
+	var ns []int
+	for _, r := range reports {
+		if r != nil && r.Scenario == scenario {
+			for _, v := range r.Variants {
+				ns = append(ns, v.Tally.Judged)
+			}
+		}
+	}
+	if len(ns) == 0 {
+		return 0
+	}
+	return slices.Min(ns)
+}
+
+// boundarySteps check the size models at the workload's TTL: a pause just above and
+// just below the lease left, and the smallest breaking clock jump where a trial fits.
+func (p *Plan) boundarySteps(w *Workload, in *Inputs, out string) {
+	if r := w.Faults.ClientPause; r != nil && r.PerYear > 0 {
+		p.Steps = append(p.Steps, Step{
+			What:   fmt.Sprintf("a pause just below the lease left (TTL %v minus the time held) leaves one holder", w.TTLD),
+			Why:    "the pause model's boundary from below",
+			NotYet: fmt.Sprintf("pause-past-ttl pauses at least %g x the TTL, right after the grant; no scenario pauses for just under the lease left", pauseFactor),
+		})
+	}
+	r := w.Faults.ClockJump
+	if r == nil || r.PerYear == 0 {
+		return
+	}
+	p.Steps = append(p.Steps, Step{
+		What:   fmt.Sprintf("on a single master, the smallest breaking forward jump is TTL - hold = %v", w.TTLD-w.HoldD),
+		Why:    "the clock-jump model's boundary",
+		NotYet: "single-clock-skew holds A for its whole lease, so every forward jump breaks it; no scenario holds for the workload's hold under a jump",
+	})
+	// Redlock: k >= 3 nodes jumping break it once J > drift x TTL (redsync's drift 0.01).
+	edge := time.Duration(0.01 * float64(w.TTLD))
+	const trials = 3
+	t, ok := trialTimeOf("redlock-clock-jump", in)
+	fits := w.TTLD <= time.Minute // a trial lasts about one TTL
+	dir := filepath.Join(out, "redlock-clock-jump")
+	below, above := (edge * 9 / 10).Round(time.Millisecond), (edge * 11 / 10).Round(time.Millisecond)
+	st := Step{
+		What: fmt.Sprintf("Redlock with 3 nodes jumping %v and %v, either side of drift x TTL = %v", below, above, edge),
+		Why:  "the Redlock jump boundary at the workload's TTL",
+		Out:  dir,
+	}
+	if !fits || below < time.Millisecond {
+		st.NotYet = fmt.Sprintf("a trial lasts about one TTL (%v) and the jumps must be at least 1 ms apart: it does not fit", w.TTLD)
+		p.Steps = append(p.Steps, st)
+		return
+	}
+	st.Command = fmt.Sprintf("lockbench safety --scenario redlock-clock-jump --trials %d --seed 1 --param strategies=redlock --param k=3 --param ttl=%v --param jumps=%v,%v",
+		trials, w.TTLD, below, above)
+	if ok {
+		per := t.at(w.TTLD, 1)
+		st.Estimate = time.Duration(trials*2) * per
+		st.EstimateFrom = fmt.Sprintf("%d trials x 2 variants x %v a trial (its fixed part kept, the lease made the workload's TTL): %s", trials, per.Round(10*time.Millisecond), t.From)
+	}
+	p.Steps = append(p.Steps, st)
+}
+
+// planLabel names a planned option as the ADR does.
+func planLabel(o *Option) string {
+	switch {
+	case o.Mode != "":
+		return o.Probe + " + " + o.Mode
+	case o.Kind == Fenced:
+		return o.Probe + " + fence"
+	case o.Kind == LockFree:
+		return o.Probe + " (no lock)"
+	}
+	return o.Probe
+}

@@ -1,0 +1,102 @@
+package adr
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// A rate already seen above 0 is not planned (no trial count brings it within the
+// budget), and a demonstration run often enough is listed as had, not run again.
+func TestPlanSkipsSeenRatesAndDemonstrationsRun(t *testing.T) {
+	w, err := LoadWorkload("../docs/adr-workload-correctness.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var safety []*results.Report
+	safety = append(safety, handReport("fence-regression", handVariant("sentinel/lagging-followers", results.ReissuedTokens, 10, 1))...)
+	safety = append(safety, handReport("lost-updates", handVariant("pause/cas-version", results.LostUpdates, 3, 0),
+		handVariant("pause/unique-key", results.LostUpdates, 3, 0), handVariant("pause/atomic", results.LostUpdates, 3, 0))...)
+	text := MakePlan(w, "w.yaml", &Inputs{Safety: safety}, "m").Text()
+	if strings.Contains(text, "--scenario fence-regression") || !strings.Contains(text, "sentinel + fence under failover: 1 of 10") {
+		t.Errorf("a seen rate is planned:\n%s", text)
+	}
+	if strings.Contains(text, "--scenario lost-updates") || !strings.Contains(text, "* lost-updates: 3 judged trials a variant, of 3 needed") {
+		t.Errorf("demonstrations run 3 times are planned again:\n%s", text)
+	}
+	// Without them, both are planned: the checks above can fail.
+	bare := MakePlan(w, "w.yaml", &Inputs{}, "m").Text()
+	if !strings.Contains(bare, "--scenario fence-regression --trials 2455") || !strings.Contains(bare, "--scenario lost-updates --trials 3") {
+		t.Errorf("the bare plan lacks them:\n%s", bare)
+	}
+}
+
+// The estimate of a TTL-long trial keeps the measured fixed part and scales the wait:
+// pause-past-ttl measured 0.94 s with a 0.9 s pause (3 x 300 ms), so at a 30 s TTL and
+// a 1.5 x pause a trial is 0.04 + 45 = 45.04 s.
+func TestTrialTimeScalesTheWaitOnly(t *testing.T) {
+	got := measuredTrials["pause-past-ttl"].at(30e9, 1.5)
+	if got.Seconds() < 45.039 || got.Seconds() > 45.041 {
+		t.Fatalf("got %v", got)
+	}
+	// pause-past-ttl's mean wait: four variants pause, watchdog-slow-work works 3 x TTL;
+	// at the reference's factor 3 that is the 3 x TTL measured.
+	if pauseWait(3) != 3 || pauseWait(1.5) != 1.8 {
+		t.Fatalf("pauseWait(3) = %v, pauseWait(1.5) = %v", pauseWait(3), pauseWait(1.5))
+	}
+}
+
+// Results given with their own timing are used before the reference, and named.
+func TestTrialTimeFromTheGivenResults(t *testing.T) {
+	rep := handReport("redlock-restart", handVariant("redlock/restart-empty", results.Violations, 4, 4))[0]
+	rep.Seconds = 20
+	tt, ok := trialTimeOf("redlock-restart", &Inputs{Safety: []*results.Report{rep}, SafetyFrom: []string{"dir/x"}})
+	if !ok || tt.Seconds != 5 || !strings.HasPrefix(tt.From, "dir/x: 4 trials in 20.0 s") {
+		t.Fatalf("%+v", tt)
+	}
+	// A pause-past-ttl run at its own TTL and factor: 2 s a trial at 1 s, factor 1.5
+	// (1.8 s of waiting), so 0.2 s fixed; at 30 s and 1.5: 54.2 s.
+	pause := handReport("pause-past-ttl", handVariant("single/no-watchdog", results.Violations, 5, 5))[0]
+	pause.Seconds, pause.Params = 10, map[string]string{"ttl": "1s", "pause-factor": "1.5"}
+	pt, ok := trialTimeOf("pause-past-ttl", &Inputs{Safety: []*results.Report{pause}})
+	if got := pt.at(30e9, pauseWait(1.5)).Seconds(); !ok || got < 54.199 || got > 54.201 {
+		t.Fatalf("%+v: %v", pt, got)
+	}
+}
+
+// Boundary runs at the workload's TTL reach the models' "checked" line; runs at the
+// lab's own TTL do not.
+func TestBoundaryChecksAtTheWorkloadsTTL(t *testing.T) {
+	w, err := LoadWorkload("../docs/adr-workload.yaml") // TTL 30s
+	if err != nil {
+		t.Fatal(err)
+	}
+	pause := handReport("pause-past-ttl", handVariant("single/no-watchdog", results.Violations, 3, 3), handVariant("single/watchdog", results.Violations, 3, 3),
+		handVariant("single/no-watchdog-fenced", results.Violations, 3, 3))[0]
+	pause.Params = map[string]string{"ttl": "30s", "pause-factor": "1.5"}
+	below, above := handVariant("k=3/J=270ms", results.Violations, 3, 0), handVariant("k=3/J=330ms", results.Violations, 3, 3)
+	below.Params = map[string]string{"strategy": "redlock", "k": "3", "jump": "270ms", "ttl": "30s"}
+	above.Params = map[string]string{"strategy": "redlock", "k": "3", "jump": "330ms", "ttl": "30s"}
+	jump := handReport("redlock-clock-jump", below, above)[0]
+	reports := []*results.Report{pause, jump}
+
+	pm := sizeModel(w, ClientPause, &Option{Kind: Lock, Probe: "single"})
+	boundaryChecked(pm, w, ClientPause, reports)
+	if !strings.Contains(pm.Checked, "at the workload's TTL 30s, a pause of 1.5 x it gave two holders in 6 of 6 judged unfenced trials") {
+		t.Errorf("pause: %s", pm.Checked)
+	}
+	jm := sizeModel(w, ClockJump, &Option{Kind: Lock, Probe: "redlock"})
+	boundaryChecked(jm, w, ClockJump, reports)
+	if !strings.Contains(jm.Checked, "redlock-clock-jump gave two holders with 3 nodes jumping 270ms: 0 of 3, 3 nodes jumping 330ms: 3 of 3 judged (redsync's drift x TTL = 300ms)") {
+		t.Errorf("jump: %s", jm.Checked)
+	}
+	pause.Params["ttl"], below.Params["ttl"], above.Params["ttl"] = "300ms", "1s", "1s"
+	lab := sizeModel(w, ClientPause, &Option{Kind: Lock, Probe: "single"})
+	boundaryChecked(lab, w, ClientPause, reports)
+	labJump := sizeModel(w, ClockJump, &Option{Kind: Lock, Probe: "redlock"})
+	boundaryChecked(labJump, w, ClockJump, reports)
+	if strings.Contains(lab.Checked, "workload's TTL 30s,") || strings.Contains(labJump.Checked, "workload's TTL 30s,") {
+		t.Errorf("the lab's TTL read as the workload's: %s / %s", lab.Checked, labJump.Checked)
+	}
+}

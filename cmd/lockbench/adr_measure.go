@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/adr"
+	"github.com/lockbench/lockbench/resultsdir"
+)
+
+// dispatch is run, set at init: adr --measure runs the plan's lockbench commands
+// through it (a direct reference would make an initialization cycle with commands).
+var dispatch func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+func init() { dispatch = run }
+
+// measured is what running a plan did: the folders complete (run now or kept from
+// an earlier run), and the steps left for the time budget.
+type measured struct {
+	ran, kept []string
+	left      []adr.Step
+}
+
+// folderState says whether a step's folder is complete, interrupted (results.json
+// says not complete: carried on with --resume) or not begun.
+func folderState(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, resultsdir.JSONFile))
+	if errors.Is(err, os.ErrNotExist) {
+		entries, err := os.ReadDir(dir)
+		if err == nil && len(entries) > 0 {
+			return "", fmt.Errorf("%s holds files but no %s: move it away to measure it again", dir, resultsdir.JSONFile)
+		}
+		return "absent", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var head struct {
+		Complete bool `json:"complete"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return "", fmt.Errorf("%s: %w", filepath.Join(dir, resultsdir.JSONFile), err)
+	}
+	if head.Complete {
+		return "complete", nil
+	}
+	return "partial", nil
+}
+
+// measurePlan runs the plan's commands in order through the run and safety commands
+// themselves: a complete folder is kept, an interrupted one carried on with --resume.
+// With a budget above 0, a step whose estimate would take the time spent past it is
+// left, and a later, shorter one may still run (the budget is checked between steps,
+// not within one). A failing command stops it, naming the step.
+func measurePlan(p *adr.Plan, budget time.Duration, stdout, stderr io.Writer) (measured, error) {
+	var m measured
+	start := time.Now()
+	i := 0 // numbered as --plan numbers them: the steps with a command
+	for _, st := range p.Steps {
+		if len(st.Args) == 0 {
+			continue
+		}
+		i++
+		state, err := folderState(st.Out)
+		if err != nil {
+			return m, err
+		}
+		if state == "complete" {
+			fmt.Fprintf(stdout, "step %d: kept %s (complete)\n", i, st.Out)
+			m.kept = append(m.kept, st.Out)
+			continue
+		}
+		if budget > 0 && time.Since(start)+st.Estimate > budget {
+			m.left = append(m.left, st)
+			continue
+		}
+		args := st.Args
+		if state == "partial" {
+			args = []string{st.Args[0], "--resume", st.Out}
+		}
+		fmt.Fprintf(stdout, "step %d: lockbench %s\n", i, strings.Join(args, " "))
+		if code := dispatch(args, strings.NewReader(""), stdout, stderr); code != 0 {
+			return m, fmt.Errorf("step %d (%s) exited %d; run the same adr --measure again to carry on", i, st.Out, code)
+		}
+		m.ran = append(m.ran, st.Out)
+	}
+	return m, nil
+}
+
+// runADRMeasure plans, measures within the budget, and writes the ADR from the given
+// results and every complete folder of the plan to DIR/adr.md.
+func runADRMeasure(workload string, dirs []string, out string, budget time.Duration, date string, stdout, stderr io.Writer) error {
+	w, in, err := planInputs(workload, dirs)
+	if err != nil {
+		return err
+	}
+	p := adr.MakePlan(w, workload, in, out)
+	cmd := fmt.Sprintf("lockbench adr --workload %s --measure --out %s", workload, out)
+	if len(dirs) > 0 {
+		cmd += " --results " + strings.Join(dirs, ",")
+	}
+	if budget > 0 {
+		cmd += " --time-budget " + budget.String()
+	}
+	return measureThenWrite(p, workload, dirs, out, budget, date, cmd, stdout, stderr)
+}
+
+// measureThenWrite runs the plan and writes the ADR, saying what is left.
+func measureThenWrite(p *adr.Plan, workload string, dirs []string, out string, budget time.Duration, date, cmd string, stdout, stderr io.Writer) error {
+	m, err := measurePlan(p, budget, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	results := append(append(append([]string{}, dirs...), m.kept...), m.ran...)
+	if len(results) == 0 {
+		return fmt.Errorf("nothing measured within the time budget %v, and no --results given: no ADR to write", budget)
+	}
+	path := filepath.Join(out, "adr.md")
+	d, err := adr.Generate(adr.Request{Workload: workload, Results: results, Out: path, Date: date, Command: cmd})
+	if err != nil {
+		return err
+	}
+	chosen := "none yet (no option is shown to meet the purpose)"
+	if d.Chosen != nil {
+		chosen = d.Chosen.Name
+	}
+	fmt.Fprintf(stdout, "wrote %s from %d folders (%d run now, %d kept): %d options, chosen: %s\n", path, len(results), len(m.ran), len(m.kept), len(d.Options), chosen)
+	if len(m.left) > 0 {
+		fmt.Fprintf(stdout, "left for the time budget %v (run adr --measure again with a larger one to carry on):\n", budget)
+		for _, st := range m.left {
+			fmt.Fprintf(stdout, "  %s  # estimated %v\n", st.Command, st.Estimate.Round(time.Second))
+		}
+	}
+	return nil
+}

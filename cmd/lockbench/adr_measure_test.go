@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/adr"
+)
+
+// lagStep is a tiny real step: one replication-lag trial of 5 probes on a real Redis.
+func lagStep(dir string, estimate time.Duration) adr.Step {
+	args := []string{"safety", "--scenario", "replication-lag", "--trials", "1", "--seed", "1",
+		"--param", "rates=0", "--param", "saturate=off", "--param", "probes=5", "--out", dir}
+	return adr.Step{What: "lag", Args: args, Command: "lockbench " + strings.Join(args, " "), Out: dir, Estimate: estimate}
+}
+
+// A tiny plan on real servers: the step within the budget runs, the one past it is left
+// and said, the ADR is written from the given results and the new folder; run again,
+// the complete folder is kept, not measured twice.
+func TestADRMeasureRunsATinyPlanResumably(t *testing.T) {
+	root := t.TempDir()
+	out := filepath.Join(root, "m")
+	first, second := filepath.Join(out, "lag"), filepath.Join(out, "lag-long")
+	p := &adr.Plan{Steps: []adr.Step{lagStep(first, 2*time.Second), lagStep(second, 10*time.Hour),
+		{What: "no command yet", NotYet: "no scenario"}}}
+	inputs := strings.Split(adrInputs(t), ",")
+	var stdout, stderr bytes.Buffer
+	if err := measureThenWrite(p, adrExample, inputs, out, time.Hour, "2026-12-02", "lockbench adr --measure", &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if state, err := folderState(first); state != "complete" || err != nil {
+		t.Fatalf("the step within the budget: %s %v\n%s", state, err, stderr.String())
+	}
+	if _, err := os.Stat(second); !os.IsNotExist(err) {
+		t.Fatalf("the step past the budget ran: %v", err)
+	}
+	if !strings.Contains(stdout.String(), "left for the time budget 1h0m0s") || !strings.Contains(stdout.String(), p.Steps[1].Command+"  # estimated 10h0m0s") {
+		t.Fatalf("the left step is not said:\n%s", stdout.String())
+	}
+	md, err := os.ReadFile(filepath.Join(out, "adr.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), first) {
+		t.Fatalf("the ADR does not read the new folder %s", first)
+	}
+	before, _ := os.ReadFile(filepath.Join(first, "results.json"))
+	stdout.Reset()
+	if err := measureThenWrite(p, adrExample, inputs, out, time.Hour, "2026-12-02", "lockbench adr --measure", &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(filepath.Join(first, "results.json"))
+	if !strings.Contains(stdout.String(), "step 1: kept "+first) || !bytes.Equal(before, after) {
+		t.Fatalf("a complete folder was measured again:\n%s", stdout.String())
+	}
+}
+
+// An interrupted folder is carried on with --resume; a failing command stops the run,
+// naming its step; a folder with files but no results.json is refused.
+func TestADRMeasureResumesAndStopsOnFailure(t *testing.T) {
+	root := t.TempDir()
+	partial, fresh := filepath.Join(root, "partial"), filepath.Join(root, "fresh")
+	if err := os.MkdirAll(partial, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(partial, "results.json"), []byte(`{"complete": false, "reports": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var calls [][]string
+	saved := dispatch
+	t.Cleanup(func() { dispatch = saved })
+	dispatch = func(args []string, _ io.Reader, _, _ io.Writer) int {
+		calls = append(calls, args)
+		if slices.Contains(args, fresh) {
+			return 1
+		}
+		return 0
+	}
+	p := &adr.Plan{Steps: []adr.Step{lagStep(partial, time.Second), lagStep(fresh, time.Second), lagStep(filepath.Join(root, "never"), time.Second)}}
+	_, err := measurePlan(p, 0, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "step 2 ("+fresh+") exited 1") {
+		t.Fatalf("err %v", err)
+	}
+	if len(calls) != 2 || !slices.Equal(calls[0], []string{"safety", "--resume", partial}) || !slices.Equal(calls[1], p.Steps[1].Args) {
+		t.Fatalf("calls %q", calls)
+	}
+	junk := filepath.Join(root, "junk")
+	if err := os.MkdirAll(junk, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(junk, "notes.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := measurePlan(&adr.Plan{Steps: []adr.Step{lagStep(junk, time.Second)}}, 0, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "no results.json") {
+		t.Fatalf("a folder of other files: %v", err)
+	}
+}
+
+func TestADRMeasureUsageErrorsExitTwo(t *testing.T) {
+	for _, args := range [][]string{
+		{"adr", "--workload", adrExample, "--measure"},                                  // no --out
+		{"adr", "--measure", "--out", t.TempDir()},                                      // no --workload
+		{"adr", "--workload", adrExample, "--plan", "--measure", "--out", t.TempDir()},  // both
+		{"adr", "--workload", adrExample, "--time-budget", "30m", "--out", t.TempDir()}, // budget without --measure
+		{"adr", "--workload", adrExample, "--measure", "--time-budget", "-1m", "--out", t.TempDir()},
+	} {
+		if code, _, stderr := runLockbench(args...); code != exitUsage {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, stderr)
+		}
+	}
+}
