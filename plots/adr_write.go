@@ -18,21 +18,5 @@ func WriteADRFigures(dir string, cost *ADRCost, heats []HeatMap) ([]Figure, erro
 		}
 		ds = append(ds, d)
 	}
-	var figs []Figure
-	var files []file
-	for _, d := range ds {
-		fs, err := encodeBoth(d)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range fs {
-			d.Files = append(d.Files, f.path)
-		}
-		files = append(files, fs...)
-		figs = append(figs, d.Figure)
-	}
-	if len(files) == 0 {
-		return nil, nil
-	}
-	return figs, writeFiles(dir, files)
+	return write(dir, ds)
 }

@@ -127,7 +127,7 @@ func KneeFigure(dir, name, condition, percentile string, budget time.Duration, a
 	}
 	padLog(&p.X)
 	padLog(&p.Y)
-	return writeFigure(dir, drawn{Figure: Figure{
+	return writeOne(dir, drawn{Figure: Figure{
 		Name: name,
 		Caption: fmt.Sprintf("Capacity search, %s: every probe's %s against its offered rate (filled: kept the budget; rings: broke it), the budget (dotted) and each strategy's highest rate kept on a probe and its repeat (dashed).",
 			condition, percentile),

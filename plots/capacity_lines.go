@@ -20,7 +20,7 @@ func ScalingFigure(dir, name, title, xLabel, caption string, all []LineSeries) (
 	for _, s := range all {
 		styleNames = append(styleNames, s.Style)
 	}
-	src := &source{styles: newStyles(styleNames)}
+	st := newStyles(styleNames)
 	p := newPlot(title, xLabel, "")
 	var sr []series
 	var ys []float64
@@ -31,12 +31,12 @@ func ScalingFigure(dir, name, title, xLabel, caption string, all []LineSeries) (
 		}
 	}
 	axes := logAxes{y: yScale(p, "p99 acquire latency (ms)", ys)}
-	legend, err := src.add(p, axes, sr)
+	legend, err := st.add(p, axes, sr)
 	if err != nil {
 		return Figure{}, fmt.Errorf("figure %s: %w", name, err)
 	}
 	if axes.y {
 		padLog(&p.Y)
 	}
-	return writeFigure(dir, drawn{Figure: Figure{Name: name, Caption: caption, Series: legend.labels, looks: legend.looks}, plot: p})
+	return writeOne(dir, drawn{Figure: Figure{Name: name, Caption: caption, Series: legend.labels, looks: legend.looks}, plot: p})
 }

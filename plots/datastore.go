@@ -34,17 +34,11 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := encodeBoth(d)
+	f, err := writeOne(dir, d)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFiles(dir, files); err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		d.Files = append(d.Files, f.path)
-	}
-	return &d.Figure, nil
+	return &f, nil
 }
 
 // costVsLoss builds the figure of WriteCostVsLoss in memory.

@@ -5,7 +5,6 @@ package plots
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -68,32 +67,15 @@ type source struct {
 // WriteAll draws every figure the run has data for into dir/figures, as PNG and SVG.
 // It renders all of them before it writes any, so bad input leaves nothing behind.
 func WriteAll(dir string, run *resultsdir.Run) ([]Figure, error) {
-	figs, files, err := render(dir, run)
+	ds, err := build(dir, run)
 	if err != nil {
 		return nil, err
 	}
-	if len(files) == 0 {
-		return nil, nil
-	}
-	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o755); err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		if err := resultsdir.WriteFileAtomic(filepath.Join(dir, f.path), f.data); err != nil {
-			return nil, err
-		}
-	}
-	return figs, nil
+	return write(dir, ds)
 }
 
-// file is one rendered figure file, relative to the results folder.
-type file struct {
-	path string
-	data []byte
-}
-
-// render draws every figure in memory: what WriteAll would write, without writing it.
-func render(dir string, run *resultsdir.Run) ([]Figure, []file, error) {
+// build draws every figure of the run in memory: what WriteAll would write.
+func build(dir string, run *resultsdir.Run) ([]drawn, error) {
 	groups := stats.Groups(run)
 	src := &source{
 		groups: groups,
@@ -109,30 +91,15 @@ func render(dir string, run *resultsdir.Run) ([]Figure, []file, error) {
 			return resultsdir.ReadHistogramIntervals(dir, c.Histograms[metric])
 		},
 	}
-	var figs []Figure
-	var files []file
-	for _, build := range builders {
-		ds, err := build(src)
+	var all []drawn
+	for _, b := range builders {
+		ds, err := b(src)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		for _, d := range ds {
-			// The legend goes beside the data, never over it: take it off the plot.
-			legend := d.plot.Legend
-			d.plot.Legend = plot.NewLegend()
-			for _, format := range []string{"png", "svg"} {
-				data, err := encode(d.plot, legend, d.Series, format)
-				if err != nil {
-					return nil, nil, fmt.Errorf("figure %s: %w", d.Name, err)
-				}
-				rel := filepath.ToSlash(filepath.Join(Dir, d.Name+"."+format))
-				d.Files = append(d.Files, rel)
-				files = append(files, file{rel, data})
-			}
-			figs = append(figs, d.Figure)
-		}
+		all = append(all, ds...)
 	}
-	return figs, files, nil
+	return all, nil
 }
 
 // encode draws the plot on the left and its legend in a column on the right.

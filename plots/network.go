@@ -54,7 +54,7 @@ func networkFigures(src *source) ([]drawn, error) {
 			"latency injected on every link, each direction (ms)", "")
 		measuredX(p, xsOf(all))
 		axes := logAxes{y: yScale(p, fmt.Sprintf("p99 %s latency (ms)", metric), ys)}
-		legend, err := src.add(p, axes, all)
+		legend, err := src.styles.add(p, axes, all)
 		if err != nil {
 			return nil, err
 		}

@@ -57,7 +57,7 @@ func openLoopFigures(src *source) ([]drawn, error) {
 		measuredX(p, xs)
 		p.Y.Tick.Marker = logTicks{}
 		axes := logAxes{y: true}
-		legend, err := src.add(p, axes, all)
+		legend, err := src.styles.add(p, axes, all)
 		if err != nil {
 			return nil, err
 		}

@@ -110,7 +110,6 @@ func seriesFigure(rep *results.Report, xLabel string, all []results.Series, st s
 	for _, b := range bars {
 		p.Add(b)
 	}
-	src := &source{styles: st}
 	withModel := false
 	for _, s := range all {
 		withModel = withModel || strings.HasSuffix(s.Name, " model")
@@ -127,7 +126,7 @@ func seriesFigure(rep *results.Report, xLabel string, all []results.Series, st s
 		}
 		lines = append(lines, sr)
 	}
-	legend, err := src.add(p, logAxes{}, lines)
+	legend, err := st.add(p, logAxes{}, lines)
 	if err != nil {
 		return drawn{}, err
 	}

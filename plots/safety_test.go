@@ -172,11 +172,11 @@ func TestSafetySeriesShowTrialsPerPoint(t *testing.T) {
 
 func TestSafetyFiguresAreTheSameBytesOnRerender(t *testing.T) {
 	reports := []*results.Report{failoverReport(), pausePastTTLReport(), clockReport()}
-	_, first, err := renderSafety(reports)
+	_, first, err := renderBuilt(buildSafety(reports))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, second, err := renderSafety(reports)
+	_, second, err := renderBuilt(buildSafety(reports))
 	if err != nil {
 		t.Fatal(err)
 	}

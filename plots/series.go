@@ -49,14 +49,14 @@ func (e *entries) add(label string, l look) {
 
 // add draws each series as a line with a glyph on every measured point (or on those
 // its marked picks) and its spread as error bars, and names it in the legend.
-func (s *source) add(p *plot.Plot, axes logAxes, all []series) (entries, error) {
+func (s styles) add(p *plot.Plot, axes logAxes, all []series) (entries, error) {
 	var legend entries
 	for _, sr := range all {
 		pts, spread, kept := onAxes(sr, axes)
 		if len(pts) == 0 {
 			continue
 		}
-		l := s.styles.look(sr.strategy, sr.dashed)
+		l := s.look(sr.strategy, sr.dashed)
 		if barred := withBars(pts, spread); len(barred.XYs) > 0 {
 			bars, err := plotter.NewYErrorBars(barred)
 			if err != nil {

@@ -52,7 +52,7 @@ func slowNodeFigures(src *source) ([]drawn, error) {
 			"latency added to one node, each direction (ms; 0 = none)", "")
 		measuredX(p, xsOf(all))
 		axes := logAxes{y: yScale(p, fmt.Sprintf("%s latency (ms)", metric), ys)}
-		legend, err := src.add(p, axes, all)
+		legend, err := src.styles.add(p, axes, all)
 		if err != nil {
 			return nil, err
 		}

@@ -48,7 +48,7 @@ func spectrumFigures(src *source) ([]drawn, error) {
 			pts := spectrum(h)
 			all = append(all, series{label: g.Strategy, strategy: g.Strategy, points: pts, spread: spectrumSpread(pts, parts), marked: spectrumMark})
 		}
-		legend, err := src.add(p, logAxes{x: true, y: true}, all)
+		legend, err := src.styles.add(p, logAxes{x: true, y: true}, all)
 		if err != nil {
 			return nil, err
 		}

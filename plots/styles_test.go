@@ -65,7 +65,7 @@ func crowdedRun(t *testing.T, dir string) *resultsdir.Run {
 
 func TestEveryReportFigureGivesEachSeriesItsOwnLook(t *testing.T) {
 	dir := t.TempDir()
-	figs, _, err := render(dir, crowdedRun(t, dir))
+	figs, _, err := renderBuilt(build(dir, crowdedRun(t, dir)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func throughputFigures(src *source) ([]drawn, error) {
 				"clients (log scale)", "")
 			p.X.Tick.Marker = clientTicks(xs)
 			axes := logAxes{x: true, y: yScale(p, "completed acquire-hold-release cycles per second", ys)}
-			legend, err := src.add(p, axes, all)
+			legend, err := src.styles.add(p, axes, all)
 			if err != nil {
 				return nil, err
 			}

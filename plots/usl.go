@@ -70,7 +70,7 @@ func USLFigure(dir, name, condition string, all []USLSeries) (Figure, error) {
 		looks = append(looks, st.look(s.Strategy, true))
 	}
 	padLog(&p.X)
-	return writeFigure(dir, drawn{Figure: Figure{
+	return writeOne(dir, drawn{Figure: Figure{
 		Name: name,
 		Caption: fmt.Sprintf("Throughput (completed cycles per second) against clients, %s: measured (glyphs) and the Universal Scalability Law fitted by least squares (dashed); a strategy whose fit is poor has no curve.",
 			condition),
