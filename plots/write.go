@@ -10,39 +10,39 @@ import (
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
-// file is one rendered figure file, relative to the results folder.
-type file struct {
-	path string
-	data []byte
+// File is one rendered figure File, relative to the results folder.
+type File struct {
+	Path string
+	Data []byte
 }
 
-// render encodes every figure as PNG then SVG, its legend in a column beside the
+// Render encodes every figure as PNG then SVG, its legend in a column beside the
 // data, and names the files in each: all in memory, so bad input writes nothing.
-func render(ds []drawn) ([]Figure, []file, error) {
+func Render(ds []Drawn) ([]Figure, []File, error) {
 	var figs []Figure
-	var files []file
+	var files []File
 	for _, d := range ds {
 		// The legend goes beside the data, never over it: take it off the plot.
-		legend := d.plot.Legend
-		d.plot.Legend = plot.NewLegend()
+		legend := d.Plot.Legend
+		d.Plot.Legend = plot.NewLegend()
 		for _, format := range []string{"png", "svg"} {
-			data, err := encode(d.plot, legend, d.Series, format)
+			data, err := encode(d.Plot, legend, d.Series, format)
 			if err != nil {
 				return nil, nil, fmt.Errorf("figure %s: %w", d.Name, err)
 			}
 			rel := filepath.ToSlash(filepath.Join(Dir, d.Name+"."+format))
 			d.Files = append(d.Files, rel)
-			files = append(files, file{rel, data})
+			files = append(files, File{rel, data})
 		}
 		figs = append(figs, d.Figure)
 	}
 	return figs, files, nil
 }
 
-// write renders the figures and writes them into dir/figures, each file atomically;
+// Write renders the figures and writes them into dir/figures, each file atomically;
 // no figure writes nothing and leaves no figures folder behind.
-func write(dir string, ds []drawn) ([]Figure, error) {
-	figs, files, err := render(ds)
+func Write(dir string, ds []Drawn) ([]Figure, error) {
+	figs, files, err := Render(ds)
 	if err != nil || len(files) == 0 {
 		return nil, err
 	}
@@ -50,17 +50,17 @@ func write(dir string, ds []drawn) ([]Figure, error) {
 		return nil, err
 	}
 	for _, f := range files {
-		if err := resultsdir.WriteFileAtomic(filepath.Join(dir, f.path), f.data); err != nil {
+		if err := resultsdir.WriteFileAtomic(filepath.Join(dir, f.Path), f.Data); err != nil {
 			return nil, err
 		}
 	}
 	return figs, nil
 }
 
-// writeOne writes one figure built outside a family's builders (a capacity search,
+// WriteOne writes one figure built outside a family's builders (a capacity search,
 // a USL fit, the cost of safety).
-func writeOne(dir string, d drawn) (Figure, error) {
-	figs, err := write(dir, []drawn{d})
+func WriteOne(dir string, d Drawn) (Figure, error) {
+	figs, err := Write(dir, []Drawn{d})
 	if err != nil {
 		return Figure{}, err
 	}
