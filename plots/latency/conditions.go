@@ -1,6 +1,7 @@
 package latency
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -46,4 +47,14 @@ func titleCase(metric string) string {
 		return metric
 	}
 	return strings.ToUpper(metric[:1]) + metric[1:]
+}
+
+// closedWorkload keys a closed-loop cell by its workload alone, whatever its network.
+func closedWorkload(c stats.Condition) stats.Condition {
+	return stats.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL}
+}
+
+// workloadSlug names a figure's file after the workload it draws.
+func workloadSlug(c stats.Condition) string {
+	return slug(fmt.Sprintf("clients=%d", c.Clients), fmt.Sprintf("keys=%d", c.Keys), "hold="+c.Hold.String(), "ttl="+c.TTL.String())
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/lockbench/lockbench/plots"
@@ -17,10 +18,7 @@ func networkFigures(src *source) ([]plots.Drawn, error) {
 	cells := src.where(func(g *stats.Group) bool {
 		return !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "uniform")
 	})
-	workload := func(c stats.Condition) stats.Condition {
-		return stats.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL}
-	}
-	keys, sets := byCondition(cells, workload)
+	keys, sets := byCondition(cells, closedWorkload)
 	var out []plots.Drawn
 	for _, cond := range keys {
 		groups := sets[cond]
@@ -35,39 +33,24 @@ func networkFigures(src *source) ([]plots.Drawn, error) {
 		}
 		metric := stats.LatencyMetric(groups)
 		var all []plots.Series
-		var ys []float64
 		for _, strategy := range strategiesOf(groups) {
 			if !measuredWithLatency(groups, strategy) {
 				continue // a lone point at zero tells nothing about latency
 			}
-			sr := plots.Series{Label: strategy, Strategy: strategy}
-			for _, g := range groups {
-				if g.Strategy == strategy && g.HasLatency(metric) {
-					y := plots.MS(float64(g.Latency(metric, stats.P99)))
-					sr.Points = append(sr.Points, plotter.XY{X: plots.MS(float64(g.Condition.NetLatency)), Y: y})
-					sr.Spread = append(sr.Spread, spreadOrPoint(latencySpread(g, metric, stats.P99))(y))
-					ys = append(ys, y)
-				}
-			}
-			all = append(all, sr)
+			all = append(all, againstNetLatency(plots.Series{Label: strategy, Strategy: strategy}, groups, metric, stats.P99))
 		}
 		p := plots.NewPlot(fmt.Sprintf("p99 %s latency vs injected latency: %s", metric, describe(cond)),
 			"latency injected on every link, each direction (ms)", "")
-		plots.MeasuredX(p, plots.XsOf(all))
-		axes := plots.LogAxes{Y: plots.YScale(p, fmt.Sprintf("p99 %s latency (ms)", metric), ys)}
-		legend, err := src.styles.Add(p, axes, all)
+		d, err := src.msAgainstX(p, fmt.Sprintf("p99 %s latency (ms)", metric), all, func(scale string) plots.Figure {
+			return plots.Figure{
+				Name:    "network_" + workloadSlug(cond),
+				Caption: fmt.Sprintf("p99 %s against the latency injected on every link (as configured; the measured added round trip is in results.json), %s, closed loop%s.%s%s%s", metricLabel(metric), describe(cond), scale, spreadNote(groups), measuredNote(groups), noData(missing(groups, metric))),
+			}
+		})
 		if err != nil {
 			return nil, err
 		}
-		if axes.Y {
-			plots.PadLog(&p.Y)
-		}
-		out = append(out, plots.Drawn{Figure: plots.Figure{
-			Name:    "network_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys), "hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
-			Caption: fmt.Sprintf("p99 %s against the latency injected on every link (as configured; the measured added round trip is in results.json), %s, closed loop%s.%s%s%s", metricLabel(metric), describe(cond), scaleNote(axes.Y), spreadNote(groups), measuredNote(groups), noData(missing(groups, metric))),
-			Series:  legend.Labels,
-			Looks:   legend.Looks,
-		}, Plot: p})
+		out = append(out, d)
 	}
 	return out, nil
 }
@@ -112,4 +95,40 @@ func measuredWithLatency(groups []*stats.Group, strategy string) bool {
 		}
 	}
 	return false
+}
+
+// againstNetLatency fills sr with strategy's percentile p of metric (ms) in each group
+// against the latency the group injected (ms), and each point's spread.
+func againstNetLatency(sr plots.Series, groups []*stats.Group, metric string, p stats.Percentile) plots.Series {
+	for _, g := range groups {
+		if g.Strategy == sr.Strategy && g.HasLatency(metric) {
+			y := plots.MS(float64(g.Latency(metric, p)))
+			sr.Points = append(sr.Points, plotter.XY{X: plots.MS(float64(g.Condition.NetLatency)), Y: y})
+			sr.Spread = append(sr.Spread, spreadOrPoint(latencySpread(g, metric, p))(y))
+		}
+	}
+	return sr
+}
+
+// msAgainstX draws all on p, x ticked at the values measured and y in ms (log where
+// they span decades), and names it with fig, which is given the scale's note.
+func (s *source) msAgainstX(p *plot.Plot, yLabel string, all []plots.Series, fig func(scale string) plots.Figure) (plots.Drawn, error) {
+	var ys []float64
+	for _, sr := range all {
+		for _, pt := range sr.Points {
+			ys = append(ys, pt.Y)
+		}
+	}
+	plots.MeasuredX(p, plots.XsOf(all))
+	axes := plots.LogAxes{Y: plots.YScale(p, yLabel, ys)}
+	legend, err := s.styles.Add(p, axes, all)
+	if err != nil {
+		return plots.Drawn{}, err
+	}
+	if axes.Y {
+		plots.PadLog(&p.Y)
+	}
+	f := fig(scaleNote(axes.Y))
+	f.Series, f.Looks = legend.Labels, legend.Looks
+	return plots.Drawn{Figure: f, Plot: p}, nil
 }

@@ -59,8 +59,7 @@ func spectrumFigures(src *source) ([]plots.Drawn, error) {
 		p.X.Min = 0
 		plots.PadLog(&p.Y)
 		out = append(out, plots.Drawn{Figure: plots.Figure{
-			Name: "spectrum_" + slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys),
-				"hold="+cond.Hold.String(), "ttl="+cond.TTL.String()),
+			Name:    "spectrum_" + workloadSlug(cond),
 			Caption: fmt.Sprintf("Latency spectrum of %s, %s: the latency below which each percentile of requests finished, from the HdrHistogram logs (repeats merged); markers at 50%%, 90%%, 99%%, 99.9%%... only, the line runs through every sampled percentile.%s%s", metricLabel(metric), describe(cond), spectrumNote(groups), noData(empty)),
 			Series:  legend.Labels,
 			Looks:   legend.Looks,
