@@ -110,20 +110,10 @@ func processState(stat []byte) string {
 	return ""
 }
 
-// waitGone waits until every pid has exited: processes die asynchronously after a
-// signal. The bound only keeps a broken test from hanging.
+// waitGone waits until every pid has exited, a zombie counted as exited.
 func waitGone(t *testing.T, pids []int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for _, pid := range pids {
-		for !processGone(pid) {
-			if time.Now().After(deadline) {
-				t.Errorf("server pid %d still alive", pid)
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	testenv.WaitGone(t, 30*time.Second, "server", pids, processGone)
 }
 
 func refusesConnections(addr string) bool {
