@@ -2,13 +2,13 @@ package adr
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden ADRs in testdata/")
@@ -54,19 +54,7 @@ func TestGoldenADRFromSyntheticResults(t *testing.T) {
 			if keep := os.Getenv("ADR_KEEP"); keep != "" { // for looking at the figures
 				os.CopyFS(filepath.Join(keep, name), os.DirFS(dir))
 			}
-			golden := filepath.Join("testdata", name+".golden.md")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./adr -update)", err)
-			}
-			if got != string(want) {
-				t.Fatalf("ADR differs from %s (go test ./adr -update rewrites it):\n%s", golden, firstDiff(string(want), got))
-			}
+			golden.Check(t, filepath.Join("testdata", name+".golden.md"), got, *update, "adr")
 			for _, f := range []string{"adr-cost-vs-violations", "adr-heat-failover-loss", "adr-heat-redlock-clock-jump"} {
 				for _, ext := range []string{".png", ".svg"} {
 					if _, err := os.Stat(filepath.Join(dir, "figures", f+ext)); err != nil {
@@ -76,21 +64,4 @@ func TestGoldenADRFromSyntheticResults(t *testing.T) {
 			}
 		})
 	}
-}
-
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\nwant: %s\ngot:  %s", i+1, a, b)
-		}
-	}
-	return ""
 }

@@ -9,15 +9,15 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/lockbench/lockbench/clocks"
-	"github.com/lockbench/lockbench/plots"
+	"github.com/lockbench/lockbench/plots/decision"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
 // heatMaps are the two-parameter sweeps the safety results hold, each with its
 // analytic boundary: failover-loss (kill delay x the promoted replica's lag) and
 // redlock-clock-jump (jump size x nodes jumping).
-func heatMaps(reports []*results.Report) []plots.HeatMap {
-	var out []plots.HeatMap
+func heatMaps(reports []*results.Report) []decision.HeatMap {
+	var out []decision.HeatMap
 	if h, ok := failoverHeat(reports); ok {
 		out = append(out, h)
 	}
@@ -33,8 +33,8 @@ const lagBucket = 10
 // failoverHeat buckets the unguarded failover-loss trials by kill delay and by the
 // promoted replica's drawn lag; the model: the lock is lost when that replica's pause
 // outlasts the delay, so the boundary is lag = delay.
-func failoverHeat(reports []*results.Report) (plots.HeatMap, bool) {
-	cells := map[[2]float64]*plots.HeatCell{}
+func failoverHeat(reports []*results.Report) (decision.HeatMap, bool) {
+	cells := map[[2]float64]*decision.HeatCell{}
 	var delays []float64
 	for _, v := range matching(reports, "failover-loss", []string{"none-delay-*"}) {
 		for _, t := range v.Trials {
@@ -45,7 +45,7 @@ func failoverHeat(reports []*results.Report) (plots.HeatMap, bool) {
 			key := [2]float64{t.Inputs["delay_ms"], math.Floor(lag/lagBucket) * lagBucket}
 			c := cells[key]
 			if c == nil {
-				c = &plots.HeatCell{X: key[0], Y: key[1]}
+				c = &decision.HeatCell{X: key[0], Y: key[1]}
 				cells[key] = c
 				delays = append(delays, key[0])
 			}
@@ -55,7 +55,7 @@ func failoverHeat(reports []*results.Report) (plots.HeatMap, bool) {
 			}
 		}
 	}
-	h := plots.HeatMap{Name: "adr-heat-failover-loss", Title: "Sentinel failover: two holders by kill delay and replica lag",
+	h := decision.HeatMap{Name: "adr-heat-failover-loss", Title: "Sentinel failover: two holders by kill delay and replica lag",
 		XLabel: "delay from grant to master kill (ms)", YLabel: "promoted replica's lag (ms, 10 ms rows)",
 		Caption:       "failover-loss, mode none: each cell is the judged trials at one kill delay whose promoted replica drew a lag in that 10 ms row; k/n had two holders (colour: that share, pale yellow 0 to dark red 1; grey: no trial). The dashed line is the model: the promoted replica lacks the key when its pause outlasts the delay (lag > delay).",
 		BoundaryLabel: "model: lag = delay"}
@@ -75,8 +75,8 @@ func failoverHeat(reports []*results.Report) (plots.HeatMap, bool) {
 
 // clockJumpHeat is redlock-clock-jump's k x J sweep with the boundary clocks/ computes
 // from each k's measured median acquire and attempt times.
-func clockJumpHeat(reports []*results.Report) (plots.HeatMap, bool) {
-	cells := map[[2]float64]*plots.HeatCell{}
+func clockJumpHeat(reports []*results.Report) (decision.HeatMap, bool) {
+	cells := map[[2]float64]*decision.HeatCell{}
 	acquire, attempt := map[int][]float64{}, map[int][]float64{}
 	var ttl time.Duration
 	for _, rep := range reports {
@@ -95,7 +95,7 @@ func clockJumpHeat(reports []*results.Report) (plots.HeatMap, bool) {
 			}
 			ttl = t
 			key := [2]float64{float64(j) / 1e6, float64(k)}
-			cells[key] = &plots.HeatCell{X: key[0], Y: key[1], K: v.Tally.Broke[results.Violations], N: v.Tally.Judged}
+			cells[key] = &decision.HeatCell{X: key[0], Y: key[1], K: v.Tally.Broke[results.Violations], N: v.Tally.Judged}
 			for _, tr := range v.Trials {
 				if a, ok := tr.Inputs["a_acquire_ms"]; ok {
 					acquire[k] = append(acquire[k], a)
@@ -106,7 +106,7 @@ func clockJumpHeat(reports []*results.Report) (plots.HeatMap, bool) {
 			}
 		}
 	}
-	h := plots.HeatMap{Name: "adr-heat-redlock-clock-jump", Title: "Redlock: two holders by clock jump and nodes jumping", LogX: true,
+	h := decision.HeatMap{Name: "adr-heat-redlock-clock-jump", Title: "Redlock: two holders by clock jump and nodes jumping", LogX: true,
 		XLabel: "forward jump J (ms, log scale)", YLabel: "nodes of 5 jumping (k)",
 		Caption:       "redlock-clock-jump: k of A's five nodes jump forward J right after the grant; k/n judged trials had two holders (colour: that share, pale yellow 0 to dark red 1; grey: no trial). The crosses are the smallest breaking J the model (clocks.RaceShape) gives for each k with that k's measured median acquire and attempt times; no cross: the model never breaks.",
 		BoundaryLabel: "model: smallest J"}
@@ -129,8 +129,8 @@ func clockJumpHeat(reports []*results.Report) (plots.HeatMap, bool) {
 	return h, true
 }
 
-func sortedCells(m map[[2]float64]*plots.HeatCell) []plots.HeatCell {
-	out := make([]plots.HeatCell, 0, len(m))
+func sortedCells(m map[[2]float64]*decision.HeatCell) []decision.HeatCell {
+	out := make([]decision.HeatCell, 0, len(m))
 	for _, c := range m {
 		out = append(out, *c)
 	}
@@ -143,7 +143,7 @@ func sortedCells(m map[[2]float64]*plots.HeatCell) []plots.HeatCell {
 	return out
 }
 
-func distinctCount(cells []plots.HeatCell, x bool) int {
+func distinctCount(cells []decision.HeatCell, x bool) int {
 	seen := map[float64]bool{}
 	for _, c := range cells {
 		if x {

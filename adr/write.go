@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lockbench/lockbench/plots"
+	"github.com/lockbench/lockbench/plots/decision"
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
@@ -35,7 +35,7 @@ func Generate(req Request) (*Decision, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	figs, err := plots.WriteADRFigures(dir, costFigure(d), heatMaps(in.Safety))
+	figs, err := decision.WriteADRFigures(dir, costFigure(d), heatMaps(in.Safety))
 	if err != nil {
 		return nil, err
 	}
@@ -50,9 +50,9 @@ func Generate(req Request) (*Decision, error) {
 }
 
 // costFigure is every priced option at its upper end a year; nil when none has both.
-func costFigure(d *Decision) *plots.ADRCost {
+func costFigure(d *Decision) *decision.ADRCost {
 	w := d.Workload
-	f := &plots.ADRCost{Name: "adr-cost-vs-violations",
+	f := &decision.ADRCost{Name: "adr-cost-vs-violations",
 		YLabel:      fmt.Sprintf("%s acquire at %s/s (ms, log)", w.SLO.Percentile, plain(w.LockRate)),
 		BudgetMs:    float64(w.SLO.Budget) / 1e6,
 		BudgetLabel: "budget " + string(w.SLO.Percentile) + " " + w.Budget.Max,
@@ -83,7 +83,7 @@ func costFigure(d *Decision) *plots.ADRCost {
 		if !o.Cost.Measured || total.Hi <= 0 || o.Cost.AtBudget <= 0 {
 			continue
 		}
-		f.Points = append(f.Points, plots.ADRPoint{Label: label, PerYear: total.Hi, Seen: anySeen(o.Faults, side(w, o)), CostMs: float64(o.Cost.AtBudget) / 1e6})
+		f.Points = append(f.Points, decision.ADRPoint{Label: label, PerYear: total.Hi, Seen: anySeen(o.Faults, side(w, o)), CostMs: float64(o.Cost.AtBudget) / 1e6})
 	}
 	if len(f.Points) == 0 {
 		return nil

@@ -60,3 +60,23 @@ func Merge(out string, dirs []string, opts Options) (Result, error) {
 	}
 	return Result{Run: merged.run, Warnings: merged.warnings}, nil
 }
+
+// oncePerWorker checks that n folders, the k-th of which at gives its worker index and
+// folder, hold no worker twice; it returns the indexes below of that none holds.
+func oncePerWorker(of, n int, at func(k int) (index int, dir string)) ([]int, error) {
+	byIndex := map[int]string{}
+	for k := range n {
+		i, dir := at(k)
+		if other, dup := byIndex[i]; dup {
+			return nil, refuse("worker %d/%d given twice: %s and %s", i, of, other, dir)
+		}
+		byIndex[i] = dir
+	}
+	var missing []int
+	for i := range of {
+		if _, ok := byIndex[i]; !ok {
+			missing = append(missing, i)
+		}
+	}
+	return missing, nil
+}

@@ -59,18 +59,9 @@ func readWorkers(dirs []string) ([]worker, error) {
 			return nil, refuse("%s: its config.yaml differs from %s's: the workers did not run the same matrix", w.dir, first.dir)
 		}
 	}
-	byIndex := map[int]string{}
-	for _, w := range ws {
-		if other, dup := byIndex[w.tag.Index]; dup {
-			return nil, refuse("worker %d/%d given twice: %s and %s", w.tag.Index, w.tag.Of, other, w.dir)
-		}
-		byIndex[w.tag.Index] = w.dir
-	}
-	var missing []int
-	for i := range first.tag.Of {
-		if _, ok := byIndex[i]; !ok {
-			missing = append(missing, i)
-		}
+	missing, err := oncePerWorker(first.tag.Of, len(ws), func(k int) (int, string) { return ws[k].tag.Index, ws[k].dir })
+	if err != nil {
+		return nil, err
 	}
 	if len(missing) > 0 {
 		return nil, refuse("run %q: worker(s) %v of %d missing (given %d folders)", first.tag.RunID, missing, first.tag.Of, len(ws))

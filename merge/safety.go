@@ -125,18 +125,9 @@ func readShards(dirs []string) ([]shard, error) {
 			return nil, refuse("%s was run by other software than %s: %s", s.dir, first.dir, d)
 		}
 	}
-	byIndex := map[int]string{}
-	for _, s := range shards {
-		if other, dup := byIndex[s.of.Index]; dup {
-			return nil, refuse("worker %d/%d given twice: %s and %s", s.of.Index, s.of.Of, other, s.dir)
-		}
-		byIndex[s.of.Index] = s.dir
-	}
-	var missing []int
-	for i := range first.of.Of {
-		if _, ok := byIndex[i]; !ok {
-			missing = append(missing, i)
-		}
+	missing, err := oncePerWorker(first.of.Of, len(shards), func(k int) (int, string) { return shards[k].of.Index, shards[k].dir })
+	if err != nil {
+		return nil, err
 	}
 	if len(missing) > 0 {
 		return nil, refuse("worker(s) %v of %d missing (given %d folders)", missing, first.of.Of, len(shards))

@@ -2,6 +2,9 @@ package outputs
 
 import (
 	"github.com/lockbench/lockbench/plots"
+	"github.com/lockbench/lockbench/plots/decision"
+	"github.com/lockbench/lockbench/plots/latency"
+	"github.com/lockbench/lockbench/plots/scaling"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
@@ -12,14 +15,14 @@ import (
 func draw(in *report.Input) (report.Figures, error) {
 	var figs report.Figures
 	if len(in.LockRun.Cells) > 0 {
-		run, err := plots.WriteAll(in.Dir, in.LockRun)
+		run, err := latency.WriteAll(in.Dir, in.LockRun)
 		if err != nil {
 			return figs, err
 		}
 		figs.Run = allNamed(run)
 	}
 	if in.JoinsSafety() {
-		cost, err := plots.WriteCostVsLoss(in.Dir, costLossPoints(in.Ways))
+		cost, err := decision.WriteCostVsLoss(in.Dir, costLossPoints(in.Ways))
 		if err != nil {
 			return figs, err
 		}
@@ -29,19 +32,19 @@ func draw(in *report.Input) (report.Figures, error) {
 		}
 	}
 	if in.Searched != nil && len(in.Searched.Searches) > 0 {
-		knees, err := plots.KneeFigures(in.Dir, *in.Searched)
+		knees, err := scaling.KneeFigures(in.Dir, *in.Searched)
 		if err != nil {
 			return figs, err
 		}
 		figs.Knees = allNamed(knees)
 	}
-	usl, err := plots.USLFigures(in.Dir, in.Fits)
+	usl, err := scaling.USLFigures(in.Dir, in.Fits)
 	if err != nil {
 		return figs, err
 	}
 	figs.USL = allNamed(usl)
 	// The scaling presets' sizes are the sweep's: the figures take them as data.
-	scaling, err := plots.ScalingFigures(in.Dir, in.Groups, plots.ScalingAxes(sweep.RedlockSizes, sweep.WaitShapes))
+	scaling, err := scaling.ScalingFigures(in.Dir, in.Groups, scaling.ScalingAxes(sweep.RedlockSizes, sweep.WaitShapes))
 	if err != nil {
 		return figs, err
 	}
@@ -51,8 +54,8 @@ func draw(in *report.Input) (report.Figures, error) {
 
 // costLossPoints places each way measured on both sides: what one correct update
 // costs (p50) against the changes that went wrong per 1,000 proven faults.
-func costLossPoints(ways []*report.Way) []plots.CostLossPoint {
-	var points []plots.CostLossPoint
+func costLossPoints(ways []*report.Way) []decision.CostLossPoint {
+	var points []decision.CostLossPoint
 	for _, w := range ways {
 		if w.Cost == nil || w.Faults == 0 {
 			continue
@@ -61,7 +64,7 @@ func costLossPoints(ways []*report.Way) []plots.CostLossPoint {
 		if w.Fence != "" {
 			series += " (" + w.Fence + ")"
 		}
-		points = append(points, plots.CostLossPoint{Strategy: w.Strategy, Series: series,
+		points = append(points, decision.CostLossPoint{Strategy: w.Strategy, Series: series,
 			CostMs: float64(w.Cost.Latency[resultsdir.MetricUpdate].P50) / 1e6, WrongPer1000: w.WrongPer1000()})
 	}
 	return points

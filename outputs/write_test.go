@@ -4,10 +4,10 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/internal/golden"
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/report/synth"
@@ -25,21 +25,7 @@ const (
 func copyDir(t *testing.T, from string) string {
 	t.Helper()
 	to := t.TempDir()
-	err := filepath.Walk(from, func(path string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, path)
-		if fi.IsDir() {
-			return os.MkdirAll(filepath.Join(to, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
-	})
-	if err != nil {
+	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
 		t.Fatal(err)
 	}
 	return to
@@ -64,18 +50,7 @@ func TestReportOfSampleMatchesGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile(goldenReport, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(goldenReport)
-	if err != nil {
-		t.Fatalf("%v (run go test ./outputs -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("report.md differs from %s (go test ./outputs -update regenerates it after a deliberate change):\n%s", goldenReport, firstDiff(string(want), string(got)))
-	}
+	golden.Check(t, goldenReport, string(got), *update, "outputs")
 	// Every figure the report embeds exists next to it.
 	for _, line := range strings.Split(string(got), "\n") {
 		if strings.HasPrefix(line, "![") {
@@ -85,24 +60,6 @@ func TestReportOfSampleMatchesGolden(t *testing.T) {
 			}
 		}
 	}
-}
-
-// firstDiff shows the first line where two texts part.
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return "line " + strconv.Itoa(i+1) + ":\nwant: " + wl + "\ngot:  " + gl
-		}
-	}
-	return ""
 }
 
 func TestBadInputIsNamedAndNothingIsWritten(t *testing.T) {

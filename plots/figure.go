@@ -1,20 +1,15 @@
-// Package plots draws the figures of a results folder with gonum/plot: PNG and SVG,
-// byte for byte the same for the same input. It reads results; it never measures.
+// Package plots is what every family of figures draws with (gonum/plot): the Figure,
+// the looks that tell strategies apart, axes and ticks, series with their spread, and
+// one writer of PNG and SVG, byte for byte the same for the same input. The families
+// are its folders: latency, scaling, violations, decision. It reads; it never measures.
 package plots
 
 import (
 	"bytes"
-	"fmt"
-	"os"
-	"path/filepath"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/lockbench/lockbench/resultsdir"
-	"github.com/lockbench/lockbench/stats"
 )
 
 // Dir is the folder, inside a results folder, that holds the figures.
@@ -27,117 +22,25 @@ type Figure struct {
 	Files   []string
 	Caption string
 	Series  []string
-	// looks, beside Series, is what tells each legend entry apart from the others.
-	looks []look
+	// Looks, beside Series, is what tells each legend entry apart from the others.
+	Looks []Look
 }
 
 // Figure size: wide enough for five legend entries beside the lines.
 const (
-	width  = 7 * vg.Inch
-	height = 4.5 * vg.Inch
+	Width  = 7 * vg.Inch
+	Height = 4.5 * vg.Inch
 )
 
-// drawn is a figure built in memory, not yet written.
-type drawn struct {
+// Drawn is a figure built in memory, not yet written.
+type Drawn struct {
 	Figure
-	plot *plot.Plot
-}
-
-// histograms reads a cell's histogram log for a metric from the results folder.
-type histograms func(c *resultsdir.Cell, metric string) (*hdrhistogram.Histogram, error)
-
-// builders are the kinds of figure, in the order the report shows them.
-var builders = []func(run *source) ([]drawn, error){
-	spectrumFigures,
-	throughputFigures,
-	networkFigures,
-	slowNodeFigures,
-	openLoopFigures,
-}
-
-// source is what a figure builder reads: the run's cell groups, one style per strategy
-// and the histogram logs.
-type source struct {
-	groups []*stats.Group
-	styles styles
-	hist   histograms
-	// intervals reads a cell's histogram log one interval at a time.
-	intervals func(c *resultsdir.Cell, metric string) ([]*hdrhistogram.Histogram, error)
-}
-
-// WriteAll draws every figure the run has data for into dir/figures, as PNG and SVG.
-// It renders all of them before it writes any, so bad input leaves nothing behind.
-func WriteAll(dir string, run *resultsdir.Run) ([]Figure, error) {
-	figs, files, err := render(dir, run)
-	if err != nil {
-		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, nil
-	}
-	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o755); err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		if err := resultsdir.WriteFileAtomic(filepath.Join(dir, f.path), f.data); err != nil {
-			return nil, err
-		}
-	}
-	return figs, nil
-}
-
-// file is one rendered figure file, relative to the results folder.
-type file struct {
-	path string
-	data []byte
-}
-
-// render draws every figure in memory: what WriteAll would write, without writing it.
-func render(dir string, run *resultsdir.Run) ([]Figure, []file, error) {
-	groups := stats.Groups(run)
-	src := &source{
-		groups: groups,
-		styles: newStyles(stats.Strategies(groups)),
-		hist: func(c *resultsdir.Cell, metric string) (*hdrhistogram.Histogram, error) {
-			rel, ok := c.Histograms[metric]
-			if !ok || rel == "" {
-				return nil, fmt.Errorf("%s: cell %s has no %s histogram", filepath.Join(dir, resultsdir.JSONFile), c.Name, metric)
-			}
-			return resultsdir.ReadHistogram(dir, rel)
-		},
-		intervals: func(c *resultsdir.Cell, metric string) ([]*hdrhistogram.Histogram, error) {
-			return resultsdir.ReadHistogramIntervals(dir, c.Histograms[metric])
-		},
-	}
-	var figs []Figure
-	var files []file
-	for _, build := range builders {
-		ds, err := build(src)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, d := range ds {
-			// The legend goes beside the data, never over it: take it off the plot.
-			legend := d.plot.Legend
-			d.plot.Legend = plot.NewLegend()
-			for _, format := range []string{"png", "svg"} {
-				data, err := encode(d.plot, legend, d.Series, format)
-				if err != nil {
-					return nil, nil, fmt.Errorf("figure %s: %w", d.Name, err)
-				}
-				rel := filepath.ToSlash(filepath.Join(Dir, d.Name+"."+format))
-				d.Files = append(d.Files, rel)
-				files = append(files, file{rel, data})
-			}
-			figs = append(figs, d.Figure)
-		}
-	}
-	return figs, files, nil
+	Plot *plot.Plot
 }
 
 // encode draws the plot on the left and its legend in a column on the right.
 func encode(p *plot.Plot, legend plot.Legend, labels []string, format string) ([]byte, error) {
-	c, err := draw.NewFormattedCanvas(width, height, format)
+	c, err := draw.NewFormattedCanvas(Width, Height, format)
 	if err != nil {
 		return nil, err
 	}
@@ -148,12 +51,12 @@ func encode(p *plot.Plot, legend plot.Legend, labels []string, format string) ([
 		widest = max(widest, legend.TextStyle.Width(e))
 	}
 	column := legend.ThumbnailWidth + 3*em + widest
-	fitTitle(p, width-column)
+	fitTitle(p, Width-column)
 	p.Draw(draw.Crop(dc, 0, -column, 0, 0))
 	legend.Left, legend.Top = true, true
 	legend.Padding = vg.Points(3)
 	title := p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding
-	legend.Draw(draw.Crop(dc, width-column+em, 0, 0, -title-em))
+	legend.Draw(draw.Crop(dc, Width-column+em, 0, 0, -title-em))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
@@ -161,8 +64,8 @@ func encode(p *plot.Plot, legend plot.Legend, labels []string, format string) ([
 	return buf.Bytes(), nil
 }
 
-// newPlot starts a figure with a title, axis labels and a white background.
-func newPlot(title, xLabel, yLabel string) *plot.Plot {
+// NewPlot starts a figure with a title, axis labels and a white background.
+func NewPlot(title, xLabel, yLabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
@@ -178,15 +81,4 @@ func fitTitle(p *plot.Plot, w vg.Length) {
 	if tw := p.Title.TextStyle.Width(p.Title.Text); tw > avail {
 		p.Title.TextStyle.Font.Size = p.Title.TextStyle.Font.Size * avail / tw
 	}
-}
-
-// where returns the run's groups that keep says to draw, in order.
-func (s *source) where(keep func(*stats.Group) bool) []*stats.Group {
-	var out []*stats.Group
-	for _, g := range s.groups {
-		if keep(g) {
-			out = append(out, g)
-		}
-	}
-	return out
 }

@@ -25,7 +25,7 @@ var markers = []draw.GlyphDrawer{
 
 // outline edges filled markers so that light colours (yellow, grey, sky blue) stand
 // out on white.
-var outline = draw.LineStyle{Color: ink, Width: vg.Points(0.4)}
+var outline = draw.LineStyle{Color: Ink, Width: vg.Points(0.4)}
 
 // polygon is a filled regular polygon (a circle when sides is 0) whose first vertex is
 // turn degrees from the x axis; hollow draws its edge only, in the series' colour.
@@ -91,14 +91,14 @@ func (star) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	c.Stroke(path)
 }
 
-// addRingLegend names what the figure's rings mean in its legend: an entry drawn as a
+// AddRingLegend names what the figure's rings mean in its legend: an entry drawn as a
 // lone ring of radius r.
-func addRingLegend(p *plot.Plot, label string, r vg.Length) error {
+func AddRingLegend(p *plot.Plot, label string, r vg.Length) error {
 	ring, err := plotter.NewScatter(plotter.XYs{{}})
 	if err != nil {
 		return err
 	}
-	ring.GlyphStyle = draw.GlyphStyle{Color: ink, Radius: r, Shape: draw.RingGlyph{}}
+	ring.GlyphStyle = draw.GlyphStyle{Color: Ink, Radius: r, Shape: draw.RingGlyph{}}
 	p.Legend.Add(label, ring)
 	return nil
 }
@@ -118,4 +118,26 @@ func closedPath(pt vg.Point, n int, radius func(k int) vg.Length, angle func(k i
 	}
 	path.Close()
 	return path
+}
+
+// RingRoom is the room left between a ring and the frame (points): gonum shrinks the
+// data area until every glyph fits, so a ring at the top or the end touched the frame.
+const RingRoom = 5
+
+// Roomy is a scatter whose glyphs claim room beyond their radius, so that the plot
+// keeps that much space between them and the frame.
+type Roomy struct {
+	*plotter.Scatter
+	Room vg.Length
+}
+
+func (r Roomy) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	boxes := r.Scatter.GlyphBoxes(p)
+	for i := range boxes {
+		boxes[i].Rectangle.Min.X -= r.Room
+		boxes[i].Rectangle.Min.Y -= r.Room
+		boxes[i].Rectangle.Max.X += r.Room
+		boxes[i].Rectangle.Max.Y += r.Room
+	}
+	return boxes
 }

@@ -7,9 +7,9 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// palette is Okabe-Ito's nine colours (its grey included), told apart by every common
+// Palette is Okabe-Ito's nine colours (its grey included), told apart by every common
 // colour-blindness; yellow comes last because it is the faintest on white.
-var palette = []color.Color{
+var Palette = []color.Color{
 	color.RGBA{0, 114, 178, 255},   // blue
 	color.RGBA{230, 159, 0, 255},   // orange
 	color.RGBA{0, 158, 115, 255},   // bluish green
@@ -21,8 +21,8 @@ var palette = []color.Color{
 	color.RGBA{240, 228, 66, 255},  // yellow
 }
 
-// ink draws what is not a series of measurements: budgets, thresholds, saturation rings.
-var ink = color.RGBA{0, 0, 0, 255}
+// Ink draws what is not a series of measurements: budgets, thresholds, saturation rings.
+var Ink = color.RGBA{0, 0, 0, 255}
 
 // dashPatterns tell apart, in greyscale, the lines of series past the first pass of
 // the palette; the first is solid.
@@ -33,52 +33,52 @@ var dashPatterns = [][]vg.Length{
 	{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)},
 }
 
-// secondView is the dash of a strategy's second line in one figure (p50 beside p99, a
+// SecondView is the dash of a strategy's second line in one figure (p50 beside p99, a
 // model beside the measurement, a fitted curve), unlike every pattern in dashPatterns.
-var secondView = []vg.Length{vg.Points(3), vg.Points(3)}
+var SecondView = []vg.Length{vg.Points(3), vg.Points(3)}
 
-// knownStrategies fixes the slot, hence the look, of every strategy lockbench ships, so
+// KnownStrategies fixes the slot, hence the look, of every strategy lockbench ships, so
 // that a strategy looks the same in every figure of every run. The cost-of-safety
 // ladder comes first: its nine share the quick matrix's figures and get nine colours.
-var knownStrategies = []string{
+var KnownStrategies = []string{
 	"single", "wait", "sentinel", "redlock", "redlock-failfast", "etcd", "etcd-3", "zookeeper", "zookeeper-3",
 	"redlock-3", "redlock-7", "wait-1of1", "wait-1of2", "wait-2of2", "wait-1of4", "wait-4of4",
 	"pg-advisory", "pg-for-update", "cas-version", "unique-key", "atomic", "lua-cas", "watch-multi",
 }
 
-// look is what tells a series from the others: indexes into palette, markers and
+// Look is what tells a series from the others: indexes into palette, markers and
 // dashPatterns (secondDash: drawn with secondView). Two series of a figure never share one.
-type look struct {
-	colour, marker, dash int
-	secondDash           bool
+type Look struct {
+	Colour, Marker, Dash int
+	SecondDash           bool
 }
 
 // maxLooks is how many slots lookOf keeps distinct: palette × markers pairs, each
 // with four dash patterns.
-var maxLooks = len(palette) * len(markers) * len(dashPatterns)
+var maxLooks = len(Palette) * len(markers) * len(dashPatterns)
 
-// lookOf is slot i's look. Colour and marker advance together; at each pass of the
+// LookOf is slot i's look. Colour and marker advance together; at each pass of the
 // palette the marker shifts one place further (so no colour-marker pair repeats for
 // len(palette)² slots) and the line takes the next dash pattern.
-func lookOf(i int) look {
-	pass := i / len(palette)
-	return look{
-		colour: i % len(palette),
-		marker: (i + pass) % len(markers),
-		dash:   pass % len(dashPatterns),
+func LookOf(i int) Look {
+	pass := i / len(Palette)
+	return Look{
+		Colour: i % len(Palette),
+		Marker: (i + pass) % len(markers),
+		Dash:   pass % len(dashPatterns),
 	}
 }
 
-// styles gives each strategy of a run one slot, so the same colour, marker and dash
+// Styles gives each strategy of a run one slot, so the same colour, marker and dash
 // in every figure: shipped strategies their fixed slot, any other name the lowest slot
 // no strategy of the run holds, in the order given.
-type styles struct{ slot map[string]int }
+type Styles struct{ slot map[string]int }
 
-func newStyles(strategies []string) styles {
-	s := styles{slot: map[string]int{}}
+func NewStyles(strategies []string) Styles {
+	s := Styles{slot: map[string]int{}}
 	taken := map[int]bool{}
 	fixed := map[string]int{}
-	for i, name := range knownStrategies {
+	for i, name := range KnownStrategies {
 		fixed[name] = i
 	}
 	for _, name := range strategies {
@@ -99,39 +99,39 @@ func newStyles(strategies []string) styles {
 	return s
 }
 
-// look is the strategy's look; second marks its second line in a figure.
-func (s styles) look(strategy string, second bool) look {
-	l := lookOf(s.slot[strategy])
-	l.secondDash = second
+// Look is the strategy's Look; second marks its second line in a figure.
+func (s Styles) Look(strategy string, second bool) Look {
+	l := LookOf(s.slot[strategy])
+	l.SecondDash = second
 	return l
 }
 
-func (s styles) line(strategy string, second bool) draw.LineStyle {
-	return lineStyle(s.look(strategy, second))
+func (s Styles) Line(strategy string, second bool) draw.LineStyle {
+	return LineStyle(s.Look(strategy, second))
 }
 
-func (s styles) glyph(strategy string) draw.GlyphStyle {
-	return glyphStyle(s.look(strategy, false))
+func (s Styles) Glyph(strategy string) draw.GlyphStyle {
+	return GlyphStyle(s.Look(strategy, false))
 }
 
-func lineStyle(l look) draw.LineStyle {
-	ls := draw.LineStyle{Color: palette[l.colour], Width: vg.Points(1.5), Dashes: dashPatterns[l.dash]}
-	if l.secondDash {
-		ls.Dashes = secondView
+func LineStyle(l Look) draw.LineStyle {
+	ls := draw.LineStyle{Color: Palette[l.Colour], Width: vg.Points(1.5), Dashes: dashPatterns[l.Dash]}
+	if l.SecondDash {
+		ls.Dashes = SecondView
 	}
 	return ls
 }
 
-func glyphStyle(l look) draw.GlyphStyle {
-	return draw.GlyphStyle{Color: palette[l.colour], Radius: vg.Points(3), Shape: markers[l.marker]}
+func GlyphStyle(l Look) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: Palette[l.Colour], Radius: vg.Points(3), Shape: markers[l.Marker]}
 }
 
 // Looks of legend entries that are not measured series, each apart from every series.
 var (
-	budgetLook    = look{colour: -1, marker: -1}
-	thresholdLook = look{colour: -2, marker: -1}
-	saturatedLook = look{colour: -3, marker: -1}
-	boundaryLook  = look{colour: -4, marker: -1}
-	spreadLook    = look{colour: -5, marker: -1}
-	kneeLook      = look{colour: -6, marker: -1}
+	BudgetLook    = Look{Colour: -1, Marker: -1}
+	ThresholdLook = Look{Colour: -2, Marker: -1}
+	SaturatedLook = Look{Colour: -3, Marker: -1}
+	BoundaryLook  = Look{Colour: -4, Marker: -1}
+	SpreadLook    = Look{Colour: -5, Marker: -1}
+	KneeLook      = Look{Colour: -6, Marker: -1}
 )

@@ -234,3 +234,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// writeTable writes a section (its heading, its introduction, its table's header) with
+// rows as its table, and says whether it did: no rows, no section.
+func writeTable(b *strings.Builder, heading, intro, header string, rows []string) bool {
+	if len(rows) == 0 {
+		return false
+	}
+	b.WriteString(heading)
+	b.WriteString(intro)
+	b.WriteString(header)
+	b.WriteString(strings.Join(rows, "\n") + "\n\n")
+	return true
+}

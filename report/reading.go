@@ -52,13 +52,9 @@ func writeNeverAcquired(b *strings.Builder, groups []*stats.Group) {
 		rows = append(rows, fmt.Sprintf("| `%s` | %d | %d | %s, %s | %d | %d | %d |", g.Strategy, c.Clients, c.Keys,
 			c.NetworkLabel(), c.LoadLabel(), attempts, refused, errs))
 	}
-	if len(rows) == 0 {
-		return
-	}
-	b.WriteString("### Cells where no lock was ever acquired\n\n")
-	b.WriteString("These cells granted nothing in their measured time (summed over repeats); they are left out of the ratios above and of the figures.\n\n")
-	b.WriteString("| strategy | clients | keys | condition | attempts | refused | errors |\n|---|---:|---:|---|---:|---:|---:|\n")
-	b.WriteString(strings.Join(rows, "\n") + "\n\n")
+	writeTable(b, "### Cells where no lock was ever acquired\n\n",
+		"These cells granted nothing in their measured time (summed over repeats); they are left out of the ratios above and of the figures.\n\n",
+		"| strategy | clients | keys | condition | attempts | refused | errors |\n|---|---:|---:|---|---:|---:|---:|\n", rows)
 }
 
 func writeLadder(b *strings.Builder, groups []*stats.Group, cond stats.Condition, contended bool, metric string) {
@@ -132,13 +128,9 @@ func writeNetworkReading(b *strings.Builder, groups []*stats.Group, metric strin
 			stats.FormatDuration(l.base.Latency(metric, stats.P99)), l.worst.Condition.NetLatency,
 			stats.FormatDuration(l.worst.Latency(metric, stats.P99)), per))
 	}
-	if len(rows) == 0 {
-		return
-	}
-	b.WriteString("### Injected network latency\n\n")
-	b.WriteString("How much p99 grew per millisecond injected on every link, between the cell without injected latency and the one with the most (closed loop, same clients and keys). It counts how many injected delays lie on the critical path of one acquire.\n\n")
-	b.WriteString("| strategy | clients | keys | p99, none | injected | p99 there | ms of p99 per injected ms |\n|---|---:|---:|---:|---:|---:|---:|\n")
-	b.WriteString(strings.Join(rows, "\n") + "\n\n")
+	writeTable(b, "### Injected network latency\n\n",
+		"How much p99 grew per millisecond injected on every link, between the cell without injected latency and the one with the most (closed loop, same clients and keys). It counts how many injected delays lie on the critical path of one acquire.\n\n",
+		"| strategy | clients | keys | p99, none | injected | p99 there | ms of p99 per injected ms |\n|---|---:|---:|---:|---:|---:|---:|\n", rows)
 }
 
 // writeSlowNodeReading compares Redlock variants with one slow node against the same

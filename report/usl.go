@@ -33,12 +33,10 @@ func writeUSL(b *strings.Builder, fits []capacity.StrategyFit, figs []Figure) {
 		rows = append(rows, fmt.Sprintf("| `%s` | %s | %d | %s | %.4f | %.6f | %s |", f.Strategy, f.Hold, len(f.Points),
 			stats.FormatRate(u.Lambda), u.Sigma, u.Kappa, verdict))
 	}
-	if len(rows) == 0 {
+	if !writeTable(b, "## Scaling with clients: the Universal Scalability Law\n\n",
+		"X(N) = λN / (1 + σ(N−1) + κN(N−1)) fitted by least squares (relative errors, σ and κ kept ≥ 0) to closed-loop throughput against clients, a key per client, no injected latency. σ is the serialized share (contention), κ the crosstalk that makes throughput fall past the peak at √((1−σ)/κ) clients. The residual is the root mean square relative error of the fit over its points.\n\n",
+		"| strategy | hold | points | λ (1 client, /s) | σ | κ | peak |\n|---|---|---:|---:|---:|---:|---|\n", rows) {
 		return
 	}
-	b.WriteString("## Scaling with clients: the Universal Scalability Law\n\n")
-	b.WriteString("X(N) = λN / (1 + σ(N−1) + κN(N−1)) fitted by least squares (relative errors, σ and κ kept ≥ 0) to closed-loop throughput against clients, a key per client, no injected latency. σ is the serialized share (contention), κ the crosstalk that makes throughput fall past the peak at √((1−σ)/κ) clients. The residual is the root mean square relative error of the fit over its points.\n\n")
-	b.WriteString("| strategy | hold | points | λ (1 client, /s) | σ | κ | peak |\n|---|---|---:|---:|---:|---:|---|\n")
-	b.WriteString(strings.Join(rows, "\n") + "\n\n")
 	writeFigureList(b, figs)
 }

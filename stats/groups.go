@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"time"
@@ -46,31 +47,22 @@ func (c Condition) Contended() bool { return c.Keys < c.Clients }
 // Open says whether requests arrived at a set rate rather than back to back.
 func (c Condition) Open() bool { return c.Load == "open" }
 
-// Less orders conditions so that tables and figures read in a stable, natural order.
+// Less orders conditions so that tables and figures read in a stable, natural order:
+// closed loop before open, then by network, workload and rate.
 func (c Condition) Less(d Condition) bool {
-	switch {
-	case c.Load != d.Load:
-		return c.Load < d.Load // closed before open
-	case c.Network != d.Network:
-		return networkRank(c.Network) < networkRank(d.Network)
-	case c.NetLatency != d.NetLatency:
-		return c.NetLatency < d.NetLatency
-	case c.Jitter != d.Jitter:
-		return c.Jitter < d.Jitter
-	case c.SlowNode != d.SlowNode:
-		return c.SlowNode < d.SlowNode
-	case c.Hold != d.Hold:
-		return c.Hold < d.Hold
-	case c.TTL != d.TTL:
-		return c.TTL < d.TTL
-	case c.Clients != d.Clients:
-		return c.Clients < d.Clients
-	case c.Keys != d.Keys:
-		return c.Keys < d.Keys
-	case c.Arrival != d.Arrival:
-		return c.Arrival < d.Arrival
-	}
-	return c.TargetRate < d.TargetRate
+	return cmp.Or(
+		cmp.Compare(c.Load, d.Load),
+		cmp.Compare(networkRank(c.Network), networkRank(d.Network)),
+		cmp.Compare(c.NetLatency, d.NetLatency),
+		cmp.Compare(c.Jitter, d.Jitter),
+		cmp.Compare(c.SlowNode, d.SlowNode),
+		cmp.Compare(c.Hold, d.Hold),
+		cmp.Compare(c.TTL, d.TTL),
+		cmp.Compare(c.Clients, d.Clients),
+		cmp.Compare(c.Keys, d.Keys),
+		cmp.Compare(c.Arrival, d.Arrival),
+		cmp.Compare(c.TargetRate, d.TargetRate),
+	) < 0
 }
 
 func networkRank(profile string) string {

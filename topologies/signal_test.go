@@ -2,10 +2,8 @@ package topologies_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -17,21 +15,17 @@ import (
 // TestHelperHoldTopology is not a test: run as a child by the tests below, it starts a
 // sentinel topology, prints its dir and server pids, and waits to be signalled.
 func TestHelperHoldTopology(t *testing.T) {
-	if os.Getenv("LOCKBENCH_HELPER") != "hold" {
-		t.Skip("helper process only")
-	}
-	topo, err := topologies.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Sentinel})
-	if err != nil {
-		fmt.Println("ERROR", err)
-		os.Exit(1)
-	}
-	var pids []string
-	for _, n := range topo.Nodes() {
-		pids = append(pids, fmt.Sprint(pidOf(t, n)))
-	}
-	fmt.Printf("READY %s %s\n", topo.(interface{ Dir() string }).Dir(), strings.Join(pids, ","))
-	time.Sleep(time.Minute)
-	os.Exit(3) // never reached when the parent signals us
+	testenv.Hold(t, "hold", func() ([]string, error) {
+		topo, err := topologies.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Sentinel})
+		if err != nil {
+			return nil, err
+		}
+		var pids []int
+		for _, n := range topo.Nodes() {
+			pids = append(pids, pidOf(t, n))
+		}
+		return []string{topo.(interface{ Dir() string }).Dir(), testenv.JoinPids(pids)}, nil
+	})
 }
 
 // holdTopologyInChild starts the helper and returns it with the topology's dir and pids.
@@ -40,34 +34,13 @@ func holdTopologyInChild(t *testing.T) (*exec.Cmd, string, []int) {
 	return cmd, fields[0], testenv.Pids(fields[1])
 }
 
-// waitGone waits until every pid has exited; servers die asynchronously after a signal.
-func waitGone(t *testing.T, pids []int) {
-	deadline := time.Now().Add(10 * time.Second)
-	for _, pid := range pids {
-		for !processGone(pid) {
-			if time.Now().After(deadline) {
-				t.Errorf("server pid %d still alive", pid)
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-}
-
 func TestSignalStopsEveryServerAndRemovesTheDir(t *testing.T) {
 	testenv.RequireRedis(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd, dir, pids := holdTopologyInChild(t)
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			err := cmd.Wait()
-			status, _ := err.(*exec.ExitError)
-			if status == nil || !status.Sys().(syscall.WaitStatus).Signaled() {
-				t.Errorf("helper should die of %v, got %v", sig, err)
-			}
-			waitGone(t, pids)
+			testenv.SignalChild(t, cmd, sig)
+			testenv.WaitGone(t, 10*time.Second, "server", pids, testenv.Exited)
 			if _, err := os.Stat(dir); !os.IsNotExist(err) {
 				t.Errorf("dir %s survived %v (%v)", dir, sig, err)
 			}
@@ -82,7 +55,7 @@ func TestSIGKILLedOwnerTakesItsServersAlong(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Wait()
-	waitGone(t, pids)
+	testenv.WaitGone(t, 10*time.Second, "server", pids, testenv.Exited)
 	// No handler runs on SIGKILL; the next Start sweeps the orphaned dir.
 	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
 	topo.Close()

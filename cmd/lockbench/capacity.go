@@ -22,14 +22,8 @@ import (
 func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	cli := newCapacityCLI(stderr)
 	fs, configFile, out, noReport := cli.fs, cli.configFile, cli.out, cli.noReport
-	if err := refusePasswordFlags(args); err != nil {
+	if err := parseMeasureFlags(fs, args); err != nil {
 		return err
-	}
-	if err := fs.Parse(args); err != nil {
-		return usagef("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
 	}
 	plan, slo, err := resolveCapacity(fs, *configFile)
 	if err != nil {

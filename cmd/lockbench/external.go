@@ -25,6 +25,21 @@ func refusePasswordFlags(args []string) error {
 	return nil
 }
 
+// parseMeasureFlags parses the flags of a command that measures: no password on the
+// command line, no argument beside the flags.
+func parseMeasureFlags(fs *flag.FlagSet, args []string) error {
+	if err := refusePasswordFlags(args); err != nil {
+		return err
+	}
+	if err := fs.Parse(args); err != nil {
+		return usagef("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected arguments %q", fs.Args())
+	}
+	return nil
+}
+
 // refuseExternalFaults refuses provider external for a command that breaks servers.
 func refuseExternalFaults(command, provider string) error {
 	if provider == external.Name {

@@ -36,16 +36,10 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return mergeSafety(*out, dirs, stdout, stderr)
 	}
 	res, err := merge.Merge(*out, dirs, merge.Options{MaxSkew: *skew, CommandLine: os.Args})
-	var bad merge.InputError
-	if errors.As(err, &bad) {
-		return usageError{bad.Error()}
-	}
 	if err != nil {
-		return err
+		return mergeError(err)
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "lockbench merge: warning: %s\n", w)
-	}
+	warn(stderr, res.Warnings)
 	fmt.Fprintf(stdout, "merged %d workers' folders (%d cells) into %s\n", len(dirs), len(res.Run.Cells), *out)
 	return nil
 }
@@ -54,20 +48,30 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 // `lockbench safety` draws.
 func mergeSafety(out string, dirs []string, stdout, stderr io.Writer) error {
 	res, err := merge.MergeSafety(out, dirs, merge.SafetyOptions{CommandLine: os.Args, Draw: safetyFigures.Draw})
-	var bad merge.InputError
-	if errors.As(err, &bad) {
-		return usageError{bad.Error()}
-	}
 	if err != nil {
-		return err
+		return mergeError(err)
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "lockbench merge: warning: %s\n", w)
-	}
+	warn(stderr, res.Warnings)
 	trials := 0
 	for _, r := range res.Results.Reports {
 		trials += suite.TrialsIn(r)
 	}
 	fmt.Fprintf(stdout, "merged %d workers' safety folders (%d scenarios, %d trials) into %s: %s/results.json, %s/results.md\n", len(dirs), len(res.Results.Reports), trials, out, out, out)
 	return nil
+}
+
+// mergeError is merge's error as the command's: bad input is a usage error (exit 2).
+func mergeError(err error) error {
+	var bad merge.InputError
+	if errors.As(err, &bad) {
+		return usageError{bad.Error()}
+	}
+	return err
+}
+
+// warn prints what merge warned of.
+func warn(stderr io.Writer, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "lockbench merge: warning: %s\n", w)
+	}
 }

@@ -23,14 +23,8 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var f runFlags
 	f.register(fs)
-	if err := refusePasswordFlags(args); err != nil {
+	if err := parseMeasureFlags(fs, args); err != nil {
 		return err
-	}
-	if err := fs.Parse(args); err != nil {
-		return usagef("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
 	}
 	var recorded *sweep.Config // the matrix a resume carries on, unless flags rebuild it
 	if f.resume != "" {

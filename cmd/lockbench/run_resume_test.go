@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
-	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // resumedRun is four cells: two client counts, each measured in two passes; its
@@ -31,14 +29,7 @@ var resumedRun = []string{"run", "--strategies", "single", "--clients", "1,2", "
 // --no-report, and ends with every cell of the matrix once, in the order of a run
 // never stopped. A folder from before flags.json resumes alone from config.yaml.
 func TestRunResumedAfterCtrlCHasEveryCellOnce(t *testing.T) {
-	testenv.RequireRedis(t)
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("needs /proc to find the servers this process started")
-	}
-	// Catch SIGINT here too, so that it can never end the test binary.
-	guard := make(chan os.Signal, 1)
-	signal.Notify(guard, syscall.SIGINT)
-	defer signal.Stop(guard)
+	underCtrlC(t)
 
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr lockedBuffer

@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/internal/interrupt"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/plots"
+	"github.com/lockbench/lockbench/plots/violations"
 	"github.com/lockbench/lockbench/safety"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/safety/suite"
@@ -155,9 +156,9 @@ func safetyWorker(v string, trials int, width float64) (*results.Worker, error) 
 	return &results.Worker{Index: index, Of: of}, nil
 }
 
-// safetyFigures draws the figures of a safety run with plots.
+// safetyFigures draws the figures of a safety run with plots/violations.
 var safetyFigures = suite.Drawer{Dir: plots.Dir, Draw: func(dir string, reports []*results.Report) ([]results.FigureRef, error) {
-	figs, err := plots.WriteSafety(dir, reports)
+	figs, err := violations.WriteSafety(dir, reports)
 	var refs []results.FigureRef
 	for _, fig := range figs {
 		refs = append(refs, results.FigureRef{Name: fig.Name, Files: fig.Files, Caption: fig.Caption})

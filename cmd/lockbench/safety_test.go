@@ -151,15 +151,22 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-func TestSafetyCtrlCClosesServersAndExits130(t *testing.T) {
+// underCtrlC readies a test that sends this process SIGINT: it needs Redis and /proc
+// (to find the servers this process started), and it catches SIGINT here too, so
+// that the signal can never end the test binary.
+func underCtrlC(t *testing.T) {
+	t.Helper()
 	testenv.RequireRedis(t)
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc to find the servers this process started")
 	}
-	// Catch SIGINT here too, so that it can never end the test binary.
 	guard := make(chan os.Signal, 1)
 	signal.Notify(guard, syscall.SIGINT)
-	defer signal.Stop(guard)
+	t.Cleanup(func() { signal.Stop(guard) })
+}
+
+func TestSafetyCtrlCClosesServersAndExits130(t *testing.T) {
+	underCtrlC(t)
 
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr lockedBuffer

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lockbench/lockbench/resources/accounttest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/pgtopo"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -23,21 +24,11 @@ type lockFreeResult struct {
 // its outcome.
 func pausedLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFree, ch Change, during func()) lockFreeResult {
 	t.Helper()
-	p := newPause()
-	ch.Between = p.hook
-	done := make(chan lockFreeResult, 1)
-	go func() {
+	return accounttest.Paused(t, fmt.Sprintf("%s: %s", m, ch.Client), func(between func(context.Context) error) lockFreeResult {
+		ch.Between = between
 		out, retries, err := r.ApplyLockFree(ctx, m, ch)
-		done <- lockFreeResult{out, retries, err}
-	}()
-	select {
-	case <-p.paused:
-	case res := <-done:
-		t.Fatalf("%s: %s finished without pausing: %v %v", m, ch.Client, res.out, res.err)
-	}
-	during()
-	close(p.release)
-	return <-done
+		return lockFreeResult{out, retries, err}
+	}, during)
 }
 
 func mustApplyLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFree, ch Change, want Outcome) int {
@@ -55,7 +46,7 @@ func mustApplyLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFre
 // which proves the interleaving happened.
 func TestCASVersionRetriesTheRaceReadModifyWriteLoses(t *testing.T) {
 	t.Run("cas-version", func(t *testing.T) {
-		r, ctx := open(t, 1), testCtx(t)
+		r, ctx := open(t, 1), accounttest.Ctx(t)
 		res := pausedLockFree(t, ctx, r, CASVersion, Change{Client: "a", Account: 1, Amount: 10}, func() {
 			if retries := mustApplyLockFree(t, ctx, r, CASVersion, Change{Client: "b", Account: 1, Amount: 30}, Applied); retries != 0 {
 				t.Errorf("b retried %d times with no one between its read and write", retries)
@@ -70,7 +61,7 @@ func TestCASVersionRetriesTheRaceReadModifyWriteLoses(t *testing.T) {
 		}
 	})
 	t.Run("read-modify-write", func(t *testing.T) {
-		r, ctx := open(t, 1), testCtx(t)
+		r, ctx := open(t, 1), accounttest.Ctx(t)
 		res := paused(t, ctx, r, Mode{Guard: ReadModifyWrite}, Change{Client: "a", Account: 1, Amount: 10}, func() {
 			mustApplyLockFree(t, ctx, r, CASVersion, Change{Client: "b", Account: 1, Amount: 30}, Applied)
 		})
@@ -89,7 +80,7 @@ func TestCASVersionRetriesTheRaceReadModifyWriteLoses(t *testing.T) {
 func TestAtomicAndUniqueKeyKeepTheRace(t *testing.T) {
 	for _, m := range []LockFree{Atomic, UniqueKey} {
 		t.Run(string(m), func(t *testing.T) {
-			r, ctx := open(t, 1), testCtx(t)
+			r, ctx := open(t, 1), accounttest.Ctx(t)
 			res := pausedLockFree(t, ctx, r, m, Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "a-1"}, func() {
 				mustApplyLockFree(t, ctx, r, m, Change{Client: "b", Account: 1, Amount: 30, IdempotencyKey: "b-1"}, Applied)
 			})
@@ -110,7 +101,7 @@ func TestAtomicAndUniqueKeyKeepTheRace(t *testing.T) {
 func TestRedeliveryOnlyUniqueKeyRefuses(t *testing.T) {
 	for _, m := range LockFrees() {
 		t.Run(string(m), func(t *testing.T) {
-			r, ctx := open(t, 1), testCtx(t)
+			r, ctx := open(t, 1), accounttest.Ctx(t)
 			ch := Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "order-7"}
 			mustApplyLockFree(t, ctx, r, m, ch, Applied)
 			wantSecond, wantApplied, wantDuplicates := Applied, 2, 1
@@ -134,7 +125,7 @@ func TestRedeliveryOnlyUniqueKeyRefuses(t *testing.T) {
 // paused before its write; b, with the same key, waits on a's uncommitted row and, once
 // a commits, is refused.
 func TestUniqueKeyConcurrentRedeliveryRefused(t *testing.T) {
-	r, ctx := open(t, 1), testCtx(t)
+	r, ctx := open(t, 1), accounttest.Ctx(t)
 	ch := Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "order-9"}
 	second := make(chan lockFreeResult, 1)
 	res := pausedLockFree(t, ctx, r, UniqueKey, ch, func() {
@@ -178,7 +169,7 @@ func waitForLockWait(t *testing.T, ctx context.Context, r *Resource, prefix stri
 // Concurrent cas-version changes on one hot row: every conflict is retried, none lost.
 func TestCASVersionConcurrentLosesNothing(t *testing.T) {
 	const clients, each = 8, 50
-	r, ctx := open(t, 1), testCtx(t)
+	r, ctx := open(t, 1), accounttest.Ctx(t)
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -219,7 +210,7 @@ func TestCASVersionConcurrentLosesNothing(t *testing.T) {
 func TestNextFenceIncreasesAndResets(t *testing.T) {
 	testenv.RequirePostgres(t)
 	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
-	ctx := testCtx(t)
+	ctx := accounttest.Ctx(t)
 	for round := 0; round < 2; round++ {
 		r, err := Open(ctx, srv.DSN(), 1, initial)
 		if err != nil {
@@ -246,7 +237,7 @@ func TestNextFenceIncreasesAndResets(t *testing.T) {
 func TestEveryLockFreeAloneAndReset(t *testing.T) {
 	testenv.RequirePostgres(t)
 	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
-	ctx := testCtx(t)
+	ctx := accounttest.Ctx(t)
 	for round := 0; round < 2; round++ {
 		for _, m := range LockFrees() {
 			r, err := Open(ctx, srv.DSN(), 2, initial)
@@ -273,18 +264,7 @@ func TestEveryLockFreeAloneAndReset(t *testing.T) {
 }
 
 func TestParseLockFree(t *testing.T) {
-	for _, m := range LockFrees() {
-		got, err := ParseLockFree(string(m))
-		if err != nil || got != m {
-			t.Fatalf("ParseLockFree(%q) = %v, %v", m, got, err)
-		}
-	}
-	for _, bad := range []string{"cas", "", "fenced", "atomic "} {
-		_, err := ParseLockFree(bad)
-		if err == nil || !strings.Contains(err.Error(), `"`+bad+`"`) || !strings.Contains(err.Error(), string(CASVersion)) {
-			t.Fatalf("ParseLockFree(%q): err %v; want one naming it and the known methods", bad, err)
-		}
-	}
+	accounttest.CheckParse(t, LockFrees(), ParseLockFree, []string{"cas", "", "fenced", "atomic "}, CASVersion)
 	// Bad methods and a unique-key change without a key are refused before any write.
 	r := &Resource{accounts: 1}
 	if _, _, err := r.ApplyLockFree(context.Background(), "optimistic", Change{Account: 1}); err == nil || !strings.Contains(err.Error(), `"optimistic"`) {

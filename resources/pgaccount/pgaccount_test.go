@@ -2,11 +2,13 @@ package pgaccount
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/resources/accounttest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/pgtopo"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -29,32 +31,6 @@ func open(t *testing.T, accounts int) *Resource {
 	return r
 }
 
-func testCtx(t *testing.T) context.Context {
-	t.Helper()
-	// A bound that only stops a hung test; no result depends on it.
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-// pause is a Between hook that reports the client paused and waits to be let go.
-type pause struct {
-	paused  chan struct{}
-	release chan struct{}
-}
-
-func newPause() *pause { return &pause{paused: make(chan struct{}), release: make(chan struct{})} }
-
-func (p *pause) hook(ctx context.Context) error {
-	close(p.paused)
-	select {
-	case <-p.release:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 type result struct {
 	out Outcome
 	err error
@@ -64,21 +40,11 @@ type result struct {
 // runs during (the other client's writes), lets it go and returns its outcome.
 func paused(t *testing.T, ctx context.Context, r *Resource, mode Mode, ch Change, during func()) result {
 	t.Helper()
-	p := newPause()
-	ch.Between = p.hook
-	done := make(chan result, 1)
-	go func() {
+	return accounttest.Paused(t, fmt.Sprintf("%s: %s", mode, ch.Client), func(between func(context.Context) error) result {
+		ch.Between = between
 		out, err := r.Apply(ctx, mode, ch)
-		done <- result{out, err}
-	}()
-	select {
-	case <-p.paused:
-	case res := <-done:
-		t.Fatalf("%s: %s finished without pausing: %v %v", mode, ch.Client, res.out, res.err)
-	}
-	during()
-	close(p.release)
-	return <-done
+		return result{out, err}
+	}, during)
 }
 
 func mustApply(t *testing.T, ctx context.Context, r *Resource, mode Mode, ch Change, want Outcome) {
@@ -103,7 +69,7 @@ func audit(t *testing.T, ctx context.Context, r *Resource) Audit {
 // Two clients read-modify-write: the first reads, pauses, the second reads and writes,
 // the first writes its stale computation over it. Exactly one update is lost.
 func TestReadModifyWriteLosesOneUpdate(t *testing.T) {
-	r, ctx := open(t, 1), testCtx(t)
+	r, ctx := open(t, 1), accounttest.Ctx(t)
 	mode := Mode{Guard: ReadModifyWrite}
 	res := paused(t, ctx, r, mode, Change{Client: "a", Account: 1, Token: 1, Amount: 10}, func() {
 		mustApply(t, ctx, r, mode, Change{Client: "b", Account: 1, Token: 2, Amount: 30}, Applied)
@@ -120,7 +86,7 @@ func TestReadModifyWriteLosesOneUpdate(t *testing.T) {
 // The same history, fenced: the paused holder's write carries the older token and the
 // database refuses it; nothing is lost.
 func TestFencedRefusesStaleHolder(t *testing.T) {
-	r, ctx := open(t, 1), testCtx(t)
+	r, ctx := open(t, 1), accounttest.Ctx(t)
 	mode := Mode{Guard: Fenced}
 	res := paused(t, ctx, r, mode, Change{Client: "a", Account: 1, Token: 1, Amount: 10}, func() {
 		mustApply(t, ctx, r, mode, Change{Client: "b", Account: 1, Token: 2, Amount: 30}, Applied)
@@ -141,7 +107,7 @@ func TestFencedRefusesStaleHolder(t *testing.T) {
 // pauses, the new holder checks and writes, then the stale write lands over it: one
 // update lost and the fence set back.
 func TestCheckThenWriteStaleWriteLands(t *testing.T) {
-	r, ctx := open(t, 1), testCtx(t)
+	r, ctx := open(t, 1), accounttest.Ctx(t)
 	mode := Mode{Guard: CheckThenWrite}
 	res := paused(t, ctx, r, mode, Change{Client: "stale", Account: 1, Token: 1, Amount: 10}, func() {
 		mustApply(t, ctx, r, mode, Change{Client: "new", Account: 1, Token: 2, Amount: 30}, Applied)
@@ -163,7 +129,7 @@ func TestCheckThenWriteStaleWriteLands(t *testing.T) {
 // Outbox + fenced: the stale holder sends its side effect, pauses, the new holder
 // writes; the fence refuses the stale write, but its side effect was sent.
 func TestOutboxFencedLeaksSideEffect(t *testing.T) {
-	r, ctx := open(t, 1), testCtx(t)
+	r, ctx := open(t, 1), accounttest.Ctx(t)
 	mode := Mode{Guard: Fenced, Outbox: true}
 	res := paused(t, ctx, r, mode, Change{Client: "stale", Account: 1, Token: 1, Amount: 10}, func() {
 		mustApply(t, ctx, r, mode, Change{Client: "new", Account: 1, Token: 2, Amount: 30}, Applied)
@@ -184,7 +150,7 @@ func TestOutboxFencedLeaksSideEffect(t *testing.T) {
 // the database, so nothing is lost.
 func TestUnfencedConcurrentDecrementsLoseNothing(t *testing.T) {
 	const clients, each = 8, 25
-	r, ctx := open(t, 1), testCtx(t)
+	r, ctx := open(t, 1), accounttest.Ctx(t)
 	mode := Mode{Guard: Unfenced}
 	start := make(chan struct{})
 	var wg sync.WaitGroup
@@ -219,7 +185,7 @@ func TestUnfencedConcurrentDecrementsLoseNothing(t *testing.T) {
 func TestEveryModeAloneAndReset(t *testing.T) {
 	testenv.RequirePostgres(t)
 	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
-	ctx := testCtx(t)
+	ctx := accounttest.Ctx(t)
 	for _, m := range Modes() {
 		r, err := Open(ctx, srv.DSN(), 2, initial)
 		if err != nil {

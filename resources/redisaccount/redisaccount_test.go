@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/lockbench/lockbench/resources/accounttest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -26,21 +26,13 @@ func startRedis(t *testing.T) string {
 func open(t *testing.T, accounts int) (*Resource, context.Context) {
 	t.Helper()
 	addr := startRedis(t)
-	ctx := testCtx(t)
+	ctx := accounttest.Ctx(t)
 	r, err := Open(ctx, addr, "test:", accounts, initial)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(r.Close)
 	return r, ctx
-}
-
-func testCtx(t *testing.T) context.Context {
-	t.Helper()
-	// A bound that only stops a hung test; no result depends on it.
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return ctx
 }
 
 type result struct {
@@ -54,29 +46,11 @@ type result struct {
 // and returns its outcome.
 func paused(t *testing.T, ctx context.Context, r *Resource, m Method, ch Change, during func()) result {
 	t.Helper()
-	pausedAt, release := make(chan struct{}), make(chan struct{})
-	ch.Between = func(ctx context.Context) error {
-		close(pausedAt)
-		select {
-		case <-release:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	done := make(chan result, 1)
-	go func() {
+	return accounttest.Paused(t, fmt.Sprintf("%s: %s", m, ch.Client), func(between func(context.Context) error) result {
+		ch.Between = between
 		out, retries, err := r.Apply(ctx, m, ch)
-		done <- result{out, retries, err}
-	}()
-	select {
-	case <-pausedAt:
-	case res := <-done:
-		t.Fatalf("%s: %s finished without pausing: %v %v", m, ch.Client, res.out, res.err)
-	}
-	during()
-	close(release)
-	return <-done
+		return result{out, retries, err}
+	}, during)
 }
 
 func mustApply(t *testing.T, ctx context.Context, r *Resource, m Method, ch Change) int {
@@ -138,7 +112,7 @@ func TestCheckedMethodsConcurrentLoseNothing(t *testing.T) {
 	addr := startRedis(t)
 	for _, m := range []Method{LuaCAS, WatchMulti} {
 		t.Run(string(m), func(t *testing.T) {
-			ctx := testCtx(t)
+			ctx := accounttest.Ctx(t)
 			r, err := Open(ctx, addr, string(m)+":", 1, initial)
 			if err != nil {
 				t.Fatal(err)
@@ -181,7 +155,7 @@ func TestCheckedMethodsConcurrentLoseNothing(t *testing.T) {
 // hashes under its prefix only.
 func TestEveryMethodAloneAndReset(t *testing.T) {
 	addr := startRedis(t)
-	ctx := testCtx(t)
+	ctx := accounttest.Ctx(t)
 	other, err := Open(ctx, addr, "other:", 1, initial)
 	if err != nil {
 		t.Fatal(err)
@@ -217,18 +191,7 @@ func TestEveryMethodAloneAndReset(t *testing.T) {
 }
 
 func TestParseMethod(t *testing.T) {
-	for _, m := range Methods() {
-		got, err := ParseMethod(string(m))
-		if err != nil || got != m {
-			t.Fatalf("ParseMethod(%q) = %v, %v", m, got, err)
-		}
-	}
-	for _, bad := range []string{"cas", "", "lua-cas ", "atomic"} {
-		_, err := ParseMethod(bad)
-		if err == nil || !strings.Contains(err.Error(), `"`+bad+`"`) || !strings.Contains(err.Error(), string(WatchMulti)) {
-			t.Fatalf("ParseMethod(%q): err %v; want one naming it and the known methods", bad, err)
-		}
-	}
+	accounttest.CheckParse(t, Methods(), ParseMethod, []string{"cas", "", "lua-cas ", "atomic"}, WatchMulti)
 	// A bad method or account is refused before any command, and not logged.
 	r := &Resource{accounts: 1}
 	if _, _, err := r.Apply(context.Background(), "optimistic", Change{Account: 1}); err == nil || !strings.Contains(err.Error(), `"optimistic"`) {

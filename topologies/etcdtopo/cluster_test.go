@@ -5,8 +5,6 @@ import (
 	"errors"
 	"net"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/etcdtopo"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // startWith starts spec's cluster with provider p, closed when t ends.
@@ -68,20 +67,6 @@ func get(t *testing.T, cli *clientv3.Client, key string) string {
 	return string(resp.Kvs[0].Value)
 }
 
-// ourDirs lists the topology temp dirs this test process owns.
-func ourDirs(t *testing.T) []string {
-	t.Helper()
-	all, _ := filepath.Glob(filepath.Join(os.TempDir(), "lockbench-etcd-*"))
-	var ours []string
-	for _, d := range all {
-		b, err := os.ReadFile(filepath.Join(d, "owner.pid"))
-		if err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(os.Getpid()) {
-			ours = append(ours, d)
-		}
-	}
-	return ours
-}
-
 func refusesConnections(addr string) bool {
 	c, err := net.DialTimeout("tcp", addr, time.Second)
 	if err != nil {
@@ -92,7 +77,7 @@ func refusesConnections(addr string) bool {
 }
 
 func TestCloseLeavesNoDirsAndNothingServing(t *testing.T) {
-	before := len(ourDirs(t))
+	before := len(testenv.OwnedDirs("lockbench-etcd-"))
 	topo, err := etcdtopo.Embedded{}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd, Members: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -125,13 +110,13 @@ func TestCloseLeavesNoDirsAndNothingServing(t *testing.T) {
 			t.Errorf("%s still accepts connections on %s after Close", n.Name(), n.Addr())
 		}
 	}
-	if after := len(ourDirs(t)); after != before {
+	if after := len(testenv.OwnedDirs("lockbench-etcd-")); after != before {
 		t.Errorf("temp dirs of this process: %d before, %d after Close", before, after)
 	}
 }
 
 func TestFailedStartLeavesNoDirs(t *testing.T) {
-	before := len(ourDirs(t))
+	before := len(testenv.OwnedDirs("lockbench-etcd-"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // the members start, but waiting for them fails at once
 	topo, err := etcdtopo.Embedded{}.Start(ctx, topologies.Spec{Kind: topologies.Etcd, Members: 3})
@@ -139,7 +124,7 @@ func TestFailedStartLeavesNoDirs(t *testing.T) {
 		topo.Close()
 		t.Fatal("start with a cancelled context succeeded")
 	}
-	if after := len(ourDirs(t)); after != before {
+	if after := len(testenv.OwnedDirs("lockbench-etcd-")); after != before {
 		t.Errorf("temp dirs of this process: %d before, %d after a failed start (%v)", before, after, err)
 	}
 }

@@ -3,9 +3,7 @@ package etcdtopo_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,26 +18,17 @@ import (
 // starts three member processes, pauses one (a stopped process must die too), prints
 // their dirs and pids, and waits to be signalled.
 func TestHelperHoldProcessCluster(t *testing.T) {
-	if os.Getenv("LOCKBENCH_HELPER") != "hold-etcd-process" {
-		t.Skip("helper process only")
-	}
-	topo, err := etcdtopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd, Members: 3})
-	if err != nil {
-		fmt.Println("ERROR", err)
-		os.Exit(1)
-	}
-	c := topo.(*etcdtopo.Cluster)
-	if err := c.Nodes()[0].Pause(); err != nil {
-		fmt.Println("ERROR", err)
-		os.Exit(1)
-	}
-	var pids []string
-	for _, p := range c.Pids() {
-		pids = append(pids, fmt.Sprint(p))
-	}
-	fmt.Printf("READY %s %s\n", strings.Join(c.Dirs(), ","), strings.Join(pids, ","))
-	time.Sleep(time.Minute)
-	os.Exit(3) // never reached when the parent signals us
+	testenv.Hold(t, "hold-etcd-process", func() ([]string, error) {
+		topo, err := etcdtopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd, Members: 3})
+		if err != nil {
+			return nil, err
+		}
+		c := topo.(*etcdtopo.Cluster)
+		if err := c.Nodes()[0].Pause(); err != nil {
+			return nil, err
+		}
+		return []string{strings.Join(c.Dirs(), ","), testenv.JoinPids(c.Pids())}, nil
+	})
 }
 
 func TestSignalOrKillOfTheOwnerStopsEveryMemberProcess(t *testing.T) {
@@ -50,24 +39,9 @@ func TestSignalOrKillOfTheOwnerStopsEveryMemberProcess(t *testing.T) {
 			if len(pids) != 3 || len(dirs) != 3 {
 				t.Fatalf("helper reported dirs %v pids %v, want 3 each", dirs, pids)
 			}
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			err := cmd.Wait()
-			status, _ := err.(*exec.ExitError)
-			if status == nil || !status.Sys().(syscall.WaitStatus).Signaled() {
-				t.Errorf("helper should die of %v, got %v", sig, err)
-			}
+			testenv.SignalChild(t, cmd, sig)
 			// SIGINT and SIGTERM reach the reaper; SIGKILL leaves it to Pdeathsig.
-			deadline := time.Now().Add(10 * time.Second)
-			for _, pid := range pids {
-				for alive(pid) {
-					if time.Now().After(deadline) {
-						t.Fatalf("member pid %d still exists after the owner died of %v", pid, sig)
-					}
-					time.Sleep(10 * time.Millisecond)
-				}
-			}
+			testenv.WaitGone(t, 10*time.Second, "member", pids, testenv.Exited)
 			if sig == syscall.SIGKILL {
 				startProcessCluster(t, topologies.Spec{Kind: topologies.Etcd}).Close() // the next start sweeps the orphans
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/etcdtopo"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // startProcessCluster starts an out-of-process cluster, closed when t ends.
@@ -217,7 +218,7 @@ func TestProcessLoneMemberRestartEmpty(t *testing.T) {
 
 // Close kills every member (a paused one too) and removes every dir, checked by pid.
 func TestProcessCloseLeavesNoProcessAndNoDir(t *testing.T) {
-	before := len(ourDirs(t))
+	before := len(testenv.OwnedDirs("lockbench-etcd-"))
 	topo, err := etcdtopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd, Members: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +249,7 @@ func TestProcessCloseLeavesNoProcessAndNoDir(t *testing.T) {
 			t.Errorf("%s still running or serving on %s after Close", n.Name(), n.Addr())
 		}
 	}
-	if after := len(ourDirs(t)); after != before {
+	if after := len(testenv.OwnedDirs("lockbench-etcd-")); after != before {
 		t.Errorf("temp dirs of this process: %d before, %d after Close", before, after)
 	}
 	if kids := ourChildren(t); len(kids) > 0 {
@@ -257,7 +258,7 @@ func TestProcessCloseLeavesNoProcessAndNoDir(t *testing.T) {
 }
 
 func TestProcessFailedStartLeavesNothing(t *testing.T) {
-	before := len(ourDirs(t))
+	before := len(testenv.OwnedDirs("lockbench-etcd-"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // the members start, but waiting for them fails at once
 	topo, err := etcdtopo.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Etcd, Members: 3})
@@ -265,7 +266,7 @@ func TestProcessFailedStartLeavesNothing(t *testing.T) {
 		topo.Close()
 		t.Fatal("start with a cancelled context succeeded")
 	}
-	if after := len(ourDirs(t)); after != before {
+	if after := len(testenv.OwnedDirs("lockbench-etcd-")); after != before {
 		t.Errorf("temp dirs of this process: %d before, %d after a failed start (%v)", before, after, err)
 	}
 	if kids := ourChildren(t); len(kids) > 0 {

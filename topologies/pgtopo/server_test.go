@@ -57,20 +57,6 @@ func mustQuery(t *testing.T, conn *pgx.Conn, sql string) string {
 	return v
 }
 
-// ourDirs lists the postgres topology dirs this test process owns.
-func ourDirs(t *testing.T) []string {
-	t.Helper()
-	all, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPrefix+"*"))
-	var ours []string
-	for _, d := range all {
-		b, err := os.ReadFile(filepath.Join(d, "owner.pid"))
-		if err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(os.Getpid()) {
-			ours = append(ours, d)
-		}
-	}
-	return ours
-}
-
 // leftovers lists server processes working in a dir this process owns, or in a
 // postgres topology dir already removed: after a Close or a failed start, none.
 func leftovers(t *testing.T) []int {
@@ -82,7 +68,7 @@ func leftovers(t *testing.T) []int {
 			out = append(out, pid)
 			continue
 		}
-		for _, d := range ourDirs(t) {
+		for _, d := range testenv.OwnedDirs(dirPrefix) {
 			if real, err := filepath.EvalSymlinks(d); err == nil && strings.HasPrefix(cwd, real+"/") {
 				out = append(out, pid)
 			}
@@ -110,20 +96,10 @@ func processState(stat []byte) string {
 	return ""
 }
 
-// waitGone waits until every pid has exited: processes die asynchronously after a
-// signal. The bound only keeps a broken test from hanging.
+// waitGone waits until every pid has exited, a zombie counted as exited.
 func waitGone(t *testing.T, pids []int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for _, pid := range pids {
-		for !processGone(pid) {
-			if time.Now().After(deadline) {
-				t.Errorf("server pid %d still alive", pid)
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	testenv.WaitGone(t, 30*time.Second, "server", pids, processGone)
 }
 
 func refusesConnections(addr string) bool {
@@ -182,7 +158,7 @@ func checkNothingLeft(t *testing.T, s *Server, pids []int, segment int) {
 
 func TestStartServesAndCloseLeavesNothing(t *testing.T) {
 	testenv.RequirePostgres(t)
-	dirsBefore := len(ourDirs(t))
+	dirsBefore := len(testenv.OwnedDirs(dirPrefix))
 	topo, err := Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Postgres})
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +193,7 @@ func TestStartServesAndCloseLeavesNothing(t *testing.T) {
 		t.Errorf("second Close: %v", err)
 	}
 	checkNothingLeft(t, s, pids, segment)
-	if after := len(ourDirs(t)); after != dirsBefore {
+	if after := len(testenv.OwnedDirs(dirPrefix)); after != dirsBefore {
 		t.Errorf("temp dirs of this process: %d before, %d after Close", dirsBefore, after)
 	}
 }
@@ -240,7 +216,7 @@ func TestExtraConfigReachesTheServer(t *testing.T) {
 // of the attempt is left.
 func checkFailedStart(t *testing.T, p Process, spec topologies.Spec, ctx context.Context, want ...string) error {
 	t.Helper()
-	dirsBefore := len(ourDirs(t))
+	dirsBefore := len(testenv.OwnedDirs(dirPrefix))
 	spec.Kind = topologies.Postgres
 	topo, err := p.Start(ctx, spec)
 	if err == nil {
@@ -253,7 +229,7 @@ func checkFailedStart(t *testing.T, p Process, spec topologies.Spec, ctx context
 			t.Errorf("error %q does not name %q", err, w)
 		}
 	}
-	if after := len(ourDirs(t)); after != dirsBefore {
+	if after := len(testenv.OwnedDirs(dirPrefix)); after != dirsBefore {
 		t.Errorf("temp dirs of this process: %d before, %d after a failed start (%v)", dirsBefore, after, err)
 	}
 	if left := leftovers(t); len(left) > 0 {

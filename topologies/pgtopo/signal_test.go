@@ -6,10 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -19,29 +17,24 @@ import (
 // server, pauses it (its backends stopped: the hard case for cleanup), prints the dir
 // and the server's pids, and waits to be signalled.
 func TestHelperHoldServer(t *testing.T) {
-	if os.Getenv("LOCKBENCH_HELPER") != "hold-postgres" {
-		t.Skip("helper process only")
-	}
-	topo, err := Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Postgres})
-	if err != nil {
-		fmt.Println("ERROR", err)
-		os.Exit(1)
-	}
-	s := topo.(*Server)
-	if err := s.node.Pause(); err != nil {
-		fmt.Println("ERROR", err)
-		os.Exit(1)
-	}
-	postmaster := s.node.Pid()
-	pids := []string{fmt.Sprint(postmaster)} // first, for the tests that wait on it alone
-	for _, p := range serverProcesses(s.node.dataDir) {
-		if p != postmaster {
-			pids = append(pids, fmt.Sprint(p))
+	testenv.Hold(t, "hold-postgres", func() ([]string, error) {
+		topo, err := Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Postgres})
+		if err != nil {
+			return nil, err
 		}
-	}
-	fmt.Printf("READY %s %s %d\n", s.Dir(), strings.Join(pids, ","), segmentID(t, s))
-	time.Sleep(time.Minute)
-	os.Exit(3) // never reached when the parent signals us
+		s := topo.(*Server)
+		if err := s.node.Pause(); err != nil {
+			return nil, err
+		}
+		postmaster := s.node.Pid()
+		pids := []int{postmaster} // first, for the tests that wait on it alone
+		for _, p := range serverProcesses(s.node.dataDir) {
+			if p != postmaster {
+				pids = append(pids, p)
+			}
+		}
+		return []string{s.Dir(), testenv.JoinPids(pids), fmt.Sprint(segmentID(t, s))}, nil
+	})
 }
 
 // holdServerInChild starts the helper and returns it with the server's dir, pids and
@@ -57,14 +50,7 @@ func TestSignalStopsThePausedServerAndRemovesTheDir(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd, dir, pids, segment := holdServerInChild(t)
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			err := cmd.Wait()
-			status, _ := err.(*exec.ExitError)
-			if status == nil || !status.Sys().(syscall.WaitStatus).Signaled() {
-				t.Errorf("helper should die of %v, got %v", sig, err)
-			}
+			testenv.SignalChild(t, cmd, sig)
 			waitGone(t, pids)
 			if _, err := os.Stat(dir); !os.IsNotExist(err) {
 				t.Errorf("dir %s survived %v (%v)", dir, sig, err)

@@ -2,11 +2,15 @@ package testenv
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // HoldInChild runs this test binary again with only the test named test and env set,
@@ -53,4 +57,65 @@ func Pids(list string) []int {
 		}
 	}
 	return pids
+}
+
+// Hold is the child side of HoldInChild: run as the test the parent named, with
+// LOCKBENCH_HELPER=helper, it calls hold (which starts servers and returns the READY
+// line's fields), prints them and waits to be signalled; run as an ordinary test it
+// skips.
+func Hold(t *testing.T, helper string, hold func() ([]string, error)) {
+	if os.Getenv("LOCKBENCH_HELPER") != helper {
+		t.Skip("helper process only")
+	}
+	fields, err := hold()
+	if err != nil {
+		fmt.Println("ERROR", err)
+		os.Exit(1)
+	}
+	fmt.Printf("READY %s\n", strings.Join(fields, " "))
+	time.Sleep(time.Minute)
+	os.Exit(3) // never reached when the parent signals us
+}
+
+// JoinPids is a READY line's field for a list of process ids: the inverse of Pids.
+func JoinPids(pids []int) string {
+	var s []string
+	for _, p := range pids {
+		s = append(s, strconv.Itoa(p))
+	}
+	return strings.Join(s, ",")
+}
+
+// SignalChild sends sig to the child HoldInChild started and fails unless the child
+// dies of it.
+func SignalChild(t *testing.T, cmd *exec.Cmd, sig syscall.Signal) {
+	t.Helper()
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	status, _ := err.(*exec.ExitError)
+	if status == nil || !status.Sys().(syscall.WaitStatus).Signaled() {
+		t.Errorf("helper should die of %v, got %v", sig, err)
+	}
+}
+
+// Exited says no process has the id (kill -0 finds none).
+func Exited(pid int) bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }
+
+// WaitGone waits until gone says each pid is, for at most within: processes die
+// asynchronously after a signal; the bound only keeps a broken test from hanging. It
+// fails naming what is still there.
+func WaitGone(t *testing.T, within time.Duration, what string, pids []int, gone func(pid int) bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for _, pid := range pids {
+		for !gone(pid) {
+			if time.Now().After(deadline) {
+				t.Errorf("%s pid %d still exists", what, pid)
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,20 +19,6 @@ import (
 func startEnsemble(t *testing.T, members int) *zktopo.Ensemble {
 	t.Helper()
 	return testenv.Start(t, topologies.Spec{Kind: topologies.ZooKeeper, Members: members}).(*zktopo.Ensemble)
-}
-
-// ourDirs lists the zookeeper topology dirs this test process owns.
-func ourDirs(t *testing.T) []string {
-	t.Helper()
-	all, _ := filepath.Glob(filepath.Join(os.TempDir(), "lockbench-zookeeper-*"))
-	var ours []string
-	for _, d := range all {
-		b, err := os.ReadFile(filepath.Join(d, "owner.pid"))
-		if err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(os.Getpid()) {
-			ours = append(ours, d)
-		}
-	}
-	return ours
 }
 
 // alive says whether pid still exists (a reaped JVM answers ESRCH).
@@ -53,7 +38,7 @@ func TestStandaloneServesAndCloseLeavesNothing(t *testing.T) {
 	testenv.RequireZooKeeper(t)
 	for _, members := range []int{1, 3} {
 		t.Run(strconv.Itoa(members), func(t *testing.T) {
-			before := len(ourDirs(t))
+			before := len(testenv.OwnedDirs("lockbench-zookeeper-"))
 			topo, err := zktopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.ZooKeeper, Members: members})
 			if err != nil {
 				t.Fatal(err)
@@ -91,7 +76,7 @@ func TestStandaloneServesAndCloseLeavesNothing(t *testing.T) {
 			if _, err := os.Stat(e.Dir()); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("dir %s still there after Close: %v", e.Dir(), err)
 			}
-			if after := len(ourDirs(t)); after != before {
+			if after := len(testenv.OwnedDirs("lockbench-zookeeper-")); after != before {
 				t.Errorf("temp dirs of this process: %d before, %d after Close", before, after)
 			}
 		})
@@ -214,12 +199,12 @@ func TestClosePausedEnsembleLeavesNoJVM(t *testing.T) {
 
 func TestMissingZooKeeperFailsClearlyAndLeavesNothing(t *testing.T) {
 	t.Setenv("ZOOKEEPER_JAVA_DIR", t.TempDir())
-	before := len(ourDirs(t))
+	before := len(testenv.OwnedDirs("lockbench-zookeeper-"))
 	_, err := zktopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.ZooKeeper})
 	if !errors.Is(err, topologies.ErrNoZooKeeper) || !strings.Contains(err.Error(), "apt-get install zookeeper") {
 		t.Errorf("start without zookeeper.jar: %v, want ErrNoZooKeeper naming the package", err)
 	}
-	if after := len(ourDirs(t)); after != before {
+	if after := len(testenv.OwnedDirs("lockbench-zookeeper-")); after != before {
 		t.Errorf("temp dirs of this process: %d before, %d after a failed start", before, after)
 	}
 }

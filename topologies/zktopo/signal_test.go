@@ -2,10 +2,7 @@ package zktopo_test
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -19,41 +16,17 @@ import (
 // ensemble of three, pauses one server (a stopped JVM must die too), prints the dir and
 // the JVMs' pids, and waits to be signalled.
 func TestHelperHoldEnsemble(t *testing.T) {
-	if os.Getenv("LOCKBENCH_HELPER") != "hold-zookeeper" {
-		t.Skip("helper process only")
-	}
-	topo, err := zktopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.ZooKeeper, Members: 3})
-	if err != nil {
-		fmt.Println("ERROR", err)
-		os.Exit(1)
-	}
-	e := topo.(*zktopo.Ensemble)
-	if err := e.Nodes()[0].Pause(); err != nil {
-		fmt.Println("ERROR", err)
-		os.Exit(1)
-	}
-	var pids []string
-	for _, p := range e.Pids() {
-		pids = append(pids, fmt.Sprint(p))
-	}
-	fmt.Printf("READY %s %s\n", e.Dir(), strings.Join(pids, ","))
-	time.Sleep(time.Minute)
-	os.Exit(3) // never reached when the parent signals us
-}
-
-// waitGone polls until no pid exists, or fails after a deadline.
-func waitGone(t *testing.T, pids []int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for _, pid := range pids {
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				t.Errorf("JVM %d still exists", pid)
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
+	testenv.Hold(t, "hold-zookeeper", func() ([]string, error) {
+		topo, err := zktopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.ZooKeeper, Members: 3})
+		if err != nil {
+			return nil, err
 		}
-	}
+		e := topo.(*zktopo.Ensemble)
+		if err := e.Nodes()[0].Pause(); err != nil {
+			return nil, err
+		}
+		return []string{e.Dir(), testenv.JoinPids(e.Pids())}, nil
+	})
 }
 
 func TestSignalOrKillOfTheOwnerStopsEveryJVM(t *testing.T) {
@@ -65,16 +38,9 @@ func TestSignalOrKillOfTheOwnerStopsEveryJVM(t *testing.T) {
 			if len(pids) != 3 {
 				t.Fatalf("helper reported pids %v, want 3", pids)
 			}
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			err := cmd.Wait()
-			status, _ := err.(*exec.ExitError)
-			if status == nil || !status.Sys().(syscall.WaitStatus).Signaled() {
-				t.Errorf("helper should die of %v, got %v", sig, err)
-			}
+			testenv.SignalChild(t, cmd, sig)
 			// SIGINT and SIGTERM reach the reaper; SIGKILL leaves it to Pdeathsig.
-			waitGone(t, pids)
+			testenv.WaitGone(t, 10*time.Second, "JVM", pids, testenv.Exited)
 			if sig == syscall.SIGKILL {
 				startEnsemble(t, 1).Close() // the next start sweeps the orphaned dir
 			}

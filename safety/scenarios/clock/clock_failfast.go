@@ -110,3 +110,29 @@ func quorumNote(v *results.Variant, n int) string {
 	return fmt.Sprintf("A's grant held on exactly %d of %d nodes in %d judged trials (two holders in %d), on more in %d (two holders in %d)",
 		majority, n, exact.trials, exact.broke, beyond.trials, beyond.broke)
 }
+
+// eachRedlockClient runs run for each Redlock client the strategies param names, into
+// one report of s.
+func eachRedlockClient(env *lab.Env, s lab.Scenario, p lab.Values, run func(rep *results.Report, strategy string) error) (*results.Report, error) {
+	rep := env.NewReport(s)
+	for _, strategy := range p.Strings("strategies") {
+		if err := run(rep, strategy); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// measuredAndModel are the series of one sweep, named name: the share of judged trials
+// with two holders at each x, and beside it the 0 or 1 the model predicts there.
+func measuredAndModel(name, xLabel string, xs []float64, variants []clockVariant) []results.Series {
+	measured := results.Series{Name: name + " measured", X: xLabel, Y: "share of judged trials with two holders"}
+	model := results.Series{Name: name + " model", X: xLabel, Y: "1 if the model allows two holders"}
+	for i, v := range variants {
+		if pt, ok := results.VariantPoint(xs[i], v.Result(), results.Violations); ok {
+			measured.Points = append(measured.Points, pt)
+		}
+		model.Points = append(model.Points, results.ValuePoint(xs[i], lab.BoolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))
+	}
+	return []results.Series{measured, model}
+}

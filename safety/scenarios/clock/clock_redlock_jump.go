@@ -43,13 +43,9 @@ func jumpRace(strategy string, ttl time.Duration, k int, j time.Duration) clockR
 
 func (s redlockClockJump) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, jumps := p.Duration("ttl"), p.Durations("jumps")
-	rep := env.NewReport(s)
-	for _, strategy := range p.Strings("strategies") {
-		if err := s.runClient(ctx, env, p, rep, strategy, ttl, jumps); err != nil {
-			return nil, err
-		}
-	}
-	return rep, nil
+	return eachRedlockClient(env, s, p, func(rep *results.Report, strategy string) error {
+		return s.runClient(ctx, env, p, rep, strategy, ttl, jumps)
+	})
 }
 
 // runClient runs every k and J for one Redlock client into rep.
@@ -68,16 +64,11 @@ func (s redlockClockJump) runClient(ctx context.Context, env *lab.Env, p lab.Val
 			return err
 		}
 		rep.Variants = append(rep.Variants, part.Variants...)
-		measured := results.Series{Name: fmt.Sprintf("%sk=%d measured", pre, k), X: "jump J (ms)", Y: "share of judged trials with two holders"}
-		model := results.Series{Name: fmt.Sprintf("%sk=%d model", pre, k), X: "jump J (ms)", Y: "1 if the model allows two holders"}
-		for i, v := range variants {
-			x := lab.Millis(jumps[i])
-			if pt, ok := results.VariantPoint(x, v.Result(), results.Violations); ok {
-				measured.Points = append(measured.Points, pt)
-			}
-			model.Points = append(model.Points, results.ValuePoint(x, lab.BoolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))
+		xs := make([]float64, len(jumps))
+		for i, j := range jumps {
+			xs[i] = lab.Millis(j)
 		}
-		rep.Series = append(rep.Series, measured, model)
+		rep.Series = append(rep.Series, measuredAndModel(fmt.Sprintf("%sk=%d", pre, k), "jump J (ms)", xs, variants)...)
 		if p.Bool("search") {
 			v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sk=%d/smallest-J", pre, k), 0, float64(ttl), float64(time.Millisecond),
 				func(x float64) clockRace { return jumpRace(strategy, ttl, k, time.Duration(x)) },

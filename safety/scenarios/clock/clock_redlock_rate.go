@@ -39,13 +39,9 @@ func rateRace(strategy string, ttl time.Duration, k int, r, drift float64) clock
 
 func (s redlockClockRate) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, rates := p.Duration("ttl"), p.Floats("rates")
-	rep := env.NewReport(s)
-	for _, strategy := range p.Strings("strategies") {
-		if err := s.runClient(ctx, env, p, rep, strategy, ttl, rates); err != nil {
-			return nil, err
-		}
-	}
-	return rep, nil
+	return eachRedlockClient(env, s, p, func(rep *results.Report, strategy string) error {
+		return s.runClient(ctx, env, p, rep, strategy, ttl, rates)
+	})
 }
 
 // runClient runs every drift, k and r for one Redlock client into rep.
@@ -65,15 +61,7 @@ func (s redlockClockRate) runClient(ctx context.Context, env *lab.Env, p lab.Val
 				return err
 			}
 			rep.Variants = append(rep.Variants, part.Variants...)
-			measured := results.Series{Name: fmt.Sprintf("%sk=%d drift=%g measured", pre, k, drift), X: "clock rate r", Y: "share of judged trials with two holders"}
-			model := results.Series{Name: fmt.Sprintf("%sk=%d drift=%g model", pre, k, drift), X: "clock rate r", Y: "1 if the model allows two holders"}
-			for i, v := range variants {
-				if pt, ok := results.VariantPoint(rates[i], v.Result(), results.Violations); ok {
-					measured.Points = append(measured.Points, pt)
-				}
-				model.Points = append(model.Points, results.ValuePoint(rates[i], lab.BoolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))
-			}
-			rep.Series = append(rep.Series, measured, model)
+			rep.Series = append(rep.Series, measuredAndModel(fmt.Sprintf("%sk=%d drift=%g", pre, k, drift), "clock rate r", rates, variants)...)
 			if p.Bool("search") {
 				v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sdrift=%g/k=%d/smallest-r", pre, drift, k), 1, 1.5, 0.001,
 					func(x float64) clockRace { return rateRace(strategy, ttl, k, x, drift) },

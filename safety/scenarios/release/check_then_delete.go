@@ -86,27 +86,24 @@ func (s checkThenDelete) pauseTrial(ctx context.Context, addr string, v checkThe
 		checked time.Time // when A's GET answered with its own token
 		removed []string  // what each DEL of A removed
 	)
-	var clients []*lab.Client
-	for _, id := range []string{"A", "B", "C"} {
-		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
-		if err != nil {
-			return lab.Failed("setup", err)
+	clients, closeAll, err := threeClients(ctx, addr, t.Rec, func(id string, l locks.Locker) locks.Locker {
+		if !v.getThenDel {
+			return l
 		}
-		var locker locks.Locker = l
-		if v.getThenDel {
-			g := newGetThenDelRelease(l, addr)
-			if id == "A" {
-				g.deleted = func(_ locks.Lease, at time.Time, r string) {
-					mu.Lock()
-					defer mu.Unlock()
-					checked, removed = at, append(removed, r)
-				}
+		g := newGetThenDelRelease(l, addr)
+		if id == "A" {
+			g.deleted = func(_ locks.Lease, at time.Time, r string) {
+				mu.Lock()
+				defer mu.Unlock()
+				checked, removed = at, append(removed, r)
 			}
-			locker = g
 		}
-		defer locker.Close()
-		clients = append(clients, lab.NewClient(id, locker, t.Rec))
+		return g
+	})
+	if err != nil {
+		return err
 	}
+	defer closeAll()
 	a, b, c := clients[0], clients[1], clients[2]
 	pauseA := func(ctx context.Context) error {
 		heal, err := nemesis.Inject(ctx, "client-pause", nemesis.Target{Client: a, Duration: 2 * ttl, Recorder: t.Rec})
@@ -120,15 +117,10 @@ func (s checkThenDelete) pauseTrial(ctx context.Context, addr string, v checkThe
 		g.between = pauseA
 	}
 
-	leaseA, err := a.Acquire(ctx, t.Key, ttl)
+	leaseA, err := workDone(ctx, a, res, t.Key, ttl)
 	if err != nil {
-		return lab.FirstGrant(err)
-	}
-	if err := a.Enter(ctx, res, leaseA); err != nil {
 		return err
 	}
-	a.Write(ctx, res, leaseA)
-	a.Leave(res, leaseA)
 
 	// B holds with a long TTL, so that only a wrong release frees its key early.
 	cDone := make(chan struct{})

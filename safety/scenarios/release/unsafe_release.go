@@ -55,30 +55,22 @@ func (s unsafeRelease) trial(ctx context.Context, addr string, v releaseVariant,
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	res := lab.NewResource("resource", false, t.Rec)
-	var clients []*lab.Client
-	for _, id := range []string{"A", "B", "C"} {
-		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
-		if err != nil {
-			return lab.Failed("setup", err)
-		}
-		var locker locks.Locker = l
+	clients, closeAll, err := threeClients(ctx, addr, t.Rec, func(_ string, l locks.Locker) locks.Locker {
 		if v.plainDel {
-			locker = newUnsafeDelRelease(l, addr)
+			return newUnsafeDelRelease(l, addr)
 		}
-		defer locker.Close()
-		clients = append(clients, lab.NewClient(id, locker, t.Rec))
-	}
-	a, b, c := clients[0], clients[1], clients[2]
-
-	leaseA, err := a.Acquire(ctx, t.Key, ttl)
+		return l
+	})
 	if err != nil {
-		return lab.FirstGrant(err)
-	}
-	if err := a.Enter(ctx, res, leaseA); err != nil {
 		return err
 	}
-	a.Write(ctx, res, leaseA)
-	a.Leave(res, leaseA)
+	defer closeAll()
+	a, b, c := clients[0], clients[1], clients[2]
+
+	leaseA, err := workDone(ctx, a, res, t.Key, ttl)
+	if err != nil {
+		return err
+	}
 	heal, err := nemesis.Inject(ctx, "client-pause", nemesis.Target{Client: a, Duration: 2 * ttl, Recorder: t.Rec})
 	if err != nil {
 		return lab.Failed("nemesis", err)

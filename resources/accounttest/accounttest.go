@@ -1,0 +1,65 @@
+// Package accounttest holds what the tests of the account resources (pgaccount,
+// redisaccount) do alike: a bound that stops a hung test, a change paused where its
+// race is made, and a parser of names checked.
+package accounttest
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Ctx bounds a test only so that a hung one stops; no result depends on the bound.
+func Ctx(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// Paused runs apply, which sets between as its change's Between hook, with its client
+// paused there: it waits until the client is, runs during (the other client's
+// change), lets it go and returns what apply returned. A change that finishes without
+// pausing fails the test, named by what.
+func Paused[R any](t *testing.T, what string, apply func(between func(context.Context) error) R, during func()) R {
+	t.Helper()
+	pausedAt, release := make(chan struct{}), make(chan struct{})
+	between := func(ctx context.Context) error {
+		close(pausedAt)
+		select {
+		case <-release:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	done := make(chan R, 1)
+	go func() { done <- apply(between) }()
+	select {
+	case <-pausedAt:
+	case res := <-done:
+		t.Fatalf("%s finished without pausing: %+v", what, res)
+	}
+	during()
+	close(release)
+	return <-done
+}
+
+// CheckParse checks that parse reads every name of all back to itself, and refuses
+// each of bad with an error naming it and the known name known.
+func CheckParse[T ~string](t *testing.T, all []T, parse func(string) (T, error), bad []string, known T) {
+	t.Helper()
+	for _, m := range all {
+		got, err := parse(string(m))
+		if err != nil || got != m {
+			t.Fatalf("parse(%q) = %v, %v", m, got, err)
+		}
+	}
+	for _, b := range bad {
+		_, err := parse(b)
+		if err == nil || !strings.Contains(err.Error(), `"`+b+`"`) || !strings.Contains(err.Error(), string(known)) {
+			t.Fatalf("parse(%q): err %v; want one naming it and the known names", b, err)
+		}
+	}
+}
