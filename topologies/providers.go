@@ -52,6 +52,17 @@ func RegisterProvider(p Provider, defaultFor ...Kind) {
 	}
 }
 
+// JoinFamily makes provider serve kind when family (process, embedded, container) is
+// asked for: a store in its own folder joins a family without a name here.
+func JoinFamily(family string, kind Kind, provider string) {
+	defaultsMu.Lock()
+	defer defaultsMu.Unlock()
+	if families[family] == nil {
+		families[family] = map[Kind]string{}
+	}
+	families[family][kind] = provider
+}
+
 // ProviderNamed returns the provider registered as name. A family name (process,
 // embedded, container, auto) returns a provider that picks the family's member per kind.
 func ProviderNamed(name string) (Provider, error) {
@@ -128,7 +139,10 @@ func resolveProvider(name string, kind Kind) (p Provider, autoNote, fallbackNote
 		autoNote = fmt.Sprintf("provider auto: %s for %s topologies (%s)", pick, kind, reason)
 		name = pick
 	}
-	if member, ok := families[name][kind]; ok {
+	defaultsMu.RLock()
+	member, ok := families[name][kind]
+	defaultsMu.RUnlock()
+	if ok {
 		name = member
 	}
 	if p, err = providers.Get(name); err != nil {
