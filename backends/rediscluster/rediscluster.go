@@ -29,7 +29,7 @@ func init() {
 		Capabilities: []backend.Capability{backend.Replication},
 		Defaults:     defaults,
 		Validate:     validate,
-		NoNetwork:    "the cluster client dials the addresses the nodes announce on the cluster bus, which lockbench's proxies do not map",
+		NoNetwork:    "cannot run under a network profile yet (the cluster client dials the addresses the nodes announce, which lockbench's proxies do not map)",
 	}}})
 }
 
