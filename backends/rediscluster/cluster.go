@@ -368,3 +368,37 @@ func Role(ctx context.Context, n topologies.Node) (string, error) {
 	}
 	return repl["role"], nil
 }
+
+// MasterOf is the address node n replicates ("" when n is a master), as INFO
+// replication says: after its master died, still the dead one's until it is promoted.
+func MasterOf(ctx context.Context, n topologies.Node) (string, error) {
+	repl, err := fields(ctx, n.Addr(), "INFO", "replication")
+	if err != nil {
+		return "", err
+	}
+	if repl["role"] != "slave" {
+		return "", nil
+	}
+	return repl["master_host"] + ":" + repl["master_port"], nil
+}
+
+// KeyMaster is the address of the master serving key's slot, as the node at addr sees
+// the cluster (CLUSTER KEYSLOT, then CLUSTER SLOTS).
+func KeyMaster(ctx context.Context, addr, key string) (string, error) {
+	c := admin(addr)
+	defer c.Close()
+	slot, err := c.ClusterKeySlot(ctx, key).Result()
+	if err != nil {
+		return "", err
+	}
+	ranges, err := c.ClusterSlots(ctx).Result()
+	if err != nil {
+		return "", err
+	}
+	for _, r := range ranges {
+		if int64(r.Start) <= slot && slot <= int64(r.End) && len(r.Nodes) > 0 {
+			return r.Nodes[0].Addr, nil
+		}
+	}
+	return "", fmt.Errorf("%s: no master serves slot %d of %s", addr, slot, key)
+}
