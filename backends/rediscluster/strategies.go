@@ -21,6 +21,7 @@ const (
 func init() {
 	redisconn.Allow(StrategyCluster, clusterCommands(nil))
 	redisconn.Allow(StrategyWait, clusterCommands([]string{"WAIT"}))
+	redisconn.Allow(StrategyFenced, clusterCommands(nil))
 	spec := topologies.Spec{Kind: Kind}
 	locks.Register(StrategyCluster, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 		return NewCluster(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
@@ -29,6 +30,9 @@ func init() {
 		w := o.Wait
 		w.RedisOptions = o.RedisOptions
 		return NewClusterWait(ctx, topologies.Addrs(topo.Masters()), w)
+	})
+	locks.Register(StrategyFenced, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+		return NewClusterFenced(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
 	})
 }
 

@@ -184,3 +184,64 @@ func TestAClusterLockerCannotFlush(t *testing.T) {
 		t.Fatalf("FLUSHALL through a cluster locker: %v, want refused", err)
 	}
 }
+
+// The fence key hashes to the lock key's slot (the server says so), and a key whose
+// slot no fence name can share is refused.
+func TestTheFenceSharesTheLockKeysSlot(t *testing.T) {
+	c := startCluster(t, topologies.Spec{})
+	ctx := context.Background()
+	cl := client(t, c.Masters()[0].Addr())
+	for _, key := range []string{"plain", "lock:orders:42", "a{b}c", "{tag}rest", "a{b"} {
+		fk, err := rediscluster.FenceKey(key)
+		if err != nil {
+			t.Errorf("%q: %v", key, err)
+			continue
+		}
+		ks, _ := cl.ClusterKeySlot(ctx, key).Result()
+		fs, _ := cl.ClusterKeySlot(ctx, fk).Result()
+		if ks != fs {
+			t.Errorf("%q in slot %d, its fence %q in slot %d", key, ks, fk, fs)
+		}
+	}
+	for _, key := range []string{"x}y", "a{}c", "a{}c{d}"} {
+		if fk, err := rediscluster.FenceKey(key); err == nil {
+			t.Errorf("%q: fence %q accepted, though no name shares its slot", key, fk)
+		}
+	}
+}
+
+// cluster-fenced passes the conformance suite with fences, and the fences it hands out
+// on one key grow, whichever master serves it.
+func TestClusterFencedNumbersItsGrants(t *testing.T) {
+	c := startCluster(t, topologies.Spec{})
+	l := build(t, rediscluster.StrategyFenced, c)
+	lockstest.Conformance(t, l, 8, 25)
+	ctx := context.Background()
+	for _, m := range c.Masters() {
+		key, err := rediscluster.KeyServedBy(ctx, m.Addr(), "fenced")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fences []int64
+		for i := 0; i < 5; i++ {
+			lease, err := l.Acquire(ctx, key, 10*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !lease.HasFence {
+				t.Fatalf("lease without a fence: %+v", lease)
+			}
+			fences = append(fences, lease.Fence)
+			if err := l.Release(ctx, lease); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i := lockstest.FirstNonIncreasing(fences); i >= 0 {
+			t.Errorf("%s: fences %v do not grow at %d", m.Name(), fences, i)
+		}
+		fk, _ := rediscluster.FenceKey(key)
+		if n, err := client(t, m.Addr()).Get(ctx, fk).Int64(); err != nil || n != fences[len(fences)-1] {
+			t.Errorf("%s holds fence %d (%v), want the last handed out, %d", m.Name(), n, err, fences[len(fences)-1])
+		}
+	}
+}

@@ -5,7 +5,6 @@ package clusterlab
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -30,12 +29,18 @@ type store struct {
 func (s store) Strategy() string                           { return s.strategy }
 func (s store) Spec() topologies.Spec                      { return s.spec }
 func (s store) GrantedTTL(ttl time.Duration) time.Duration { return ttl }
-func (s store) FenceSource() string                        { return "none yet (a fence in the key's slot is not built)" }
+func (s store) FenceSource() string {
+	return "INCR fence:{key} in the lock key's slot, in the script that sets the key (asynchronously replicated)"
+}
 
-// Locker is the strategy's locker; a fenced one is refused until the slot fence exists.
+// Locker is the strategy's locker; a fenced cluster one is cluster-fenced (cluster-wait
+// has no fenced form yet).
 func (s store) Locker(ctx context.Context, topo topologies.Topology, fenced bool) (locks.Locker, error) {
 	if fenced {
-		return nil, errors.New("cluster: no fenced locker yet (the fence in the key's slot is not built)")
+		if s.strategy != rediscluster.StrategyCluster && s.strategy != rediscluster.StrategyFenced {
+			return nil, fmt.Errorf("%s: no fenced form yet (cluster-fenced is cluster's)", s.strategy)
+		}
+		return rediscluster.NewClusterFenced(ctx, topologies.Addrs(topo.Masters()), locks.RedisOptions{})
 	}
 	return locks.ForTopology(ctx, s.strategy, topo, locks.Options{})
 }
