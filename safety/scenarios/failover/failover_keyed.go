@@ -47,9 +47,9 @@ func (s failoverLoss) runKeyed(ctx context.Context, env *lab.Env, rep *results.R
 }
 
 func keyedVariant(st lab.KeyedFailover, spec topologies.Spec, cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration) *failoverVariant {
-	grant := st.Strategy() + ": SET NX PX on the key's master"
+	grant := st.Strategy() + ": its own grant on the key's master"
 	if g.WaitReplicas > 0 {
-		grant += fmt.Sprintf(", then WAIT %d %d there", g.WaitReplicas, cfg.WaitTimeout.Milliseconds())
+		grant = fmt.Sprintf("%s: SET NX PX on the key's master, then WAIT %d %d there", st.Strategy(), g.WaitReplicas, cfg.WaitTimeout.Milliseconds())
 	}
 	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name: fmt.Sprintf("%s/%s-delay-%dms", st.Strategy(), g.Mode, delay.Milliseconds()),

@@ -1,6 +1,8 @@
 package failover
 
 import (
+	"context"
+	"errors"
 	"testing"
 
 	_ "github.com/lockbench/lockbench/backends/rediscluster/clusterlab" // the cluster's store adapter
@@ -24,6 +26,12 @@ func TestFailoverLossOnACluster(t *testing.T) {
 	}
 	for name := range want {
 		t.Errorf("no series %q", name)
+	}
+	env := labtest.TestEnv(t, 1, lab.Params{"strategies": "cluster", "cut": "link-kill"})
+	s, _ := lab.Lookup("failover-loss")
+	var perr *lab.ParamError
+	if _, err := lab.Run(context.Background(), s, env); !errors.As(err, &perr) || perr.Name != "cut" {
+		t.Errorf("cut=link-kill on a cluster: %v, want a cut param error", err)
 	}
 	if len(rep.Variants) != 2 {
 		t.Fatalf("%d variants, want none and wait1 at one delay", len(rep.Variants))

@@ -109,6 +109,9 @@ func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 			sentinel = true
 		}
 	}
+	if len(keyed) > 0 && p.String("cut") != "pause" {
+		return nil, &lab.ParamError{Name: "cut", Value: p.String("cut"), Want: "pause: a store whose primary is the key's master (" + keyed[0].Strategy() + ") runs no link-kill"}
+	}
 	if sentinel {
 		if err := s.runSentinel(ctx, env, p, rep); err != nil {
 			return nil, err
