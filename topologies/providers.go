@@ -63,6 +63,19 @@ func JoinFamily(family string, kind Kind, provider string) {
 	families[family][kind] = provider
 }
 
+// InFamily says whether provider serves some kind for family (zookeeper-process is
+// the process family's member for zookeeper).
+func InFamily(family, provider string) bool {
+	defaultsMu.RLock()
+	defer defaultsMu.RUnlock()
+	for _, member := range families[family] {
+		if member == provider {
+			return true
+		}
+	}
+	return false
+}
+
 // ProviderNamed returns the provider registered as name. A family name (process,
 // embedded, container, auto) returns a provider that picks the family's member per kind.
 func ProviderNamed(name string) (Provider, error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/backends/rediscluster"
+	"github.com/lockbench/lockbench/preflight"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/portlease"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -275,5 +276,20 @@ func TestRestartFromDiskKeepsKeysAndEmptyForgetsThem(t *testing.T) {
 	}
 	if n, err := client(t, m.Addr()).DBSize(ctx).Result(); err != nil || n != 0 {
 		t.Fatalf("restarted empty: %d keys, %v", n, err)
+	}
+}
+
+// A run of the cluster strategies checks for redis-server first, as the other Redis
+// kinds do: without it, the preflight names it.
+func TestPreflightNamesRedisServerForAClusterRun(t *testing.T) {
+	need := []preflight.Need{{Strategy: rediscluster.StrategyCluster, Kind: rediscluster.Kind}}
+	t.Setenv("REDIS_SERVER", "/nonexistent/redis-server")
+	missing := preflight.Check("process", need)
+	if len(missing) != 1 || missing[0].Piece.Name != "redis-server" {
+		t.Fatalf("without redis-server: %+v, want redis-server missing", missing)
+	}
+	t.Setenv("REDIS_SERVER", testenv.RequireRedis(t))
+	if missing := preflight.Check("process", need); len(missing) != 0 {
+		t.Fatalf("with redis-server: %+v missing", missing)
 	}
 }
