@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -292,4 +296,67 @@ func TestPreflightNamesRedisServerForAClusterRun(t *testing.T) {
 	if missing := preflight.Check("process", need); len(missing) != 0 {
 		t.Fatalf("with redis-server: %+v missing", missing)
 	}
+}
+
+// Another program binds a leased port before the node can: master-0's client port (the
+// first lease) or its bus port (the second). The node starts again on new ports, and
+// the cluster forms on them.
+func TestAPortTakenBeforeItsNodeBindsIsRetried(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		lease int
+	}{{"client-port", 1}, {"bus-port", 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			testenv.RequireRedis(t)
+			var mu sync.Mutex
+			leases, stolen := 0, 0
+			var held net.Listener
+			restore := portlease.OnTake(func(port int) {
+				mu.Lock()
+				defer mu.Unlock()
+				if leases++; leases != c.lease {
+					return
+				}
+				l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+				if err != nil {
+					t.Errorf("steal leased port %d: %v", port, err)
+					return
+				}
+				held, stolen = l, port
+			})
+			defer func() {
+				restore()
+				if held != nil {
+					held.Close()
+				}
+			}()
+			cl := startCluster(t, topologies.Spec{})
+			if stolen == 0 {
+				t.Fatal("no port stolen")
+			}
+			used := busPorts(t, cl)
+			for _, n := range cl.Nodes() {
+				var p int
+				fmt.Sscanf(n.Addr(), "127.0.0.1:%d", &p)
+				used = append(used, p)
+			}
+			for _, p := range used {
+				if p == stolen {
+					t.Errorf("a node uses port %d, which another program holds", p)
+				}
+			}
+			if log := logOf(t, cl, "master-0"); !strings.Contains(log, "Address already in use") {
+				t.Errorf("master-0's log does not show the failed bind it was retried for:\n%s", log)
+			}
+		})
+	}
+}
+
+// logOf is everything node name wrote to its log, every start included.
+func logOf(t *testing.T, c *rediscluster.Cluster, name string) string {
+	b, err := os.ReadFile(filepath.Join(c.Dir(), name, "server.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
