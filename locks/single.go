@@ -36,7 +36,6 @@ func newSetNX(ctx context.Context, name string, client redis.UniversalClient, ti
 
 // NewSetNX is the SET NX locker named name over any go-redis client: a store outside
 // this package (a cluster's client) takes, releases and extends as single does.
-// Its Release and Extend are the giveBack of AcquireAcknowledged.
 func NewSetNX(ctx context.Context, name string, client redis.UniversalClient, timeout time.Duration) (*SetNX, error) {
 	core, err := newSetNX(ctx, name, client, timeout)
 	if err != nil {
@@ -48,7 +47,8 @@ func NewSetNX(ctx context.Context, name string, client redis.UniversalClient, ti
 // SetNX is the exported face of the SET NX core, for NewSetNX's callers.
 type SetNX struct{ *setNX }
 
-// GiveBack releases lease, with a context of its own once ctx has ended.
+// GiveBack releases lease, with a context of its own once ctx has ended: the giveBack
+// AcquireAcknowledged takes.
 func (s *SetNX) GiveBack(ctx context.Context, lease Lease) { s.giveBack(ctx, lease) }
 
 func (s *setNX) Strategy() string { return s.name }

@@ -53,12 +53,13 @@ func RegisterProvider(p Provider, defaultFor ...Kind) {
 }
 
 // JoinFamily makes provider serve kind when family (process, embedded, container) is
-// asked for: a store in its own folder joins a family without a name here.
+// asked for: a store in its own folder joins a family without a name here. An unknown
+// family is a programming error and panics.
 func JoinFamily(family string, kind Kind, provider string) {
 	defaultsMu.Lock()
 	defer defaultsMu.Unlock()
 	if families[family] == nil {
-		families[family] = map[Kind]string{}
+		panic("topologies: no provider family " + family)
 	}
 	families[family][kind] = provider
 }

@@ -259,14 +259,14 @@ func (c *Cluster) serving(ctx context.Context) error {
 		if info["cluster_state"] != "ok" || info["cluster_slots_ok"] != strconv.Itoa(Slots) || info["cluster_known_nodes"] != total {
 			return fmt.Errorf("%s: state %s, %s slots ok, %s of %s nodes known", n.name, info["cluster_state"], info["cluster_slots_ok"], info["cluster_known_nodes"], total)
 		}
-		repl, err := fields(ctx, n.Addr(), "INFO", "replication")
+		repl, err := topologies.Replication(ctx, n.Addr())
 		if err != nil {
 			return fmt.Errorf("%s: %w", n.name, err)
 		}
-		switch repl["role"] {
+		switch repl.Role {
 		case "slave":
-			if repl["master_link_status"] != "up" {
-				return fmt.Errorf("%s: link to master %s:%s is %s", n.name, repl["master_host"], repl["master_port"], repl["master_link_status"])
+			if !repl.LinkUp {
+				return fmt.Errorf("%s: link to master %s is down", n.name, repl.MasterAddr)
 			}
 		case "master":
 			if err := c.acknowledged(ctx, n, repl); err != nil {
@@ -279,10 +279,10 @@ func (c *Cluster) serving(ctx context.Context) error {
 
 // acknowledged writes a marker in one of master n's slots and checks that its online
 // replicas acknowledge it: until a replica's first ACK after a sync, WAIT times out.
-func (c *Cluster) acknowledged(ctx context.Context, n *node, repl map[string]string) error {
+func (c *Cluster) acknowledged(ctx context.Context, n *node, repl topologies.ReplicationInfo) error {
 	want := 0
-	for k, v := range repl {
-		if strings.HasPrefix(k, "slave") && strings.Contains(v, "state=online") {
+	for _, r := range repl.Replicas {
+		if r.State == "online" {
 			want++
 		}
 	}
@@ -358,28 +358,6 @@ func servedSlots(ctx context.Context, addr string) (func(int) bool, error) {
 		}
 		return false
 	}, nil
-}
-
-// Role asks node n what it is now ("master" or "slave"), as INFO replication says.
-func Role(ctx context.Context, n topologies.Node) (string, error) {
-	repl, err := fields(ctx, n.Addr(), "INFO", "replication")
-	if err != nil {
-		return "", err
-	}
-	return repl["role"], nil
-}
-
-// MasterOf is the address node n replicates ("" when n is a master), as INFO
-// replication says: after its master died, still the dead one's until it is promoted.
-func MasterOf(ctx context.Context, n topologies.Node) (string, error) {
-	repl, err := fields(ctx, n.Addr(), "INFO", "replication")
-	if err != nil {
-		return "", err
-	}
-	if repl["role"] != "slave" {
-		return "", nil
-	}
-	return repl["master_host"] + ":" + repl["master_port"], nil
 }
 
 // KeyMaster is the address of the master serving key's slot, as the node at addr sees

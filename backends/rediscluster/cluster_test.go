@@ -191,7 +191,7 @@ func waitRole(t *testing.T, n topologies.Node, role string, limit time.Duration)
 	t.Helper()
 	start := time.Now()
 	for time.Since(start) < limit {
-		if r, err := rediscluster.Role(context.Background(), n); err == nil && r == role {
+		if r, err := topologies.CurrentRole(context.Background(), n.Addr()); err == nil && r == role {
 			return time.Since(start)
 		}
 		time.Sleep(10 * time.Millisecond)

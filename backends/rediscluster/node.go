@@ -124,7 +124,7 @@ func query(ctx context.Context, addr string, args ...any) (any, error) {
 	return c.Do(ctx, args...).Result()
 }
 
-// fields runs a command answering key:value lines (CLUSTER INFO, INFO section).
+// fields runs a command answering key:value lines (CLUSTER INFO).
 func fields(ctx context.Context, addr string, args ...any) (map[string]string, error) {
 	v, err := query(ctx, addr, args...)
 	if err != nil {

@@ -74,11 +74,12 @@ func (s store) ReplicasOf(ctx context.Context, topo topologies.Topology, primary
 		if !n.Running() || n.Addr() == primary.Addr() {
 			continue
 		}
-		master, err := rediscluster.MasterOf(ctx, n)
+		repl, err := topologies.Replication(ctx, n.Addr())
 		if err != nil {
 			return nil, err
 		}
-		if master == primary.Addr() {
+		// A replica names its master still after the master died, until it is promoted.
+		if repl.Role == "slave" && repl.MasterAddr == primary.Addr() {
 			out = append(out, n)
 		}
 	}
@@ -96,7 +97,7 @@ func (s store) AwaitPromotion(ctx context.Context, topo topologies.Topology, old
 	}
 	for {
 		for _, r := range replicas {
-			if role, err := rediscluster.Role(ctx, r); err == nil && role == "master" {
+			if role, err := topologies.CurrentRole(ctx, r.Addr()); err == nil && role == "master" {
 				return r, nil
 			}
 		}
