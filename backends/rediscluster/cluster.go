@@ -81,10 +81,13 @@ func (c *Cluster) Replicas() []topologies.Node  { return asNodes(c.replicas) }
 func (c *Cluster) Sentinels() []topologies.Node { return nil }
 func (c *Cluster) Nodes() []topologies.Node     { return asNodes(c.all()) }
 func (c *Cluster) all() []*node                 { return append(append([]*node{}, c.masters...), c.replicas...) }
-func (c *Cluster) ReplicasOf(master int) []topologies.Node {
+
+// ReplicasOf are the replicas that followed master-i at start (a failover may have
+// swapped their roles since: ask the servers).
+func (c *Cluster) ReplicasOf(i int) []topologies.Node {
 	var out []topologies.Node
 	for _, r := range c.replicas {
-		if strings.HasPrefix(r.name, fmt.Sprintf("replica-%d-", master)) {
+		if r.follows == i {
 			out = append(out, r)
 		}
 	}
@@ -113,7 +116,7 @@ func (c *Cluster) Close() error {
 
 func (c *Cluster) launch(ctx context.Context) error {
 	for i := 0; i < c.spec.Masters; i++ {
-		m, err := c.startNode(ctx, fmt.Sprintf("master-%d", i), topologies.RoleMaster)
+		m, err := c.startNode(ctx, fmt.Sprintf("master-%d", i), topologies.RoleMaster, -1)
 		if err != nil {
 			return err
 		}
@@ -121,7 +124,7 @@ func (c *Cluster) launch(ctx context.Context) error {
 	}
 	for i := 0; i < c.spec.Masters; i++ {
 		for j := 0; j < c.spec.Replicas; j++ {
-			r, err := c.startNode(ctx, fmt.Sprintf("replica-%d-%d", i, j), topologies.RoleReplica)
+			r, err := c.startNode(ctx, fmt.Sprintf("replica-%d-%d", i, j), topologies.RoleReplica, i)
 			if err != nil {
 				return err
 			}
@@ -133,7 +136,7 @@ func (c *Cluster) launch(ctx context.Context) error {
 
 // startNode leases a client and a bus port and starts the node, on new ports when a
 // program outside lockbench bound one first.
-func (c *Cluster) startNode(ctx context.Context, name string, role topologies.Role) (*node, error) {
+func (c *Cluster) startNode(ctx context.Context, name string, role topologies.Role, follows int) (*node, error) {
 	dir := filepath.Join(c.dir, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -150,6 +153,7 @@ func (c *Cluster) startNode(ctx context.Context, name string, role topologies.Ro
 			return err
 		}
 		n = newNode(c, name, role, dir, port, bus)
+		n.follows = follows
 		if err := os.WriteFile(n.confPath(), []byte(n.config(c.spec)), 0o644); err != nil {
 			n.stop()
 			return err
@@ -192,9 +196,8 @@ func (c *Cluster) form(ctx context.Context) error {
 		}
 	}
 	for _, r := range c.replicas {
-		var master int
-		fmt.Sscanf(r.name, "replica-%d-", &master)
-		if err := c.replicate(ctx, r, c.masters[master], ids[c.masters[master]]); err != nil {
+		m := c.masters[r.follows]
+		if err := c.replicate(ctx, r, m, ids[m]); err != nil {
 			return err
 		}
 	}

@@ -27,6 +27,7 @@ type node struct {
 	dir     string
 	port    int
 	busPort int
+	follows int // the master index a replica follows at start; -1 for a master
 }
 
 func newNode(c *Cluster, name string, role topologies.Role, dir string, port, busPort int) *node {
