@@ -34,6 +34,23 @@ func newSetNX(ctx context.Context, name string, client redis.UniversalClient, ti
 	return &setNX{name: name, client: client, timeout: timeout}, nil
 }
 
+// NewSetNX is the SET NX locker named name over any go-redis client: a store outside
+// this package (a cluster's client) takes, releases and extends as single does.
+func NewSetNX(ctx context.Context, name string, client redis.UniversalClient, timeout time.Duration) (*SetNX, error) {
+	core, err := newSetNX(ctx, name, client, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return &SetNX{core}, nil
+}
+
+// SetNX is the exported face of the SET NX core, for NewSetNX's callers.
+type SetNX struct{ *setNX }
+
+// GiveBack releases lease, with a context of its own once ctx has ended: the giveBack
+// AcquireAcknowledged takes.
+func (s *SetNX) GiveBack(ctx context.Context, lease Lease) { s.giveBack(ctx, lease) }
+
 func (s *setNX) Strategy() string { return s.name }
 func (s *setNX) Close() error     { return s.client.Close() }
 

@@ -45,6 +45,15 @@ func NewWait(ctx context.Context, addr string, opts WaitOptions) (Locker, error)
 }
 
 func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (Lease, error) {
+	return AcquireAcknowledged(ctx, w.client, key, ttl, w.opts, w.giveBack)
+}
+
+// AcquireAcknowledged is the wait strategy's attempt on one master's client: SET NX
+// and WAIT in one pipeline, the lock given back (by giveBack) unless opts.Replicas
+// replicas acknowledged it. A store whose key's master is found per key (a cluster)
+// calls it with that master's client.
+func AcquireAcknowledged(ctx context.Context, client redis.Cmdable, key string, ttl time.Duration, opts WaitOptions, giveBack func(context.Context, Lease)) (Lease, error) {
+	opts = opts.withDefaults()
 	if ttl <= 0 {
 		return Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
@@ -53,14 +62,14 @@ func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration)
 	// keeps the pair to one network round trip.
 	var set *redis.BoolCmd
 	var wait *redis.Cmd
-	_, err := w.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+	_, err := client.Pipelined(ctx, func(p redis.Pipeliner) error {
 		set = p.SetNX(ctx, key, lease.Token, ttl)
-		wait = p.Do(ctx, "WAIT", w.opts.Replicas, w.opts.Timeout.Milliseconds())
+		wait = p.Do(ctx, "WAIT", opts.Replicas, opts.Timeout.Milliseconds())
 		return nil
 	})
 	if err != nil && set.Err() != nil {
 		if ctx.Err() != nil {
-			w.giveBack(ctx, lease) // cut off: the SET may have landed
+			giveBack(ctx, lease) // cut off: the SET may have landed
 		}
 		return Lease{}, set.Err()
 	}
@@ -71,13 +80,13 @@ func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration)
 	if waitErr != nil {
 		// WAIT itself failed (an error reply, a broken connection): no replica refused
 		// anything, so this is not ErrNotReplicated. Give back what may be held.
-		w.giveBack(ctx, lease)
-		return Lease{}, fmt.Errorf("WAIT %d after the SET: %w", w.opts.Replicas, waitErr)
+		giveBack(ctx, lease)
+		return Lease{}, fmt.Errorf("WAIT %d after the SET: %w", opts.Replicas, waitErr)
 	}
-	if acked < int64(w.opts.Replicas) {
+	if acked < int64(opts.Replicas) {
 		// The master holds a lock no failover would keep: give it back.
-		w.giveBack(ctx, lease)
-		return Lease{}, fmt.Errorf("%w: %d of %d replicas within %v", ErrNotReplicated, acked, w.opts.Replicas, w.opts.Timeout)
+		giveBack(ctx, lease)
+		return Lease{}, fmt.Errorf("%w: %d of %d replicas within %v", ErrNotReplicated, acked, opts.Replicas, opts.Timeout)
 	}
 	lease.ValidUntil = lease.Start.Add(ttl)
 	return lease, nil

@@ -38,6 +38,10 @@ func Warm(ctx context.Context, l Locker, w WarmUp) error {
 	return nil
 }
 
+// WarmClient warms one server's client as the SET NX lockers do: a store that keeps a
+// client per node (a cluster's masters) calls it for each.
+func WarmClient(ctx context.Context, c *redis.Client, n int) error { return warmRedis(ctx, c, n) }
+
 // warmRedis opens n connections in client's pool (no more than it holds) by holding n
 // sticky connections at once, each proved by a PING, then gives them all back idle.
 func warmRedis(ctx context.Context, client redis.UniversalClient, n int) error {

@@ -47,8 +47,11 @@ func resolve(provider string, kind topologies.Kind) (string, error) {
 // piecesFor are what the concrete provider needs on this machine to start kind.
 func piecesFor(provider string, kind topologies.Kind, clocks bool) []Piece {
 	var pieces []Piece
+	if topologies.InFamily("process", provider) {
+		provider = "process" // a store's own process provider (zookeeper-process, say)
+	}
 	switch provider {
-	case "process", "zookeeper-process", "postgres-process", "etcd-process", "embedded-etcd":
+	case "process", "embedded-etcd":
 		// The process family's member for kind, or etcd inside this program: the store's own server.
 		pieces = []Piece{serverPiece(kind)}
 	case "embedded":

@@ -62,14 +62,29 @@ var withSubcommands = map[string]bool{
 var allowSets = func() map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	for purpose, cmds := range allowed {
-		set := map[string]bool{}
-		for _, c := range append(append([]string{}, connectionSetup...), cmds...) {
-			set[strings.ToLower(c)] = true
-		}
-		out[purpose] = set
+		out[purpose] = commandSet(cmds)
 	}
 	return out
 }()
+
+// Allow adds the allow-list of a purpose a store's own package names (its strategies),
+// from that package's init; a purpose listed twice is a programming error and panics.
+func Allow(purpose string, commands []string) {
+	if _, dup := allowed[purpose]; dup {
+		panic("redisconn: allow-list of purpose " + purpose + " given twice")
+	}
+	allowed[purpose] = commands
+	allowSets[purpose] = commandSet(commands)
+}
+
+// commandSet is cmds and the connection set-up as a set of lower-case names.
+func commandSet(cmds []string) map[string]bool {
+	set := map[string]bool{}
+	for _, c := range append(append([]string{}, connectionSetup...), cmds...) {
+		set[strings.ToLower(c)] = true
+	}
+	return set
+}
 
 // Purposes lists the purposes with an allow-list, sorted.
 func Purposes() []string {

@@ -52,6 +52,31 @@ func RegisterProvider(p Provider, defaultFor ...Kind) {
 	}
 }
 
+// JoinFamily makes provider serve kind when family (process, embedded, container) is
+// asked for: a store in its own folder joins a family without a name here. An unknown
+// family is a programming error and panics.
+func JoinFamily(family string, kind Kind, provider string) {
+	defaultsMu.Lock()
+	defer defaultsMu.Unlock()
+	if families[family] == nil {
+		panic("topologies: no provider family " + family)
+	}
+	families[family][kind] = provider
+}
+
+// InFamily says whether provider serves some kind for family (zookeeper-process is
+// the process family's member for zookeeper).
+func InFamily(family, provider string) bool {
+	defaultsMu.RLock()
+	defer defaultsMu.RUnlock()
+	for _, member := range families[family] {
+		if member == provider {
+			return true
+		}
+	}
+	return false
+}
+
 // ProviderNamed returns the provider registered as name. A family name (process,
 // embedded, container, auto) returns a provider that picks the family's member per kind.
 func ProviderNamed(name string) (Provider, error) {
@@ -128,7 +153,10 @@ func resolveProvider(name string, kind Kind) (p Provider, autoNote, fallbackNote
 		autoNote = fmt.Sprintf("provider auto: %s for %s topologies (%s)", pick, kind, reason)
 		name = pick
 	}
-	if member, ok := families[name][kind]; ok {
+	defaultsMu.RLock()
+	member, ok := families[name][kind]
+	defaultsMu.RUnlock()
+	if ok {
 		name = member
 	}
 	if p, err = providers.Get(name); err != nil {

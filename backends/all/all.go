@@ -3,8 +3,9 @@
 package all
 
 import (
-	_ "github.com/lockbench/lockbench/backends/etcd"      // etcd
-	_ "github.com/lockbench/lockbench/backends/postgres"  // postgres
-	_ "github.com/lockbench/lockbench/backends/redis"     // single, replicated, sentinel, redlock
-	_ "github.com/lockbench/lockbench/backends/zookeeper" // zookeeper
+	_ "github.com/lockbench/lockbench/backends/etcd"         // etcd
+	_ "github.com/lockbench/lockbench/backends/postgres"     // postgres
+	_ "github.com/lockbench/lockbench/backends/redis"        // single, replicated, sentinel, redlock
+	_ "github.com/lockbench/lockbench/backends/rediscluster" // cluster
+	_ "github.com/lockbench/lockbench/backends/zookeeper"    // zookeeper
 )

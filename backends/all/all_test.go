@@ -15,6 +15,7 @@ func TestEveryKindTheNodeCodeStartsIsRegisteredByItsStore(t *testing.T) {
 	want := map[topologies.Kind]string{
 		topologies.Single: "redis", topologies.Replicated: "redis", topologies.Sentinel: "redis", topologies.Redlock: "redis",
 		topologies.Etcd: "etcd", topologies.Postgres: "postgres", topologies.ZooKeeper: "zookeeper",
+		"cluster": "rediscluster",
 	}
 	for k, store := range want {
 		sh, err := backend.Lookup(k)
@@ -29,11 +30,11 @@ func TestEveryKindTheNodeCodeStartsIsRegisteredByItsStore(t *testing.T) {
 
 func TestCapabilitiesAsDeclared(t *testing.T) {
 	for c, want := range map[backend.Capability][]backend.Kind{
-		"":                      {"single", "replicated", "sentinel", "redlock", "etcd", "postgres", "zookeeper"},
+		"":                      {"single", "replicated", "sentinel", "redlock", "cluster", "etcd", "postgres", "zookeeper"},
 		backend.Consensus:       {"etcd", "zookeeper"},
 		backend.OwnFence:        {"etcd", "postgres", "zookeeper"},
 		backend.CounterFence:    {"single", "replicated", "sentinel"},
-		backend.Replication:     {"replicated", "sentinel"},
+		backend.Replication:     {"replicated", "sentinel", "cluster"},
 		backend.Failover:        {"sentinel"},
 		backend.RedisProtocol:   {"single", "replicated", "sentinel", "redlock"},
 		backend.NetworkProfiles: {"single", "replicated", "sentinel", "redlock"},
@@ -58,7 +59,8 @@ func TestSpecValidationAsBefore(t *testing.T) {
 		spec topologies.Spec
 		want string
 	}{
-		{topologies.Spec{Kind: "cluster"}, `topology kind "cluster": want one of single, replicated, sentinel, redlock, etcd, postgres, zookeeper`},
+		{topologies.Spec{Kind: "nosuch"}, `topology kind "nosuch": want one of single, replicated, sentinel, redlock, cluster, etcd, postgres, zookeeper`},
+		{topologies.Spec{Kind: "cluster", Masters: 2}, "cluster masters = 2: must be >= 3 (a majority of masters promotes a replica)"},
 		{topologies.Spec{Kind: topologies.Single, Members: 3}, "members = 3, unsafe-no-fsync = false: only etcd and zookeeper topologies have members, only etcd, postgres and zookeeper have unsafe-no-fsync"},
 		{topologies.Spec{Kind: topologies.Single, Masters: 3}, "masters = 3: only a redlock topology has more than one"},
 		{topologies.Spec{Kind: topologies.Replicated, Replicas: -1}, "replicas = -1: must be >= 0"},
@@ -128,10 +130,11 @@ func TestEveryStoreSaysWhatItsServersRunOn(t *testing.T) {
 	if got := fmt.Sprint(fromHost); got != "[postgres zookeeper]" {
 		t.Errorf("kinds whose container image copies this machine's install: %s", got)
 	}
-	// The Redis kinds share one store, so one server.
+	// The Redis kinds share one server, a cluster's included.
 	single, _ := backend.Lookup(topologies.Single)
 	sentinel, _ := backend.Lookup(topologies.Sentinel)
-	if single.Server().Name != "redis-server" || sentinel.Server().Name != single.Server().Name {
-		t.Errorf("redis kinds' servers: %q, %q", single.Server().Name, sentinel.Server().Name)
+	cluster, _ := backend.Lookup("cluster")
+	if single.Server().Name != "redis-server" || sentinel.Server().Name != single.Server().Name || cluster.Server().Name != single.Server().Name {
+		t.Errorf("redis kinds' servers: %q, %q, %q", single.Server().Name, sentinel.Server().Name, cluster.Server().Name)
 	}
 }

@@ -20,10 +20,12 @@ const (
 	Redlock    backend.Kind = "redlock"    // N independent masters
 )
 
+// Server is what every Redis deployment runs on here (a cluster's too).
+var Server = backend.Requirement{Name: "redis-server", Install: "apt-get install redis-server", Find: topologies.FindRedisServer, Version: serverVersion}
+
 func init() {
 	reaches := []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
-	server := backend.Requirement{Name: "redis-server", Install: "apt-get install redis-server", Find: topologies.FindRedisServer, Version: serverVersion}
-	backend.Register(backend.Descriptor{Store: "redis", Server: server, Shapes: []backend.Shape{
+	backend.Register(backend.Descriptor{Store: "redis", Server: Server, Shapes: []backend.Shape{
 		{Kind: Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
 			Validate: func(s backend.Spec) error { return validate(s, nil) }},
 		{Kind: Replicated, Rank: 20, Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication}, reaches...),

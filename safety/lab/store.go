@@ -54,6 +54,30 @@ var storeMakers = registry.New[storeMaker]("store adapter for topology kind")
 // adapter file.
 func registerStore(kind topologies.Kind, build storeMaker) { storeMakers.Add(string(kind), build) }
 
+// RegisterStore is registerStore for an adapter that lives in its store's own folder
+// (backends/<store>/...), called from that package's init.
+func RegisterStore(kind topologies.Kind, build func(strategy string, spec topologies.Spec) Store) {
+	registerStore(kind, build)
+}
+
+// KeyedFailover is a store whose primary depends on the key: a Redis Cluster, where the
+// master of the key's slot takes its writes and one of its own replicas replaces it.
+type KeyedFailover interface {
+	Store
+	KeyReader
+	// PrimaryFor is the node taking writes for key now.
+	PrimaryFor(ctx context.Context, topo topologies.Topology, key string) (topologies.Node, error)
+	// ReplicasOf are the nodes replicating primary now.
+	ReplicasOf(ctx context.Context, topo topologies.Topology, primary topologies.Node) ([]topologies.Node, error)
+	// AwaitPromotion waits until a replica of old reports itself master, or ctx ends.
+	AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error)
+	// WaitLocker is the store's locker that waits for replicas acknowledgements (WAIT n).
+	WaitLocker(ctx context.Context, topo topologies.Topology, replicas int, timeout time.Duration) (locks.Locker, error)
+}
+
+// IsKeyedFailover is a store whose primary depends on the key.
+func IsKeyedFailover(s Store) bool { _, ok := s.(KeyedFailover); return ok }
+
 // StoreFor returns the adapter for a strategy of the locks registry.
 func StoreFor(strategy string) (Store, error) {
 	spec, err := locks.TopologyFor(strategy)

@@ -45,6 +45,7 @@ func guardModes() []string {
 
 func (failoverLoss) Params() []lab.Param {
 	return []lab.Param{
+		lab.StoresParam("strategies", []string{"sentinel"}, fitsFailoverLoss, "the lock services to run on: sentinel (every mode), or a store whose primary is the key's master, such as cluster (modes none and wait1, cut pause, a fresh deployment per trial, down-after as its node timeout)"),
 		lab.ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1, max-lag 10 s, above every lag run: the crash case it cannot see), min-replicas-stalled (every replica stopped past stalled-max-lag before the grant: where it refuses), zombie (stop the master, resume it after the failover)"),
 		lab.DurationsParam("delays", []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}, "time from grant to SIGKILL of the master"),
 		lab.DurationParam("lag-max", 50*time.Millisecond, 0, "each replica stops applying the stream (CLIENT PAUSE) for a whole number of ms drawn uniformly in [0, lag-max] just before the grant; 0 means natural lag only"),
@@ -91,24 +92,56 @@ type failoverVariant struct {
 	use   sentinelrig.DeploymentUse
 }
 
+// fitsFailoverLoss: the sentinel deployment the rig starts, or a store whose primary
+// is the key's master.
+func fitsFailoverLoss(s lab.Store) bool {
+	return s.Spec().Kind == topologies.Sentinel || lab.IsKeyedFailover(s)
+}
+
 func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	rep := env.NewReport(s)
+	var keyed []lab.KeyedFailover
+	sentinel := false
+	for _, st := range p.Stores("strategies") {
+		if k, ok := st.(lab.KeyedFailover); ok {
+			keyed = append(keyed, k)
+		} else {
+			sentinel = true
+		}
+	}
+	if len(keyed) > 0 && p.String("cut") != "pause" {
+		return nil, &lab.ParamError{Name: "cut", Value: p.String("cut"), Want: "pause: a store whose primary is the key's master (" + keyed[0].Strategy() + ") runs no link-kill"}
+	}
+	if sentinel {
+		if err := s.runSentinel(ctx, env, p, rep); err != nil {
+			return nil, err
+		}
+	}
+	for _, st := range keyed {
+		if err := s.runKeyed(ctx, env, rep, st, readFailoverConfig(p)); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report) error {
 	maxLag := p.Duration("stalled-max-lag")
 	if maxLag%time.Second != 0 {
-		return nil, &lab.ParamError{Name: "stalled-max-lag", Value: maxLag.String(), Want: "whole seconds: Redis's min-replicas-max-lag is an integer of seconds"}
+		return &lab.ParamError{Name: "stalled-max-lag", Value: maxLag.String(), Want: "whole seconds: Redis's min-replicas-max-lag is an integer of seconds"}
 	}
 	r, err := sentinelrig.NewRun(env, readFailoverConfig(p))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer r.Close()
-	rep := env.NewReport(s)
 	for _, g := range r.Guards {
 		if g.Mode == stalledMode {
 			v := stalledVariant(maxLag)
 			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
 				return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use, func(topo topologies.Topology) error { return stalledTrial(ctx, r, topo, maxLag, t) })
 			}); err != nil {
-				return nil, err
+				return err
 			}
 			rep.Variants = append(rep.Variants, v.Result())
 			continue
@@ -118,7 +151,7 @@ func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
 				return sentinelrig.Borrow(ctx, r.ZombieDeployments, &v.use, func(topo topologies.Topology) error { return zombieTrial(ctx, r, topo, t) })
 			}); err != nil {
-				return nil, err
+				return err
 			}
 			rep.Variants = append(rep.Variants, v.Result())
 			continue
@@ -129,7 +162,7 @@ func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
 				return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use, func(topo topologies.Topology) error { return lossTrial(ctx, r, topo, v, t) })
 			}); err != nil {
-				return nil, err
+				return err
 			}
 			variants = append(variants, v)
 			rep.Variants = append(rep.Variants, v.Result())
@@ -140,7 +173,7 @@ func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 			rep.Series = append(rep.Series, lossByLagMargin(g, variants))
 		}
 	}
-	return rep, nil
+	return nil
 }
 
 func (s failoverLoss) runVariant(ctx context.Context, env *lab.Env, v *failoverVariant, trial func(ctx context.Context, t *lab.Trial) error) error {

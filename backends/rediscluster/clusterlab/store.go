@@ -1,0 +1,127 @@
+// Package clusterlab is the safety lab's adapter for Redis Cluster: where a key's
+// master is, who replicates it, and when a replica has taken its place. It is imported
+// by safety/scenarios/all, not by the backend (a descriptor must not import the lab).
+package clusterlab
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/backends/rediscluster"
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+func init() {
+	lab.RegisterStore(rediscluster.Kind, func(strategy string, spec topologies.Spec) lab.Store {
+		return store{strategy: strategy, spec: spec}
+	})
+}
+
+type store struct {
+	strategy string
+	spec     topologies.Spec
+}
+
+func (s store) Strategy() string                           { return s.strategy }
+func (s store) Spec() topologies.Spec                      { return s.spec }
+func (s store) GrantedTTL(ttl time.Duration) time.Duration { return ttl }
+func (s store) FenceSource() string {
+	return "INCR fence:{key} in the lock key's slot, in the script that sets the key (asynchronously replicated)"
+}
+
+// Locker is the strategy's locker; a fenced cluster one is cluster-fenced (cluster-wait
+// has no fenced form yet).
+func (s store) Locker(ctx context.Context, topo topologies.Topology, fenced bool) (locks.Locker, error) {
+	if fenced {
+		if s.strategy != rediscluster.StrategyCluster && s.strategy != rediscluster.StrategyFenced {
+			return nil, fmt.Errorf("%s: no fenced form yet (cluster-fenced is cluster's)", s.strategy)
+		}
+		return rediscluster.NewClusterFenced(ctx, topologies.Addrs(topo.Masters()), locks.RedisOptions{})
+	}
+	return locks.ForTopology(ctx, s.strategy, topo, locks.Options{})
+}
+
+func (s store) WaitLocker(ctx context.Context, topo topologies.Topology, replicas int, timeout time.Duration) (locks.Locker, error) {
+	return rediscluster.NewClusterWait(ctx, topologies.Addrs(topo.Masters()), locks.WaitOptions{Replicas: replicas, Timeout: timeout})
+}
+
+func (s store) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node, key string) (topologies.KeyState, error) {
+	return topologies.ReadKey(ctx, primary.Addr(), key)
+}
+
+// PrimaryFor asks every running node which master serves key's slot (CLUSTER SLOTS on
+// the first that answers) and returns that node.
+func (s store) PrimaryFor(ctx context.Context, topo topologies.Topology, key string) (topologies.Node, error) {
+	for _, n := range topo.Nodes() {
+		if !n.Running() {
+			continue
+		}
+		if addr, err := rediscluster.KeyMaster(ctx, n.Addr(), key); err == nil {
+			return nodeAt(topo, addr)
+		}
+	}
+	return nil, fmt.Errorf("no running node says which master serves %s", key)
+}
+
+// ReplicasOf are the running nodes whose master is primary now.
+func (s store) ReplicasOf(ctx context.Context, topo topologies.Topology, primary topologies.Node) ([]topologies.Node, error) {
+	var out []topologies.Node
+	for _, n := range topo.Nodes() {
+		if !n.Running() || n.Addr() == primary.Addr() {
+			continue
+		}
+		repl, err := topologies.Replication(ctx, n.Addr())
+		if err != nil {
+			return nil, err
+		}
+		// A replica names its master still after the master died, until it is promoted.
+		if repl.Role == "slave" && repl.MasterAddr == primary.Addr() {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s has no running replica", primary.Name())
+	}
+	return out, nil
+}
+
+// AwaitPromotion polls old's replicas until one reports role master: the bus elected it.
+func (s store) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
+	replicas, err := s.ReplicasOf(ctx, topo, old)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		for _, r := range replicas {
+			if role, err := topologies.CurrentRole(ctx, r.Addr()); err == nil && role == "master" {
+				return r, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("no replica of %s (%s) became master: %w", old.Name(), names(replicas), ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+func names(ns []topologies.Node) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = n.Name()
+	}
+	return strings.Join(out, ", ")
+}
+
+func nodeAt(topo topologies.Topology, addr string) (topologies.Node, error) {
+	for _, n := range topo.Nodes() {
+		if n.Addr() == addr {
+			return n, nil
+		}
+	}
+	return nil, fmt.Errorf("no node of the cluster listens on %s", addr)
+}

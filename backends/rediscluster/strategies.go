@@ -1,0 +1,128 @@
+package rediscluster
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// The strategies this backend registers.
+const (
+	StrategyCluster = "cluster"      // SET NX PX on the key's master, Lua release, through ClusterClient
+	StrategyWait    = "cluster-wait" // the same, then WAIT on the key's master for its replica
+)
+
+func init() {
+	redisconn.Allow(StrategyCluster, clusterCommands(nil))
+	redisconn.Allow(StrategyWait, clusterCommands([]string{"WAIT"}))
+	redisconn.Allow(StrategyFenced, clusterCommands(nil))
+	spec := topologies.Spec{Kind: Kind}
+	locks.Register(StrategyCluster, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+		return NewCluster(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
+	})
+	locks.Register(StrategyWait, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+		w := o.Wait
+		w.RedisOptions = o.RedisOptions
+		return NewClusterWait(ctx, topologies.Addrs(topo.Masters()), w)
+	})
+	locks.Register(StrategyFenced, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+		return NewClusterFenced(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
+	})
+}
+
+// clusterCommands are a cluster locker's: the SET NX lock's, CLUSTER SLOTS and SHARDS
+// (how go-redis learns which master serves a slot), COMMAND (where each command's keys
+// are, to route it) and ASKING (an ASK redirect).
+func clusterCommands(more []string) []string {
+	return append(more, "SET", "EVALSHA", "EVAL", "SCRIPT LOAD", "CLUSTER SLOTS", "CLUSTER SHARDS", "COMMAND", "ASKING")
+}
+
+// newClusterClient is a ClusterClient whose every node client is made as
+// redisconn.NewClient makes one (no resent SET NX, the allow-list of purpose). It
+// follows MOVED and ASK (up to 3 redirects); a command that failed on the network is
+// still tried once more by the cluster client itself, which for a SET NX whose reply
+// was lost answers "taken" for a lock the first send granted (held until its TTL).
+func newClusterClient(seeds []string, purpose string, opts locks.RedisOptions) *redis.ClusterClient {
+	return redis.NewClusterClient(&redis.ClusterOptions{
+		Addrs:    seeds,
+		PoolSize: opts.PoolSize,
+		NewClient: func(o *redis.Options) *redis.Client {
+			return redisconn.NewClient(o.Addr, purpose, opts)
+		},
+		MaxRedirects:    3,
+		DialTimeout:     opts.CommandTimeout(),
+		ReadTimeout:     opts.CommandTimeout(),
+		WriteTimeout:    opts.CommandTimeout(),
+		DisableIdentity: true,
+		Protocol:        2,
+	})
+}
+
+// clusterLocker is the SET NX lock with a cluster client: each command goes to the
+// master serving the key's slot.
+type clusterLocker struct {
+	*locks.SetNX
+	client *redis.ClusterClient
+}
+
+// NewCluster locks on the cluster the seeds belong to.
+func NewCluster(ctx context.Context, seeds []string, opts locks.RedisOptions) (locks.Locker, error) {
+	return newClusterLocker(ctx, seeds, StrategyCluster, opts)
+}
+
+func newClusterLocker(ctx context.Context, seeds []string, name string, opts locks.RedisOptions) (*clusterLocker, error) {
+	c := newClusterClient(seeds, name, opts)
+	core, err := locks.NewSetNX(ctx, name, c, opts.CommandTimeout())
+	if err != nil {
+		return nil, err
+	}
+	return &clusterLocker{SetNX: core, client: c}, nil
+}
+
+// Warm opens w.Clients connections to every master.
+func (l *clusterLocker) Warm(ctx context.Context, w locks.WarmUp) error {
+	return l.client.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error {
+		return locks.WarmClient(ctx, c, w.Clients)
+	})
+}
+
+// clusterWait is cluster plus WAIT on the key's master, as the wait strategy does on
+// its one master: the SET and the WAIT go to that master's client in one pipeline.
+type clusterWait struct {
+	*clusterLocker
+	opts locks.WaitOptions
+}
+
+// NewClusterWait locks on the cluster and waits for opts.Replicas replicas of the key's master.
+func NewClusterWait(ctx context.Context, seeds []string, opts locks.WaitOptions) (locks.Locker, error) {
+	l, err := newClusterLocker(ctx, seeds, StrategyWait, opts.RedisOptions)
+	if err != nil {
+		return nil, err
+	}
+	return &clusterWait{clusterLocker: l, opts: opts}, nil
+}
+
+func (w *clusterWait) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+	master, err := w.client.MasterForKey(ctx, key)
+	if err != nil {
+		return locks.Lease{}, err
+	}
+	lease, err := locks.AcquireAcknowledged(ctx, master, key, ttl, w.opts, w.GiveBack)
+	if err != nil && isRedirect(err) {
+		// The slot moved (a failover, a resharding): the next attempt asks the new map.
+		w.client.ReloadState(ctx)
+	}
+	return lease, err
+}
+
+// isRedirect says whether err is a MOVED or ASK reply.
+func isRedirect(err error) bool {
+	s := err.Error()
+	return strings.HasPrefix(s, "MOVED ") || strings.HasPrefix(s, "ASK ")
+}
