@@ -287,12 +287,13 @@ func TestRestartFromDiskKeepsKeysAndEmptyForgetsThem(t *testing.T) {
 // kinds do: without it, the preflight names it.
 func TestPreflightNamesRedisServerForAClusterRun(t *testing.T) {
 	need := []preflight.Need{{Strategy: rediscluster.StrategyCluster, Kind: rediscluster.Kind}}
+	server := testenv.RequireRedis(t) // before the override below, which it would read
 	t.Setenv("REDIS_SERVER", "/nonexistent/redis-server")
 	missing := preflight.Check("process", need)
 	if len(missing) != 1 || missing[0].Piece.Name != "redis-server" {
 		t.Fatalf("without redis-server: %+v, want redis-server missing", missing)
 	}
-	t.Setenv("REDIS_SERVER", testenv.RequireRedis(t))
+	t.Setenv("REDIS_SERVER", server)
 	if missing := preflight.Check("process", need); len(missing) != 0 {
 		t.Fatalf("with redis-server: %+v missing", missing)
 	}
