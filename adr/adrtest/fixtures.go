@@ -72,9 +72,9 @@ func variant(name string, params map[string]string, measure results.Measure, n, 
 }
 
 // Reports are the synthetic safety reports: failover-loss (none, wait1, wait2 at two
-// delays, with drawn lags; none and wait1 on a cluster), pause-past-ttl on single and etcd with fenced variants,
-// redlock-restart, etcd-leader-kill's lone member, the two clock scenarios, a
-// redlock-clock-jump sweep and replication-lag at three rates.
+// delays, with drawn lags; none and wait1 on a cluster), pause-past-ttl on single and
+// etcd with fenced variants, redlock-restart, etcd-leader-kill's lone member, the two
+// clock scenarios, a redlock-clock-jump sweep and replication-lag at three rates.
 func Reports() []*results.Report {
 	mutex := []results.Measure{results.Violations}
 	lag := func(delay float64) func(int) map[string]float64 {
