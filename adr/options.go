@@ -37,6 +37,38 @@ var safetyOnlyModes = []struct{ mode, name string }{
 	{"min-replicas", "sentinel + min-replicas-to-write 1"},
 }
 
+// keyedFailover are the lock strategies failover-loss measures on a store whose
+// primary is the key's master (`--param strategies=STORE`): its variants are named
+// STORE/MODE-delay-*, and each mode is the guard of one strategy (cluster-wait is
+// cluster's SET followed by WAIT 1). A list: which strategy a mode's guard is lives
+// in no registry; a store added to the scenario adds its rows here.
+var keyedFailover = []struct{ strategy, store, mode string }{
+	{"cluster", "cluster", "none"},
+	{"cluster-wait", "cluster", "wait1"},
+}
+
+// keyedFailoverOf is the store and mode of a keyed failover strategy; ok false if the
+// strategy is not one.
+func keyedFailoverOf(strategy string) (store, mode string, ok bool) {
+	for _, k := range keyedFailover {
+		if k.strategy == strategy {
+			return k.store, k.mode, true
+		}
+	}
+	return "", "", false
+}
+
+// keyedStrategy is the strategy a keyed store's failover-loss mode measures; "" when
+// no strategy is that guard (a sentinel-only mode).
+func keyedStrategy(store, mode string) string {
+	for _, k := range keyedFailover {
+		if k.store == store && k.mode == mode {
+			return k.strategy
+		}
+	}
+	return ""
+}
+
 // lockFreeStrategies are the ways to one correct update that take no lock.
 var lockFreeStrategies = []string{"cas-version", "unique-key", "atomic"}
 
@@ -65,7 +97,12 @@ func Options(in *Inputs) []*Option {
 	}
 	for _, rep := range in.Safety {
 		for _, v := range rep.Variants {
-			if s := v.Params["strategy"]; s != "" && rep.Scenario != "lost-updates" {
+			if s := v.Params["strategy"]; s != "" && rep.Scenario == "failover-loss" {
+				// A keyed store's variant measures the strategy its mode's guard is.
+				if k := keyedStrategy(s, v.Params["mode"]); k != "" {
+					locks = appendNew(locks, k)
+				}
+			} else if s != "" && rep.Scenario != "lost-updates" {
 				locks = appendNew(locks, s)
 			}
 			if rep.Scenario == "etcd-leader-kill" {

@@ -155,6 +155,7 @@ var probeOptions = []*Option{
 	{Kind: Fenced, Probe: "sentinel"}, {Kind: Lock, Probe: "wait"}, {Kind: Lock, Probe: "sentinel", Mode: "wait2"},
 	{Kind: Lock, Probe: "redlock"}, {Kind: Fenced, Probe: "redlock"}, {Kind: Lock, Probe: "etcd"},
 	{Kind: Fenced, Probe: "etcd"}, {Kind: Lock, Probe: "etcd-3"}, {Kind: LockFree, Probe: "cas-version"},
+	{Kind: Lock, Probe: "cluster"}, {Kind: Lock, Probe: "cluster-wait"}, {Kind: Fenced, Probe: "cluster"},
 }
 
 // Every pattern the ADR reads a probability from is one claims.go maps the write-up's

@@ -365,6 +365,11 @@ func (p *Plan) trialStep(w *Workload, in *Inputs, out, scenario string, n *need)
 	if scenario == "pause-past-ttl" {
 		params, variants, what = pauseParams(w, n.strategies)
 	}
+	var keyedStores []string
+	if scenario == "failover-loss" {
+		params, variants, keyedStores = failoverParams(params, variants, n.strategies)
+		what = fmt.Sprintf("%s: %d trials a variant (%d variants)", scenario, n.trials, variants)
+	}
 	dir := filepath.Join(out, scenario)
 	cmd := strings.TrimSpace(fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed 1 %s", scenario, n.trials, params))
 	st := Step{What: what, Why: why, Command: cmd, Out: dir}
@@ -380,8 +385,31 @@ func (p *Plan) trialStep(w *Workload, in *Inputs, out, scenario string, n *need)
 		if scenario == "pause-past-ttl" {
 			st.EstimateFrom += fmt.Sprintf("; its fixed part kept, the wait made %g x the workload's TTL (four variants pause %g x it, the slow-work one works 3 x it)", pauseWait(pauseFactor), pauseFactor)
 		}
+		if len(keyedStores) > 0 {
+			st.EstimateFrom += fmt.Sprintf("; a %s trial, which starts its own deployment, timed as a sentinel one", strings.Join(keyedStores, " or "))
+		}
 	}
 	p.Steps = append(p.Steps, st)
+}
+
+// keyedFailoverVariants is what failover-loss runs on a store whose primary is the
+// key's master, of the planned modes: none and wait1, at its five default delays.
+const keyedFailoverVariants = 2 * 5
+
+// failoverParams names the stores of the options' keyed strategies (failover-loss
+// runs sentinel unless told; a cluster only when named), with their variants.
+func failoverParams(params string, variants int, strategies []string) (string, int, []string) {
+	var stores []string
+	for _, s := range strategies {
+		if store, _, ok := keyedFailoverOf(s); ok && !slices.Contains(stores, store) {
+			stores = append(stores, store)
+		}
+	}
+	if len(stores) == 0 {
+		return params, variants, nil
+	}
+	sort.Strings(stores)
+	return params + " --param strategies=sentinel," + strings.Join(stores, ","), variants + keyedFailoverVariants*len(stores), stores
 }
 
 // pauseFactor is the shortest pause pause-past-ttl runs (its pause-factor's floor):

@@ -100,3 +100,27 @@ func TestBoundaryChecksAtTheWorkloadsTTL(t *testing.T) {
 		t.Errorf("the lab's TTL read as the workload's: %s / %s", lab.Checked, labJump.Checked)
 	}
 }
+
+// A failover the cluster's options need is planned on the cluster: failover-loss
+// runs sentinel unless told, so the step names both, and counts the cluster's
+// variants (none and wait1 at five delays); without them it stays sentinel's.
+func TestPlannedFailoverTrialsRunOnTheClusterItsOptionsNeed(t *testing.T) {
+	w, err := LoadWorkload("testdata/efficiency.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Plan{}
+	p.trialStep(w, &Inputs{}, "m", "failover-loss", &need{trials: 2, reasons: []string{"cluster under failover"}, strategies: []string{"sentinel", "cluster-wait", "cluster"}})
+	p.trialStep(w, &Inputs{}, "n", "failover-loss", &need{trials: 2, reasons: []string{"sentinel under failover"}, strategies: []string{"sentinel", "wait"}})
+	if len(p.Steps) != 2 {
+		t.Fatalf("steps: %+v", p.Steps)
+	}
+	withCluster, without := p.Steps[0], p.Steps[1]
+	if !strings.Contains(withCluster.Command, "--param modes=none,wait1,wait2,min-replicas --param strategies=sentinel,cluster") ||
+		!strings.Contains(withCluster.What, "(30 variants)") {
+		t.Errorf("the cluster's step: %s / %s", withCluster.What, withCluster.Command)
+	}
+	if strings.Contains(without.Command, "strategies=") || !strings.Contains(without.What, "(20 variants)") {
+		t.Errorf("sentinel's step: %s / %s", without.What, without.Command)
+	}
+}

@@ -34,8 +34,9 @@ func notApplicable(k FaultKind, o *Option) string {
 		return "no lock service: the store judges every update"
 	}
 	if k == Failover {
+		_, _, keyed := keyedFailoverOf(o.Probe)
 		switch {
-		case o.Probe == "sentinel", o.Probe == "wait", strings.HasSuffix(o.Probe, "-3"):
+		case o.Probe == "sentinel", o.Probe == "wait", strings.HasSuffix(o.Probe, "-3"), keyed:
 			return ""
 		}
 		return "nothing is promoted: one server, or independent nodes"
@@ -57,7 +58,12 @@ func probeFor(k FaultKind, o *Option) (probe, bool) {
 	var p probe
 	switch k {
 	case Failover:
+		store, mode, keyed := keyedFailoverOf(s)
 		switch {
+		case keyed:
+			// The store's own failover, its key's master killed: a fenced option's
+			// data side is not measured there (no fence-regression on such a store).
+			p = probe{scenario: "failover-loss", mutex: []string{store + "/" + mode + "-delay-*"}}
 		case s == "sentinel" || s == "wait":
 			p = probe{scenario: "failover-loss", mutex: []string{o.failoverMode() + "-delay-*"}}
 			if o.Kind == Fenced && s == "sentinel" {
@@ -122,9 +128,12 @@ func probeFor(k FaultKind, o *Option) (probe, bool) {
 
 // failoverMode is the failover-loss mode that measures the option's guard.
 func (o *Option) failoverMode() string {
+	_, mode, keyed := keyedFailoverOf(o.Probe)
 	switch {
 	case o.Mode != "":
 		return o.Mode
+	case keyed:
+		return mode
 	case o.Probe == "wait":
 		return "wait1"
 	}

@@ -22,3 +22,20 @@ func TestAShippedStrategyLooksTheSameWhateverElseTheRunHolds(t *testing.T) {
 		}
 	}
 }
+
+func TestTheClusterStrategiesHaveTheirOwnLooks(t *testing.T) {
+	all := plots.NewStyles(plotstest.Crowd())
+	seen := map[plots.Look]string{}
+	for _, name := range plotstest.Crowd() {
+		seen[all.Look(name, false)] = name
+	}
+	for _, name := range []string{"cluster", "cluster-wait", "cluster-fenced"} {
+		alone := plots.NewStyles([]string{"custom-1", name})
+		if alone.Look(name, false) != all.Look(name, false) {
+			t.Errorf("%s looks %+v beside custom-1, %+v beside every strategy: it has no fixed slot", name, alone.Look(name, false), all.Look(name, false))
+		}
+		if other := seen[all.Look(name, false)]; other != name {
+			t.Errorf("%s is drawn like %s", name, other)
+		}
+	}
+}

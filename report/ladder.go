@@ -8,25 +8,33 @@ import (
 	"github.com/lockbench/lockbench/stats"
 )
 
-// rung is one step up in safety and, in words, what it buys.
+// rung is one step up in safety and, in words, what it buys. A rung with a from is
+// a side step priced against that strategy alone (another deployment of the same
+// protocol), not a step of the main line.
 type rung struct {
 	strategy string
 	adds     string
+	from     string
 }
 
 // ladder is the order in which a team pays for guarantees; a run holds some of it.
+// It is a list, not the strategy registry: the report reads results folders and
+// must not import the stores, and each step's words are the report's own.
 var ladder = []rung{
-	{"single", "one Redis master; the lock dies with it"},
-	{"wait", "the key reached a replica (`WAIT`) before the lock is granted"},
-	{"redlock", "a majority of independent masters must grant the key"},
-	{"etcd", "Raft consensus, with a revision usable as a fencing token"},
-	{"etcd-3", "a consensus group of several members: survives losing a minority"},
+	{strategy: "single", adds: "one Redis master; the lock dies with it"},
+	{strategy: "wait", adds: "the key reached a replica (`WAIT`) before the lock is granted"},
+	{strategy: "redlock", adds: "a majority of independent masters must grant the key"},
+	{strategy: "etcd", adds: "Raft consensus, with a revision usable as a fencing token"},
+	{strategy: "etcd-3", adds: "a consensus group of several members: survives losing a minority"},
+	{strategy: "cluster", from: "single", adds: "the same `SET NX` on a Redis Cluster: the key's slot's master, routed by the cluster client and failed over by the cluster bus"},
+	{strategy: "cluster-wait", from: "cluster", adds: "on a Redis Cluster, the key reached its master's replica (`WAIT 1`) before the lock is granted"},
 }
 
 // step is the measured cost of one step up the ladder, in one condition.
 type step struct {
 	from, to *stats.Group
 	adds     string
+	side     bool // priced against its rung's from, off the main line
 }
 
 // referenceCondition picks the closed-loop condition without injected latency that
@@ -59,25 +67,39 @@ func referenceCondition(groups []*stats.Group, contended bool, metric string) (s
 			best, found = c, true
 		}
 	}
-	return best, found && count[best] >= 2
+	return best, found && count[best] >= 2 && len(steps(groups, best, metric)) > 0
 }
 
-// steps lists consecutive rungs measured under cond.
+// steps lists consecutive rungs of the main line measured under cond, then each
+// side step whose strategy and base were both measured under it.
 func steps(groups []*stats.Group, cond stats.Condition, metric string) []step {
-	var present []*stats.Group
-	var adds []string
-	for _, r := range ladder {
+	measured := func(strategy string) *stats.Group {
 		for _, g := range groups {
-			if g.Condition == cond && g.Strategy == r.strategy && priced(g, metric) {
-				present = append(present, g)
-				adds = append(adds, r.adds)
-				break
+			if g.Condition == cond && g.Strategy == strategy && priced(g, metric) {
+				return g
 			}
 		}
+		return nil
 	}
 	var out []step
-	for i := 1; i < len(present); i++ {
-		out = append(out, step{from: present[i-1], to: present[i], adds: adds[i] + stepMarks(present[i-1], present[i])})
+	var prev *stats.Group
+	for _, r := range ladder {
+		g := measured(r.strategy)
+		if g == nil || r.from != "" {
+			continue
+		}
+		if prev != nil {
+			out = append(out, step{from: prev, to: g, adds: r.adds + stepMarks(prev, g)})
+		}
+		prev = g
+	}
+	for _, r := range ladder {
+		if r.from == "" {
+			continue
+		}
+		if g, base := measured(r.strategy), measured(r.from); g != nil && base != nil {
+			out = append(out, step{from: base, to: g, adds: r.adds + stepMarks(base, g), side: true})
+		}
 	}
 	return out
 }

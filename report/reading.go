@@ -23,7 +23,7 @@ func writeReading(b *strings.Builder, groups []*stats.Group, metric string) {
 		writeLadder(b, groups, cond, contended, metric)
 	}
 	if !wrote {
-		b.WriteString("The run holds no closed-loop condition without injected latency measured for two strategies of the safety ladder (single, wait, redlock, etcd): no step in safety can be priced from it.\n\n")
+		b.WriteString("The run holds no closed-loop condition without injected latency measured for two strategies of the safety ladder (single, wait, redlock, etcd; cluster beside single, cluster-wait beside cluster): no step in safety can be priced from it.\n\n")
 	}
 	writeNeverAcquired(b, groups)
 	writeNetworkReading(b, groups, metric)
@@ -74,8 +74,14 @@ func writeLadder(b *strings.Builder, groups []*stats.Group, cond stats.Condition
 			fmt.Sprintf("%s (%s → %s)", ratio(s.from.Throughput(), s.to.Throughput()), stats.FormatRate(s.from.Throughput()), stats.FormatRate(s.to.Throughput())))
 	}
 	b.WriteString("\n")
-	first, last := st[0].from, st[len(st)-1].to
-	if len(st) > 1 {
+	var main []step
+	for _, s := range st {
+		if !s.side {
+			main = append(main, s)
+		}
+	}
+	if len(main) > 1 {
+		first, last := main[0].from, main[len(main)-1].to
 		fmt.Fprintf(b, "From `%s` to `%s` in all: p50 %s and p99 %s the latency, %s the throughput.\n\n", first.Strategy, last.Strategy,
 			ratio(float64(first.Latency(metric, stats.P50)), float64(last.Latency(metric, stats.P50))),
 			ratio(float64(first.Latency(metric, stats.P99)), float64(last.Latency(metric, stats.P99))),

@@ -52,9 +52,9 @@ func TestMedian(t *testing.T) {
 }
 
 func TestSafetyOrder(t *testing.T) {
-	names := []string{"etcd-3", "redlock-failfast", "wait", "zookeeper", "single", "redlock", "sentinel", "etcd"}
+	names := []string{"etcd-3", "redlock-failfast", "cluster-wait", "wait", "zookeeper", "single", "clusterish", "redlock", "sentinel", "cluster", "etcd"}
 	SortStrategies(names)
-	if got := strings.Join(names, ","); got != "single,wait,sentinel,redlock,redlock-failfast,etcd,etcd-3,zookeeper" {
+	if got := strings.Join(names, ","); got != "single,wait,sentinel,cluster,cluster-wait,redlock,redlock-failfast,etcd,etcd-3,zookeeper,clusterish" {
 		t.Errorf("order %s", got)
 	}
 }

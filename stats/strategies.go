@@ -6,7 +6,10 @@ import (
 )
 
 // SafetyRank orders strategies from the least to the most safe, the order a reader
-// climbs when paying for guarantees: single, wait, sentinel, redlock*, etcd*, others.
+// climbs when paying for guarantees: single, wait, sentinel, cluster*, redlock*, etcd*,
+// others. Named here, not taken from the registry: stats reads results folders
+// without linking the stores; a Redis Cluster fails over asynchronously as Sentinel
+// does, so it sits beside it.
 func SafetyRank(strategy string) int {
 	switch {
 	case strategy == "single":
@@ -15,12 +18,14 @@ func SafetyRank(strategy string) int {
 		return 1
 	case strategy == "sentinel":
 		return 2
-	case IsRedlock(strategy):
+	case strategy == "cluster", strings.HasPrefix(strategy, "cluster-"):
 		return 3
-	case strings.HasPrefix(strategy, "etcd"), strings.HasPrefix(strategy, "zookeeper"):
+	case IsRedlock(strategy):
 		return 4
+	case strings.HasPrefix(strategy, "etcd"), strings.HasPrefix(strategy, "zookeeper"):
+		return 5
 	}
-	return 5
+	return 6
 }
 
 // IsRedlock says whether a strategy is a Redlock variant (redlock, redlock-failfast...).

@@ -3,6 +3,7 @@ package sweep
 import (
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/updates"
 )
@@ -10,13 +11,36 @@ import (
 // coreStrategies are the four Redis strategies every preset measures.
 var coreStrategies = []string{"single", "wait", "sentinel", "redlock"}
 
-// ladder is the cost-of-safety ladder: the Redis strategies, then the consensus
-// baselines where the program was built with them (etcd and ZooKeeper register from
-// their own packages).
+// ladderStores are the ladder's strategies past the core, in the report's order. A
+// list, not the registry: the registry also holds the scaling variants (wait-1of4,
+// redlock-7...) that only their own presets measure.
+var ladderStores = []string{"etcd", "etcd-3", "zookeeper", "zookeeper-3", "cluster", "cluster-wait"}
+
+// ladder is the cost-of-safety ladder: the Redis strategies, then the other stores'
+// where the program was built with them (etcd, ZooKeeper and the Redis Cluster
+// register from their own packages).
 func ladder() []string {
-	out := append([]string{}, coreStrategies...)
-	for _, name := range []string{"etcd", "etcd-3", "zookeeper", "zookeeper-3"} {
+	return append(append([]string{}, coreStrategies...), registered(ladderStores)...)
+}
+
+// registered keeps the names the strategy registry holds, in order.
+func registered(names []string) []string {
+	var out []string
+	for _, name := range names {
 		if _, err := locks.TopologyFor(name); err == nil {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// networked keeps the strategies whose deployment runs behind lockbench's latency
+// proxies, asked of the backend descriptors.
+func networked(names []string) []string {
+	var out []string
+	for _, name := range names {
+		spec, err := locks.TopologyFor(name)
+		if err == nil && backend.Has(spec.Kind, backend.NetworkProfiles) {
 			out = append(out, name)
 		}
 	}
@@ -44,9 +68,9 @@ func QuickConfig() Config {
 		Sweeps: []Sweep{
 			// Cost and contention: 1, 8, 64 clients on one key or one key each.
 			{Strategies: ladder(), Clients: []int{1, 8, 64}, Keys: []string{"1", PerClient}},
-			// Network latency on every node (Redis strategies: etcd's gRPC client does
-			// not dial through the proxies).
-			{Strategies: coreStrategies, Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"uniform:1ms", "uniform:5ms"}},
+			// Network latency on every node, for the ladder's strategies whose store runs
+			// behind the proxies (etcd's gRPC client and the cluster client do not).
+			{Strategies: networked(ladder()), Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"uniform:1ms", "uniform:5ms"}},
 			// One slow Redlock node, waiting for all nodes or for a majority.
 			{Strategies: []string{"redlock", "redlock-failfast"}, Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"none", "one-slow:20ms"}},
 			// Open loop: where the queue builds.
@@ -58,15 +82,14 @@ func QuickConfig() Config {
 	}
 }
 
+// updateStores are the lock strategies of the other stores the update workload
+// measures (etcd-3 aside: etcd is its consensus row).
+var updateStores = []string{"etcd", "zookeeper", "pg-advisory", "pg-for-update", "cluster", "cluster-wait"}
+
 // updateStrategies are every way to one correct update this program can run: the lock
-// strategies registered (etcd-3 aside: etcd is its consensus row) and the lock-free ones.
+// strategies registered and the lock-free ones.
 func updateStrategies() []string {
-	out := append([]string{}, coreStrategies...)
-	for _, name := range []string{"etcd", "zookeeper", "pg-advisory", "pg-for-update"} {
-		if _, err := locks.TopologyFor(name); err == nil {
-			out = append(out, name)
-		}
-	}
+	out := append(append([]string{}, coreStrategies...), registered(updateStores)...)
 	return append(out, updates.LockFree()...)
 }
 

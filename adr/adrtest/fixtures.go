@@ -12,16 +12,24 @@ import (
 )
 
 // WriteBench writes a small synthetic `lockbench run` folder (single, wait, redlock,
-// redlock-failfast, etcd; open loop for single and redlock) with deployments recorded
-// as the runner records them.
+// redlock-failfast, etcd; open loop for single and redlock; closed loop for cluster
+// and cluster-wait) with deployments recorded as the runner records them.
 func WriteBench(dir string) error {
 	run := synth.Generate(synth.Options{Seed: 1, Small: true})
+	// The cluster's cells come from the full matrix, at the small one's client counts.
+	for _, c := range synth.Generate(synth.Options{Seed: 1}).Cells {
+		if (c.Strategy == "cluster" || c.Strategy == "cluster-wait") && c.Clients <= 8 {
+			run.Cells = append(run.Cells, c)
+		}
+	}
 	run.Environment.Topologies = map[string]string{
 		"single":           "single via process: 1 master(s), 0 replica(s), 0 sentinel(s)",
 		"wait":             "replicated via process: 1 master(s), 2 replica(s), 0 sentinel(s)",
 		"redlock":          "redlock via process: 5 master(s), 0 replica(s), 0 sentinel(s)",
 		"redlock-failfast": "redlock via process: 5 master(s), 0 replica(s), 0 sentinel(s)",
 		"etcd":             "etcd via etcd-process: 1 master(s), 0 replica(s), 0 sentinel(s)",
+		"cluster":          "cluster via rediscluster-process: 3 master(s), 3 replica(s), 0 sentinel(s)",
+		"cluster-wait":     "cluster via rediscluster-process: 3 master(s), 3 replica(s), 0 sentinel(s)",
 	}
 	// A lock-free way priced by an update cell: one closed-loop client on one row.
 	for _, c := range run.Cells {
@@ -64,9 +72,9 @@ func variant(name string, params map[string]string, measure results.Measure, n, 
 }
 
 // Reports are the synthetic safety reports: failover-loss (none, wait1, wait2 at two
-// delays, with drawn lags), pause-past-ttl on single and etcd with fenced variants,
-// redlock-restart, etcd-leader-kill's lone member, the two clock scenarios, a
-// redlock-clock-jump sweep and replication-lag at three rates.
+// delays, with drawn lags; none and wait1 on a cluster), pause-past-ttl on single and
+// etcd with fenced variants, redlock-restart, etcd-leader-kill's lone member, the two
+// clock scenarios, a redlock-clock-jump sweep and replication-lag at three rates.
 func Reports() []*results.Report {
 	mutex := []results.Measure{results.Violations}
 	lag := func(delay float64) func(int) map[string]float64 {
@@ -81,6 +89,18 @@ func Reports() []*results.Report {
 	}{{"none", [2]int{18, 8}}, {"wait1", [2]int{2, 0}}, {"wait2", [2]int{0, 0}}} {
 		for i, d := range []float64{0, 50} {
 			fl.Variants = append(fl.Variants, variant(fmt.Sprintf("%s-delay-%gms", m.mode, d), nil, results.LostLocks, 20, m.broken[i],
+				[]results.Measure{results.Violations, results.LostLocks}, lag(d)))
+		}
+	}
+	// The same scenario on a Redis Cluster (--param strategies=cluster): the key's
+	// master killed, no guard or WAIT 1.
+	for _, m := range []struct {
+		mode   string
+		broken [2]int
+	}{{"none", [2]int{20, 16}}, {"wait1", [2]int{0, 0}}} {
+		for i, d := range []float64{0, 50} {
+			params := map[string]string{"strategy": "cluster", "mode": m.mode, "delay": fmt.Sprintf("%gms", d)}
+			fl.Variants = append(fl.Variants, variant(fmt.Sprintf("cluster/%s-delay-%gms", m.mode, d), params, results.LostLocks, 20, m.broken[i],
 				[]results.Measure{results.Violations, results.LostLocks}, lag(d)))
 		}
 	}

@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +39,21 @@ func TestCheckNamesTheFirstWrongField(t *testing.T) {
 		c.change(&cfg)
 		if _, err := Check(cfg, p99); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want an error naming %q", cfg, err, c.want)
+		}
+	}
+}
+
+// The default campaign searches the cluster's strategies beside the others, and they
+// pass the checks a campaign makes of every strategy.
+func TestTheDefaultCampaignSearchesTheCluster(t *testing.T) {
+	cfg := capacity.DefaultConfig()
+	p, err := Check(cfg, p99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"cluster", "cluster-wait"} {
+		if !slices.Contains(p.Config.Strategies, want) || !slices.Contains(p.Sweep.Sweeps[0].Strategies, want) {
+			t.Errorf("the default campaign does not search %s: %v", want, p.Sweep.Sweeps[0].Strategies)
 		}
 	}
 }

@@ -42,7 +42,7 @@ func TestPreflightRunQuickWithoutZooKeeper(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	msg := runRefused(t, out, "run", "--quick", "--no-report", "--out", out)
 	wantAll(t, msg, "ZooKeeper", "for zookeeper, zookeeper-3", "install: apt-get install zookeeper",
-		"--strategies single,wait,sentinel,redlock,etcd,etcd-3,redlock-failfast")
+		"--strategies single,wait,sentinel,redlock,etcd,etcd-3,cluster,cluster-wait,redlock-failfast")
 	// What is installed is not reported missing.
 	for _, present := range []string{"redis-server", "PostgreSQL", "libfaketime"} {
 		if strings.Contains(msg, present) {
@@ -133,7 +133,7 @@ func TestDoctorWithoutZooKeeper(t *testing.T) {
 		t.Fatalf("exit %d, want 1\n%s%s", code, stdout.String(), stderr.String())
 	}
 	wantAll(t, stdout.String(), "ZooKeeper (Java and zookeeper.jar)       install: apt-get install zookeeper",
-		"run --quick: cannot run here", "--strategies single,wait,sentinel,redlock,etcd,etcd-3,redlock-failfast")
+		"run --quick: cannot run here", "--strategies single,wait,sentinel,redlock,etcd,etcd-3,cluster,cluster-wait,redlock-failfast")
 	_, section, _ := strings.Cut(stdout.String(), "\nmissing\n")
 	section, _, _ = strings.Cut(section, "\n\n")
 	if strings.Contains(section, "redis-server") || strings.Contains(section, "PostgreSQL") {

@@ -82,6 +82,15 @@ var WriteupClaims = []WriteupClaim{
 	{Step: "step 4", Claim: "WAIT 2 (every replica) narrows the loss window: it loses fewer locks than no guard",
 		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
 			fewer("WAIT 2 loses fewer than no guard, at each delay apart", false, names("wait2-delay-*"), names("none-delay-*"))}},
+	// The same claims on a Redis Cluster (failover-loss --param strategies=cluster):
+	// the key's master killed, a replica promoted by the cluster bus. Its variants
+	// carry the store's name, so the sentinel rows above never read them.
+	{Step: "step 4", Claim: "a Redis Cluster failover promotes a replica without the lock: a second client takes it",
+		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
+			occurs("with no guard, a cluster failover loses an acknowledged lock", "cluster/none-delay-*")}},
+	{Step: "step 4", Claim: "on a Redis Cluster, WAIT 1 on the key's master narrows the loss window: it loses fewer locks than no guard",
+		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
+			fewer("WAIT 1 loses fewer than no guard on a cluster, at each delay apart", false, names("cluster/wait1-delay-*"), names("cluster/none-delay-*"))}},
 	{Step: "step 4", Claim: "an old master that comes back takes writes until it is demoted (split brain)",
 		Scenario: "failover-loss", By: Violations, Checks: []Check{
 			occurs("stopped through the failover, then resumed, the old master grants beside the new one", "zombie")}},

@@ -1,0 +1,59 @@
+package results
+
+import (
+	"strings"
+	"testing"
+)
+
+// The cluster's failover claims read the cluster's variants only: sentinel's loss
+// shows nothing of a cluster's, and a cluster's loss nothing of sentinel's.
+func TestTheClusterFailoverClaimsReadOnlyTheClustersVariants(t *testing.T) {
+	loses := writeupClaim(t, "failover-loss", LostLocks, "Redis Cluster failover promotes a replica without the lock")
+	sentinelLoses := writeupClaim(t, "failover-loss", LostLocks, "a Sentinel failover promotes a replica without the lock")
+	sentinel := report("failover-loss", measured("none-delay-0ms", LostLocks, 20, 20))
+	cluster := report("failover-loss", measured("cluster/none-delay-0ms", LostLocks, 20, 20))
+	if got := loses.Judge(sentinel); got.Verdict != NotShown {
+		t.Errorf("the cluster claim on sentinel's loss: %s (%+v)", got.Verdict, got.Checks)
+	}
+	if got := loses.Judge(cluster); got.Verdict != Supported {
+		t.Errorf("the cluster claim on the cluster's loss: %s (%+v)", got.Verdict, got.Checks)
+	}
+	if got := sentinelLoses.Judge(cluster); got.Verdict != NotShown {
+		t.Errorf("the sentinel claim on the cluster's loss: %s (%+v)", got.Verdict, got.Checks)
+	}
+	// No loss in any judged trial: not shown.
+	if got := loses.Judge(report("failover-loss", measured("cluster/none-delay-0ms", LostLocks, 20, 0), measured("cluster/none-delay-50ms", LostLocks, 20, 0))); got.Verdict != NotShown {
+		t.Errorf("no cluster failover lost a lock: %s", got.Verdict)
+	}
+}
+
+// WAIT 1 on a cluster: Fisher's exact test at each delay against the cluster's own
+// no-guard variants, Holm across delays, as sentinel's.
+func TestClusterWaitLosesFewerIsTestedDelayByDelayAgainstTheCluster(t *testing.T) {
+	fewer := writeupClaim(t, "failover-loss", LostLocks, "on a Redis Cluster, WAIT 1")
+	shown := report("failover-loss",
+		measured("cluster/none-delay-0ms", LostLocks, 20, 12), measured("cluster/none-delay-50ms", LostLocks, 20, 1),
+		measured("cluster/wait1-delay-0ms", LostLocks, 20, 0), measured("cluster/wait1-delay-50ms", LostLocks, 20, 0))
+	got := fewer.Judge(shown)
+	if got.Verdict != Supported || !strings.Contains(got.Checks[0].Seen, "cluster/wait1-delay-0ms vs cluster/none-delay-0ms: 0/20 vs 12/20") ||
+		!strings.Contains(got.Checks[0].Seen, "Holm over 2 conditions") {
+		t.Errorf("12/20 against 0/20 at 0 ms: %s (%+v)", got.Verdict, got.Checks)
+	}
+	for name, reps := range map[string][]*Report{
+		// 3/10 against 0/10 at each delay: p = 0.105 each, shown at neither (never pooled).
+		"too few at each delay": report("failover-loss",
+			measured("cluster/none-delay-0ms", LostLocks, 10, 3), measured("cluster/none-delay-50ms", LostLocks, 10, 3),
+			measured("cluster/wait1-delay-0ms", LostLocks, 10, 0), measured("cluster/wait1-delay-50ms", LostLocks, 10, 0)),
+		// Sentinel's no-guard loss is no baseline for the cluster's WAIT 1.
+		"against sentinel's loss": report("failover-loss",
+			measured("none-delay-0ms", LostLocks, 20, 20), measured("cluster/wait1-delay-0ms", LostLocks, 20, 0)),
+	} {
+		if got := fewer.Judge(reps); got.Verdict != NotShown {
+			t.Errorf("%s: %s, want not shown (%+v)", name, got.Verdict, got.Checks)
+		}
+	}
+	worse := report("failover-loss", measured("cluster/none-delay-0ms", LostLocks, 20, 3), measured("cluster/wait1-delay-0ms", LostLocks, 20, 15))
+	if got := fewer.Judge(worse); got.Verdict != Contradicted {
+		t.Errorf("WAIT 1 losing 15/20 against 3/20: %s", got.Verdict)
+	}
+}
