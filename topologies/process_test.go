@@ -172,7 +172,7 @@ func TestNodeKillPauseResumeRestart(t *testing.T) {
 func TestSpecValidation(t *testing.T) {
 	// Each error must name the field and the value given (not just the field's first letter).
 	bad := map[string]topologies.Spec{
-		`kind "cluster"`:          {Kind: "cluster"},
+		`kind "no-such-store"`:    {Kind: "no-such-store"},
 		"masters N = -1":          {Kind: topologies.Redlock, Masters: -1},
 		"masters N = 4":           {Kind: topologies.Redlock, Masters: 4},
 		"masters N = 9":           {Kind: topologies.Redlock, Masters: 9},
