@@ -339,7 +339,7 @@ func writeFaultLine(b *strings.Builder, o *Option, e Exposure) {
 		fmt.Fprintf(b, "* Neutral, because %s does not apply: %s.\n", e.Kind, e.NA)
 		return
 	case e.Mutex == nil && e.Data == nil:
-		fmt.Fprintf(b, "* Bad, because %s is not measured for it: %s.\n", e.Kind, whereText(e.MutexIn+e.DataIn, o))
+		fmt.Fprintf(b, "* Bad, because %s is not measured for it: %s.\n", e.Kind, whereText(scenariosOf(e), o))
 		return
 	}
 	verb := func(m *Measured) string {
@@ -505,6 +505,18 @@ func zeroRateText(e Exposure) string {
 		parts = append(parts, "reaching the data in "+perFault(e.Data))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// scenariosOf names the scenarios that would measure e, each once (the two sides are
+// often the same scenario).
+func scenariosOf(e Exposure) string {
+	switch {
+	case e.MutexIn == "" || e.MutexIn == e.DataIn:
+		return e.DataIn
+	case e.DataIn == "":
+		return e.MutexIn
+	}
+	return e.MutexIn + "` or `" + e.DataIn
 }
 
 // whereText says where a missing measurement would come from.
