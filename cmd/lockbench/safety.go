@@ -136,26 +136,6 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	return runner.Run(ctx)
 }
 
-// safetyWorker reads --worker I/N as run's does (I from 0); "" is the whole campaign.
-// Stopping by width is refused: each worker would stop on its own share's data, and
-// neither their union nor its interval would be the campaign's.
-func safetyWorker(v string, trials int, width float64) (*results.Worker, error) {
-	if v == "" {
-		return nil, nil
-	}
-	index, of, err := parseWorker(v)
-	if err != nil {
-		return nil, err
-	}
-	if width > 0 {
-		return nil, usagef("--worker %s with --until-width: stopping by width cannot be split over workers (each would stop on its own share's data, and the union's interval would not hold); give a fixed --trials", v)
-	}
-	if trials < of {
-		return nil, usagef("--worker %s with --trials %d: fewer trials per variant than workers leaves a worker none", v, trials)
-	}
-	return &results.Worker{Index: index, Of: of}, nil
-}
-
 // safetyFigures draws the figures of a safety run with plots/violations.
 var safetyFigures = suite.Drawer{Dir: plots.Dir, Draw: func(dir string, reports []*results.Report) ([]results.FigureRef, error) {
 	figs, err := violations.WriteSafety(dir, reports)

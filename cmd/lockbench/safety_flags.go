@@ -36,3 +36,23 @@ func completeSafetyFlags(fs *flag.FlagSet, dir string, cmd results.Command) ([]s
 	}
 	return flagrecord.SetNotGiven(fs, dir, recorded)
 }
+
+// safetyWorker reads --worker I/N as run's does (I from 0); "" is the whole campaign.
+// Stopping by width is refused: each worker would stop on its own share's data, and
+// neither their union nor its interval would be the campaign's.
+func safetyWorker(v string, trials int, width float64) (*results.Worker, error) {
+	if v == "" {
+		return nil, nil
+	}
+	index, of, err := parseWorker(v)
+	if err != nil {
+		return nil, err
+	}
+	if width > 0 {
+		return nil, usagef("--worker %s with --until-width: stopping by width cannot be split over workers (each would stop on its own share's data, and the union's interval would not hold); give a fixed --trials", v)
+	}
+	if trials < of {
+		return nil, usagef("--worker %s with --trials %d: fewer trials per variant than workers leaves a worker none", v, trials)
+	}
+	return &results.Worker{Index: index, Of: of}, nil
+}
