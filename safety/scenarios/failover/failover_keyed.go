@@ -144,19 +144,5 @@ func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec to
 	failover := time.Since(killed)
 	t.Input("promotion_ms", lab.Millis(failover))
 	t.Prove("%s reported itself master %v after %s was SIGKILLed", next.Name(), failover.Round(time.Millisecond), primary.Name())
-	if lags != nil {
-		if err := lags.record(ctx, t, killed, next); err != nil {
-			return err
-		}
-	}
-	state, err := lab.ObserveKey(ctx, t, st, topo, next, t.Key)
-	if err != nil {
-		return err
-	}
-	t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), sentinelrig.DescribeKey(state, lease.Token))
-	if err := sentinelrig.SecondHolder(ctx, t, res, next); err != nil {
-		return err
-	}
-	a.Leave(res, lease)
-	return nil
+	return afterPromotion(ctx, t, st, topo, next, killed, lags, a, res, lease)
 }

@@ -87,21 +87,7 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 		return err
 	}
 	t.Input("promotion_ms", lab.Millis(time.Since(killed)))
-	if lags != nil {
-		if err := lags.record(ctx, t, killed, next); err != nil {
-			return err
-		}
-	}
-	state, err := lab.ObserveKey(ctx, t, st, topo, next, t.Key)
-	if err != nil {
-		return err
-	}
-	t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), sentinelrig.DescribeKey(state, lease.Token))
-	if err := sentinelrig.SecondHolder(ctx, t, res, next); err != nil {
-		return err
-	}
-	a.Leave(res, lease)
-	return nil
+	return afterPromotion(ctx, t, st, topo, next, killed, lags, a, res, lease)
 }
 
 // replicaLags are the drawn pauses of one trial's replicas and when each really
@@ -158,4 +144,25 @@ func (l *replicaLags) record(ctx context.Context, t *lab.Trial, killed time.Time
 		}
 	}
 	return ctx.Err()
+}
+
+// afterPromotion is what every failover-loss trial does once a replica took over: the
+// replicas' lag recorded, the key read on the promoted node (the proof), and B's try
+// there.
+func afterPromotion(ctx context.Context, t *lab.Trial, kr lab.KeyReader, topo topologies.Topology, next topologies.Node, killed time.Time, lags *replicaLags, a *lab.Client, res *lab.Resource, lease locks.Lease) error {
+	if lags != nil {
+		if err := lags.record(ctx, t, killed, next); err != nil {
+			return err
+		}
+	}
+	state, err := lab.ObserveKey(ctx, t, kr, topo, next, t.Key)
+	if err != nil {
+		return err
+	}
+	t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), sentinelrig.DescribeKey(state, lease.Token))
+	if err := sentinelrig.SecondHolder(ctx, t, res, next); err != nil {
+		return err
+	}
+	a.Leave(res, lease)
+	return nil
 }
