@@ -28,7 +28,7 @@ vet:
 SCENARIO_PKGS = ./safety/lab/... ./safety/scenarios/...
 test: deps vet fuzz
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | grep -v -x -F $(foreach p,$(shell $(GO) list $(RACE_PKGS) $(SCENARIO_PKGS)),-e $(p)))
-	$(MAKE) --no-print-directory race
+	@s=$$(date +%s); $(MAKE) --no-print-directory race && echo "make race took $$(( $$(date +%s) - s )) s"
 	$(GO) test -p 1 -count=1 -timeout $(TEST_TIMEOUT) -run '$(RACE_SKIP)' $(SCENARIO_PKGS)
 
 # The race detector over the packages with concurrent code: the engine, the sweep and
