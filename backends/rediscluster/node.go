@@ -27,16 +27,15 @@ type node struct {
 	dir     string
 	port    int
 	busPort int
-	follows int // the master index a replica follows at start; -1 for a master
 }
 
-func newNode(c *Cluster, name string, role topologies.Role, dir string, port, busPort int) *node {
+func newNode(bin, name string, role topologies.Role, dir string, port, busPort int) *node {
 	n := &node{name: name, role: role, dir: dir, port: port, busPort: busPort}
 	n.Node = supervise.New(supervise.Config{
 		Name: name,
 		Addr: n.Addr,
 		Command: func() (*exec.Cmd, error) {
-			cmd := exec.Command(c.bin, n.confPath())
+			cmd := exec.Command(bin, n.confPath())
 			cmd.Dir = dir
 			return cmd, nil
 		},
@@ -63,15 +62,12 @@ func (n *node) config(spec topologies.Spec) string {
 		"daemonize no",
 		"logfile server.log",
 		"dir .",
-		"cluster-enabled yes",
-		"cluster-config-file nodes.conf",
-		fmt.Sprintf("cluster-port %d", n.busPort),
-		fmt.Sprintf("cluster-node-timeout %d", spec.DownAfter.Milliseconds()),
 		`save ""`,
 		"appendonly no",
 		"repl-diskless-sync yes",
 		"repl-diskless-sync-delay 0",
 	}
+	lines = append(lines, NodeConfig(spec, n.busPort)...)
 	if spec.AppendFsync != "" {
 		lines = append(lines, "appendonly yes", "appendfsync "+spec.AppendFsync)
 	}

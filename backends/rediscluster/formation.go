@@ -1,0 +1,185 @@
+package rediscluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// Member is one started node as the forming and the serving checks see it, whatever
+// runs it (a process, a container): its address, the bus port the other nodes dial on
+// its host, and for a replica the master it follows at start.
+type Member struct {
+	topologies.Node
+	Bus     int
+	Follows int // index of the master a replica follows at start; -1 for a master
+}
+
+// Layout is a cluster's started nodes: master i is given the i-th share of the slots.
+type Layout struct {
+	Masters, Replicas []Member
+}
+
+func (l Layout) all() []Member { return append(append([]Member{}, l.Masters...), l.Replicas...) }
+
+// NodeConfig is the cluster part of every node's redis-server config, whoever runs it.
+func NodeConfig(spec topologies.Spec, busPort int) []string {
+	return []string{
+		"cluster-enabled yes",
+		"cluster-config-file nodes.conf",
+		fmt.Sprintf("cluster-port %d", busPort),
+		fmt.Sprintf("cluster-node-timeout %d", spec.DownAfter.Milliseconds()),
+	}
+}
+
+// form joins the nodes by CLUSTER MEET, gives each master its share of the slots,
+// makes each replica follow its master, and waits until the cluster serves.
+func (l Layout) form(ctx context.Context) error {
+	ids := map[string]string{}
+	for _, n := range l.all() {
+		v, err := query(ctx, n.Addr(), "CLUSTER", "MYID")
+		if err != nil {
+			return fmt.Errorf("%s: CLUSTER MYID: %w", n.Name(), err)
+		}
+		ids[n.Name()] = fmt.Sprint(v)
+	}
+	first := l.Masters[0]
+	for _, n := range l.all()[1:] {
+		if err := meet(ctx, first, n); err != nil {
+			return err
+		}
+	}
+	for i, m := range l.Masters {
+		lo, hi := SlotRange(i, len(l.Masters))
+		if err := do(ctx, m.Addr(), "CLUSTER", "ADDSLOTSRANGE", lo, hi); err != nil {
+			return fmt.Errorf("%s: CLUSTER ADDSLOTSRANGE %d %d: %w", m.Name(), lo, hi, err)
+		}
+	}
+	for _, r := range l.Replicas {
+		m := l.Masters[r.Follows]
+		if err := replicate(ctx, r, m, ids[m.Name()]); err != nil {
+			return err
+		}
+	}
+	return l.WaitServing(ctx, 30*time.Second)
+}
+
+// meet asks from to shake hands with n at n's address and bus port.
+func meet(ctx context.Context, from, n Member) error {
+	host, port, err := net.SplitHostPort(n.Addr())
+	if err != nil {
+		return err
+	}
+	if err := do(ctx, from.Addr(), "CLUSTER", "MEET", host, port, n.Bus); err != nil {
+		return fmt.Errorf("CLUSTER MEET %s: %w", n.Name(), err)
+	}
+	return nil
+}
+
+// replicate makes r follow master m (whose id is id), once r has heard of it on the
+// bus; a handshake that did not complete (seen on a loaded machine) is met again.
+func replicate(ctx context.Context, r, m Member, id string) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for try := 1; ; try++ {
+		err := do(ctx, r.Addr(), "CLUSTER", "REPLICATE", id)
+		if err == nil {
+			return nil
+		}
+		if try%50 == 0 {
+			_ = meet(ctx, r, m)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: CLUSTER REPLICATE %s: %w", r.Name(), id, err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// SlotRange is master i's share [lo, hi] of the slots among masters.
+func SlotRange(i, masters int) (lo, hi int) {
+	return i * Slots / masters, (i+1)*Slots/masters - 1
+}
+
+// WaitServing waits until every running node reports cluster_state:ok with every slot
+// served and knows every node, every running replica's link to its master is up, and
+// every master's replicas acknowledge a write (WAIT answers at once from then on).
+func (l Layout) WaitServing(ctx context.Context, limit time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	last := errors.New("not asked yet")
+	for {
+		if last = l.serving(ctx); last == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("cluster not serving after %v: %w", limit, last)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func (l Layout) serving(ctx context.Context) error {
+	total := strconv.Itoa(len(l.all()))
+	for _, n := range l.all() {
+		if !n.Running() {
+			continue
+		}
+		info, err := fields(ctx, n.Addr(), "CLUSTER", "INFO")
+		if err != nil {
+			return fmt.Errorf("%s: %w", n.Name(), err)
+		}
+		if info["cluster_state"] != "ok" || info["cluster_slots_ok"] != strconv.Itoa(Slots) || info["cluster_known_nodes"] != total {
+			return fmt.Errorf("%s: state %s, %s slots ok, %s of %s nodes known", n.Name(), info["cluster_state"], info["cluster_slots_ok"], info["cluster_known_nodes"], total)
+		}
+		repl, err := topologies.Replication(ctx, n.Addr())
+		if err != nil {
+			return fmt.Errorf("%s: %w", n.Name(), err)
+		}
+		switch repl.Role {
+		case "slave":
+			if !repl.LinkUp {
+				return fmt.Errorf("%s: link to master %s is down", n.Name(), repl.MasterAddr)
+			}
+		case "master":
+			if err := acknowledged(ctx, n, repl); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// acknowledged writes a marker in one of master n's slots and checks that its online
+// replicas acknowledge it: until a replica's first ACK after a sync, WAIT times out.
+func acknowledged(ctx context.Context, n Member, repl topologies.ReplicationInfo) error {
+	want := 0
+	for _, r := range repl.Replicas {
+		if r.State == "online" {
+			want++
+		}
+	}
+	if want == 0 {
+		return nil
+	}
+	key, err := KeyServedBy(ctx, n.Addr(), "lockbench:cluster-ready")
+	if err != nil {
+		return fmt.Errorf("%s: %w", n.Name(), err)
+	}
+	a := admin(n.Addr())
+	defer a.Close()
+	a.Set(ctx, key, "1", 0)
+	acked, err := a.Do(ctx, "WAIT", want, 100).Int()
+	a.Del(ctx, key)
+	if err != nil || acked < want {
+		return fmt.Errorf("%s: %d of %d replicas acknowledged a write (%v)", n.Name(), acked, want, err)
+	}
+	return nil
+}
