@@ -64,6 +64,7 @@ func (f *clusterFenced) Acquire(ctx context.Context, key string, ttl time.Durati
 	}
 	lease := locks.Lease{Key: key, Token: locks.NewToken(), Start: time.Now()}
 	fence, err := fencedAcquire.Run(ctx, f.client, []string{key, fenceKey}, lease.Token, ttl.Milliseconds()).Int64()
+	f.reloadAfter(ctx, err)
 	if err != nil {
 		if ctx.Err() != nil {
 			f.GiveBack(ctx, lease) // cut off: the script may have run

@@ -2,7 +2,7 @@ package rediscluster
 
 import (
 	"context"
-	"strings"
+	"errors"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -85,6 +85,23 @@ func newClusterLocker(ctx context.Context, seeds []string, name string, opts loc
 	return &clusterLocker{SetNX: core, client: c}, nil
 }
 
+// Acquire is SET NX's, and after a failure that was no answer of the lock's (a dead
+// master, CLUSTERDOWN) the slot map is reloaded for the next attempt: go-redis itself
+// keeps sending a slot's commands to a dead master until its 60 s reload interval.
+func (l *clusterLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+	lease, err := l.SetNX.Acquire(ctx, key, ttl)
+	l.reloadAfter(ctx, err)
+	return lease, err
+}
+
+// reloadAfter asks for a new slot map (in the background) after any error but the
+// lock's own refusals: a redirect, a node that no longer answers, a cluster down.
+func (l *clusterLocker) reloadAfter(ctx context.Context, err error) {
+	if err != nil && !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, locks.ErrNotReplicated) {
+		l.client.ReloadState(ctx)
+	}
+}
+
 // Warm opens w.Clients connections to every master.
 func (l *clusterLocker) Warm(ctx context.Context, w locks.WarmUp) error {
 	return l.client.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error {
@@ -111,18 +128,12 @@ func NewClusterWait(ctx context.Context, seeds []string, opts locks.WaitOptions)
 func (w *clusterWait) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
 	master, err := w.client.MasterForKey(ctx, key)
 	if err != nil {
+		w.reloadAfter(ctx, err)
 		return locks.Lease{}, err
 	}
 	lease, err := locks.AcquireAcknowledged(ctx, master, key, ttl, w.opts, w.GiveBack)
-	if err != nil && isRedirect(err) {
-		// The slot moved (a failover, a resharding): the next attempt asks the new map.
-		w.client.ReloadState(ctx)
-	}
+	// The pipeline on one master's client follows no redirect: a MOVED (a failover, a
+	// resharding) makes the next attempt ask the new map.
+	w.reloadAfter(ctx, err)
 	return lease, err
-}
-
-// isRedirect says whether err is a MOVED or ASK reply.
-func isRedirect(err error) bool {
-	s := err.Error()
-	return strings.HasPrefix(s, "MOVED ") || strings.HasPrefix(s, "ASK ")
 }

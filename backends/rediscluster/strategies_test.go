@@ -245,3 +245,50 @@ func TestClusterFencedNumbersItsGrants(t *testing.T) {
 		}
 	}
 }
+
+// After the key's master dies, every cluster strategy reaches the promoted replica:
+// cluster and cluster-fenced lock there, cluster-wait is refused there for want of a
+// replica (its old master is dead). Each failed attempt reloads the slot map; go-redis
+// alone would keep dialing the dead master until its 60 s reload interval.
+func TestEveryStrategyFindsThePromotedReplica(t *testing.T) {
+	c := startCluster(t, topologies.Spec{DownAfter: 500 * time.Millisecond})
+	ctx := context.Background()
+	m, r := c.Masters()[0], c.ReplicasOf(0)[0]
+	key, err := rediscluster.KeyServedBy(ctx, m.Addr(), "lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lockers := map[string]locks.Locker{}
+	for _, name := range []string{rediscluster.StrategyCluster, rediscluster.StrategyFenced, rediscluster.StrategyWait} {
+		lockers[name] = build(t, name, c)
+		if _, err := lockers[name].Acquire(ctx, key+":"+name, time.Minute); err != nil {
+			t.Fatalf("%s before the kill: %v", name, err)
+		}
+	}
+	if err := m.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitRole(t, r, "master", 30*time.Second)
+	for name, l := range lockers {
+		deadline := time.Now().Add(30 * time.Second)
+		var err error
+		for tries := 1; ; tries++ {
+			var lease locks.Lease
+			if lease, err = l.Acquire(ctx, key+":after:"+name, time.Minute); err == nil {
+				if v, gerr := client(t, r.Addr()).Get(ctx, lease.Key).Result(); gerr != nil || v != lease.Token {
+					t.Errorf("%s: granted, but the promoted %s holds %q (%v)", name, r.Name(), v, gerr)
+				}
+				t.Logf("%s: granted on the promoted replica at try %d", name, tries)
+				break
+			}
+			if errors.Is(err, locks.ErrNotReplicated) && name == rediscluster.StrategyWait {
+				t.Logf("%s: refused by the promoted replica (no replica of its own) at try %d", name, tries)
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: still %v after %d tries", name, err, tries)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
