@@ -50,6 +50,9 @@ func piecesFor(provider string, kind topologies.Kind, clocks bool) []Piece {
 	if topologies.InFamily("process", provider) {
 		provider = "process" // a store's own process provider (zookeeper-process, say)
 	}
+	if topologies.InFamily("container", provider) {
+		provider = "container" // a store's own container provider (rediscluster-container)
+	}
 	switch provider {
 	case "process", "embedded-etcd":
 		// The process family's member for kind, or etcd inside this program: the store's own server.

@@ -47,6 +47,20 @@ func (Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Top
 	if spec.Kind == topologies.Postgres || spec.Kind == topologies.ZooKeeper || spec.Kind == topologies.Etcd {
 		return startStore(ctx, spec)
 	}
+	t, err := newRedisTopology(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.launch(ctx); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// newRedisTopology is a Redis deployment with no node yet: the engine answers, what a
+// dead owner left is swept, the image is resolved, and the reaper knows the topology.
+func newRedisTopology(ctx context.Context, spec topologies.Spec) (*topology, error) {
 	cli, err := engine(ctx)
 	if err != nil {
 		return nil, err
@@ -67,10 +81,6 @@ func (Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Top
 	t.netName = fmt.Sprintf("lockbench-%d-%d", os.Getpid(), runSeq.Add(1))
 	// The reaper removes what exists at the signal, containers first.
 	t.forget = topologies.OnReap(func() { _ = removeAll(cli, t.trackedIDs(), t.networkID()) })
-	if err := t.launch(ctx); err != nil {
-		t.Close()
-		return nil, err
-	}
 	return t, nil
 }
 

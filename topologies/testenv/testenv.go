@@ -12,6 +12,7 @@ import (
 	_ "github.com/lockbench/lockbench/backends/all" // the kinds tests specify and start
 	"github.com/lockbench/lockbench/topologies"
 	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
+	_ "github.com/lockbench/lockbench/backends/rediscluster/clustercontainer"
 	_ "github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/external"
 )
