@@ -27,6 +27,7 @@ var (
 var scenarioTable = map[string]scenarioStarts{
 	"check-then-delete":     {kinds: kinds(topologies.Single), clocks: never},
 	"check-then-write-lock": {kinds: kinds(topologies.Single), clocks: never},
+	"cluster-split-brain":   {clocks: never}, // its strategies param names the cluster
 	"consensus-partition":   {clocks: never},
 	"etcd-leader-kill":      {clocks: never},
 	"failover-loss":         {kinds: kinds(topologies.Sentinel), clocks: never},

@@ -6,6 +6,7 @@ package clusterlab
 import (
 	"context"
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -49,6 +50,22 @@ func (s store) WaitLocker(ctx context.Context, topo topologies.Topology, replica
 	return rediscluster.NewClusterWait(ctx, topologies.Addrs(topo.Masters()), locks.WaitOptions{Replicas: replicas, Timeout: timeout})
 }
 
+// PlacedLocker is the strategy's locker, or with waitReplicas > 0 cluster-wait's, that
+// learns the cluster from seeds and dials every node through dial.
+func (s store) PlacedLocker(ctx context.Context, seeds []topologies.Node, dial func(ctx context.Context, network, addr string) (net.Conn, error), waitReplicas int, waitTimeout time.Duration) (locks.Locker, error) {
+	opts := locks.RedisOptions{Dialer: dial}
+	addrs := topologies.Addrs(seeds)
+	switch {
+	case waitReplicas > 0:
+		return rediscluster.NewClusterWait(ctx, addrs, locks.WaitOptions{RedisOptions: opts, Replicas: waitReplicas, Timeout: waitTimeout})
+	case s.strategy == rediscluster.StrategyFenced:
+		return rediscluster.NewClusterFenced(ctx, addrs, opts)
+	case s.strategy == rediscluster.StrategyWait:
+		return rediscluster.NewClusterWait(ctx, addrs, locks.WaitOptions{RedisOptions: opts})
+	}
+	return rediscluster.NewCluster(ctx, addrs, opts)
+}
+
 func (s store) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node, key string) (topologies.KeyState, error) {
 	return topologies.ReadKey(ctx, primary.Addr(), key)
 }
@@ -87,6 +104,18 @@ func (s store) ReplicasOf(ctx context.Context, topo topologies.Topology, primary
 		return nil, fmt.Errorf("%s has no running replica", primary.Name())
 	}
 	return out, nil
+}
+
+// ClusterState is node's own cluster_state: "fail" once it cannot reach a majority of
+// the masters, after cluster-node-timeout (it then refuses writes with CLUSTERDOWN).
+func (s store) ClusterState(ctx context.Context, node topologies.Node) (string, error) {
+	return rediscluster.State(ctx, node.Addr())
+}
+
+// FlagsOf are the flags observer gives node: "fail" once a majority of masters agreed
+// it is down (the replica's election follows).
+func (s store) FlagsOf(ctx context.Context, observer, node topologies.Node) ([]string, error) {
+	return rediscluster.Flags(ctx, observer.Addr(), node.Addr())
 }
 
 // AwaitPromotion polls old's replicas until one reports role master: the bus elected it.

@@ -109,10 +109,12 @@ func RoundTrip(t *testing.T, rep *results.Report) {
 
 // ContainerEnv is TestEnv on the container provider: the partition scenarios need nodes
 // with networks of their own. It skips (fails under CI=true) where no engine answers.
+// It starts every kind with the container family's member for it (a cluster's is
+// rediscluster-container, once linked).
 func ContainerEnv(t *testing.T, trials int, params lab.Params) *lab.Env {
 	t.Helper()
 	env := TestEnv(t, trials, params)
-	p, err := topologies.ProviderFor("container", topologies.Sentinel)
+	p, err := topologies.ProviderNamed("container")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	_ "github.com/lockbench/lockbench/safety/scenarios/failover"        // failover-loss
 	_ "github.com/lockbench/lockbench/safety/scenarios/lag"             // replication-lag
 	_ "github.com/lockbench/lockbench/safety/scenarios/lostupdates"     // lost-updates
-	_ "github.com/lockbench/lockbench/safety/scenarios/partition"       // sentinel-split-brain, redlock-partition, consensus-partition
+	_ "github.com/lockbench/lockbench/safety/scenarios/partition"       // sentinel-split-brain, cluster-split-brain, redlock-partition, consensus-partition
 	_ "github.com/lockbench/lockbench/safety/scenarios/redlock"         // redlock-restart, redlock-quorum, redlock-fence
 	_ "github.com/lockbench/lockbench/safety/scenarios/release"         // setnx-expire, unsafe-release, check-then-delete, check-then-write-lock
 	_ "github.com/lockbench/lockbench/safety/scenarios/ttl"             // pause-past-ttl, ttl-tradeoff

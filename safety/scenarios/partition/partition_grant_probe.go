@@ -13,18 +13,21 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// grantProbe takes a fresh lock (SET NX PX of a key of its own) on the old master
-// again and again, recorded as probe writes: check.SplitBrain then measures how long
-// that master went on granting locks. NOREPLICAS (min-replicas-to-write) and READONLY
-// (demoted) are its refusals; any other failure is the trial's error.
+// grantProbe takes a fresh lock (SET NX PX of a key of its own, in the trial key's hash
+// slot) on the old master again and again, recorded as probe writes: check.SplitBrain
+// then measures how long that master went on granting locks. NOREPLICAS
+// (min-replicas-to-write), READONLY (demoted), CLUSTERDOWN (a cluster master cut from
+// the majority) and MOVED (turned into a replica) are its refusals; any other failure
+// is the trial's error.
 type grantProbe struct {
-	node     topologies.Node
-	t        *lab.Trial
-	c        *redis.Client
-	sent     int
-	accepted int
-	refusal  string // the first refusal's answer, "" while it grants
-	refused  time.Time
+	node         topologies.Node
+	t            *lab.Trial
+	c            *redis.Client
+	sent         int
+	accepted     int
+	lastAccepted time.Time
+	refusal      string // the first refusal's answer, "" while it grants
+	refused      time.Time
 }
 
 func newGrantProbe(node topologies.Node, t *lab.Trial) *grantProbe {
@@ -36,12 +39,20 @@ func (p *grantProbe) close() { p.c.Close() }
 func (p *grantProbe) set(ctx context.Context) error {
 	pctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	key := fmt.Sprintf("lockbench:split-grant:%s:%d", p.t.Key, p.sent)
+	key := fmt.Sprintf("lockbench:split-grant:{%s}:%d", p.t.Key, p.sent) // {key}: the lock key's slot
 	return p.c.SetArgs(pctx, key, "A", redis.SetArgs{Mode: "NX", TTL: 2 * time.Second}).Err()
 }
 
 func isGrantRefusal(err error) bool {
-	return err != nil && (strings.HasPrefix(err.Error(), "NOREPLICAS") || lab.IsReadOnly(err))
+	if err == nil {
+		return false
+	}
+	for _, answer := range []string{"NOREPLICAS ", "CLUSTERDOWN ", "MOVED "} {
+		if strings.HasPrefix(err.Error(), answer) {
+			return true
+		}
+	}
+	return lab.IsReadOnly(err)
 }
 
 // grant makes one attempt and records its answer.
@@ -63,6 +74,7 @@ func (p *grantProbe) grant(ctx context.Context) error {
 		}
 	} else {
 		p.accepted++
+		p.lastAccepted = time.Now()
 	}
 	p.t.Rec.Record(e)
 	return nil

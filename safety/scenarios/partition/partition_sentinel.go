@@ -129,27 +129,20 @@ func (s sentinelSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values)
 		return env.NewReport(s), nil
 	}
 	// A provider that cannot partition is refused before any trial: nothing to measure.
-	first, err := c.start(ctx, env, variants[0])
+	start := func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+		return c.start(ctx, env, spec)
+	}
+	deployments, err := startFirst(ctx, s.Name(), c.spec(variants[0]), start, sameConfig)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := lab.PartitionerOrRefuse(s.Name(), first); err != nil {
-		first.Close()
-		return nil, err
-	}
+	defer deployments.closeUnused()
 	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v splitBrainVariant, t *lab.Trial) error {
-		topo := first
-		first = nil
-		if topo == nil || !sameConfig(topo.Spec(), c.spec(v)) {
-			if topo != nil {
-				topo.Close()
-			}
-			var err error
-			if topo, err = c.start(ctx, env, v); err != nil {
-				return lab.Failed("setup", err)
-			}
+		topo, err := deployments.forTrial(ctx, c.spec(v))
+		if err != nil {
+			return err
 		}
-		defer topo.Close() // a failed-over deployment is never lent again: every trial starts fresh
+		defer topo.Close()
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
 		return c.trial(ctx, topo, t)
@@ -161,8 +154,8 @@ func sameConfig(a, b topologies.Spec) bool {
 	return fmt.Sprint(a.ExtraConfig) == fmt.Sprint(b.ExtraConfig)
 }
 
-func (c splitBrainConfig) start(ctx context.Context, env *lab.Env, v splitBrainVariant) (topologies.Topology, error) {
-	topo, err := env.StartTopology(ctx, c.spec(v))
+func (c splitBrainConfig) start(ctx context.Context, env *lab.Env, spec topologies.Spec) (topologies.Topology, error) {
+	topo, err := env.StartTopology(ctx, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -66,6 +66,7 @@ func hasProof(tr results.Trial, part string) bool {
 func TestPartitionScenariosRefuseProcessProvider(t *testing.T) {
 	for name, params := range map[string]lab.Params{
 		"sentinel-split-brain": {"min-replicas": "0"},
+		"cluster-split-brain":  {"modes": "none", "node-timeouts": "500ms"},
 		"redlock-partition":    nil,
 		"consensus-partition":  nil,
 	} {

@@ -84,12 +84,20 @@ func (c splitBrainConfig) trial(ctx context.Context, topo topologies.Topology, t
 		return b.err
 	}
 	defer b.close()
-	if b.enteredAt.After(leaseA.ValidUntil) {
-		return lab.Failed("timing", fmt.Errorf("B entered %v after A's validity ended: the %v TTL is too short for this promotion", b.enteredAt.Sub(leaseA.ValidUntil), c.ttl))
-	}
 	t.Prove("B granted on the new master %s %v after the cut", next.Name(), b.grantedAt.Sub(cutAt).Round(time.Millisecond))
-	a.Write(ctx, res, leaseA)
-	a.Leave(res, leaseA)
+	return b.finish(ctx, res, a, &leaseA, c.ttl)
+}
+
+// finish checks that B entered while A's lease (nil: A holds none) was still valid,
+// then lets A and B each write and leave, and B release.
+func (b bResult) finish(ctx context.Context, res *lab.Resource, a *lab.Client, leaseA *locks.Lease, ttl time.Duration) error {
+	if leaseA != nil && b.enteredAt.After(leaseA.ValidUntil) {
+		return lab.Failed("timing", fmt.Errorf("B entered %v after A's validity ended: the %v TTL is too short for this promotion", b.enteredAt.Sub(leaseA.ValidUntil), ttl))
+	}
+	if leaseA != nil {
+		a.Write(ctx, res, *leaseA)
+		a.Leave(res, *leaseA)
+	}
 	b.client.Write(ctx, res, b.lease)
 	b.client.Leave(res, b.lease)
 	_ = b.client.Release(ctx, b.lease)
