@@ -60,31 +60,47 @@ func (tr clusterSplitTrial) run(ctx context.Context) error {
 	}
 	cutAt := time.Now()
 	t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "partition: " + old.Name() + " and A cut from every other node"})
-	// The first probe marks the cut: the window runs from it (WAIT 1 would delay it).
+	// The first probe marks the cut, and the probes go on while A asks (WAIT 1 waits):
+	// the window runs from the cut.
 	if err := probe.grant(ctx); err != nil {
 		return err
 	}
-	var held *locks.Lease // nil while A holds no lock
-	leaseA, err := a.Acquire(ctx, t.Key, tr.c.ttl)
-	switch {
-	case err == nil:
-		held = &leaseA
-		if err := a.Enter(ctx, res, leaseA); err != nil {
-			return err
-		}
-	case lab.IsReplicationRefusal(err):
-		t.Input("a_refused", 1) // WAIT: the replica is on the other side
-	default:
-		return lab.Failed("first-acquire", err)
-	}
-
+	aDone := make(chan aResult, 1)
+	go func() { aDone <- lockOnMinority(ctx, a, res, t.Key, tr.c.ttl) }()
 	w := &clusterWatch{tr: tr, probe: probe, old: old, part: part, dialA: dialA, res: res, cutAt: cutAt}
 	b, err := w.run(ctx)
+	ar := <-aDone // A's one attempt is bounded by its command timeout
 	if err != nil {
 		return err
 	}
 	defer b.close()
-	return b.finish(ctx, res, a, held, tr.c.ttl)
+	switch {
+	case ar.err == nil:
+	case lab.IsReplicationRefusal(ar.err):
+		t.Input("a_refused", 1) // WAIT: the replica is on the other side
+	default:
+		return lab.Failed("first-acquire", ar.err)
+	}
+	return b.finish(ctx, res, a, ar.lease, tr.c.ttl)
+}
+
+// aResult is A's attempt: its lease (nil when refused) and entry in the resource.
+type aResult struct {
+	lease *locks.Lease
+	err   error
+}
+
+// lockOnMinority is A's one attempt on the cut master, right after the cut; granted, A
+// enters the resource at once (long before B can be granted: B waits for a promotion).
+func lockOnMinority(ctx context.Context, a *lab.Client, res *lab.Resource, key string, ttl time.Duration) aResult {
+	lease, err := a.Acquire(ctx, key, ttl)
+	if err == nil {
+		err = a.Enter(ctx, res, lease)
+	}
+	if err != nil {
+		return aResult{err: err}
+	}
+	return aResult{lease: &lease}
 }
 
 // lockOnMajority is B: beside the promoted replica, learning the cluster from the

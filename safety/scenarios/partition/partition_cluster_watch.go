@@ -52,19 +52,20 @@ func (w *clusterWatch) run(ctx context.Context) (bResult, error) {
 	}()
 	for {
 		done, err := w.step(ctx, promo)
-		if err != nil || done {
-			if err != nil && w.b != nil {
+		if err == nil && !done {
+			err = lab.Sleep(ctx, splitProbeInterval)
+		}
+		if err == nil && !done {
+			continue
+		}
+		w.abandon()
+		if err != nil {
+			if w.b != nil {
 				w.b.close()
 			}
-			w.abandon()
-			if err != nil {
-				return bResult{}, err
-			}
-			return *w.b, nil
-		}
-		if err := lab.Sleep(ctx, splitProbeInterval); err != nil {
 			return bResult{}, err
 		}
+		return *w.b, nil
 	}
 }
 
