@@ -14,10 +14,10 @@ import (
 // of masters, while the majority promotes its replica: labtest.RunIn asserts the claims
 // (with no guard A and B inside together in every judged trial, never with WAIT 1; the
 // cut master granted after the cut in every judged trial). Here: each judged trial
-// proved the cut from both sides, the promotion and B's grant, measured its window,
-// promotion and node timeout, and saw the window end by CLUSTERDOWN before the heal;
-// under WAIT 1 A was refused and B granted only after the heal (the promoted master has
-// no replica until the old one rejoins it).
+// proved the cluster sound before the cut, the cut from both sides, the promotion and
+// B's grant, measured its window, promotion and node timeout, and saw the window end
+// by CLUSTERDOWN before the heal; under WAIT 1 A was refused and B granted only after
+// the heal (the promoted master has no replica until the old one rejoins it).
 func TestClusterSplitBrain(t *testing.T) {
 	env := labtest.ContainerEnv(t, 1, lab.Params{"node-timeouts": "500ms", "ttl": "10s", "cut-hold": "2s"})
 	rep := labtest.RunIn(t, env, "cluster-split-brain", 4*time.Minute)
@@ -30,7 +30,7 @@ func TestClusterSplitBrain(t *testing.T) {
 			if tr.Outcome != results.Judged {
 				continue
 			}
-			for _, want := range []string{"cluster_state:fail", "flagged", "reported itself master", "went unanswered", "B granted on the promoted", "answered CLUSTERDOWN"} {
+			for _, want := range []string{"before the cut", "cluster_state:fail", "flagged", "reported itself master", "went unanswered", "B granted on the promoted", "answered CLUSTERDOWN"} {
 				if !hasProof(tr, want) {
 					t.Errorf("%s trial %d judged on %q: want a proof with %q", v.Name, tr.N, tr.Proof, want)
 				}

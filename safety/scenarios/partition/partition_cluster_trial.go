@@ -3,6 +3,8 @@ package partition
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
@@ -54,6 +56,9 @@ func (tr clusterSplitTrial) run(ctx context.Context) error {
 	defer probe.close()
 	t.Input("node_timeout_ms", lab.Millis(tr.v.nodeTimeout))
 
+	if err := tr.healthy(ctx, old); err != nil {
+		return err
+	}
 	defer part.HealAll()
 	if err := topologies.Isolate(part, old, topo.Nodes()); err != nil {
 		return lab.Failed("nemesis", err)
@@ -74,33 +79,39 @@ func (tr clusterSplitTrial) run(ctx context.Context) error {
 		return err
 	}
 	defer b.close()
+	t.Input("a_answered_after_cut_ms", lab.Millis(ar.answered.Sub(cutAt)))
 	switch {
 	case ar.err == nil:
 	case lab.IsReplicationRefusal(ar.err):
 		t.Input("a_refused", 1) // WAIT: the replica is on the other side
+	case strings.HasPrefix(ar.err.Error(), "CLUSTERDOWN "):
+		return lab.NoFault("A's attempt was answered CLUSTERDOWN %v after the cut: the cut master had stopped taking writes before it arrived", ar.answered.Sub(cutAt).Round(time.Millisecond))
 	default:
 		return lab.Failed("first-acquire", ar.err)
 	}
 	return b.finish(ctx, res, a, ar.lease, tr.c.ttl)
 }
 
-// aResult is A's attempt: its lease (nil when refused) and entry in the resource.
+// aResult is A's attempt: its lease (nil when refused), entered in the resource, and
+// when it was answered.
 type aResult struct {
-	lease *locks.Lease
-	err   error
+	lease    *locks.Lease
+	answered time.Time
+	err      error
 }
 
 // lockOnMinority is A's one attempt on the cut master, right after the cut; granted, A
 // enters the resource at once (long before B can be granted: B waits for a promotion).
 func lockOnMinority(ctx context.Context, a *lab.Client, res *lab.Resource, key string, ttl time.Duration) aResult {
 	lease, err := a.Acquire(ctx, key, ttl)
+	answered := time.Now()
 	if err == nil {
 		err = a.Enter(ctx, res, lease)
 	}
 	if err != nil {
-		return aResult{err: err}
+		return aResult{answered: answered, err: err}
 	}
-	return aResult{lease: &lease}
+	return aResult{lease: &lease, answered: answered}
 }
 
 // lockOnMajority is B: beside the promoted replica, learning the cluster from the
@@ -150,6 +161,37 @@ func (tr clusterSplitTrial) lockOnMajority(ctx context.Context, next, old topolo
 			return bResult{err: err}
 		}
 	}
+}
+
+// healthy proves that nothing failed around old before the cut (a node starved on a
+// loaded machine can be flagged before it, and a failover begun then is not the
+// cut's): old says cluster_state:ok, and no node flags old, nor old any node, as
+// failing or suspected.
+func (tr clusterSplitTrial) healthy(ctx context.Context, old topologies.Node) error {
+	st := tr.v.store
+	state, err := st.ClusterState(ctx, old)
+	if err != nil {
+		return lab.Failed("observe", err)
+	}
+	if state != "ok" {
+		return lab.NoFault("before the cut %s already said cluster_state:%s", old.Name(), state)
+	}
+	for _, n := range tr.topo.Nodes() {
+		if n == old {
+			continue
+		}
+		for _, pair := range [][2]topologies.Node{{n, old}, {old, n}} {
+			flags, err := st.FlagsOf(ctx, pair[0], pair[1])
+			if err != nil {
+				return lab.Failed("observe", err)
+			}
+			if slices.Contains(flags, "fail") || slices.Contains(flags, "fail?") {
+				return lab.NoFault("before the cut %s already flagged %s %v", pair[0].Name(), pair[1].Name(), flags)
+			}
+		}
+	}
+	tr.t.Prove("before the cut: %s said cluster_state:ok, and no node flagged it, nor it any node, failing", old.Name())
+	return nil
 }
 
 // majorityObserver is a master on the majority side, to ask whether it flags old failed.

@@ -139,8 +139,9 @@ func (w *clusterWatch) promotedTo(ctx context.Context, p promotion) error {
 	w.next, w.promoted = p.next, p.at
 	t.Input("promotion_ms", lab.Millis(p.at.Sub(w.cutAt)))
 	t.Prove("%s reported itself master %v after the cut", p.next.Name(), p.at.Sub(w.cutAt).Round(time.Millisecond))
-	w.bDone = make(chan bResult, 1)
-	go func() { w.bDone <- w.tr.lockOnMajority(ctx, p.next, w.old, w.res, c.cutHold+clusterBPatience) }()
+	done := make(chan bResult, 1)
+	w.bDone = done
+	go func() { done <- w.tr.lockOnMajority(ctx, p.next, w.old, w.res, c.cutHold+clusterBPatience) }()
 	return nil
 }
 
