@@ -60,10 +60,12 @@ func (tr clusterSplitTrial) run(ctx context.Context) error {
 		return err
 	}
 	defer part.HealAll()
+	cutBegan := time.Now()
 	if err := topologies.Isolate(part, old, topo.Nodes()); err != nil {
 		return lab.Failed("nemesis", err)
 	}
-	cutAt := time.Now()
+	cutAt := time.Now() // every link cut: the window and every time below count from here
+	t.Input("cut_took_ms", lab.Millis(cutAt.Sub(cutBegan)))
 	t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "partition: " + old.Name() + " and A cut from every other node"})
 	// The first probe marks the cut, and the probes go on while A asks (WAIT 1 waits):
 	// the window runs from the cut.
