@@ -65,12 +65,28 @@ func (t *Trial) Prove(format string, args ...any) {
 }
 
 // noFault is a trial whose fault could not be shown; it is not judged.
-type noFault struct{ why string }
+type noFault struct {
+	why     string
+	stalled bool // the client itself was late, not the system under test
+}
 
 func (n *noFault) Error() string { return "fault not produced: " + n.why }
 
 // NoFault ends a trial as fault_not_produced.
-func NoFault(format string, args ...any) error { return &noFault{fmt.Sprintf(format, args...)} }
+func NoFault(format string, args ...any) error { return &noFault{why: fmt.Sprintf(format, args...)} }
+
+// Late is a trial whose fault could not be shown because the client process was late
+// for its own race (a window of milliseconds missed on a busy machine): not judged,
+// and run again where the environment allows stalled trials to be (StalledRetries).
+func Late(format string, args ...any) error {
+	return &noFault{why: fmt.Sprintf(format, args...), stalled: true}
+}
+
+// stalled says the trial ended on the client's own lateness: a client deadline, or Late.
+func stalled(err error) bool {
+	var nf *noFault
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &nf) && nf.stalled)
+}
 
 // notGranted is a first grant refused by the safety mechanism itself.
 type notGranted struct{ err error }
@@ -170,7 +186,7 @@ func (e *Env) RunTrial(ctx context.Context, scenario string, v *results.Variant,
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if again >= e.StalledRetries || !errors.Is(err, context.DeadlineExceeded) {
+		if again >= e.StalledRetries || !stalled(err) {
 			break
 		}
 		e.Log("%s/%s trial %d: the client stalled (%v); running it again", scenario, v.Name, n, err)

@@ -93,8 +93,19 @@ func jumpModel(j time.Duration) clocks.Model {
 	return clocks.Model{Jumps: []clocks.Jump{{After: grantEvent, By: j}}}
 }
 
-// predict is the analytic outcome for this race with the measured timings.
+// predict is the analytic outcome for this race with the measured timings, A's keys
+// set half-way through its acquire.
 func (r clockRace) predict(aElapsed, bAttempt time.Duration) clocks.RaceOutcome {
+	return r.outcome(aElapsed, aElapsed/2, bAttempt)
+}
+
+// predictLatest is the outcome with A's keys set as late as they can be, at the end of
+// its acquire: when a quorum is surely free, whatever a slow acquire did.
+func (r clockRace) predictLatest(aElapsed time.Duration) clocks.RaceOutcome {
+	return r.outcome(aElapsed, aElapsed, 0)
+}
+
+func (r clockRace) outcome(aElapsed, setDelay, bAttempt time.Duration) clocks.RaceOutcome {
 	held := make([]bool, len(r.clocks))
 	for i := range held {
 		held[i] = !slices.Contains(r.unreachable, i)
@@ -103,7 +114,7 @@ func (r clockRace) predict(aElapsed, bAttempt time.Duration) clocks.RaceOutcome 
 	for _, tl := range tls {
 		tl.Fire(grantEvent, aElapsed)
 	}
-	race := clocks.RedlockRace{TTL: r.ttl, Drift: r.drift, Nodes: tls, Held: held, SetDelay: aElapsed / 2, Challenge: bAttempt}
+	race := clocks.RedlockRace{TTL: r.ttl, Drift: r.drift, Nodes: tls, Held: held, SetDelay: setDelay, Challenge: bAttempt}
 	if r.strategy == "single" {
 		// One node, quorum 1, and a validity of the whole TTL: no drift allowance.
 		race.Drift = 1e-12
@@ -217,7 +228,7 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	}()
 
 	leaseB, bGranted, bErr := r.challenge(ctx, t, b, started, aElapsed, lease)
-	if bGranted {
+	if bGranted && bErr == nil {
 		_ = b.Enter(ctx, res, leaseB)
 		_, _ = b.Write(ctx, res, leaseB)
 	}
@@ -258,21 +269,33 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 // challenge is B trying until A's validity ends: coarsely at first, every millisecond
 // from a little before the model says the keys could be free (the history stays
 // small). Contention is the only refusal B shrugs off; any other failure ends the
-// trial as an error.
+// trial as an error. The race was run only if one of B's attempts began once the model
+// has a quorum free and returned while A still believed it held: on a busy machine B
+// can be late for a window of a few milliseconds, and a trial it missed shows nothing.
 func (r clockRace) challenge(ctx context.Context, t *lab.Trial, b *lab.Client, started time.Time, aElapsed time.Duration, lease locks.Lease) (locks.Lease, bool, error) {
 	predicted := r.predict(aElapsed, 0)
 	fineFrom := started.Add(predicted.EarliestB - 30*time.Millisecond)
+	window := bWindow{closes: lease.ValidUntil}
 	if predicted.EarliestB == clocks.Never {
 		fineFrom = lease.ValidUntil
+	}
+	// The window opens when a quorum is surely free; if only keys set early free one in
+	// time, when the model has them free.
+	if latest := r.predictLatest(aElapsed); latest.Violation() {
+		window.opens = started.Add(latest.EarliestB)
+	} else if predicted.Violation() {
+		window.opens = started.Add(predicted.EarliestB)
 	}
 	// Attempts run on ctx, not on a context ending with A's validity: one cut off there
 	// would skip its release and leave a partial lock that B's tally would count.
 	for time.Now().Before(lease.ValidUntil) {
 		t0 := time.Now()
 		leaseB, err := b.Acquire(ctx, t.Key, r.ttl)
-		t.Input("b_attempt_ms", lab.Millis(time.Since(t0)))
+		t1 := time.Now()
+		t.Input("b_attempt_ms", lab.Millis(t1.Sub(t0)))
+		window.saw(t1, err == nil)
 		if err == nil {
-			return leaseB, true, nil
+			return leaseB, true, window.missed(started)
 		}
 		if ctx.Err() != nil {
 			return locks.Lease{}, false, ctx.Err()
@@ -286,7 +309,38 @@ func (r clockRace) challenge(ctx context.Context, t *lab.Trial, b *lab.Client, s
 		}
 		_ = lab.Sleep(ctx, min(wait, time.Until(lease.ValidUntil)))
 	}
-	return locks.Lease{}, false, ctx.Err()
+	if ctx.Err() != nil {
+		return locks.Lease{}, false, ctx.Err()
+	}
+	return locks.Lease{}, false, window.missed(started)
+}
+
+// bWindow is when one of B's attempts tests the race: any that returned by closes (A's
+// validity end) granted, or refused at or after opens (when the model has a quorum
+// free; zero when the model has two holders impossible, where every refusal before
+// closes counts). An attempt's return, not its start, is compared with opens: a window
+// of a few milliseconds is as short as B's attempts and their 1 ms spacing.
+type bWindow struct {
+	opens, closes time.Time
+	tried         bool
+}
+
+func (w *bWindow) saw(returned time.Time, granted bool) {
+	if !returned.After(w.closes) && (granted || !returned.Before(w.opens)) {
+		w.tried = true
+	}
+}
+
+// missed is the trial's verdict of lateness when no attempt fell inside the window.
+func (w *bWindow) missed(started time.Time) error {
+	if w.tried {
+		return nil
+	}
+	if w.opens.IsZero() {
+		return lab.Late("none of B's attempts returned before A's validity ended (%v after A's acquire began): B was late on a busy machine", w.closes.Sub(started).Round(time.Millisecond))
+	}
+	return lab.Late("none of B's attempts ran inside the race's window (from %v, when the model frees a quorum, to %v, A's validity end, after A's acquire began): B was late on a busy machine",
+		w.opens.Sub(started).Round(time.Millisecond), w.closes.Sub(started).Round(time.Millisecond))
 }
 
 // clockWatch is the proof, read from the nodes, that a race's clocks ran as modelled.
