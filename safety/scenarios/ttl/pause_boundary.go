@@ -20,26 +20,6 @@ const (
 	boundaryMode  = "boundary"
 )
 
-// boundaryFactorsParam is the stops to run, as factors of the lease left; 1 itself is
-// the boundary, where timing noise decides, so it is refused.
-func boundaryFactorsParam() lab.Param {
-	p := lab.FloatsParam("boundary-factors", []float64{0.8, 1.2}, 0.1, 10, "boundary mode: A stops for each of these times the lease it has left (below 1: no break expected; above 1: a break)")
-	parse := p.Parse
-	p.Parse = func(s string) (any, string) {
-		v, want := parse(s)
-		if want != "" {
-			return v, want
-		}
-		for _, f := range v.([]float64) {
-			if f > 0.95 && f < 1.05 {
-				return nil, "a comma-separated list of numbers from 0.1 to 10, none within 0.05 of 1 (the boundary itself)"
-			}
-		}
-		return v, ""
-	}
-	return p
-}
-
 // boundarySide is which side of the boundary a factor of the lease left is on.
 func boundarySide(f float64) string {
 	if f < 1 {

@@ -35,7 +35,7 @@ func (pausePastTTL) Params() []lab.Param {
 		lab.DurationParam("ttl", 300*time.Millisecond, 30*time.Millisecond, "the TTL asked for (etcd grants whole seconds, at least 2 s)"),
 		lab.FloatParam("pause-factor", 3, 1.5, 100, "the holder stops for this many times the TTL the store granted"),
 		lab.ChoiceParam("mode", mechanismMode, []string{mechanismMode, boundaryMode}, "mechanism: the five variants at pause-factor; boundary: only an unfenced holder paused each boundary-factor x the lease it has left (the pause model's boundary)"),
-		boundaryFactorsParam(),
+		lab.BoundaryFactorsParam("boundary mode: A stops for each of these times the lease it has left (below 1: no break expected; above 1: a break)"),
 		lab.DurationParam("pause-at", 0, 0, "boundary mode: A works this long inside its lease before it stops (the model's time held; below ttl)"),
 	}
 }
