@@ -43,3 +43,89 @@ func TestBoundaryChecksAtTheWorkloadsTTL(t *testing.T) {
 		t.Errorf("the lab's TTL read as the workload's: %s / %s", lab.Checked, labJump.Checked)
 	}
 }
+
+// boundaryVariant is n judged trials of one side of a boundary run, k with two holders.
+func boundaryVariant(name string, params map[string]string, n, k int) *results.Variant {
+	v := adrtest.HandVariant(name, results.Violations, n, k)
+	v.Params = params
+	return v
+}
+
+// pauseBoundaryReports is pause-past-ttl's mechanism at the workload's TTL 30s and its
+// boundary mode after the workload's 50ms hold, below broken in brokeBelow of 3.
+func pauseBoundaryReports(brokeBelow int) []*results.Report {
+	mech := adrtest.HandReport("pause-past-ttl", adrtest.HandVariant("single/no-watchdog", results.Violations, 3, 3), adrtest.HandVariant("single/watchdog", results.Violations, 3, 3))[0]
+	mech.Params = map[string]string{"ttl": "30s", "pause-factor": "1.5"}
+	p := func(side, factor string) map[string]string {
+		return map[string]string{"strategy": "single", "side": side, "pause_factor": factor, "pause_at": "50ms", "ttl": "30s"}
+	}
+	bound := adrtest.HandReport("pause-past-ttl", boundaryVariant("single/below-lease-0.8x", p("below", "0.8"), 3, brokeBelow),
+		boundaryVariant("single/above-lease-1.2x", p("above", "1.2"), 3, 3))[0]
+	bound.Params = map[string]string{"ttl": "30s", "mode": "boundary", "pause-at": "50ms"}
+	return []*results.Report{mech, bound}
+}
+
+// Both sides of the pause boundary at the workload's TTL and hold reach the model's
+// line with their counts and intervals; a break below the boundary contradicts the
+// model, and the lab's pause probability is then not sized: missing evidence.
+func TestPauseBoundaryAtTheWorkloadsTTLChecksTheModel(t *testing.T) {
+	w, err := LoadWorkload("../docs/adr-workload.yaml") // TTL 30s, hold 50ms
+	if err != nil {
+		t.Fatal(err)
+	}
+	single := &Option{Kind: Lock, Probe: "single"}
+	held := SizeModelFor(w, ClientPause, single)
+	boundaryChecked(held, w, ClientPause, pauseBoundaryReports(0))
+	for _, want := range []string{"at the workload's TTL 30s, a pause of 1.5 x it gave two holders in 6 of 6 judged unfenced trials",
+		"single, below (a stop of 0.8 x the lease left): two holders in 0 of 3 judged (0-56%)",
+		"single, above (a stop of 1.2 x the lease left): two holders in 3 of 3 judged (44-100%)",
+		"as the model says: none below the boundary, every one above"} {
+		if !strings.Contains(held.Checked, want) || held.Contradicted != "" {
+			t.Errorf("model held: want %q in %s (contradicted %q)", want, held.Checked, held.Contradicted)
+		}
+	}
+	broke := SizeModelFor(w, ClientPause, single)
+	boundaryChecked(broke, w, ClientPause, pauseBoundaryReports(1))
+	if !strings.Contains(broke.Checked, "the model is contradicted: single broke 1 of 3 judged below the boundary") || broke.Contradicted == "" {
+		t.Errorf("a break below the boundary does not contradict the model: %s", broke.Checked)
+	}
+	for brokeBelow, sized := range map[int]bool{0: true, 1: false} {
+		e := exposures(w, pauseBoundaryReports(brokeBelow), single)[1]
+		if e.Kind != ClientPause || e.Mutex == nil || (e.Mutex.NotSized == "") != sized {
+			t.Errorf("%d broke below: pause measured %+v, want sized %v", brokeBelow, e.Mutex, sized)
+		}
+	}
+}
+
+// The single-master jump boundary at the workload's TTL and hold: above that broke
+// in every judged trial holds the model; above that held in one contradicts it; a
+// run at another hold is not the workload's.
+func TestSingleJumpBoundaryAtTheWorkloadsTTLAndHold(t *testing.T) {
+	w, err := LoadWorkload("../docs/adr-workload.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(hold string, brokeAbove int) []*results.Report {
+		p := func(side, jump, factor string) map[string]string {
+			return map[string]string{"side": side, "jump": jump, "jump_factor": factor, "ttl": "30s", "hold": hold}
+		}
+		return adrtest.HandReport("single-clock-skew", boundaryVariant("jump-below-0.8x", p("below", "23.96s", "0.8"), 3, 0),
+			boundaryVariant("jump-above-1.2x", p("above", "35.94s", "1.2"), 3, brokeAbove))
+	}
+	single := &Option{Kind: Lock, Probe: "single"}
+	m := SizeModelFor(w, ClockJump, single)
+	boundaryChecked(m, w, ClockJump, run("50ms", 3))
+	if !strings.Contains(m.Checked, "at the workload's TTL 30s and hold 50ms (TTL - hold = 29.95s): single, below (a jump of 23.96s (0.8 x TTL - hold)): two holders in 0 of 3 judged (0-56%)") || m.Contradicted != "" {
+		t.Errorf("jump boundary: %s", m.Checked)
+	}
+	held := SizeModelFor(w, ClockJump, single)
+	boundaryChecked(held, w, ClockJump, run("50ms", 2))
+	if !strings.Contains(held.Checked, "single held in 1 of 3 judged above it") || held.Contradicted == "" {
+		t.Errorf("a jump above TTL - hold that did not break does not contradict the model: %s", held.Checked)
+	}
+	other := SizeModelFor(w, ClockJump, single)
+	boundaryChecked(other, w, ClockJump, run("100ms", 3))
+	if strings.Contains(other.Checked, "boundary mode") {
+		t.Errorf("a run at another hold read as the workload's: %s", other.Checked)
+	}
+}

@@ -36,9 +36,13 @@ func trialsNeeded(es []Exposure, budget float64) string {
 		return "a budget of 0 cannot be shown by any number of trials; give the smallest count a year the team accepts"
 	}
 	share := budget / float64(len(striking))
-	var parts, seen []string
+	var parts, seen, unsized []string
 	for _, e := range striking {
 		if e.Data != nil && e.Data.Demo == Never { // a mechanism, not a rate: more trials bound nothing
+			continue
+		}
+		if e.Data != nil && e.Data.NotSized != "" { // the lab's P is not the workload's, however many trials
+			unsized = append(unsized, string(e.Kind))
 			continue
 		}
 		if e.Data != nil && e.Data.P.K > 0 { // more trials cannot make what was seen unseen
@@ -57,6 +61,9 @@ func trialsNeeded(es []Exposure, budget float64) string {
 	}
 	if len(seen) > 0 {
 		out = strings.TrimPrefix(out+"; ", "; ") + "seen, so no count of trials shows it: " + strings.Join(seen, ", ")
+	}
+	if len(unsized) > 0 {
+		out = strings.TrimPrefix(out+"; ", "; ") + "not sized, so no count of trials at the lab's conditions shows it: " + strings.Join(unsized, ", ")
 	}
 	return out
 }

@@ -51,6 +51,9 @@ type Measured struct {
 	// Demo is set when the variants are forced interleavings: P is their count, and
 	// Year follows from the mechanism, never from P's interval.
 	Demo Demo
+	// NotSized says, when set, that no model carries P to the workload (the lab's
+	// count at the lab's conditions, and why): Year is then in no total (notsized.go).
+	NotSized string
 }
 
 // exposures computes every fault kind's exposure of option o.
@@ -94,6 +97,8 @@ func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 			if p.refused != "" {
 				e.Refused = measure(reports, p.DataScenario(), p.Data, p.refused, e)
 			}
+			e.markNotSized(e.Mutex)
+			e.markNotSized(e.Data)
 		}
 		out = append(out, e)
 	}
@@ -131,7 +136,8 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 }
 
 // Total adds up the expected per year of the faults that can strike, on one side
-// (mutex or data); ok is false when a fault with a rate above 0 was not measured.
+// (mutex or data); missing lists those with a rate above 0 not measured, or measured
+// but not sized to the workload.
 func Total(es []Exposure, data bool) (Expected, []FaultKind) {
 	var sum Expected
 	var missing []FaultKind
@@ -139,11 +145,8 @@ func Total(es []Exposure, data bool) (Expected, []FaultKind) {
 		if e.NA != "" || e.PerYear == 0 {
 			continue
 		}
-		m := e.Mutex
-		if data {
-			m = e.Data
-		}
-		if m == nil {
+		m := e.side(data)
+		if m == nil || m.NotSized != "" {
 			missing = append(missing, e.Kind)
 			continue
 		}

@@ -57,6 +57,9 @@ func measuredText(m *Measured) string {
 	if m == nil {
 		return "not measured"
 	}
+	if m.NotSized != "" {
+		return notSizedText(m)
+	}
 	if m.Demo != NotDemo {
 		return demoText(m)
 	}

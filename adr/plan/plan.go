@@ -424,13 +424,7 @@ func pauseWait(factor float64) float64 { return (4*factor + 3) / 5 }
 // pauseParams runs pause-past-ttl at the workload's TTL on the options' strategies
 // (etcd only where its lease can be granted: whole seconds, at least 2 s).
 func pauseParams(w *adr.Workload, options []string) (string, int, string) {
-	var run []string
-	for _, s := range options {
-		if strings.HasPrefix(s, "etcd") && (w.TTLD < 2*time.Second || w.TTLD%time.Second != 0) {
-			continue
-		}
-		run = append(run, s)
-	}
+	run := etcdWhereGranted(w, slices.Clone(options))
 	sort.Strings(run)
 	strategies := strings.Join(run, ",")
 	n := plannedRuns["pause-past-ttl"].variants * len(run)
@@ -499,7 +493,7 @@ func tallyOf(vs []*results.Variant, mutex bool, pr adr.Probe) (int, int) {
 func judgedPerVariant(reports []*results.Report, scenario string) int {
 	var ns []int
 	for _, r := range reports {
-		if r != nil && r.Scenario == scenario {
+		if r != nil && r.Scenario == scenario && !boundaryReport(r) {
 			for _, v := range r.Variants {
 				ns = append(ns, v.Tally.Judged)
 			}
@@ -509,52 +503,6 @@ func judgedPerVariant(reports []*results.Report, scenario string) int {
 		return 0
 	}
 	return slices.Min(ns)
-}
-
-// boundarySteps check the size models at the workload's TTL: a pause just above and
-// just below the lease left, and the smallest breaking clock jump where a trial fits.
-func (p *Plan) boundarySteps(w *adr.Workload, in *adr.Inputs, out string) {
-	if r := w.Faults.ClientPause; r != nil && r.PerYear > 0 {
-		p.Steps = append(p.Steps, Step{
-			What:   fmt.Sprintf("a pause just below the lease left (TTL %v minus the time held) leaves one holder", w.TTLD),
-			Why:    "the pause model's boundary from below",
-			NotYet: fmt.Sprintf("pause-past-ttl pauses at least %g x the TTL, right after the grant; no scenario pauses for just under the lease left", pauseFactor),
-		})
-	}
-	r := w.Faults.ClockJump
-	if r == nil || r.PerYear == 0 {
-		return
-	}
-	p.Steps = append(p.Steps, Step{
-		What:   fmt.Sprintf("on a single master, the smallest breaking forward jump is TTL - hold = %v", w.TTLD-w.HoldD),
-		Why:    "the clock-jump model's boundary",
-		NotYet: "single-clock-skew holds A for its whole lease, so every forward jump breaks it; no scenario holds for the workload's hold under a jump",
-	})
-	// Redlock: k >= 3 nodes jumping break it once J > drift x TTL (redsync's drift 0.01).
-	edge := time.Duration(0.01 * float64(w.TTLD))
-	const trials = 3
-	t, ok := trialTimeOf("redlock-clock-jump", in)
-	fits := w.TTLD <= time.Minute // a trial lasts about one TTL
-	dir := filepath.Join(out, "redlock-clock-jump")
-	below, above := (edge * 9 / 10).Round(time.Millisecond), (edge * 11 / 10).Round(time.Millisecond)
-	st := Step{
-		What: fmt.Sprintf("Redlock with 3 nodes jumping %v and %v, either side of drift x TTL = %v", below, above, edge),
-		Why:  "the Redlock jump boundary at the workload's TTL",
-		Out:  dir,
-	}
-	if !fits || below < time.Millisecond {
-		st.NotYet = fmt.Sprintf("a trial lasts about one TTL (%v) and the jumps must be at least 1 ms apart: it does not fit", w.TTLD)
-		p.Steps = append(p.Steps, st)
-		return
-	}
-	st.Command = fmt.Sprintf("lockbench safety --scenario redlock-clock-jump --trials %d --seed 1 --param strategies=redlock --param k=3 --param ttl=%v --param jumps=%v,%v",
-		trials, w.TTLD, below, above)
-	if ok {
-		per := t.at(w.TTLD, 1)
-		st.Estimate = time.Duration(trials*2) * per
-		st.EstimateFrom = fmt.Sprintf("%d trials x 2 variants x %v a trial (its fixed part kept, the lease made the workload's TTL): %s", trials, per.Round(10*time.Millisecond), t.From)
-	}
-	p.Steps = append(p.Steps, st)
 }
 
 // planLabel names a planned option as the ADR does.

@@ -74,7 +74,7 @@ const measuredUpdateCellFrom = "one cell's warm-up and measured part, plus 1.28 
 func trialTimeOf(scenario string, in *adr.Inputs) (trialTime, bool) {
 	ref, known := measuredTrials[scenario]
 	for i, rep := range in.Safety {
-		if rep == nil || rep.Scenario != scenario || rep.Seconds <= 0 {
+		if rep == nil || rep.Scenario != scenario || rep.Seconds <= 0 || boundaryReport(rep) {
 			continue
 		}
 		n := 0
