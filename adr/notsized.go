@@ -46,6 +46,18 @@ func (e Exposure) markNotSized(m *Measured) {
 	m.NotSized = fmt.Sprintf("lab %s at %s (%s); %s", count, variantsOf(m), where, why)
 }
 
+// LabOnly says no model carries option o's probability of fault k to the workload on
+// the side counted (data: what reached the data), whatever the results: the ADR will
+// say the lab's count and count it as missing evidence, so no trial count bounds it.
+// Only the crash-failover model sizes a failover: Sentinel's two holders with no guard.
+func LabOnly(w *Workload, k FaultKind, o *Option, data bool) bool {
+	if m := SizeModelFor(w, k, o); m != nil {
+		return m.Unsized
+	}
+	crash := k == Failover && o.Probe == "sentinel" && o.failoverMode() == "none" && (!data || o.Kind == Lock)
+	return !crash
+}
+
 // notSizedText is a not-sized measurement in one phrase.
 func notSizedText(m *Measured) string {
 	return "not sized: " + m.NotSized + ", so it counts as missing evidence, in no figure a year"

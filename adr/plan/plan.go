@@ -313,6 +313,11 @@ func (p *Plan) trialSteps(w *adr.Workload, in *adr.Inputs, out string) {
 				n.seen = append(n.seen, fmt.Sprintf("%s: %d of %d", label, broke, judged))
 				continue
 			}
+			if adr.LabOnly(w, k, o, w.Purpose == adr.Correctness) { // no trial count sizes it: the lab's count is said beside
+				n.trials = max(n.trials, demoTrials)
+				n.reasons = append(n.reasons, label+" (not sized: the lab's count only)")
+				continue
+			}
 			pool := max(plannedRuns[scenario].pooled, 1)
 			per := int(math.Ceil(float64(adr.ZeroSeenTrials(rate*share*w.Occupancy.LocksHeld, budget/float64(striking))) / float64(pool)))
 			if per == 0 {

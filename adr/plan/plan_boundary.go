@@ -186,11 +186,9 @@ func (p *Plan) unsizedSteps(w *adr.Workload) {
 		var labels []string
 		for _, o := range planOptions(w) {
 			pr, ok := adr.ProbeFor(k, o)
-			m := adr.SizeModelFor(w, k, o)
 			switch {
-			case !ok || adr.NotApplicable(k, o) != "" || (m != nil && !m.Unsized):
+			case !ok || adr.NotApplicable(k, o) != "" || !adr.LabOnly(w, k, o, w.Purpose == adr.Correctness):
 			case pr.Scenario == "etcd-leader-kill": // consensus keeps it through the kill: a mechanism, no size
-			case k == adr.Failover && o.Probe == "sentinel" && o.Mode == "" && o.Kind == adr.Lock: // the crash-failover model sizes its two holders
 			default:
 				if l := planLabel(o); !slices.Contains(labels, l) {
 					labels = append(labels, l)
