@@ -70,10 +70,12 @@ func sides(reports []*results.Report, scenario string, at func(map[string]string
 	return out
 }
 
-// Text says each side's count; against, when not empty, is how the runs contradict
-// the model (a break below the boundary, or a judged trial above it that held).
+// Text says each side's count. against, when not empty, is how the runs contradict
+// the model: a break below the boundary, where the model counts none (it would
+// undercount). A judged trial above it that held is said too, but contradicts no
+// count: the model takes it as broken, so its count is an upper end there.
 func Text(ss []Side) (text, against string) {
-	var parts, why []string
+	var parts, why, over []string
 	for _, s := range ss {
 		where := "above"
 		if s.Below {
@@ -84,13 +86,19 @@ func Text(ss []Side) (text, against string) {
 		case s.Below && s.P.K > 0:
 			why = append(why, fmt.Sprintf("%s broke %d of %d judged below the boundary", s.Strategy, s.P.K, s.P.N))
 		case !s.Below && s.P.K < s.P.N:
-			why = append(why, fmt.Sprintf("%s held in %d of %d judged above it", s.Strategy, s.P.N-s.P.K, s.P.N))
+			over = append(over, fmt.Sprintf("%s held in %d of %d judged above it", s.Strategy, s.P.N-s.P.K, s.P.N))
 		}
 	}
 	text = strings.Join(parts, "; ")
+	if len(over) > 0 {
+		text += "; the model overcounts there (" + strings.Join(over, ", ") + "): its count is an upper end"
+	}
 	if len(why) > 0 {
 		against = strings.Join(why, ", ")
 		return text + "; the model is contradicted: " + against, against
+	}
+	if len(over) > 0 {
+		return text + "; none broke below the boundary, as the model says", ""
 	}
 	return text + "; as the model says: none below the boundary, every one above", ""
 }
