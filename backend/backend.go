@@ -51,7 +51,10 @@ type Shape struct {
 	// NoNetwork says why a run cannot put this kind under a network profile; empty
 	// when it has NetworkProfiles.
 	NoNetwork string
-	store     *Descriptor
+	// Strategies are those that run on this kind, with what every list of strategies
+	// needs to know of them (strategy.go).
+	Strategies []Strategy
+	store      *Descriptor
 }
 
 // Has says whether the shape declared c.
@@ -93,7 +96,7 @@ type Requirement struct {
 }
 
 // Descriptor is what one store registers: its name, what its servers need, and the
-// kinds it starts.
+// kinds it starts with the strategies that run on each.
 type Descriptor struct {
 	Store         string // the folder under backends/, e.g. "redis"
 	Server        Requirement
@@ -103,12 +106,16 @@ type Descriptor struct {
 
 // set holds registered descriptors; one process-wide set is filled by init functions.
 type set struct {
-	mu     sync.RWMutex
-	stores map[string]bool
-	shapes map[Kind]Shape
+	mu         sync.RWMutex
+	stores     map[string]bool
+	shapes     map[Kind]Shape
+	strategies map[string]Strategy
+	positions  map[int]string // who holds each position
 }
 
-func newSet() *set { return &set{stores: map[string]bool{}, shapes: map[Kind]Shape{}} }
+func newSet() *set {
+	return &set{stores: map[string]bool{}, shapes: map[Kind]Shape{}, strategies: map[string]Strategy{}, positions: map[int]string{}}
+}
 
 var registered = newSet()
 
@@ -137,10 +144,14 @@ func (s *set) add(d Descriptor) error {
 			return fmt.Errorf("backend: kind %s registered twice (by %s and %s)", sh.Kind, prev.Store(), d.Store)
 		}
 	}
+	if err := s.checkStrategies(d); err != nil {
+		return err
+	}
 	desc := d
 	for _, sh := range d.Shapes {
 		sh.store = &desc
 		s.shapes[sh.Kind] = sh
+		s.addStrategies(sh)
 	}
 	s.stores[d.Store] = true
 	return nil

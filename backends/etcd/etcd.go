@@ -31,8 +31,9 @@ func init() {
 			}
 			return s
 		},
-		Validate:  validate,
-		NoNetwork: "cannot run under a network profile (etcd's gRPC client does not dial through lockbench's proxies)",
+		Validate:   validate,
+		NoNetwork:  "cannot run under a network profile (etcd's gRPC client does not dial through lockbench's proxies)",
+		Strategies: strategies,
 	}}})
 }
 

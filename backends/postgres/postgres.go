@@ -21,6 +21,7 @@ func init() {
 		Capabilities: []backend.Capability{backend.OwnFence},
 		Validate:     validate,
 		NoNetwork:    "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
+		Strategies:   strategies,
 	}}})
 }
 

@@ -28,8 +28,9 @@ func init() {
 			}
 			return s
 		},
-		Validate:  validate,
-		NoNetwork: "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
+		Validate:   validate,
+		NoNetwork:  "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
+		Strategies: strategies,
 	}}})
 }
 
