@@ -97,10 +97,10 @@ func judge(w *Workload, o *Option) Verdict {
 			v.Why = append(v.Why, "not measured: "+strings.Join(v.Missing, ", "))
 		}
 		if total.Lo > *w.ViolationBudget {
-			v.Why = append(v.Why, fmt.Sprintf("at least %s violations reaching the data a year, over the budget of %s", count(total.Lo), plain(*w.ViolationBudget)))
+			v.Why = append(v.Why, fmt.Sprintf("at least %s violations reaching the data a year, over the budget of %s", count(total.Lo), Plain(*w.ViolationBudget)))
 			v.RuledOut = true
 		} else if total.Hi > *w.ViolationBudget {
-			v.Why = append(v.Why, fmt.Sprintf("up to %s violations reaching the data a year, over the budget of %s: %s", count(total.Hi), plain(*w.ViolationBudget), trialsNeeded(o.Faults, *w.ViolationBudget)))
+			v.Why = append(v.Why, fmt.Sprintf("up to %s violations reaching the data a year, over the budget of %s: %s", count(total.Hi), Plain(*w.ViolationBudget), trialsNeeded(o.Faults, *w.ViolationBudget)))
 		}
 	} else if o.Kind != LockFree {
 		// Efficiency needs only an upper end: an unmeasured fault counts at its worst,
@@ -108,7 +108,7 @@ func judge(w *Workload, o *Option) Verdict {
 		v.Unmeasured = UnmeasuredBound(o.Faults, missing)
 		total.Hi += v.Unmeasured
 		if total.Hi > *w.DuplicateBudget {
-			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year, over the budget of %s", count(total.Hi), plain(*w.DuplicateBudget)))
+			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year, over the budget of %s", count(total.Hi), Plain(*w.DuplicateBudget)))
 			v.RuledOut = true
 		}
 	}

@@ -9,10 +9,10 @@ import (
 // z95 is the normal quantile of the 95% Wilson interval the safety tables use.
 const z95 = 1.959963984540054
 
-// zeroSeenTrials is the judged trials with none seen that bring a fault's upper end
+// ZeroSeenTrials is the judged trials with none seen that bring a fault's upper end
 // down to share: Wilson's upper end at 0 of n is z^2 / (n + z^2), so n = z^2 (scale /
 // share - 1), where scale is its faults a year x the locks each finds held.
-func zeroSeenTrials(scale, share float64) int {
+func ZeroSeenTrials(scale, share float64) int {
 	if scale <= share {
 		return 0
 	}
@@ -49,7 +49,7 @@ func trialsNeeded(es []Exposure, budget float64) string {
 		if e.Data != nil {
 			have = e.Data.P.N
 		}
-		parts = append(parts, fmt.Sprintf("%s %d (has %d)", e.Kind, zeroSeenTrials(e.PerYear*e.LocksHeld, share), have))
+		parts = append(parts, fmt.Sprintf("%s %d (has %d)", e.Kind, ZeroSeenTrials(e.PerYear*e.LocksHeld, share), have))
 	}
 	out := ""
 	if len(parts) > 0 {

@@ -58,23 +58,23 @@ func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 	var out []Exposure
 	for _, k := range FaultKinds {
 		e := Exposure{Kind: k, PerYear: w.Faults.Rate(k).PerYear, Held: w.Occupancy.AnyHeld, LocksHeld: w.Occupancy.LocksHeld,
-			Model: sizeModel(w, k, o)}
+			Model: SizeModelFor(w, k, o)}
 		boundaryChecked(e.Model, w, k, reports)
-		if e.NA = notApplicable(k, o); e.NA != "" {
+		if e.NA = NotApplicable(k, o); e.NA != "" {
 			out = append(out, e)
 			continue
 		}
-		if p, ok := probeFor(k, o); ok {
-			if len(p.mutex) > 0 {
-				e.MutexIn = p.scenario
+		if p, ok := ProbeFor(k, o); ok {
+			if len(p.Mutex) > 0 {
+				e.MutexIn = p.Scenario
 			}
 			switch {
-			case p.data == nil:
+			case p.Data == nil:
 				e.DataIn = e.MutexIn
-			case len(p.data) > 0:
-				e.DataIn = p.dataScenario()
+			case len(p.Data) > 0:
+				e.DataIn = p.DataScenario()
 			}
-			e.Mutex = measure(reports, p.scenario, p.mutex, results.Violations, e)
+			e.Mutex = measure(reports, p.Scenario, p.Mutex, results.Violations, e)
 			if k == Failover && o.Probe == "sentinel" && o.failoverMode() == "none" {
 				e.Crash, e.CrashWhy = crashModel(w, reports)
 				if e.Mutex != nil && e.Crash != nil {
@@ -82,17 +82,17 @@ func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 				}
 			}
 			switch {
-			case p.data == nil:
+			case p.Data == nil:
 				e.Data = e.Mutex // an unfenced resource takes every holder's write
-			case len(p.data) > 0:
-				by := p.dataBy
+			case len(p.Data) > 0:
+				by := p.DataBy
 				if by == "" {
 					by = results.Violations
 				}
-				e.Data = measure(reports, p.dataScenario(), p.data, by, e)
+				e.Data = measure(reports, p.DataScenario(), p.Data, by, e)
 			}
 			if p.refused != "" {
-				e.Refused = measure(reports, p.dataScenario(), p.data, p.refused, e)
+				e.Refused = measure(reports, p.DataScenario(), p.Data, p.refused, e)
 			}
 		}
 		out = append(out, e)
@@ -106,7 +106,7 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 	if len(patterns) == 0 {
 		return nil
 	}
-	vs := matching(reports, scenario, patterns)
+	vs := Matching(reports, scenario, patterns)
 	if len(vs) == 0 {
 		return nil
 	}
@@ -124,7 +124,7 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 		m.SizedBy = e.Model.Name
 	}
 	m.Year, m.Episodes = PerYear(e.PerYear*m.Share, e.LocksHeld, m.P), PerYear(e.PerYear*m.Share, e.Held, m.P)
-	if demonstrated(scenario, vs) {
+	if Demonstrated(scenario, vs) {
 		m.demonstrate(demoOf(vs, by), e)
 	}
 	return m

@@ -65,9 +65,9 @@ func writeDrivers(b *strings.Builder, d *Decision) {
 	b.WriteString("## Decision Drivers\n\n")
 	fmt.Fprintf(b, "* Latency budget: %s at %s locks/s.\n", w.SLO, stats.FormatRate(w.LockRate))
 	if w.Purpose == Correctness {
-		fmt.Fprintf(b, "* Purpose: correctness. Only an option with a fence the resource checks, or no lock and a store-side guard, qualifies (the write-up's rules 1 to 4), and only when the upper end of its violations reaching the data a year is within the budget of %s: none seen in a few trials is not enough.\n", plain(*w.ViolationBudget))
+		fmt.Fprintf(b, "* Purpose: correctness. Only an option with a fence the resource checks, or no lock and a store-side guard, qualifies (the write-up's rules 1 to 4), and only when the upper end of its violations reaching the data a year is within the budget of %s: none seen in a few trials is not enough.\n", Plain(*w.ViolationBudget))
 	} else {
-		fmt.Fprintf(b, "* Purpose: efficiency. Duplicate work is tolerated up to %s runs a year (the upper end of the locks broken a year, each a duplicate run, must stay within it).\n", plain(*w.DuplicateBudget))
+		fmt.Fprintf(b, "* Purpose: efficiency. Duplicate work is tolerated up to %s runs a year (the upper end of the locks broken a year, each a duplicate run, must stay within it).\n", Plain(*w.DuplicateBudget))
 	}
 	b.WriteString("* Fault rates the team expects:\n\n")
 	b.WriteString("  | fault | per year | counted | source |\n  |---|---|---|---|\n")
@@ -80,13 +80,13 @@ func writeDrivers(b *strings.Builder, d *Decision) {
 		case ClockJump:
 			what = "jumps above " + r.Above
 		}
-		fmt.Fprintf(b, "  | %s | %s | %s | %s |\n", k, plain(r.PerYear), what, r.Source)
+		fmt.Fprintf(b, "  | %s | %s | %s | %s |\n", k, Plain(r.PerYear), what, r.Source)
 	}
 	b.WriteString("\n* The faults are the lock service's (its servers, its clients' pauses and clocks). The protected store's own durability is the same under every option and is not counted.\n")
 	writeOccupancy(b, w)
 	writeSizeModels(b, d)
 	if p := w.Faults.ClientPause; p != nil {
-		if lt, _ := positiveDuration(p.LongerThan); lt < w.TTLD {
+		if lt, _ := PositiveDuration(p.LongerThan); lt < w.TTLD {
 			fmt.Fprintf(b, "* The pauses counted (longer than %s) include some shorter than the TTL (%s), which do not outlast the lease: their count is an upper bound.\n", p.LongerThan, w.TTLD)
 		}
 	}
@@ -144,7 +144,7 @@ func writeOutcome(b *strings.Builder, d *Decision) {
 	total := o.Verdict.Year
 	why := fmt.Sprintf("whose locks broken (duplicate work) stay within the budget: %s", yearly(total, anySeen(o.Faults, side(w, o))))
 	if w.Purpose == Correctness {
-		why = fmt.Sprintf("whose violations reaching the data stay within the budget of %s a year: %s", plain(*w.ViolationBudget), yearly(total, anySeen(o.Faults, true)))
+		why = fmt.Sprintf("whose violations reaching the data stay within the budget of %s a year: %s", Plain(*w.ViolationBudget), yearly(total, anySeen(o.Faults, true)))
 	}
 	fmt.Fprintf(b, "Chosen option: \"%s\", because it is the cheapest option (%s; %s %s at %s/s) %s.\n\n",
 		o.Name, serversText(o.Cost), w.SLO.Percentile, stats.FormatDuration(o.Cost.AtBudget), stats.FormatRate(w.LockRate), why)
@@ -176,7 +176,7 @@ func writeOutcome(b *strings.Builder, d *Decision) {
 		if side(w, o) {
 			what = "a violation reached the data in"
 		}
-		fmt.Fprintf(b, "* %s, because under %s (%s a year) %s %s.\n", verb, e.Kind, plain(e.PerYear), what, measuredText(m))
+		fmt.Fprintf(b, "* %s, because under %s (%s a year) %s %s.\n", verb, e.Kind, Plain(e.PerYear), what, measuredText(m))
 		if o.Kind == Fenced && e.Mutex != nil && e.Mutex.P.K > 0 {
 			fmt.Fprintf(b, "* Bad, because the lock itself still fails under %s: two holders in %s; the fence is what keeps it from the data", e.Kind, measuredText(e.Mutex))
 			if e.Refused != nil {

@@ -25,9 +25,9 @@ type SizeModel struct {
 // redlockJumpModel names the Redlock clock-jump model (not sized).
 const redlockJumpModel = "clock jump on a Redlock node"
 
-// sizeModel is the model of fault kind k for option o, or nil where the lab's
+// SizeModelFor is the model of fault kind k for option o, or nil where the lab's
 // probability needs none (failover and a node restarting empty are not sized).
-func sizeModel(w *Workload, k FaultKind, o *Option) *SizeModel {
+func SizeModelFor(w *Workload, k FaultKind, o *Option) *SizeModel {
 	switch k {
 	case ClientPause:
 		return pauseModel(w)
@@ -49,7 +49,7 @@ func sizeModel(w *Workload, k FaultKind, o *Option) *SizeModel {
 // longer_than to at_most; without at_most the largest is unknown.
 func pauseModel(w *Workload) *SizeModel {
 	r := w.Faults.ClientPause
-	least, _ := positiveDuration(r.LongerThan)
+	least, _ := PositiveDuration(r.LongerThan)
 	m := &SizeModel{Name: "pause against the lease left",
 		Assumes: fmt.Sprintf("the holder pauses at a uniform moment of its %v hold, with no watchdog; it breaks when the pause outlasts the lease left, TTL %v minus the time held", w.HoldD, w.TTLD),
 		Checked: "pause-past-ttl checks the mechanism with pauses of 3 x its TTL; the boundary at the workload's TTL is not yet checked"}
@@ -58,7 +58,7 @@ func pauseModel(w *Workload) *SizeModel {
 	case least >= w.TTLD:
 		m.Share, m.Why = 1, fmt.Sprintf("every counted pause (longer than %v) outlasts the whole TTL %v", least, w.TTLD)
 	case r.AtMost != "":
-		most, _ := positiveDuration(r.AtMost)
+		most, _ := PositiveDuration(r.AtMost)
 		m.Share, m.Bound = pauseShare(most, w.TTLD, w.HoldD), true
 		m.Why = fmt.Sprintf("a pause breaks a hold only past %v (TTL - hold); the longest counted, %v, breaks %s of holds: the share of all counted pauses is at most that", brokenFrom, most, percent(m.Share))
 		if m.Share == 0 {
@@ -81,7 +81,7 @@ func pauseShare(l, ttl, hold time.Duration) float64 {
 // exactly when J > TTL - hold, whenever in the hold the jump comes.
 func jumpModel(w *Workload) *SizeModel {
 	r := w.Faults.ClockJump
-	least, _ := positiveDuration(r.Above)
+	least, _ := PositiveDuration(r.Above)
 	threshold := w.TTLD - w.HoldD
 	m := &SizeModel{Name: "forward jump against TTL - hold",
 		Assumes: fmt.Sprintf("a forward jump J on the master expires the key J early; it breaks a %v hold under a %v TTL exactly when J > TTL - hold", w.HoldD, w.TTLD),
@@ -90,7 +90,7 @@ func jumpModel(w *Workload) *SizeModel {
 	case least >= threshold:
 		m.Share, m.Why = 1, fmt.Sprintf("every counted jump (above %v) exceeds TTL - hold = %v", least, threshold)
 	case r.AtMost != "":
-		most, _ := positiveDuration(r.AtMost)
+		most, _ := PositiveDuration(r.AtMost)
 		if most <= threshold {
 			m.Share, m.Why = 0, fmt.Sprintf("the counted jumps are at most %v, below TTL - hold = %v: none breaks a hold", most, threshold)
 		} else {

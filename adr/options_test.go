@@ -91,7 +91,7 @@ func TestNoneSeenInFewTrialsDoesNotChoose(t *testing.T) {
 	tight := 1.0
 	w.ViolationBudget = &tight
 	e := Exposure{Kind: Failover, PerYear: 2, LocksHeld: 2, Held: 1}
-	e.Data = measure(handReport("fence-regression", handVariant("sentinel/lagging-followers", results.ReissuedTokens, 10, 0)),
+	e.Data = measure(adrtest.HandReport("fence-regression", adrtest.HandVariant("sentinel/lagging-followers", results.ReissuedTokens, 10, 0)),
 		"fence-regression", []string{"sentinel/lagging-followers"}, results.ReissuedTokens, e)
 	o := &Option{Name: "sentinel + fence", Kind: Fenced, Probe: "sentinel", Cost: Cost{Measured: true, Within: true}, Faults: []Exposure{e}}
 	v := judge(w, o)
@@ -177,18 +177,18 @@ func TestProbesUseTheClaimsPatterns(t *testing.T) {
 	}
 	for _, o := range probeOptions {
 		for _, k := range FaultKinds {
-			p, ok := probeFor(k, o)
+			p, ok := ProbeFor(k, o)
 			if !ok {
 				continue
 			}
-			for _, pat := range p.mutex {
-				if !claimed(p.scenario, sample(pat)) {
-					t.Errorf("%s %v/%s: %s of %s is no claim's", k, o.Kind, o.Probe, pat, p.scenario)
+			for _, pat := range p.Mutex {
+				if !claimed(p.Scenario, sample(pat)) {
+					t.Errorf("%s %v/%s: %s of %s is no claim's", k, o.Kind, o.Probe, pat, p.Scenario)
 				}
 			}
-			for _, pat := range p.data {
-				if !claimed(p.dataScenario(), sample(pat)) {
-					t.Errorf("%s %v/%s: data %s of %s is no claim's", k, o.Kind, o.Probe, pat, p.dataScenario())
+			for _, pat := range p.Data {
+				if !claimed(p.DataScenario(), sample(pat)) {
+					t.Errorf("%s %v/%s: data %s of %s is no claim's", k, o.Kind, o.Probe, pat, p.DataScenario())
 				}
 			}
 		}
