@@ -74,6 +74,10 @@ const (
 	CapacitySearch Preset = "capacity"
 	// ScalingMatrix: the strategies of the scaling-hold and scaling-clients presets.
 	ScalingMatrix Preset = "scaling"
+	// SlowNodeSweep: the quick matrix's sweep with one slow node of several.
+	SlowNodeSweep Preset = "one-slow"
+	// OpenLoopSweep: the quick matrix's open-loop sweep, where the queue builds.
+	OpenLoopSweep Preset = "open-loop"
 )
 
 // Rung is a strategy's step on the cost-of-safety ladder and, in the report's words,

@@ -62,9 +62,9 @@ func QuickConfig() Config {
 			// behind the proxies (etcd's gRPC client and the cluster client do not).
 			{Strategies: networked(ladder()), Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"uniform:1ms", "uniform:5ms"}},
 			// One slow Redlock node, waiting for all nodes or for a majority.
-			{Strategies: []string{"redlock", "redlock-failfast"}, Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"none", "one-slow:20ms"}},
+			{Strategies: registered(backend.InPreset(backend.SlowNodeSweep)), Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"none", "one-slow:20ms"}},
 			// Open loop: where the queue builds.
-			{Strategies: []string{"single", "redlock"}, Clients: []int{64}, Keys: []string{PerClient}, Load: "open", Arrival: "poisson", Rate: []float64{1000, 4000, 16000}},
+			{Strategies: registered(backend.InPreset(backend.OpenLoopSweep)), Clients: []int{64}, Keys: []string{PerClient}, Load: "open", Arrival: "poisson", Rate: []float64{1000, 4000, 16000}},
 		},
 		Duration: Duration(1500 * time.Millisecond),
 		Warmup:   Duration(300 * time.Millisecond),

@@ -85,6 +85,8 @@ func TestTheListsAsBefore(t *testing.T) {
 		{"sweep's ladder", backend.InPreset(backend.RunMatrix), "single wait sentinel redlock etcd etcd-3 zookeeper zookeeper-3 cluster cluster-wait"},
 		{"sweep's update stores", backend.InPreset(backend.UpdateMatrix), "single wait sentinel redlock etcd zookeeper pg-advisory pg-for-update cluster cluster-wait"},
 		{"sweep's core (scaling)", backend.InPreset(backend.ScalingMatrix), "single wait sentinel redlock"},
+		{"the quick slow-node sweep", backend.InPreset(backend.SlowNodeSweep), "redlock redlock-failfast"},
+		{"the quick open-loop sweep", backend.InPreset(backend.OpenLoopSweep), "single redlock"},
 		{"report's ladder", with(func(st backend.Strategy) bool { return st.Ladder != nil }), "single wait redlock etcd etcd-3 cluster cluster-wait"},
 		{"synth's models", with(func(st backend.Strategy) bool { return st.Synthetic != nil }), "single wait sentinel redlock redlock-failfast etcd cluster cluster-wait"},
 		{"synth's small set", with(func(st backend.Strategy) bool { return st.Synthetic != nil && st.Synthetic.Small }), "single wait redlock redlock-failfast etcd"},
