@@ -1,8 +1,9 @@
 // Package backend is the registry of lock stores. Each store's folder under backends/
 // registers one Descriptor: the topology kinds it starts, their defaults and
-// validation, and what they can do, so that callers ask a kind's capabilities
-// instead of naming kinds. It is a leaf: it imports nothing of lockbench's but clocks
-// and the registry shape, so every layer may ask it.
+// validation, what they can do, and the strategies that run on each with their place
+// in every list of strategies, so that callers ask a kind's capabilities and a
+// strategy's declaration instead of naming them. It is a leaf: it imports nothing of
+// lockbench's but clocks, so every layer may ask it.
 package backend
 
 import (

@@ -2,6 +2,7 @@ package backend
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -38,14 +39,7 @@ type Strategy struct {
 func (s Strategy) Kind() Kind { return s.kind }
 
 // In says whether the strategy is measured by preset p.
-func (s Strategy) In(p Preset) bool {
-	for _, have := range s.Presets {
-		if have == p {
-			return true
-		}
-	}
-	return false
-}
+func (s Strategy) In(p Preset) bool { return slices.Contains(s.Presets, p) }
 
 // SafetyRank is a step of the safety order: what a grant rests on. The numbers leave
 // room between steps for a store whose guarantee sits between two.
