@@ -1,4 +1,4 @@
-package adr
+package adr_test
 
 // Every store registers, as cmd/lockbench has them: the options' keyed failovers and
 // the safety order are those the stores declare, and the fixtures' cells synth's.

@@ -1,4 +1,4 @@
-package outputs
+package outputs_test
 
 // Every store registers, as cmd/lockbench has them: the golden report is drawn from
 // the stores' synthetic costs, ladder, order and looks.

@@ -1,4 +1,4 @@
-package plots
+package plots_test
 
 // Every store registers, as cmd/lockbench has them: a strategy's look is the
 // position its store declares.

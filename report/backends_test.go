@@ -1,4 +1,4 @@
-package report
+package report_test
 
 // Every store registers, as cmd/lockbench has them: the ladder, the safety order and
 // the looks are those the stores declare.

@@ -1,4 +1,4 @@
-package stats
+package stats_test
 
 // Every store registers, as cmd/lockbench has them: the safety order is the one the
 // stores declare.

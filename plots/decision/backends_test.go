@@ -1,4 +1,4 @@
-package decision
+package decision_test
 
 // Every store registers, as cmd/lockbench has them: the figures' looks are the
 // positions the stores declare.

@@ -1,4 +1,4 @@
-package latency
+package latency_test
 
 // Every store registers, as cmd/lockbench has them: the figures' looks and order are
 // those the stores declare, and synth's matrix their synthetic costs.

@@ -1,4 +1,4 @@
-package scaling
+package scaling_test
 
 // Every store registers, as cmd/lockbench has them: the figures' looks and order are
 // those the stores declare.

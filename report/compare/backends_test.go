@@ -1,4 +1,4 @@
-package compare
+package compare_test
 
 // Every store registers, as cmd/lockbench has them: synth's matrix is the synthetic
 // costs the stores declare, and the safety order theirs.
