@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -37,23 +38,15 @@ var SafetyOnlyModes = []struct{ Mode, Name string }{
 	{"min-replicas", "sentinel + min-replicas-to-write 1"},
 }
 
-// keyedFailover are the lock strategies failover-loss measures on a store whose
-// primary is the key's master (`--param strategies=STORE`): its variants are named
-// STORE/MODE-delay-*, and each mode is the guard of one strategy (cluster-wait is
-// cluster's SET followed by WAIT 1). A list: which strategy a mode's guard is lives
-// in no registry; a store added to the scenario adds its rows here.
-var keyedFailover = []struct{ strategy, store, mode string }{
-	{"cluster", "cluster", "none"},
-	{"cluster-wait", "cluster", "wait1"},
-}
-
 // KeyedFailoverOf is the store and mode of a keyed failover strategy; ok false if the
-// strategy is not one.
+// strategy is not one. Failover-loss measures such a strategy on a store whose primary
+// is the key's master (`--param strategies=STORE`): its variants are named
+// STORE/MODE-delay-*, and each mode is the guard of one strategy (cluster-wait is
+// cluster's SET followed by WAIT 1), as the strategy's store declares it
+// (backend.Strategy.KeyedFailover).
 func KeyedFailoverOf(strategy string) (store, mode string, ok bool) {
-	for _, k := range keyedFailover {
-		if k.strategy == strategy {
-			return k.store, k.mode, true
-		}
+	if st, found := backend.StrategyOf(strategy); found && st.KeyedFailover != nil {
+		return st.KeyedFailover.Store, st.KeyedFailover.Mode, true
 	}
 	return "", "", false
 }
@@ -61,9 +54,9 @@ func KeyedFailoverOf(strategy string) (store, mode string, ok bool) {
 // keyedStrategy is the strategy a keyed store's failover-loss mode measures; "" when
 // no strategy is that guard (a sentinel-only mode).
 func keyedStrategy(store, mode string) string {
-	for _, k := range keyedFailover {
-		if k.store == store && k.mode == mode {
-			return k.strategy
+	for _, st := range backend.Strategies() {
+		if k := st.KeyedFailover; k != nil && k.Store == store && k.Mode == mode {
+			return st.Name
 		}
 	}
 	return ""
