@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/lockbench/lockbench/safety/results"
@@ -101,9 +102,15 @@ func (e *Env) NewReport(s Scenario) *results.Report {
 	return &results.Report{Scenario: s.Name(), Summary: s.Summary(), Seed: e.Seed, TrialsPerVariant: e.Trials, Params: e.Params}
 }
 
-// Log reports progress through Logf, if the run has one.
+// logMu keeps the lines of trials running side by side whole and apart.
+var logMu sync.Mutex
+
+// Log reports progress through Logf, if the run has one; trials running side by side
+// may call it at once.
 func (e *Env) Log(format string, args ...any) {
 	if e.Logf != nil {
+		logMu.Lock()
+		defer logMu.Unlock()
 		e.Logf(format, args...)
 	}
 }
