@@ -6,39 +6,51 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/adr/modelcheck"
+	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
 // boundaryChecked adds to a size model what the given results checked of its boundary
-// at the workload's own TTL (`lockbench adr --plan` lists the runs that do).
+// at the workload's own TTL (`lockbench adr --plan` lists the runs that do). A side of
+// the boundary that broke against the model contradicts it.
 func boundaryChecked(m *SizeModel, w *Workload, k FaultKind, reports []*results.Report) {
 	if m == nil {
 		return
 	}
 	switch {
 	case k == ClientPause:
+		var parts []string
 		if s := pauseAtTTL(w, reports); s != "" {
-			m.Checked = "pause-past-ttl checks the mechanism; " + s
+			parts = append(parts, "pause-past-ttl checks the mechanism; "+s)
+		}
+		if sides := modelcheck.Pause(reports, w.TTLD, w.HoldD); len(sides) > 0 {
+			text, against := modelcheck.Text(sides)
+			parts = append(parts, fmt.Sprintf("pause-past-ttl's boundary mode at the workload's TTL %v: %s", w.TTLD, text))
+			m.Contradicted = against
+		}
+		if len(parts) > 0 {
+			m.Checked = strings.Join(parts, "; ")
 		}
 	case k == ClockJump && m.Name == redlockJumpModel:
 		if s := redlockJumpAtTTL(w, reports); s != "" {
 			m.Checked = "redlock-kleppmann checks the mechanism at the lab's sizes; " + s
 		}
+	case k == ClockJump:
+		if sides := modelcheck.SingleJump(reports, w.TTLD, w.HoldD); len(sides) > 0 {
+			text, against := modelcheck.Text(sides)
+			m.Checked = fmt.Sprintf("single-clock-skew's boundary mode at the workload's TTL %v and hold %v (TTL - hold = %v): %s", w.TTLD, w.HoldD, clocks.SingleJumpThreshold(w.TTLD, w.HoldD), text)
+			m.Contradicted = against
+		}
 	}
 }
 
-// atTTL says whether a report or variant ran at the workload's TTL.
-func atTTL(params map[string]string, ttl time.Duration) bool {
-	d, err := time.ParseDuration(params["ttl"])
-	return err == nil && d == ttl
-}
-
-// pauseAtTTL counts pause-past-ttl's unfenced trials run at the workload's TTL.
+// pauseAtTTL counts pause-past-ttl's unfenced mechanism trials run at the workload's TTL.
 func pauseAtTTL(w *Workload, reports []*results.Report) string {
 	broke, judged, factor := 0, 0, ""
 	for _, r := range reports {
-		if r == nil || r.Scenario != "pause-past-ttl" || !atTTL(r.Params, w.TTLD) {
-			continue
+		if r == nil || r.Scenario != "pause-past-ttl" || !modelcheck.AtTTL(r.Params, w.TTLD) || r.Params["mode"] == "boundary" {
+			continue // a boundary run's pause is sized on the lease left, not pause-factor
 		}
 		if factor = r.Params["pause-factor"]; factor == "" {
 			factor = "3" // the scenario's default
@@ -53,7 +65,7 @@ func pauseAtTTL(w *Workload, reports []*results.Report) string {
 	if judged == 0 {
 		return ""
 	}
-	return fmt.Sprintf("at the workload's TTL %v, a pause of %s x it gave two holders in %d of %d judged unfenced trials (the boundary from above; from just below the lease left no scenario checks it yet)",
+	return fmt.Sprintf("at the workload's TTL %v, a pause of %s x it gave two holders in %d of %d judged unfenced trials",
 		w.TTLD, factor, broke, judged)
 }
 
@@ -65,7 +77,7 @@ func redlockJumpAtTTL(w *Workload, reports []*results.Report) string {
 			continue
 		}
 		for _, v := range r.Variants {
-			if !atTTL(v.Params, w.TTLD) || v.Tally.Judged == 0 {
+			if !modelcheck.AtTTL(v.Params, w.TTLD) || v.Tally.Judged == 0 {
 				continue
 			}
 			who := ""

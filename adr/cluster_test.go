@@ -4,13 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
 // keyedVariant is a hand-made failover-loss variant of a keyed store, named and
 // parametrised as the scenario writes them, n judged trials of which k lost the lock.
 func keyedVariant(store, mode, delay string, n, k int) *results.Variant {
-	v := handVariant(store+"/"+mode+"-delay-"+delay, results.Violations, n, k)
+	v := adrtest.HandVariant(store+"/"+mode+"-delay-"+delay, results.Violations, n, k)
 	v.Params = map[string]string{"strategy": store, "mode": mode, "delay": delay}
 	return v
 }
@@ -71,15 +72,15 @@ func TestTheClusterIsExposedOnlyWhereItsScenarioRan(t *testing.T) {
 		}
 		return out
 	}
-	keyed := handReport("failover-loss", keyedVariant("cluster", "none", "0ms", 4, 4), keyedVariant("cluster", "wait1", "0ms", 4, 0))
+	keyed := adrtest.HandReport("failover-loss", keyedVariant("cluster", "none", "0ms", 4, 4), keyedVariant("cluster", "wait1", "0ms", 4, 0))
 	if got := strings.Join(names(&Inputs{Safety: keyed}), ","); got != "cluster,cluster-wait" {
 		t.Errorf("options of the cluster's variants: %s", got)
 	}
-	onlyNone := handReport("failover-loss", keyedVariant("cluster", "none", "0ms", 4, 4), keyedVariant("cluster", "wait2", "0ms", 4, 0))
+	onlyNone := adrtest.HandReport("failover-loss", keyedVariant("cluster", "none", "0ms", 4, 4), keyedVariant("cluster", "wait2", "0ms", 4, 0))
 	if got := strings.Join(names(&Inputs{Safety: onlyNone}), ","); got != "cluster" {
 		t.Errorf("a mode no cluster strategy is the guard of made options %s", got)
 	}
-	sentinel := handReport("failover-loss", handVariant("none-delay-0ms", results.Violations, 4, 4))
+	sentinel := adrtest.HandReport("failover-loss", adrtest.HandVariant("none-delay-0ms", results.Violations, 4, 4))
 	if got := strings.Join(names(&Inputs{Safety: sentinel}), ","); got != "sentinel" {
 		t.Errorf("options of sentinel's variants: %s", got)
 	}

@@ -94,23 +94,33 @@ func judge(w *Workload, o *Option) Verdict {
 	if dataSide {
 		// Correctness needs the upper end within the budget: an unmeasured fault cannot be bounded.
 		if len(missing) > 0 {
-			v.Why = append(v.Why, "not measured: "+strings.Join(v.Missing, ", "))
+			what := "not measured: "
+			if _, unsized := splitMissing(o.Faults, missing, true); unsized > 0 {
+				what = "missing evidence (not measured, or not sized to the workload): "
+			}
+			v.Why = append(v.Why, what+strings.Join(v.Missing, ", "))
 		}
 		if total.Lo > *w.ViolationBudget {
-			v.Why = append(v.Why, fmt.Sprintf("at least %s violations reaching the data a year, over the budget of %s", count(total.Lo), plain(*w.ViolationBudget)))
+			v.Why = append(v.Why, fmt.Sprintf("at least %s violations reaching the data a year, over the budget of %s", count(total.Lo), Plain(*w.ViolationBudget)))
 			v.RuledOut = true
 		} else if total.Hi > *w.ViolationBudget {
-			v.Why = append(v.Why, fmt.Sprintf("up to %s violations reaching the data a year, over the budget of %s: %s", count(total.Hi), plain(*w.ViolationBudget), trialsNeeded(o.Faults, *w.ViolationBudget)))
+			v.Why = append(v.Why, fmt.Sprintf("up to %s violations reaching the data a year, over the budget of %s: %s", count(total.Hi), Plain(*w.ViolationBudget), trialsNeeded(o.Faults, *w.ViolationBudget)))
 		}
 	} else if o.Kind != LockFree {
 		// Efficiency needs only an upper end: an unmeasured fault counts at its worst,
 		// P(violation | fault) <= 1, so it adds its rate x the held share to the end.
+		// A measured upper end over the budget rules it out; one over it only with the
+		// missing faults (not measured, or not sized) at their worst waits for them.
 		v.Unmeasured = UnmeasuredBound(o.Faults, missing)
-		total.Hi += v.Unmeasured
-		if total.Hi > *w.DuplicateBudget {
-			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year, over the budget of %s", count(total.Hi), plain(*w.DuplicateBudget)))
+		switch {
+		case total.Hi > *w.DuplicateBudget:
+			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year, over the budget of %s", count(total.Hi+v.Unmeasured), Plain(*w.DuplicateBudget)))
 			v.RuledOut = true
+		case total.Hi+v.Unmeasured > *w.DuplicateBudget:
+			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year counting the missing faults at their worst, over the budget of %s: %s",
+				count(total.Hi+v.Unmeasured), Plain(*w.DuplicateBudget), strings.Join(v.Missing, ", ")))
 		}
+		total.Hi += v.Unmeasured
 	}
 	v.Year = total
 	switch {
@@ -141,6 +151,9 @@ func missingText(o *Option, k FaultKind, data bool) string {
 		in := e.MutexIn
 		if data {
 			in = e.DataIn
+		}
+		if m := e.side(data); m != nil && m.NotSized != "" {
+			return fmt.Sprintf("%s (not sized: %s)", k, m.NotSized)
 		}
 		if in == "" {
 			return fmt.Sprintf("%s (no lockbench scenario measures it for %s)", k, o.Name)

@@ -24,9 +24,9 @@ const (
 	Mixed Demo = "in some, not all"
 )
 
-// demonstrated says whether every variant is one a claim checks as a forced
+// Demonstrated says whether every variant is one a claim checks as a forced
 // interleaving (results.Demonstrated); a probe never mixes the two (a test keeps it so).
-func demonstrated(scenario string, vs []*results.Variant) bool {
+func Demonstrated(scenario string, vs []*results.Variant) bool {
 	for _, v := range vs {
 		if !results.Demonstrated(scenario, v.Name) {
 			return false

@@ -4,32 +4,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/safety/results"
 )
-
-// handVariant is n judged trials of one variant, the first k with measure by at 1.
-func handVariant(name string, by results.Measure, n, k int) *results.Variant {
-	v := &results.Variant{Name: name, Measure: by}
-	for i := 0; i < n; i++ {
-		c := 0
-		if i < k {
-			c = 1
-		}
-		v.Add(results.Trial{N: i, Outcome: results.Judged, Counts: map[results.Measure]int{by: c}, Proof: []string{"by hand"}})
-	}
-	return v
-}
-
-func handReport(scenario string, vs ...*results.Variant) []*results.Report {
-	return []*results.Report{{Scenario: scenario, Complete: true, Variants: vs}}
-}
 
 // One restart a year, 2 locks held on average: a node of the grant restarting empty
 // broke 10 of 10 (a forced interleaving). As a rate it read 2 x Wilson(10 of 10) =
 // 1.44-2 a year; as the mechanism it is every held lock: exactly 2, no interval.
 func TestAlwaysDemonstrationCountsEveryHeldLock(t *testing.T) {
 	e := Exposure{Kind: RestartEmpty, PerYear: 1, LocksHeld: 2, Held: 0.9}
-	m := measure(handReport("redlock-restart", handVariant("redlock/restart-empty", results.Violations, 10, 10)),
+	m := measure(adrtest.HandReport("redlock-restart", adrtest.HandVariant("redlock/restart-empty", results.Violations, 10, 10)),
 		"redlock-restart", []string{"redlock/restart-empty"}, results.Violations, e)
 	if m.Demo != Always || m.Year != (Expected{2, 2, 2}) || m.Episodes != (Expected{0.9, 0.9, 0.9}) {
 		t.Fatalf("demo %q, year %+v, episodes %+v", m.Demo, m.Year, m.Episodes)
@@ -48,7 +32,7 @@ func TestAlwaysDemonstrationCountsEveryHeldLock(t *testing.T) {
 // year, and no trial count is asked of it.
 func TestNeverDemonstrationIsZeroNotABound(t *testing.T) {
 	e := Exposure{Kind: ClientPause, PerYear: 2, LocksHeld: 2, Held: 1}
-	e.Data = measure(handReport("lost-updates", handVariant("pause/cas-version", results.LostUpdates, 10, 0)),
+	e.Data = measure(adrtest.HandReport("lost-updates", adrtest.HandVariant("pause/cas-version", results.LostUpdates, 10, 0)),
 		"lost-updates", []string{"pause/cas-version"}, results.LostUpdates, e)
 	if e.Data.Demo != Never || e.Data.Year != (Expected{}) {
 		t.Fatalf("demo %q, year %+v", e.Data.Demo, e.Data.Year)
@@ -65,7 +49,7 @@ func TestNeverDemonstrationIsZeroNotABound(t *testing.T) {
 // counted at its worst (every held lock), its lower end 0, never as 7 of 10.
 func TestMixedDemonstrationCountsAtItsWorst(t *testing.T) {
 	e := Exposure{Kind: RestartEmpty, PerYear: 1, LocksHeld: 2, Held: 0.9}
-	m := measure(handReport("redlock-restart", handVariant("redlock/restart-empty", results.Violations, 10, 7)),
+	m := measure(adrtest.HandReport("redlock-restart", adrtest.HandVariant("redlock/restart-empty", results.Violations, 10, 7)),
 		"redlock-restart", []string{"redlock/restart-empty"}, results.Violations, e)
 	if m.Demo != Mixed || m.Year != (Expected{Central: 2, Hi: 2}) {
 		t.Fatalf("demo %q, year %+v", m.Demo, m.Year)
@@ -79,7 +63,7 @@ func TestMixedDemonstrationCountsAtItsWorst(t *testing.T) {
 // is not "10 of 20" but a contradicted mechanism.
 func TestDemonstrationsAreNotPooled(t *testing.T) {
 	e := Exposure{Kind: ClientPause, PerYear: 1, LocksHeld: 1, Held: 1}
-	m := measure(handReport("pause-past-ttl", handVariant("single/no-watchdog", results.StaleAccepted, 10, 10), handVariant("single/watchdog", results.StaleAccepted, 10, 0)),
+	m := measure(adrtest.HandReport("pause-past-ttl", adrtest.HandVariant("single/no-watchdog", results.StaleAccepted, 10, 10), adrtest.HandVariant("single/watchdog", results.StaleAccepted, 10, 0)),
 		"pause-past-ttl", []string{"single/no-watchdog", "single/watchdog"}, results.StaleAccepted, e)
 	if m.Demo != Mixed {
 		t.Fatalf("demo %q", m.Demo)
@@ -89,7 +73,7 @@ func TestDemonstrationsAreNotPooled(t *testing.T) {
 // A drawn fault stays a rate: failover-loss's 0 of 10 keeps its Wilson bound.
 func TestARateIsNotADemonstration(t *testing.T) {
 	e := Exposure{Kind: Failover, PerYear: 2, LocksHeld: 2, Held: 1}
-	m := measure(handReport("failover-loss", handVariant("none-delay-0ms", results.LostLocks, 10, 0)),
+	m := measure(adrtest.HandReport("failover-loss", adrtest.HandVariant("none-delay-0ms", results.LostLocks, 10, 0)),
 		"failover-loss", []string{"none-delay-*"}, results.LostLocks, e)
 	if m.Demo != NotDemo || m.Year.Hi < 1.1 || m.Year.Hi > 1.12 {
 		t.Fatalf("demo %q, year %+v", m.Demo, m.Year)
@@ -111,12 +95,12 @@ func TestNoProbeMixesDemonstrationsAndRates(t *testing.T) {
 	}
 	for _, o := range probeOptions {
 		for _, k := range FaultKinds {
-			p, ok := probeFor(k, o)
+			p, ok := ProbeFor(k, o)
 			if !ok {
 				continue
 			}
-			if !uniform(p.scenario, p.mutex) || !uniform(p.dataScenario(), p.data) {
-				t.Errorf("%s %v/%s mixes demonstrations and rates: %v / %v", k, o.Kind, o.Probe, p.mutex, p.data)
+			if !uniform(p.Scenario, p.Mutex) || !uniform(p.DataScenario(), p.Data) {
+				t.Errorf("%s %v/%s mixes demonstrations and rates: %v / %v", k, o.Kind, o.Probe, p.Mutex, p.Data)
 			}
 		}
 	}

@@ -9,10 +9,10 @@ import (
 // z95 is the normal quantile of the 95% Wilson interval the safety tables use.
 const z95 = 1.959963984540054
 
-// zeroSeenTrials is the judged trials with none seen that bring a fault's upper end
+// ZeroSeenTrials is the judged trials with none seen that bring a fault's upper end
 // down to share: Wilson's upper end at 0 of n is z^2 / (n + z^2), so n = z^2 (scale /
 // share - 1), where scale is its faults a year x the locks each finds held.
-func zeroSeenTrials(scale, share float64) int {
+func ZeroSeenTrials(scale, share float64) int {
 	if scale <= share {
 		return 0
 	}
@@ -36,9 +36,13 @@ func trialsNeeded(es []Exposure, budget float64) string {
 		return "a budget of 0 cannot be shown by any number of trials; give the smallest count a year the team accepts"
 	}
 	share := budget / float64(len(striking))
-	var parts, seen []string
+	var parts, seen, unsized []string
 	for _, e := range striking {
 		if e.Data != nil && e.Data.Demo == Never { // a mechanism, not a rate: more trials bound nothing
+			continue
+		}
+		if e.Data != nil && e.Data.NotSized != "" { // the lab's P is not the workload's, however many trials
+			unsized = append(unsized, string(e.Kind))
 			continue
 		}
 		if e.Data != nil && e.Data.P.K > 0 { // more trials cannot make what was seen unseen
@@ -49,7 +53,7 @@ func trialsNeeded(es []Exposure, budget float64) string {
 		if e.Data != nil {
 			have = e.Data.P.N
 		}
-		parts = append(parts, fmt.Sprintf("%s %d (has %d)", e.Kind, zeroSeenTrials(e.PerYear*e.LocksHeld, share), have))
+		parts = append(parts, fmt.Sprintf("%s %d (has %d)", e.Kind, ZeroSeenTrials(e.PerYear*e.LocksHeld, share), have))
 	}
 	out := ""
 	if len(parts) > 0 {
@@ -57,6 +61,9 @@ func trialsNeeded(es []Exposure, budget float64) string {
 	}
 	if len(seen) > 0 {
 		out = strings.TrimPrefix(out+"; ", "; ") + "seen, so no count of trials shows it: " + strings.Join(seen, ", ")
+	}
+	if len(unsized) > 0 {
+		out = strings.TrimPrefix(out+"; ", "; ") + "not sized, so no count of trials at the lab's conditions shows it: " + strings.Join(unsized, ", ")
 	}
 	return out
 }

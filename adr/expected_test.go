@@ -65,7 +65,7 @@ func TestZipfKeysByHand(t *testing.T) {
 // Wilson's upper end at 0 of n is z²/(n + z²): below 0.1 from n = 3.841459 x 9 =
 // 34.57, so 35 trials; a scale already within the share needs none.
 func TestZeroSeenTrialsByHand(t *testing.T) {
-	if n := zeroSeenTrials(1, 0.1); n != 35 {
+	if n := ZeroSeenTrials(1, 0.1); n != 35 {
 		t.Errorf("scale 1, share 0.1: %d trials, want 35", n)
 	}
 	if hi := results.ProportionOf(0, 35).Hi; hi > 0.1 {
@@ -74,7 +74,7 @@ func TestZeroSeenTrialsByHand(t *testing.T) {
 	if hi := results.ProportionOf(0, 34).Hi; hi <= 0.1 {
 		t.Errorf("0 of 34: upper end %v already within 0.1", hi)
 	}
-	if n := zeroSeenTrials(0.05, 0.1); n != 0 {
+	if n := ZeroSeenTrials(0.05, 0.1); n != 0 {
 		t.Errorf("within the share already: %d", n)
 	}
 }

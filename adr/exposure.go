@@ -51,6 +51,9 @@ type Measured struct {
 	// Demo is set when the variants are forced interleavings: P is their count, and
 	// Year follows from the mechanism, never from P's interval.
 	Demo Demo
+	// NotSized says, when set, that no model carries P to the workload (the lab's
+	// count at the lab's conditions, and why): Year is then in no total (notsized.go).
+	NotSized string
 }
 
 // exposures computes every fault kind's exposure of option o.
@@ -58,23 +61,23 @@ func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 	var out []Exposure
 	for _, k := range FaultKinds {
 		e := Exposure{Kind: k, PerYear: w.Faults.Rate(k).PerYear, Held: w.Occupancy.AnyHeld, LocksHeld: w.Occupancy.LocksHeld,
-			Model: sizeModel(w, k, o)}
+			Model: SizeModelFor(w, k, o)}
 		boundaryChecked(e.Model, w, k, reports)
-		if e.NA = notApplicable(k, o); e.NA != "" {
+		if e.NA = NotApplicable(k, o); e.NA != "" {
 			out = append(out, e)
 			continue
 		}
-		if p, ok := probeFor(k, o); ok {
-			if len(p.mutex) > 0 {
-				e.MutexIn = p.scenario
+		if p, ok := ProbeFor(k, o); ok {
+			if len(p.Mutex) > 0 {
+				e.MutexIn = p.Scenario
 			}
 			switch {
-			case p.data == nil:
+			case p.Data == nil:
 				e.DataIn = e.MutexIn
-			case len(p.data) > 0:
-				e.DataIn = p.dataScenario()
+			case len(p.Data) > 0:
+				e.DataIn = p.DataScenario()
 			}
-			e.Mutex = measure(reports, p.scenario, p.mutex, results.Violations, e)
+			e.Mutex = measure(reports, p.Scenario, p.Mutex, results.Violations, e)
 			if k == Failover && o.Probe == "sentinel" && o.failoverMode() == "none" {
 				e.Crash, e.CrashWhy = crashModel(w, reports)
 				if e.Mutex != nil && e.Crash != nil {
@@ -82,18 +85,20 @@ func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 				}
 			}
 			switch {
-			case p.data == nil:
+			case p.Data == nil:
 				e.Data = e.Mutex // an unfenced resource takes every holder's write
-			case len(p.data) > 0:
-				by := p.dataBy
+			case len(p.Data) > 0:
+				by := p.DataBy
 				if by == "" {
 					by = results.Violations
 				}
-				e.Data = measure(reports, p.dataScenario(), p.data, by, e)
+				e.Data = measure(reports, p.DataScenario(), p.Data, by, e)
 			}
 			if p.refused != "" {
-				e.Refused = measure(reports, p.dataScenario(), p.data, p.refused, e)
+				e.Refused = measure(reports, p.DataScenario(), p.Data, p.refused, e)
 			}
+			e.markNotSized(e.Mutex)
+			e.markNotSized(e.Data)
 		}
 		out = append(out, e)
 	}
@@ -106,7 +111,7 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 	if len(patterns) == 0 {
 		return nil
 	}
-	vs := matching(reports, scenario, patterns)
+	vs := Matching(reports, scenario, patterns)
 	if len(vs) == 0 {
 		return nil
 	}
@@ -124,14 +129,15 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 		m.SizedBy = e.Model.Name
 	}
 	m.Year, m.Episodes = PerYear(e.PerYear*m.Share, e.LocksHeld, m.P), PerYear(e.PerYear*m.Share, e.Held, m.P)
-	if demonstrated(scenario, vs) {
+	if Demonstrated(scenario, vs) {
 		m.demonstrate(demoOf(vs, by), e)
 	}
 	return m
 }
 
 // Total adds up the expected per year of the faults that can strike, on one side
-// (mutex or data); ok is false when a fault with a rate above 0 was not measured.
+// (mutex or data); missing lists those with a rate above 0 not measured, or measured
+// but not sized to the workload.
 func Total(es []Exposure, data bool) (Expected, []FaultKind) {
 	var sum Expected
 	var missing []FaultKind
@@ -139,11 +145,8 @@ func Total(es []Exposure, data bool) (Expected, []FaultKind) {
 		if e.NA != "" || e.PerYear == 0 {
 			continue
 		}
-		m := e.Mutex
-		if data {
-			m = e.Data
-		}
-		if m == nil {
+		m := e.side(data)
+		if m == nil || m.NotSized != "" {
 			missing = append(missing, e.Kind)
 			continue
 		}

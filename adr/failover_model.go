@@ -48,7 +48,7 @@ type CrashCheckRow struct {
 // crashModel computes the model from the reports, or says why it cannot.
 func crashModel(w *Workload, reports []*results.Report) (*CrashModel, string) {
 	m := &CrashModel{WriteRate: 2*w.LockRate + w.OtherWrites, Others: w.OtherWrites}
-	lags, why := m.lagAt(reports)
+	lags, why := m.LagAt(reports)
 	if why != "" {
 		return nil, why
 	}
@@ -69,9 +69,9 @@ func crashModel(w *Workload, reports []*results.Report) (*CrashModel, string) {
 	return m, ""
 }
 
-// lagAt reads the lag samples of the replication-lag variant whose measured write rate
+// LagAt reads the lag samples of the replication-lag variant whose measured write rate
 // is the smallest at or above the workload's.
-func (m *CrashModel) lagAt(reports []*results.Report) ([]float64, string) {
+func (m *CrashModel) LagAt(reports []*results.Report) ([]float64, string) {
 	type point struct {
 		v    *results.Variant
 		rate float64
@@ -188,5 +188,5 @@ func (m *CrashModel) Line() string {
 			m.Check.Within, len(m.Check.Rows), m.Check.Agree, m.Check.Trials, strings.Join(rows, "; "))
 	}
 	return fmt.Sprintf("crash failover against the replication lag: a held lock is lost when granted within the promoted replica's lag before the crash, so P(lost | held) = E[min(lag, hold)] / hold = %s (%s), from %d lag samples of replication-lag `%s` (%.0f writes/s measured, the workload writes %.0f/s: a SET and a release per lock plus %s others); %s",
-		percent(m.P.Central), percentSpan(m.P.Lo, m.P.Hi), m.Samples, m.LagVariant, m.LagRate, m.WriteRate, plain(m.Others), check)
+		percent(m.P.Central), percentSpan(m.P.Lo, m.P.Hi), m.Samples, m.LagVariant, m.LagRate, m.WriteRate, Plain(m.Others), check)
 }

@@ -57,6 +57,9 @@ func measuredText(m *Measured) string {
 	if m == nil {
 		return "not measured"
 	}
+	if m.NotSized != "" {
+		return notSizedText(m)
+	}
 	if m.Demo != NotDemo {
 		return demoText(m)
 	}
@@ -87,8 +90,8 @@ func totalText(e Expected, missing []FaultKind, anySeen bool) string {
 	return s
 }
 
-// plain formats a number the team wrote, as written: 4, 0.5, 12.
-func plain(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+// Plain formats a number the team wrote, as written: 4, 0.5, 12.
+func Plain(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // plural is "1 client", "8 clients".
 func plural(n int, noun string) string {

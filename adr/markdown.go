@@ -65,9 +65,9 @@ func writeDrivers(b *strings.Builder, d *Decision) {
 	b.WriteString("## Decision Drivers\n\n")
 	fmt.Fprintf(b, "* Latency budget: %s at %s locks/s.\n", w.SLO, stats.FormatRate(w.LockRate))
 	if w.Purpose == Correctness {
-		fmt.Fprintf(b, "* Purpose: correctness. Only an option with a fence the resource checks, or no lock and a store-side guard, qualifies (the write-up's rules 1 to 4), and only when the upper end of its violations reaching the data a year is within the budget of %s: none seen in a few trials is not enough.\n", plain(*w.ViolationBudget))
+		fmt.Fprintf(b, "* Purpose: correctness. Only an option with a fence the resource checks, or no lock and a store-side guard, qualifies (the write-up's rules 1 to 4), and only when the upper end of its violations reaching the data a year is within the budget of %s: none seen in a few trials is not enough.\n", Plain(*w.ViolationBudget))
 	} else {
-		fmt.Fprintf(b, "* Purpose: efficiency. Duplicate work is tolerated up to %s runs a year (the upper end of the locks broken a year, each a duplicate run, must stay within it).\n", plain(*w.DuplicateBudget))
+		fmt.Fprintf(b, "* Purpose: efficiency. Duplicate work is tolerated up to %s runs a year (the upper end of the locks broken a year, each a duplicate run, must stay within it).\n", Plain(*w.DuplicateBudget))
 	}
 	b.WriteString("* Fault rates the team expects:\n\n")
 	b.WriteString("  | fault | per year | counted | source |\n  |---|---|---|---|\n")
@@ -80,13 +80,13 @@ func writeDrivers(b *strings.Builder, d *Decision) {
 		case ClockJump:
 			what = "jumps above " + r.Above
 		}
-		fmt.Fprintf(b, "  | %s | %s | %s | %s |\n", k, plain(r.PerYear), what, r.Source)
+		fmt.Fprintf(b, "  | %s | %s | %s | %s |\n", k, Plain(r.PerYear), what, r.Source)
 	}
 	b.WriteString("\n* The faults are the lock service's (its servers, its clients' pauses and clocks). The protected store's own durability is the same under every option and is not counted.\n")
 	writeOccupancy(b, w)
 	writeSizeModels(b, d)
 	if p := w.Faults.ClientPause; p != nil {
-		if lt, _ := positiveDuration(p.LongerThan); lt < w.TTLD {
+		if lt, _ := PositiveDuration(p.LongerThan); lt < w.TTLD {
 			fmt.Fprintf(b, "* The pauses counted (longer than %s) include some shorter than the TTL (%s), which do not outlast the lease: their count is an upper bound.\n", p.LongerThan, w.TTLD)
 		}
 	}
@@ -144,7 +144,7 @@ func writeOutcome(b *strings.Builder, d *Decision) {
 	total := o.Verdict.Year
 	why := fmt.Sprintf("whose locks broken (duplicate work) stay within the budget: %s", yearly(total, anySeen(o.Faults, side(w, o))))
 	if w.Purpose == Correctness {
-		why = fmt.Sprintf("whose violations reaching the data stay within the budget of %s a year: %s", plain(*w.ViolationBudget), yearly(total, anySeen(o.Faults, true)))
+		why = fmt.Sprintf("whose violations reaching the data stay within the budget of %s a year: %s", Plain(*w.ViolationBudget), yearly(total, anySeen(o.Faults, true)))
 	}
 	fmt.Fprintf(b, "Chosen option: \"%s\", because it is the cheapest option (%s; %s %s at %s/s) %s.\n\n",
 		o.Name, serversText(o.Cost), w.SLO.Percentile, stats.FormatDuration(o.Cost.AtBudget), stats.FormatRate(w.LockRate), why)
@@ -161,24 +161,13 @@ func writeOutcome(b *strings.Builder, d *Decision) {
 		if e.NA != "" || e.PerYear == 0 {
 			continue
 		}
-		m := e.Mutex
-		if side(w, o) {
-			m = e.Data
-		}
+		m := e.side(side(w, o))
 		if m == nil {
 			continue // said below, with the worst it can add
 		}
-		verb := "Good"
-		if m.P.K > 0 {
-			verb = "Bad"
-		}
-		what := "two holders in"
-		if side(w, o) {
-			what = "a violation reached the data in"
-		}
-		fmt.Fprintf(b, "* %s, because under %s (%s a year) %s %s.\n", verb, e.Kind, plain(e.PerYear), what, measuredText(m))
+		fmt.Fprintf(b, "* %s, because under %s (%s a year) %s.\n", verdictWord(m), e.Kind, Plain(e.PerYear), inText(side(w, o), m))
 		if o.Kind == Fenced && e.Mutex != nil && e.Mutex.P.K > 0 {
-			fmt.Fprintf(b, "* Bad, because the lock itself still fails under %s: two holders in %s; the fence is what keeps it from the data", e.Kind, measuredText(e.Mutex))
+			fmt.Fprintf(b, "* Bad, because the lock itself still fails under %s: %s; the fence is what keeps it from the data", e.Kind, inText(false, e.Mutex))
 			if e.Refused != nil {
 				fmt.Fprintf(b, " (it refused a stale write in %d of %d judged trials)", e.Refused.P.K, e.Refused.P.N)
 			}
@@ -239,21 +228,18 @@ func serversText(c Cost) string {
 // bound that more judged trials shrink (a demonstration's never is no bound).
 func anyRateBound(es []Exposure) bool {
 	for _, e := range es {
-		if e.NA == "" && e.PerYear > 0 && e.Data != nil && e.Data.Demo == NotDemo && e.Data.P.K == 0 {
+		if e.NA == "" && e.PerYear > 0 && e.Data != nil && e.Data.Demo == NotDemo && e.Data.NotSized == "" && e.Data.P.K == 0 {
 			return true
 		}
 	}
 	return false
 }
 
-// anySeen says whether any counted fault was seen at least once.
+// anySeen says whether any counted fault in the totals was seen at least once.
 func anySeen(es []Exposure, data bool) bool {
 	for _, e := range es {
-		m := e.Mutex
-		if data {
-			m = e.Data
-		}
-		if e.NA == "" && e.PerYear > 0 && m != nil && m.P.K > 0 {
+		m := e.side(data)
+		if e.NA == "" && e.PerYear > 0 && m != nil && m.NotSized == "" && m.P.K > 0 {
 			return true
 		}
 	}
@@ -342,20 +328,14 @@ func writeFaultLine(b *strings.Builder, o *Option, e Exposure) {
 		fmt.Fprintf(b, "* Bad, because %s is not measured for it: %s.\n", e.Kind, whereText(scenariosOf(e), o))
 		return
 	}
-	verb := func(m *Measured) string {
-		if m != nil && m.P.K > 0 {
-			return "Bad"
-		}
-		return "Good"
-	}
 	if o.Kind != LockFree && e.Mutex != nil {
-		fmt.Fprintf(b, "* %s, because under %s two holders in %s (%s).\n", verb(e.Mutex), e.Kind, measuredText(e.Mutex), variantsOf(e.Mutex))
+		fmt.Fprintf(b, "* %s, because under %s %s%s.\n", verdictWord(e.Mutex), e.Kind, inText(false, e.Mutex), traceText(e.Mutex))
 	}
 	if o.Kind != Lock || e.Data != e.Mutex {
 		if e.Data == nil {
 			fmt.Fprintf(b, "* Bad, because under %s what reaches the data is not measured: %s.\n", e.Kind, whereText(e.DataIn, o))
 		} else {
-			fmt.Fprintf(b, "* %s, because under %s a violation reached the data in %s (%s, %s).\n", verb(e.Data), e.Kind, measuredText(e.Data), variantsOf(e.Data), e.Data.By)
+			fmt.Fprintf(b, "* %s, because under %s %s%s.\n", verdictWord(e.Data), e.Kind, inText(true, e.Data), traceText(e.Data, string(e.Data.By)))
 		}
 	}
 	if e.Refused != nil {
@@ -404,17 +384,39 @@ func sideCell(w *Workload, o *Option, data bool) string {
 		return "no lock"
 	}
 	total, missing := Total(o.Faults, data)
-	if total == (Expected{}) && len(missing) > 0 && !anyMeasured(o.Faults, data) {
+	if len(missing) == 0 {
+		return shortYearly(total, anySeen(o.Faults, data))
+	}
+	unmeasured, unsized := splitMissing(o.Faults, missing, data)
+	if unsized == 0 && !anyMeasured(o.Faults, data) {
 		return "not measured"
 	}
-	s := shortYearly(total, anySeen(o.Faults, data))
-	if len(missing) > 0 {
-		s += fmt.Sprintf(" + %d not measured", len(missing))
-		if !data && w.Purpose == Efficiency {
-			s += fmt.Sprintf(" (at worst +%s)", count(UnmeasuredBound(o.Faults, missing)))
-		}
+	var parts []string
+	if len(missing) < countedFaults(o.Faults) { // some fault is in the total
+		parts = append(parts, shortYearly(total, anySeen(o.Faults, data))+" +")
+	}
+	if unmeasured > 0 {
+		parts = append(parts, fmt.Sprintf("%d not measured", unmeasured))
+	}
+	if unsized > 0 {
+		parts = append(parts, fmt.Sprintf("%d not sized", unsized))
+	}
+	s := strings.Replace(strings.Join(parts, ", "), "+,", "+", 1)
+	if !data && w.Purpose == Efficiency {
+		s += fmt.Sprintf(" (at worst +%s)", count(UnmeasuredBound(o.Faults, missing)))
 	}
 	return s
+}
+
+// countedFaults is how many faults can strike the option with a rate above 0.
+func countedFaults(es []Exposure) int {
+	n := 0
+	for _, e := range es {
+		if e.NA == "" && e.PerYear > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // shortYearly is a count a year for a table cell: "1.2 (0.8-1.6)", or "≤ 0.35" when
@@ -431,11 +433,7 @@ func shortYearly(e Expected, seen bool) string {
 
 func anyMeasured(es []Exposure, data bool) bool {
 	for _, e := range es {
-		m := e.Mutex
-		if data {
-			m = e.Data
-		}
-		if e.NA == "" && e.PerYear > 0 && m != nil {
+		if m := e.side(data); e.NA == "" && e.PerYear > 0 && m != nil {
 			return true
 		}
 	}

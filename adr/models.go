@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/lockbench/lockbench/clocks"
 )
 
 // SizeModel carries a fault from the lab's sizes to the workload's. The lab measures
@@ -20,22 +22,35 @@ type SizeModel struct {
 	Why   string // the numbers behind Share
 	// Checked says what the lab checks of the model, and what it does not yet.
 	Checked string
+	// Unsized: the model is no model of sizes, only a bound; Contradicted says how the
+	// lab's boundary runs at the workload's TTL broke its rule. Either way the lab's
+	// probability is not carried to the workload (Measured.NotSized).
+	Unsized      bool
+	Contradicted string
 }
 
 // redlockJumpModel names the Redlock clock-jump model (not sized).
 const redlockJumpModel = "clock jump on a Redlock node"
 
-// sizeModel is the model of fault kind k for option o, or nil where the lab's
-// probability needs none (failover and a node restarting empty are not sized).
-func sizeModel(w *Workload, k FaultKind, o *Option) *SizeModel {
+// SizeModelFor is the model of fault kind k for option o, or nil where none carries
+// the lab's probability to the workload (a failover, a Redlock node restarting empty):
+// such a probability is not sized, and counts as missing evidence (notsized.go).
+func SizeModelFor(w *Workload, k FaultKind, o *Option) *SizeModel {
 	switch k {
+	case RestartEmpty:
+		if o.Probe == "etcd" || o.Probe == "zookeeper" {
+			return &SizeModel{Name: "a lone member losing its disk", Share: 1,
+				Assumes: "the one member holds every lock and the fence's counter: losing its disk loses them whatever the sizes",
+				Why:     "every counted restart-empty is of the only member",
+				Checked: "etcd-leader-kill's lone-member disk loss checks it"}
+		}
 	case ClientPause:
 		return pauseModel(w)
 	case ClockJump:
 		if o.Probe == "single" {
 			return jumpModel(w)
 		}
-		return &SizeModel{Name: redlockJumpModel, Share: 1, Bound: true,
+		return &SizeModel{Name: redlockJumpModel, Share: 1, Bound: true, Unsized: true,
 			Assumes: "a jump frees one node's key; two holders need the holder's key on exactly a quorum, which the workload cannot say",
 			Why:     "not sized: every counted jump is taken to break a hold (upper end)",
 			Checked: "redlock-kleppmann checks the mechanism at the lab's sizes only"}
@@ -49,16 +64,16 @@ func sizeModel(w *Workload, k FaultKind, o *Option) *SizeModel {
 // longer_than to at_most; without at_most the largest is unknown.
 func pauseModel(w *Workload) *SizeModel {
 	r := w.Faults.ClientPause
-	least, _ := positiveDuration(r.LongerThan)
+	least, _ := PositiveDuration(r.LongerThan)
 	m := &SizeModel{Name: "pause against the lease left",
 		Assumes: fmt.Sprintf("the holder pauses at a uniform moment of its %v hold, with no watchdog; it breaks when the pause outlasts the lease left, TTL %v minus the time held", w.HoldD, w.TTLD),
-		Checked: "pause-past-ttl checks the mechanism with pauses of 3 x its TTL; the boundary at the workload's TTL is not yet checked"}
+		Checked: "pause-past-ttl checks the mechanism with pauses of 3 x its TTL; its boundary at the workload's TTL and hold is not in the given results (`lockbench adr --plan` lists the run)"}
 	brokenFrom := w.TTLD - w.HoldD // the shortest pause that can outlast the lease
 	switch {
 	case least >= w.TTLD:
 		m.Share, m.Why = 1, fmt.Sprintf("every counted pause (longer than %v) outlasts the whole TTL %v", least, w.TTLD)
 	case r.AtMost != "":
-		most, _ := positiveDuration(r.AtMost)
+		most, _ := PositiveDuration(r.AtMost)
 		m.Share, m.Bound = pauseShare(most, w.TTLD, w.HoldD), true
 		m.Why = fmt.Sprintf("a pause breaks a hold only past %v (TTL - hold); the longest counted, %v, breaks %s of holds: the share of all counted pauses is at most that", brokenFrom, most, percent(m.Share))
 		if m.Share == 0 {
@@ -81,16 +96,16 @@ func pauseShare(l, ttl, hold time.Duration) float64 {
 // exactly when J > TTL - hold, whenever in the hold the jump comes.
 func jumpModel(w *Workload) *SizeModel {
 	r := w.Faults.ClockJump
-	least, _ := positiveDuration(r.Above)
-	threshold := w.TTLD - w.HoldD
+	least, _ := PositiveDuration(r.Above)
+	threshold := clocks.SingleJumpThreshold(w.TTLD, w.HoldD)
 	m := &SizeModel{Name: "forward jump against TTL - hold",
 		Assumes: fmt.Sprintf("a forward jump J on the master expires the key J early; it breaks a %v hold under a %v TTL exactly when J > TTL - hold", w.HoldD, w.TTLD),
-		Checked: "single-clock-skew checks the mechanism with a jump past its own TTL; the threshold at the workload's TTL is not yet checked"}
+		Checked: "single-clock-skew checks the mechanism with a jump past its own TTL; the threshold at the workload's TTL and hold is not in the given results (`lockbench adr --plan` lists the run)"}
 	switch {
 	case least >= threshold:
 		m.Share, m.Why = 1, fmt.Sprintf("every counted jump (above %v) exceeds TTL - hold = %v", least, threshold)
 	case r.AtMost != "":
-		most, _ := positiveDuration(r.AtMost)
+		most, _ := PositiveDuration(r.AtMost)
 		if most <= threshold {
 			m.Share, m.Why = 0, fmt.Sprintf("the counted jumps are at most %v, below TTL - hold = %v: none breaks a hold", most, threshold)
 		} else {
@@ -110,5 +125,9 @@ func (m *SizeModel) Line() string {
 	if m.Bound {
 		share = "at most " + share
 	}
-	return strings.Join([]string{m.Name + ": " + m.Assumes, "share of counted faults that break a hold: " + share + " (" + m.Why + ")", m.Checked}, "; ")
+	line := strings.Join([]string{m.Name + ": " + m.Assumes, "share of counted faults that break a hold: " + share + " (" + m.Why + ")", m.Checked}, "; ")
+	if m.Contradicted != "" {
+		line += "; so the lab's probability is not sized by it: the fault counts as missing evidence"
+	}
+	return line
 }

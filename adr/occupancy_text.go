@@ -12,7 +12,7 @@ func writeOccupancy(b *strings.Builder, w *Workload) {
 	if w.Keys.Count > 1 {
 		spread = fmt.Sprintf("%d keys, chosen %s", w.Keys.Count, w.Keys.Distribution)
 		if w.Keys.Distribution == Zipf {
-			spread += fmt.Sprintf(" (exponent %s)", plain(w.Keys.ZipfExponent))
+			spread += fmt.Sprintf(" (exponent %s)", Plain(w.Keys.ZipfExponent))
 		}
 	}
 	fmt.Fprintf(b, "* Locks: %s, each a mutex: its holds cannot overlap, so the busiest key is held %s of the time (%.4g locks/s x %s).\n",

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -31,29 +32,21 @@ type Option struct {
 	Verdict  Verdict
 }
 
-// safetyOnlyModes are failover-loss guards with no benchmark strategy of their own.
-var safetyOnlyModes = []struct{ mode, name string }{
+// SafetyOnlyModes are failover-loss guards with no benchmark strategy of their own.
+var SafetyOnlyModes = []struct{ Mode, Name string }{
 	{"wait2", "sentinel + WAIT 2"},
 	{"min-replicas", "sentinel + min-replicas-to-write 1"},
 }
 
-// keyedFailover are the lock strategies failover-loss measures on a store whose
-// primary is the key's master (`--param strategies=STORE`): its variants are named
+// KeyedFailoverOf is the store and mode of a keyed failover strategy; ok false if the
+// strategy is not one. Failover-loss measures such a strategy on a store whose primary
+// is the key's master (`--param strategies=STORE`): its variants are named
 // STORE/MODE-delay-*, and each mode is the guard of one strategy (cluster-wait is
-// cluster's SET followed by WAIT 1). A list: which strategy a mode's guard is lives
-// in no registry; a store added to the scenario adds its rows here.
-var keyedFailover = []struct{ strategy, store, mode string }{
-	{"cluster", "cluster", "none"},
-	{"cluster-wait", "cluster", "wait1"},
-}
-
-// keyedFailoverOf is the store and mode of a keyed failover strategy; ok false if the
-// strategy is not one.
-func keyedFailoverOf(strategy string) (store, mode string, ok bool) {
-	for _, k := range keyedFailover {
-		if k.strategy == strategy {
-			return k.store, k.mode, true
-		}
+// cluster's SET followed by WAIT 1), as the strategy's store declares it
+// (backend.Strategy.KeyedFailover).
+func KeyedFailoverOf(strategy string) (store, mode string, ok bool) {
+	if st, found := backend.StrategyOf(strategy); found && st.KeyedFailover != nil {
+		return st.KeyedFailover.Store, st.KeyedFailover.Mode, true
 	}
 	return "", "", false
 }
@@ -61,16 +54,16 @@ func keyedFailoverOf(strategy string) (store, mode string, ok bool) {
 // keyedStrategy is the strategy a keyed store's failover-loss mode measures; "" when
 // no strategy is that guard (a sentinel-only mode).
 func keyedStrategy(store, mode string) string {
-	for _, k := range keyedFailover {
-		if k.store == store && k.mode == mode {
-			return k.strategy
+	for _, st := range backend.Strategies() {
+		if k := st.KeyedFailover; k != nil && k.Store == store && k.Mode == mode {
+			return st.Name
 		}
 	}
 	return ""
 }
 
-// lockFreeStrategies are the ways to one correct update that take no lock.
-var lockFreeStrategies = []string{"cas-version", "unique-key", "atomic"}
+// LockFreeStrategies are the ways to one correct update that take no lock.
+var LockFreeStrategies = []string{"cas-version", "unique-key", "atomic"}
 
 // Options lists every option the results have: each benchmarked lock strategy, the
 // strategies and guards only the safety results measured (cost not measured), a
@@ -88,7 +81,7 @@ func Options(in *Inputs) []*Option {
 	for _, r := range in.Runs {
 		for _, c := range r.Cells {
 			switch {
-			case c.IsUpdate() && slices.Contains(lockFreeStrategies, c.Strategy):
+			case c.IsUpdate() && slices.Contains(LockFreeStrategies, c.Strategy):
 				free = appendNew(free, c.Strategy)
 			case !c.IsUpdate():
 				locks = appendNew(locks, c.Strategy)
@@ -114,7 +107,7 @@ func Options(in *Inputs) []*Option {
 				locks = appendNew(locks, "sentinel")
 			}
 			if rep.Scenario == "lost-updates" {
-				if brk, s, ok := strings.Cut(v.Name, "/"); ok && brk == "pause" && slices.Contains(lockFreeStrategies, s) {
+				if brk, s, ok := strings.Cut(v.Name, "/"); ok && brk == "pause" && slices.Contains(LockFreeStrategies, s) {
 					free = appendNew(free, s)
 				}
 			}
@@ -137,9 +130,9 @@ func Options(in *Inputs) []*Option {
 			add(&Option{Name: s + " + fence", Kind: Fenced, Strategy: cost, Probe: s, Fence: fence})
 		}
 		if s == "sentinel" {
-			for _, m := range safetyOnlyModes {
-				if len(matching(in.Safety, "failover-loss", []string{m.mode + "-delay-*"})) > 0 {
-					add(&Option{Name: m.name, Kind: Lock, Probe: "sentinel", Mode: m.mode})
+			for _, m := range SafetyOnlyModes {
+				if len(Matching(in.Safety, "failover-loss", []string{m.Mode + "-delay-*"})) > 0 {
+					add(&Option{Name: m.Name, Kind: Lock, Probe: "sentinel", Mode: m.Mode})
 				}
 			}
 		}
@@ -158,7 +151,7 @@ func Options(in *Inputs) []*Option {
 // fenceOf is the fence source of a strategy's fenced pause-past-ttl variants; "" if
 // none ran.
 func fenceOf(reports []*results.Report, strategy string) string {
-	for _, v := range matching(reports, "pause-past-ttl", []string{strategy + "/*-fenced"}) {
+	for _, v := range Matching(reports, "pause-past-ttl", []string{strategy + "/*-fenced"}) {
 		if f := v.Params["fence"]; f != "" {
 			return f
 		}

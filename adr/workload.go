@@ -161,10 +161,10 @@ func (w *Workload) validate(file string) error {
 		return bad("lock_rate_per_second", "%v: want a positive rate", w.LockRate)
 	}
 	var err error
-	if w.HoldD, err = positiveDuration(w.Hold); err != nil {
+	if w.HoldD, err = PositiveDuration(w.Hold); err != nil {
 		return bad("hold", "%v", err)
 	}
-	if w.TTLD, err = positiveDuration(w.TTL); err != nil {
+	if w.TTLD, err = PositiveDuration(w.TTL); err != nil {
 		return bad("ttl", "%v", err)
 	}
 	if w.OtherWrites < 0 || math.IsNaN(w.OtherWrites) {
@@ -180,7 +180,7 @@ func (w *Workload) validate(file string) error {
 	if w.Budget.Percentile != "p99" && w.Budget.Percentile != "p99.9" {
 		return bad("latency_budget.percentile", "%q: want p99 or p99.9", w.Budget.Percentile)
 	}
-	if _, err := positiveDuration(w.Budget.Max); err != nil {
+	if _, err := PositiveDuration(w.Budget.Max); err != nil {
 		return bad("latency_budget.max", "%v", err)
 	}
 	if w.SLO, err = report.ParseSLO(w.Budget.Percentile + "=" + w.Budget.Max); err != nil {
@@ -226,14 +226,14 @@ func (r *FaultRate) validate(k FaultKind) *rateError {
 		return &rateError{".source", "missing: cite a public source or write \"team's guess\""}
 	}
 	if k == ClientPause {
-		if _, err := positiveDuration(r.LongerThan); err != nil {
+		if _, err := PositiveDuration(r.LongerThan); err != nil {
 			return &rateError{".longer_than", err.Error()}
 		}
 	} else if r.LongerThan != "" {
 		return &rateError{".longer_than", "only client_pause has it"}
 	}
 	if k == ClockJump {
-		if _, err := positiveDuration(r.Above); err != nil {
+		if _, err := PositiveDuration(r.Above); err != nil {
 			return &rateError{".above", err.Error()}
 		}
 	} else if r.Above != "" {
@@ -244,11 +244,11 @@ func (r *FaultRate) validate(k FaultKind) *rateError {
 		if least == "" {
 			return &rateError{".at_most", "only client_pause and clock_jump have it"}
 		}
-		most, err := positiveDuration(r.AtMost)
+		most, err := PositiveDuration(r.AtMost)
 		if err != nil {
 			return &rateError{".at_most", err.Error()}
 		}
-		if l, _ := positiveDuration(least); most < l {
+		if l, _ := PositiveDuration(least); most < l {
 			return &rateError{".at_most", fmt.Sprintf("%v is below the smallest counted, %v", most, l)}
 		}
 	}
@@ -270,7 +270,8 @@ func yamlMessage(err error) string {
 	return strings.Join(msgs, "; ")
 }
 
-func positiveDuration(s string) (time.Duration, error) {
+// PositiveDuration reads a duration the workload file gives, which must be above 0.
+func PositiveDuration(s string) (time.Duration, error) {
 	if s == "" {
 		return 0, errors.New("missing: want a duration like 5ms")
 	}

@@ -53,7 +53,7 @@ func Generate(req Request) (*Decision, error) {
 func costFigure(d *Decision) *decision.ADRCost {
 	w := d.Workload
 	f := &decision.ADRCost{Name: "adr-cost-vs-violations",
-		YLabel:      fmt.Sprintf("%s acquire at %s/s (ms, log)", w.SLO.Percentile, plain(w.LockRate)),
+		YLabel:      fmt.Sprintf("%s acquire at %s/s (ms, log)", w.SLO.Percentile, Plain(w.LockRate)),
 		BudgetMs:    float64(w.SLO.Budget) / 1e6,
 		BudgetLabel: "budget " + string(w.SLO.Percentile) + " " + w.Budget.Max,
 	}
@@ -65,7 +65,7 @@ func costFigure(d *Decision) *decision.ADRCost {
 		f.Title = "Cost against locks broken (duplicate work) a year"
 		f.XLabel = "locks broken a year, upper end of 95% interval (log)"
 		f.Threshold = *w.DuplicateBudget
-		f.ThresholdLabel = "duplicates " + plain(*w.DuplicateBudget) + "/year"
+		f.ThresholdLabel = "duplicates " + Plain(*w.DuplicateBudget) + "/year"
 		f.Caption = "Each point is an option priced at the workload's rate; x is the upper end of its expected locks broken a year (a ring: none was seen; bound: some fault that can strike it is not measured and counts at its worst, every such fault breaking the lock). Options left of the dotted line and below the dashed one meet the purpose."
 	}
 	for _, o := range d.Options {

@@ -1,8 +1,9 @@
 // Package backend is the registry of lock stores. Each store's folder under backends/
 // registers one Descriptor: the topology kinds it starts, their defaults and
-// validation, and what they can do, so that callers ask a kind's capabilities
-// instead of naming kinds. It is a leaf: it imports nothing of lockbench's but clocks
-// and the registry shape, so every layer may ask it.
+// validation, what they can do, and the strategies that run on each with their place
+// in every list of strategies, so that callers ask a kind's capabilities and a
+// strategy's declaration instead of naming them. It is a leaf: it imports nothing of
+// lockbench's but clocks, so every layer may ask it.
 package backend
 
 import (
@@ -51,7 +52,10 @@ type Shape struct {
 	// NoNetwork says why a run cannot put this kind under a network profile; empty
 	// when it has NetworkProfiles.
 	NoNetwork string
-	store     *Descriptor
+	// Strategies are those that run on this kind, with what every list of strategies
+	// needs to know of them (strategy.go).
+	Strategies []Strategy
+	store      *Descriptor
 }
 
 // Has says whether the shape declared c.
@@ -93,7 +97,7 @@ type Requirement struct {
 }
 
 // Descriptor is what one store registers: its name, what its servers need, and the
-// kinds it starts.
+// kinds it starts with the strategies that run on each.
 type Descriptor struct {
 	Store         string // the folder under backends/, e.g. "redis"
 	Server        Requirement
@@ -103,12 +107,16 @@ type Descriptor struct {
 
 // set holds registered descriptors; one process-wide set is filled by init functions.
 type set struct {
-	mu     sync.RWMutex
-	stores map[string]bool
-	shapes map[Kind]Shape
+	mu         sync.RWMutex
+	stores     map[string]bool
+	shapes     map[Kind]Shape
+	strategies map[string]Strategy
+	positions  map[int]string // who holds each position
 }
 
-func newSet() *set { return &set{stores: map[string]bool{}, shapes: map[Kind]Shape{}} }
+func newSet() *set {
+	return &set{stores: map[string]bool{}, shapes: map[Kind]Shape{}, strategies: map[string]Strategy{}, positions: map[int]string{}}
+}
 
 var registered = newSet()
 
@@ -137,10 +145,14 @@ func (s *set) add(d Descriptor) error {
 			return fmt.Errorf("backend: kind %s registered twice (by %s and %s)", sh.Kind, prev.Store(), d.Store)
 		}
 	}
+	if err := s.checkStrategies(d); err != nil {
+		return err
+	}
 	desc := d
 	for _, sh := range d.Shapes {
 		sh.store = &desc
 		s.shapes[sh.Kind] = sh
+		s.addStrategies(sh)
 	}
 	s.stores[d.Store] = true
 	return nil

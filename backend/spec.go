@@ -89,6 +89,23 @@ func CheckReplicas(s Spec) error {
 	return nil
 }
 
+// CheckAlwaysPersists refuses an appendfsync policy, for kinds whose server persists
+// every write and turns fsync off only by UnsafeNoFsync.
+func CheckAlwaysPersists(s Spec) error {
+	if s.AppendFsync != "" {
+		return fmt.Errorf("appendfsync %q: %s always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync, s.Kind)
+	}
+	return nil
+}
+
+// OneMember is the Defaults of a consensus kind: one member unless told.
+func OneMember(s Spec) Spec {
+	if s.Members == 0 {
+		s.Members = 1
+	}
+	return s
+}
+
 // CheckOneMaster refuses more than one master, for kinds that have one.
 func CheckOneMaster(s Spec) error {
 	if s.Masters != 1 {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/lockbench/lockbench/backend"
 )
 
 // Config is a capacity run as a file gives it; `lockbench capacity` flags override
@@ -30,14 +32,15 @@ type Config struct {
 	Seed        uint64   `yaml:"seed,omitempty"`
 }
 
-// DefaultConfig searches the Redis strategies (the four of one master or Sentinel or
-// Redlock, and a Redis Cluster's two) under p99 ≤ 5 ms to 5%, 64 clients on a key
-// each, Poisson arrivals: the open-loop condition of `make bench`. The names are a
-// list: capacity is a leaf that links no store, and a campaign asks the registry
-// whether each can run (campaign.Check).
+// DefaultConfig searches the strategies their stores put in the capacity preset (the
+// four Redis ones of one master or Sentinel or Redlock, and a Redis Cluster's two)
+// under p99 ≤ 5 ms to 5%, 64 clients on a key each, Poisson arrivals: the open-loop
+// condition of `make bench`. capacity links no store: the names come from the
+// descriptors the command links (backends/all), and a campaign asks the strategy
+// registry whether each can run (campaign.Check).
 func DefaultConfig() Config {
 	return Config{
-		Strategies: []string{"single", "wait", "sentinel", "redlock", "cluster", "cluster-wait"},
+		Strategies: backend.InPreset(backend.CapacitySearch),
 		SLO:        "p99=5ms", Precision: "5%",
 		Clients: []int{64}, Keys: []string{"per-client"},
 		Hold: "0s", TTL: "10s", Arrival: "poisson",

@@ -23,12 +23,15 @@ type RedlockRace struct {
 	Start     time.Duration
 	SetDelay  time.Duration
 	Challenge time.Duration
+	// LeavesAt, when above 0, is when A is done and leaves, if before its validity
+	// ends: a holder of a hold shorter than its lease.
+	LeavesAt time.Duration
 }
 
 // RaceOutcome says whether B can hold the lock while A still believes it holds it.
 type RaceOutcome struct {
 	Quorum     int
-	ValidUntil time.Duration // A's belief ends
+	ValidUntil time.Duration // A's belief ends: its validity, or LeavesAt if sooner
 	// EarliestB is the first time B's acquire could return holding a quorum; Never
 	// when A's keys do not expire on enough nodes within ten TTLs.
 	EarliestB time.Duration
@@ -54,6 +57,9 @@ func (r RedlockRace) Outcome() RaceOutcome {
 	n := len(r.Nodes)
 	out := RaceOutcome{Quorum: n/2 + 1}
 	out.ValidUntil = r.Start + r.TTL - time.Duration(float64(r.TTL)*r.drift())
+	if r.LeavesAt > 0 && r.LeavesAt < out.ValidUntil {
+		out.ValidUntil = r.LeavesAt
+	}
 	setAt := r.Start + r.SetDelay
 	horizon := setAt + 10*r.TTL
 	// free[i] is when node i can take B's key: at once if A never held it.

@@ -5,6 +5,8 @@ import (
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/lockbench/lockbench/backend"
 )
 
 // Palette is Okabe-Ito's nine colours (its grey included), told apart by every common
@@ -37,19 +39,6 @@ var dashPatterns = [][]vg.Length{
 // model beside the measurement, a fitted curve), unlike every pattern in dashPatterns.
 var SecondView = []vg.Length{vg.Points(3), vg.Points(3)}
 
-// KnownStrategies fixes the slot, hence the look, of every strategy lockbench ships, so
-// that a strategy looks the same in every figure of every run. The cost-of-safety
-// ladder comes first: its nine share the quick matrix's figures and get nine colours.
-// A list, not the strategy registry: figures are drawn from results folders by a
-// program that need not link the stores, and a new name goes last so that no shipped
-// strategy's look changes.
-var KnownStrategies = []string{
-	"single", "wait", "sentinel", "redlock", "redlock-failfast", "etcd", "etcd-3", "zookeeper", "zookeeper-3",
-	"redlock-3", "redlock-7", "wait-1of1", "wait-1of2", "wait-2of2", "wait-1of4", "wait-4of4",
-	"pg-advisory", "pg-for-update", "cas-version", "unique-key", "atomic", "lua-cas", "watch-multi",
-	"cluster", "cluster-wait", "cluster-fenced",
-}
-
 // Look is what tells a series from the others: indexes into palette, markers and
 // dashPatterns (secondDash: drawn with secondView). Two series of a figure never share one.
 type Look struct {
@@ -74,20 +63,19 @@ func LookOf(i int) Look {
 }
 
 // Styles gives each strategy of a run one slot, so the same colour, marker and dash
-// in every figure: shipped strategies their fixed slot, any other name the lowest slot
-// no strategy of the run holds, in the order given.
+// in every figure: a strategy a store declared its position (backend.Strategy), so that
+// it looks the same in every figure of every run; any other name the lowest slot no
+// strategy of the run holds, in the order given. Figures are drawn from results
+// folders: the positions are those of the stores the program links (the command
+// imports backends/all).
 type Styles struct{ slot map[string]int }
 
 func NewStyles(strategies []string) Styles {
 	s := Styles{slot: map[string]int{}}
 	taken := map[int]bool{}
-	fixed := map[string]int{}
-	for i, name := range KnownStrategies {
-		fixed[name] = i
-	}
 	for _, name := range strategies {
-		if i, ok := fixed[name]; ok {
-			s.slot[name], taken[i] = i, true
+		if st, ok := backend.StrategyOf(name); ok {
+			s.slot[name], taken[st.Position] = st.Position, true
 		}
 	}
 	free := 0

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -18,16 +19,35 @@ type rung struct {
 }
 
 // ladder is the order in which a team pays for guarantees; a run holds some of it.
-// It is a list, not the strategy registry: the report reads results folders and
-// must not import the stores, and each step's words are the report's own.
-var ladder = []rung{
-	{strategy: "single", adds: "one Redis master; the lock dies with it"},
-	{strategy: "wait", adds: "the key reached a replica (`WAIT`) before the lock is granted"},
-	{strategy: "redlock", adds: "a majority of independent masters must grant the key"},
-	{strategy: "etcd", adds: "Raft consensus, with a revision usable as a fencing token"},
-	{strategy: "etcd-3", adds: "a consensus group of several members: survives losing a minority"},
-	{strategy: "cluster", from: "single", adds: "the same `SET NX` on a Redis Cluster: the key's slot's master, routed by the cluster client and failed over by the cluster bus"},
-	{strategy: "cluster-wait", from: "cluster", adds: "on a Redis Cluster, the key reached its master's replica (`WAIT 1`) before the lock is granted"},
+// Each store declares its strategies' steps (backend.Rung), listed by position; the
+// report reads results folders without linking the stores, so the steps are those of
+// the stores the program links (the command imports backends/all).
+func ladder() []rung {
+	var out []rung
+	for _, st := range backend.Strategies() {
+		if st.Ladder != nil {
+			out = append(out, rung{strategy: st.Name, adds: st.Ladder.Adds, from: st.Ladder.From})
+		}
+	}
+	return out
+}
+
+// ladderWords names the ladder's strategies for a reader: the main line, then each
+// side step beside its base ("single, wait; cluster beside single").
+func ladderWords() string {
+	var main, side []string
+	for _, r := range ladder() {
+		if r.from == "" {
+			main = append(main, r.strategy)
+		} else {
+			side = append(side, r.strategy+" beside "+r.from)
+		}
+	}
+	words := strings.Join(main, ", ")
+	if len(side) > 0 {
+		words += "; " + strings.Join(side, ", ")
+	}
+	return words
 }
 
 // step is the measured cost of one step up the ladder, in one condition.
@@ -46,7 +66,7 @@ func referenceCondition(groups []*stats.Group, contended bool, metric string) (s
 	count := map[stats.Condition]int{}
 	var order []stats.Condition
 	onLadder := map[string]bool{}
-	for _, r := range ladder {
+	for _, r := range ladder() {
 		onLadder[r.strategy] = true
 	}
 	for _, g := range groups {
@@ -83,7 +103,8 @@ func steps(groups []*stats.Group, cond stats.Condition, metric string) []step {
 	}
 	var out []step
 	var prev *stats.Group
-	for _, r := range ladder {
+	rungs := ladder()
+	for _, r := range rungs {
 		g := measured(r.strategy)
 		if g == nil || r.from != "" {
 			continue
@@ -93,7 +114,7 @@ func steps(groups []*stats.Group, cond stats.Condition, metric string) []step {
 		}
 		prev = g
 	}
-	for _, r := range ladder {
+	for _, r := range rungs {
 		if r.from == "" {
 			continue
 		}

@@ -23,7 +23,7 @@ func writeReading(b *strings.Builder, groups []*stats.Group, metric string) {
 		writeLadder(b, groups, cond, contended, metric)
 	}
 	if !wrote {
-		b.WriteString("The run holds no closed-loop condition without injected latency measured for two strategies of the safety ladder (single, wait, redlock, etcd; cluster beside single, cluster-wait beside cluster): no step in safety can be priced from it.\n\n")
+		fmt.Fprintf(b, "The run holds no closed-loop condition without injected latency measured for two strategies of the safety ladder (%s): no step in safety can be priced from it.\n\n", ladderWords())
 	}
 	writeNeverAcquired(b, groups)
 	writeNetworkReading(b, groups, metric)

@@ -1,31 +1,23 @@
 package stats
 
 import (
+	"math"
 	"sort"
 	"strings"
+
+	"github.com/lockbench/lockbench/backend"
 )
 
 // SafetyRank orders strategies from the least to the most safe, the order a reader
-// climbs when paying for guarantees: single, wait, sentinel, cluster*, redlock*, etcd*,
-// others. Named here, not taken from the registry: stats reads results folders
-// without linking the stores; a Redis Cluster fails over asynchronously as Sentinel
-// does, so it sits beside it.
+// climbs when paying for guarantees, as each store declared it (backend.Strategy):
+// single, wait, sentinel, cluster*, redlock*, etcd* and zookeeper*, then the others.
+// The registry is filled by the stores the program links (the command imports
+// backends/all); a name no store declared, or declared unranked, comes last.
 func SafetyRank(strategy string) int {
-	switch {
-	case strategy == "single":
-		return 0
-	case strategy == "wait":
-		return 1
-	case strategy == "sentinel":
-		return 2
-	case strategy == "cluster", strings.HasPrefix(strategy, "cluster-"):
-		return 3
-	case IsRedlock(strategy):
-		return 4
-	case strings.HasPrefix(strategy, "etcd"), strings.HasPrefix(strategy, "zookeeper"):
-		return 5
+	if st, ok := backend.StrategyOf(strategy); ok && st.SafetyRank != backend.Unranked {
+		return int(st.SafetyRank)
 	}
-	return 6
+	return math.MaxInt
 }
 
 // IsRedlock says whether a strategy is a Redlock variant (redlock, redlock-failfast...).

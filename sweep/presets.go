@@ -8,20 +8,10 @@ import (
 	"github.com/lockbench/lockbench/updates"
 )
 
-// coreStrategies are the four Redis strategies every preset measures.
-var coreStrategies = []string{"single", "wait", "sentinel", "redlock"}
-
-// ladderStores are the ladder's strategies past the core, in the report's order. A
-// list, not the registry: the registry also holds the scaling variants (wait-1of4,
-// redlock-7...) that only their own presets measure.
-var ladderStores = []string{"etcd", "etcd-3", "zookeeper", "zookeeper-3", "cluster", "cluster-wait"}
-
-// ladder is the cost-of-safety ladder: the Redis strategies, then the other stores'
-// where the program was built with them (etcd, ZooKeeper and the Redis Cluster
-// register from their own packages).
-func ladder() []string {
-	return append(append([]string{}, coreStrategies...), registered(ladderStores)...)
-}
+// ladder is the cost-of-safety ladder: the strategies their stores put in the run
+// matrix, by position, where the program was built with them (etcd, ZooKeeper and the
+// Redis Cluster register their strategies from their own packages).
+func ladder() []string { return registered(backend.InPreset(backend.RunMatrix)) }
 
 // registered keeps the names the strategy registry holds, in order.
 func registered(names []string) []string {
@@ -72,9 +62,9 @@ func QuickConfig() Config {
 			// behind the proxies (etcd's gRPC client and the cluster client do not).
 			{Strategies: networked(ladder()), Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"uniform:1ms", "uniform:5ms"}},
 			// One slow Redlock node, waiting for all nodes or for a majority.
-			{Strategies: []string{"redlock", "redlock-failfast"}, Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"none", "one-slow:20ms"}},
+			{Strategies: registered(backend.InPreset(backend.SlowNodeSweep)), Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"none", "one-slow:20ms"}},
 			// Open loop: where the queue builds.
-			{Strategies: []string{"single", "redlock"}, Clients: []int{64}, Keys: []string{PerClient}, Load: "open", Arrival: "poisson", Rate: []float64{1000, 4000, 16000}},
+			{Strategies: registered(backend.InPreset(backend.OpenLoopSweep)), Clients: []int{64}, Keys: []string{PerClient}, Load: "open", Arrival: "poisson", Rate: []float64{1000, 4000, 16000}},
 		},
 		Duration: Duration(1500 * time.Millisecond),
 		Warmup:   Duration(300 * time.Millisecond),
@@ -82,15 +72,10 @@ func QuickConfig() Config {
 	}
 }
 
-// updateStores are the lock strategies of the other stores the update workload
-// measures (etcd-3 aside: etcd is its consensus row).
-var updateStores = []string{"etcd", "zookeeper", "pg-advisory", "pg-for-update", "cluster", "cluster-wait"}
-
 // updateStrategies are every way to one correct update this program can run: the lock
-// strategies registered and the lock-free ones.
+// strategies of the update preset registered, and the lock-free ones.
 func updateStrategies() []string {
-	out := append(append([]string{}, coreStrategies...), registered(updateStores)...)
-	return append(out, updates.LockFree()...)
+	return append(registered(backend.InPreset(backend.UpdateMatrix)), updates.LockFree()...)
 }
 
 // UpdateConfig is the matrix `lockbench run --workload update` measures: the cost of
@@ -124,12 +109,13 @@ func ScalingPresets() map[string]Config {
 	short := func(sweeps ...Sweep) Config {
 		return Config{Sweeps: sweeps, Duration: Duration(2 * time.Second), Warmup: Duration(time.Second), Seed: 1}
 	}
-	clients := short(Sweep{Strategies: coreStrategies, Clients: scalingClients, Keys: []string{PerClient}})
+	core := registered(backend.InPreset(backend.ScalingMatrix))
+	clients := short(Sweep{Strategies: core, Clients: scalingClients, Keys: []string{PerClient}})
 	clients.Warmup = Duration(3 * time.Second) // a thousand clients' connections are opened inside the warm-up
 	return map[string]Config{
 		"scaling-redlock-nodes": short(Sweep{Strategies: []string{"redlock-3", "redlock", "redlock-7"}, Clients: []int{1, 8, 64}, Keys: []string{PerClient}}),
 		"scaling-wait-replicas": short(Sweep{Strategies: []string{"wait-1of1", "wait-1of2", "wait-2of2", "wait-1of4", "wait-4of4"}, Clients: []int{1, 8, 64}, Keys: []string{PerClient}}),
-		"scaling-hold": short(Sweep{Strategies: coreStrategies, Clients: []int{8}, Keys: []string{"1"},
+		"scaling-hold": short(Sweep{Strategies: core, Clients: []int{8}, Keys: []string{"1"},
 			Hold: []Duration{0, Duration(time.Millisecond), Duration(10 * time.Millisecond), Duration(100 * time.Millisecond)}}),
 		"scaling-clients": clients,
 	}

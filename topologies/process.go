@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
@@ -151,7 +149,7 @@ func (t *processTopology) launch(ctx context.Context) error {
 		}
 		t.replicas = append(t.replicas, r)
 	}
-	if err := waitReplicasOnline(ctx, master.Addr(), t.spec.Replicas); err != nil {
+	if err := WaitReplicasOnline(ctx, master.Addr(), t.spec.Replicas); err != nil {
 		return err
 	}
 	if t.spec.Kind != Sentinel {
@@ -166,7 +164,7 @@ func (t *processTopology) launch(ctx context.Context) error {
 		}
 		t.sentinels = append(t.sentinels, s)
 	}
-	return t.waitSentinelsAgree(ctx, master.Addr())
+	return WaitSentinelsAgree(ctx, t.Sentinels(), t.spec.MasterName, master.Addr(), len(t.replicas))
 }
 
 // startNode makes the node's dir and config and starts it, taking a new free port
@@ -249,89 +247,4 @@ func (t *processTopology) sentinelConfig(port int, masterAddr string) string {
 		fmt.Sprintf("sentinel failover-timeout %s %d", name, t.spec.FailoverTimeout.Milliseconds()),
 		fmt.Sprintf("sentinel parallel-syncs %s 1", name),
 	}, "\n") + "\n"
-}
-
-// waitReplicasOnline waits until the master has want replicas with state=online that
-// also acknowledge writes: after a diskless sync, Redis holds the command stream until
-// a replica's first ACK, and until then every WAIT times out.
-func waitReplicasOnline(ctx context.Context, masterAddr string, want int) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	c := adminClient(masterAddr)
-	defer c.Close()
-	var last ReplicationInfo
-	for {
-		info, err := Replication(ctx, masterAddr)
-		if err == nil {
-			last = info
-			if online(info) >= want && writeAcknowledged(ctx, c, want) {
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("replicas of %s not online (want %d, have %+v): %w", masterAddr, want, last.Replicas, ctx.Err())
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-}
-
-func online(info ReplicationInfo) int {
-	n := 0
-	for _, r := range info.Replicas {
-		if r.State == "online" {
-			n++
-		}
-	}
-	return n
-}
-
-// writeAcknowledged writes a marker key and reports whether want replicas acknowledged it.
-func writeAcknowledged(ctx context.Context, c *redis.Client, want int) bool {
-	const marker = "lockbench:replication-ready"
-	var acked *redis.Cmd
-	_, _ = c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		p.Set(ctx, marker, "1", 0)
-		acked = p.Do(ctx, "WAIT", want, 100)
-		p.Del(ctx, marker)
-		return nil
-	})
-	n, err := acked.Int()
-	return err == nil && n >= want
-}
-
-// waitSentinelsAgree waits until every sentinel names masterAddr as master and sees all
-// replicas and all other sentinels, so that a failover can reach its quorum at once.
-func (t *processTopology) waitSentinelsAgree(ctx context.Context, masterAddr string) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	last := "no answer yet"
-	for {
-		agreed := 0
-		for _, s := range t.sentinels {
-			addr, err := SentinelMasterAddr(ctx, s.Addr(), t.spec.MasterName)
-			if err != nil {
-				last = fmt.Sprintf("%s: %v", s.name, err)
-				break
-			}
-			reps, sens, err := sentinelPeers(ctx, s.Addr(), t.spec.MasterName)
-			if err != nil {
-				last = fmt.Sprintf("%s: %v", s.name, err)
-				break
-			}
-			if addr != masterAddr || reps < len(t.replicas) || sens < len(t.sentinels)-1 {
-				last = fmt.Sprintf("%s: master %s, %d replicas, %d other sentinels", s.name, addr, reps, sens)
-				break
-			}
-			agreed++
-		}
-		if agreed == len(t.sentinels) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("sentinels did not agree on master %s (%s): %w", masterAddr, last, ctx.Err())
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
 }

@@ -62,7 +62,9 @@ var errPoolClosed = errors.New("sentinel pool is closed")
 
 // Take lends a healthy deployment: a re-formed one if ready, a fresh one while fewer
 // than size live (starting the others at the same time, in the background: a start
-// mostly waits for sentinels to hear of each other), else the next one ready.
+// mostly waits for sentinels to hear of each other), else the next one ready. Trials
+// running side by side may call it at once: a start counts against size from the
+// moment it is decided, so the pool never holds more than size.
 func (p *SentinelPool) Take(ctx context.Context) (*Borrowed, error) {
 	select {
 	case c := <-p.back:
@@ -71,16 +73,18 @@ func (p *SentinelPool) Take(ctx context.Context) (*Borrowed, error) {
 	}
 	p.mu.Lock()
 	closed, n := p.closed, len(p.live)+p.starting
-	if !closed && n < p.size {
+	startHere := !closed && (n < p.size || p.size == 0)
+	if startHere {
 		for extra := p.size - n - 1; extra > 0; extra-- {
 			p.startInBackground()
 		}
+		p.starting++ // this loan's own start
 	}
 	p.mu.Unlock()
 	if closed {
 		return nil, errPoolClosed
 	}
-	if n < p.size || p.size == 0 {
+	if startHere {
 		return p.fresh(ctx, "")
 	}
 	select {
@@ -94,6 +98,9 @@ func (p *SentinelPool) Take(ctx context.Context) (*Borrowed, error) {
 func (p *SentinelPool) receive(ctx context.Context, c comeback) (*Borrowed, error) {
 	switch {
 	case c.err != nil:
+		p.mu.Lock()
+		p.starting++ // the replacement's start
+		p.mu.Unlock()
 		return p.fresh(ctx, c.err.Error())
 	case c.fresh:
 		return &Borrowed{Topology: c.topo}, nil
@@ -127,13 +134,15 @@ func (p *SentinelPool) startInBackground() {
 	}()
 }
 
+// fresh starts a deployment in the foreground; the caller counted it in p.starting.
 func (p *SentinelPool) fresh(ctx context.Context, after string) (*Borrowed, error) {
 	topo, err := p.start(ctx)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.starting--
 	if err != nil {
 		return nil, err
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.closed {
 		topo.Close()
 		return nil, errPoolClosed

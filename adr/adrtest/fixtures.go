@@ -6,30 +6,38 @@ package adrtest
 import (
 	"fmt"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/report/synth"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
+// deployments are what the fixtures pretend each kind ran on, as the runner records
+// a deployment.
+var deployments = map[backend.Kind]string{
+	"single":     "single via process: 1 master(s), 0 replica(s), 0 sentinel(s)",
+	"replicated": "replicated via process: 1 master(s), 2 replica(s), 0 sentinel(s)",
+	"redlock":    "redlock via process: 5 master(s), 0 replica(s), 0 sentinel(s)",
+	"etcd":       "etcd via etcd-process: 1 master(s), 0 replica(s), 0 sentinel(s)",
+	"cluster":    "cluster via rediscluster-process: 3 master(s), 3 replica(s), 0 sentinel(s)",
+	"postgres":   "postgres via postgres-process: 1 master(s), 0 replica(s), 0 sentinel(s)",
+}
+
+// keyedStore is the store whose keyed failover-loss runs Reports invents; its
+// strategies are those whose store declared them its guards.
+const keyedStore = "cluster"
+
 // WriteBench writes a small synthetic `lockbench run` folder (single, wait, redlock,
-// redlock-failfast, etcd; open loop for single and redlock; closed loop for cluster
-// and cluster-wait) with deployments recorded as the runner records them.
+// redlock-failfast, etcd; open loop for single and redlock; closed loop for the keyed
+// store's strategies, cluster and cluster-wait) with deployments recorded as the
+// runner records them. The test binary registers the stores (backends/all).
 func WriteBench(dir string) error {
 	run := synth.Generate(synth.Options{Seed: 1, Small: true})
-	// The cluster's cells come from the full matrix, at the small one's client counts.
+	// The keyed store's cells come from the full matrix, at the small one's client counts.
 	for _, c := range synth.Generate(synth.Options{Seed: 1}).Cells {
-		if (c.Strategy == "cluster" || c.Strategy == "cluster-wait") && c.Clients <= 8 {
+		if st, ok := backend.StrategyOf(c.Strategy); ok && st.KeyedFailover != nil && st.KeyedFailover.Store == keyedStore && c.Clients <= 8 {
 			run.Cells = append(run.Cells, c)
 		}
-	}
-	run.Environment.Topologies = map[string]string{
-		"single":           "single via process: 1 master(s), 0 replica(s), 0 sentinel(s)",
-		"wait":             "replicated via process: 1 master(s), 2 replica(s), 0 sentinel(s)",
-		"redlock":          "redlock via process: 5 master(s), 0 replica(s), 0 sentinel(s)",
-		"redlock-failfast": "redlock via process: 5 master(s), 0 replica(s), 0 sentinel(s)",
-		"etcd":             "etcd via etcd-process: 1 master(s), 0 replica(s), 0 sentinel(s)",
-		"cluster":          "cluster via rediscluster-process: 3 master(s), 3 replica(s), 0 sentinel(s)",
-		"cluster-wait":     "cluster via rediscluster-process: 3 master(s), 3 replica(s), 0 sentinel(s)",
 	}
 	// A lock-free way priced by an update cell: one closed-loop client on one row.
 	for _, c := range run.Cells {
@@ -42,7 +50,14 @@ func WriteBench(dir string) error {
 			break
 		}
 	}
-	run.Environment.Topologies["cas-version"] = "postgres via postgres-process: 1 master(s), 0 replica(s), 0 sentinel(s)"
+	run.Environment.Topologies = map[string]string{}
+	for _, c := range run.Cells {
+		st, ok := backend.StrategyOf(c.Strategy)
+		if !ok {
+			return fmt.Errorf("adrtest: no store declares %s (import backends/all in the test)", c.Strategy)
+		}
+		run.Environment.Topologies[c.Strategy] = deployments[st.Kind()]
+	}
 	return resultsdir.WriteRun(dir, run)
 }
 
@@ -99,8 +114,8 @@ func Reports() []*results.Report {
 		broken [2]int
 	}{{"none", [2]int{20, 16}}, {"wait1", [2]int{0, 0}}} {
 		for i, d := range []float64{0, 50} {
-			params := map[string]string{"strategy": "cluster", "mode": m.mode, "delay": fmt.Sprintf("%gms", d)}
-			fl.Variants = append(fl.Variants, variant(fmt.Sprintf("cluster/%s-delay-%gms", m.mode, d), params, results.LostLocks, 20, m.broken[i],
+			params := map[string]string{"strategy": keyedStore, "mode": m.mode, "delay": fmt.Sprintf("%gms", d)}
+			fl.Variants = append(fl.Variants, variant(fmt.Sprintf("%s/%s-delay-%gms", keyedStore, m.mode, d), params, results.LostLocks, 20, m.broken[i],
 				[]results.Measure{results.Violations, results.LostLocks}, lag(d)))
 		}
 	}

@@ -63,7 +63,7 @@ func writeSpecOutcomes(w io.Writer) int {
 										for _, da := range []time.Duration{0, -1} {
 											s := topologies.Spec{Kind: k, Replicas: rep, Masters: m, Members: mem, Sentinels: sen, SentinelQuorum: q, AppendFsync: af, UnsafeNoFsync: unsafe, Clocks: cl, DownAfter: da}
 											d := s.WithDefaults()
-											fmt.Fprintf(w, "%d c%d %v %v %v %v %v %v %v %v %v => %+v | %v | %v | %s\n", n, ci, s.Kind, s.Replicas, s.Masters, s.Members, s.Sentinels, s.SentinelQuorum, s.AppendFsync, s.UnsafeNoFsync, s.DownAfter, d, d.Validate(), d.NodeNames(), d.ClockSummary())
+											fmt.Fprintf(w, "%d c%d %v %v %v %v %v %v %v %v %v => %+v | %v | %v | %s\n", n, ci, s.Kind, s.Replicas, s.Masters, s.Members, s.Sentinels, s.SentinelQuorum, s.AppendFsync, s.UnsafeNoFsync, s.DownAfter, d, withoutNewKinds(d.Validate()), d.NodeNames(), d.ClockSummary())
 											n++
 										}
 									}

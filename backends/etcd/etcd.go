@@ -25,14 +25,10 @@ func init() {
 	backend.Register(backend.Descriptor{Store: "etcd", Server: server, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 50,
 		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
-		Defaults: func(s backend.Spec) backend.Spec {
-			if s.Members == 0 {
-				s.Members = 1
-			}
-			return s
-		},
-		Validate:  validate,
-		NoNetwork: "cannot run under a network profile (etcd's gRPC client does not dial through lockbench's proxies)",
+		Defaults:     backend.OneMember,
+		Validate:     validate,
+		NoNetwork:    "cannot run under a network profile (etcd's gRPC client does not dial through lockbench's proxies)",
+		Strategies:   strategies,
 	}}})
 }
 
@@ -40,8 +36,8 @@ func validate(s backend.Spec) error {
 	if s.Members != 1 && s.Members != 3 && s.Members != 5 {
 		return fmt.Errorf("etcd members = %d: must be 1, 3 or 5", s.Members)
 	}
-	if s.AppendFsync != "" {
-		return fmt.Errorf("appendfsync %q: %s always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync, s.Kind)
+	if err := backend.CheckAlwaysPersists(s); err != nil {
+		return err
 	}
 	if err := backend.CheckReplicas(s); err != nil {
 		return err

@@ -21,6 +21,7 @@ func init() {
 		Capabilities: []backend.Capability{backend.OwnFence},
 		Validate:     validate,
 		NoNetwork:    "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
+		Strategies:   strategies,
 	}}})
 }
 
@@ -31,8 +32,8 @@ func validate(s backend.Spec) error {
 	if len(s.Clocks) > 0 {
 		return fmt.Errorf("clocks: a postgres server cannot run under a clock model")
 	}
-	if s.AppendFsync != "" {
-		return fmt.Errorf("appendfsync %q: %s always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync, s.Kind)
+	if err := backend.CheckAlwaysPersists(s); err != nil {
+		return err
 	}
 	return backend.CheckOneMaster(s)
 }

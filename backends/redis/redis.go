@@ -27,13 +27,13 @@ func init() {
 	reaches := []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
 	backend.Register(backend.Descriptor{Store: "redis", Server: Server, Shapes: []backend.Shape{
 		{Kind: Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
-			Validate: func(s backend.Spec) error { return validate(s, nil) }},
+			Validate: func(s backend.Spec) error { return validate(s, nil) }, Strategies: singleStrategies},
 		{Kind: Replicated, Rank: 20, Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication}, reaches...),
-			Defaults: defaultReplicas, Validate: func(s backend.Spec) error { return validate(s, atLeastOneReplica) }},
+			Defaults: defaultReplicas, Validate: func(s backend.Spec) error { return validate(s, atLeastOneReplica) }, Strategies: replicatedStrategies},
 		{Kind: Sentinel, Rank: 30, Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication, backend.Failover}, reaches...),
 			Defaults: func(s backend.Spec) backend.Spec { return sentinelDefaults(defaultReplicas(s)) },
-			Validate: func(s backend.Spec) error { return validate(s, nil, validateSentinels) }},
-		{Kind: Redlock, Rank: 40, Capabilities: reaches, Defaults: redlockDefaults, Validate: validateRedlock},
+			Validate: func(s backend.Spec) error { return validate(s, nil, validateSentinels) }, Strategies: sentinelStrategies},
+		{Kind: Redlock, Rank: 40, Capabilities: reaches, Defaults: redlockDefaults, Validate: validateRedlock, Strategies: redlockStrategies},
 	}})
 }
 

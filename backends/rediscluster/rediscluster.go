@@ -30,6 +30,7 @@ func init() {
 		Defaults:     defaults,
 		Validate:     validate,
 		NoNetwork:    "cannot run under a network profile yet (the cluster client dials the addresses the nodes announce, which lockbench's proxies do not map)",
+		Strategies:   strategies,
 	}}})
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
@@ -17,6 +18,27 @@ const (
 	StrategyCluster = "cluster"      // SET NX PX on the key's master, Lua release, through ClusterClient
 	StrategyWait    = "cluster-wait" // the same, then WAIT on the key's master for its replica
 )
+
+// strategies are what every list of strategies knows of the cluster's: beside the
+// Sentinel on the safety order (each key's master fails over asynchronously), cluster
+// priced beside single and cluster-wait beside cluster on the ladder, each the guard of
+// one failover-loss mode on the cluster, and no injected-latency cells (the cluster
+// client dials the addresses the nodes announce, which the proxies do not map).
+var strategies = []backend.Strategy{
+	{Name: StrategyCluster, Position: 23, SafetyRank: backend.RankShardFailover, Presets: clusterPresets,
+		Ladder:        &backend.Rung{From: "single", Adds: "the same `SET NX` on a Redis Cluster: the key's slot's master, routed by the cluster client and failed over by the cluster bus"},
+		KeyedFailover: &backend.KeyedFailover{Store: StrategyCluster, Mode: "none"},
+		Synthetic:     &backend.Synthetic{Attempt: 120 * time.Microsecond, RoundTrips: 1, Capacity: 26000, Topology: syntheticTopology, Unproxied: true}},
+	{Name: StrategyWait, Position: 24, SafetyRank: backend.RankShardFailover, Presets: clusterPresets,
+		Ladder:        &backend.Rung{From: StrategyCluster, Adds: "on a Redis Cluster, the key reached its master's replica (`WAIT 1`) before the lock is granted"},
+		KeyedFailover: &backend.KeyedFailover{Store: StrategyCluster, Mode: "wait1"},
+		Synthetic:     &backend.Synthetic{Attempt: 230 * time.Microsecond, RoundTrips: 2, Capacity: 15000, Topology: syntheticTopology, Unproxied: true}},
+	{Name: StrategyFenced, Position: 25, SafetyRank: backend.RankShardFailover},
+}
+
+var clusterPresets = []backend.Preset{backend.RunMatrix, backend.UpdateMatrix, backend.CapacitySearch}
+
+const syntheticTopology = "cluster (3 masters + 1 replica each)"
 
 func init() {
 	redisconn.Allow(StrategyCluster, clusterCommands(nil))

@@ -22,14 +22,10 @@ func init() {
 	backend.Register(backend.Descriptor{Store: "zookeeper", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 70,
 		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
-		Defaults: func(s backend.Spec) backend.Spec {
-			if s.Members == 0 {
-				s.Members = 1
-			}
-			return s
-		},
-		Validate:  validate,
-		NoNetwork: "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
+		Defaults:     backend.OneMember,
+		Validate:     validate,
+		NoNetwork:    "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
+		Strategies:   strategies,
 	}}})
 }
 
@@ -40,8 +36,8 @@ func validate(s backend.Spec) error {
 	if s.Replicas != 0 || len(s.Clocks) > 0 {
 		return fmt.Errorf("replicas = %d, clocks = %d: a zookeeper ensemble has members only and runs on true time", s.Replicas, len(s.Clocks))
 	}
-	if s.AppendFsync != "" {
-		return fmt.Errorf("appendfsync %q: %s always persists; use UnsafeNoFsync to turn fsync off", s.AppendFsync, s.Kind)
+	if err := backend.CheckAlwaysPersists(s); err != nil {
+		return err
 	}
 	return backend.CheckOneMaster(s)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/adr"
+	"github.com/lockbench/lockbench/adr/plan"
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
@@ -24,7 +25,7 @@ func init() { dispatch = run }
 // an earlier run), and the steps left for the time budget.
 type measured struct {
 	ran, kept []string
-	left      []adr.Step
+	left      []plan.Step
 }
 
 // folderState says whether a step's folder is complete, interrupted (results.json
@@ -58,7 +59,7 @@ func folderState(dir string) (string, error) {
 // With a budget above 0, a step whose estimate would take the time spent past it is
 // left, and a later, shorter one may still run (the budget is checked between steps,
 // not within one). A failing command stops it, naming the step.
-func measurePlan(p *adr.Plan, budget time.Duration, stdout, stderr io.Writer) (measured, error) {
+func measurePlan(p *plan.Plan, budget time.Duration, stdout, stderr io.Writer) (measured, error) {
 	var m measured
 	start := time.Now()
 	i := 0 // numbered as --plan numbers them: the steps with a command
@@ -100,7 +101,7 @@ func runADRMeasure(workload string, dirs []string, out string, budget time.Durat
 	if err != nil {
 		return err
 	}
-	p := adr.MakePlan(w, workload, in, out)
+	p := plan.MakePlan(w, workload, in, out)
 	cmd := fmt.Sprintf("lockbench adr --workload %s --measure --out %s", workload, out)
 	if len(dirs) > 0 {
 		cmd += " --results " + strings.Join(dirs, ",")
@@ -112,7 +113,7 @@ func runADRMeasure(workload string, dirs []string, out string, budget time.Durat
 }
 
 // measureThenWrite runs the plan and writes the ADR, saying what is left.
-func measureThenWrite(p *adr.Plan, workload string, dirs []string, out string, budget time.Duration, date, cmd string, stdout, stderr io.Writer) error {
+func measureThenWrite(p *plan.Plan, workload string, dirs []string, out string, budget time.Duration, date, cmd string, stdout, stderr io.Writer) error {
 	m, err := measurePlan(p, budget, stdout, stderr)
 	if err != nil {
 		return err

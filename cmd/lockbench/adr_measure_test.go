@@ -10,14 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/adr"
+	"github.com/lockbench/lockbench/adr/plan"
 )
 
 // lagStep is a tiny real step: one replication-lag trial of 5 probes on a real Redis.
-func lagStep(dir string, estimate time.Duration) adr.Step {
+func lagStep(dir string, estimate time.Duration) plan.Step {
 	args := []string{"safety", "--scenario", "replication-lag", "--trials", "1", "--seed", "1",
 		"--param", "rates=0", "--param", "saturate=off", "--param", "probes=5", "--out", dir}
-	return adr.Step{What: "lag", Args: args, Command: "lockbench " + strings.Join(args, " "), Out: dir, Estimate: estimate}
+	return plan.Step{What: "lag", Args: args, Command: "lockbench " + strings.Join(args, " "), Out: dir, Estimate: estimate}
 }
 
 // A tiny plan on real servers: the step within the budget runs, the one past it is left
@@ -27,7 +27,7 @@ func TestADRMeasureRunsATinyPlanResumably(t *testing.T) {
 	root := t.TempDir()
 	out := filepath.Join(root, "m")
 	first, second := filepath.Join(out, "lag"), filepath.Join(out, "lag-long")
-	p := &adr.Plan{Steps: []adr.Step{lagStep(first, 2*time.Second), lagStep(second, 10*time.Hour),
+	p := &plan.Plan{Steps: []plan.Step{lagStep(first, 2*time.Second), lagStep(second, 10*time.Hour),
 		{What: "no command yet", NotYet: "no scenario"}}}
 	inputs := strings.Split(adrInputs(t), ",")
 	var stdout, stderr bytes.Buffer
@@ -82,7 +82,7 @@ func TestADRMeasureResumesAndStopsOnFailure(t *testing.T) {
 		}
 		return 0
 	}
-	p := &adr.Plan{Steps: []adr.Step{lagStep(partial, time.Second), lagStep(fresh, time.Second), lagStep(filepath.Join(root, "never"), time.Second)}}
+	p := &plan.Plan{Steps: []plan.Step{lagStep(partial, time.Second), lagStep(fresh, time.Second), lagStep(filepath.Join(root, "never"), time.Second)}}
 	_, err := measurePlan(p, 0, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "step 2 ("+fresh+") exited 1") {
 		t.Fatalf("err %v", err)
@@ -97,7 +97,7 @@ func TestADRMeasureResumesAndStopsOnFailure(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(junk, "notes.txt"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := measurePlan(&adr.Plan{Steps: []adr.Step{lagStep(junk, time.Second)}}, 0, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "no results.json") {
+	if _, err := measurePlan(&plan.Plan{Steps: []plan.Step{lagStep(junk, time.Second)}}, 0, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "no results.json") {
 		t.Fatalf("a folder of other files: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/lockbench/lockbench/adr"
+	"github.com/lockbench/lockbench/adr/plan"
 )
 
 // defaultMeasureDir is where the plan's commands write when --out is not given.
@@ -27,7 +28,7 @@ func runADRPlan(workload string, dirs []string, out string, rest []string, stdou
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprint(stdout, adr.MakePlan(w, workload, in, out).Text())
+	_, err = fmt.Fprint(stdout, plan.MakePlan(w, workload, in, out).Text())
 	return err
 }
 

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"time"
 
-	_ "github.com/lockbench/lockbench/backends/rediscluster/clustercontainer" // clusters in containers
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/container"
 )

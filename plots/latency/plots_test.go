@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -46,8 +47,8 @@ func TestWriteAllDrawsEachKindWithOneSeriesPerStrategy(t *testing.T) {
 			t.Errorf("no figure %s; got %v", name, plotstest.Names(figs))
 			continue
 		}
-		if strings.Join(f.Series, ",") != strings.Join(series, ",") {
-			t.Errorf("%s: series %v, want %v", name, f.Series, series)
+		if got := ofKnown(f.Series, all); strings.Join(got, ",") != strings.Join(series, ",") {
+			t.Errorf("%s: series %v, want %v", name, got, series)
 		}
 		if len(f.Files) != 2 || !strings.HasSuffix(f.Files[0], ".png") || !strings.HasSuffix(f.Files[1], ".svg") {
 			t.Fatalf("%s: files %v, want a PNG and an SVG", name, f.Files)
@@ -82,6 +83,18 @@ func TestWriteAllDrawsEachKindWithOneSeriesPerStrategy(t *testing.T) {
 			t.Errorf("%s has no caption", name)
 		}
 	}
+}
+
+// ofKnown keeps the legend entries of the strategies in known (and what is not a
+// strategy's), in order: a store registered since joins the figures without an edit here.
+func ofKnown(series, known []string) []string {
+	var out []string
+	for _, s := range series {
+		if name, _, _ := strings.Cut(s, " "); s == saturatedLabel || slices.Contains(known, name) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func TestSameInputGivesSameBytes(t *testing.T) {

@@ -9,13 +9,17 @@ import (
 	"os"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/plots"
 )
 
-// Crowd is more strategies than the palette has colours: every shipped one and
-// names the table does not know.
+// Crowd is more strategies than the palette has colours: every one a store declared
+// (the test binary imports backends/all) and names no store knows.
 func Crowd() []string {
-	names := append([]string(nil), plots.KnownStrategies...)
+	var names []string
+	for _, st := range backend.Strategies() {
+		names = append(names, st.Name)
+	}
 	for i := 0; i < 12; i++ {
 		names = append(names, fmt.Sprintf("custom-%d", i))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
@@ -48,33 +49,23 @@ type Options struct {
 // DefaultIntervals is the synthetic cells' interval count, as `lockbench run`'s default.
 const DefaultIntervals = 10
 
-// model is the invented cost of one strategy.
+// model is the invented cost of one strategy, as its store declared it.
 type model struct {
-	name     string
-	attempt  time.Duration // median of one uncontended attempt
-	rtts     float64       // round trips per attempt, scaled by injected latency
-	capacity float64       // cycles per second the servers sustain
+	name string
+	backend.Synthetic
 }
 
-var models = []model{
-	{"single", 70 * time.Microsecond, 1, 40000},
-	{"wait", 200 * time.Microsecond, 2, 16000},
-	{"sentinel", 75 * time.Microsecond, 1, 27000},
-	{"redlock", 180 * time.Microsecond, 1, 3600},
-	{"redlock-failfast", 165 * time.Microsecond, 1, 3800},
-	{"etcd", 480 * time.Microsecond, 1, 4000},
-	{"cluster", 120 * time.Microsecond, 1, 26000},
-	{"cluster-wait", 230 * time.Microsecond, 2, 15000},
+// models are the strategies whose stores gave them a synthetic cost, by position: the
+// stores the test or command links (backends/all) write them.
+func models() []model {
+	var out []model
+	for _, st := range backend.Strategies() {
+		if st.Synthetic != nil {
+			out = append(out, model{st.Name, *st.Synthetic})
+		}
+	}
+	return out
 }
-
-// smallSet is the reduced matrix's strategies: golden files are drawn from it, so a
-// strategy added to models stays out of it unless its goldens are redrawn.
-var smallSet = map[string]bool{"single": true, "wait": true, "redlock": true, "redlock-failfast": true, "etcd": true}
-
-// unproxied are the strategies whose clients dial the addresses their servers
-// announce, so that a run has no injected-latency cells for them (the cluster's;
-// lockbench's proxies do not map them). A list: synth writes results, not servers.
-var unproxied = map[string]bool{"cluster": true, "cluster-wait": true}
 
 // cellSpec is one point of the synthetic matrix.
 type cellSpec struct {
@@ -152,7 +143,7 @@ func generate(o Options) (*resultsdir.Run, []histogramLog) {
 	var logs []histogramLog
 	specs := matrix(o.Small)
 	for i, s := range specs {
-		run.Environment.Topologies[s.m.name] = topologyOf(s.m.name)
+		run.Environment.Topologies[s.m.name] = s.m.Topology
 		for r := 0; r < o.Repeats; r++ {
 			rng := rand.New(rand.NewPCG(o.Seed, uint64(i*1000+r)))
 			cell, cellLogs := makeCell(s, i, r, o, rng)
@@ -166,26 +157,10 @@ func generate(o Options) (*resultsdir.Run, []histogramLog) {
 	return run, logs
 }
 
-func topologyOf(strategy string) string {
-	switch strategy {
-	case "single":
-		return "single"
-	case "wait":
-		return "replicated (master + 2 replicas)"
-	case "sentinel":
-		return "sentinel (master + 2 replicas + 3 sentinels)"
-	case "etcd":
-		return "etcd (1 member, embedded)"
-	case "cluster", "cluster-wait":
-		return "cluster (3 masters + 1 replica each)"
-	}
-	return "redlock-5 (5 masters)"
-}
-
 func matrix(small bool) []cellSpec {
 	var ms []model
-	for _, m := range models {
-		if !small || smallSet[m.name] {
+	for _, m := range models() {
+		if !small || m.Small {
 			ms = append(ms, m)
 		}
 	}
@@ -210,18 +185,18 @@ func matrix(small bool) []cellSpec {
 			}
 		}
 		for _, l := range uniform {
-			if unproxied[m.name] {
+			if m.Unproxied {
 				break
 			}
 			added := map[string]resultsdir.Duration{"node-0": resultsdir.Duration(2*l + l/16)}
 			specs = append(specs, cellSpec{m, 8, 8, resultsdir.Network{Profile: "uniform", Latency: resultsdir.Duration(l), MeasuredAddedRTT: added}, closed})
 		}
-		if m.name == "redlock" || m.name == "redlock-failfast" {
+		if m.SlowNode != backend.NoSlowNode {
 			for _, l := range slow {
 				specs = append(specs, cellSpec{m, 8, 8, resultsdir.Network{Profile: "one-slow", Latency: resultsdir.Duration(l), SlowNode: "master-4"}, closed})
 			}
 		}
-		if m.name == "single" || m.name == "redlock" || (!small && (m.name == "wait" || m.name == "etcd")) {
+		if m.OpenLoop == backend.BothMatrix || (!small && m.OpenLoop == backend.FullMatrix) {
 			for _, r := range rates {
 				specs = append(specs, cellSpec{m, 64, 64, none, resultsdir.LoadMode{Mode: "open", Arrival: "poisson", TargetRate: r}})
 			}
@@ -324,12 +299,12 @@ func runEffect(o Options, repeat int) float64 {
 
 // costs models the median attempt and acquire latency and the throughput of a cell.
 func costs(s cellSpec) (attempt, acquire time.Duration, cps float64) {
-	base := float64(s.m.attempt)
+	base := float64(s.m.Attempt)
 	switch s.net.Profile {
 	case "uniform":
-		base += s.m.rtts * 2 * float64(s.net.Latency)
+		base += s.m.RoundTrips * 2 * float64(s.net.Latency)
 	case "one-slow":
-		if s.m.name == "redlock-failfast" {
+		if s.m.SlowNode == backend.MajorityWithoutSlowNode {
 			base *= 1.1 // a majority answers without the slow node
 		} else {
 			base += 2 * float64(s.net.Latency)
@@ -338,8 +313,8 @@ func costs(s cellSpec) (attempt, acquire time.Duration, cps float64) {
 	contended := s.keys < s.clients
 	switch {
 	case s.load.Mode == "open":
-		u := s.load.TargetRate / s.m.capacity
-		cps = math.Min(s.load.TargetRate, s.m.capacity)
+		u := s.load.TargetRate / s.m.Capacity
+		cps = math.Min(s.load.TargetRate, s.m.Capacity)
 		if u < 0.95 {
 			acquire = time.Duration(base / (1 - u))
 		} else {
@@ -351,7 +326,7 @@ func costs(s cellSpec) (attempt, acquire time.Duration, cps float64) {
 		cps = 1e9 / (base * 2) / (1 + 0.15*math.Log2(float64(s.clients)))
 		return time.Duration(attemptD), time.Duration(attemptD * float64(s.clients) * 0.8), cps
 	}
-	cps = math.Min(float64(s.clients)*1e9/(base*2), s.m.capacity)
+	cps = math.Min(float64(s.clients)*1e9/(base*2), s.m.Capacity)
 	lat := math.Max(base, float64(s.clients)*1e9/cps/2)
 	return time.Duration(lat), time.Duration(lat), cps
 }

@@ -207,3 +207,24 @@ func SwitchParam(name string, def bool, help string) Param {
 		return nil, "on or off"
 	}}
 }
+
+// BoundaryFactorsParam is "boundary-factors": the fault sizes a scenario's boundary
+// mode runs, as factors of its model's boundary (just below and just above it by
+// default); 1 itself, where timing noise decides, is refused.
+func BoundaryFactorsParam(help string) Param {
+	p := FloatsParam("boundary-factors", []float64{0.8, 1.2}, 0.1, 10, help)
+	parse := p.Parse
+	p.Parse = func(s string) (any, string) {
+		v, want := parse(s)
+		if want != "" {
+			return v, want
+		}
+		for _, f := range v.([]float64) {
+			if f > 0.95 && f < 1.05 {
+				return nil, "a comma-separated list of numbers from 0.1 to 10, none within 0.05 of 1 (the boundary itself)"
+			}
+		}
+		return v, ""
+	}
+	return p
+}

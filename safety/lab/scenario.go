@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/lockbench/lockbench/safety/results"
@@ -57,8 +58,9 @@ type Env struct {
 	OnTrial func(partial *results.Report)
 	// StalledRetries is for tests on a shared machine: a trial that ended on a client
 	// deadline (the client's own process stalled past a per-node budget such as
-	// Redlock's TTL x 0.05) runs again, under a key of its own, up to this many times.
-	// 0, the CLI's value, records the error as the trial's outcome.
+	// Redlock's TTL x 0.05) or that was Late for its race runs again, under a key of its
+	// own, up to this many times. 0, the CLI's value, records the error or the fault not
+	// produced as the trial's outcome.
 	StalledRetries int
 	// Shard, when Of is above 0, is the share of a campaign spread over workers
 	// (--worker I/N): this run runs only the trials whose index n has n % Of == Index,
@@ -100,9 +102,15 @@ func (e *Env) NewReport(s Scenario) *results.Report {
 	return &results.Report{Scenario: s.Name(), Summary: s.Summary(), Seed: e.Seed, TrialsPerVariant: e.Trials, Params: e.Params}
 }
 
-// Log reports progress through Logf, if the run has one.
+// logMu keeps the lines of trials running side by side whole and apart.
+var logMu sync.Mutex
+
+// Log reports progress through Logf, if the run has one; trials running side by side
+// may call it at once.
 func (e *Env) Log(format string, args ...any) {
 	if e.Logf != nil {
+		logMu.Lock()
+		defer logMu.Unlock()
 		e.Logf(format, args...)
 	}
 }

@@ -65,12 +65,28 @@ func (t *Trial) Prove(format string, args ...any) {
 }
 
 // noFault is a trial whose fault could not be shown; it is not judged.
-type noFault struct{ why string }
+type noFault struct {
+	why     string
+	stalled bool // the client itself was late, not the system under test
+}
 
 func (n *noFault) Error() string { return "fault not produced: " + n.why }
 
 // NoFault ends a trial as fault_not_produced.
-func NoFault(format string, args ...any) error { return &noFault{fmt.Sprintf(format, args...)} }
+func NoFault(format string, args ...any) error { return &noFault{why: fmt.Sprintf(format, args...)} }
+
+// Late is a trial whose fault could not be shown because the client process was late
+// for its own race (a window of milliseconds missed on a busy machine): not judged,
+// and run again where the environment allows stalled trials to be (StalledRetries).
+func Late(format string, args ...any) error {
+	return &noFault{why: fmt.Sprintf(format, args...), stalled: true}
+}
+
+// stalled says the trial ended on the client's own lateness: a client deadline, or Late.
+func stalled(err error) bool {
+	var nf *noFault
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &nf) && nf.stalled)
+}
 
 // notGranted is a first grant refused by the safety mechanism itself.
 type notGranted struct{ err error }
@@ -150,17 +166,39 @@ func (e *Env) RunTrial(ctx context.Context, scenario string, v *results.Variant,
 	if !e.Shard.Holds(n) {
 		return errOutsideShard(scenario, n, e.Shard)
 	}
-	seed := e.TrialSeed(v.Name, n)
-	if rec, ok := e.progress.finished(v.Name, n, seed); ok {
+	if rec, ok := e.resumedTrial(v, n); ok {
 		e.replay(scenario, v, rec)
 		return nil
 	}
+	done, err := e.runOne(ctx, scenario, v.Name, n, fn)
+	if err != nil {
+		return err
+	}
+	e.finish(scenario, v, done)
+	return nil
+}
+
+// resumedTrial is trial n of v as the interrupted run being resumed recorded it.
+func (e *Env) resumedTrial(v *results.Variant, n int) (results.Trial, bool) {
+	return e.progress.finished(v.Name, n, e.TrialSeed(v.Name, n))
+}
+
+// ranTrial is a trial run and judged, not yet added to its variant: trials running
+// side by side are added in trial order.
+type ranTrial struct {
+	rec  results.Trial
+	page string // porcupine's page of an illegal history, "" for none
+}
+
+// runOne runs trial n of variant and judges it; it touches nothing shared but the log
+// and its own page, so trials may run side by side. The error is ctx's, when it ended.
+func (e *Env) runOne(ctx context.Context, scenario, variant string, n int, fn func(ctx context.Context, t *Trial) error) (ranTrial, error) {
 	var t *Trial
 	var err error
 	var start time.Time
 	for again := 0; ; again++ {
-		t = &Trial{N: n, Rec: history.NewRecorder(), Rand: e.Rand(v.Name, n), Inputs: map[string]float64{},
-			Key: fmt.Sprintf("%s:%s:%d:%d", scenario, v.Name, e.Seed, n)}
+		t = &Trial{N: n, Rec: history.NewRecorder(), Rand: e.Rand(variant, n), Inputs: map[string]float64{},
+			Key: fmt.Sprintf("%s:%s:%d:%d", scenario, variant, e.Seed, n)}
 		if again > 0 {
 			t.Key += fmt.Sprintf(":again-%d", again) // an abandoned attempt's lock may still be there
 			t.Input(stalledRetriesInput, float64(again))
@@ -168,16 +206,17 @@ func (e *Env) RunTrial(ctx context.Context, scenario string, v *results.Variant,
 		start = time.Now()
 		err = fn(ctx, t)
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return ranTrial{}, ctx.Err()
 		}
-		if again >= e.StalledRetries || !errors.Is(err, context.DeadlineExceeded) {
+		if again >= e.StalledRetries || !stalled(err) {
 			break
 		}
-		e.Log("%s/%s trial %d: the client stalled (%v); running it again", scenario, v.Name, n, err)
+		e.Log("%s/%s trial %d: the client stalled (%v); running it again", scenario, variant, n, err)
 	}
-	rec := results.Trial{N: n, Seed: seed, Inputs: t.Inputs, Proof: t.proof, Seconds: time.Since(start).Seconds()}
+	rec := results.Trial{N: n, Seed: e.TrialSeed(variant, n), Inputs: t.Inputs, Proof: t.proof, Seconds: time.Since(start).Seconds()}
 	var nf *noFault
 	var ng *notGranted
+	var page string
 	switch {
 	case errors.As(err, &nf):
 		rec.Outcome, rec.Message = results.FaultNotProduced, nf.why
@@ -200,15 +239,20 @@ func (e *Env) RunTrial(ctx context.Context, scenario string, v *results.Variant,
 			rec.Counts[m] = n
 		}
 		if verdict.Linear.Result == check.NotLinear {
-			if page := e.drawLinearization(scenario, v.Name, n, verdict.Linear); page != "" {
-				v.Visualizations = append(v.Visualizations, page)
-			}
+			page = e.drawLinearization(scenario, variant, n, verdict.Linear)
 		}
 	}
-	e.record(v, rec)
-	e.Log("%s/%s trial %d: %s %s", scenario, v.Name, n, rec.Outcome, summarize(rec))
+	return ranTrial{rec: rec, page: page}, nil
+}
+
+// finish adds a trial run to v and hands the report on.
+func (e *Env) finish(scenario string, v *results.Variant, done ranTrial) {
+	if done.page != "" {
+		v.Visualizations = append(v.Visualizations, done.page)
+	}
+	e.record(v, done.rec)
+	e.Log("%s/%s trial %d: %s %s", scenario, v.Name, done.rec.N, done.rec.Outcome, summarize(done.rec))
 	e.trialDone(v)
-	return nil
 }
 
 // countsOf flattens a verdict into the measures of results.

@@ -124,6 +124,37 @@ func TestStalledTrialsRunAgainOnlyInTestEnvs(t *testing.T) {
 	}
 
 	calls = 0
+	lateOnce := func(_ context.Context, tr *lab.Trial) error {
+		calls++
+		if calls == 1 {
+			return lab.Late("B missed the window")
+		}
+		tr.Prove("seen")
+		return nil
+	}
+	if err := env.RunTrial(context.Background(), "s", v, 4, lateOnce); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Trials[3]; got.Outcome != results.Judged || calls != 2 {
+		t.Errorf("late once: outcome %s after %d calls; want judged on the second", got.Outcome, calls)
+	}
+	calls = 0
+	if err := zero.RunTrial(context.Background(), "s", v, 5, lateOnce); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Trials[4]; got.Outcome != results.FaultNotProduced || calls != 1 {
+		t.Errorf("late, StalledRetries 0: outcome %s after %d calls; want fault_not_produced, once", got.Outcome, calls)
+	}
+	calls = 0
+	noFault := func(context.Context, *lab.Trial) error { calls++; return lab.NoFault("no promotion") }
+	if err := env.RunTrial(context.Background(), "s", v, 6, noFault); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 {
+		t.Errorf("a fault the system did not produce ran %d times: only the client's lateness runs again", calls)
+	}
+
+	calls = 0
 	refused := func(context.Context, *lab.Trial) error { calls++; return lab.Failed("second-acquire", net.ErrClosed) }
 	if err := env.RunTrial(context.Background(), "s", v, 3, refused); err != nil {
 		t.Fatal(err)

@@ -11,11 +11,11 @@ import (
 	"sync"
 	"time"
 
-	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/etcdtopo/membership"
 )
 
 // etcdCluster is an etcd cluster whose members are this program, re-executed in a
@@ -149,39 +149,7 @@ func (c *etcdCluster) replace(ctx context.Context, n *node) error {
 			others = append(others, o.Addr())
 		}
 	}
-	if len(others) == 0 {
-		return errors.New("no other member runs")
-	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: others, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
-	if err != nil {
-		return err
-	}
-	defer cli.Close()
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	retry := func(change func() error) error {
-		for {
-			err := change()
-			if !errors.Is(err, rpctypes.ErrUnhealthy) {
-				return err
-			}
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("%v: %w", err, ctx.Err())
-			case <-time.After(200 * time.Millisecond):
-			}
-		}
-	}
-	if err := retry(func() error {
-		_, err := cli.MemberRemove(ctx, c.id(n))
-		if errors.Is(err, rpctypes.ErrMemberNotFound) {
-			return nil
-		}
-		return err
-	}); err != nil {
-		return fmt.Errorf("member remove: %w", err)
-	}
-	return retry(func() error { _, err := cli.MemberAdd(ctx, []string{peerURL(n)}); return err })
+	return membership.Replace(ctx, others, c.id(n), peerURL(n))
 }
 
 // Leader is the member the running, unpaused members agree leads (etcdtopo's rule).

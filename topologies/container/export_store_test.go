@@ -2,9 +2,6 @@ package container
 
 import "github.com/lockbench/lockbench/topologies/etcdtopo"
 
-// ZKMode is zkMode, for the external tests.
-var ZKMode = zkMode
-
 // StoreConstants are the provider's copies of the process providers' settings.
 func StoreConstants() map[string]any {
 	return map[string]any{

@@ -53,7 +53,7 @@ func (t *topology) launch(ctx context.Context) error {
 			return fmt.Errorf("%s: config rewrite: %w", r.name, err)
 		}
 	}
-	if err := waitReplicasOnline(ctx, master.Addr(), len(t.replicas)); err != nil {
+	if err := topologies.WaitReplicasOnline(ctx, master.Addr(), len(t.replicas)); err != nil {
 		return err
 	}
 	if t.spec.Kind != topologies.Sentinel {
@@ -67,7 +67,7 @@ func (t *topology) launch(ctx context.Context) error {
 	if err := t.startAll(ctx, t.sentinels, func(n *node) string { return t.sentinelConfig(n, master) }); err != nil {
 		return err
 	}
-	return waitSentinelsAgree(ctx, t.sentinels, t.spec.MasterName, master.Addr(), len(t.replicas))
+	return topologies.WaitSentinelsAgree(ctx, asNodes(t.sentinels), t.spec.MasterName, master.Addr(), len(t.replicas))
 }
 
 func (t *topology) newNode(name string, role topologies.Role) *node {
@@ -189,22 +189,22 @@ func (t *topology) run(ctx context.Context, n *node) error {
 	return nil
 }
 
+// containerListens is how every Redis server and sentinel of a container starts its
+// config: every interface of the container, the published port, the log on stdout.
+func containerListens(n *node) []string {
+	return []string{"bind 0.0.0.0", "protected-mode no", fmt.Sprintf("port %d", n.port), "daemonize no", `logfile ""`, "dir " + n.dir}
+}
+
 // serverConfig listens on every interface of the container, on the published port, and
 // announces 127.0.0.1; otherwise as the process provider's config.
 func (t *topology) serverConfig(n *node) string {
-	lines := []string{
-		"bind 0.0.0.0",
-		"protected-mode no",
-		fmt.Sprintf("port %d", n.port),
-		"daemonize no",
-		`logfile ""`,
-		"dir " + n.dir,
+	lines := append(containerListens(n),
 		`save ""`,
 		"appendonly no",
 		"repl-diskless-sync yes",
 		"repl-diskless-sync-delay 0",
 		"replica-announce-ip 127.0.0.1",
-	}
+	)
 	if t.spec.AppendFsync != "" {
 		lines = append(lines, "appendonly yes", "appendfsync "+t.spec.AppendFsync)
 	}
@@ -214,17 +214,11 @@ func (t *topology) serverConfig(n *node) string {
 
 func (t *topology) sentinelConfig(n, master *node) string {
 	name := t.spec.MasterName
-	return strings.Join([]string{
-		"bind 0.0.0.0",
-		"protected-mode no",
-		fmt.Sprintf("port %d", n.port),
-		"daemonize no",
-		`logfile ""`,
-		"dir " + n.dir,
+	return strings.Join(append(containerListens(n),
 		"sentinel announce-ip 127.0.0.1",
 		fmt.Sprintf("sentinel monitor %s 127.0.0.1 %d %d", name, master.port, t.spec.SentinelQuorum),
 		fmt.Sprintf("sentinel down-after-milliseconds %s %d", name, t.spec.DownAfter.Milliseconds()),
 		fmt.Sprintf("sentinel failover-timeout %s %d", name, t.spec.FailoverTimeout.Milliseconds()),
 		fmt.Sprintf("sentinel parallel-syncs %s 1", name),
-	}, "\n") + "\n"
+	), "\n") + "\n"
 }

@@ -12,7 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lockbench/lockbench/topologies"
-	. "github.com/lockbench/lockbench/topologies/container"
+	"github.com/lockbench/lockbench/topologies/zktopo/srvr"
 )
 
 // within polls check until it returns nil or the deadline passes.
@@ -256,7 +256,7 @@ func TestContainerZooKeeperLeaderIsolatedThenRejoins(t *testing.T) {
 	if err := topo.HealAll(); err != nil {
 		t.Fatal(err)
 	}
-	within(t, 60*time.Second, "the old leader serves again", func() error { _, err := ZKMode(ctx, old.Addr()); return err })
+	within(t, 60*time.Second, "the old leader serves again", func() error { _, err := srvr.Mode(ctx, old.Addr()); return err })
 }
 
 // TestContainerStoresStartAtEverySize: every store and size the provider serves comes up

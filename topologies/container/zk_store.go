@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/zktopo/srvr"
 )
 
 // zkEnsemble is a ZooKeeper ensemble, one server per container, with the methods of
@@ -157,7 +158,7 @@ func waitServing(ctx context.Context, n *node) error {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	for {
-		_, err := zkMode(ctx, n.Addr())
+		_, err := srvr.Mode(ctx, n.Addr())
 		if err == nil {
 			return nil
 		}
@@ -179,8 +180,8 @@ func (e *zkEnsemble) Leader(ctx context.Context) (topologies.Node, error) {
 		if !n.Running() || n.isPaused() {
 			continue
 		}
-		m, err := zkMode(ctx, n.Addr())
-		if err != nil || (m != "leader" && m != "standalone") {
+		m, err := srvr.Mode(ctx, n.Addr())
+		if err != nil || !srvr.Leads(m) {
 			continue
 		}
 		if leader != nil {

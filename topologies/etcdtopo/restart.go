@@ -2,16 +2,12 @@ package etcdtopo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
 
-	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
-	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.uber.org/zap"
-
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/etcdtopo/membership"
 )
 
 // restartMember kills m if it runs and starts it again behind the same client and peer
@@ -54,48 +50,5 @@ func (c *Cluster) replace(ctx context.Context, m clusterMember, oldID uint64) er
 			others = append(others, o.Addr())
 		}
 	}
-	if len(others) == 0 {
-		return errors.New("no other member runs")
-	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: others, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
-	if err != nil {
-		return err
-	}
-	defer cli.Close()
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	err = retryUnhealthy(ctx, func() error {
-		_, err := cli.MemberRemove(ctx, oldID)
-		if errors.Is(err, rpctypes.ErrMemberNotFound) {
-			return nil // an earlier attempt removed it
-		}
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("member remove %x: %w", oldID, err)
-	}
-	err = retryUnhealthy(ctx, func() error {
-		_, err := cli.MemberAdd(ctx, []string{m.peerURL()})
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("member add %s: %w", m.peerURL(), err)
-	}
-	return nil
-}
-
-// retryUnhealthy retries a membership change that etcd's strict reconfiguration check
-// refuses until the remaining members have been connected for 5 s (HealthInterval).
-func retryUnhealthy(ctx context.Context, change func() error) error {
-	for {
-		err := change()
-		if !errors.Is(err, rpctypes.ErrUnhealthy) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%v: %w", err, ctx.Err())
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
+	return membership.Replace(ctx, others, oldID, m.peerURL())
 }

@@ -1,5 +1,7 @@
 // Package testenv starts real servers for tests and benchmarks, and refuses to skip
-// silently in CI: with CI=true a missing server is a failure.
+// silently in CI: with CI=true a missing server is a failure. It starts the stores its
+// caller registered: a package whose tests start topologies imports backends/all in
+// a test file (testenv sits below the stores and must not import them).
 package testenv
 
 import (
@@ -9,10 +11,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
-	_ "github.com/lockbench/lockbench/backends/all" // the kinds tests specify and start
 	"github.com/lockbench/lockbench/topologies"
 	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
-	_ "github.com/lockbench/lockbench/backends/rediscluster/clustercontainer"
 	_ "github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/external"
 )

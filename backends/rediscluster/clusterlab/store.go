@@ -1,6 +1,7 @@
 // Package clusterlab is the safety lab's adapter for Redis Cluster: where a key's
 // master is, who replicates it, and when a replica has taken its place. It is imported
-// by safety/scenarios/all, not by the backend (a descriptor must not import the lab).
+// by backends/all, which registers a store whole; the descriptor does not import it,
+// so what imports the descriptor alone does not link the lab.
 package clusterlab
 
 import (

@@ -40,9 +40,15 @@ type Config struct {
 	DownAfter, FailoverTimeout    time.Duration
 	PromotionTimeout, ZombieWatch time.Duration
 	Reuse                         bool
-	Deployments                   int
+	Deployments                   int // in rotation per trial running at once
 	ReformTimeout                 time.Duration
+	// Parallel is how many trials run at once, each on a deployment of its own (0
+	// counts as 1).
+	Parallel int
 }
+
+// parallel is Parallel, at least 1.
+func (c Config) parallel() int { return max(c.Parallel, 1) }
 
 // B waits this long for a promoted master that refuses writes for want of replicas.
 const SecondClientPatience = 3 * time.Second

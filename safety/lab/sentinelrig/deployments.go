@@ -3,6 +3,7 @@ package sentinelrig
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
@@ -36,7 +37,7 @@ func NewRun(env *lab.Env, c Config) (*Run, error) {
 	}
 	size := 0
 	if c.Reuse {
-		size = c.Deployments
+		size = c.Deployments * c.parallel()
 	}
 	starter := func(zombie bool) func(ctx context.Context) (topologies.Topology, error) {
 		return func(ctx context.Context) (topologies.Topology, error) {
@@ -52,8 +53,9 @@ func NewRun(env *lab.Env, c Config) (*Run, error) {
 		}
 	}
 	r.LossDeployments = topologies.NewSentinelPool(size, c.ReformTimeout, starter(false))
-	// Zombie trials last as long as the zombie does (seconds): one deployment is enough.
-	r.ZombieDeployments = topologies.NewSentinelPool(min(size, 1), c.ReformTimeout, starter(true))
+	// Zombie trials last as long as the zombie does (seconds): one deployment per trial
+	// running at once is enough.
+	r.ZombieDeployments = topologies.NewSentinelPool(min(size, c.parallel()), c.ReformTimeout, starter(true))
 	return r, nil
 }
 
@@ -98,14 +100,18 @@ func ConfigureGuard(ctx context.Context, topo topologies.Topology, g Guard) erro
 	return nil
 }
 
-// DeploymentUse counts where a variant's trials got their deployments.
+// DeploymentUse counts where a variant's trials got their deployments; trials running
+// side by side count in it at once.
 type DeploymentUse struct {
+	mu                        sync.Mutex
 	fresh, reformed, replaced int
 	firstReplacement          string
 	reformMs                  results.Distribution
 }
 
 func (u *DeploymentUse) count(b *topologies.Borrowed) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
 	switch {
 	case b.Reformed != nil:
 		u.reformed++
@@ -121,7 +127,9 @@ func (u *DeploymentUse) count(b *topologies.Borrowed) {
 }
 
 // Note says how the variant's trials got their deployments.
-func (u DeploymentUse) Note() string {
+func (u *DeploymentUse) Note() string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
 	s := fmt.Sprintf("deployments: %d trials on a re-formed one, %d on a fresh one, %d on a fresh one replacing a deployment that did not re-form in time", u.reformed, u.fresh, u.replaced)
 	if u.reformMs.N > 0 {
 		s += fmt.Sprintf("; re-form p50 %.0f ms, max %.0f ms", u.reformMs.P50, u.reformMs.Max)

@@ -40,6 +40,9 @@ type clockRace struct {
 	// unreachable nodes are down while A locks and come back empty right after the
 	// grant, so that A holds only the others (Kleppmann's sequence).
 	unreachable []int
+	// hold, when above 0, is how long A works before it leaves, if sooner than its
+	// validity: B's getting in before then is two holders; after, it is not.
+	hold time.Duration
 
 	// Test hooks that take the fault away while the scenario still expects it; the
 	// proof must then refuse to judge. neverFire skips the grant event, so no jump
@@ -93,8 +96,19 @@ func jumpModel(j time.Duration) clocks.Model {
 	return clocks.Model{Jumps: []clocks.Jump{{After: grantEvent, By: j}}}
 }
 
-// predict is the analytic outcome for this race with the measured timings.
+// predict is the analytic outcome for this race with the measured timings, A's keys
+// set half-way through its acquire.
 func (r clockRace) predict(aElapsed, bAttempt time.Duration) clocks.RaceOutcome {
+	return r.outcome(aElapsed, aElapsed/2, bAttempt)
+}
+
+// predictLatest is the outcome with A's keys set as late as they can be, at the end of
+// its acquire: when a quorum is surely free, whatever a slow acquire did.
+func (r clockRace) predictLatest(aElapsed time.Duration) clocks.RaceOutcome {
+	return r.outcome(aElapsed, aElapsed, 0)
+}
+
+func (r clockRace) outcome(aElapsed, setDelay, bAttempt time.Duration) clocks.RaceOutcome {
 	held := make([]bool, len(r.clocks))
 	for i := range held {
 		held[i] = !slices.Contains(r.unreachable, i)
@@ -103,7 +117,10 @@ func (r clockRace) predict(aElapsed, bAttempt time.Duration) clocks.RaceOutcome 
 	for _, tl := range tls {
 		tl.Fire(grantEvent, aElapsed)
 	}
-	race := clocks.RedlockRace{TTL: r.ttl, Drift: r.drift, Nodes: tls, Held: held, SetDelay: aElapsed / 2, Challenge: bAttempt}
+	race := clocks.RedlockRace{TTL: r.ttl, Drift: r.drift, Nodes: tls, Held: held, SetDelay: setDelay, Challenge: bAttempt}
+	if r.hold > 0 {
+		race.LeavesAt = aElapsed + r.hold
+	}
 	if r.strategy == "single" {
 		// One node, quorum 1, and a validity of the whole TTL: no drift allowance.
 		race.Drift = 1e-12
@@ -173,6 +190,7 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	grantAt := time.Now()
 	t.Input("a_acquire_ms", lab.Millis(aElapsed))
 	t.Input("a_valid_ms", lab.Millis(lease.ValidUntil.Sub(grantAt)))
+	aLeaves := r.leavesAt(grantAt, lease)
 	if r.redlock() {
 		// Read before the jump fires, or a jumped node's key may already be gone.
 		held, err := lab.ReadQuorumNodes(ctx, r.reachable(nodes), t.Key, lease.Token)
@@ -189,7 +207,7 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 		return err
 	}
 	// The step is read before the restart, which takes a process node a few hundred ms.
-	watch, err := r.watchClocks(ctx, nodes, grantAt, lease.ValidUntil)
+	watch, err := r.watchClocks(ctx, nodes, grantAt, aLeaves)
 	if err != nil {
 		return err
 	}
@@ -204,20 +222,20 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 		watch.proof = append(watch.proof, line)
 	}
 
-	// A works until its validity ends and stops then, whatever B does. Its leaving is
-	// recorded at ValidUntil itself: the race is with A's belief, not with how late a
-	// sleeping goroutine wakes on a busy machine.
+	// A works until its validity ends (or its hold does) and stops then, whatever B
+	// does. Its leaving is recorded at that instant itself: the race is with A's
+	// belief, not with how late a sleeping goroutine wakes on a busy machine.
 	aDone := make(chan struct{})
 	go func() {
 		defer close(aDone)
-		_ = lab.Sleep(ctx, time.Until(lease.ValidUntil)-time.Millisecond)
+		_ = lab.Sleep(ctx, time.Until(aLeaves)-time.Millisecond)
 		_, _ = a.Write(ctx, res, lease)
-		_ = lab.Sleep(ctx, time.Until(lease.ValidUntil))
-		t.Rec.Record(history.Event{Time: lease.ValidUntil, Client: a.ID, Kind: history.Left, Key: lease.Key, Resource: res.Name()})
+		_ = lab.Sleep(ctx, time.Until(aLeaves))
+		t.Rec.Record(history.Event{Time: aLeaves, Client: a.ID, Kind: history.Left, Key: lease.Key, Resource: res.Name()})
 	}()
 
-	leaseB, bGranted, bErr := r.challenge(ctx, t, b, started, aElapsed, lease)
-	if bGranted {
+	leaseB, bGranted, bErr := r.challenge(ctx, t, b, started, aElapsed, aLeaves)
+	if bGranted && bErr == nil {
 		_ = b.Enter(ctx, res, leaseB)
 		_, _ = b.Write(ctx, res, leaseB)
 	}
@@ -255,24 +273,36 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	return nil
 }
 
-// challenge is B trying until A's validity ends: coarsely at first, every millisecond
+// challenge is B trying until A leaves (its validity or its hold ends): coarsely at first, every millisecond
 // from a little before the model says the keys could be free (the history stays
 // small). Contention is the only refusal B shrugs off; any other failure ends the
-// trial as an error.
-func (r clockRace) challenge(ctx context.Context, t *lab.Trial, b *lab.Client, started time.Time, aElapsed time.Duration, lease locks.Lease) (locks.Lease, bool, error) {
+// trial as an error. The race was run only if one of B's attempts began once the model
+// has a quorum free and returned before A left: on a busy machine B can be late for a
+// window of a few milliseconds, and a trial it missed shows nothing.
+func (r clockRace) challenge(ctx context.Context, t *lab.Trial, b *lab.Client, started time.Time, aElapsed time.Duration, aLeaves time.Time) (locks.Lease, bool, error) {
 	predicted := r.predict(aElapsed, 0)
 	fineFrom := started.Add(predicted.EarliestB - 30*time.Millisecond)
+	window := bWindow{closes: aLeaves}
 	if predicted.EarliestB == clocks.Never {
-		fineFrom = lease.ValidUntil
+		fineFrom = aLeaves
+	}
+	// The window opens when a quorum is surely free; if only keys set early free one in
+	// time, when the model has them free.
+	if latest := r.predictLatest(aElapsed); latest.Violation() {
+		window.opens = started.Add(latest.EarliestB)
+	} else if predicted.Violation() {
+		window.opens = started.Add(predicted.EarliestB)
 	}
 	// Attempts run on ctx, not on a context ending with A's validity: one cut off there
 	// would skip its release and leave a partial lock that B's tally would count.
-	for time.Now().Before(lease.ValidUntil) {
+	for time.Now().Before(aLeaves) {
 		t0 := time.Now()
 		leaseB, err := b.Acquire(ctx, t.Key, r.ttl)
-		t.Input("b_attempt_ms", lab.Millis(time.Since(t0)))
+		t1 := time.Now()
+		t.Input("b_attempt_ms", lab.Millis(t1.Sub(t0)))
+		window.saw(t1, err == nil)
 		if err == nil {
-			return leaseB, true, nil
+			return leaseB, true, window.missed(started)
 		}
 		if ctx.Err() != nil {
 			return locks.Lease{}, false, ctx.Err()
@@ -284,9 +314,48 @@ func (r clockRace) challenge(ctx context.Context, t *lab.Trial, b *lab.Client, s
 		if time.Now().Before(fineFrom) {
 			wait = 20 * time.Millisecond
 		}
-		_ = lab.Sleep(ctx, min(wait, time.Until(lease.ValidUntil)))
+		_ = lab.Sleep(ctx, min(wait, time.Until(aLeaves)))
 	}
-	return locks.Lease{}, false, ctx.Err()
+	if ctx.Err() != nil {
+		return locks.Lease{}, false, ctx.Err()
+	}
+	return locks.Lease{}, false, window.missed(started)
+}
+
+// bWindow is when one of B's attempts tests the race: any that returned by closes (when A
+// leaves) granted, or refused at or after opens (when the model has a quorum
+// free; zero when the model has two holders impossible, where every refusal before
+// closes counts). An attempt's return, not its start, is compared with opens: a window
+// of a few milliseconds is as short as B's attempts and their 1 ms spacing.
+type bWindow struct {
+	opens, closes time.Time
+	tried         bool
+}
+
+func (w *bWindow) saw(returned time.Time, granted bool) {
+	if !returned.After(w.closes) && (granted || !returned.Before(w.opens)) {
+		w.tried = true
+	}
+}
+
+// missed is the trial's verdict of lateness when no attempt fell inside the window.
+func (w *bWindow) missed(started time.Time) error {
+	if w.tried {
+		return nil
+	}
+	if w.opens.IsZero() {
+		return lab.Late("none of B's attempts returned before A left (%v after A's acquire began): B was late on a busy machine", w.closes.Sub(started).Round(time.Millisecond))
+	}
+	return lab.Late("none of B's attempts ran inside the race's window (from %v, when the model frees a quorum, to %v, when A left, after A's acquire began): B was late on a busy machine",
+		w.opens.Sub(started).Round(time.Millisecond), w.closes.Sub(started).Round(time.Millisecond))
+}
+
+// leavesAt is when A is done: its validity's end, or its hold's if sooner.
+func (r clockRace) leavesAt(grantAt time.Time, lease locks.Lease) time.Time {
+	if end := grantAt.Add(r.hold); r.hold > 0 && end.Before(lease.ValidUntil) {
+		return end
+	}
+	return lease.ValidUntil
 }
 
 // clockWatch is the proof, read from the nodes, that a race's clocks ran as modelled.
@@ -297,10 +366,9 @@ type clockWatch struct {
 }
 
 // watchClocks reads the skewed nodes right after the grant: a step must show within
-// clockShowBound and before A's validity ends (later, it was not a fault during A's
-// hold); a rate gets its first reading. The true nodes (the unreachable ones among
+// clockShowBound and before A leaves (later, it was not a fault during A's hold); a rate gets its first reading. The true nodes (the unreachable ones among
 // them, down at this point) are read by confirm.
-func (r clockRace) watchClocks(ctx context.Context, nodes []topologies.Node, grantAt, validUntil time.Time) (*clockWatch, error) {
+func (r clockRace) watchClocks(ctx context.Context, nodes []topologies.Node, grantAt, aLeaves time.Time) (*clockWatch, error) {
 	w := &clockWatch{first: map[int]lab.ClockReading{}}
 	for i, n := range nodes {
 		m, err := lab.ExpectClock(n, r.clocks[i], map[string]time.Time{grantEvent: grantAt})
@@ -325,8 +393,8 @@ func (r clockRace) watchClocks(ctx context.Context, nodes []topologies.Node, gra
 			if err != nil {
 				return nil, err
 			}
-			if reading.Received.After(validUntil) {
-				return nil, lab.NoFault("%s showed its step only %v after the grant, after A's validity ended", m.Node.Name(), reading.Received.Sub(grantAt).Round(time.Millisecond))
+			if reading.Received.After(aLeaves) {
+				return nil, lab.NoFault("%s showed its step only %v after the grant, after A had left", m.Node.Name(), reading.Received.Sub(grantAt).Round(time.Millisecond))
 			}
 			w.proof = append(w.proof, fmt.Sprintf("%s %v after the grant", line, reading.Received.Sub(grantAt).Round(10*time.Microsecond)))
 		}

@@ -14,24 +14,32 @@ import (
 // off rate while A holds the lock. The single strategy believes a lease for the whole
 // TTL, with no drift allowance: any forward jump larger than B's attempt, or a fast
 // clock, hands B the lock while A still believes it holds it; a slow clock or a
-// backward jump only keeps the key longer.
+// backward jump only keeps the key longer. Its boundary mode checks the single-master
+// jump model at a TTL and hold: A leaves after hold, and a jump just below TTL - hold
+// frees the key only after that, one just above before (clock_single_boundary.go).
 type singleClockSkew struct{}
 
 func init() { lab.Register(singleClockSkew{}) }
 
 func (singleClockSkew) Name() string { return "single-clock-skew" }
 func (singleClockSkew) Summary() string {
-	return "a single master's clock jumps forward, back, or runs fast/slow while A holds: forward or fast hands B the lock early"
+	return "a single master's clock jumps forward, back, or runs fast/slow while A holds: forward or fast hands B the lock early; mode=boundary jumps just below and just above TTL - hold"
 }
 func (singleClockSkew) Params() []lab.Param {
 	return []lab.Param{
 		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL"),
 		lab.DurationParam("jump", 300*time.Millisecond, time.Millisecond, "the size of the forward and backward jumps"),
+		lab.ChoiceParam("mode", mechanismMode, []string{mechanismMode, boundaryMode}, "mechanism: the five clocks above, A holding its whole lease; boundary: only forward jumps of each boundary-factor x (TTL - hold), A leaving after hold"),
+		lab.DurationParam("hold", 500*time.Millisecond, time.Millisecond, "boundary mode: how long A works before it leaves (below ttl)"),
+		lab.BoundaryFactorsParam("boundary mode: the master's clock jumps each of these times TTL - hold right after A's grant (below 1: no break expected; above 1: a break)"),
 	}
 }
 
 func (s singleClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, jump := p.Duration("ttl"), p.Duration("jump")
+	if p.String("mode") == boundaryMode {
+		return s.runBoundary(ctx, env, ttl, p.Duration("hold"), p.Floats("boundary-factors"))
+	}
 	var variants []clockVariant
 	for _, c := range []struct {
 		name  string

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
@@ -150,6 +151,10 @@ func TestClockFaultThatMissesTheNodeIsNotJudged(t *testing.T) {
 			{"jump-never-fired", func() clockRace { r := jumpRace("redlock", ttl, 3, 100*time.Millisecond); r.neverFire = true; return r }()},
 			// The spec leaves the clocks out: every node keeps true time.
 			{"rate-left-out-of-the-spec", func() clockRace { r := rateRace("redlock", ttl, 3, 1.2, 0); r.startTrue = true; return r }()},
+			// Below the single-master boundary no break is expected: a jump that never
+			// happened must not pass for one that held.
+			{"boundary-jump-below-never-fired", clockRace{strategy: "single", ttl: ttl, hold: 100 * time.Millisecond,
+				clocks: []clocks.Model{jumpModel(160 * time.Millisecond)}, neverFire: true}},
 		} {
 			t.Run(provider+"/"+c.name, func(t *testing.T) {
 				env := providerEnv(t, provider, nil)
@@ -202,6 +207,22 @@ func TestClockSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 	}
 }
 
+// Boundary mode of single-clock-skew at TTL 300 ms and hold 100 ms: a jump of 160 ms
+// (0.8 x TTL - hold) leaves one holder, one of 240 ms (1.2 x) gives two, on both
+// providers; the model's claims are held by labtest.
+func TestSingleJumpBoundary(t *testing.T) {
+	for _, provider := range []string{"embedded", "process"} {
+		t.Run(provider, func(t *testing.T) {
+			rep := runClockScenario(t, provider, "single-clock-skew", lab.Params{"mode": "boundary", "ttl": "300ms", "hold": "100ms"})
+			for _, v := range rep.Variants {
+				if v.Params["threshold"] != "200ms" {
+					t.Errorf("%s: threshold %q, want TTL - hold = 200ms", v.Name, v.Params["threshold"])
+				}
+			}
+		})
+	}
+}
+
 func TestSentinelClockSkewProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three failovers: about 20 s")
@@ -226,7 +247,7 @@ func TestSentinelClockSkewRefusesEmbedded(t *testing.T) {
 // Bad params are refused before anything starts.
 func TestClockScenariosRefuseBadParams(t *testing.T) {
 	for name, bad := range map[string][]lab.Params{
-		"single-clock-skew":   {{"ttl": "100ms"}, {"jump": "soon"}, {"jumps": "1ms"}},
+		"single-clock-skew":   {{"ttl": "100ms"}, {"jump": "soon"}, {"jumps": "1ms"}, {"mode": "boundary", "ttl": "300ms", "hold": "300ms"}, {"boundary-factors": "1"}},
 		"redlock-clock-jump":  {{"k": "6"}, {"jumps": "-1ms"}, {"search": "maybe"}},
 		"redlock-clock-rate":  {{"rates": "0"}, {"drifts": "0.9"}, {"k": "1,x"}},
 		"redlock-kleppmann":   {{"ttl": "10ms"}, {"jump": "0s"}},

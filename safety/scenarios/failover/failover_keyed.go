@@ -31,7 +31,7 @@ func (s failoverLoss) runKeyed(ctx context.Context, env *lab.Env, rep *results.R
 		var variants []*failoverVariant
 		for _, delay := range cfg.Delays {
 			v := keyedVariant(st, spec, cfg, g, delay)
-			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
+			if err := s.runVariant(ctx, env, cfg.Parallel, v, func(ctx context.Context, t *lab.Trial) error {
 				return keyedTrial(ctx, env, st, spec, cfg, v, t)
 			}); err != nil {
 				return err

@@ -57,20 +57,28 @@ func (failoverLoss) Params() []lab.Param {
 		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master before the trial is fault_not_produced"),
 		lab.DurationParam("zombie-watch", 20*time.Second, 100*time.Millisecond, "zombie mode: how long to keep probing the resumed old master for writes; a window cut here is a lower bound"),
 		lab.SwitchParam("reuse", true, "re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
-		lab.IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation, so that one re-forms while a trial runs on another"),
+		lab.IntParam("parallel", defaultParallel, 1, 8, "trials run at once, each on a deployment of its own under a key of its own (the servers wait on sentinel most of a trial): trial n keeps its seed and draws whatever this is, and outcomes are recorded in trial order; 1 runs them one after another"),
+		lab.IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation per trial running at once, so that one re-forms while a trial runs on another"),
 		lab.DurationParam("reform-timeout", 15*time.Second, time.Second, "with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
 	}
 }
 
+// defaultParallel: trials at once when --param parallel is not given, chosen from the
+// benchmark on a 2-core machine (docs/safety.md, Trial throughput).
+const defaultParallel = 4
+
 // zombieProbeInterval paces the writes that measure a zombie's window.
 const zombieProbeInterval = 20 * time.Millisecond
 
-func readFailoverConfig(p lab.Values) sentinelrig.Config {
+// readFailoverConfig reads the params of a run of trials trials per variant.
+func readFailoverConfig(p lab.Values, trials int) sentinelrig.Config {
 	c := sentinelrig.Config{
 		Delays: p.Durations("delays"), LagMax: p.Duration("lag-max"), WaitTimeout: p.Duration("wait-timeout"),
 		Cut: p.String("cut"), DownAfter: p.Duration("down-after"), FailoverTimeout: p.Duration("failover-timeout"),
 		PromotionTimeout: p.Duration("promotion-timeout"), ZombieWatch: p.Duration("zombie-watch"),
 		Reuse: p.Bool("reuse"), Deployments: p.Int("deployments"), ReformTimeout: p.Duration("reform-timeout"),
+		// No more at once than a variant has trials: the pool holds deployments for each.
+		Parallel: min(p.Int("parallel"), max(trials, 1)),
 	}
 	c.LinkKill = c.Cut == "link-kill"
 	for _, m := range p.Strings("modes") {
@@ -118,7 +126,7 @@ func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 		}
 	}
 	for _, st := range keyed {
-		if err := s.runKeyed(ctx, env, rep, st, readFailoverConfig(p)); err != nil {
+		if err := s.runKeyed(ctx, env, rep, st, readFailoverConfig(p, env.Trials)); err != nil {
 			return nil, err
 		}
 	}
@@ -130,7 +138,7 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 	if maxLag%time.Second != 0 {
 		return &lab.ParamError{Name: "stalled-max-lag", Value: maxLag.String(), Want: "whole seconds: Redis's min-replicas-max-lag is an integer of seconds"}
 	}
-	r, err := sentinelrig.NewRun(env, readFailoverConfig(p))
+	r, err := sentinelrig.NewRun(env, readFailoverConfig(p, env.Trials))
 	if err != nil {
 		return err
 	}
@@ -138,7 +146,7 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 	for _, g := range r.Guards {
 		if g.Mode == stalledMode {
 			v := stalledVariant(maxLag)
-			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
+			if err := s.runVariant(ctx, env, r.Parallel, v, func(ctx context.Context, t *lab.Trial) error {
 				return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use, func(topo topologies.Topology) error { return stalledTrial(ctx, r, topo, maxLag, t) })
 			}); err != nil {
 				return err
@@ -148,7 +156,7 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 		}
 		if g.Zombie {
 			v := zombieVariant(r)
-			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
+			if err := s.runVariant(ctx, env, r.Parallel, v, func(ctx context.Context, t *lab.Trial) error {
 				return sentinelrig.Borrow(ctx, r.ZombieDeployments, &v.use, func(topo topologies.Topology) error { return zombieTrial(ctx, r, topo, t) })
 			}); err != nil {
 				return err
@@ -159,7 +167,7 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 		var variants []*failoverVariant
 		for _, delay := range r.Delays {
 			v := delayVariant(r, g, delay)
-			if err := s.runVariant(ctx, env, v, func(ctx context.Context, t *lab.Trial) error {
+			if err := s.runVariant(ctx, env, r.Parallel, v, func(ctx context.Context, t *lab.Trial) error {
 				return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use, func(topo topologies.Topology) error { return lossTrial(ctx, r, topo, v, t) })
 			}); err != nil {
 				return err
@@ -176,15 +184,14 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 	return nil
 }
 
-func (s failoverLoss) runVariant(ctx context.Context, env *lab.Env, v *failoverVariant, trial func(ctx context.Context, t *lab.Trial) error) error {
-	for n := range env.TrialsOf(v.Result()) {
-		if err := env.RunTrial(ctx, s.Name(), v.Result(), n, func(ctx context.Context, t *lab.Trial) error {
-			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-			defer cancel()
-			return trial(ctx, t)
-		}); err != nil {
-			return err
-		}
+// runVariant runs v's trials, parallel at once (see the param).
+func (s failoverLoss) runVariant(ctx context.Context, env *lab.Env, parallel int, v *failoverVariant, trial func(ctx context.Context, t *lab.Trial) error) error {
+	if err := env.RunVariant(ctx, s.Name(), v.Result(), parallel, func(ctx context.Context, t *lab.Trial) error {
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+		defer cancel()
+		return trial(ctx, t)
+	}); err != nil {
+		return err
 	}
 	if n := v.use.Note(); n != "" {
 		v.Note(n)

@@ -184,3 +184,53 @@ func TestFailoverLossParams(t *testing.T) {
 		t.Errorf("defaults: %v", err)
 	}
 }
+
+// drawnInputs are the inputs a trial draws from its random source (the replicas' lags)
+// or is given (the delay); the rest are measured.
+var drawnInputs = []string{"delay_ms", "lag_replica0_ms", "lag_replica1_ms", "lag_min_ms", "lag_max_ms"}
+
+// Trials run three at a time, each on a deployment of its own, keep what one at a time
+// gives them: their indices in order, their seeds and their drawn lags; each judged
+// trial proved its fault (a replica promoted, the key read on it).
+func TestFailoverLossParallelKeepsEachTrialsSeedAndDraws(t *testing.T) {
+	params := lab.Params{"modes": "none", "delays": "0ms"}
+	one := labtest.RunIn(t, labtest.TestEnv(t, 4, withParam(params, "parallel", "1")), "failover-loss", 4*time.Minute)
+	three := labtest.RunIn(t, labtest.TestEnv(t, 4, withParam(params, "parallel", "3")), "failover-loss", 4*time.Minute)
+	for i, v := range three.Variants {
+		want := one.Variants[i]
+		if v.Name != want.Name || len(v.Trials) != len(want.Trials) {
+			t.Fatalf("parallel 3: variant %s with %d trials, one at a time %s with %d", v.Name, len(v.Trials), want.Name, len(want.Trials))
+		}
+		for k, tr := range v.Trials {
+			w := want.Trials[k]
+			if tr.N != k || tr.N != w.N || tr.Seed != w.Seed {
+				t.Errorf("%s record %d: trial %d seed %d, one at a time trial %d seed %d", v.Name, k, tr.N, tr.Seed, w.N, w.Seed)
+			}
+			for _, in := range drawnInputs {
+				if tr.Inputs[in] != w.Inputs[in] {
+					t.Errorf("%s trial %d: %s %v, one at a time %v", v.Name, tr.N, in, tr.Inputs[in], w.Inputs[in])
+				}
+			}
+			if tr.Outcome == results.Judged && (!provesARead(tr) || !provesAPromotion(tr)) {
+				t.Errorf("%s trial %d judged on %q: want the promotion and the read proven", v.Name, tr.N, tr.Proof)
+			}
+		}
+	}
+}
+
+func provesAPromotion(tr results.Trial) bool {
+	for _, p := range tr.Proof {
+		if strings.Contains(p, " promoted ") && !strings.HasPrefix(p, "read ") {
+			return true
+		}
+	}
+	return false
+}
+
+func withParam(p lab.Params, name, value string) lab.Params {
+	out := lab.Params{name: value}
+	for k, v := range p {
+		out[k] = v
+	}
+	return out
+}

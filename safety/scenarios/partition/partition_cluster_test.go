@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/lockbench/lockbench/backends/rediscluster/clusterlab" // the cluster's store adapter
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"

@@ -19,36 +19,48 @@ import (
 // watchdog in A's process pauses with it and does not help; a fenced resource rejects
 // every stale write. A watchdog does help a holder that is merely slow. It runs on any
 // store: on etcd too the holder cannot know it was paused (as Jepsen found for etcd
-// 3.4.3), and the lock key's create revision is the fence.
+// 3.4.3), and the lock key's create revision is the fence. Its boundary mode checks the
+// pause model itself: stops just below and just above the lease left (pause_boundary.go).
 type pausePastTTL struct{}
 
 func init() { lab.Register(pausePastTTL{}) }
 
 func (pausePastTTL) Name() string { return "pause-past-ttl" }
 func (pausePastTTL) Summary() string {
-	return "the holder pauses longer than its lease: two holders with or without a watchdog, on Redis and on etcd; a fenced resource rejects every stale write"
+	return "the holder pauses longer than its lease: two holders with or without a watchdog, on Redis and on etcd; a fenced resource rejects every stale write; mode=boundary stops just below and just above the lease left"
 }
 func (pausePastTTL) Params() []lab.Param {
 	return []lab.Param{
 		lab.StoresParam("strategies", []string{"single", "etcd"}, lab.AnyStore, "the lock services to run on"),
 		lab.DurationParam("ttl", 300*time.Millisecond, 30*time.Millisecond, "the TTL asked for (etcd grants whole seconds, at least 2 s)"),
 		lab.FloatParam("pause-factor", 3, 1.5, 100, "the holder stops for this many times the TTL the store granted"),
+		lab.ChoiceParam("mode", mechanismMode, []string{mechanismMode, boundaryMode}, "mechanism: the five variants at pause-factor; boundary: only an unfenced holder paused each boundary-factor x the lease it has left (the pause model's boundary)"),
+		lab.BoundaryFactorsParam("boundary mode: A stops for each of these times the lease it has left (below 1: no break expected; above 1: a break)"),
+		lab.DurationParam("pause-at", 0, 0, "boundary mode: A works this long inside its lease before it stops (the model's time held; below ttl)"),
 	}
 }
 
 type pauseVariant struct {
 	lab.Variant
 	store    lab.Store
-	watchdog bool // A extends every TTL/3 from a goroutine of its own process
-	fenced   bool // the resource refuses a fence not above the highest it accepted
-	stops    bool // A stops (a pause); false: A is only slow, working 3 x TTL
+	watchdog bool      // A extends every TTL/3 from a goroutine of its own process
+	fenced   bool      // the resource refuses a fence not above the highest it accepted
+	stops    bool      // A stops (a pause); false: A is only slow, working 3 x TTL
+	boundary *stopSize // boundary mode: the stop is sized on the lease left; nil: on the TTL
 }
 
 func (s pausePastTTL) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, factor := p.Duration("ttl"), p.Float("pause-factor")
+	if p.String("mode") == boundaryMode && p.Duration("pause-at") >= ttl {
+		return nil, &lab.ParamError{Name: "pause-at", Value: p.Duration("pause-at").String(), Want: "a duration shorter than ttl (" + ttl.String() + "): A must stop inside its lease"}
+	}
 	rep := env.NewReport(s)
 	for _, st := range p.Stores("strategies") {
-		part, err := s.runStore(ctx, env, st, ttl, factor)
+		variants := s.variants(st)
+		if p.String("mode") == boundaryMode {
+			variants = boundaryVariants(st, ttl, p.Floats("boundary-factors"), p.Duration("pause-at"))
+		}
+		part, err := s.runStore(ctx, env, st, variants, ttl, factor)
 		if err != nil {
 			return nil, err
 		}
@@ -66,25 +78,25 @@ func (s pausePastTTL) variants(st lab.Store) []pauseVariant {
 	}
 	return []pauseVariant{
 		{v("no-watchdog", "A pauses past its lease; unfenced resource: A's stale write lands after B's",
-			results.Always(results.Violations), results.Always(results.StaleAccepted)), st, false, false, true},
+			results.Always(results.Violations), results.Always(results.StaleAccepted)), st, false, false, true, nil},
 		{v("watchdog", "A pauses past its lease; its watchdog (extend every TTL/3) pauses with it; unfenced resource",
-			results.Always(results.Violations), results.Always(results.StaleAccepted)), st, true, false, true},
+			results.Always(results.Violations), results.Always(results.StaleAccepted)), st, true, false, true, nil},
 		{v("no-watchdog-fenced", "as no-watchdog, the resource checks the fence ("+st.FenceSource()+"): A's stale write is rejected",
-			results.Holds(results.StaleAccepted), results.Always(results.StaleRejected)), st, false, true, true},
+			results.Holds(results.StaleAccepted), results.Always(results.StaleRejected)), st, false, true, true, nil},
 		{v("watchdog-fenced", "as watchdog, fenced resource: A's stale write is rejected",
-			results.Holds(results.StaleAccepted), results.Always(results.StaleRejected)), st, true, true, true},
+			results.Holds(results.StaleAccepted), results.Always(results.StaleRejected)), st, true, true, true, nil},
 		{v("watchdog-slow-work", "no pause: A works 3 x its lease while its watchdog keeps extending; B waits",
-			results.Holds(results.Violations)), st, true, false, false},
+			results.Holds(results.Violations)), st, true, false, false, nil},
 	}
 }
 
-func (s pausePastTTL) runStore(ctx context.Context, env *lab.Env, st lab.Store, ttl time.Duration, factor float64) (*results.Report, error) {
+func (s pausePastTTL) runStore(ctx context.Context, env *lab.Env, st lab.Store, variants []pauseVariant, ttl time.Duration, factor float64) (*results.Report, error) {
 	topo, err := env.StartTopology(ctx, st.Spec())
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	return lab.RunTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v pauseVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v pauseVariant, t *lab.Trial) error {
 		return s.trial(ctx, topo, v, t, ttl, factor)
 	})
 }
@@ -92,6 +104,9 @@ func (s pausePastTTL) runStore(ctx context.Context, env *lab.Env, st lab.Store, 
 func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pauseVariant, t *lab.Trial, ttl time.Duration, factor float64) error {
 	granted := v.store.GrantedTTL(ttl)
 	pause := time.Duration(factor * float64(granted))
+	if v.boundary != nil {
+		pause = time.Duration(v.boundary.factor * float64(granted)) // the bound; the pause itself is sized on the lease left
+	}
 	ctx, cancel := context.WithTimeout(ctx, 3*pause+30*time.Second)
 	defer cancel()
 	res := lab.NewResource("resource", v.fenced, t.Rec)
@@ -127,6 +142,11 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 		return err
 	}
 	work := 3 * granted
+	if v.boundary != nil {
+		if pause, err = v.boundary.stopInsideLease(ctx, t, leaseA); err != nil {
+			return err
+		}
+	}
 	if v.stops {
 		work = pause
 		heal, err := nemesis.Inject(ctx, "client-pause", nemesis.Target{Client: a, Duration: pause, Recorder: t.Rec})
@@ -177,14 +197,14 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 	if err := <-bDone; err != nil {
 		return err
 	}
+	if v.boundary != nil {
+		return v.boundary.prove(t, leaseA, pause)
+	}
 	return provePause(t, leaseA, v.stops)
 }
 
-// provePause reads, at the resource, how long A was away between entering and its
-// write: a pause must outlast the lease A was granted (a slow holder must outlast it
-// too, or the watchdog was never needed).
-func provePause(t *lab.Trial, lease locks.Lease, stopped bool) error {
-	var entered, wrote time.Time
+// awayAtResource reads, at the resource, when A entered and when it wrote.
+func awayAtResource(t *lab.Trial) (entered, wrote time.Time, err error) {
 	for _, e := range t.Rec.History() {
 		if e.Client != "A" || e.Resource == "" {
 			continue
@@ -197,7 +217,18 @@ func provePause(t *lab.Trial, lease locks.Lease, stopped bool) error {
 		}
 	}
 	if entered.IsZero() || wrote.IsZero() {
-		return lab.Failed("record", errors.New("A's entry or write is missing from the history"))
+		return entered, wrote, lab.Failed("record", errors.New("A's entry or write is missing from the history"))
+	}
+	return entered, wrote, nil
+}
+
+// provePause reads, at the resource, how long A was away between entering and its
+// write: a pause must outlast the lease A was granted (a slow holder must outlast it
+// too, or the watchdog was never needed).
+func provePause(t *lab.Trial, lease locks.Lease, stopped bool) error {
+	entered, wrote, err := awayAtResource(t)
+	if err != nil {
+		return err
 	}
 	away, leaseLeft := wrote.Sub(entered), lease.ValidUntil.Sub(entered)
 	t.Input("away_ms", lab.Millis(away))

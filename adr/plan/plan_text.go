@@ -1,4 +1,4 @@
-package adr
+package plan
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package adr
+package plan
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/sweep"
 )
@@ -68,7 +69,7 @@ func planStrategies() []string {
 
 // MakePlan lists what the ADR of w needs that in lacks, each step writing a folder
 // under out. in may be empty (no results given).
-func MakePlan(w *Workload, workloadPath string, in *Inputs, out string) *Plan {
+func MakePlan(w *adr.Workload, workloadPath string, in *adr.Inputs, out string) *Plan {
 	p := &Plan{Workload: workloadPath}
 	p.benchSteps(w, in, out)
 	p.updateStep(w, in, out)
@@ -86,14 +87,14 @@ func MakePlan(w *Workload, workloadPath string, in *Inputs, out string) *Plan {
 
 // openClients is enough clients for the open-loop rate: twice the arrivals that can
 // be in flight while one waits up to the budget and holds (at least 4).
-func openClients(w *Workload) int {
-	budget, _ := positiveDuration(w.Budget.Max)
+func openClients(w *adr.Workload) int {
+	budget, _ := adr.PositiveDuration(w.Budget.Max)
 	return max(4, int(math.Ceil(2*w.LockRate*(w.HoldD+budget).Seconds())))
 }
 
 // benchDuration is long enough for the budget's percentile to rest on 10 samples past
 // it (p99: 1000 acquisitions), and at least 10 s.
-func benchDuration(w *Workload) time.Duration {
+func benchDuration(w *adr.Workload) time.Duration {
 	q := 0.99
 	if w.Budget.Percentile == "p99.9" {
 		q = 0.999
@@ -102,7 +103,7 @@ func benchDuration(w *Workload) time.Duration {
 	return max(10*time.Second, time.Duration(math.Ceil(need))*time.Second)
 }
 
-func (p *Plan) benchSteps(w *Workload, in *Inputs, out string) {
+func (p *Plan) benchSteps(w *adr.Workload, in *adr.Inputs, out string) {
 	clients := openClients(w)
 	keys := fmt.Sprint(w.Keys.Count)
 	if w.Keys.Count >= clients {
@@ -121,10 +122,10 @@ func (p *Plan) benchSteps(w *Workload, in *Inputs, out string) {
 	}
 	warmup, dur := 2*time.Second, benchDuration(w)
 	dir := filepath.Join(out, "bench")
-	rate := plain(w.LockRate)
+	rate := adr.Plain(w.LockRate)
 	what := fmt.Sprintf("one open-loop cell per strategy (%s) at %s locks/s (poisson arrivals), hold %v, TTL %v, %d clients, keys %s",
 		strings.Join(missing, ", "), rate, w.HoldD, w.TTLD, clients, keys)
-	if w.Keys.Distribution == Zipf && w.Keys.Count > 1 {
+	if w.Keys.Distribution == adr.Zipf && w.Keys.Count > 1 {
 		what += "; `run` spreads arrivals uniformly over its keys, so the workload's zipf skew is not in the cost"
 	}
 	per := warmup + dur + measuredCellOverhead
@@ -141,7 +142,7 @@ func (p *Plan) benchSteps(w *Workload, in *Inputs, out string) {
 
 // benchCellAt names a given open-loop cell of strategy s at the workload's rate (within
 // 5%), hold and TTL; "" when none.
-func benchCellAt(w *Workload, in *Inputs, s string) string {
+func benchCellAt(w *adr.Workload, in *adr.Inputs, s string) string {
 	for _, r := range in.Runs {
 		for _, c := range r.Cells {
 			if c.Strategy == s && c.Load.Mode == "open" && math.Abs(c.Load.TargetRate-w.LockRate) <= 0.05*w.LockRate &&
@@ -155,12 +156,12 @@ func benchCellAt(w *Workload, in *Inputs, s string) string {
 
 // updateStep prices the lock-free ways a correctness ADR weighs: one whole update,
 // closed loop with one client, as the ADR prices them (`run --workload update`).
-func (p *Plan) updateStep(w *Workload, in *Inputs, out string) {
-	if w.Purpose != Correctness {
+func (p *Plan) updateStep(w *adr.Workload, in *adr.Inputs, out string) {
+	if w.Purpose != adr.Correctness {
 		return
 	}
 	var missing []string
-	for _, s := range lockFreeStrategies {
+	for _, s := range adr.LockFreeStrategies {
 		if benchCellOf(in, s) {
 			p.Have = append(p.Have, "update cells of "+s)
 			continue
@@ -184,7 +185,7 @@ func (p *Plan) updateStep(w *Workload, in *Inputs, out string) {
 }
 
 // benchCellOf says whether a given run has a cell of strategy s.
-func benchCellOf(in *Inputs, s string) bool {
+func benchCellOf(in *adr.Inputs, s string) bool {
 	for _, r := range in.Runs {
 		for _, c := range r.Cells {
 			if c.Strategy == s {
@@ -195,12 +196,12 @@ func benchCellOf(in *Inputs, s string) bool {
 	return false
 }
 
-func (p *Plan) lagStep(w *Workload, in *Inputs, out string) {
+func (p *Plan) lagStep(w *adr.Workload, in *adr.Inputs, out string) {
 	if w.Faults.Failover == nil || w.Faults.Failover.PerYear == 0 {
 		return
 	}
-	m := &CrashModel{WriteRate: 2*w.LockRate + w.OtherWrites}
-	if _, why := m.lagAt(in.Safety); why == "" {
+	m := &adr.CrashModel{WriteRate: 2*w.LockRate + w.OtherWrites}
+	if _, why := m.LagAt(in.Safety); why == "" {
 		p.Have = append(p.Have, fmt.Sprintf("replication lag at or above the workload's %.0f writes/s", m.WriteRate))
 		return
 	}
@@ -209,7 +210,7 @@ func (p *Plan) lagStep(w *Workload, in *Inputs, out string) {
 	const trials = 5 // 50 probes on each of 2 replicas a trial: 500 lags a replica
 	t, _ := trialTimeOf("replication-lag", in)
 	p.Steps = append(p.Steps, Step{
-		What:         fmt.Sprintf("replication lag at %d writes/s (a SET and a release per lock, plus %s other writes/s)", rate, plain(w.OtherWrites)),
+		What:         fmt.Sprintf("replication lag at %d writes/s (a SET and a release per lock, plus %s other writes/s)", rate, adr.Plain(w.OtherWrites)),
 		Why:          "the crash-failover model's lag distribution",
 		Command:      fmt.Sprintf("lockbench safety --scenario replication-lag --trials %d --seed 1 --param rates=%d --param saturate=off", trials, rate),
 		Estimate:     time.Duration(trials) * t.at(0, 0),
@@ -254,40 +255,40 @@ type need struct {
 	strategies []string
 }
 
-func (p *Plan) trialSteps(w *Workload, in *Inputs, out string) {
+func (p *Plan) trialSteps(w *adr.Workload, in *adr.Inputs, out string) {
 	budget, side := *planBudget(w), "reaching the data"
-	if w.Purpose == Efficiency {
+	if w.Purpose == adr.Efficiency {
 		side = "two holders"
 	}
 	striking := 0
-	for _, k := range FaultKinds {
+	for _, k := range adr.FaultKinds {
 		if w.Faults.Rate(k).PerYear > 0 {
 			striking++
 		}
 	}
 	needs := map[string]*need{}
 	for _, o := range planOptions(w) {
-		for _, k := range FaultKinds {
+		for _, k := range adr.FaultKinds {
 			rate := w.Faults.Rate(k).PerYear
-			if rate == 0 || notApplicable(k, o) != "" {
+			if rate == 0 || adr.NotApplicable(k, o) != "" {
 				continue
 			}
-			pr, ok := probeFor(k, o)
+			pr, ok := adr.ProbeFor(k, o)
 			if !ok {
 				continue
 			}
-			scenario, patterns := pr.scenario, pr.mutex
-			if w.Purpose == Correctness {
-				scenario = pr.dataScenario()
-				if pr.data != nil {
-					patterns = pr.data
+			scenario, patterns := pr.Scenario, pr.Mutex
+			if w.Purpose == adr.Correctness {
+				scenario = pr.DataScenario()
+				if pr.Data != nil {
+					patterns = pr.Data
 				}
 			}
 			if len(patterns) == 0 {
 				continue
 			}
 			share := 1.0
-			if m := sizeModel(w, k, o); m != nil {
+			if m := adr.SizeModelFor(w, k, o); m != nil {
 				share = m.Share
 			}
 			if share == 0 {
@@ -302,8 +303,8 @@ func (p *Plan) trialSteps(w *Workload, in *Inputs, out string) {
 			if !slices.Contains(n.strategies, o.Probe) {
 				n.strategies = append(n.strategies, o.Probe)
 			}
-			vs := matching(in.Safety, scenario, patterns)
-			if demonstrated(scenario, sampleVariants(scenario, patterns)) {
+			vs := adr.Matching(in.Safety, scenario, patterns)
+			if adr.Demonstrated(scenario, sampleVariants(scenario, patterns)) {
 				n.trials = max(n.trials, demoTrials)
 				n.reasons = append(n.reasons, label+" (a demonstration)")
 				continue
@@ -312,8 +313,13 @@ func (p *Plan) trialSteps(w *Workload, in *Inputs, out string) {
 				n.seen = append(n.seen, fmt.Sprintf("%s: %d of %d", label, broke, judged))
 				continue
 			}
+			if adr.LabOnly(w, k, o, w.Purpose == adr.Correctness) { // no trial count sizes it: the lab's count is said beside
+				n.trials = max(n.trials, demoTrials)
+				n.reasons = append(n.reasons, label+" (not sized: the lab's count only)")
+				continue
+			}
 			pool := max(plannedRuns[scenario].pooled, 1)
-			per := int(math.Ceil(float64(zeroSeenTrials(rate*share*w.Occupancy.LocksHeld, budget/float64(striking))) / float64(pool)))
+			per := int(math.Ceil(float64(adr.ZeroSeenTrials(rate*share*w.Occupancy.LocksHeld, budget/float64(striking))) / float64(pool)))
 			if per == 0 {
 				continue // within the budget even if every such fault broke every held lock
 			}
@@ -332,7 +338,7 @@ func (p *Plan) trialSteps(w *Workload, in *Inputs, out string) {
 }
 
 // trialStep is the step for one scenario's trials, or what the given results have.
-func (p *Plan) trialStep(w *Workload, in *Inputs, out, scenario string, n *need) {
+func (p *Plan) trialStep(w *adr.Workload, in *adr.Inputs, out, scenario string, n *need) {
 	have := judgedPerVariant(in.Safety, scenario)
 	seen := ""
 	if len(n.seen) > 0 {
@@ -401,7 +407,7 @@ const keyedFailoverVariants = 2 * 5
 func failoverParams(params string, variants int, strategies []string) (string, int, []string) {
 	var stores []string
 	for _, s := range strategies {
-		if store, _, ok := keyedFailoverOf(s); ok && !slices.Contains(stores, store) {
+		if store, _, ok := adr.KeyedFailoverOf(s); ok && !slices.Contains(stores, store) {
 			stores = append(stores, store)
 		}
 	}
@@ -422,14 +428,8 @@ func pauseWait(factor float64) float64 { return (4*factor + 3) / 5 }
 
 // pauseParams runs pause-past-ttl at the workload's TTL on the options' strategies
 // (etcd only where its lease can be granted: whole seconds, at least 2 s).
-func pauseParams(w *Workload, options []string) (string, int, string) {
-	var run []string
-	for _, s := range options {
-		if strings.HasPrefix(s, "etcd") && (w.TTLD < 2*time.Second || w.TTLD%time.Second != 0) {
-			continue
-		}
-		run = append(run, s)
-	}
+func pauseParams(w *adr.Workload, options []string) (string, int, string) {
+	run := etcdWhereGranted(w, slices.Clone(options))
 	sort.Strings(run)
 	strategies := strings.Join(run, ",")
 	n := plannedRuns["pause-past-ttl"].variants * len(run)
@@ -438,8 +438,8 @@ func pauseParams(w *Workload, options []string) (string, int, string) {
 }
 
 // planBudget is the budget the purpose counts against.
-func planBudget(w *Workload) *float64 {
-	if w.Purpose == Correctness {
+func planBudget(w *adr.Workload) *float64 {
+	if w.Purpose == adr.Correctness {
 		return w.ViolationBudget
 	}
 	return w.DuplicateBudget
@@ -448,23 +448,23 @@ func planBudget(w *Workload) *float64 {
 // planOptions is one option of every kind that can meet the workload's purpose:
 // efficiency, each lock and the Sentinel guards; correctness, each lock's fenced twin
 // and the lock-free ways (a lock alone never qualifies).
-func planOptions(w *Workload) []*Option {
-	var out []*Option
+func planOptions(w *adr.Workload) []*adr.Option {
+	var out []*adr.Option
 	for _, s := range planStrategies() {
-		if w.Purpose == Correctness {
-			out = append(out, &Option{Kind: Fenced, Probe: s})
+		if w.Purpose == adr.Correctness {
+			out = append(out, &adr.Option{Kind: adr.Fenced, Probe: s})
 			continue
 		}
-		out = append(out, &Option{Kind: Lock, Probe: s})
+		out = append(out, &adr.Option{Kind: adr.Lock, Probe: s})
 	}
-	if w.Purpose == Efficiency {
-		for _, m := range safetyOnlyModes {
-			out = append(out, &Option{Kind: Lock, Probe: "sentinel", Mode: m.mode})
+	if w.Purpose == adr.Efficiency {
+		for _, m := range adr.SafetyOnlyModes {
+			out = append(out, &adr.Option{Kind: adr.Lock, Probe: "sentinel", Mode: m.Mode})
 		}
 		return out
 	}
-	for _, s := range lockFreeStrategies {
-		out = append(out, &Option{Kind: LockFree, Probe: s})
+	for _, s := range adr.LockFreeStrategies {
+		out = append(out, &adr.Option{Kind: adr.LockFree, Probe: s})
 	}
 	return out
 }
@@ -480,10 +480,10 @@ func sampleVariants(scenario string, patterns []string) []*results.Variant {
 }
 
 // tallyOf is the given judged trials of vs and those that broke on the side counted.
-func tallyOf(vs []*results.Variant, mutex bool, pr probe) (int, int) {
+func tallyOf(vs []*results.Variant, mutex bool, pr adr.Probe) (int, int) {
 	by := results.Violations
-	if !mutex && pr.dataBy != "" {
-		by = pr.dataBy
+	if !mutex && pr.DataBy != "" {
+		by = pr.DataBy
 	}
 	broke, judged := 0, 0
 	for _, v := range vs {
@@ -498,7 +498,7 @@ func tallyOf(vs []*results.Variant, mutex bool, pr probe) (int, int) {
 func judgedPerVariant(reports []*results.Report, scenario string) int {
 	var ns []int
 	for _, r := range reports {
-		if r != nil && r.Scenario == scenario {
+		if r != nil && r.Scenario == scenario && !boundaryReport(r) {
 			for _, v := range r.Variants {
 				ns = append(ns, v.Tally.Judged)
 			}
@@ -510,60 +510,14 @@ func judgedPerVariant(reports []*results.Report, scenario string) int {
 	return slices.Min(ns)
 }
 
-// boundarySteps check the size models at the workload's TTL: a pause just above and
-// just below the lease left, and the smallest breaking clock jump where a trial fits.
-func (p *Plan) boundarySteps(w *Workload, in *Inputs, out string) {
-	if r := w.Faults.ClientPause; r != nil && r.PerYear > 0 {
-		p.Steps = append(p.Steps, Step{
-			What:   fmt.Sprintf("a pause just below the lease left (TTL %v minus the time held) leaves one holder", w.TTLD),
-			Why:    "the pause model's boundary from below",
-			NotYet: fmt.Sprintf("pause-past-ttl pauses at least %g x the TTL, right after the grant; no scenario pauses for just under the lease left", pauseFactor),
-		})
-	}
-	r := w.Faults.ClockJump
-	if r == nil || r.PerYear == 0 {
-		return
-	}
-	p.Steps = append(p.Steps, Step{
-		What:   fmt.Sprintf("on a single master, the smallest breaking forward jump is TTL - hold = %v", w.TTLD-w.HoldD),
-		Why:    "the clock-jump model's boundary",
-		NotYet: "single-clock-skew holds A for its whole lease, so every forward jump breaks it; no scenario holds for the workload's hold under a jump",
-	})
-	// Redlock: k >= 3 nodes jumping break it once J > drift x TTL (redsync's drift 0.01).
-	edge := time.Duration(0.01 * float64(w.TTLD))
-	const trials = 3
-	t, ok := trialTimeOf("redlock-clock-jump", in)
-	fits := w.TTLD <= time.Minute // a trial lasts about one TTL
-	dir := filepath.Join(out, "redlock-clock-jump")
-	below, above := (edge * 9 / 10).Round(time.Millisecond), (edge * 11 / 10).Round(time.Millisecond)
-	st := Step{
-		What: fmt.Sprintf("Redlock with 3 nodes jumping %v and %v, either side of drift x TTL = %v", below, above, edge),
-		Why:  "the Redlock jump boundary at the workload's TTL",
-		Out:  dir,
-	}
-	if !fits || below < time.Millisecond {
-		st.NotYet = fmt.Sprintf("a trial lasts about one TTL (%v) and the jumps must be at least 1 ms apart: it does not fit", w.TTLD)
-		p.Steps = append(p.Steps, st)
-		return
-	}
-	st.Command = fmt.Sprintf("lockbench safety --scenario redlock-clock-jump --trials %d --seed 1 --param strategies=redlock --param k=3 --param ttl=%v --param jumps=%v,%v",
-		trials, w.TTLD, below, above)
-	if ok {
-		per := t.at(w.TTLD, 1)
-		st.Estimate = time.Duration(trials*2) * per
-		st.EstimateFrom = fmt.Sprintf("%d trials x 2 variants x %v a trial (its fixed part kept, the lease made the workload's TTL): %s", trials, per.Round(10*time.Millisecond), t.From)
-	}
-	p.Steps = append(p.Steps, st)
-}
-
 // planLabel names a planned option as the ADR does.
-func planLabel(o *Option) string {
+func planLabel(o *adr.Option) string {
 	switch {
 	case o.Mode != "":
 		return o.Probe + " + " + o.Mode
-	case o.Kind == Fenced:
+	case o.Kind == adr.Fenced:
 		return o.Probe + " + fence"
-	case o.Kind == LockFree:
+	case o.Kind == adr.LockFree:
 		return o.Probe + " (no lock)"
 	}
 	return o.Probe

@@ -1,9 +1,11 @@
-package adr
+package plan
 
 import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/lockbench/lockbench/adr"
 )
 
 // trialTime is how long one trial of a scenario takes: a fixed part (set-up, the
@@ -69,10 +71,10 @@ const measuredUpdateCellFrom = "one cell's warm-up and measured part, plus 1.28 
 // trialTimeOf is the per-trial time of scenario: from the given results when they ran
 // it (their report's seconds over its trials), else the one measured here; false when
 // neither has it.
-func trialTimeOf(scenario string, in *Inputs) (trialTime, bool) {
+func trialTimeOf(scenario string, in *adr.Inputs) (trialTime, bool) {
 	ref, known := measuredTrials[scenario]
 	for i, rep := range in.Safety {
-		if rep == nil || rep.Scenario != scenario || rep.Seconds <= 0 {
+		if rep == nil || rep.Scenario != scenario || rep.Seconds <= 0 || boundaryReport(rep) {
 			continue
 		}
 		n := 0

@@ -1,0 +1,131 @@
+package adr
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// Boundary runs at the workload's TTL reach the models' "checked" line; runs at the
+// lab's own TTL do not.
+func TestBoundaryChecksAtTheWorkloadsTTL(t *testing.T) {
+	w, err := LoadWorkload("../docs/adr-workload.yaml") // TTL 30s
+	if err != nil {
+		t.Fatal(err)
+	}
+	pause := adrtest.HandReport("pause-past-ttl", adrtest.HandVariant("single/no-watchdog", results.Violations, 3, 3), adrtest.HandVariant("single/watchdog", results.Violations, 3, 3),
+		adrtest.HandVariant("single/no-watchdog-fenced", results.Violations, 3, 3))[0]
+	pause.Params = map[string]string{"ttl": "30s", "pause-factor": "1.5"}
+	below, above := adrtest.HandVariant("k=3/J=270ms", results.Violations, 3, 0), adrtest.HandVariant("k=3/J=330ms", results.Violations, 3, 3)
+	below.Params = map[string]string{"strategy": "redlock", "k": "3", "jump": "270ms", "ttl": "30s"}
+	above.Params = map[string]string{"strategy": "redlock", "k": "3", "jump": "330ms", "ttl": "30s"}
+	jump := adrtest.HandReport("redlock-clock-jump", below, above)[0]
+	reports := []*results.Report{pause, jump}
+
+	pm := SizeModelFor(w, ClientPause, &Option{Kind: Lock, Probe: "single"})
+	boundaryChecked(pm, w, ClientPause, reports)
+	if !strings.Contains(pm.Checked, "at the workload's TTL 30s, a pause of 1.5 x it gave two holders in 6 of 6 judged unfenced trials") {
+		t.Errorf("pause: %s", pm.Checked)
+	}
+	jm := SizeModelFor(w, ClockJump, &Option{Kind: Lock, Probe: "redlock"})
+	boundaryChecked(jm, w, ClockJump, reports)
+	if !strings.Contains(jm.Checked, "redlock-clock-jump gave two holders with 3 nodes jumping 270ms: 0 of 3, 3 nodes jumping 330ms: 3 of 3 judged (redsync's drift x TTL = 300ms)") {
+		t.Errorf("jump: %s", jm.Checked)
+	}
+	pause.Params["ttl"], below.Params["ttl"], above.Params["ttl"] = "300ms", "1s", "1s"
+	lab := SizeModelFor(w, ClientPause, &Option{Kind: Lock, Probe: "single"})
+	boundaryChecked(lab, w, ClientPause, reports)
+	labJump := SizeModelFor(w, ClockJump, &Option{Kind: Lock, Probe: "redlock"})
+	boundaryChecked(labJump, w, ClockJump, reports)
+	if strings.Contains(lab.Checked, "workload's TTL 30s,") || strings.Contains(labJump.Checked, "workload's TTL 30s,") {
+		t.Errorf("the lab's TTL read as the workload's: %s / %s", lab.Checked, labJump.Checked)
+	}
+}
+
+// boundaryVariant is n judged trials of one side of a boundary run, k with two holders.
+func boundaryVariant(name string, params map[string]string, n, k int) *results.Variant {
+	v := adrtest.HandVariant(name, results.Violations, n, k)
+	v.Params = params
+	return v
+}
+
+// pauseBoundaryReports is pause-past-ttl's mechanism at the workload's TTL 30s and its
+// boundary mode after the workload's 50ms hold, below broken in brokeBelow of 3.
+func pauseBoundaryReports(brokeBelow int) []*results.Report {
+	mech := adrtest.HandReport("pause-past-ttl", adrtest.HandVariant("single/no-watchdog", results.Violations, 3, 3), adrtest.HandVariant("single/watchdog", results.Violations, 3, 3))[0]
+	mech.Params = map[string]string{"ttl": "30s", "pause-factor": "1.5"}
+	p := func(side, factor string) map[string]string {
+		return map[string]string{"strategy": "single", "side": side, "pause_factor": factor, "pause_at": "50ms", "ttl": "30s"}
+	}
+	bound := adrtest.HandReport("pause-past-ttl", boundaryVariant("single/below-lease-0.8x", p("below", "0.8"), 3, brokeBelow),
+		boundaryVariant("single/above-lease-1.2x", p("above", "1.2"), 3, 3))[0]
+	bound.Params = map[string]string{"ttl": "30s", "mode": "boundary", "pause-at": "50ms"}
+	return []*results.Report{mech, bound}
+}
+
+// Both sides of the pause boundary at the workload's TTL and hold reach the model's
+// line with their counts and intervals; a break below the boundary contradicts the
+// model, and the lab's pause probability is then not sized: missing evidence.
+func TestPauseBoundaryAtTheWorkloadsTTLChecksTheModel(t *testing.T) {
+	w, err := LoadWorkload("../docs/adr-workload.yaml") // TTL 30s, hold 50ms
+	if err != nil {
+		t.Fatal(err)
+	}
+	single := &Option{Kind: Lock, Probe: "single"}
+	held := SizeModelFor(w, ClientPause, single)
+	boundaryChecked(held, w, ClientPause, pauseBoundaryReports(0))
+	for _, want := range []string{"at the workload's TTL 30s, a pause of 1.5 x it gave two holders in 6 of 6 judged unfenced trials",
+		"single, below (a stop of 0.8 x the lease left): two holders in 0 of 3 judged (0-56%)",
+		"single, above (a stop of 1.2 x the lease left): two holders in 3 of 3 judged (44-100%)",
+		"as the model says: none below the boundary, every one above"} {
+		if !strings.Contains(held.Checked, want) || held.Contradicted != "" {
+			t.Errorf("model held: want %q in %s (contradicted %q)", want, held.Checked, held.Contradicted)
+		}
+	}
+	broke := SizeModelFor(w, ClientPause, single)
+	boundaryChecked(broke, w, ClientPause, pauseBoundaryReports(1))
+	if !strings.Contains(broke.Checked, "the model is contradicted: single broke 1 of 3 judged below the boundary") || broke.Contradicted == "" {
+		t.Errorf("a break below the boundary does not contradict the model: %s", broke.Checked)
+	}
+	for brokeBelow, sized := range map[int]bool{0: true, 1: false} {
+		e := exposures(w, pauseBoundaryReports(brokeBelow), single)[1]
+		if e.Kind != ClientPause || e.Mutex == nil || (e.Mutex.NotSized == "") != sized {
+			t.Errorf("%d broke below: pause measured %+v, want sized %v", brokeBelow, e.Mutex, sized)
+		}
+	}
+}
+
+// The single-master jump boundary at the workload's TTL and hold: every judged trial
+// above broke, as the model says; one above that held makes its count an upper end
+// there, contradicting nothing; a run at another hold is not the workload's.
+func TestSingleJumpBoundaryAtTheWorkloadsTTLAndHold(t *testing.T) {
+	w, err := LoadWorkload("../docs/adr-workload.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(hold string, brokeAbove int) []*results.Report {
+		p := func(side, jump, factor string) map[string]string {
+			return map[string]string{"side": side, "jump": jump, "jump_factor": factor, "ttl": "30s", "hold": hold}
+		}
+		return adrtest.HandReport("single-clock-skew", boundaryVariant("jump-below-0.8x", p("below", "23.96s", "0.8"), 3, 0),
+			boundaryVariant("jump-above-1.2x", p("above", "35.94s", "1.2"), 3, brokeAbove))
+	}
+	single := &Option{Kind: Lock, Probe: "single"}
+	m := SizeModelFor(w, ClockJump, single)
+	boundaryChecked(m, w, ClockJump, run("50ms", 3))
+	if !strings.Contains(m.Checked, "at the workload's TTL 30s and hold 50ms (TTL - hold = 29.95s): single, below (a jump of 23.96s (0.8 x TTL - hold)): two holders in 0 of 3 judged (0-56%)") || m.Contradicted != "" {
+		t.Errorf("jump boundary: %s", m.Checked)
+	}
+	held := SizeModelFor(w, ClockJump, single)
+	boundaryChecked(held, w, ClockJump, run("50ms", 2))
+	if !strings.Contains(held.Checked, "the model overcounts there (single held in 1 of 3 judged above it): its count is an upper end") || held.Contradicted != "" {
+		t.Errorf("a jump above TTL - hold that held: %s (contradicted %q)", held.Checked, held.Contradicted)
+	}
+	other := SizeModelFor(w, ClockJump, single)
+	boundaryChecked(other, w, ClockJump, run("100ms", 3))
+	if strings.Contains(other.Checked, "boundary mode") {
+		t.Errorf("a run at another hold read as the workload's: %s", other.Checked)
+	}
+}

@@ -1,0 +1,123 @@
+// Package modelcheck reads what the lab's boundary runs say of a size model at a
+// workload's TTL and hold: each side's judged trials with two holders, against the
+// model's none below the boundary and every one above. adr writes it into the model's
+// line; adr/plan asks which runs the results already have.
+package modelcheck
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// Side is one side of a size model's boundary run at a workload's TTL and hold.
+type Side struct {
+	Strategy string
+	Below    bool
+	Size     string // what ran, in words
+	P        results.Proportion
+}
+
+// Pause is pause-past-ttl's boundary variants run at ttl, the holder stopping after it
+// held for hold (the lease left is then TTL - hold, where the pause model's share
+// starts).
+func Pause(reports []*results.Report, ttl, hold time.Duration) []Side {
+	return sides(reports, "pause-past-ttl", func(p map[string]string) (string, bool) {
+		at, err := time.ParseDuration(p["pause_at"])
+		return fmt.Sprintf("a stop of %s x the lease left", p["pause_factor"]), err == nil && at == hold && AtTTL(p, ttl)
+	})
+}
+
+// SingleJump is single-clock-skew's boundary variants run at ttl and hold.
+func SingleJump(reports []*results.Report, ttl, hold time.Duration) []Side {
+	return sides(reports, "single-clock-skew", func(p map[string]string) (string, bool) {
+		h, err := time.ParseDuration(p["hold"])
+		return fmt.Sprintf("a jump of %s (%s x TTL - hold)", p["jump"], p["jump_factor"]), err == nil && h == hold && AtTTL(p, ttl)
+	})
+}
+
+// AtTTL says whether a report or variant ran at ttl.
+func AtTTL(params map[string]string, ttl time.Duration) bool {
+	d, err := time.ParseDuration(params["ttl"])
+	return err == nil && d == ttl
+}
+
+// sides reads the variants of scenario that name a side and that at accepts.
+func sides(reports []*results.Report, scenario string, at func(map[string]string) (string, bool)) []Side {
+	var out []Side
+	for _, r := range reports {
+		if r == nil || r.Scenario != scenario {
+			continue
+		}
+		for _, v := range r.Variants {
+			side := v.Params["side"]
+			size, ok := at(v.Params)
+			if side == "" || !ok || v.Tally.Judged == 0 {
+				continue
+			}
+			strategy := v.Params["strategy"]
+			if strategy == "" {
+				strategy = "single" // single-clock-skew runs no other
+			}
+			out = append(out, Side{Strategy: strategy, Below: side == "below", Size: size,
+				P: results.ProportionOf(v.Tally.Broke[results.Violations], v.Tally.Judged)})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Strategy < out[j].Strategy })
+	return out
+}
+
+// Text says each side's count. against, when not empty, is how the runs contradict
+// the model: a break below the boundary, where the model counts none (it would
+// undercount). A judged trial above it that held is said too, but contradicts no
+// count: the model takes it as broken, so its count is an upper end there.
+func Text(ss []Side) (text, against string) {
+	var parts, why, over []string
+	for _, s := range ss {
+		where := "above"
+		if s.Below {
+			where = "below"
+		}
+		parts = append(parts, fmt.Sprintf("%s, %s (%s): two holders in %s", s.Strategy, where, s.Size, s.P))
+		switch {
+		case s.Below && s.P.K > 0:
+			why = append(why, fmt.Sprintf("%s broke %d of %d judged below the boundary", s.Strategy, s.P.K, s.P.N))
+		case !s.Below && s.P.K < s.P.N:
+			over = append(over, fmt.Sprintf("%s held in %d of %d judged above it", s.Strategy, s.P.N-s.P.K, s.P.N))
+		}
+	}
+	text = strings.Join(parts, "; ")
+	if len(over) > 0 {
+		text += "; the model overcounts there (" + strings.Join(over, ", ") + "): its count is an upper end"
+	}
+	if len(why) > 0 {
+		against = strings.Join(why, ", ")
+		return text + "; the model is contradicted: " + against, against
+	}
+	if len(over) > 0 {
+		return text + "; none broke below the boundary, as the model says", ""
+	}
+	return text + "; as the model says: none below the boundary, every one above", ""
+}
+
+// Covered names the strategies whose every side ran at least n judged trials.
+func Covered(ss []Side, n int) []string {
+	judged := map[string]map[bool]int{}
+	for _, s := range ss {
+		if judged[s.Strategy] == nil {
+			judged[s.Strategy] = map[bool]int{}
+		}
+		judged[s.Strategy][s.Below] += s.P.N
+	}
+	var out []string
+	for s, by := range judged {
+		if by[true] >= n && by[false] >= n {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,218 @@
+package plan
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/adr"
+	"github.com/lockbench/lockbench/adr/modelcheck"
+	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// boundaryTrials is the judged trials a side of a boundary gets: the model says none
+// breaks below and every one above, so a few trials can contradict it.
+const boundaryTrials = 3
+
+// boundaryFactors are the sides run, as factors of the model's boundary: just below
+// and just above it (the scenarios' boundary-factors default).
+var boundaryFactors = []float64{0.8, 1.2}
+
+// factorsParam is boundaryFactors as the scenarios' --param.
+func factorsParam() string {
+	var fs []string
+	for _, f := range boundaryFactors {
+		fs = append(fs, strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	return "--param boundary-factors=" + strings.Join(fs, ",")
+}
+
+// boundarySteps check the size models at the workload's TTL and hold: a pause just
+// below and just above the lease left, a single master's clock jump either side of
+// TTL - hold, and Redlock's jump either side of drift x TTL where a trial fits; then
+// what no model sizes yet.
+func (p *Plan) boundarySteps(w *adr.Workload, in *adr.Inputs, out string) {
+	p.pauseBoundaryStep(w, in, out)
+	p.singleJumpBoundaryStep(w, in, out)
+	p.redlockJumpStep(w, in, out)
+	p.unsizedSteps(w)
+}
+
+// pauseBoundaryStep runs pause-past-ttl's boundary mode on the options' strategies:
+// the holder works the workload's hold, then stops either side of the lease left.
+func (p *Plan) pauseBoundaryStep(w *adr.Workload, in *adr.Inputs, out string) {
+	if r := w.Faults.ClientPause; r == nil || r.PerYear == 0 {
+		return
+	}
+	var run []string
+	for _, o := range planOptions(w) {
+		if _, ok := adr.ProbeFor(adr.ClientPause, o); ok && o.Kind != adr.LockFree && !slices.Contains(run, o.Probe) {
+			run = append(run, o.Probe)
+		}
+	}
+	run = etcdWhereGranted(w, run)
+	have := modelcheck.Covered(modelcheck.Pause(in.Safety, w.TTLD, w.HoldD), boundaryTrials)
+	run = slices.DeleteFunc(run, func(s string) bool { return slices.Contains(have, s) })
+	if len(have) > 0 {
+		p.Have = append(p.Have, fmt.Sprintf("pause boundary at the workload's TTL and hold, %d judged a side or more: %s", boundaryTrials, strings.Join(have, ", ")))
+	}
+	if len(run) == 0 {
+		return
+	}
+	sort.Strings(run)
+	left := clocks.SingleJumpThreshold(w.TTLD, w.HoldD) // the lease left after the hold: TTL - hold
+	variants := len(boundaryFactors) * len(run)
+	st := Step{
+		What: fmt.Sprintf("pause-past-ttl's boundary mode at the workload's TTL %v: the holder works its %v hold, then stops %s the lease left (%v), unfenced, on %s: %d variants",
+			w.TTLD, w.HoldD, factorsText(), left, strings.Join(run, ", "), variants),
+		Why: "the pause model's boundary: a pause breaks the lock exactly when it outlasts the lease left (none below, every one above)",
+		Command: fmt.Sprintf("lockbench safety --scenario pause-past-ttl --trials %d --seed 1 --param strategies=%s --param ttl=%v --param mode=boundary --param pause-at=%v %s",
+			boundaryTrials, strings.Join(run, ","), w.TTLD, w.HoldD, factorsParam()),
+		Out: filepath.Join(out, "pause-boundary"),
+	}
+	if t, ok := trialTimeOf("pause-past-ttl", in); ok {
+		var wait float64 // a trial lasts the hold and the stop: in TTLs, averaged over the sides
+		for _, f := range boundaryFactors {
+			wait += (w.HoldD.Seconds() + f*left.Seconds()) / w.TTLD.Seconds() / float64(len(boundaryFactors))
+		}
+		per := t.at(w.TTLD, wait)
+		st.Estimate = time.Duration(boundaryTrials*variants) * per
+		st.EstimateFrom = fmt.Sprintf("%d trials x %d variants x %v a trial (its fixed part kept, the wait made the hold and the stop): %s", boundaryTrials, variants, per.Round(10*time.Millisecond), t.From)
+	}
+	p.Steps = append(p.Steps, st)
+}
+
+// etcdWhereGranted drops etcd's strategies where the workload's TTL is no lease etcd
+// grants (whole seconds, at least 2 s).
+func etcdWhereGranted(w *adr.Workload, strategies []string) []string {
+	return slices.DeleteFunc(strategies, func(s string) bool {
+		return strings.HasPrefix(s, "etcd") && (w.TTLD < 2*time.Second || w.TTLD%time.Second != 0)
+	})
+}
+
+// factorsText is "0.8 x and 1.2 x".
+func factorsText() string {
+	var fs []string
+	for _, f := range boundaryFactors {
+		fs = append(fs, strconv.FormatFloat(f, 'g', -1, 64)+" x")
+	}
+	return strings.Join(fs, " and ")
+}
+
+// singleJumpTTLFloor is single-clock-skew's shortest TTL.
+const singleJumpTTLFloor = 200 * time.Millisecond
+
+// singleJumpBoundaryStep runs single-clock-skew's boundary mode at the workload's TTL
+// and hold: jumps either side of TTL - hold, A leaving after its hold.
+func (p *Plan) singleJumpBoundaryStep(w *adr.Workload, in *adr.Inputs, out string) {
+	if r := w.Faults.ClockJump; r == nil || r.PerYear == 0 || !slices.ContainsFunc(planOptions(w), func(o *adr.Option) bool {
+		pr, ok := adr.ProbeFor(adr.ClockJump, o)
+		return ok && pr.Scenario == "single-clock-skew"
+	}) {
+		return
+	}
+	threshold := clocks.SingleJumpThreshold(w.TTLD, w.HoldD)
+	var jumps []string
+	for _, f := range boundaryFactors {
+		jumps = append(jumps, time.Duration(f*float64(threshold)).Round(time.Millisecond).String())
+	}
+	st := Step{
+		What: fmt.Sprintf("single-clock-skew's boundary mode at the workload's TTL %v and hold %v: the master's clock jumps %s (%s TTL - hold = %v) at the grant, A leaving after its hold: %d variants",
+			w.TTLD, w.HoldD, strings.Join(jumps, " and "), factorsText(), threshold, len(boundaryFactors)),
+		Why: "the single-master jump model: the smallest breaking jump is TTL - hold (none below breaks, every one above does)",
+		Out: filepath.Join(out, "single-jump-boundary"),
+	}
+	if slices.Contains(modelcheck.Covered(modelcheck.SingleJump(in.Safety, w.TTLD, w.HoldD), boundaryTrials), "single") {
+		p.Have = append(p.Have, fmt.Sprintf("single-master jump boundary at the workload's TTL and hold, %d judged a side or more", boundaryTrials))
+		return
+	}
+	if w.TTLD < singleJumpTTLFloor {
+		st.NotYet = fmt.Sprintf("single-clock-skew runs TTLs of %v or more; the workload's is %v", singleJumpTTLFloor, w.TTLD)
+		p.Steps = append(p.Steps, st)
+		return
+	}
+	st.Command = fmt.Sprintf("lockbench safety --scenario single-clock-skew --trials %d --seed 1 --param mode=boundary --param ttl=%v --param hold=%v %s",
+		boundaryTrials, w.TTLD, w.HoldD, factorsParam())
+	if t, ok := trialTimeOf("single-clock-skew", in); ok {
+		per := t.at(w.HoldD, 1) // A leaves after its hold, not its lease
+		st.Estimate = time.Duration(boundaryTrials*len(boundaryFactors)) * per
+		st.EstimateFrom = fmt.Sprintf("%d trials x %d variants x %v a trial (its fixed part kept, the wait made the hold): %s", boundaryTrials, len(boundaryFactors), per.Round(10*time.Millisecond), t.From)
+	}
+	p.Steps = append(p.Steps, st)
+}
+
+// redlockJumpStep: k >= 3 Redlock nodes jumping break it once J > drift x TTL
+// (redsync's drift 0.01).
+func (p *Plan) redlockJumpStep(w *adr.Workload, in *adr.Inputs, out string) {
+	if r := w.Faults.ClockJump; r == nil || r.PerYear == 0 {
+		return
+	}
+	edge := time.Duration(0.01 * float64(w.TTLD))
+	t, ok := trialTimeOf("redlock-clock-jump", in)
+	fits := w.TTLD <= time.Minute // a trial lasts about one TTL
+	below, above := (edge * 9 / 10).Round(time.Millisecond), (edge * 11 / 10).Round(time.Millisecond)
+	st := Step{
+		What: fmt.Sprintf("Redlock with 3 nodes jumping %v and %v, either side of drift x TTL = %v", below, above, edge),
+		Why:  "the Redlock jump boundary at the workload's TTL",
+		Out:  filepath.Join(out, "redlock-clock-jump"),
+	}
+	if !fits || below < time.Millisecond {
+		st.NotYet = fmt.Sprintf("a trial lasts about one TTL (%v) and the jumps must be at least 1 ms apart: it does not fit", w.TTLD)
+		p.Steps = append(p.Steps, st)
+		return
+	}
+	st.Command = fmt.Sprintf("lockbench safety --scenario redlock-clock-jump --trials %d --seed 1 --param strategies=redlock --param k=3 --param ttl=%v --param jumps=%v,%v",
+		boundaryTrials, w.TTLD, below, above)
+	if ok {
+		per := t.at(w.TTLD, 1)
+		st.Estimate = time.Duration(boundaryTrials*2) * per
+		st.EstimateFrom = fmt.Sprintf("%d trials x 2 variants x %v a trial (its fixed part kept, the lease made the workload's TTL): %s", boundaryTrials, per.Round(10*time.Millisecond), t.From)
+	}
+	p.Steps = append(p.Steps, st)
+}
+
+// unsizedSteps names, per fault, the options whose probability no model carries to
+// the workload: the ADR counts them as missing evidence whatever the lab runs.
+func (p *Plan) unsizedSteps(w *adr.Workload) {
+	for _, k := range adr.FaultKinds {
+		if w.Faults.Rate(k).PerYear == 0 {
+			continue
+		}
+		var labels []string
+		for _, o := range planOptions(w) {
+			pr, ok := adr.ProbeFor(k, o)
+			switch {
+			case !ok || adr.NotApplicable(k, o) != "" || !adr.LabOnly(w, k, o, w.Purpose == adr.Correctness):
+			case pr.Scenario == "etcd-leader-kill": // consensus keeps it through the kill: a mechanism, no size
+			default:
+				if l := planLabel(o); !slices.Contains(labels, l) {
+					labels = append(labels, l)
+				}
+			}
+		}
+		if len(labels) == 0 {
+			continue
+		}
+		p.Steps = append(p.Steps, Step{
+			What:   fmt.Sprintf("%s sized to the workload for %s", k, strings.Join(labels, ", ")),
+			Why:    "the ADR's count a year: without a model the lab's probability is not the workload's, so it counts as missing evidence",
+			NotYet: notSizedWhy[k],
+		})
+	}
+}
+
+// notSizedWhy says what a model of each unsized fault would need.
+var notSizedWhy = map[adr.FaultKind]string{
+	adr.Failover:     "no model carries the lab's kill delays and replica lags (failover-loss, fence-regression) to the workload's under a guard (WAIT, min-replicas, a cluster's failover) or behind a fence; the crash-failover model sizes Sentinel's two holders with no guard only",
+	adr.RestartEmpty: "no model gives the share of the workload's holds that sit on exactly a quorum including the node that restarts empty",
+	adr.ClockJump:    "no model gives the share of the workload's holds on exactly a quorum including the jumping node",
+}
+
+// boundaryReport says a report ran a scenario's boundary mode, whose trials neither
+// count for its mechanism's variants nor time them.
+func boundaryReport(r *results.Report) bool { return r != nil && r.Params["mode"] == "boundary" }

@@ -1,0 +1,66 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lockbench/lockbench/adr"
+	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// --plan lists the boundary runs at each shipped workload's TTL and hold, sized by
+// hand: TTL 30s - hold 50ms = 29.95s, so jumps of 0.8 x = 23.96s and 1.2 x = 35.94s;
+// - hold 20ms = 29.98s: 23.984s and 35.976s. The pause boundary stops after the hold.
+func TestPlanListsTheBoundaryRunsAtTheWorkloadsTTLAndHold(t *testing.T) {
+	for _, c := range []struct {
+		workload, hold, jumps string
+	}{
+		{"../../docs/adr-workload.yaml", "50ms", "23.96s and 35.94s"},
+		{"../../docs/adr-workload-correctness.yaml", "20ms", "23.984s and 35.976s"},
+	} {
+		w, err := adr.LoadWorkload(c.workload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := MakePlan(w, c.workload, &adr.Inputs{}, "m").Text()
+		for _, want := range []string{
+			"--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=",
+			"--param ttl=30s --param mode=boundary --param pause-at=" + c.hold + " --param boundary-factors=0.8,1.2 --out m/pause-boundary",
+			"--scenario single-clock-skew --trials 3 --seed 1 --param mode=boundary --param ttl=30s --param hold=" + c.hold + " --param boundary-factors=0.8,1.2 --out m/single-jump-boundary",
+			"the master's clock jumps " + c.jumps,
+			"node_restart_empty sized to the workload for redlock",
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the plan lacks %q:\n%s", c.workload, want, text)
+			}
+		}
+		if strings.Contains(text, "no scenario pauses for just under the lease left") {
+			t.Errorf("%s: the pause boundary is still said not to be runnable", c.workload)
+		}
+	}
+}
+
+// Both sides run at the workload's TTL and hold, 3 judged each, are had, not planned
+// again; at another hold they are planned.
+func TestPlanKeepsBoundaryRunsItHas(t *testing.T) {
+	w, err := adr.LoadWorkload("../../docs/adr-workload.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	side := func(name, side, hold string, broke int) *results.Variant {
+		v := adrtest.HandVariant(name, results.Violations, 3, broke)
+		v.Params = map[string]string{"side": side, "ttl": "30s", "hold": hold, "jump": "x", "jump_factor": "y"}
+		return v
+	}
+	jumps := adrtest.HandReport("single-clock-skew", side("jump-below-0.8x", "below", "50ms", 0), side("jump-above-1.2x", "above", "50ms", 3))
+	jumps[0].Params = map[string]string{"mode": "boundary"}
+	text := MakePlan(w, "w.yaml", &adr.Inputs{Safety: jumps}, "m").Text()
+	if strings.Contains(text, "--scenario single-clock-skew") || !strings.Contains(text, "* single-master jump boundary at the workload's TTL and hold, 3 judged a side or more") {
+		t.Errorf("a jump boundary the results have is planned again:\n%s", text)
+	}
+	jumps[0].Variants[0].Params["hold"], jumps[0].Variants[1].Params["hold"] = "100ms", "100ms"
+	if text := MakePlan(w, "w.yaml", &adr.Inputs{Safety: jumps}, "m").Text(); !strings.Contains(text, "--scenario single-clock-skew") {
+		t.Errorf("a jump boundary at another hold stands for the workload's:\n%s", text)
+	}
+}

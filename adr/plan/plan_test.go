@@ -1,0 +1,95 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lockbench/lockbench/adr"
+	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// A rate already seen above 0 is not planned (no trial count brings it within the
+// budget), and a demonstration run often enough is listed as had, not run again.
+func TestPlanSkipsSeenRatesAndDemonstrationsRun(t *testing.T) {
+	w, err := adr.LoadWorkload("../../docs/adr-workload-correctness.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var safety []*results.Report
+	safety = append(safety, adrtest.HandReport("fence-regression", adrtest.HandVariant("sentinel/lagging-followers", results.ReissuedTokens, 10, 1))...)
+	safety = append(safety, adrtest.HandReport("lost-updates", adrtest.HandVariant("pause/cas-version", results.LostUpdates, 3, 0),
+		adrtest.HandVariant("pause/unique-key", results.LostUpdates, 3, 0), adrtest.HandVariant("pause/atomic", results.LostUpdates, 3, 0))...)
+	text := MakePlan(w, "w.yaml", &adr.Inputs{Safety: safety}, "m").Text()
+	if strings.Contains(text, "--scenario fence-regression") || !strings.Contains(text, "sentinel + fence under failover: 1 of 10") {
+		t.Errorf("a seen rate is planned:\n%s", text)
+	}
+	if strings.Contains(text, "--scenario lost-updates") || !strings.Contains(text, "* lost-updates: 3 judged trials a variant, of 3 needed") {
+		t.Errorf("demonstrations run 3 times are planned again:\n%s", text)
+	}
+	// Without them, both are planned: the checks above can fail.
+	bare := MakePlan(w, "w.yaml", &adr.Inputs{}, "m").Text()
+	// fence-regression's count is not sized (no model carries its follower lag to the
+	// workload's): 3 trials show the lab's count; no number of them bounds the year.
+	if !strings.Contains(bare, "--scenario fence-regression --trials 3") || !strings.Contains(bare, "sentinel + fence under failover (not sized: the lab's count only)") ||
+		!strings.Contains(bare, "--scenario lost-updates --trials 3") {
+		t.Errorf("the bare plan lacks them:\n%s", bare)
+	}
+}
+
+// The estimate of a TTL-long trial keeps the measured fixed part and scales the wait:
+// pause-past-ttl measured 0.94 s with a 0.9 s pause (3 x 300 ms), so at a 30 s TTL and
+// a 1.5 x pause a trial is 0.04 + 45 = 45.04 s.
+func TestTrialTimeScalesTheWaitOnly(t *testing.T) {
+	got := measuredTrials["pause-past-ttl"].at(30e9, 1.5)
+	if got.Seconds() < 45.039 || got.Seconds() > 45.041 {
+		t.Fatalf("got %v", got)
+	}
+	// pause-past-ttl's mean wait: four variants pause, watchdog-slow-work works 3 x TTL;
+	// at the reference's factor 3 that is the 3 x TTL measured.
+	if pauseWait(3) != 3 || pauseWait(1.5) != 1.8 {
+		t.Fatalf("pauseWait(3) = %v, pauseWait(1.5) = %v", pauseWait(3), pauseWait(1.5))
+	}
+}
+
+// Results given with their own timing are used before the reference, and named.
+func TestTrialTimeFromTheGivenResults(t *testing.T) {
+	rep := adrtest.HandReport("redlock-restart", adrtest.HandVariant("redlock/restart-empty", results.Violations, 4, 4))[0]
+	rep.Seconds = 20
+	tt, ok := trialTimeOf("redlock-restart", &adr.Inputs{Safety: []*results.Report{rep}, SafetyFrom: []string{"dir/x"}})
+	if !ok || tt.Seconds != 5 || !strings.HasPrefix(tt.From, "dir/x: 4 trials in 20.0 s") {
+		t.Fatalf("%+v", tt)
+	}
+	// A pause-past-ttl run at its own TTL and factor: 2 s a trial at 1 s, factor 1.5
+	// (1.8 s of waiting), so 0.2 s fixed; at 30 s and 1.5: 54.2 s.
+	pause := adrtest.HandReport("pause-past-ttl", adrtest.HandVariant("single/no-watchdog", results.Violations, 5, 5))[0]
+	pause.Seconds, pause.Params = 10, map[string]string{"ttl": "1s", "pause-factor": "1.5"}
+	pt, ok := trialTimeOf("pause-past-ttl", &adr.Inputs{Safety: []*results.Report{pause}})
+	if got := pt.at(30e9, pauseWait(1.5)).Seconds(); !ok || got < 54.199 || got > 54.201 {
+		t.Fatalf("%+v: %v", pt, got)
+	}
+}
+
+// A failover the cluster's options need is planned on the cluster: failover-loss
+// runs sentinel unless told, so the step names both, and counts the cluster's
+// variants (none and wait1 at five delays); without them it stays sentinel's.
+func TestPlannedFailoverTrialsRunOnTheClusterItsOptionsNeed(t *testing.T) {
+	w, err := adr.LoadWorkload("../testdata/efficiency.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Plan{}
+	p.trialStep(w, &adr.Inputs{}, "m", "failover-loss", &need{trials: 2, reasons: []string{"cluster under failover"}, strategies: []string{"sentinel", "cluster-wait", "cluster"}})
+	p.trialStep(w, &adr.Inputs{}, "n", "failover-loss", &need{trials: 2, reasons: []string{"sentinel under failover"}, strategies: []string{"sentinel", "wait"}})
+	if len(p.Steps) != 2 {
+		t.Fatalf("steps: %+v", p.Steps)
+	}
+	withCluster, without := p.Steps[0], p.Steps[1]
+	if !strings.Contains(withCluster.Command, "--param modes=none,wait1,wait2,min-replicas --param strategies=sentinel,cluster") ||
+		!strings.Contains(withCluster.What, "(30 variants)") {
+		t.Errorf("the cluster's step: %s / %s", withCluster.What, withCluster.Command)
+	}
+	if strings.Contains(without.Command, "strategies=") || !strings.Contains(without.What, "(20 variants)") {
+		t.Errorf("sentinel's step: %s / %s", without.What, without.Command)
+	}
+}

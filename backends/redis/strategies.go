@@ -1,0 +1,57 @@
+package redis
+
+import (
+	"time"
+
+	"github.com/lockbench/lockbench/backend"
+)
+
+// The presets that measure the four strategies of one master, its replicas, Sentinel
+// and Redlock: every matrix, the scaling ones included (one master and Redlock also
+// take the quick matrix's open-loop sweep, Redlock's two clients its slow-node one).
+var everyPreset = []backend.Preset{backend.RunMatrix, backend.UpdateMatrix, backend.CapacitySearch, backend.ScalingMatrix}
+
+// redlock5 is the deployment a synthetic run records for five-node Redlock.
+const redlock5 = "redlock-5 (5 masters)"
+
+// singleStrategies run on one master: the SET NX lock, and the two lock-free ways
+// that let Redis judge an account's update (locks and updates build them).
+var singleStrategies = []backend.Strategy{
+	{Name: "single", Position: 0, SafetyRank: backend.RankOneMaster, Presets: append([]backend.Preset{backend.OpenLoopSweep}, everyPreset...),
+		Ladder:    &backend.Rung{Adds: "one Redis master; the lock dies with it"},
+		Synthetic: &backend.Synthetic{Attempt: 70 * time.Microsecond, RoundTrips: 1, Capacity: 40000, Topology: "single", Small: true, OpenLoop: backend.BothMatrix}},
+	{Name: "lua-cas", Position: 21},
+	{Name: "watch-multi", Position: 22},
+}
+
+// replicatedStrategies are SET NX then WAIT: wait (two replicas, one acknowledges) and
+// the WAIT shapes of the scaling-wait-replicas preset (sweep builds those).
+var replicatedStrategies = []backend.Strategy{
+	{Name: "wait", Position: 1, SafetyRank: backend.RankReplicaAck, Presets: everyPreset,
+		Ladder:    &backend.Rung{Adds: "the key reached a replica (`WAIT`) before the lock is granted"},
+		Synthetic: &backend.Synthetic{Attempt: 200 * time.Microsecond, RoundTrips: 2, Capacity: 16000, Topology: "replicated (master + 2 replicas)", Small: true, OpenLoop: backend.FullMatrix}},
+	{Name: "wait-1of1", Position: 11},
+	{Name: "wait-1of2", Position: 12},
+	{Name: "wait-2of2", Position: 13},
+	{Name: "wait-1of4", Position: 14},
+	{Name: "wait-4of4", Position: 15},
+}
+
+var sentinelStrategies = []backend.Strategy{
+	{Name: "sentinel", Position: 2, SafetyRank: backend.RankFailover, Presets: everyPreset,
+		Synthetic: &backend.Synthetic{Attempt: 75 * time.Microsecond, RoundTrips: 1, Capacity: 27000, Topology: "sentinel (master + 2 replicas + 3 sentinels)"}},
+}
+
+// redlockStrategies are redsync's: five nodes waiting for every answer or for a
+// majority, and the three- and seven-node sizes of the scaling-redlock-nodes preset.
+var redlockStrategies = []backend.Strategy{
+	{Name: "redlock", Position: 3, SafetyRank: backend.RankMajority, Presets: append([]backend.Preset{backend.SlowNodeSweep, backend.OpenLoopSweep}, everyPreset...),
+		Ladder: &backend.Rung{Adds: "a majority of independent masters must grant the key"},
+		Synthetic: &backend.Synthetic{Attempt: 180 * time.Microsecond, RoundTrips: 1, Capacity: 3600, Topology: redlock5, Small: true,
+			OpenLoop: backend.BothMatrix, SlowNode: backend.WaitsForSlowNode}},
+	{Name: "redlock-failfast", Position: 4, SafetyRank: backend.RankMajority, Presets: []backend.Preset{backend.SlowNodeSweep},
+		Synthetic: &backend.Synthetic{Attempt: 165 * time.Microsecond, RoundTrips: 1, Capacity: 3800, Topology: redlock5, Small: true,
+			SlowNode: backend.MajorityWithoutSlowNode}},
+	{Name: "redlock-3", Position: 9, SafetyRank: backend.RankMajority},
+	{Name: "redlock-7", Position: 10, SafetyRank: backend.RankMajority},
+}

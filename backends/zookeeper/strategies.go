@@ -1,0 +1,10 @@
+package zookeeper
+
+import "github.com/lockbench/lockbench/backend"
+
+// strategies are ZooKeeper's, as locks/zklock builds them: one standalone server, and
+// an ensemble of three.
+var strategies = []backend.Strategy{
+	{Name: "zookeeper", Position: 7, SafetyRank: backend.RankConsensus, Presets: []backend.Preset{backend.RunMatrix, backend.UpdateMatrix}},
+	{Name: "zookeeper-3", Position: 8, SafetyRank: backend.RankConsensus, Presets: []backend.Preset{backend.RunMatrix}},
+}

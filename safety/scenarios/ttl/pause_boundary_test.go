@@ -1,0 +1,92 @@
+package ttl
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/history"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// TestPauseBoundary runs boundary mode on one Redis: a stop of 0.8 x the lease left
+// (after 100 ms of work) leaves one holder, one of 1.2 x gives two; labtest holds
+// each variant to its claims and checks every judged trial carries its proof.
+func TestPauseBoundary(t *testing.T) {
+	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "single", "mode": "boundary", "ttl": "300ms", "pause-at": "100ms"})
+	sides := map[string]bool{}
+	for _, v := range rep.Variants {
+		sides[v.Params["side"]] = true
+		for _, tr := range v.Trials {
+			if tr.Outcome == results.Judged && tr.Inputs["away_ms"] == 0 {
+				t.Errorf("%s trial %d: judged with no measured time away", v.Name, tr.N)
+			}
+		}
+	}
+	if len(rep.Variants) != 2 || !sides["below"] || !sides["above"] {
+		t.Errorf("variants %d, sides %v: want one below and one above the lease's end", len(rep.Variants), sides)
+	}
+}
+
+// proveAt judges a hand-written trial of size v: A entered at 0 and wrote after away,
+// its lease leaving left.
+func proveAt(t *testing.T, v *stopSize, away, left, pause time.Duration) results.Trial {
+	t.Helper()
+	env := &lab.Env{Trials: 1, Seed: 1}
+	rv := &results.Variant{Name: "hand", Measure: results.Violations}
+	err := env.RunTrial(context.Background(), "pause-past-ttl", rv, 0, func(_ context.Context, tr *lab.Trial) error {
+		at := time.Unix(1000, 0)
+		tr.Rec.Record(history.Event{Time: at, Client: "A", Kind: history.Entered, Resource: "resource"})
+		tr.Rec.Record(history.Event{Time: at.Add(away), Client: "A", Kind: history.Write, Resource: "resource"})
+		return v.prove(tr, locks.Lease{Start: at, ValidUntil: at.Add(left)}, pause)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rv.Trials[0]
+}
+
+// A boundary trial is judged only on the side it is for, and only once A was away
+// for its whole stop.
+func TestPauseBoundaryProof(t *testing.T) {
+	below, above := &stopSize{"below", 0.8, 0}, &stopSize{"above", 1.2, 0}
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name              string
+		v                 *stopSize
+		away, left, pause time.Duration
+		want              results.Outcome
+	}{
+		{"below, back inside the lease", below, 240 * ms, 300 * ms, 240 * ms, results.Judged},
+		{"below, overran the lease", below, 310 * ms, 300 * ms, 240 * ms, results.FaultNotProduced},
+		{"above, back past the lease", above, 360 * ms, 300 * ms, 360 * ms, results.Judged},
+		{"above, back inside the lease", above, 290 * ms, 300 * ms, 280 * ms, results.FaultNotProduced},
+		{"stop shorter than asked", above, 200 * ms, 150 * ms, 360 * ms, results.FaultNotProduced},
+	} {
+		tr := proveAt(t, c.v, c.away, c.left, c.pause)
+		if tr.Outcome != c.want {
+			t.Errorf("%s: outcome %s (%s), want %s", c.name, tr.Outcome, tr.Message, c.want)
+		}
+	}
+}
+
+// Bad boundary params are refused before anything starts.
+func TestPauseBoundaryRefusesBadParams(t *testing.T) {
+	s, _ := lab.Lookup("pause-past-ttl")
+	for _, params := range []lab.Params{{"mode": "edge"}, {"boundary-factors": "0.8,1"}, {"mode": "boundary", "ttl": "300ms", "pause-at": "300ms"}} {
+		env := &lab.Env{Trials: 1, Params: params, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+			t.Errorf("%v started a topology", params)
+			return nil, errors.New("no servers in this test")
+		}}
+		_, err := lab.Run(context.Background(), s, env)
+		var pe *lab.ParamError
+		if !errors.As(err, &pe) {
+			t.Errorf("%v: %v, want a *ParamError", params, err)
+		}
+	}
+}
