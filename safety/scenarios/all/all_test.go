@@ -5,8 +5,9 @@ import (
 	"errors"
 	"testing"
 
-	_ "github.com/lockbench/lockbench/locks/etcdlock" // the etcd strategies the consensus scenarios default to
-	_ "github.com/lockbench/lockbench/locks/zklock"   // the ZooKeeper ones
+	_ "github.com/lockbench/lockbench/backends/rediscluster/clusterlab" // the cluster store cluster-split-brain defaults to
+	_ "github.com/lockbench/lockbench/locks/etcdlock"                   // the etcd strategies the consensus scenarios default to
+	_ "github.com/lockbench/lockbench/locks/zklock"                     // the ZooKeeper ones
 	"github.com/lockbench/lockbench/safety/lab"
 	_ "github.com/lockbench/lockbench/safety/pgresource" // the account rows and pg-advisory, for lost-updates
 	"github.com/lockbench/lockbench/topologies"
