@@ -2,8 +2,10 @@ package partition
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/safety/lab"
@@ -134,7 +136,7 @@ func (w *clusterWatch) promotedTo(ctx context.Context, p promotion) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return lab.NoFault("no replica of %s promoted within %v of the cut: %v", w.old.Name(), c.promotionTimeout, p.err)
+		return lab.NoFault("no replica of %s promoted within %v of the cut: %v (%s)", w.old.Name(), c.promotionTimeout, p.err, w.replicasView(ctx))
 	}
 	w.next, w.promoted = p.next, p.at
 	t.Input("promotion_ms", lab.Millis(p.at.Sub(w.cutAt)))
@@ -143,6 +145,27 @@ func (w *clusterWatch) promotedTo(ctx context.Context, p promotion) error {
 	w.bDone = done
 	go func() { done <- w.tr.lockOnMajority(ctx, p.next, w.old, w.res, c.cutHold+clusterBPatience) }()
 	return nil
+}
+
+// replicasView says how old's replicas see the cluster and old, for a trial whose
+// promotion never came.
+func (w *clusterWatch) replicasView(ctx context.Context) string {
+	st := w.tr.v.store
+	replicas, err := st.ReplicasOf(ctx, w.tr.topo, w.old)
+	if err != nil {
+		return err.Error()
+	}
+	var views []string
+	for _, r := range replicas {
+		state, err1 := st.ClusterState(ctx, r)
+		flags, err2 := st.FlagsOf(ctx, r, w.old)
+		view := fmt.Sprintf("%s says cluster_state:%s and flags %s %s", r.Name(), state, w.old.Name(), strings.Join(flags, ","))
+		if err := errors.Join(err1, err2); err != nil {
+			view += " (" + err.Error() + ")"
+		}
+		views = append(views, view)
+	}
+	return strings.Join(views, "; ")
 }
 
 // observe reads the partition from both sides: the cut master's own cluster_state, and
