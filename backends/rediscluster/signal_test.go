@@ -2,10 +2,7 @@ package rediscluster_test
 
 import (
 	"context"
-	"os"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/topologies"
@@ -36,21 +33,7 @@ func TestHelperHoldCluster(t *testing.T) {
 // included) and, once the next start sweeps, no folder.
 func TestSignalOrKillOfTheOwnerStopsEveryNode(t *testing.T) {
 	testenv.RequireRedis(t)
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
-		t.Run(sig.String(), func(t *testing.T) {
-			cmd, fields := testenv.HoldInChild(t, "TestHelperHoldCluster", "LOCKBENCH_HELPER=hold-cluster", 2)
-			dir, pids := fields[0], testenv.Pids(fields[1])
-			if len(pids) != 6 {
-				t.Fatalf("helper reported pids %v, want 6", pids)
-			}
-			testenv.SignalChild(t, cmd, sig)
-			testenv.WaitGone(t, 10*time.Second, "node", pids, testenv.Exited)
-			if sig == syscall.SIGKILL {
-				startCluster(t, topologies.Spec{}).Close() // the next start sweeps the orphaned dir
-			}
-			if _, err := os.Stat(dir); !os.IsNotExist(err) {
-				t.Errorf("dir %s survived %v (%v)", dir, sig, err)
-			}
-		})
-	}
+	testenv.OwnerDies(t, "TestHelperHoldCluster", "LOCKBENCH_HELPER=hold-cluster", 6, "node", func(t *testing.T) {
+		startCluster(t, topologies.Spec{}).Close()
+	})
 }
