@@ -177,7 +177,7 @@ func (c *Cluster) startNode(ctx context.Context, name string, role topologies.Ro
 func (c *Cluster) form(ctx context.Context) error {
 	ids := map[*node]string{}
 	for _, n := range c.all() {
-		v, err := query(ctx, n.Addr(), "CLUSTER", "MYID")
+		v, err := topologies.AdminQuery(ctx, n.Addr(), "CLUSTER", "MYID")
 		if err != nil {
 			return fmt.Errorf("%s: CLUSTER MYID: %w", n.name, err)
 		}
@@ -185,13 +185,13 @@ func (c *Cluster) form(ctx context.Context) error {
 	}
 	first := c.masters[0]
 	for _, n := range c.all()[1:] {
-		if err := do(ctx, first.Addr(), "CLUSTER", "MEET", "127.0.0.1", n.port, n.busPort); err != nil {
+		if err := topologies.AdminDo(ctx, first.Addr(), "CLUSTER", "MEET", "127.0.0.1", n.port, n.busPort); err != nil {
 			return fmt.Errorf("CLUSTER MEET %s: %w", n.name, err)
 		}
 	}
 	for i, m := range c.masters {
 		lo, hi := SlotRange(i, len(c.masters))
-		if err := do(ctx, m.Addr(), "CLUSTER", "ADDSLOTSRANGE", lo, hi); err != nil {
+		if err := topologies.AdminDo(ctx, m.Addr(), "CLUSTER", "ADDSLOTSRANGE", lo, hi); err != nil {
 			return fmt.Errorf("%s: CLUSTER ADDSLOTSRANGE %d %d: %w", m.name, lo, hi, err)
 		}
 	}
@@ -210,12 +210,12 @@ func (c *Cluster) replicate(ctx context.Context, r, m *node, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for try := 1; ; try++ {
-		err := do(ctx, r.Addr(), "CLUSTER", "REPLICATE", id)
+		err := topologies.AdminDo(ctx, r.Addr(), "CLUSTER", "REPLICATE", id)
 		if err == nil {
 			return nil
 		}
 		if try%50 == 0 {
-			_ = do(ctx, r.Addr(), "CLUSTER", "MEET", "127.0.0.1", m.port, m.busPort)
+			_ = topologies.AdminDo(ctx, r.Addr(), "CLUSTER", "MEET", "127.0.0.1", m.port, m.busPort)
 		}
 		select {
 		case <-ctx.Done():
@@ -296,7 +296,7 @@ func (c *Cluster) acknowledged(ctx context.Context, n *node, repl topologies.Rep
 	if err != nil {
 		return fmt.Errorf("%s: %w", n.name, err)
 	}
-	a := admin(n.Addr())
+	a := topologies.AdminClient(n.Addr())
 	defer a.Close()
 	a.Set(ctx, key, "1", 0)
 	acked, err := a.Do(ctx, "WAIT", want, 100).Int()
@@ -316,7 +316,7 @@ func KeyServedBy(ctx context.Context, addr, prefix string) (string, error) {
 	}
 	for i := 0; i < 10000; i++ {
 		key := fmt.Sprintf("%s{%d}", prefix, i)
-		v, err := query(ctx, addr, "CLUSTER", "KEYSLOT", key)
+		v, err := topologies.AdminQuery(ctx, addr, "CLUSTER", "KEYSLOT", key)
 		if err != nil {
 			return "", err
 		}
@@ -330,7 +330,7 @@ func KeyServedBy(ctx context.Context, addr, prefix string) (string, error) {
 
 // servedSlots asks addr which slots it serves as a master (CLUSTER NODES, its myself line).
 func servedSlots(ctx context.Context, addr string) (func(int) bool, error) {
-	v, err := query(ctx, addr, "CLUSTER", "NODES")
+	v, err := topologies.AdminQuery(ctx, addr, "CLUSTER", "NODES")
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +366,7 @@ func servedSlots(ctx context.Context, addr string) (func(int) bool, error) {
 // KeyMaster is the address of the master serving key's slot, as the node at addr sees
 // the cluster (CLUSTER KEYSLOT, then CLUSTER SLOTS).
 func KeyMaster(ctx context.Context, addr, key string) (string, error) {
-	c := admin(addr)
+	c := topologies.AdminClient(addr)
 	defer c.Close()
 	slot, err := c.ClusterKeySlot(ctx, key).Result()
 	if err != nil {
