@@ -13,28 +13,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden ADRs in testdata/")
 
-// synthetic writes the synthetic benchmark and safety folders into a temp dir.
-func synthetic(t *testing.T) (bench, safety string) {
-	t.Helper()
-	root := t.TempDir()
-	bench, safety = filepath.Join(root, "bench"), filepath.Join(root, "safety")
-	if err := os.MkdirAll(bench, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := adrtest.WriteBench(bench); err != nil {
-		t.Fatal(err)
-	}
-	if err := adrtest.WriteSafety(safety); err != nil {
-		t.Fatal(err)
-	}
-	return bench, safety
-}
-
 // generate writes the ADR of a workload over the synthetic folders, returning it
 // with the temp root replaced by ROOT so that the golden file is stable.
 func generate(t *testing.T, workload string) (string, string) {
 	t.Helper()
-	bench, safety := synthetic(t)
+	bench, safety := adrtest.Folders(t)
 	out := filepath.Join(filepath.Dir(bench), "adr", "adr.md")
 	if _, err := Generate(Request{Workload: workload, Results: []string{bench, safety}, Out: out, Date: "2026-12-01",
 		Command: "lockbench adr --workload " + workload + " --results bench,safety --out adr/adr.md"}); err != nil {

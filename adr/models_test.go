@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/adr/adrtest"
 )
 
 func sizedWorkload(t *testing.T, pause, jump string) *Workload {
@@ -69,7 +71,7 @@ func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bench, safety := synthetic(t)
+	bench, safety := adrtest.Folders(t)
 	in, err := LoadInputs([]string{bench, safety})
 	if err != nil {
 		t.Fatal(err)

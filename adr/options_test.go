@@ -12,7 +12,7 @@ import (
 
 func decideSynthetic(t *testing.T, workload string) *Decision {
 	t.Helper()
-	bench, safety := synthetic(t)
+	bench, safety := adrtest.Folders(t)
 	w, err := LoadWorkload(workload)
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +110,7 @@ func TestANeverDemonstrationChoosesOnItsMechanism(t *testing.T) {
 	}
 	tight := 1.0
 	w.ViolationBudget = &tight
-	bench, safety := synthetic(t)
+	bench, safety := adrtest.Folders(t)
 	in, err := LoadInputs([]string{bench, safety})
 	if err != nil {
 		t.Fatal(err)

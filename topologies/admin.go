@@ -9,9 +9,9 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// adminClient is a one-connection client for inspecting and steering servers; it never
+// AdminClient is a one-connection client for inspecting and steering servers; it never
 // retries, so a dead or paused server shows as an error, not a hang.
-func adminClient(addr string) *redis.Client {
+func AdminClient(addr string) *redis.Client {
 	return redis.NewClient(&redis.Options{
 		Addr:            addr,
 		Protocol:        2,
@@ -24,22 +24,22 @@ func adminClient(addr string) *redis.Client {
 	})
 }
 
-// adminDo runs one command on addr and returns its error.
-func adminDo(ctx context.Context, addr string, args ...any) error {
-	_, err := adminQuery(ctx, addr, args...)
+// AdminDo runs one command on addr and returns its error.
+func AdminDo(ctx context.Context, addr string, args ...any) error {
+	_, err := AdminQuery(ctx, addr, args...)
 	return err
 }
 
-// adminQuery runs one command on addr and returns its raw reply.
-func adminQuery(ctx context.Context, addr string, args ...any) (any, error) {
-	c := adminClient(addr)
+// AdminQuery runs one command on addr and returns its raw reply.
+func AdminQuery(ctx context.Context, addr string, args ...any) (any, error) {
+	c := AdminClient(addr)
 	defer c.Close()
 	return c.Do(ctx, args...).Result()
 }
 
 // infoFields runs INFO section on addr and returns its key:value lines.
 func infoFields(ctx context.Context, addr, section string) (map[string]string, error) {
-	c := adminClient(addr)
+	c := AdminClient(addr)
 	defer c.Close()
 	text, err := c.Info(ctx, section).Result()
 	if err != nil {
@@ -117,7 +117,7 @@ func Replication(ctx context.Context, addr string) (ReplicationInfo, error) {
 
 // SentinelMasterAddr asks the sentinel at addr which server it believes is the master.
 func SentinelMasterAddr(ctx context.Context, sentinelAddr, masterName string) (string, error) {
-	reply, err := adminQuery(ctx, sentinelAddr, "SENTINEL", "get-master-addr-by-name", masterName)
+	reply, err := AdminQuery(ctx, sentinelAddr, "SENTINEL", "get-master-addr-by-name", masterName)
 	if err != nil {
 		return "", err
 	}
@@ -131,7 +131,7 @@ func SentinelMasterAddr(ctx context.Context, sentinelAddr, masterName string) (s
 // sentinelPeers counts what the sentinel at addr knows of a master: its replicas
 // (not flagged down) and the other sentinels.
 func sentinelPeers(ctx context.Context, sentinelAddr, masterName string) (replicas, sentinels int, err error) {
-	reps, err := adminQuery(ctx, sentinelAddr, "SENTINEL", "replicas", masterName)
+	reps, err := AdminQuery(ctx, sentinelAddr, "SENTINEL", "replicas", masterName)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -140,7 +140,7 @@ func sentinelPeers(ctx context.Context, sentinelAddr, masterName string) (replic
 			replicas++
 		}
 	}
-	sens, err := adminQuery(ctx, sentinelAddr, "SENTINEL", "sentinels", masterName)
+	sens, err := AdminQuery(ctx, sentinelAddr, "SENTINEL", "sentinels", masterName)
 	if err != nil {
 		return 0, 0, err
 	}

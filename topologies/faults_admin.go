@@ -15,17 +15,17 @@ import (
 // ClientPauseAll runs CLIENT PAUSE d ALL on addr: the server stops processing every
 // client, its master's replication stream included, for d.
 func ClientPauseAll(ctx context.Context, addr string, d time.Duration) error {
-	return adminDo(ctx, addr, "CLIENT", "PAUSE", d.Milliseconds(), "ALL")
+	return AdminDo(ctx, addr, "CLIENT", "PAUSE", d.Milliseconds(), "ALL")
 }
 
 // ClientUnpause ends a CLIENT PAUSE on addr early.
 func ClientUnpause(ctx context.Context, addr string) error {
-	return adminDo(ctx, addr, "CLIENT", "UNPAUSE")
+	return AdminDo(ctx, addr, "CLIENT", "UNPAUSE")
 }
 
 // KillReplicaLinks runs CLIENT KILL TYPE replica on a master: every replica's link drops.
 func KillReplicaLinks(ctx context.Context, masterAddr string) error {
-	return adminDo(ctx, masterAddr, "CLIENT", "KILL", "TYPE", "replica")
+	return AdminDo(ctx, masterAddr, "CLIENT", "KILL", "TYPE", "replica")
 }
 
 // KeyState is one key as one server holds it.
@@ -37,7 +37,7 @@ type KeyState struct {
 
 // ReadKey reads key's value and PTTL on addr in one round trip.
 func ReadKey(ctx context.Context, addr, key string) (KeyState, error) {
-	c := adminClient(addr)
+	c := AdminClient(addr)
 	defer c.Close()
 	var get *redis.StringCmd
 	var pttl *redis.DurationCmd
@@ -103,7 +103,7 @@ func CurrentRole(ctx context.Context, addr string) (string, error) {
 // AdminSet writes key=value on addr directly, no expiry unless ttl > 0: probes of
 // whether a server still accepts writes (a zombie master) use it.
 func AdminSet(ctx context.Context, addr, key, value string, ttl time.Duration) error {
-	c := adminClient(addr)
+	c := AdminClient(addr)
 	defer c.Close()
 	return c.Set(ctx, key, value, ttl).Err()
 }

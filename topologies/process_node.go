@@ -46,7 +46,7 @@ func newProcessNode(name string, role Role, bin, dir string, port int, env []str
 			return cmd, nil
 		},
 		Logs:    []string{n.logPath()},
-		Ready:   func(ctx context.Context) error { return adminDo(ctx, n.Addr(), "PING") },
+		Ready:   func(ctx context.Context) error { return AdminDo(ctx, n.Addr(), "PING") },
 		Every:   5 * time.Millisecond,
 		Attempt: 200 * time.Millisecond,
 	})
@@ -83,7 +83,7 @@ func (n *processNode) calibrate(ctx context.Context) error {
 
 // serverTime is the server's wall clock (TIME).
 func serverTime(ctx context.Context, addr string) (time.Time, error) {
-	c := adminClient(addr)
+	c := AdminClient(addr)
 	defer c.Close()
 	return c.Time(ctx).Result()
 }
@@ -93,7 +93,7 @@ func serverTime(ctx context.Context, addr string) (time.Time, error) {
 func (n *processNode) Restart(ctx context.Context, mode RestartMode) error {
 	var snapshot func(context.Context) error
 	if mode == RestartWithSnapshot {
-		snapshot = func(ctx context.Context) error { return adminDo(ctx, n.Addr(), "SAVE") }
+		snapshot = func(ctx context.Context) error { return AdminDo(ctx, n.Addr(), "SAVE") }
 	}
 	var forget func() error
 	if mode == RestartEmpty {

@@ -2,11 +2,9 @@ package topologies_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -37,11 +35,6 @@ func pidOf(t *testing.T, n topologies.Node) int {
 	}
 	t.Fatalf("%s: no process_id in INFO", n.Name())
 	return 0
-}
-
-func processGone(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return errors.Is(err, syscall.ESRCH)
 }
 
 func TestKindsStartReadyAndCloseClean(t *testing.T) {
@@ -94,19 +87,10 @@ func TestKindsStartReadyAndCloseClean(t *testing.T) {
 				}
 			}
 			dir := topoDir(t, topo)
-			if err := topo.Close(); err != nil {
-				t.Fatal(err)
-			}
-			for _, pid := range pids {
-				if !processGone(pid) {
-					t.Errorf("pid %d still alive after Close", pid)
-				}
-			}
+			testenv.CloseTwice(t, topo)
+			testenv.NoneLeft(t, pids, "server pid")
 			if _, err := os.Stat(dir); !os.IsNotExist(err) {
 				t.Errorf("topology dir %s still exists after Close (%v)", dir, err)
-			}
-			if err := topo.Close(); err != nil {
-				t.Errorf("second Close: %v", err)
 			}
 		})
 	}
@@ -151,7 +135,7 @@ func TestNodeKillPauseResumeRestart(t *testing.T) {
 	if err := m.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if m.Running() || !processGone(pid) {
+	if m.Running() || !testenv.Exited(pid) {
 		t.Error("killed node still running")
 	}
 	if err := m.Kill(); err == nil {

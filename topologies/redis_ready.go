@@ -15,7 +15,7 @@ import (
 func WaitReplicasOnline(ctx context.Context, masterAddr string, want int) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	c := adminClient(masterAddr)
+	c := AdminClient(masterAddr)
 	defer c.Close()
 	var last ReplicationInfo
 	for {

@@ -59,7 +59,7 @@ func TuneSentinels(ctx context.Context, topo Topology, t SentinelTimers) error {
 		return nil
 	}
 	for _, s := range topo.Sentinels() {
-		if err := adminDo(ctx, s.Addr(), args...); err != nil {
+		if err := AdminDo(ctx, s.Addr(), args...); err != nil {
 			return fmt.Errorf("%s: SENTINEL DEBUG: %w", s.Name(), err)
 		}
 	}
@@ -97,7 +97,7 @@ type SentinelView struct {
 // ReadSentinelView asks the sentinel at addr for masterName, its replicas and peers.
 func ReadSentinelView(ctx context.Context, addr, masterName string) (SentinelView, error) {
 	v := SentinelView{Sentinel: addr}
-	m, err := adminQuery(ctx, addr, "SENTINEL", "master", masterName)
+	m, err := AdminQuery(ctx, addr, "SENTINEL", "master", masterName)
 	if err != nil {
 		return v, err
 	}
@@ -106,7 +106,7 @@ func ReadSentinelView(ctx context.Context, addr, masterName string) (SentinelVie
 		sub  string
 		into *[]SentinelInstance
 	}{{"replicas", &v.Replicas}, {"sentinels", &v.Sentinels}} {
-		reply, err := adminQuery(ctx, addr, "SENTINEL", q.sub, masterName)
+		reply, err := AdminQuery(ctx, addr, "SENTINEL", q.sub, masterName)
 		if err != nil {
 			return v, err
 		}
@@ -262,7 +262,7 @@ func (t *processTopology) reformStep(ctx context.Context, data []*processNode, d
 		}
 		if info.Role != "slave" || info.MasterAddr != master {
 			host, port, _ := net.SplitHostPort(master)
-			if err := adminDo(qctx, n.Addr(), "REPLICAOF", host, port); err != nil {
+			if err := AdminDo(qctx, n.Addr(), "REPLICAOF", host, port); err != nil {
 				return "", fmt.Errorf("reform: %s REPLICAOF %s: %w", n.name, master, err)
 			}
 			done.Repointed = append(done.Repointed, n.name)
@@ -300,7 +300,7 @@ func (t *processTopology) restartEmpty(ctx context.Context, n *processNode, mast
 
 // acknowledged says whether want replicas acknowledge a write on master.
 func acknowledged(ctx context.Context, master string, want int) bool {
-	c := adminClient(master)
+	c := AdminClient(master)
 	defer c.Close()
 	return writeAcknowledged(ctx, c, want)
 }

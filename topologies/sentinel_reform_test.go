@@ -182,6 +182,26 @@ func poolStarter(t *testing.T, starts *int) func(ctx context.Context) (topologie
 	}
 }
 
+// take borrows a deployment from pool, failing the test when it cannot.
+func take(t *testing.T, ctx context.Context, pool *topologies.SentinelPool) *topologies.Borrowed {
+	t.Helper()
+	b, err := pool.Take(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// assertGone fails for each pid that still has a process.
+func assertGone(t *testing.T, pids []int, what string) {
+	t.Helper()
+	for _, pid := range pids {
+		if !testenv.Exited(pid) {
+			t.Errorf("pid %d %s", pid, what)
+		}
+	}
+}
+
 func pids(t *testing.T, topo topologies.Topology) []int {
 	var out []int
 	for _, n := range topo.Nodes() {
@@ -199,10 +219,7 @@ func TestSentinelPoolLendsAReformedDeployment(t *testing.T) {
 	defer pool.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	first, err := pool.Take(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := take(t, ctx, pool)
 	if first.Reformed != nil || first.FreshAfter != "" {
 		t.Errorf("first loan %+v: want a fresh deployment", first)
 	}
@@ -210,10 +227,7 @@ func TestSentinelPoolLendsAReformedDeployment(t *testing.T) {
 		t.Fatal(err)
 	}
 	pool.Return(first)
-	again, err := pool.Take(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := take(t, ctx, pool)
 	if again.Topology != first.Topology || again.Reformed == nil || starts != 1 {
 		t.Fatalf("second loan %+v after %d starts: want the first deployment, re-formed", again, starts)
 	}
@@ -223,11 +237,7 @@ func TestSentinelPoolLendsAReformedDeployment(t *testing.T) {
 	if err := pool.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for _, pid := range running {
-		if !processGone(pid) {
-			t.Errorf("pid %d alive after the pool closed", pid)
-		}
-	}
+	assertGone(t, running, "alive after the pool closed")
 }
 
 func TestSentinelPoolStartsItsRotationAtOnce(t *testing.T) {
@@ -240,14 +250,8 @@ func TestSentinelPoolStartsItsRotationAtOnce(t *testing.T) {
 	defer pool.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	first, err := pool.Take(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := pool.Take(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := take(t, ctx, pool)
+	second := take(t, ctx, pool)
 	if second.Topology == first.Topology || second.Reformed != nil || second.FreshAfter != "" || starts.Load() != 2 {
 		t.Errorf("second loan %+v after %d starts: want the other fresh deployment, started beside the first", second, starts.Load())
 	}
@@ -263,26 +267,16 @@ func TestSentinelPoolReplacesADeploymentThatDoesNotReform(t *testing.T) {
 	defer pool.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	first, err := pool.Take(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := take(t, ctx, pool)
 	running := pids(t, first)
 	if err := currentMaster(t, first).Kill(); err != nil {
 		t.Fatal(err)
 	}
 	pool.Return(first)
-	next, err := pool.Take(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	next := take(t, ctx, pool)
 	if next.Topology == first.Topology || next.FreshAfter == "" || starts != 2 {
 		t.Errorf("loan after a failed re-form %+v (%d starts): want a fresh deployment saying why", next, starts)
 	}
-	for _, pid := range running {
-		if !processGone(pid) {
-			t.Errorf("pid %d of the dropped deployment still alive", pid)
-		}
-	}
+	assertGone(t, running, "of the dropped deployment still alive")
 	pool.Return(next)
 }

@@ -2,17 +2,13 @@ package topologies_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
-// TestHelperHoldTopology is not a test: run as a child by the tests below, it starts a
+// TestHelperHoldTopology is not a test: run as a child by the test below, it starts a
 // sentinel topology, prints its dir and server pids, and waits to be signalled.
 func TestHelperHoldTopology(t *testing.T) {
 	testenv.Hold(t, "hold", func() ([]string, error) {
@@ -28,38 +24,11 @@ func TestHelperHoldTopology(t *testing.T) {
 	})
 }
 
-// holdTopologyInChild starts the helper and returns it with the topology's dir and pids.
-func holdTopologyInChild(t *testing.T) (*exec.Cmd, string, []int) {
-	cmd, fields := testenv.HoldInChild(t, "TestHelperHoldTopology", "LOCKBENCH_HELPER=hold", 2)
-	return cmd, fields[0], testenv.Pids(fields[1])
-}
-
-func TestSignalStopsEveryServerAndRemovesTheDir(t *testing.T) {
+// A signalled or killed owner takes every server along, and its dir: removed by the
+// handler, or swept by the next Start after a SIGKILL.
+func TestSignalOrKillOfTheOwnerStopsEveryServer(t *testing.T) {
 	testenv.RequireRedis(t)
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		t.Run(sig.String(), func(t *testing.T) {
-			cmd, dir, pids := holdTopologyInChild(t)
-			testenv.SignalChild(t, cmd, sig)
-			testenv.WaitGone(t, 10*time.Second, "server", pids, testenv.Exited)
-			if _, err := os.Stat(dir); !os.IsNotExist(err) {
-				t.Errorf("dir %s survived %v (%v)", dir, sig, err)
-			}
-		})
-	}
-}
-
-func TestSIGKILLedOwnerTakesItsServersAlong(t *testing.T) {
-	testenv.RequireRedis(t)
-	cmd, dir, pids := holdTopologyInChild(t)
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
-	testenv.WaitGone(t, 10*time.Second, "server", pids, testenv.Exited)
-	// No handler runs on SIGKILL; the next Start sweeps the orphaned dir.
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
-	topo.Close()
-	if _, err := os.Stat(dir); !os.IsNotExist(err) {
-		t.Errorf("orphaned dir %s not swept by the next Start (%v)", dir, err)
-	}
+	testenv.OwnerDies(t, "TestHelperHoldTopology", "LOCKBENCH_HELPER=hold", 6, "server", func(t *testing.T) {
+		testenv.Start(t, topologies.Spec{Kind: topologies.Single}).Close()
+	})
 }

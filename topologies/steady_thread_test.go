@@ -2,7 +2,6 @@ package topologies_test
 
 import (
 	"context"
-	"errors"
 	"os"
 	"runtime"
 	"strconv"
@@ -51,7 +50,7 @@ func TestServerOutlivesTheThreadThatStartedIt(t *testing.T) {
 	}
 	// A SIGKILLed server is gone within moments; one that was not answers all along.
 	for i := 0; i < 200; i++ {
-		if processGone(pid) || zombie(pid) {
+		if testenv.ExitedOrZombie(pid) {
 			t.Fatalf("redis-server %d died with the thread that started it", pid)
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -95,18 +94,4 @@ func serverPid(n topologies.Node) int {
 		}
 	}
 	return 0
-}
-
-// zombie says whether pid has exited and waits to be reaped.
-func zombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if errors.Is(err, os.ErrNotExist) {
-		return true
-	}
-	for i := len(b) - 1; i > 0; i-- { // the state follows the last ')' of the command name
-		if b[i] == ')' && i+2 < len(b) {
-			return b[i+2] == 'Z'
-		}
-	}
-	return false
 }

@@ -42,7 +42,7 @@ func NodeConfig(spec topologies.Spec, busPort int) []string {
 func (l Layout) form(ctx context.Context) error {
 	ids := map[string]string{}
 	for _, n := range l.all() {
-		v, err := query(ctx, n.Addr(), "CLUSTER", "MYID")
+		v, err := topologies.AdminQuery(ctx, n.Addr(), "CLUSTER", "MYID")
 		if err != nil {
 			return fmt.Errorf("%s: CLUSTER MYID: %w", n.Name(), err)
 		}
@@ -56,7 +56,7 @@ func (l Layout) form(ctx context.Context) error {
 	}
 	for i, m := range l.Masters {
 		lo, hi := SlotRange(i, len(l.Masters))
-		if err := do(ctx, m.Addr(), "CLUSTER", "ADDSLOTSRANGE", lo, hi); err != nil {
+		if err := topologies.AdminDo(ctx, m.Addr(), "CLUSTER", "ADDSLOTSRANGE", lo, hi); err != nil {
 			return fmt.Errorf("%s: CLUSTER ADDSLOTSRANGE %d %d: %w", m.Name(), lo, hi, err)
 		}
 	}
@@ -75,7 +75,7 @@ func meet(ctx context.Context, from, n Member) error {
 	if err != nil {
 		return err
 	}
-	if err := do(ctx, from.Addr(), "CLUSTER", "MEET", host, port, n.Bus); err != nil {
+	if err := topologies.AdminDo(ctx, from.Addr(), "CLUSTER", "MEET", host, port, n.Bus); err != nil {
 		return fmt.Errorf("CLUSTER MEET %s: %w", n.Name(), err)
 	}
 	return nil
@@ -87,7 +87,7 @@ func replicate(ctx context.Context, r, m Member, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for try := 1; ; try++ {
-		err := do(ctx, r.Addr(), "CLUSTER", "REPLICATE", id)
+		err := topologies.AdminDo(ctx, r.Addr(), "CLUSTER", "REPLICATE", id)
 		if err == nil {
 			return nil
 		}
@@ -173,7 +173,7 @@ func acknowledged(ctx context.Context, n Member, repl topologies.ReplicationInfo
 	if err != nil {
 		return fmt.Errorf("%s: %w", n.Name(), err)
 	}
-	a := admin(n.Addr())
+	a := topologies.AdminClient(n.Addr())
 	defer a.Close()
 	a.Set(ctx, key, "1", 0)
 	acked, err := a.Do(ctx, "WAIT", want, 100).Int()

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
@@ -40,7 +38,7 @@ func newNode(bin, name string, role topologies.Role, dir string, port, busPort i
 			return cmd, nil
 		},
 		Logs:    []string{n.logPath()},
-		Ready:   func(ctx context.Context) error { return do(ctx, n.Addr(), "PING") },
+		Ready:   func(ctx context.Context) error { return topologies.AdminDo(ctx, n.Addr(), "PING") },
 		Every:   5 * time.Millisecond,
 		Attempt: 200 * time.Millisecond,
 	})
@@ -82,7 +80,7 @@ func (n *node) config(spec topologies.Spec) string {
 func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
 	var snapshot func(context.Context) error
 	if mode == topologies.RestartWithSnapshot {
-		snapshot = func(ctx context.Context) error { return do(ctx, n.Addr(), "SAVE") }
+		snapshot = func(ctx context.Context) error { return topologies.AdminDo(ctx, n.Addr(), "SAVE") }
 	}
 	var forget func() error
 	if mode == topologies.RestartEmpty {
@@ -104,26 +102,9 @@ func (n *node) stop() {
 	topologies.ReleasePort(n.busPort)
 }
 
-// admin is a one-connection client for the harness's own commands (never a lock's).
-func admin(addr string) *redis.Client {
-	return redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, PoolSize: 1, MaxRetries: -1,
-		DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: time.Second, DisableIdentity: true})
-}
-
-func do(ctx context.Context, addr string, args ...any) error {
-	_, err := query(ctx, addr, args...)
-	return err
-}
-
-func query(ctx context.Context, addr string, args ...any) (any, error) {
-	c := admin(addr)
-	defer c.Close()
-	return c.Do(ctx, args...).Result()
-}
-
 // fields runs a command answering key:value lines (CLUSTER INFO).
 func fields(ctx context.Context, addr string, args ...any) (map[string]string, error) {
-	v, err := query(ctx, addr, args...)
+	v, err := topologies.AdminQuery(ctx, addr, args...)
 	if err != nil {
 		return nil, err
 	}

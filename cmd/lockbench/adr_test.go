@@ -12,18 +12,7 @@ import (
 
 // adrInputs writes synthetic benchmark and safety folders and returns them, comma-joined.
 func adrInputs(t *testing.T) string {
-	t.Helper()
-	root := t.TempDir()
-	bench, safety := filepath.Join(root, "bench"), filepath.Join(root, "safety")
-	if err := os.MkdirAll(bench, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := adrtest.WriteBench(bench); err != nil {
-		t.Fatal(err)
-	}
-	if err := adrtest.WriteSafety(safety); err != nil {
-		t.Fatal(err)
-	}
+	bench, safety := adrtest.Folders(t)
 	return bench + "," + safety
 }
 

@@ -46,10 +46,10 @@ func (t *topology) launch(ctx context.Context) error {
 	for _, r := range t.replicas {
 		// Attached after start, once the rules carry 127.0.0.1:port to the master; the
 		// rewritten config makes a restarted replica rejoin it, as the process provider's does.
-		if err := adminDo(ctx, r.Addr(), "REPLICAOF", "127.0.0.1", strconv.Itoa(master.port)); err != nil {
+		if err := topologies.AdminDo(ctx, r.Addr(), "REPLICAOF", "127.0.0.1", strconv.Itoa(master.port)); err != nil {
 			return fmt.Errorf("%s: replicaof %s: %w", r.name, master.Addr(), err)
 		}
-		if err := adminDo(ctx, r.Addr(), "CONFIG", "REWRITE"); err != nil {
+		if err := topologies.AdminDo(ctx, r.Addr(), "CONFIG", "REWRITE"); err != nil {
 			return fmt.Errorf("%s: config rewrite: %w", r.name, err)
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/moby/moby/client"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
@@ -179,7 +178,7 @@ func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
 		return n.restartService(ctx, mode, running)
 	}
 	if mode == topologies.RestartWithSnapshot && running && !n.paused {
-		if err := adminDo(ctx, n.Addr(), "SAVE"); err != nil {
+		if err := topologies.AdminDo(ctx, n.Addr(), "SAVE"); err != nil {
 			return fmt.Errorf("%s: snapshot before restart: %w", n.name, err)
 		}
 	}
@@ -258,20 +257,8 @@ func (n *node) Clock() *clocks.NodeClock {
 	return n.skew.Clock()
 }
 
-// adminClient is a one-connection, no-retry client, so a dead node shows as an error.
-func adminClient(addr string) *redis.Client {
-	return redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, PoolSize: 1, MaxRetries: -1,
-		DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: time.Second, DisableIdentity: true})
-}
-
-func adminDo(ctx context.Context, addr string, args ...any) error {
-	c := adminClient(addr)
-	defer c.Close()
-	return c.Do(ctx, args...).Err()
-}
-
 func serverTime(ctx context.Context, addr string) (time.Time, error) {
-	c := adminClient(addr)
+	c := topologies.AdminClient(addr)
 	defer c.Close()
 	return c.Time(ctx).Result()
 }
@@ -281,7 +268,7 @@ func waitForPing(ctx context.Context, addr string) error {
 	var last error = errors.New("no answer yet")
 	for {
 		pctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-		err := adminDo(pctx, addr, "PING")
+		err := topologies.AdminDo(pctx, addr, "PING")
 		cancel()
 		if err == nil {
 			return nil

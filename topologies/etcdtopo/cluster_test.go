@@ -3,7 +3,6 @@ package etcdtopo_test
 import (
 	"context"
 	"errors"
-	"net"
 	"os"
 	"strings"
 	"testing"
@@ -67,66 +66,70 @@ func get(t *testing.T, cli *clientv3.Client, key string) string {
 	return string(resp.Kvs[0].Value)
 }
 
-func refusesConnections(addr string) bool {
-	c, err := net.DialTimeout("tcp", addr, time.Second)
-	if err != nil {
-		return true
-	}
-	c.Close()
-	return false
-}
-
+// Close kills every member (a paused one too), removes every dir and leaves nothing
+// serving and, out of process, no process.
 func TestCloseLeavesNoDirsAndNothingServing(t *testing.T) {
-	before := len(testenv.OwnedDirs("lockbench-etcd-"))
-	topo, err := etcdtopo.Embedded{}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd, Members: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := topo.(*etcdtopo.Cluster)
-	for _, d := range c.Dirs() {
-		if _, err := os.Stat(d); err != nil {
-			t.Errorf("member dir %s missing while running: %v", d, err)
+	eachProvider(t, func(t *testing.T, p topologies.Provider) {
+		before := len(testenv.OwnedDirs("lockbench-etcd-"))
+		topo, err := p.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd, Members: 3})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if err := put(context.Background(), newClient(t, c.Endpoints()...), "k", "v", 10*time.Second); err != nil {
-		t.Fatalf("put on a fresh cluster: %v", err)
-	}
-	if err := topo.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := topo.Close(); err != nil {
-		t.Errorf("second Close: %v", err)
-	}
-	for _, d := range c.Dirs() {
-		if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("member dir %s still there after Close: %v", d, err)
+		c := topo.(*etcdtopo.Cluster)
+		pids := c.Pids() // 0 for an in-process member
+		for _, d := range c.Dirs() {
+			if _, err := os.Stat(d); err != nil {
+				t.Errorf("member dir %s missing while running: %v", d, err)
+			}
 		}
-	}
-	for _, n := range topo.Nodes() {
-		if n.Running() {
-			t.Errorf("%s still running after Close", n.Name())
+		if err := put(context.Background(), newClient(t, c.Endpoints()...), "k", "v", 10*time.Second); err != nil {
+			t.Fatalf("put on a fresh cluster: %v", err)
 		}
-		if !refusesConnections(n.Addr()) {
-			t.Errorf("%s still accepts connections on %s after Close", n.Name(), n.Addr())
+		if err := c.Nodes()[1].Pause(); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if after := len(testenv.OwnedDirs("lockbench-etcd-")); after != before {
-		t.Errorf("temp dirs of this process: %d before, %d after Close", before, after)
-	}
+		testenv.CloseTwice(t, topo)
+		testenv.NoneLeft(t, pids, "member pid")
+		for _, d := range c.Dirs() {
+			if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("member dir %s still there after Close: %v", d, err)
+			}
+		}
+		for _, n := range topo.Nodes() {
+			if n.Running() {
+				t.Errorf("%s still running after Close", n.Name())
+			}
+			if !testenv.RefusesConnections(n.Addr()) {
+				t.Errorf("%s still accepts connections on %s after Close", n.Name(), n.Addr())
+			}
+		}
+		if after := len(testenv.OwnedDirs("lockbench-etcd-")); after != before {
+			t.Errorf("temp dirs of this process: %d before, %d after Close", before, after)
+		}
+		if kids := ourChildren(t); len(kids) > 0 {
+			t.Errorf("child processes left after Close: %v", kids)
+		}
+	})
 }
 
-func TestFailedStartLeavesNoDirs(t *testing.T) {
-	before := len(testenv.OwnedDirs("lockbench-etcd-"))
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // the members start, but waiting for them fails at once
-	topo, err := etcdtopo.Embedded{}.Start(ctx, topologies.Spec{Kind: topologies.Etcd, Members: 3})
-	if err == nil {
-		topo.Close()
-		t.Fatal("start with a cancelled context succeeded")
-	}
-	if after := len(testenv.OwnedDirs("lockbench-etcd-")); after != before {
-		t.Errorf("temp dirs of this process: %d before, %d after a failed start (%v)", before, after, err)
-	}
+// A start that fails leaves no dir and no process behind.
+func TestFailedStartLeavesNothing(t *testing.T) {
+	eachProvider(t, func(t *testing.T, p topologies.Provider) {
+		before := len(testenv.OwnedDirs("lockbench-etcd-"))
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // the members start, but waiting for them fails at once
+		topo, err := p.Start(ctx, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+		if err == nil {
+			topo.Close()
+			t.Fatal("start with a cancelled context succeeded")
+		}
+		if after := len(testenv.OwnedDirs("lockbench-etcd-")); after != before {
+			t.Errorf("temp dirs of this process: %d before, %d after a failed start (%v)", before, after, err)
+		}
+		if kids := ourChildren(t); len(kids) > 0 {
+			t.Errorf("child processes left after a failed start: %v", kids)
+		}
+	})
 }
 
 func TestSpecValidationNamesTheField(t *testing.T) {
@@ -195,6 +198,13 @@ func TestLoneMemberRestart(t *testing.T) {
 		if err := put(ctx, cli, "kept", "yes", 10*time.Second); err != nil {
 			t.Fatal(err)
 		}
+		// Restarted while it runs, it is killed first and keeps its disk.
+		if err := node.Restart(ctx, topologies.RestartFromDisk); err != nil {
+			t.Fatal(err)
+		}
+		if got := get(t, cli, "kept"); got != "yes" {
+			t.Errorf("after restarting the running member from disk kept = %q, want yes", got)
+		}
 		if err := node.Kill(); err != nil {
 			t.Fatal(err)
 		}
@@ -233,8 +243,15 @@ func TestThreeMembersSurviveLeaderKillAndDiskLoss(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		pid := pidOf(t, c, leader) // 0 for an in-process member
 		if err := leader.Kill(); err != nil {
 			t.Fatal(err)
+		}
+		if leader.Running() || alive(pid) {
+			t.Fatalf("killed %s: pid %d alive %v, running %v", leader.Name(), pid, alive(pid), leader.Running())
+		}
+		if err := leader.Kill(); err == nil {
+			t.Error("killing a dead member succeeded")
 		}
 		next, err := c.WaitLeader(waitCtx)
 		if err != nil {
@@ -249,6 +266,9 @@ func TestThreeMembersSurviveLeaderKillAndDiskLoss(t *testing.T) {
 		// The killed member comes back without its disk and must catch up from the others.
 		if err := leader.Restart(ctx, topologies.RestartEmpty); err != nil {
 			t.Fatal(err)
+		}
+		if newPid := pidOf(t, c, leader); pid != 0 && (newPid == pid || !alive(newPid)) {
+			t.Errorf("restarted %s runs as pid %d (was %d)", leader.Name(), newPid, pid)
 		}
 		only := newClient(t, leader.Addr())
 		if got := get(t, only, "b"); got != "2" {
@@ -281,6 +301,11 @@ func TestPausedLeaderIsReplacedAndCatchesUp(t *testing.T) {
 		}
 		if err := leader.Pause(); err != nil {
 			t.Fatal(err)
+		}
+		if pid := pidOf(t, c, leader); pid != 0 {
+			if st := testenv.ProcState(pid); st != "T" && st != "t" {
+				t.Errorf("paused %s (pid %d) is in state %q, want stopped", leader.Name(), pid, st)
+			}
 		}
 		var others []string
 		for _, n := range c.Nodes() {

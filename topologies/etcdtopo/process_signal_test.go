@@ -2,12 +2,8 @@ package etcdtopo_test
 
 import (
 	"context"
-	"errors"
-	"os"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/etcdtopo"
@@ -32,24 +28,7 @@ func TestHelperHoldProcessCluster(t *testing.T) {
 }
 
 func TestSignalOrKillOfTheOwnerStopsEveryMemberProcess(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
-		t.Run(sig.String(), func(t *testing.T) {
-			cmd, fields := testenv.HoldInChild(t, "TestHelperHoldProcessCluster", "LOCKBENCH_HELPER=hold-etcd-process", 2)
-			dirs, pids := strings.Split(fields[0], ","), testenv.Pids(fields[1])
-			if len(pids) != 3 || len(dirs) != 3 {
-				t.Fatalf("helper reported dirs %v pids %v, want 3 each", dirs, pids)
-			}
-			testenv.SignalChild(t, cmd, sig)
-			// SIGINT and SIGTERM reach the reaper; SIGKILL leaves it to Pdeathsig.
-			testenv.WaitGone(t, 10*time.Second, "member", pids, testenv.Exited)
-			if sig == syscall.SIGKILL {
-				startProcessCluster(t, topologies.Spec{Kind: topologies.Etcd}).Close() // the next start sweeps the orphans
-			}
-			for _, d := range dirs {
-				if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
-					t.Errorf("dir %s left after the owner died of %v: %v", d, sig, err)
-				}
-			}
-		})
-	}
+	testenv.OwnerDies(t, "TestHelperHoldProcessCluster", "LOCKBENCH_HELPER=hold-etcd-process", 3, "member", func(t *testing.T) {
+		startProcessCluster(t, topologies.Spec{Kind: topologies.Etcd}).Close()
+	})
 }

@@ -3,13 +3,11 @@ package pgtopo
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -77,38 +75,10 @@ func leftovers(t *testing.T) []int {
 	return out
 }
 
-func processGone(pid int) bool {
-	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-		return true
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	return err != nil || processState(b) == "Z" // a zombie waits for its new parent only
-}
-
-func processState(stat []byte) string {
-	i := strings.LastIndexByte(string(stat), ')')
-	if i < 0 {
-		return ""
-	}
-	if f := strings.Fields(string(stat[i+1:])); len(f) > 0 {
-		return f[0]
-	}
-	return ""
-}
-
 // waitGone waits until every pid has exited, a zombie counted as exited.
 func waitGone(t *testing.T, pids []int) {
 	t.Helper()
-	testenv.WaitGone(t, 30*time.Second, "server", pids, processGone)
-}
-
-func refusesConnections(addr string) bool {
-	c, err := net.DialTimeout("tcp", addr, time.Second)
-	if err != nil {
-		return true
-	}
-	c.Close()
-	return false
+	testenv.WaitGone(t, 30*time.Second, "server", pids, testenv.ExitedOrZombie)
 }
 
 // segmentID is the System V shared memory id postmaster.pid names.
@@ -148,7 +118,7 @@ func checkNothingLeft(t *testing.T, s *Server, pids []int, segment int) {
 	if s.node.Running() {
 		t.Error("server still running after Close")
 	}
-	if !refusesConnections(s.node.Addr()) {
+	if !testenv.RefusesConnections(s.node.Addr()) {
 		t.Errorf("%s still accepts connections after Close", s.node.Addr())
 	}
 	if segment >= 0 && segmentExists(segment) {
@@ -186,12 +156,7 @@ func TestStartServesAndCloseLeavesNothing(t *testing.T) {
 		t.Fatalf("server processes %v: want the postmaster and its helpers", pids)
 	}
 	segment := segmentID(t, s)
-	if err := topo.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := topo.Close(); err != nil {
-		t.Errorf("second Close: %v", err)
-	}
+	testenv.CloseTwice(t, topo)
 	checkNothingLeft(t, s, pids, segment)
 	if after := len(testenv.OwnedDirs(dirPrefix)); after != dirsBefore {
 		t.Errorf("temp dirs of this process: %d before, %d after Close", dirsBefore, after)
@@ -324,11 +289,10 @@ func TestDefaultProviderForPostgres(t *testing.T) {
 }
 
 func stateOf(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return "gone"
+	if st := testenv.ProcState(pid); st != "" {
+		return st
 	}
-	return processState(b)
+	return "gone"
 }
 
 func TestPauseStopsEveryServerProcessUntilResume(t *testing.T) {
@@ -390,7 +354,7 @@ func TestKillAndRestart(t *testing.T) {
 		t.Error("running after Kill")
 	}
 	waitGone(t, pids)
-	if !refusesConnections(addr) {
+	if !testenv.RefusesConnections(addr) {
 		t.Errorf("%s accepts connections after Kill", addr)
 	}
 	if err := node.Kill(); err == nil {

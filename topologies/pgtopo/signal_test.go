@@ -75,7 +75,7 @@ func TestSIGKILLedOwnersPausedServerIsSwept(t *testing.T) {
 	waitGone(t, pids[:1]) // the postmaster, through Pdeathsig
 	stopped := 0
 	for _, pid := range pids[1:] {
-		if !processGone(pid) {
+		if !testenv.ExitedOrZombie(pid) {
 			stopped++
 		}
 	}

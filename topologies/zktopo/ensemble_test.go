@@ -62,17 +62,8 @@ func TestStandaloneServesAndCloseLeavesNothing(t *testing.T) {
 			if leaders != 1 {
 				t.Errorf("%d leaders among %v", leaders, got)
 			}
-			if err := topo.Close(); err != nil {
-				t.Fatal(err)
-			}
-			if err := topo.Close(); err != nil {
-				t.Errorf("second Close: %v", err)
-			}
-			for _, pid := range pids {
-				if alive(pid) {
-					t.Errorf("JVM %d still exists after Close", pid)
-				}
-			}
+			testenv.CloseTwice(t, topo)
+			testenv.NoneLeft(t, pids, "JVM")
 			if _, err := os.Stat(e.Dir()); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("dir %s still there after Close: %v", e.Dir(), err)
 			}
