@@ -164,9 +164,11 @@ func TestStartAtSchedulesEveryCellInItsOwnSlot(t *testing.T) {
 	cfg := sweep.Config{Duration: sweep.Duration(200 * time.Millisecond), Warmup: sweep.Duration(100 * time.Millisecond), RunID: "slots",
 		Sweeps: []sweep.Sweep{{Strategies: []string{"single"}, Clients: []int{1, 2}, Keys: []string{"1"}}}}
 	cells, _ := cfg.Cells()
-	at := time.Now().Add(time.Second).Truncate(time.Millisecond)
+	// Margins of seconds: on a loaded shared machine a cell's set-up and tear-down took
+	// longer than a 300 ms gap (a CI run failed on "scheduled start passed 89ms ago").
+	at := time.Now().Add(3 * time.Second).Truncate(time.Millisecond)
 	run := &resultsdir.Run{}
-	gap := 300 * time.Millisecond
+	gap := 3 * time.Second
 	r := &sweep.Runner{Config: cfg, Out: t.TempDir(), Run: run, Observer: &quietObserver{}, Target: topo,
 		Worker: &sweep.Worker{Index: 0, Of: 1, StartAt: at, CellGap: gap}}
 	if err := r.Execute(context.Background(), cells); err != nil {
