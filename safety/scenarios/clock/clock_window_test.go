@@ -1,9 +1,12 @@
 package clock
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/safety/results"
 )
 
 // A race is judged only when one of B's attempts began once a quorum was free and
@@ -14,7 +17,7 @@ func TestBWindowJudgesOnlyAttemptsInsideTheRace(t *testing.T) {
 	cases := []struct {
 		name     string
 		opens    time.Time // zero: the model has two holders impossible
-		attempts [][3]int  // began, returned (ms after A's acquire began), granted (1); only the return counts
+		attempts [][3]int  // began, returned (ms after A's acquire began), granted (1)
 		judged   bool
 	}{
 		{"refused in the window", at(250), [][3]int{{240, 245, 0}, {251, 254, 0}}, true},
@@ -29,7 +32,7 @@ func TestBWindowJudgesOnlyAttemptsInsideTheRace(t *testing.T) {
 	for _, c := range cases {
 		w := bWindow{opens: c.opens, closes: at(285)}
 		for _, a := range c.attempts {
-			w.saw(at(a[1]), a[2] == 1)
+			w.saw(at(a[0]), at(a[1]), a[2] == 1)
 		}
 		err := w.missed(start)
 		switch {
@@ -40,5 +43,34 @@ func TestBWindowJudgesOnlyAttemptsInsideTheRace(t *testing.T) {
 		case !c.judged && !strings.Contains(err.Error(), "B's attempts"):
 			t.Errorf("%s: %q does not say what B missed", c.name, err)
 		}
+	}
+}
+
+// A B too slow for the break its variant claims is late, not a hold; where the variant
+// claims nothing, a slow B's refusals test the race its own speed gives.
+func TestSlowBIsLateOnlyWhereTheVariantClaimsABreak(t *testing.T) {
+	start := time.Unix(1000, 0)
+	at := func(ms int) time.Time { return start.Add(time.Duration(ms) * time.Millisecond) }
+	breaks := rateRace("redlock", 300*time.Millisecond, 3, 1.2, 0.05)
+	measured := rateRace("redlock", 300*time.Millisecond, 3, 1.02, 0.01)
+	if !slices.Contains(claimsFromModel(breaks, expectGuard), results.Breaks(results.Violations)) || claimsFromModel(measured, expectGuard) != nil {
+		t.Fatalf("claims %v and %v: want a break and a measurement", claimsFromModel(breaks, expectGuard), claimsFromModel(measured, expectGuard))
+	}
+	slowB := func(r clockRace) error {
+		w := bWindow{opens: at(297), closes: at(297)}
+		w.saw(at(200), at(249), false) // 49 ms attempts, refused before the window
+		w.saw(at(250), at(299), true)  // granted after A left
+		return r.raced(&w, start, 2*time.Millisecond)
+	}
+	if err := slowB(breaks); err == nil || !strings.Contains(err.Error(), "too slow for the break") {
+		t.Errorf("claimed break, 49 ms attempts: %v; want late", err)
+	}
+	if err := slowB(measured); err != nil {
+		t.Errorf("measured point, 49 ms attempts refused before A left: %v; want judged", err)
+	}
+	fast := bWindow{opens: at(252), closes: at(285)}
+	fast.saw(at(240), at(241), false)
+	if err := breaks.raced(&fast, start, 2*time.Millisecond); err == nil || !strings.Contains(err.Error(), "window") {
+		t.Errorf("claimed break, a fast B refused only before the window: %v; want late", err)
 	}
 }
