@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
+	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
@@ -97,25 +100,38 @@ func checkNodesHeld(t *testing.T, rep *results.Report) {
 	}
 }
 
-// Fail-fast returns at a majority and releases while its other SETs are still in
-// flight; redlock waits for every answer first. In Kleppmann's sequence without a jump
-// every one of B's attempts is refused, so B's refused attempts leave partial locks in
-// more fail-fast trials than redlock ones (measured: 25 of 30 against 0 of 30).
-func TestFailFastLeavesPartialLocks(t *testing.T) {
-	env := providerEnv(t, "process", lab.Params{"ttl": "300ms", "strategies": "redlock,redlock-failfast"})
-	env.Trials = 4
-	rep := labtest.RunIn(t, env, "redlock-kleppmann", 4*time.Minute)
-	left := map[string]int{}
-	for _, v := range rep.Variants {
-		for _, tr := range v.Trials {
-			if tr.Outcome == results.Judged && tr.Inputs[bPartialNodes] > 0 {
-				left[v.Params["strategy"]]++
-			}
+// What B's refused attempts left is counted from the nodes as they are: a token that is
+// neither A's nor (when B was granted) B's is a partial lock; A's and B's own are not.
+// Whether fail-fast leaves more of them than redlock is a race of in-flight SETs against
+// the release, measured by the scenario (docs/clocks.md), not asserted here: on a quiet
+// machine the SETs mostly land first and neither client leaves any.
+func TestPartialLocksCountTokensOfNoGrant(t *testing.T) {
+	testenv.RequireRedis(t)
+	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
+	nodes := topo.Masters()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	const key = "partial"
+	a, b := locks.Lease{Key: key, Token: "A"}, locks.Lease{Key: key, Token: "B"}
+	for i, token := range []string{"A", "A", "A", "B", "stray"} {
+		c := redis.NewClient(&redis.Options{Addr: nodes[i].Addr()})
+		err := c.Set(ctx, key, token, time.Minute).Err()
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
-	t.Logf("judged trials with partial locks left by B: %v", left)
-	if left["redlock-failfast"] <= left["redlock"] {
-		t.Errorf("fail-fast left partial locks in %d trials, redlock in %d: want more for fail-fast", left["redlock-failfast"], left["redlock"])
+	for _, c := range []struct {
+		granted bool
+		want    int
+	}{{false, 2}, {true, 1}} { // refused, B's token too is a leftover; granted, it is B's lock
+		got, err := partialLocks(ctx, nodes, key, a, b, c.granted)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("B granted %v: %d partial locks, want %d (A on 3 nodes, B on 1, a stray on 1)", c.granted, got, c.want)
+		}
 	}
 }
 
