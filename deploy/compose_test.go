@@ -18,42 +18,11 @@ import (
 )
 
 func TestComposeWorkersMergeExactly(t *testing.T) {
-	if _, err := exec.LookPath("docker-compose"); err != nil {
-		testenv.MissingTool(t, err)
-	}
-	if err := exec.Command("docker", "info").Run(); err != nil {
-		testenv.MissingTool(t, err)
-	}
 	testenv.RequireRedis(t) // the Redis image is built from the host's redis-server
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "lockbench")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/lockbench")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	out := filepath.Join(dir, "out")
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	run := exec.CommandContext(ctx, "bash", "compose/run.sh", out)
-	run.Env = append(os.Environ(), "LOCKBENCH="+bin, "LOCKBENCH_CLIENTS=6", "LOCKBENCH_KEYS=1,per-client",
+	bin := buildForCompose(t)
+	out := filepath.Join(t.TempDir(), "out")
+	runCompose(t, "compose/run.sh", out, "LOCKBENCH="+bin, "LOCKBENCH_CLIENTS=6", "LOCKBENCH_KEYS=1,per-client",
 		"LOCKBENCH_DURATION=1s", "LOCKBENCH_WARMUP=200ms")
-	var stderr bytes.Buffer
-	run.Stderr = &stderr
-	stdout, err := run.Output()
-	project := regexp.MustCompile(`compose: project (\S+)`).FindStringSubmatch(stderr.String())
-	if project != nil {
-		defer assertNoContainers(t, project[1])
-	}
-	if err != nil {
-		t.Fatalf("run.sh: %v\n%s", err, lastLines(stderr.String(), 40))
-	}
-	if project == nil {
-		t.Fatalf("run.sh did not name its project:\n%s", lastLines(stderr.String(), 20))
-	}
-	if got := strings.TrimSpace(string(stdout)); got != filepath.Join(out, "merged") {
-		t.Errorf("run.sh printed %q, want the merged folder", got)
-	}
 	merged, err := resultsdir.ReadRun(filepath.Join(out, "merged"))
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +94,50 @@ func logCount(t *testing.T, dir, rel string) int64 {
 		n += h.TotalCount()
 	}
 	return n
+}
+
+// buildForCompose needs docker-compose and an engine that answers, and builds lockbench.
+func buildForCompose(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("docker-compose"); err != nil {
+		testenv.MissingTool(t, err)
+	}
+	if err := exec.Command("docker", "info").Run(); err != nil {
+		testenv.MissingTool(t, err)
+	}
+	bin := filepath.Join(t.TempDir(), "lockbench")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/lockbench")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runCompose runs one of the shipped Compose scripts into out, checks it printed the
+// merged folder and left no container of its project behind.
+func runCompose(t *testing.T, script, out string, env ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	run := exec.CommandContext(ctx, "bash", script, out)
+	run.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	run.Stderr = &stderr
+	stdout, err := run.Output()
+	project := regexp.MustCompile(`compose: project (\S+)`).FindStringSubmatch(stderr.String())
+	if project != nil {
+		defer assertNoContainers(t, project[1])
+	}
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, lastLines(stderr.String(), 40))
+	}
+	if project == nil {
+		t.Fatalf("%s did not name its project:\n%s", script, lastLines(stderr.String(), 20))
+	}
+	if got := strings.TrimSpace(string(stdout)); got != filepath.Join(out, "merged") {
+		t.Errorf("%s printed %q, want the merged folder", script, got)
+	}
 }
 
 func assertNoContainers(t *testing.T, project string) {

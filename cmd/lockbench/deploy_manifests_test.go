@@ -6,79 +6,84 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/suite"
 )
 
-// The shipped worker manifests keep the worker contract: N workers with indices 0..N-1
-// of N, one shared run id, a folder each, every flag one `lockbench run` knows, and a
-// merge of exactly those folders. Kubernetes cannot run here; this reads its files.
-func TestKubernetesManifestKeepsTheWorkerContract(t *testing.T) {
-	type container struct {
-		Command []string `yaml:"command"`
-		Args    []string `yaml:"args"`
-		Env     []struct {
-			Name      string `yaml:"name"`
-			Value     string `yaml:"value"`
-			ValueFrom *struct {
-				FieldRef struct {
-					FieldPath string `yaml:"fieldPath"`
-				} `yaml:"fieldRef"`
-			} `yaml:"valueFrom"`
-		} `yaml:"env"`
+// k8sContainer and k8sObject are what the manifest tests read of a Kubernetes object.
+type k8sContainer struct {
+	Command []string `yaml:"command"`
+	Args    []string `yaml:"args"`
+	Env     []struct {
+		Name      string `yaml:"name"`
+		Value     string `yaml:"value"`
+		ValueFrom *struct {
+			FieldRef struct {
+				FieldPath string `yaml:"fieldPath"`
+			} `yaml:"fieldRef"`
+		} `yaml:"valueFrom"`
+	} `yaml:"env"`
+}
+
+type k8sObject struct {
+	Kind     string `yaml:"kind"`
+	Metadata struct {
+		Name string `yaml:"name"`
+	} `yaml:"metadata"`
+	Spec struct {
+		CompletionMode string `yaml:"completionMode"`
+		Completions    int    `yaml:"completions"`
+		Parallelism    int    `yaml:"parallelism"`
+		Template       struct {
+			Spec struct {
+				Containers []k8sContainer `yaml:"containers"`
+			} `yaml:"spec"`
+		} `yaml:"template"`
+	} `yaml:"spec"`
+}
+
+// k8sJob reads the Job named name from a manifest of several objects.
+func k8sJob(t *testing.T, path, name string) k8sObject {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	type object struct {
-		Kind     string `yaml:"kind"`
-		Metadata struct {
-			Name string `yaml:"name"`
-		} `yaml:"metadata"`
-		Spec struct {
-			CompletionMode string `yaml:"completionMode"`
-			Completions    int    `yaml:"completions"`
-			Parallelism    int    `yaml:"parallelism"`
-			Template       struct {
-				Spec struct {
-					Containers []container `yaml:"containers"`
-				} `yaml:"spec"`
-			} `yaml:"template"`
-		} `yaml:"spec"`
-	}
-	read := func(path string) []object {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
+	defer f.Close()
+	dec := yaml.NewDecoder(f)
+	for {
+		var o k8sObject
+		if err := dec.Decode(&o); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("%s: %v", path, err)
 		}
-		defer f.Close()
-		var objs []object
-		dec := yaml.NewDecoder(f)
-		for {
-			var o object
-			if err := dec.Decode(&o); err == io.EOF {
-				return objs
-			} else if err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-			objs = append(objs, o)
+		if o.Kind == "Job" && o.Metadata.Name == name {
+			return o
 		}
 	}
-	job := func(objs []object, name string) object {
-		for _, o := range objs {
-			if o.Kind == "Job" && o.Metadata.Name == name {
-				return o
-			}
-		}
-		t.Fatalf("no Job %s", name)
-		return object{}
+	t.Fatalf("%s: no Job %s", path, name)
+	return k8sObject{}
+}
+
+// indexedArgs checks an Indexed Job runs command in every pod and returns each pod's
+// arguments, with the completion index and the other variables put in.
+func indexedArgs(t *testing.T, job k8sObject, command string) [][]string {
+	t.Helper()
+	n := job.Spec.Completions
+	if job.Spec.CompletionMode != "Indexed" || n < 2 {
+		t.Fatalf("Job %s: completionMode %q, completions %d: want Indexed, N >= 2", job.Metadata.Name, job.Spec.CompletionMode, n)
 	}
-	workers := job(read("../../deploy/kubernetes/workers.yaml"), "lockbench-workers")
-	n := workers.Spec.Completions
-	if workers.Spec.CompletionMode != "Indexed" || n < 2 || workers.Spec.Parallelism != n {
-		t.Fatalf("workers Job: completionMode %q, completions %d, parallelism %d: want Indexed, N >= 2 all at once",
-			workers.Spec.CompletionMode, n, workers.Spec.Parallelism)
+	c := job.Spec.Template.Spec.Containers[0]
+	if strings.Join(c.Command, " ") != command {
+		t.Fatalf("Job %s: command %q, want %s", job.Metadata.Name, c.Command, command)
 	}
-	c := workers.Spec.Template.Spec.Containers[0]
 	vars := map[string]string{}
 	for _, e := range c.Env {
 		switch {
@@ -88,18 +93,29 @@ func TestKubernetesManifestKeepsTheWorkerContract(t *testing.T) {
 			vars[e.Name] = e.Value
 		}
 	}
-	if strings.Join(c.Command, " ") != "/usr/bin/lockbench run" {
-		t.Fatalf("worker command %q: want /usr/bin/lockbench run", c.Command)
-	}
-	var folders []string
+	var pods [][]string
 	for i := range n {
-		args := expand(c.Args, `\$\(([A-Z_]+)\)`, func(name string) (string, bool) {
+		pods = append(pods, expand(c.Args, `\$\(([A-Z_]+)\)`, func(name string) (string, bool) {
 			v, ok := vars[name]
 			return strings.ReplaceAll(v, "INDEX", fmt.Sprint(i)), ok
-		}, t)
-		folders = append(folders, checkWorkerArgs(t, args, i, n))
+		}, t))
 	}
-	merge := job(read("../../deploy/kubernetes/merge.yaml"), "lockbench-merge")
+	return pods
+}
+
+// The shipped worker manifests keep the worker contract: N workers with indices 0..N-1
+// of N, one shared run id, a folder each, every flag one `lockbench run` knows, and a
+// merge of exactly those folders. Kubernetes cannot run here; this reads its files.
+func TestKubernetesManifestKeepsTheWorkerContract(t *testing.T) {
+	workers := k8sJob(t, "../../deploy/kubernetes/workers.yaml", "lockbench-workers")
+	if workers.Spec.Parallelism != workers.Spec.Completions {
+		t.Errorf("workers Job: parallelism %d of %d: the load workers must run all at once", workers.Spec.Parallelism, workers.Spec.Completions)
+	}
+	var folders []string
+	for i, args := range indexedArgs(t, workers, "/usr/bin/lockbench run") {
+		folders = append(folders, checkWorkerArgs(t, args, i, workers.Spec.Completions))
+	}
+	merge := k8sJob(t, "../../deploy/kubernetes/merge.yaml", "lockbench-merge")
 	checkMergeArgs(t, merge.Spec.Template.Spec.Containers[0].Args, folders)
 }
 
@@ -201,4 +217,107 @@ func checkMergeArgs(t *testing.T, args, folders []string) {
 	if strings.Join(dirs, " ") != strings.Join(folders, " ") {
 		t.Errorf("merge reads %q, the workers write %q", dirs, folders)
 	}
+}
+
+// checkSafetyArgs checks one safety worker's arguments as `lockbench safety` would
+// take them (every flag known, the scenario and its params valid, the worker's share
+// I of N, servers started in the worker as processes) and returns its folder.
+func checkSafetyArgs(t *testing.T, args []string, index, of int) string {
+	t.Helper()
+	var stderr strings.Builder
+	if code := run(append(append([]string{"safety"}, args...), "--list"), nil, io.Discard, &stderr); code != 0 {
+		t.Fatalf("worker %d: lockbench safety %q: exit %d: %s", index, args, code, stderr.String())
+	}
+	values, params := map[string]string{}, paramFlags{}
+	for _, a := range args {
+		name, value, ok := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if !ok || !strings.HasPrefix(a, "--") {
+			t.Fatalf("worker %d: argument %q: want --name=value", index, a)
+		}
+		if name == "param" {
+			if err := params.Set(value); err != nil {
+				t.Fatalf("worker %d: %v", index, err)
+			}
+			continue
+		}
+		values[name] = value
+	}
+	if _, err := suite.Choose(values["scenario"], safety.Params(params)); err != nil {
+		t.Errorf("worker %d: --scenario %s with %v: %v", index, values["scenario"], params, err)
+	}
+	trials, err := strconv.Atoi(values["trials"])
+	if err != nil {
+		t.Fatalf("worker %d: --trials %q: %v", index, values["trials"], err)
+	}
+	share, err := safetyWorker(values["worker"], trials, 0)
+	if err != nil || share == nil || share.Index != index || share.Of != of {
+		t.Errorf("worker %d: --worker %q gives %+v (%v), want %d/%d", index, values["worker"], share, err, index, of)
+	}
+	if values["provider"] != "process" {
+		t.Errorf("worker %d: --provider %q: a worker starts its own servers as processes (no engine in a pod)", index, values["provider"])
+	}
+	if values["out"] == "" {
+		t.Errorf("worker %d: no --out", index)
+	}
+	return values["out"]
+}
+
+// The shipped safety campaign for Kubernetes splits one campaign over the Job's pods
+// and merges exactly their folders.
+func TestKubernetesSafetyManifestSplitsOneCampaign(t *testing.T) {
+	job := k8sJob(t, "../../deploy/kubernetes/safety.yaml", "lockbench-safety")
+	var folders []string
+	for i, args := range indexedArgs(t, job, "/usr/bin/lockbench safety") {
+		folders = append(folders, checkSafetyArgs(t, args, i, job.Spec.Completions))
+	}
+	merge := k8sJob(t, "../../deploy/kubernetes/safety-merge.yaml", "lockbench-safety-merge")
+	checkMergeArgs(t, merge.Spec.Template.Spec.Containers[0].Args, folders)
+}
+
+// The Compose safety campaign (run for real by deploy's tests) keeps the same contract.
+func TestComposeSafetyFileSplitsOneCampaign(t *testing.T) {
+	var file struct {
+		Services map[string]struct {
+			Entrypoint  []string `yaml:"entrypoint"`
+			Command     []string `yaml:"command"`
+			NetworkMode string   `yaml:"network_mode"`
+		} `yaml:"services"`
+	}
+	data, err := os.ReadFile("../../deploy/compose/safety.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for name := range file.Services {
+		if strings.HasPrefix(name, "safety-") {
+			n++
+		}
+	}
+	if n < 2 {
+		t.Fatalf("%d safety workers, want N >= 2", n)
+	}
+	var folders []string
+	for i := range n {
+		s, ok := file.Services[fmt.Sprintf("safety-%d", i)]
+		if !ok {
+			t.Fatalf("no service safety-%d of %d", i, n)
+		}
+		if len(s.Entrypoint) < 2 || s.Entrypoint[0] != "/usr/bin/lockbench" || s.Entrypoint[1] != "safety" {
+			t.Fatalf("safety-%d entrypoint %q: want /usr/bin/lockbench safety", i, s.Entrypoint)
+		}
+		if s.NetworkMode != "none" {
+			t.Errorf("safety-%d network_mode %q: its servers are its own, it needs no network", i, s.NetworkMode)
+		}
+		args := expand(append(append([]string{}, s.Entrypoint[2:]...), s.Command...), `\$\{([A-Z_]+)(?::[-?]([^}]*))?\}`,
+			func(string) (string, bool) { return "", false }, t)
+		folders = append(folders, checkSafetyArgs(t, args, i, n))
+	}
+	m := file.Services["merge"]
+	if len(m.Entrypoint) < 2 || m.Entrypoint[1] != "merge" {
+		t.Fatalf("merge entrypoint %q", m.Entrypoint)
+	}
+	checkMergeArgs(t, m.Entrypoint[2:], folders)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // workerImageRepo holds this program as a load worker, for Compose or Kubernetes.
@@ -12,7 +14,9 @@ const workerImageRepo = "lockbench/worker"
 // WorkerImage builds (once per build of this program: the tag is its files' hash) an
 // image that runs this program, with the libraries ldd lists for it, as
 // /usr/bin/lockbench, and returns its tag. Unlike the etcd image the program is copied
-// in: a worker runs where this machine's files are not mounted.
+// in: a worker runs where this machine's files are not mounted. The host's
+// redis-server goes in too, when there is one, so that a safety worker starts its own
+// servers as processes (`lockbench safety --provider process --worker I/N`).
 func WorkerImage(ctx context.Context) (string, error) {
 	c, err := engine(ctx)
 	if err != nil {
@@ -28,6 +32,12 @@ func WorkerImage(ctx context.Context) (string, error) {
 	files := map[string]string{"/usr/bin/lockbench": exe}
 	if err := addLibraries(files, exe, nil); err != nil {
 		return "", err
+	}
+	if server, err := topologies.FindRedisServer(); err == nil {
+		files["/usr/bin/redis-server"] = server
+		if err := addLibraries(files, server, nil); err != nil {
+			return "", err
+		}
 	}
 	return filesImage(ctx, c, workerImageRepo, files)
 }
