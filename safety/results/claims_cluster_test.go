@@ -57,3 +57,29 @@ func TestClusterWaitLosesFewerIsTestedDelayByDelayAgainstTheCluster(t *testing.T
 		t.Errorf("WAIT 1 losing 15/20 against 3/20: %s", got.Verdict)
 	}
 }
+
+// The cluster's split brain: a demonstration on the cluster-split-brain variants only,
+// contradicted by one judged trial against it on either side.
+func TestTheClusterSplitBrainClaimIsADemonstrationOnItsOwnScenario(t *testing.T) {
+	split := writeupClaim(t, "cluster-split-brain", Violations, "Redis Cluster's master and a client on the minority")
+	shown := report("cluster-split-brain",
+		measured("cluster/none-node-timeout-500ms", Violations, 5, 5), measured("cluster/none-node-timeout-3s", Violations, 4, 4),
+		measured("cluster/wait1-node-timeout-500ms", Violations, 5, 0))
+	if got := split.Judge(shown); got.Verdict != Supported {
+		t.Errorf("two holders in every no-guard trial, none with WAIT 1: %s (%+v)", got.Verdict, got.Checks)
+	}
+	for name, c := range map[string]struct {
+		reps []*Report
+		want Verdict
+	}{
+		"a no-guard trial without two holders": {report("cluster-split-brain",
+			measured("cluster/none-node-timeout-500ms", Violations, 5, 4), measured("cluster/wait1-node-timeout-500ms", Violations, 5, 0)), Contradicted},
+		"two holders under WAIT 1": {report("cluster-split-brain",
+			measured("cluster/none-node-timeout-500ms", Violations, 5, 5), measured("cluster/wait1-node-timeout-500ms", Violations, 5, 1)), Contradicted},
+		"sentinel's split brain": {report("sentinel-split-brain", measured("min-replicas-off", Violations, 5, 5)), NotShown},
+	} {
+		if got := split.Judge(c.reps); got.Verdict != c.want {
+			t.Errorf("%s: %s, want %s (%+v)", name, got.Verdict, c.want, got.Checks)
+		}
+	}
+}

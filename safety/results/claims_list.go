@@ -112,6 +112,12 @@ var WriteupClaims = []WriteupClaim{
 	{Step: "step 4", Claim: "a partition makes two masters: the cut-off old master grants the lock while the promoted replica grants it too, with or without min-replicas-to-write",
 		Scenario: "sentinel-split-brain", By: Violations, Checks: []Check{
 			always(Breaking, "two holders at once, with no guard and at each max-lag", "min-replicas-*")}},
+	// The same split on a Redis Cluster (cluster-split-brain, containers): the key's
+	// master and client A cut off together on the minority side.
+	{Step: "step 4", Claim: "a partition leaves a Redis Cluster's master and a client on the minority: the master grants until it notices it lost the majority, the replica promoted on the majority side grants too; WAIT 1 on that master refuses the grant",
+		Scenario: "cluster-split-brain", By: Violations, Checks: []Check{
+			always(Breaking, "no guard: two holders at each cluster-node-timeout", "*/none-node-timeout-*"),
+			never(Fix, "WAIT 1: the cut master's replica cannot acknowledge, so A holds nothing", "*/wait1-node-timeout-*")}},
 	{Step: "Redlock", Claim: "a client cut from a minority still locks; two clients reaching different majorities share a node, and its empty restart gives both the lock unless delayed past the TTL",
 		Scenario: "redlock-partition", By: Violations, Checks: []Check{
 			always(Breaking, "majorities sharing a node that restarts empty: two holders", "majorities-restart-empty"),
