@@ -119,46 +119,64 @@ func TestKubernetesManifestKeepsTheWorkerContract(t *testing.T) {
 	checkMergeArgs(t, merge.Spec.Template.Spec.Containers[0].Args, folders)
 }
 
-// The Compose file keeps the same contract, as CI's run of it shows in practice.
-func TestComposeFileKeepsTheWorkerContract(t *testing.T) {
+// composeService is what the manifest tests read of a Compose service.
+type composeService struct {
+	Entrypoint  []string `yaml:"entrypoint"`
+	Command     []string `yaml:"command"`
+	NetworkMode string   `yaml:"network_mode"`
+}
+
+// composeWorkers reads a Compose file and returns its services prefix-0 .. prefix-(N-1),
+// each checked to run `lockbench command`, with its arguments expanded (every variable
+// takes its default), and the merge service.
+func composeWorkers(t *testing.T, path, prefix, command string) (workers []composeService, args [][]string, merge composeService) {
+	t.Helper()
 	var file struct {
-		Services map[string]struct {
-			Entrypoint []string `yaml:"entrypoint"`
-			Command    []string `yaml:"command"`
-		} `yaml:"services"`
+		Services map[string]composeService `yaml:"services"`
 	}
-	data, err := os.ReadFile("../../deploy/compose/docker-compose.yaml")
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := yaml.Unmarshal(data, &file); err != nil {
 		t.Fatal(err)
 	}
-	env := func(name string) (string, bool) { return "", false } // every variable takes its default
-	var folders []string
-	var n int
+	n := 0
 	for name := range file.Services {
-		if strings.HasPrefix(name, "worker-") {
+		if strings.HasPrefix(name, prefix+"-") {
 			n++
 		}
 	}
+	if n < 2 {
+		t.Fatalf("%s: %d %s services, want N >= 2", path, n, prefix)
+	}
 	for i := range n {
-		s, ok := file.Services[fmt.Sprintf("worker-%d", i)]
+		s, ok := file.Services[fmt.Sprintf("%s-%d", prefix, i)]
 		if !ok {
-			t.Fatalf("no service worker-%d of %d", i, n)
+			t.Fatalf("%s: no service %s-%d of %d", path, prefix, i, n)
 		}
-		if len(s.Entrypoint) < 2 || s.Entrypoint[0] != "/usr/bin/lockbench" || s.Entrypoint[1] != "run" {
-			t.Fatalf("worker-%d entrypoint %q: want /usr/bin/lockbench run", i, s.Entrypoint)
+		if len(s.Entrypoint) < 2 || s.Entrypoint[0] != "/usr/bin/lockbench" || s.Entrypoint[1] != command {
+			t.Fatalf("%s-%d entrypoint %q: want /usr/bin/lockbench %s", prefix, i, s.Entrypoint, command)
 		}
-		args := append(append([]string{}, s.Entrypoint[2:]...), s.Command...)
-		args = expand(args, `\$\{([A-Z_]+)(?::[-?]([^}]*))?\}`, func(name string) (string, bool) { return env(name) }, t)
-		folders = append(folders, checkWorkerArgs(t, args, i, n))
+		workers = append(workers, s)
+		args = append(args, expand(append(append([]string{}, s.Entrypoint[2:]...), s.Command...), `\$\{([A-Z_]+)(?::[-?]([^}]*))?\}`,
+			func(string) (string, bool) { return "", false }, t))
 	}
-	m := file.Services["merge"]
-	if len(m.Entrypoint) < 2 || m.Entrypoint[1] != "merge" {
-		t.Fatalf("merge entrypoint %q", m.Entrypoint)
+	merge = file.Services["merge"]
+	if len(merge.Entrypoint) < 2 || merge.Entrypoint[1] != "merge" {
+		t.Fatalf("%s: merge entrypoint %q", path, merge.Entrypoint)
 	}
-	checkMergeArgs(t, m.Entrypoint[2:], folders)
+	return workers, args, merge
+}
+
+// The Compose file keeps the same contract, as CI's run of it shows in practice.
+func TestComposeFileKeepsTheWorkerContract(t *testing.T) {
+	_, args, merge := composeWorkers(t, "../../deploy/compose/docker-compose.yaml", "worker", "run")
+	var folders []string
+	for i, a := range args {
+		folders = append(folders, checkWorkerArgs(t, a, i, len(args)))
+	}
+	checkMergeArgs(t, merge.Entrypoint[2:], folders)
 }
 
 // expand replaces each variable the pattern finds: by lookup, else by the pattern's
@@ -276,48 +294,13 @@ func TestKubernetesSafetyManifestSplitsOneCampaign(t *testing.T) {
 
 // The Compose safety campaign (run for real by deploy's tests) keeps the same contract.
 func TestComposeSafetyFileSplitsOneCampaign(t *testing.T) {
-	var file struct {
-		Services map[string]struct {
-			Entrypoint  []string `yaml:"entrypoint"`
-			Command     []string `yaml:"command"`
-			NetworkMode string   `yaml:"network_mode"`
-		} `yaml:"services"`
-	}
-	data, err := os.ReadFile("../../deploy/compose/safety.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := yaml.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for name := range file.Services {
-		if strings.HasPrefix(name, "safety-") {
-			n++
-		}
-	}
-	if n < 2 {
-		t.Fatalf("%d safety workers, want N >= 2", n)
-	}
+	workers, args, merge := composeWorkers(t, "../../deploy/compose/safety.yaml", "safety", "safety")
 	var folders []string
-	for i := range n {
-		s, ok := file.Services[fmt.Sprintf("safety-%d", i)]
-		if !ok {
-			t.Fatalf("no service safety-%d of %d", i, n)
+	for i, a := range args {
+		if workers[i].NetworkMode != "none" {
+			t.Errorf("safety-%d network_mode %q: its servers are its own, it needs no network", i, workers[i].NetworkMode)
 		}
-		if len(s.Entrypoint) < 2 || s.Entrypoint[0] != "/usr/bin/lockbench" || s.Entrypoint[1] != "safety" {
-			t.Fatalf("safety-%d entrypoint %q: want /usr/bin/lockbench safety", i, s.Entrypoint)
-		}
-		if s.NetworkMode != "none" {
-			t.Errorf("safety-%d network_mode %q: its servers are its own, it needs no network", i, s.NetworkMode)
-		}
-		args := expand(append(append([]string{}, s.Entrypoint[2:]...), s.Command...), `\$\{([A-Z_]+)(?::[-?]([^}]*))?\}`,
-			func(string) (string, bool) { return "", false }, t)
-		folders = append(folders, checkSafetyArgs(t, args, i, n))
+		folders = append(folders, checkSafetyArgs(t, a, i, len(args)))
 	}
-	m := file.Services["merge"]
-	if len(m.Entrypoint) < 2 || m.Entrypoint[1] != "merge" {
-		t.Fatalf("merge entrypoint %q", m.Entrypoint)
-	}
-	checkMergeArgs(t, m.Entrypoint[2:], folders)
+	checkMergeArgs(t, merge.Entrypoint[2:], folders)
 }
