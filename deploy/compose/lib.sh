@@ -25,6 +25,15 @@ compose_lockbench() {
   echo "$bin"
 }
 
+# compose_start NAME OUT: sets out (OUT, or results/NAME-<time>), lockbench and the
+# worker image, and exports what the Compose files read of them.
+compose_start() {
+  out=$(compose_out "${2:-$root/results/$1-$(date +%Y%m%d-%H%M%S)}")
+  lockbench=$(compose_lockbench)
+  LOCKBENCH_WORKER_IMAGE=$("$lockbench" image worker)
+  export LOCKBENCH_WORKER_IMAGE LOCKBENCH_OUT=$out
+}
+
 # compose_project FILE PREFIX: names the project after this shell's pid (so a later run
 # can tell a dead one's leftovers and remove them), defines dc, and removes the project
 # on exit, Ctrl-C and TERM included.

@@ -8,13 +8,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 . "$here/lib.sh"
-out=$(compose_out "${1:-$root/results/compose-$(date +%Y%m%d-%H%M%S)}")
-lockbench=$(compose_lockbench)
-LOCKBENCH_WORKER_IMAGE=$("$lockbench" image worker)
+compose_start compose "${1:-}"
 LOCKBENCH_REDIS_IMAGE=$("$lockbench" image redis)
-export LOCKBENCH_WORKER_IMAGE LOCKBENCH_REDIS_IMAGE
+export LOCKBENCH_REDIS_IMAGE
 export LOCKBENCH_RUN_ID=${LOCKBENCH_RUN_ID:-compose-$$-$RANDOM}
-export LOCKBENCH_OUT=$out
 compose_project "$here/docker-compose.yaml" lockbench-compose
 
 dc up -d redis >&2

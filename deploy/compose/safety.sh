@@ -9,11 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 . "$here/lib.sh"
-out=$(compose_out "${1:-$root/results/compose-safety-$(date +%Y%m%d-%H%M%S)}")
-lockbench=$(compose_lockbench)
-LOCKBENCH_WORKER_IMAGE=$("$lockbench" image worker)
-export LOCKBENCH_WORKER_IMAGE
-export LOCKBENCH_OUT=$out
+compose_start compose-safety "${1:-}"
 compose_project "$here/safety.yaml" lockbench-safety
 
 # Foreground until every worker has exited; then each one's exit code decides.
