@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
-	_ "github.com/lockbench/lockbench/locks/etcdlock"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )

@@ -4,4 +4,4 @@ package bench_test
 // postgres-process provider on import, so BenchmarkAcquireRelease measures them beside
 // the Redis strategies in the same run. Only this test binary carries the driver:
 // package bench itself does not import it.
-import _ "github.com/lockbench/lockbench/locks/pglock"
+import _ "github.com/lockbench/lockbench/backends/postgres/pglock"

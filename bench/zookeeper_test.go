@@ -4,4 +4,4 @@ package bench_test
 // zookeeper-process provider on import, so BenchmarkAcquireRelease measures them beside
 // etcd and the Redis strategies in the same run. Only this test binary carries the
 // ZooKeeper client: package bench itself does not import it.
-import _ "github.com/lockbench/lockbench/locks/zklock"
+import _ "github.com/lockbench/lockbench/backends/zookeeper/zklock"

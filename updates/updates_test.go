@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"    // etcd registers itself
+	_ "github.com/lockbench/lockbench/backends/postgres/pglock"  // pg-advisory, pg-for-update
+	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // zookeeper
 	"github.com/lockbench/lockbench/bench"
-	_ "github.com/lockbench/lockbench/locks/etcdlock" // etcd registers itself
-	_ "github.com/lockbench/lockbench/locks/pglock"   // pg-advisory, pg-for-update
-	_ "github.com/lockbench/lockbench/locks/zklock"   // zookeeper
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/lockbench/lockbench/updates"

@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backend"
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"    // etcd's builders
+	_ "github.com/lockbench/lockbench/backends/postgres/pglock"  // PostgreSQL's
+	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // ZooKeeper's
 	"github.com/lockbench/lockbench/locks"
-	_ "github.com/lockbench/lockbench/locks/etcdlock" // etcd's builders
-	_ "github.com/lockbench/lockbench/locks/pglock"   // PostgreSQL's
-	_ "github.com/lockbench/lockbench/locks/zklock"   // ZooKeeper's
 	"github.com/lockbench/lockbench/stats"
 	_ "github.com/lockbench/lockbench/sweep" // the scaling presets' Redlock sizes and WAIT shapes
 	"github.com/lockbench/lockbench/updates"

@@ -6,7 +6,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 )
 
-// strategies are etcd's, as locks/etcdlock builds them: one member or three, and the
+// strategies are etcd's, as backends/etcd/etcdlock builds them: one member or three, and the
 // same without fsync (a lower bound on what consensus costs, not a deployment anyone
 // should trust).
 var strategies = []backend.Strategy{

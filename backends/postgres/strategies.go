@@ -2,7 +2,7 @@ package postgres
 
 import "github.com/lockbench/lockbench/backend"
 
-// strategies are PostgreSQL's: the two locks locks/pglock builds, which only the update
+// strategies are PostgreSQL's: the two locks backends/postgres/pglock builds, which only the update
 // workload measures, and the three lock-free ways updates builds on the account rows.
 // None is ranked on the safety order: they sort after the ranked, by name.
 var strategies = []backend.Strategy{

@@ -2,7 +2,7 @@ package zookeeper
 
 import "github.com/lockbench/lockbench/backend"
 
-// strategies are ZooKeeper's, as locks/zklock builds them: one standalone server, and
+// strategies are ZooKeeper's, as backends/zookeeper/zklock builds them: one standalone server, and
 // an ensemble of three.
 var strategies = []backend.Strategy{
 	{Name: "zookeeper", Position: 7, SafetyRank: backend.RankConsensus, Presets: []backend.Preset{backend.RunMatrix, backend.UpdateMatrix}},

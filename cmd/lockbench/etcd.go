@@ -6,4 +6,4 @@ package main
 // the etcd scenarios. The import also lets this binary run as one out-of-process etcd
 // member when the etcd-process provider re-executes it (etcdtopo's init takes over
 // before main).
-import _ "github.com/lockbench/lockbench/locks/etcdlock"
+import _ "github.com/lockbench/lockbench/backends/etcd/etcdlock"

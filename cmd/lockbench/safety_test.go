@@ -72,7 +72,7 @@ func TestSafetyListShowsParamsStrategiesAndFaults(t *testing.T) {
 			t.Errorf("--list lacks %q:\n%s", want, list)
 		}
 	}
-	// The etcd strategies are registered by this command's import of locks/etcdlock.
+	// The etcd strategies are registered by this command's import of backends/etcd/etcdlock.
 	for _, want := range []string{"client-pause", "node-kill", "etcd", "redlock"} {
 		if !strings.Contains(list, want) {
 			t.Errorf("--list lacks %q:\n%s", want, list)

@@ -21,7 +21,7 @@ type FenceReader interface {
 }
 
 // RegisteredOf keeps the strategies this program registered (ZooKeeper's only when
-// locks/zklock is imported), in order.
+// backends/zookeeper/zklock is imported), in order.
 func RegisteredOf(strategies []string) []string {
 	var out []string
 	for _, st := range strategies {

@@ -54,7 +54,7 @@ func List(w io.Writer) {
 			fmt.Fprintf(w, "      --param %s=%s  %s\n", p.Name, p.Default, p.Help)
 		}
 	}
-	// The etcd strategies are here when the command imports locks/etcdlock.
+	// The etcd strategies are here when the command imports backends/etcd/etcdlock.
 	all := func(safety.Store) bool { return true }
 	fmt.Fprintf(w, "strategies with a store: %s\n", strings.Join(safety.StrategiesWhere(all), ", "))
 	fmt.Fprintf(w, "faults: %s\n", strings.Join(nemesis.Names(), ", "))

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // the etcd-3 strategy
 	"github.com/lockbench/lockbench/locks"
-	_ "github.com/lockbench/lockbench/locks/etcdlock" // the etcd-3 strategy
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/etcdtopo"

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"testing"
 
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdlab"            // the etcd store the consensus scenarios default to
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"           // and its strategies
+	_ "github.com/lockbench/lockbench/backends/postgres/pgresource"     // the account rows and pg-advisory, for lost-updates
 	_ "github.com/lockbench/lockbench/backends/rediscluster/clusterlab" // the cluster store cluster-split-brain defaults to
-	_ "github.com/lockbench/lockbench/locks/etcdlock"                   // the etcd strategies the consensus scenarios default to
-	_ "github.com/lockbench/lockbench/locks/zklock"                     // the ZooKeeper ones
+	_ "github.com/lockbench/lockbench/backends/zookeeper/zklab"         // the ZooKeeper store
+	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock"        // and its strategies
 	"github.com/lockbench/lockbench/safety/lab"
-	_ "github.com/lockbench/lockbench/safety/pgresource" // the account rows and pg-advisory, for lost-updates
 	"github.com/lockbench/lockbench/topologies"
 )
 

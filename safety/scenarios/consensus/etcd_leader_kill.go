@@ -64,7 +64,7 @@ func (s etcdLeaderKill) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 	for _, v := range variants {
 		st, err := lab.StoreFor(v.strategy)
 		if err != nil {
-			return nil, fmt.Errorf("%w (etcd strategies register when locks/etcdlock is imported, ZooKeeper's with locks/zklock)", err)
+			return nil, fmt.Errorf("%w (etcd strategies register when backends/etcd/etcdlock is imported, ZooKeeper's with backends/zookeeper/zklock)", err)
 		}
 		part, err := s.runVariant(ctx, env, st.(lab.Failover), v, ttl, probe, election)
 		if err != nil {

@@ -39,15 +39,9 @@ func zkDataDir(topo topologies.Topology, node topologies.Node) (string, error) {
 // rejoined and caught up from the leader (srvr: a follower at or past the leader's
 // zxid of before the restart, which it can only have learnt from the leader).
 func restartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topologies.Topology, primary topologies.Node) (topologies.Node, error) {
-	var follower topologies.Node
-	for _, n := range topo.Nodes() {
-		if n.Name() != primary.Name() {
-			follower = n
-			break
-		}
-	}
-	if follower == nil {
-		return nil, lab.Failed("nemesis", fmt.Errorf("no follower of %s to restart", primary.Name()))
+	follower, err := lab.FollowerOf(topo, primary)
+	if err != nil {
+		return nil, lab.Failed("nemesis", fmt.Errorf("%w to restart", err))
 	}
 	dir, err := zkDataDir(topo, follower)
 	if err != nil {

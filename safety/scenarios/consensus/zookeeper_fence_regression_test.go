@@ -3,7 +3,7 @@ package consensus_test
 import (
 	"testing"
 
-	_ "github.com/lockbench/lockbench/locks/zklock" // the zookeeper strategies
+	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // the zookeeper strategies
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/topologies/testenv"

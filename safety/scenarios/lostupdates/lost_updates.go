@@ -56,7 +56,7 @@ func allBreaks() []string { return append(lockBreakNames(), lockFreeRedelivery) 
 func allStrategies() []string { return append(lostUpdatesStrategies(), lockFreeModes...) }
 
 // availableStrategies are those of allStrategies this program can run: the lock
-// services registered (ZooKeeper's only when locks/zklock is imported), pg-advisory
+// services registered (ZooKeeper's only when backends/zookeeper/zklock is imported), pg-advisory
 // (the account's own server) and the lock-free writers.
 func availableStrategies() []string {
 	var out []string
@@ -325,7 +325,7 @@ func (s lostUpdates) Run(ctx context.Context, env *lab.Env, p lab.Values) (*resu
 	}
 	for _, plan := range plans {
 		if _, err := locks.TopologyFor(plan.strategy); err != nil {
-			return nil, fmt.Errorf("%w (etcd registers with locks/etcdlock, pg-advisory with locks/pglock)", err)
+			return nil, fmt.Errorf("%w (etcd registers with backends/etcd/etcdlock, pg-advisory with backends/postgres/pglock)", err)
 		}
 	}
 	pg, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Postgres})

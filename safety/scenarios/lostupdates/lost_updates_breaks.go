@@ -79,7 +79,7 @@ const pgAdvisory = "pg-advisory"
 
 // pgLockStore is pg-advisory on the run's PostgreSQL server, beside the account rows.
 // It is not registered as a store: only lost-updates runs it, through the locks
-// registry (locks/pglock registers the strategy).
+// registry (backends/postgres/pglock registers the strategy).
 type pgLockStore struct{}
 
 func (pgLockStore) Strategy() string                           { return pgAdvisory }

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // the etcd strategies, for the names
 	"github.com/lockbench/lockbench/clocks/faketime"
-	_ "github.com/lockbench/lockbench/locks/etcdlock" // the etcd strategies, for the names
 
+	_ "github.com/lockbench/lockbench/backends/postgres/pgresource" // the account rows, pg-advisory
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
-	_ "github.com/lockbench/lockbench/safety/pgresource" // the account rows, pg-advisory
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/safety/scenarios/lostupdates"
 	"github.com/lockbench/lockbench/topologies"

@@ -17,7 +17,7 @@ import (
 // Accounts is the resource lost-updates protects: account rows in a database, each
 // change written under a guard mode and logged client-side, and an audit that reads
 // the rows back against that log. resources/pgaccount is it, registered by package
-// safety/pgresource: the lab itself carries no database driver.
+// backends/postgres/pgresource: the lab itself carries no database driver.
 type Accounts interface {
 	// Apply makes one change to the one account row in mode (one of AccountModes),
 	// and says what the database answered; a refusal is not an error.
@@ -99,7 +99,7 @@ func registeredAccounts() (OpenAccounts, error) {
 	accountsMu.Lock()
 	defer accountsMu.Unlock()
 	if accountsOpen == nil {
-		return nil, errors.New("lost-updates needs its account resource on PostgreSQL: import github.com/lockbench/lockbench/safety/pgresource (cmd/lockbench does)")
+		return nil, errors.New("lost-updates needs its account resource on PostgreSQL: import github.com/lockbench/lockbench/backends/postgres/pgresource (cmd/lockbench does)")
 	}
 	return accountsOpen, nil
 }

@@ -44,7 +44,7 @@ func (s consensusPartition) Run(ctx context.Context, env *lab.Env, p lab.Values)
 	for _, strategy := range p.Strings("strategies") {
 		st, err := lab.StoreFor(strategy)
 		if err != nil {
-			return nil, fmt.Errorf("%w (etcd strategies register when locks/etcdlock is imported, ZooKeeper's with locks/zklock)", err)
+			return nil, fmt.Errorf("%w (etcd strategies register when backends/etcd/etcdlock is imported, ZooKeeper's with backends/zookeeper/zklock)", err)
 		}
 		v := consensusPartitionVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "/isolated-leader",
 			Description: "3 members; the leader cut from both followers after A's grant, A's client still reaching only it: the isolated leader grants nothing, B locks on the majority once A's lease ran out",

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/lockbench/lockbench/locks/etcdlock" // etcd-3, a default of consensus-partition
-	_ "github.com/lockbench/lockbench/locks/zklock"   // zookeeper-3
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"    // etcd-3, a default of consensus-partition
+	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // zookeeper-3
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"

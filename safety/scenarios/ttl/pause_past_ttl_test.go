@@ -3,7 +3,7 @@ package ttl
 import (
 	"testing"
 
-	_ "github.com/lockbench/lockbench/locks/etcdlock" // registers the etcd strategies and provider
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // registers the etcd strategies and provider
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 )

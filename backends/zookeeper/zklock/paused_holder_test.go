@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/zookeeper/zklock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
-	"github.com/lockbench/lockbench/locks/zklock"
 )
 
 // pausedTTL is the paused holder's lease: short, so the server expires it quickly.

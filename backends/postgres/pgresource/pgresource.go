@@ -1,6 +1,6 @@
 // Package pgresource registers resources/pgaccount, the account rows on PostgreSQL,
 // as the resource of the safety lab's lost-updates scenario, and with it the
-// pg-advisory lock (locks/pglock). It stands apart so that the lab itself carries no
+// pg-advisory lock (backends/postgres/pglock). It stands apart so that the lab itself carries no
 // database driver: a program that runs lost-updates imports it (cmd/lockbench does).
 package pgresource
 
@@ -8,7 +8,7 @@ import (
 	"context"
 	"fmt"
 
-	_ "github.com/lockbench/lockbench/locks/pglock" // pg-advisory, and the PostgreSQL provider
+	_ "github.com/lockbench/lockbench/backends/postgres/pglock" // pg-advisory, and the PostgreSQL provider
 	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/safety/scenarios/lostupdates"
 )

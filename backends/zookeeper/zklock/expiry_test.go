@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/zookeeper/zklock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
-	"github.com/lockbench/lockbench/locks/zklock"
 )
 
 // cutter dials the servers for one locker and can cut that locker off: it closes every

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/etcd/etcdlock"
 	"github.com/lockbench/lockbench/locks"
-	"github.com/lockbench/lockbench/locks/etcdlock"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/etcdtopo"

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/zookeeper/zklock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
-	"github.com/lockbench/lockbench/locks/zklock"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/lockbench/lockbench/topologies/zktopo"
@@ -164,11 +164,11 @@ func TestLostDiskRegressesFences(t *testing.T) {
 }
 
 func TestCorePackagesDoNotImportZooKeeperClient(t *testing.T) {
-	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "topologies/zktopo", testenv.Module + "bench", testenv.Module + "safety"}
+	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "topologies/zktopo", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "safety/lab", testenv.Module + "backends/zookeeper/zklab", testenv.Module + "backends/all"}
 	if got := testenv.DependsOn(testenv.Deps(t, core...), "github.com/go-zookeeper/zk"); len(got) > 0 {
 		t.Errorf("%v depend on the ZooKeeper client: %v", core, got)
 	}
-	if got := testenv.DependsOn(testenv.Deps(t, testenv.Module+"locks/zklock"), "github.com/go-zookeeper/zk"); len(got) == 0 {
-		t.Error("go list -deps ./locks/zklock shows no go-zookeeper package: the check is blind")
+	if got := testenv.DependsOn(testenv.Deps(t, testenv.Module+"backends/zookeeper/zklock"), "github.com/go-zookeeper/zk"); len(got) == 0 {
+		t.Error("go list -deps ./backends/zookeeper/zklock shows no go-zookeeper package: the check is blind")
 	}
 }

@@ -8,9 +8,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lockbench/lockbench/backends/postgres/pglock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
-	"github.com/lockbench/lockbench/locks/pglock"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/pgtopo"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -247,12 +247,12 @@ func TestStrategiesRegistered(t *testing.T) {
 // TestCorePackagesDoNotImportPgx keeps the driver out of the packages every program and
 // plain test builds.
 func TestCorePackagesDoNotImportPgx(t *testing.T) {
-	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "topologies/testenv"}
+	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "safety/lab", testenv.Module + "backends/all", testenv.Module + "topologies/testenv"}
 	if got := testenv.DependsOn(testenv.Deps(t, core...), "github.com/jackc/pgx/v5"); len(got) > 0 {
 		t.Errorf("%v depend on pgx: %v", core, got)
 	}
 	// The same listing must see pgx where it is, or the check above proves nothing.
-	if got := testenv.DependsOn(testenv.Deps(t, testenv.Module+"locks/pglock"), "github.com/jackc/pgx/v5"); len(got) == 0 {
-		t.Error("go list -deps ./locks/pglock shows no pgx package: the check is blind")
+	if got := testenv.DependsOn(testenv.Deps(t, testenv.Module+"backends/postgres/pglock"), "github.com/jackc/pgx/v5"); len(got) == 0 {
+		t.Error("go list -deps ./backends/postgres/pglock shows no pgx package: the check is blind")
 	}
 }

@@ -1,0 +1,41 @@
+// Package etcdlab is etcd's safety adapter: how the lab's scenarios reach an etcd
+// cluster (its leader, its lease sizes, a lagging follower), registered with the lab
+// from this store's folder.
+package etcdlab
+
+import (
+	"context"
+	"time"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// etcdStore is an etcd cluster, reached only through the locks registry (strategies
+// etcd, etcd-3...) and the topology's leader, so this package does not carry etcd's
+// dependency tree: a program that runs it imports backends/etcd/etcdlock. Its leases
+// carry the lock key's create revision as their fence.
+type etcdStore struct{ lab.ConsensusStore }
+
+func init() {
+	lab.RegisterStore(topologies.Etcd, func(strategy string, spec topologies.Spec) lab.Store {
+		return etcdStore{lab.ConsensusStore{Name: strategy, Deployment: spec}}
+	})
+}
+
+// etcdMinLease is the shortest lease etcd grants with the embedded cluster's election
+// timeout (leases are whole seconds, at least about 1.5 election timeouts).
+const etcdMinLease = 2 * time.Second
+
+func (s etcdStore) FenceSource() string { return "the lock key's create revision (raft-ordered)" }
+
+func (s etcdStore) GrantedTTL(ttl time.Duration) time.Duration {
+	whole := (ttl + time.Second - 1) / time.Second * time.Second
+	return max(whole, etcdMinLease)
+}
+
+// Locker ignores fenced: every etcd lease has its revision.
+func (s etcdStore) Locker(ctx context.Context, topo topologies.Topology, _ bool) (locks.Locker, error) {
+	return locks.ForTopology(ctx, s.Name, topo, locks.Options{})
+}
