@@ -3,6 +3,7 @@ package locks
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -26,12 +27,44 @@ func newSetNX(ctx context.Context, name string, client redis.UniversalClient, ti
 	// Load the scripts once so that every later call is an EVALSHA (go-redis falls back
 	// to EVAL by itself when a restarted or promoted server lacks them).
 	for _, s := range []*redis.Script{releaseScript, extendScript} {
-		if err := s.Load(ctx, client).Err(); err != nil {
+		if err := LoadScript(ctx, client, s); err != nil {
 			client.Close()
 			return nil, fmt.Errorf("%s: load scripts: %w", name, err)
 		}
 	}
 	return &setNX{name: name, client: client, timeout: timeout}, nil
+}
+
+// LoadScript loads s where client runs scripts: its server, or a cluster's masters.
+// On a cluster, a master that does not answer (dead, or failing over) does not stop a
+// new locker: it gets the script by EVAL on first use (go-redis falls back on
+// NOSCRIPT); the load fails only when no master took it.
+func LoadScript(ctx context.Context, client redis.UniversalClient, s *redis.Script) error {
+	cluster, ok := client.(*redis.ClusterClient)
+	if !ok {
+		return s.Load(ctx, client).Err()
+	}
+	var mu sync.Mutex
+	var loaded int
+	var last error
+	err := cluster.ForEachMaster(ctx, func(ctx context.Context, master *redis.Client) error {
+		err := s.Load(ctx, master).Err()
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			last = err
+		} else {
+			loaded++
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return err
+	case loaded == 0:
+		return fmt.Errorf("no master took the script: %w", last)
+	}
+	return nil
 }
 
 // NewSetNX is the SET NX locker named name over any go-redis client: a store outside

@@ -47,7 +47,7 @@ func NewClusterFenced(ctx context.Context, seeds []string, opts locks.RedisOptio
 	if err != nil {
 		return nil, err
 	}
-	if err := fencedAcquire.Load(ctx, l.client).Err(); err != nil {
+	if err := locks.LoadScript(ctx, l.client, fencedAcquire); err != nil {
 		l.Close()
 		return nil, fmt.Errorf("%s: load script: %w", StrategyFenced, err)
 	}

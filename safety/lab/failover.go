@@ -12,7 +12,7 @@ import (
 // KillPrimary SIGKILLs old, the store's primary, and awaits another's promotion for
 // at most timeout: the one way every scenario causes a failover. No promotion ends
 // the trial as fault_not_produced; a promotion is recorded as the trial's proof.
-func KillPrimary(ctx context.Context, t *Trial, st Failover, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
+func KillPrimary(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
 	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{old}, Recorder: t.Rec}); err != nil {
 		return nil, Failed("nemesis", err)
 	}
@@ -21,7 +21,7 @@ func KillPrimary(ctx context.Context, t *Trial, st Failover, topo topologies.Top
 
 // AwaitPromotion waits at most timeout for a primary other than old (stopped, killed
 // or cut off by the caller).
-func AwaitPromotion(ctx context.Context, t *Trial, st Failover, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
+func AwaitPromotion(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
 	from := time.Now()
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -75,6 +75,24 @@ type KeyedFailover interface {
 	WaitLocker(ctx context.Context, topo topologies.Topology, replicas int, timeout time.Duration) (locks.Locker, error)
 }
 
+// Promoter is what both kinds of failover share: waiting for a node other than old to
+// take its writes (a sentinel master, a raft leader, a cluster replica of old).
+type Promoter interface {
+	AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error)
+}
+
+// PrimaryOf is the node taking key's writes now: the store's one primary, or, on a
+// store whose primary depends on the key, the master of key's slot.
+func PrimaryOf(ctx context.Context, s Store, topo topologies.Topology, key string) (topologies.Node, error) {
+	switch st := s.(type) {
+	case Failover:
+		return st.Primary(ctx, topo)
+	case KeyedFailover:
+		return st.PrimaryFor(ctx, topo, key)
+	}
+	return nil, fmt.Errorf("store %s cannot fail over", s.Strategy())
+}
+
 // IsKeyedFailover is a store whose primary depends on the key.
 func IsKeyedFailover(s Store) bool { _, ok := s.(KeyedFailover); return ok }
 

@@ -119,11 +119,13 @@ func (s store) FlagsOf(ctx context.Context, observer, node topologies.Node) ([]s
 	return rediscluster.Flags(ctx, observer.Addr(), node.Addr())
 }
 
-// AwaitPromotion polls old's replicas until one reports role master: the bus elected it.
+// AwaitPromotion polls old's replicas until one reports role master: the bus elected
+// it. Replicas paused by the trial (CLIENT PAUSE) answer nothing until the pause ends:
+// then it follows old's slots instead, as the nodes that answer see them.
 func (s store) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
 	replicas, err := s.ReplicasOf(ctx, topo, old)
 	if err != nil {
-		return nil, err
+		return s.awaitSlotsMoved(ctx, topo, old)
 	}
 	for {
 		for _, r := range replicas {
@@ -134,6 +136,49 @@ func (s store) AwaitPromotion(ctx context.Context, topo topologies.Topology, old
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("no replica of %s (%s) became master: %w", old.Name(), names(replicas), ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// answerWithin bounds each question to a node during a failover: a paused node must
+// not hold up the poll of the others.
+const answerWithin = 200 * time.Millisecond
+
+// awaitSlotsMoved learns a slot of old from any node that answers (the dead master's
+// until a promotion), then polls until a node says a master other than old serves it,
+// and that master reports role master itself.
+func (s store) awaitSlotsMoved(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
+	slot := -1
+	var last error
+	for {
+		for _, n := range topo.Nodes() {
+			if !n.Running() || n.Addr() == old.Addr() {
+				continue
+			}
+			qctx, cancel := context.WithTimeout(ctx, answerWithin)
+			if slot < 0 {
+				slot, last = rediscluster.FirstSlotOf(qctx, n.Addr(), old.Addr())
+				if last != nil {
+					slot = -1
+				}
+				cancel()
+				continue
+			}
+			owner, err := rediscluster.SlotMaster(qctx, n.Addr(), slot)
+			if err == nil && owner != old.Addr() {
+				var role string
+				if role, err = topologies.CurrentRole(qctx, owner); err == nil && role == "master" {
+					cancel()
+					return nodeAt(topo, owner)
+				}
+			}
+			cancel()
+			last = err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("no master in place of %s (slot %d; last: %v): %w", old.Name(), slot, last, ctx.Err())
 		case <-time.After(5 * time.Millisecond):
 		}
 	}

@@ -19,6 +19,8 @@ import (
 // only a member holding every committed entry, so fences keep growing even when a
 // follower lagged until just before the leader died. On a ZooKeeper ensemble a third
 // variant restarts a follower with an empty disk first: it must sync from the leader.
+// On a Redis Cluster (--param strategies=cluster) the fence is an INCR in the lock
+// key's slot, on the slot's master, replicated as asynchronously as Sentinel's.
 type fenceRegression struct{}
 
 func init() { lab.Register(fenceRegression{}) }
@@ -37,7 +39,7 @@ func (fenceRegression) Params() []lab.Param {
 
 func fitsFenceRegression(s lab.Store) bool {
 	_, lags := s.(lab.ReplicationControl)
-	return lab.IsFailover(s) && lags
+	return (lab.IsFailover(s) || lab.IsKeyedFailover(s)) && lags
 }
 
 // fenceLinearizable says whether the store declares its fences raft-ordered.
@@ -135,7 +137,7 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologie
 		return lab.Failed("setup", err)
 	}
 	defer topo.Close()
-	st, ctl := v.store.(lab.Failover), v.store.(lab.ReplicationControl)
+	st, ctl := v.store, v.store.(lab.ReplicationControl)
 	r1 := lab.NewResource("resource-1", true, t.Rec)
 	r2 := lab.NewResource("resource-2", true, t.Rec) // a second store the holders update last
 
@@ -150,7 +152,7 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologie
 			return err
 		}
 	}
-	primary, err := st.Primary(ctx, topo)
+	primary, err := lab.PrimaryOf(ctx, st, topo, t.Key)
 	if err != nil {
 		return lab.NoFault("no primary to fail over: %v", err)
 	}
@@ -179,7 +181,7 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologie
 		return lab.Failed("nemesis", err)
 	}
 	last := r1.Stats().HighestFence
-	next, err := lab.KillPrimary(ctx, t, st, topo, primary, promotion)
+	next, err := lab.KillPrimary(ctx, t, st.(lab.Promoter), topo, primary, promotion)
 	if err != nil {
 		return err
 	}
