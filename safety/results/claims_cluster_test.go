@@ -83,3 +83,25 @@ func TestTheClusterSplitBrainClaimIsADemonstrationOnItsOwnScenario(t *testing.T)
 		}
 	}
 }
+
+// The cluster's fence regression reads the cluster's variants only: sentinel's
+// regression shows nothing of a cluster's.
+func TestTheClusterFenceClaimReadsOnlyTheClustersVariants(t *testing.T) {
+	regresses := writeupClaim(t, "fence-regression", ReissuedTokens, "on a Redis Cluster the INCR fence")
+	cluster := report("fence-regression", measured("cluster/lagging-followers", ReissuedTokens, 5, 5), measured("cluster/replicated", ReissuedTokens, 5, 0))
+	if got := regresses.Judge(cluster); got.Verdict != Supported {
+		t.Errorf("reissued in the lagging trials, none in the control: %s (%+v)", got.Verdict, got.Checks)
+	}
+	for name, c := range map[string]struct {
+		reps []*Report
+		want Verdict
+	}{
+		"sentinel's regression":     {report("fence-regression", measured("sentinel/lagging-followers", ReissuedTokens, 5, 5), measured("sentinel/replicated", ReissuedTokens, 5, 0)), NotShown},
+		"no lagging trial reissued": {report("fence-regression", measured("cluster/lagging-followers", ReissuedTokens, 5, 0), measured("cluster/replicated", ReissuedTokens, 5, 0)), NotShown},
+		"the control reissued":      {report("fence-regression", measured("cluster/lagging-followers", ReissuedTokens, 5, 5), measured("cluster/replicated", ReissuedTokens, 5, 1)), Contradicted},
+	} {
+		if got := regresses.Judge(c.reps); got.Verdict != c.want {
+			t.Errorf("%s: %s, want %s (%+v)", name, got.Verdict, c.want, got.Checks)
+		}
+	}
+}

@@ -144,6 +144,12 @@ var WriteupClaims = []WriteupClaim{
 			occurs("followers lag, the master dies: the promoted one reissues tokens", "sentinel/lagging-followers"),
 			never(Fix, "etcd's revision", "etcd-3/*"),
 			never(Control, "replicas caught up before the failover", "sentinel/replicated")}},
+	// The same on a Redis Cluster (--param strategies=cluster): the counter lives in the
+	// lock key's slot, on that slot's master.
+	{Step: "fencing 1", Claim: "on a Redis Cluster the INCR fence kept in the lock key's slot goes backwards too when the key's master dies before its replica applied the last grants",
+		Scenario: "fence-regression", By: ReissuedTokens, Checks: []Check{
+			occurs("the key master's replica lags, the master dies: the promoted replica reissues tokens", "cluster/lagging-followers"),
+			never(Control, "the replica caught up before the failover", "cluster/replicated")}},
 	{Step: "fencing 2", Claim: "Redlock has no global counter: the largest per-node INCR of the majority regresses when a node lags or restarts empty",
 		Scenario: "redlock-fence", By: ReissuedTokens, Checks: []Check{
 			always(Breaking, "a counter lags or restarts empty", "max-fence/counter-lagged", "max-fence/restart-empty"),
