@@ -2,7 +2,6 @@ package etcdlock_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
@@ -53,73 +52,14 @@ func TestValidUntilReportsWholeSecondsRoundedUp(t *testing.T) {
 // middle of a run of acquisitions: every granted fence must exceed the one before.
 func TestFencesIncreaseAcrossLeaderKill(t *testing.T) {
 	l, cluster := startStrategy(t, "etcd-3")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	var fences []int64
-	cycle := func() {
-		lease := lockstest.AcquireEventually(ctx, t, l, "fenced", 10*time.Second, true)
-		if lease.Token == "" {
-			t.FailNow()
-		}
-		fences = append(fences, lease.Fence)
-		for {
-			err := l.Release(ctx, lease)
-			if err == nil || errors.Is(err, locks.ErrNotHeld) || ctx.Err() != nil {
-				return
-			}
-		}
-	}
-	for i := 0; i < 10; i++ {
-		cycle()
-	}
-	leader, err := cluster.WaitLeader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := leader.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 10; i++ {
-		cycle()
-	}
-	next, err := cluster.WaitLeader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if next.Name() == leader.Name() {
-		t.Fatalf("leadership did not change: %s still leads", next.Name())
-	}
-	if err := leader.Restart(ctx, topologies.RestartFromDisk); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 10; i++ {
-		cycle()
-	}
-	if bad := lockstest.FirstNonIncreasing(fences); bad >= 0 {
-		t.Errorf("fence %d at grant %d does not exceed %d before it: %v", fences[bad], bad, fences[bad-1], fences)
-	}
+	lockstest.FencesIncreaseAcrossLeaderKill(t, l, cluster)
 }
 
 // TestLostDiskRegressesFences is the counterpart the fence check must catch: a lone
 // member restarted without its disk starts its revisions again.
 func TestLostDiskRegressesFences(t *testing.T) {
 	l, cluster := startStrategy(t, "etcd-unsafe-nofsync")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	var fences []int64
-	for i := 0; i < 5; i++ {
-		lease := lockstest.AcquireEventually(ctx, t, l, "fenced", 10*time.Second, true)
-		fences = append(fences, lease.Fence)
-		l.Release(ctx, lease)
-	}
-	if err := cluster.Nodes()[0].Restart(ctx, topologies.RestartEmpty); err != nil {
-		t.Fatal(err)
-	}
-	lease := lockstest.AcquireEventually(ctx, t, l, "fenced", 10*time.Second, true)
-	fences = append(fences, lease.Fence)
-	if lockstest.FirstNonIncreasing(fences) < 0 {
-		t.Errorf("fences still increase after the only member lost its disk: %v", fences)
-	}
+	lockstest.LostDiskRegressesFences(t, l, cluster.Nodes()[0])
 }
 
 func TestVariantsRegistered(t *testing.T) {

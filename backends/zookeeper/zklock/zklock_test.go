@@ -2,10 +2,8 @@ package zklock_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lockbench/lockbench/backends/zookeeper/zklock"
 	"github.com/lockbench/lockbench/locks"
@@ -94,73 +92,14 @@ func TestTTLAboveMaximumIsGrantedAsTheMaximum(t *testing.T) {
 // middle of a run of acquisitions: every granted czxid must exceed the one before.
 func TestFencesIncreaseAcrossLeaderKill(t *testing.T) {
 	l, e := startStrategy(t, "zookeeper-3")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	var fences []int64
-	cycle := func() {
-		lease := lockstest.AcquireEventually(ctx, t, l, "fenced", 10*time.Second, true)
-		if lease.Token == "" {
-			t.FailNow()
-		}
-		fences = append(fences, lease.Fence)
-		for {
-			err := l.Release(ctx, lease)
-			if err == nil || errors.Is(err, locks.ErrNotHeld) || ctx.Err() != nil {
-				return
-			}
-		}
-	}
-	for i := 0; i < 10; i++ {
-		cycle()
-	}
-	leader, err := e.WaitLeader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := leader.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 10; i++ {
-		cycle()
-	}
-	next, err := e.WaitLeader(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if next.Name() == leader.Name() {
-		t.Fatalf("leadership did not change: %s still leads", next.Name())
-	}
-	if err := leader.Restart(ctx, topologies.RestartFromDisk); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 10; i++ {
-		cycle()
-	}
-	if bad := lockstest.FirstNonIncreasing(fences); bad >= 0 {
-		t.Errorf("fence %d at grant %d does not exceed %d before it: %v", fences[bad], bad, fences[bad-1], fences)
-	}
+	lockstest.FencesIncreaseAcrossLeaderKill(t, l, e)
 }
 
 // TestLostDiskRegressesFences is the counterpart the fence check must catch: a lone
 // server restarted without its disk counts its zxids from 0 again.
 func TestLostDiskRegressesFences(t *testing.T) {
 	l, e := startStrategy(t, "zookeeper")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	var fences []int64
-	for i := 0; i < 5; i++ {
-		lease := lockstest.AcquireEventually(ctx, t, l, "fenced", 10*time.Second, true)
-		fences = append(fences, lease.Fence)
-		l.Release(ctx, lease)
-	}
-	if err := e.Nodes()[0].Restart(ctx, topologies.RestartEmpty); err != nil {
-		t.Fatal(err)
-	}
-	lease := lockstest.AcquireEventually(ctx, t, l, "fenced", 10*time.Second, true)
-	fences = append(fences, lease.Fence)
-	if lockstest.FirstNonIncreasing(fences) < 0 {
-		t.Errorf("fences still increase after the only server lost its disk: %v", fences)
-	}
+	lockstest.LostDiskRegressesFences(t, l, e.Nodes()[0])
 }
 
 func TestCorePackagesDoNotImportZooKeeperClient(t *testing.T) {
