@@ -10,24 +10,12 @@ import (
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
-	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/redis/go-redis/v9"
 )
 
 // startStrategy starts the strategy's own topology and a locker over it.
 func startStrategy(t *testing.T, name string, opts locks.Options) (locks.Locker, topologies.Topology) {
-	t.Helper()
-	spec, err := locks.TopologyFor(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo := testenv.Start(t, spec)
-	l, err := locks.ForTopology(context.Background(), name, topo, opts)
-	if err != nil {
-		t.Fatalf("%s locker: %v", name, err)
-	}
-	t.Cleanup(func() { l.Close() })
-	return l, topo
+	return lockstest.StartStrategy(t, name, opts)
 }
 
 func TestStrategies(t *testing.T) {

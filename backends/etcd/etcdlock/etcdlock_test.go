@@ -10,21 +10,10 @@ import (
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/etcdtopo"
-	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func startStrategy(t *testing.T, name string) (locks.Locker, *etcdtopo.Cluster) {
-	t.Helper()
-	spec, err := locks.TopologyFor(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo := testenv.Start(t, spec)
-	l, err := locks.ForTopology(context.Background(), name, topo, locks.Options{})
-	if err != nil {
-		t.Fatalf("%s locker: %v", name, err)
-	}
-	t.Cleanup(func() { l.Close() })
+	l, topo := lockstest.StartStrategy(t, name, locks.Options{})
 	return l, topo.(*etcdtopo.Cluster)
 }
 

@@ -19,23 +19,12 @@ import (
 var strategies = []string{pglock.Advisory, pglock.ForUpdate}
 
 func startStrategy(t *testing.T, name string) (locks.Locker, *pgtopo.Server) {
-	t.Helper()
-	spec, err := locks.TopologyFor(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo := testenv.Start(t, spec)
-	return newLocker(t, name, topo), topo.(*pgtopo.Server)
+	l, topo := lockstest.StartStrategy(t, name, locks.Options{})
+	return l, topo.(*pgtopo.Server)
 }
 
 func newLocker(t *testing.T, name string, topo topologies.Topology) locks.Locker {
-	t.Helper()
-	l, err := locks.ForTopology(context.Background(), name, topo, locks.Options{})
-	if err != nil {
-		t.Fatalf("%s locker: %v", name, err)
-	}
-	t.Cleanup(func() { l.Close() })
-	return l
+	return lockstest.NewLocker(t, name, topo, locks.Options{})
 }
 
 func TestPostgresStrategies(t *testing.T) {

@@ -14,17 +14,7 @@ import (
 )
 
 func startStrategy(t *testing.T, name string) (locks.Locker, *zktopo.Ensemble) {
-	t.Helper()
-	spec, err := locks.TopologyFor(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo := testenv.Start(t, spec)
-	l, err := locks.ForTopology(context.Background(), name, topo, locks.Options{})
-	if err != nil {
-		t.Fatalf("%s locker: %v", name, err)
-	}
-	t.Cleanup(func() { l.Close() })
+	l, topo := lockstest.StartStrategy(t, name, locks.Options{})
 	return l, topo.(*zktopo.Ensemble)
 }
 
