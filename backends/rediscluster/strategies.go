@@ -116,10 +116,25 @@ func (l *clusterLocker) Acquire(ctx context.Context, key string, ttl time.Durati
 	return lease, err
 }
 
+// Release is SET NX's, reloading the slot map after a failure as Acquire does: a
+// holder that only releases would otherwise try the dead master for a minute.
+func (l *clusterLocker) Release(ctx context.Context, lease locks.Lease) error {
+	err := l.SetNX.Release(ctx, lease)
+	l.reloadAfter(ctx, err)
+	return err
+}
+
+// Extend is SET NX's, reloading the slot map after a failure as Acquire does.
+func (l *clusterLocker) Extend(ctx context.Context, lease locks.Lease, ttl time.Duration) (locks.Lease, error) {
+	extended, err := l.SetNX.Extend(ctx, lease, ttl)
+	l.reloadAfter(ctx, err)
+	return extended, err
+}
+
 // reloadAfter asks for a new slot map (in the background) after any error but the
 // lock's own refusals: a redirect, a node that no longer answers, a cluster down.
 func (l *clusterLocker) reloadAfter(ctx context.Context, err error) {
-	if err != nil && !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, locks.ErrNotReplicated) {
+	if err != nil && !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, locks.ErrNotReplicated) && !errors.Is(err, locks.ErrNotHeld) {
 		l.client.ReloadState(ctx)
 	}
 }

@@ -246,7 +246,8 @@ func TestClusterFencedNumbersItsGrants(t *testing.T) {
 	}
 }
 
-// After the key's master dies, every cluster strategy reaches the promoted replica:
+// After the key's master dies, every cluster strategy reaches the promoted replica, to
+// release a lease of before the kill and to lock:
 // cluster and cluster-fenced lock there, cluster-wait is refused there for want of a
 // replica (its old master is dead). Each failed attempt reloads the slot map; go-redis
 // alone would keep dialing the dead master until its 60 s reload interval.
@@ -259,9 +260,10 @@ func TestEveryStrategyFindsThePromotedReplica(t *testing.T) {
 		t.Fatal(err)
 	}
 	lockers := map[string]locks.Locker{}
+	before := map[string]locks.Lease{}
 	for _, name := range []string{rediscluster.StrategyCluster, rediscluster.StrategyFenced, rediscluster.StrategyWait} {
 		lockers[name] = build(t, name, c)
-		if _, err := lockers[name].Acquire(ctx, key+":"+name, time.Minute); err != nil {
+		if before[name], err = lockers[name].Acquire(ctx, key+":"+name, time.Minute); err != nil {
 			t.Fatalf("%s before the kill: %v", name, err)
 		}
 	}
@@ -269,6 +271,22 @@ func TestEveryStrategyFindsThePromotedReplica(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitRole(t, r, "master", 30*time.Second)
+	// A holder that only releases finds the promoted replica too: its lease is released
+	// there, or found gone (the replica may have missed it).
+	for name, l := range lockers {
+		deadline := time.Now().Add(30 * time.Second)
+		for tries := 1; ; tries++ {
+			err := l.Release(ctx, before[name])
+			if err == nil || errors.Is(err, locks.ErrNotHeld) {
+				t.Logf("%s: the lease of before the kill answered on the promoted replica at try %d: %v", name, tries, err)
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: releasing the lease of before the kill still %v after %d tries", name, err, tries)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
 	for name, l := range lockers {
 		deadline := time.Now().Add(30 * time.Second)
 		var err error
