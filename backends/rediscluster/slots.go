@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -76,41 +74,14 @@ func KeyMaster(ctx context.Context, addr, key string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return SlotMaster(ctx, addr, int(slot))
-}
-
-// SlotMaster is the address of the master serving slot, as the node at addr sees the
-// cluster (CLUSTER SLOTS).
-func SlotMaster(ctx context.Context, addr string, slot int) (string, error) {
-	ranges, err := slotRanges(ctx, addr)
+	ranges, err := c.ClusterSlots(ctx).Result()
 	if err != nil {
 		return "", err
 	}
 	for _, r := range ranges {
-		if r.Start <= slot && slot <= r.End && len(r.Nodes) > 0 {
+		if int64(r.Start) <= slot && slot <= int64(r.End) && len(r.Nodes) > 0 {
 			return r.Nodes[0].Addr, nil
 		}
 	}
-	return "", fmt.Errorf("%s: no master serves slot %d", addr, slot)
-}
-
-// FirstSlotOf is the first slot the master at master serves, as the node at addr sees
-// the cluster: it stays the dead master's until a replica is promoted in its place.
-func FirstSlotOf(ctx context.Context, addr, master string) (int, error) {
-	ranges, err := slotRanges(ctx, addr)
-	if err != nil {
-		return 0, err
-	}
-	for _, r := range ranges {
-		if len(r.Nodes) > 0 && r.Nodes[0].Addr == master {
-			return r.Start, nil
-		}
-	}
-	return 0, fmt.Errorf("%s: %s serves no slot", addr, master)
-}
-
-func slotRanges(ctx context.Context, addr string) ([]redis.ClusterSlot, error) {
-	c := topologies.AdminClient(addr)
-	defer c.Close()
-	return c.ClusterSlots(ctx).Result()
+	return "", fmt.Errorf("%s: no master serves slot %d of %s", addr, slot, key)
 }

@@ -25,7 +25,13 @@ func AwaitPromotion(ctx context.Context, t *Trial, st Promoter, topo topologies.
 	from := time.Now()
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	next, err := st.AwaitPromotion(pctx, topo, old)
+	var next topologies.Node
+	var err error
+	if k, ok := st.(keyedPromoter); ok {
+		next, err = k.AwaitPromotionOf(pctx, topo, old, t.Key)
+	} else {
+		next, err = st.AwaitPromotion(pctx, topo, old)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -81,6 +81,12 @@ type Promoter interface {
 	AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error)
 }
 
+// keyedPromoter is a Promoter that can also follow the key whose primary died (a
+// cluster whose paused replicas cannot say whose replicas they are).
+type keyedPromoter interface {
+	AwaitPromotionOf(ctx context.Context, topo topologies.Topology, old topologies.Node, key string) (topologies.Node, error)
+}
+
 // PrimaryOf is the node taking key's writes now: the store's one primary, or, on a
 // store whose primary depends on the key, the master of key's slot.
 func PrimaryOf(ctx context.Context, s Store, topo topologies.Topology, key string) (topologies.Node, error) {

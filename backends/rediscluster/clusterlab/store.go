@@ -119,13 +119,11 @@ func (s store) FlagsOf(ctx context.Context, observer, node topologies.Node) ([]s
 	return rediscluster.Flags(ctx, observer.Addr(), node.Addr())
 }
 
-// AwaitPromotion polls old's replicas until one reports role master: the bus elected
-// it. Replicas paused by the trial (CLIENT PAUSE) answer nothing until the pause ends:
-// then it follows old's slots instead, as the nodes that answer see them.
+// AwaitPromotion polls old's replicas until one reports role master: the bus elected it.
 func (s store) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
 	replicas, err := s.ReplicasOf(ctx, topo, old)
 	if err != nil {
-		return s.awaitSlotsMoved(ctx, topo, old)
+		return nil, err
 	}
 	for {
 		for _, r := range replicas {
@@ -142,14 +140,17 @@ func (s store) AwaitPromotion(ctx context.Context, topo topologies.Topology, old
 }
 
 // answerWithin bounds each question to a node during a failover: a paused node must
-// not hold up the poll of the others.
-const answerWithin = 200 * time.Millisecond
+// not hold up the poll of the others for long.
+const answerWithin = time.Second
 
-// awaitSlotsMoved learns a slot of old from any node that answers (the dead master's
-// until a promotion), then polls until a node says a master other than old serves it,
-// and that master reports role master itself.
-func (s store) awaitSlotsMoved(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
-	slot := -1
+// AwaitPromotionOf is AwaitPromotion where old was key's master. Replicas paused by
+// the trial (CLIENT PAUSE) cannot say whose replicas they are: then it asks the nodes
+// that answer which master serves key now, until one other than old does and reports
+// role master itself.
+func (s store) AwaitPromotionOf(ctx context.Context, topo topologies.Topology, old topologies.Node, key string) (topologies.Node, error) {
+	if _, err := s.ReplicasOf(ctx, topo, old); err == nil {
+		return s.AwaitPromotion(ctx, topo, old)
+	}
 	var last error
 	for {
 		for _, n := range topo.Nodes() {
@@ -157,28 +158,22 @@ func (s store) awaitSlotsMoved(ctx context.Context, topo topologies.Topology, ol
 				continue
 			}
 			qctx, cancel := context.WithTimeout(ctx, answerWithin)
-			if slot < 0 {
-				slot, last = rediscluster.FirstSlotOf(qctx, n.Addr(), old.Addr())
-				if last != nil {
-					slot = -1
-				}
-				cancel()
-				continue
-			}
-			owner, err := rediscluster.SlotMaster(qctx, n.Addr(), slot)
-			if err == nil && owner != old.Addr() {
+			master, err := rediscluster.KeyMaster(qctx, n.Addr(), key)
+			if err == nil && master != old.Addr() {
 				var role string
-				if role, err = topologies.CurrentRole(qctx, owner); err == nil && role == "master" {
+				if role, err = topologies.CurrentRole(qctx, master); err == nil && role == "master" {
 					cancel()
-					return nodeAt(topo, owner)
+					return nodeAt(topo, master)
 				}
 			}
 			cancel()
-			last = err
+			if err != nil {
+				last = err
+			}
 		}
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("no master in place of %s (slot %d; last: %v): %w", old.Name(), slot, last, ctx.Err())
+			return nil, fmt.Errorf("no master in place of %s for %s (last: %v): %w", old.Name(), key, last, ctx.Err())
 		case <-time.After(5 * time.Millisecond):
 		}
 	}

@@ -41,8 +41,8 @@ type lockBreak struct {
 var lockBreaks = []lockBreak{
 	{"pause", []string{"single", "etcd", "zookeeper", pgAdvisory},
 		"A stops (client-pause) for pause-factor x the granted lease in the middle of its change; B retries meanwhile and is granted once the lease has run out"},
-	{"failover", []string{"sentinel"},
-		"the replicas lag (CLIENT PAUSE) from before A's first lease; in the middle of A's change its master is SIGKILLed; a replica that never saw A's lease (nor its INCR fences) is promoted; B locks there"},
+	{"failover", []string{"sentinel", "cluster"},
+		"the replicas lag (CLIENT PAUSE) from before A's first lease; in the middle of A's change its master (a cluster's: the key's) is SIGKILLed; a replica that never saw A's lease (nor its INCR fences) is promoted; B locks there"},
 	{"redlock-restart", []string{"redlock"},
 		"A holds nodes 0-2 of 5 (3 and 4 are down); in the middle of its change node 2 restarts with no data and 3, 4 come back empty; B wins nodes 2-4"},
 	{"clock-jump", []string{"single"},
@@ -54,6 +54,15 @@ func allBreaks() []string { return append(lockBreakNames(), lockFreeRedelivery) 
 
 // allStrategies are the lock services and the lock-free writers.
 func allStrategies() []string { return append(lostUpdatesStrategies(), lockFreeModes...) }
+
+// onRequest are the lock services run only when --param strategies names them: a
+// Redis Cluster starts a fresh deployment per trial.
+var onRequest = []string{"cluster"}
+
+// defaultStrategies are the available strategies but those run on request.
+func defaultStrategies() []string {
+	return slices.DeleteFunc(availableStrategies(), func(s string) bool { return slices.Contains(onRequest, s) })
+}
 
 // availableStrategies are those of allStrategies this program can run: the lock
 // services registered (ZooKeeper's only when backends/zookeeper/zklock is imported), pg-advisory
@@ -147,8 +156,8 @@ func parseAccountGuard(name string) accountGuard {
 
 func (lostUpdates) Params() []lab.Param {
 	return []lab.Param{
-		lab.ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks: pause (single, etcd, zookeeper, pg-advisory; and the lock-free writers, paused between read and write), failover (sentinel), redlock-restart (redlock), clock-jump (single, libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
-		lab.ChoicesParam("strategies", availableStrategies(), allStrategies(), "the lock services to break (each break runs on those of its own among them), and the lock-free writers "+strings.Join(lockFreeModes, ", ")+" (no lock)"),
+		lab.ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks: pause (single, etcd, zookeeper, pg-advisory; and the lock-free writers, paused between read and write), failover (sentinel; cluster when --param strategies names it), redlock-restart (redlock), clock-jump (single, libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
+		lab.ChoicesParam("strategies", defaultStrategies(), allStrategies(), "the lock services to break (each break runs on those of its own among them), and the lock-free writers "+strings.Join(lockFreeModes, ", ")+" (no lock)"),
 		lab.ChoicesParam("guards", AccountModes(), AccountModes(), "the write guards of the account row (resources/pgaccount modes)"),
 		lab.ChoicesParam("fences", []string{fenceOfLock, fencePGSeq}, []string{fenceOfLock, fencePGSeq}, "where the token comes from: lock (the lock service's own fence: INCR on the Redis master, etcd's revision, pglock's sequence; Redlock has none) or pg-sequence (nextval of a sequence on the account's database, right after each grant)"),
 		lab.DurationParam("ttl", 500*time.Millisecond, 100*time.Millisecond, "the lease of the pause break (etcd grants whole seconds, at least 2 s); clock-jump asks for at least 1 s, redlock-restart 2 s and failover 10 s, so that their fault breaks the lock before the lease ends"),

@@ -65,6 +65,9 @@ func newBreakRig(ctx context.Context, env *lab.Env, brk, strategy string, cfg lo
 	case "pause":
 		return newPauseRig(ctx, env, strategy, cfg)
 	case "failover":
+		if strategy != "sentinel" {
+			return newClusterFailoverRig(env, strategy)
+		}
 		return newFailoverRig(env)
 	case "redlock-restart":
 		return newRedlockRig(ctx, env, strategy, cfg)
@@ -169,19 +172,25 @@ func (r *pauseRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock)
 	return fn(lk)
 }
 
+// failoverStore is a lock service a failover breaks: its primary for the key (a
+// sentinel master, a cluster's slot master), a replica that can lag and be promoted,
+// the key and the fence counter read on the promoted one.
+type failoverStore interface {
+	lab.Store
+	lab.Promoter
+	lab.KeyReader
+	lab.ReplicationControl
+	lab.FenceReader
+}
+
 // failoverRig: sentinel deployments borrowed from failover-loss's re-forming pool.
 // The replicas lag (CLIENT PAUSE, sentinelStore.Lag) from before A's first lease, so
 // that neither of A's leases nor their INCR fences reach them; the master is killed in
 // the middle of A's change and a replica is promoted; B locks on it.
 type failoverRig struct {
 	run   *sentinelrig.Run
-	store interface {
-		lab.Failover
-		lab.KeyReader
-		lab.ReplicationControl
-		lab.FenceReader
-	}
-	use sentinelrig.DeploymentUse
+	store failoverStore
+	use   sentinelrig.DeploymentUse
 }
 
 // failoverLease outlasts the promotion (seconds): the failover, not the expiry, hands
@@ -198,12 +207,7 @@ func newFailoverRig(env *lab.Env) (*failoverRig, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, ok := run.Store.(interface {
-		lab.Failover
-		lab.KeyReader
-		lab.ReplicationControl
-		lab.FenceReader
-	})
+	st, ok := run.Store.(failoverStore)
 	if !ok {
 		run.Close()
 		return nil, fmt.Errorf("the sentinel store cannot make its replicas lag or read its fence")
@@ -218,53 +222,97 @@ func (r *failoverRig) close() string {
 
 func (r *failoverRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock) error) error {
 	return sentinelrig.Borrow(ctx, r.run.LossDeployments, &r.use, func(topo topologies.Topology) error {
-		primary, err := r.store.Primary(ctx, topo)
-		if err != nil {
-			return lab.Failed("setup", err)
-		}
-		// A replica still paused must not go back to the pool so.
-		defer unpauseAll(topo)
-		lk := newBrokenLock(r.store, topo, failoverLease)
-		beforeKill := nemesis.NoHeal
-		var lagged time.Time
-		lk.lag = func(ctx context.Context) error {
-			heal, err := r.store.Lag(ctx, t, topo, primary)
-			beforeKill, lagged = heal, time.Now()
-			return err
-		}
-		lk.until = "the end of B's patience on the promoted master"
-		lk.breakLock = func(ctx context.Context, _ *lab.Client, leaseA locks.Lease) (time.Time, error) {
-			if err := beforeKill(ctx); err != nil {
-				return time.Time{}, lab.Failed("nemesis", err)
-			}
-			t.Input("kill_after_lag_ms", lab.Millis(time.Since(lagged)))
-			next, err := lab.KillPrimary(ctx, t, r.store, topo, primary, failoverPromotion)
-			if err != nil {
-				return time.Time{}, err
-			}
-			state, err := lab.ObserveKey(ctx, t, r.store, topo, next, t.Key)
-			if err != nil {
-				return time.Time{}, err
-			}
-			if state.Present && state.Value == leaseA.Token {
-				return time.Time{}, lab.NoFault("the promoted %s holds A's lease: the lag did not hold", next.Name())
-			}
-			t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), sentinelrig.DescribeKey(state, leaseA.Token))
-			if leaseA.HasFence { // the INCR counter: it must have lost A's fences
-				got, err := r.store.Fence(ctx, next, t.Key)
-				if err != nil {
-					return time.Time{}, lab.Failed("observe", fmt.Errorf("fence counter on %s: %w", next.Name(), err))
-				}
-				t.Input("fence_on_promoted", float64(got))
-				if got >= leaseA.Fence {
-					return time.Time{}, lab.NoFault("the promoted %s holds fence %d, A's lease had %d: the lag lost no fence", next.Name(), got, leaseA.Fence)
-				}
-				t.Prove("the promoted %s holds fence %d, below A's %d: B's INCR reissues a fence", next.Name(), got, leaseA.Fence)
-			}
-			return time.Now().Add(sentinelrig.SecondClientPatience), nil
-		}
-		return fn(lk)
+		return breakByFailover(ctx, t, r.store, topo, sentinelrig.SecondClientPatience, fn)
 	})
+}
+
+// clusterFailoverRig: a fresh Redis Cluster per trial, broken as failoverRig breaks
+// Sentinel: the key master's replica lags (the cluster adapter's Lag) from before A's
+// first lease, the master is killed in the middle of A's change, and the bus promotes
+// the replica after cluster-node-timeout; B locks on it.
+type clusterFailoverRig struct {
+	env   *lab.Env
+	store failoverStore
+}
+
+func newClusterFailoverRig(env *lab.Env, strategy string) (*clusterFailoverRig, error) {
+	st, err := lab.StoreFor(strategy)
+	if err != nil {
+		return nil, err
+	}
+	fs, ok := st.(failoverStore)
+	if !ok {
+		return nil, fmt.Errorf("lost-updates: the failover break cannot run on %s (its store has no replica to lag, promote and read)", strategy)
+	}
+	return &clusterFailoverRig{env: env, store: fs}, nil
+}
+
+func (r *clusterFailoverRig) close() string { return "" }
+
+// clusterPatience is how long B may take on the promoted master: a cluster client
+// learns the new slot map only once its commands to the dead master have failed.
+const clusterPatience = 10 * time.Second
+
+func (r *clusterFailoverRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock) error) error {
+	topo, err := r.env.StartTopology(ctx, r.store.Spec())
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer topo.Close()
+	return breakByFailover(ctx, t, r.store, topo, clusterPatience, fn)
+}
+
+// breakByFailover runs fn on a lock that the key's primary's death breaks: its replicas
+// lag from before A's first lease; in the middle of A's change the primary is killed,
+// and the trial goes on only once the promoted replica is proven to lack A's lease (and
+// A's fences, where the lock has them); B then has patience to be granted.
+func breakByFailover(ctx context.Context, t *lab.Trial, st failoverStore, topo topologies.Topology, patience time.Duration, fn func(*brokenLock) error) error {
+	primary, err := lab.PrimaryOf(ctx, st, topo, t.Key)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	// A replica still paused must not go back to the pool so.
+	defer unpauseAll(topo)
+	lk := newBrokenLock(st, topo, failoverLease)
+	beforeKill := nemesis.NoHeal
+	var lagged time.Time
+	lk.lag = func(ctx context.Context) error {
+		heal, err := st.Lag(ctx, t, topo, primary)
+		beforeKill, lagged = heal, time.Now()
+		return err
+	}
+	lk.until = "the end of B's patience on the promoted master"
+	lk.breakLock = func(ctx context.Context, _ *lab.Client, leaseA locks.Lease) (time.Time, error) {
+		if err := beforeKill(ctx); err != nil {
+			return time.Time{}, lab.Failed("nemesis", err)
+		}
+		t.Input("kill_after_lag_ms", lab.Millis(time.Since(lagged)))
+		next, err := lab.KillPrimary(ctx, t, st, topo, primary, failoverPromotion)
+		if err != nil {
+			return time.Time{}, err
+		}
+		state, err := lab.ObserveKey(ctx, t, st, topo, next, t.Key)
+		if err != nil {
+			return time.Time{}, err
+		}
+		if state.Present && state.Value == leaseA.Token {
+			return time.Time{}, lab.NoFault("the promoted %s holds A's lease: the lag did not hold", next.Name())
+		}
+		t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), sentinelrig.DescribeKey(state, leaseA.Token))
+		if leaseA.HasFence { // the INCR counter: it must have lost A's fences
+			got, err := st.Fence(ctx, next, t.Key)
+			if err != nil {
+				return time.Time{}, lab.Failed("observe", fmt.Errorf("fence counter on %s: %w", next.Name(), err))
+			}
+			t.Input("fence_on_promoted", float64(got))
+			if got >= leaseA.Fence {
+				return time.Time{}, lab.NoFault("the promoted %s holds fence %d, A's lease had %d: the lag lost no fence", next.Name(), got, leaseA.Fence)
+			}
+			t.Prove("the promoted %s holds fence %d, below A's %d: B's INCR reissues a fence", next.Name(), got, leaseA.Fence)
+		}
+		return time.Now().Add(patience), nil
+	}
+	return fn(lk)
 }
 
 // unpauseAll ends any CLIENT PAUSE left on topo's running data nodes.

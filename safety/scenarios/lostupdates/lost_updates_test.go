@@ -65,6 +65,32 @@ func TestLostUpdatesFailover(t *testing.T) {
 	}
 }
 
+// TestLostUpdatesFailoverOnACluster: the key's master of a Redis Cluster dies with its
+// replica lagging; cluster-fenced's INCR in the key's slot is reissued (B refused: a
+// lost update), the sequence is not; the break runs on a cluster only when asked.
+func TestLostUpdatesFailoverOnACluster(t *testing.T) {
+	rep := runLostUpdates(t, 2, lab.Params{"breaks": "failover", "strategies": "cluster", "guards": "fenced"})
+	vs := variantsOf(rep)
+	switch v := vs["failover/cluster/lock/fenced"]; {
+	case v == nil:
+		t.Error("no failover/cluster/lock/fenced variant")
+	case v.Tally.Judged == 0 || v.Tally.Sums[results.ReissuedTokens] == 0:
+		t.Errorf("%s: no reissued token in %d judged trials", v.Name, v.Tally.Judged)
+	}
+	if v := vs["failover/cluster/pg-sequence/fenced"]; v == nil || v.Tally.Judged == 0 {
+		t.Errorf("failover/cluster/pg-sequence/fenced: %+v, want judged trials", v)
+	}
+	s, err := lab.Lookup("lost-updates")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range s.Params() {
+		if p.Name == "strategies" && strings.Contains(p.Default, "cluster") {
+			t.Errorf("the default strategies %q run a cluster: it is run on request", p.Default)
+		}
+	}
+}
+
 // TestLostUpdatesRedlockRestart: Redlock has no fence; read-modify-write loses B's
 // change, fenced by the sequence refuses A's.
 func TestLostUpdatesRedlockRestart(t *testing.T) {
