@@ -125,6 +125,11 @@ func (s store) AwaitPromotion(ctx context.Context, topo topologies.Topology, old
 	if err != nil {
 		return nil, err
 	}
+	return awaitMasterAmong(ctx, old, replicas)
+}
+
+// awaitMasterAmong polls old's replicas until one reports role master.
+func awaitMasterAmong(ctx context.Context, old topologies.Node, replicas []topologies.Node) (topologies.Node, error) {
 	for {
 		for _, r := range replicas {
 			if role, err := topologies.CurrentRole(ctx, r.Addr()); err == nil && role == "master" {
@@ -148,8 +153,8 @@ const answerWithin = time.Second
 // that answer which master serves key now, until one other than old does and reports
 // role master itself.
 func (s store) AwaitPromotionOf(ctx context.Context, topo topologies.Topology, old topologies.Node, key string) (topologies.Node, error) {
-	if _, err := s.ReplicasOf(ctx, topo, old); err == nil {
-		return s.AwaitPromotion(ctx, topo, old)
+	if replicas, err := s.ReplicasOf(ctx, topo, old); err == nil {
+		return awaitMasterAmong(ctx, old, replicas)
 	}
 	var last error
 	for {
