@@ -41,7 +41,7 @@ func providerEnv(t *testing.T, provider string, params lab.Params) *lab.Env {
 		Trials:         1,
 		Seed:           1,
 		Params:         params,
-		StalledRetries: 2,           // as labtest.TestEnv: a loaded CI's stall is not the scenario's
+		StalledRetries: 4,           // as labtest.TestEnv: a loaded CI's stall is not the scenario's
 		OutDir:         t.TempDir(), // violating histories get porcupine pages: their names must be files
 		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
 			topo, err := p.Start(ctx, spec)
