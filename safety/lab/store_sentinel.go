@@ -2,13 +2,7 @@ package lab
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"time"
 
-	"github.com/redis/go-redis/v9"
-
-	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -43,39 +37,18 @@ func (s sentinelStore) AwaitPromotion(ctx context.Context, topo topologies.Topol
 }
 
 // Lag makes every replica of primary stop applying its stream (CLIENT PAUSE) for long
-// enough that the master dies first: the promoted replica drops what it held unapplied.
-// The replicas are primary's others, not the topology's first ones: a re-formed
-// deployment may have promoted one of those.
+// enough that the master dies first. The replicas are primary's others, not the
+// topology's first ones: a re-formed deployment may have promoted one of those.
 func (s sentinelStore) Lag(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error) {
-	if _, err := nemesis.Inject(ctx, "replication-pause", nemesis.Target{Topology: topo, Nodes: ReplicasOf(topo, primary), Duration: 2 * time.Second, Recorder: t.Rec}); err != nil {
-		return nil, err
-	}
-	return nemesis.NoHeal, nil
+	return PauseReplicas(ctx, t, topo, ReplicasOf(topo, primary))
 }
 
 // Synced waits until both replicas acknowledged every write so far (WAIT).
 func (s sentinelStore) Synced(ctx context.Context, topo topologies.Topology, primary topologies.Node) error {
-	n := len(topo.Replicas())
-	c := PlainClient(primary.Addr())
-	defer c.Close()
-	acked, err := c.Do(ctx, "WAIT", n, 2000).Int()
-	if err != nil {
-		return fmt.Errorf("WAIT %d: %w", n, err)
-	}
-	if acked < n {
-		return fmt.Errorf("WAIT %d: only %d replicas acknowledged in 2 s", n, acked)
-	}
-	return nil
+	return AwaitAcks(ctx, primary, len(topo.Replicas()))
 }
 
-// Fence reads the fencing counter of key on node: after a failover, a promoted replica
-// that missed writes holds a smaller one.
+// Fence reads the fencing counter of key on node.
 func (s sentinelStore) Fence(ctx context.Context, node topologies.Node, key string) (int64, error) {
-	c := PlainClient(node.Addr())
-	defer c.Close()
-	n, err := c.Get(ctx, FenceKey(key)).Int64()
-	if errors.Is(err, redis.Nil) {
-		return 0, nil
-	}
-	return n, err
+	return ReadCounter(ctx, node, FenceKey(key))
 }
