@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,8 +51,8 @@ func (p Process) Start(ctx context.Context, spec Spec) (Topology, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	if spec.Kind == Etcd || spec.Kind == Postgres {
-		return nil, fmt.Errorf("topology kind %q: the process provider runs redis-server only (etcd runs embedded: import topologies/etcdtopo; postgres: import topologies/pgtopo)", spec.Kind)
+	if !slices.Contains(redisKinds, spec.Kind) {
+		return nil, fmt.Errorf("topology kind %q: the process provider runs redis-server only (the kind's own process provider registers from its package: import backends/all)", spec.Kind)
 	}
 	bin := p.Bin
 	if bin == "" {

@@ -23,15 +23,22 @@ var (
 		return r
 	}()
 	defaultsMu        sync.RWMutex
-	defaultProviderOf = map[Kind]string{Single: "process", Replicated: "process", Sentinel: "process", Redlock: "process"}
+	defaultProviderOf = func() map[Kind]string {
+		m := map[Kind]string{}
+		for _, k := range redisKinds {
+			m[k] = "process"
+		}
+		return m
+	}()
 )
 
 // families name a way of running servers across kinds: --provider process means
 // redis-server for the Redis kinds and the kind's own process provider for the others.
 // A kind missing from a family is served by the provider registered under the family's name.
+// Stores with providers of their own join with JoinFamily.
 var families = map[string]map[Kind]string{
-	"process":   {Postgres: "postgres-process", ZooKeeper: "zookeeper-process", Etcd: "etcd-process"},
-	"embedded":  {Etcd: "embedded-etcd"},
+	"process":   {},
+	"embedded":  {},
 	"container": {},
 	"auto":      {},
 }
@@ -231,27 +238,31 @@ func report(kind Kind, msg string) {
 	}
 }
 
-// autoChoose prefers processes when the servers are installed, then containers when an
-// engine answers, then the embedded servers.
+// AutoChoiceFunc is a store's own rule for --provider auto: the family to run kind with
+// and why, or an error naming what to install.
+type AutoChoiceFunc func() (family, reason string, err error)
+
+var autoRules = map[Kind]AutoChoiceFunc{}
+
+// RegisterAutoChoice gives kind its own --provider auto rule: a store whose servers
+// run only as processes of its own says here when it can run.
+func RegisterAutoChoice(kind Kind, rule AutoChoiceFunc) {
+	defaultsMu.Lock()
+	defer defaultsMu.Unlock()
+	autoRules[kind] = rule
+}
+
+// autoChoose asks the kind's own rule; the Redis kinds prefer processes when
+// redis-server is installed, then containers when an engine answers, then the
+// embedded servers.
 func autoChoose(kind Kind) (string, string, error) {
-	var missing error
-	switch kind {
-	case Postgres:
-		if _, err := FindPostgres(""); err != nil {
-			return "", "", fmt.Errorf("provider auto: no provider can serve postgres: %w", err)
-		}
-		return "process", "the PostgreSQL server is installed", nil
-	case ZooKeeper:
-		if _, err := FindZooKeeper(); err != nil {
-			return "", "", fmt.Errorf("provider auto: no provider can serve zookeeper: %w", err)
-		}
-		return "process", "Java and the ZooKeeper jars are installed", nil
-	case Etcd:
-		if _, err := providers.Get("etcd-process"); err == nil {
-			return "process", "etcd members run as child processes of this program", nil
-		}
-		return "embedded", "etcd runs embedded in this program", nil
+	defaultsMu.RLock()
+	rule := autoRules[kind]
+	defaultsMu.RUnlock()
+	if rule != nil {
+		return rule()
 	}
+	var missing error
 	bin, err := FindRedisServer()
 	if err == nil {
 		return "process", "redis-server is installed at " + bin, nil

@@ -24,6 +24,9 @@ const (
 	ZooKeeper  Kind = "zookeeper"  // a ZooKeeper ensemble of Members servers (import topologies/zktopo)
 )
 
+// redisKinds are the kinds the process provider here starts, as redis-server nodes.
+var redisKinds = []Kind{Single, Replicated, Sentinel, Redlock}
+
 // Role is what a node does in its deployment at start.
 type Role string
 

@@ -20,6 +20,11 @@ func init() {
 	topologies.RegisterProvider(Embedded{CompactionRetention: DefaultCompactionRetention})
 	// Out of process is the fair baseline: the client measured alone in its process.
 	topologies.RegisterProvider(Process{CompactionRetention: DefaultCompactionRetention}, topologies.Etcd)
+	topologies.JoinFamily("process", topologies.Etcd, ProcessName)
+	topologies.JoinFamily("embedded", topologies.Etcd, EmbeddedName)
+	topologies.RegisterAutoChoice(topologies.Etcd, func() (string, string, error) {
+		return "process", "etcd members run as child processes of this program", nil
+	})
 }
 
 // DefaultCompactionRetention is the registered provider's auto-compaction window. Every
@@ -37,7 +42,14 @@ type Embedded struct {
 	CompactionRetention time.Duration
 }
 
-func (Embedded) Name() string { return "embedded-etcd" }
+// EmbeddedName and ProcessName are the two providers' names, members of the embedded
+// and process families for etcd.
+const (
+	EmbeddedName = "embedded-etcd"
+	ProcessName  = "etcd-process"
+)
+
+func (Embedded) Name() string { return EmbeddedName }
 
 // Start launches spec's cluster and returns once every member serves clients. On any
 // failure it stops what it started and removes every temp dir.

@@ -20,7 +20,7 @@ type Process struct {
 	CompactionRetention time.Duration
 }
 
-func (Process) Name() string { return "etcd-process" }
+func (Process) Name() string { return ProcessName }
 
 // portAttempts bounds how often a start picks fresh ports after another program took one.
 const portAttempts = 3

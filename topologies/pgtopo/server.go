@@ -21,6 +21,17 @@ import (
 
 func init() {
 	topologies.RegisterProvider(Process{}, topologies.Postgres)
+	topologies.JoinFamily("process", topologies.Postgres, ProviderName)
+	topologies.RegisterAutoChoice(topologies.Postgres, autoChoice)
+}
+
+// autoChoice runs the server as a process; containers copy the host's install, so
+// without it nothing can serve postgres.
+func autoChoice() (string, string, error) {
+	if _, err := topologies.FindPostgres(""); err != nil {
+		return "", "", fmt.Errorf("provider auto: no provider can serve postgres: %w", err)
+	}
+	return "process", "the PostgreSQL server is installed", nil
 }
 
 // The superuser and database every server gets: tests and strategies connect as them.
@@ -42,7 +53,10 @@ type Process struct {
 	Port int
 }
 
-func (Process) Name() string { return "postgres-process" }
+// ProviderName is the process provider's name; --provider process picks it for postgres.
+const ProviderName = "postgres-process"
+
+func (Process) Name() string { return ProviderName }
 
 // Start runs initdb, starts the server and creates the lockbench database; it returns
 // once that database answers SELECT 1. On any failure it stops what it started and

@@ -23,6 +23,17 @@ import (
 
 func init() {
 	topologies.RegisterProvider(Process{}, topologies.ZooKeeper)
+	topologies.JoinFamily("process", topologies.ZooKeeper, ProviderName)
+	topologies.RegisterAutoChoice(topologies.ZooKeeper, autoChoice)
+}
+
+// autoChoice runs the servers as processes; containers copy the host's Java and jars,
+// so without them nothing can serve zookeeper.
+func autoChoice() (string, string, error) {
+	if _, err := topologies.FindZooKeeper(); err != nil {
+		return "", "", fmt.Errorf("provider auto: no provider can serve zookeeper: %w", err)
+	}
+	return "process", "Java and the ZooKeeper jars are installed", nil
 }
 
 // readyTimeout bounds a start or restart: a JVM starts in about a second, an ensemble
@@ -39,7 +50,10 @@ type Process struct {
 	TickTime time.Duration
 }
 
-func (Process) Name() string { return "zookeeper-process" }
+// ProviderName is the process provider's name; --provider process picks it for zookeeper.
+const ProviderName = "zookeeper-process"
+
+func (Process) Name() string { return ProviderName }
 
 // Start launches spec's servers and returns once every one answers srvr and one leads.
 // On any failure it stops what it started and removes the temp dir.
