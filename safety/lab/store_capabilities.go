@@ -15,6 +15,15 @@ type ReplicationControl interface {
 	Synced(ctx context.Context, topo topologies.Topology, primary topologies.Node) error
 }
 
+// FollowerEmptyRestarter is a store whose follower can lose its disk and rejoin, the
+// restart proven by the store's own probes (its data dir, its servers' state).
+type FollowerEmptyRestarter interface {
+	// RestartFollowerEmpty restarts a follower of primary without its data and returns
+	// it once the trial has proof of both halves: the disk was empty and the server
+	// caught up from the leader; otherwise the trial's NoFault or Failed error.
+	RestartFollowerEmpty(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (topologies.Node, error)
+}
+
 // FenceReader reads the fence counter of a key on one node.
 type FenceReader interface {
 	Fence(ctx context.Context, node topologies.Node, key string) (int64, error)

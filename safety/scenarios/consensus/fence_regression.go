@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -80,8 +81,8 @@ func (s fenceRegression) variants(st lab.Store) []fenceVariant {
 			claim(!fenceLinearizable(st))), st, true, false},
 		{mk("replicated", "control: every write reached every follower before the primary is killed", claim(false)), st, false, false},
 	}
-	if st.Spec().Kind == topologies.ZooKeeper {
-		// Measured (docs/zookeeper.md): the empty server syncs from the leader, so no fence regresses.
+	if _, ok := st.(lab.FollowerEmptyRestarter); ok {
+		// Measured on ZooKeeper (docs/zookeeper.md): the empty server syncs from the leader, so no fence regresses.
 		out = append(out, fenceVariant{mk("follower-restarted-empty", "a follower loses its disk and restarts (marker file gone, it rejoins and syncs from the leader) before A's last cycles; the leader is killed; B locks on the new one",
 			claim(false)), st, false, true})
 	}
@@ -95,7 +96,7 @@ func (s fenceRegression) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 		if spec.Kind == topologies.Sentinel {
 			spec.Replicas, spec.DownAfter, spec.FailoverTimeout = 2, 500*time.Millisecond, 3*time.Second
 		}
-		if spec.Kind == topologies.Etcd && spec.Members < 3 {
+		if backend.Has(spec.Kind, backend.Consensus) && spec.Members < 3 {
 			return nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"], Want: "stores with followers: " + st.Strategy() + " has one member"}
 		}
 		part, err := lab.RunTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v fenceVariant, t *lab.Trial) error {
@@ -167,7 +168,7 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologie
 	}
 	var restarted topologies.Node
 	if v.emptyRestart {
-		if restarted, err = restartFollowerEmpty(ctx, t, topo, primary); err != nil {
+		if restarted, err = v.store.(lab.FollowerEmptyRestarter).RestartFollowerEmpty(ctx, t, topo, primary); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package consensus
+package zklab
 
 import (
 	"context"
@@ -34,11 +34,11 @@ func zkDataDir(topo topologies.Topology, node topologies.Node) (string, error) {
 	return dir, nil
 }
 
-// restartFollowerEmpty restarts one follower of primary without its data and proves
+// RestartFollowerEmpty restarts one follower of primary without its data and proves
 // both halves of the fault: the disk was empty (the marker is gone) and the server
 // rejoined and caught up from the leader (srvr: a follower at or past the leader's
 // zxid of before the restart, which it can only have learnt from the leader).
-func restartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topologies.Topology, primary topologies.Node) (topologies.Node, error) {
+func (zkStore) RestartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topologies.Topology, primary topologies.Node) (topologies.Node, error) {
 	follower, err := lab.FollowerOf(topo, primary)
 	if err != nil {
 		return nil, lab.Failed("nemesis", fmt.Errorf("%w to restart", err))
