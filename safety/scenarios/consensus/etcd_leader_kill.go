@@ -31,8 +31,8 @@ func (etcdLeaderKill) Summary() string {
 // three (its leader killed) or a lone member (its disk lost).
 var consensusStrategies = []string{"etcd-3", "etcd", "zookeeper-3", "zookeeper"}
 
-// loneMember says whether a consensus strategy runs on one member.
-func loneMember(strategy string) bool { return strategy == "etcd" || strategy == "zookeeper" }
+// loneMember says whether a consensus store runs on one member, as its deployment says.
+func loneMember(st lab.Store) bool { return st.Spec().WithDefaults().Members == 1 }
 
 func (etcdLeaderKill) Params() []lab.Param {
 	return []lab.Param{
@@ -56,16 +56,13 @@ func (s etcdLeaderKill) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 	if probe >= ttl {
 		return nil, &lab.ParamError{Name: "probe", Value: env.Params["probe"], Want: "a duration shorter than ttl (" + ttl.String() + ")"}
 	}
-	var variants []etcdKillVariant
-	for _, strategy := range p.Strings("strategies") {
-		variants = append(variants, leaderKillVariant(strategy))
-	}
 	rep := env.NewReport(s)
-	for _, v := range variants {
-		st, err := lab.StoreFor(v.strategy)
+	for _, strategy := range p.Strings("strategies") {
+		st, err := lab.StoreFor(strategy)
 		if err != nil {
 			return nil, fmt.Errorf("%w (etcd strategies register when backends/etcd/etcdlock is imported, ZooKeeper's with backends/zookeeper/zklock)", err)
 		}
+		v := leaderKillVariant(st)
 		part, err := s.runVariant(ctx, env, st.(lab.Failover), v, ttl, probe, election)
 		if err != nil {
 			return nil, err
@@ -77,14 +74,15 @@ func (s etcdLeaderKill) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 
 // leaderKillVariant is the strategy's variant: its leader killed, or, for a lone
 // member, its disk lost.
-func leaderKillVariant(strategy string) etcdKillVariant {
-	if loneMember(strategy) {
+func leaderKillVariant(st lab.Store) etcdKillVariant {
+	strategy := st.Strategy()
+	if loneMember(st) {
 		return etcdKillVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "-lone-member-disk-loss",
 			Description: "1 member restarted without its data dir right after A's grant: B gets the lock with a smaller fence",
 			Measure:     results.ReissuedTokens, Claims: []results.Claim{results.Always(results.ReissuedTokens), results.Always(results.Violations)}}}, strategy, true}
 	}
 	return etcdKillVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "-leader-kill",
-		Description: "3 members; SIGKILL-equivalent of the leader right after A's grant: B is refused, B's later fence exceeds A's",
+		Description: fmt.Sprintf("%d members; SIGKILL-equivalent of the leader right after A's grant: B is refused, B's later fence exceeds A's", st.Spec().WithDefaults().Members),
 		Measure:     results.Violations, Claims: []results.Claim{results.Holds(results.Violations), results.Holds(results.ReissuedTokens), results.Holds(results.StaleAccepted)}}}, strategy, false}
 }
 
