@@ -65,8 +65,12 @@ func newBreakRig(ctx context.Context, env *lab.Env, brk, strategy string, cfg lo
 	case "pause":
 		return newPauseRig(ctx, env, strategy, cfg)
 	case "failover":
-		if strategy != "sentinel" {
-			return newClusterFailoverRig(env, strategy)
+		st, err := lab.StoreFor(strategy)
+		if err != nil {
+			return nil, err
+		}
+		if lab.IsKeyedFailover(st) { // the key's own master fails over, as in a Redis Cluster
+			return newKeyedFailoverRig(env, st)
 		}
 		return newFailoverRig(env)
 	case "redlock-restart":
@@ -226,34 +230,31 @@ func (r *failoverRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLo
 	})
 }
 
-// clusterFailoverRig: a fresh Redis Cluster per trial, broken as failoverRig breaks
-// Sentinel: the key master's replica lags (the cluster adapter's Lag) from before A's
+// keyedFailoverRig: a fresh deployment per trial whose key master fails over on its own
+// (a Redis Cluster), broken as failoverRig breaks
+// Sentinel: the key master's replica lags (the store adapter's Lag) from before A's
 // first lease, the master is killed in the middle of A's change, and the bus promotes
 // the replica after cluster-node-timeout; B locks on it.
-type clusterFailoverRig struct {
+type keyedFailoverRig struct {
 	env   *lab.Env
 	store failoverStore
 }
 
-func newClusterFailoverRig(env *lab.Env, strategy string) (*clusterFailoverRig, error) {
-	st, err := lab.StoreFor(strategy)
-	if err != nil {
-		return nil, err
-	}
+func newKeyedFailoverRig(env *lab.Env, st lab.Store) (*keyedFailoverRig, error) {
 	fs, ok := st.(failoverStore)
 	if !ok {
-		return nil, fmt.Errorf("lost-updates: the failover break cannot run on %s (its store has no replica to lag, promote and read)", strategy)
+		return nil, fmt.Errorf("lost-updates: the failover break cannot run on %s (its store has no replica to lag, promote and read)", st.Strategy())
 	}
-	return &clusterFailoverRig{env: env, store: fs}, nil
+	return &keyedFailoverRig{env: env, store: fs}, nil
 }
 
-func (r *clusterFailoverRig) close() string { return "" }
+func (r *keyedFailoverRig) close() string { return "" }
 
 // clusterPatience is how long B may take on the promoted master: a cluster client
 // learns the new slot map only once its commands to the dead master have failed.
 const clusterPatience = 10 * time.Second
 
-func (r *clusterFailoverRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock) error) error {
+func (r *keyedFailoverRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock) error) error {
 	topo, err := r.env.StartTopology(ctx, r.store.Spec())
 	if err != nil {
 		return lab.Failed("setup", err)
