@@ -52,7 +52,7 @@ func (p Process) Start(ctx context.Context, spec Spec) (Topology, error) {
 		return nil, err
 	}
 	if !slices.Contains(redisKinds, spec.Kind) {
-		return nil, fmt.Errorf("topology kind %q: the process provider runs redis-server only (the kind's own process provider registers from its package: import backends/all)", spec.Kind)
+		return nil, fmt.Errorf("topology kind %q: the process provider runs redis-server only; %s", spec.Kind, ownProcessProvider(spec.Kind))
 	}
 	bin := p.Bin
 	if bin == "" {

@@ -71,6 +71,17 @@ func JoinFamily(family string, kind Kind, provider string) {
 	families[family][kind] = provider
 }
 
+// ownProcessProvider says which provider runs kind's servers as processes, or that
+// none registered: the kind's package was not imported.
+func ownProcessProvider(kind Kind) string {
+	defaultsMu.RLock()
+	defer defaultsMu.RUnlock()
+	if name, ok := families["process"][kind]; ok {
+		return "its servers run with provider " + name + " (--provider process picks it)"
+	}
+	return "no provider of this program runs its servers (import backends/all)"
+}
+
 // InFamily says whether provider serves some kind for family (zookeeper-process is
 // the process family's member for zookeeper).
 func InFamily(family, provider string) bool {

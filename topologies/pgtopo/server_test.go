@@ -273,8 +273,8 @@ func TestSpecValidationNamesTheField(t *testing.T) {
 			t.Errorf("start %+v: error %v, want one naming %q", tc.spec, err, tc.want)
 		}
 	}
-	if _, err := (topologies.Process{}).Start(context.Background(), topologies.Spec{Kind: topologies.Postgres}); err == nil || !strings.Contains(err.Error(), "pgtopo") {
-		t.Errorf("redis process provider given postgres: %v, want a refusal naming pgtopo", err)
+	if _, err := (topologies.Process{}).Start(context.Background(), topologies.Spec{Kind: topologies.Postgres}); err == nil || !strings.Contains(err.Error(), ProviderName) {
+		t.Errorf("redis process provider given postgres: %v, want a refusal naming %s", err, ProviderName)
 	}
 	if _, err := (Process{Port: 70000}).Start(context.Background(), topologies.Spec{Kind: topologies.Postgres}); err == nil || !strings.Contains(err.Error(), "port = 70000") {
 		t.Errorf("port 70000: %v, want a refusal", err)
