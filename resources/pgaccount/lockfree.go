@@ -71,35 +71,13 @@ func (r *Resource) ApplyLockFree(ctx context.Context, m LockFree, ch Change) (Ou
 	if m == UniqueKey && ch.IdempotencyKey == "" {
 		return Failed, 0, fmt.Errorf("pgaccount: %s: change by %q has no IdempotencyKey", m, ch.Client)
 	}
-	id := r.logBegin(Entry{LockFree: m, Change: ch})
+	id := r.log.Begin(Entry{LockFree: m, Change: ch}, stampID)
 	outcome, retries, err := lockFreeFuncs[m](ctx, r.pool, ch)
 	if err != nil && outcome != Failed {
 		outcome = Failed
 	}
-	r.logEnd(id, outcome, err)
+	r.log.Complete(id, func(e *Entry) { e.Outcome, e.Err = outcome, err })
 	return outcome, retries, err
-}
-
-// logBegin appends e to the log before its change is sent, and returns its id.
-func (r *Resource) logBegin(e Entry) int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.nextID++
-	e.ID = r.nextID
-	r.log = append(r.log, e)
-	return e.ID
-}
-
-// logEnd records what the database said about the change logged as id.
-func (r *Resource) logEnd(id int64, outcome Outcome, err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i := len(r.log) - 1; i >= 0; i-- {
-		if r.log[i].ID == id {
-			r.log[i].Outcome, r.log[i].Err = outcome, err
-			return
-		}
-	}
 }
 
 // NextFence returns the next value of the account_fence sequence, in a statement of its

@@ -22,10 +22,11 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/lockbench/lockbench/resources/ledger"
 )
 
 // Guard is how a change is written to the account row: a closed set.
@@ -108,28 +109,15 @@ func (m Mode) valid() error {
 	return nil
 }
 
-// Outcome is what the database said about one change.
-type Outcome int
+// Outcome is what the database said about one change (refused: the guard refused a
+// stale token, by 0 rows or the client's check).
+type Outcome = ledger.Outcome
 
 const (
-	// Failed: an error; if the write statement had been sent, whether it landed is unknown.
-	Failed Outcome = iota
-	// Applied: the database reported the write done.
-	Applied
-	// Refused: the guard refused a stale token (0 rows, or the client's check).
-	Refused
+	Failed  = ledger.Failed
+	Applied = ledger.Applied
+	Refused = ledger.Refused
 )
-
-func (o Outcome) String() string {
-	switch o {
-	case Applied:
-		return "applied"
-	case Refused:
-		return "refused"
-	default:
-		return "failed"
-	}
-}
 
 // Change is one intended change: client takes Amount from Account, holding Token (the
 // fence of its lock; modes without a fence carry it for the log only).
@@ -169,9 +157,7 @@ type Resource struct {
 	accounts int
 	initial  int64
 
-	mu     sync.Mutex
-	nextID int64
-	log    []Entry
+	log ledger.Log[Entry]
 }
 
 // schemaLockKey serializes schema creation among resources on one database (the two-int
@@ -255,11 +241,7 @@ func (r *Resource) Apply(ctx context.Context, mode Mode, ch Change) (Outcome, er
 	if ch.Account < 1 || ch.Account > r.accounts {
 		return Failed, fmt.Errorf("pgaccount: account %d: out of range 1..%d", ch.Account, r.accounts)
 	}
-	r.mu.Lock()
-	r.nextID++
-	id := r.nextID
-	r.log = append(r.log, Entry{ID: id, Mode: mode, Change: ch})
-	r.mu.Unlock()
+	id := r.log.Begin(Entry{Mode: mode, Change: ch}, stampID)
 
 	sideEffect := false
 	outcome, err := func() (Outcome, error) {
@@ -277,23 +259,14 @@ func (r *Resource) Apply(ctx context.Context, mode Mode, ch Change) (Outcome, er
 		outcome = Failed
 	}
 
-	r.mu.Lock()
-	for i := len(r.log) - 1; i >= 0; i-- {
-		if r.log[i].ID == id {
-			r.log[i].Outcome, r.log[i].Err, r.log[i].SideEffect = outcome, err, sideEffect
-			break
-		}
-	}
-	r.mu.Unlock()
+	r.log.Complete(id, func(e *Entry) { e.Outcome, e.Err, e.SideEffect = outcome, err, sideEffect })
 	return outcome, err
 }
 
 // Log returns a copy of the client-side log, in the order changes were begun.
-func (r *Resource) Log() []Entry {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]Entry(nil), r.log...)
-}
+func (r *Resource) Log() []Entry { return r.log.Entries() }
+
+func stampID(e *Entry, id int64) { e.ID = id }
 
 // guardFunc applies one change under one guard.
 type guardFunc func(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, error)

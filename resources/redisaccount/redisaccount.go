@@ -16,9 +16,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/resources/ledger"
 )
 
 // Method is how a change is written to the account hash: a closed set.
@@ -66,28 +67,14 @@ func (m Method) valid() error {
 	return fmt.Errorf("redisaccount: unknown method %q (known: %s)", string(m), strings.Join(known, ", "))
 }
 
-// Outcome is what Redis said about one change.
-type Outcome int
+// Outcome is what Redis said about one change (none of the current methods refuses).
+type Outcome = ledger.Outcome
 
 const (
-	// Failed: an error; if the write had been sent, whether it landed is unknown.
-	Failed Outcome = iota
-	// Applied: Redis reported the write done.
-	Applied
-	// Refused: the method refused the change (none of the current methods does).
-	Refused
+	Failed  = ledger.Failed
+	Applied = ledger.Applied
+	Refused = ledger.Refused
 )
-
-func (o Outcome) String() string {
-	switch o {
-	case Applied:
-		return "applied"
-	case Refused:
-		return "refused"
-	default:
-		return "failed"
-	}
-}
 
 // Change is one intended change: client takes Amount from Account.
 type Change struct {
@@ -118,9 +105,7 @@ type Resource struct {
 	accounts int
 	initial  int64
 
-	mu     sync.Mutex
-	nextID int64
-	log    []Entry
+	log ledger.Log[Entry]
 }
 
 // Open connects to the Redis server at addr and resets the hashes under prefix:
@@ -177,11 +162,7 @@ func (r *Resource) Apply(ctx context.Context, m Method, ch Change) (Outcome, int
 	if ch.Account < 1 || ch.Account > r.accounts {
 		return Failed, 0, fmt.Errorf("redisaccount: account %d: out of range 1..%d", ch.Account, r.accounts)
 	}
-	r.mu.Lock()
-	r.nextID++
-	id := r.nextID
-	r.log = append(r.log, Entry{ID: id, Method: m, Change: ch})
-	r.mu.Unlock()
+	id := r.log.Begin(Entry{Method: m, Change: ch}, func(e *Entry, id int64) { e.ID = id })
 
 	var outcome Outcome
 	var retries int
@@ -198,23 +179,12 @@ func (r *Resource) Apply(ctx context.Context, m Method, ch Change) (Outcome, int
 		outcome = Failed
 	}
 
-	r.mu.Lock()
-	for i := len(r.log) - 1; i >= 0; i-- {
-		if r.log[i].ID == id {
-			r.log[i].Outcome, r.log[i].Retries, r.log[i].Err = outcome, retries, err
-			break
-		}
-	}
-	r.mu.Unlock()
+	r.log.Complete(id, func(e *Entry) { e.Outcome, e.Retries, e.Err = outcome, retries, err })
 	return outcome, retries, err
 }
 
 // Log returns a copy of the client-side log, in the order changes were begun.
-func (r *Resource) Log() []Entry {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]Entry(nil), r.log...)
-}
+func (r *Resource) Log() []Entry { return r.log.Entries() }
 
 func between(ctx context.Context, ch Change) error {
 	if ch.Between == nil {
