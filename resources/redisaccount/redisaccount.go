@@ -162,7 +162,7 @@ func (r *Resource) Apply(ctx context.Context, m Method, ch Change) (Outcome, int
 	if ch.Account < 1 || ch.Account > r.accounts {
 		return Failed, 0, fmt.Errorf("redisaccount: account %d: out of range 1..%d", ch.Account, r.accounts)
 	}
-	id := r.log.Begin(Entry{Method: m, Change: ch}, func(e *Entry, id int64) { e.ID = id })
+	id := r.log.Begin(Entry{Method: m, Change: ch}, stampID)
 
 	var outcome Outcome
 	var retries int
@@ -185,6 +185,8 @@ func (r *Resource) Apply(ctx context.Context, m Method, ch Change) (Outcome, int
 
 // Log returns a copy of the client-side log, in the order changes were begun.
 func (r *Resource) Log() []Entry { return r.log.Entries() }
+
+func stampID(e *Entry, id int64) { e.ID = id }
 
 func between(ctx context.Context, ch Change) error {
 	if ch.Between == nil {
