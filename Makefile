@@ -40,8 +40,8 @@ test: deps vet fuzz
 # cmd/lockbench but for its interrupt tests (the rest is sequential CLI, 141 s).
 RACE_PKGS ?= ./bench ./capacity/... ./clocks/... ./locks/... ./backends/etcd/etcdlock ./backends/postgres/pglock ./backends/zookeeper/zklock ./merge ./netem ./redisconn \
 	./resources/... ./safety ./safety/check ./safety/nemesis ./safety/results ./safety/suite ./sweep \
-	./topologies ./topologies/embedded ./topologies/etcdtopo ./topologies/pgtopo ./topologies/supervise \
-	./topologies/zktopo
+	./topologies ./topologies/embedded ./topologies/supervise ./backends/etcd/etcdtopo ./backends/postgres/pgtopo \
+	./backends/zookeeper/zktopo
 # The slowest real-server scenarios, left to the plain run to keep CI's budget: each
 # one's concurrent code also runs in a kept test (the same scenario on another store or
 # provider, or the trial runner every scenario shares), but for the split brain's second

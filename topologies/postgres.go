@@ -13,7 +13,7 @@ import (
 	"syscall"
 )
 
-// The PostgreSQL lookups live here rather than in topologies/pgtopo so that
+// The PostgreSQL lookups live here rather than in backends/postgres/pgtopo so that
 // topologies/testenv can skip or fail on a missing server without importing a driver.
 
 // ErrNoPostgres says the PostgreSQL server binaries were not found.

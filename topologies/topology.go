@@ -20,8 +20,8 @@ const (
 	Sentinel   Kind = "sentinel"   // one master, replicas, sentinels watching them
 	Redlock    Kind = "redlock"    // N independent masters
 	Etcd       Kind = "etcd"       // a consensus cluster of Members members (the baseline)
-	Postgres   Kind = "postgres"   // one PostgreSQL server (import topologies/pgtopo)
-	ZooKeeper  Kind = "zookeeper"  // a ZooKeeper ensemble of Members servers (import topologies/zktopo)
+	Postgres   Kind = "postgres"   // one PostgreSQL server (its process provider: backends/postgres/pgtopo)
+	ZooKeeper  Kind = "zookeeper"  // a ZooKeeper ensemble of Members servers (its process provider: backends/zookeeper/zktopo)
 )
 
 // redisKinds are the kinds the process provider here starts, as redis-server nodes.

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 )
 
-// The ZooKeeper lookups live here rather than in topologies/zktopo so that
+// The ZooKeeper lookups live here rather than in backends/zookeeper/zktopo so that
 // topologies/testenv can skip or fail on a missing server without importing a client.
 
 // ErrNoZooKeeper says Java or the ZooKeeper server jar was not found.

@@ -14,6 +14,12 @@ import (
 // Kind is the one PostgreSQL server.
 const Kind backend.Kind = "postgres"
 
+// The superuser and database every provider's server gets.
+const (
+	User     = "lockbench"
+	Database = "lockbench"
+)
+
 func init() {
 	server := backend.Requirement{Name: "PostgreSQL server (initdb, postgres)", Install: "apt-get install postgresql", Find: findServer, Version: serverVersion}
 	backend.Register(backend.Descriptor{Store: "postgres", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lockbench/lockbench/backends/postgres/pgtopo"
 	"github.com/lockbench/lockbench/resources/accounttest"
 	"github.com/lockbench/lockbench/topologies"
-	"github.com/lockbench/lockbench/topologies/pgtopo"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 

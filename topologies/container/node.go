@@ -31,7 +31,7 @@ type node struct {
 	dir      string // host dir, mounted at the same path
 	sentinel bool
 	skew     *faketime.Node // nil keeps true time
-	svc      *service       // nil: redis-server or sentinel; else what another store's node runs
+	svc      *Service       // nil: redis-server or sentinel; else what another store's server runs
 	// peerPorts are further ports the node's peers reach it on (never published).
 	peerPorts []int
 
@@ -236,7 +236,7 @@ func (n *node) started(ctx context.Context) error {
 		return fmt.Errorf("%s: %w", n.name, err)
 	}
 	if n.svc != nil {
-		return n.svc.ready(ctx, n)
+		return n.svc.Ready(ctx, n)
 	}
 	if err := waitForPing(ctx, n.Addr()); err != nil {
 		return fmt.Errorf("%s on %s did not answer: %w", n.name, n.Addr(), err)

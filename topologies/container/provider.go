@@ -41,11 +41,11 @@ func (Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Top
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
+	if recipe, ok := recipeFor(spec.Kind); ok {
+		return startStore(ctx, spec, recipe)
+	}
 	if !(Provider{}).Serves(spec.Kind) {
 		return nil, fmt.Errorf("provider container: topology kind %q is not served in containers", spec.Kind)
-	}
-	if spec.Kind == topologies.Postgres || spec.Kind == topologies.ZooKeeper || spec.Kind == topologies.Etcd {
-		return startStore(ctx, spec)
 	}
 	t, err := newRedisTopology(ctx, spec)
 	if err != nil {
@@ -109,12 +109,13 @@ func (t *topology) containerName(node string) string {
 	return t.netName + "-" + node + "-" + strconv.FormatInt(time.Now().UnixNano()%100000, 10)
 }
 
-// Serves reports whether the provider runs kind in containers: every kind lockbench has.
+// Serves reports whether the provider runs kind in containers: the Redis kinds, and
+// every kind a store registered a recipe for.
 func (Provider) Serves(kind topologies.Kind) bool {
 	switch kind {
-	case topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock,
-		topologies.Postgres, topologies.ZooKeeper, topologies.Etcd:
+	case topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock:
 		return true
 	}
-	return false
+	_, ok := recipeFor(kind)
+	return ok
 }

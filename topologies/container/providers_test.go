@@ -62,3 +62,24 @@ func TestContainerLockbenchProviderEnv(t *testing.T) {
 	}
 	lockOn(t, topo.Masters()[0].Addr())
 }
+
+// The provider serves the Redis kinds and the kinds whose stores registered a recipe
+// (this test program links backends/all); any other kind is refused by name, and a
+// second recipe for one kind is a programming error.
+func TestContainerServesTheKindsWithARecipe(t *testing.T) {
+	for _, k := range []topologies.Kind{topologies.Single, topologies.Postgres, topologies.ZooKeeper, topologies.Etcd} {
+		if !(Provider{}).Serves(k) {
+			t.Errorf("Serves(%s) = false", k)
+		}
+	}
+	unknown := topologies.Kind("no-such-store")
+	if (Provider{}).Serves(unknown) {
+		t.Errorf("Serves(%s) = true with no recipe", unknown)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a second recipe for etcd was accepted")
+		}
+	}()
+	RegisterRecipe(topologies.Etcd, nil)
+}

@@ -16,22 +16,23 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// service is what a node of another store (PostgreSQL, ZooKeeper, etcd) runs in its
-// container: the Redis nodes keep their own path (launch.go), these share this one.
-type service struct {
-	image    string
-	command  func(n *node) []string // entrypoint and arguments, paths as on the host
-	env      map[string]string
-	user     string   // uid:gid inside the container
-	readOnly []string // host paths mounted read-only at the same path (the JRE, this program)
-	// ready returns once the node serves, with the same check as its process provider.
-	ready func(ctx context.Context, n *node) error
-	// prepare runs before every start and restart (writes the config the start reads).
-	prepare func(ctx context.Context, n *node, mode topologies.RestartMode, first bool) error
-	// forget removes the node's data for RestartEmpty.
-	forget func(n *node) error
-	// snapshot, when set, makes a running server persist before RestartWithSnapshot.
-	snapshot func(ctx context.Context, n *node) error
+// Service is what a server of another store (PostgreSQL, ZooKeeper, etcd) runs in its
+// container, filled by the store's recipe: the Redis nodes keep their own path
+// (launch.go), these share this one.
+type Service struct {
+	Image   string
+	Command func(s *Server) []string // entrypoint and arguments, paths as on the host
+	Env     map[string]string
+	User    string   // uid:gid inside the container
+	Mounts  []string // host paths mounted read-only at the same path (the JRE, this program)
+	// Ready returns once the server serves, with the same check as its process provider.
+	Ready func(ctx context.Context, s *Server) error
+	// Prepare runs before every start and restart (writes the config the start reads).
+	Prepare func(ctx context.Context, s *Server, mode topologies.RestartMode, first bool) error
+	// Forget removes the server's data for RestartEmpty.
+	Forget func(s *Server) error
+	// Snapshot, when set, makes a running server persist before RestartWithSnapshot.
+	Snapshot func(ctx context.Context, s *Server) error
 }
 
 // startService creates and starts n's container, publishing its first port on
@@ -45,7 +46,7 @@ func (t *topology) startService(ctx context.Context, n *node) error {
 				return err
 			}
 		}
-		if err = n.svc.prepare(ctx, n, topologies.RestartFromDisk, true); err != nil {
+		if err = n.svc.Prepare(ctx, n, topologies.RestartFromDisk, true); err != nil {
 			return err
 		}
 		if err = t.runService(ctx, n); err == nil {
@@ -63,27 +64,27 @@ func (t *topology) runService(ctx context.Context, n *node) error {
 	port := network.MustParsePort(strconv.Itoa(n.port) + "/tcp")
 	labels := ownerLabels()
 	labels["org.lockbench.node"] = n.name
-	command := n.svc.command(n)
+	command := n.svc.Command(n)
 	req := testcontainers.GenericContainerRequest{
 		Started: true,
 		Logger:  tclog.NewNoopLogger(),
 		ContainerRequest: testcontainers.ContainerRequest{
-			Image:        n.svc.image,
+			Image:        n.svc.Image,
 			Name:         t.containerName(n.name),
 			Entrypoint:   command[:1],
 			Cmd:          command[1:],
-			Env:          n.svc.env,
+			Env:          n.svc.Env,
 			Labels:       labels,
 			ExposedPorts: []string{port.String()},
 			Networks:     []string{t.netName},
 			ConfigModifier: func(c *mobycontainer.Config) {
-				c.User = n.svc.user
+				c.User = n.svc.User
 				c.WorkingDir = n.dir
 			},
 			HostConfigModifier: func(hc *mobycontainer.HostConfig) {
 				hc.PortBindings = network.PortMap{port: {{HostIP: netip.MustParseAddr("127.0.0.1"), HostPort: strconv.Itoa(n.port)}}}
 				hc.Binds = append(hc.Binds, n.dir+":"+n.dir)
-				for _, p := range n.svc.readOnly {
+				for _, p := range n.svc.Mounts {
 					hc.Binds = append(hc.Binds, p+":"+p+":ro")
 				}
 				hc.Sysctls = map[string]string{"net.ipv4.conf.all.route_localnet": "1"}
@@ -102,7 +103,7 @@ func (t *topology) runService(ctx context.Context, n *node) error {
 		if id != "" {
 			_ = removeAll(t.cli, []string{id}, "")
 		}
-		return fmt.Errorf("%s: container from %s: %w", n.name, n.svc.image, err)
+		return fmt.Errorf("%s: container from %s: %w", n.name, n.svc.Image, err)
 	}
 	n.id = id
 	return nil
@@ -126,8 +127,8 @@ func (t *topology) startServices(ctx context.Context, ns []*node) error {
 // restartService kills n if it runs, forgets its data when asked, and starts the same
 // container again (same published port, a new namespace: started rewires it).
 func (n *node) restartService(ctx context.Context, mode topologies.RestartMode, running bool) error {
-	if mode == topologies.RestartWithSnapshot && running && !n.paused && n.svc.snapshot != nil {
-		if err := n.svc.snapshot(ctx, n); err != nil {
+	if mode == topologies.RestartWithSnapshot && running && !n.paused && n.svc.Snapshot != nil {
+		if err := n.svc.Snapshot(ctx, n); err != nil {
 			return fmt.Errorf("%s: snapshot before restart: %w", n.name, err)
 		}
 	}
@@ -137,11 +138,11 @@ func (n *node) restartService(ctx context.Context, mode topologies.RestartMode, 
 		}
 	}
 	if mode == topologies.RestartEmpty {
-		if err := n.svc.forget(n); err != nil {
+		if err := n.svc.Forget(n); err != nil {
 			return fmt.Errorf("%s: forget data: %w", n.name, err)
 		}
 	}
-	if err := n.svc.prepare(ctx, n, mode, false); err != nil {
+	if err := n.svc.Prepare(ctx, n, mode, false); err != nil {
 		return err
 	}
 	return n.startAgain(ctx, 60*time.Second)

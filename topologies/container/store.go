@@ -4,13 +4,54 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// startStore starts a PostgreSQL, ZooKeeper or etcd topology: one container per server
-// on a network made for it, labelled, swept and removed as the Redis ones are.
-func startStore(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+// Recipe is how a store's servers run in containers, written in the store's backend
+// folder: it declares its servers on d with AddServer, starts them with d.Start, and
+// returns the store's topology (a type embedding d, with the store's own methods).
+// The provider makes the network, the ports, the containers, Kill, Pause, Restart and
+// cuts, and removes everything at Close or on a signal.
+type Recipe func(ctx context.Context, d *Deployment) (topologies.Topology, error)
+
+var (
+	recipesMu sync.Mutex
+	recipes   = map[topologies.Kind]Recipe{}
+)
+
+// RegisterRecipe makes the container provider serve kind with r, from the init of the
+// store's container package. A kind registered twice is a programming error.
+func RegisterRecipe(kind topologies.Kind, r Recipe) {
+	recipesMu.Lock()
+	defer recipesMu.Unlock()
+	if _, dup := recipes[kind]; dup {
+		panic(fmt.Sprintf("container: recipe for %s registered twice", kind))
+	}
+	recipes[kind] = r
+}
+
+func recipeFor(kind topologies.Kind) (Recipe, bool) {
+	recipesMu.Lock()
+	defer recipesMu.Unlock()
+	r, ok := recipes[kind]
+	return r, ok
+}
+
+// Deployment is one store topology in containers while its recipe builds it, then the
+// base of the topology the recipe returns (Spec, Nodes, Close, Cut, Heal, ...).
+type Deployment struct{ *topology }
+
+// Server is one server of a recipe's deployment: a node of the provider, with Kill,
+// Pause, Resume and Restart acting on its container.
+type Server = node
+
+// startStore starts a topology of a kind a store registered a recipe for: one container
+// per server on a network made for it, labelled, swept and removed as the Redis ones are.
+func startStore(ctx context.Context, spec topologies.Spec, recipe Recipe) (topologies.Topology, error) {
 	if len(spec.Clocks) > 0 {
 		return nil, fmt.Errorf("provider container: clocks: %s nodes in containers run on true time", spec.Kind)
 	}
@@ -26,19 +67,74 @@ func startStore(ctx context.Context, spec topologies.Spec) (topologies.Topology,
 	t := &topology{spec: spec, cli: cli, dir: dir, cuts: map[[2]string]bool{}, hooked: map[*node]bool{}}
 	t.netName = fmt.Sprintf("lockbench-%d-%d", os.Getpid(), runSeq.Add(1))
 	t.forget = topologies.OnReap(func() { _ = removeAll(cli, t.trackedIDs(), t.networkID()) })
-	var topo topologies.Topology
-	switch spec.Kind {
-	case topologies.Postgres:
-		topo, err = t.startPostgres(ctx)
-	case topologies.ZooKeeper:
-		topo, err = t.startZooKeeper(ctx)
-	case topologies.Etcd:
-		topo, err = t.startEtcd(ctx)
+	topo, err := recipe(ctx, &Deployment{t})
+	if err == nil && len(t.masters) == 0 {
+		err = fmt.Errorf("its recipe started no server")
 	}
 	if err != nil {
 		t.Close()
 		return nil, fmt.Errorf("provider container: %s: %w", spec.Kind, err)
 	}
-	t.image = t.masters[0].svc.image
+	t.image = t.masters[0].svc.Image
 	return topo, nil
+}
+
+// Dir holds every server's dir (<Dir>/<server name>), mounted at the same path inside.
+func (d *Deployment) Dir() string { return d.dir }
+
+// Ports leases k distinct host ports for the deployment's servers, released at Close.
+func (d *Deployment) Ports(k int) ([]int, error) { return d.distinctPorts(k) }
+
+// AddServer declares a server that runs svc, answering clients on port (published on
+// 127.0.0.1) and its peers on peerPorts (carried by the wire rules, never published).
+func (d *Deployment) AddServer(name string, role topologies.Role, port int, peerPorts []int, svc Service) *Server {
+	n := d.newNode(name, role)
+	n.port, n.peerPorts, n.svc = port, peerPorts, &svc
+	d.masters = append(d.masters, n)
+	return n
+}
+
+// Servers are the servers declared, in order.
+func (d *Deployment) Servers() []*Server { return append([]*Server(nil), d.masters...) }
+
+// Start makes the deployment's network and starts every server's container together
+// (members of a cluster serve only once a quorum runs); a port another program took
+// between the lease and the publish is replaced.
+func (d *Deployment) Start(ctx context.Context) error {
+	if err := d.createNetwork(ctx); err != nil {
+		return err
+	}
+	return d.startServices(ctx, d.masters)
+}
+
+// Own returns x as a server of this deployment, or an error naming it.
+func (d *Deployment) Own(x topologies.Node) (*Server, error) { return d.own(x) }
+
+// Dir is the server's host dir, mounted at the same path inside its container.
+func (n *node) Dir() string { return n.dir }
+
+// Port is the client port, published on 127.0.0.1 (it changes when another program
+// took it before the first start).
+func (n *node) Port() int { return n.port }
+
+// PeerPorts are the ports only the server's peers dial.
+func (n *node) PeerPorts() []int { return append([]int(nil), n.peerPorts...) }
+
+// Paused reports whether the server's container is frozen.
+func (n *node) Paused() bool { return n.isPaused() }
+
+// Exited reports whether the server's process is gone (it never started, or it died).
+func (n *node) Exited() bool { return !alive(n.topo.pidOf(n)) }
+
+// Log is the end of the container's own output, for an error message.
+func (n *node) Log() string { return containerLog(n) }
+
+// FileLog is the end of a file the server writes in its dir (its own log), for an
+// error message.
+func (n *node) FileLog(name string) string {
+	b, _ := os.ReadFile(filepath.Join(n.dir, name))
+	if len(b) > 800 {
+		b = b[len(b)-800:]
+	}
+	return strings.TrimSpace(string(b))
 }

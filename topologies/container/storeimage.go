@@ -43,9 +43,12 @@ func filesImage(ctx context.Context, c *client.Client, repo string, files map[st
 	return tag, nil
 }
 
-// addTree adds every regular file under dir (symlinks followed) at its own path, and the
+// Files is what a store's image holds, image path -> host path, for BuildImage.
+type Files map[string]string
+
+// AddTree adds every regular file under dir (symlinks followed) at its own path, and the
 // libraries ldd lists for each ELF file among them; skip (may be nil) leaves paths out.
-func addTree(files map[string]string, dir string, skip func(string) bool) error {
+func (files Files) AddTree(dir string, skip func(string) bool) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -59,15 +62,15 @@ func addTree(files map[string]string, dir string, skip func(string) bool) error 
 		}
 		files[p] = p
 		if isELF(p) {
-			return addLibraries(files, p, nil)
+			return files.AddLibraries(p, nil)
 		}
 		return nil
 	})
 }
 
-// addLibraries adds the libraries ldd lists for src at their paths, except those under
+// AddLibraries adds the libraries ldd lists for src at their paths, except those under
 // a dir that is mounted into the container rather than copied (mounted).
-func addLibraries(files map[string]string, src string, mounted []string) error {
+func (files Files) AddLibraries(src string, mounted []string) error {
 	libs := map[string]string{}
 	if err := addWithLibraries(libs, src, src); err != nil {
 		if !dynamic(src) {
@@ -77,14 +80,15 @@ func addLibraries(files map[string]string, src string, mounted []string) error {
 	}
 	delete(libs, src)
 	for lib := range libs {
-		if !under(lib, mounted) {
+		if !Under(lib, mounted) {
 			files[lib] = lib
 		}
 	}
 	return nil
 }
 
-func under(p string, dirs []string) bool {
+// Under reports whether p is one of dirs or lies below one.
+func Under(p string, dirs []string) bool {
 	for _, d := range dirs {
 		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
 			return true
@@ -115,4 +119,10 @@ func dynamic(p string) bool {
 		}
 	}
 	return false
+}
+
+// BuildImage returns repo:<hash of the files>, building it FROM scratch from files when
+// no image of that tag is present: once per machine, as the Redis host image.
+func (d *Deployment) BuildImage(ctx context.Context, repo string, files Files) (string, error) {
+	return filesImage(ctx, d.cli, repo, files)
 }

@@ -7,10 +7,10 @@ var (
 	storeImages   = map[string][]string{} // image repo -> tag, then its mounts: once per program
 )
 
-// onceImage returns what resolve found for repo the first time it succeeded in this
+// OnceImage returns what resolve found for repo the first time it succeeded in this
 // program: walking the host's install and running ldd on every file costs a second or
 // more, and the safety lab starts a fresh topology per trial.
-func onceImage(repo string, resolve func() (string, []string, error)) (string, []string, error) {
+func OnceImage(repo string, resolve func() (string, []string, error)) (string, []string, error) {
 	storeImagesMu.Lock()
 	defer storeImagesMu.Unlock()
 	if got, ok := storeImages[repo]; ok {

@@ -2,18 +2,15 @@ package container
 
 import "github.com/lockbench/lockbench/topologies"
 
-// unwrap is the container topology under a store's wrapper (pgServer, zkEnsemble,
-// etcdCluster) or itself; nil when topo is not a container topology.
+// base is the container topology itself: a store's topology, which embeds its
+// Deployment, has it too.
+func (t *topology) base() *topology { return t }
+
+// unwrap is the container topology under a store's topology, or itself; nil when topo
+// is not a container topology.
 func unwrap(topo topologies.Topology) *topology {
-	switch t := topo.(type) {
-	case *topology:
-		return t
-	case *pgServer:
-		return t.topology
-	case *zkEnsemble:
-		return t.topology
-	case *etcdCluster:
-		return t.topology
+	if c, ok := topo.(interface{ base() *topology }); ok {
+		return c.base()
 	}
 	return nil
 }

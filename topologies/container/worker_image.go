@@ -29,13 +29,13 @@ func WorkerImage(ctx context.Context) (string, error) {
 	if exe, err = filepath.EvalSymlinks(exe); err != nil {
 		return "", err
 	}
-	files := map[string]string{"/usr/bin/lockbench": exe}
-	if err := addLibraries(files, exe, nil); err != nil {
+	files := Files{"/usr/bin/lockbench": exe}
+	if err := files.AddLibraries(exe, nil); err != nil {
 		return "", err
 	}
 	if server, err := topologies.FindRedisServer(); err == nil {
 		files["/usr/bin/redis-server"] = server
-		if err := addLibraries(files, server, nil); err != nil {
+		if err := files.AddLibraries(server, nil); err != nil {
 			return "", err
 		}
 	}

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backends/etcd/etcdlock"
+	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
-	"github.com/lockbench/lockbench/topologies/etcdtopo"
 )
 
 func startStrategy(t *testing.T, name string) (locks.Locker, *etcdtopo.Cluster) {

@@ -3,9 +3,9 @@ package etcdlock
 import (
 	"context"
 
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdtopo" // the provider that starts etcd
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
-	_ "github.com/lockbench/lockbench/topologies/etcdtopo" // the provider that starts etcd
 )
 
 // Variants are the strategies this package registers. The unsafe ones run etcd without

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	_ "github.com/lockbench/lockbench/backends/postgres/pgtopo" // the provider that starts PostgreSQL
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
-	_ "github.com/lockbench/lockbench/topologies/pgtopo" // the provider that starts PostgreSQL
 )
 
 func init() {

@@ -7,10 +7,10 @@ import (
 	"context"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
-	"github.com/lockbench/lockbench/topologies/zktopo"
 )
 
 // zkStore is a ZooKeeper ensemble, reached only through the locks registry (strategies

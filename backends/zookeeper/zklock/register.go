@@ -3,9 +3,9 @@ package zklock
 import (
 	"context"
 
+	_ "github.com/lockbench/lockbench/backends/zookeeper/zktopo" // the provider that starts ZooKeeper
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
-	_ "github.com/lockbench/lockbench/topologies/zktopo" // the provider that starts ZooKeeper
 )
 
 // Variants are the strategies this package registers: one standalone server, and an

@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backends/zookeeper/zklock"
+	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
-	"github.com/lockbench/lockbench/topologies/zktopo"
 )
 
 func startStrategy(t *testing.T, name string) (locks.Locker, *zktopo.Ensemble) {
@@ -93,7 +93,7 @@ func TestLostDiskRegressesFences(t *testing.T) {
 }
 
 func TestCorePackagesDoNotImportZooKeeperClient(t *testing.T) {
-	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "topologies/zktopo", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "safety/lab", testenv.Module + "backends/zookeeper/zklab", testenv.Module + "backends/all"}
+	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "backends/zookeeper/zktopo", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "safety/lab", testenv.Module + "backends/zookeeper/zklab", testenv.Module + "backends/all"}
 	if got := testenv.DependsOn(testenv.Deps(t, core...), "github.com/go-zookeeper/zk"); len(got) > 0 {
 		t.Errorf("%v depend on the ZooKeeper client: %v", core, got)
 	}

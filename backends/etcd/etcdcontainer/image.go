@@ -1,0 +1,29 @@
+package etcdcontainer
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/lockbench/lockbench/topologies/container"
+)
+
+// buildImage holds what this program needs to run inside a container: the libraries ldd
+// lists for it and the loader (nothing when it is static). The program itself is
+// mounted read-only, not copied: a member is this program re-executed (etcdtopo's
+// RunMemberIfAsked), so the image stays the same across rebuilds of lockbench.
+func buildImage(ctx context.Context, d *container.Deployment) (image, exe string, err error) {
+	exe, err = os.Executable()
+	if err != nil {
+		return "", "", err
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return "", "", err
+	}
+	files := container.Files{}
+	if err := files.AddLibraries(exe, nil); err != nil {
+		return "", "", err
+	}
+	image, err = d.BuildImage(ctx, "lockbench/etcd-host", files)
+	return image, exe, err
+}

@@ -1,0 +1,66 @@
+package etcdtopo
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"go.etcd.io/etcd/server/v3/embed"
+
+	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
+)
+
+// Every program that links this package can run a member: the etcd-process provider
+// re-executes the running program, so the takeover must come before any main or
+// TestMain (package inits run first). Calling RunMemberIfAsked again is harmless.
+func init() { RunMemberIfAsked() }
+
+// RunMemberIfAsked runs one etcd member and exits if this process was started as one
+// (memberfile.Env set); otherwise it returns at once.
+func RunMemberIfAsked() {
+	path := os.Getenv(memberfile.Env)
+	if path == "" {
+		return
+	}
+	if err := runMember(path); err != nil {
+		fmt.Fprintf(os.Stderr, "etcd member: %v\n", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// runMember starts the member, reports it ready, and serves until etcd stops or the
+// parent is gone (Pdeathsig normally kills us first; this covers the rest).
+func runMember(path string) error {
+	cfg, err := memberfile.Read(path)
+	if err != nil {
+		return err
+	}
+	e, err := embed.StartEtcd(embedConfig(cfg.Member))
+	if err != nil {
+		return fmt.Errorf("start embedded etcd: %w", err)
+	}
+	defer e.Close()
+	select {
+	case <-e.Server.ReadyNotify():
+	case err := <-e.Err():
+		return err
+	}
+	if err := memberfile.WriteReady(cfg.ReadyPath, uint64(e.Server.MemberID())); err != nil {
+		return err
+	}
+	orphaned := time.NewTicker(500 * time.Millisecond)
+	defer orphaned.Stop()
+	for {
+		select {
+		case <-e.Server.StopNotify():
+			return fmt.Errorf("etcd stopped by itself")
+		case err := <-e.Err():
+			return err
+		case <-orphaned.C:
+			if os.Getppid() != cfg.ParentPid {
+				return fmt.Errorf("parent %d is gone", cfg.ParentPid)
+			}
+		}
+	}
+}
