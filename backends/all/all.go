@@ -8,6 +8,7 @@ package all
 import (
 	_ "github.com/lockbench/lockbench/backends/etcd"                          // etcd
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdcontainer"            // etcd in containers (its members need etcdtopo linked: the strategies link it)
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdexternal"             // etcd's role in an external deployment file
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlab"                  // etcd's safety adapter
 	_ "github.com/lockbench/lockbench/backends/postgres"                      // postgres
 	_ "github.com/lockbench/lockbench/backends/postgres/pgcontainer"          // postgres in containers

@@ -12,11 +12,11 @@ import (
 )
 
 // cleanup deletes every key under the run's prefix on every master (SCAN MATCH, then
-// UNLINK: never KEYS, which blocks the server) or, on etcd, the prefix's range. It
-// returns how many keys it deleted.
+// UNLINK: never KEYS, which blocks the server) or, on a registered store, with its own
+// cleanup. It returns how many keys it deleted.
 func (t *topology) cleanup(ctx context.Context) (int64, error) {
-	if t.spec.Kind == topologies.Etcd {
-		return t.cleanupEtcd(ctx)
+	if t.store != nil {
+		return t.store.Cleanup(ctx, Servers{Members: t.masters, Access: t.access}, t.prefix)
 	}
 	opts := redisconn.Options{PoolSize: 1, Access: t.access, KeyPrefix: t.prefix}
 	var clients []*redis.Client

@@ -1,5 +1,6 @@
 // Package external is the provider of deployments lockbench does not own: the user's own
-// Redis, Sentinel, Redlock masters or etcd, given by address in a deployment file. It
+// Redis, Sentinel, Redlock masters, or the members of a store that registered its part
+// of the file (etcd), given by address in a deployment file. It
 // never breaks them (no kill, pause, restart, network or clock fault), writes only under
 // its run's key prefix and deletes that prefix when the topology closes.
 package external
@@ -23,7 +24,9 @@ type Deployment struct {
 	Replicated *ReplicatedRole `yaml:"replicated,omitempty"`
 	Sentinel   *SentinelRole   `yaml:"sentinel,omitempty"`
 	Redlock    *RedlockRole    `yaml:"redlock,omitempty"`
-	Etcd       *EtcdRole       `yaml:"etcd,omitempty"`
+	// Members are the roles of the stores that registered with RegisterStore, by their
+	// file key (etcd: endpoints, auth).
+	Members map[string]*MembersRole `yaml:",inline"`
 	// Auth is the ACL user of the Redis servers (masters and replicas).
 	Auth *Auth `yaml:"auth,omitempty"`
 	// TLS applies to every server of the file.
@@ -52,12 +55,6 @@ type SentinelRole struct {
 // RedlockRole is the N independent masters (strategies redlock, redlock-failfast).
 type RedlockRole struct {
 	Masters []string `yaml:"masters"`
-}
-
-// EtcdRole is an etcd cluster's client endpoints (strategy etcd).
-type EtcdRole struct {
-	Endpoints []string `yaml:"endpoints"`
-	Auth      *Auth    `yaml:"auth,omitempty"`
 }
 
 // Auth names a user and where its password is: a file or an environment variable,
@@ -101,10 +98,19 @@ func Parse(data []byte) (*Deployment, error) {
 	if err := dec.Decode(&d); err != nil && !errors.Is(err, io.EOF) {
 		return nil, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	if d.Single == nil && d.Replicated == nil && d.Sentinel == nil && d.Redlock == nil && d.Etcd == nil {
-		return nil, errors.New("no role given: want at least one of single, replicated, sentinel, redlock, etcd")
+	roles := append([]string{"single", "replicated", "sentinel", "redlock"}, storeKeys()...)
+	for key, m := range d.Members {
+		if _, ok := storeKeyed(key); !ok {
+			return nil, fmt.Errorf("field %s not found: the file's roles are %s, auth and tls", key, strings.Join(roles, ", "))
+		}
+		if m == nil {
+			delete(d.Members, key) // an empty role names no server
+		}
 	}
-	for _, a := range []*Auth{d.Auth, sentinelAuth(d.Sentinel), etcdAuth(d.Etcd)} {
+	if d.Single == nil && d.Replicated == nil && d.Sentinel == nil && d.Redlock == nil && len(d.Members) == 0 {
+		return nil, fmt.Errorf("no role given: want at least one of %s", strings.Join(roles, ", "))
+	}
+	for _, a := range d.auths() {
 		if a != nil && a.PasswordFile != "" && a.PasswordEnv != "" {
 			return nil, errors.New("auth: give password_file or password_env, not both")
 		}
@@ -122,15 +128,25 @@ func sentinelAuth(s *SentinelRole) *Auth {
 	return s.Auth
 }
 
-func etcdAuth(e *EtcdRole) *Auth {
-	if e == nil {
-		return nil
+// auths are every user the file names: the Redis servers', the sentinels', each store's.
+func (d *Deployment) auths() []*Auth {
+	out := []*Auth{d.Auth, sentinelAuth(d.Sentinel)}
+	for _, key := range storeKeys() {
+		if m := d.Members[key]; m != nil {
+			out = append(out, m.Auth)
+		}
 	}
-	return e.Auth
+	return out
 }
 
-// Serves lists the topology kinds the external provider can serve.
-var Serves = []topologies.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock, topologies.Etcd}
+// redisKinds are the kinds the provider serves from the file's Redis roles.
+var redisKinds = []topologies.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock}
+
+// Serves lists the topology kinds the external provider can serve: the Redis kinds and
+// every store registered with RegisterStore.
+func Serves() []topologies.Kind {
+	return append(append([]topologies.Kind{}, redisKinds...), storeKinds()...)
+}
 
 // Check says whether the deployment has every role strategy (on spec) needs, in the
 // size the strategy is named for (redlock-3 on three masters, wait-2of2 on two replicas).
@@ -171,19 +187,22 @@ func (d *Deployment) Check(strategy string, spec topologies.Spec) error {
 		if len(d.Redlock.Masters)%2 == 0 {
 			return fmt.Errorf("deployment file: strategy %s: redlock.masters has %d addresses; want an odd number, so that a majority is unique", strategy, len(d.Redlock.Masters))
 		}
-	case topologies.Etcd:
-		if d.Etcd == nil || len(d.Etcd.Endpoints) == 0 {
-			return missing("etcd.endpoints", "the cluster's client endpoints")
-		}
 	default:
+		if s, ok := storeFor(kind); ok {
+			if m := d.Members[s.Key]; m == nil || len(m.Endpoints) == 0 {
+				return missing(s.Key+".endpoints", "the members' client endpoints")
+			}
+			return nil
+		}
 		return fmt.Errorf("strategy %s runs on %s, which provider external does not serve: it serves %s", strategy, kind, kindNames())
 	}
 	return nil
 }
 
 func kindNames() string {
-	names := make([]string, len(Serves))
-	for i, k := range Serves {
+	serves := Serves()
+	names := make([]string, len(serves))
+	for i, k := range serves {
 		names[i] = string(k)
 	}
 	return strings.Join(names, ", ")

@@ -8,8 +8,17 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 )
+
+// testStore stands for a store that registered its members' role (etcd registers from
+// backends/etcd/etcdexternal, which this package's own tests cannot import).
+var testStore = Store{Kind: "members-test", Key: "members-test",
+	Probe:   func(context.Context, Servers) ([]resultsdir.ExternalServer, error) { return nil, nil },
+	Cleanup: func(context.Context, Servers, string) (int64, error) { return 0, nil }}
+
+func init() { RegisterStore(testStore) }
 
 func TestParseIsStrict(t *testing.T) {
 	for body, want := range map[string]string{
@@ -18,6 +27,8 @@ func TestParseIsStrict(t *testing.T) {
 		"single:\n  master: a:1\nauth:\n  password: x\n": "password",
 		"tls:\n  ca_file: x\n":                           "no role given",
 		"single:\n  master: a:1\ntls:\n  cert_file: c\n": "go together",
+		"zookeeper:\n  endpoints: [z:1]\n":               "field zookeeper not found: the file's roles are single, replicated, sentinel, redlock, members-test, auth and tls",
+		"members-test:\n  endpoint: [e:1]\n":             "endpoint",
 	} {
 		if _, err := Parse([]byte(body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Parse(%q) = %v, want an error naming %q", body, err, want)
@@ -30,6 +41,37 @@ func TestParseIsStrict(t *testing.T) {
 	if d.Single.Master != "a:1" || len(d.Redlock.Masters) != 3 {
 		t.Errorf("parsed %+v", d)
 	}
+	d, err = Parse([]byte("members-test:\n  endpoints: [e:1, e:2]\n  auth:\n    username: u\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := d.Members["members-test"]; m == nil || len(m.Endpoints) != 2 || m.Auth.Username != "u" {
+		t.Errorf("a registered store's role parsed as %+v", d.Members)
+	}
+}
+
+// A registered store's kind is served from its role: the members are its endpoints.
+func TestRegisteredStoreIsServedFromItsRole(t *testing.T) {
+	if !(Provider{}).Serves(testStore.Kind) {
+		t.Fatalf("Serves(%s) = false after RegisterStore", testStore.Kind)
+	}
+	d := &Deployment{Members: map[string]*MembersRole{"members-test": {Endpoints: []string{"e:1", "e:2", "e:3"}}}}
+	if err := d.Check("strat-y", topologies.Spec{Kind: testStore.Kind}); err != nil {
+		t.Fatal(err)
+	}
+	topo, err := Provider{Deployment: d, Prefix: KeyPrefix("t1")}.Start(context.Background(), topologies.Spec{Kind: testStore.Kind})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := topologies.Addrs(topo.Masters()); len(got) != 3 || topo.Spec().Members != 3 {
+		t.Errorf("members %v, spec %+v", got, topo.Spec())
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a second store under the same key was accepted")
+		}
+	}()
+	RegisterStore(Store{Kind: "other", Key: "members-test"})
 }
 
 func TestCheckNamesStrategyAndRole(t *testing.T) {
@@ -37,7 +79,7 @@ func TestCheckNamesStrategyAndRole(t *testing.T) {
 	if err := d.Check("single", topologies.Spec{Kind: topologies.Single}); err != nil {
 		t.Errorf("single on a file with single: %v", err)
 	}
-	for kind, role := range map[topologies.Kind]string{topologies.Replicated: "replicated.master", topologies.Sentinel: "sentinel.sentinels", topologies.Redlock: "redlock.masters", topologies.Etcd: "etcd.endpoints"} {
+	for kind, role := range map[topologies.Kind]string{topologies.Replicated: "replicated.master", topologies.Sentinel: "sentinel.sentinels", topologies.Redlock: "redlock.masters", testStore.Kind: "members-test.endpoints"} {
 		err := d.Check("strat-x", topologies.Spec{Kind: kind})
 		if err == nil || !strings.Contains(err.Error(), "strat-x") || !strings.Contains(err.Error(), role) {
 			t.Errorf("%s: %v, want the strategy and role %s named", kind, err, role)
@@ -74,12 +116,12 @@ func TestSecretsComeFromFileOrVariable(t *testing.T) {
 	}
 	t.Setenv("LOCKBENCH_TEST_PW", "from-env")
 	d := &Deployment{Single: &SingleRole{Master: "a:1"}, Auth: &Auth{Username: "u", PasswordFile: pw},
-		Etcd: &EtcdRole{Endpoints: []string{"e:1"}, Auth: &Auth{PasswordEnv: "LOCKBENCH_TEST_PW"}}}
+		Members: map[string]*MembersRole{"members-test": {Endpoints: []string{"e:1"}, Auth: &Auth{PasswordEnv: "LOCKBENCH_TEST_PW"}}}}
 	a, err := d.access(d.Auth)
 	if err != nil || a.Username != "u" || a.Password != "from-file" {
 		t.Errorf("file: %+v, %v", a, err)
 	}
-	if e, err := d.access(d.Etcd.Auth); err != nil || e.Password != "from-env" {
+	if e, err := d.access(d.Members["members-test"].Auth); err != nil || e.Password != "from-env" {
 		t.Errorf("env: %+v, %v", e, err)
 	}
 	if got := d.Secrets(); len(got) != 2 {

@@ -17,14 +17,14 @@ import (
 const probeTimeout = 5 * time.Second
 
 // probe proves every server answers and reads its version: INFO server on Redis (the
-// probe purpose's one read-only command), the maintenance status on etcd. A server that
-// answers but will not say its version is recorded as such; one that does not answer
-// is an error.
+// probe purpose's one read-only command), the store's own probe on its members. A
+// server that answers but will not say its version is recorded as such; one that does
+// not answer is an error.
 func (t *topology) probe(ctx context.Context) ([]resultsdir.ExternalServer, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	if t.spec.Kind == topologies.Etcd {
-		return t.probeEtcd(ctx)
+	if t.store != nil {
+		return t.store.Probe(ctx, Servers{Members: t.masters, Access: t.access})
 	}
 	if t.spec.Kind == topologies.Sentinel {
 		master, err := t.askMaster(ctx)

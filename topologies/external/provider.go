@@ -21,7 +21,7 @@ func (p Provider) Name() string { return Name }
 
 // Serves reports whether the external provider can lock on kind at all.
 func (p Provider) Serves(kind topologies.Kind) bool {
-	for _, k := range Serves {
+	for _, k := range Serves() {
 		if k == kind {
 			return true
 		}
@@ -70,10 +70,12 @@ func (p Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.T
 	case topologies.Redlock:
 		t.masters = nodes(topologies.RoleMaster, "master", d.Redlock.Masters)
 		t.spec.Masters = len(t.masters)
-	case topologies.Etcd:
-		t.masters = nodes(topologies.RoleMember, "member", d.Etcd.Endpoints)
+	default: // a registered store's members (Check found its role)
+		s, _ := storeFor(spec.Kind)
+		t.store = &s
+		t.masters = nodes(topologies.RoleMember, "member", d.Members[s.Key].Endpoints)
 		t.spec.Members = len(t.masters)
-		auth = d.Etcd.Auth
+		auth = d.Members[s.Key].Auth
 	}
 	if t.access, err = d.access(auth); err != nil {
 		return nil, err

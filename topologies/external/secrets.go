@@ -70,7 +70,7 @@ func (d *Deployment) tlsConfig() (*tls.Config, error) {
 // appear in nothing it writes. The read errors of Access are reported there.
 func (d *Deployment) Secrets() []string {
 	var out []string
-	for _, a := range []*Auth{d.Auth, sentinelAuth(d.Sentinel), etcdAuth(d.Etcd)} {
+	for _, a := range d.auths() {
 		if acc, err := d.access(a); err == nil && acc.Password != "" {
 			out = append(out, acc.Password)
 		}
@@ -82,7 +82,7 @@ func (d *Deployment) Secrets() []string {
 // input before anything starts.
 func (d *Deployment) CheckSecrets() error {
 	var errs []error
-	for _, a := range []*Auth{d.Auth, sentinelAuth(d.Sentinel), etcdAuth(d.Etcd)} {
+	for _, a := range d.auths() {
 		if _, err := d.access(a); err != nil {
 			errs = append(errs, err)
 		}

@@ -17,6 +17,7 @@ type topology struct {
 	sentinels      []topologies.Node
 	access         topologies.Access
 	sentinelAccess topologies.Access
+	store          *Store // the registered store whose members these are; nil for the Redis kinds
 	prefix         string // every key the run writes starts with it
 	servers        []resultsdir.ExternalServer
 	closeOnce      sync.Once
