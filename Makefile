@@ -13,8 +13,10 @@ BENCH      ?= .
 deps:
 	@bash scripts/deps.sh
 
+# -trimpath: a build of one commit has one hash wherever its checkout lies, so a folder
+# whose run recorded that hash resumes with a build made in another checkout or session.
 build:
-	$(GO) build -o lockbench ./cmd/lockbench
+	$(GO) build -trimpath -o lockbench ./cmd/lockbench
 
 vet:
 	$(GO) vet ./...
