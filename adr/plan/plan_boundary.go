@@ -71,8 +71,8 @@ func (p *Plan) pauseBoundaryStep(w *adr.Workload, in *adr.Inputs, out string) {
 		What: fmt.Sprintf("pause-past-ttl's boundary mode at the workload's TTL %v: the holder works its %v hold, then stops %s the lease left (%v), unfenced, on %s: %d variants",
 			w.TTLD, w.HoldD, factorsText(), left, strings.Join(run, ", "), variants),
 		Why: "the pause model's boundary: a pause breaks the lock exactly when it outlasts the lease left (none below, every one above)",
-		Command: fmt.Sprintf("lockbench safety --scenario pause-past-ttl --trials %d --seed 1 --param strategies=%s --param ttl=%v --param mode=boundary --param pause-at=%v %s",
-			boundaryTrials, strings.Join(run, ","), w.TTLD, w.HoldD, factorsParam()),
+		Command: fmt.Sprintf("lockbench safety --scenario pause-past-ttl --trials %d --seed 1 --param strategies=%s --param ttl=%v --param mode=boundary --param pause-at=%v %s --param parallel=%d",
+			boundaryTrials, strings.Join(run, ","), w.TTLD, w.HoldD, factorsParam(), pauseAtOnce(boundaryTrials)),
 		Out: filepath.Join(out, "pause-boundary"),
 	}
 	if t, ok := trialTimeOf("pause-past-ttl", in); ok {
@@ -81,8 +81,10 @@ func (p *Plan) pauseBoundaryStep(w *adr.Workload, in *adr.Inputs, out string) {
 			wait += (w.HoldD.Seconds() + f*left.Seconds()) / w.TTLD.Seconds() / float64(len(boundaryFactors))
 		}
 		per := t.at(w.TTLD, wait)
-		st.Estimate = time.Duration(boundaryTrials*variants) * per
-		st.EstimateFrom = fmt.Sprintf("%d trials x %d variants x %v a trial (its fixed part kept, the wait made the hold and the stop): %s", boundaryTrials, variants, per.Round(10*time.Millisecond), t.From)
+		rounds := pauseRounds(boundaryTrials)
+		st.Estimate = time.Duration(rounds*variants) * per
+		st.EstimateFrom = fmt.Sprintf("%d variants x %d round(s) of %d trials at once x %v a trial (its fixed part kept, the wait made the hold and the stop): %s; %s",
+			variants, rounds, pauseAtOnce(boundaryTrials), per.Round(10*time.Millisecond), t.From, pauseAtOnceFrom)
 	}
 	p.Steps = append(p.Steps, st)
 }

@@ -26,7 +26,7 @@ func TestPlanListsTheBoundaryRunsAtTheWorkloadsTTLAndHold(t *testing.T) {
 		text := MakePlan(w, c.workload, &adr.Inputs{}, "m").Text()
 		for _, want := range []string{
 			"--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=",
-			"--param ttl=30s --param mode=boundary --param pause-at=" + c.hold + " --param boundary-factors=0.8,1.2 --out m/pause-boundary",
+			"--param ttl=30s --param mode=boundary --param pause-at=" + c.hold + " --param boundary-factors=0.8,1.2 --param parallel=3 --out m/pause-boundary",
 			"--scenario single-clock-skew --trials 3 --seed 1 --param mode=boundary --param ttl=30s --param hold=" + c.hold + " --param boundary-factors=0.8,1.2 --out m/single-jump-boundary",
 			"the master's clock jumps " + c.jumps,
 			"node_restart_empty sized to the workload for redlock",

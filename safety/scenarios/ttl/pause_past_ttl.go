@@ -37,6 +37,7 @@ func (pausePastTTL) Params() []lab.Param {
 		lab.ChoiceParam("mode", mechanismMode, []string{mechanismMode, boundaryMode}, "mechanism: the five variants at pause-factor; boundary: only an unfenced holder paused each boundary-factor x the lease it has left (the pause model's boundary)"),
 		lab.BoundaryFactorsParam("boundary mode: A stops for each of these times the lease it has left (below 1: no break expected; above 1: a break)"),
 		lab.DurationParam("pause-at", 0, 0, "boundary mode: A works this long inside its lease before it stops (the model's time held; below ttl)"),
+		lab.IntParam("parallel", 1, 1, 8, "trials of a variant run at once on the store's one deployment, each with its own clients, key and resource (a trial mostly waits out its pause): trial n keeps its seed and key whatever this is, outcomes are recorded in trial order; 1 runs them one after another"),
 	}
 }
 
@@ -60,7 +61,7 @@ func (s pausePastTTL) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 		if p.String("mode") == boundaryMode {
 			variants = boundaryVariants(st, ttl, p.Floats("boundary-factors"), p.Duration("pause-at"))
 		}
-		part, err := s.runStore(ctx, env, st, variants, ttl, factor)
+		part, err := s.runStore(ctx, env, st, variants, ttl, factor, p.Int("parallel"))
 		if err != nil {
 			return nil, err
 		}
@@ -90,13 +91,13 @@ func (s pausePastTTL) variants(st lab.Store) []pauseVariant {
 	}
 }
 
-func (s pausePastTTL) runStore(ctx context.Context, env *lab.Env, st lab.Store, variants []pauseVariant, ttl time.Duration, factor float64) (*results.Report, error) {
+func (s pausePastTTL) runStore(ctx context.Context, env *lab.Env, st lab.Store, variants []pauseVariant, ttl time.Duration, factor float64, parallel int) (*results.Report, error) {
 	topo, err := env.StartTopology(ctx, st.Spec())
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v pauseVariant, t *lab.Trial) error {
+	return lab.RunTrialsAtOnce(ctx, env, s, variants, parallel, func(ctx context.Context, v pauseVariant, t *lab.Trial) error {
 		return s.trial(ctx, topo, v, t, ttl, factor)
 	})
 }

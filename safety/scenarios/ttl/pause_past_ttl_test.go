@@ -13,3 +13,21 @@ import (
 func TestPausePastTTL(t *testing.T) {
 	labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "single,etcd", "pause-factor": "2"})
 }
+
+// TestPausePastTTLTrialsAtOnce runs boundary mode's three trials a side at once on one
+// Redis: each trial's clients, key and resource are its own, so the claims hold as one
+// at a time (none below the lease's end, every one above), and the trials are
+// recorded in order.
+func TestPausePastTTLTrialsAtOnce(t *testing.T) {
+	rep := labtest.RunScenario(t, "pause-past-ttl", 3, lab.Params{"strategies": "single", "mode": "boundary", "ttl": "300ms", "pause-at": "100ms", "parallel": "3"})
+	for _, v := range rep.Variants {
+		if len(v.Trials) != 3 {
+			t.Errorf("%s: %d trials recorded, want 3", v.Name, len(v.Trials))
+		}
+		for i, tr := range v.Trials {
+			if tr.N != i {
+				t.Errorf("%s: trial %d recorded at place %d", v.Name, tr.N, i)
+			}
+		}
+	}
+}
