@@ -87,7 +87,10 @@ func (tr clusterSplitTrial) run(ctx context.Context) error {
 	case lab.IsReplicationRefusal(ar.err):
 		t.Input("a_refused", 1) // WAIT: the replica is on the other side
 	case strings.HasPrefix(ar.err.Error(), "CLUSTERDOWN "):
-		return lab.NoFault("A's attempt was answered CLUSTERDOWN %v after the cut: the cut master had stopped taking writes before it arrived", ar.answered.Sub(cutAt).Round(time.Millisecond))
+		// The window A races for (the cut master still taking writes) closed before A got
+		// in: on a busy machine the master can count the cluster failed within
+		// milliseconds of the cut. Not judged; a test environment runs it again.
+		return lab.Late("A's attempt was answered CLUSTERDOWN %v after the cut: the cut master had stopped taking writes before it arrived", ar.answered.Sub(cutAt).Round(time.Millisecond))
 	default:
 		return lab.Failed("first-acquire", ar.err)
 	}
