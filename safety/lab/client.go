@@ -166,6 +166,26 @@ func (c *Client) Write(ctx context.Context, r *Resource, lease locks.Lease) (boo
 // Leave is recorded even for a crashed client: a dead process leaves everything.
 func (c *Client) Leave(r *Resource, lease locks.Lease) { r.Leave(c.ID, lease.Key) }
 
+// Work is what a holder does with the resource: it enters r under lease, writes once,
+// stays inside for as long as stay takes (nil: not at all), and leaves.
+func (c *Client) Work(ctx context.Context, r *Resource, lease locks.Lease, stay func()) {
+	_ = c.Enter(ctx, r, lease)
+	_, _ = c.Write(ctx, r, lease)
+	if stay != nil {
+		stay()
+	}
+	c.Leave(r, lease)
+}
+
+// Until returns once done is closed or ctx ends: a holder staying inside until the
+// other client has done its part.
+func Until(ctx context.Context, done <-chan struct{}) {
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
 // Watchdog extends the lease to ttl every ttl/3, as Redisson's does, until stop is
 // called or an extension fails. It runs in the client's process, so it pauses with it.
 func (c *Client) Watchdog(ctx context.Context, lease locks.Lease, ttl time.Duration) (stop func()) {

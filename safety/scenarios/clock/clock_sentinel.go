@@ -155,9 +155,7 @@ func (s sentinelClockSkew) trial(ctx context.Context, env *lab.Env, st failoverR
 	var bErr error
 	switch {
 	case err == nil:
-		_ = b.Enter(ctx, res, leaseB)
-		_, _ = b.Write(ctx, res, leaseB)
-		b.Leave(res, leaseB)
+		b.Work(ctx, res, leaseB, nil)
 	case errors.Is(err, locks.ErrNotAcquired), errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 		// refused for its whole second: the key held
 	default:

@@ -155,9 +155,7 @@ func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st 
 
 	// B tries while A still holds its lease: a grant here is a lost lock.
 	if leaseB, err := lab.AcquireThroughFaults(ctx, b, t.Key, ttl, probe); err == nil {
-		_ = b.Enter(ctx, res, leaseB)
-		b.Write(ctx, res, leaseB)
-		b.Leave(res, leaseB)
+		b.Work(ctx, res, leaseB, nil)
 		lab.ReleaseSoon(ctx, b, leaseB)
 	}
 	a.Leave(res, leaseA)
@@ -167,9 +165,7 @@ func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st 
 	if err != nil {
 		return lab.Failed("second-acquire", fmt.Errorf("B after A's release: %w", err))
 	}
-	_ = b.Enter(ctx, res, leaseB)
-	b.Write(ctx, res, leaseB)
-	b.Leave(res, leaseB)
+	b.Work(ctx, res, leaseB, nil)
 	lab.ReleaseSoon(ctx, b, leaseB)
 	return nil
 }

@@ -126,10 +126,7 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 			}
 			t.Prove("B granted on nodes %v", onB)
 		}
-		_ = b.Enter(ctx, res, leaseB)
-		b.Write(ctx, res, leaseB)
-		_ = lab.Sleep(ctx, 50*time.Millisecond)
-		b.Leave(res, leaseB)
+		b.Work(ctx, res, leaseB, func() { _ = lab.Sleep(ctx, 50*time.Millisecond) })
 		defer release(ctx, b, leaseB)
 	case !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
 		return lab.Failed("second-acquire", err)

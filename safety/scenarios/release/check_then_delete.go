@@ -133,13 +133,7 @@ func (s checkThenDelete) pauseTrial(ctx context.Context, addr string, v checkThe
 			return
 		}
 		bLease <- leaseB
-		_ = b.Enter(ctx, res, leaseB)
-		b.Write(ctx, res, leaseB)
-		select {
-		case <-cDone:
-		case <-ctx.Done():
-		}
-		b.Leave(res, leaseB)
+		b.Work(ctx, res, leaseB, func() { lab.Until(ctx, cDone) })
 		err = b.Release(ctx, leaseB)
 		switch {
 		case errors.Is(err, locks.ErrNotHeld) && time.Now().Before(leaseB.ValidUntil):
@@ -185,10 +179,7 @@ func (s checkThenDelete) pauseTrial(ctx context.Context, addr string, v checkThe
 	tryCancel()
 	switch {
 	case err == nil:
-		_ = c.Enter(ctx, res, leaseC)
-		c.Write(ctx, res, leaseC)
-		_ = lab.Sleep(ctx, ttl/4) // C's work, beside B
-		c.Leave(res, leaseC)
+		c.Work(ctx, res, leaseC, func() { _ = lab.Sleep(ctx, ttl/4) }) // C's work, beside B
 		_ = c.Release(ctx, leaseC)
 	case !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, context.DeadlineExceeded):
 		stopB()

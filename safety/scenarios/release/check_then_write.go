@@ -124,14 +124,10 @@ func (s checkThenWriteLock) trial(ctx context.Context, store lab.Store, topo top
 			bErr <- lab.Failed("second-acquire", err)
 			return
 		}
-		_ = b.Enter(ctx, res, leaseB)
-		b.Write(ctx, res, leaseB)
-		close(bWrote)
-		select {
-		case <-aDone:
-		case <-ctx.Done():
-		}
-		b.Leave(res, leaseB)
+		b.Work(ctx, res, leaseB, func() {
+			close(bWrote)
+			lab.Until(ctx, aDone)
+		})
 		_ = b.Release(ctx, leaseB)
 		bErr <- nil
 	}()

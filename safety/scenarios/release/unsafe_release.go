@@ -89,13 +89,7 @@ func (s unsafeRelease) trial(ctx context.Context, addr string, v releaseVariant,
 			return
 		}
 		bGranted <- time.Now()
-		_ = b.Enter(ctx, res, leaseB)
-		b.Write(ctx, res, leaseB)
-		select {
-		case <-cDone:
-		case <-ctx.Done():
-		}
-		b.Leave(res, leaseB)
+		b.Work(ctx, res, leaseB, func() { lab.Until(ctx, cDone) })
 		_ = b.Release(ctx, leaseB)
 		bErr <- nil
 	}()
@@ -129,10 +123,7 @@ func (s unsafeRelease) trial(ctx context.Context, addr string, v releaseVariant,
 	leaseC, err := c.AcquireUntil(tryCtx, t.Key, 30*time.Second, 5*time.Millisecond)
 	tryCancel()
 	if err == nil {
-		_ = c.Enter(ctx, res, leaseC)
-		c.Write(ctx, res, leaseC)
-		_ = lab.Sleep(ctx, ttl/4) // C's work
-		c.Leave(res, leaseC)
+		c.Work(ctx, res, leaseC, func() { _ = lab.Sleep(ctx, ttl/4) }) // C's work
 		_ = c.Release(ctx, leaseC)
 	} else if !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, context.DeadlineExceeded) {
 		close(cDone)

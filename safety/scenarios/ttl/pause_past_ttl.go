@@ -171,13 +171,7 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 			}
 			return
 		}
-		_ = b.Enter(ctx, res, leaseB)
-		b.Write(ctx, res, leaseB)
-		select {
-		case <-aWrote:
-		case <-ctx.Done():
-		}
-		b.Leave(res, leaseB)
+		b.Work(ctx, res, leaseB, func() { lab.Until(ctx, aWrote) })
 		_ = b.Release(ctx, leaseB)
 		bDone <- nil
 	}()
