@@ -117,14 +117,8 @@ func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec to
 		}
 		defer lags.wait()
 	}
-	lease, err := a.Acquire(ctx, t.Key, time.Minute)
+	lease, err := enterThenWait(ctx, t, a, res, v.delay)
 	if err != nil {
-		return lab.FirstGrant(err)
-	}
-	if err := a.Enter(ctx, res, lease); err != nil {
-		return err
-	}
-	if err := lab.Sleep(ctx, v.delay); err != nil {
 		return err
 	}
 	killed := time.Now()

@@ -53,14 +53,8 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 		}
 		defer lags.wait()
 	}
-	lease, err := a.Acquire(ctx, t.Key, time.Minute)
+	lease, err := enterThenWait(ctx, t, a, res, v.delay)
 	if err != nil {
-		return lab.FirstGrant(err)
-	}
-	if err := a.Enter(ctx, res, lease); err != nil {
-		return err
-	}
-	if err := lab.Sleep(ctx, v.delay); err != nil {
 		return err
 	}
 	if r.LinkKill {
@@ -165,4 +159,17 @@ func afterPromotion(ctx context.Context, t *lab.Trial, kr lab.KeyReader, topo to
 	}
 	a.Leave(res, lease)
 	return nil
+}
+
+// enterThenWait has A take the lock for a minute, enter the resource and stay there
+// delay: the grant the failover's kill is then timed against.
+func enterThenWait(ctx context.Context, t *lab.Trial, a *lab.Client, res *lab.Resource, delay time.Duration) (locks.Lease, error) {
+	lease, err := a.Acquire(ctx, t.Key, time.Minute)
+	if err != nil {
+		return lease, lab.FirstGrant(err)
+	}
+	if err := a.Enter(ctx, res, lease); err != nil {
+		return lease, err
+	}
+	return lease, lab.Sleep(ctx, delay)
 }
