@@ -55,7 +55,9 @@ type Shape struct {
 	// Strategies are those that run on this kind, with what every list of strategies
 	// needs to know of them (strategy.go).
 	Strategies []Strategy
-	store      *Descriptor
+	// Lease is how its servers round a lease asked for (lease.go); zero: as asked.
+	Lease Lease
+	store *Descriptor
 }
 
 // Has says whether the shape declared c.

@@ -430,10 +430,10 @@ const pauseFactor = 1.5
 func pauseWait(factor float64) float64 { return (4*factor + 3) / 5 }
 
 // pauseParams runs pause-past-ttl at the workload's TTL on the options' strategies
-// (etcd only where its lease can be granted: whole seconds, at least 2 s), trials
+// (only the strategies whose servers grant its TTL as asked), trials
 // trials a variant at once.
 func pauseParams(w *adr.Workload, options []string, trials int) (string, int, string) {
-	run := etcdWhereGranted(w, slices.Clone(options))
+	run := grantedAsAsked(w, slices.Clone(options))
 	sort.Strings(run)
 	strategies := strings.Join(run, ",")
 	n := plannedRuns["pause-past-ttl"].variants * len(run)

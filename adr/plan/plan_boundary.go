@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/modelcheck"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/safety/results"
 )
@@ -55,7 +56,7 @@ func (p *Plan) pauseBoundaryStep(w *adr.Workload, in *adr.Inputs, out string) {
 			run = append(run, o.Probe)
 		}
 	}
-	run = etcdWhereGranted(w, run)
+	run = grantedAsAsked(w, run)
 	have := modelcheck.Covered(modelcheck.Pause(in.Safety, w.TTLD, w.HoldD), boundaryTrials)
 	run = slices.DeleteFunc(run, func(s string) bool { return slices.Contains(have, s) })
 	if len(have) > 0 {
@@ -89,11 +90,12 @@ func (p *Plan) pauseBoundaryStep(w *adr.Workload, in *adr.Inputs, out string) {
 	p.Steps = append(p.Steps, st)
 }
 
-// etcdWhereGranted drops etcd's strategies where the workload's TTL is no lease etcd
-// grants (whole seconds, at least 2 s).
-func etcdWhereGranted(w *adr.Workload, strategies []string) []string {
+// grantedAsAsked drops the strategies whose servers would not grant the workload's TTL
+// as asked (etcd's leases are whole seconds, at least 2 s: backend.Lease), so that no
+// lab run is at another TTL than the workload's.
+func grantedAsAsked(w *adr.Workload, strategies []string) []string {
 	return slices.DeleteFunc(strategies, func(s string) bool {
-		return strings.HasPrefix(s, "etcd") && (w.TTLD < 2*time.Second || w.TTLD%time.Second != 0)
+		return !backend.LeaseOf(s).GrantsAsAsked(w.TTLD)
 	})
 }
 

@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/adrtest"
@@ -62,5 +64,23 @@ func TestPlanKeepsBoundaryRunsItHas(t *testing.T) {
 	jumps[0].Variants[0].Params["hold"], jumps[0].Variants[1].Params["hold"] = "100ms", "100ms"
 	if text := MakePlan(w, "w.yaml", &adr.Inputs{Safety: jumps}, "m").Text(); !strings.Contains(text, "--scenario single-clock-skew") {
 		t.Errorf("a jump boundary at another hold stands for the workload's:\n%s", text)
+	}
+}
+
+// The boundary runs keep only the strategies whose servers grant the workload's TTL as
+// asked, by each store's declared lease rule (etcd: whole seconds, at least 2 s;
+// ZooKeeper: at least 2 ticks, at most a minute).
+func TestBoundaryRunsOnlyWhereTheTTLIsGrantedAsAsked(t *testing.T) {
+	all := []string{"etcd", "etcd-3", "single", "zookeeper"}
+	for ttl, want := range map[time.Duration]string{
+		30 * time.Second:        "etcd,etcd-3,single,zookeeper",
+		2500 * time.Millisecond: "single,zookeeper",
+		100 * time.Millisecond:  "single",
+		2 * time.Minute:         "etcd,etcd-3,single",
+	} {
+		got := grantedAsAsked(&adr.Workload{TTLD: ttl}, slices.Clone(all))
+		if strings.Join(got, ",") != want {
+			t.Errorf("TTL %v: runs on %v, want %s", ttl, got, want)
+		}
 	}
 }

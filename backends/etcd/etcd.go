@@ -4,6 +4,7 @@ package etcd
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/internal/version"
@@ -29,6 +30,9 @@ func init() {
 		Validate:     validate,
 		NoNetwork:    "cannot run under a network profile (etcd's gRPC client does not dial through lockbench's proxies)",
 		Strategies:   strategies,
+		// Leases are whole seconds, and no shorter than about 1.5 election timeouts of
+		// the providers' members.
+		Lease: backend.Lease{Step: time.Second, Min: 2 * time.Second},
 	}}})
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/internal/version"
@@ -16,6 +17,14 @@ import (
 
 // Kind is the ZooKeeper ensemble.
 const Kind backend.Kind = "zookeeper"
+
+// TickTime is every provider's tick: ZooKeeper's minimum session timeout is 2 ticks
+// (400 ms here, against 4 s with the stock 2 s tick), and a follower notices a lost
+// leader after syncLimit (5) ticks, 1 s, as etcd's default election.
+const TickTime = 200 * time.Millisecond
+
+// MaxSessionTimeout is the longest session a server grants (maxSessionTimeout).
+const MaxSessionTimeout = time.Minute
 
 func init() {
 	server := backend.Requirement{Name: "ZooKeeper (Java and zookeeper.jar)", Install: "apt-get install zookeeper", Find: findServer, Version: serverVersion}
@@ -26,6 +35,8 @@ func init() {
 		Validate:     validate,
 		NoNetwork:    "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
 		Strategies:   strategies,
+		// A session timeout is whole milliseconds, between 2 ticks and the servers' maximum.
+		Lease: backend.Lease{Step: time.Millisecond, Min: 2 * TickTime, Max: MaxSessionTimeout},
 	}}})
 }
 

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 // ConsensusStore is what every consensus store's adapter shares (etcd's, ZooKeeper's):
 // a strategy and its spec, the leader as primary, a fence from the replicated log, a
-// lagging follower paused. An adapter embeds it and adds its lease sizes and locker.
+// lagging follower paused, the lease its descriptor says its servers grant. An adapter
+// embeds it and adds its locker.
 type ConsensusStore struct {
 	Name       string
 	Deployment topologies.Spec
@@ -19,6 +21,12 @@ type ConsensusStore struct {
 
 func (s ConsensusStore) Strategy() string      { return s.Name }
 func (s ConsensusStore) Spec() topologies.Spec { return s.Deployment }
+
+// GrantedTTL is the lease the store's servers grant when asked for ttl, by the lease
+// rule its descriptor declares (etcd: whole seconds, at least 2 s).
+func (s ConsensusStore) GrantedTTL(ttl time.Duration) time.Duration {
+	return backend.LeaseOf(s.Name).Granted(ttl)
+}
 
 // Primary is the leader, once the members agree on one.
 func (s ConsensusStore) Primary(ctx context.Context, topo topologies.Topology) (topologies.Node, error) {

@@ -1,11 +1,10 @@
 // Package etcdlab is etcd's safety adapter: how the lab's scenarios reach an etcd
-// cluster (its leader, its lease sizes, a lagging follower), registered with the lab
+// cluster (its leader, a lagging follower), registered with the lab
 // from this store's folder.
 package etcdlab
 
 import (
 	"context"
-	"time"
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -24,16 +23,7 @@ func init() {
 	})
 }
 
-// etcdMinLease is the shortest lease etcd grants with the embedded cluster's election
-// timeout (leases are whole seconds, at least about 1.5 election timeouts).
-const etcdMinLease = 2 * time.Second
-
 func (s etcdStore) FenceSource() string { return "the lock key's create revision (raft-ordered)" }
-
-func (s etcdStore) GrantedTTL(ttl time.Duration) time.Duration {
-	whole := (ttl + time.Second - 1) / time.Second * time.Second
-	return max(whole, etcdMinLease)
-}
 
 // Locker ignores fenced: every etcd lease has its revision.
 func (s etcdStore) Locker(ctx context.Context, topo topologies.Topology, _ bool) (locks.Locker, error) {

@@ -1,5 +1,5 @@
 // Package zklab is ZooKeeper's safety adapter: how the lab's scenarios reach an
-// ensemble (its leader, its session sizes, a lagging follower), registered with the lab
+// ensemble (its leader, its shortest session, a lagging follower), registered with the lab
 // from this store's folder.
 package zklab
 
@@ -30,12 +30,6 @@ const zkMinSession = 2 * zktopo.DefaultTickTime
 
 func (s zkStore) FenceSource() string {
 	return "the lock node's czxid (ZAB-ordered zxid)"
-}
-
-// GrantedTTL: a session timeout is whole milliseconds, between 2 ticks and the maximum.
-func (s zkStore) GrantedTTL(ttl time.Duration) time.Duration {
-	whole := (ttl + time.Millisecond - 1) / time.Millisecond * time.Millisecond
-	return min(max(whole, zkMinSession), zktopo.MaxSessionTimeout)
 }
 
 // Locker ignores fenced: every ZooKeeper lease has its czxid. The locker refuses a ttl

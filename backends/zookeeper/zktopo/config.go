@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -130,10 +131,8 @@ func (c ServerConfig) JavaArgs(install topologies.ZooKeeperInstall) []string {
 	}
 }
 
-// DefaultTickTime is the registered provider's tick: ZooKeeper's minimum session
-// timeout is 2 ticks (400 ms here, against 4 s with the stock 2 s tick), and a follower
-// notices a lost leader after syncLimit (5) ticks, 1 s, as etcd's default election.
-const DefaultTickTime = 200 * time.Millisecond
+// DefaultTickTime is the registered provider's tick (zookeeper.TickTime says why).
+const DefaultTickTime = zookeeper.TickTime
 
 // MaxSessionTimeout is the longest session a server grants (maxSessionTimeout).
-const MaxSessionTimeout = time.Minute
+const MaxSessionTimeout = zookeeper.MaxSessionTimeout
