@@ -93,7 +93,7 @@ func TestNoProbeMixesDemonstrationsAndRates(t *testing.T) {
 		}
 		return demo == 0 || demo == len(patterns)
 	}
-	for _, o := range probeOptions {
+	for _, o := range probeOptions() {
 		for _, k := range FaultKinds {
 			p, ok := ProbeFor(k, o)
 			if !ok {

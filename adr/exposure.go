@@ -3,6 +3,7 @@ package adr
 import (
 	"slices"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -78,7 +79,7 @@ func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 				e.DataIn = p.DataScenario()
 			}
 			e.Mutex = measure(reports, p.Scenario, p.Mutex, results.Violations, e)
-			if k == Failover && o.Probe == "sentinel" && o.failoverMode() == "none" {
+			if mechanismOf(k, o) == backend.AsyncPromotion {
 				e.Crash, e.CrashWhy = crashModel(w, reports)
 				if e.Mutex != nil && e.Crash != nil {
 					e.Mutex.modelled(e, e.Crash.P)

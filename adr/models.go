@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 )
 
@@ -36,20 +37,18 @@ const redlockJumpModel = "clock jump on a Redlock node"
 // the lab's probability to the workload (a failover, a Redlock node restarting empty):
 // such a probability is not sized, and counts as missing evidence (notsized.go).
 func SizeModelFor(w *Workload, k FaultKind, o *Option) *SizeModel {
-	switch k {
-	case RestartEmpty:
-		if o.Probe == "etcd" || o.Probe == "zookeeper" {
-			return &SizeModel{Name: "a lone member losing its disk", Share: 1,
-				Assumes: "the one member holds every lock and the fence's counter: losing its disk loses them whatever the sizes",
-				Why:     "every counted restart-empty is of the only member",
-				Checked: "etcd-leader-kill's lone-member disk loss checks it"}
-		}
-	case ClientPause:
-		return pauseModel(w)
-	case ClockJump:
-		if o.Probe == "single" {
-			return jumpModel(w)
-		}
+	if k == ClientPause {
+		return pauseModel(w) // every strategy's lease outlasted alike
+	}
+	switch mechanismOf(k, o) {
+	case backend.LoneMemberLoss:
+		return &SizeModel{Name: "a lone member losing its disk", Share: 1,
+			Assumes: "the one member holds every lock and the fence's counter: losing its disk loses them whatever the sizes",
+			Why:     "every counted restart-empty is of the only member",
+			Checked: "etcd-leader-kill's lone-member disk loss checks it"}
+	case backend.MasterClockJump:
+		return jumpModel(w)
+	case backend.QuorumNodeClockJump:
 		return &SizeModel{Name: redlockJumpModel, Share: 1, Bound: true, Unsized: true,
 			Assumes: "a jump frees one node's key; two holders need the holder's key on exactly a quorum, which the workload cannot say",
 			Why:     "not sized: every counted jump is taken to break a hold (upper end)",

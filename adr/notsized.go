@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/lockbench/lockbench/backend"
 )
 
 // labConditions says, per scenario, what of its own set-up a probability measured
@@ -49,12 +51,13 @@ func (e Exposure) markNotSized(m *Measured) {
 // LabOnly says no model carries option o's probability of fault k to the workload on
 // the side counted (data: what reached the data), whatever the results: the ADR will
 // say the lab's count and count it as missing evidence, so no trial count bounds it.
-// Only the crash-failover model sizes a failover: Sentinel's two holders with no guard.
+// Only the crash-failover model sizes a failover: an asynchronous replica promoted with
+// no guard (Sentinel's two holders).
 func LabOnly(w *Workload, k FaultKind, o *Option, data bool) bool {
 	if m := SizeModelFor(w, k, o); m != nil {
 		return m.Unsized
 	}
-	crash := k == Failover && o.Probe == "sentinel" && o.failoverMode() == "none" && (!data || o.Kind == Lock)
+	crash := mechanismOf(k, o) == backend.AsyncPromotion && (!data || o.Kind == Lock)
 	return !crash
 }
 

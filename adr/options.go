@@ -25,17 +25,11 @@ type Option struct {
 	Kind     OptionKind
 	Strategy string // whose benchmark cells price it; "" when none do
 	Probe    string // the strategy its safety variants are named by
-	Mode     string // failover-loss mode for a sentinel guard (wait2, min-replicas)
+	Mode     string // failover-loss mode of a guard of Probe's (backend.Guard: wait2, min-replicas)
 	Fence    string // where a fenced option's tokens come from
 	Cost     Cost
 	Faults   []Exposure
 	Verdict  Verdict
-}
-
-// SafetyOnlyModes are failover-loss guards with no benchmark strategy of their own.
-var SafetyOnlyModes = []struct{ Mode, Name string }{
-	{"wait2", "sentinel + WAIT 2"},
-	{"min-replicas", "sentinel + min-replicas-to-write 1"},
 }
 
 // KeyedFailoverOf is the store and mode of a keyed failover strategy; ok false if the
@@ -60,6 +54,20 @@ func keyedStrategy(store, mode string) string {
 		}
 	}
 	return ""
+}
+
+// probedBy lists the strategies whose declared probes (backend.Probe) name the variant
+// of scenario: the safety results measured them even where nothing benchmarked them.
+func probedBy(scenario, variant string) []string {
+	var out []string
+	for _, st := range backend.Strategies() {
+		for _, p := range st.Probes {
+			if p.Scenario == scenario && slices.ContainsFunc(p.Lock, func(pat string) bool { return wildcard(pat, variant) }) {
+				out = appendNew(out, st.Name)
+			}
+		}
+	}
+	return out
 }
 
 // LockFreeStrategies are the ways to one correct update that take no lock.
@@ -98,13 +106,8 @@ func Options(in *Inputs) []*Option {
 			} else if s != "" && rep.Scenario != "lost-updates" {
 				locks = appendNew(locks, s)
 			}
-			if rep.Scenario == "etcd-leader-kill" {
-				if s, _, ok := strings.Cut(v.Name, "-l"); ok {
-					locks = appendNew(locks, s)
-				}
-			}
-			if rep.Scenario == "failover-loss" && wildcard("none-delay-*", v.Name) {
-				locks = appendNew(locks, "sentinel")
+			for _, s := range probedBy(rep.Scenario, v.Name) {
+				locks = appendNew(locks, s)
 			}
 			if rep.Scenario == "lost-updates" {
 				if brk, s, ok := strings.Cut(v.Name, "/"); ok && brk == "pause" && slices.Contains(LockFreeStrategies, s) {
@@ -129,10 +132,10 @@ func Options(in *Inputs) []*Option {
 		if fence := fenceOf(in.Safety, s); fence != "" {
 			add(&Option{Name: s + " + fence", Kind: Fenced, Strategy: cost, Probe: s, Fence: fence})
 		}
-		if s == "sentinel" {
-			for _, m := range SafetyOnlyModes {
-				if len(Matching(in.Safety, "failover-loss", []string{m.Mode + "-delay-*"})) > 0 {
-					add(&Option{Name: m.Name, Kind: Lock, Probe: "sentinel", Mode: m.Mode})
+		if st, ok := backend.StrategyOf(s); ok {
+			for _, g := range st.Guards {
+				if len(Matching(in.Safety, "failover-loss", g.Lock)) > 0 {
+					add(&Option{Name: g.Name, Kind: Lock, Probe: s, Mode: g.Mode})
 				}
 			}
 		}

@@ -3,10 +3,12 @@ package adr
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -154,13 +156,20 @@ func lineWith(t *testing.T, text, prefix string) string {
 	return ""
 }
 
-// probeOptions is one option of each kind the probes tell apart.
-var probeOptions = []*Option{
-	{Kind: Lock, Probe: "single"}, {Kind: Fenced, Probe: "single"}, {Kind: Lock, Probe: "sentinel"},
-	{Kind: Fenced, Probe: "sentinel"}, {Kind: Lock, Probe: "wait"}, {Kind: Lock, Probe: "sentinel", Mode: "wait2"},
-	{Kind: Lock, Probe: "redlock"}, {Kind: Fenced, Probe: "redlock"}, {Kind: Lock, Probe: "etcd"},
-	{Kind: Fenced, Probe: "etcd"}, {Kind: Lock, Probe: "etcd-3"}, {Kind: LockFree, Probe: "cas-version"},
-	{Kind: Lock, Probe: "cluster"}, {Kind: Lock, Probe: "cluster-wait"}, {Kind: Fenced, Probe: "cluster"},
+// probeOptions is every option the probes tell apart: each registered strategy alone
+// and fenced, each of its guards, and the lock-free ways.
+func probeOptions() []*Option {
+	var out []*Option
+	for _, st := range backend.Strategies() {
+		out = append(out, &Option{Kind: Lock, Probe: st.Name}, &Option{Kind: Fenced, Probe: st.Name})
+		for _, g := range st.Guards {
+			out = append(out, &Option{Kind: Lock, Probe: st.Name, Mode: g.Mode})
+		}
+	}
+	for _, s := range LockFreeStrategies {
+		out = append(out, &Option{Kind: LockFree, Probe: s})
+	}
+	return out
 }
 
 // Every pattern the ADR reads a probability from is one claims.go maps the write-up's
@@ -180,7 +189,7 @@ func TestProbesUseTheClaimsPatterns(t *testing.T) {
 		}
 		return false
 	}
-	for _, o := range probeOptions {
+	for _, o := range probeOptions() {
 		for _, k := range FaultKinds {
 			p, ok := ProbeFor(k, o)
 			if !ok {
@@ -195,6 +204,9 @@ func TestProbesUseTheClaimsPatterns(t *testing.T) {
 				if !claimed(p.DataScenario(), sample(pat)) {
 					t.Errorf("%s %v/%s: data %s of %s is no claim's", k, o.Kind, o.Probe, pat, p.DataScenario())
 				}
+			}
+			if p.DataBy != "" && !slices.Contains(results.Measures, p.DataBy) {
+				t.Errorf("%s %v/%s: data measured by %q, no measure of safety/results", k, o.Kind, o.Probe, p.DataBy)
 			}
 		}
 	}
@@ -213,4 +225,31 @@ func TestInputsThatAreNotResultsFoldersAreNamed(t *testing.T) {
 		t.Fatalf("foreign results.json: %v", err)
 	}
 	_ = adrtest.Reports
+}
+
+// Which faults reach an option is the store's declaration, not its name: a Redlock of
+// three nodes is no consensus group of three (nothing is promoted), and a guard of the
+// Sentinel's is measured by its own failover-loss mode, with no crash model.
+func TestFaultsReachAStrategyByItsStoresDeclaration(t *testing.T) {
+	if na := NotApplicable(Failover, &Option{Kind: Lock, Probe: "redlock-3"}); na == "" {
+		t.Error("redlock-3 has a failover")
+	}
+	for _, name := range []string{"etcd-3", "zookeeper-3", "sentinel", "wait", "cluster"} {
+		if na := NotApplicable(Failover, &Option{Kind: Lock, Probe: name}); na != "" {
+			t.Errorf("%s: %s", name, na)
+		}
+	}
+	guard := &Option{Kind: Lock, Probe: "sentinel", Mode: "wait2"}
+	if p, ok := ProbeFor(Failover, guard); !ok || len(p.Mutex) != 1 || p.Mutex[0] != "wait2-delay-*" {
+		t.Errorf("WAIT 2's probe: %+v, %v", p, ok)
+	}
+	if m := mechanismOf(Failover, guard); m != "" {
+		t.Errorf("WAIT 2's failover sized by %s", m)
+	}
+	if m := mechanismOf(Failover, &Option{Kind: Lock, Probe: "sentinel"}); m != backend.AsyncPromotion {
+		t.Errorf("the Sentinel's unguarded failover: %q", m)
+	}
+	if _, ok := ProbeFor(Failover, &Option{Kind: Lock, Probe: "sentinel", Mode: "no-such-mode"}); ok {
+		t.Error("a mode the store declared no guard of has a probe")
+	}
 }

@@ -3,6 +3,7 @@ package adr
 import (
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -33,20 +34,16 @@ func NotApplicable(k FaultKind, o *Option) string {
 		// under every option and is not compared here.
 		return "no lock service: the store judges every update"
 	}
-	if k == Failover {
-		_, _, keyed := KeyedFailoverOf(o.Probe)
-		switch {
-		case o.Probe == "sentinel", o.Probe == "wait", strings.HasSuffix(o.Probe, "-3"), keyed:
-			return ""
-		}
+	if _, measured := declared(k, o); k == Failover && !measured {
 		return "nothing is promoted: one server, or independent nodes"
 	}
 	return ""
 }
 
 // ProbeFor is the safety measurement of fault k for option o; false when no scenario
-// of the suite measures it. The patterns are the claims' own (claims.go), narrowed
-// to the option's strategy; TestProbesUseTheClaimsPatterns keeps them in step.
+// of the suite measures it. A client pause is measured alike for every strategy; the
+// other faults where the strategy's store declared them (backend.Probe).
+// TestProbesUseTheClaimsPatterns keeps the patterns in step with the claims'.
 func ProbeFor(k FaultKind, o *Option) (Probe, bool) {
 	s := o.Probe
 	if o.Kind == LockFree {
@@ -55,89 +52,55 @@ func ProbeFor(k FaultKind, o *Option) (Probe, bool) {
 		}
 		return Probe{}, false
 	}
-	var p Probe
-	switch k {
-	case Failover:
-		store, mode, keyed := KeyedFailoverOf(s)
-		switch {
-		case keyed:
-			// The store's own failover, its key's master killed: a fenced option's
-			// data side is not measured there (no fence-regression on such a store).
-			p = Probe{Scenario: "failover-loss", Mutex: []string{store + "/" + mode + "-delay-*"}}
-		case s == "sentinel" || s == "wait":
-			p = Probe{Scenario: "failover-loss", Mutex: []string{o.failoverMode() + "-delay-*"}}
-			if o.Kind == Fenced && s == "sentinel" {
-				p.Data, p.DataBy, p.dataIn = []string{"sentinel/lagging-followers"}, results.ReissuedTokens, "fence-regression"
-			}
-		case strings.HasSuffix(s, "-3"):
-			p = Probe{Scenario: "etcd-leader-kill", Mutex: []string{s + "-leader-kill"}}
-			if o.Kind == Fenced {
-				p.Data, p.DataBy = []string{s + "-leader-kill"}, results.StaleAccepted
-			}
-		default:
-			return Probe{}, false
-		}
-	case ClientPause:
-		p = Probe{Scenario: "pause-past-ttl", Mutex: []string{s + "/no-watchdog", s + "/watchdog"},
+	if k == ClientPause {
+		p := Probe{Scenario: "pause-past-ttl", Mutex: []string{s + "/no-watchdog", s + "/watchdog"},
 			Data: []string{s + "/no-watchdog", s + "/watchdog"}, DataBy: results.StaleAccepted}
 		if o.Kind == Fenced {
 			p.Data, p.refused = []string{s + "/no-watchdog-fenced", s + "/watchdog-fenced"}, results.StaleRejected
 		}
-	case RestartEmpty:
-		switch {
-		case strings.HasPrefix(s, "redlock"):
-			p = Probe{Scenario: "redlock-restart", Mutex: []string{s + "/restart-empty"}}
-			if o.Kind == Fenced {
-				p.Data, p.DataBy, p.dataIn = []string{"max-fence/restart-empty"}, results.ReissuedTokens, "redlock-fence"
-			}
-		case s == "etcd" || s == "zookeeper":
-			p = Probe{Scenario: "etcd-leader-kill", Mutex: []string{s + "-lone-member-disk-loss"}}
-			if o.Kind == Fenced {
-				p.Data, p.DataBy = []string{s + "-lone-member-disk-loss"}, results.ReissuedTokens
-			}
-		default:
-			return Probe{}, false
-		}
-	case ClockJump:
-		switch {
-		case s == "single":
-			p = Probe{Scenario: "single-clock-skew", Mutex: []string{"jump-forward"}}
-			if o.Kind == Fenced {
-				// lost-updates breaks a single master's lock by a clock jump; "lock" is
-				// the lock's own fence, the one this option uses.
-				p.Data, p.DataBy, p.dataIn = []string{"clock-jump/single/lock/fenced"}, results.StaleApplied, "lost-updates"
-			}
-		case strings.HasPrefix(s, "redlock"):
-			// The scenario names redlock's variants bare and other clients' with a prefix.
-			prefix := s + "/"
-			if s == "redlock" {
-				prefix = ""
-			}
-			p = Probe{Scenario: "redlock-kleppmann", Mutex: []string{prefix + "jump"}}
-		default:
-			return Probe{}, false
-		}
+		return p, true
 	}
+	d, ok := declared(k, o)
+	if !ok {
+		return Probe{}, false
+	}
+	p := Probe{Scenario: d.Scenario, Mutex: d.Lock}
 	// A fenced option's data side must be measured by a fenced variant: the lock's
 	// own violations say nothing of what the fence let through.
-	if o.Kind == Fenced && p.Data == nil {
-		p.Data, p.DataBy = []string{}, ""
+	if o.Kind == Fenced {
+		p.Data = []string{}
+		if f := d.Fenced; f != nil {
+			p.Data, p.DataBy, p.dataIn = f.Variants, results.Measure(f.Measure), f.Scenario
+		}
 	}
 	return p, true
 }
 
-// failoverMode is the failover-loss mode that measures the option's guard.
-func (o *Option) failoverMode() string {
-	_, mode, keyed := KeyedFailoverOf(o.Probe)
-	switch {
-	case o.Mode != "":
-		return o.Mode
-	case keyed:
-		return mode
-	case o.Probe == "wait":
-		return "wait1"
+// declared is the store's probe of fault k for option o: a guard's when the option is
+// one, the keyed failover-loss run of a strategy that guards its store's key master,
+// or the strategy's own declaration.
+func declared(k FaultKind, o *Option) (backend.Probe, bool) {
+	st, ok := backend.StrategyOf(o.Probe)
+	if !ok {
+		return backend.Probe{}, false
 	}
-	return "none"
+	if k == Failover && o.Mode != "" {
+		g, ok := st.GuardOf(o.Mode)
+		return backend.Probe{Fault: k, Scenario: "failover-loss", Lock: g.Lock}, ok
+	}
+	if kf := st.KeyedFailover; k == Failover && kf != nil {
+		// The store's own failover, its key's master killed: a fenced option's data
+		// side is not measured there (no fence-regression on such a store).
+		return backend.Probe{Fault: k, Scenario: "failover-loss", Lock: []string{kf.Store + "/" + kf.Mode + "-delay-*"}}, true
+	}
+	return st.ProbeOf(k)
+}
+
+// mechanismOf is how fault k breaks option o's lock, as its store declared it; "" for
+// none (a guard's failover: no model sizes it).
+func mechanismOf(k FaultKind, o *Option) backend.Mechanism {
+	d, _ := declared(k, o)
+	return d.Mechanism
 }
 
 // Matching lists the variants of scenario in reports whose name matches a pattern.

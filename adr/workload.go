@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/lockbench/lockbench/report"
@@ -29,13 +31,13 @@ const (
 )
 
 // FaultKind names one kind of fault the team expects, as the workload file spells it.
-type FaultKind string
+type FaultKind = backend.Fault
 
 const (
-	Failover     FaultKind = "failover"
-	ClientPause  FaultKind = "client_pause"
-	RestartEmpty FaultKind = "node_restart_empty"
-	ClockJump    FaultKind = "clock_jump"
+	Failover     = backend.FailoverFault
+	ClientPause  = backend.ClientPauseFault
+	RestartEmpty = backend.RestartEmptyFault
+	ClockJump    = backend.ClockJumpFault
 )
 
 // FaultKinds lists every kind, in the order the ADR shows them.

@@ -32,7 +32,32 @@ type Strategy struct {
 	// Synthetic is the invented cost report/synth gives it; nil keeps it out of
 	// synthetic results.
 	Synthetic *Synthetic
-	kind      Kind
+	// Probes are where the safety suite measures it under the faults the decision
+	// record weighs (probe.go); a keyed failover's and a client pause's follow from
+	// KeyedFailover and the name, and are not declared.
+	Probes []Probe
+	// Guards are the failover-loss modes the safety suite measures on its deployment
+	// that no strategy of their own benchmarks (WAIT 2 beside the Sentinel's lock).
+	Guards []Guard
+	kind   Kind
+}
+
+// Guard is a failover-loss mode that guards a strategy's grants, measured by the
+// safety suite alone; the decision record weighs it as an option of its own.
+type Guard struct {
+	Mode string   // failover-loss's mode (--param modes)
+	Name string   // the option's name
+	Lock []string // its variants (patterns as in Probe.Lock)
+}
+
+// GuardOf is the strategy's guard of failover-loss mode mode; false when none.
+func (s Strategy) GuardOf(mode string) (Guard, bool) {
+	for _, g := range s.Guards {
+		if g.Mode == mode {
+			return g, true
+		}
+	}
+	return Guard{}, false
 }
 
 // Kind is the deployment kind whose shape declared the strategy.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/adr"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/sweep"
 )
@@ -478,8 +479,11 @@ func planOptions(w *adr.Workload) []*adr.Option {
 		out = append(out, &adr.Option{Kind: adr.Lock, Probe: s})
 	}
 	if w.Purpose == adr.Efficiency {
-		for _, m := range adr.SafetyOnlyModes {
-			out = append(out, &adr.Option{Kind: adr.Lock, Probe: "sentinel", Mode: m.Mode})
+		for _, s := range planStrategies() {
+			st, _ := backend.StrategyOf(s)
+			for _, g := range st.Guards {
+				out = append(out, &adr.Option{Kind: adr.Lock, Probe: s, Mode: g.Mode})
+			}
 		}
 		return out
 	}

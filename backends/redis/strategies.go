@@ -19,7 +19,10 @@ const redlock5 = "redlock-5 (5 masters)"
 var singleStrategies = []backend.Strategy{
 	{Name: "single", Position: 0, SafetyRank: backend.RankOneMaster, Presets: append([]backend.Preset{backend.OpenLoopSweep}, everyPreset...),
 		Ladder:    &backend.Rung{Adds: "one Redis master; the lock dies with it"},
-		Synthetic: &backend.Synthetic{Attempt: 70 * time.Microsecond, RoundTrips: 1, Capacity: 40000, Topology: "single", Small: true, OpenLoop: backend.BothMatrix}},
+		Synthetic: &backend.Synthetic{Attempt: 70 * time.Microsecond, RoundTrips: 1, Capacity: 40000, Topology: "single", Small: true, OpenLoop: backend.BothMatrix},
+		// lost-updates breaks one master's lock by a clock jump behind the lock's own fence.
+		Probes: []backend.Probe{{Fault: backend.ClockJumpFault, Scenario: "single-clock-skew", Lock: []string{"jump-forward"}, Mechanism: backend.MasterClockJump,
+			Fenced: &backend.DataProbe{Scenario: "lost-updates", Variants: []string{"clock-jump/single/lock/fenced"}, Measure: "stale_changes_applied"}}}},
 	{Name: "lua-cas", Position: 21},
 	{Name: "watch-multi", Position: 22},
 }
@@ -29,7 +32,8 @@ var singleStrategies = []backend.Strategy{
 var replicatedStrategies = []backend.Strategy{
 	{Name: "wait", Position: 1, SafetyRank: backend.RankReplicaAck, Presets: everyPreset,
 		Ladder:    &backend.Rung{Adds: "the key reached a replica (`WAIT`) before the lock is granted"},
-		Synthetic: &backend.Synthetic{Attempt: 200 * time.Microsecond, RoundTrips: 2, Capacity: 16000, Topology: "replicated (master + 2 replicas)", Small: true, OpenLoop: backend.FullMatrix}},
+		Synthetic: &backend.Synthetic{Attempt: 200 * time.Microsecond, RoundTrips: 2, Capacity: 16000, Topology: "replicated (master + 2 replicas)", Small: true, OpenLoop: backend.FullMatrix},
+		Probes:    []backend.Probe{{Fault: backend.FailoverFault, Scenario: "failover-loss", Lock: []string{"wait1-delay-*"}}}},
 	{Name: "wait-1of1", Position: 11},
 	{Name: "wait-1of2", Position: 12},
 	{Name: "wait-2of2", Position: 13},
@@ -39,7 +43,12 @@ var replicatedStrategies = []backend.Strategy{
 
 var sentinelStrategies = []backend.Strategy{
 	{Name: "sentinel", Position: 2, SafetyRank: backend.RankFailover, Presets: everyPreset,
-		Synthetic: &backend.Synthetic{Attempt: 75 * time.Microsecond, RoundTrips: 1, Capacity: 27000, Topology: "sentinel (master + 2 replicas + 3 sentinels)"}},
+		Synthetic: &backend.Synthetic{Attempt: 75 * time.Microsecond, RoundTrips: 1, Capacity: 27000, Topology: "sentinel (master + 2 replicas + 3 sentinels)"},
+		Probes: []backend.Probe{{Fault: backend.FailoverFault, Scenario: "failover-loss", Lock: []string{"none-delay-*"}, Mechanism: backend.AsyncPromotion,
+			Fenced: &backend.DataProbe{Scenario: "fence-regression", Variants: []string{"sentinel/lagging-followers"}, Measure: "reissued_tokens"}}},
+		Guards: []backend.Guard{
+			{Mode: "wait2", Name: "sentinel + WAIT 2", Lock: []string{"wait2-delay-*"}},
+			{Mode: "min-replicas", Name: "sentinel + min-replicas-to-write 1", Lock: []string{"min-replicas-delay-*"}}}},
 }
 
 // redlockStrategies are redsync's: five nodes waiting for every answer or for a
@@ -48,10 +57,25 @@ var redlockStrategies = []backend.Strategy{
 	{Name: "redlock", Position: 3, SafetyRank: backend.RankMajority, Presets: append([]backend.Preset{backend.SlowNodeSweep, backend.OpenLoopSweep}, everyPreset...),
 		Ladder: &backend.Rung{Adds: "a majority of independent masters must grant the key"},
 		Synthetic: &backend.Synthetic{Attempt: 180 * time.Microsecond, RoundTrips: 1, Capacity: 3600, Topology: redlock5, Small: true,
-			OpenLoop: backend.BothMatrix, SlowNode: backend.WaitsForSlowNode}},
+			OpenLoop: backend.BothMatrix, SlowNode: backend.WaitsForSlowNode},
+		Probes: append(redlockProbes("redlock"), kleppmannProbe("jump"))},
 	{Name: "redlock-failfast", Position: 4, SafetyRank: backend.RankMajority, Presets: []backend.Preset{backend.SlowNodeSweep},
 		Synthetic: &backend.Synthetic{Attempt: 165 * time.Microsecond, RoundTrips: 1, Capacity: 3800, Topology: redlock5, Small: true,
-			SlowNode: backend.MajorityWithoutSlowNode}},
-	{Name: "redlock-3", Position: 9, SafetyRank: backend.RankMajority},
-	{Name: "redlock-7", Position: 10, SafetyRank: backend.RankMajority},
+			SlowNode: backend.MajorityWithoutSlowNode},
+		Probes: append(redlockProbes("redlock-failfast"), kleppmannProbe("redlock-failfast/jump"))},
+	{Name: "redlock-3", Position: 9, SafetyRank: backend.RankMajority, Probes: redlockProbes("redlock-3")},
+	{Name: "redlock-7", Position: 10, SafetyRank: backend.RankMajority, Probes: redlockProbes("redlock-7")},
+}
+
+// redlockProbes are where a Redlock client is measured on a node restarting empty
+// (redlock-restart, and the max-fence client's tokens in redlock-fence).
+func redlockProbes(name string) []backend.Probe {
+	return []backend.Probe{{Fault: backend.RestartEmptyFault, Scenario: "redlock-restart", Lock: []string{name + "/restart-empty"},
+		Fenced: &backend.DataProbe{Scenario: "redlock-fence", Variants: []string{"max-fence/restart-empty"}, Measure: "reissued_tokens"}}}
+}
+
+// kleppmannProbe is a node's clock jump under a Redlock client, as redlock-kleppmann
+// runs the two clients it can (redlock's variant bare, the other's with its name).
+func kleppmannProbe(variant string) backend.Probe {
+	return backend.Probe{Fault: backend.ClockJumpFault, Scenario: "redlock-kleppmann", Lock: []string{variant}, Mechanism: backend.QuorumNodeClockJump}
 }

@@ -131,6 +131,7 @@ var WriteupClaims = []WriteupClaim{
 	{Step: "Redlock", Claim: "a clock jump on a node breaks Redlock (Kleppmann)",
 		Scenario: "redlock-kleppmann", By: Violations, Checks: []Check{
 			occurs("a node's clock jumps past the TTL", "jump"),
+			occurs("the same jump, with the client that returns at a majority", "redlock-failfast/jump"),
 			never(Fix, "a jump within the drift allowance", "jump-within-drift"),
 			never(Control, "no jump", "no-jump")}},
 	{Step: "Redlock", Claim: "a single master's clock jumping forward or running fast frees the lock early",
