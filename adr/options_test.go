@@ -253,3 +253,34 @@ func TestFaultsReachAStrategyByItsStoresDeclaration(t *testing.T) {
 		t.Error("a mode the store declared no guard of has a probe")
 	}
 }
+
+// Safety results alone give the options their variants measure, by the stores'
+// declarations: the Sentinel by failover-loss's unguarded variants, wait by WAIT 1's,
+// a consensus group by its leader kill, a guard only where its own mode ran.
+func TestSafetyOnlyResultsGiveTheOptionsTheirProbesName(t *testing.T) {
+	report := func(scenario string, names ...string) *results.Report {
+		r := &results.Report{Scenario: scenario}
+		for _, n := range names {
+			r.Variants = append(r.Variants, &results.Variant{Name: n})
+		}
+		return r
+	}
+	in := &Inputs{Safety: []*results.Report{
+		report("failover-loss", "none-delay-0ms", "wait1-delay-0ms", "min-replicas-delay-0ms"),
+		report("etcd-leader-kill", "zookeeper-3-leader-kill"),
+	}}
+	var got []string
+	for _, o := range Options(in) {
+		got = append(got, o.Name)
+	}
+	for _, want := range []string{"sentinel", "wait", "zookeeper-3", "sentinel + min-replicas-to-write 1"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("options %v: no %s", got, want)
+		}
+	}
+	for _, absent := range []string{"sentinel + WAIT 2", "etcd-3", "zookeeper", "single"} {
+		if slices.Contains(got, absent) {
+			t.Errorf("options %v: %s, which nothing measured", got, absent)
+		}
+	}
+}
