@@ -132,11 +132,9 @@ func Options(in *Inputs) []*Option {
 		if fence := fenceOf(in.Safety, s); fence != "" {
 			add(&Option{Name: s + " + fence", Kind: Fenced, Strategy: cost, Probe: s, Fence: fence})
 		}
-		if st, ok := backend.StrategyOf(s); ok {
-			for _, g := range st.Guards {
-				if len(Matching(in.Safety, "failover-loss", g.Lock)) > 0 {
-					add(&Option{Name: g.Name, Kind: Lock, Probe: s, Mode: g.Mode})
-				}
+		for _, g := range GuardOptions(s) {
+			if len(Matching(in.Safety, "failover-loss", failoverLossDelays("", g.Mode))) > 0 {
+				add(g)
 			}
 		}
 	}

@@ -85,15 +85,35 @@ func declared(k FaultKind, o *Option) (backend.Probe, bool) {
 		return backend.Probe{}, false
 	}
 	if k == Failover && o.Mode != "" {
-		g, ok := st.GuardOf(o.Mode)
-		return backend.Probe{Fault: k, Scenario: "failover-loss", Lock: g.Lock}, ok
+		_, ok := st.GuardOf(o.Mode)
+		return backend.Probe{Fault: k, Scenario: "failover-loss", Lock: failoverLossDelays("", o.Mode)}, ok
 	}
 	if kf := st.KeyedFailover; k == Failover && kf != nil {
 		// The store's own failover, its key's master killed: a fenced option's data
 		// side is not measured there (no fence-regression on such a store).
-		return backend.Probe{Fault: k, Scenario: "failover-loss", Lock: []string{kf.Store + "/" + kf.Mode + "-delay-*"}}, true
+		return backend.Probe{Fault: k, Scenario: "failover-loss", Lock: failoverLossDelays(kf.Store, kf.Mode)}, true
 	}
 	return st.ProbeOf(k)
+}
+
+// failoverLossDelays are failover-loss's variants of one mode at every kill delay: the
+// Sentinel's named by the mode alone, a keyed store's after the store's name.
+func failoverLossDelays(store, mode string) []string {
+	if store != "" {
+		mode = store + "/" + mode
+	}
+	return []string{mode + "-delay-*"}
+}
+
+// GuardOptions are the options of the strategy's guards (backend.Guard), each a
+// failover-loss mode on its deployment with no strategy of its own.
+func GuardOptions(strategy string) []*Option {
+	st, _ := backend.StrategyOf(strategy)
+	var out []*Option
+	for _, g := range st.Guards {
+		out = append(out, &Option{Name: g.Name, Kind: Lock, Probe: strategy, Mode: g.Mode})
+	}
+	return out
 }
 
 // mechanismOf is how fault k breaks option o's lock, as its store declared it; "" for

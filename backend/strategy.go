@@ -45,9 +45,8 @@ type Strategy struct {
 // Guard is a failover-loss mode that guards a strategy's grants, measured by the
 // safety suite alone; the decision record weighs it as an option of its own.
 type Guard struct {
-	Mode string   // failover-loss's mode (--param modes)
-	Name string   // the option's name
-	Lock []string // its variants (patterns as in Probe.Lock)
+	Mode string // failover-loss's mode (--param modes), which names its variants
+	Name string // the option's name
 }
 
 // GuardOf is the strategy's guard of failover-loss mode mode; false when none.

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/adr"
-	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/sweep"
 )
@@ -480,10 +479,7 @@ func planOptions(w *adr.Workload) []*adr.Option {
 	}
 	if w.Purpose == adr.Efficiency {
 		for _, s := range planStrategies() {
-			st, _ := backend.StrategyOf(s)
-			for _, g := range st.Guards {
-				out = append(out, &adr.Option{Kind: adr.Lock, Probe: s, Mode: g.Mode})
-			}
+			out = append(out, adr.GuardOptions(s)...)
 		}
 		return out
 	}

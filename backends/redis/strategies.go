@@ -47,8 +47,8 @@ var sentinelStrategies = []backend.Strategy{
 		Probes: []backend.Probe{{Fault: backend.FailoverFault, Scenario: "failover-loss", Lock: []string{"none-delay-*"}, Mechanism: backend.AsyncPromotion,
 			Fenced: &backend.DataProbe{Scenario: "fence-regression", Variants: []string{"sentinel/lagging-followers"}, Measure: "reissued_tokens"}}},
 		Guards: []backend.Guard{
-			{Mode: "wait2", Name: "sentinel + WAIT 2", Lock: []string{"wait2-delay-*"}},
-			{Mode: "min-replicas", Name: "sentinel + min-replicas-to-write 1", Lock: []string{"min-replicas-delay-*"}}}},
+			{Mode: "wait2", Name: "sentinel + WAIT 2"},
+			{Mode: "min-replicas", Name: "sentinel + min-replicas-to-write 1"}}},
 }
 
 // redlockStrategies are redsync's: five nodes waiting for every answer or for a
