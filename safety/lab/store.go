@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/internal/registry"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
@@ -151,12 +150,6 @@ func (v Values) Stores(name string) []Store { return get[[]Store](v, name) }
 
 // AnyStore fits every store.
 func AnyStore(Store) bool { return true }
-
-// IsConsensusFailover is a store whose members agree each write by a majority and
-// elect a new leader when it dies (etcd, ZooKeeper), as its kind declares.
-func IsConsensusFailover(s Store) bool {
-	return IsFailover(s) && backend.Has(s.Spec().Kind, backend.Consensus)
-}
 
 // IsFailover is a store that can fail over.
 func IsFailover(s Store) bool { _, ok := s.(Failover); return ok }
