@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/internal/registry"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
@@ -112,6 +113,11 @@ func StoreFor(strategy string) (Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("strategy %s: %w", strategy, err)
 	}
+	// Scenarios pick stores by what their kind declares: an adapter without its
+	// descriptor would silently fit nothing.
+	if _, err := backend.Lookup(spec.Kind); err != nil {
+		return nil, fmt.Errorf("strategy %s: its store's descriptor is not registered (import its backends/<store> package): %w", strategy, err)
+	}
 	return build(strategy, spec), nil
 }
 
@@ -150,6 +156,12 @@ func (v Values) Stores(name string) []Store { return get[[]Store](v, name) }
 
 // AnyStore fits every store.
 func AnyStore(Store) bool { return true }
+
+// IsConsensusFailover is a store whose members agree each write by a majority and
+// elect a new leader when it dies (etcd, ZooKeeper), as its kind declares.
+func IsConsensusFailover(s Store) bool {
+	return IsFailover(s) && backend.Has(s.Spec().Kind, backend.Consensus)
+}
 
 // IsFailover is a store that can fail over.
 func IsFailover(s Store) bool { _, ok := s.(Failover); return ok }

@@ -27,16 +27,16 @@ func (etcdLeaderKill) Summary() string {
 	return "kill a consensus leader (etcd's, ZooKeeper's) right after a grant: no second holder, fences keep growing; a lone member's lost disk breaks both"
 }
 
-// consensusStrategies are the lock services this scenario runs on, each as a group of
-// three (its leader killed) or a lone member (its disk lost).
-var consensusStrategies = []string{"etcd-3", "etcd", "zookeeper-3", "zookeeper"}
+// defaultConsensus are the lock services it runs on unless told, each as a group of
+// three (its leader killed) or a lone member (its disk lost); any consensus store fits.
+var defaultConsensus = []string{"etcd-3", "etcd", "zookeeper-3", "zookeeper"}
 
 // loneMember says whether a consensus store runs on one member, as its deployment says.
 func loneMember(st lab.Store) bool { return st.Spec().WithDefaults().Members == 1 }
 
 func (etcdLeaderKill) Params() []lab.Param {
 	return []lab.Param{
-		lab.ChoicesParam("strategies", lab.RegisteredOf(consensusStrategies), consensusStrategies, "the consensus services: a group of three has its leader killed, a lone member loses its disk"),
+		lab.StoresParam("strategies", lab.RegisteredOf(defaultConsensus), lab.IsConsensusFailover, "the consensus services: a group of three has its leader killed, a lone member loses its disk"),
 		lab.DurationParam("ttl", 10*time.Second, 5*time.Second, "the lock's TTL: long enough that only a lost lock, never expiry, lets B in (a leader election must fit well inside it)"),
 		lab.DurationParam("probe", time.Second, time.Millisecond, "how long B keeps trying while A holds the lock after the fault"),
 		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new leader before the trial is fault_not_produced"),
@@ -57,11 +57,7 @@ func (s etcdLeaderKill) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 		return nil, &lab.ParamError{Name: "probe", Value: env.Params["probe"], Want: "a duration shorter than ttl (" + ttl.String() + ")"}
 	}
 	rep := env.NewReport(s)
-	for _, strategy := range p.Strings("strategies") {
-		st, err := lab.StoreFor(strategy)
-		if err != nil {
-			return nil, fmt.Errorf("%w (etcd strategies register when backends/etcd/etcdlock is imported, ZooKeeper's with backends/zookeeper/zklock)", err)
-		}
+	for _, st := range p.Stores("strategies") {
 		v := leaderKillVariant(st)
 		part, err := s.runVariant(ctx, env, st.(lab.Failover), v, ttl, probe, election)
 		if err != nil {

@@ -2,7 +2,6 @@ package partition
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/lockbench/lockbench/safety/lab"
@@ -23,11 +22,15 @@ func (consensusPartition) Summary() string {
 	return "partition: a consensus leader (etcd-3, zookeeper-3) cut off from its two followers, a client still reaching it: it grants nothing, B locks on the majority only after A's lease ran out (needs --provider container)"
 }
 
-var partitionedConsensus = []string{"etcd-3", "zookeeper-3"}
+// isConsensusGroup is a consensus store deployed as three members, a leader and the
+// two followers the trial cuts it from.
+func isConsensusGroup(s lab.Store) bool {
+	return lab.IsConsensusFailover(s) && s.Spec().WithDefaults().Members == 3
+}
 
 func (consensusPartition) Params() []lab.Param {
 	return []lab.Param{
-		lab.ChoicesParam("strategies", lab.RegisteredOf(partitionedConsensus[:1]), partitionedConsensus, "the three-member consensus services whose leader is isolated"),
+		lab.StoresParam("strategies", lab.RegisteredOf([]string{"etcd-3"}), isConsensusGroup, "the three-member consensus groups whose leader is isolated"),
 		lab.DurationParam("ttl", 5*time.Second, 2*time.Second, "A's lease: B must wait it out on the majority"),
 		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a leader among the majority before the trial is fault_not_produced"),
 	}
@@ -41,11 +44,8 @@ type consensusPartitionVariant struct {
 func (s consensusPartition) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, election := p.Duration("ttl"), p.Duration("election-timeout")
 	rep := env.NewReport(s)
-	for _, strategy := range p.Strings("strategies") {
-		st, err := lab.StoreFor(strategy)
-		if err != nil {
-			return nil, fmt.Errorf("%w (etcd strategies register when backends/etcd/etcdlock is imported, ZooKeeper's with backends/zookeeper/zklock)", err)
-		}
+	for _, st := range p.Stores("strategies") {
+		strategy := st.Strategy()
 		v := consensusPartitionVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "/isolated-leader",
 			Description: "3 members; the leader cut from both followers after A's grant, A's client still reaching only it: the isolated leader grants nothing, B locks on the majority once A's lease ran out",
 			Params:      map[string]string{"strategy": strategy, "ttl": ttl.String()},

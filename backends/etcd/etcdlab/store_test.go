@@ -1,0 +1,22 @@
+package etcdlab
+
+import (
+	"testing"
+
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // etcd's strategies
+	"github.com/lockbench/lockbench/safety/lab"
+)
+
+// With only etcd's adapter and strategies imported (as a scenario package's tests do),
+// etcd's stores carry their kind's declarations: the consensus scenarios take them.
+func TestEtcdStoresFitTheConsensusScenarios(t *testing.T) {
+	for _, strategy := range []string{"etcd", "etcd-3"} {
+		st, err := lab.StoreFor(strategy)
+		if err != nil {
+			t.Fatalf("%s: %v", strategy, err)
+		}
+		if !lab.IsConsensusFailover(st) {
+			t.Errorf("%s: not a consensus store that can fail over", strategy)
+		}
+	}
+}
