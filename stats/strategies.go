@@ -3,7 +3,6 @@ package stats
 import (
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/lockbench/lockbench/backend"
 )
@@ -20,8 +19,18 @@ func SafetyRank(strategy string) int {
 	return math.MaxInt
 }
 
-// IsRedlock says whether a strategy is a Redlock variant (redlock, redlock-failfast...).
-func IsRedlock(strategy string) bool { return strings.HasPrefix(strategy, "redlock") }
+// SlowNodeStrategies are the strategies some group measured with one of its nodes
+// slow (the one-slow profile, which a strategy's store runs only where it has several
+// independent nodes): the cells the slow-node figures compare with their unslowed ones.
+func SlowNodeStrategies(groups []*Group) map[string]bool {
+	out := map[string]bool{}
+	for _, g := range groups {
+		if g.Condition.Network == "one-slow" {
+			out[g.Strategy] = true
+		}
+	}
+	return out
+}
 
 // SortStrategies sorts strategy names by SafetyRank, then by name.
 func SortStrategies(names []string) {

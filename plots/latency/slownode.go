@@ -7,11 +7,12 @@ import (
 	"github.com/lockbench/lockbench/stats"
 )
 
-// slowNodeFigures draws the Redlock variants (redlock, redlock-failfast...) with one
-// slow node: p50 and p99 latency against that node's added latency, closed loop.
+// slowNodeFigures draws the strategies measured with one slow node (Redlock's, as
+// their store declares): p50 and p99 latency against that node's added latency, closed loop.
 func slowNodeFigures(src *source) ([]plots.Drawn, error) {
+	slowed := stats.SlowNodeStrategies(src.groups)
 	cells := src.where(func(g *stats.Group) bool {
-		return stats.IsRedlock(g.Strategy) && !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "one-slow")
+		return slowed[g.Strategy] && !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "one-slow")
 	})
 	keys, sets := byCondition(cells, closedWorkload)
 	var out []plots.Drawn
@@ -35,12 +36,12 @@ func slowNodeFigures(src *source) ([]plots.Drawn, error) {
 				all = append(all, againstNetLatency(sr, groups, metric, pc.p))
 			}
 		}
-		p := plots.NewPlot(fmt.Sprintf("Redlock with one slow node: %s", describe(cond)),
+		p := plots.NewPlot(fmt.Sprintf("One slow node: %s", describe(cond)),
 			"latency added to one node, each direction (ms; 0 = none)", "")
 		d, err := src.msAgainstX(p, fmt.Sprintf("%s latency (ms)", metric), all, func(scale string) plots.Figure {
 			return plots.Figure{
 				Name: "redlock-slow-node_" + workloadSlug(cond),
-				Caption: fmt.Sprintf("Redlock variants with one slow node: p99 (solid) and p50 (dashed) %s against the latency added to that node, %s, closed loop%s.%s%s",
+				Caption: fmt.Sprintf("One slow node (the strategies measured with one: Redlock's): p99 (solid) and p50 (dashed) %s against the latency added to that node, %s, closed loop%s.%s%s",
 					metricLabel(metric), describe(cond), scale, spreadNote(groups), noData(missing(groups, metric))),
 			}
 		})
