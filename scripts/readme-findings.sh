@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rewrites README.md's findings block from one complete `lockbench safety` folder:
+# Rewrites README.md's headline and findings blocks from one complete `lockbench safety` folder:
 #   scripts/readme-findings.sh results/safety-all-20
 set -euo pipefail
 cd "$(dirname "$0")/.."

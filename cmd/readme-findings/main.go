@@ -1,18 +1,20 @@
-// Command readme-findings writes the README's findings block from one complete
-// `lockbench safety` folder: its claims table, verbatim, under the command that made it,
-// so that the table a reader sees is the one that run wrote, never a splice.
+// Command readme-findings writes the README's headline and findings blocks from one
+// complete `lockbench safety` folder: failover-loss's lost locks per guard and delay
+// under the run's figure, and its claims table, verbatim, under the command that made
+// it, so that what a reader sees is what that run wrote, never a splice.
 //
 //	go run ./cmd/readme-findings [-readme README.md] DIR
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lockbench/lockbench/safety/results"
 )
 
 const (
@@ -43,7 +45,23 @@ func main() {
 }
 
 func run(readmePath, dir string) error {
-	block, err := findingsBlock(dir)
+	res, err := readFolder(dir)
+	if err != nil {
+		return err
+	}
+	findings, err := findingsBlock(res, dir)
+	if err != nil {
+		return err
+	}
+	absReadme, err := filepath.Abs(readmePath)
+	if err != nil {
+		return err
+	}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	headline, err := headlineBlock(res, absDir, filepath.Dir(absReadme))
 	if err != nil {
 		return err
 	}
@@ -51,7 +69,10 @@ func run(readmePath, dir string) error {
 	if err != nil {
 		return usageError{fmt.Sprintf("%s: %v", readmePath, err)}
 	}
-	out, err := splice(string(readme), block)
+	out, err := splice(string(readme), "findings", beginMarker, endMarker, findings)
+	if err == nil {
+		out, err = splice(out, "headline", headlineBegin, headlineEnd, headline)
+	}
 	if err != nil {
 		return usageError{fmt.Sprintf("%s: %v", readmePath, err)}
 	}
@@ -62,28 +83,21 @@ func run(readmePath, dir string) error {
 	return os.Rename(tmp, readmePath) // whole or not at all
 }
 
-// recorded is what findingsBlock reads of results.json.
-type recorded struct {
-	Complete    bool `json:"complete"`
-	Environment struct {
-		CommandLine []string `json:"command_line"`
-	} `json:"environment"`
+// readFolder reads dir's results.json, refusing a run that did not finish.
+func readFolder(dir string) (results.Results, error) {
+	res, err := results.Read(dir)
+	if err != nil {
+		return res, usageError{fmt.Sprintf("%s is not a safety results folder: %v", dir, err)}
+	}
+	if !res.Complete {
+		return res, usageError{fmt.Sprintf("%s: the run did not finish (complete: false): resume it first", dir)}
+	}
+	return res, nil
 }
 
 // findingsBlock is the block for the README: the command, the folder and the claims
-// table of dir's results.md. It refuses a run that did not finish.
-func findingsBlock(dir string) (string, error) {
-	raw, err := os.ReadFile(filepath.Join(dir, "results.json"))
-	if err != nil {
-		return "", usageError{fmt.Sprintf("%s is not a safety results folder: %v", dir, err)}
-	}
-	var rec recorded
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return "", usageError{fmt.Sprintf("%s/results.json: %v", dir, err)}
-	}
-	if !rec.Complete {
-		return "", usageError{fmt.Sprintf("%s: the run did not finish (complete: false): resume it first", dir)}
-	}
+// table of dir's results.md.
+func findingsBlock(res results.Results, dir string) (string, error) {
 	md, err := os.ReadFile(filepath.Join(dir, "results.md"))
 	if err != nil {
 		return "", usageError{fmt.Sprintf("%s: %v", dir, err)}
@@ -92,7 +106,11 @@ func findingsBlock(dir string) (string, error) {
 	if !ok {
 		return "", usageError{fmt.Sprintf("%s/results.md has no %q section", dir, claimsTitle)}
 	}
-	cmd := append([]string{"lockbench"}, rec.Environment.CommandLine[min(1, len(rec.Environment.CommandLine)):]...)
+	var line []string
+	if res.Environment != nil {
+		line = res.Environment.CommandLine
+	}
+	cmd := append([]string{"lockbench"}, line[min(1, len(line)):]...)
 	var b strings.Builder
 	fmt.Fprintf(&b, "From one run, `%s` (folder `%s`), written into this block by `scripts/readme-findings.sh %s`.\n\n",
 		strings.Join(cmd, " "), filepath.Base(dir), filepath.Base(dir))
@@ -114,12 +132,12 @@ func section(md, title string) (string, bool) {
 	return rest, true
 }
 
-// splice puts block between the README's markers, in place of what was there.
-func splice(readme, block string) (string, error) {
-	b := strings.Index(readme, beginMarker)
-	e := strings.Index(readme, endMarker)
+// splice puts block between the README's begin and end markers, in place of what was there.
+func splice(readme, what, begin, end, block string) (string, error) {
+	b := strings.Index(readme, begin)
+	e := strings.Index(readme, end)
 	if b < 0 || e < 0 || e < b {
-		return "", fmt.Errorf("no findings block: want a line %q, then a line %q", beginMarker, endMarker)
+		return "", fmt.Errorf("no %s block: want a line %q, then a line %q", what, begin, end)
 	}
-	return readme[:b+len(beginMarker)] + "\n" + block + readme[e:], nil
+	return readme[:b+len(begin)] + "\n" + block + readme[e:], nil
 }

@@ -1,22 +1,47 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/safety/results"
 )
 
+// folder writes a safety results folder: failover-loss's variants (two guards at two
+// delays, and the zombie without one), its figure, and results.md.
 func folder(t *testing.T, complete bool, md string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "safety-all-20")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	js := `{"complete": ` + map[bool]string{true: "true", false: "false"}[complete] +
-		`, "environment": {"command_line": ["/tmp/x/lockbench", "safety", "--all", "--trials", "20"]}}`
-	os.WriteFile(filepath.Join(dir, "results.json"), []byte(js), 0o644)
+	variant := func(name, mode, delay string, k, n int) *results.Variant {
+		v := &results.Variant{Name: name, Measure: results.LostLocks, Params: map[string]string{"mode": mode}}
+		if delay != "" {
+			v.Params["delay"] = delay
+		}
+		v.Tally.Judged, v.Tally.Headline = n, results.ProportionOf(k, n)
+		return v
+	}
+	res := results.Results{Complete: complete,
+		Environment: &resultsdir.Environment{CommandLine: []string{"/tmp/x/lockbench", "safety", "--all", "--trials", "20"}},
+		Reports: []*results.Report{{Scenario: "failover-loss", Variants: []*results.Variant{
+			variant("none-delay-0ms", "none", "0s", 18, 20), variant("none-delay-50ms", "none", "50ms", 10, 20),
+			variant("wait2-delay-0ms", "wait2", "0s", 0, 20), variant("zombie", "zombie", "", 20, 20),
+		}}},
+		Figures: []results.FigureRef{{Name: "failover-loss_vs-delay-from-grant-to-master-kill",
+			Files: []string{"figures/failover-loss_vs-delay-from-grant-to-master-kill.png"}}},
+	}
+	js, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "results.json"), js, 0o644)
 	os.WriteFile(filepath.Join(dir, "results.md"), []byte(md), 0o644)
 	return dir
 }
@@ -31,18 +56,24 @@ func readme(t *testing.T, body string) string {
 
 func TestTheBlockIsTheRunsClaimsTableUnderItsCommand(t *testing.T) {
 	dir := folder(t, true, resultsMD)
-	p := readme(t, "# lockbench\n\n## Findings\n\n"+beginMarker+"\nold table\n"+endMarker+"\n\n## Next\n")
+	p := readme(t, "# lockbench\n\n## Headline\n\n"+headlineBegin+"\nold figure\n"+headlineEnd+"\n\n## Findings\n\n"+beginMarker+"\nold table\n"+endMarker+"\n\n## Next\n")
 	if err := run(p, dir); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(p)
 	s := string(got)
-	for _, want := range []string{"`lockbench safety --all --trials 20` (folder `safety-all-20`)", "| step 1 | x |", "## Next"} {
+	for _, want := range []string{"`lockbench safety --all --trials 20` (folder `safety-all-20`)", "| step 1 | x |", "## Next",
+		// The headline: the run's figure, linked from the README's folder, and one cell per
+		// guard and delay; a guard not run at a delay says so; the zombie has no delay.
+		"](" + filepath.ToSlash(mustRel(t, filepath.Dir(p), dir)) + "/figures/failover-loss_vs-delay-from-grant-to-master-kill.png)",
+		"| guard | killed 0s after the grant | killed 50ms after the grant |",
+		"| none | 18 of 20 judged (70-97%) | 10 of 20 judged (30-70%) |",
+		"| wait2 | 0 of 20 judged (0-16%) | not run |"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("README lacks %q:\n%s", want, s)
 		}
 	}
-	for _, gone := range []string{"old table", "per-scenario table", "/tmp/x"} {
+	for _, gone := range []string{"old table", "old figure", "per-scenario table", "/tmp/x", "zombie"} {
 		if strings.Contains(s, gone) {
 			t.Errorf("README still has %q:\n%s", gone, s)
 		}
@@ -50,7 +81,7 @@ func TestTheBlockIsTheRunsClaimsTableUnderItsCommand(t *testing.T) {
 }
 
 func TestRefusalsLeaveTheReadmeAlone(t *testing.T) {
-	const body = "# lockbench\n" + beginMarker + "\nold\n" + endMarker + "\n"
+	const body = "# lockbench\n" + headlineBegin + "\nold\n" + headlineEnd + "\n" + beginMarker + "\nold\n" + endMarker + "\n"
 	cases := map[string]string{
 		"unfinished":   folder(t, false, resultsMD),
 		"no claims":    folder(t, true, "# lockbench safety results\n\n## setnx-expire\n"),
@@ -69,5 +100,40 @@ func TestRefusalsLeaveTheReadmeAlone(t *testing.T) {
 	p := readme(t, "# lockbench without markers\n")
 	if err := run(p, folder(t, true, resultsMD)); err == nil || !strings.Contains(err.Error(), "no findings block") {
 		t.Errorf("no markers: %v", err)
+	}
+	// The findings markers alone: nothing is written, the missing headline is named.
+	const findingsOnly = "# lockbench\n" + beginMarker + "\nold\n" + endMarker + "\n"
+	p = readme(t, findingsOnly)
+	if err := run(p, folder(t, true, resultsMD)); err == nil || !strings.Contains(err.Error(), "no headline block") {
+		t.Errorf("no headline markers: %v", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != findingsOnly {
+		t.Errorf("no headline markers: README changed:\n%s", got)
+	}
+}
+
+func mustRel(t *testing.T, base, target string) string {
+	t.Helper()
+	rel, err := filepath.Rel(base, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rel
+}
+
+// A folder without failover-loss (one scenario's run) has no headline to give: refused,
+// naming the scenario, and the README is left as it was.
+func TestAFolderWithoutFailoverLossIsRefused(t *testing.T) {
+	dir := folder(t, true, resultsMD)
+	js, _ := json.Marshal(results.Results{Complete: true, Reports: []*results.Report{{Scenario: "setnx-expire"}}})
+	os.WriteFile(filepath.Join(dir, "results.json"), js, 0o644)
+	const body = "# lockbench\n" + headlineBegin + "\nold\n" + headlineEnd + "\n" + beginMarker + "\nold\n" + endMarker + "\n"
+	p := readme(t, body)
+	err := run(p, dir)
+	if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "no failover-loss report") {
+		t.Errorf("error %v, want a usage error naming failover-loss", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != body {
+		t.Errorf("README changed:\n%s", got)
 	}
 }
