@@ -21,7 +21,7 @@ const (
 
 // headlineBlock is the figure and the table of failover-loss's delay variants, each
 // cell one condition (a guard at a delay), never pooled. readmeDir is where the README
-// is, for the figure's link.
+// is (absolute), for the figure's link.
 func headlineBlock(res results.Results, dir, readmeDir string) (string, error) {
 	var rep *results.Report
 	for _, r := range res.Reports {
@@ -65,7 +65,7 @@ func headlineBlock(res results.Results, dir, readmeDir string) (string, error) {
 	fmt.Fprintf(&b, "Locks lost by %s in folder `%s` (written into this block by `scripts/readme-findings.sh %s`): "+
 		"the Sentinel master is SIGKILLed the delay after granting a lock while its replicas lag; a trial is judged once a "+
 		"replica was promoted and the key read there. Each cell is one condition, with its 95%% Wilson interval.\n\n",
-		headlineScenario, filepath.Base(dir), filepath.Base(dir))
+		headlineScenario, filepath.Base(dir), dir)
 	b.WriteString("| guard |")
 	for _, d := range delays {
 		fmt.Fprintf(&b, " killed %s after the grant |", d)
@@ -89,7 +89,11 @@ func headlineBlock(res results.Results, dir, readmeDir string) (string, error) {
 func figureLink(res results.Results, dir, readmeDir string) (string, error) {
 	for _, f := range res.Figures {
 		if strings.HasPrefix(f.Name, headlineFigure) && len(f.Files) > 0 {
-			rel, err := filepath.Rel(readmeDir, filepath.Join(dir, f.Files[0]))
+			abs, err := filepath.Abs(filepath.Join(dir, f.Files[0]))
+			if err != nil {
+				return "", err
+			}
+			rel, err := filepath.Rel(readmeDir, abs)
 			if err != nil {
 				return "", err
 			}

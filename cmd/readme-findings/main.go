@@ -57,11 +57,7 @@ func run(readmePath, dir string) error {
 	if err != nil {
 		return err
 	}
-	absDir, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
-	headline, err := headlineBlock(res, absDir, filepath.Dir(absReadme))
+	headline, err := headlineBlock(res, dir, filepath.Dir(absReadme))
 	if err != nil {
 		return err
 	}
@@ -113,7 +109,7 @@ func findingsBlock(res results.Results, dir string) (string, error) {
 	cmd := append([]string{"lockbench"}, line[min(1, len(line)):]...)
 	var b strings.Builder
 	fmt.Fprintf(&b, "From one run, `%s` (folder `%s`), written into this block by `scripts/readme-findings.sh %s`.\n\n",
-		strings.Join(cmd, " "), filepath.Base(dir), filepath.Base(dir))
+		strings.Join(cmd, " "), filepath.Base(dir), dir)
 	b.WriteString(strings.TrimSpace(strings.TrimPrefix(table, claimsTitle)))
 	b.WriteString("\n")
 	return b.String(), nil
