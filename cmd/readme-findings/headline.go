@@ -38,7 +38,11 @@ func headlineBlock(res results.Results, dir, readmeDir string) (string, error) {
 	}
 	var modes []string
 	var delays []time.Duration
-	cell := map[string]string{}
+	type condition struct {
+		mode  string
+		delay time.Duration
+	}
+	cell := map[condition]string{}
 	for _, v := range rep.Variants {
 		delay, err := time.ParseDuration(v.Params["delay"])
 		if err != nil || v.Params["mode"] == "" {
@@ -50,11 +54,7 @@ func headlineBlock(res results.Results, dir, readmeDir string) (string, error) {
 		if !slices.Contains(delays, delay) {
 			delays = append(delays, delay)
 		}
-		text := v.Interval().String()
-		if v.Stopping != "" {
-			text += ", confidence sequence" // the data chose the count
-		}
-		cell[v.Params["mode"]+"@"+delay.String()] = text
+		cell[condition{v.Params["mode"], delay}] = results.Headline(rep.Scenario, v)
 	}
 	if len(modes) == 0 {
 		return "", usageError{fmt.Sprintf("%s: %s has no variant with a mode and a kill delay", dir, headlineScenario)}
@@ -74,7 +74,7 @@ func headlineBlock(res results.Results, dir, readmeDir string) (string, error) {
 	for _, m := range modes {
 		fmt.Fprintf(&b, "| %s |", m)
 		for _, d := range delays {
-			text, ok := cell[m+"@"+d.String()]
+			text, ok := cell[condition{m, d}]
 			if !ok {
 				text = "not run"
 			}

@@ -16,10 +16,10 @@ func (p Proportion) String() string {
 	return fmt.Sprintf("%d of %d judged (%s)", p.K, p.N, span(p.Lo, p.Hi))
 }
 
-// headline is the variant's count with its interval, named when it is the confidence
+// Headline is the variant's count with its interval, named when it is the confidence
 // sequence (the trials stopped on the data); a forced interleaving's count is a
 // demonstration, printed without one.
-func headline(scenario string, v *Variant) string {
+func Headline(scenario string, v *Variant) string {
 	if Demonstrated(scenario, v.Name) {
 		return demonstration(v.Tally.Broke[v.Measure], v.Tally.Judged, v)
 	}
@@ -99,7 +99,7 @@ func (r *Report) Table() string {
 	for _, v := range r.Variants {
 		t := v.Tally
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s: %s | %d / %d | %d | %d | %s | %d | %d | %d | %d / %d | %d / %d | %d / %d | %d | %s | %s | %s |\n",
-			v.Name, claims(v.Claims), t.Trials, t.Judged, v.Measure, headline(r.Scenario, v), t.Broke[Violations], t.Sums[Violations],
+			v.Name, claims(v.Claims), t.Trials, t.Judged, v.Measure, Headline(r.Scenario, v), t.Broke[Violations], t.Sums[Violations],
 			t.FaultNotProduced, t.NotGranted, t.ErrorsString(), t.Sums[LostLocks], t.Sums[Orphans], t.Sums[ReissuedTokens],
 			t.Sums[StaleAccepted], t.Sums[StaleRejected], t.Sums[HonestRejected], t.Sums[Diverged],
 			t.Sums[NotLinearizable], t.Sums[LinearUnknown], t.Broke[SecondGranted], t.Overlap.short(), t.Window.short(), t.TrialSeconds.median())
