@@ -22,8 +22,10 @@ echo "| pair | single cycles/s A → B | compare's summary | exit |"
 echo "|---|---|---|---:|"
 failed=0
 for i in $(seq 1 "$pairs"); do
-  "$bin" run "${runs[@]}" --out "$out/A$i" >"$out/A$i.log" 2>&1
-  "$bin" run "${runs[@]}" --out "$out/B$i" >"$out/B$i.log" 2>&1
+  for side in A B; do
+    "$bin" run "${runs[@]}" --out "$out/$side$i" >"$out/$side$i.log" 2>&1 ||
+      { echo "compare-aa: run $side$i failed (see $out/$side$i.log; make deps installs the servers)" >&2; exit 1; }
+  done
   rc=0
   "$bin" compare "$out/A$i" "$out/B$i" >"$out/compare-$i.txt" 2>&1 || rc=$?
   (( rc == 1 )) && failed=$((failed + 1))

@@ -23,7 +23,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	alpha := fs.Float64("alpha", 0.05, "the p-value, adjusted for every figure compared, under which a change is significant")
 	correction := fs.String("correction", compare.Holm, "how p-values are adjusted for the number of figures: holm (family-wise error rate) or bh (false discovery rate)")
-	allowance := fs.String("run-allowance", "50%", "with one run a side (run-to-run noise not measured), the slowdown a worsening must also reach to fail")
+	allowance := fs.String("run-allowance", "50%", "with one run a side (run-to-run noise not measured), the slowdown a worsening of p50 or throughput must also reach to fail; p99 is then shown, not gated")
 	threshold := fs.String("threshold", "5%", "the change a significant worsening must reach to fail the comparison (exit 1)")
 	intervals := fs.Int("intervals", 0, "merge each cell's recorded intervals into K consecutive samples (default: as recorded)")
 	sides, err := parseInterspersed(fs, args)

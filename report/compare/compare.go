@@ -58,8 +58,9 @@ type Row struct {
 	// the verdict's p-value.
 	Adjusted float64
 	// RunNoise says how the verdict sees the noise between runs (NoiseInSamples,
-	// NoiseMeasured, NoiseUnmeasured), and Allowance is the slowdown factor less one
-	// a worsening must exceed for it (0 when the samples hold it).
+	// NoiseMeasured, NoiseUnmeasured, NoiseTailUnmeasured), and Allowance is the
+	// slowdown factor less one a worsening must exceed for it (0 when the samples hold
+	// it, infinite for a tail from one run a side).
 	RunNoise  string
 	Allowance float64
 	// TooFew says the samples cannot reach alpha whatever they hold.
@@ -173,13 +174,16 @@ func familySize(oldGroups []*stats.Group, newByName map[string]*stats.Group) int
 
 // runNoise says how a row's verdict sees the noise between runs: in the samples when
 // they are repeats; else measured from the repeats some side has; else not at all,
-// and then the stated allowance stands in for it.
+// and then the stated allowance stands in for it, except for a tail, which is not gated.
 func runNoise(old, new *stats.Group, m metric, kind string, level float64, opts Options) (string, float64) {
 	if kind == ByRepeat {
 		return NoiseInSamples, 0
 	}
 	if sd, df := runSpread(old, new, m); df > 0 {
 		return NoiseMeasured, measuredAllowance(sd, df, len(old.Repeats), len(new.Repeats), level)
+	}
+	if m.tail {
+		return NoiseTailUnmeasured, math.Inf(1)
 	}
 	return NoiseUnmeasured, opts.RunAllowance
 }

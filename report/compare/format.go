@@ -101,12 +101,14 @@ func (r Result) verdictWords(row Row) string {
 	switch {
 	case row.Regression:
 		words = fmt.Sprintf("worse, by %s or more", percent(r.Options.Threshold))
+	case row.Verdict == Worse && row.RunNoise == NoiseTailUnmeasured:
+		words = "worse, not gated: a tail from one run a side"
 	case row.Verdict == Worse && math.Abs(row.Delta) >= r.Options.Threshold:
 		words = fmt.Sprintf("worse, within the run-to-run allowance of %s", percent(row.Allowance))
 	case row.Verdict == Worse, row.Verdict == Better:
 		words = row.Verdict
 	}
-	if row.Verdict == Unchanged || row.RunNoise != NoiseUnmeasured {
+	if row.Verdict == Unchanged || (row.RunNoise != NoiseUnmeasured && row.RunNoise != NoiseTailUnmeasured) {
 		return words
 	}
 	return strings.TrimPrefix(words+"; within-run intervals only: run-to-run noise not measured", "; ")

@@ -13,6 +13,9 @@ type metric struct {
 	piece       func(iv *resultsdir.Interval) (float64, bool)
 	higherWorse bool
 	rate        bool // a rate per second, else a latency in nanoseconds
+	// tail marks a high percentile: one run's tail varies between runs too much for
+	// any allowance, so without repeats it is shown but not gated.
+	tail bool
 }
 
 // metricsFor lists what is compared between two groups of one name: the latency the
@@ -47,5 +50,6 @@ func percentile(name string, p stats.Percentile) metric {
 		whole:       func(c *resultsdir.Cell) (float64, bool) { return read(c.Latency[name]) },
 		piece:       func(iv *resultsdir.Interval) (float64, bool) { return read(iv.Latency[name]) },
 		higherWorse: true,
+		tail:        p != stats.P50,
 	}
 }

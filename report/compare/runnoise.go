@@ -16,6 +16,9 @@ const (
 	// NoiseUnmeasured: one run a side: only within-run intervals, and the change must
 	// exceed the stated run-to-run allowance.
 	NoiseUnmeasured = "not measured"
+	// NoiseTailUnmeasured: a tail percentile from one run a side: shown, never gated,
+	// because one run's tail moved beyond any allowance between identical runs.
+	NoiseTailUnmeasured = "tail, not measured"
 )
 
 // DefaultRunAllowance is the slowdown factor less one that a change seen only within
