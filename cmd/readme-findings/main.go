@@ -1,7 +1,7 @@
 // Command readme-findings writes the README's headline and findings blocks from one
 // complete `lockbench safety` folder: failover-loss's lost locks per guard and delay
-// under the run's figure, and its claims table, verbatim, under the command that made
-// it, so that what a reader sees is what that run wrote, never a splice.
+// under the run's figure, and its claims table judged from that run's trials, under the
+// command that made it, so that what a reader sees comes from one run, never a splice.
 //
 //	go run ./cmd/readme-findings [-readme README.md] DIR
 package main
@@ -49,15 +49,15 @@ func run(readmePath, dir string) error {
 	if err != nil {
 		return err
 	}
-	findings, err := findingsBlock(res, dir)
-	if err != nil {
-		return err
-	}
 	absReadme, err := filepath.Abs(readmePath)
 	if err != nil {
 		return err
 	}
 	headline, err := headlineBlock(res, dir, filepath.Dir(absReadme))
+	if err != nil {
+		return err
+	}
+	findings, err := findingsBlock(res, dir)
 	if err != nil {
 		return err
 	}
@@ -92,15 +92,12 @@ func readFolder(dir string) (results.Results, error) {
 }
 
 // findingsBlock is the block for the README: the command, the folder and the claims
-// table of dir's results.md.
+// table, judged by today's claims from the trials the run recorded in results.json (so a
+// claim's wording or test rule changed since the run is applied to the same data).
 func findingsBlock(res results.Results, dir string) (string, error) {
-	md, err := os.ReadFile(filepath.Join(dir, "results.md"))
-	if err != nil {
-		return "", usageError{fmt.Sprintf("%s: %v", dir, err)}
-	}
-	table, ok := section(string(md), claimsTitle)
-	if !ok {
-		return "", usageError{fmt.Sprintf("%s/results.md has no %q section", dir, claimsTitle)}
+	table := results.ClaimsTable(res.Reports)
+	if table == "" {
+		return "", usageError{fmt.Sprintf("%s: no claim of the write-up was run in it", dir)}
 	}
 	var line []string
 	if res.Environment != nil {
@@ -108,24 +105,11 @@ func findingsBlock(res results.Results, dir string) (string, error) {
 	}
 	cmd := append([]string{"lockbench"}, line[min(1, len(line)):]...)
 	var b strings.Builder
-	fmt.Fprintf(&b, "From one run, `%s` (folder `%s`), written into this block by `scripts/readme-findings.sh %s`.\n\n",
+	fmt.Fprintf(&b, "From one run, `%s` (folder `%s`), its trials judged by the claims in safety/results and written into this block by `scripts/readme-findings.sh %s`.\n\n",
 		strings.Join(cmd, " "), filepath.Base(dir), dir)
 	b.WriteString(strings.TrimSpace(strings.TrimPrefix(table, claimsTitle)))
 	b.WriteString("\n")
 	return b.String(), nil
-}
-
-// section is the part of md from the line title to the next "## " heading.
-func section(md, title string) (string, bool) {
-	i := strings.Index(md, title+"\n")
-	if i < 0 {
-		return "", false
-	}
-	rest := md[i:]
-	if j := strings.Index(rest[len(title):], "\n## "); j >= 0 {
-		rest = rest[:len(title)+j+1]
-	}
-	return rest, true
 }
 
 // splice puts block between the README's begin and end markers, in place of what was there.

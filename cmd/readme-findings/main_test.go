@@ -13,8 +13,8 @@ import (
 )
 
 // folder writes a safety results folder: failover-loss's variants (two guards at two
-// delays, and the zombie without one), its figure, and results.md.
-func folder(t *testing.T, complete bool, md string) string {
+// delays, and the zombie without one) and its figure; scenario names the report.
+func folder(t *testing.T, complete bool, scenario string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "safety-all-20")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -26,11 +26,12 @@ func folder(t *testing.T, complete bool, md string) string {
 			v.Params["delay"] = delay
 		}
 		v.Tally.Judged, v.Tally.Headline = n, results.ProportionOf(k, n)
+		v.Tally.Broke = map[results.Measure]int{results.LostLocks: k}
 		return v
 	}
 	res := results.Results{Complete: complete,
 		Environment: &resultsdir.Environment{CommandLine: []string{"/tmp/x/lockbench", "safety", "--all", "--trials", "20"}},
-		Reports: []*results.Report{{Scenario: "failover-loss", Variants: []*results.Variant{
+		Reports: []*results.Report{{Scenario: scenario, Variants: []*results.Variant{
 			variant("none-delay-0ms", "none", "0s", 18, 20), variant("none-delay-50ms", "none", "50ms", 10, 20),
 			variant("wait2-delay-0ms", "wait2", "0s", 0, 20), variant("zombie", "zombie", "", 20, 20),
 		}}},
@@ -42,11 +43,10 @@ func folder(t *testing.T, complete bool, md string) string {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "results.json"), js, 0o644)
-	os.WriteFile(filepath.Join(dir, "results.md"), []byte(md), 0o644)
+	// A results.md saying otherwise is not read: the table is judged from the trials.
+	os.WriteFile(filepath.Join(dir, "results.md"), []byte("# lockbench safety results\n\n"+claimsTitle+"\n\n| step 1 | stale |\n"), 0o644)
 	return dir
 }
-
-const resultsMD = "# lockbench safety results\n\nintro\n\n" + claimsTitle + "\n\npreamble\n\n| step | claim |\n|---|---|\n| step 1 | x |\n\n## setnx-expire (seed 1)\n\nper-scenario table\n"
 
 func readme(t *testing.T, body string) string {
 	p := filepath.Join(t.TempDir(), "README.md")
@@ -55,14 +55,16 @@ func readme(t *testing.T, body string) string {
 }
 
 func TestTheBlockIsTheRunsClaimsTableUnderItsCommand(t *testing.T) {
-	dir := folder(t, true, resultsMD)
+	dir := folder(t, true, "failover-loss")
 	p := readme(t, "# lockbench\n\n## Headline\n\n"+headlineBegin+"\nold figure\n"+headlineEnd+"\n\n## Findings\n\n"+beginMarker+"\nold table\n"+endMarker+"\n\n## Next\n")
 	if err := run(p, dir); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(p)
 	s := string(got)
-	for _, want := range []string{"`lockbench safety --all --trials 20` (folder `safety-all-20`)", "| step 1 | x |", "## Next",
+	for _, want := range []string{"`lockbench safety --all --trials 20` (folder `safety-all-20`)", "## Next",
+		// Judged from the trials: no guard at 0 ms lost 18 of 20, so the loss is shown.
+		"| step 4 | a Sentinel failover promotes a replica without the lock: a second client takes it | `failover-loss`: lost_locks |",
 		// The headline: the run's figure, linked from the README's folder, and one cell per
 		// guard and delay; a guard not run at a delay says so; the zombie has no delay.
 		"](" + filepath.ToSlash(mustRel(t, filepath.Dir(p), dir)) + "/figures/failover-loss_vs-delay-from-grant-to-master-kill.png)",
@@ -75,7 +77,7 @@ func TestTheBlockIsTheRunsClaimsTableUnderItsCommand(t *testing.T) {
 			t.Errorf("README lacks %q:\n%s", want, s)
 		}
 	}
-	for _, gone := range []string{"old table", "old figure", "per-scenario table", "/tmp/x", "zombie"} {
+	for _, gone := range []string{"old table", "old figure", "stale", "/tmp/x", "| zombie |"} {
 		if strings.Contains(s, gone) {
 			t.Errorf("README still has %q:\n%s", gone, s)
 		}
@@ -85,8 +87,8 @@ func TestTheBlockIsTheRunsClaimsTableUnderItsCommand(t *testing.T) {
 func TestRefusalsLeaveTheReadmeAlone(t *testing.T) {
 	const body = "# lockbench\n" + headlineBegin + "\nold\n" + headlineEnd + "\n" + beginMarker + "\nold\n" + endMarker + "\n"
 	cases := map[string]string{
-		"unfinished":   folder(t, false, resultsMD),
-		"no claims":    folder(t, true, "# lockbench safety results\n\n## setnx-expire\n"),
+		"unfinished":   folder(t, false, "failover-loss"),
+		"no claims":    folder(t, true, "a-scenario-no-claim-reads"),
 		"not a folder": filepath.Join(t.TempDir(), "missing"),
 	}
 	for name, dir := range cases {
@@ -100,13 +102,13 @@ func TestRefusalsLeaveTheReadmeAlone(t *testing.T) {
 		}
 	}
 	p := readme(t, "# lockbench without markers\n")
-	if err := run(p, folder(t, true, resultsMD)); err == nil || !strings.Contains(err.Error(), "no findings block") {
+	if err := run(p, folder(t, true, "failover-loss")); err == nil || !strings.Contains(err.Error(), "no findings block") {
 		t.Errorf("no markers: %v", err)
 	}
 	// The findings markers alone: nothing is written, the missing headline is named.
 	const findingsOnly = "# lockbench\n" + beginMarker + "\nold\n" + endMarker + "\n"
 	p = readme(t, findingsOnly)
-	if err := run(p, folder(t, true, resultsMD)); err == nil || !strings.Contains(err.Error(), "no headline block") {
+	if err := run(p, folder(t, true, "failover-loss")); err == nil || !strings.Contains(err.Error(), "no headline block") {
 		t.Errorf("no headline markers: %v", err)
 	}
 	if got, _ := os.ReadFile(p); string(got) != findingsOnly {
@@ -126,7 +128,7 @@ func mustRel(t *testing.T, base, target string) string {
 // A folder without failover-loss (one scenario's run) has no headline to give: refused,
 // naming the scenario, and the README is left as it was.
 func TestAFolderWithoutFailoverLossIsRefused(t *testing.T) {
-	dir := folder(t, true, resultsMD)
+	dir := folder(t, true, "failover-loss")
 	js, _ := json.Marshal(results.Results{Complete: true, Reports: []*results.Report{{Scenario: "setnx-expire"}}})
 	os.WriteFile(filepath.Join(dir, "results.json"), js, 0o644)
 	const body = "# lockbench\n" + headlineBegin + "\nold\n" + headlineEnd + "\n" + beginMarker + "\nold\n" + endMarker + "\n"

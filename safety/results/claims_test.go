@@ -69,6 +69,9 @@ func TestFewerTestsEachConditionApartWithHolm(t *testing.T) {
 	if !strings.Contains(seen, "wait1-delay-0ms vs none-delay-0ms: 0/20 vs 12/20") || !strings.Contains(seen, "Holm over 2 conditions") {
 		t.Errorf("seen: %s", seen)
 	}
+	if why := got.Checks[0].Why; why != "shown at 1 of 2 conditions, not at wait1-delay-100ms vs none-delay-100ms" {
+		t.Errorf("supported at one condition of two, but the row does not say where it was not shown: %q", why)
+	}
 	if got := fewerClaim(true).Judge(reps); got.Verdict != NotShown || !strings.Contains(got.Checks[0].Why, "shown at 1 of 2") {
 		t.Errorf("at each delay, with 1/20 vs 0/20 at 100 ms: %+v", got)
 	}

@@ -165,13 +165,15 @@ func (c WriteupClaim) fewer(reports []*Report, ch Check, vs []*Variant) CheckRes
 		more = append(more, stats.FisherGreater(k, n, rk, rn))
 	}
 	adjLess, adjMore := stats.Adjusted(less, stats.Holm), stats.Adjusted(more, stats.Holm)
-	var seen, shown, against []string
+	var seen, shown, unshown, against []string
 	for i, p := range pairs {
 		seen = append(seen, fmt.Sprintf("%s: %d/%d vs %d/%d, p=%s (Holm %s)", p.label(),
 			p.tested.Tally.Broke[c.By], p.tested.Tally.Judged, p.ref.Tally.Broke[c.By], p.ref.Tally.Judged,
 			pValue(less[i]), pValue(adjLess[i])))
 		if adjLess[i] < Alpha {
 			shown = append(shown, p.label())
+		} else {
+			unshown = append(unshown, p.label())
 		}
 		if adjMore[i] < Alpha {
 			against = append(against, p.label())
@@ -183,6 +185,9 @@ func (c WriteupClaim) fewer(reports []*Report, ch Check, vs []*Variant) CheckRes
 		r.Verdict, r.Why = Contradicted, "breaks more often at "+strings.Join(against, ", ")
 	case ch.AtEach && len(shown) == len(pairs), !ch.AtEach && len(shown) > 0:
 		r.Verdict = Supported
+		if len(unshown) > 0 { // say where it was not shown, so no reader takes it for every condition
+			r.Why = fmt.Sprintf("shown at %d of %d conditions, not at %s", len(shown), len(pairs), strings.Join(unshown, ", "))
+		}
 	case ch.AtEach:
 		r.Why = fmt.Sprintf("shown at %d of %d conditions, the claim is at each", len(shown), len(pairs))
 	default:
