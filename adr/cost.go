@@ -20,7 +20,11 @@ type Cost struct {
 	How            string // how that cell ran, in words
 	P50, P99, P999 time.Duration
 	AtBudget       time.Duration // the budget's percentile
-	Within         bool          // AtBudget within the budget, at the workload's rate
+	// AttemptAtBudget is one attempt's latency at the budget's percentile, when the
+	// budget is on acquire (attempts and waiting for the holder) and the cell recorded
+	// attempts; 0 otherwise. It tells the lock service's cost from the queue's.
+	AttemptAtBudget time.Duration
+	Within          bool // AtBudget within the budget, at the workload's rate
 	// Capacity is the highest open-loop rate that kept the budget (report.Capacities)
 	// under the priced cell's condition; empty without open-loop cells.
 	Capacity    string
@@ -108,6 +112,9 @@ func costOf(w *Workload, run *resultsdir.Run, groups []*stats.Group, s string, u
 	c.Measured, c.Cell = true, pick.Name
 	c.P50, c.P99, c.P999 = pick.Latency(m, stats.P50), pick.Latency(m, stats.P99), pick.Latency(m, stats.P999)
 	c.AtBudget = pick.Latency(m, w.SLO.Percentile)
+	if m == resultsdir.MetricAcquire && pick.HasLatency(resultsdir.MetricAttempt) {
+		c.AttemptAtBudget = pick.Latency(resultsdir.MetricAttempt, w.SLO.Percentile)
+	}
 	c.Within = c.AtBudget <= w.SLO.Budget // closed loop: the cell served at least the rate
 	cond := pick.Condition
 	cond.TargetRate = 0

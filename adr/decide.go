@@ -127,7 +127,7 @@ func judge(w *Workload, o *Option) Verdict {
 	case !o.Cost.Measured:
 		v.Why = append(v.Why, "cost not measured: "+o.Cost.Why)
 	case !o.Cost.Within:
-		v.Why = append(v.Why, fmt.Sprintf("not shown within %s at %s/s", w.SLO, stats.FormatRate(w.LockRate)))
+		v.Why = append(v.Why, fmt.Sprintf("not shown within %s at %s/s%s", w.SLO, stats.FormatRate(w.LockRate), queueWords(w, o.Cost)))
 		v.RuledOut = true
 	}
 	v.Meets = len(v.Why) == 0
@@ -161,4 +161,15 @@ func missingText(o *Option, k FaultKind, data bool) string {
 		return fmt.Sprintf("%s (not in the given results: `lockbench safety --scenario %s` for it)", k, in)
 	}
 	return string(k)
+}
+
+// queueWords says when the budget is broken by waiting for the holder rather than by
+// the lock service: one attempt keeps the budget, the acquire (attempts and the wait)
+// does not, on a key held the busiest share of the time.
+func queueWords(w *Workload, c Cost) string {
+	if c.AttemptAtBudget <= 0 || c.AttemptAtBudget > w.SLO.Budget || c.AtBudget <= w.SLO.Budget {
+		return ""
+	}
+	return fmt.Sprintf(" (acquire %s %s, one attempt %s: the wait for the holder of a key held %s of the time, not the lock service)",
+		w.SLO.Percentile, stats.FormatDuration(c.AtBudget), stats.FormatDuration(c.AttemptAtBudget), percent(w.Occupancy.Busiest))
 }
