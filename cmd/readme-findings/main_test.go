@@ -88,7 +88,6 @@ func TestRefusalsLeaveTheReadmeAlone(t *testing.T) {
 	const body = "# lockbench\n" + headlineBegin + "\nold\n" + headlineEnd + "\n" + beginMarker + "\nold\n" + endMarker + "\n"
 	cases := map[string]string{
 		"unfinished":   folder(t, false, "failover-loss"),
-		"no claims":    folder(t, true, "a-scenario-no-claim-reads"),
 		"not a folder": filepath.Join(t.TempDir(), "missing"),
 	}
 	for name, dir := range cases {
@@ -101,7 +100,22 @@ func TestRefusalsLeaveTheReadmeAlone(t *testing.T) {
 			t.Errorf("%s: README changed:\n%s", name, got)
 		}
 	}
-	p := readme(t, "# lockbench without markers\n")
+	// A failover-loss whose variants no claim reads: the headline has its cell, the
+	// findings have no row, and nothing is written.
+	noClaims := folder(t, true, "failover-loss")
+	other := &results.Variant{Name: "other-delay-0ms", Measure: results.LostLocks, Params: map[string]string{"mode": "other", "delay": "0s"}}
+	other.Tally.Judged, other.Tally.Headline = 20, results.ProportionOf(1, 20)
+	js, _ := json.Marshal(results.Results{Complete: true, Reports: []*results.Report{{Scenario: "failover-loss", Variants: []*results.Variant{other}}},
+		Figures: []results.FigureRef{{Name: "failover-loss_vs-delay-from-grant-to-master-kill", Files: []string{"figures/failover-loss_vs-delay-from-grant-to-master-kill.png"}}}})
+	os.WriteFile(filepath.Join(noClaims, "results.json"), js, 0o644)
+	p := readme(t, body)
+	if err := run(p, noClaims); !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "no claim of the write-up was run") {
+		t.Errorf("no claims: %v, want a usage error saying no claim was run", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != body {
+		t.Errorf("no claims: README changed:\n%s", got)
+	}
+	p = readme(t, "# lockbench without markers\n")
 	if err := run(p, folder(t, true, "failover-loss")); err == nil || !strings.Contains(err.Error(), "no findings block") {
 		t.Errorf("no markers: %v", err)
 	}
