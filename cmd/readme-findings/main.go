@@ -20,7 +20,7 @@ import (
 const (
 	beginMarker = "<!-- findings: begin (scripts/readme-findings.sh writes this block) -->"
 	endMarker   = "<!-- findings: end -->"
-	claimsTitle = "## The write-up's claims, tested"
+	claimsTitle = results.ClaimsTitle
 )
 
 // usageError is bad input: exit 2, nothing written.

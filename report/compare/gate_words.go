@@ -34,7 +34,7 @@ func (r Result) gateWords() string {
 		lines = append(lines, fmt.Sprintf("  %d figure%s: within-run intervals only: run-to-run noise not measured; a worsening must also exceed the run-to-run allowance of %s (--run-allowance)", n, plural(n), percent(r.Options.RunAllowance)))
 	}
 	if n := counts[NoiseTailUnmeasured]; n > 0 {
-		lines = append(lines, fmt.Sprintf("  %d p99 figure%s: within-run intervals only: shown, not gated (one run's tail moved 3.4x between identical runs here); give each side repeats to gate on tails", n, plural(n)))
+		lines = append(lines, fmt.Sprintf("  %d p99 figure%s: within-run intervals only: shown, not gated (one run's tail moves beyond any allowance between identical runs: docs/compare.md); give each side repeats to gate on tails", n, plural(n)))
 	}
 	return strings.Join(lines, "\n")
 }

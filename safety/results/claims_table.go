@@ -5,6 +5,9 @@ import (
 	"strings"
 )
 
+// ClaimsTitle heads the claims table in results.md and in the README's findings block.
+const ClaimsTitle = "## The write-up's claims, tested"
+
 // ClaimsTable is the write-up's claims, one row each, with the test of each hypothesis,
 // what the reports showed and the verdict; a claim none of whose variants ran has no
 // row. "" when the reports hold none.
@@ -17,7 +20,7 @@ func ClaimsTable(reports []*Report) string {
 			continue
 		}
 		if rows == 0 {
-			b.WriteString("## The write-up's claims, tested\n\n")
+			b.WriteString(ClaimsTitle + "\n\n")
 			b.WriteString(claimsPreamble)
 			b.WriteString("| step | claim | scenario: measure | hypotheses: what was seen | verdict |\n|---|---|---|---|---|\n")
 		}
