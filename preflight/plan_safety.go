@@ -9,75 +9,29 @@ import (
 	"github.com/lockbench/lockbench/updates"
 )
 
-// scenarioStarts is what a safety scenario starts whatever its params, beside the
-// topologies of its strategies param (when it has one). A scenario missing here is
-// refused by ForScenarios, so a new one must say what it needs.
-type scenarioStarts struct {
-	kinds []topologies.Kind
-	// clocks says whether the topology of strategy ("" for the fixed kinds) has its
-	// clocks faked (libfaketime on processes).
-	clocks func(v safety.Values, strategy string) bool
-}
-
-var (
-	always = func(safety.Values, string) bool { return true }
-	never  = func(safety.Values, string) bool { return false }
-)
-
-var scenarioTable = map[string]scenarioStarts{
-	"check-then-delete":     {kinds: kinds(topologies.Single), clocks: never},
-	"check-then-write-lock": {kinds: kinds(topologies.Single), clocks: never},
-	"cluster-split-brain":   {clocks: never}, // its strategies param names the cluster
-	"consensus-partition":   {clocks: never},
-	"etcd-leader-kill":      {clocks: never},
-	"failover-loss":         {kinds: kinds(topologies.Sentinel), clocks: never},
-	"fence-regression":      {clocks: never},
-	// The rows live in PostgreSQL; the clock-jump break fakes a single master's clock.
-	"lost-updates": {kinds: kinds(topologies.Postgres), clocks: func(v safety.Values, strategy string) bool {
-		return strategy == "single" && contains(v.Strings("breaks"), "clock-jump")
-	}},
-	"pause-past-ttl":       {clocks: never},
-	"redlock-clock-jump":   {clocks: always},
-	"redlock-clock-rate":   {clocks: always},
-	"redlock-fence":        {kinds: kinds(topologies.Redlock), clocks: never},
-	"redlock-kleppmann":    {clocks: always},
-	"redlock-partition":    {kinds: kinds(topologies.Redlock), clocks: never},
-	"redlock-quorum":       {clocks: never},
-	"redlock-restart":      {clocks: never},
-	"replication-lag":      {kinds: kinds(topologies.Replicated), clocks: never},
-	"sentinel-clock-skew":  {kinds: kinds(topologies.Sentinel), clocks: always},
-	"sentinel-split-brain": {kinds: kinds(topologies.Sentinel), clocks: never},
-	"setnx-expire":         {kinds: kinds(topologies.Single), clocks: never},
-	"single-clock-skew":    {kinds: kinds(topologies.Single), clocks: always},
-	"ttl-tradeoff":         {kinds: kinds(topologies.Single), clocks: never},
-	"unsafe-release":       {kinds: kinds(topologies.Single), clocks: never},
-	"wait-objections":      {kinds: kinds(topologies.Sentinel, topologies.Replicated), clocks: never},
-}
-
-func kinds(k ...topologies.Kind) []topologies.Kind { return k }
-
 // ForScenarios are the topologies the chosen scenarios start with params (given to a
 // single scenario; --scenario all runs each with its defaults).
 func ForScenarios(chosen []safety.Scenario, params safety.Params) ([]Need, error) {
 	var needs []Need
 	for _, s := range chosen {
-		starts, ok := scenarioTable[s.Name()]
+		starter, ok := s.(safety.Starter)
 		if !ok {
-			return nil, fmt.Errorf("preflight: scenario %s does not say what it starts (add it to preflight's scenarioTable)", s.Name())
+			return nil, fmt.Errorf("preflight: scenario %s does not say what it starts (give it a Starts method)", s.Name())
 		}
+		starts := starter.Starts()
 		values, err := safety.Parse(s.Name(), s.Params(), params)
 		if err != nil {
 			return nil, err
 		}
-		for _, k := range starts.kinds {
-			needs = append(needs, Need{Scenario: s.Name(), Kind: k, Clocks: starts.clocks(values, "")})
+		for _, k := range starts.Kinds {
+			needs = append(needs, Need{Scenario: s.Name(), Kind: k, Clocks: starts.ClocksFaked(values, "")})
 		}
 		strategies, err := strategiesOf(values)
 		if err != nil {
 			return nil, fmt.Errorf("scenario %s: %w", s.Name(), err)
 		}
 		for _, st := range strategies {
-			needs = append(needs, Need{Scenario: s.Name(), Strategy: st.name, Kind: st.spec.Kind, Clocks: starts.clocks(values, st.name) || len(st.spec.Clocks) > 0})
+			needs = append(needs, Need{Scenario: s.Name(), Strategy: st.name, Kind: st.spec.Kind, Clocks: starts.ClocksFaked(values, st.name) || len(st.spec.Clocks) > 0})
 		}
 	}
 	return needs, nil

@@ -13,6 +13,9 @@ import (
 // Scenario is one reproducible way a lock breaks (or holds); see lab.Scenario.
 type Scenario = lab.Scenario
 
+// Starter is a scenario that says what it starts; see lab.Starter.
+type Starter = lab.Starter
+
 // StartFunc starts a topology for a scenario.
 type StartFunc = lab.StartFunc
 

@@ -40,3 +40,20 @@ func RegisteredOf(strategies []string) []string {
 	}
 	return out
 }
+
+// PartialFence is a store whose fenced locker does not number every grant: Redlock
+// counts on master 0 alone, a strategy may have no fenced form yet.
+type PartialFence interface {
+	// FenceOrdersEveryGrant says whether every grant passes through the fence.
+	FenceOrdersEveryGrant() bool
+}
+
+// FenceOrdersEveryGrant says whether every grant of the store's fenced locker passes
+// through its counter, so that a write guard can compare tokens (stores say otherwise
+// by PartialFence).
+func FenceOrdersEveryGrant(s Store) bool {
+	if p, ok := s.(PartialFence); ok {
+		return p.FenceOrdersEveryGrant()
+	}
+	return true
+}

@@ -21,6 +21,9 @@ func (s redlockStore) FenceSource() string {
 	return "INCR fence:<key> on master 0 only (Redlock has no global counter)"
 }
 
+// FenceOrdersEveryGrant: master 0's counter orders no grant taken on the other masters.
+func (redlockStore) FenceOrdersEveryGrant() bool { return false }
+
 func (s redlockStore) Locker(ctx context.Context, topo topologies.Topology, fenced bool) (locks.Locker, error) {
 	return s.locker(ctx, topo, fenced, topo.Masters()[0].Addr())
 }

@@ -32,6 +32,9 @@ func (g Guard) Grant(waitTimeout time.Duration) string {
 
 // Config is the scenario's params, read once.
 type Config struct {
+	// Strategy is the sentinel-kind strategy whose store reaches the deployments
+	// ("" is sentinel's).
+	Strategy                      string
 	Guards                        []Guard
 	Delays                        []time.Duration
 	LagMax, WaitTimeout           time.Duration

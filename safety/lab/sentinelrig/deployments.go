@@ -23,7 +23,11 @@ type Run struct {
 
 // NewRun starts the deployments c asks for (fresh per trial, or pools re-formed between trials).
 func NewRun(env *lab.Env, c Config) (*Run, error) {
-	st, err := lab.StoreFor("sentinel")
+	strategy := c.Strategy
+	if strategy == "" {
+		strategy = "sentinel"
+	}
+	st, err := lab.StoreFor(strategy)
 	if err != nil {
 		return nil, err
 	}

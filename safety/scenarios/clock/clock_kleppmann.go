@@ -19,6 +19,9 @@ type kleppmannClock struct{}
 func init() { lab.Register(kleppmannClock{}) }
 
 func (kleppmannClock) Name() string { return "redlock-kleppmann" }
+
+// Starts: only its strategies param's topologies, clocks faked.
+func (kleppmannClock) Starts() lab.Starts { return lab.Starts{Clocks: lab.FakedClocks} }
 func (kleppmannClock) Summary() string {
 	return "Kleppmann 2016: A locks nodes 1-3 (4, 5 unreachable), node 3's clock jumps, B locks 3-5 while A still holds"
 }

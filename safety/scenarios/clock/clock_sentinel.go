@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockbench/lockbench/topologies"
 	"strings"
 	"time"
 
@@ -25,6 +26,11 @@ type sentinelClockSkew struct{}
 func init() { lab.Register(sentinelClockSkew{}) }
 
 func (sentinelClockSkew) Name() string { return "sentinel-clock-skew" }
+
+// Starts: what the scenario starts beside its strategies param's topologies.
+func (sentinelClockSkew) Starts() lab.Starts {
+	return lab.Starts{Kinds: []topologies.Kind{topologies.Sentinel}, Clocks: lab.FakedClocks}
+}
 func (sentinelClockSkew) Summary() string {
 	return "the replicas' clocks differ from the master's; the master dies after a replicated grant: a replica ahead expires the key at promotion, B locks"
 }

@@ -3,6 +3,7 @@ package clock
 import (
 	"context"
 	"fmt"
+	"github.com/lockbench/lockbench/topologies"
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
@@ -22,6 +23,11 @@ type singleClockSkew struct{}
 func init() { lab.Register(singleClockSkew{}) }
 
 func (singleClockSkew) Name() string { return "single-clock-skew" }
+
+// Starts: what the scenario starts beside its strategies param's topologies.
+func (singleClockSkew) Starts() lab.Starts {
+	return lab.Starts{Kinds: []topologies.Kind{topologies.Single}, Clocks: lab.FakedClocks}
+}
 func (singleClockSkew) Summary() string {
 	return "a single master's clock jumps forward, back, or runs fast/slow while A holds: forward or fast hands B the lock early; mode=boundary jumps just below and just above TTL - hold"
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
@@ -27,27 +28,73 @@ type lostUpdates struct{}
 func init() { lab.Register(lostUpdates{}) }
 
 func (lostUpdates) Name() string { return "lost-updates" }
+
+// Starts: the account rows' PostgreSQL; the clock-jump break fakes the clock of the
+// lock services it fits.
+func (lostUpdates) Starts() lab.Starts {
+	return lab.Starts{Kinds: []topologies.Kind{topologies.Postgres}, Clocks: func(v lab.Values, strategy string) bool {
+		jump := lockBreaks[slices.IndexFunc(lockBreaks, func(b lockBreak) bool { return b.name == clockJump })]
+		return slices.Contains(v.Strings("breaks"), clockJump) && len(jump.storesOf([]string{strategy})) > 0
+	}}
+}
 func (lostUpdates) Summary() string {
 	return "the lock breaks in the middle of a change to an account row on PostgreSQL: which write guard (unfenced, fenced, check-then-write, read-modify-write, +outbox) keeps the data correct, by an audit of the rows"
 }
 
-// lockBreak is one way the lock breaks, and the strategies it breaks.
+// lockBreak is one way the lock breaks, and the stores it can break: what it breaks
+// (a lease's end, a failover, a quorum's node, a master's clock) is in the store.
 type lockBreak struct {
-	name       string // as --param breaks spells it
-	strategies []string
-	what       string
+	name string // as --param breaks spells it
+	fits func(lab.Store) bool
+	what string
 }
 
 var lockBreaks = []lockBreak{
-	{"pause", []string{"single", "etcd", "zookeeper", pgAdvisory},
+	{"pause", leaseOfOneAuthority,
 		"A stops (client-pause) for pause-factor x the granted lease in the middle of its change; B retries meanwhile and is granted once the lease has run out"},
-	{"failover", []string{"sentinel", "cluster"},
+	{"failover", failsOverToAReplica,
 		"the replicas lag (CLIENT PAUSE) from before A's first lease; in the middle of A's change its master (a cluster's: the key's) is SIGKILLed; a replica that never saw A's lease (nor its INCR fences) is promoted; B locks there"},
-	{"redlock-restart", []string{"redlock"},
+	{"redlock-restart", isFiveNodeRedlock,
 		"A holds nodes 0-2 of 5 (3 and 4 are down); in the middle of its change node 2 restarts with no data and 3, 4 come back empty; B wins nodes 2-4"},
-	{"clock-jump", []string{"single"},
+	{clockJump, loneRedisMaster,
 		"in the middle of A's change the master's clock (libfaketime) jumps forward twice the lease: A's key expires early; B locks while A's lease still runs"},
 }
+
+// clockJump is the break that moves a clock, which preflight must know.
+const clockJump = "clock-jump"
+
+// leaseOfOneAuthority: one server or one agreeing group grants and ends the lease (a
+// lone Redis master, a consensus store, the database), so a pause outlives it there and
+// nothing else breaks it first.
+func leaseOfOneAuthority(st lab.Store) bool {
+	kind := st.Spec().Kind
+	return backend.Has(kind, backend.Consensus) || backend.Has(kind, backend.OwnFence) || loneRedisMaster(st)
+}
+
+// loneRedisMaster: one Redis master and no replica, whose clock a fault can move.
+func loneRedisMaster(st lab.Store) bool {
+	kind := st.Spec().Kind
+	return backend.Has(kind, backend.CounterFence) && !backend.Has(kind, backend.Replication)
+}
+
+// failsOverToAReplica: sentinels, or the cluster bus for the key's master, promote an
+// asynchronous replica that can be made to lag and then read.
+func failsOverToAReplica(st lab.Store) bool {
+	if _, ok := st.(failoverStore); !ok {
+		return false
+	}
+	return lab.IsKeyedFailover(st) || backend.Has(st.Spec().Kind, backend.Failover)
+}
+
+// isFiveNodeRedlock: the redlock-restart rig's five independent masters.
+func isFiveNodeRedlock(st lab.Store) bool {
+	spec := st.Spec().WithDefaults()
+	return spec.Kind == topologies.Redlock && spec.Masters == redlockNodes
+}
+
+// defaultLockServices are the lock services run without --param strategies, one or two
+// a break (the others that fit run when named).
+var defaultLockServices = []string{"single", "etcd", "zookeeper", pgAdvisory, "sentinel", "redlock"}
 
 // allBreaks are the lock breaks and the lock-free writers' redelivery.
 func allBreaks() []string { return append(lockBreakNames(), lockFreeRedelivery) }
@@ -59,9 +106,12 @@ func allStrategies() []string { return append(lostUpdatesStrategies(), lockFreeM
 // Redis Cluster starts a fresh deployment per trial.
 var onRequest = []string{"cluster"}
 
-// defaultStrategies are the available strategies but those run on request.
+// defaultStrategies are the default lock services this program registered and the
+// lock-free writers.
 func defaultStrategies() []string {
-	return slices.DeleteFunc(availableStrategies(), func(s string) bool { return slices.Contains(onRequest, s) })
+	return slices.DeleteFunc(availableStrategies(), func(s string) bool {
+		return !slices.Contains(defaultLockServices, s) && !slices.Contains(lockFreeModes, s)
+	})
 }
 
 // availableStrategies are those of allStrategies this program can run: the lock
@@ -70,8 +120,8 @@ func defaultStrategies() []string {
 func availableStrategies() []string {
 	var out []string
 	for _, st := range allStrategies() {
-		_, err := lab.StoreFor(st)
-		if err == nil || st == pgAdvisory || slices.Contains(lockFreeModes, st) {
+		_, err := storeOf(st)
+		if err == nil || slices.Contains(lockFreeModes, st) {
 			out = append(out, st)
 		}
 	}
@@ -86,17 +136,38 @@ func lockBreakNames() []string {
 	return out
 }
 
-// lostUpdatesStrategies are the strategies of every break, each once.
+// lostUpdatesStrategies are the lock services some break fits: the default ones first,
+// in their order, then the others (the cluster among them) sorted.
 func lostUpdatesStrategies() []string {
-	var out []string
-	for _, b := range lockBreaks {
-		for _, s := range b.strategies {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
+	fitsSome := func(st lab.Store) bool {
+		return slices.ContainsFunc(lockBreaks, func(b lockBreak) bool { return b.fits(st) })
+	}
+	out := slices.Clone(defaultLockServices)
+	for _, name := range append(lab.StrategiesWhere(fitsSome), onRequest...) {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
 		}
 	}
 	return out
+}
+
+// storesOf are the strategies among names that brk fits, in their order.
+func (brk lockBreak) storesOf(names []string) []string {
+	var out []string
+	for _, name := range names {
+		if st, err := storeOf(name); err == nil && brk.fits(st) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// storeOf is the store a strategy runs on: pg-advisory's is the account's own server.
+func storeOf(strategy string) (lab.Store, error) {
+	if strategy == pgAdvisory {
+		return pgLockStore{}, nil
+	}
+	return lab.StoreFor(strategy)
 }
 
 // Fence sources: the lock service's own, or a PostgreSQL sequence beside the rows.
@@ -156,13 +227,22 @@ func parseAccountGuard(name string) accountGuard {
 
 func (lostUpdates) Params() []lab.Param {
 	return []lab.Param{
-		lab.ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks: pause (single, etcd, zookeeper, pg-advisory; and the lock-free writers, paused between read and write), failover (sentinel; cluster when --param strategies names it), redlock-restart (redlock), clock-jump (single, libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
-		lab.ChoicesParam("strategies", defaultStrategies(), allStrategies(), "the lock services to break (each break runs on those of its own among them), and the lock-free writers "+strings.Join(lockFreeModes, ", ")+" (no lock)"),
+		lab.ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks, and the lock services each fits: "+breaksHelp()+" (the pause break also stops the lock-free writers between read and write; clock-jump moves the master's clock with libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
+		lab.ChoicesParam("strategies", defaultStrategies(), allStrategies(), "the lock services to break (each break runs on those among them that it fits), and the lock-free writers "+strings.Join(lockFreeModes, ", ")+" (no lock)"),
 		lab.ChoicesParam("guards", AccountModes(), AccountModes(), "the write guards of the account row (resources/pgaccount modes)"),
 		lab.ChoicesParam("fences", []string{fenceOfLock, fencePGSeq}, []string{fenceOfLock, fencePGSeq}, "where the token comes from: lock (the lock service's own fence: INCR on the Redis master, etcd's revision, pglock's sequence; Redlock has none) or pg-sequence (nextval of a sequence on the account's database, right after each grant)"),
 		lab.DurationParam("ttl", 500*time.Millisecond, 100*time.Millisecond, "the lease of the pause break (etcd grants whole seconds, at least 2 s); clock-jump asks for at least 1 s, redlock-restart 2 s and failover 10 s, so that their fault breaks the lock before the lease ends"),
 		lab.FloatParam("pause-factor", 2, 1.2, 100, "pause: A stops for this many times the lease the store granted"),
 	}
+}
+
+// breaksHelp names each break with the lock services it fits.
+func breaksHelp() string {
+	var out []string
+	for _, b := range lockBreaks {
+		out = append(out, fmt.Sprintf("%s (%s)", b.name, strings.Join(b.storesOf(availableStrategies()), ", ")))
+	}
+	return strings.Join(out, ", ")
 }
 
 // lostUpdatesVariant is one guard on one fence source of one broken lock service.
@@ -172,12 +252,12 @@ type lostUpdatesVariant struct {
 	strategy string
 	fence    string // fenceOfLock or fencePGSeq
 	guard    accountGuard
+	// lockFence: every grant of the lock service passes through its fence.
+	lockFence bool
 }
 
 // hasFence says whether the variant writes with a token at all.
-func (v lostUpdatesVariant) hasFence() bool { return lockHasFence(v.strategy, v.fence) }
-
-func lockHasFence(strategy, fence string) bool { return fence == fencePGSeq || strategy != "redlock" }
+func (v lostUpdatesVariant) hasFence() bool { return v.fence == fencePGSeq || v.lockFence }
 
 // monotonic says whether the fence only grows through the break: every source but a
 // Redis INCR through a failover that lost it.
@@ -242,23 +322,22 @@ func (s lostUpdates) plan(env *lab.Env, p lab.Values) ([]lostUpdatesPlan, []lock
 			continue // redelivery: lock-free writers only
 		}
 		brk := lockBreaks[i]
-		var strategies []string
-		for _, st := range brk.strategies {
-			if slices.Contains(chosen, st) {
-				strategies = append(strategies, st)
-			}
-		}
+		strategies := brk.storesOf(slices.DeleteFunc(allStrategies(), func(st string) bool { return !slices.Contains(chosen, st) }))
 		lockFreeToo := brk.name == lockFreePause && len(s.lockFreePlan(p)) > 0
 		if len(strategies) == 0 && !lockFreeToo && explicit("breaks") && explicit("strategies") {
 			return nil, nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"],
-				Want: fmt.Sprintf("a strategy that break %s runs on (%s)", brk.name, strings.Join(brk.strategies, ", "))}
+				Want: fmt.Sprintf("a strategy that break %s runs on (%s)", brk.name, strings.Join(brk.storesOf(availableStrategies()), ", "))}
 		}
 		for _, st := range strategies {
 			used[st] = true
 			plan := lostUpdatesPlan{brk: brk, strategy: st}
+			store, err := storeOf(st)
+			if err != nil {
+				return nil, nil, err
+			}
 			for _, fence := range p.Strings("fences") {
 				for _, g := range p.Strings("guards") {
-					v := lostUpdatesVariant{brk: brk, strategy: st, fence: fence, guard: parseAccountGuard(g)}
+					v := lostUpdatesVariant{brk: brk, strategy: st, fence: fence, guard: parseAccountGuard(g), lockFence: lab.FenceOrdersEveryGrant(store)}
 					if v.guard.needsFence() && !v.hasFence() {
 						if explicit("guards") && explicit("fences") && (explicit("breaks") || explicit("strategies")) {
 							return nil, nil, &lab.ParamError{Name: "guards", Value: env.Params["guards"],
@@ -294,7 +373,7 @@ func (s lostUpdates) plan(env *lab.Env, p lab.Values) ([]lostUpdatesPlan, []lock
 }
 
 func (lostUpdates) variant(v lostUpdatesVariant) lostUpdatesVariant {
-	fence := "none (Redlock has no fence of its own; the guard takes no token)"
+	fence := "none (no fence of its own that every grant passes through, as Redlock's; the guard takes no token)"
 	switch {
 	case v.fence == fencePGSeq:
 		fence = "nextval of a PostgreSQL sequence on the account's database, right after each grant"
@@ -313,10 +392,7 @@ func (lostUpdates) variant(v lostUpdatesVariant) lostUpdatesVariant {
 
 // lockFenceSource names the lock service's own fence.
 func lockFenceSource(strategy string) string {
-	if strategy == pgAdvisory {
-		return pgLockStore{}.FenceSource()
-	}
-	st, err := lab.StoreFor(strategy)
+	st, err := storeOf(strategy)
 	if err != nil {
 		return "the lock's own"
 	}

@@ -76,7 +76,11 @@ func newBreakRig(ctx context.Context, env *lab.Env, brk, strategy string, cfg lo
 	case "redlock-restart":
 		return newRedlockRig(ctx, env, strategy, cfg)
 	case "clock-jump":
-		return &clockRig{env: env, ttl: max(cfg.ttl, time.Second)}, nil
+		st, err := lab.StoreFor(strategy)
+		if err != nil {
+			return nil, err
+		}
+		return &clockRig{env: env, store: st, ttl: max(cfg.ttl, time.Second)}, nil
 	}
 	return nil, fmt.Errorf("lost-updates: no break %s", brk)
 }
@@ -115,13 +119,13 @@ type pauseRig struct {
 
 func newPauseRig(ctx context.Context, env *lab.Env, strategy string, cfg lostUpdatesConfig) (*pauseRig, error) {
 	r := &pauseRig{ttl: cfg.ttl, factor: cfg.pauseFactor}
-	if strategy == pgAdvisory {
-		r.store, r.topo = pgLockStore{}, cfg.pg
-		return r, nil
-	}
-	st, err := lab.StoreFor(strategy)
+	st, err := storeOf(strategy)
 	if err != nil {
 		return nil, err
+	}
+	if st.Spec().Kind == cfg.pg.Spec().Kind { // the account's own server holds the lock too
+		r.store, r.topo = st, cfg.pg
+		return r, nil
 	}
 	topo, err := env.StartTopology(ctx, st.Spec())
 	if err != nil {
@@ -336,6 +340,9 @@ type redlockRig struct {
 	ttl   time.Duration
 }
 
+// redlockNodes are the masters the rig needs: 0-2 hold A's lock, 3 and 4 are down.
+const redlockNodes = 5
+
 // redlockLease leaves time for three node restarts (tens of ms each) in A's lease.
 const redlockLease = 2 * time.Second
 
@@ -344,7 +351,7 @@ func newRedlockRig(ctx context.Context, env *lab.Env, strategy string, cfg lostU
 	if err != nil {
 		return nil, err
 	}
-	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
+	topo, err := env.StartTopology(ctx, st.Spec())
 	if err != nil {
 		return nil, err
 	}
@@ -395,8 +402,9 @@ func (r *redlockRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLoc
 // on the master while A's lease still runs. Each trial has a fresh master, so that no
 // offset carries over.
 type clockRig struct {
-	env *lab.Env
-	ttl time.Duration
+	env   *lab.Env
+	store lab.Store
+	ttl   time.Duration
 }
 
 // breakEvent is the clock event fired in the middle of A's change.
@@ -407,10 +415,7 @@ func (r *clockRig) close() string { return "" }
 func (r *clockRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock) error) error {
 	jump := 2 * r.ttl
 	model := clocks.Model{Jumps: []clocks.Jump{{After: breakEvent, By: jump}}}
-	st, err := lab.StoreFor("single")
-	if err != nil {
-		return err
-	}
+	st := r.store
 	spec := st.Spec()
 	spec.Clocks = map[string]clocks.Model{lab.NodeName(0): model}
 	topo, err := r.env.StartTopology(ctx, spec)

@@ -25,6 +25,9 @@ type checkThenDelete struct{}
 func init() { lab.Register(checkThenDelete{}) }
 
 func (checkThenDelete) Name() string { return "check-then-delete" }
+
+// Starts: what the scenario starts beside its strategies param's topologies.
+func (checkThenDelete) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
 func (checkThenDelete) Summary() string {
 	return "a release by GET, compare, then DEL deletes the next holder's lock when the TTL runs out between them (paused, and naturally under load); the Lua release never does"
 }

@@ -20,6 +20,9 @@ type setnxExpire struct{}
 func init() { lab.Register(setnxExpire{}) }
 
 func (setnxExpire) Name() string { return "setnx-expire" }
+
+// Starts: what the scenario starts beside its strategies param's topologies.
+func (setnxExpire) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
 func (setnxExpire) Summary() string {
 	return "the holder dies between SETNX and EXPIRE: the lock is orphaned; SET NX PX is one command and expires"
 }

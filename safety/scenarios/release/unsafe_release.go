@@ -21,6 +21,9 @@ type unsafeRelease struct{}
 func init() { lab.Register(unsafeRelease{}) }
 
 func (unsafeRelease) Name() string { return "unsafe-release" }
+
+// Starts: what the scenario starts beside its strategies param's topologies.
+func (unsafeRelease) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
 func (unsafeRelease) Summary() string {
 	return "a release by plain DEL after the TTL ran out frees the next holder's lock: two holders; the Lua release fixes it"
 }

@@ -1,0 +1,26 @@
+package lab
+
+import "github.com/lockbench/lockbench/topologies"
+
+// Starts is what a scenario starts whatever its params, beside the topologies of its
+// strategies param: preflight checks that the machine can run them before a trial does.
+type Starts struct {
+	Kinds []topologies.Kind
+	// Clocks says whether the topology of strategy ("" for Kinds) has its clocks faked
+	// (libfaketime on processes); nil is never.
+	Clocks func(v Values, strategy string) bool
+}
+
+// Starter is a scenario that says what it starts; preflight refuses one that does not.
+type Starter interface{ Starts() Starts }
+
+// FakedClocks fakes the clocks of every topology a scenario starts.
+func FakedClocks(Values, string) bool { return true }
+
+// ClocksFaked is Clocks, false where it is nil.
+func (s Starts) ClocksFaked(v Values, strategy string) bool {
+	return s.Clocks != nil && s.Clocks(v, strategy)
+}
+
+// StartsKinds is a scenario that starts kinds with real clocks.
+func StartsKinds(kinds ...topologies.Kind) Starts { return Starts{Kinds: kinds} }
