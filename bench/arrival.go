@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"github.com/lockbench/lockbench/internal/sleep"
 	"math/rand/v2"
 	"time"
 )
@@ -50,7 +51,7 @@ func (RealClock) SleepUntil(ctx context.Context, t time.Time) bool {
 	if d <= 0 {
 		return ctx.Err() == nil
 	}
-	return sleep(ctx, d)
+	return sleep.For(ctx, d)
 }
 
 // dispatch sends each request's intended start time to queue, on schedule from start,

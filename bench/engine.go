@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockbench/lockbench/internal/sleep"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -164,13 +165,13 @@ func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Reco
 			rec.Errors[errorKind(err)]++
 			delay = max(delay, time.Millisecond) // a failing server must not be hammered
 		}
-		if delay > 0 && !sleep(ctx, delay) {
+		if delay > 0 && !sleep.For(ctx, delay) {
 			return
 		}
 	}
 	granted := time.Now()
 	record(rec.AcquireWait, granted.Sub(cycleStart))
-	held := load.Hold <= 0 || sleep(ctx, load.Hold)
+	held := load.Hold <= 0 || sleep.For(ctx, load.Hold)
 	releaseStart := time.Now()
 	// Release even when ctx ended, so a run never leaves its locks behind.
 	err := l.Release(context.WithoutCancel(ctx), lease)
@@ -194,16 +195,4 @@ func jitter(d time.Duration) time.Duration {
 		return d
 	}
 	return d/2 + rand.N(d/2)
-}
-
-// sleep waits d or until ctx ends; it reports whether the whole d passed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

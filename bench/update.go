@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"github.com/lockbench/lockbench/internal/sleep"
 	"sync"
 	"time"
 
@@ -154,7 +155,7 @@ func RunUpdates(ctx context.Context, u Updater, load UpdateLoad, another func() 
 				switch {
 				case err != nil:
 					rec.Errors[errorKind(err)]++
-					sleep(ctx, time.Millisecond)
+					sleep.For(ctx, time.Millisecond)
 					continue
 				case out.Refused:
 					rec.Refused++

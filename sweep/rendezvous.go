@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockbench/lockbench/internal/sleep"
 	"strconv"
 	"time"
 
@@ -82,7 +83,7 @@ func (z *rendezvous) agree(ctx context.Context, index int, name string, workers 
 			arrived, _ := z.client.Get(ctx, arrivals).Int64()
 			return time.Time{}, fmt.Errorf("rendezvous for cell %s timed out after %v: %d of %d workers arrived", name, z.wait, arrived, workers)
 		}
-		if !sleepCtx(ctx, z.poll) {
+		if !sleep.For(ctx, z.poll) {
 			return time.Time{}, ctx.Err()
 		}
 	}
@@ -108,22 +109,10 @@ func (z *rendezvous) clockOffset(ctx context.Context) (time.Duration, error) {
 	return offset, nil
 }
 
-// sleepCtx waits d or until ctx ends; it reports whether the whole d passed.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
 // sleepUntil waits until at (this host's clock) or ctx ends.
 func sleepUntil(ctx context.Context, at time.Time) bool {
 	if d := time.Until(at); d > 0 {
-		return sleepCtx(ctx, d)
+		return sleep.For(ctx, d)
 	}
 	return ctx.Err() == nil
 }

@@ -39,6 +39,11 @@ type KeyState struct {
 func ReadKey(ctx context.Context, addr, key string) (KeyState, error) {
 	c := AdminClient(addr)
 	defer c.Close()
+	return ReadKeyWith(ctx, c, key)
+}
+
+// ReadKeyWith reads key's value and PTTL in one round trip on c (a TTL below 0: none).
+func ReadKeyWith(ctx context.Context, c *redis.Client, key string) (KeyState, error) {
 	var get *redis.StringCmd
 	var pttl *redis.DurationCmd
 	_, err := c.Pipelined(ctx, func(p redis.Pipeliner) error {

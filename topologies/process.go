@@ -212,20 +212,7 @@ func (t *processTopology) startNode(ctx context.Context, name string, role Role,
 // serverConfig is a redis-server config: loopback only, no persistence unless asked,
 // replication that starts streaming at once.
 func (t *processTopology) serverConfig(port int, replicaOf string) string {
-	lines := []string{
-		"bind 127.0.0.1",
-		fmt.Sprintf("port %d", port),
-		"daemonize no",
-		"logfile server.log",
-		"dir .",
-		`save ""`,
-		"appendonly no",
-		"repl-diskless-sync yes",
-		"repl-diskless-sync-delay 0",
-	}
-	if t.spec.AppendFsync != "" {
-		lines = append(lines, "appendonly yes", "appendfsync "+t.spec.AppendFsync)
-	}
+	lines := append(LoopbackListens(port), RedisDataConfig(t.spec.AppendFsync)...)
 	if replicaOf != "" {
 		host, p, _ := net.SplitHostPort(replicaOf)
 		lines = append(lines, fmt.Sprintf("replicaof %s %s", host, p))
@@ -237,15 +224,10 @@ func (t *processTopology) serverConfig(port int, replicaOf string) string {
 func (t *processTopology) sentinelConfig(port int, masterAddr string) string {
 	host, p, _ := net.SplitHostPort(masterAddr)
 	name := t.spec.MasterName
-	return strings.Join([]string{
-		"bind 127.0.0.1",
-		fmt.Sprintf("port %d", port),
-		"daemonize no",
-		"logfile server.log",
-		"dir .",
+	return strings.Join(append(LoopbackListens(port),
 		fmt.Sprintf("sentinel monitor %s %s %s %d", name, host, p, t.spec.SentinelQuorum),
 		fmt.Sprintf("sentinel down-after-milliseconds %s %d", name, t.spec.DownAfter.Milliseconds()),
 		fmt.Sprintf("sentinel failover-timeout %s %d", name, t.spec.FailoverTimeout.Milliseconds()),
 		fmt.Sprintf("sentinel parallel-syncs %s 1", name),
-	}, "\n") + "\n"
+	), "\n") + "\n"
 }

@@ -54,21 +54,8 @@ func (n *node) logPath() string       { return filepath.Join(n.dir, "server.log"
 // config is the node's redis-server config: loopback only, cluster mode with the
 // spec's node timeout, no persistence unless asked, replication that streams at once.
 func (n *node) config(spec topologies.Spec) string {
-	lines := []string{
-		"bind 127.0.0.1",
-		fmt.Sprintf("port %d", n.port),
-		"daemonize no",
-		"logfile server.log",
-		"dir .",
-		`save ""`,
-		"appendonly no",
-		"repl-diskless-sync yes",
-		"repl-diskless-sync-delay 0",
-	}
+	lines := append(topologies.LoopbackListens(n.port), topologies.RedisDataConfig(spec.AppendFsync)...)
 	lines = append(lines, NodeConfig(spec, n.busPort)...)
-	if spec.AppendFsync != "" {
-		lines = append(lines, "appendonly yes", "appendfsync "+spec.AppendFsync)
-	}
 	lines = append(lines, spec.ExtraConfig...)
 	return strings.Join(lines, "\n") + "\n"
 }

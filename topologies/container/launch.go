@@ -198,16 +198,8 @@ func containerListens(n *node) []string {
 // serverConfig listens on every interface of the container, on the published port, and
 // announces 127.0.0.1; otherwise as the process provider's config.
 func (t *topology) serverConfig(n *node) string {
-	lines := append(containerListens(n),
-		`save ""`,
-		"appendonly no",
-		"repl-diskless-sync yes",
-		"repl-diskless-sync-delay 0",
-		"replica-announce-ip 127.0.0.1",
-	)
-	if t.spec.AppendFsync != "" {
-		lines = append(lines, "appendonly yes", "appendfsync "+t.spec.AppendFsync)
-	}
+	lines := append(containerListens(n), topologies.RedisDataConfig(t.spec.AppendFsync)...)
+	lines = append(lines, "replica-announce-ip 127.0.0.1")
 	lines = append(lines, t.spec.ExtraConfig...)
 	return strings.Join(lines, "\n") + "\n"
 }

@@ -2,7 +2,6 @@ package ttl
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -110,19 +109,9 @@ func countWatchdogTiming(t *lab.Trial, reach, ttl time.Duration, expired int) {
 
 // readOwnKey reads key's value and PTTL in one round trip on c, recorded as A's read.
 func readOwnKey(ctx context.Context, t *lab.Trial, c *redis.Client, key string) (topologies.KeyState, error) {
-	var get *redis.StringCmd
-	var pttl *redis.DurationCmd
-	_, err := c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		get = p.Get(ctx, key)
-		pttl = p.PTTL(ctx, key)
-		return nil
-	})
-	if err != nil && !errors.Is(err, redis.Nil) {
+	s, err := topologies.ReadKeyWith(ctx, c, key)
+	if err != nil {
 		return topologies.KeyState{}, lab.Failed("observe", fmt.Errorf("GET and PTTL %s: %w", key, err))
-	}
-	s := topologies.KeyState{Present: get.Err() == nil, Value: get.Val()}
-	if s.Present {
-		s.TTL = pttl.Val()
 	}
 	ttl := s.TTL
 	if s.Present && ttl < 0 {
