@@ -84,11 +84,14 @@ type Result struct {
 }
 
 // CyclesPerSecond is the rate of completed acquire-hold-release cycles.
-func (r Result) CyclesPerSecond() float64 {
-	if r.Elapsed <= 0 {
+func (r Result) CyclesPerSecond() float64 { return perSecond(r.Granted, r.Elapsed) }
+
+// perSecond is n over elapsed, 0 for a run that took no time.
+func perSecond(n int64, elapsed time.Duration) float64 {
+	if elapsed <= 0 {
 		return 0
 	}
-	return float64(r.Granted) / r.Elapsed.Seconds()
+	return float64(n) / elapsed.Seconds()
 }
 
 // RefusedPerCycle is contended refusals per completed cycle.

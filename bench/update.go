@@ -66,12 +66,7 @@ type UpdateResult struct {
 }
 
 // UpdatesPerSecond is the rate of applied updates.
-func (r UpdateResult) UpdatesPerSecond() float64 {
-	if r.Elapsed <= 0 {
-		return 0
-	}
-	return float64(r.Applied) / r.Elapsed.Seconds()
-}
+func (r UpdateResult) UpdatesPerSecond() float64 { return perSecond(r.Applied, r.Elapsed) }
 
 // RetriesPerUpdate is contention retries per update answered (applied or refused).
 func (r UpdateResult) RetriesPerUpdate() float64 {

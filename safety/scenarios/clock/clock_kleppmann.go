@@ -20,8 +20,9 @@ func init() { lab.Register(kleppmannClock{}) }
 
 func (kleppmannClock) Name() string { return "redlock-kleppmann" }
 
-// Starts: only its strategies param's topologies, clocks faked.
+// Starts: only the topologies of its strategies param, clocks faked.
 func (kleppmannClock) Starts() lab.Starts { return lab.Starts{Clocks: lab.FakedClocks} }
+
 func (kleppmannClock) Summary() string {
 	return "Kleppmann 2016: A locks nodes 1-3 (4, 5 unreachable), node 3's clock jumps, B locks 3-5 while A still holds"
 }

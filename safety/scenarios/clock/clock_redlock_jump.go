@@ -21,8 +21,9 @@ func init() { lab.Register(redlockClockJump{}) }
 
 func (redlockClockJump) Name() string { return "redlock-clock-jump" }
 
-// Starts: only its strategies param's topologies, clocks faked.
+// Starts: only the topologies of its strategies param, clocks faked.
 func (redlockClockJump) Starts() lab.Starts { return lab.Starts{Clocks: lab.FakedClocks} }
+
 func (redlockClockJump) Summary() string {
 	return "k of 5 Redlock nodes jump forward J right after A's grant; B tries: breaks for k >= 3 once J > drift x TTL"
 }

@@ -24,10 +24,11 @@ func init() { lab.Register(singleClockSkew{}) }
 
 func (singleClockSkew) Name() string { return "single-clock-skew" }
 
-// Starts: what the scenario starts beside its strategies param's topologies.
+// Starts: a single master of its own, its clock faked.
 func (singleClockSkew) Starts() lab.Starts {
 	return lab.Starts{Kinds: []topologies.Kind{topologies.Single}, Clocks: lab.FakedClocks}
 }
+
 func (singleClockSkew) Summary() string {
 	return "a single master's clock jumps forward, back, or runs fast/slow while A holds: forward or fast hands B the lock early; mode=boundary jumps just below and just above TTL - hold"
 }

@@ -24,8 +24,9 @@ func init() { lab.Register(etcdLeaderKill{}) }
 
 func (etcdLeaderKill) Name() string { return "etcd-leader-kill" }
 
-// Starts: only its strategies param's topologies.
+// Starts: only the topologies of its strategies param.
 func (etcdLeaderKill) Starts() lab.Starts { return lab.Starts{} }
+
 func (etcdLeaderKill) Summary() string {
 	return "kill a consensus leader (etcd's, ZooKeeper's) right after a grant: no second holder, fences keep growing; a lone member's lost disk breaks both"
 }

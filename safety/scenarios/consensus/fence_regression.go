@@ -28,8 +28,9 @@ func init() { lab.Register(fenceRegression{}) }
 
 func (fenceRegression) Name() string { return "fence-regression" }
 
-// Starts: only its strategies param's topologies.
+// Starts: only the topologies of its strategies param.
 func (fenceRegression) Starts() lab.Starts { return lab.Starts{} }
+
 func (fenceRegression) Summary() string {
 	return "the primary dies after its followers lagged: an INCR fence on Redis goes backwards (tokens reissued, the honest holder refused, fenced stores diverge); etcd's revision does not"
 }

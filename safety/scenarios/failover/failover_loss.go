@@ -23,8 +23,9 @@ func init() { lab.Register(failoverLoss{}) }
 
 func (failoverLoss) Name() string { return "failover-loss" }
 
-// Starts: what the scenario starts beside its strategies param's topologies.
+// Starts: a Sentinel deployment of its own.
 func (failoverLoss) Starts() lab.Starts { return lab.StartsKinds(topologies.Sentinel) }
+
 func (failoverLoss) Summary() string {
 	return "sentinel master dies delay after a grant: the promoted replica may lack the lock (loss probability vs delay and lag; WAIT 1, WAIT 2, min-replicas-to-write; zombie master)"
 }

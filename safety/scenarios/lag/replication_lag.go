@@ -25,8 +25,9 @@ func init() { lab.Register(replicationLag{}) }
 
 func (replicationLag) Name() string { return "replication-lag" }
 
-// Starts: what the scenario starts beside its strategies param's topologies.
+// Starts: a master with replicas of its own.
 func (replicationLag) Starts() lab.Starts { return lab.StartsKinds(topologies.Replicated) }
+
 func (replicationLag) Summary() string {
 	return "replication lag (SET acknowledged on the master to visible on each replica, polled) against the background write rate, idle to saturation: p50/p99/p99.9/max, and P(lag > x) beside failover-loss's P(lost) against delay-to-kill"
 }

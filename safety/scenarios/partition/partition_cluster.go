@@ -23,8 +23,9 @@ func init() { lab.Register(clusterSplitBrain{}) }
 
 func (clusterSplitBrain) Name() string { return "cluster-split-brain" }
 
-// Starts: only its strategies param's topologies.
+// Starts: only the topologies of its strategies param.
 func (clusterSplitBrain) Starts() lab.Starts { return lab.Starts{} }
+
 func (clusterSplitBrain) Summary() string {
 	return "partition: a Redis Cluster's key master and client A cut from the other nodes; the master takes writes until cluster-node-timeout, the majority promotes its replica and B locks there (needs --provider container)"
 }

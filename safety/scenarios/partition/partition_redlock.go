@@ -21,8 +21,9 @@ func init() { lab.Register(redlockPartition{}) }
 
 func (redlockPartition) Name() string { return "redlock-partition" }
 
-// Starts: what the scenario starts beside its strategies param's topologies.
+// Starts: Redlock masters of its own.
 func (redlockPartition) Starts() lab.Starts { return lab.StartsKinds(topologies.Redlock) }
+
 func (redlockPartition) Summary() string {
 	return "partition: a Redlock client cut from 2 of 5 nodes still locks with 3; two clients reaching different majorities, a shared node restarting empty: two holders unless the restart is delayed (needs --provider container)"
 }

@@ -22,8 +22,9 @@ func init() { lab.Register(sentinelSplitBrain{}) }
 
 func (sentinelSplitBrain) Name() string { return "sentinel-split-brain" }
 
-// Starts: what the scenario starts beside its strategies param's topologies.
+// Starts: a Sentinel deployment of its own.
 func (sentinelSplitBrain) Starts() lab.Starts { return lab.StartsKinds(topologies.Sentinel) }
+
 func (sentinelSplitBrain) Summary() string {
 	return "partition: the master and client A cut off from replicas and sentinels; a replica is promoted, B locks there: two masters grant the lock until min-replicas-max-lag stops the old one or the heal demotes it (needs --provider container)"
 }

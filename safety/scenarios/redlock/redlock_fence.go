@@ -27,8 +27,9 @@ func init() { lab.Register(redlockFence{}) }
 
 func (redlockFence) Name() string { return "redlock-fence" }
 
-// Starts: what the scenario starts beside its strategies param's topologies.
+// Starts: Redlock masters of its own.
 func (redlockFence) Starts() lab.Starts { return lab.StartsKinds(topologies.Redlock) }
+
 func (redlockFence) Summary() string {
 	return "Redlock's per-node INCR fence (max over the granting majority) goes backwards after lagged counters or an empty restart; its random token lets a stale write in"
 }

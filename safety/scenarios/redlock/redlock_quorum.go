@@ -22,8 +22,9 @@ func init() { lab.Register(redlockQuorum{}) }
 
 func (redlockQuorum) Name() string { return "redlock-quorum" }
 
-// Starts: only its strategies param's topologies.
+// Starts: only the topologies of its strategies param.
 func (redlockQuorum) Starts() lab.Starts { return lab.Starts{} }
+
 func (redlockQuorum) Summary() string {
 	return "redsync #186: how often redlock and redlock-failfast grants sit on exactly a quorum, the break rate when one of its nodes restarts empty, and partial locks left under contention"
 }

@@ -24,8 +24,9 @@ func init() { lab.Register(redlockRestart{}) }
 
 func (redlockRestart) Name() string { return "redlock-restart" }
 
-// Starts: only its strategies param's topologies.
+// Starts: only the topologies of its strategies param.
 func (redlockRestart) Starts() lab.Starts { return lab.Starts{} }
+
 func (redlockRestart) Summary() string {
 	return "a Redlock node restarts empty right after a grant: a second client wins a majority; delayed restart, appendfsync always or WithSetNXOnExtend change it"
 }

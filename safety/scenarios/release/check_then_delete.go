@@ -26,8 +26,9 @@ func init() { lab.Register(checkThenDelete{}) }
 
 func (checkThenDelete) Name() string { return "check-then-delete" }
 
-// Starts: what the scenario starts beside its strategies param's topologies.
+// Starts: a single master of its own.
 func (checkThenDelete) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
+
 func (checkThenDelete) Summary() string {
 	return "a release by GET, compare, then DEL deletes the next holder's lock when the TTL runs out between them (paused, and naturally under load); the Lua release never does"
 }

@@ -22,8 +22,9 @@ func init() { lab.Register(checkThenWriteLock{}) }
 
 func (checkThenWriteLock) Name() string { return "check-then-write-lock" }
 
-// Starts: what the scenario starts beside its strategies param's topologies.
+// Starts: a single master of its own.
 func (checkThenWriteLock) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
+
 func (checkThenWriteLock) Summary() string {
 	return "a holder that wakes from a pause, checks its lock (GET or PTTL), sees it valid and writes: the lock expired between the answer and the write; the fenced write is refused"
 }

@@ -21,8 +21,9 @@ func init() { lab.Register(setnxExpire{}) }
 
 func (setnxExpire) Name() string { return "setnx-expire" }
 
-// Starts: what the scenario starts beside its strategies param's topologies.
+// Starts: a single master of its own.
 func (setnxExpire) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
+
 func (setnxExpire) Summary() string {
 	return "the holder dies between SETNX and EXPIRE: the lock is orphaned; SET NX PX is one command and expires"
 }

@@ -22,8 +22,9 @@ func init() { lab.Register(unsafeRelease{}) }
 
 func (unsafeRelease) Name() string { return "unsafe-release" }
 
-// Starts: what the scenario starts beside its strategies param's topologies.
+// Starts: a single master of its own.
 func (unsafeRelease) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
+
 func (unsafeRelease) Summary() string {
 	return "a release by plain DEL after the TTL ran out frees the next holder's lock: two holders; the Lua release fixes it"
 }

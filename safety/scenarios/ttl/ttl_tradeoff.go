@@ -22,8 +22,9 @@ func init() { lab.Register(ttlTradeoff{}) }
 
 func (ttlTradeoff) Name() string { return "ttl-tradeoff" }
 
-// Starts: what the scenario starts beside its strategies param's topologies.
+// Starts: a single master of its own.
 func (ttlTradeoff) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
+
 func (ttlTradeoff) Summary() string {
 	return "TTL trade-off: P(TTL expires mid-work) per hold-time distribution against the time a crashed holder's lock stays blocked, with and without a watchdog (single Redis)"
 }
