@@ -75,13 +75,14 @@ func sides(reports []*results.Report, scenario string, at func(map[string]string
 // undercount). A judged trial above it that held is said too, but contradicts no
 // count: the model takes it as broken, so its count is an upper end there.
 func Text(ss []Side) (text, against string) {
-	var parts, why, over []string
+	var parts []sideResult
+	var why, over []string
 	for _, s := range ss {
 		where := "above"
 		if s.Below {
 			where = "below"
 		}
-		parts = append(parts, fmt.Sprintf("%s, %s (%s): two holders in %s", s.Strategy, where, s.Size, s.P))
+		parts = appendSide(parts, s.Strategy, fmt.Sprintf("%s (%s): two holders in %s", where, s.Size, s.P))
 		switch {
 		case s.Below && s.P.K > 0:
 			why = append(why, fmt.Sprintf("%s broke %d of %d judged below the boundary", s.Strategy, s.P.K, s.P.N))
@@ -89,7 +90,7 @@ func Text(ss []Side) (text, against string) {
 			over = append(over, fmt.Sprintf("%s held in %d of %d judged above it", s.Strategy, s.P.N-s.P.K, s.P.N))
 		}
 	}
-	text = strings.Join(parts, "; ")
+	text = strings.Join(sideLines(parts), "; ")
 	if len(over) > 0 {
 		text += "; the model overcounts there (" + strings.Join(over, ", ") + "): its count is an upper end"
 	}
@@ -101,6 +102,38 @@ func Text(ss []Side) (text, against string) {
 		return text + "; none broke below the boundary, as the model says", ""
 	}
 	return text + "; as the model says: none below the boundary, every one above", ""
+}
+
+// sideResult is one side's outcome and the strategies that had it, in their order.
+type sideResult struct {
+	outcome    string
+	strategies []string
+}
+
+// appendSide adds strategy to the side with the same outcome, or a new one: eleven
+// strategies agreeing read as one line, not eleven.
+func appendSide(sides []sideResult, strategy, outcome string) []sideResult {
+	for i := range sides {
+		if sides[i].outcome == outcome {
+			sides[i].strategies = append(sides[i].strategies, strategy)
+			return sides
+		}
+	}
+	return append(sides, sideResult{outcome, []string{strategy}})
+}
+
+// sideLines words each side: "single, below (...): ..." alone, "below (...): ... on
+// each of a, b (2)" when several strategies agree.
+func sideLines(sides []sideResult) []string {
+	var out []string
+	for _, s := range sides {
+		if len(s.strategies) == 1 {
+			out = append(out, s.strategies[0]+", "+s.outcome)
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s on each of %s (%d)", s.outcome, strings.Join(s.strategies, ", "), len(s.strategies)))
+	}
+	return out
 }
 
 // Covered names the strategies whose every side ran at least n judged trials.
