@@ -14,11 +14,10 @@ import (
 func ForScenarios(chosen []safety.Scenario, params safety.Params) ([]Need, error) {
 	var needs []Need
 	for _, s := range chosen {
-		starter, ok := s.(safety.Starter)
-		if !ok {
-			return nil, fmt.Errorf("preflight: scenario %s does not say what it starts (give it a Starts method)", s.Name())
+		starts, err := safety.StartsOf(s.Name())
+		if err != nil {
+			return nil, fmt.Errorf("preflight: %w", err)
 		}
-		starts := starter.Starts()
 		values, err := safety.Parse(s.Name(), s.Params(), params)
 		if err != nil {
 			return nil, err

@@ -44,8 +44,8 @@
 //
 // Adding a scenario: write <name>.go in its family's package under safety/scenarios
 // (or a new family, imported by scenarios/all) with a type implementing lab.Scenario
-// and `func init() { lab.Register(yours{}) }`, and a Starts method saying what it
-// starts beside its strategies param (preflight refuses a scenario without one). Declare its params once with the typed
+// and `func init() { lab.Register(yours{}, lab.StartsKinds(...)) }`, which says what it
+// starts beside its strategies param's topologies (preflight checks them). Declare its params once with the typed
 // constructors of lab/params.go; give it a variant struct that embeds lab.Variant and
 // names its behaviour in fields; give each variant the Claims the write-up makes (the
 // tests assert every claim on judged trials, through labtest.RunScenario); run trials

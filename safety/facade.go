@@ -13,9 +13,6 @@ import (
 // Scenario is one reproducible way a lock breaks (or holds); see lab.Scenario.
 type Scenario = lab.Scenario
 
-// Starter is a scenario that says what it starts; see lab.Starter.
-type Starter = lab.Starter
-
 // StartFunc starts a topology for a scenario.
 type StartFunc = lab.StartFunc
 
@@ -44,10 +41,16 @@ type Store = lab.Store
 var ErrNeedsPartitions = lab.ErrNeedsPartitions
 
 // Register adds s to the scenarios a run can name.
-func Register(s Scenario) { lab.Register(s) }
+func Register(s Scenario, st Starts) { lab.Register(s, st) }
 
 // Lookup returns the scenario registered as name (import scenarios/all to have them all).
 func Lookup(name string) (Scenario, error) { return lab.Lookup(name) }
+
+// StartsOf is what the scenario registered as name starts; see lab.Register.
+func StartsOf(name string) (Starts, error) { return lab.StartsOf(name) }
+
+// Starts is what a scenario starts beside its strategies param's topologies.
+type Starts = lab.Starts
 
 // Names lists the registered scenarios, sorted.
 func Names() []string { return lab.Names() }

@@ -11,9 +11,6 @@ type Starts struct {
 	Clocks func(v Values, strategy string) bool
 }
 
-// Starter is a scenario that says what it starts; preflight refuses one that does not.
-type Starter interface{ Starts() Starts }
-
 // FakedClocks fakes the clocks of every topology a scenario starts.
 func FakedClocks(Values, string) bool { return true }
 
@@ -22,5 +19,9 @@ func (s Starts) ClocksFaked(v Values, strategy string) bool {
 	return s.Clocks != nil && s.Clocks(v, strategy)
 }
 
-// StartsKinds is a scenario that starts kinds with real clocks.
+// StartsKinds is a scenario that starts kinds of its own (none: only its strategies
+// param's topologies) with real clocks.
 func StartsKinds(kinds ...topologies.Kind) Starts { return Starts{Kinds: kinds} }
+
+// StartsFaked is StartsKinds with every clock it starts faked.
+func StartsFaked(kinds ...topologies.Kind) Starts { return Starts{Kinds: kinds, Clocks: FakedClocks} }

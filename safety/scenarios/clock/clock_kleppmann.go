@@ -16,13 +16,9 @@ import (
 // lock. (Nodes are 0-indexed here: A holds 0-2, node 2 jumps, 3 and 4 were down.)
 type kleppmannClock struct{}
 
-func init() { lab.Register(kleppmannClock{}) }
+func init() { lab.Register(kleppmannClock{}, lab.StartsFaked()) }
 
 func (kleppmannClock) Name() string { return "redlock-kleppmann" }
-
-// Starts: only the topologies of its strategies param, clocks faked.
-func (kleppmannClock) Starts() lab.Starts { return lab.Starts{Clocks: lab.FakedClocks} }
-
 func (kleppmannClock) Summary() string {
 	return "Kleppmann 2016: A locks nodes 1-3 (4, 5 unreachable), node 3's clock jumps, B locks 3-5 while A still holds"
 }

@@ -17,13 +17,9 @@ import (
 // acquire times. The model's boundary is noted beside every measured point.
 type redlockClockJump struct{}
 
-func init() { lab.Register(redlockClockJump{}) }
+func init() { lab.Register(redlockClockJump{}, lab.StartsFaked()) }
 
 func (redlockClockJump) Name() string { return "redlock-clock-jump" }
-
-// Starts: only the topologies of its strategies param, clocks faked.
-func (redlockClockJump) Starts() lab.Starts { return lab.Starts{Clocks: lab.FakedClocks} }
-
 func (redlockClockJump) Summary() string {
 	return "k of 5 Redlock nodes jump forward J right after A's grant; B tries: breaks for k >= 3 once J > drift x TTL"
 }

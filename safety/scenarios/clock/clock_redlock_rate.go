@@ -16,13 +16,9 @@ import (
 // (plus the acquire times): raising the drift factor moves the boundary up.
 type redlockClockRate struct{}
 
-func init() { lab.Register(redlockClockRate{}) }
+func init() { lab.Register(redlockClockRate{}, lab.StartsFaked()) }
 
 func (redlockClockRate) Name() string { return "redlock-clock-rate" }
-
-// Starts: only the topologies of its strategies param, clocks faked.
-func (redlockClockRate) Starts() lab.Starts { return lab.Starts{Clocks: lab.FakedClocks} }
-
 func (redlockClockRate) Summary() string {
 	return "k of 5 Redlock nodes run fast by rate r; B tries: breaks for k >= 3 once r > 1/(1-drift); a larger drift factor moves it"
 }

@@ -23,15 +23,9 @@ import (
 // miniredis has no replication.
 type sentinelClockSkew struct{}
 
-func init() { lab.Register(sentinelClockSkew{}) }
+func init() { lab.Register(sentinelClockSkew{}, lab.StartsFaked(topologies.Sentinel)) }
 
 func (sentinelClockSkew) Name() string { return "sentinel-clock-skew" }
-
-// Starts: a Sentinel deployment of its own, clocks faked.
-func (sentinelClockSkew) Starts() lab.Starts {
-	return lab.Starts{Kinds: []topologies.Kind{topologies.Sentinel}, Clocks: lab.FakedClocks}
-}
-
 func (sentinelClockSkew) Summary() string {
 	return "the replicas' clocks differ from the master's; the master dies after a replicated grant: a replica ahead expires the key at promotion, B locks"
 }

@@ -20,15 +20,9 @@ import (
 // frees the key only after that, one just above before (clock_single_boundary.go).
 type singleClockSkew struct{}
 
-func init() { lab.Register(singleClockSkew{}) }
+func init() { lab.Register(singleClockSkew{}, lab.StartsFaked(topologies.Single)) }
 
 func (singleClockSkew) Name() string { return "single-clock-skew" }
-
-// Starts: a single master of its own, its clock faked.
-func (singleClockSkew) Starts() lab.Starts {
-	return lab.Starts{Kinds: []topologies.Kind{topologies.Single}, Clocks: lab.FakedClocks}
-}
-
 func (singleClockSkew) Summary() string {
 	return "a single master's clock jumps forward, back, or runs fast/slow while A holds: forward or fast hands B the lock early; mode=boundary jumps just below and just above TTL - hold"
 }

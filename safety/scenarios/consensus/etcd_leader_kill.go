@@ -20,13 +20,9 @@ import (
 // forgets the lock and starts its revisions again, so fences go backwards.
 type etcdLeaderKill struct{}
 
-func init() { lab.Register(etcdLeaderKill{}) }
+func init() { lab.Register(etcdLeaderKill{}, lab.StartsKinds()) }
 
 func (etcdLeaderKill) Name() string { return "etcd-leader-kill" }
-
-// Starts: only the topologies of its strategies param.
-func (etcdLeaderKill) Starts() lab.Starts { return lab.Starts{} }
-
 func (etcdLeaderKill) Summary() string {
 	return "kill a consensus leader (etcd's, ZooKeeper's) right after a grant: no second holder, fences keep growing; a lone member's lost disk breaks both"
 }

@@ -24,13 +24,9 @@ import (
 // key's slot, on the slot's master, replicated as asynchronously as Sentinel's.
 type fenceRegression struct{}
 
-func init() { lab.Register(fenceRegression{}) }
+func init() { lab.Register(fenceRegression{}, lab.StartsKinds()) }
 
 func (fenceRegression) Name() string { return "fence-regression" }
-
-// Starts: only the topologies of its strategies param.
-func (fenceRegression) Starts() lab.Starts { return lab.Starts{} }
-
 func (fenceRegression) Summary() string {
 	return "the primary dies after its followers lagged: an INCR fence on Redis goes backwards (tokens reissued, the honest holder refused, fenced stores diverge); etcd's revision does not"
 }

@@ -19,13 +19,9 @@ import (
 // measures how long the old master takes writes after it comes back.
 type failoverLoss struct{}
 
-func init() { lab.Register(failoverLoss{}) }
+func init() { lab.Register(failoverLoss{}, lab.StartsKinds(topologies.Sentinel)) }
 
 func (failoverLoss) Name() string { return "failover-loss" }
-
-// Starts: a Sentinel deployment of its own.
-func (failoverLoss) Starts() lab.Starts { return lab.StartsKinds(topologies.Sentinel) }
-
 func (failoverLoss) Summary() string {
 	return "sentinel master dies delay after a grant: the promoted replica may lack the lock (loss probability vs delay and lag; WAIT 1, WAIT 2, min-replicas-to-write; zombie master)"
 }

@@ -21,13 +21,9 @@ import (
 // the value is visible; under a background write rate from idle to saturation.
 type replicationLag struct{}
 
-func init() { lab.Register(replicationLag{}) }
+func init() { lab.Register(replicationLag{}, lab.StartsKinds(topologies.Replicated)) }
 
 func (replicationLag) Name() string { return "replication-lag" }
-
-// Starts: a master with replicas of its own.
-func (replicationLag) Starts() lab.Starts { return lab.StartsKinds(topologies.Replicated) }
-
 func (replicationLag) Summary() string {
 	return "replication lag (SET acknowledged on the master to visible on each replica, polled) against the background write rate, idle to saturation: p50/p99/p99.9/max, and P(lag > x) beside failover-loss's P(lost) against delay-to-kill"
 }

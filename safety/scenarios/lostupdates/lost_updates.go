@@ -25,18 +25,19 @@ import (
 // fence only grows, and refuses the honest one where a failover reissued it.
 type lostUpdates struct{}
 
-func init() { lab.Register(lostUpdates{}) }
+func init() { lab.Register(lostUpdates{}, lostUpdatesStarts()) }
 
 func (lostUpdates) Name() string { return "lost-updates" }
 
-// Starts: the account rows' PostgreSQL; the clock-jump break fakes the clock of the
-// lock services it fits.
-func (lostUpdates) Starts() lab.Starts {
+// lostUpdatesStarts: the account rows' PostgreSQL; the clock-jump break fakes the clock
+// of the lock services it fits.
+func lostUpdatesStarts() lab.Starts {
 	return lab.Starts{Kinds: []topologies.Kind{topologies.Postgres}, Clocks: func(v lab.Values, strategy string) bool {
 		jump := lockBreaks[slices.IndexFunc(lockBreaks, func(b lockBreak) bool { return b.name == clockJump })]
 		return slices.Contains(v.Strings("breaks"), clockJump) && len(jump.storesOf([]string{strategy})) > 0
 	}}
 }
+
 func (lostUpdates) Summary() string {
 	return "the lock breaks in the middle of a change to an account row on PostgreSQL: which write guard (unfenced, fenced, check-then-write, read-modify-write, +outbox) keeps the data correct, by an audit of the rows"
 }

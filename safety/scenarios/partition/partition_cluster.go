@@ -19,13 +19,9 @@ import (
 // lock A still holds. Only a provider that can partition runs it.
 type clusterSplitBrain struct{}
 
-func init() { lab.Register(clusterSplitBrain{}) }
+func init() { lab.Register(clusterSplitBrain{}, lab.StartsKinds()) }
 
 func (clusterSplitBrain) Name() string { return "cluster-split-brain" }
-
-// Starts: only the topologies of its strategies param.
-func (clusterSplitBrain) Starts() lab.Starts { return lab.Starts{} }
-
 func (clusterSplitBrain) Summary() string {
 	return "partition: a Redis Cluster's key master and client A cut from the other nodes; the master takes writes until cluster-node-timeout, the majority promotes its replica and B locks there (needs --provider container)"
 }

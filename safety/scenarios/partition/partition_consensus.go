@@ -15,13 +15,9 @@ import (
 // B gets the lock only once A's lease has expired there.
 type consensusPartition struct{}
 
-func init() { lab.Register(consensusPartition{}) }
+func init() { lab.Register(consensusPartition{}, lab.StartsKinds()) }
 
 func (consensusPartition) Name() string { return "consensus-partition" }
-
-// Starts: only the topologies of its strategies param.
-func (consensusPartition) Starts() lab.Starts { return lab.Starts{} }
-
 func (consensusPartition) Summary() string {
 	return "partition: a consensus leader (etcd-3, zookeeper-3) cut off from its two followers, a client still reaching it: it grants nothing, B locks on the majority only after A's lease ran out (needs --provider container)"
 }

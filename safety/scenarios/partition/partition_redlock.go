@@ -17,13 +17,9 @@ import (
 // delayed past the TTL, as redlock-restart does.
 type redlockPartition struct{}
 
-func init() { lab.Register(redlockPartition{}) }
+func init() { lab.Register(redlockPartition{}, lab.StartsKinds(topologies.Redlock)) }
 
 func (redlockPartition) Name() string { return "redlock-partition" }
-
-// Starts: Redlock masters of its own.
-func (redlockPartition) Starts() lab.Starts { return lab.StartsKinds(topologies.Redlock) }
-
 func (redlockPartition) Summary() string {
 	return "partition: a Redlock client cut from 2 of 5 nodes still locks with 3; two clients reaching different majorities, a shared node restarting empty: two holders unless the restart is delayed (needs --provider container)"
 }

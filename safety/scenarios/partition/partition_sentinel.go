@@ -18,13 +18,9 @@ import (
 // after the heal. Only a provider that can partition runs it.
 type sentinelSplitBrain struct{}
 
-func init() { lab.Register(sentinelSplitBrain{}) }
+func init() { lab.Register(sentinelSplitBrain{}, lab.StartsKinds(topologies.Sentinel)) }
 
 func (sentinelSplitBrain) Name() string { return "sentinel-split-brain" }
-
-// Starts: a Sentinel deployment of its own.
-func (sentinelSplitBrain) Starts() lab.Starts { return lab.StartsKinds(topologies.Sentinel) }
-
 func (sentinelSplitBrain) Summary() string {
 	return "partition: the master and client A cut off from replicas and sentinels; a replica is promoted, B locks there: two masters grant the lock until min-replicas-max-lag stops the old one or the heal demotes it (needs --provider container)"
 }

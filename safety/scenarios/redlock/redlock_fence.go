@@ -23,13 +23,9 @@ import (
 // a paused holder's stale write.
 type redlockFence struct{}
 
-func init() { lab.Register(redlockFence{}) }
+func init() { lab.Register(redlockFence{}, lab.StartsKinds(topologies.Redlock)) }
 
 func (redlockFence) Name() string { return "redlock-fence" }
-
-// Starts: Redlock masters of its own.
-func (redlockFence) Starts() lab.Starts { return lab.StartsKinds(topologies.Redlock) }
-
 func (redlockFence) Summary() string {
 	return "Redlock's per-node INCR fence (max over the granting majority) goes backwards after lagged counters or an empty restart; its random token lets a stale write in"
 }

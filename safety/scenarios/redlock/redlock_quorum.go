@@ -18,13 +18,9 @@ import (
 // SETs leave partial locks behind once every client is done.
 type redlockQuorum struct{}
 
-func init() { lab.Register(redlockQuorum{}) }
+func init() { lab.Register(redlockQuorum{}, lab.StartsKinds()) }
 
 func (redlockQuorum) Name() string { return "redlock-quorum" }
-
-// Starts: only the topologies of its strategies param.
-func (redlockQuorum) Starts() lab.Starts { return lab.Starts{} }
-
 func (redlockQuorum) Summary() string {
 	return "redsync #186: how often redlock and redlock-failfast grants sit on exactly a quorum, the break rate when one of its nodes restarts empty, and partial locks left under contention"
 }

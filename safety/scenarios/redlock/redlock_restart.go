@@ -20,13 +20,9 @@ import (
 // missing keys (WithSetNXOnExtend) each change what happens; the run measures it.
 type redlockRestart struct{}
 
-func init() { lab.Register(redlockRestart{}) }
+func init() { lab.Register(redlockRestart{}, lab.StartsKinds()) }
 
 func (redlockRestart) Name() string { return "redlock-restart" }
-
-// Starts: only the topologies of its strategies param.
-func (redlockRestart) Starts() lab.Starts { return lab.Starts{} }
-
 func (redlockRestart) Summary() string {
 	return "a Redlock node restarts empty right after a grant: a second client wins a majority; delayed restart, appendfsync always or WithSetNXOnExtend change it"
 }

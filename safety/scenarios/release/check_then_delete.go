@@ -22,13 +22,9 @@ import (
 // Lua compare-and-delete of locks.NewSingle runs beside each.
 type checkThenDelete struct{}
 
-func init() { lab.Register(checkThenDelete{}) }
+func init() { lab.Register(checkThenDelete{}, lab.StartsKinds(topologies.Single)) }
 
 func (checkThenDelete) Name() string { return "check-then-delete" }
-
-// Starts: a single master of its own.
-func (checkThenDelete) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
-
 func (checkThenDelete) Summary() string {
 	return "a release by GET, compare, then DEL deletes the next holder's lock when the TTL runs out between them (paused, and naturally under load); the Lua release never does"
 }

@@ -18,13 +18,9 @@ import (
 // answer is true when given and stale when used; a fenced resource refuses A's write.
 type checkThenWriteLock struct{}
 
-func init() { lab.Register(checkThenWriteLock{}) }
+func init() { lab.Register(checkThenWriteLock{}, lab.StartsKinds(topologies.Single)) }
 
 func (checkThenWriteLock) Name() string { return "check-then-write-lock" }
-
-// Starts: a single master of its own.
-func (checkThenWriteLock) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
-
 func (checkThenWriteLock) Summary() string {
 	return "a holder that wakes from a pause, checks its lock (GET or PTTL), sees it valid and writes: the lock expired between the answer and the write; the fenced write is refused"
 }

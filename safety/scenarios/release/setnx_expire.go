@@ -17,13 +17,9 @@ import (
 // the key is left with no expiry (an orphaned lock); with SET NX PX it expires.
 type setnxExpire struct{}
 
-func init() { lab.Register(setnxExpire{}) }
+func init() { lab.Register(setnxExpire{}, lab.StartsKinds(topologies.Single)) }
 
 func (setnxExpire) Name() string { return "setnx-expire" }
-
-// Starts: a single master of its own.
-func (setnxExpire) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
-
 func (setnxExpire) Summary() string {
 	return "the holder dies between SETNX and EXPIRE: the lock is orphaned; SET NX PX is one command and expires"
 }

@@ -18,13 +18,9 @@ import (
 // (delete only if the token is still ours) refuses A's release and C waits.
 type unsafeRelease struct{}
 
-func init() { lab.Register(unsafeRelease{}) }
+func init() { lab.Register(unsafeRelease{}, lab.StartsKinds(topologies.Single)) }
 
 func (unsafeRelease) Name() string { return "unsafe-release" }
-
-// Starts: a single master of its own.
-func (unsafeRelease) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
-
 func (unsafeRelease) Summary() string {
 	return "a release by plain DEL after the TTL ran out frees the next holder's lock: two holders; the Lua release fixes it"
 }

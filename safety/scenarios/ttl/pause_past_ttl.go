@@ -23,13 +23,9 @@ import (
 // pause model itself: stops just below and just above the lease left (pause_boundary.go).
 type pausePastTTL struct{}
 
-func init() { lab.Register(pausePastTTL{}) }
+func init() { lab.Register(pausePastTTL{}, lab.StartsKinds()) }
 
 func (pausePastTTL) Name() string { return "pause-past-ttl" }
-
-// Starts: only the topologies of its strategies param.
-func (pausePastTTL) Starts() lab.Starts { return lab.Starts{} }
-
 func (pausePastTTL) Summary() string {
 	return "the holder pauses longer than its lease: two holders with or without a watchdog, on Redis and on etcd; a fenced resource rejects every stale write; mode=boundary stops just below and just above the lease left"
 }

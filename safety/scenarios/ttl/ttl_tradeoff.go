@@ -18,13 +18,9 @@ import (
 // first cost whatever the TTL, and dies with its holder, so it keeps the second at TTL.
 type ttlTradeoff struct{}
 
-func init() { lab.Register(ttlTradeoff{}) }
+func init() { lab.Register(ttlTradeoff{}, lab.StartsKinds(topologies.Single)) }
 
 func (ttlTradeoff) Name() string { return "ttl-tradeoff" }
-
-// Starts: a single master of its own.
-func (ttlTradeoff) Starts() lab.Starts { return lab.StartsKinds(topologies.Single) }
-
 func (ttlTradeoff) Summary() string {
 	return "TTL trade-off: P(TTL expires mid-work) per hold-time distribution against the time a crashed holder's lock stays blocked, with and without a watchdog (single Redis)"
 }

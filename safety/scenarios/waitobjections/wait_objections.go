@@ -20,15 +20,11 @@ import (
 // replicated topology with one replica lagging by a CLIENT PAUSE of each length.
 type waitObjections struct{}
 
-func init() { lab.Register(waitObjections{}) }
-
-func (waitObjections) Name() string { return "wait-objections" }
-
-// Starts: Sentinel and replicated deployments of its own.
-func (waitObjections) Starts() lab.Starts {
-	return lab.StartsKinds(topologies.Sentinel, topologies.Replicated)
+func init() {
+	lab.Register(waitObjections{}, lab.StartsKinds(topologies.Sentinel, topologies.Replicated))
 }
 
+func (waitObjections) Name() string { return "wait-objections" }
 func (waitObjections) Summary() string {
 	return "the objections to WAIT: the lagging replica promoted by replica-priority, the acknowledger dying with the master, master and acknowledger restarting empty (loss with WAIT 1 vs WAIT 2); and WAIT's latency against replicas waited for and replica lag"
 }
