@@ -22,6 +22,12 @@ func KillPrimary(ctx context.Context, t *Trial, st Promoter, topo topologies.Top
 // AwaitPromotion waits at most timeout for a primary other than old (stopped, killed
 // or cut off by the caller).
 func AwaitPromotion(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
+	return AwaitPromotionAfter(ctx, t, st, topo, old, timeout, old.Name()+" stopped")
+}
+
+// AwaitPromotionAfter is AwaitPromotion for a promotion caused otherwise (a planned
+// failover): since says what it follows, for the proof.
+func AwaitPromotionAfter(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node, timeout time.Duration, since string) (topologies.Node, error) {
 	from := time.Now()
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -38,7 +44,7 @@ func AwaitPromotion(ctx context.Context, t *Trial, st Promoter, topo topologies.
 		}
 		return nil, NoFault("no promotion away from %s within %v: %v", old.Name(), timeout, err)
 	}
-	t.Prove("%s promoted %v after %s stopped", next.Name(), time.Since(from).Round(time.Millisecond), old.Name())
+	t.Prove("%s promoted %v after %s", next.Name(), time.Since(from).Round(time.Millisecond), since)
 	return next, nil
 }
 

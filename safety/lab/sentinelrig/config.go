@@ -14,10 +14,19 @@ type Guard struct {
 	WaitReplicas int    // SET then WAIT this many replicas; 0 for no WAIT
 	MinReplicas  bool   // min-replicas-to-write 1 (max-lag 10 s) on every data node
 	Zombie       bool   // stop the master through the failover and resume it, instead of killing it
+	Planned      bool   // SENTINEL FAILOVER instead of the kill: the old master lives on, demoted
 }
 
 // Unguarded is a grant that nothing waits for: SET NX and go.
 func (g Guard) Unguarded() bool { return g.WaitReplicas == 0 && !g.MinReplicas && !g.Zombie }
+
+// Failover says how the master goes, for a variant's description.
+func (g Guard) Failover(delay time.Duration) string {
+	if g.Planned {
+		return fmt.Sprintf("SENTINEL FAILOVER (planned: the master lives on and is demoted) %v after the grant", delay)
+	}
+	return fmt.Sprintf("master SIGKILLed %v after the grant", delay)
+}
 
 // Grant says how g takes the lock, for a variant's description.
 func (g Guard) Grant(waitTimeout time.Duration) string {

@@ -3,6 +3,7 @@ package failover
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lockbench/lockbench/safety/lab"
@@ -33,7 +34,11 @@ var failoverGuards = []sentinelrig.Guard{
 	{Mode: "min-replicas", MinReplicas: true},
 	{Mode: stalledMode, MinReplicas: true},
 	{Mode: "zombie", Zombie: true},
+	{Mode: plannedMode, Planned: true},
 }
+
+// plannedMode: no guard, and SENTINEL FAILOVER (host patching) instead of a kill.
+const plannedMode = "planned"
 
 func guardModes() []string {
 	names := make([]string, len(failoverGuards))
@@ -46,8 +51,8 @@ func guardModes() []string {
 func (failoverLoss) Params() []lab.Param {
 	return []lab.Param{
 		lab.StoresParam("strategies", []string{"sentinel"}, fitsFailoverLoss, "the lock services to run on: sentinel (every mode), or a store whose primary is the key's master, such as cluster (modes none and wait1, cut pause, a fresh deployment per trial, down-after as its node timeout)"),
-		lab.ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1, max-lag 10 s, above every lag run: the crash case it cannot see), min-replicas-stalled (every replica stopped past stalled-max-lag before the grant: where it refuses), zombie (stop the master, resume it after the failover)"),
-		lab.DurationsParam("delays", []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}, "time from grant to SIGKILL of the master"),
+		lab.ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1, max-lag 10 s, above every lag run: the crash case it cannot see), min-replicas-stalled (every replica stopped past stalled-max-lag before the grant: where it refuses), zombie (stop the master, resume it after the failover), planned (no guard; SENTINEL FAILOVER instead of the kill, as host patching does: the old master lives on and is demoted)"),
+		lab.DurationsParam("delays", []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}, "time from grant to SIGKILL of the master (planned: to SENTINEL FAILOVER)"),
 		lab.DurationParam("lag-max", 50*time.Millisecond, 0, "each replica stops applying the stream (CLIENT PAUSE) for a whole number of ms drawn uniformly in [0, lag-max] just before the grant; 0 means natural lag only"),
 		lab.ChoiceParam("cut", "pause", []string{"pause", "link-kill"}, "how the replicas miss the grant: pause (CLIENT PAUSE each for its drawn lag) or link-kill (SIGSTOP the replicas and CLIENT KILL TYPE replica on the master before the grant, SIGCONT after the kill: every grant is missed)"),
 		lab.DurationParam("stalled-max-lag", time.Second, time.Second, "min-replicas-stalled: min-replicas-max-lag, whole seconds (Redis counts a replica's lag in seconds since its last once-a-second ack)"),
@@ -138,7 +143,15 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 	if maxLag%time.Second != 0 {
 		return &lab.ParamError{Name: "stalled-max-lag", Value: maxLag.String(), Want: "whole seconds: Redis's min-replicas-max-lag is an integer of seconds"}
 	}
-	r, err := sentinelrig.NewRun(env, readFailoverConfig(p, env.Trials))
+	cfg := readFailoverConfig(p, env.Trials)
+	if cfg.LinkKill {
+		// A planned failover needs a replica that answers; link-kill stops them all.
+		if _, explicit := env.Params["modes"]; explicit && slices.ContainsFunc(cfg.Guards, func(g sentinelrig.Guard) bool { return g.Planned }) {
+			return &lab.ParamError{Name: "modes", Value: env.Params["modes"], Want: "modes without planned under cut=link-kill: a planned failover needs a replica that answers, and link-kill stops every one"}
+		}
+		cfg.Guards = slices.DeleteFunc(cfg.Guards, func(g sentinelrig.Guard) bool { return g.Planned })
+	}
+	r, err := sentinelrig.NewRun(env, cfg)
 	if err != nil {
 		return err
 	}
@@ -202,7 +215,7 @@ func (s failoverLoss) runVariant(ctx context.Context, env *lab.Env, parallel int
 func delayVariant(r *sentinelrig.Run, g sentinelrig.Guard, delay time.Duration) *failoverVariant {
 	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name:        fmt.Sprintf("%s-delay-%dms", g.Mode, delay.Milliseconds()),
-		Description: fmt.Sprintf("%s; %s; master SIGKILLed %v after the grant%s", g.Grant(r.WaitTimeout), r.CutDescription(), delay, crashCase(g)),
+		Description: fmt.Sprintf("%s; %s; %s%s", g.Grant(r.WaitTimeout), r.CutDescription(), g.Failover(delay), crashCase(g)),
 		Params:      map[string]string{"mode": g.Mode, "delay": delay.String(), "lag_max": r.LagMax.String(), "cut": r.Cut},
 		Measure:     results.LostLocks,
 		Claims:      lossClaims(r.Config, g, delay),
@@ -227,7 +240,7 @@ func lossClaims(cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration
 		return []results.Claim{results.Holds(results.LostLocks)}
 	case g.Unguarded() && cfg.LinkKill:
 		return []results.Claim{results.Always(results.LostLocks)}
-	case g.WaitReplicas == 0 && !cfg.LinkKill && delay == 0 && cfg.LagMax >= 20*time.Millisecond:
+	case g.WaitReplicas == 0 && !g.Planned && !cfg.LinkKill && delay == 0 && cfg.LagMax >= 20*time.Millisecond:
 		return []results.Claim{results.Breaks(results.LostLocks)}
 	}
 	return nil

@@ -74,6 +74,8 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 			return lab.Failed("nemesis", err)
 		}
 		next, err = lab.AwaitPromotion(ctx, t, st, topo, primary, r.PromotionTimeout)
+	} else if v.guard.Planned {
+		next, err = plannedFailover(ctx, t, st, topo, primary, r.PromotionTimeout)
 	} else {
 		next, err = lab.KillPrimary(ctx, t, st, topo, primary, r.PromotionTimeout)
 	}
@@ -82,6 +84,16 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 	}
 	t.Input("promotion_ms", lab.Millis(time.Since(killed)))
 	return afterPromotion(ctx, t, st, topo, next, killed, lags, a, res, lease)
+}
+
+// plannedFailover asks the sentinels to hand primary's role to a replica, as host
+// patching does, and waits for the promotion; a sentinel that finds no replica fit
+// (NOGOODSLAVE) produced no fault.
+func plannedFailover(ctx context.Context, t *lab.Trial, st lab.Promoter, topo topologies.Topology, primary topologies.Node, timeout time.Duration) (topologies.Node, error) {
+	if _, err := nemesis.Inject(ctx, "sentinel-failover", nemesis.Target{Topology: topo, Recorder: t.Rec}); err != nil {
+		return nil, lab.NoFault("the sentinels started no failover: %v", err)
+	}
+	return lab.AwaitPromotionAfter(ctx, t, st, topo, primary, timeout, "SENTINEL FAILOVER, "+primary.Name()+" still running")
 }
 
 // replicaLags are the drawn pauses of one trial's replicas and when each really

@@ -234,3 +234,35 @@ func withParam(p lab.Params, name, value string) lab.Params {
 	}
 	return out
 }
+
+// A planned failover (SENTINEL FAILOVER) asked after every replica's pause has ended:
+// each judged trial proves the promotion with the old master still running and reads
+// the key on the promoted replica, which holds A's lock; the mode draws no series by
+// kill delay under link-kill, which it refuses when named.
+func TestFailoverLossPlanned(t *testing.T) {
+	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "planned", "delays": "100ms", "lag-max": "20ms"})
+	if len(rep.Variants) != 1 || rep.Variants[0].Name != "planned-delay-100ms" {
+		t.Fatalf("variants %v, want planned-delay-100ms alone", rep.Variants)
+	}
+	v := rep.Variants[0]
+	if v.Tally.Judged == 0 {
+		t.Fatalf("no judged trial: %v", v.Notes)
+	}
+	for _, tr := range v.Trials {
+		if tr.Outcome != results.Judged {
+			continue
+		}
+		planned := false
+		for _, p := range tr.Proof {
+			planned = planned || (strings.Contains(p, "promoted") && strings.Contains(p, "after SENTINEL FAILOVER, ") && strings.HasSuffix(p, "still running"))
+		}
+		if !planned || !provesARead(tr) || tr.Counts[results.LostLocks] != 0 {
+			t.Errorf("trial %d judged on %q, %d lost: want the planned promotion and the read proven, the lock kept (every pause had ended)", tr.N, tr.Proof, tr.Counts[results.LostLocks])
+		}
+	}
+	s, _ := lab.Lookup("failover-loss")
+	env := &lab.Env{Trials: 1, Params: lab.Params{"modes": "planned", "cut": "link-kill"}}
+	if _, err := lab.Run(context.Background(), s, env); !errors.As(err, new(*lab.ParamError)) {
+		t.Errorf("planned under link-kill: %v, want a ParamError", err)
+	}
+}
