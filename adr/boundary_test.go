@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,7 +91,7 @@ func TestPauseBoundaryAtTheWorkloadsTTLChecksTheModel(t *testing.T) {
 		t.Errorf("a break below the boundary does not contradict the model: %s", broke.Checked)
 	}
 	for brokeBelow, sized := range map[int]bool{0: true, 1: false} {
-		e := exposures(w, pauseBoundaryReports(brokeBelow), single)[1]
+		e := exposures(w, pauseBoundaryReports(brokeBelow), single)[slices.Index(FaultKinds, ClientPause)]
 		if e.Kind != ClientPause || e.Mutex == nil || (e.Mutex.NotSized == "") != sized {
 			t.Errorf("%d broke below: pause measured %+v, want sized %v", brokeBelow, e.Mutex, sized)
 		}

@@ -136,7 +136,7 @@ func TestEfficiencyCountsUnmeasuredFaultsAtTheirWorst(t *testing.T) {
 	// redlock: no pause-past-ttl variant for it, and its clock jump measured only at
 	// the lab's sizes (not sized): both count at their worst.
 	redlock := option(t, d, "redlock")
-	pause, jump := redlock.Faults[1], redlock.Faults[3]
+	pause, jump := redlock.Faults[slices.Index(FaultKinds, ClientPause)], redlock.Faults[slices.Index(FaultKinds, ClockJump)]
 	if pause.Kind != ClientPause || pause.Mutex != nil || jump.Kind != ClockJump || jump.Mutex == nil || jump.Mutex.NotSized == "" {
 		t.Fatalf("redlock's pause %+v, jump %+v: want the pause unmeasured and the jump not sized", pause, jump)
 	}

@@ -34,7 +34,7 @@ func NotApplicable(k FaultKind, o *Option) string {
 		// under every option and is not compared here.
 		return "no lock service: the store judges every update"
 	}
-	if _, measured := declared(k, o); k == Failover && !measured {
+	if _, promotes := declared(Failover, o); (k == Failover || k == PlannedFailover) && !promotes {
 		return "nothing is promoted: one server, or independent nodes"
 	}
 	return ""
@@ -87,6 +87,9 @@ func declared(k FaultKind, o *Option) (backend.Probe, bool) {
 	if k == Failover && o.Mode != "" {
 		_, ok := st.GuardOf(o.Mode)
 		return backend.Probe{Fault: k, Scenario: "failover-loss", Lock: failoverLossDelays("", o.Mode)}, ok
+	}
+	if k == PlannedFailover && o.Mode != "" {
+		return backend.Probe{}, false // a guard is measured through a crash only
 	}
 	if kf := st.KeyedFailover; k == Failover && kf != nil {
 		// The store's own failover, its key's master killed: a fenced option's data

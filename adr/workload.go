@@ -34,14 +34,15 @@ const (
 type FaultKind = backend.Fault
 
 const (
-	Failover     = backend.FailoverFault
-	ClientPause  = backend.ClientPauseFault
-	RestartEmpty = backend.RestartEmptyFault
-	ClockJump    = backend.ClockJumpFault
+	Failover        = backend.FailoverFault
+	PlannedFailover = backend.PlannedFailoverFault
+	ClientPause     = backend.ClientPauseFault
+	RestartEmpty    = backend.RestartEmptyFault
+	ClockJump       = backend.ClockJumpFault
 )
 
 // FaultKinds lists every kind, in the order the ADR shows them.
-var FaultKinds = []FaultKind{Failover, ClientPause, RestartEmpty, ClockJump}
+var FaultKinds = []FaultKind{Failover, PlannedFailover, ClientPause, RestartEmpty, ClockJump}
 
 // Workload is the decision's input, as the team writes it (see docs/adr.md).
 type Workload struct {
@@ -80,10 +81,13 @@ type Budget struct {
 
 // Faults are the rates the team expects per year, one entry per kind.
 type Faults struct {
-	Failover     *FaultRate `yaml:"failover"`
-	ClientPause  *FaultRate `yaml:"client_pause"`
-	RestartEmpty *FaultRate `yaml:"node_restart_empty"`
-	ClockJump    *FaultRate `yaml:"clock_jump"`
+	// Failover is a crash: the primary dies and another is promoted.
+	Failover *FaultRate `yaml:"failover"`
+	// PlannedFailover is a handover on request (host patching): the old primary lives on.
+	PlannedFailover *FaultRate `yaml:"planned_failover"`
+	ClientPause     *FaultRate `yaml:"client_pause"`
+	RestartEmpty    *FaultRate `yaml:"node_restart_empty"`
+	ClockJump       *FaultRate `yaml:"clock_jump"`
 }
 
 // FaultRate is one kind's expected count per year and where the figure comes from.
@@ -103,6 +107,8 @@ func (f Faults) Rate(k FaultKind) *FaultRate {
 	switch k {
 	case Failover:
 		return f.Failover
+	case PlannedFailover:
+		return f.PlannedFailover
 	case ClientPause:
 		return f.ClientPause
 	case RestartEmpty:

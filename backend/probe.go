@@ -4,10 +4,13 @@ package backend
 type Fault string
 
 const (
-	FailoverFault     Fault = "failover"           // the store promotes another server
-	ClientPauseFault  Fault = "client_pause"       // the holder stops past its lease
-	RestartEmptyFault Fault = "node_restart_empty" // a server comes back without its data
-	ClockJumpFault    Fault = "clock_jump"         // a server's clock leaps forward
+	FailoverFault Fault = "failover" // a server dies and the store promotes another
+	// PlannedFailoverFault: the store hands the primary's role over on request (host
+	// patching, SENTINEL FAILOVER); the old primary lives on.
+	PlannedFailoverFault Fault = "planned_failover"
+	ClientPauseFault     Fault = "client_pause"       // the holder stops past its lease
+	RestartEmptyFault    Fault = "node_restart_empty" // a server comes back without its data
+	ClockJumpFault       Fault = "clock_jump"         // a server's clock leaps forward
 )
 
 // Mechanism is how a fault breaks a strategy's lock, where a model of the decision

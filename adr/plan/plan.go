@@ -231,7 +231,7 @@ type planned struct {
 // plannedRuns are the scenarios the ADR reads, run as their per-trial times were
 // measured (measuredTrials), so that the variant count and the time per trial hold.
 var plannedRuns = map[string]planned{
-	"failover-loss":     {params: "--param modes=none,wait1,wait2,min-replicas", variants: 20, pooled: 5},
+	"failover-loss":     {params: "--param modes=none,wait1,wait2,min-replicas,planned", variants: 25, pooled: 5},
 	"pause-past-ttl":    {variants: 5, byStrategy: true}, // at the workload's TTL: see pauseParams
 	"single-clock-skew": {variants: 5},
 	"redlock-kleppmann": {variants: 6},

@@ -72,7 +72,8 @@ func TestTrialTimeFromTheGivenResults(t *testing.T) {
 
 // A failover the cluster's options need is planned on the cluster: failover-loss
 // runs sentinel unless told, so the step names both, and counts the cluster's
-// variants (none and wait1 at five delays); without them it stays sentinel's.
+// variants (none and wait1 at five delays) beside sentinel's 25 (four guards and the
+// planned failover at five delays); without them it stays sentinel's.
 func TestPlannedFailoverTrialsRunOnTheClusterItsOptionsNeed(t *testing.T) {
 	w, err := adr.LoadWorkload("../testdata/efficiency.yaml")
 	if err != nil {
@@ -85,11 +86,11 @@ func TestPlannedFailoverTrialsRunOnTheClusterItsOptionsNeed(t *testing.T) {
 		t.Fatalf("steps: %+v", p.Steps)
 	}
 	withCluster, without := p.Steps[0], p.Steps[1]
-	if !strings.Contains(withCluster.Command, "--param modes=none,wait1,wait2,min-replicas --param strategies=sentinel,cluster") ||
-		!strings.Contains(withCluster.What, "(30 variants)") {
+	if !strings.Contains(withCluster.Command, "--param modes=none,wait1,wait2,min-replicas,planned --param strategies=sentinel,cluster") ||
+		!strings.Contains(withCluster.What, "(35 variants)") {
 		t.Errorf("the cluster's step: %s / %s", withCluster.What, withCluster.Command)
 	}
-	if strings.Contains(without.Command, "strategies=") || !strings.Contains(without.What, "(20 variants)") {
+	if strings.Contains(without.Command, "strategies=") || !strings.Contains(without.What, "(25 variants)") {
 		t.Errorf("sentinel's step: %s / %s", without.What, without.Command)
 	}
 }

@@ -45,7 +45,9 @@ var sentinelStrategies = []backend.Strategy{
 	{Name: "sentinel", Position: 2, SafetyRank: backend.RankFailover, Presets: everyPreset,
 		Synthetic: &backend.Synthetic{Attempt: 75 * time.Microsecond, RoundTrips: 1, Capacity: 27000, Topology: "sentinel (master + 2 replicas + 3 sentinels)"},
 		Probes: []backend.Probe{{Fault: backend.FailoverFault, Scenario: "failover-loss", Lock: []string{"none-delay-*"}, Mechanism: backend.AsyncPromotion,
-			Fenced: &backend.DataProbe{Scenario: "fence-regression", Variants: []string{"sentinel/lagging-followers"}, Measure: "reissued_tokens"}}},
+			Fenced: &backend.DataProbe{Scenario: "fence-regression", Variants: []string{"sentinel/lagging-followers"}, Measure: "reissued_tokens"}},
+			// SENTINEL FAILOVER with no guard; no scenario measures a fence through it.
+			{Fault: backend.PlannedFailoverFault, Scenario: "failover-loss", Lock: []string{"planned-delay-*"}}},
 		Guards: []backend.Guard{
 			{Mode: "wait2", Name: "sentinel + WAIT 2"},
 			{Mode: "min-replicas", Name: "sentinel + min-replicas-to-write 1"}}},

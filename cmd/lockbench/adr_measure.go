@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,6 +56,42 @@ func folderState(dir string) (string, error) {
 	return "partial", nil
 }
 
+// otherParams says, for a safety folder, the --param values it was made with when they
+// are not the step's: a folder an earlier plan made (fewer modes, say) is not kept as
+// if it answered this one. "" when they agree, or the folder records none.
+func otherParams(dir string, args []string) string {
+	b, err := os.ReadFile(filepath.Join(dir, resultsdir.JSONFile))
+	if err != nil {
+		return ""
+	}
+	var head struct {
+		Command *struct {
+			Params map[string]string `json:"params"`
+		} `json:"command"`
+	}
+	if json.Unmarshal(b, &head) != nil || head.Command == nil {
+		return ""
+	}
+	want := map[string]string{}
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == "--param" {
+			k, v, _ := strings.Cut(args[i+1], "=")
+			want[k] = v
+		}
+	}
+	if maps.Equal(want, head.Command.Params) {
+		return ""
+	}
+	var was []string
+	for _, k := range slices.Sorted(maps.Keys(head.Command.Params)) {
+		was = append(was, "--param "+k+"="+head.Command.Params[k])
+	}
+	if len(was) == 0 {
+		return "no --param"
+	}
+	return strings.Join(was, " ")
+}
+
 // measurePlan runs the plan's commands in order through the run and safety commands
 // themselves: a complete folder is kept, an interrupted one carried on with --resume.
 // With a budget above 0, a step whose estimate would take the time spent past it is
@@ -73,6 +111,9 @@ func measurePlan(p *plan.Plan, budget time.Duration, stdout, stderr io.Writer) (
 			return m, err
 		}
 		if state == "complete" {
+			if was := otherParams(st.Out, st.Args); was != "" {
+				return m, fmt.Errorf("step %d: %s was made with %s, and the plan now runs %s: move it away (or give it to --results to keep reading it) and run again", i, st.Out, was, st.Command)
+			}
 			fmt.Fprintf(stdout, "step %d: kept %s (complete)\n", i, st.Out)
 			m.kept = append(m.kept, st.Out)
 			continue

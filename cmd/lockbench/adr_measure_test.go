@@ -102,6 +102,38 @@ func TestADRMeasureResumesAndStopsOnFailure(t *testing.T) {
 	}
 }
 
+// A complete folder made with other params (an earlier plan's, with fewer modes) is
+// not kept as if it answered the step: the run stops naming both commands, and runs
+// nothing; the same params are kept.
+func TestADRMeasureRefusesAFolderMadeWithOtherParams(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lag")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(params string) {
+		doc := `{"complete": true, "command": {"scenarios": ["replication-lag"], "trials": 1, "seed": 1, "params": ` + params + `}, "reports": []}`
+		if err := os.WriteFile(filepath.Join(dir, "results.json"), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saved := dispatch
+	t.Cleanup(func() { dispatch = saved })
+	dispatch = func(args []string, _ io.Reader, _, _ io.Writer) int {
+		t.Errorf("ran %q", args)
+		return 0
+	}
+	p := &plan.Plan{Steps: []plan.Step{lagStep(dir, time.Second)}}
+	write(`{"rates": "0", "saturate": "off"}`)
+	_, err := measurePlan(p, 0, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "was made with --param rates=0 --param saturate=off") || !strings.Contains(err.Error(), "probes=5") {
+		t.Fatalf("a folder made without probes=5: %v", err)
+	}
+	write(`{"rates": "0", "saturate": "off", "probes": "5"}`)
+	if m, err := measurePlan(p, 0, io.Discard, io.Discard); err != nil || len(m.kept) != 1 {
+		t.Fatalf("the same params: kept %v, %v", m.kept, err)
+	}
+}
+
 func TestADRMeasureUsageErrorsExitTwo(t *testing.T) {
 	for _, args := range [][]string{
 		{"adr", "--workload", adrExample, "--measure"},                                  // no --out

@@ -82,7 +82,7 @@ func TestADRPlanBadWorkloadExitsTwoNamingTheField(t *testing.T) {
 	}
 	cases := []struct{ from, to, field string }{
 		{"title:", "colour: red\ntitle:", "colour"},
-		{"    per_year: 4\n", "    per_year: -4\n", "faults.failover.per_year"},
+		{"    per_year: 4\n", "    per_year: -4\n", "faults.planned_failover.per_year"},
 		{"hold: 50ms", "hold: soon", "hold"},
 		{"lock_rate_per_second: 10 ", "lock_rate_per_second: 40 ", "keys"}, // 40/s x 50 ms on one key: u = 2
 	}

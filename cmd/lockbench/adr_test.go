@@ -53,7 +53,7 @@ func TestADRBadWorkloadExitsTwoNamingTheField(t *testing.T) {
 	inputs := adrInputs(t)
 	cases := []struct{ name, from, to, field string }{
 		{"unknown field", "title:", "colour: red\ntitle:", "colour"},
-		{"negative rate", "    per_year: 4\n", "    per_year: -4\n", "faults.failover.per_year"},
+		{"negative rate", "    per_year: 4\n", "    per_year: -4\n", "faults.planned_failover.per_year"},
 		{"purpose not one of the two", "purpose: efficiency", "purpose: speed", "purpose"},
 	}
 	for _, c := range cases {

@@ -91,6 +91,11 @@ var WriteupClaims = []WriteupClaim{
 	{Step: "step 4", Claim: "on a Redis Cluster, WAIT 1 on the key's master narrows the loss window: it loses fewer locks than no guard",
 		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
 			fewer("WAIT 1 loses fewer than no guard on a cluster at some delay (each delay tested apart)", false, names("cluster/wait1-delay-*"), names("cluster/none-delay-*"))}},
+	// Host patching fails over on request (SENTINEL FAILOVER): the old master lives on
+	// and the replica is promoted by command, not after a crash.
+	{Step: "step 4", Claim: "a planned Sentinel failover (SENTINEL FAILOVER, as host patching does) also promotes a replica without the lock",
+		Scenario: "failover-loss", By: LostLocks, Checks: []Check{
+			occurs("with no guard, some planned failover loses an acknowledged lock", "planned-delay-*")}},
 	{Step: "step 4", Claim: "an old master that comes back takes writes until it is demoted (split brain)",
 		Scenario: "failover-loss", By: Violations, Checks: []Check{
 			occurs("stopped through the failover, then resumed, the old master grants beside the new one", "zombie")}},
