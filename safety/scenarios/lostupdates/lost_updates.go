@@ -94,7 +94,8 @@ func isFiveNodeRedlock(st lab.Store) bool {
 }
 
 // defaultLockServices are the lock services run without --param strategies, one or two
-// a break (the others that fit run when named).
+// a break; the others that fit run when named (a Redis Cluster, say, which starts a
+// fresh deployment per trial).
 var defaultLockServices = []string{"single", "etcd", "zookeeper", pgAdvisory, "sentinel", "redlock"}
 
 // allBreaks are the lock breaks and the lock-free writers' redelivery.
@@ -102,10 +103,6 @@ func allBreaks() []string { return append(lockBreakNames(), lockFreeRedelivery) 
 
 // allStrategies are the lock services and the lock-free writers.
 func allStrategies() []string { return append(lostUpdatesStrategies(), lockFreeModes...) }
-
-// onRequest are the lock services run only when --param strategies names them: a
-// Redis Cluster starts a fresh deployment per trial.
-var onRequest = []string{"cluster"}
 
 // defaultStrategies are the default lock services this program registered and the
 // lock-free writers.
@@ -138,13 +135,13 @@ func lockBreakNames() []string {
 }
 
 // lostUpdatesStrategies are the lock services some break fits: the default ones first,
-// in their order, then the others (the cluster among them) sorted.
+// in their order, then the others sorted.
 func lostUpdatesStrategies() []string {
 	fitsSome := func(st lab.Store) bool {
 		return slices.ContainsFunc(lockBreaks, func(b lockBreak) bool { return b.fits(st) })
 	}
 	out := slices.Clone(defaultLockServices)
-	for _, name := range append(lab.StrategiesWhere(fitsSome), onRequest...) {
+	for _, name := range lab.StrategiesWhere(fitsSome) {
 		if !slices.Contains(out, name) {
 			out = append(out, name)
 		}
