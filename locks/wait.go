@@ -17,7 +17,8 @@ type WaitOptions struct {
 	Timeout time.Duration
 }
 
-func (o WaitOptions) withDefaults() WaitOptions {
+// WithDefaults fills what o leaves zero: one replica, 100 ms.
+func (o WaitOptions) WithDefaults() WaitOptions {
 	if o.Replicas <= 0 {
 		o.Replicas = 1
 	}
@@ -36,7 +37,7 @@ type waitLocker struct {
 
 // NewWait locks on the master at addr and waits for opts.Replicas replicas.
 func NewWait(ctx context.Context, addr string, opts WaitOptions) (Locker, error) {
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	core, err := newSingleFor(ctx, addr, "wait", opts.RedisOptions)
 	if err != nil {
 		return nil, err
@@ -53,7 +54,7 @@ func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration)
 // replicas acknowledged it. A store whose key's master is found per key (a cluster)
 // calls it with that master's client.
 func AcquireAcknowledged(ctx context.Context, client redis.Cmdable, key string, ttl time.Duration, opts WaitOptions, giveBack func(context.Context, Lease)) (Lease, error) {
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	if ttl <= 0 {
 		return Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}

@@ -3,6 +3,7 @@ package rediscluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -43,7 +44,7 @@ const syntheticTopology = "cluster (3 masters + 1 replica each)"
 func init() {
 	redisconn.Allow(StrategyCluster, clusterCommands(nil))
 	redisconn.Allow(StrategyWait, clusterCommands([]string{"WAIT"}))
-	redisconn.Allow(StrategyFenced, clusterCommands(nil))
+	redisconn.Allow(StrategyFenced, clusterCommands([]string{"WAIT"})) // cluster-wait's fenced form waits too
 	spec := topologies.Spec{Kind: Kind}
 	locks.Register(StrategyCluster, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 		return NewCluster(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
@@ -160,6 +161,43 @@ func NewClusterWait(ctx context.Context, seeds []string, opts locks.WaitOptions)
 		return nil, err
 	}
 	return &clusterWait{clusterLocker: l, opts: opts}, nil
+}
+
+// clusterWaitFenced is cluster-wait whose grants carry cluster-fenced's number: the
+// fenced script on the key's master, then WAIT there (a round trip more than
+// cluster-wait's pipeline: the safety scenarios' fenced form, not a benchmarked one).
+type clusterWaitFenced struct {
+	clusterFenced
+	opts locks.WaitOptions
+}
+
+// NewClusterWaitFenced is NewClusterWait numbering each grant as NewClusterFenced does.
+func NewClusterWaitFenced(ctx context.Context, seeds []string, opts locks.WaitOptions) (locks.Locker, error) {
+	l, err := NewClusterFenced(ctx, seeds, opts.RedisOptions)
+	if err != nil {
+		return nil, err
+	}
+	return &clusterWaitFenced{clusterFenced: *l.(*clusterFenced), opts: opts.WithDefaults()}, nil
+}
+
+func (w *clusterWaitFenced) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+	lease, err := w.clusterFenced.Acquire(ctx, key, ttl)
+	if err != nil {
+		return lease, err
+	}
+	master, err := w.client.MasterForKey(ctx, key)
+	if err == nil {
+		var acked int64
+		if acked, err = master.Do(ctx, "WAIT", w.opts.Replicas, w.opts.Timeout.Milliseconds()).Int64(); err == nil && acked < int64(w.opts.Replicas) {
+			err = fmt.Errorf("%w: %d of %d replicas within %v", locks.ErrNotReplicated, acked, w.opts.Replicas, w.opts.Timeout)
+		}
+	}
+	if err != nil { // the master holds a lock no failover would keep, or may: give it back
+		w.reloadAfter(ctx, err)
+		w.GiveBack(ctx, lease)
+		return locks.Lease{}, err
+	}
+	return lease, nil
 }
 
 func (w *clusterWait) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {

@@ -216,6 +216,26 @@ func TestClusterFencedNumbersItsGrants(t *testing.T) {
 	c := startCluster(t, topologies.Spec{})
 	l := build(t, rediscluster.StrategyFenced, c)
 	lockstest.Conformance(t, l, 8, 25)
+	numbersGrantsOnEveryMaster(t, c, l)
+}
+
+// cluster-wait's fenced form (the safety scenarios' cluster-wait + fence) is a lock
+// that numbers its grants as cluster-fenced does.
+func TestClusterWaitFencedNumbersItsGrants(t *testing.T) {
+	c := startCluster(t, topologies.Spec{})
+	l, err := rediscluster.NewClusterWaitFenced(context.Background(), topologies.Addrs(c.Masters()), locks.WaitOptions{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	lockstest.Conformance(t, l, 8, 25)
+	numbersGrantsOnEveryMaster(t, c, l)
+}
+
+// numbersGrantsOnEveryMaster takes a key of each master five times: the fences grow,
+// and the master's counter holds the last.
+func numbersGrantsOnEveryMaster(t *testing.T, c *rediscluster.Cluster, l locks.Locker) {
+	t.Helper()
 	ctx := context.Background()
 	for _, m := range c.Masters() {
 		key, err := rediscluster.KeyServedBy(ctx, m.Addr(), "fenced")

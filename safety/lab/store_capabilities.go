@@ -41,8 +41,8 @@ func RegisteredOf(strategies []string) []string {
 	return out
 }
 
-// PartialFence is a store whose fenced locker does not number every grant: Redlock
-// counts on master 0 alone, a strategy may have no fenced form yet.
+// PartialFence is a store whose fenced locker does not number every grant (Redlock
+// counts on master 0 alone).
 type PartialFence interface {
 	// FenceOrdersEveryGrant says whether every grant passes through the fence.
 	FenceOrdersEveryGrant() bool

@@ -35,20 +35,15 @@ func (s store) FenceSource() string {
 	return "INCR fence:{key} in the lock key's slot, in the script that sets the key (asynchronously replicated)"
 }
 
-// FenceOrdersEveryGrant: cluster's and cluster-fenced's slot counter numbers every
-// grant; cluster-wait has no fenced form yet.
-func (s store) FenceOrdersEveryGrant() bool {
-	return s.strategy == rediscluster.StrategyCluster || s.strategy == rediscluster.StrategyFenced
-}
-
-// Locker is the strategy's locker; a fenced cluster one is cluster-fenced (cluster-wait
-// has no fenced form yet).
+// Locker is the strategy's locker; a fenced one numbers its grants in the key's slot
+// (cluster-fenced's script), cluster-wait's then waiting for the replica.
 func (s store) Locker(ctx context.Context, topo topologies.Topology, fenced bool) (locks.Locker, error) {
 	if fenced {
-		if !s.FenceOrdersEveryGrant() {
-			return nil, fmt.Errorf("%s: no fenced form yet (cluster-fenced is cluster's)", s.strategy)
+		seeds := topologies.Addrs(topo.Masters())
+		if s.strategy == rediscluster.StrategyWait {
+			return rediscluster.NewClusterWaitFenced(ctx, seeds, locks.WaitOptions{})
 		}
-		return rediscluster.NewClusterFenced(ctx, topologies.Addrs(topo.Masters()), locks.RedisOptions{})
+		return rediscluster.NewClusterFenced(ctx, seeds, locks.RedisOptions{})
 	}
 	return locks.ForTopology(ctx, s.strategy, topo, locks.Options{})
 }

@@ -67,14 +67,14 @@ func TestBreaksRunOnTheStoresTheirCapabilitiesFit(t *testing.T) {
 	}
 }
 
-// TestALockWithoutAFencedFormWritesNoToken: cluster-wait has no fenced locker, so the
-// fenced guards are no variant of it and its unfenced ones write without a token.
-func TestALockWithoutAFencedFormWritesNoToken(t *testing.T) {
+// TestClusterWaitWritesWithItsFence: cluster-wait's fenced form numbers every grant in
+// the key's slot, so its fenced guards are variants and write with its token.
+func TestClusterWaitWritesWithItsFence(t *testing.T) {
 	runs, fenced := planOf(t, lab.Params{"strategies": "cluster-wait", "breaks": "failover"})
 	if !slices.Equal(runs["failover"], []string{"cluster-wait"}) {
 		t.Fatalf("failover runs on %v, want cluster-wait", runs["failover"])
 	}
-	if fenced["cluster-wait"] {
-		t.Error("cluster-wait: a lock fence, but it has no fenced form")
+	if !fenced["cluster-wait"] {
+		t.Error("cluster-wait: no lock fence, but its fenced form numbers every grant")
 	}
 }

@@ -90,3 +90,19 @@ func TestPauseBoundaryRefusesBadParams(t *testing.T) {
 		}
 	}
 }
+
+// cluster-wait runs as the others do: its fenced form (cluster-fenced's numbered grant,
+// then WAIT) is the locker every variant's clients use, so both sides of the boundary
+// are judged; before it had one, every trial failed to start and the boundary was
+// checked on one strategy fewer.
+func TestPauseBoundaryOnClusterWait(t *testing.T) {
+	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "cluster-wait", "mode": "boundary", "ttl": "300ms", "pause-at": "100ms"})
+	if len(rep.Variants) != 2 {
+		t.Fatalf("variants %d, want both sides", len(rep.Variants))
+	}
+	for _, v := range rep.Variants {
+		if v.Tally.Judged != 1 {
+			t.Errorf("%s: %d judged of %d (errors %s): want its trial judged", v.Name, v.Tally.Judged, v.Tally.Trials, v.Tally.ErrorsString())
+		}
+	}
+}
