@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockbench/lockbench/internal/sleep"
 	"math/rand/v2"
 	"time"
 
@@ -99,15 +100,12 @@ func (w *locked) acquire(ctx context.Context, key string) (locks.Lease, int, err
 	}
 }
 
+// pause waits d, or returns ctx's error when it ends first.
 func pause(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
+	if !sleep.For(ctx, d) {
 		return ctx.Err()
 	}
+	return nil
 }
 
 func (w *locked) Audit(ctx context.Context) (Audit, error) { return auditPG(ctx, w.res) }
