@@ -1,14 +1,9 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -30,68 +25,6 @@ type measured struct {
 	left      []plan.Step
 }
 
-// folderState says whether a step's folder is complete, interrupted (results.json
-// says not complete: carried on with --resume) or not begun.
-func folderState(dir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, resultsdir.JSONFile))
-	if errors.Is(err, os.ErrNotExist) {
-		entries, err := os.ReadDir(dir)
-		if err == nil && len(entries) > 0 {
-			return "", fmt.Errorf("%s holds files but no %s: move it away to measure it again", dir, resultsdir.JSONFile)
-		}
-		return "absent", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	var head struct {
-		Complete bool `json:"complete"`
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return "", fmt.Errorf("%s: %w", filepath.Join(dir, resultsdir.JSONFile), err)
-	}
-	if head.Complete {
-		return "complete", nil
-	}
-	return "partial", nil
-}
-
-// otherParams says, for a safety folder, the --param values it was made with when they
-// are not the step's: a folder an earlier plan made (fewer modes, say) is not kept as
-// if it answered this one. "" when they agree, or the folder records none.
-func otherParams(dir string, args []string) string {
-	b, err := os.ReadFile(filepath.Join(dir, resultsdir.JSONFile))
-	if err != nil {
-		return ""
-	}
-	var head struct {
-		Command *struct {
-			Params map[string]string `json:"params"`
-		} `json:"command"`
-	}
-	if json.Unmarshal(b, &head) != nil || head.Command == nil {
-		return ""
-	}
-	want := map[string]string{}
-	for i := 0; i+1 < len(args); i++ {
-		if args[i] == "--param" {
-			k, v, _ := strings.Cut(args[i+1], "=")
-			want[k] = v
-		}
-	}
-	if maps.Equal(want, head.Command.Params) {
-		return ""
-	}
-	var was []string
-	for _, k := range slices.Sorted(maps.Keys(head.Command.Params)) {
-		was = append(was, "--param "+k+"="+head.Command.Params[k])
-	}
-	if len(was) == 0 {
-		return "no --param"
-	}
-	return strings.Join(was, " ")
-}
-
 // measurePlan runs the plan's commands in order through the run and safety commands
 // themselves: a complete folder is kept, an interrupted one carried on with --resume.
 // With a budget above 0, a step whose estimate would take the time spent past it is
@@ -106,12 +39,12 @@ func measurePlan(p *plan.Plan, budget time.Duration, stdout, stderr io.Writer) (
 			continue
 		}
 		i++
-		state, err := folderState(st.Out)
+		state, err := resultsdir.State(st.Out)
 		if err != nil {
 			return m, err
 		}
 		if state == "complete" {
-			if was := otherParams(st.Out, st.Args); was != "" {
+			if was := resultsdir.OtherParams(st.Out, st.Args); was != "" {
 				return m, fmt.Errorf("step %d: %s was made with %s, and the plan now runs %s: move it away (or give it to --results to keep reading it) and run again", i, st.Out, was, st.Command)
 			}
 			fmt.Fprintf(stdout, "step %d: kept %s (complete)\n", i, st.Out)

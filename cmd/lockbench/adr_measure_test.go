@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/adr/plan"
+	"github.com/lockbench/lockbench/resultsdir"
 )
 
 // lagStep is a tiny real step: one replication-lag trial of 5 probes on a real Redis.
@@ -34,7 +35,7 @@ func TestADRMeasureRunsATinyPlanResumably(t *testing.T) {
 	if err := measureThenWrite(p, adrExample, inputs, out, time.Hour, "2026-12-02", "lockbench adr --measure", &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	if state, err := folderState(first); state != "complete" || err != nil {
+	if state, err := resultsdir.State(first); state != "complete" || err != nil {
 		t.Fatalf("the step within the budget: %s %v\n%s", state, err, stderr.String())
 	}
 	if _, err := os.Stat(second); !os.IsNotExist(err) {
