@@ -130,3 +130,30 @@ func TestSingleJumpBoundaryAtTheWorkloadsTTLAndHold(t *testing.T) {
 		t.Errorf("a run at another hold read as the workload's: %s", other.Checked)
 	}
 }
+
+// A fault the size model finds too small to break any hold asks no measurement: the
+// shipped efficiency workload's jumps (at most 1 s, below TTL - hold) leave nothing
+// missing on either side of single + fence; a break below the boundary contradicts the
+// model, and the fault is missing evidence again.
+func TestAFaultSizedAwayAsksNoMeasurement(t *testing.T) {
+	w, err := LoadWorkload("../docs/adr-workload.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := func(side, jump, factor string) map[string]string {
+		return map[string]string{"side": side, "jump": jump, "jump_factor": factor, "ttl": "30s", "hold": "50ms"}
+	}
+	boundary := func(brokeBelow int) []*results.Report {
+		return adrtest.HandReport("single-clock-skew", boundaryVariant("jump-below-0.8x", p("below", "23.96s", "0.8"), 3, brokeBelow),
+			boundaryVariant("jump-above-1.2x", p("above", "35.94s", "1.2"), 3, 3))
+	}
+	fenced := &Option{Kind: Fenced, Probe: "single"}
+	for brokeBelow, missing := range map[int]bool{0: false, 1: true} {
+		es := exposures(w, boundary(brokeBelow), fenced)
+		for _, data := range []bool{false, true} {
+			if _, m := Total(es, data); slices.Contains(m, ClockJump) != missing {
+				t.Errorf("%d broke below, data side %v: missing %v, want clock_jump missing %v", brokeBelow, data, m, missing)
+			}
+		}
+	}
+}

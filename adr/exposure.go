@@ -143,7 +143,7 @@ func Total(es []Exposure, data bool) (Expected, []FaultKind) {
 	var sum Expected
 	var missing []FaultKind
 	for _, e := range es {
-		if e.NA != "" || e.PerYear == 0 {
+		if e.NA != "" || e.PerYear == 0 || e.sizedAway() {
 			continue
 		}
 		m := e.side(data)
@@ -166,6 +166,12 @@ func UnmeasuredBound(es []Exposure, missing []FaultKind) float64 {
 		}
 	}
 	return sum
+}
+
+// sizedAway says the size model, unchallenged by the lab, finds no counted fault large
+// enough to break a hold: nothing to measure on either side, 0 a year.
+func (e Exposure) sizedAway() bool {
+	return e.Model != nil && e.Model.Share == 0 && !e.Model.Unsized && e.Model.Contradicted == ""
 }
 
 // share is the size model's share of counted faults that can break a hold; 1 when
