@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -91,9 +92,18 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 // (NOGOODSLAVE) produced no fault.
 func plannedFailover(ctx context.Context, t *lab.Trial, st lab.Promoter, topo topologies.Topology, primary topologies.Node, timeout time.Duration) (topologies.Node, error) {
 	if _, err := nemesis.Inject(ctx, "sentinel-failover", nemesis.Target{Topology: topo, Recorder: t.Rec}); err != nil {
-		return nil, lab.NoFault("the sentinels started no failover: %v", err)
+		if refusedFailover(err) {
+			return nil, lab.NoFault("the sentinels started no failover: %v", err)
+		}
+		return nil, lab.Failed("nemesis", err)
 	}
 	return lab.AwaitPromotionAfter(ctx, t, st, topo, primary, timeout, "SENTINEL FAILOVER, "+primary.Name()+" still running")
+}
+
+// refusedFailover: the sentinel answered but would not fail over now (no replica fit,
+// or a failover already in progress): no fault, as opposed to a failed request.
+func refusedFailover(err error) bool {
+	return strings.Contains(err.Error(), "NOGOODSLAVE") || strings.Contains(err.Error(), "INPROG")
 }
 
 // replicaLags are the drawn pauses of one trial's replicas and when each really

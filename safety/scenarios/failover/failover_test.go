@@ -266,3 +266,17 @@ func TestFailoverLossPlanned(t *testing.T) {
 		t.Errorf("planned under link-kill: %v, want a ParamError", err)
 	}
 }
+
+// A sentinel's refusal is no fault produced; any other failure of the request is an
+// error of the nemesis, never counted as a refusal.
+func TestARefusedPlannedFailoverIsNoFault(t *testing.T) {
+	for msg, refused := range map[string]bool{
+		"SENTINEL FAILOVER lockbench on sentinel-0: NOGOODSLAVE No suitable replica to promote": true,
+		"SENTINEL FAILOVER lockbench on sentinel-0: INPROG Failover already in progress":       true,
+		"SENTINEL FAILOVER lockbench on sentinel-0: dial tcp 127.0.0.1:1: connection refused":  false,
+	} {
+		if got := refusedFailover(errors.New(msg)); got != refused {
+			t.Errorf("%q: refused %v, want %v", msg, got, refused)
+		}
+	}
+}

@@ -72,7 +72,7 @@ func newBreakRig(ctx context.Context, env *lab.Env, brk, strategy string, cfg lo
 		if lab.IsKeyedFailover(st) { // the key's own master fails over, as in a Redis Cluster
 			return newKeyedFailoverRig(env, st)
 		}
-		return newFailoverRig(env)
+		return newFailoverRig(env, strategy)
 	case "redlock-restart":
 		return newRedlockRig(ctx, env, strategy, cfg)
 	case "clock-jump":
@@ -191,7 +191,7 @@ type failoverStore interface {
 	lab.FenceReader
 }
 
-// failoverRig: sentinel deployments borrowed from failover-loss's re-forming pool.
+// failoverRig: the strategy's sentinel deployments borrowed from failover-loss's re-forming pool.
 // The replicas lag (CLIENT PAUSE, sentinelStore.Lag) from before A's first lease, so
 // that neither of A's leases nor their INCR fences reach them; the master is killed in
 // the middle of A's change and a replica is promoted; B locks on it.
@@ -209,8 +209,8 @@ const failoverLease = 10 * time.Second
 // of it, and the promotion waits for them.
 const failoverPromotion = 15 * time.Second
 
-func newFailoverRig(env *lab.Env) (*failoverRig, error) {
-	run, err := sentinelrig.NewRun(env, sentinelrig.Config{DownAfter: 400 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
+func newFailoverRig(env *lab.Env, strategy string) (*failoverRig, error) {
+	run, err := sentinelrig.NewRun(env, sentinelrig.Config{Strategy: strategy, DownAfter: 400 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
 		Reuse: true, Deployments: 2, ReformTimeout: 15 * time.Second})
 	if err != nil {
 		return nil, err
