@@ -17,6 +17,15 @@ type WaitOptions struct {
 	Timeout time.Duration
 }
 
+// Acknowledged is nil when WAIT's count of replicas reaches o's, ErrNotReplicated
+// otherwise.
+func (o WaitOptions) Acknowledged(acked int64) error {
+	if acked < int64(o.Replicas) {
+		return fmt.Errorf("%w: %d of %d replicas within %v", ErrNotReplicated, acked, o.Replicas, o.Timeout)
+	}
+	return nil
+}
+
 // WithDefaults fills what o leaves zero: one replica, 100 ms.
 func (o WaitOptions) WithDefaults() WaitOptions {
 	if o.Replicas <= 0 {
@@ -84,10 +93,10 @@ func AcquireAcknowledged(ctx context.Context, client redis.Cmdable, key string, 
 		giveBack(ctx, lease)
 		return Lease{}, fmt.Errorf("WAIT %d after the SET: %w", opts.Replicas, waitErr)
 	}
-	if acked < int64(opts.Replicas) {
+	if err := opts.Acknowledged(acked); err != nil {
 		// The master holds a lock no failover would keep: give it back.
 		giveBack(ctx, lease)
-		return Lease{}, fmt.Errorf("%w: %d of %d replicas within %v", ErrNotReplicated, acked, opts.Replicas, opts.Timeout)
+		return Lease{}, err
 	}
 	lease.ValidUntil = lease.Start.Add(ttl)
 	return lease, nil

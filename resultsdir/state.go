@@ -11,47 +11,55 @@ import (
 	"strings"
 )
 
-// State says whether a results folder is "complete", "partial" (its results.json says
-// not complete: a run to carry on with --resume) or "absent" (not begun); a folder of
-// other files is an error.
-func State(dir string) (string, error) {
+// Folder is what a results folder's results.json says of the run that made it.
+type Folder struct {
+	// State is "complete", "partial" (not complete: a run to carry on with --resume) or
+	// "absent" (not begun).
+	State string
+	// Params are a safety run's --param values; nil when the folder records none.
+	Params map[string]string
+}
+
+// Inspect reads dir's results.json once; a folder of other files is an error.
+func Inspect(dir string) (Folder, error) {
 	b, err := os.ReadFile(filepath.Join(dir, JSONFile))
 	if errors.Is(err, os.ErrNotExist) {
 		entries, err := os.ReadDir(dir)
 		if err == nil && len(entries) > 0 {
-			return "", fmt.Errorf("%s holds files but no %s: move it away to measure it again", dir, JSONFile)
+			return Folder{}, fmt.Errorf("%s holds files but no %s: move it away to measure it again", dir, JSONFile)
 		}
-		return "absent", nil
+		return Folder{State: "absent"}, nil
 	}
 	if err != nil {
-		return "", err
+		return Folder{}, err
 	}
 	var head struct {
 		Complete bool `json:"complete"`
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return "", fmt.Errorf("%s: %w", filepath.Join(dir, JSONFile), err)
-	}
-	if head.Complete {
-		return "complete", nil
-	}
-	return "partial", nil
-}
-
-// OtherParams says, for a safety folder, the --param values it was made with when they
-// are not the step's: a folder an earlier plan made (fewer modes, say) is not kept as
-// if it answered this one. "" when they agree, or the folder records none.
-func OtherParams(dir string, args []string) string {
-	b, err := os.ReadFile(filepath.Join(dir, JSONFile))
-	if err != nil {
-		return ""
-	}
-	var head struct {
-		Command *struct {
+		Command  *struct {
 			Params map[string]string `json:"params"`
 		} `json:"command"`
 	}
-	if json.Unmarshal(b, &head) != nil || head.Command == nil {
+	if err := json.Unmarshal(b, &head); err != nil {
+		return Folder{}, fmt.Errorf("%s: %w", filepath.Join(dir, JSONFile), err)
+	}
+	f := Folder{State: "partial"}
+	if head.Complete {
+		f.State = "complete"
+	}
+	if head.Command != nil {
+		f.Params = head.Command.Params
+		if f.Params == nil {
+			f.Params = map[string]string{}
+		}
+	}
+	return f, nil
+}
+
+// OtherParams says, for a safety folder, the --param values it was made with when they
+// are not those of args: a folder an earlier plan made (fewer modes, say) is not kept
+// as if it answered this one. "" when they agree, or the folder records none.
+func (f Folder) OtherParams(args []string) string {
+	if f.Params == nil {
 		return ""
 	}
 	want := map[string]string{}
@@ -61,12 +69,12 @@ func OtherParams(dir string, args []string) string {
 			want[k] = v
 		}
 	}
-	if maps.Equal(want, head.Command.Params) {
+	if maps.Equal(want, f.Params) {
 		return ""
 	}
 	var was []string
-	for _, k := range slices.Sorted(maps.Keys(head.Command.Params)) {
-		was = append(was, "--param "+k+"="+head.Command.Params[k])
+	for _, k := range slices.Sorted(maps.Keys(f.Params)) {
+		was = append(was, "--param "+k+"="+f.Params[k])
 	}
 	if len(was) == 0 {
 		return "no --param"

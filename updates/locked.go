@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/lockbench/lockbench/internal/sleep"
 	"math/rand/v2"
-	"time"
 
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
@@ -92,20 +91,12 @@ func (w *locked) acquire(ctx context.Context, key string) (locks.Lease, int, err
 			return lease, retries, err
 		}
 		if delay > 0 {
-			if err := pause(ctx, delay/2+rand.N(delay/2+1)); err != nil {
+			if err := sleep.Err(ctx, delay/2+rand.N(delay/2+1)); err != nil {
 				return lease, retries, err
 			}
 			delay = min(2*delay, max(w.setup.MaxRetryDelay, w.setup.RetryDelay))
 		}
 	}
-}
-
-// pause waits d, or returns ctx's error when it ends first.
-func pause(ctx context.Context, d time.Duration) error {
-	if !sleep.For(ctx, d) {
-		return ctx.Err()
-	}
-	return nil
 }
 
 func (w *locked) Audit(ctx context.Context) (Audit, error) { return auditPG(ctx, w.res) }

@@ -43,13 +43,18 @@ type clusterFenced struct{ *clusterLocker }
 
 // NewClusterFenced locks on the cluster the seeds belong to, numbering each grant.
 func NewClusterFenced(ctx context.Context, seeds []string, opts locks.RedisOptions) (locks.Locker, error) {
-	l, err := newClusterLocker(ctx, seeds, StrategyFenced, opts)
+	return newFenced(ctx, seeds, StrategyFenced, opts)
+}
+
+// newFenced is the fenced cluster locker whose commands pass purpose's allow-list.
+func newFenced(ctx context.Context, seeds []string, purpose string, opts locks.RedisOptions) (*clusterFenced, error) {
+	l, err := newClusterLocker(ctx, seeds, purpose, opts)
 	if err != nil {
 		return nil, err
 	}
 	if err := locks.LoadScript(ctx, l.client, fencedAcquire); err != nil {
 		l.Close()
-		return nil, fmt.Errorf("%s: load script: %w", StrategyFenced, err)
+		return nil, fmt.Errorf("%s: load script: %w", purpose, err)
 	}
 	return &clusterFenced{l}, nil
 }

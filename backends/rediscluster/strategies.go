@@ -3,7 +3,6 @@ package rediscluster
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -44,7 +43,7 @@ const syntheticTopology = "cluster (3 masters + 1 replica each)"
 func init() {
 	redisconn.Allow(StrategyCluster, clusterCommands(nil))
 	redisconn.Allow(StrategyWait, clusterCommands([]string{"WAIT"}))
-	redisconn.Allow(StrategyFenced, clusterCommands([]string{"WAIT"})) // cluster-wait's fenced form waits too
+	redisconn.Allow(StrategyFenced, clusterCommands(nil))
 	spec := topologies.Spec{Kind: Kind}
 	locks.Register(StrategyCluster, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 		return NewCluster(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
@@ -173,11 +172,11 @@ type clusterWaitFenced struct {
 
 // NewClusterWaitFenced is NewClusterWait numbering each grant as NewClusterFenced does.
 func NewClusterWaitFenced(ctx context.Context, seeds []string, opts locks.WaitOptions) (locks.Locker, error) {
-	l, err := NewClusterFenced(ctx, seeds, opts.RedisOptions)
+	f, err := newFenced(ctx, seeds, StrategyWait, opts.RedisOptions)
 	if err != nil {
 		return nil, err
 	}
-	return &clusterWaitFenced{clusterFenced: *l.(*clusterFenced), opts: opts.WithDefaults()}, nil
+	return &clusterWaitFenced{clusterFenced: *f, opts: opts.WithDefaults()}, nil
 }
 
 func (w *clusterWaitFenced) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
@@ -188,8 +187,8 @@ func (w *clusterWaitFenced) Acquire(ctx context.Context, key string, ttl time.Du
 	master, err := w.client.MasterForKey(ctx, key)
 	if err == nil {
 		var acked int64
-		if acked, err = master.Do(ctx, "WAIT", w.opts.Replicas, w.opts.Timeout.Milliseconds()).Int64(); err == nil && acked < int64(w.opts.Replicas) {
-			err = fmt.Errorf("%w: %d of %d replicas within %v", locks.ErrNotReplicated, acked, w.opts.Replicas, w.opts.Timeout)
+		if acked, err = master.Do(ctx, "WAIT", w.opts.Replicas, w.opts.Timeout.Milliseconds()).Int64(); err == nil {
+			err = w.opts.Acknowledged(acked)
 		}
 	}
 	if err != nil { // the master holds a lock no failover would keep, or may: give it back

@@ -39,12 +39,13 @@ func measurePlan(p *plan.Plan, budget time.Duration, stdout, stderr io.Writer) (
 			continue
 		}
 		i++
-		state, err := resultsdir.State(st.Out)
+		folder, err := resultsdir.Inspect(st.Out)
 		if err != nil {
 			return m, err
 		}
+		state := folder.State
 		if state == "complete" {
-			if was := resultsdir.OtherParams(st.Out, st.Args); was != "" {
+			if was := folder.OtherParams(st.Args); was != "" {
 				return m, fmt.Errorf("step %d: %s was made with %s, and the plan now runs %s: move it away (or give it to --results to keep reading it) and run again", i, st.Out, was, st.Command)
 			}
 			fmt.Fprintf(stdout, "step %d: kept %s (complete)\n", i, st.Out)

@@ -35,8 +35,8 @@ func TestADRMeasureRunsATinyPlanResumably(t *testing.T) {
 	if err := measureThenWrite(p, adrExample, inputs, out, time.Hour, "2026-12-02", "lockbench adr --measure", &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	if state, err := resultsdir.State(first); state != "complete" || err != nil {
-		t.Fatalf("the step within the budget: %s %v\n%s", state, err, stderr.String())
+	if f, err := resultsdir.Inspect(first); f.State != "complete" || err != nil {
+		t.Fatalf("the step within the budget: %s %v\n%s", f.State, err, stderr.String())
 	}
 	if _, err := os.Stat(second); !os.IsNotExist(err) {
 		t.Fatalf("the step past the budget ran: %v", err)

@@ -6,6 +6,14 @@ import (
 	"time"
 )
 
+// Err waits d, or returns ctx's error when it ends first.
+func Err(ctx context.Context, d time.Duration) error {
+	if !For(ctx, d) {
+		return ctx.Err()
+	}
+	return nil
+}
+
 // For waits d or until ctx ends; it reports whether the whole d passed.
 func For(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)

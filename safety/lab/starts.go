@@ -11,8 +11,8 @@ type Starts struct {
 	Clocks func(v Values, strategy string) bool
 }
 
-// FakedClocks fakes the clocks of every topology a scenario starts.
-func FakedClocks(Values, string) bool { return true }
+// fakedClocks fakes the clocks of every topology a scenario starts.
+func fakedClocks(Values, string) bool { return true }
 
 // ClocksFaked is Clocks, false where it is nil.
 func (s Starts) ClocksFaked(v Values, strategy string) bool {
@@ -24,4 +24,4 @@ func (s Starts) ClocksFaked(v Values, strategy string) bool {
 func StartsKinds(kinds ...topologies.Kind) Starts { return Starts{Kinds: kinds} }
 
 // StartsFaked is StartsKinds with every clock it starts faked.
-func StartsFaked(kinds ...topologies.Kind) Starts { return Starts{Kinds: kinds, Clocks: FakedClocks} }
+func StartsFaked(kinds ...topologies.Kind) Starts { return Starts{Kinds: kinds, Clocks: fakedClocks} }

@@ -3,16 +3,13 @@ package lab
 import (
 	"context"
 	"time"
+
+	"github.com/lockbench/lockbench/internal/sleep"
 )
 
-// Sleep waits d or until ctx ends.
+// Sleep waits d, or returns ctx's error when it ends first.
 func Sleep(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
+	return sleep.Err(ctx, d)
 }
 
 // Millis is d in milliseconds, as the results record durations.

@@ -272,8 +272,8 @@ func TestFailoverLossPlanned(t *testing.T) {
 func TestARefusedPlannedFailoverIsNoFault(t *testing.T) {
 	for msg, refused := range map[string]bool{
 		"SENTINEL FAILOVER lockbench on sentinel-0: NOGOODSLAVE No suitable replica to promote": true,
-		"SENTINEL FAILOVER lockbench on sentinel-0: INPROG Failover already in progress":       true,
-		"SENTINEL FAILOVER lockbench on sentinel-0: dial tcp 127.0.0.1:1: connection refused":  false,
+		"SENTINEL FAILOVER lockbench on sentinel-0: INPROG Failover already in progress":        true,
+		"SENTINEL FAILOVER lockbench on sentinel-0: dial tcp 127.0.0.1:1: connection refused":   false,
 	} {
 		if got := refusedFailover(errors.New(msg)); got != refused {
 			t.Errorf("%q: refused %v, want %v", msg, got, refused)

@@ -33,7 +33,7 @@ func (lostUpdates) Name() string { return "lost-updates" }
 // of the lock services it fits.
 func lostUpdatesStarts() lab.Starts {
 	return lab.Starts{Kinds: []topologies.Kind{topologies.Postgres}, Clocks: func(v lab.Values, strategy string) bool {
-		jump := lockBreaks[slices.IndexFunc(lockBreaks, func(b lockBreak) bool { return b.name == clockJump })]
+		jump, _ := breakNamed(clockJump)
 		return slices.Contains(v.Strings("breaks"), clockJump) && len(jump.storesOf([]string{strategy})) > 0
 	}}
 }
@@ -124,6 +124,15 @@ func availableStrategies() []string {
 		}
 	}
 	return out
+}
+
+// breakNamed is the lock break --param breaks calls name; false for none (redelivery).
+func breakNamed(name string) (lockBreak, bool) {
+	i := slices.IndexFunc(lockBreaks, func(b lockBreak) bool { return b.name == name })
+	if i < 0 {
+		return lockBreak{}, false
+	}
+	return lockBreaks[i], true
 }
 
 func lockBreakNames() []string {
@@ -315,11 +324,10 @@ func (s lostUpdates) plan(env *lab.Env, p lab.Values) ([]lostUpdatesPlan, []lock
 	used := map[string]bool{}
 	var plans []lostUpdatesPlan
 	for _, name := range p.Strings("breaks") {
-		i := slices.Index(lockBreakNames(), name)
-		if i < 0 {
+		brk, ok := breakNamed(name)
+		if !ok {
 			continue // redelivery: lock-free writers only
 		}
-		brk := lockBreaks[i]
 		strategies := brk.storesOf(slices.DeleteFunc(allStrategies(), func(st string) bool { return !slices.Contains(chosen, st) }))
 		lockFreeToo := brk.name == lockFreePause && len(s.lockFreePlan(p)) > 0
 		if len(strategies) == 0 && !lockFreeToo && explicit("breaks") && explicit("strategies") {
