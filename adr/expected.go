@@ -23,5 +23,5 @@ func PerYear(faultsPerYear, heldShare float64, p results.Proportion) Expected {
 		return Expected{}
 	}
 	scale := faultsPerYear * heldShare
-	return Expected{Central: scale * float64(p.K) / float64(p.N), Lo: scale * p.Lo, Hi: scale * p.Hi}
+	return Expected{Central: scale * p.Share(), Lo: scale * p.Lo, Hi: scale * p.Hi}
 }

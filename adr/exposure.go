@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/lockbench/lockbench/backend"
@@ -30,6 +31,10 @@ type Exposure struct {
 	// model at the workload's write rate; CrashWhy says why it could not (lab P kept).
 	Crash    *CrashModel
 	CrashWhy string
+	// Quorum replaces the lab's forced restart of a Redlock node by the quorum model
+	// at the workload's contention; QuorumWhy says why it could not (lab count kept).
+	Quorum    *QuorumModel
+	QuorumWhy string
 }
 
 // Measured is a conditional probability read from safety variants, and what it makes
@@ -39,9 +44,10 @@ type Measured struct {
 	Variants []string // names of the variants pooled
 	By       results.Measure
 	P        results.Proportion // judged trials where By was > 0, of those judged
-	// Modelled says P was replaced by a model's probability (Year from ModelP).
-	Modelled bool
-	ModelP   Expected
+	// Modelled says P was replaced by ModelName's probability (Year from ModelP).
+	Modelled  bool
+	ModelName string
+	ModelP    Expected
 	// Share is the size model's share of counted faults that break a hold, SizedBy
 	// the model's name ("" and 1: the fault is not sized).
 	Share   float64
@@ -79,10 +85,20 @@ func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
 				e.DataIn = p.DataScenario()
 			}
 			e.Mutex = measure(reports, p.Scenario, p.Mutex, results.Violations, e)
-			if mechanismOf(k, o) == backend.AsyncPromotion {
+			switch mechanismOf(k, o) {
+			case backend.AsyncPromotion:
 				e.Crash, e.CrashWhy = crashModel(w, reports)
 				if e.Mutex != nil && e.Crash != nil {
-					e.Mutex.modelled(e, e.Crash.P)
+					e.Mutex.modelled(e, "crash-failover", e.Crash.P)
+				}
+			case backend.QuorumNodeLoss:
+				e.Quorum, e.QuorumWhy = quorumModel(w, o.Probe, reports)
+				switch {
+				case e.Mutex == nil || e.Quorum == nil:
+				case e.Mutex.Demo != Always: // the rule rests on the forced restart breaking every time
+					e.Quorum, e.QuorumWhy = nil, fmt.Sprintf("%s's forced restart of a node of an exact quorum broke %d of %d judged, not every one: the model's rule is not shown", e.Mutex.Scenario, e.Mutex.P.K, e.Mutex.P.N)
+				default:
+					e.Mutex.modelled(e, "Redlock restart", e.Quorum.P)
 				}
 			}
 			switch {
@@ -185,8 +201,8 @@ func (e Exposure) share() float64 {
 
 // modelled counts the measurement by a model's P(violation | fault while held)
 // instead of its judged trials, which stay as the mechanism's demonstration.
-func (m *Measured) modelled(e Exposure, p Expected) {
-	m.Modelled, m.ModelP = true, p
+func (m *Measured) modelled(e Exposure, name string, p Expected) {
+	m.Modelled, m.ModelName, m.ModelP = true, name, p
 	scale := func(x float64) Expected {
 		return Expected{Central: x * p.Central, Lo: x * p.Lo, Hi: x * p.Hi}
 	}

@@ -60,12 +60,16 @@ func measuredText(m *Measured) string {
 	if m.NotSized != "" {
 		return notSizedText(m)
 	}
+	if m.Modelled {
+		lab := perFault(m)
+		if m.Demo != NotDemo {
+			lab = fmt.Sprintf("%d of %d judged, a forced interleaving,", m.P.K, m.P.N)
+		}
+		return fmt.Sprintf("%s (%s) of held locks, by the %s model (the lab's %s shows the mechanism): %s",
+			percent(m.ModelP.Central), percentSpan(m.ModelP.Lo, m.ModelP.Hi), m.ModelName, lab, yearly(m.Year, true))
+	}
 	if m.Demo != NotDemo {
 		return demoText(m)
-	}
-	if m.Modelled {
-		return fmt.Sprintf("%s (%s) of held locks, by the crash-failover model (the lab's %s shows the mechanism): %s",
-			percent(m.ModelP.Central), percentSpan(m.ModelP.Lo, m.ModelP.Hi), perFault(m), yearly(m.Year, true))
 	}
 	sized := ""
 	if m.SizedBy != "" && m.Share < 1 {

@@ -38,7 +38,7 @@ func TestGoldenADRFromSyntheticResults(t *testing.T) {
 				os.CopyFS(filepath.Join(keep, name), os.DirFS(dir))
 			}
 			golden.Check(t, filepath.Join("testdata", name+".golden.md"), got, *update, "adr")
-			for _, f := range []string{"adr-cost-vs-violations", "adr-heat-failover-loss", "adr-heat-redlock-clock-jump"} {
+			for _, f := range []string{"adr-cost-vs-violations", "adr-heat-failover-loss", "adr-heat-redlock-clock-jump", "adr-model-quorum-redlock"} {
 				for _, ext := range []string{".png", ".svg"} {
 					if _, err := os.Stat(filepath.Join(dir, "figures", f+ext)); err != nil {
 						t.Errorf("figure %s%s: %v", f, ext, err)

@@ -51,14 +51,18 @@ func (e Exposure) markNotSized(m *Measured) {
 // LabOnly says no model carries option o's probability of fault k to the workload on
 // the side counted (data: what reached the data), whatever the results: the ADR will
 // say the lab's count and count it as missing evidence, so no trial count bounds it.
-// Only the crash-failover model sizes a failover: an asynchronous replica promoted with
-// no guard (Sentinel's two holders).
+// Only the crash-failover model sizes a failover (an asynchronous replica promoted with
+// no guard: Sentinel's two holders), and only the quorum model a five-node Redlock
+// node restarting empty; each the lock's own side.
 func LabOnly(w *Workload, k FaultKind, o *Option, data bool) bool {
 	if m := SizeModelFor(w, k, o); m != nil {
 		return m.Unsized
 	}
-	crash := mechanismOf(k, o) == backend.AsyncPromotion && (!data || o.Kind == Lock)
-	return !crash
+	switch mechanismOf(k, o) {
+	case backend.AsyncPromotion, backend.QuorumNodeLoss: // the lock's own side: a fence's is not modelled
+		return data && o.Kind != Lock
+	}
+	return true
 }
 
 // notSizedText is a not-sized measurement in one phrase.

@@ -51,6 +51,10 @@ type Occupancy struct {
 	LocksHeld float64
 	// Busiest is u of the hottest key; BusiestRate its locks a second.
 	Busiest, BusiestRate float64
+	// FoundHeld is the share of lock requests that find their key held (arrivals see
+	// the time averages): sum over keys of key k's share of requests x u_k. Redlock's
+	// restart model takes such a request to race for the key when it is freed.
+	FoundHeld float64
 }
 
 // OccupancyOf computes the occupancy of rate locks a second held for hold each.
@@ -58,19 +62,22 @@ func OccupancyOf(rate float64, hold time.Duration, k Keys) Occupancy {
 	h := hold.Seconds()
 	if k.Distribution != Zipf || k.Count == 1 {
 		u := rate * h / float64(k.Count)
-		return Occupancy{AnyHeld: 1 - math.Pow(1-math.Min(u, 1), float64(k.Count)), LocksHeld: rate * h, Busiest: u, BusiestRate: rate / float64(k.Count)}
+		return Occupancy{AnyHeld: 1 - math.Pow(1-math.Min(u, 1), float64(k.Count)), LocksHeld: rate * h, Busiest: u, BusiestRate: rate / float64(k.Count),
+			FoundHeld: math.Min(u, 1)}
 	}
 	norm := 0.0
 	for i := 1; i <= k.Count; i++ {
 		norm += math.Pow(float64(i), -k.ZipfExponent)
 	}
-	logFree := 0.0 // log of the chance that no key is held
+	logFree, foundHeld := 0.0, 0.0 // log of the chance that no key is held
 	for i := 1; i <= k.Count; i++ {
-		u := rate * h * math.Pow(float64(i), -k.ZipfExponent) / norm
-		logFree += math.Log1p(-math.Min(u, 1))
+		share := math.Pow(float64(i), -k.ZipfExponent) / norm
+		u := math.Min(rate*h*share, 1)
+		logFree += math.Log1p(-u)
+		foundHeld += share * u
 	}
 	top := rate / norm
-	return Occupancy{AnyHeld: 1 - math.Exp(logFree), LocksHeld: rate * h, Busiest: top * h, BusiestRate: top}
+	return Occupancy{AnyHeld: 1 - math.Exp(logFree), LocksHeld: rate * h, Busiest: top * h, BusiestRate: top, FoundHeld: foundHeld}
 }
 
 // infeasible says why the busiest key cannot be a mutex at this rate, or "".

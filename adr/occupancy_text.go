@@ -46,4 +46,26 @@ func writeSizeModels(b *strings.Builder, d *Decision) {
 			seen["crash"] = true
 		}
 	}
+	writeQuorumModels(b, d, seen)
+}
+
+// writeQuorumModels states the Redlock restart model of each strategy the options
+// probe, once (its shares are the strategy's own).
+func writeQuorumModels(b *strings.Builder, d *Decision, seen map[string]bool) {
+	for _, o := range d.Options {
+		for _, e := range o.Faults {
+			key := "quorum/" + o.Probe
+			switch {
+			case seen[key]:
+				continue
+			case e.Quorum != nil:
+				fmt.Fprintf(b, "* Model for %s (%s), %s.\n", e.Kind, o.Probe, e.Quorum.Line())
+			case e.QuorumWhy != "":
+				fmt.Fprintf(b, "* %s is not modelled for %s (%s): its count is the lab's forced restart, not the workload's contention.\n", e.Kind, o.Probe, e.QuorumWhy)
+			default:
+				continue
+			}
+			seen[key] = true
+		}
+	}
 }

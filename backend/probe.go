@@ -29,6 +29,9 @@ const (
 	// QuorumNodeClockJump: one node's jump frees the key there; two holders need the
 	// key on exactly a quorum.
 	QuorumNodeClockJump Mechanism = "quorum-node-clock-jump"
+	// QuorumNodeLoss: one node restarting empty drops the key there; two holders need
+	// the key on exactly a quorum that includes that node.
+	QuorumNodeLoss Mechanism = "quorum-node-loss"
 )
 
 // Probe is where the safety suite measures a strategy under one fault, as the

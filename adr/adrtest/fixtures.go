@@ -88,7 +88,7 @@ func variant(name string, params map[string]string, measure results.Measure, n, 
 
 // Reports are the synthetic safety reports: failover-loss (none, wait1, wait2 at two
 // delays, with drawn lags; none and wait1 on a cluster), pause-past-ttl on single and
-// etcd with fenced variants, redlock-restart, etcd-leader-kill's lone member, the two
+// etcd with fenced variants, redlock-restart and redlock-quorum, etcd-leader-kill's lone member, the two
 // clock scenarios, a redlock-clock-jump sweep and replication-lag at three rates.
 func Reports() []*results.Report {
 	mutex := []results.Measure{results.Violations}
@@ -134,6 +134,20 @@ func Reports() []*results.Report {
 		variant("redlock/restart-empty", map[string]string{"strategy": "redlock"}, results.Violations, 10, 10, mutex, nil),
 		variant("redlock/appendfsync-always", map[string]string{"strategy": "redlock"}, results.Violations, 10, 0, mutex, nil),
 	}}
+	// redlock-quorum: redlock's grants on exactly a quorum, 0 of 20 alone and 8 of 20
+	// with 4 racing; a restart of a node holding the key broke where the grant sat on
+	// exactly a quorum (9 of 20 racing), as the model's rule says.
+	quorum := []results.Measure{results.QuorumOnly, results.Violations}
+	rq := &results.Report{Scenario: "redlock-quorum", Complete: true, Seed: 1, TrialsPerVariant: 20}
+	for _, c := range []struct {
+		contention, clients string
+		share, broke        int
+	}{{"uncontended", "1", 0, 0}, {"contended-4", "4", 8, 9}} {
+		params := map[string]string{"strategy": "redlock", "clients": c.clients}
+		rq.Variants = append(rq.Variants,
+			variant("redlock/"+c.contention+"/share", params, results.QuorumOnly, 20, c.share, []results.Measure{results.QuorumOnly}, nil),
+			variant("redlock/"+c.contention+"/restart-empty", params, results.Violations, 20, c.broke, quorum, nil))
+	}
 	ek := &results.Report{Scenario: "etcd-leader-kill", Complete: true, Seed: 1, TrialsPerVariant: 10, Variants: []*results.Variant{
 		variant("etcd-lone-member-disk-loss", nil, results.ReissuedTokens, 10, 10, []results.Measure{results.ReissuedTokens, results.Violations}, nil),
 	}}
@@ -173,7 +187,7 @@ func Reports() []*results.Report {
 				return in
 			}))
 	}
-	return []*results.Report{fl, pp, rr, ek, sk, kl, cj, lu, rl}
+	return []*results.Report{fl, pp, rr, rq, ek, sk, kl, cj, lu, rl}
 }
 
 // WriteSafety writes the synthetic reports as a `lockbench safety` folder.

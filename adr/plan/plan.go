@@ -74,6 +74,7 @@ func MakePlan(w *adr.Workload, workloadPath string, in *adr.Inputs, out string) 
 	p.benchSteps(w, in, out)
 	p.updateStep(w, in, out)
 	p.lagStep(w, in, out)
+	p.quorumStep(w, in, out)
 	p.boundarySteps(w, in, out)
 	p.trialSteps(w, in, out)
 	for i, st := range p.Steps {
@@ -216,6 +217,45 @@ func (p *Plan) lagStep(w *adr.Workload, in *adr.Inputs, out string) {
 		Estimate:     time.Duration(trials) * t.at(0, 0),
 		EstimateFrom: fmt.Sprintf("%d trials x %.2f s: %s", trials, t.Seconds, t.From),
 		Out:          dir,
+	})
+}
+
+// quorumTrials is how many trials each redlock-quorum variant runs: the model reads
+// two shares from them, so their intervals are the model's.
+const quorumTrials = 20
+
+// quorumStep measures how often the five-node Redlock clients' grants sit on exactly
+// a quorum, alone and racing: the restart-empty model's shares.
+func (p *Plan) quorumStep(w *adr.Workload, in *adr.Inputs, out string) {
+	if w.Faults.Rate(adr.RestartEmpty).PerYear == 0 {
+		return
+	}
+	var missing []string
+	for _, o := range planOptions(w) {
+		if !adr.QuorumSized(adr.RestartEmpty, o) || adr.NotApplicable(adr.RestartEmpty, o) != "" || slices.Contains(missing, o.Probe) {
+			continue
+		}
+		if o.Kind != adr.Lock { // the model sizes the lock's own side only
+			continue
+		}
+		if adr.QuorumSharesGiven(in.Safety, o.Probe) {
+			p.Have = append(p.Have, "grants on exactly a quorum of "+o.Probe+", alone and racing")
+			continue
+		}
+		missing = append(missing, o.Probe)
+	}
+	if len(missing) == 0 {
+		return
+	}
+	t, _ := trialTimeOf("redlock-quorum", in)
+	variants := 8 * len(missing) // share and three restarts, alone and racing, per strategy
+	p.Steps = append(p.Steps, Step{
+		What:         fmt.Sprintf("how often grants of %s sit on exactly a quorum, alone and with racing clients, and the restart of a node holding the key", strings.Join(missing, ", ")),
+		Why:          "the Redlock restart-empty model's shares, and its check",
+		Command:      fmt.Sprintf("lockbench safety --scenario redlock-quorum --trials %d --seed 1 --param strategies=%s", quorumTrials, strings.Join(missing, ",")),
+		Estimate:     time.Duration(variants*quorumTrials) * t.at(0, 0),
+		EstimateFrom: fmt.Sprintf("%d trials x %.2f s: %s", variants*quorumTrials, t.Seconds, t.From),
+		Out:          filepath.Join(out, "redlock-quorum"),
 	})
 }
 

@@ -214,7 +214,7 @@ func (p *Plan) unsizedSteps(w *adr.Workload) {
 var notSizedWhy = map[adr.FaultKind]string{
 	adr.Failover:        "no model carries the lab's kill delays and replica lags (failover-loss, fence-regression) to the workload's under a guard (WAIT, min-replicas, a cluster's failover) or behind a fence; the crash-failover model sizes Sentinel's two holders with no guard only",
 	adr.PlannedFailover: "no model carries failover-loss's planned failovers (SENTINEL FAILOVER at its kill delays and replica pauses) to the workload's lag: the crash model does not (the promoted replica applies what it was sent before it takes the master's role), and the window in which the old master still grants before it is demoted is not measured",
-	adr.RestartEmpty:    "no model gives the share of the workload's holds that sit on exactly a quorum including the node that restarts empty",
+	adr.RestartEmpty:    "no model carries a node restarting empty to what reaches the data behind a fence (redlock-fence's per-node counters, a lone member's disk), nor to a Redlock of other than five nodes; the quorum model sizes a five-node Redlock's two holders only",
 	adr.ClockJump:       "no model gives the share of the workload's holds on exactly a quorum including the jumping node",
 }
 

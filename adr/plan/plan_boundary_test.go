@@ -14,12 +14,16 @@ import (
 // --plan lists the boundary runs at each shipped workload's TTL and hold, sized by
 // hand: TTL 30s - hold 50ms = 29.95s, so jumps of 0.8 x = 23.96s and 1.2 x = 35.94s;
 // - hold 20ms = 29.98s: 23.984s and 35.976s. The pause boundary stops after the hold.
+// The efficiency workload's Redlock locks are sized by the quorum model (its shares
+// planned); the correctness one's fenced Redlock is not (what reaches the data behind
+// per-node counters has no model).
 func TestPlanListsTheBoundaryRunsAtTheWorkloadsTTLAndHold(t *testing.T) {
+	const quorumRun, redlockUnsized = "--scenario redlock-quorum --trials 20 --seed 1 --param strategies=redlock,redlock-failfast", "node_restart_empty sized to the workload for redlock"
 	for _, c := range []struct {
-		workload, hold, jumps string
+		workload, hold, jumps, restart, notRestart string
 	}{
-		{"../../docs/adr-workload.yaml", "50ms", "23.96s and 35.94s"},
-		{"../../docs/adr-workload-correctness.yaml", "20ms", "23.984s and 35.976s"},
+		{"../../docs/adr-workload.yaml", "50ms", "23.96s and 35.94s", quorumRun, redlockUnsized},
+		{"../../docs/adr-workload-correctness.yaml", "20ms", "23.984s and 35.976s", redlockUnsized, quorumRun},
 	} {
 		w, err := adr.LoadWorkload(c.workload)
 		if err != nil {
@@ -31,11 +35,14 @@ func TestPlanListsTheBoundaryRunsAtTheWorkloadsTTLAndHold(t *testing.T) {
 			"--param ttl=30s --param mode=boundary --param pause-at=" + c.hold + " --param boundary-factors=0.8,1.2 --param parallel=3 --out m/pause-boundary",
 			"--scenario single-clock-skew --trials 3 --seed 1 --param mode=boundary --param ttl=30s --param hold=" + c.hold + " --param boundary-factors=0.8,1.2 --out m/single-jump-boundary",
 			"the master's clock jumps " + c.jumps,
-			"node_restart_empty sized to the workload for redlock",
+			c.restart,
 		} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s: the plan lacks %q:\n%s", c.workload, want, text)
 			}
+		}
+		if strings.Contains(text, c.notRestart) {
+			t.Errorf("%s: the plan holds %q", c.workload, c.notRestart)
 		}
 		if strings.Contains(text, "no scenario pauses for just under the lease left") {
 			t.Errorf("%s: the pause boundary is still said not to be runnable", c.workload)
@@ -82,5 +89,21 @@ func TestBoundaryRunsOnlyWhereTheTTLIsGrantedAsAsked(t *testing.T) {
 		if strings.Join(got, ",") != want {
 			t.Errorf("TTL %v: runs on %v, want %s", ttl, got, want)
 		}
+	}
+}
+
+// The quorum model's shares given for redlock are had; redlock-failfast's are planned.
+func TestPlanMeasuresOnlyTheQuorumSharesItLacks(t *testing.T) {
+	w, err := adr.LoadWorkload("../../docs/adr-workload.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := MakePlan(w, "w.yaml", &adr.Inputs{Safety: adrtest.Reports()}, "m")
+	if !slices.Contains(p.Have, "grants on exactly a quorum of redlock, alone and racing") {
+		t.Errorf("redlock's given shares are not had: %q", p.Have)
+	}
+	text := p.Text()
+	if !strings.Contains(text, "--scenario redlock-quorum --trials 20 --seed 1 --param strategies=redlock-failfast --out m/redlock-quorum") {
+		t.Errorf("redlock-failfast's shares are not planned alone:\n%s", text)
 	}
 }

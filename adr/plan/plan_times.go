@@ -41,6 +41,8 @@ var measuredTrials = map[string]trialTime{
 		From: "`lockbench safety --scenario redlock-clock-jump --trials 2 --seed 1 --param k=3 --param jumps=2ms,300ms --param strategies=redlock`: 4 trials in 6.7 s, each about its 1 s lease"},
 	"redlock-restart": {Seconds: 1.53,
 		From: "`lockbench safety --scenario redlock-restart --trials 1 --seed 1`: 5 trials in 7.6 s"},
+	"redlock-quorum": {Seconds: 0.45,
+		From: "`lockbench safety --scenario redlock-quorum --trials 20 --seed 1` (findings/safety-all-20): 320 trials in 2 min 23 s"},
 	"redlock-kleppmann": {Seconds: 1.56,
 		From: "`lockbench safety --scenario redlock-kleppmann --trials 1 --seed 1`: 6 trials in 9.4 s"},
 	"fence-regression": {Seconds: 7.39,

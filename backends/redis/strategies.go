@@ -60,19 +60,21 @@ var redlockStrategies = []backend.Strategy{
 		Ladder: &backend.Rung{Adds: "a majority of independent masters must grant the key"},
 		Synthetic: &backend.Synthetic{Attempt: 180 * time.Microsecond, RoundTrips: 1, Capacity: 3600, Topology: redlock5, Small: true,
 			OpenLoop: backend.BothMatrix, SlowNode: backend.WaitsForSlowNode},
-		Probes: append(redlockProbes("redlock"), kleppmannProbe("jump"))},
+		Probes: append(redlockProbes("redlock", backend.QuorumNodeLoss), kleppmannProbe("jump"))},
 	{Name: "redlock-failfast", Position: 4, SafetyRank: backend.RankMajority, Presets: []backend.Preset{backend.SlowNodeSweep},
 		Synthetic: &backend.Synthetic{Attempt: 165 * time.Microsecond, RoundTrips: 1, Capacity: 3800, Topology: redlock5, Small: true,
 			SlowNode: backend.MajorityWithoutSlowNode},
-		Probes: append(redlockProbes("redlock-failfast"), kleppmannProbe("redlock-failfast/jump"))},
-	{Name: "redlock-3", Position: 9, SafetyRank: backend.RankMajority, Probes: redlockProbes("redlock-3")},
-	{Name: "redlock-7", Position: 10, SafetyRank: backend.RankMajority, Probes: redlockProbes("redlock-7")},
+		Probes: append(redlockProbes("redlock-failfast", backend.QuorumNodeLoss), kleppmannProbe("redlock-failfast/jump"))},
+	{Name: "redlock-3", Position: 9, SafetyRank: backend.RankMajority, Probes: redlockProbes("redlock-3", "")},
+	{Name: "redlock-7", Position: 10, SafetyRank: backend.RankMajority, Probes: redlockProbes("redlock-7", "")},
 }
 
 // redlockProbes are where a Redlock client is measured on a node restarting empty
-// (redlock-restart, and the max-fence client's tokens in redlock-fence).
-func redlockProbes(name string) []backend.Probe {
-	return []backend.Probe{{Fault: backend.RestartEmptyFault, Scenario: "redlock-restart", Lock: []string{name + "/restart-empty"},
+// (redlock-restart, and the max-fence client's tokens in redlock-fence). Only the
+// five-node clients name the quorum mechanism: redlock-quorum measures on five nodes
+// how often their grants sit on exactly a quorum, which sizes the restart.
+func redlockProbes(name string, restart backend.Mechanism) []backend.Probe {
+	return []backend.Probe{{Fault: backend.RestartEmptyFault, Scenario: "redlock-restart", Lock: []string{name + "/restart-empty"}, Mechanism: restart,
 		Fenced: &backend.DataProbe{Scenario: "redlock-fence", Variants: []string{"max-fence/restart-empty"}, Measure: "reissued_tokens"}}}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,7 +73,17 @@ func measurePlan(p *plan.Plan, budget time.Duration, stdout, stderr io.Writer) (
 // runADRMeasure plans, measures within the budget, and writes the ADR from the given
 // results and every complete folder of the plan to DIR/adr.md.
 func runADRMeasure(workload string, dirs []string, out string, budget time.Duration, date string, stdout, stderr io.Writer) error {
-	w, in, err := planInputs(workload, dirs)
+	w, _, err := planInputs(workload, dirs)
+	if err != nil {
+		return err
+	}
+	// What an earlier --measure into out completed is read even where the given results
+	// now cover its step, so that the plan drops it: else its folder went unread.
+	earlier, err := completedEarlier(plan.MakePlan(w, workload, &adr.Inputs{}, out))
+	if err != nil {
+		return err
+	}
+	w, in, err := planInputs(workload, append(append([]string{}, dirs...), earlier...))
 	if err != nil {
 		return err
 	}
@@ -84,7 +95,27 @@ func runADRMeasure(workload string, dirs []string, out string, budget time.Durat
 	if budget > 0 {
 		cmd += " --time-budget " + budget.String()
 	}
-	return measureThenWrite(p, workload, dirs, out, budget, date, cmd, stdout, stderr)
+	return measureThenWrite(p, workload, append(append([]string{}, dirs...), earlier...), out, budget, date, cmd, stdout, stderr)
+}
+
+// completedEarlier lists the folders of the plan made with no results that are
+// complete and were made with its step's params: what an earlier --measure into the
+// same folder finished.
+func completedEarlier(bare *plan.Plan) ([]string, error) {
+	var out []string
+	for _, st := range bare.Steps {
+		if len(st.Args) == 0 {
+			continue
+		}
+		folder, err := resultsdir.Inspect(st.Out)
+		if err != nil {
+			return nil, err
+		}
+		if folder.State == "complete" && folder.OtherParams(st.Args) == "" {
+			out = append(out, st.Out)
+		}
+	}
+	return out, nil
 }
 
 // measureThenWrite runs the plan and writes the ADR, saying what is left.
@@ -93,7 +124,12 @@ func measureThenWrite(p *plan.Plan, workload string, dirs []string, out string, 
 	if err != nil {
 		return err
 	}
-	results := append(append(append([]string{}, dirs...), m.kept...), m.ran...)
+	var results []string // each folder once: read twice, its trials would count twice
+	for _, d := range slices.Concat(dirs, m.kept, m.ran) {
+		if !slices.Contains(results, d) {
+			results = append(results, d)
+		}
+	}
 	if len(results) == 0 {
 		return fmt.Errorf("nothing measured within the time budget %v, and no --results given: no ADR to write", budget)
 	}
@@ -106,7 +142,7 @@ func measureThenWrite(p *plan.Plan, workload string, dirs []string, out string, 
 	if d.Chosen != nil {
 		chosen = d.Chosen.Name
 	}
-	fmt.Fprintf(stdout, "wrote %s from %d folders (%d run now, %d kept): %d options, chosen: %s\n", path, len(results), len(m.ran), len(m.kept), len(d.Options), chosen)
+	fmt.Fprintf(stdout, "wrote %s from %d folders (%d run now, %d given or kept): %d options, chosen: %s\n", path, len(results), len(m.ran), len(results)-len(m.ran), len(d.Options), chosen)
 	if len(m.left) > 0 {
 		fmt.Fprintf(stdout, "left for the time budget %v (run adr --measure again with a larger one to carry on):\n", budget)
 		for _, st := range m.left {

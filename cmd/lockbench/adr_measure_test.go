@@ -148,3 +148,36 @@ func TestADRMeasureUsageErrorsExitTwo(t *testing.T) {
 		}
 	}
 }
+
+// A folder an earlier --measure completed is read even when the given results cover
+// its step (the plan then drops the step): before, the ADR was written without it.
+func TestADRMeasureReadsWhatItCompletedEarlier(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m")
+	lag := filepath.Join(out, "replication-lag")
+	if err := os.MkdirAll(lag, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The bare plan's lag step, complete, with its own params (rates=20: 10 locks/s).
+	doc := `{"complete": true, "command": {"scenarios": ["replication-lag"], "trials": 5, "seed": 1, "params": {"rates": "20", "saturate": "off"}}, "reports": []}`
+	if err := os.WriteFile(filepath.Join(lag, "results.json"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	saved := dispatch
+	t.Cleanup(func() { dispatch = saved })
+	dispatch = func(args []string, _ io.Reader, _, _ io.Writer) int {
+		t.Errorf("ran %q within a 1 ns budget", args)
+		return 0
+	}
+	// The synthetic results hold replication lag up to 5000 writes/s: the lag step is had.
+	var stdout, stderr bytes.Buffer
+	if err := runADRMeasure(adrExample, strings.Split(adrInputs(t), ","), out, time.Nanosecond, "2026-12-02", &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	md, err := os.ReadFile(filepath.Join(out, "adr.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "Safety results: ["+lag+"]") {
+		t.Errorf("the ADR does not read the folder completed earlier, %s:\n%s", lag, stdout.String())
+	}
+}

@@ -25,7 +25,7 @@ func TestADRFiguresAreBothFormatsAndTheSameBytesOnRerender(t *testing.T) {
 	var first [][]byte
 	for run := 0; run < 2; run++ {
 		dir := t.TempDir()
-		figs, err := WriteADRFigures(dir, cost, heats)
+		figs, err := WriteADRFigures(dir, cost, heats, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,11 +62,11 @@ func TestADRFigureRefusesWhatALogAxisCannotDrawAndWritesNothing(t *testing.T) {
 	cost, heats := adrInputs()
 	cost.Points = append(cost.Points, ADRPoint{Label: "bare zero", PerYear: 0, CostMs: 1})
 	dir := t.TempDir()
-	if _, err := WriteADRFigures(dir, cost, heats); err == nil || !strings.Contains(err.Error(), "bare zero") {
+	if _, err := WriteADRFigures(dir, cost, heats, nil); err == nil || !strings.Contains(err.Error(), "bare zero") {
 		t.Fatalf("want an error naming the point, got %v", err)
 	}
 	heats[0].Cells[0].X = 0
-	if _, err := WriteADRFigures(dir, nil, heats); err == nil {
+	if _, err := WriteADRFigures(dir, nil, heats, nil); err == nil {
 		t.Fatal("a zero on a log x axis was drawn")
 	}
 	if _, err := os.Stat(filepath.Join(dir, plots.Dir)); !os.IsNotExist(err) {

@@ -4,9 +4,9 @@ package decision
 
 import "github.com/lockbench/lockbench/plots"
 
-// WriteADRFigures draws an ADR's cost figure (nil: none) and heat maps into
-// dir/figures as PNG and SVG; every figure is rendered before any file is written.
-func WriteADRFigures(dir string, cost *ADRCost, heats []HeatMap) ([]plots.Figure, error) {
+// WriteADRFigures draws an ADR's cost figure (nil: none), heat maps and model checks
+// into dir/figures as PNG and SVG; every figure is rendered before any file is written.
+func WriteADRFigures(dir string, cost *ADRCost, heats []HeatMap, checks []ModelCheck) ([]plots.Figure, error) {
 	var ds []plots.Drawn
 	if cost != nil && len(cost.Points) > 0 {
 		d, err := adrCostFigure(*cost)
@@ -17,6 +17,13 @@ func WriteADRFigures(dir string, cost *ADRCost, heats []HeatMap) ([]plots.Figure
 	}
 	for _, h := range heats {
 		d, err := heatFigure(h)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, d)
+	}
+	for _, c := range checks {
+		d, err := modelCheckFigure(c)
 		if err != nil {
 			return nil, err
 		}

@@ -102,6 +102,14 @@ type Proportion struct {
 	Hi float64 `json:"hi"`
 }
 
+// Share is k / n; 0 when nothing was counted.
+func (p Proportion) Share() float64 {
+	if p.N == 0 {
+		return 0
+	}
+	return float64(p.K) / float64(p.N)
+}
+
 // ProportionOf is k of n with its Wilson interval.
 func ProportionOf(k, n int) Proportion {
 	lo, hi := Wilson(k, n)
