@@ -78,12 +78,21 @@ func MakePlan(w *adr.Workload, workloadPath string, in *adr.Inputs, out string) 
 	p.boundarySteps(w, in, out)
 	p.trialSteps(w, in, out)
 	for i, st := range p.Steps {
-		if st.Command != "" { // the folder last, as its own argument: a path may hold spaces
-			p.Steps[i].Args = append(strings.Fields(strings.TrimPrefix(st.Command, "lockbench ")), "--out", st.Out)
-			p.Steps[i].Command += " --out " + st.Out
+		if st.Command != "" {
+			p.Steps[i] = st.Into(st.Out)
 		}
 	}
 	return p
+}
+
+// Into is the step writing dir: its command, with the folder last as its own argument
+// (a path may hold spaces).
+func (s Step) Into(dir string) Step {
+	base, _, _ := strings.Cut(s.Command, " --out ")
+	s.Out = dir
+	s.Args = append(strings.Fields(strings.TrimPrefix(base, "lockbench ")), "--out", dir)
+	s.Command = base + " --out " + dir
+	return s
 }
 
 // openClients is enough clients for the open-loop rate: twice the arrivals that can

@@ -88,6 +88,11 @@ func runADRMeasure(workload string, dirs []string, out string, budget time.Durat
 		return err
 	}
 	p := plan.MakePlan(w, workload, in, out)
+	for i, st := range p.Steps {
+		if slices.Contains(earlier, st.Out) { // what it still lacks goes beside it, not over it
+			p.Steps[i] = st.Into(st.Out + "-more")
+		}
+	}
 	cmd := fmt.Sprintf("lockbench adr --workload %s --measure --out %s", workload, out)
 	if len(dirs) > 0 {
 		cmd += " --results " + strings.Join(dirs, ",")

@@ -181,3 +181,33 @@ func TestADRMeasureReadsWhatItCompletedEarlier(t *testing.T) {
 		t.Errorf("the ADR does not read the folder completed earlier, %s:\n%s", lag, stdout.String())
 	}
 }
+
+// A step the plan still needs although an earlier --measure completed its folder (the
+// folder lacks some trials) writes beside it, -more, never over it or refused by it.
+func TestADRMeasurePutsWhatAFolderLacksBesideIt(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m")
+	lag := filepath.Join(out, "replication-lag")
+	if err := os.MkdirAll(lag, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Complete with the step's params, but its lag measured at 5 writes/s, below the
+	// workload's 20.
+	doc := `{"complete": true, "command": {"scenarios": ["replication-lag"], "trials": 5, "seed": 1, "params": {"rates": "20", "saturate": "off"}},
+		"reports": [{"scenario": "replication-lag", "complete": true, "variants": [{"name": "rate-5", "trials": [{"trial": 0, "outcome": "judged", "inputs": {"load_per_s": 5, "lag_ms_r0_p000": 0.1}}]}]}]}`
+	if err := os.WriteFile(filepath.Join(lag, "results.json"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	saved := dispatch
+	t.Cleanup(func() { dispatch = saved })
+	dispatch = func(args []string, _ io.Reader, _, _ io.Writer) int {
+		t.Errorf("ran %q within a 1 ns budget", args)
+		return 0
+	}
+	var stdout, stderr bytes.Buffer
+	if err := runADRMeasure(adrExample, nil, out, time.Nanosecond, "2026-12-02", &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "--param rates=20 --param saturate=off --out "+lag+"-more  # estimated") {
+		t.Errorf("the lag step does not go beside the earlier folder:\n%s", stdout.String())
+	}
+}
