@@ -107,3 +107,32 @@ func TestPlanMeasuresOnlyTheQuorumSharesItLacks(t *testing.T) {
 		t.Errorf("redlock-failfast's shares are not planned alone:\n%s", text)
 	}
 }
+
+// Redlock's jump boundary at the workload's TTL, 3 judged a side, is had; at another
+// TTL, or with fewer judged, it is planned.
+func TestPlanKeepsTheRedlockJumpBoundaryItHas(t *testing.T) {
+	w, err := adr.LoadWorkload("../../docs/adr-workload.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	side := func(jump, ttl string, judged int) *results.Variant {
+		v := adrtest.HandVariant("k=3/J="+jump, results.Violations, judged, 0)
+		v.Params = map[string]string{"strategy": "redlock", "k": "3", "jump": jump, "ttl": ttl}
+		return v
+	}
+	const step = "--scenario redlock-clock-jump --trials 3"
+	for _, c := range []struct {
+		name    string
+		reports []*results.Report
+		planned bool
+	}{
+		{"both sides at 30s", adrtest.HandReport("redlock-clock-jump", side("270ms", "30s", 3), side("330ms", "30s", 3)), false},
+		{"one side short", adrtest.HandReport("redlock-clock-jump", side("270ms", "30s", 3), side("330ms", "30s", 2)), true},
+		{"another TTL", adrtest.HandReport("redlock-clock-jump", side("270ms", "1s", 3), side("330ms", "1s", 3)), true},
+	} {
+		text := MakePlan(w, "w.yaml", &adr.Inputs{Safety: c.reports}, "m").Text()
+		if strings.Contains(text, step) != c.planned {
+			t.Errorf("%s: planned %v, want %v:\n%s", c.name, !c.planned, c.planned, text)
+		}
+	}
+}

@@ -149,16 +149,17 @@ func TestADRMeasureUsageErrorsExitTwo(t *testing.T) {
 	}
 }
 
-// A folder an earlier --measure completed is read even when the given results cover
-// its step (the plan then drops the step): before, the ADR was written without it.
-func TestADRMeasureReadsWhatItCompletedEarlier(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "m")
-	lag := filepath.Join(out, "replication-lag")
+// earlierLag writes, under a new out folder, the lag step of the plan made with no
+// results as an earlier --measure completed it (its params: rates=20 for 10 locks/s),
+// holding reports; it returns out, the step's folder, and stops any command from
+// running (the tests give a 1 ns budget).
+func earlierLag(t *testing.T, reports string) (out, lag string) {
+	out = filepath.Join(t.TempDir(), "m")
+	lag = filepath.Join(out, "replication-lag")
 	if err := os.MkdirAll(lag, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// The bare plan's lag step, complete, with its own params (rates=20: 10 locks/s).
-	doc := `{"complete": true, "command": {"scenarios": ["replication-lag"], "trials": 5, "seed": 1, "params": {"rates": "20", "saturate": "off"}}, "reports": []}`
+	doc := `{"complete": true, "command": {"scenarios": ["replication-lag"], "trials": 5, "seed": 1, "params": {"rates": "20", "saturate": "off"}}, "reports": ` + reports + `}`
 	if err := os.WriteFile(filepath.Join(lag, "results.json"), []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -168,6 +169,13 @@ func TestADRMeasureReadsWhatItCompletedEarlier(t *testing.T) {
 		t.Errorf("ran %q within a 1 ns budget", args)
 		return 0
 	}
+	return out, lag
+}
+
+// A folder an earlier --measure completed is read even when the given results cover
+// its step (the plan then drops the step): before, the ADR was written without it.
+func TestADRMeasureReadsWhatItCompletedEarlier(t *testing.T) {
+	out, lag := earlierLag(t, "[]")
 	// The synthetic results hold replication lag up to 5000 writes/s: the lag step is had.
 	var stdout, stderr bytes.Buffer
 	if err := runADRMeasure(adrExample, strings.Split(adrInputs(t), ","), out, time.Nanosecond, "2026-12-02", &stdout, &stderr); err != nil {
@@ -185,24 +193,8 @@ func TestADRMeasureReadsWhatItCompletedEarlier(t *testing.T) {
 // A step the plan still needs although an earlier --measure completed its folder (the
 // folder lacks some trials) writes beside it, -more, never over it or refused by it.
 func TestADRMeasurePutsWhatAFolderLacksBesideIt(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "m")
-	lag := filepath.Join(out, "replication-lag")
-	if err := os.MkdirAll(lag, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// Complete with the step's params, but its lag measured at 5 writes/s, below the
-	// workload's 20.
-	doc := `{"complete": true, "command": {"scenarios": ["replication-lag"], "trials": 5, "seed": 1, "params": {"rates": "20", "saturate": "off"}},
-		"reports": [{"scenario": "replication-lag", "complete": true, "variants": [{"name": "rate-5", "trials": [{"trial": 0, "outcome": "judged", "inputs": {"load_per_s": 5, "lag_ms_r0_p000": 0.1}}]}]}]}`
-	if err := os.WriteFile(filepath.Join(lag, "results.json"), []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	saved := dispatch
-	t.Cleanup(func() { dispatch = saved })
-	dispatch = func(args []string, _ io.Reader, _, _ io.Writer) int {
-		t.Errorf("ran %q within a 1 ns budget", args)
-		return 0
-	}
+	// Its lag was measured at 5 writes/s, below the workload's 20.
+	out, lag := earlierLag(t, `[{"scenario": "replication-lag", "complete": true, "variants": [{"name": "rate-5", "trials": [{"trial": 0, "outcome": "judged", "inputs": {"load_per_s": 5, "lag_ms_r0_p000": 0.1}}]}]}]`)
 	var stdout, stderr bytes.Buffer
 	if err := runADRMeasure(adrExample, nil, out, time.Nanosecond, "2026-12-02", &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
