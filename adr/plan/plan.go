@@ -300,8 +300,22 @@ type need struct {
 	trials  int      // judged trials per variant
 	reasons []string // the option and fault each count is for
 	seen    []string // rates already seen above 0: no trial count brings them within
-	// strategies are the options' own (pause-past-ttl runs on each of them).
-	strategies []string
+	// strategies are the options' own (pause-past-ttl runs on each of them); lacking,
+	// those whose variants have fewer judged trials than asked (a scenario run by
+	// strategy runs on those alone).
+	strategies, lacking []string
+}
+
+// fewestJudged is the fewest judged trials of the variants; 0 when there are none.
+func fewestJudged(vs []*results.Variant) int {
+	if len(vs) == 0 {
+		return 0
+	}
+	least := vs[0].Tally.Judged
+	for _, v := range vs[1:] {
+		least = min(least, v.Tally.Judged)
+	}
+	return least
 }
 
 func (p *Plan) trialSteps(w *adr.Workload, in *adr.Inputs, out string) {
@@ -353,27 +367,29 @@ func (p *Plan) trialSteps(w *adr.Workload, in *adr.Inputs, out string) {
 				n.strategies = append(n.strategies, o.Probe)
 			}
 			vs := adr.Matching(in.Safety, scenario, patterns)
-			if adr.Demonstrated(scenario, sampleVariants(scenario, patterns)) {
-				n.trials = max(n.trials, demoTrials)
-				n.reasons = append(n.reasons, label+" (a demonstration)")
-				continue
-			}
-			if broke, judged := tallyOf(vs, side == "two holders", pr); broke > 0 {
+			var want int
+			var reason string
+			switch broke, judged := tallyOf(vs, side == "two holders", pr); {
+			case adr.Demonstrated(scenario, sampleVariants(scenario, patterns)):
+				want, reason = demoTrials, label+" (a demonstration)"
+			case broke > 0:
 				n.seen = append(n.seen, fmt.Sprintf("%s: %d of %d", label, broke, judged))
 				continue
+			case adr.LabOnly(w, k, o, w.Purpose == adr.Correctness): // no trial count sizes it: the lab's count is said beside
+				want, reason = demoTrials, label+" (not sized: the lab's count only)"
+			default:
+				pool := max(plannedRuns[scenario].pooled, 1)
+				per := int(math.Ceil(float64(adr.ZeroSeenTrials(rate*share*w.Occupancy.LocksHeld, budget/float64(striking))) / float64(pool)))
+				if per == 0 {
+					continue // within the budget even if every such fault broke every held lock
+				}
+				want, reason = per, fmt.Sprintf("%s (%d judged with none %s)", label, per*pool, side)
 			}
-			if adr.LabOnly(w, k, o, w.Purpose == adr.Correctness) { // no trial count sizes it: the lab's count is said beside
-				n.trials = max(n.trials, demoTrials)
-				n.reasons = append(n.reasons, label+" (not sized: the lab's count only)")
-				continue
+			n.trials = max(n.trials, want)
+			n.reasons = append(n.reasons, reason)
+			if fewestJudged(vs) < want && !slices.Contains(n.lacking, o.Probe) {
+				n.lacking = append(n.lacking, o.Probe)
 			}
-			pool := max(plannedRuns[scenario].pooled, 1)
-			per := int(math.Ceil(float64(adr.ZeroSeenTrials(rate*share*w.Occupancy.LocksHeld, budget/float64(striking))) / float64(pool)))
-			if per == 0 {
-				continue // within the budget even if every such fault broke every held lock
-			}
-			n.trials = max(n.trials, per)
-			n.reasons = append(n.reasons, fmt.Sprintf("%s (%d judged with none %s)", label, per*pool, side))
 		}
 	}
 	scenarios := make([]string, 0, len(needs))
@@ -403,13 +419,18 @@ func (p *Plan) trialStep(w *adr.Workload, in *adr.Inputs, out, scenario string, 
 	if seen != "" {
 		why += "; " + seen
 	}
-	if have >= n.trials {
+	run, known := plannedRuns[scenario]
+	if run.byStrategy && len(n.lacking) == 0 {
+		p.Have = append(p.Have, fmt.Sprintf("%s: %d judged trials a variant on each of %s", scenario, n.trials, strings.Join(n.strategies, ", ")))
+		return
+	}
+	if !run.byStrategy && have >= n.trials {
 		p.Have = append(p.Have, fmt.Sprintf("%s: %d judged trials a variant, of %d needed", scenario, have, n.trials))
 		return
 	}
-	run, known := plannedRuns[scenario]
 	params, variants := run.params, run.variants
 	if run.byStrategy {
+		n.strategies = n.lacking // the others have theirs
 		sort.Strings(n.strategies)
 		params, variants = "--param strategies="+strings.Join(n.strategies, ","), run.variants*len(n.strategies)
 	}

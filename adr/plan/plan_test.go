@@ -94,3 +94,28 @@ func TestPlannedFailoverTrialsRunOnTheClusterItsOptionsNeed(t *testing.T) {
 		t.Errorf("sentinel's step: %s / %s", without.What, without.Command)
 	}
 }
+
+// pause-past-ttl runs on the strategies whose variants lack judged trials, not on every
+// option again: a kept folder where one strategy's trials failed asks for that one.
+func TestPlanRunsAScenarioOnlyOnTheStrategiesThatLackIt(t *testing.T) {
+	w, err := adr.LoadWorkload("../../docs/adr-workload.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []*results.Variant
+	for _, s := range planStrategies() {
+		judged := 3
+		if s == "cluster-wait" {
+			judged = 0
+		}
+		for _, name := range []string{"/no-watchdog", "/watchdog"} {
+			v := adrtest.HandVariant(s+name, results.Violations, judged, judged)
+			v.Params = map[string]string{"strategy": s, "ttl": "30s"}
+			vs = append(vs, v)
+		}
+	}
+	text := MakePlan(w, "w.yaml", &adr.Inputs{Safety: adrtest.HandReport("pause-past-ttl", vs...)}, "m").Text()
+	if !strings.Contains(text, "--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=cluster-wait --param ttl=30s --param pause-factor=1.5") {
+		t.Errorf("pause-past-ttl is not planned on cluster-wait alone:\n%s", text)
+	}
+}

@@ -45,10 +45,10 @@ func measurePlan(p *plan.Plan, budget time.Duration, stdout, stderr io.Writer) (
 			return m, err
 		}
 		state := folder.State
+		if was := folder.OtherParams(st.Args); was != "" { // neither kept nor resumed as if it were this step's
+			return m, fmt.Errorf("step %d: %s (%s) was made with %s, and the plan now runs %s: move it away (or give a complete one to --results to keep reading it) and run again", i, st.Out, state, was, st.Command)
+		}
 		if state == "complete" {
-			if was := folder.OtherParams(st.Args); was != "" {
-				return m, fmt.Errorf("step %d: %s was made with %s, and the plan now runs %s: move it away (or give it to --results to keep reading it) and run again", i, st.Out, was, st.Command)
-			}
 			fmt.Fprintf(stdout, "step %d: kept %s (complete)\n", i, st.Out)
 			m.kept = append(m.kept, st.Out)
 			continue

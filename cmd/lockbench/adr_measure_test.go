@@ -104,15 +104,16 @@ func TestADRMeasureResumesAndStopsOnFailure(t *testing.T) {
 }
 
 // A complete folder made with other params (an earlier plan's, with fewer modes) is
-// not kept as if it answered the step: the run stops naming both commands, and runs
-// nothing; the same params are kept.
+// not kept as if it answered the step, nor an interrupted one resumed: the run stops
+// naming both commands, and runs nothing; the same params are kept.
 func TestADRMeasureRefusesAFolderMadeWithOtherParams(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "lag")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	complete := "true"
 	write := func(params string) {
-		doc := `{"complete": true, "command": {"scenarios": ["replication-lag"], "trials": 1, "seed": 1, "params": ` + params + `}, "reports": []}`
+		doc := `{"complete": ` + complete + `, "command": {"scenarios": ["replication-lag"], "trials": 1, "seed": 1, "params": ` + params + `}, "reports": []}`
 		if err := os.WriteFile(filepath.Join(dir, "results.json"), []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -132,6 +133,12 @@ func TestADRMeasureRefusesAFolderMadeWithOtherParams(t *testing.T) {
 	write(`{"rates": "0", "saturate": "off", "probes": "5"}`)
 	if m, err := measurePlan(p, 0, io.Discard, io.Discard); err != nil || len(m.kept) != 1 {
 		t.Fatalf("the same params: kept %v, %v", m.kept, err)
+	}
+	// Nor is an interrupted one resumed: --resume would carry on its own params.
+	complete = "false"
+	write(`{"rates": "0", "saturate": "off"}`)
+	if _, err := measurePlan(p, 0, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "(partial) was made with --param rates=0 --param saturate=off") {
+		t.Fatalf("a partial folder made without probes=5: %v", err)
 	}
 }
 
