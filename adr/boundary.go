@@ -91,6 +91,6 @@ func redlockJumpAtTTL(w *Workload, reports []*results.Report) string {
 		return ""
 	}
 	sort.Strings(points)
-	return fmt.Sprintf("at the workload's TTL %v, redlock-clock-jump gave two holders with %s judged (redsync's drift x TTL = %v)",
+	return fmt.Sprintf("at the workload's TTL %v, redlock-clock-jump gave two holders with %s judged (its holder keeps the lock for its whole validity, TTL - redsync's drift, so the threshold TTL - hold is the drift x TTL = %v)",
 		w.TTLD, strings.Join(points, ", "), time.Duration(0.01*float64(w.TTLD)))
 }

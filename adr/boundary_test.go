@@ -32,7 +32,7 @@ func TestBoundaryChecksAtTheWorkloadsTTL(t *testing.T) {
 	}
 	jm := SizeModelFor(w, ClockJump, &Option{Kind: Lock, Probe: "redlock"})
 	boundaryChecked(jm, w, ClockJump, reports)
-	if !strings.Contains(jm.Checked, "redlock-clock-jump gave two holders with 3 nodes jumping 270ms: 0 of 3, 3 nodes jumping 330ms: 3 of 3 judged (redsync's drift x TTL = 300ms)") {
+	if !strings.Contains(jm.Checked, "redlock-clock-jump gave two holders with 3 nodes jumping 270ms: 0 of 3, 3 nodes jumping 330ms: 3 of 3 judged (its holder keeps the lock for its whole validity, TTL - redsync's drift, so the threshold TTL - hold is the drift x TTL = 300ms)") {
 		t.Errorf("jump: %s", jm.Checked)
 	}
 	pause.Params["ttl"], below.Params["ttl"], above.Params["ttl"] = "300ms", "1s", "1s"

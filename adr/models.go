@@ -30,7 +30,7 @@ type SizeModel struct {
 	Contradicted string
 }
 
-// redlockJumpModel names the Redlock clock-jump model (not sized).
+// redlockJumpModel names the Redlock clock-jump model (not sized above TTL - hold).
 const redlockJumpModel = "clock jump on a Redlock node"
 
 // SizeModelFor is the model of fault kind k for option o, or nil where none carries
@@ -49,45 +49,93 @@ func SizeModelFor(w *Workload, k FaultKind, o *Option) *SizeModel {
 	case backend.MasterClockJump:
 		return jumpModel(w)
 	case backend.QuorumNodeClockJump:
-		return &SizeModel{Name: redlockJumpModel, Share: 1, Bound: true, Unsized: true,
-			Assumes: "a jump frees one node's key; two holders need the holder's key on exactly a quorum, which the workload cannot say",
-			Why:     "not sized: every counted jump is taken to break a hold (upper end)",
-			Checked: "redlock-kleppmann checks the mechanism at the lab's sizes only"}
+		return redlockJumpSizes(w)
 	}
 	return nil
 }
 
+// redlockJumpSizes: a forward jump J on one Redlock node expires its key there J early,
+// which frees it within a hold only when J > TTL - hold (the single master's
+// threshold: the holder is done before a smaller jump's early expiry); then two holders
+// also need the key on exactly a quorum including that node, which is not sized. So
+// jumps that are all below the threshold count none; any above it leave the lab's
+// count unsized.
+func redlockJumpSizes(w *Workload) *SizeModel {
+	m := &SizeModel{Name: redlockJumpModel, Share: 1, Bound: true, Unsized: true,
+		Assumes: "a jump on one node expires its key there J early, which frees it within a hold only when J > TTL - hold; two holders then need the holder's key on exactly a quorum including that node, which is not sized",
+		Why:     "not sized: every counted jump is taken to break a hold (upper end)",
+		Checked: "redlock-kleppmann checks the mechanism at the lab's sizes only"}
+	if j := jumpModel(w); j.Share == 0 {
+		m.Share, m.Bound, m.Unsized, m.Why = 0, false, false, j.Why
+	}
+	return m
+}
+
 // pauseModel: a holder paused t into its hold, for L, finds its lease gone when
-// L > TTL - t; with t uniform over the hold h, the share of pauses of length L that
-// break it is clamp((L - (TTL - h)) / h, 0, 1). The counted pauses run from
-// longer_than to at_most; without at_most the largest is unknown.
+// L > TTL - s, s the time since its lease was last set: the grant (s = t), or with a
+// watchdog extending every E, its last extension (s = t mod E; the paused watchdog
+// extends no more). With t uniform over the hold h, pauseShare gives the share of
+// pauses of length L that break it. The counted pauses run from longer_than to
+// at_most; without at_most the largest is unknown.
 func pauseModel(w *Workload) *SizeModel {
 	r := w.Faults.ClientPause
 	least, _ := PositiveDuration(r.LongerThan)
+	since := "the time held"
+	watchdog := "with no watchdog"
+	if w.WatchdogD > 0 {
+		since = fmt.Sprintf("the time since the watchdog's last extension (every %v; it pauses with the holder)", w.WatchdogD)
+		watchdog = fmt.Sprintf("with a watchdog extending every %v", w.WatchdogD)
+	}
 	m := &SizeModel{Name: "pause against the lease left",
-		Assumes: fmt.Sprintf("the holder pauses at a uniform moment of its %v hold, with no watchdog; it breaks when the pause outlasts the lease left, TTL %v minus the time held", w.HoldD, w.TTLD),
+		Assumes: fmt.Sprintf("the holder pauses at a uniform moment of its %v hold, %s; it breaks when the pause outlasts the lease left, TTL %v minus %s", w.HoldD, watchdog, w.TTLD, since),
 		Checked: "pause-past-ttl checks the mechanism with pauses of 3 x its TTL; its boundary at the workload's TTL and hold is not in the given results (`lockbench adr --plan` lists the run)"}
-	brokenFrom := w.TTLD - w.HoldD // the shortest pause that can outlast the lease
+	brokenFrom := w.TTLD - leaseSetAtMost(w.HoldD, w.WatchdogD) // the shortest pause that can outlast the lease
 	switch {
 	case least >= w.TTLD:
 		m.Share, m.Why = 1, fmt.Sprintf("every counted pause (longer than %v) outlasts the whole TTL %v", least, w.TTLD)
 	case r.AtMost != "":
 		most, _ := PositiveDuration(r.AtMost)
-		m.Share, m.Bound = pauseShare(most, w.TTLD, w.HoldD), true
-		m.Why = fmt.Sprintf("a pause breaks a hold only past %v (TTL - hold); the longest counted, %v, breaks %s of holds: the share of all counted pauses is at most that", brokenFrom, most, percent(m.Share))
+		m.Share, m.Bound = pauseShare(most, w.TTLD, w.HoldD, w.WatchdogD), true
+		m.Why = fmt.Sprintf("a pause breaks a hold only past %v (TTL - %s); the longest counted, %v, breaks %s of holds: the share of all counted pauses is at most that", brokenFrom, leaseSetWords(w.WatchdogD), most, percent(m.Share))
 		if m.Share == 0 {
-			m.Bound, m.Why = false, fmt.Sprintf("a pause breaks a hold only past %v (TTL - hold); the counted pauses last at most %v", brokenFrom, most)
+			m.Bound, m.Why = false, fmt.Sprintf("a pause breaks a hold only past %v (TTL - %s); the counted pauses last at most %v", brokenFrom, leaseSetWords(w.WatchdogD), most)
 		}
 	default:
 		m.Share, m.Bound = 1, true
-		m.Why = fmt.Sprintf("pauses longer than %v are counted, with no largest size (at_most): a pause breaks a hold only past %v, so every counted one is taken to break it (upper end)", least, brokenFrom)
+		m.Why = fmt.Sprintf("pauses longer than %v are counted, with no largest size (at_most): a pause breaks a hold only past %v (TTL - %s), so every counted one is taken to break it (upper end)", least, brokenFrom, leaseSetWords(w.WatchdogD))
 	}
 	return m
 }
 
-// pauseShare is the share of holds a pause of length l breaks.
-func pauseShare(l, ttl, hold time.Duration) float64 {
-	return min(1, max(0, float64(l-(ttl-hold))/float64(hold)))
+// pauseShare is the share of holds a pause of length l breaks: the share of the hold's
+// moments whose time since the lease was last set exceeds ttl - l. Without a watchdog
+// (every = 0) that time is the time held; with one, it runs from 0 to every again and
+// again: whole periods, then what is left of the hold.
+func pauseShare(l, ttl, hold, every time.Duration) float64 {
+	x := float64(ttl - l) // the time since the lease was set beyond which the pause breaks it
+	over := func(span float64) float64 { return min(span, max(0, span-x)) }
+	if every <= 0 || every >= hold {
+		return over(float64(hold)) / float64(hold)
+	}
+	periods := float64(hold / every)
+	rest := float64(hold % every)
+	return (periods*over(float64(every)) + over(rest)) / float64(hold)
+}
+
+// leaseSetAtMost is the longest a hold runs since its lease was last set.
+func leaseSetAtMost(hold, every time.Duration) time.Duration {
+	if every > 0 && every < hold {
+		return every
+	}
+	return hold
+}
+
+// leaseSetWords names leaseSetAtMost in a reason.
+func leaseSetWords(every time.Duration) string {
+	if every > 0 {
+		return "the longest a hold runs since its lease was set"
+	}
+	return "hold"
 }
 
 // jumpModel: a forward jump J on a single master, at any moment of the hold, moves

@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,27 @@ func TestPauseModelByHand(t *testing.T) {
 			t.Errorf("%s: bound %v, want %v (%s)", c.pause, m.Bound, c.bound, m.Why)
 		}
 	}
-	near(t, "997ms over TTL 1s, hold 5ms", pauseShare(997*time.Millisecond, time.Second, 5*time.Millisecond), 0.4)
+	near(t, "997ms over TTL 1s, hold 5ms", pauseShare(997*time.Millisecond, time.Second, 5*time.Millisecond, 0), 0.4)
+}
+
+// With a watchdog the lease left is TTL minus the time since its last extension. TTL
+// 1 s, hold 50 ms, extended every 20 ms: two whole periods and 10 ms. A 990 ms pause
+// breaks where that time passed 10 ms: 10 ms of each period, none of the rest, 20/50;
+// without the watchdog 40/50. A 985 ms one: 5 ms of each period, 10/50. A watchdog
+// slower than the hold never extends within it: as without one.
+func TestPauseModelWithAWatchdogByHand(t *testing.T) {
+	ms := time.Millisecond
+	near(t, "990ms, every 20ms", pauseShare(990*ms, time.Second, 50*ms, 20*ms), 0.4)
+	near(t, "990ms, no watchdog", pauseShare(990*ms, time.Second, 50*ms, 0), 0.8)
+	near(t, "985ms, every 20ms", pauseShare(985*ms, time.Second, 50*ms, 20*ms), 0.2)
+	near(t, "997ms, hold 5ms, every 10ms", pauseShare(997*ms, time.Second, 5*ms, 10*ms), 0.4)
+	w := sizedWorkload(t, "longer_than: 100ms, at_most: 990ms,", "above: 100ms,")
+	w.HoldD, w.WatchdogD = 50*ms, 20*ms
+	m := pauseModel(w)
+	near(t, "at most 990ms, every 20ms", m.Share, 0.4)
+	if !m.Bound || !strings.Contains(m.Assumes, "with a watchdog extending every 20ms") || !strings.Contains(m.Why, "past 980ms") {
+		t.Errorf("the model does not say its watchdog: %s; %s", m.Assumes, m.Why)
+	}
 }
 
 // TTL 1 s, hold 5 ms: a forward jump breaks a hold exactly when it exceeds 995 ms.
@@ -85,6 +106,16 @@ func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
 		if e.Model == nil || e.Model.Share != 0 || e.Mutex == nil || e.Mutex.Year != (Expected{}) {
 			t.Fatalf("single under clock_jump: %+v model %+v", e.Mutex, e.Model)
 		}
+	}
+	// Nor on a Redlock node: its key expires early only past TTL - hold too. Sized
+	// away, it is no missing evidence (before, every jump was taken to break).
+	for _, e := range option(t, d, "redlock").Faults {
+		if e.Kind == ClockJump && (e.Model == nil || e.Model.Name != redlockJumpModel || !e.sizedAway()) {
+			t.Fatalf("redlock under clock_jump: model %+v", e.Model)
+		}
+	}
+	if _, missing := Total(option(t, d, "redlock").Faults, false); slices.Contains(missing, ClockJump) {
+		t.Errorf("redlock's clock_jump still counts as missing evidence")
 	}
 	md := Markdown(d, Meta{Date: "2026-12-01", Command: "lockbench adr"})
 	if !strings.Contains(md, "Size model for clock_jump, forward jump against TTL - hold") || !strings.Contains(md, "none breaks a hold") {

@@ -62,11 +62,12 @@ const redlockQuorumNodes = 5
 func quorumModel(w *Workload, strategy string, reports []*results.Report) (*QuorumModel, string) {
 	m := &QuorumModel{Strategy: strategy, Nodes: redlockQuorumNodes, Quorum: redlockQuorumNodes/2 + 1, FoundHeld: w.Occupancy.FoundHeld}
 	var ok bool
-	m.Alone, _, ok = exactQuorumShare(reports, strategy, "uncontended")
+	m.Alone, ok = exactQuorumShare(reports, strategy, "uncontended")
 	if !ok {
 		return nil, fmt.Sprintf("no judged redlock-quorum trial of %s alone (`lockbench safety --scenario redlock-quorum --param strategies=%s`)", strategy, strategy)
 	}
-	m.Racing, m.Racers, ok = exactQuorumShare(reports, strategy, "contended-")
+	m.Racers = fewestRacers(reports, strategy)
+	m.Racing, ok = exactQuorumShare(reports, strategy, fmt.Sprintf("contended-%d", m.Racers))
 	if !ok {
 		return nil, fmt.Sprintf("no judged redlock-quorum trial of %s with racing clients (`lockbench safety --scenario redlock-quorum --param strategies=%s`)", strategy, strategy)
 	}
@@ -77,18 +78,28 @@ func quorumModel(w *Workload, strategy string, reports []*results.Report) (*Quor
 	return m, ""
 }
 
-// exactQuorumShare pools the share variants of strategy at one contention (a name
-// prefix: "uncontended", "contended-"): judged trials whose grant sat on exactly a
-// quorum, and the racing clients its name gives.
-func exactQuorumShare(reports []*results.Report, strategy, contention string) (results.Proportion, int, bool) {
-	k, n, racers := 0, 0, 1
-	for _, v := range Matching(reports, "redlock-quorum", []string{strategy + "/" + contention + "*/share"}) {
+// exactQuorumShare pools strategy's share variants of one contention ("uncontended",
+// "contended-4": one condition, whatever report ran it): the judged trials whose grant
+// sat on exactly a quorum.
+func exactQuorumShare(reports []*results.Report, strategy, contention string) (results.Proportion, bool) {
+	k, n := 0, 0
+	for _, v := range Matching(reports, "redlock-quorum", []string{strategy + "/" + contention + "/share"}) {
 		k, n = k+v.Tally.Broke[results.QuorumOnly], n+v.Tally.Judged
-		if c, err := strconv.Atoi(v.Params["clients"]); err == nil {
-			racers = c
+	}
+	return results.ProportionOf(k, n), n > 0
+}
+
+// fewestRacers is the smallest number of racing clients strategy's share variants ran
+// with (the contended level the model reads: conditions with other counts are not
+// pooled); 0 when none ran.
+func fewestRacers(reports []*results.Report, strategy string) int {
+	fewest := 0
+	for _, v := range Matching(reports, "redlock-quorum", []string{strategy + "/contended-*/share"}) {
+		if c, err := strconv.Atoi(v.Params["clients"]); err == nil && c > 1 && (fewest == 0 || c < fewest) && v.Tally.Judged > 0 {
+			fewest = c
 		}
 	}
-	return results.ProportionOf(k, n), racers, n > 0
+	return fewest
 }
 
 // quorumCheck compares, per contention, restart-empty's share with two holders with
@@ -97,7 +108,7 @@ func quorumCheck(reports []*results.Report, strategy string) QuorumCheck {
 	var c QuorumCheck
 	for _, v := range Matching(reports, "redlock-quorum", []string{strategy + "/*/restart-empty"}) {
 		contention := strings.TrimSuffix(strings.TrimPrefix(v.Name, strategy+"/"), "/restart-empty")
-		share, _, ok := exactQuorumShare(reports, strategy, contention)
+		share, ok := exactQuorumShare(reports, strategy, contention)
 		if !ok || v.Tally.Judged == 0 {
 			continue
 		}
@@ -164,9 +175,8 @@ func QuorumSized(k FaultKind, o *Option) bool { return mechanismOf(k, o) == back
 // QuorumSharesGiven says the reports hold both of strategy's shares on exactly a
 // quorum (alone and racing) that the model needs.
 func QuorumSharesGiven(reports []*results.Report, strategy string) bool {
-	_, _, alone := exactQuorumShare(reports, strategy, "uncontended")
-	_, _, racing := exactQuorumShare(reports, strategy, "contended-")
-	return alone && racing
+	_, alone := exactQuorumShare(reports, strategy, "uncontended")
+	return alone && fewestRacers(reports, strategy) > 0
 }
 
 // quorumFigures draws each strategy's quorum model against its check, once: the

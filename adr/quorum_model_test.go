@@ -62,6 +62,17 @@ func TestQuorumModelByHand(t *testing.T) {
 	if m, _ := quorumModel(idle, "redlock", quorumReports(0, 8, nil)); m.P.Central > 1e-6 {
 		t.Errorf("an idle lock's P = %v, want about 0", m.P.Central)
 	}
+	// A run with 8 racing is another condition: the model reads the fewest racing, not
+	// a pool of both.
+	more := quorumReports(0, 8, nil)
+	eight := &results.Variant{Name: "redlock/contended-8/share", Measure: results.QuorumOnly, Params: map[string]string{"clients": "8"}}
+	for i := 0; i < 20; i++ {
+		eight.Add(results.Trial{N: i, Outcome: results.Judged, Counts: map[results.Measure]int{results.QuorumOnly: 1}})
+	}
+	more[0].Variants = append(more[0].Variants, eight)
+	if m, _ := quorumModel(w, "redlock", more); math.Abs(m.P.Central-0.12) > 1e-12 || m.Racers != 4 || m.Racing.N != 20 {
+		t.Errorf("with 4 and 8 racing: P = %v from %d racers, %d trials; want 0.12 from 4, 20", m.P.Central, m.Racers, m.Racing.N)
+	}
 	if _, why := quorumModel(w, "redlock-failfast", quorumReports(0, 8, nil)); !strings.Contains(why, "redlock-failfast") {
 		t.Errorf("a strategy with no shares measured: why = %q", why)
 	}

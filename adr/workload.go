@@ -53,6 +53,9 @@ type Workload struct {
 	LockRate float64 `yaml:"lock_rate_per_second"`
 	Hold     string  `yaml:"hold"`
 	TTL      string  `yaml:"ttl"`
+	// Watchdog is how often the holder's client extends its lease back to the TTL
+	// ("10s", Redisson's every lockWatchdogTimeout / 3); empty: it never does.
+	Watchdog string `yaml:"watchdog_interval,omitempty"`
 	// OtherWrites is the writes a second the lock's Redis takes besides the lock's own:
 	// they lengthen the replication lag a failover loses locks in.
 	OtherWrites float64 `yaml:"other_writes_per_second,omitempty"`
@@ -69,6 +72,7 @@ type Workload struct {
 
 	// Parsed from the strings above by Validate.
 	HoldD, TTLD time.Duration `yaml:"-"`
+	WatchdogD   time.Duration `yaml:"-"` // 0: no watchdog
 	SLO         report.SLO    `yaml:"-"`
 	Occupancy   Occupancy     `yaml:"-"`
 }
@@ -174,6 +178,14 @@ func (w *Workload) validate(file string) error {
 	}
 	if w.TTLD, err = PositiveDuration(w.TTL); err != nil {
 		return bad("ttl", "%v", err)
+	}
+	if w.Watchdog != "" {
+		if w.WatchdogD, err = PositiveDuration(w.Watchdog); err != nil {
+			return bad("watchdog_interval", "%v", err)
+		}
+		if w.WatchdogD >= w.TTLD {
+			return bad("watchdog_interval", "%v: a watchdog must extend before the %v TTL runs out", w.WatchdogD, w.TTLD)
+		}
 	}
 	if w.OtherWrites < 0 || math.IsNaN(w.OtherWrites) {
 		return bad("other_writes_per_second", "%v: want 0 or more", w.OtherWrites)

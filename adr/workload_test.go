@@ -41,6 +41,8 @@ func TestBadWorkloadNamesTheField(t *testing.T) {
 		{"purpose not one of the two", "purpose: correctness", "purpose: speed", "purpose"},
 		{"zero lock rate", "lock_rate_per_second: 10", "lock_rate_per_second: 0", "lock_rate_per_second"},
 		{"bad hold", "hold: 5ms", "hold: soon", "hold"},
+		{"bad watchdog", "ttl: 1s", "ttl: 1s\nwatchdog_interval: often", "watchdog_interval"},
+		{"a watchdog slower than the TTL", "ttl: 1s", "ttl: 1s\nwatchdog_interval: 1s", "watchdog_interval"},
 		{"no keys", "keys: {count: 1, distribution: uniform}\n", "", "keys.count"},
 		{"unknown spread", "distribution: uniform}", "distribution: hot}", "keys.distribution"},
 		{"zipf without exponent", "distribution: uniform}", "distribution: zipf}", "keys.zipf_exponent"},
