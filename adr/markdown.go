@@ -324,6 +324,9 @@ func writeFaultLine(b *strings.Builder, o *Option, e Exposure) {
 	case e.NA != "":
 		fmt.Fprintf(b, "* Neutral, because %s does not apply: %s.\n", e.Kind, e.NA)
 		return
+	case e.sizedAway() && e.Mutex == nil && e.Data == nil: // none breaks a hold: nothing to measure
+		fmt.Fprintf(b, "* Neutral, because %s counts none, by the size model %s: %s.\n", e.Kind, e.Model.Name, e.Model.Why)
+		return
 	case e.Mutex == nil && e.Data == nil:
 		fmt.Fprintf(b, "* Bad, because %s is not measured for it: %s.\n", e.Kind, whereText(scenariosOf(e), o))
 		return

@@ -135,3 +135,19 @@ func TestAtMostIsCheckedAgainstTheSmallestCounted(t *testing.T) {
 		t.Errorf("at_most on a failover: %v", err)
 	}
 }
+
+// A fault the size model finds too small to break a hold, with no results for it,
+// reads as counting none by that model, not as unmeasured.
+func TestASizedAwayFaultWithNoResultsReadsAsNone(t *testing.T) {
+	w, err := LoadWorkload("../docs/adr-workload.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &Option{Name: "redlock", Kind: Lock, Probe: "redlock"}
+	e := Exposure{Kind: ClockJump, PerYear: 1, Model: SizeModelFor(w, ClockJump, o)}
+	var b strings.Builder
+	writeFaultLine(&b, o, e)
+	if want := "* Neutral, because clock_jump counts none, by the size model clock jump on a Redlock node: the counted jumps are at most 1s, below TTL - hold = 29.95s: none breaks a hold.\n"; b.String() != want {
+		t.Errorf("got  %q\nwant %q", b.String(), want)
+	}
+}
