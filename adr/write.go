@@ -35,7 +35,7 @@ func Generate(req Request) (*Decision, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	figs, err := decision.WriteADRFigures(dir, costFigure(d), heatMaps(in.Safety), quorumFigures(d))
+	figs, err := decision.WriteADRFigures(dir, costFigure(d), heatMaps(in.Safety), append(boundaryFigures(d, in.Safety), quorumFigures(d)...))
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/plots/decision"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -153,4 +154,18 @@ func Covered(ss []Side, n int) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Figure draws the sides against the model's rule, one column a strategy and side: the
+// model predicts none below the boundary and every one above.
+func Figure(name, title, caption string, ss []Side) decision.ModelCheck {
+	f := decision.ModelCheck{Name: name, Title: title, YLabel: "share of judged trials with two holders", Caption: caption, Upright: true}
+	for _, s := range ss {
+		side, predicted := "above", 1.0
+		if s.Below {
+			side, predicted = "below", 0
+		}
+		f.Points = append(f.Points, decision.ModelPoint{Label: s.Strategy + " " + side, Predicted: predicted, K: s.P.K, N: s.P.N, Lo: s.P.Lo, Hi: s.P.Hi})
+	}
+	return f
 }

@@ -35,3 +35,15 @@ func TestTextGroupsTheStrategiesThatAgree(t *testing.T) {
 		t.Errorf("a break below the boundary: against %q", against)
 	}
 }
+
+// The figure puts each side beside the model's prediction: none below, every one above.
+func TestFigurePredictsNoneBelowEveryOneAbove(t *testing.T) {
+	f := Figure("f", "t", "c", []Side{
+		{Strategy: "single", Below: true, P: results.ProportionOf(1, 3)},
+		{Strategy: "single", Below: false, P: results.ProportionOf(3, 3)},
+	})
+	if len(f.Points) != 2 || f.Points[0].Label != "single below" || f.Points[0].Predicted != 0 || f.Points[0].K != 1 ||
+		f.Points[1].Label != "single above" || f.Points[1].Predicted != 1 || f.Points[1].N != 3 {
+		t.Errorf("points %+v", f.Points)
+	}
+}

@@ -2,9 +2,11 @@ package decision
 
 import (
 	"fmt"
+	"math"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/lockbench/lockbench/plots"
 )
@@ -23,6 +25,8 @@ type ModelPoint struct {
 type ModelCheck struct {
 	Name, Title, YLabel, Caption string
 	Points                       []ModelPoint
+	// Upright turns the conditions' names a quarter turn, for many columns.
+	Upright bool
 }
 
 const (
@@ -76,6 +80,10 @@ func modelCheckFigure(f ModelCheck) (plots.Drawn, error) {
 	p.Legend.Add(labLabel, lab)
 	p.Legend.Add(modelLabel, model)
 	p.NominalX(names...)
+	if f.Upright {
+		p.X.Tick.Label.Rotation = math.Pi / 2
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+	}
 	p.X.Min, p.X.Max = -0.5, float64(len(f.Points))-0.5
 	p.Y.Min, p.Y.Max = 0, 1
 	return plots.Drawn{Figure: plots.Figure{Name: f.Name, Caption: f.Caption, Series: []string{labLabel, modelLabel},
