@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr/modelcheck"
 	"github.com/lockbench/lockbench/clocks"
+	"github.com/lockbench/lockbench/plots/decision"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -93,4 +94,20 @@ func redlockJumpAtTTL(w *Workload, reports []*results.Report) string {
 	sort.Strings(points)
 	return fmt.Sprintf("at the workload's TTL %v, redlock-clock-jump gave two holders with %s judged (its holder keeps the lock for its whole validity, TTL - redsync's drift, so the threshold TTL - hold is the drift x TTL = %v)",
 		w.TTLD, strings.Join(points, ", "), time.Duration(0.01*float64(w.TTLD)))
+}
+
+// boundaryFigures draws the pause and single-master jump models against their
+// boundary runs at the workload's TTL and hold, where the results hold them.
+func boundaryFigures(d *Decision, reports []*results.Report) []decision.ModelCheck {
+	w := d.Workload
+	var out []decision.ModelCheck
+	if ss := modelcheck.Pause(reports, w.TTLD, w.HoldD); len(ss) > 0 {
+		out = append(out, modelcheck.Figure("adr-model-pause-boundary", fmt.Sprintf("A pause against the lease left, TTL %v, hold %v", w.TTLD, w.HoldD),
+			"pause-past-ttl's boundary mode at the workload's TTL: each strategy's holder stops 0.8 x (below) and 1.2 x (above) the lease it has left. The dot is the share of judged trials with two holders, with its 95% interval; the marker beside it is the model's prediction: none below, every one above.", ss))
+	}
+	if ss := modelcheck.SingleJump(reports, w.TTLD, w.HoldD); len(ss) > 0 {
+		out = append(out, modelcheck.Figure("adr-model-single-jump-boundary", fmt.Sprintf("A master's clock jump against TTL - hold = %v", clocks.SingleJumpThreshold(w.TTLD, w.HoldD)),
+			"single-clock-skew's boundary mode at the workload's TTL and hold: the master's clock jumps 0.8 x (below) and 1.2 x (above) TTL - hold at the grant. The dot is the share of judged trials with two holders, with its 95% interval; the marker beside it is the model's prediction: none below, every one above.", ss))
+	}
+	return out
 }
