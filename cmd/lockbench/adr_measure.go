@@ -73,7 +73,7 @@ func measurePlan(p *plan.Plan, budget time.Duration, stdout, stderr io.Writer) (
 // runADRMeasure plans, measures within the budget, and writes the ADR from the given
 // results and every complete folder of the plan to DIR/adr.md.
 func runADRMeasure(workload string, dirs []string, out string, budget time.Duration, date string, stdout, stderr io.Writer) error {
-	w, _, err := planInputs(workload, dirs)
+	w, _, err := planInputs(workload, nil) // the workload alone: the folders are read once, below
 	if err != nil {
 		return err
 	}
