@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/adr/modelcheck"
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/plots/decision"
 	"github.com/lockbench/lockbench/safety/results"
@@ -15,12 +16,12 @@ import (
 // boundaryChecked adds to a size model what the given results checked of its boundary
 // at the workload's own TTL (`lockbench adr --plan` lists the runs that do). A side of
 // the boundary that broke against the model contradicts it.
-func boundaryChecked(m *SizeModel, w *Workload, k FaultKind, reports []*results.Report) {
+func boundaryChecked(m *SizeModel, w *workload.Workload, k workload.FaultKind, reports []*results.Report) {
 	if m == nil {
 		return
 	}
 	switch {
-	case k == ClientPause:
+	case k == workload.ClientPause:
 		var parts []string
 		if s := pauseAtTTL(w, reports); s != "" {
 			parts = append(parts, "pause-past-ttl checks the mechanism; "+s)
@@ -33,11 +34,11 @@ func boundaryChecked(m *SizeModel, w *Workload, k FaultKind, reports []*results.
 		if len(parts) > 0 {
 			m.Checked = strings.Join(parts, "; ")
 		}
-	case k == ClockJump && m.Name == redlockJumpModel:
+	case k == workload.ClockJump && m.Name == redlockJumpModel:
 		if s := redlockJumpAtTTL(w, reports); s != "" {
 			m.Checked = "redlock-kleppmann checks the mechanism at the lab's sizes; " + s
 		}
-	case k == ClockJump:
+	case k == workload.ClockJump:
 		if sides := modelcheck.SingleJump(reports, w.TTLD, w.HoldD); len(sides) > 0 {
 			text, against := modelcheck.Text(sides)
 			m.Checked = fmt.Sprintf("single-clock-skew's boundary mode at the workload's TTL %v and hold %v (TTL - hold = %v): %s", w.TTLD, w.HoldD, clocks.SingleJumpThreshold(w.TTLD, w.HoldD), text)
@@ -47,7 +48,7 @@ func boundaryChecked(m *SizeModel, w *Workload, k FaultKind, reports []*results.
 }
 
 // pauseAtTTL counts pause-past-ttl's unfenced mechanism trials run at the workload's TTL.
-func pauseAtTTL(w *Workload, reports []*results.Report) string {
+func pauseAtTTL(w *workload.Workload, reports []*results.Report) string {
 	broke, judged, factor := 0, 0, ""
 	for _, r := range reports {
 		if r == nil || r.Scenario != "pause-past-ttl" || !modelcheck.AtTTL(r.Params, w.TTLD) || r.Params["mode"] == "boundary" {
@@ -71,7 +72,7 @@ func pauseAtTTL(w *Workload, reports []*results.Report) string {
 }
 
 // redlockJumpAtTTL lists redlock-clock-jump's points run at the workload's TTL.
-func redlockJumpAtTTL(w *Workload, reports []*results.Report) string {
+func redlockJumpAtTTL(w *workload.Workload, reports []*results.Report) string {
 	var points []string
 	for _, r := range reports {
 		if r == nil || r.Scenario != "redlock-clock-jump" {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/stats"
@@ -39,7 +40,7 @@ type Cost struct {
 // costOf prices strategy s (its update cells when updates, else its lock cells) at the workload's rate: the open-loop group (no injected
 // latency) whose offered rate is nearest to it, else the closed-loop group with the
 // lowest throughput at or above it.
-func costOf(w *Workload, run *resultsdir.Run, groups []*stats.Group, s string, updates bool) Cost {
+func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s string, updates bool) Cost {
 	if s == "" {
 		return Cost{Why: "no benchmark cell"}
 	}

@@ -1,3 +1,7 @@
+// Package adr turns lockbench results into a draft architecture decision record (MADR
+// 4.0): the team's workload and fault rates (adr/workload), the measured costs of each
+// option and the expected violations per year computed from the safety results. It
+// computes and formats; it never measures.
 package adr
 
 import (
@@ -5,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/stats"
 )
 
@@ -24,7 +29,7 @@ type Verdict struct {
 
 // Decision is the whole computation: every option, judged, and the one chosen.
 type Decision struct {
-	Workload *Workload
+	Workload *workload.Workload
 	Inputs   *Inputs
 	Options  []*Option
 	Chosen   *Option // nil: no option is shown to meet the purpose
@@ -32,7 +37,7 @@ type Decision struct {
 
 // Decide prices and judges every option and picks the cheapest that meets the purpose:
 // fewest servers, then the lowest budget percentile at the workload's rate.
-func Decide(w *Workload, in *Inputs) *Decision {
+func Decide(w *workload.Workload, in *Inputs) *Decision {
 	run := in.merged()
 	groups := stats.Groups(run)
 	d := &Decision{Workload: w, Inputs: in, Options: Options(in)}
@@ -76,9 +81,9 @@ func cheaper(a, b *Option) bool {
 // judge applies the purpose's rule: efficiency counts duplicates (two holders) against
 // the team's budget; correctness needs a fence or a store-side guard and no violation
 // reaching the data in any judged trial of every fault that can strike.
-func judge(w *Workload, o *Option) Verdict {
+func judge(w *workload.Workload, o *Option) Verdict {
 	var v Verdict
-	dataSide := w.Purpose == Correctness
+	dataSide := w.Purpose == workload.Correctness
 	if !dataSide && o.Kind == LockFree {
 		v.Why = append(v.Why, "no lock: for efficiency the lock is what saves the duplicate work")
 		v.RuledOut = true
@@ -143,7 +148,7 @@ func variantsOf(m *Measured) string {
 }
 
 // missingText names a missing measurement and the scenario that would give it.
-func missingText(o *Option, k FaultKind, data bool) string {
+func missingText(o *Option, k workload.FaultKind, data bool) string {
 	for _, e := range o.Faults {
 		if e.Kind != k {
 			continue
@@ -166,7 +171,7 @@ func missingText(o *Option, k FaultKind, data bool) string {
 // queueWords says when the budget is broken by waiting for the holder rather than by
 // the lock service: one attempt keeps the budget, the acquire (attempts and the wait)
 // does not, on a key held the busiest share of the time.
-func queueWords(w *Workload, c Cost) string {
+func queueWords(w *workload.Workload, c Cost) string {
 	if c.AttemptAtBudget <= 0 || c.AttemptAtBudget > w.SLO.Budget || c.AtBudget <= w.SLO.Budget {
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -32,34 +33,10 @@ func TestExpectedViolationsByHand(t *testing.T) {
 // never overlap), so a fault finds it held with chance 0.5, not 1 - e^-0.5; 10 pauses a
 // year, 5 of 5 broke: 5 a year.
 func TestAGlobalMutexIsHeldRateTimesHold(t *testing.T) {
-	o := OccupancyOf(0.5, time.Second, Keys{Count: 1, Distribution: Uniform})
+	o := workload.OccupancyOf(0.5, time.Second, workload.Keys{Count: 1, Distribution: workload.Uniform})
 	near(t, "any held", o.AnyHeld, 0.5)
 	near(t, "locks held", o.LocksHeld, 0.5)
 	near(t, "central", PerYear(10, o.AnyHeld, results.ProportionOf(5, 5)).Central, 5)
-}
-
-// 200 locks/s held 20 ms over 4 uniform keys: each key is held 200/4 x 0.02 = 1.0 of
-// the time: infeasible. Over 10 keys: u = 0.4 each; any held = 1 - 0.6^10 = 0.993953;
-// locks held = 4.
-func TestUniformKeysShareTheRate(t *testing.T) {
-	if o := OccupancyOf(200, 20*time.Millisecond, Keys{Count: 4, Distribution: Uniform}); o.infeasible(20*time.Millisecond) == "" {
-		t.Errorf("4 keys at u = %v: not refused", o.Busiest)
-	}
-	o := OccupancyOf(200, 20*time.Millisecond, Keys{Count: 10, Distribution: Uniform})
-	near(t, "busiest", o.Busiest, 0.4)
-	near(t, "any held", o.AnyHeld, 1-math.Pow(0.6, 10))
-	near(t, "locks held", o.LocksHeld, 4)
-}
-
-// Zipf with exponent 1 over 3 keys: shares 1, 1/2, 1/3 over 11/6 = 6/11, 3/11, 2/11.
-// 11 locks/s held 100 ms: u = 0.6, 0.3, 0.2; any held = 1 - 0.4 x 0.7 x 0.8 = 0.776;
-// the busiest key takes 6 locks/s.
-func TestZipfKeysByHand(t *testing.T) {
-	o := OccupancyOf(11, 100*time.Millisecond, Keys{Count: 3, Distribution: Zipf, ZipfExponent: 1})
-	near(t, "busiest", o.Busiest, 0.6)
-	near(t, "busiest rate", o.BusiestRate, 6)
-	near(t, "any held", o.AnyHeld, 0.776)
-	near(t, "locks held", o.LocksHeld, 1.1)
 }
 
 // Wilson's upper end at 0 of n is z²/(n + z²): below 0.1 from n = 3.841459 x 9 =
@@ -104,14 +81,14 @@ func TestSumsAddTheEndsAndSkipZeroRates(t *testing.T) {
 	a := &Measured{P: results.ProportionOf(1, 2), Year: Expected{1, 0.5, 2}}
 	b := &Measured{P: results.ProportionOf(1, 2), Year: Expected{3, 1, 4}}
 	es := []Exposure{
-		{Kind: Failover, PerYear: 1, Mutex: a},
-		{Kind: ClientPause, PerYear: 1, Mutex: b},
-		{Kind: RestartEmpty, PerYear: 0},        // not counted: 0 a year
-		{Kind: ClockJump, PerYear: 2},           // counted but not measured
-		{Kind: Failover, PerYear: 9, NA: "n/a"}, // cannot strike
+		{Kind: workload.Failover, PerYear: 1, Mutex: a},
+		{Kind: workload.ClientPause, PerYear: 1, Mutex: b},
+		{Kind: workload.RestartEmpty, PerYear: 0},        // not counted: 0 a year
+		{Kind: workload.ClockJump, PerYear: 2},           // counted but not measured
+		{Kind: workload.Failover, PerYear: 9, NA: "n/a"}, // cannot strike
 	}
 	sum, missing := Total(es, false)
-	if sum != (Expected{4, 1.5, 6}) || len(missing) != 1 || missing[0] != ClockJump {
+	if sum != (Expected{4, 1.5, 6}) || len(missing) != 1 || missing[0] != workload.ClockJump {
 		t.Fatalf("sum %+v, missing %v", sum, missing)
 	}
 }

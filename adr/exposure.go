@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
 // Exposure is one fault kind's share of an option's expected violations per year.
 type Exposure struct {
-	Kind    FaultKind
+	Kind    workload.FaultKind
 	PerYear float64 // faults a year, from the workload
 	Held    float64 // share of them that strike while a lock is held (episodes)
 	// LocksHeld is the expected locks held when one strikes (locks broken per fault,
@@ -64,9 +65,9 @@ type Measured struct {
 }
 
 // exposures computes every fault kind's exposure of option o.
-func exposures(w *Workload, reports []*results.Report, o *Option) []Exposure {
+func exposures(w *workload.Workload, reports []*results.Report, o *Option) []Exposure {
 	var out []Exposure
-	for _, k := range FaultKinds {
+	for _, k := range workload.FaultKinds {
 		e := Exposure{Kind: k, PerYear: w.Faults.Rate(k).PerYear, Held: w.Occupancy.AnyHeld, LocksHeld: w.Occupancy.LocksHeld,
 			Model: SizeModelFor(w, k, o)}
 		boundaryChecked(e.Model, w, k, reports)
@@ -128,7 +129,7 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 	if len(patterns) == 0 {
 		return nil
 	}
-	vs := Matching(reports, scenario, patterns)
+	vs := results.Matching(reports, scenario, patterns)
 	if len(vs) == 0 {
 		return nil
 	}
@@ -155,9 +156,9 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 // Total adds up the expected per year of the faults that can strike, on one side
 // (mutex or data); missing lists those with a rate above 0 not measured, or measured
 // but not sized to the workload.
-func Total(es []Exposure, data bool) (Expected, []FaultKind) {
+func Total(es []Exposure, data bool) (Expected, []workload.FaultKind) {
 	var sum Expected
-	var missing []FaultKind
+	var missing []workload.FaultKind
 	for _, e := range es {
 		if e.NA != "" || e.PerYear == 0 || e.sizedAway() {
 			continue
@@ -174,7 +175,7 @@ func Total(es []Exposure, data bool) (Expected, []FaultKind) {
 
 // UnmeasuredBound is the worst the missing faults can add a year: each breaking every
 // lock it finds held (P <= 1), rate x locks held.
-func UnmeasuredBound(es []Exposure, missing []FaultKind) float64 {
+func UnmeasuredBound(es []Exposure, missing []workload.FaultKind) float64 {
 	var sum float64
 	for _, e := range es {
 		if slices.Contains(missing, e.Kind) && e.NA == "" {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -46,7 +47,7 @@ type CrashCheckRow struct {
 }
 
 // crashModel computes the model from the reports, or says why it cannot.
-func crashModel(w *Workload, reports []*results.Report) (*CrashModel, string) {
+func crashModel(w *workload.Workload, reports []*results.Report) (*CrashModel, string) {
 	m := &CrashModel{WriteRate: 2*w.LockRate + w.OtherWrites, Others: w.OtherWrites}
 	lags, why := m.LagAt(reports)
 	if why != "" {

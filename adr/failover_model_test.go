@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -26,7 +27,7 @@ func lagReport(rates map[string]float64, lags []float64) *results.Report {
 // Hold 2 ms, lags 0.5, 1 and 3 ms: min(lag, hold) / hold = 0.25, 0.5, 1, mean 0.5833.
 // The workload writes 2 x 100 + 50 = 250/s: the variant at 300/s is the smallest above.
 func TestCrashModelByHand(t *testing.T) {
-	w := &Workload{LockRate: 100, OtherWrites: 50}
+	w := &workload.Workload{LockRate: 100, OtherWrites: 50}
 	w.HoldD = 2e6
 	reps := []*results.Report{lagReport(map[string]float64{"rate-200": 200, "rate-300": 300, "rate-900": 900}, []float64{0.5, 1, 3})}
 	m, why := crashModel(w, reps)

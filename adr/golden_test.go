@@ -15,12 +15,12 @@ var update = flag.Bool("update", false, "rewrite the golden ADRs in testdata/")
 
 // generate writes the ADR of a workload over the synthetic folders, returning it
 // with the temp root replaced by ROOT so that the golden file is stable.
-func generate(t *testing.T, workload string) (string, string) {
+func generate(t *testing.T, file string) (string, string) {
 	t.Helper()
 	bench, safety := adrtest.Folders(t)
 	out := filepath.Join(filepath.Dir(bench), "adr", "adr.md")
-	if _, err := Generate(Request{Workload: workload, Results: []string{bench, safety}, Out: out, Date: "2026-12-01",
-		Command: "lockbench adr --workload " + workload + " --results bench,safety --out adr/adr.md"}); err != nil {
+	if _, err := Generate(Request{Workload: file, Results: []string{bench, safety}, Out: out, Date: "2026-12-01",
+		Command: "lockbench adr --workload " + file + " --results bench,safety --out adr/adr.md"}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(out)

@@ -36,7 +36,7 @@ const lagBucket = 10
 func failoverHeat(reports []*results.Report) (decision.HeatMap, bool) {
 	cells := map[[2]float64]*decision.HeatCell{}
 	var delays []float64
-	for _, v := range Matching(reports, "failover-loss", []string{"none-delay-*"}) {
+	for _, v := range results.Matching(reports, "failover-loss", []string{"none-delay-*"}) {
 		for _, t := range v.Trials {
 			lag, ok := t.Inputs["lag_promoted_ms"]
 			if t.Outcome != results.Judged || !ok {

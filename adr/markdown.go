@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -44,8 +45,8 @@ func Markdown(d *Decision, meta Meta) string {
 	return b.String()
 }
 
-func purposeWords(p Purpose) string {
-	if p == Correctness {
+func purposeWords(p workload.Purpose) string {
+	if p == workload.Correctness {
 		return "**correctness**, in the write-up's sense: a violation corrupts data"
 	}
 	return "**efficiency**, in the write-up's sense: a violation costs duplicate work"
@@ -64,20 +65,20 @@ func writeDrivers(b *strings.Builder, d *Decision) {
 	w := d.Workload
 	b.WriteString("## Decision Drivers\n\n")
 	fmt.Fprintf(b, "* Latency budget: %s at %s locks/s.\n", w.SLO, stats.FormatRate(w.LockRate))
-	if w.Purpose == Correctness {
+	if w.Purpose == workload.Correctness {
 		fmt.Fprintf(b, "* Purpose: correctness. Only an option with a fence the resource checks, or no lock and a store-side guard, qualifies (the write-up's rules 1 to 4), and only when the upper end of its violations reaching the data a year is within the budget of %s: none seen in a few trials is not enough.\n", Plain(*w.ViolationBudget))
 	} else {
 		fmt.Fprintf(b, "* Purpose: efficiency. Duplicate work is tolerated up to %s runs a year (the upper end of the locks broken a year, each a duplicate run, must stay within it).\n", Plain(*w.DuplicateBudget))
 	}
 	b.WriteString("* Fault rates the team expects:\n\n")
 	b.WriteString("  | fault | per year | counted | source |\n  |---|---|---|---|\n")
-	for _, k := range FaultKinds {
+	for _, k := range workload.FaultKinds {
 		r := w.Faults.Rate(k)
 		what := ""
 		switch k {
-		case ClientPause:
+		case workload.ClientPause:
 			what = "pauses longer than " + r.LongerThan
-		case ClockJump:
+		case workload.ClockJump:
 			what = "jumps above " + r.Above
 		}
 		fmt.Fprintf(b, "  | %s | %s | %s | %s |\n", k, Plain(r.PerYear), what, r.Source)
@@ -86,7 +87,7 @@ func writeDrivers(b *strings.Builder, d *Decision) {
 	writeOccupancy(b, w)
 	writeSizeModels(b, d)
 	if p := w.Faults.ClientPause; p != nil {
-		if lt, _ := PositiveDuration(p.LongerThan); lt < w.TTLD {
+		if lt, _ := workload.PositiveDuration(p.LongerThan); lt < w.TTLD {
 			fmt.Fprintf(b, "* The pauses counted (longer than %s) include some shorter than the TTL (%s), which do not outlast the lease: their count is an upper bound.\n", p.LongerThan, w.TTLD)
 		}
 	}
@@ -119,7 +120,9 @@ func writeOptions(b *strings.Builder, d *Decision) {
 }
 
 // side is what the purpose counts: data for correctness, two holders for efficiency.
-func side(w *Workload, o *Option) bool { return w.Purpose == Correctness || o.Kind == LockFree }
+func side(w *workload.Workload, o *Option) bool {
+	return w.Purpose == workload.Correctness || o.Kind == LockFree
+}
 
 func writeOutcome(b *strings.Builder, d *Decision) {
 	w := d.Workload
@@ -143,7 +146,7 @@ func writeOutcome(b *strings.Builder, d *Decision) {
 	o := d.Chosen
 	total := o.Verdict.Year
 	why := fmt.Sprintf("whose locks broken (duplicate work) stay within the budget: %s", yearly(total, anySeen(o.Faults, side(w, o))))
-	if w.Purpose == Correctness {
+	if w.Purpose == workload.Correctness {
 		why = fmt.Sprintf("whose violations reaching the data stay within the budget of %s a year: %s", Plain(*w.ViolationBudget), yearly(total, anySeen(o.Faults, true)))
 	}
 	fmt.Fprintf(b, "Chosen option: \"%s\", because it is the cheapest option (%s; %s %s at %s/s) %s.\n\n",
@@ -179,7 +182,7 @@ func writeOutcome(b *strings.Builder, d *Decision) {
 			fmt.Fprintf(b, "* Bad, because %s is not counted: the workload gives it 0 a year; if it happens, see its row below.\n", e.Kind)
 		}
 	}
-	if d.Workload.Purpose == Correctness && anyRateBound(o.Faults) {
+	if d.Workload.Purpose == workload.Correctness && anyRateBound(o.Faults) {
 		b.WriteString("* Neutral, because none seen is not none: each bound above shrinks as judged trials are added (`--trials`).\n")
 	}
 	if o.Verdict.Unmeasured > 0 {
@@ -194,7 +197,7 @@ func writeOutcome(b *strings.Builder, d *Decision) {
 func closestCandidates(d *Decision) []*Option {
 	var out []*Option
 	for _, o := range d.Options {
-		if d.Workload.Purpose == Correctness && o.Kind == Lock {
+		if d.Workload.Purpose == workload.Correctness && o.Kind == Lock {
 			continue
 		}
 		out = append(out, o)
@@ -382,7 +385,7 @@ func capacityCell(c Cost) string {
 	return stats.FormatRate(c.KeptRate) + "/s"
 }
 
-func sideCell(w *Workload, o *Option, data bool) string {
+func sideCell(w *workload.Workload, o *Option, data bool) string {
 	if !data && o.Kind == LockFree {
 		return "no lock"
 	}
@@ -405,7 +408,7 @@ func sideCell(w *Workload, o *Option, data bool) string {
 		parts = append(parts, fmt.Sprintf("%d not sized", unsized))
 	}
 	s := strings.Replace(strings.Join(parts, ", "), "+,", "+", 1)
-	if !data && w.Purpose == Efficiency {
+	if !data && w.Purpose == workload.Efficiency {
 		s += fmt.Sprintf(" (at worst +%s)", count(UnmeasuredBound(o.Faults, missing)))
 	}
 	return s

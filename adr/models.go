@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 )
@@ -36,8 +37,8 @@ const redlockJumpModel = "clock jump on a Redlock node"
 // SizeModelFor is the model of fault kind k for option o, or nil where none carries
 // the lab's probability to the workload (a failover, a Redlock node restarting empty):
 // such a probability is not sized, and counts as missing evidence (notsized.go).
-func SizeModelFor(w *Workload, k FaultKind, o *Option) *SizeModel {
-	if k == ClientPause {
+func SizeModelFor(w *workload.Workload, k workload.FaultKind, o *Option) *SizeModel {
+	if k == workload.ClientPause {
 		return pauseModel(w) // every strategy's lease outlasted alike
 	}
 	switch mechanismOf(k, o) {
@@ -60,7 +61,7 @@ func SizeModelFor(w *Workload, k FaultKind, o *Option) *SizeModel {
 // also need the key on exactly a quorum including that node, which is not sized. So
 // jumps that are all below the threshold count none; any above it leave the lab's
 // count unsized.
-func redlockJumpSizes(w *Workload) *SizeModel {
+func redlockJumpSizes(w *workload.Workload) *SizeModel {
 	m := &SizeModel{Name: redlockJumpModel, Share: 1, Bound: true, Unsized: true,
 		Assumes: "a jump on one node expires its key there J early, which frees it within a hold only when J > TTL - hold; two holders then need the holder's key on exactly a quorum including that node, which is not sized",
 		Why:     "not sized: every counted jump is taken to break a hold (upper end)",
@@ -77,9 +78,9 @@ func redlockJumpSizes(w *Workload) *SizeModel {
 // extends no more). With t uniform over the hold h, pauseShare gives the share of
 // pauses of length L that break it. The counted pauses run from longer_than to
 // at_most; without at_most the largest is unknown.
-func pauseModel(w *Workload) *SizeModel {
+func pauseModel(w *workload.Workload) *SizeModel {
 	r := w.Faults.ClientPause
-	least, _ := PositiveDuration(r.LongerThan)
+	least, _ := workload.PositiveDuration(r.LongerThan)
 	since := "the time held"
 	watchdog := "with no watchdog"
 	if w.WatchdogD > 0 {
@@ -94,7 +95,7 @@ func pauseModel(w *Workload) *SizeModel {
 	case least >= w.TTLD:
 		m.Share, m.Why = 1, fmt.Sprintf("every counted pause (longer than %v) outlasts the whole TTL %v", least, w.TTLD)
 	case r.AtMost != "":
-		most, _ := PositiveDuration(r.AtMost)
+		most, _ := workload.PositiveDuration(r.AtMost)
 		m.Share, m.Bound = pauseShare(most, w.TTLD, w.HoldD, w.WatchdogD), true
 		m.Why = fmt.Sprintf("a pause breaks a hold only past %v (TTL - %s); the longest counted, %v, breaks %s of holds: the share of all counted pauses is at most that", brokenFrom, leaseSetWords(w.WatchdogD), most, percent(m.Share))
 		if m.Share == 0 {
@@ -141,9 +142,9 @@ func leaseSetWords(every time.Duration) string {
 // jumpModel: a forward jump J on a single master, at any moment of the hold, moves
 // the key's expiry J earlier; the next client gets in before the holder is done
 // exactly when J > TTL - hold, whenever in the hold the jump comes.
-func jumpModel(w *Workload) *SizeModel {
+func jumpModel(w *workload.Workload) *SizeModel {
 	r := w.Faults.ClockJump
-	least, _ := PositiveDuration(r.Above)
+	least, _ := workload.PositiveDuration(r.Above)
 	threshold := clocks.SingleJumpThreshold(w.TTLD, w.HoldD)
 	m := &SizeModel{Name: "forward jump against TTL - hold",
 		Assumes: fmt.Sprintf("a forward jump J on the master expires the key J early; it breaks a %v hold under a %v TTL exactly when J > TTL - hold", w.HoldD, w.TTLD),
@@ -152,7 +153,7 @@ func jumpModel(w *Workload) *SizeModel {
 	case least >= threshold:
 		m.Share, m.Why = 1, fmt.Sprintf("every counted jump (above %v) exceeds TTL - hold = %v", least, threshold)
 	case r.AtMost != "":
-		most, _ := PositiveDuration(r.AtMost)
+		most, _ := workload.PositiveDuration(r.AtMost)
 		if most <= threshold {
 			m.Share, m.Why = 0, fmt.Sprintf("the counted jumps are at most %v, below TTL - hold = %v: none breaks a hold", most, threshold)
 		} else {

@@ -7,14 +7,15 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/adr/workload"
 )
 
-func sizedWorkload(t *testing.T, pause, jump string) *Workload {
+func sizedWorkload(t *testing.T, pause, jump string) *workload.Workload {
 	t.Helper()
-	text := strings.Replace(strings.Replace(goodWorkload,
+	text := strings.Replace(strings.Replace(adrtest.GoodWorkload,
 		"client_pause: {per_year: 1, longer_than: 1s, source: team's guess}", "client_pause: {per_year: 1, "+pause+" source: team's guess}", 1),
 		"clock_jump: {per_year: 1, above: 100ms, source: team's guess}", "clock_jump: {per_year: 1, "+jump+" source: team's guess}", 1)
-	w, err := ParseWorkload("w.yaml", []byte(text))
+	w, err := workload.Parse("w.yaml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestJumpModelByHand(t *testing.T) {
 // The write-up's efficiency example: 100 ms to 1 s jumps cannot free a 30 s lease
 // during a 50 ms hold, so clock_jump adds nothing, and the ADR names the model.
 func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
-	w, err := LoadWorkload("../docs/adr-workload.yaml")
+	w, err := workload.Load("../docs/adr-workload.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
 	d := Decide(w, in)
 	single := option(t, d, "single")
 	for _, e := range single.Faults {
-		if e.Kind != ClockJump {
+		if e.Kind != workload.ClockJump {
 			continue
 		}
 		if e.Model == nil || e.Model.Share != 0 || e.Mutex == nil || e.Mutex.Year != (Expected{}) {
@@ -110,11 +111,11 @@ func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
 	// Nor on a Redlock node: its key expires early only past TTL - hold too. Sized
 	// away, it is no missing evidence (before, every jump was taken to break).
 	for _, e := range option(t, d, "redlock").Faults {
-		if e.Kind == ClockJump && (e.Model == nil || e.Model.Name != redlockJumpModel || !e.sizedAway()) {
+		if e.Kind == workload.ClockJump && (e.Model == nil || e.Model.Name != redlockJumpModel || !e.sizedAway()) {
 			t.Fatalf("redlock under clock_jump: model %+v", e.Model)
 		}
 	}
-	if _, missing := Total(option(t, d, "redlock").Faults, false); slices.Contains(missing, ClockJump) {
+	if _, missing := Total(option(t, d, "redlock").Faults, false); slices.Contains(missing, workload.ClockJump) {
 		t.Errorf("redlock's clock_jump still counts as missing evidence")
 	}
 	md := Markdown(d, Meta{Date: "2026-12-01", Command: "lockbench adr"})
@@ -123,28 +124,15 @@ func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
 	}
 }
 
-func TestAtMostIsCheckedAgainstTheSmallestCounted(t *testing.T) {
-	for _, bad := range []string{"above: 100ms, at_most: 50ms,", "above: 100ms, at_most: soon,"} {
-		text := strings.Replace(goodWorkload, "clock_jump: {per_year: 1, above: 100ms,", "clock_jump: {per_year: 1, "+bad, 1)
-		if _, err := ParseWorkload("w.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), "faults.clock_jump.at_most") {
-			t.Errorf("%s: %v", bad, err)
-		}
-	}
-	text := strings.Replace(goodWorkload, "failover: {per_year: 1,", "failover: {per_year: 1, at_most: 1s,", 1)
-	if _, err := ParseWorkload("w.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), "only client_pause and clock_jump") {
-		t.Errorf("at_most on a failover: %v", err)
-	}
-}
-
 // A fault the size model finds too small to break a hold, with no results for it,
 // reads as counting none by that model, not as unmeasured.
 func TestASizedAwayFaultWithNoResultsReadsAsNone(t *testing.T) {
-	w, err := LoadWorkload("../docs/adr-workload.yaml")
+	w, err := workload.Load("../docs/adr-workload.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := &Option{Name: "redlock", Kind: Lock, Probe: "redlock"}
-	e := Exposure{Kind: ClockJump, PerYear: 1, Model: SizeModelFor(w, ClockJump, o)}
+	e := Exposure{Kind: workload.ClockJump, PerYear: 1, Model: SizeModelFor(w, workload.ClockJump, o)}
 	var b strings.Builder
 	writeFaultLine(&b, o, e)
 	if want := "* Neutral, because clock_jump counts none, by the size model clock jump on a Redlock node: the counted jumps are at most 1s, below TTL - hold = 29.95s: none breaks a hold.\n"; b.String() != want {

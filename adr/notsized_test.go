@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -13,7 +14,7 @@ import (
 // decision counts it as missing evidence (at its worst for efficiency). Before, its
 // 0.400 (0.111-1.32) a year entered the total as the workload's.
 func TestNotSizedLabProbabilityStaysOutOfTheYear(t *testing.T) {
-	w, err := LoadWorkload("testdata/efficiency.yaml")
+	w, err := workload.Load("testdata/efficiency.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,11 +22,11 @@ func TestNotSizedLabProbabilityStaysOutOfTheYear(t *testing.T) {
 	o := &Option{Name: "wait", Kind: Lock, Probe: "wait", Cost: Cost{Measured: true, Within: true}}
 	o.Faults = exposures(w, reports, o)
 	e := o.Faults[0]
-	if e.Kind != Failover || e.Mutex == nil || !strings.HasPrefix(e.Mutex.NotSized, "lab 2 of 40 judged (1.4-17%) at `failover-loss` wait1-delay-0ms, wait1-delay-50ms (its own kill delays and replica lags)") {
+	if e.Kind != workload.Failover || e.Mutex == nil || !strings.HasPrefix(e.Mutex.NotSized, "lab 2 of 40 judged (1.4-17%) at `failover-loss` wait1-delay-0ms, wait1-delay-50ms (its own kill delays and replica lags)") {
 		t.Fatalf("failover under WAIT 1: %+v", e.Mutex)
 	}
 	total, missing := Total(o.Faults, false)
-	if total.Hi != 0 || len(missing) == 0 || missing[0] != Failover {
+	if total.Hi != 0 || len(missing) == 0 || missing[0] != workload.Failover {
 		t.Errorf("the lab's P entered the total: %+v, missing %v", total, missing)
 	}
 	v := judge(w, o)
@@ -41,7 +42,7 @@ func TestNotSizedLabProbabilityStaysOutOfTheYear(t *testing.T) {
 // A mechanism that never breaks, and a lone member's disk loss (its model: every held
 // lock is on the one member), need no sizing: they stay in the year.
 func TestMechanismsAndTheLoneMemberAreSized(t *testing.T) {
-	w, err := LoadWorkload("testdata/correctness.yaml")
+	w, err := workload.Load("testdata/correctness.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,8 +50,8 @@ func TestMechanismsAndTheLoneMemberAreSized(t *testing.T) {
 		adrtest.HandVariant("etcd-lone-member-disk-loss", results.Violations, 3, 3))
 	for _, c := range []struct {
 		probe string
-		kind  FaultKind
-	}{{"etcd-3", Failover}, {"etcd", RestartEmpty}} {
+		kind  workload.FaultKind
+	}{{"etcd-3", workload.Failover}, {"etcd", workload.RestartEmpty}} {
 		o := &Option{Kind: Lock, Probe: c.probe}
 		for _, e := range exposures(w, reports, o) {
 			if e.Kind == c.kind && (e.Mutex == nil || e.Mutex.NotSized != "") {

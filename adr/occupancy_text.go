@@ -3,15 +3,17 @@ package adr
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lockbench/lockbench/adr/workload"
 )
 
 // writeOccupancy states the mutex model the counts a year rest on, with its numbers.
-func writeOccupancy(b *strings.Builder, w *Workload) {
+func writeOccupancy(b *strings.Builder, w *workload.Workload) {
 	o := w.Occupancy
 	spread := "one global lock"
 	if w.Keys.Count > 1 {
 		spread = fmt.Sprintf("%d keys, chosen %s", w.Keys.Count, w.Keys.Distribution)
-		if w.Keys.Distribution == Zipf {
+		if w.Keys.Distribution == workload.Zipf {
 			spread += fmt.Sprintf(" (exponent %s)", Plain(w.Keys.ZipfExponent))
 		}
 	}

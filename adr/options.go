@@ -62,7 +62,7 @@ func probedBy(scenario, variant string) []string {
 	var out []string
 	for _, st := range backend.Strategies() {
 		for _, p := range st.Probes {
-			if p.Scenario == scenario && slices.ContainsFunc(p.Lock, func(pat string) bool { return wildcard(pat, variant) }) {
+			if p.Scenario == scenario && results.Names(p.Lock, variant) {
 				out = appendNew(out, st.Name)
 			}
 		}
@@ -133,7 +133,7 @@ func Options(in *Inputs) []*Option {
 			add(&Option{Name: s + " + fence", Kind: Fenced, Strategy: cost, Probe: s, Fence: fence})
 		}
 		for _, g := range GuardOptions(s) {
-			if len(Matching(in.Safety, "failover-loss", failoverLossDelays("", g.Mode))) > 0 {
+			if len(results.Matching(in.Safety, "failover-loss", failoverLossDelays("", g.Mode))) > 0 {
 				add(g)
 			}
 		}
@@ -152,7 +152,7 @@ func Options(in *Inputs) []*Option {
 // fenceOf is the fence source of a strategy's fenced pause-past-ttl variants; "" if
 // none ran.
 func fenceOf(reports []*results.Report, strategy string) string {
-	for _, v := range Matching(reports, "pause-past-ttl", []string{strategy + "/*-fenced"}) {
+	for _, v := range results.Matching(reports, "pause-past-ttl", []string{strategy + "/*-fenced"}) {
 		if f := v.Params["fence"]; f != "" {
 			return f
 		}

@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
-func decideSynthetic(t *testing.T, workload string) *Decision {
+func decideSynthetic(t *testing.T, file string) *Decision {
 	t.Helper()
 	bench, safety := adrtest.Folders(t)
-	w, err := LoadWorkload(workload)
+	w, err := workload.Load(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,13 +87,13 @@ func TestCorrectnessFollowsTheWriteupsRules(t *testing.T) {
 // 0 of 10 judged trials has an upper end of 4 x z²/(10 + z²) = 1.11 a year, and the ADR
 // says how many judged trials would show it (12: 4 x z²/(12 + z²) = 0.97).
 func TestNoneSeenInFewTrialsDoesNotChoose(t *testing.T) {
-	w, err := LoadWorkload("testdata/correctness.yaml")
+	w, err := workload.Load("testdata/correctness.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tight := 1.0
 	w.ViolationBudget = &tight
-	e := Exposure{Kind: Failover, PerYear: 2, LocksHeld: 2, Held: 1}
+	e := Exposure{Kind: workload.Failover, PerYear: 2, LocksHeld: 2, Held: 1}
 	e.Data = measure(adrtest.HandReport("fence-regression", adrtest.HandVariant("sentinel/lagging-followers", results.ReissuedTokens, 10, 0)),
 		"fence-regression", []string{"sentinel/lagging-followers"}, results.ReissuedTokens, e)
 	o := &Option{Name: "sentinel + fence", Kind: Fenced, Probe: "sentinel", Cost: Cost{Measured: true, Within: true}, Faults: []Exposure{e}}
@@ -106,7 +107,7 @@ func TestNoneSeenInFewTrialsDoesNotChoose(t *testing.T) {
 // of 1, cas-version's pause is the lost-updates claim's forced interleaving, 0 of 10
 // (never), so it counts 0 a year and cas-version is chosen.
 func TestANeverDemonstrationChoosesOnItsMechanism(t *testing.T) {
-	w, err := LoadWorkload("testdata/correctness.yaml")
+	w, err := workload.Load("testdata/correctness.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +137,8 @@ func TestEfficiencyCountsUnmeasuredFaultsAtTheirWorst(t *testing.T) {
 	// redlock: no pause-past-ttl variant for it, and its clock jump measured only at
 	// the lab's sizes (not sized): both count at their worst.
 	redlock := option(t, d, "redlock")
-	pause, jump := redlock.Faults[slices.Index(FaultKinds, ClientPause)], redlock.Faults[slices.Index(FaultKinds, ClockJump)]
-	if pause.Kind != ClientPause || pause.Mutex != nil || jump.Kind != ClockJump || jump.Mutex == nil || jump.Mutex.NotSized == "" {
+	pause, jump := redlock.Faults[slices.Index(workload.FaultKinds, workload.ClientPause)], redlock.Faults[slices.Index(workload.FaultKinds, workload.ClockJump)]
+	if pause.Kind != workload.ClientPause || pause.Mutex != nil || jump.Kind != workload.ClockJump || jump.Mutex == nil || jump.Mutex.NotSized == "" {
 		t.Fatalf("redlock's pause %+v, jump %+v: want the pause unmeasured and the jump not sized", pause, jump)
 	}
 	if want := pause.PerYear*pause.LocksHeld + jump.PerYear*jump.LocksHeld; redlock.Verdict.Unmeasured != want {
@@ -181,16 +182,14 @@ func TestProbesUseTheClaimsPatterns(t *testing.T) {
 			if c.Scenario != scenario {
 				continue
 			}
-			for _, p := range c.Patterns() {
-				if wildcard(p, name) {
-					return true
-				}
+			if results.Names(c.Patterns(), name) {
+				return true
 			}
 		}
 		return false
 	}
 	for _, o := range probeOptions() {
-		for _, k := range FaultKinds {
+		for _, k := range workload.FaultKinds {
 			p, ok := ProbeFor(k, o)
 			if !ok {
 				continue
@@ -231,25 +230,25 @@ func TestInputsThatAreNotResultsFoldersAreNamed(t *testing.T) {
 // three nodes is no consensus group of three (nothing is promoted), and a guard of the
 // Sentinel's is measured by its own failover-loss mode, with no crash model.
 func TestFaultsReachAStrategyByItsStoresDeclaration(t *testing.T) {
-	if na := NotApplicable(Failover, &Option{Kind: Lock, Probe: "redlock-3"}); na == "" {
+	if na := NotApplicable(workload.Failover, &Option{Kind: Lock, Probe: "redlock-3"}); na == "" {
 		t.Error("redlock-3 has a failover")
 	}
 	for _, name := range []string{"etcd-3", "zookeeper-3", "sentinel", "wait", "cluster"} {
-		if na := NotApplicable(Failover, &Option{Kind: Lock, Probe: name}); na != "" {
+		if na := NotApplicable(workload.Failover, &Option{Kind: Lock, Probe: name}); na != "" {
 			t.Errorf("%s: %s", name, na)
 		}
 	}
 	guard := &Option{Kind: Lock, Probe: "sentinel", Mode: "wait2"}
-	if p, ok := ProbeFor(Failover, guard); !ok || len(p.Mutex) != 1 || p.Mutex[0] != "wait2-delay-*" {
+	if p, ok := ProbeFor(workload.Failover, guard); !ok || len(p.Mutex) != 1 || p.Mutex[0] != "wait2-delay-*" {
 		t.Errorf("WAIT 2's probe: %+v, %v", p, ok)
 	}
-	if m := mechanismOf(Failover, guard); m != "" {
+	if m := mechanismOf(workload.Failover, guard); m != "" {
 		t.Errorf("WAIT 2's failover sized by %s", m)
 	}
-	if m := mechanismOf(Failover, &Option{Kind: Lock, Probe: "sentinel"}); m != backend.AsyncPromotion {
+	if m := mechanismOf(workload.Failover, &Option{Kind: Lock, Probe: "sentinel"}); m != backend.AsyncPromotion {
 		t.Errorf("the Sentinel's unguarded failover: %q", m)
 	}
-	if _, ok := ProbeFor(Failover, &Option{Kind: Lock, Probe: "sentinel", Mode: "no-such-mode"}); ok {
+	if _, ok := ProbeFor(workload.Failover, &Option{Kind: Lock, Probe: "sentinel", Mode: "no-such-mode"}); ok {
 		t.Error("a mode the store declared no guard of has a probe")
 	}
 }

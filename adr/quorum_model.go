@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/plots/decision"
 	"github.com/lockbench/lockbench/safety/results"
@@ -59,7 +60,7 @@ const redlockQuorumNodes = 5
 
 // quorumModel computes the model of strategy's restart from the reports, or says why
 // it cannot.
-func quorumModel(w *Workload, strategy string, reports []*results.Report) (*QuorumModel, string) {
+func quorumModel(w *workload.Workload, strategy string, reports []*results.Report) (*QuorumModel, string) {
 	m := &QuorumModel{Strategy: strategy, Nodes: redlockQuorumNodes, Quorum: redlockQuorumNodes/2 + 1, FoundHeld: w.Occupancy.FoundHeld}
 	var ok bool
 	m.Alone, ok = exactQuorumShare(reports, strategy, "uncontended")
@@ -83,7 +84,7 @@ func quorumModel(w *Workload, strategy string, reports []*results.Report) (*Quor
 // sat on exactly a quorum.
 func exactQuorumShare(reports []*results.Report, strategy, contention string) (results.Proportion, bool) {
 	k, n := 0, 0
-	for _, v := range Matching(reports, "redlock-quorum", []string{strategy + "/" + contention + "/share"}) {
+	for _, v := range results.Matching(reports, "redlock-quorum", []string{strategy + "/" + contention + "/share"}) {
 		k, n = k+v.Tally.Broke[results.QuorumOnly], n+v.Tally.Judged
 	}
 	return results.ProportionOf(k, n), n > 0
@@ -94,7 +95,7 @@ func exactQuorumShare(reports []*results.Report, strategy, contention string) (r
 // pooled); 0 when none ran.
 func fewestRacers(reports []*results.Report, strategy string) int {
 	fewest := 0
-	for _, v := range Matching(reports, "redlock-quorum", []string{strategy + "/contended-*/share"}) {
+	for _, v := range results.Matching(reports, "redlock-quorum", []string{strategy + "/contended-*/share"}) {
 		if c, err := strconv.Atoi(v.Params["clients"]); err == nil && c > 1 && (fewest == 0 || c < fewest) && v.Tally.Judged > 0 {
 			fewest = c
 		}
@@ -106,7 +107,7 @@ func fewestRacers(reports []*results.Report, strategy string) int {
 // the share variant's grants on exactly a quorum, and calls each judged trial.
 func quorumCheck(reports []*results.Report, strategy string) QuorumCheck {
 	var c QuorumCheck
-	for _, v := range Matching(reports, "redlock-quorum", []string{strategy + "/*/restart-empty"}) {
+	for _, v := range results.Matching(reports, "redlock-quorum", []string{strategy + "/*/restart-empty"}) {
 		contention := strings.TrimSuffix(strings.TrimPrefix(v.Name, strategy+"/"), "/restart-empty")
 		share, ok := exactQuorumShare(reports, strategy, contention)
 		if !ok || v.Tally.Judged == 0 {
@@ -170,7 +171,9 @@ func (m *QuorumModel) Line() string {
 
 // QuorumSized says the quorum model sizes fault k for option o: a five-node Redlock
 // node restarting empty.
-func QuorumSized(k FaultKind, o *Option) bool { return mechanismOf(k, o) == backend.QuorumNodeLoss }
+func QuorumSized(k workload.FaultKind, o *Option) bool {
+	return mechanismOf(k, o) == backend.QuorumNodeLoss
+}
 
 // QuorumSharesGiven says the reports hold both of strategy's shares on exactly a
 // quorum (alone and racing) that the model needs.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -41,7 +42,7 @@ func quorumReports(alone, racing int, restarts []struct{ exact, broke bool }) []
 
 func TestQuorumModelByHand(t *testing.T) {
 	// 10 locks/s held 50 ms on one key: half the requests find it held.
-	w := &Workload{Occupancy: OccupancyOf(10, 50*time.Millisecond, Keys{Count: 1, Distribution: Uniform})}
+	w := &workload.Workload{Occupancy: workload.OccupancyOf(10, 50*time.Millisecond, workload.Keys{Count: 1, Distribution: workload.Uniform})}
 	m, why := quorumModel(w, "redlock", quorumReports(0, 8, nil))
 	if why != "" {
 		t.Fatal(why)
@@ -58,7 +59,7 @@ func TestQuorumModelByHand(t *testing.T) {
 		t.Errorf("P's high end = %v, want %v", m.P.Hi, hi)
 	}
 	// With no contention only the lone share counts: 0.
-	idle := &Workload{Occupancy: OccupancyOf(1e-6, time.Millisecond, Keys{Count: 1, Distribution: Uniform})}
+	idle := &workload.Workload{Occupancy: workload.OccupancyOf(1e-6, time.Millisecond, workload.Keys{Count: 1, Distribution: workload.Uniform})}
 	if m, _ := quorumModel(idle, "redlock", quorumReports(0, 8, nil)); m.P.Central > 1e-6 {
 		t.Errorf("an idle lock's P = %v, want about 0", m.P.Central)
 	}
@@ -79,7 +80,7 @@ func TestQuorumModelByHand(t *testing.T) {
 }
 
 func TestQuorumCheckCallsEveryRestart(t *testing.T) {
-	w := &Workload{Occupancy: OccupancyOf(10, 50*time.Millisecond, Keys{Count: 1, Distribution: Uniform})}
+	w := &workload.Workload{Occupancy: workload.OccupancyOf(10, 50*time.Millisecond, workload.Keys{Count: 1, Distribution: workload.Uniform})}
 	type r = struct{ exact, broke bool }
 	// The rule holds: 8 of 20 on exactly a quorum, and those broke.
 	var agree []r
@@ -101,16 +102,5 @@ func TestQuorumCheckCallsEveryRestart(t *testing.T) {
 	}
 	if line := m.Line(); !strings.Contains(line, "0 of 1 contentions' intervals contain the prediction, 8 of 20 judged trials called from the nodes read at their grant: of the others, 0 held where it called a break (it overcounts) and 12 broke where it called none (it undercounts)") {
 		t.Errorf("line does not say the check failed: %s", line)
-	}
-}
-
-func TestFoundHeldByHand(t *testing.T) {
-	if o := OccupancyOf(10, 50*time.Millisecond, Keys{Count: 4, Distribution: Uniform}); math.Abs(o.FoundHeld-0.125) > 1e-12 {
-		t.Errorf("uniform over 4 keys: found held %v, want 10 x 0.05 / 4 = 0.125", o.FoundHeld)
-	}
-	// Zipf over 2 keys, exponent 1: shares 2/3 and 1/3; 3/s held 100 ms gives u = 0.2
-	// and 0.1, so a request finds its key held 2/3 x 0.2 + 1/3 x 0.1 = 1/6 of the time.
-	if o := OccupancyOf(3, 100*time.Millisecond, Keys{Count: 2, Distribution: Zipf, ZipfExponent: 1}); math.Abs(o.FoundHeld-1.0/6) > 1e-12 {
-		t.Errorf("zipf over 2 keys: found held %v, want 1/6", o.FoundHeld)
 	}
 }

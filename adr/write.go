@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/plots/decision"
 	"github.com/lockbench/lockbench/resultsdir"
 )
@@ -22,7 +23,7 @@ type Request struct {
 // (in figures/ of its folder) and writes the ADR. Bad input (FieldError, InputError)
 // is found before anything is written.
 func Generate(req Request) (*Decision, error) {
-	w, err := LoadWorkload(req.Workload)
+	w, err := workload.Load(req.Workload)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +58,7 @@ func costFigure(d *Decision) *decision.ADRCost {
 		BudgetMs:    float64(w.SLO.Budget) / 1e6,
 		BudgetLabel: "budget " + string(w.SLO.Percentile) + " " + w.Budget.Max,
 	}
-	if w.Purpose == Correctness {
+	if w.Purpose == workload.Correctness {
 		f.Title = "Cost against violations reaching the data a year"
 		f.XLabel = "reaching the data a year, upper end of 95% interval (log)"
 		f.Caption = "Each point is an option priced at the workload's rate; x is the upper end of its expected violations reaching the data a year (a ring: none was seen in any judged trial, the point is the bound; partial: some fault that can strike it is not measured, so the true x is larger). For correctness the threshold is zero seen, which a log axis cannot draw: only rings below the budget line can qualify."
@@ -72,7 +73,7 @@ func costFigure(d *Decision) *decision.ADRCost {
 		total, missing := Total(o.Faults, side(w, o))
 		label := o.Name
 		switch {
-		case w.Purpose == Efficiency && o.Kind != LockFree:
+		case w.Purpose == workload.Efficiency && o.Kind != LockFree:
 			total = o.Verdict.Year // the unmeasured faults at their worst are in its upper end
 			if len(missing) > 0 {
 				label += " (bound)"

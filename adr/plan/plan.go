@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/adr"
+	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/sweep"
 )
@@ -69,7 +71,7 @@ func planStrategies() []string {
 
 // MakePlan lists what the ADR of w needs that in lacks, each step writing a folder
 // under out. in may be empty (no results given).
-func MakePlan(w *adr.Workload, workloadPath string, in *adr.Inputs, out string) *Plan {
+func MakePlan(w *workload.Workload, workloadPath string, in *adr.Inputs, out string) *Plan {
 	p := &Plan{Workload: workloadPath}
 	p.benchSteps(w, in, out)
 	p.updateStep(w, in, out)
@@ -95,16 +97,45 @@ func (s Step) Into(dir string) Step {
 	return s
 }
 
+// Completed lists the plan's folders that are complete and were made with their
+// step's params: what an earlier --measure into the same folder finished.
+func (p *Plan) Completed() ([]string, error) {
+	var out []string
+	for _, st := range p.Steps {
+		if len(st.Args) == 0 {
+			continue
+		}
+		folder, err := resultsdir.Inspect(st.Out)
+		if err != nil {
+			return nil, err
+		}
+		if folder.State == "complete" && folder.OtherParams(st.Args) == "" {
+			out = append(out, st.Out)
+		}
+	}
+	return out, nil
+}
+
+// Beside sends each step that would write into one of the complete folders to
+// <folder>-more: what it still lacks goes beside it, not over it.
+func (p *Plan) Beside(complete []string) {
+	for i, st := range p.Steps {
+		if slices.Contains(complete, st.Out) {
+			p.Steps[i] = st.Into(st.Out + "-more")
+		}
+	}
+}
+
 // openClients is enough clients for the open-loop rate: twice the arrivals that can
 // be in flight while one waits up to the budget and holds (at least 4).
-func openClients(w *adr.Workload) int {
-	budget, _ := adr.PositiveDuration(w.Budget.Max)
+func openClients(w *workload.Workload) int {
+	budget, _ := workload.PositiveDuration(w.Budget.Max)
 	return max(4, int(math.Ceil(2*w.LockRate*(w.HoldD+budget).Seconds())))
 }
 
 // benchDuration is long enough for the budget's percentile to rest on 10 samples past
 // it (p99: 1000 acquisitions), and at least 10 s.
-func benchDuration(w *adr.Workload) time.Duration {
+func benchDuration(w *workload.Workload) time.Duration {
 	q := 0.99
 	if w.Budget.Percentile == "p99.9" {
 		q = 0.999
@@ -113,7 +144,7 @@ func benchDuration(w *adr.Workload) time.Duration {
 	return max(10*time.Second, time.Duration(math.Ceil(need))*time.Second)
 }
 
-func (p *Plan) benchSteps(w *adr.Workload, in *adr.Inputs, out string) {
+func (p *Plan) benchSteps(w *workload.Workload, in *adr.Inputs, out string) {
 	clients := openClients(w)
 	keys := fmt.Sprint(w.Keys.Count)
 	if w.Keys.Count >= clients {
@@ -135,7 +166,7 @@ func (p *Plan) benchSteps(w *adr.Workload, in *adr.Inputs, out string) {
 	rate := adr.Plain(w.LockRate)
 	what := fmt.Sprintf("one open-loop cell per strategy (%s) at %s locks/s (poisson arrivals), hold %v, TTL %v, %d clients, keys %s",
 		strings.Join(missing, ", "), rate, w.HoldD, w.TTLD, clients, keys)
-	if w.Keys.Distribution == adr.Zipf && w.Keys.Count > 1 {
+	if w.Keys.Distribution == workload.Zipf && w.Keys.Count > 1 {
 		what += "; `run` spreads arrivals uniformly over its keys, so the workload's zipf skew is not in the cost"
 	}
 	per := warmup + dur + measuredCellOverhead
@@ -152,7 +183,7 @@ func (p *Plan) benchSteps(w *adr.Workload, in *adr.Inputs, out string) {
 
 // benchCellAt names a given open-loop cell of strategy s at the workload's rate (within
 // 5%), hold and TTL; "" when none.
-func benchCellAt(w *adr.Workload, in *adr.Inputs, s string) string {
+func benchCellAt(w *workload.Workload, in *adr.Inputs, s string) string {
 	for _, r := range in.Runs {
 		for _, c := range r.Cells {
 			if c.Strategy == s && c.Load.Mode == "open" && math.Abs(c.Load.TargetRate-w.LockRate) <= 0.05*w.LockRate &&
@@ -166,8 +197,8 @@ func benchCellAt(w *adr.Workload, in *adr.Inputs, s string) string {
 
 // updateStep prices the lock-free ways a correctness ADR weighs: one whole update,
 // closed loop with one client, as the ADR prices them (`run --workload update`).
-func (p *Plan) updateStep(w *adr.Workload, in *adr.Inputs, out string) {
-	if w.Purpose != adr.Correctness {
+func (p *Plan) updateStep(w *workload.Workload, in *adr.Inputs, out string) {
+	if w.Purpose != workload.Correctness {
 		return
 	}
 	var missing []string
@@ -206,7 +237,7 @@ func benchCellOf(in *adr.Inputs, s string) bool {
 	return false
 }
 
-func (p *Plan) lagStep(w *adr.Workload, in *adr.Inputs, out string) {
+func (p *Plan) lagStep(w *workload.Workload, in *adr.Inputs, out string) {
 	if w.Faults.Failover == nil || w.Faults.Failover.PerYear == 0 {
 		return
 	}
@@ -235,13 +266,13 @@ const quorumTrials = 20
 
 // quorumStep measures how often the five-node Redlock clients' grants sit on exactly
 // a quorum, alone and racing: the restart-empty model's shares.
-func (p *Plan) quorumStep(w *adr.Workload, in *adr.Inputs, out string) {
-	if w.Faults.Rate(adr.RestartEmpty).PerYear == 0 {
+func (p *Plan) quorumStep(w *workload.Workload, in *adr.Inputs, out string) {
+	if w.Faults.Rate(workload.RestartEmpty).PerYear == 0 {
 		return
 	}
 	var missing []string
 	for _, o := range planOptions(w) {
-		if !adr.QuorumSized(adr.RestartEmpty, o) || adr.NotApplicable(adr.RestartEmpty, o) != "" || slices.Contains(missing, o.Probe) {
+		if !adr.QuorumSized(workload.RestartEmpty, o) || adr.NotApplicable(workload.RestartEmpty, o) != "" || slices.Contains(missing, o.Probe) {
 			continue
 		}
 		if o.Kind != adr.Lock { // the model sizes the lock's own side only
@@ -318,20 +349,20 @@ func fewestJudged(vs []*results.Variant) int {
 	return least
 }
 
-func (p *Plan) trialSteps(w *adr.Workload, in *adr.Inputs, out string) {
+func (p *Plan) trialSteps(w *workload.Workload, in *adr.Inputs, out string) {
 	budget, side := *planBudget(w), "reaching the data"
-	if w.Purpose == adr.Efficiency {
+	if w.Purpose == workload.Efficiency {
 		side = "two holders"
 	}
 	striking := 0
-	for _, k := range adr.FaultKinds {
+	for _, k := range workload.FaultKinds {
 		if w.Faults.Rate(k).PerYear > 0 {
 			striking++
 		}
 	}
 	needs := map[string]*need{}
 	for _, o := range planOptions(w) {
-		for _, k := range adr.FaultKinds {
+		for _, k := range workload.FaultKinds {
 			rate := w.Faults.Rate(k).PerYear
 			if rate == 0 || adr.NotApplicable(k, o) != "" {
 				continue
@@ -341,7 +372,7 @@ func (p *Plan) trialSteps(w *adr.Workload, in *adr.Inputs, out string) {
 				continue
 			}
 			scenario, patterns := pr.Scenario, pr.Mutex
-			if w.Purpose == adr.Correctness {
+			if w.Purpose == workload.Correctness {
 				scenario = pr.DataScenario()
 				if pr.Data != nil {
 					patterns = pr.Data
@@ -366,7 +397,7 @@ func (p *Plan) trialSteps(w *adr.Workload, in *adr.Inputs, out string) {
 			if !slices.Contains(n.strategies, o.Probe) {
 				n.strategies = append(n.strategies, o.Probe)
 			}
-			vs := adr.Matching(in.Safety, scenario, patterns)
+			vs := results.Matching(in.Safety, scenario, patterns)
 			var want int
 			var reason string
 			switch broke, judged := tallyOf(vs, side == "two holders", pr); {
@@ -375,7 +406,7 @@ func (p *Plan) trialSteps(w *adr.Workload, in *adr.Inputs, out string) {
 			case broke > 0:
 				n.seen = append(n.seen, fmt.Sprintf("%s: %d of %d", label, broke, judged))
 				continue
-			case adr.LabOnly(w, k, o, w.Purpose == adr.Correctness): // no trial count sizes it: the lab's count is said beside
+			case adr.LabOnly(w, k, o, w.Purpose == workload.Correctness):
 				want, reason = demoTrials, label+" (not sized: the lab's count only)"
 			default:
 				pool := max(plannedRuns[scenario].pooled, 1)
@@ -403,7 +434,7 @@ func (p *Plan) trialSteps(w *adr.Workload, in *adr.Inputs, out string) {
 }
 
 // trialStep is the step for one scenario's trials, or what the given results have.
-func (p *Plan) trialStep(w *adr.Workload, in *adr.Inputs, out, scenario string, n *need) {
+func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario string, n *need) {
 	have := judgedPerVariant(in.Safety, scenario)
 	seen := ""
 	if len(n.seen) > 0 {
@@ -502,7 +533,7 @@ func pauseWait(factor float64) float64 { return (4*factor + 3) / 5 }
 // pauseParams runs pause-past-ttl at the workload's TTL on the options' strategies
 // (only the strategies whose servers grant its TTL as asked), trials
 // trials a variant at once.
-func pauseParams(w *adr.Workload, options []string, trials int) (string, int, string) {
+func pauseParams(w *workload.Workload, options []string, trials int) (string, int, string) {
 	run := grantedAsAsked(w, slices.Clone(options))
 	sort.Strings(run)
 	strategies := strings.Join(run, ",")
@@ -528,8 +559,8 @@ func pauseRounds(trials int) int {
 }
 
 // planBudget is the budget the purpose counts against.
-func planBudget(w *adr.Workload) *float64 {
-	if w.Purpose == adr.Correctness {
+func planBudget(w *workload.Workload) *float64 {
+	if w.Purpose == workload.Correctness {
 		return w.ViolationBudget
 	}
 	return w.DuplicateBudget
@@ -538,16 +569,16 @@ func planBudget(w *adr.Workload) *float64 {
 // planOptions is one option of every kind that can meet the workload's purpose:
 // efficiency, each lock and the Sentinel guards; correctness, each lock's fenced twin
 // and the lock-free ways (a lock alone never qualifies).
-func planOptions(w *adr.Workload) []*adr.Option {
+func planOptions(w *workload.Workload) []*adr.Option {
 	var out []*adr.Option
 	for _, s := range planStrategies() {
-		if w.Purpose == adr.Correctness {
+		if w.Purpose == workload.Correctness {
 			out = append(out, &adr.Option{Kind: adr.Fenced, Probe: s})
 			continue
 		}
 		out = append(out, &adr.Option{Kind: adr.Lock, Probe: s})
 	}
-	if w.Purpose == adr.Efficiency {
+	if w.Purpose == workload.Efficiency {
 		for _, s := range planStrategies() {
 			out = append(out, adr.GuardOptions(s)...)
 		}

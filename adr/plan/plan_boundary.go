@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/modelcheck"
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/safety/results"
@@ -37,7 +38,7 @@ func factorsParam() string {
 // below and just above the lease left, a single master's clock jump either side of
 // TTL - hold, and Redlock's jump either side of drift x TTL where a trial fits; then
 // what no model sizes yet.
-func (p *Plan) boundarySteps(w *adr.Workload, in *adr.Inputs, out string) {
+func (p *Plan) boundarySteps(w *workload.Workload, in *adr.Inputs, out string) {
 	p.pauseBoundaryStep(w, in, out)
 	p.singleJumpBoundaryStep(w, in, out)
 	p.redlockJumpStep(w, in, out)
@@ -46,13 +47,13 @@ func (p *Plan) boundarySteps(w *adr.Workload, in *adr.Inputs, out string) {
 
 // pauseBoundaryStep runs pause-past-ttl's boundary mode on the options' strategies:
 // the holder works the workload's hold, then stops either side of the lease left.
-func (p *Plan) pauseBoundaryStep(w *adr.Workload, in *adr.Inputs, out string) {
+func (p *Plan) pauseBoundaryStep(w *workload.Workload, in *adr.Inputs, out string) {
 	if r := w.Faults.ClientPause; r == nil || r.PerYear == 0 {
 		return
 	}
 	var run []string
 	for _, o := range planOptions(w) {
-		if _, ok := adr.ProbeFor(adr.ClientPause, o); ok && o.Kind != adr.LockFree && !slices.Contains(run, o.Probe) {
+		if _, ok := adr.ProbeFor(workload.ClientPause, o); ok && o.Kind != adr.LockFree && !slices.Contains(run, o.Probe) {
 			run = append(run, o.Probe)
 		}
 	}
@@ -93,7 +94,7 @@ func (p *Plan) pauseBoundaryStep(w *adr.Workload, in *adr.Inputs, out string) {
 // grantedAsAsked drops the strategies whose servers would not grant the workload's TTL
 // as asked (etcd's leases are whole seconds, at least 2 s: backend.Lease), so that no
 // lab run is at another TTL than the workload's.
-func grantedAsAsked(w *adr.Workload, strategies []string) []string {
+func grantedAsAsked(w *workload.Workload, strategies []string) []string {
 	return slices.DeleteFunc(strategies, func(s string) bool {
 		return !backend.LeaseOf(s).GrantsAsAsked(w.TTLD)
 	})
@@ -113,9 +114,9 @@ const singleJumpTTLFloor = 200 * time.Millisecond
 
 // singleJumpBoundaryStep runs single-clock-skew's boundary mode at the workload's TTL
 // and hold: jumps either side of TTL - hold, A leaving after its hold.
-func (p *Plan) singleJumpBoundaryStep(w *adr.Workload, in *adr.Inputs, out string) {
+func (p *Plan) singleJumpBoundaryStep(w *workload.Workload, in *adr.Inputs, out string) {
 	if r := w.Faults.ClockJump; r == nil || r.PerYear == 0 || !slices.ContainsFunc(planOptions(w), func(o *adr.Option) bool {
-		pr, ok := adr.ProbeFor(adr.ClockJump, o)
+		pr, ok := adr.ProbeFor(workload.ClockJump, o)
 		return ok && pr.Scenario == "single-clock-skew"
 	}) {
 		return
@@ -154,7 +155,7 @@ func (p *Plan) singleJumpBoundaryStep(w *adr.Workload, in *adr.Inputs, out strin
 // nodes jumping jump at ttl.
 func redlockJumpsJudged(in *adr.Inputs, ttl, jump time.Duration) int {
 	n := 0
-	for _, v := range adr.Matching(in.Safety, "redlock-clock-jump", []string{"*"}) {
+	for _, v := range results.Matching(in.Safety, "redlock-clock-jump", []string{"*"}) {
 		j, errJ := time.ParseDuration(v.Params["jump"])
 		t, errT := time.ParseDuration(v.Params["ttl"])
 		if v.Params["strategy"] == "redlock" && v.Params["k"] == "3" && errJ == nil && errT == nil && j == jump && t == ttl {
@@ -166,7 +167,7 @@ func redlockJumpsJudged(in *adr.Inputs, ttl, jump time.Duration) int {
 
 // redlockJumpStep: k >= 3 Redlock nodes jumping break it once J > drift x TTL
 // (redsync's drift 0.01).
-func (p *Plan) redlockJumpStep(w *adr.Workload, in *adr.Inputs, out string) {
+func (p *Plan) redlockJumpStep(w *workload.Workload, in *adr.Inputs, out string) {
 	if r := w.Faults.ClockJump; r == nil || r.PerYear == 0 {
 		return
 	}
@@ -200,8 +201,8 @@ func (p *Plan) redlockJumpStep(w *adr.Workload, in *adr.Inputs, out string) {
 
 // unsizedSteps names, per fault, the options whose probability no model carries to
 // the workload: the ADR counts them as missing evidence whatever the lab runs.
-func (p *Plan) unsizedSteps(w *adr.Workload) {
-	for _, k := range adr.FaultKinds {
+func (p *Plan) unsizedSteps(w *workload.Workload) {
+	for _, k := range workload.FaultKinds {
 		if w.Faults.Rate(k).PerYear == 0 {
 			continue
 		}
@@ -209,7 +210,7 @@ func (p *Plan) unsizedSteps(w *adr.Workload) {
 		for _, o := range planOptions(w) {
 			pr, ok := adr.ProbeFor(k, o)
 			switch {
-			case !ok || adr.NotApplicable(k, o) != "" || !adr.LabOnly(w, k, o, w.Purpose == adr.Correctness):
+			case !ok || adr.NotApplicable(k, o) != "" || !adr.LabOnly(w, k, o, w.Purpose == workload.Correctness):
 			case pr.Scenario == "etcd-leader-kill": // consensus keeps it through the kill: a mechanism, no size
 			default:
 				if l := planLabel(o); !slices.Contains(labels, l) {
@@ -229,11 +230,11 @@ func (p *Plan) unsizedSteps(w *adr.Workload) {
 }
 
 // notSizedWhy says what a model of each unsized fault would need.
-var notSizedWhy = map[adr.FaultKind]string{
-	adr.Failover:        "no model carries the lab's kill delays and replica lags (failover-loss, fence-regression) to the workload's under a guard (WAIT, min-replicas, a cluster's failover) or behind a fence; the crash-failover model sizes Sentinel's two holders with no guard only",
-	adr.PlannedFailover: "no model carries failover-loss's planned failovers (SENTINEL FAILOVER at its kill delays and replica pauses) to the workload's lag: the crash model does not (the promoted replica applies what it was sent before it takes the master's role), and the window in which the old master still grants before it is demoted is not measured",
-	adr.RestartEmpty:    "no model carries a node restarting empty to what reaches the data behind a fence (redlock-fence's per-node counters, a lone member's disk), nor to a Redlock of other than five nodes; the quorum model sizes a five-node Redlock's two holders only",
-	adr.ClockJump:       "no model gives the share of the workload's holds on exactly a quorum including the jumping node",
+var notSizedWhy = map[workload.FaultKind]string{
+	workload.Failover:        "no model carries the lab's kill delays and replica lags (failover-loss, fence-regression) to the workload's under a guard (WAIT, min-replicas, a cluster's failover) or behind a fence; the crash-failover model sizes Sentinel's two holders with no guard only",
+	workload.PlannedFailover: "no model carries failover-loss's planned failovers (SENTINEL FAILOVER at its kill delays and replica pauses) to the workload's lag: the crash model does not (the promoted replica applies what it was sent before it takes the master's role), and the window in which the old master still grants before it is demoted is not measured",
+	workload.RestartEmpty:    "no model carries a node restarting empty to what reaches the data behind a fence (redlock-fence's per-node counters, a lone member's disk), nor to a Redlock of other than five nodes; the quorum model sizes a five-node Redlock's two holders only",
+	workload.ClockJump:       "no model gives the share of the workload's holds on exactly a quorum including the jumping node",
 }
 
 // boundaryReport says a report ran a scenario's boundary mode, whose trials neither

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -25,7 +26,7 @@ func TestPlanListsTheBoundaryRunsAtTheWorkloadsTTLAndHold(t *testing.T) {
 		{"../../docs/adr-workload.yaml", "50ms", "23.96s and 35.94s", quorumRun, redlockUnsized},
 		{"../../docs/adr-workload-correctness.yaml", "20ms", "23.984s and 35.976s", redlockUnsized, quorumRun},
 	} {
-		w, err := adr.LoadWorkload(c.workload)
+		w, err := workload.Load(c.workload)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +54,7 @@ func TestPlanListsTheBoundaryRunsAtTheWorkloadsTTLAndHold(t *testing.T) {
 // Both sides run at the workload's TTL and hold, 3 judged each, are had, not planned
 // again; at another hold they are planned.
 func TestPlanKeepsBoundaryRunsItHas(t *testing.T) {
-	w, err := adr.LoadWorkload("../../docs/adr-workload.yaml")
+	w, err := workload.Load("../../docs/adr-workload.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestBoundaryRunsOnlyWhereTheTTLIsGrantedAsAsked(t *testing.T) {
 		100 * time.Millisecond:  "single",
 		2 * time.Minute:         "etcd,etcd-3,single",
 	} {
-		got := grantedAsAsked(&adr.Workload{TTLD: ttl}, slices.Clone(all))
+		got := grantedAsAsked(&workload.Workload{TTLD: ttl}, slices.Clone(all))
 		if strings.Join(got, ",") != want {
 			t.Errorf("TTL %v: runs on %v, want %s", ttl, got, want)
 		}
@@ -94,7 +95,7 @@ func TestBoundaryRunsOnlyWhereTheTTLIsGrantedAsAsked(t *testing.T) {
 
 // The quorum model's shares given for redlock are had; redlock-failfast's are planned.
 func TestPlanMeasuresOnlyTheQuorumSharesItLacks(t *testing.T) {
-	w, err := adr.LoadWorkload("../../docs/adr-workload.yaml")
+	w, err := workload.Load("../../docs/adr-workload.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestPlanMeasuresOnlyTheQuorumSharesItLacks(t *testing.T) {
 // Redlock's jump boundary at the workload's TTL, 3 judged a side, is had; at another
 // TTL, or with fewer judged, it is planned.
 func TestPlanKeepsTheRedlockJumpBoundaryItHas(t *testing.T) {
-	w, err := adr.LoadWorkload("../../docs/adr-workload.yaml")
+	w, err := workload.Load("../../docs/adr-workload.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,13 +6,14 @@ import (
 
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
 // A rate already seen above 0 is not planned (no trial count brings it within the
 // budget), and a demonstration run often enough is listed as had, not run again.
 func TestPlanSkipsSeenRatesAndDemonstrationsRun(t *testing.T) {
-	w, err := adr.LoadWorkload("../../docs/adr-workload-correctness.yaml")
+	w, err := workload.Load("../../docs/adr-workload-correctness.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestTrialTimeFromTheGivenResults(t *testing.T) {
 // variants (none and wait1 at five delays) beside sentinel's 25 (four guards and the
 // planned failover at five delays); without them it stays sentinel's.
 func TestPlannedFailoverTrialsRunOnTheClusterItsOptionsNeed(t *testing.T) {
-	w, err := adr.LoadWorkload("../testdata/efficiency.yaml")
+	w, err := workload.Load("../testdata/efficiency.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestPlannedFailoverTrialsRunOnTheClusterItsOptionsNeed(t *testing.T) {
 // pause-past-ttl runs on the strategies whose variants lack judged trials, not on every
 // option again: a kept folder where one strategy's trials failed asks for that one.
 func TestPlanRunsAScenarioOnlyOnTheStrategiesThatLackIt(t *testing.T) {
-	w, err := adr.LoadWorkload("../../docs/adr-workload.yaml")
+	w, err := workload.Load("../../docs/adr-workload.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

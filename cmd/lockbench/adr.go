@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/adr"
+	"github.com/lockbench/lockbench/adr/workload"
 )
 
 // runADR writes a draft architecture decision record from a workload file and
@@ -16,7 +17,7 @@ import (
 func runADR(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("adr", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	workload := fs.String("workload", "", "the decision's workload file (YAML; see docs/adr.md)")
+	workloadFile := fs.String("workload", "", "the decision's workload file (YAML; see docs/adr.md)")
 	var dirs listFlag
 	fs.Var(&dirs, "results", "results folders of `lockbench run` and `lockbench safety` (comma-separate or repeat)")
 	out := fs.String("out", "", "the ADR to write (figures go to figures/ beside it)")
@@ -31,7 +32,7 @@ func runADR(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return usagef("--plan and --measure: give one")
 	}
 	if *plan {
-		return runADRPlan(*workload, dirs, *out, fs.Args(), stdout)
+		return runADRPlan(*workloadFile, dirs, *out, fs.Args(), stdout)
 	}
 	if *budget < 0 {
 		return usagef("--time-budget %v is negative", *budget)
@@ -43,7 +44,7 @@ func runADR(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		switch {
 		case fs.NArg() > 0:
 			return usagef("unexpected argument %q", fs.Arg(0))
-		case *workload == "":
+		case *workloadFile == "":
 			return usagef("--workload is required")
 		case *out == "":
 			return usagef("--out is required: the folder the measurements and the ADR go to")
@@ -52,12 +53,12 @@ func runADR(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return runADRMeasure(*workload, dirs, *out, *budget, d, stdout, stderr)
+		return runADRMeasure(*workloadFile, dirs, *out, *budget, d, stdout, stderr)
 	}
 	switch {
 	case fs.NArg() > 0:
 		return usagef("unexpected argument %q: lockbench adr --workload w.yaml --results DIR[,DIR...] --out adr.md", fs.Arg(0))
-	case *workload == "":
+	case *workloadFile == "":
 		return usagef("--workload is required")
 	case len(dirs) == 0:
 		return usagef("--results is required")
@@ -68,9 +69,9 @@ func runADR(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cmd := fmt.Sprintf("lockbench adr --workload %s --results %s --out %s", *workload, strings.Join(dirs, ","), *out)
-	d, err := adr.Generate(adr.Request{Workload: *workload, Results: dirs, Out: *out, Date: day, Command: cmd})
-	var field adr.FieldError
+	cmd := fmt.Sprintf("lockbench adr --workload %s --results %s --out %s", *workloadFile, strings.Join(dirs, ","), *out)
+	d, err := adr.Generate(adr.Request{Workload: *workloadFile, Results: dirs, Out: *out, Date: day, Command: cmd})
+	var field workload.FieldError
 	var input adr.InputError
 	if errors.As(err, &field) || errors.As(err, &input) {
 		return usageError{err.Error()}

@@ -72,59 +72,35 @@ func measurePlan(p *plan.Plan, budget time.Duration, stdout, stderr io.Writer) (
 
 // runADRMeasure plans, measures within the budget, and writes the ADR from the given
 // results and every complete folder of the plan to DIR/adr.md.
-func runADRMeasure(workload string, dirs []string, out string, budget time.Duration, date string, stdout, stderr io.Writer) error {
-	w, _, err := planInputs(workload, nil) // the workload alone: the folders are read once, below
+func runADRMeasure(workloadFile string, dirs []string, out string, budget time.Duration, date string, stdout, stderr io.Writer) error {
+	w, _, err := planInputs(workloadFile, nil) // the workload alone: the folders are read once, below
 	if err != nil {
 		return err
 	}
 	// What an earlier --measure into out completed is read even where the given results
 	// now cover its step, so that the plan drops it: else its folder went unread.
-	earlier, err := completedEarlier(plan.MakePlan(w, workload, &adr.Inputs{}, out))
+	earlier, err := plan.MakePlan(w, workloadFile, &adr.Inputs{}, out).Completed()
 	if err != nil {
 		return err
 	}
-	w, in, err := planInputs(workload, append(append([]string{}, dirs...), earlier...))
+	w, in, err := planInputs(workloadFile, append(append([]string{}, dirs...), earlier...))
 	if err != nil {
 		return err
 	}
-	p := plan.MakePlan(w, workload, in, out)
-	for i, st := range p.Steps {
-		if slices.Contains(earlier, st.Out) { // what it still lacks goes beside it, not over it
-			p.Steps[i] = st.Into(st.Out + "-more")
-		}
-	}
-	cmd := fmt.Sprintf("lockbench adr --workload %s --measure --out %s", workload, out)
+	p := plan.MakePlan(w, workloadFile, in, out)
+	p.Beside(earlier)
+	cmd := fmt.Sprintf("lockbench adr --workload %s --measure --out %s", workloadFile, out)
 	if len(dirs) > 0 {
 		cmd += " --results " + strings.Join(dirs, ",")
 	}
 	if budget > 0 {
 		cmd += " --time-budget " + budget.String()
 	}
-	return measureThenWrite(p, workload, append(append([]string{}, dirs...), earlier...), out, budget, date, cmd, stdout, stderr)
-}
-
-// completedEarlier lists the folders of the plan made with no results that are
-// complete and were made with its step's params: what an earlier --measure into the
-// same folder finished.
-func completedEarlier(bare *plan.Plan) ([]string, error) {
-	var out []string
-	for _, st := range bare.Steps {
-		if len(st.Args) == 0 {
-			continue
-		}
-		folder, err := resultsdir.Inspect(st.Out)
-		if err != nil {
-			return nil, err
-		}
-		if folder.State == "complete" && folder.OtherParams(st.Args) == "" {
-			out = append(out, st.Out)
-		}
-	}
-	return out, nil
+	return measureThenWrite(p, workloadFile, append(append([]string{}, dirs...), earlier...), out, budget, date, cmd, stdout, stderr)
 }
 
 // measureThenWrite runs the plan and writes the ADR, saying what is left.
-func measureThenWrite(p *plan.Plan, workload string, dirs []string, out string, budget time.Duration, date, cmd string, stdout, stderr io.Writer) error {
+func measureThenWrite(p *plan.Plan, workloadFile string, dirs []string, out string, budget time.Duration, date, cmd string, stdout, stderr io.Writer) error {
 	m, err := measurePlan(p, budget, stdout, stderr)
 	if err != nil {
 		return err
@@ -139,7 +115,7 @@ func measureThenWrite(p *plan.Plan, workload string, dirs []string, out string, 
 		return fmt.Errorf("nothing measured within the time budget %v, and no --results given: no ADR to write", budget)
 	}
 	path := filepath.Join(out, "adr.md")
-	d, err := adr.Generate(adr.Request{Workload: workload, Results: results, Out: path, Date: date, Command: cmd})
+	d, err := adr.Generate(adr.Request{Workload: workloadFile, Results: results, Out: path, Date: date, Command: cmd})
 	if err != nil {
 		return err
 	}

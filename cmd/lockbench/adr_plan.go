@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/plan"
+	"github.com/lockbench/lockbench/adr/workload"
 )
 
 // defaultMeasureDir is where the plan's commands write when --out is not given.
@@ -14,29 +15,29 @@ const defaultMeasureDir = "adr-measure"
 
 // runADRPlan prints what the ADR of the workload needs that the given results lack:
 // lockbench adr --workload w.yaml --plan [--results DIR...] [--out DIR].
-func runADRPlan(workload string, dirs []string, out string, rest []string, stdout io.Writer) error {
+func runADRPlan(workloadFile string, dirs []string, out string, rest []string, stdout io.Writer) error {
 	switch {
 	case len(rest) > 0:
 		return usagef("unexpected argument %q: lockbench adr --workload w.yaml --plan [--results DIR[,DIR...]] [--out DIR]", rest[0])
-	case workload == "":
+	case workloadFile == "":
 		return usagef("--workload is required")
 	}
 	if out == "" {
 		out = defaultMeasureDir
 	}
-	w, in, err := planInputs(workload, dirs)
+	w, in, err := planInputs(workloadFile, dirs)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprint(stdout, plan.MakePlan(w, workload, in, out).Text())
+	_, err = fmt.Fprint(stdout, plan.MakePlan(w, workloadFile, in, out).Text())
 	return err
 }
 
 // planInputs reads the workload and the given results (none: empty inputs); bad
 // input is a usage error naming what is wrong.
-func planInputs(workload string, dirs []string) (*adr.Workload, *adr.Inputs, error) {
-	w, err := adr.LoadWorkload(workload)
-	var field adr.FieldError
+func planInputs(workloadFile string, dirs []string) (*workload.Workload, *adr.Inputs, error) {
+	w, err := workload.Load(workloadFile)
+	var field workload.FieldError
 	if errors.As(err, &field) {
 		return nil, nil, usageError{err.Error()}
 	}

@@ -101,18 +101,30 @@ func (c WriteupClaim) Count(reports []*Report, patterns []string, by Measure) Cl
 // matching is every variant of the claim's scenario that one of patterns names, in
 // report order.
 func (c WriteupClaim) matching(reports []*Report, patterns []string) []*Variant {
+	return Matching(reports, c.Scenario, patterns)
+}
+
+// Matching is every variant of scenario in reports that one of patterns names ("*"
+// standing for any run of characters), in report order.
+func Matching(reports []*Report, scenario string, patterns []string) []*Variant {
 	var out []*Variant
 	for _, rep := range reports {
-		if rep == nil || rep.Scenario != c.Scenario {
+		if rep == nil || rep.Scenario != scenario {
 			continue
 		}
 		for _, v := range rep.Variants {
-			if _, ok := conditionOf(patterns, v.Name); ok {
+			if Names(patterns, v.Name) {
 				out = append(out, v)
 			}
 		}
 	}
 	return out
+}
+
+// Names says whether one of patterns names the variant name.
+func Names(patterns []string, name string) bool {
+	_, ok := conditionOf(patterns, name)
+	return ok
 }
 
 // conditionOf is what the "*"s of the first pattern naming name stand for ("" for a

@@ -1,4 +1,4 @@
-package adr
+package workload
 
 import (
 	"fmt"

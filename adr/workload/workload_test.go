@@ -1,31 +1,14 @@
-package adr
+package workload
 
 import (
 	"errors"
+	"github.com/lockbench/lockbench/adr/adrtest"
 	"strings"
 	"testing"
 )
 
-const goodWorkload = `
-title: t
-protects: a row
-purpose: correctness
-lock_rate_per_second: 10
-hold: 5ms
-ttl: 1s
-keys: {count: 1, distribution: uniform}
-violation_budget_per_year: 0.1
-latency_budget: {percentile: p99, max: 5ms}
-faults:
-  failover: {per_year: 1, source: team's guess}
-  planned_failover: {per_year: 0, source: team's guess}
-  client_pause: {per_year: 1, longer_than: 1s, source: team's guess}
-  node_restart_empty: {per_year: 0, source: team's guess}
-  clock_jump: {per_year: 1, above: 100ms, source: team's guess}
-`
-
 func TestGoodWorkloadParses(t *testing.T) {
-	w, err := ParseWorkload("w.yaml", []byte(goodWorkload))
+	w, err := Parse("w.yaml", []byte(adrtest.GoodWorkload))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +39,11 @@ func TestBadWorkloadNamesTheField(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			text := strings.Replace(goodWorkload, c.from, c.to, 1)
-			if text == goodWorkload {
+			text := strings.Replace(adrtest.GoodWorkload, c.from, c.to, 1)
+			if text == adrtest.GoodWorkload {
 				t.Fatalf("the case changed nothing")
 			}
-			_, err := ParseWorkload("w.yaml", []byte(text))
+			_, err := Parse("w.yaml", []byte(text))
 			var fe FieldError
 			if !errors.As(err, &fe) {
 				t.Fatalf("want a FieldError, got %v", err)
@@ -73,9 +56,22 @@ func TestBadWorkloadNamesTheField(t *testing.T) {
 }
 
 func TestShippedWorkloadFilesParse(t *testing.T) {
-	for _, path := range []string{"../docs/adr-workload.yaml", "../docs/adr-workload-correctness.yaml", "testdata/efficiency.yaml", "testdata/correctness.yaml"} {
-		if _, err := LoadWorkload(path); err != nil {
+	for _, path := range []string{"../../docs/adr-workload.yaml", "../../docs/adr-workload-correctness.yaml", "../testdata/efficiency.yaml", "../testdata/correctness.yaml"} {
+		if _, err := Load(path); err != nil {
 			t.Errorf("%s: %v", path, err)
 		}
+	}
+}
+
+func TestAtMostIsCheckedAgainstTheSmallestCounted(t *testing.T) {
+	for _, bad := range []string{"above: 100ms, at_most: 50ms,", "above: 100ms, at_most: soon,"} {
+		text := strings.Replace(adrtest.GoodWorkload, "clock_jump: {per_year: 1, above: 100ms,", "clock_jump: {per_year: 1, "+bad, 1)
+		if _, err := Parse("w.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), "faults.clock_jump.at_most") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	text := strings.Replace(adrtest.GoodWorkload, "failover: {per_year: 1,", "failover: {per_year: 1, at_most: 1s,", 1)
+	if _, err := Parse("w.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), "only client_pause and clock_jump") {
+		t.Errorf("at_most on a failover: %v", err)
 	}
 }

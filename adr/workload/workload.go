@@ -1,8 +1,7 @@
-// Package adr turns lockbench results into a draft architecture decision record (MADR
-// 4.0): the team's workload and fault rates, the measured costs of each option and
-// the expected violations per year computed from the safety results. It computes and
-// formats; it never measures.
-package adr
+// Package workload reads the team's workload file, the ADR's input: its lock rate,
+// hold, TTL and keys, the latency and violation budgets, and the faults it expects a
+// year; it validates every field and derives what a fault finds held (occupancy).
+package workload
 
 import (
 	"bytes"
@@ -135,17 +134,17 @@ func (e FieldError) Error() string {
 	return fmt.Sprintf("%s: %s: %s", e.File, e.Field, e.Msg)
 }
 
-// LoadWorkload reads and validates a workload file.
-func LoadWorkload(path string) (*Workload, error) {
+// Load reads and validates a workload file.
+func Load(path string) (*Workload, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, FieldError{File: path, Msg: err.Error()}
 	}
-	return ParseWorkload(path, b)
+	return Parse(path, b)
 }
 
-// ParseWorkload decodes a workload, refusing unknown fields, and validates it.
-func ParseWorkload(name string, b []byte) (*Workload, error) {
+// Parse decodes a workload, refusing unknown fields, and validates it.
+func Parse(name string, b []byte) (*Workload, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true) // a misspelt field must not silently read as its default
 	var w Workload
