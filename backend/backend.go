@@ -105,6 +105,9 @@ type Descriptor struct {
 	Server        Requirement
 	ImageFromHost bool // its container image copies Server from this machine
 	Shapes        []Shape
+	// Axes are its scaling presets that sweep a deployment's size (its strategies'
+	// Scaling places them on one).
+	Axes []ScalingAxis
 }
 
 // set holds registered descriptors; one process-wide set is filled by init functions.
@@ -114,6 +117,7 @@ type set struct {
 	shapes     map[Kind]Shape
 	strategies map[string]Strategy
 	positions  map[int]string // who holds each position
+	axes       []ScalingAxis
 }
 
 func newSet() *set {
@@ -150,6 +154,10 @@ func (s *set) add(d Descriptor) error {
 	if err := s.checkStrategies(d); err != nil {
 		return err
 	}
+	if err := s.checkAxes(d); err != nil {
+		return err
+	}
+	s.axes = append(s.axes, d.Axes...)
 	desc := d
 	for _, sh := range d.Shapes {
 		sh.store = &desc

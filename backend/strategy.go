@@ -24,6 +24,8 @@ type Strategy struct {
 	SafetyRank SafetyRank
 	// Presets are the matrices that measure it.
 	Presets []Preset
+	// Scaling places it on one of its store's scaling axes; nil for none.
+	Scaling *Scaling
 	// Ladder is its step on the report's cost-of-safety ladder; nil when it has none.
 	Ladder *Rung
 	// KeyedFailover is the failover-loss run on its store whose guard it is; nil when

@@ -7,7 +7,6 @@ import (
 	"github.com/lockbench/lockbench/plots/scaling"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/resultsdir"
-	"github.com/lockbench/lockbench/sweep"
 )
 
 // draw draws every figure the report of in embeds into in.Dir/figures: the run's
@@ -44,7 +43,7 @@ func draw(in *report.Input) (report.Figures, error) {
 	}
 	figs.USL = allNamed(usl)
 	// The scaling presets' sizes are the sweep's: the figures take them as data.
-	scaling, err := scaling.ScalingFigures(in.Dir, in.Groups, scaling.ScalingAxes(sweep.RedlockSizes, sweep.WaitShapes))
+	scaling, err := scaling.ScalingFigures(in.Dir, in.Groups, scaling.ScalingAxes())
 	if err != nil {
 		return figs, err
 	}

@@ -102,9 +102,9 @@ func UpdateConfig(quick bool) Config {
 var scalingClients = []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}
 
 // ScalingPresets are the scaling sweeps of `lockbench run --preset NAME`, each for one
-// figure of the report: Redlock with 3, 5 and 7 nodes; WAIT with 1, 2 and 4 replicas,
-// acknowledged by one or all; hold time on one hot key; clients 1 to 1,024 on a key
-// each (the Universal Scalability Law fit).
+// figure of the report: each store's axes of deployment size (Redis's: Redlock with 3,
+// 5 and 7 nodes; WAIT with 1, 2 and 4 replicas, acknowledged by one or all); hold time
+// on one hot key; clients 1 to 1,024 on a key each (the Universal Scalability Law fit).
 func ScalingPresets() map[string]Config {
 	short := func(sweeps ...Sweep) Config {
 		return Config{Sweeps: sweeps, Duration: Duration(2 * time.Second), Warmup: Duration(time.Second), Seed: 1}
@@ -112,13 +112,20 @@ func ScalingPresets() map[string]Config {
 	core := registered(backend.InPreset(backend.ScalingMatrix))
 	clients := short(Sweep{Strategies: core, Clients: scalingClients, Keys: []string{PerClient}})
 	clients.Warmup = Duration(3 * time.Second) // a thousand clients' connections are opened inside the warm-up
-	return map[string]Config{
-		"scaling-redlock-nodes": short(Sweep{Strategies: []string{"redlock-3", "redlock", "redlock-7"}, Clients: []int{1, 8, 64}, Keys: []string{PerClient}}),
-		"scaling-wait-replicas": short(Sweep{Strategies: []string{"wait-1of1", "wait-1of2", "wait-2of2", "wait-1of4", "wait-4of4"}, Clients: []int{1, 8, 64}, Keys: []string{PerClient}}),
+	presets := map[string]Config{
 		"scaling-hold": short(Sweep{Strategies: core, Clients: []int{8}, Keys: []string{"1"},
 			Hold: []Duration{0, Duration(time.Millisecond), Duration(10 * time.Millisecond), Duration(100 * time.Millisecond)}}),
 		"scaling-clients": clients,
 	}
+	// Each store's axes of deployment size (Redlock's masters, WAIT's replicas).
+	for _, ax := range backend.ScalingAxes() {
+		var sizes []string
+		for _, st := range backend.OnAxis(ax.Preset) {
+			sizes = append(sizes, st.Name)
+		}
+		presets[ax.Preset] = short(Sweep{Strategies: registered(sizes), Clients: []int{1, 8, 64}, Keys: []string{PerClient}})
+	}
+	return presets
 }
 
 // MergeFile lays a config file over base: the file's sweeps replace base's when it

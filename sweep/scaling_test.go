@@ -1,10 +1,6 @@
 package sweep
 
-import (
-	"testing"
-
-	"github.com/lockbench/lockbench/locks"
-)
+import "testing"
 
 func TestScalingPresetsExpandToTheirAxes(t *testing.T) {
 	want := map[string]int{
@@ -13,7 +9,11 @@ func TestScalingPresetsExpandToTheirAxes(t *testing.T) {
 		"scaling-hold":          4 * 4,  // 4 strategies x 4 holds
 		"scaling-clients":       4 * 11, // 4 strategies x 1..1024
 	}
-	for name, cfg := range ScalingPresets() {
+	presets := ScalingPresets()
+	if len(presets) != len(want) {
+		t.Errorf("%d presets, want %d: %v", len(presets), len(want), want)
+	}
+	for name, cfg := range presets {
 		cells, err := cfg.Cells()
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -21,21 +21,6 @@ func TestScalingPresetsExpandToTheirAxes(t *testing.T) {
 		}
 		if len(cells) != want[name] {
 			t.Errorf("%s: %d cells, want %d", name, len(cells), want[name])
-		}
-	}
-}
-
-func TestScalingStrategiesRunOnTheirTopologies(t *testing.T) {
-	for name, n := range RedlockSizes {
-		spec, err := locks.TopologyFor(name)
-		if err != nil || spec.WithDefaults().Masters != n {
-			t.Errorf("%s: %+v %v, want %d masters", name, spec, err, n)
-		}
-	}
-	for name, shape := range WaitShapes {
-		spec, err := locks.TopologyFor(name)
-		if err != nil || spec.WithDefaults().Replicas != shape[0] {
-			t.Errorf("%s: %+v %v, want %d replicas", name, spec, err, shape[0])
 		}
 	}
 }

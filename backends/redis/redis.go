@@ -34,7 +34,7 @@ func init() {
 			Defaults: func(s backend.Spec) backend.Spec { return sentinelDefaults(defaultReplicas(s)) },
 			Validate: func(s backend.Spec) error { return validate(s, nil, validateSentinels) }, Strategies: sentinelStrategies},
 		{Kind: Redlock, Rank: 40, Capabilities: reaches, Defaults: redlockDefaults, Validate: validateRedlock, Strategies: redlockStrategies},
-	}})
+	}, Axes: scalingAxes})
 }
 
 func defaultReplicas(s backend.Spec) backend.Spec {

@@ -28,18 +28,13 @@ var singleStrategies = []backend.Strategy{
 }
 
 // replicatedStrategies are SET NX then WAIT: wait (two replicas, one acknowledges) and
-// the WAIT shapes of the scaling-wait-replicas preset (sweep builds those).
-var replicatedStrategies = []backend.Strategy{
+// the WAIT shapes of the scaling-wait-replicas axis (scaling.go).
+var replicatedStrategies = append([]backend.Strategy{
 	{Name: "wait", Position: 1, SafetyRank: backend.RankReplicaAck, Presets: everyPreset,
 		Ladder:    &backend.Rung{Adds: "the key reached a replica (`WAIT`) before the lock is granted"},
 		Synthetic: &backend.Synthetic{Attempt: 200 * time.Microsecond, RoundTrips: 2, Capacity: 16000, Topology: "replicated (master + 2 replicas)", Small: true, OpenLoop: backend.FullMatrix},
 		Probes:    []backend.Probe{{Fault: backend.FailoverFault, Scenario: "failover-loss", Lock: []string{"wait1-delay-*"}}}},
-	{Name: "wait-1of1", Position: 11},
-	{Name: "wait-1of2", Position: 12},
-	{Name: "wait-2of2", Position: 13},
-	{Name: "wait-1of4", Position: 14},
-	{Name: "wait-4of4", Position: 15},
-}
+}, sizedStrategies(waitShapes)...)
 
 var sentinelStrategies = []backend.Strategy{
 	{Name: "sentinel", Position: 2, SafetyRank: backend.RankFailover, Presets: everyPreset,
@@ -54,10 +49,10 @@ var sentinelStrategies = []backend.Strategy{
 }
 
 // redlockStrategies are redsync's: five nodes waiting for every answer or for a
-// majority, and the three- and seven-node sizes of the scaling-redlock-nodes preset.
-var redlockStrategies = []backend.Strategy{
+// majority, and the three- and seven-node sizes of the scaling-redlock-nodes axis (scaling.go).
+var redlockStrategies = append([]backend.Strategy{
 	{Name: "redlock", Position: 3, SafetyRank: backend.RankMajority, Presets: append([]backend.Preset{backend.SlowNodeSweep, backend.OpenLoopSweep}, everyPreset...),
-		Ladder: &backend.Rung{Adds: "a majority of independent masters must grant the key"},
+		Ladder: &backend.Rung{Adds: "a majority of independent masters must grant the key"}, Scaling: onRedlockAxis(5),
 		Synthetic: &backend.Synthetic{Attempt: 180 * time.Microsecond, RoundTrips: 1, Capacity: 3600, Topology: redlock5, Small: true,
 			OpenLoop: backend.BothMatrix, SlowNode: backend.WaitsForSlowNode},
 		Probes: append(redlockProbes("redlock", backend.QuorumNodeLoss), kleppmannProbe("jump"))},
@@ -65,9 +60,7 @@ var redlockStrategies = []backend.Strategy{
 		Synthetic: &backend.Synthetic{Attempt: 165 * time.Microsecond, RoundTrips: 1, Capacity: 3800, Topology: redlock5, Small: true,
 			SlowNode: backend.MajorityWithoutSlowNode},
 		Probes: append(redlockProbes("redlock-failfast", backend.QuorumNodeLoss), kleppmannProbe("redlock-failfast/jump"))},
-	{Name: "redlock-3", Position: 9, SafetyRank: backend.RankMajority, Probes: redlockProbes("redlock-3", "")},
-	{Name: "redlock-7", Position: 10, SafetyRank: backend.RankMajority, Probes: redlockProbes("redlock-7", "")},
-}
+}, sizedStrategies(redlockSizes)...)
 
 // redlockProbes are where a Redlock client is measured on a node restarting empty
 // (redlock-restart, and the max-fence client's tokens in redlock-fence). Only the

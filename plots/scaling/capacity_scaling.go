@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/resultsdir"
@@ -20,29 +21,19 @@ type ScalingAxis struct {
 	Series              func(string) string // the line a strategy's points join
 }
 
-// ScalingAxes are Redlock nodes (3, 5, 7) and WAIT replicas (1, 2, 4), acknowledged by
-// one replica or all of them, from the sizes the scaling presets sweep: redlockSizes
-// maps a strategy to its masters, waitShapes to its replicas and acknowledgements.
-func ScalingAxes(redlockSizes map[string]int, waitShapes map[string][2]int) []ScalingAxis {
-	redlock := map[string]float64{}
-	for name, n := range redlockSizes {
-		redlock[name] = float64(n)
+// ScalingAxes are the registered stores' axes of deployment size (Redis's: Redlock
+// nodes 3, 5, 7; WAIT replicas 1, 2, 4, acknowledged by one replica or all), with the
+// size and line each store gives its strategies on them.
+func ScalingAxes() []ScalingAxis {
+	var out []ScalingAxis
+	for _, ax := range backend.ScalingAxes() {
+		at, series := map[string]float64{}, map[string]string{}
+		for _, st := range backend.OnAxis(ax.Preset) {
+			at[st.Name], series[st.Name] = st.Scaling.At, st.Scaling.Series
+		}
+		out = append(out, ScalingAxis{ax.Preset, ax.Title, ax.XLabel, at, func(s string) string { return series[s] }})
 	}
-	wait := map[string]float64{}
-	for name, shape := range waitShapes {
-		wait[name] = float64(shape[0])
-	}
-	return []ScalingAxis{
-		{"scaling-redlock-nodes", "p99 acquire latency against Redlock nodes", "Redlock nodes (masters)", redlock,
-			func(string) string { return "redlock" }},
-		{"scaling-wait-replicas", "p99 acquire latency against WAIT replicas", "replicas behind the master", wait,
-			func(s string) string {
-				if sh := waitShapes[s]; sh[1] == sh[0] && sh[0] > 1 {
-					return "WAIT all"
-				}
-				return "WAIT 1"
-			}},
-	}
+	return out
 }
 
 // ScalingFigures draws p99 against each axis, one line per client count (and per
