@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/lockbench/lockbench/internal/sleep"
 	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -120,21 +119,16 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 	}
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)
-	var wg sync.WaitGroup
 	start := parts.begin()
-	for c, t := range tallies {
-		wg.Add(1)
-		go func(t *tally[*Recorder], key string) {
-			defer wg.Done()
-			for ctx.Err() == nil && another() {
-				now := time.Now()
-				t.moveTo(now)
-				cycle(ctx, l, load, key, t.rec, now)
-			}
-			t.handOver()
-		}(t, load.key(c))
-	}
-	wg.Wait()
+	wait := startClients(tallies, func(c int, t *tally[*Recorder]) {
+		key := load.key(c)
+		for ctx.Err() == nil && another() {
+			now := time.Now()
+			t.moveTo(now)
+			cycle(ctx, l, load, key, t.rec, now)
+		}
+	})
+	wait()
 	return lockResult(parts, time.Since(start)), nil
 }
 

@@ -57,14 +57,5 @@ func startOn(b *testing.B, strategy, provider string) topologies.Topology {
 	if provider == "" {
 		return testenv.Start(b, spec)
 	}
-	p, err := topologies.ProviderNamed(provider)
-	if err != nil {
-		b.Fatal(err)
-	}
-	topo, err := p.Start(b.Context(), spec)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { topo.Close() })
-	return topo
+	return testenv.StartNamed(b, provider, spec)
 }

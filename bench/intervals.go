@@ -90,6 +90,21 @@ func (c *tally[R]) handOver() {
 	c.s.mu.Unlock()
 }
 
+// startClients runs work on every client's tally in a goroutine of its own, and hands
+// over what the client recorded when work returns; wait returns once every client has.
+func startClients[R any](tallies []*tally[R], work func(client int, t *tally[R])) (wait func()) {
+	var wg sync.WaitGroup
+	for c, t := range tallies {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer t.handOver()
+			work(c, t)
+		}()
+	}
+	return wg.Wait
+}
+
 // elapsed is how long interval i of a run that lasted total ran.
 func (s *split[R]) elapsed(i int, total time.Duration) time.Duration {
 	if !s.iv.on() {

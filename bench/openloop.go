@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
@@ -48,27 +47,22 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 	queue := make(chan time.Time, open.Queue)
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)
-	var wg sync.WaitGroup
 	start := clock.Now()
 	parts.start = start
-	for c, t := range tallies {
-		wg.Add(1)
-		go func(t *tally[*Recorder], key string) {
-			defer wg.Done()
-			defer t.handOver()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case intended := <-queue:
-					t.moveTo(intended) // a request counts in the interval it was due in
-					cycle(ctx, l, load, key, t.rec, intended)
-				}
+	wait := startClients(tallies, func(c int, t *tally[*Recorder]) {
+		key := load.key(c)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case intended := <-queue:
+				t.moveTo(intended) // a request counts in the interval it was due in
+				cycle(ctx, l, load, key, t.rec, intended)
 			}
-		}(t, load.key(c))
-	}
+		}
+	})
 	sent, dropped := dispatch(ctx, clock, arrival, start, queue)
-	wg.Wait()
+	wait()
 	res := OpenResult{Result: lockResult(parts, clock.Now().Sub(start)), Sent: sent}
 	res.Dropped = dropped + int64(len(queue))
 	return res, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/lockbench/lockbench/internal/sleep"
-	"sync"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -129,38 +128,32 @@ func RunUpdates(ctx context.Context, u Updater, load UpdateLoad, another func() 
 	}
 	parts := newSplit(load.Intervals, newUpdateResult, (*UpdateResult).merge, (*UpdateResult).reset)
 	tallies := parts.tallies(load.Clients, newUpdateResult)
-	var wg sync.WaitGroup
 	start := parts.begin()
-	for c, t := range tallies {
-		wg.Add(1)
-		go func(t *tally[*UpdateResult], client int) {
-			defer wg.Done()
-			defer t.handOver()
-			uncancelled := context.WithoutCancel(ctx) // once per client, not per update
-			for ctx.Err() == nil && another() {
-				// The update's own deadline is made before the clock starts: its timer is
-				// the harness's cost, not the update's.
-				updateCtx, cancel := context.WithTimeout(uncancelled, updateTimeout)
-				began := time.Now()
-				t.moveTo(began)
-				rec := t.rec
-				out, err := u.Update(updateCtx, client, load.Account(client))
-				cancel()
-				rec.Retries += int64(out.Retries)
-				switch {
-				case err != nil:
-					rec.Errors[errorKind(err)]++
-					sleep.For(ctx, time.Millisecond)
-					continue
-				case out.Refused:
-					rec.Refused++
-				default:
-					rec.Applied++
-				}
-				record(rec.Update, time.Since(began))
+	wait := startClients(tallies, func(client int, t *tally[*UpdateResult]) {
+		uncancelled := context.WithoutCancel(ctx) // once per client, not per update
+		for ctx.Err() == nil && another() {
+			// The update's own deadline is made before the clock starts: its timer is
+			// the harness's cost, not the update's.
+			updateCtx, cancel := context.WithTimeout(uncancelled, updateTimeout)
+			began := time.Now()
+			t.moveTo(began)
+			rec := t.rec
+			out, err := u.Update(updateCtx, client, load.Account(client))
+			cancel()
+			rec.Retries += int64(out.Retries)
+			switch {
+			case err != nil:
+				rec.Errors[errorKind(err)]++
+				sleep.For(ctx, time.Millisecond)
+				continue
+			case out.Refused:
+				rec.Refused++
+			default:
+				rec.Applied++
 			}
-		}(t, c)
-	}
-	wg.Wait()
+			record(rec.Update, time.Since(began))
+		}
+	})
+	wait()
 	return updateResult(parts, time.Since(start)), nil
 }

@@ -31,17 +31,13 @@ var updateWays = []struct{ strategy, guard string }{
 func BenchmarkUpdate(b *testing.B) {
 	testenv.RequirePostgres(b)
 	rows := testenv.Start(b, topologies.Spec{Kind: topologies.Postgres})
-	// Each deployment starts once, for the whole benchmark (a sub-benchmark's would stop with it).
-	started := map[topologies.Kind]topologies.Topology{}
+	var strategies []string
 	for _, way := range updateWays {
-		spec, err := updates.TopologyFor(way.strategy)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, ok := started[spec.Kind]; !ok {
-			started[spec.Kind] = testenv.Start(b, spec)
-			testenv.OwnServers(b, started[spec.Kind], "the update workload keeps fence counters and rows outside the lock commands")
-		}
+		strategies = append(strategies, way.strategy)
+	}
+	started := testenv.StartShared(b, strategies, updates.TopologyFor)
+	for _, topo := range started {
+		testenv.OwnServers(b, topo, "the update workload keeps fence counters and rows outside the lock commands")
 	}
 	for _, way := range updateWays {
 		name := way.strategy
@@ -49,8 +45,7 @@ func BenchmarkUpdate(b *testing.B) {
 			name += "+" + way.guard
 		}
 		b.Run("way="+name, func(b *testing.B) {
-			spec, _ := updates.TopologyFor(way.strategy)
-			topo := started[spec.Kind]
+			topo := started[way.strategy]
 			for _, clients := range []int{1, 8, 64} {
 				for _, nrows := range uniq(1, clients) {
 					b.Run(fmt.Sprintf("clients=%d/rows=%d", clients, nrows), func(b *testing.B) {

@@ -197,56 +197,58 @@ func Search(ctx context.Context, prober Prober, params Params) (Result, error) {
 
 func (s *searcher) run() error {
 	p := s.params
-	var lo, hi float64
+	var b bounds
 	for rate := p.Start; ; {
-		ok, err := s.keeps(rate)
-		if err != nil {
+		if err := s.narrow(&b, rate); err != nil {
 			return err
 		}
-		if !ok {
-			hi = rate
+		if b.broke != 0 {
 			break
 		}
-		lo = rate
 		if rate >= p.Max {
 			s.res.Converged = true
 			return nil
 		}
 		rate = roundRate(min(rate*p.Growth, p.Max))
 	}
-	for lo == 0 {
-		rate := roundRate(hi / p.Growth)
+	for b.kept == 0 {
+		rate := roundRate(b.broke / p.Growth)
 		if rate < p.Min {
 			s.res.Converged = true
 			return nil
 		}
-		ok, err := s.keeps(rate)
-		if err != nil {
+		if err := s.narrow(&b, rate); err != nil {
 			return err
 		}
-		if ok {
-			lo = rate
-		} else {
-			hi = rate
-		}
 	}
-	for (hi-lo)/lo > p.Precision {
-		mid := roundRate(math.Sqrt(lo * hi))
-		if mid <= lo || mid >= hi {
+	for (b.broke-b.kept)/b.kept > p.Precision {
+		mid := roundRate(math.Sqrt(b.kept * b.broke))
+		if mid <= b.kept || mid >= b.broke {
 			break // rates rounded to whole requests per second cannot be split further
 		}
-		ok, err := s.keeps(mid)
-		if err != nil {
+		if err := s.narrow(&b, mid); err != nil {
 			return err
 		}
-		if ok {
-			lo = mid
-		} else {
-			hi = mid
-		}
 	}
-	s.res.Kept, s.res.Broke, s.res.Converged = lo, hi, true
-	s.res.BrokeWhy, s.res.GeneratorBound = s.whyBroke(hi)
+	s.res.Kept, s.res.Broke, s.res.Converged = b.kept, b.broke, true
+	s.res.BrokeWhy, s.res.GeneratorBound = s.whyBroke(b.broke)
+	return nil
+}
+
+// bounds are the highest rate kept and the lowest broken so far (0 while there is none).
+type bounds struct{ kept, broke float64 }
+
+// narrow probes rate and makes it the bound it turns out to be.
+func (s *searcher) narrow(b *bounds, rate float64) error {
+	ok, err := s.keeps(rate)
+	if err != nil {
+		return err
+	}
+	if ok {
+		b.kept = rate
+	} else {
+		b.broke = rate
+	}
 	return nil
 }
 

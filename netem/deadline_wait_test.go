@@ -8,20 +8,32 @@ import (
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
-// waitUntil never returns before its deadline, with the timerfd or without it.
-func TestWaitUntilNeverReturnsEarly(t *testing.T) {
+// timerfdWaker is a timerfd waker closed when t ends, or a skip without one.
+func timerfdWaker(t *testing.T) *deadlineWaker {
+	t.Helper()
 	waker, err := newDeadlineWaker()
 	if err != nil {
 		testenv.MissingTool(t, err) // CI's Linux has timerfd: a failure there is a bug, not a skip
 	}
-	defer waker.close()
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
+	t.Cleanup(waker.close)
+	return waker
+}
+
+// everyOther is waker on even waits and nil on odd ones: interleaved, both ways wait
+// under the same load.
+func everyOther(waker *deadlineWaker, i int) *deadlineWaker {
+	if i%2 == 1 {
+		return nil
+	}
+	return waker
+}
+
+// waitUntil never returns before its deadline, with the timerfd or without it.
+func TestWaitUntilNeverReturnsEarly(t *testing.T) {
+	waker := timerfdWaker(t)
+	timer := newIdleTimer()
 	for i := range 40 {
-		w := waker
-		if i%2 == 1 {
-			w = nil
-		}
+		w := everyOther(waker, i)
 		due := time.Now().Add(time.Duration(100+50*i) * time.Microsecond)
 		slept, reached := waitUntil(due, timer, w, nil)
 		if now := time.Now(); !slept || !reached || now.Before(due) {
@@ -34,8 +46,7 @@ func TestWaitUntilNeverReturnsEarly(t *testing.T) {
 }
 
 func TestWaitUntilStopsOnInterrupt(t *testing.T) {
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
+	timer := newIdleTimer()
 	interrupt := make(chan struct{})
 	go func() { interrupt <- struct{}{} }()
 	if _, reached := waitUntil(time.Now().Add(time.Hour), timer, nil, interrupt); reached {
@@ -47,19 +58,11 @@ func TestWaitUntilStopsOnInterrupt(t *testing.T) {
 // next whole millisecond, so for waits of 1.5 ms it is late by about half a
 // millisecond, the timerfd by the kernel's wake-up time. Compared within one run.
 func TestTimerfdWakesSoonerThanAGoTimer(t *testing.T) {
-	waker, err := newDeadlineWaker()
-	if err != nil {
-		testenv.MissingTool(t, err) // CI's Linux has timerfd: a failure there is a bug, not a skip
-	}
-	defer waker.close()
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
+	waker := timerfdWaker(t)
+	timer := newIdleTimer()
 	var withFd, goOnly []time.Duration
 	for i := range 200 {
-		w := waker
-		if i%2 == 1 {
-			w = nil
-		}
+		w := everyOther(waker, i)
 		due := time.Now().Add(1500 * time.Microsecond)
 		waitUntil(due, timer, w, nil)
 		if late := time.Since(due); w != nil {

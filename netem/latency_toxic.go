@@ -68,14 +68,9 @@ func (t *preciseLatency) setPathLead(lead time.Duration) {
 // deadline is fixed at arrival, so neither time spent queued behind earlier chunks nor
 // a late wake-up adds to the next chunk's delay.
 func (t *preciseLatency) Pipe(stub *toxics.ToxicStub) {
-	waker, err := newDeadlineWaker()
-	if err != nil {
-		waker = nil // Go timers alone: correct, up to 1 ms late when idle
-	} else {
-		defer waker.close()
-	}
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
+	waker, release := optionalWaker()
+	defer release()
+	timer := newIdleTimer()
 	lead := t.wakeLead()
 	for {
 		select {

@@ -10,14 +10,9 @@ import (
 // from its own wakes afterwards). Short waits suffice: a timerfd's lateness is the
 // kernel's and scheduler's wake-up time, not a fraction of the wait.
 func wakeLateness(samples int) time.Duration {
-	waker, err := newDeadlineWaker()
-	if err != nil {
-		waker = nil
-	} else {
-		defer waker.close()
-	}
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
+	waker, release := optionalWaker()
+	defer release()
+	timer := newIdleTimer()
 	late := make([]time.Duration, samples)
 	for i := range late {
 		alarm := time.Now().Add(time.Millisecond)

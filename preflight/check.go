@@ -2,6 +2,7 @@ package preflight
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -30,13 +31,13 @@ func Check(provider string, needs []Need) []Missing {
 			out = append(out, Missing{Piece: p, Err: err})
 		}
 		m := &out[i]
-		if prov != "" && !contains(m.Providers, prov) {
+		if prov != "" && !slices.Contains(m.Providers, prov) {
 			m.Providers = append(m.Providers, prov)
 		}
-		if !containsKind(m.Kinds, n.Kind) {
+		if !slices.Contains(m.Kinds, n.Kind) {
 			m.Kinds = append(m.Kinds, n.Kind)
 		}
-		if !contains(m.By, n.by()) {
+		if !slices.Contains(m.By, n.by()) {
 			m.By = append(m.By, n.by())
 		}
 		m.needs = append(m.needs, n)
@@ -91,24 +92,6 @@ func needsAny(missing []Missing, pred func(Need) bool) bool {
 			if pred(n) {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func containsKind(list []topologies.Kind, k topologies.Kind) bool {
-	for _, x := range list {
-		if x == k {
-			return true
 		}
 	}
 	return false

@@ -2,6 +2,7 @@ package preflight
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lockbench/lockbench/sweep"
@@ -60,7 +61,7 @@ func CheckStrategies(provider string, needs []Need) error {
 func strategiesHint(needs []Need, missing []Missing) string {
 	var all, kept []string
 	for _, n := range needs {
-		if contains(all, n.Strategy) {
+		if slices.Contains(all, n.Strategy) {
 			continue
 		}
 		all = append(all, n.Strategy)

@@ -2,6 +2,7 @@ package preflight
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lockbench/lockbench/safety"
@@ -87,7 +88,7 @@ func CheckScenarios(provider string, chosen []safety.Scenario, needs []Need) err
 		}
 		var kept []string
 		for _, n := range needs {
-			if ofThis(n) && n.Strategy != "" && !contains(kept, n.Strategy) &&
+			if ofThis(n) && n.Strategy != "" && !slices.Contains(kept, n.Strategy) &&
 				!needsAny(missing, func(m Need) bool { return ofThis(m) && m.Strategy == n.Strategy }) {
 				kept = append(kept, n.Strategy)
 			}

@@ -14,10 +14,7 @@ type Accessed interface {
 
 // AccessOf returns topo's access, or none.
 func AccessOf(topo Topology) Access {
-	if a, ok := topo.(Accessed); ok {
-		return a.Access()
-	}
-	return Access{}
+	return optional(topo, Accessed.Access)
 }
 
 // SentinelAccessed is implemented by topologies whose sentinels ask for an ACL user of
@@ -28,10 +25,7 @@ type SentinelAccessed interface {
 
 // SentinelAccessOf returns the access topo's sentinels ask for, or none.
 func SentinelAccessOf(topo Topology) Access {
-	if a, ok := topo.(SentinelAccessed); ok {
-		return a.SentinelAccess()
-	}
-	return Access{}
+	return optional(topo, SentinelAccessed.SentinelAccess)
 }
 
 // KeyPrefixed is implemented by topologies on which a run may write only under a
@@ -42,8 +36,15 @@ type KeyPrefixed interface {
 
 // KeyPrefixOf returns the prefix every key on topo must start with, or "" for any key.
 func KeyPrefixOf(topo Topology) string {
-	if p, ok := topo.(KeyPrefixed); ok {
-		return p.KeyPrefix()
+	return optional(topo, KeyPrefixed.KeyPrefix)
+}
+
+// optional asks topo through the optional interface I, and gives the zero value where
+// topo does not implement it.
+func optional[I any, T any](topo Topology, get func(I) T) T {
+	if i, ok := topo.(I); ok {
+		return get(i)
 	}
-	return ""
+	var none T
+	return none
 }

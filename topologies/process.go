@@ -128,27 +128,19 @@ func (t *processTopology) Close() error {
 }
 
 func (t *processTopology) launch(ctx context.Context) error {
-	for i := 0; i < t.spec.Masters; i++ {
-		m, err := t.startNode(ctx, fmt.Sprintf("master-%d", i), RoleMaster, func(port int) string {
-			return t.serverConfig(port, "")
-		})
-		if err != nil {
-			return err
-		}
-		t.masters = append(t.masters, m)
+	if err := t.startRole(ctx, &t.masters, RoleMaster, t.spec.Masters, func(port int) string {
+		return t.serverConfig(port, "")
+	}); err != nil {
+		return err
 	}
 	if t.spec.Kind != Replicated && t.spec.Kind != Sentinel {
 		return nil
 	}
 	master := t.masters[0]
-	for i := 0; i < t.spec.Replicas; i++ {
-		r, err := t.startNode(ctx, fmt.Sprintf("replica-%d", i), RoleReplica, func(port int) string {
-			return t.serverConfig(port, master.Addr())
-		})
-		if err != nil {
-			return err
-		}
-		t.replicas = append(t.replicas, r)
+	if err := t.startRole(ctx, &t.replicas, RoleReplica, t.spec.Replicas, func(port int) string {
+		return t.serverConfig(port, master.Addr())
+	}); err != nil {
+		return err
 	}
 	if err := WaitReplicasOnline(ctx, master.Addr(), t.spec.Replicas); err != nil {
 		return err
@@ -156,16 +148,25 @@ func (t *processTopology) launch(ctx context.Context) error {
 	if t.spec.Kind != Sentinel {
 		return nil
 	}
-	for i := 0; i < t.spec.Sentinels; i++ {
-		s, err := t.startNode(ctx, fmt.Sprintf("sentinel-%d", i), RoleSentinel, func(port int) string {
-			return t.sentinelConfig(port, master.Addr())
-		})
+	if err := t.startRole(ctx, &t.sentinels, RoleSentinel, t.spec.Sentinels, func(port int) string {
+		return t.sentinelConfig(port, master.Addr())
+	}); err != nil {
+		return err
+	}
+	return WaitSentinelsAgree(ctx, t.Sentinels(), t.spec.MasterName, master.Addr(), len(t.replicas))
+}
+
+// startRole starts count nodes of role, named after it (master-0, master-1...), adding
+// each to nodes as it comes up so that Close stops them should a later one fail.
+func (t *processTopology) startRole(ctx context.Context, nodes *[]*processNode, role Role, count int, config func(port int) string) error {
+	for i := 0; i < count; i++ {
+		n, err := t.startNode(ctx, fmt.Sprintf("%s-%d", role, i), role, config)
 		if err != nil {
 			return err
 		}
-		t.sentinels = append(t.sentinels, s)
+		*nodes = append(*nodes, n)
 	}
-	return WaitSentinelsAgree(ctx, t.Sentinels(), t.spec.MasterName, master.Addr(), len(t.replicas))
+	return nil
 }
 
 // startNode makes the node's dir and config and starts it, taking a new free port

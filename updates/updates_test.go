@@ -48,21 +48,14 @@ func TestEveryWayKeepsEveryUpdate(t *testing.T) {
 		{"redlock", "read-modify-write"}, {"etcd", "fenced"}, {"zookeeper", "fenced"}, {"pg-advisory", "fenced"}, {"pg-for-update", "read-modify-write"},
 		{"cas-version", ""}, {"unique-key", ""}, {"atomic", ""}, {"lua-cas", ""}, {"watch-multi", ""},
 	}
-	// Each deployment starts once, for the whole test (a subtest's would stop with it).
-	started := map[topologies.Kind]topologies.Topology{}
+	var strategies []string
 	for _, way := range ways {
-		spec, err := updates.TopologyFor(way.strategy)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := started[spec.Kind]; !ok {
-			started[spec.Kind] = testenv.Start(t, spec)
-		}
+		strategies = append(strategies, way.strategy)
 	}
+	started := testenv.StartShared(t, strategies, updates.TopologyFor)
 	for _, way := range ways {
 		t.Run(way.strategy+"+"+way.guard, func(t *testing.T) {
-			spec, _ := updates.TopologyFor(way.strategy)
-			topo := started[spec.Kind]
+			topo := started[way.strategy]
 			dsn := rows
 			if server, ok := topo.(interface{ DSN() string }); ok {
 				dsn = server.DSN()

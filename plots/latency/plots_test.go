@@ -1,7 +1,6 @@
 package latency
 
 import (
-	"bytes"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -97,36 +96,25 @@ func ofKnown(series, known []string) []string {
 	return out
 }
 
+// smallRun writes the reduced synthetic run of seed into dir, 300 samples a histogram.
+func smallRun(t *testing.T, dir string, seed uint64) *resultsdir.Run {
+	t.Helper()
+	run, err := synth.Write(dir, synth.Options{Seed: seed, Small: true, Samples: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
 func TestSameInputGivesSameBytes(t *testing.T) {
 	src := t.TempDir()
-	run, err := synth.Write(src, synth.Options{Seed: 2, Small: true, Samples: 300})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, files1, err := plotstest.Rendered(build(src, run))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, files2, err := plotstest.Rendered(build(src, run))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(first) == 0 || len(files1) != len(files2) {
-		t.Fatalf("rendered %d and %d files", len(files1), len(files2))
-	}
-	for i := range files1 {
-		if files1[i].Path != files2[i].Path || !bytes.Equal(files1[i].Data, files2[i].Data) {
-			t.Errorf("%s differs between two renderings of the same run", files1[i].Path)
-		}
-	}
+	run := smallRun(t, src, 2)
+	plotstest.AssertSameBytes(t, func() ([]plots.Drawn, error) { return build(src, run) })
 }
 
 func TestFigureWithoutDataIsSkipped(t *testing.T) {
 	dir := t.TempDir()
-	run, err := synth.Write(dir, synth.Options{Seed: 3, Small: true, Samples: 300})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := smallRun(t, dir, 3)
 	// Keep one client count, no network and no open loop: only a spectrum has data.
 	var kept []resultsdir.Cell
 	for _, c := range run.Cells {
@@ -151,10 +139,7 @@ func TestFigureWithoutDataIsSkipped(t *testing.T) {
 
 func TestCorruptHistogramIsNamedAndNothingIsWritten(t *testing.T) {
 	dir := t.TempDir()
-	run, err := synth.Write(dir, synth.Options{Seed: 4, Small: true, Samples: 300})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := smallRun(t, dir, 4)
 	bad := run.Cells[len(run.Cells)/2].Histograms[resultsdir.MetricAcquire]
 	for i := range run.Cells { // the spectrum reads this cell's log whatever its condition
 		if run.Cells[i].Load.Mode == "closed" && run.Cells[i].Network.Profile == "none" {
@@ -164,7 +149,7 @@ func TestCorruptHistogramIsNamedAndNothingIsWritten(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, bad), []byte("#[StartTime: 1]\n0.1,1.0,1.0,NOT-BASE64!!\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = WriteAll(dir, run)
+	_, err := WriteAll(dir, run)
 	if err == nil || !strings.Contains(err.Error(), filepath.Base(bad)) {
 		t.Fatalf("error %v does not name %s", err, bad)
 	}
@@ -175,10 +160,7 @@ func TestCorruptHistogramIsNamedAndNothingIsWritten(t *testing.T) {
 
 func TestStrategyWithoutLatencyIsLeftOutAndNamed(t *testing.T) {
 	dir := t.TempDir()
-	run, err := synth.Write(dir, synth.Options{Seed: 5, Small: true, Samples: 300})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := smallRun(t, dir, 5)
 	for i := range run.Cells { // redlock never acquires with 8 clients on one key
 		c := &run.Cells[i]
 		if c.Strategy == "redlock" && c.Clients == 8 && c.Keys == 1 && c.Network.Profile == "none" {

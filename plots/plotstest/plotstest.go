@@ -60,6 +60,28 @@ func Rendered(ds []plots.Drawn, err error) ([]plots.Figure, []plots.File, error)
 	return plots.Render(ds)
 }
 
+// AssertSameBytes renders what build draws twice and fails unless both renderings
+// give files, the same ones, byte for byte: a figure must not depend on map order or time.
+func AssertSameBytes(t testing.TB, build func() ([]plots.Drawn, error)) {
+	t.Helper()
+	figs, first, err := Rendered(build())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, second, err := Rendered(build())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) == 0 || len(first) == 0 || len(first) != len(second) {
+		t.Fatalf("rendered %d then %d files", len(first), len(second))
+	}
+	for i := range first {
+		if first[i].Path != second[i].Path || !bytes.Equal(first[i].Data, second[i].Data) {
+			t.Errorf("%s differs between two renderings of the same input", first[i].Path)
+		}
+	}
+}
+
 // SVGTexts parses an SVG and returns the content of its <text> elements.
 func SVGTexts(t testing.TB, path string) []string {
 	t.Helper()

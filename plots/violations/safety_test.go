@@ -1,7 +1,6 @@
 package violations
 
 import (
-	"bytes"
 	"image/png"
 	"math"
 	"os"
@@ -174,22 +173,7 @@ func TestSafetySeriesShowTrialsPerPoint(t *testing.T) {
 
 func TestSafetyFiguresAreTheSameBytesOnRerender(t *testing.T) {
 	reports := []*results.Report{failoverReport(), pausePastTTLReport(), clockReport()}
-	_, first, err := plotstest.Rendered(buildSafety(reports))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, second, err := plotstest.Rendered(buildSafety(reports))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(first) == 0 || len(first) != len(second) {
-		t.Fatalf("rendered %d then %d files", len(first), len(second))
-	}
-	for i := range first {
-		if first[i].Path != second[i].Path || !bytes.Equal(first[i].Data, second[i].Data) {
-			t.Errorf("%s differs between two renderings of the same results", first[i].Path)
-		}
-	}
+	plotstest.AssertSameBytes(t, func() ([]plots.Drawn, error) { return buildSafety(reports) })
 }
 
 func TestSafetyFiguresAreSkippedWithoutData(t *testing.T) {

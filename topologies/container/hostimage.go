@@ -50,32 +50,14 @@ func hostImage(ctx context.Context, c *client.Client) (string, error) {
 			withClock = addWithLibraries(files, lib, lib) == nil && addWithLibraries(files, shim, shim) == nil
 		}
 	}
-	dockerfile := "FROM scratch\nCOPY . /\nENV PATH=/usr/bin\n"
-	sum, err := hashFiles(files, dockerfile+hostImageVersion)
-	if err != nil {
-		return "", err
+	im := scratchImage{
+		repo: hostImageRepo, files: files, dockerfile: "FROM scratch\nCOPY . /\nENV PATH=/usr/bin\n",
+		version: hostImageVersion, source: "the host's redis-server",
 	}
-	tag := hostImageRepo + ":" + sum[:16]
-	if _, err := c.ImageInspect(ctx, tag); err == nil {
-		return tag, nil
-	}
-	labels := map[string]string{labelImage: sum}
 	if withClock {
-		labels[labelFaketime] = "1"
+		im.labels = map[string]string{labelFaketime: "1"}
 	}
-	buildCtx, err := tarContext(files, dockerfile)
-	if err != nil {
-		return "", err
-	}
-	res, err := c.ImageBuild(ctx, buildCtx, client.ImageBuildOptions{Tags: []string{tag}, Labels: labels, Remove: true, ForceRemove: true})
-	if err != nil {
-		return "", fmt.Errorf("build %s from the host's redis-server: %w", tag, err)
-	}
-	defer res.Body.Close()
-	if err := buildError(res.Body); err != nil {
-		return "", fmt.Errorf("build %s from the host's redis-server: %w", tag, err)
-	}
-	return tag, nil
+	return im.build(ctx, c)
 }
 
 var lddPath = regexp.MustCompile(`(?:=>\s*)?(/\S+)\s+\(0x`)

@@ -84,26 +84,30 @@ func alive(pid int) bool {
 // Pause freezes every process of the container (the engine's cgroup freezer): it keeps
 // its sockets and answers nothing, as SIGSTOP does to a process.
 func (n *node) Pause() error {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := n.topo.cli.ContainerPause(ctx, n.id, client.ContainerPauseOptions{}); err != nil {
-		return fmt.Errorf("%s: pause: %w", n.name, err)
-	}
-	n.paused = true
-	return nil
+	return n.freeze("pause", true, func(ctx context.Context) error {
+		_, err := n.topo.cli.ContainerPause(ctx, n.id, client.ContainerPauseOptions{})
+		return err
+	})
 }
 
 func (n *node) Resume() error {
+	return n.freeze("resume", false, func(ctx context.Context) error {
+		_, err := n.topo.cli.ContainerUnpause(ctx, n.id, client.ContainerUnpauseOptions{})
+		return err
+	})
+}
+
+// freeze asks the engine to pause or unpause the container (call), bounded in time, and
+// records paused once it has.
+func (n *node) freeze(verb string, paused bool, call func(ctx context.Context) error) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := n.topo.cli.ContainerUnpause(ctx, n.id, client.ContainerUnpauseOptions{}); err != nil {
-		return fmt.Errorf("%s: resume: %w", n.name, err)
+	if err := call(ctx); err != nil {
+		return fmt.Errorf("%s: %s: %w", n.name, verb, err)
 	}
-	n.paused = false
+	n.paused = paused
 	return nil
 }
 

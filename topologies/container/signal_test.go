@@ -21,7 +21,13 @@ func TestHelperHoldContainers(t *testing.T) {
 	if os.Getenv("LOCKBENCH_HELPER") != "hold-containers" {
 		t.Skip("helper process only")
 	}
-	topo, err := Provider{}.Start(context.Background(), topologies.Spec{Kind: topologies.Replicated, Replicas: 1})
+	holdForParent(topologies.Spec{Kind: topologies.Replicated, Replicas: 1})
+}
+
+// holdForParent is a helper child's work: it starts spec in containers, prints the
+// handles its parent reads (READY network id,id...) and waits to be signalled.
+func holdForParent(spec topologies.Spec) {
+	topo, err := Provider{}.Start(context.Background(), spec)
 	if err != nil {
 		fmt.Println("ERROR", err)
 		os.Exit(1)
@@ -33,8 +39,14 @@ func TestHelperHoldContainers(t *testing.T) {
 }
 
 func holdContainersInChild(t *testing.T) (*exec.Cmd, []string, string) {
+	return handlesInChild(t, "TestHelperHoldContainers", "LOCKBENCH_HELPER=hold-containers")
+}
+
+// handlesInChild runs the helper test with env as a child (holdForParent), and returns
+// it with the container ids and the network it holds.
+func handlesInChild(t *testing.T, test, env string) (*exec.Cmd, []string, string) {
 	requireEngine(t)
-	cmd, fields := testenv.HoldInChild(t, "TestHelperHoldContainers", "LOCKBENCH_HELPER=hold-containers", 2)
+	cmd, fields := testenv.HoldInChild(t, test, env, 2)
 	return cmd, strings.Split(fields[1], ","), fields[0]
 }
 

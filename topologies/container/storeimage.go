@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,26 +20,46 @@ const storeImageVersion = "1"
 // image -> on host) when no image of that tag is present: once per machine, as the
 // Redis host image.
 func filesImage(ctx context.Context, c *client.Client, repo string, files map[string]string) (string, error) {
-	dockerfile := "FROM scratch\nCOPY . /\n"
-	sum, err := hashFiles(files, dockerfile+storeImageVersion)
+	return scratchImage{
+		repo: repo, files: files, dockerfile: "FROM scratch\nCOPY . /\n",
+		version: storeImageVersion, source: "the host's files",
+	}.build(ctx, c)
+}
+
+// scratchImage is an image of host files on an empty base, tagged by their hash, so
+// that one built before from the same files is reused.
+type scratchImage struct {
+	repo       string
+	files      map[string]string // in image -> on host
+	dockerfile string
+	version    string            // changes when the layout does, so an old image is not reused
+	labels     map[string]string // besides labelImage, which the build sets
+	source     string            // what the files are, for errors
+}
+
+// build returns the image's tag, building it unless an image of that tag is present.
+func (im scratchImage) build(ctx context.Context, c *client.Client) (string, error) {
+	sum, err := hashFiles(im.files, im.dockerfile+im.version)
 	if err != nil {
 		return "", err
 	}
-	tag := repo + ":" + sum[:16]
+	tag := im.repo + ":" + sum[:16]
 	if _, err := c.ImageInspect(ctx, tag); err == nil {
 		return tag, nil
 	}
-	buildCtx, err := tarContext(files, dockerfile)
+	labels := map[string]string{labelImage: sum}
+	maps.Copy(labels, im.labels)
+	buildCtx, err := tarContext(im.files, im.dockerfile)
 	if err != nil {
 		return "", err
 	}
-	res, err := c.ImageBuild(ctx, buildCtx, client.ImageBuildOptions{Tags: []string{tag}, Labels: map[string]string{labelImage: sum}, Remove: true, ForceRemove: true})
+	res, err := c.ImageBuild(ctx, buildCtx, client.ImageBuildOptions{Tags: []string{tag}, Labels: labels, Remove: true, ForceRemove: true})
 	if err != nil {
-		return "", fmt.Errorf("build %s from the host's files: %w", tag, err)
+		return "", fmt.Errorf("build %s from %s: %w", tag, im.source, err)
 	}
 	defer res.Body.Close()
 	if err := buildError(res.Body); err != nil {
-		return "", fmt.Errorf("build %s from the host's files: %w", tag, err)
+		return "", fmt.Errorf("build %s from %s: %w", tag, im.source, err)
 	}
 	return tag, nil
 }

@@ -88,12 +88,7 @@ func TestContainerPostgresServesKillsAndRestarts(t *testing.T) {
 func TestContainerZooKeeperStandaloneAndEnsemble(t *testing.T) {
 	for _, members := range []int{1, 3} {
 		topo := startContainers(t, topologies.Spec{Kind: topologies.ZooKeeper, Members: members})
-		lw := topo.(interface {
-			WaitLeader(context.Context) (topologies.Node, error)
-		})
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		leader, err := lw.WaitLeader(ctx)
-		cancel()
+		leader, err := leaderWithin(context.Background(), topo.(leaderWaiter), 30*time.Second)
 		if err != nil {
 			t.Fatalf("zookeeper-%d: %v", members, err)
 		}
@@ -166,24 +161,41 @@ func getIs(ctx context.Context, addr, key string, count int64, serializable bool
 	return nil
 }
 
+// leaderWaiter is a consensus store's topology: it names its leader once there is one.
+type leaderWaiter interface {
+	WaitLeader(context.Context) (topologies.Node, error)
+}
+
+// leaderWithin waits up to d for c's leader.
+func leaderWithin(ctx context.Context, c leaderWaiter, d time.Duration) (topologies.Node, error) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	return c.WaitLeader(ctx)
+}
+
+// startThreeLed starts three members of a consensus store and waits for their leader.
+func startThreeLed(t *testing.T, kind topologies.Kind) (partitioned, topologies.Node) {
+	t.Helper()
+	topo := startContainers(t, topologies.Spec{Kind: kind, Members: 3})
+	leader, err := leaderWithin(context.Background(), topo.(leaderWaiter), 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topo, leader
+}
+
 type leaderAmong interface {
 	LeaderAmong(context.Context, []topologies.Node) (topologies.Node, error)
-	WaitLeader(context.Context) (topologies.Node, error)
+	leaderWaiter
 }
 
 // TestContainerEtcdLeaderIsolatedThenRejoins: cutting the leader of etcd-3 off from both
 // others makes them elect one of themselves and take writes; after the heal all three
 // agree on a leader and the old one holds the write made while it was cut off.
 func TestContainerEtcdLeaderIsolatedThenRejoins(t *testing.T) {
-	topo := startContainers(t, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+	topo, old := startThreeLed(t, topologies.Etcd)
 	c := topo.(leaderAmong)
 	ctx := context.Background()
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	old, err := c.WaitLeader(wctx)
-	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var others []topologies.Node
 	for _, n := range topo.Nodes() {
 		if n != old {
@@ -208,7 +220,7 @@ func TestContainerEtcdLeaderIsolatedThenRejoins(t *testing.T) {
 	t.Logf("cut %s off: %s elected among the others", old.Name(), fresh.Name())
 	wcli := etcdClient(t, topologies.Addrs(others)...)
 	pctx, pcancel := context.WithTimeout(ctx, 10*time.Second)
-	_, err = wcli.Put(pctx, "written-during-cut", "1")
+	_, err := wcli.Put(pctx, "written-during-cut", "1")
 	pcancel()
 	if err != nil {
 		t.Fatalf("write on the majority side: %v", err)
@@ -226,24 +238,14 @@ func TestContainerEtcdLeaderIsolatedThenRejoins(t *testing.T) {
 // TestContainerZooKeeperLeaderIsolatedThenRejoins: the leader of zookeeper-3, cut off,
 // stops serving and the other two elect one of themselves; after the heal it serves again.
 func TestContainerZooKeeperLeaderIsolatedThenRejoins(t *testing.T) {
-	topo := startContainers(t, topologies.Spec{Kind: topologies.ZooKeeper, Members: 3})
-	c := topo.(interface {
-		WaitLeader(context.Context) (topologies.Node, error)
-	})
+	topo, old := startThreeLed(t, topologies.ZooKeeper)
+	c := topo.(leaderWaiter)
 	ctx := context.Background()
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	old, err := c.WaitLeader(wctx)
-	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := topologies.Isolate(topo, old, topo.Nodes()); err != nil {
 		t.Fatal(err)
 	}
 	within(t, 60*time.Second, "a new leader among the others", func() error {
-		wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		defer cancel()
-		l, err := c.WaitLeader(wctx)
+		l, err := leaderWithin(ctx, c, 2*time.Second)
 		if err != nil {
 			return err
 		}
@@ -278,9 +280,7 @@ func TestContainerStoresStartAtEverySize(t *testing.T) {
 				}
 				return
 			}
-			leader, err := topo.(interface {
-				WaitLeader(context.Context) (topologies.Node, error)
-			}).WaitLeader(ctx)
+			leader, err := topo.(leaderWaiter).WaitLeader(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,19 +1,15 @@
 package container_test
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
-	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 const storeHelperEnv = "LOCKBENCH_STORE_HELPER"
@@ -27,21 +23,11 @@ func TestHelperHoldStore(t *testing.T) {
 		t.Skip("helper process only")
 	}
 	m, _ := strconv.Atoi(members)
-	topo, err := Provider{}.Start(context.Background(), topologies.Spec{Kind: topologies.Kind(kind), Members: m})
-	if err != nil {
-		fmt.Println("ERROR", err)
-		os.Exit(1)
-	}
-	ids, network := Handles(topo)
-	fmt.Printf("READY %s %s\n", network, strings.Join(ids, ","))
-	time.Sleep(2 * time.Minute)
-	os.Exit(3) // never reached when the parent signals us
+	holdForParent(topologies.Spec{Kind: topologies.Kind(kind), Members: m})
 }
 
 func holdStoreInChild(t *testing.T, store string) (*exec.Cmd, []string, string) {
-	requireEngine(t)
-	cmd, fields := testenv.HoldInChild(t, "TestHelperHoldStore", storeHelperEnv+"="+store, 2)
-	return cmd, strings.Split(fields[1], ","), fields[0]
+	return handlesInChild(t, "TestHelperHoldStore", storeHelperEnv+"="+store)
 }
 
 // TestContainerStoreSignalRemovesEverything: SIGTERM of a program holding a store's

@@ -12,20 +12,12 @@ import (
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/embedded"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func start(t *testing.T, spec topologies.Spec) topologies.Topology {
 	t.Helper()
-	p, err := topologies.ProviderNamed("embedded")
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo, err := p.Start(context.Background(), spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { topo.Close() })
-	return topo
+	return testenv.StartNamed(t, "embedded", spec)
 }
 
 func client(t *testing.T, n topologies.Node) *redis.Client {
@@ -190,18 +182,7 @@ func TestKillPauseRestart(t *testing.T) {
 	ctx := context.Background()
 	mustSet(t, c, "k", time.Hour)
 
-	if err := node.Pause(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Ping(ctx).Err(); err == nil {
-		t.Fatal("a paused node answered PING")
-	}
-	if err := node.Resume(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Ping(ctx).Err(); err != nil {
-		t.Fatalf("PING after resume: %v", err)
-	}
+	testenv.PauseSilences(t, node, func() error { return c.Ping(ctx).Err() })
 
 	if err := node.Kill(); err != nil {
 		t.Fatal(err)

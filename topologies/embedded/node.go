@@ -131,10 +131,7 @@ func (n *node) Kill() error {
 		return fmt.Errorf("%s: not running", n.name)
 	}
 	n.running = false
-	if n.resume != nil {
-		close(n.resume)
-		n.resume = nil
-	}
+	n.releaseLocked()
 	n.mu.Unlock()
 	n.srv.Close()
 	return nil
@@ -159,11 +156,16 @@ func (n *node) Resume() error {
 	if !n.running {
 		return fmt.Errorf("%s: not running", n.name)
 	}
+	n.releaseLocked()
+	return nil
+}
+
+// releaseLocked answers the commands a Pause held, if one did.
+func (n *node) releaseLocked() {
 	if n.resume != nil {
 		close(n.resume)
 		n.resume = nil
 	}
-	return nil
 }
 
 // Restart kills the node if it runs and starts it on the same address. There is no

@@ -31,33 +31,29 @@ func HandleSignals(on bool) {
 // TrackGroup has the reaper kill process group pgid on SIGINT/SIGTERM:
 // every child a Node starts, and server processes that leave their parent's group
 // (PostgreSQL's backends call setsid) and would otherwise outlive a paused server.
-func TrackGroup(pgid int) {
-	reaper.Lock()
-	defer reaper.Unlock()
-	reaper.groups[pgid] = struct{}{}
-	installReaperLocked()
-}
+func TrackGroup(pgid int) { track(reaper.groups, pgid) }
 
 // UntrackGroup undoes TrackGroup.
-func UntrackGroup(pgid int) {
-	reaper.Lock()
-	defer reaper.Unlock()
-	delete(reaper.groups, pgid)
-}
+func UntrackGroup(pgid int) { untrack(reaper.groups, pgid) }
 
 // TrackDir has the reaper remove dir on SIGINT/SIGTERM.
-func TrackDir(dir string) {
+func TrackDir(dir string) { track(reaper.dirs, dir) }
+
+// UntrackDir undoes TrackDir.
+func UntrackDir(dir string) { untrack(reaper.dirs, dir) }
+
+// track adds key to one of the reaper's sets, and makes sure the handler runs.
+func track[K comparable](set map[K]struct{}, key K) {
 	reaper.Lock()
 	defer reaper.Unlock()
-	reaper.dirs[dir] = struct{}{}
+	set[key] = struct{}{}
 	installReaperLocked()
 }
 
-// UntrackDir undoes TrackDir.
-func UntrackDir(dir string) {
+func untrack[K comparable](set map[K]struct{}, key K) {
 	reaper.Lock()
 	defer reaper.Unlock()
-	delete(reaper.dirs, dir)
+	delete(set, key)
 }
 
 func installReaperLocked() {

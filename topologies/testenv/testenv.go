@@ -108,6 +108,23 @@ func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 	if provider.Name() == external.Name {
 		skipRoleNotGiven(tb, spec)
 	}
+	return startWith(tb, provider, spec)
+}
+
+// StartNamed launches spec with the provider registered as name, whatever
+// $LOCKBENCH_PROVIDER says, and closes it when tb ends: for tests of one provider.
+func StartNamed(tb testing.TB, name string, spec topologies.Spec) topologies.Topology {
+	tb.Helper()
+	provider, err := topologies.ProviderNamed(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return startWith(tb, provider, spec)
+}
+
+// startWith launches spec with provider, giving it a minute, and closes it when tb ends.
+func startWith(tb testing.TB, provider topologies.Provider, spec topologies.Spec) topologies.Topology {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	topo, err := provider.Start(ctx, spec)
