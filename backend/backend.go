@@ -31,6 +31,9 @@ const (
 	Failover Capability = "failover"
 	// RedisProtocol: the masters answer Redis commands (workers' rendezvous, INCR).
 	RedisProtocol Capability = "redis-protocol"
+	// IndependentMajority: independent masters, none replicating another; a client
+	// holds the lock once a majority granted it (Redlock, Spec.Masters).
+	IndependentMajority Capability = "independent-majority"
 	// NetworkProfiles: its clients dial through lockbench's proxies, so a run can
 	// inject a network profile's delay and loss (the others say why not in NoNetwork).
 	NetworkProfiles Capability = "network-profiles"

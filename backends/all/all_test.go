@@ -74,14 +74,15 @@ func withoutNewKinds(err error) string {
 
 func TestCapabilitiesAsDeclared(t *testing.T) {
 	for c, want := range map[backend.Capability][]backend.Kind{
-		"":                      {"single", "replicated", "sentinel", "redlock", "cluster", "etcd", "postgres", "zookeeper"},
-		backend.Consensus:       {"etcd", "zookeeper"},
-		backend.OwnFence:        {"etcd", "postgres", "zookeeper"},
-		backend.CounterFence:    {"single", "replicated", "sentinel"},
-		backend.Replication:     {"replicated", "sentinel", "cluster"},
-		backend.Failover:        {"sentinel"},
-		backend.RedisProtocol:   {"single", "replicated", "sentinel", "redlock"},
-		backend.NetworkProfiles: {"single", "replicated", "sentinel", "redlock"},
+		"":                          {"single", "replicated", "sentinel", "redlock", "cluster", "etcd", "postgres", "zookeeper"},
+		backend.Consensus:           {"etcd", "zookeeper"},
+		backend.OwnFence:            {"etcd", "postgres", "zookeeper"},
+		backend.CounterFence:        {"single", "replicated", "sentinel"},
+		backend.Replication:         {"replicated", "sentinel", "cluster"},
+		backend.Failover:            {"sentinel"},
+		backend.IndependentMajority: {"redlock"},
+		backend.RedisProtocol:       {"single", "replicated", "sentinel", "redlock"},
+		backend.NetworkProfiles:     {"single", "replicated", "sentinel", "redlock"},
 	} {
 		if got := shippedKinds(backend.With(c)); !reflect.DeepEqual(got, want) {
 			t.Errorf("With(%q) = %v, want %v", c, got, want)

@@ -33,7 +33,7 @@ func init() {
 		{Kind: Sentinel, Rank: 30, Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication, backend.Failover}, reaches...),
 			Defaults: func(s backend.Spec) backend.Spec { return sentinelDefaults(defaultReplicas(s)) },
 			Validate: func(s backend.Spec) error { return validate(s, nil, validateSentinels) }, Strategies: sentinelStrategies},
-		{Kind: Redlock, Rank: 40, Capabilities: reaches, Defaults: redlockDefaults, Validate: validateRedlock, Strategies: redlockStrategies},
+		{Kind: Redlock, Rank: 40, Capabilities: append([]backend.Capability{backend.IndependentMajority}, reaches...), Defaults: redlockDefaults, Validate: validateRedlock, Strategies: redlockStrategies},
 	}, Axes: scalingAxes})
 }
 

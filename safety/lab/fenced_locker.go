@@ -21,6 +21,12 @@ type fencedLocker struct {
 	ownsCounter bool
 }
 
+// CounterFenced fences l's grants with an INCR of fence:<key> on counter, the common
+// recipe for a store whose locks carry no fence; with owns, closing it closes counter.
+func CounterFenced(l locks.Locker, counter redis.UniversalClient, owns bool) locks.Locker {
+	return &fencedLocker{Locker: l, counter: counter, ownsCounter: owns}
+}
+
 // FenceKey is where the counter of key's fences lives.
 func FenceKey(key string) string { return "fence:" + key }
 

@@ -70,7 +70,7 @@ func ProvedEmpty(ctx context.Context, topo topologies.Topology, nodes []topologi
 	var names []string
 	for _, n := range nodes {
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		s, err := RedisStore{}.ReadKey(rctx, topo, n, key)
+		s, err := RedisKeys{}.ReadKey(rctx, topo, n, key)
 		cancel()
 		if err != nil {
 			return "", Failed("observe", fmt.Errorf("read %s on %s: %w", key, n.Name(), err))

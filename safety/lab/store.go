@@ -14,9 +14,9 @@ import (
 )
 
 // Store is how a scenario reaches the lock service under test, whatever it is (Jepsen
-// swaps its db the same way): one adapter file per kind of deployment. A scenario
-// asks for the capabilities it needs (Failover, KeyReader) and runs on every store of
-// the locks registry that has them.
+// swaps its db the same way): one adapter per kind of deployment, in its store's
+// folder. A scenario asks for the capabilities it needs (Failover, KeyReader) and runs
+// on every store of the locks registry that has them.
 type Store interface {
 	// Strategy is the locks registry name the store runs.
 	Strategy() string
@@ -51,14 +51,10 @@ type storeMaker func(strategy string, spec topologies.Spec) Store
 
 var storeMakers = registry.New[storeMaker]("store adapter for topology kind")
 
-// registerStore makes kind's strategies runnable in the scenarios; one call per
-// adapter file.
-func registerStore(kind topologies.Kind, build storeMaker) { storeMakers.Add(string(kind), build) }
-
-// RegisterStore is registerStore for an adapter that lives in its store's own folder
-// (backends/<store>/...), called from that package's init.
-func RegisterStore(kind topologies.Kind, build func(strategy string, spec topologies.Spec) Store) {
-	registerStore(kind, build)
+// RegisterStore makes kind's strategies runnable in the scenarios: called from the
+// init of the adapter that lives in its store's own folder (backends/<store>/...).
+func RegisterStore(kind topologies.Kind, build storeMaker) {
+	storeMakers.Add(string(kind), build)
 }
 
 // KeyedFailover is a store whose primary depends on the key: a Redis Cluster, where the

@@ -16,7 +16,7 @@ func TestStoreForRefusesAKindWithoutDescriptor(t *testing.T) {
 	locks.Register(kind, topologies.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
 		return nil, nil
 	})
-	registerStore(kind, func(string, topologies.Spec) Store { return nil }) // refused before it is built
+	RegisterStore(kind, func(string, topologies.Spec) Store { return nil }) // refused before it is built
 	_, err := StoreFor(kind)
 	if err == nil || !strings.Contains(err.Error(), "descriptor is not registered") {
 		t.Fatalf("StoreFor(%s) = %v, want the missing descriptor named", kind, err)

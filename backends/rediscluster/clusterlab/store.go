@@ -80,7 +80,7 @@ func (s store) PrimaryFor(ctx context.Context, topo topologies.Topology, key str
 			continue
 		}
 		if addr, err := rediscluster.KeyMaster(ctx, n.Addr(), key); err == nil {
-			return nodeAt(topo, addr)
+			return lab.NodeAt(topo, addr)
 		}
 	}
 	return nil, fmt.Errorf("no running node says which master serves %s", key)
@@ -169,7 +169,7 @@ func (s store) AwaitPromotionOf(ctx context.Context, topo topologies.Topology, o
 				var role string
 				if role, err = topologies.CurrentRole(qctx, master); err == nil && role == "master" {
 					cancel()
-					return nodeAt(topo, master)
+					return lab.NodeAt(topo, master)
 				}
 			}
 			cancel()
@@ -191,13 +191,4 @@ func names(ns []topologies.Node) string {
 		out[i] = n.Name()
 	}
 	return strings.Join(out, ", ")
-}
-
-func nodeAt(topo topologies.Topology, addr string) (topologies.Node, error) {
-	for _, n := range topo.Nodes() {
-		if n.Addr() == addr {
-			return n, nil
-		}
-	}
-	return nil, fmt.Errorf("no node of the cluster listens on %s", addr)
 }

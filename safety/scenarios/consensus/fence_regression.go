@@ -93,7 +93,7 @@ func (s fenceRegression) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 	rep := env.NewReport(s)
 	for _, st := range p.Stores("strategies") {
 		spec := st.Spec()
-		if spec.Kind == topologies.Sentinel {
+		if backend.Has(spec.Kind, backend.Failover) { // sentinels: a quick failover over two replicas
 			spec.Replicas, spec.DownAfter, spec.FailoverTimeout = 2, 500*time.Millisecond, 3*time.Second
 		}
 		if backend.Has(spec.Kind, backend.Consensus) && spec.Members < 3 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/results"
@@ -105,10 +106,10 @@ type failoverVariant struct {
 	use   sentinelrig.DeploymentUse
 }
 
-// fitsFailoverLoss: the sentinel deployment the rig starts, or a store whose primary
-// is the key's master.
+// fitsFailoverLoss: a master whose sentinels promote a replica (the deployment the rig
+// starts), or a store whose primary is the key's master.
 func fitsFailoverLoss(s lab.Store) bool {
-	return s.Spec().Kind == topologies.Sentinel || lab.IsKeyedFailover(s)
+	return backend.Has(s.Spec().Kind, backend.Failover) || lab.IsKeyedFailover(s)
 }
 
 func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {

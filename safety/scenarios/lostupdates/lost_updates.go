@@ -90,7 +90,7 @@ func failsOverToAReplica(st lab.Store) bool {
 // isFiveNodeRedlock: the redlock-restart rig's five independent masters.
 func isFiveNodeRedlock(st lab.Store) bool {
 	spec := st.Spec().WithDefaults()
-	return spec.Kind == topologies.Redlock && spec.Masters == redlockNodes
+	return backend.Has(spec.Kind, backend.IndependentMajority) && spec.Masters == redlockNodes
 }
 
 // defaultLockServices are the lock services run without --param strategies, one or two

@@ -192,7 +192,7 @@ type failoverStore interface {
 }
 
 // failoverRig: the strategy's sentinel deployments borrowed from failover-loss's re-forming pool.
-// The replicas lag (CLIENT PAUSE, sentinelStore.Lag) from before A's first lease, so
+// The replicas lag (CLIENT PAUSE, the sentinel adapter's Lag) from before A's first lease, so
 // that neither of A's leases nor their INCR fences reach them; the master is killed in
 // the middle of A's change and a replica is promoted; B locks on it.
 type failoverRig struct {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -33,7 +34,8 @@ func (redlockRestart) Params() []lab.Param {
 	}
 }
 
-func isRedlock(s lab.Store) bool { return s.Spec().Kind == topologies.Redlock }
+// isRedlock: independent masters, a majority grants.
+func isRedlock(s lab.Store) bool { return backend.Has(s.Spec().Kind, backend.IndependentMajority) }
 
 type redlockVariant struct {
 	lab.Variant

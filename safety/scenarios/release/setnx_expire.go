@@ -83,7 +83,7 @@ func (s setnxExpire) trial(ctx context.Context, topo topologies.Topology, v setn
 	if err := lab.Sleep(ctx, 2*ttl); err != nil {
 		return err
 	}
-	if _, err := lab.ObserveKey(ctx, t, lab.RedisStore{}, topo, topo.Masters()[0], t.Key); err != nil {
+	if _, err := lab.ObserveKey(ctx, t, lab.RedisKeys{}, topo, topo.Masters()[0], t.Key); err != nil {
 		return err
 	}
 	lockerB, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})

@@ -176,7 +176,7 @@ func crashTrial(ctx context.Context, topo topologies.Topology, c ttlConfig, v *t
 	crashed := time.Now()
 	timed.letGo()
 	sent, replied := timed.lastWrite()
-	state, err := lab.ObserveKey(ctx, t, lab.RedisStore{}, topo, master, t.Key)
+	state, err := lab.ObserveKey(ctx, t, lab.RedisKeys{}, topo, master, t.Key)
 	if err != nil {
 		return err
 	}

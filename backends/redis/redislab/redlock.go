@@ -1,4 +1,4 @@
-package lab
+package redislab
 
 import (
 	"context"
@@ -9,13 +9,7 @@ import (
 
 // redlockStore is N independent masters. Redlock has no global counter: a fenced
 // locker counts on master 0 alone, which is all a Redlock user can do, and is said so.
-type redlockStore struct{ RedisStore }
-
-func init() {
-	registerStore(topologies.Redlock, func(strategy string, spec topologies.Spec) Store {
-		return redlockStore{RedisStore{strategy: strategy, spec: spec}}
-	})
-}
+type redlockStore struct{ masterStore }
 
 func (s redlockStore) FenceSource() string {
 	return "INCR fence:<key> on master 0 only (Redlock has no global counter)"

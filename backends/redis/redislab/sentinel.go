@@ -1,20 +1,15 @@
-package lab
+package redislab
 
 import (
 	"context"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 // sentinelStore is a sentinel-managed master and its replicas: the primary is
 // whoever the sentinels name, and a promotion is a majority of them naming another.
-type sentinelStore struct{ RedisStore }
-
-func init() {
-	registerStore(topologies.Sentinel, func(strategy string, spec topologies.Spec) Store {
-		return sentinelStore{RedisStore{strategy: strategy, spec: spec}}
-	})
-}
+type sentinelStore struct{ masterStore }
 
 func (s sentinelStore) FenceSource() string {
 	return "INCR fence:<key> on the master at grant time (asynchronously replicated)"
@@ -25,7 +20,7 @@ func (s sentinelStore) Primary(ctx context.Context, topo topologies.Topology) (t
 	if err != nil {
 		return nil, err
 	}
-	return nodeAt(topo, addr)
+	return lab.NodeAt(topo, addr)
 }
 
 func (s sentinelStore) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
@@ -33,22 +28,22 @@ func (s sentinelStore) AwaitPromotion(ctx context.Context, topo topologies.Topol
 	if err != nil {
 		return nil, err
 	}
-	return nodeAt(topo, addr)
+	return lab.NodeAt(topo, addr)
 }
 
 // Lag makes every replica of primary stop applying its stream (CLIENT PAUSE) for long
 // enough that the master dies first. The replicas are primary's others, not the
 // topology's first ones: a re-formed deployment may have promoted one of those.
-func (s sentinelStore) Lag(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error) {
-	return PauseReplicas(ctx, t, topo, ReplicasOf(topo, primary))
+func (s sentinelStore) Lag(ctx context.Context, t *lab.Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error) {
+	return lab.PauseReplicas(ctx, t, topo, lab.ReplicasOf(topo, primary))
 }
 
 // Synced waits until both replicas acknowledged every write so far (WAIT).
 func (s sentinelStore) Synced(ctx context.Context, topo topologies.Topology, primary topologies.Node) error {
-	return AwaitAcks(ctx, primary, len(topo.Replicas()))
+	return lab.AwaitAcks(ctx, primary, len(topo.Replicas()))
 }
 
 // Fence reads the fencing counter of key on node.
 func (s sentinelStore) Fence(ctx context.Context, node topologies.Node, key string) (int64, error) {
-	return ReadCounter(ctx, node, FenceKey(key))
+	return lab.ReadCounter(ctx, node, lab.FenceKey(key))
 }
