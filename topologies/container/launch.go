@@ -17,6 +17,7 @@ import (
 	tclog "github.com/testcontainers/testcontainers-go/log"
 	"github.com/testcontainers/testcontainers-go/wait"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -30,7 +31,7 @@ func (t *topology) launch(ctx context.Context) error {
 	for i := 0; i < t.spec.Masters; i++ {
 		t.masters = append(t.masters, t.newNode(fmt.Sprintf("master-%d", i), topologies.RoleMaster))
 	}
-	if t.spec.Kind == topologies.Replicated || t.spec.Kind == topologies.Sentinel {
+	if backend.Has(t.spec.Kind, backend.Replication) {
 		for i := 0; i < t.spec.Replicas; i++ {
 			t.replicas = append(t.replicas, t.newNode(fmt.Sprintf("replica-%d", i), topologies.RoleReplica))
 		}
@@ -56,7 +57,7 @@ func (t *topology) launch(ctx context.Context) error {
 	if err := topologies.WaitReplicasOnline(ctx, master.Addr(), len(t.replicas)); err != nil {
 		return err
 	}
-	if t.spec.Kind != topologies.Sentinel {
+	if !backend.Has(t.spec.Kind, backend.Failover) { // no sentinels to start
 		return nil
 	}
 	for i := 0; i < t.spec.Sentinels; i++ {

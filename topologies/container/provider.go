@@ -16,6 +16,7 @@ import (
 
 	"github.com/moby/moby/client"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -109,11 +110,10 @@ func (t *topology) containerName(node string) string {
 	return t.netName + "-" + node + "-" + strconv.FormatInt(time.Now().UnixNano()%100000, 10)
 }
 
-// Serves reports whether the provider runs kind in containers: the Redis kinds, and
-// every kind a store registered a recipe for.
+// Serves reports whether the provider runs kind in containers: the kinds of Redis
+// masters it launches itself, and every kind a store registered a recipe for.
 func (Provider) Serves(kind topologies.Kind) bool {
-	switch kind {
-	case topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock:
+	if backend.Has(kind, backend.RedisProtocol) {
 		return true
 	}
 	_, ok := recipeFor(kind)

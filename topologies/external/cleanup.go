@@ -20,7 +20,7 @@ func (t *topology) cleanup(ctx context.Context) (int64, error) {
 	}
 	opts := redisconn.Options{PoolSize: 1, Access: t.access, KeyPrefix: t.prefix}
 	var clients []*redis.Client
-	if t.spec.Kind == topologies.Sentinel {
+	if len(t.sentinels) > 0 {
 		// Whoever is master now holds the keys, also after a failover.
 		opts.SentinelAccess = t.sentinelAccess
 		clients = append(clients, redisconn.NewFailoverClient(topologies.Addrs(t.sentinels), t.spec.MasterName, redisconn.PurposeCleanup, opts))

@@ -26,7 +26,7 @@ func (t *topology) probe(ctx context.Context) ([]resultsdir.ExternalServer, erro
 	if t.store != nil {
 		return t.store.Probe(ctx, Servers{Members: t.masters, Access: t.access})
 	}
-	if t.spec.Kind == topologies.Sentinel {
+	if len(t.sentinels) > 0 { // the sentinels name the master
 		master, err := t.askMaster(ctx)
 		if err != nil {
 			return nil, err
