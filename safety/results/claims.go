@@ -3,6 +3,7 @@ package results
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // WriteupClaim is one claim of the write-up this suite answers (its steps, its fencing
@@ -131,12 +132,25 @@ func Names(patterns []string, name string) bool {
 // pattern without one), and whether any pattern names it.
 func conditionOf(patterns []string, name string) (string, bool) {
 	for _, p := range patterns {
-		re := "^" + strings.ReplaceAll(regexp.QuoteMeta(p), `\*`, "(.*)") + "$"
-		if m := regexp.MustCompile(re).FindStringSubmatch(name); m != nil {
+		if m := patternRegexp(p).FindStringSubmatch(name); m != nil {
 			return strings.Join(m[1:], ","), true
 		}
 	}
 	return "", false
+}
+
+// patterns holds each pattern's compiled form: the ADR matches every probe's patterns
+// against every variant of every report.
+var patterns sync.Map // pattern -> *regexp.Regexp
+
+// patternRegexp is p with each "*" a capturing run of any characters, anchored.
+func patternRegexp(p string) *regexp.Regexp {
+	if re, ok := patterns.Load(p); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile("^" + strings.ReplaceAll(regexp.QuoteMeta(p), `\*`, "(.*)") + "$")
+	patterns.Store(p, re)
+	return re
 }
 
 // Demonstrated says whether a claim checks the variant as a forced interleaving

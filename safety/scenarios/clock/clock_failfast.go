@@ -23,18 +23,27 @@ const aLateSets = "a_late_sets"
 
 // redlockClients are the Redlock clients the clock scenarios race: the one that waits
 // for every node and the fail-fast one.
-var redlockClients = []string{"redlock", "redlock-failfast"}
+var redlockClients = []clockClient{redlockClient, failFastClient}
 
 func redlockClientsParam() lab.Param {
-	return lab.ChoicesParam("strategies", redlockClients, redlockClients, "the Redlock clients A and B use: redlock waits for every node's answer, redlock-failfast returns at a majority")
+	var names []string
+	for _, c := range redlockClients {
+		names = append(names, c.name)
+	}
+	return lab.ChoicesParam("strategies", names, names, "the Redlock clients A and B use: redlock waits for every node's answer, redlock-failfast returns at a majority")
 }
 
-// clientPrefix names a fail-fast variant apart; redlock's variants keep their names.
-func clientPrefix(strategy string) string {
-	if strategy == "redlock" {
-		return ""
+// chosenRedlockClients are the clients the strategies param names, in its order.
+func chosenRedlockClients(p lab.Values) []clockClient {
+	var out []clockClient
+	for _, name := range p.Strings("strategies") {
+		for _, c := range redlockClients {
+			if c.name == name {
+				out = append(out, c)
+			}
+		}
 	}
-	return strategy + "/"
+	return out
 }
 
 // lateSetNote says, over v's judged trials, how often a SET A's client still had in
@@ -113,10 +122,10 @@ func quorumNote(v *results.Variant, n int) string {
 
 // eachRedlockClient runs run for each Redlock client the strategies param names, into
 // one report of s.
-func eachRedlockClient(env *lab.Env, s lab.Scenario, p lab.Values, run func(rep *results.Report, strategy string) error) (*results.Report, error) {
+func eachRedlockClient(env *lab.Env, s lab.Scenario, p lab.Values, run func(rep *results.Report, client clockClient) error) (*results.Report, error) {
 	rep := env.NewReport(s)
-	for _, strategy := range p.Strings("strategies") {
-		if err := run(rep, strategy); err != nil {
+	for _, client := range chosenRedlockClients(p) {
+		if err := run(rep, client); err != nil {
 			return nil, err
 		}
 	}

@@ -30,24 +30,24 @@ func (kleppmannClock) Params() []lab.Param {
 	}
 }
 
-func kleppmannRace(strategy string, ttl, j time.Duration) clockRace {
+func kleppmannRace(client clockClient, ttl, j time.Duration) clockRace {
 	models := make([]clocks.Model, 5)
 	models[2] = jumpModel(j)
-	return clockRace{strategy: strategy, ttl: ttl, clocks: models, unreachable: []int{3, 4}}
+	return clockRace{client: client, ttl: ttl, clocks: models, unreachable: []int{3, 4}}
 }
 
 func (s kleppmannClock) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, jump := p.Duration("ttl"), p.Duration("jump")
 	small := time.Duration(clocks.DefaultDrift * float64(ttl) / 4)
 	var variants []clockVariant
-	for _, strategy := range p.Strings("strategies") {
-		variants = append(variants, kleppmannVariants(strategy, ttl, jump, small)...)
+	for _, client := range chosenRedlockClients(p) {
+		variants = append(variants, kleppmannVariants(client, ttl, jump, small)...)
 	}
 	return runClockVariants(ctx, env, s, variants)
 }
 
 // kleppmannVariants are the sequence and its two controls for one Redlock client.
-func kleppmannVariants(strategy string, ttl, jump, small time.Duration) []clockVariant {
+func kleppmannVariants(client clockClient, ttl, jump, small time.Duration) []clockVariant {
 	var variants []clockVariant
 	for _, c := range []struct {
 		name string
@@ -58,9 +58,9 @@ func kleppmannVariants(strategy string, ttl, jump, small time.Duration) []clockV
 		{"no-jump", 0, "the same partition with true clocks: B finds node 3 taken until A's key expires"},
 		{"jump-within-drift", small, fmt.Sprintf("node 3 jumps only %v, a quarter of redsync's drift allowance", small)},
 	} {
-		variants = append(variants, newClockVariant(clientPrefix(strategy)+c.name,
-			strategy+": A locks nodes 1-3 while 4, 5 are down; "+c.what+"; 4, 5 return empty; B retries until A's validity ends",
-			map[string]string{"strategy": strategy, "jump": c.j.String(), "ttl": ttl.String()}, kleppmannRace(strategy, ttl, c.j), map[string]float64{"jump_ms": lab.Millis(c.j)}))
+		variants = append(variants, newClockVariant(client.prefix()+c.name,
+			client.name+": A locks nodes 1-3 while 4, 5 are down; "+c.what+"; 4, 5 return empty; B retries until A's validity ends",
+			map[string]string{"strategy": client.name, "jump": c.j.String(), "ttl": ttl.String()}, kleppmannRace(client, ttl, c.j), map[string]float64{"jump_ms": lab.Millis(c.j)}))
 	}
 	return variants
 }

@@ -33,10 +33,10 @@ const (
 // validity ends. A works until its validity ends, as a correct Redlock client would;
 // B entering before that is two holders.
 type clockRace struct {
-	strategy string // "redlock", "redlock-failfast" or "single"
-	ttl      time.Duration
-	drift    float64        // redlock only; 0 means redsync's default
-	clocks   []clocks.Model // one per master, index = node
+	client clockClient
+	ttl    time.Duration
+	drift  float64        // redlock only; 0 means redsync's default
+	clocks []clocks.Model // one per master, index = node
 	// unreachable nodes are down while A locks and come back empty right after the
 	// grant, so that A holds only the others (Kleppmann's sequence).
 	unreachable []int
@@ -67,8 +67,8 @@ func (r clockRace) spec() topologies.Spec {
 
 // redlock is true for both Redlock clients: the one that waits for every node's answer
 // and the fail-fast one that returns at a majority.
-func (r clockRace) redlock() bool  { return r.strategy == "redlock" || r.failFast() }
-func (r clockRace) failFast() bool { return r.strategy == "redlock-failfast" }
+func (r clockRace) redlock() bool  { return r.client.quorum }
+func (r clockRace) failFast() bool { return r.client.failFast }
 
 // reachable are the nodes up while A locks: all but the unreachable ones.
 func (r clockRace) reachable(nodes []topologies.Node) []topologies.Node {
@@ -121,7 +121,7 @@ func (r clockRace) outcome(aElapsed, setDelay, bAttempt time.Duration) clocks.Ra
 	if r.hold > 0 {
 		race.LeavesAt = aElapsed + r.hold
 	}
-	if r.strategy == "single" {
+	if !r.redlock() {
 		// One node, quorum 1, and a validity of the whole TTL: no drift allowance.
 		race.Drift = 1e-12
 	}

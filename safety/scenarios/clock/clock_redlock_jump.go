@@ -33,31 +33,31 @@ func (redlockClockJump) Params() []lab.Param {
 	}
 }
 
-func jumpRace(strategy string, ttl time.Duration, k int, j time.Duration) clockRace {
+func jumpRace(client clockClient, ttl time.Duration, k int, j time.Duration) clockRace {
 	models := make([]clocks.Model, 5)
 	for i := 0; i < k; i++ {
 		models[i] = jumpModel(j)
 	}
-	return clockRace{strategy: strategy, ttl: ttl, clocks: models}
+	return clockRace{client: client, ttl: ttl, clocks: models}
 }
 
 func (s redlockClockJump) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, jumps := p.Duration("ttl"), p.Durations("jumps")
-	return eachRedlockClient(env, s, p, func(rep *results.Report, strategy string) error {
-		return s.runClient(ctx, env, p, rep, strategy, ttl, jumps)
+	return eachRedlockClient(env, s, p, func(rep *results.Report, client clockClient) error {
+		return s.runClient(ctx, env, p, rep, client, ttl, jumps)
 	})
 }
 
 // runClient runs every k and J for one Redlock client into rep.
-func (s redlockClockJump) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, strategy string, ttl time.Duration, jumps []time.Duration) error {
-	pre := clientPrefix(strategy)
+func (s redlockClockJump) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, client clockClient, ttl time.Duration, jumps []time.Duration) error {
+	pre := client.prefix()
 	for _, k := range p.Ints("k") {
 		var variants []clockVariant
 		for _, j := range jumps {
 			variants = append(variants, newClockVariant(fmt.Sprintf("%sk=%d/J=%v", pre, k, j),
-				fmt.Sprintf("%s: %d of 5 nodes jump forward %v right after A's grant (TTL %v); B retries until A's validity ends", strategy, k, j, ttl),
-				map[string]string{"strategy": strategy, "k": fmt.Sprint(k), "jump": j.String(), "ttl": ttl.String()},
-				jumpRace(strategy, ttl, k, j), map[string]float64{"k": float64(k), "jump_ms": lab.Millis(j)}))
+				fmt.Sprintf("%s: %d of 5 nodes jump forward %v right after A's grant (TTL %v); B retries until A's validity ends", client.name, k, j, ttl),
+				map[string]string{"strategy": client.name, "k": fmt.Sprint(k), "jump": j.String(), "ttl": ttl.String()},
+				jumpRace(client, ttl, k, j), map[string]float64{"k": float64(k), "jump_ms": lab.Millis(j)}))
 		}
 		part, err := runClockVariants(ctx, env, s, variants)
 		if err != nil {
@@ -71,7 +71,7 @@ func (s redlockClockJump) runClient(ctx context.Context, env *lab.Env, p lab.Val
 		rep.Series = append(rep.Series, measuredAndModel(fmt.Sprintf("%sk=%d", pre, k), "jump J (ms)", xs, variants)...)
 		if p.Bool("search") {
 			v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sk=%d/smallest-J", pre, k), 0, float64(ttl), float64(time.Millisecond),
-				func(x float64) clockRace { return jumpRace(strategy, ttl, k, time.Duration(x)) },
+				func(x float64) clockRace { return jumpRace(client, ttl, k, time.Duration(x)) },
 				func(x float64) string { return time.Duration(x).Round(10 * time.Microsecond).String() })
 			if err != nil {
 				return err

@@ -33,28 +33,28 @@ func (redlockClockRate) Params() []lab.Param {
 	}
 }
 
-func rateRace(strategy string, ttl time.Duration, k int, r, drift float64) clockRace {
-	return clockRace{strategy: strategy, ttl: ttl, drift: drift, clocks: clocks.FastOn(5, k, r)}
+func rateRace(client clockClient, ttl time.Duration, k int, r, drift float64) clockRace {
+	return clockRace{client: client, ttl: ttl, drift: drift, clocks: clocks.FastOn(5, k, r)}
 }
 
 func (s redlockClockRate) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, rates := p.Duration("ttl"), p.Floats("rates")
-	return eachRedlockClient(env, s, p, func(rep *results.Report, strategy string) error {
-		return s.runClient(ctx, env, p, rep, strategy, ttl, rates)
+	return eachRedlockClient(env, s, p, func(rep *results.Report, client clockClient) error {
+		return s.runClient(ctx, env, p, rep, client, ttl, rates)
 	})
 }
 
 // runClient runs every drift, k and r for one Redlock client into rep.
-func (s redlockClockRate) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, strategy string, ttl time.Duration, rates []float64) error {
-	pre := clientPrefix(strategy)
+func (s redlockClockRate) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, client clockClient, ttl time.Duration, rates []float64) error {
+	pre := client.prefix()
 	for _, drift := range p.Floats("drifts") {
 		for _, k := range p.Ints("k") {
 			var variants []clockVariant
 			for _, r := range rates {
 				variants = append(variants, newClockVariant(fmt.Sprintf("%sdrift=%g/k=%d/r=%g", pre, drift, k, r),
-					fmt.Sprintf("%s: %d of 5 nodes run at rate %g (TTL %v, drift factor %g); B retries until A's validity ends", strategy, k, r, ttl, drift),
-					map[string]string{"strategy": strategy, "k": fmt.Sprint(k), "rate": fmt.Sprint(r), "drift": fmt.Sprint(drift), "ttl": ttl.String()},
-					rateRace(strategy, ttl, k, r, drift), map[string]float64{"k": float64(k), "rate": r, "drift": drift}))
+					fmt.Sprintf("%s: %d of 5 nodes run at rate %g (TTL %v, drift factor %g); B retries until A's validity ends", client.name, k, r, ttl, drift),
+					map[string]string{"strategy": client.name, "k": fmt.Sprint(k), "rate": fmt.Sprint(r), "drift": fmt.Sprint(drift), "ttl": ttl.String()},
+					rateRace(client, ttl, k, r, drift), map[string]float64{"k": float64(k), "rate": r, "drift": drift}))
 			}
 			part, err := runClockVariants(ctx, env, s, variants)
 			if err != nil {
@@ -64,7 +64,7 @@ func (s redlockClockRate) runClient(ctx context.Context, env *lab.Env, p lab.Val
 			rep.Series = append(rep.Series, measuredAndModel(fmt.Sprintf("%sk=%d drift=%g", pre, k, drift), "clock rate r", rates, variants)...)
 			if p.Bool("search") {
 				v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sdrift=%g/k=%d/smallest-r", pre, drift, k), 1, 1.5, 0.001,
-					func(x float64) clockRace { return rateRace(strategy, ttl, k, x, drift) },
+					func(x float64) clockRace { return rateRace(client, ttl, k, x, drift) },
 					func(x float64) string { return fmt.Sprintf("%.4f", x) })
 				if err != nil {
 					return err

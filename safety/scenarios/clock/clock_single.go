@@ -52,7 +52,7 @@ func (s singleClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 		{"rate-0.9", clocks.Model{Rate: 0.9}},
 		{"true-clock", clocks.Model{}},
 	} {
-		race := clockRace{strategy: "single", ttl: ttl, clocks: []clocks.Model{c.model}}
+		race := clockRace{client: oneMasterClient, ttl: ttl, clocks: []clocks.Model{c.model}}
 		variants = append(variants, newClockVariant(c.name,
 			fmt.Sprintf("the master's clock: %s (from A's grant for jumps); B retries until A's lease ends", c.model),
 			map[string]string{"clock": c.model.String(), "ttl": ttl.String()}, race, nil))

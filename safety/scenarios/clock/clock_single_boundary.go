@@ -33,7 +33,7 @@ func (s singleClockSkew) runBoundary(ctx context.Context, env *lab.Env, ttl, hol
 		}
 		factor := strconv.FormatFloat(f, 'g', -1, 64)
 		j := time.Duration(f * float64(threshold)).Round(time.Millisecond)
-		race := clockRace{strategy: "single", ttl: ttl, hold: hold, clocks: []clocks.Model{jumpModel(j)}}
+		race := clockRace{client: oneMasterClient, ttl: ttl, hold: hold, clocks: []clocks.Model{jumpModel(j)}}
 		variants = append(variants, newClockVariant(fmt.Sprintf("jump-%s-%sx", side, factor),
 			fmt.Sprintf("the master's clock jumps forward %v (%s x TTL - hold = %v) at A's grant; A leaves after %v, B retries until then; the model: %s", j, factor, threshold, hold, what),
 			map[string]string{"clock": jumpModel(j).String(), "ttl": ttl.String(), "hold": hold.String(), "jump": j.String(), "side": side,

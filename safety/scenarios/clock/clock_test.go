@@ -167,12 +167,12 @@ func TestClockFaultThatMissesTheNodeIsNotJudged(t *testing.T) {
 			race clockRace
 		}{
 			// The model is on the nodes but its event never fires: no step happens.
-			{"jump-never-fired", func() clockRace { r := jumpRace("redlock", ttl, 3, 100*time.Millisecond); r.neverFire = true; return r }()},
+			{"jump-never-fired", func() clockRace { r := jumpRace(redlockClient, ttl, 3, 100*time.Millisecond); r.neverFire = true; return r }()},
 			// The spec leaves the clocks out: every node keeps true time.
-			{"rate-left-out-of-the-spec", func() clockRace { r := rateRace("redlock", ttl, 3, 1.2, 0); r.startTrue = true; return r }()},
+			{"rate-left-out-of-the-spec", func() clockRace { r := rateRace(redlockClient, ttl, 3, 1.2, 0); r.startTrue = true; return r }()},
 			// Below the single-master boundary no break is expected: a jump that never
 			// happened must not pass for one that held.
-			{"boundary-jump-below-never-fired", clockRace{strategy: "single", ttl: ttl, hold: 100 * time.Millisecond,
+			{"boundary-jump-below-never-fired", clockRace{client: oneMasterClient, ttl: ttl, hold: 100 * time.Millisecond,
 				clocks: []clocks.Model{jumpModel(160 * time.Millisecond)}, neverFire: true}},
 		} {
 			t.Run(provider+"/"+c.name, func(t *testing.T) {
@@ -199,7 +199,7 @@ func TestClockSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 	ttl := 300 * time.Millisecond
 	for _, k := range []int{2, 3} {
 		v, err := searchSmallest(context.Background(), env, "redlock-clock-jump", "search", 0, float64(ttl), float64(5*time.Millisecond),
-			func(x float64) clockRace { return jumpRace("redlock", ttl, k, time.Duration(x)) },
+			func(x float64) clockRace { return jumpRace(redlockClient, ttl, k, time.Duration(x)) },
 			func(x float64) string { return time.Duration(x).String() })
 		if err != nil {
 			t.Fatal(err)

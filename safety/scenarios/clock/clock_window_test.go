@@ -51,8 +51,8 @@ func TestBWindowJudgesOnlyAttemptsInsideTheRace(t *testing.T) {
 func TestSlowBIsLateOnlyWhereTheVariantClaimsABreak(t *testing.T) {
 	start := time.Unix(1000, 0)
 	at := func(ms int) time.Time { return start.Add(time.Duration(ms) * time.Millisecond) }
-	breaks := rateRace("redlock", 300*time.Millisecond, 3, 1.2, 0.05)
-	measured := rateRace("redlock", 300*time.Millisecond, 3, 1.02, 0.01)
+	breaks := rateRace(redlockClient, 300*time.Millisecond, 3, 1.2, 0.05)
+	measured := rateRace(redlockClient, 300*time.Millisecond, 3, 1.02, 0.01)
 	if !slices.Contains(claimsFromModel(breaks, expectGuard), results.Breaks(results.Violations)) || claimsFromModel(measured, expectGuard) != nil {
 		t.Fatalf("claims %v and %v: want a break and a measurement", claimsFromModel(breaks, expectGuard), claimsFromModel(measured, expectGuard))
 	}
