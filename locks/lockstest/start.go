@@ -31,3 +31,30 @@ func NewLocker(t *testing.T, name string, topo topologies.Topology, opts locks.O
 	t.Cleanup(func() { l.Close() })
 	return l
 }
+
+// StartStrategyAs is StartStrategy with default options, for a test that needs the
+// topology as its own type T (a *pgtopo.Server, a *zktopo.Ensemble, ...).
+func StartStrategyAs[T topologies.Topology](t *testing.T, name string) (locks.Locker, T) {
+	t.Helper()
+	l, topo := StartStrategy(t, name, locks.Options{})
+	return l, topo.(T)
+}
+
+// EachStrategy runs test as a subtest on every strategy of names, each over its own
+// topology (a T) with default options.
+func EachStrategy[T topologies.Topology](t *testing.T, names []string, test func(t *testing.T, name string, l locks.Locker, topo T)) {
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			l, topo := StartStrategyAs[T](t, name)
+			test(t, name, l, topo)
+		})
+	}
+}
+
+// ConformanceOf runs Conformance (8 workers, 15 increments each) on every strategy of
+// names, each over its own topology with default options.
+func ConformanceOf(t *testing.T, names ...string) {
+	EachStrategy(t, names, func(t *testing.T, _ string, l locks.Locker, _ topologies.Topology) {
+		Conformance(t, l, 8, 15)
+	})
+}

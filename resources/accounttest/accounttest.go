@@ -5,9 +5,13 @@ package accounttest
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/resources/ledger"
 )
 
 // Ctx bounds a test only so that a hung one stops; no result depends on the bound.
@@ -44,6 +48,55 @@ func Paused[R any](t *testing.T, what string, apply func(between func(context.Co
 	during()
 	close(release)
 	return <-done
+}
+
+// Result is what applying one change returned; Retries is 0 for a way that never retries.
+type Result struct {
+	Out     ledger.Outcome
+	Retries int
+	Err     error
+}
+
+// PausedChange is Paused for one change applied by how (a mode or method) for client:
+// apply sets between as the change's Between hook and applies it.
+func PausedChange(t *testing.T, how any, client string, apply func(between func(context.Context) error) (ledger.Outcome, int, error), during func()) Result {
+	t.Helper()
+	return Paused(t, fmt.Sprintf("%s: %s", how, client), func(between func(context.Context) error) Result {
+		out, retries, err := apply(between)
+		return Result{out, retries, err}
+	}, during)
+}
+
+// Concurrently has clients goroutines, released at once, each apply each changes in
+// turn (apply gets the client's name); a client stops at its first change not applied.
+// It returns those failures and the retries of every change.
+func Concurrently(clients, each int, apply func(client string) (ledger.Outcome, int, error)) (failures []error, retries int) {
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func(client string) {
+			defer wg.Done()
+			<-start
+			for i := 0; i < each; i++ {
+				out, n, err := apply(client)
+				failed := err != nil || out != ledger.Applied
+				mu.Lock()
+				retries += n
+				if failed {
+					failures = append(failures, fmt.Errorf("%v: %v", out, err))
+				}
+				mu.Unlock()
+				if failed {
+					return
+				}
+			}
+		}(fmt.Sprint("c", c))
+	}
+	close(start)
+	wg.Wait()
+	return failures, retries
 }
 
 // CheckParse checks that parse reads every name of all back to itself, and refuses

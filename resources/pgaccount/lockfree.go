@@ -9,10 +9,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/lockbench/lockbench/resources/ledger"
 )
 
 // LockFree is a way of applying a change with no lock: a closed set.
@@ -40,23 +41,12 @@ func LockFrees() []LockFree { return []LockFree{CASVersion, UniqueKey, Atomic} }
 // ParseLockFree turns a name ("cas-version", ...) into a LockFree; an unknown name is
 // an error that names it and the known ones.
 func ParseLockFree(name string) (LockFree, error) {
-	m := LockFree(name)
-	if err := m.valid(); err != nil {
-		return "", err
-	}
-	return m, nil
+	return ledger.ParseName(LockFrees(), name, unknownLockFree)
 }
 
-func (m LockFree) valid() error {
-	if _, ok := lockFreeFuncs[m]; !ok {
-		var known []string
-		for _, k := range LockFrees() {
-			known = append(known, string(k))
-		}
-		return fmt.Errorf("pgaccount: unknown lock-free method %q (known: %s)", string(m), strings.Join(known, ", "))
-	}
-	return nil
-}
+const unknownLockFree = "pgaccount: unknown lock-free method"
+
+func (m LockFree) valid() error { return ledger.CheckName(LockFrees(), m, unknownLockFree) }
 
 // ApplyLockFree applies one intended change with method m and no lock, logs it with
 // its outcome in the same log as Apply, and returns the outcome and how many times it
@@ -65,8 +55,8 @@ func (r *Resource) ApplyLockFree(ctx context.Context, m LockFree, ch Change) (Ou
 	if err := m.valid(); err != nil {
 		return Failed, 0, err
 	}
-	if ch.Account < 1 || ch.Account > r.accounts {
-		return Failed, 0, fmt.Errorf("pgaccount: account %d: out of range 1..%d", ch.Account, r.accounts)
+	if err := ledger.CheckAccount("pgaccount", ch.Account, r.accounts); err != nil {
+		return Failed, 0, err
 	}
 	if m == UniqueKey && ch.IdempotencyKey == "" {
 		return Failed, 0, fmt.Errorf("pgaccount: %s: change by %q has no IdempotencyKey", m, ch.Client)
@@ -162,8 +152,7 @@ func writeUniqueKeyTx(ctx context.Context, tx pgx.Tx, ch Change) error {
 	if err := between(ctx, ch); err != nil {
 		return err
 	}
-	tag, err = tx.Exec(ctx, "UPDATE account SET balance = balance - $2, version = version + 1 WHERE id = $1",
-		ch.Account, ch.Amount)
+	tag, err = tx.Exec(ctx, decrementSQL, ch.Account, ch.Amount)
 	if err != nil {
 		return fmt.Errorf("pgaccount: unique-key write: %w", err)
 	}
@@ -177,13 +166,6 @@ func writeAtomic(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, int
 	if err := between(ctx, ch); err != nil {
 		return Failed, 0, err
 	}
-	tag, err := db.Exec(ctx, "UPDATE account SET balance = balance - $2, version = version + 1 WHERE id = $1",
-		ch.Account, ch.Amount)
-	if err != nil {
-		return Failed, 0, fmt.Errorf("pgaccount: atomic write: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return Failed, 0, errNoRow
-	}
-	return Applied, 0, nil
+	out, err := writeRow(ctx, db, "atomic", decrementSQL, ch.Account, ch.Amount)
+	return out, 0, err
 }

@@ -2,9 +2,7 @@ package pgaccount
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/lockbench/lockbench/backends/postgres/pgtopo"
@@ -13,22 +11,9 @@ import (
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
-type lockFreeResult struct {
-	out     Outcome
-	retries int
-	err     error
-}
-
-// pausedLockFree runs ch with method m and its client paused in Between, waits until
-// it is there, runs during (the other client's whole change), lets it go and returns
-// its outcome.
-func pausedLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFree, ch Change, during func()) lockFreeResult {
+func pausedLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFree, ch Change, during func()) accounttest.Result {
 	t.Helper()
-	return accounttest.Paused(t, fmt.Sprintf("%s: %s", m, ch.Client), func(between func(context.Context) error) lockFreeResult {
-		ch.Between = between
-		out, retries, err := r.ApplyLockFree(ctx, m, ch)
-		return lockFreeResult{out, retries, err}
-	}, during)
+	return pausedApply(t, ctx, m, lockFree(r, m), ch, during)
 }
 
 func mustApplyLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFree, ch Change, want Outcome) int {
@@ -52,8 +37,8 @@ func TestCASVersionRetriesTheRaceReadModifyWriteLoses(t *testing.T) {
 				t.Errorf("b retried %d times with no one between its read and write", retries)
 			}
 		})
-		if res.err != nil || res.out != Applied || res.retries < 1 {
-			t.Fatalf("a: %v %v after %d retries; want applied after >= 1 retry", res.out, res.err, res.retries)
+		if res.Err != nil || res.Out != Applied || res.Retries < 1 {
+			t.Fatalf("a: %v %v after %d retries; want applied after >= 1 retry", res.Out, res.Err, res.Retries)
 		}
 		a := audit(t, ctx, r)
 		if a.Applied != 2 || a.LostUpdates != 0 || a.LostAmount != 0 || a.Balance != initial-40 {
@@ -65,8 +50,8 @@ func TestCASVersionRetriesTheRaceReadModifyWriteLoses(t *testing.T) {
 		res := paused(t, ctx, r, Mode{Guard: ReadModifyWrite}, Change{Client: "a", Account: 1, Amount: 10}, func() {
 			mustApplyLockFree(t, ctx, r, CASVersion, Change{Client: "b", Account: 1, Amount: 30}, Applied)
 		})
-		if res.err != nil || res.out != Applied {
-			t.Fatalf("a: %v %v", res.out, res.err)
+		if res.Err != nil || res.Out != Applied {
+			t.Fatalf("a: %v %v", res.Out, res.Err)
 		}
 		a := audit(t, ctx, r)
 		if a.Applied != 2 || a.LostUpdates != 1 || a.LostAmount != 30 || a.Balance != initial-10 {
@@ -84,8 +69,8 @@ func TestAtomicAndUniqueKeyKeepTheRace(t *testing.T) {
 			res := pausedLockFree(t, ctx, r, m, Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "a-1"}, func() {
 				mustApplyLockFree(t, ctx, r, m, Change{Client: "b", Account: 1, Amount: 30, IdempotencyKey: "b-1"}, Applied)
 			})
-			if res.err != nil || res.out != Applied || res.retries != 0 {
-				t.Fatalf("a: %v %v after %d retries; want applied, no retry", res.out, res.err, res.retries)
+			if res.Err != nil || res.Out != Applied || res.Retries != 0 {
+				t.Fatalf("a: %v %v after %d retries; want applied, no retry", res.Out, res.Err, res.Retries)
 			}
 			a := audit(t, ctx, r)
 			if a.Applied != 2 || a.LostUpdates != 0 || a.LostAmount != 0 || a.Balance != initial-40 || a.Duplicates != 0 {
@@ -127,21 +112,21 @@ func TestRedeliveryOnlyUniqueKeyRefuses(t *testing.T) {
 func TestUniqueKeyConcurrentRedeliveryRefused(t *testing.T) {
 	r, ctx := open(t, 1), accounttest.Ctx(t)
 	ch := Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "order-9"}
-	second := make(chan lockFreeResult, 1)
+	second := make(chan accounttest.Result, 1)
 	res := pausedLockFree(t, ctx, r, UniqueKey, ch, func() {
 		redelivery := ch
 		redelivery.Client = "b"
 		go func() {
 			out, retries, err := r.ApplyLockFree(ctx, UniqueKey, redelivery)
-			second <- lockFreeResult{out, retries, err}
+			second <- accounttest.Result{Out: out, Retries: retries, Err: err}
 		}()
 		waitForLockWait(t, ctx, r, "INSERT INTO applied_change")
 	})
-	if res.err != nil || res.out != Applied {
-		t.Fatalf("a: %v %v; want applied", res.out, res.err)
+	if res.Err != nil || res.Out != Applied {
+		t.Fatalf("a: %v %v; want applied", res.Out, res.Err)
 	}
-	if b := <-second; b.err != nil || b.out != Refused {
-		t.Fatalf("b: %v %v; want refused", b.out, b.err)
+	if b := <-second; b.Err != nil || b.Out != Refused {
+		t.Fatalf("b: %v %v; want refused", b.Out, b.Err)
 	}
 	a := audit(t, ctx, r)
 	if a.Applied != 1 || a.Refused != 1 || a.Duplicates != 0 || a.LostUpdates != 0 || a.Balance != initial-10 {
@@ -170,32 +155,9 @@ func waitForLockWait(t *testing.T, ctx context.Context, r *Resource, prefix stri
 func TestCASVersionConcurrentLosesNothing(t *testing.T) {
 	const clients, each = 8, 50
 	r, ctx := open(t, 1), accounttest.Ctx(t)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var errs []error
-	retries := 0
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func(c int) {
-			defer wg.Done()
-			<-start
-			for i := 0; i < each; i++ {
-				out, n, err := r.ApplyLockFree(ctx, CASVersion, Change{Client: fmt.Sprint("c", c), Account: 1, Amount: 1})
-				mu.Lock()
-				retries += n
-				if err != nil || out != Applied {
-					errs = append(errs, fmt.Errorf("%v: %v", out, err))
-				}
-				mu.Unlock()
-				if err != nil {
-					return
-				}
-			}
-		}(c)
-	}
-	close(start)
-	wg.Wait()
+	errs, retries := accounttest.Concurrently(clients, each, func(client string) (Outcome, int, error) {
+		return r.ApplyLockFree(ctx, CASVersion, Change{Client: client, Account: 1, Amount: 1})
+	})
 	if len(errs) > 0 {
 		t.Fatalf("cas-version: %v", errs)
 	}

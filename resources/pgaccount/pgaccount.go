@@ -238,8 +238,8 @@ func (r *Resource) Apply(ctx context.Context, mode Mode, ch Change) (Outcome, er
 	if err := mode.valid(); err != nil {
 		return Failed, err
 	}
-	if ch.Account < 1 || ch.Account > r.accounts {
-		return Failed, fmt.Errorf("pgaccount: account %d: out of range 1..%d", ch.Account, r.accounts)
+	if err := ledger.CheckAccount("pgaccount", ch.Account, r.accounts); err != nil {
+		return Failed, err
 	}
 	id := r.log.Begin(Entry{Mode: mode, Change: ch}, stampID)
 
@@ -279,31 +279,33 @@ var guardFuncs = map[Guard]guardFunc{
 }
 
 func between(ctx context.Context, ch Change) error {
-	if ch.Between == nil {
-		return nil
-	}
-	if err := ch.Between(ctx); err != nil {
-		return fmt.Errorf("pgaccount: between: %w", err)
-	}
-	return nil
+	return ledger.Between(ctx, "pgaccount", ch.Between)
 }
 
 // errNoRow says the account row is missing (a server that lost its data).
 var errNoRow = errors.New("pgaccount: account row missing")
 
-func writeUnfenced(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, error) {
-	if err := between(ctx, ch); err != nil {
-		return Failed, err
-	}
-	tag, err := db.Exec(ctx, "UPDATE account SET balance = balance - $2, version = version + 1 WHERE id = $1",
-		ch.Account, ch.Amount)
+// decrementSQL takes an amount from a row in one statement, whatever it was read as.
+const decrementSQL = "UPDATE account SET balance = balance - $2, version = version + 1 WHERE id = $1"
+
+// writeRow runs a write that must find its account row: 0 rows means the row is missing.
+// what names the write in its error.
+func writeRow(ctx context.Context, db *pgxpool.Pool, what, sql string, args ...any) (Outcome, error) {
+	tag, err := db.Exec(ctx, sql, args...)
 	if err != nil {
-		return Failed, fmt.Errorf("pgaccount: unfenced write: %w", err)
+		return Failed, fmt.Errorf("pgaccount: %s write: %w", what, err)
 	}
 	if tag.RowsAffected() == 0 {
 		return Failed, errNoRow
 	}
 	return Applied, nil
+}
+
+func writeUnfenced(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, error) {
+	if err := between(ctx, ch); err != nil {
+		return Failed, err
+	}
+	return writeRow(ctx, db, "unfenced", decrementSQL, ch.Account, ch.Amount)
 }
 
 func writeFenced(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, error) {
@@ -342,15 +344,8 @@ func writeCheckThenWrite(ctx context.Context, db *pgxpool.Pool, ch Change) (Outc
 	if err := between(ctx, ch); err != nil {
 		return Failed, err
 	}
-	tag, err := db.Exec(ctx, "UPDATE account SET balance = $2, version = $3, fence = $4 WHERE id = $1",
+	return writeRow(ctx, db, "check-then-write", "UPDATE account SET balance = $2, version = $3, fence = $4 WHERE id = $1",
 		ch.Account, balance-ch.Amount, version+1, ch.Token)
-	if err != nil {
-		return Failed, fmt.Errorf("pgaccount: check-then-write write: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return Failed, errNoRow
-	}
-	return Applied, nil
 }
 
 func writeReadModifyWrite(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, error) {
@@ -361,15 +356,8 @@ func writeReadModifyWrite(ctx context.Context, db *pgxpool.Pool, ch Change) (Out
 	if err := between(ctx, ch); err != nil {
 		return Failed, err
 	}
-	tag, err := db.Exec(ctx, "UPDATE account SET balance = $2, version = $3 WHERE id = $1",
+	return writeRow(ctx, db, "read-modify-write", "UPDATE account SET balance = $2, version = $3 WHERE id = $1",
 		ch.Account, balance-ch.Amount, version+1)
-	if err != nil {
-		return Failed, fmt.Errorf("pgaccount: read-modify-write write: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return Failed, errNoRow
-	}
-	return Applied, nil
 }
 
 // AccountAudit is one row judged against the log.
@@ -511,8 +499,7 @@ func (r *Resource) Audit(ctx context.Context) (Audit, error) {
 	sort.Ints(ids)
 	for _, id := range ids {
 		acc := accts[id]
-		acc.LostAmount = acc.Balance - acc.Expected
-		acc.LostUpdates = int64(acc.Applied) - acc.Version
+		acc.LostAmount, acc.LostUpdates = ledger.Lost(acc.Balance, acc.Expected, acc.Applied, acc.Version)
 		acc.FenceBehind = acc.Fence < acc.HighestToken
 		a.Expected += acc.Expected
 		a.Balance += acc.Balance

@@ -2,9 +2,7 @@ package pgaccount
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,20 +29,45 @@ func open(t *testing.T, accounts int) *Resource {
 	return r
 }
 
-type result struct {
-	out Outcome
-	err error
+// applyFunc applies one change, by a guard mode or a lock-free method.
+type applyFunc func(ctx context.Context, ch Change) (Outcome, int, error)
+
+func guarded(r *Resource, mode Mode) applyFunc {
+	return func(ctx context.Context, ch Change) (Outcome, int, error) {
+		out, err := r.Apply(ctx, mode, ch)
+		return out, 0, err
+	}
 }
 
-// paused runs ch in mode with its client paused in Between, waits until it is there,
-// runs during (the other client's writes), lets it go and returns its outcome.
-func paused(t *testing.T, ctx context.Context, r *Resource, mode Mode, ch Change, during func()) result {
+func lockFree(r *Resource, m LockFree) applyFunc {
+	return func(ctx context.Context, ch Change) (Outcome, int, error) { return r.ApplyLockFree(ctx, m, ch) }
+}
+
+// pausedApply runs ch by apply with its client paused in Between, waits until it is
+// there, runs during (the other client's writes), lets it go and returns its outcome.
+func pausedApply(t *testing.T, ctx context.Context, how any, apply applyFunc, ch Change, during func()) accounttest.Result {
 	t.Helper()
-	return accounttest.Paused(t, fmt.Sprintf("%s: %s", mode, ch.Client), func(between func(context.Context) error) result {
+	return accounttest.PausedChange(t, how, ch.Client, func(between func(context.Context) error) (Outcome, int, error) {
 		ch.Between = between
-		out, err := r.Apply(ctx, mode, ch)
-		return result{out, err}
+		return apply(ctx, ch)
 	}, during)
+}
+
+func paused(t *testing.T, ctx context.Context, r *Resource, mode Mode, ch Change, during func()) accounttest.Result {
+	t.Helper()
+	return pausedApply(t, ctx, mode, guarded(r, mode), ch, during)
+}
+
+// staleRace makes the stale holder's race in mode on a fresh one-account resource:
+// stale (token 1, taking 10) pauses before its write while fresh (token 2, taking 30)
+// applies its change. It returns the stale change's result, and the resource to audit.
+func staleRace(t *testing.T, mode Mode, stale, fresh string) (*Resource, context.Context, accounttest.Result) {
+	t.Helper()
+	r, ctx := open(t, 1), accounttest.Ctx(t)
+	res := paused(t, ctx, r, mode, Change{Client: stale, Account: 1, Token: 1, Amount: 10}, func() {
+		mustApply(t, ctx, r, mode, Change{Client: fresh, Account: 1, Token: 2, Amount: 30}, Applied)
+	})
+	return r, ctx, res
 }
 
 func mustApply(t *testing.T, ctx context.Context, r *Resource, mode Mode, ch Change, want Outcome) {
@@ -69,13 +92,9 @@ func audit(t *testing.T, ctx context.Context, r *Resource) Audit {
 // Two clients read-modify-write: the first reads, pauses, the second reads and writes,
 // the first writes its stale computation over it. Exactly one update is lost.
 func TestReadModifyWriteLosesOneUpdate(t *testing.T) {
-	r, ctx := open(t, 1), accounttest.Ctx(t)
-	mode := Mode{Guard: ReadModifyWrite}
-	res := paused(t, ctx, r, mode, Change{Client: "a", Account: 1, Token: 1, Amount: 10}, func() {
-		mustApply(t, ctx, r, mode, Change{Client: "b", Account: 1, Token: 2, Amount: 30}, Applied)
-	})
-	if res.err != nil || res.out != Applied {
-		t.Fatalf("a: %v %v", res.out, res.err)
+	r, ctx, res := staleRace(t, Mode{Guard: ReadModifyWrite}, "a", "b")
+	if res.Err != nil || res.Out != Applied {
+		t.Fatalf("a: %v %v", res.Out, res.Err)
 	}
 	a := audit(t, ctx, r)
 	if a.Applied != 2 || a.LostUpdates != 1 || a.LostAmount != 30 || a.Balance != initial-10 || a.Expected != initial-40 {
@@ -86,13 +105,9 @@ func TestReadModifyWriteLosesOneUpdate(t *testing.T) {
 // The same history, fenced: the paused holder's write carries the older token and the
 // database refuses it; nothing is lost.
 func TestFencedRefusesStaleHolder(t *testing.T) {
-	r, ctx := open(t, 1), accounttest.Ctx(t)
-	mode := Mode{Guard: Fenced}
-	res := paused(t, ctx, r, mode, Change{Client: "a", Account: 1, Token: 1, Amount: 10}, func() {
-		mustApply(t, ctx, r, mode, Change{Client: "b", Account: 1, Token: 2, Amount: 30}, Applied)
-	})
-	if res.err != nil || res.out != Refused {
-		t.Fatalf("a: %v %v; want refused", res.out, res.err)
+	r, ctx, res := staleRace(t, Mode{Guard: Fenced}, "a", "b")
+	if res.Err != nil || res.Out != Refused {
+		t.Fatalf("a: %v %v; want refused", res.Out, res.Err)
 	}
 	a := audit(t, ctx, r)
 	if a.Applied != 1 || a.Refused != 1 || a.LostUpdates != 0 || a.LostAmount != 0 || a.Balance != initial-30 {
@@ -107,13 +122,10 @@ func TestFencedRefusesStaleHolder(t *testing.T) {
 // pauses, the new holder checks and writes, then the stale write lands over it: one
 // update lost and the fence set back.
 func TestCheckThenWriteStaleWriteLands(t *testing.T) {
-	r, ctx := open(t, 1), accounttest.Ctx(t)
 	mode := Mode{Guard: CheckThenWrite}
-	res := paused(t, ctx, r, mode, Change{Client: "stale", Account: 1, Token: 1, Amount: 10}, func() {
-		mustApply(t, ctx, r, mode, Change{Client: "new", Account: 1, Token: 2, Amount: 30}, Applied)
-	})
-	if res.err != nil || res.out != Applied {
-		t.Fatalf("stale: %v %v; want applied (the race)", res.out, res.err)
+	r, ctx, res := staleRace(t, mode, "stale", "new")
+	if res.Err != nil || res.Out != Applied {
+		t.Fatalf("stale: %v %v; want applied (the race)", res.Out, res.Err)
 	}
 	a := audit(t, ctx, r)
 	if a.Applied != 2 || a.LostUpdates != 1 || a.LostAmount != 30 {
@@ -129,13 +141,9 @@ func TestCheckThenWriteStaleWriteLands(t *testing.T) {
 // Outbox + fenced: the stale holder sends its side effect, pauses, the new holder
 // writes; the fence refuses the stale write, but its side effect was sent.
 func TestOutboxFencedLeaksSideEffect(t *testing.T) {
-	r, ctx := open(t, 1), accounttest.Ctx(t)
-	mode := Mode{Guard: Fenced, Outbox: true}
-	res := paused(t, ctx, r, mode, Change{Client: "stale", Account: 1, Token: 1, Amount: 10}, func() {
-		mustApply(t, ctx, r, mode, Change{Client: "new", Account: 1, Token: 2, Amount: 30}, Applied)
-	})
-	if res.err != nil || res.out != Refused {
-		t.Fatalf("stale: %v %v; want refused", res.out, res.err)
+	r, ctx, res := staleRace(t, Mode{Guard: Fenced, Outbox: true}, "stale", "new")
+	if res.Err != nil || res.Out != Refused {
+		t.Fatalf("stale: %v %v; want refused", res.Out, res.Err)
 	}
 	a := audit(t, ctx, r)
 	if a.Applied != 1 || a.Refused != 1 || a.LostUpdates != 0 || a.LostAmount != 0 {
@@ -151,29 +159,12 @@ func TestOutboxFencedLeaksSideEffect(t *testing.T) {
 func TestUnfencedConcurrentDecrementsLoseNothing(t *testing.T) {
 	const clients, each = 8, 25
 	r, ctx := open(t, 1), accounttest.Ctx(t)
-	mode := Mode{Guard: Unfenced}
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	errs := make(chan error, clients*each)
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func(c int) {
-			defer wg.Done()
-			<-start
-			for i := 0; i < each; i++ {
-				out, err := r.Apply(ctx, mode, Change{Client: string(rune('a' + c)), Account: 1, Amount: 1})
-				if err != nil || out != Applied {
-					errs <- err
-					return
-				}
-			}
-		}(c)
-	}
-	close(start)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatalf("unfenced write: %v", err)
+	apply := guarded(r, Mode{Guard: Unfenced})
+	errs, _ := accounttest.Concurrently(clients, each, func(client string) (Outcome, int, error) {
+		return apply(ctx, Change{Client: client, Account: 1, Amount: 1})
+	})
+	if len(errs) > 0 {
+		t.Fatalf("unfenced write: %v", errs)
 	}
 	a := audit(t, ctx, r)
 	if a.Applied != clients*each || a.LostUpdates != 0 || a.LostAmount != 0 || a.Balance != initial-clients*each {

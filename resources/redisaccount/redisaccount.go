@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/redis/go-redis/v9"
 
@@ -47,25 +46,12 @@ func Methods() []Method { return []Method{LuaCAS, WatchMulti, Plain} }
 // ParseMethod turns a name ("lua-cas", ...) into a Method; an unknown name is an error
 // that names it and the known ones.
 func ParseMethod(name string) (Method, error) {
-	m := Method(name)
-	if err := m.valid(); err != nil {
-		return "", err
-	}
-	return m, nil
+	return ledger.ParseName(Methods(), name, unknownMethod)
 }
 
-func (m Method) valid() error {
-	for _, k := range Methods() {
-		if k == m {
-			return nil
-		}
-	}
-	var known []string
-	for _, k := range Methods() {
-		known = append(known, string(k))
-	}
-	return fmt.Errorf("redisaccount: unknown method %q (known: %s)", string(m), strings.Join(known, ", "))
-}
+const unknownMethod = "redisaccount: unknown method"
+
+func (m Method) valid() error { return ledger.CheckName(Methods(), m, unknownMethod) }
 
 // Outcome is what Redis said about one change (none of the current methods refuses).
 type Outcome = ledger.Outcome
@@ -159,8 +145,8 @@ func (r *Resource) Apply(ctx context.Context, m Method, ch Change) (Outcome, int
 	if err := m.valid(); err != nil {
 		return Failed, 0, err
 	}
-	if ch.Account < 1 || ch.Account > r.accounts {
-		return Failed, 0, fmt.Errorf("redisaccount: account %d: out of range 1..%d", ch.Account, r.accounts)
+	if err := ledger.CheckAccount("redisaccount", ch.Account, r.accounts); err != nil {
+		return Failed, 0, err
 	}
 	id := r.log.Begin(Entry{Method: m, Change: ch}, stampID)
 
@@ -189,13 +175,7 @@ func (r *Resource) Log() []Entry { return r.log.Entries() }
 func stampID(e *Entry, id int64) { e.ID = id }
 
 func between(ctx context.Context, ch Change) error {
-	if ch.Between == nil {
-		return nil
-	}
-	if err := ch.Between(ctx); err != nil {
-		return fmt.Errorf("redisaccount: between: %w", err)
-	}
-	return nil
+	return ledger.Between(ctx, "redisaccount", ch.Between)
 }
 
 // errNoHash says the account hash is missing (a server that lost its data).
@@ -394,8 +374,7 @@ func (r *Resource) Audit(ctx context.Context) (Audit, error) {
 			return Audit{}, fmt.Errorf("redisaccount: audit: %w", err)
 		}
 		acc.Balance, acc.Version = balance, version
-		acc.LostAmount = acc.Balance - acc.Expected
-		acc.LostUpdates = int64(acc.Applied) - acc.Version
+		acc.LostAmount, acc.LostUpdates = ledger.Lost(acc.Balance, acc.Expected, acc.Applied, acc.Version)
 		a.Expected += acc.Expected
 		a.Balance += acc.Balance
 		a.LostAmount += acc.LostAmount

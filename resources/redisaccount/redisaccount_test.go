@@ -2,9 +2,7 @@ package redisaccount
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/lockbench/lockbench/resources/accounttest"
@@ -35,21 +33,14 @@ func open(t *testing.T, accounts int) (*Resource, context.Context) {
 	return r, ctx
 }
 
-type result struct {
-	out     Outcome
-	retries int
-	err     error
-}
-
 // paused runs ch with method m and its client paused in Between (after its read),
 // waits until it is there, runs during (the other client's whole change), lets it go
 // and returns its outcome.
-func paused(t *testing.T, ctx context.Context, r *Resource, m Method, ch Change, during func()) result {
+func paused(t *testing.T, ctx context.Context, r *Resource, m Method, ch Change, during func()) accounttest.Result {
 	t.Helper()
-	return accounttest.Paused(t, fmt.Sprintf("%s: %s", m, ch.Client), func(between func(context.Context) error) result {
+	return accounttest.PausedChange(t, m, ch.Client, func(between func(context.Context) error) (Outcome, int, error) {
 		ch.Between = between
-		out, retries, err := r.Apply(ctx, m, ch)
-		return result{out, retries, err}
+		return r.Apply(ctx, m, ch)
 	}, during)
 }
 
@@ -85,8 +76,8 @@ func TestRaceBetweenReadAndWrite(t *testing.T) {
 					t.Errorf("b retried %d times with no one between its read and write", retries)
 				}
 			})
-			if res.err != nil || res.out != Applied {
-				t.Fatalf("a: %v %v", res.out, res.err)
+			if res.Err != nil || res.Out != Applied {
+				t.Fatalf("a: %v %v", res.Out, res.Err)
 			}
 			a := audit(t, ctx, r)
 			if m == Plain {
@@ -95,8 +86,8 @@ func TestRaceBetweenReadAndWrite(t *testing.T) {
 				}
 				return
 			}
-			if res.retries < 1 {
-				t.Fatalf("a applied after %d retries; want >= 1 (b wrote between its read and write)", res.retries)
+			if res.Retries < 1 {
+				t.Fatalf("a applied after %d retries; want >= 1 (b wrote between its read and write)", res.Retries)
 			}
 			if a.Applied != 2 || a.LostUpdates != 0 || a.LostAmount != 0 || a.Balance != initial-40 {
 				t.Fatalf("want 2 applied, 0 lost, balance %d: %+v", initial-40, a)
@@ -118,28 +109,9 @@ func TestCheckedMethodsConcurrentLoseNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			start := make(chan struct{})
-			var wg sync.WaitGroup
-			var mu sync.Mutex
-			var errs []error
-			for c := 0; c < clients; c++ {
-				wg.Add(1)
-				go func(c int) {
-					defer wg.Done()
-					<-start
-					for i := 0; i < each; i++ {
-						out, _, err := r.Apply(ctx, m, Change{Client: fmt.Sprint("c", c), Account: 1, Amount: 1})
-						if err != nil || out != Applied {
-							mu.Lock()
-							errs = append(errs, fmt.Errorf("%v: %v", out, err))
-							mu.Unlock()
-							return
-						}
-					}
-				}(c)
-			}
-			close(start)
-			wg.Wait()
+			errs, _ := accounttest.Concurrently(clients, each, func(client string) (Outcome, int, error) {
+				return r.Apply(ctx, m, Change{Client: client, Account: 1, Amount: 1})
+			})
 			if len(errs) > 0 {
 				t.Fatalf("%s: %v", m, errs)
 			}

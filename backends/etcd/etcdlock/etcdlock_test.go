@@ -13,18 +13,10 @@ import (
 )
 
 func startStrategy(t *testing.T, name string) (locks.Locker, *etcdtopo.Cluster) {
-	l, topo := lockstest.StartStrategy(t, name, locks.Options{})
-	return l, topo.(*etcdtopo.Cluster)
+	return lockstest.StartStrategyAs[*etcdtopo.Cluster](t, name)
 }
 
-func TestEtcdStrategies(t *testing.T) {
-	for _, name := range []string{"etcd", "etcd-3"} {
-		t.Run(name, func(t *testing.T) {
-			l, _ := startStrategy(t, name)
-			lockstest.Conformance(t, l, 8, 15)
-		})
-	}
-}
+func TestEtcdStrategies(t *testing.T) { lockstest.ConformanceOf(t, "etcd", "etcd-3") }
 
 func TestValidUntilReportsWholeSecondsRoundedUp(t *testing.T) {
 	l, _ := startStrategy(t, "etcd-unsafe-nofsync")

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/internal/providerspec"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
@@ -68,12 +69,9 @@ func (c *Cluster) Pids() []int {
 
 // checkSpec validates spec for an etcd provider named name.
 func checkSpec(spec topologies.Spec, name string, compaction time.Duration) (topologies.Spec, error) {
-	spec = spec.WithDefaults()
-	if err := spec.Validate(); err != nil {
+	spec, err := providerspec.Check(spec, topologies.Etcd, name)
+	if err != nil {
 		return spec, err
-	}
-	if spec.Kind != topologies.Etcd {
-		return spec, fmt.Errorf("topology kind %q: the %s provider runs only etcd", spec.Kind, name)
 	}
 	if compaction < 0 {
 		return spec, fmt.Errorf("compaction retention = %v: must be >= 0", compaction)

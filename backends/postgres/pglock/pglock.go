@@ -27,7 +27,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"net"
 	"sync"
 	"time"
 
@@ -36,6 +35,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/locks/heldlease"
+	"github.com/lockbench/lockbench/locks/pooloptions"
 )
 
 // Strategy names.
@@ -44,18 +45,11 @@ const (
 	ForUpdate = "pg-for-update"
 )
 
-// Options configure a locker's connections.
-type Options struct {
-	// PoolSize is the number of lock connections: one per client that holds or tries a
-	// lock at a time (default 8). Fewer would measure the pool's queue, not the lock;
-	// a locker holding PoolSize leases at once has none left to try another with.
-	PoolSize int
-	// Timeout bounds every call to the server, connecting included (default 2 s): a
-	// paused server makes calls fail, never hang.
-	Timeout time.Duration
-	// Dialer, if set, opens every connection (a network profile's proxies).
-	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
-}
+// Options configure a locker's connections. PoolSize is the number of lock
+// connections: one per client that holds or tries a lock at a time (default 8). Fewer
+// would measure the pool's queue, not the lock; a locker holding PoolSize leases at
+// once has none left to try another with. Timeout defaults to 2 s.
+type Options = pooloptions.Options
 
 const (
 	defaultPoolSize = 8
@@ -84,19 +78,16 @@ type Locker struct {
 	// connsPerClient is how many connections one client's attempt and lease use at once.
 	connsPerClient int
 
-	mu     sync.Mutex
-	held   map[string]*heldLease // by token
-	closed bool
+	held heldlease.Table[*heldConn]
 }
 
-// heldLease is a granted lock: the connection whose session or transaction holds it.
-type heldLease struct {
-	key        string
-	conn       *pgxpool.Conn
-	mu         sync.Mutex // one statement at a time on conn
-	validUntil time.Time  // guarded by Locker.mu
-	lapseTimer *time.Timer
+// heldConn is a granted lock's connection: its session or transaction holds the lock.
+type heldConn struct {
+	conn *pgxpool.Conn
+	mu   sync.Mutex // one statement at a time on conn
 }
+
+type heldLease = heldlease.Lease[*heldConn]
 
 // NewAdvisory connects a pg-advisory locker to dsn.
 func NewAdvisory(ctx context.Context, dsn string, opts Options) (*Locker, error) {
@@ -110,14 +101,9 @@ func NewForUpdate(ctx context.Context, dsn string, opts Options) (*Locker, error
 }
 
 func newLocker(ctx context.Context, name, dsn string, opts Options, mech mechanism, connsPerClient int) (*Locker, error) {
-	if opts.PoolSize < 0 {
-		return nil, fmt.Errorf("%s: pool size = %d: must be >= 0", name, opts.PoolSize)
-	}
-	if opts.PoolSize == 0 {
-		opts.PoolSize = defaultPoolSize
-	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = defaultTimeout
+	opts, err := opts.WithDefaults(name, defaultPoolSize, defaultTimeout)
+	if err != nil {
+		return nil, err
 	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
@@ -133,7 +119,7 @@ func newLocker(ctx context.Context, name, dsn string, opts Options, mech mechani
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	l := &Locker{name: name, pool: pool, timeout: opts.Timeout, mech: mech, connsPerClient: connsPerClient, held: map[string]*heldLease{}}
+	l := &Locker{name: name, pool: pool, timeout: opts.Timeout, mech: mech, connsPerClient: connsPerClient}
 	setupCtx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	if err := l.createSchema(setupCtx); err != nil {
@@ -189,18 +175,12 @@ func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (lo
 		return locks.Lease{}, err
 	}
 	token := locks.NewToken()
-	h := &heldLease{key: key, conn: conn, validUntil: start.Add(ttl)}
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
+	validUntil := start.Add(ttl)
+	if _, ok := l.held.Hold(token, key, validUntil, &heldConn{conn: conn}, l.lapse); !ok {
 		l.discard(conn)
 		return locks.Lease{}, fmt.Errorf("%s: locker is closed", l.name)
 	}
-	l.held[token] = h
-	// Armed under l.mu, so that lapse finds the lease registered.
-	h.lapseTimer = time.AfterFunc(time.Until(h.validUntil), func() { l.lapse(token, h) })
-	l.mu.Unlock()
-	return locks.Lease{Key: key, Token: token, Start: start, ValidUntil: h.validUntil, Fence: fence, HasFence: true}, nil
+	return locks.Lease{Key: key, Token: token, Start: start, ValidUntil: validUntil, Fence: fence, HasFence: true}, nil
 }
 
 // undefinedTable is the SQLSTATE of a missing table or sequence.
@@ -227,34 +207,22 @@ func (l *Locker) attempt(ctx context.Context, key string) (*pgxpool.Conn, int64,
 	return conn, fence, nil
 }
 
-// take removes and returns the lease token holds on key, or nil.
-func (l *Locker) take(token, key string) *heldLease {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	h := l.held[token]
-	if h == nil || h.key != key {
-		return nil
-	}
-	delete(l.held, token)
-	h.lapseTimer.Stop()
-	return h
-}
-
 // Release gives the lock back and its connection to the pool.
 func (l *Locker) Release(ctx context.Context, lease locks.Lease) error {
-	h := l.take(lease.Token, lease.Key)
+	h := l.held.Take(lease.Token, lease.Key)
 	if h == nil {
 		return locks.ErrNotHeld
 	}
 	ctx, cancel := l.call(ctx)
 	defer cancel()
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if err := l.mech.release(ctx, h.conn, h.key); err != nil {
-		l.discard(h.conn) // closing the session frees whatever it still holds
+	c := h.Value
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := l.mech.release(ctx, c.conn, h.Key); err != nil {
+		l.discard(c.conn) // closing the session frees whatever it still holds
 		return err
 	}
-	h.conn.Release()
+	c.conn.Release()
 	return nil
 }
 
@@ -264,57 +232,50 @@ func (l *Locker) Extend(ctx context.Context, lease locks.Lease, ttl time.Duratio
 	if ttl <= 0 {
 		return lease, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
-	l.mu.Lock()
-	h := l.held[lease.Token]
-	l.mu.Unlock()
-	if h == nil || h.key != lease.Key {
+	h := l.held.Get(lease.Token, lease.Key)
+	if h == nil {
 		return lease, locks.ErrNotHeld
 	}
 	start := time.Now()
 	ctx, cancel := l.call(ctx)
 	defer cancel()
-	h.mu.Lock()
-	err := l.mech.alive(ctx, h.conn)
-	h.mu.Unlock()
+	c := h.Value
+	c.mu.Lock()
+	err := l.mech.alive(ctx, c.conn)
+	c.mu.Unlock()
 	if err != nil {
 		// An unanswered session cannot be trusted to hold the lock: drop it, which
 		// frees the lock on the server once it reads the close.
-		if l.take(lease.Token, lease.Key) == h {
-			h.mu.Lock()
-			l.discard(h.conn)
-			h.mu.Unlock()
+		if l.held.Take(lease.Token, lease.Key) == h {
+			c.mu.Lock()
+			l.discard(c.conn)
+			c.mu.Unlock()
 		}
 		return lease, fmt.Errorf("%w: session lost: %v", locks.ErrNotHeld, err)
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.held[lease.Token] != h {
+	validUntil := start.Add(ttl)
+	if !l.held.Renew(h, validUntil) {
 		return lease, locks.ErrNotHeld // lapsed or released meanwhile
 	}
-	h.validUntil = start.Add(ttl)
-	h.lapseTimer.Reset(time.Until(h.validUntil))
-	lease.ValidUntil = h.validUntil
+	lease.ValidUntil = validUntil
 	return lease, nil
 }
 
 // lapse gives back a lease whose client-side TTL has passed.
-func (l *Locker) lapse(token string, h *heldLease) {
-	l.mu.Lock()
-	if l.held[token] != h || time.Now().Before(h.validUntil) {
-		l.mu.Unlock()
-		return // released, or extended after the timer fired
-	}
-	delete(l.held, token)
-	l.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), l.timeout)
-	defer cancel()
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if err := l.mech.lapse(ctx, h.conn, h.key); err != nil {
-		l.discard(h.conn)
+func (l *Locker) lapse(h *heldLease) {
+	if !l.held.Expire(h, nil) {
 		return
 	}
-	h.conn.Release()
+	ctx, cancel := context.WithTimeout(context.Background(), l.timeout)
+	defer cancel()
+	c := h.Value
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := l.mech.lapse(ctx, c.conn, h.Key); err != nil {
+		l.discard(c.conn)
+		return
+	}
+	c.conn.Release()
 }
 
 // discard closes conn instead of returning it: its session may still hold a lock.
@@ -327,16 +288,11 @@ func (l *Locker) discard(conn *pgxpool.Conn) {
 
 // Close drops every held lease (closing its session frees its lock) and the pool.
 func (l *Locker) Close() error {
-	l.mu.Lock()
-	l.closed = true
-	held := l.held
-	l.held = map[string]*heldLease{}
-	l.mu.Unlock()
-	for _, h := range held {
-		h.lapseTimer.Stop()
-		h.mu.Lock()
-		l.discard(h.conn)
-		h.mu.Unlock()
+	for _, h := range l.held.Close() {
+		c := h.Value
+		c.mu.Lock()
+		l.discard(c.conn)
+		c.mu.Unlock()
 	}
 	l.pool.Close()
 	return nil

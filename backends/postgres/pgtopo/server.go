@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lockbench/lockbench/backends/internal/providerspec"
 	"github.com/lockbench/lockbench/backends/postgres"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
@@ -64,12 +65,9 @@ func (Process) Name() string { return ProviderName }
 // once that database answers SELECT 1. On any failure it stops what it started and
 // removes the temp dir.
 func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
-	spec = spec.WithDefaults()
-	if err := spec.Validate(); err != nil {
+	spec, err := providerspec.Check(spec, topologies.Postgres, ProviderName)
+	if err != nil {
 		return nil, err
-	}
-	if spec.Kind != topologies.Postgres {
-		return nil, fmt.Errorf("topology kind %q: the postgres-process provider runs only postgres", spec.Kind)
 	}
 	if p.Port < 0 || p.Port > 65535 {
 		return nil, fmt.Errorf("port = %d: must be 0 (any free port) or 1-65535", p.Port)

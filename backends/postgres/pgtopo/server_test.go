@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -300,15 +301,7 @@ func TestPauseStopsEveryServerProcessUntilResume(t *testing.T) {
 	conn := connect(t, s) // opened before the pause: its backend must stop too
 	mustQuery(t, conn, "SELECT 1::text")
 	node := s.node
-	if err := node.Pause(); err != nil {
-		t.Fatal(err)
-	}
-	paused := true
-	t.Cleanup(func() {
-		if paused {
-			node.Resume()
-		}
-	})
+	resume := lockstest.Pause(t, node)
 	for _, pid := range serverProcesses(node.dataDir) {
 		if st := stateOf(pid); st != "T" && st != "t" {
 			t.Errorf("server pid %d in state %s while paused, want stopped", pid, st)
@@ -326,10 +319,9 @@ func TestPauseStopsEveryServerProcessUntilResume(t *testing.T) {
 		t.Error("a new connection was accepted while paused")
 	}
 	cancel()
-	if err := node.Resume(); err != nil {
+	if err := resume(); err != nil {
 		t.Fatal(err)
 	}
-	paused = false
 	if got := mustQuery(t, connect(t, s), "SELECT 3::text"); got != "3" {
 		t.Errorf("after resume: %s, want 3", got)
 	}
@@ -402,37 +394,38 @@ func TestKillAndRestart(t *testing.T) {
 	}
 }
 
-func TestCloseAfterKillLeavesNothing(t *testing.T) {
+// startToClose starts a server that the test closes itself (no cleanup does), and
+// returns it with its shared memory segment, for checkNothingLeft.
+func startToClose(t *testing.T) (*Server, int) {
+	t.Helper()
 	testenv.RequirePostgres(t)
 	topo, err := Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Postgres})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := topo.(*Server)
-	segment := segmentID(t, s)
+	return s, segmentID(t, s)
+}
+
+func TestCloseAfterKillLeavesNothing(t *testing.T) {
+	s, segment := startToClose(t)
 	pids := serverProcesses(s.node.dataDir)
 	if err := s.node.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if err := topo.Close(); err != nil {
+	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	checkNothingLeft(t, s, pids, segment)
 }
 
 func TestClosePausedServerLeavesNothing(t *testing.T) {
-	testenv.RequirePostgres(t)
-	topo, err := Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Postgres})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := topo.(*Server)
-	segment := segmentID(t, s)
+	s, segment := startToClose(t)
 	if err := s.node.Pause(); err != nil {
 		t.Fatal(err)
 	}
 	pids := serverProcesses(s.node.dataDir)
-	if err := topo.Close(); err != nil {
+	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	checkNothingLeft(t, s, pids, segment)

@@ -51,6 +51,11 @@ func (s masterStore) Locker(ctx context.Context, topo topologies.Topology, fence
 	return s.locker(ctx, topo, fenced, "")
 }
 
+// clientHolder is a locker that shares its Redis connection.
+type clientHolder interface {
+	Client() goredis.UniversalClient
+}
+
 // locker builds the strategy's locker, with a fencing counter on counterAddr ("": on
 // the locker's own connection).
 func (s masterStore) locker(ctx context.Context, topo topologies.Topology, fenced bool, counterAddr string) (locks.Locker, error) {
@@ -60,7 +65,7 @@ func (s masterStore) locker(ctx context.Context, topo topologies.Topology, fence
 	}
 	// The counter shares the locker's connection where it has one, so that it follows
 	// the same failovers; otherwise it gets its own.
-	if c, ok := l.(interface{ Client() goredis.UniversalClient }); ok && counterAddr == "" {
+	if c, ok := l.(clientHolder); ok && counterAddr == "" {
 		return lab.CounterFenced(l, c.Client(), false), nil
 	}
 	return lab.CounterFenced(l, lab.PlainClient(counterAddr), true), nil

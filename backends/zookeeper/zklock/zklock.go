@@ -26,7 +26,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -35,20 +34,15 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/locks/heldlease"
+	"github.com/lockbench/lockbench/locks/pooloptions"
 )
 
-// Options configure a locker's sessions.
-type Options struct {
-	// PoolSize is how many idle sessions the locker keeps for later attempts (default 8):
-	// one per client, or every attempt pays for a new session.
-	PoolSize int
-	// Timeout bounds every call to the servers, a new session included (default 5 s, as
-	// etcd's dial: a loaded machine's fsync stalls pass 2 s): a paused server makes calls
-	// fail, never hang.
-	Timeout time.Duration
-	// Dialer, if set, opens every connection (a network profile's proxies).
-	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
-}
+// Options configure a locker's sessions. PoolSize is how many idle sessions the locker
+// keeps for later attempts (default 8): one per client, or every attempt pays for a new
+// session. Timeout bounds a new session too (default 5 s, as etcd's dial: a loaded
+// machine's fsync stalls pass 2 s).
+type Options = pooloptions.Options
 
 const (
 	defaultPoolSize = 8
@@ -67,38 +61,34 @@ type Locker struct {
 	// (nanoseconds; 0 until learnt): later ttls below it are refused without asking.
 	minGranted atomic.Int64
 
+	held heldlease.Table[heldNode]
+
 	mu      sync.Mutex
 	idle    map[time.Duration][]*session // by requested timeout
 	nIdle   int
-	held    map[string]*heldLease // by token
-	gone    goneLeases            // why leases left held without their holder's Release
+	gone    goneLeases // why leases left held without their holder's Release
 	closed  bool
 	closing sync.WaitGroup // sessions being closed in the background
 }
 
-// heldLease is a granted lock: its node and the session that owns it.
-type heldLease struct {
-	key, node  string
-	s          *session
-	validUntil time.Time // guarded by Locker.mu
-	lapseTimer *time.Timer
+// heldNode is a granted lock: its node and the session that owns it.
+type heldNode struct {
+	node string
+	s    *session
 }
+
+type heldLease = heldlease.Lease[heldNode]
 
 // New connects a locker to servers (host:port) and checks that one grants a session.
 func New(ctx context.Context, name string, servers []string, opts Options) (*Locker, error) {
 	if len(servers) == 0 {
 		return nil, fmt.Errorf("%s: zookeeper servers: none given", name)
 	}
-	if opts.PoolSize < 0 {
-		return nil, fmt.Errorf("%s: pool size = %d: must be >= 0", name, opts.PoolSize)
+	opts, err := opts.WithDefaults(name, defaultPoolSize, defaultTimeout)
+	if err != nil {
+		return nil, err
 	}
-	if opts.PoolSize == 0 {
-		opts.PoolSize = defaultPoolSize
-	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = defaultTimeout
-	}
-	l := &Locker{name: name, servers: servers, opts: opts, idle: map[time.Duration][]*session{}, held: map[string]*heldLease{}, gone: newGoneLeases()}
+	l := &Locker{name: name, servers: servers, opts: opts, idle: map[time.Duration][]*session{}, gone: newGoneLeases()}
 	s, err := openSession(ctx, servers, 10*time.Second, opts.Timeout, opts.Dialer)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -171,18 +161,12 @@ func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (lo
 		return locks.Lease{}, fmt.Errorf("%s: %w", l.name, err)
 	}
 	token := node + "@" + strconv.FormatInt(s.id, 16) // node names repeat only on a server that lost its disk
-	h := &heldLease{key: key, node: node, s: s, validUntil: start.Add(s.timeout)}
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
+	validUntil := start.Add(s.timeout)
+	if _, ok := l.held.Hold(token, key, validUntil, heldNode{node: node, s: s}, l.lapse); !ok {
 		l.discard(s)
 		return locks.Lease{}, fmt.Errorf("%s: locker is closed", l.name)
 	}
-	l.held[token] = h
-	// Armed under l.mu, so that lapse finds the lease registered.
-	h.lapseTimer = time.AfterFunc(time.Until(h.validUntil), func() { l.lapse(token, h) })
-	l.mu.Unlock()
-	return locks.Lease{Key: key, Token: token, Start: start, ValidUntil: h.validUntil, Fence: fence, HasFence: true}, nil
+	return locks.Lease{Key: key, Token: token, Start: start, ValidUntil: validUntil, Fence: fence, HasFence: true}, nil
 }
 
 // session returns an idle session asked with timeout requested, or opens one.
@@ -234,32 +218,19 @@ func (l *Locker) discardLocked(s *session) {
 	}()
 }
 
-// take removes and returns the lease token holds on key, or nil.
-func (l *Locker) take(token, key string) *heldLease {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	h := l.held[token]
-	if h == nil || h.key != key {
-		return nil
-	}
-	delete(l.held, token)
-	h.lapseTimer.Stop()
-	return h
-}
-
 // Release deletes the lease's node and gives its session back to the pool.
 func (l *Locker) Release(ctx context.Context, lease locks.Lease) error {
-	h := l.take(lease.Token, lease.Key)
+	h := l.held.Take(lease.Token, lease.Key)
 	if h == nil {
 		return l.notHeld(lease.Token)
 	}
-	return l.giveBack(ctx, h)
+	return l.giveBack(ctx, h.Value)
 }
 
 // giveBack deletes h's node. A node already gone means the session expired and took it.
 // When the connection drops mid-delete, it waits for the session's fate: reconnected,
 // it deletes again; expired, the lease was lost.
-func (l *Locker) giveBack(ctx context.Context, h *heldLease) error {
+func (l *Locker) giveBack(ctx context.Context, h heldNode) error {
 	if h.s.lost() {
 		l.discard(h.s)
 		return fmt.Errorf("%w: %w", locks.ErrNotHeld, errSessionLost)
@@ -319,47 +290,41 @@ func (l *Locker) Extend(ctx context.Context, lease locks.Lease, ttl time.Duratio
 	if ttl <= 0 {
 		return lease, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
-	l.mu.Lock()
-	h := l.held[lease.Token]
-	l.mu.Unlock()
-	if h == nil || h.key != lease.Key {
+	h := l.held.Get(lease.Token, lease.Key)
+	if h == nil {
 		return lease, l.notHeld(lease.Token)
 	}
+	n := h.Value
 	start := time.Now()
-	owned, err := l.prove(ctx, h)
-	if connectionTrouble(err) && l.settle(ctx, h.s) {
-		owned, err = l.prove(ctx, h)
+	owned, err := l.prove(ctx, n)
+	if connectionTrouble(err) && l.settle(ctx, n.s) {
+		owned, err = l.prove(ctx, n)
 	}
-	if errors.Is(err, zk.ErrSessionExpired) || h.s.lost() || (err == nil && !owned) {
-		if l.take(lease.Token, lease.Key) == h {
-			l.discard(h.s)
+	if errors.Is(err, zk.ErrSessionExpired) || n.s.lost() || (err == nil && !owned) {
+		if l.held.Take(lease.Token, lease.Key) == h {
+			l.discard(n.s)
 		}
 		return lease, fmt.Errorf("%w: %w", locks.ErrNotHeld, errSessionLost)
 	}
 	if err != nil {
-		if l.lapseNow(lease.Token, h) { // unproven and past its ValidUntil: do not count on it
+		if l.lapseNow(h) { // unproven and past its ValidUntil: do not count on it
 			return lease, fmt.Errorf("%w: %w (unproven: %v)", locks.ErrNotHeld, errLapsed, err)
 		}
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		if l.held[lease.Token] != h {
-			return lease, l.notHeldLocked(lease.Token) // lapsed or released meanwhile
+		if l.held.Get(lease.Token, lease.Key) != h {
+			return lease, l.notHeld(lease.Token) // lapsed or released meanwhile
 		}
 		return lease, fmt.Errorf("%s: prove session alive: %w", l.name, err)
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.held[lease.Token] != h {
-		return lease, l.notHeldLocked(lease.Token) // lapsed or released meanwhile
+	validUntil := start.Add(n.s.timeout)
+	if !l.held.Renew(h, validUntil) {
+		return lease, l.notHeld(lease.Token) // lapsed or released meanwhile
 	}
-	h.validUntil = start.Add(h.s.timeout)
-	h.lapseTimer.Reset(time.Until(h.validUntil))
-	lease.ValidUntil = h.validUntil
+	lease.ValidUntil = validUntil
 	return lease, nil
 }
 
 // prove runs ownedBy on h's session within one call.
-func (l *Locker) prove(ctx context.Context, h *heldLease) (bool, error) {
+func (l *Locker) prove(ctx context.Context, h heldNode) (bool, error) {
 	var owned bool
 	err := l.call(ctx, func() (err error) {
 		owned, err = ownedBy(h.s, h.node)
@@ -372,30 +337,28 @@ func (l *Locker) prove(ctx context.Context, h *heldLease) (bool, error) {
 }
 
 // lapse gives back a lease whose ValidUntil has passed without an Extend.
-func (l *Locker) lapse(token string, h *heldLease) { l.lapseNow(token, h) }
+func (l *Locker) lapse(h *heldLease) { l.lapseNow(h) }
 
 // lapseNow gives back h if it is still held and past its ValidUntil, in the background,
 // and says whether it did.
-func (l *Locker) lapseNow(token string, h *heldLease) bool {
-	l.mu.Lock()
-	if l.held[token] != h || time.Now().Before(h.validUntil) {
+func (l *Locker) lapseNow(h *heldLease) bool {
+	lapsed := l.held.Expire(h, func() {
+		why := errLapsed
+		if h.Value.s.lost() {
+			why = errSessionLost
+		}
+		l.mu.Lock()
+		l.gone.remember(h.Token, why)
 		l.mu.Unlock()
-		return false // released, or extended after the timer fired
+	})
+	if lapsed {
+		go l.lapsed(h.Token, h.Value)
 	}
-	delete(l.held, token)
-	h.lapseTimer.Stop()
-	why := errLapsed
-	if h.s.lost() {
-		why = errSessionLost
-	}
-	l.gone.remember(token, why)
-	l.mu.Unlock()
-	go l.lapsed(token, h)
-	return true
+	return lapsed
 }
 
 // lapsed deletes a lapsed lease's node and keeps what it learnt on the way.
-func (l *Locker) lapsed(token string, h *heldLease) {
+func (l *Locker) lapsed(token string, h heldNode) {
 	if err := l.giveBack(context.Background(), h); errors.Is(err, errSessionLost) {
 		l.mu.Lock()
 		l.gone.remember(token, errSessionLost) // the server expired it before the lapse could act
@@ -421,13 +384,11 @@ func (l *Locker) notHeldLocked(token string) error {
 // Close drops every held lease (closing its session deletes its node) and every idle
 // session, and waits until they are closed.
 func (l *Locker) Close() error {
+	for _, h := range l.held.Close() {
+		l.discard(h.Value.s)
+	}
 	l.mu.Lock()
 	l.closed = true
-	for token, h := range l.held {
-		h.lapseTimer.Stop()
-		l.discardLocked(h.s)
-		delete(l.held, token)
-	}
 	for requested, pool := range l.idle {
 		for _, s := range pool {
 			l.discardLocked(s)

@@ -14,18 +14,10 @@ import (
 )
 
 func startStrategy(t *testing.T, name string) (locks.Locker, *zktopo.Ensemble) {
-	l, topo := lockstest.StartStrategy(t, name, locks.Options{})
-	return l, topo.(*zktopo.Ensemble)
+	return lockstest.StartStrategyAs[*zktopo.Ensemble](t, name)
 }
 
-func TestZooKeeperStrategies(t *testing.T) {
-	for _, name := range []string{"zookeeper", "zookeeper-3"} {
-		t.Run(name, func(t *testing.T) {
-			l, _ := startStrategy(t, name)
-			lockstest.Conformance(t, l, 8, 15)
-		})
-	}
-}
+func TestZooKeeperStrategies(t *testing.T) { lockstest.ConformanceOf(t, "zookeeper", "zookeeper-3") }
 
 func TestVariantsRegistered(t *testing.T) {
 	for _, v := range zklock.Variants {

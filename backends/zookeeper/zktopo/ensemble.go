@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/internal/providerspec"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo/srvr"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
@@ -58,12 +59,9 @@ func (Process) Name() string { return ProviderName }
 // Start launches spec's servers and returns once every one answers srvr and one leads.
 // On any failure it stops what it started and removes the temp dir.
 func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
-	spec = spec.WithDefaults()
-	if err := spec.Validate(); err != nil {
+	spec, err := providerspec.Check(spec, topologies.ZooKeeper, ProviderName)
+	if err != nil {
 		return nil, err
-	}
-	if spec.Kind != topologies.ZooKeeper {
-		return nil, fmt.Errorf("topology kind %q: the zookeeper-process provider runs only zookeeper", spec.Kind)
 	}
 	tick := p.TickTime
 	if tick == 0 {
