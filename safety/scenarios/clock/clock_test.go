@@ -167,7 +167,11 @@ func TestClockFaultThatMissesTheNodeIsNotJudged(t *testing.T) {
 			race clockRace
 		}{
 			// The model is on the nodes but its event never fires: no step happens.
-			{"jump-never-fired", func() clockRace { r := jumpRace(redlockClient, ttl, 3, 100*time.Millisecond); r.neverFire = true; return r }()},
+			{"jump-never-fired", func() clockRace {
+				r := jumpRace(redlockClient, ttl, 3, 100*time.Millisecond)
+				r.neverFire = true
+				return r
+			}()},
 			// The spec leaves the clocks out: every node keeps true time.
 			{"rate-left-out-of-the-spec", func() clockRace { r := rateRace(redlockClient, ttl, 3, 1.2, 0); r.startTrue = true; return r }()},
 			// Below the single-master boundary no break is expected: a jump that never
