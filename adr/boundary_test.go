@@ -13,10 +13,7 @@ import (
 // Boundary runs at the workload's TTL reach the models' "checked" line; runs at the
 // lab's own TTL do not.
 func TestBoundaryChecksAtTheWorkloadsTTL(t *testing.T) {
-	w, err := workload.Load("../docs/adr-workload.yaml") // TTL 30s
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, "../docs/adr-workload.yaml") // TTL 30s
 	pause := adrtest.HandReport("pause-past-ttl", adrtest.HandVariant("single/no-watchdog", results.Violations, 3, 3), adrtest.HandVariant("single/watchdog", results.Violations, 3, 3),
 		adrtest.HandVariant("single/no-watchdog-fenced", results.Violations, 3, 3))[0]
 	pause.Params = map[string]string{"ttl": "30s", "pause-factor": "1.5"}
@@ -71,10 +68,7 @@ func pauseBoundaryReports(brokeBelow int) []*results.Report {
 // line with their counts and intervals; a break below the boundary contradicts the
 // model, and the lab's pause probability is then not sized: missing evidence.
 func TestPauseBoundaryAtTheWorkloadsTTLChecksTheModel(t *testing.T) {
-	w, err := workload.Load("../docs/adr-workload.yaml") // TTL 30s, hold 50ms
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, "../docs/adr-workload.yaml") // TTL 30s, hold 50ms
 	single := &Option{Kind: Lock, Probe: "single"}
 	held := SizeModelFor(w, workload.ClientPause, single)
 	boundaryChecked(held, w, workload.ClientPause, pauseBoundaryReports(0))
@@ -103,10 +97,7 @@ func TestPauseBoundaryAtTheWorkloadsTTLChecksTheModel(t *testing.T) {
 // above broke, as the model says; one above that held makes its count an upper end
 // there, contradicting nothing; a run at another hold is not the workload's.
 func TestSingleJumpBoundaryAtTheWorkloadsTTLAndHold(t *testing.T) {
-	w, err := workload.Load("../docs/adr-workload.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, "../docs/adr-workload.yaml")
 	run := func(hold string, brokeAbove int) []*results.Report {
 		p := func(side, jump, factor string) map[string]string {
 			return map[string]string{"side": side, "jump": jump, "jump_factor": factor, "ttl": "30s", "hold": hold}
@@ -137,10 +128,7 @@ func TestSingleJumpBoundaryAtTheWorkloadsTTLAndHold(t *testing.T) {
 // missing on either side of single + fence; a break below the boundary contradicts the
 // model, and the fault is missing evidence again.
 func TestAFaultSizedAwayAsksNoMeasurement(t *testing.T) {
-	w, err := workload.Load("../docs/adr-workload.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, "../docs/adr-workload.yaml")
 	p := func(side, jump, factor string) map[string]string {
 		return map[string]string{"side": side, "jump": jump, "jump_factor": factor, "ttl": "30s", "hold": "50ms"}
 	}

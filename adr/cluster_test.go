@@ -85,10 +85,7 @@ func TestTheClusterIsExposedOnlyWhereItsScenarioRan(t *testing.T) {
 	if got := strings.Join(names(&Inputs{Safety: sentinel}), ","); got != "sentinel" {
 		t.Errorf("options of sentinel's variants: %s", got)
 	}
-	w, err := workload.Load("testdata/efficiency.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, "testdata/efficiency.yaml")
 	for _, o := range []*Option{{Name: "cluster", Kind: Lock, Probe: "cluster"}, {Name: "cluster-wait", Kind: Lock, Probe: "cluster-wait"}} {
 		e := exposures(w, sentinel, o)[0]
 		if e.Kind != workload.Failover || e.NA != "" || e.Mutex != nil || e.MutexIn != "failover-loss" {

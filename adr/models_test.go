@@ -89,10 +89,7 @@ func TestJumpModelByHand(t *testing.T) {
 // The write-up's efficiency example: 100 ms to 1 s jumps cannot free a 30 s lease
 // during a 50 ms hold, so clock_jump adds nothing, and the ADR names the model.
 func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
-	w, err := workload.Load("../docs/adr-workload.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, "../docs/adr-workload.yaml")
 	bench, safety := adrtest.Folders(t)
 	in, err := LoadInputs([]string{bench, safety})
 	if err != nil {
@@ -127,10 +124,7 @@ func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
 // A fault the size model finds too small to break a hold, with no results for it,
 // reads as counting none by that model, not as unmeasured.
 func TestASizedAwayFaultWithNoResultsReadsAsNone(t *testing.T) {
-	w, err := workload.Load("../docs/adr-workload.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, "../docs/adr-workload.yaml")
 	o := &Option{Name: "redlock", Kind: Lock, Probe: "redlock"}
 	e := Exposure{Kind: workload.ClockJump, PerYear: 1, Model: SizeModelFor(w, workload.ClockJump, o)}
 	var b strings.Builder

@@ -14,10 +14,7 @@ import (
 // decision counts it as missing evidence (at its worst for efficiency). Before, its
 // 0.400 (0.111-1.32) a year entered the total as the workload's.
 func TestNotSizedLabProbabilityStaysOutOfTheYear(t *testing.T) {
-	w, err := workload.Load("testdata/efficiency.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, "testdata/efficiency.yaml")
 	reports := adrtest.HandReport("failover-loss", adrtest.HandVariant("wait1-delay-0ms", results.Violations, 20, 2), adrtest.HandVariant("wait1-delay-50ms", results.Violations, 20, 0))
 	o := &Option{Name: "wait", Kind: Lock, Probe: "wait", Cost: Cost{Measured: true, Within: true}}
 	o.Faults = exposures(w, reports, o)
@@ -42,10 +39,7 @@ func TestNotSizedLabProbabilityStaysOutOfTheYear(t *testing.T) {
 // A mechanism that never breaks, and a lone member's disk loss (its model: every held
 // lock is on the one member), need no sizing: they stay in the year.
 func TestMechanismsAndTheLoneMemberAreSized(t *testing.T) {
-	w, err := workload.Load("testdata/correctness.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, "testdata/correctness.yaml")
 	reports := adrtest.HandReport("etcd-leader-kill", adrtest.HandVariant("etcd-3-leader-kill", results.Violations, 3, 0),
 		adrtest.HandVariant("etcd-lone-member-disk-loss", results.Violations, 3, 3))
 	for _, c := range []struct {

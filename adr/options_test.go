@@ -16,10 +16,7 @@ import (
 func decideSynthetic(t *testing.T, file string) *Decision {
 	t.Helper()
 	bench, safety := adrtest.Folders(t)
-	w, err := workload.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, file)
 	in, err := LoadInputs([]string{bench, safety})
 	if err != nil {
 		t.Fatal(err)
@@ -87,12 +84,7 @@ func TestCorrectnessFollowsTheWriteupsRules(t *testing.T) {
 // 0 of 10 judged trials has an upper end of 4 x z²/(10 + z²) = 1.11 a year, and the ADR
 // says how many judged trials would show it (12: 4 x z²/(12 + z²) = 0.97).
 func TestNoneSeenInFewTrialsDoesNotChoose(t *testing.T) {
-	w, err := workload.Load("testdata/correctness.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tight := 1.0
-	w.ViolationBudget = &tight
+	w := withViolationBudget(loadWorkload(t, "testdata/correctness.yaml"), 1)
 	e := Exposure{Kind: workload.Failover, PerYear: 2, LocksHeld: 2, Held: 1}
 	e.Data = measure(adrtest.HandReport("fence-regression", adrtest.HandVariant("sentinel/lagging-followers", results.ReissuedTokens, 10, 0)),
 		"fence-regression", []string{"sentinel/lagging-followers"}, results.ReissuedTokens, e)
@@ -107,12 +99,7 @@ func TestNoneSeenInFewTrialsDoesNotChoose(t *testing.T) {
 // of 1, cas-version's pause is the lost-updates claim's forced interleaving, 0 of 10
 // (never), so it counts 0 a year and cas-version is chosen.
 func TestANeverDemonstrationChoosesOnItsMechanism(t *testing.T) {
-	w, err := workload.Load("testdata/correctness.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tight := 1.0
-	w.ViolationBudget = &tight
+	w := withViolationBudget(loadWorkload(t, "testdata/correctness.yaml"), 1)
 	bench, safety := adrtest.Folders(t)
 	in, err := LoadInputs([]string{bench, safety})
 	if err != nil {

@@ -14,10 +14,7 @@ import (
 // store that promotes nothing is spared it, and no model sizes it: the lab's count is
 // missing evidence, in no figure a year.
 func TestAPlannedFailoverReadsOnlyItsOwnVariants(t *testing.T) {
-	w, err := workload.Load("testdata/efficiency.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, "testdata/efficiency.yaml")
 	rep := adrtest.HandReport("failover-loss", adrtest.HandVariant("none-delay-0ms", results.Violations, 4, 4),
 		adrtest.HandVariant("planned-delay-0ms", results.Violations, 5, 1))
 	at := func(es []Exposure, k workload.FaultKind) Exposure { return es[slices.Index(workload.FaultKinds, k)] }

@@ -4,18 +4,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/lockbench/lockbench/adr/workload"
 )
 
 // A mutex held half the time makes acquire wait for the holder: when one attempt keeps
 // the budget and the acquire does not, the reason says it is the wait, with both
 // figures; when the attempt breaks the budget too, or no attempt was recorded, it does not.
 func TestABudgetBrokenByTheWaitSaysSo(t *testing.T) {
-	w, err := workload.Load("testdata/efficiency.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := loadWorkload(t, "testdata/efficiency.yaml")
 	budget := w.SLO.Budget
 	for _, c := range []struct {
 		name     string

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -251,16 +249,7 @@ func TestEveryBadInputExitsTwoNamingItAndTouchesNothing(t *testing.T) {
 				for _, a := range c.args {
 					args = append(args, expandBadArg(t, a, out, good, configDir))
 				}
-				var stderr bytes.Buffer
-				if code := run(args, strings.NewReader(""), io.Discard, &stderr); code != exitUsage {
-					t.Errorf("exit %d, want %d (stderr %q)", code, exitUsage, stderr.String())
-				}
-				if !strings.Contains(stderr.String(), c.want) {
-					t.Errorf("stderr %q does not name %q", stderr.String(), c.want)
-				}
-				if _, err := os.Stat(out); !os.IsNotExist(err) {
-					t.Errorf("%s exists after bad input (%v)", out, err)
-				}
+				refusesBadInput(t, args, out, c.want)
 				if after := folderBytes(t, good); !reflect.DeepEqual(after, before) {
 					t.Errorf("the results folder given changed: %d files before, %d after", len(before), len(after))
 				}

@@ -16,10 +16,8 @@ import (
 
 func TestCapacityRefusesBadInputNamingTheFieldAndCreatesNothing(t *testing.T) {
 	dir := t.TempDir()
-	unknown := filepath.Join(dir, "unknown.yaml")
-	os.WriteFile(unknown, []byte("strategies: [single]\nprecission: 5%\n"), 0o644)
-	badPrecision := filepath.Join(dir, "precision.yaml")
-	os.WriteFile(badPrecision, []byte("precision: 100%\n"), 0o644)
+	unknown := writeTestFile(t, dir, "unknown.yaml", "strategies: [single]\nprecission: 5%\n")
+	badPrecision := writeTestFile(t, dir, "precision.yaml", "precision: 100%\n")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -50,25 +48,14 @@ func TestCapacityRefusesBadInputNamingTheFieldAndCreatesNothing(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			var stderr bytes.Buffer
-			code := run(append([]string{"capacity", "--out", out}, tc.args...), strings.NewReader(""), io.Discard, &stderr)
-			if code != exitUsage {
-				t.Errorf("exit %d, want %d (stderr %q)", code, exitUsage, stderr.String())
-			}
-			if !strings.Contains(stderr.String(), tc.want) {
-				t.Errorf("stderr %q does not name %q", stderr.String(), tc.want)
-			}
-			if _, err := os.Stat(out); !os.IsNotExist(err) {
-				t.Errorf("%s exists after bad input", out)
-			}
+			refusesBadInput(t, append([]string{"capacity", "--out", out}, tc.args...), out, tc.want)
 		})
 	}
 }
 
 func TestFlagsOverrideTheCapacityConfigFile(t *testing.T) {
 	dir := t.TempDir()
-	file := filepath.Join(dir, "c.yaml")
-	os.WriteFile(file, []byte("strategies: [redlock]\nslo: p99.9=2ms\nprecision: 10%\nclients: [8, 16]\n"), 0o644)
+	file := writeTestFile(t, dir, "c.yaml", "strategies: [redlock]\nslo: p99.9=2ms\nprecision: 10%\nclients: [8, 16]\n")
 	cli := newCapacityCLI(io.Discard)
 	if err := cli.fs.Parse([]string{"--config", file, "--precision", "2%"}); err != nil {
 		t.Fatal(err)

@@ -70,11 +70,7 @@ func TestThreeWorkersMergeIntoAFolderReportReads(t *testing.T) {
 	cfg.RunID += "-whole"
 	whole := runShares(t, topo, cfg, 0)[0]
 
-	merged := filepath.Join(t.TempDir(), "merged")
-	var stdout, stderr bytes.Buffer
-	if code := run(append([]string{"merge", "--out", merged}, workers...), nil, &stdout, &stderr); code != 0 {
-		t.Fatalf("merge: exit %d: %s", code, stderr.String())
-	}
+	merged := mergeWorkers(t, workers)
 	got, err := resultsdir.ReadRun(merged)
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +104,7 @@ func TestThreeWorkersMergeIntoAFolderReportReads(t *testing.T) {
 			t.Errorf("%s: target rate %v, worker 0's share %v, achieved %v; want 300, 100 and some", c.Name, c.Load.TargetRate, c.Workers[0].Rate, c.Load.AchievedRate)
 		}
 	}
+	var stderr bytes.Buffer
 	if code := run([]string{"report", merged}, nil, io.Discard, &stderr); code != 0 {
 		t.Fatalf("report on the merged folder: exit %d: %s", code, stderr.String())
 	}

@@ -19,10 +19,7 @@ import (
 func TestResumeOfNoLockbenchFolderIsRefusedAndWritesNothing(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-run")
 	empty := t.TempDir()
-	file := filepath.Join(t.TempDir(), "results.json")
-	if err := os.WriteFile(file, []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := writeTestFile(t, t.TempDir(), "results.json", "{}")
 	for _, c := range []struct {
 		args []string
 		want string

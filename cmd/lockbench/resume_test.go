@@ -45,19 +45,13 @@ func copyFolder(t *testing.T, dir string) string {
 // otherRedisServer rewrites the redis-server version results.json recorded in dir.
 func otherRedisServer(t *testing.T, dir string) {
 	t.Helper()
-	path := filepath.Join(dir, "results.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := `"redis_server": "`
-	if !bytes.Contains(b, []byte(old)) {
-		t.Fatalf("%s records no redis_server: the refusal below would prove nothing", path)
-	}
-	b = bytes.Replace(b, []byte(old), []byte(old+"Redis server v=0.0.1 (not this one) "), 1)
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editResultsJSON(t, dir, func(path string, b []byte) []byte {
+		old := `"redis_server": "`
+		if !bytes.Contains(b, []byte(old)) {
+			t.Fatalf("%s records no redis_server: the refusal below would prove nothing", path)
+		}
+		return bytes.Replace(b, []byte(old), []byte(old+"Redis server v=0.0.1 (not this one) "), 1)
+	})
 }
 
 // refusedResume runs args against folder and wants exit 2, a message naming want,

@@ -8,9 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
@@ -35,29 +33,10 @@ func TestRunResumedAfterCtrlCHasEveryCellOnce(t *testing.T) {
 	var stdout, stderr lockedBuffer
 	code := make(chan int, 1)
 	go func() { code <- run(with(resumedRun, "--out", out), nil, &stdout, &stderr) }()
-	deadline := time.After(2 * time.Minute)
-	for !strings.Contains(stdout.String(), "[1/4]") {
-		select {
-		case c := <-code:
-			t.Fatalf("the run ended (exit %d) before its first cell: %s%s", c, stdout.String(), stderr.String())
-		case <-deadline:
-			t.Fatalf("no cell finished in two minutes: %s%s", stdout.String(), stderr.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case c := <-code:
-		if c != exitInterrupted {
-			t.Fatalf("exit %d after SIGINT, want %d: %s", c, exitInterrupted, stderr.String())
-		}
-	case <-time.After(2 * time.Minute):
-		t.Fatal("the run did not stop after SIGINT")
-	}
-	if left := redisChildren(t); len(left) > 0 {
-		t.Errorf("redis-server pids %v still run after the interrupted run returned", left)
+	// The first cell is finished: the interrupt cuts the run between cells.
+	awaitOutput(t, &stdout, "[1/4]", code, &stdout, &stderr)
+	if c := interruptRun(t, code, &stderr); c != exitInterrupted {
+		t.Fatalf("exit %d after SIGINT, want %d: %s", c, exitInterrupted, stderr.String())
 	}
 	cut, err := resultsdir.ReadRun(out)
 	if err != nil {
@@ -73,13 +52,10 @@ func TestRunResumedAfterCtrlCHasEveryCellOnce(t *testing.T) {
 	refusedResume(t, replaced(resume, "--repeat", "3"), out, "repeat is 3 here, 2 there")
 	refusedResume(t, replaced(resume, "--duration", "400ms"), out, "duration is 400ms here, 300ms there")
 	refusedResume(t, with(resume, "--out", out), out, "takes the place of --out")
-	config := filepath.Join(t.TempDir(), "other.yaml")
 	// The flags override the file's axes, not its retry delay.
-	os.WriteFile(config, []byte("retry_delay: 1ms\nsweeps:\n  - strategies: [single]\n"), 0o644)
+	config := writeTestFile(t, t.TempDir(), "other.yaml", "retry_delay: 1ms\nsweeps:\n  - strategies: [single]\n")
 	refusedResume(t, with(resume, "--config", config), out, "retry_delay is 1ms here, 0s there")
-	other := copyFolder(t, out)
-	otherRedisServer(t, other)
-	refusedResume(t, with(resumedRun, "--resume", other), other, "redis_server is")
+	refusedOnOtherRedisServer(t, resumedRun, out)
 	alone := []string{"run", "--resume", out}
 	refusedResume(t, with(alone, "--seed", "4"), out, "seed is 4 here, 3 there")
 	refusedResume(t, with(alone, "--clients", "1,4"), out, "sweeps[0].clients is [1 4] here, [1 2] there")

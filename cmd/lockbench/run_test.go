@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,12 +16,9 @@ import (
 
 func TestRunRefusesBadInputAndCreatesNothing(t *testing.T) {
 	dir := t.TempDir()
-	badConfig := filepath.Join(dir, "bad.yaml")
-	os.WriteFile(badConfig, []byte("sweeps:\n  - strategies: [single]\n    clientz: [8]\n"), 0o644)
-	emptyConfig := filepath.Join(dir, "empty.yaml")
-	os.WriteFile(emptyConfig, []byte("\n"), 0o644)
-	wrongType := filepath.Join(dir, "wrong.yaml")
-	os.WriteFile(wrongType, []byte("warmup: [1s]\n"), 0o644)
+	badConfig := writeTestFile(t, dir, "bad.yaml", "sweeps:\n  - strategies: [single]\n    clientz: [8]\n")
+	emptyConfig := writeTestFile(t, dir, "empty.yaml", "\n")
+	wrongType := writeTestFile(t, dir, "wrong.yaml", "warmup: [1s]\n")
 	cases := map[string][]string{
 		"consul":                  {"--strategies", "consul"},
 		"clients = 0":             {"--clients", "0"},
@@ -52,17 +48,7 @@ func TestRunRefusesBadInputAndCreatesNothing(t *testing.T) {
 	}
 	for want, args := range cases {
 		out := filepath.Join(dir, "out-"+strings.ReplaceAll(want, " ", "_"))
-		var stderr bytes.Buffer
-		code := run(append([]string{"run", "--out", out}, args...), nil, io.Discard, &stderr)
-		if code != exitUsage {
-			t.Errorf("%v: exit %d, want %d (%s)", args, code, exitUsage, stderr.String())
-		}
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("%v: message %q does not name %q", args, stderr.String(), want)
-		}
-		if _, err := os.Stat(out); !os.IsNotExist(err) {
-			t.Errorf("%v: results folder created for bad input", args)
-		}
+		refusesBadInput(t, append([]string{"run", "--out", out}, args...), out, want)
 	}
 }
 

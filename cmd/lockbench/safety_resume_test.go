@@ -88,9 +88,7 @@ func TestSafetyKilledAfterAJudgedTrialResumesAsIfNeverStopped(t *testing.T) {
 	refusedResume(t, replaced(resume, "--scenario", "unsafe-release"), out, `scenarios is [unsafe-release] here, [setnx-expire] there`)
 	refusedResume(t, with(resume, "--param", "ttl=300ms"), out, `params[ttl] is "300ms" here, absent there`)
 	refusedResume(t, with(resume, "--out", out), out, "takes the place of --out")
-	other := copyFolder(t, out)
-	otherRedisServer(t, other)
-	refusedResume(t, with(killedSafety, "--resume", other), other, "redis_server is")
+	refusedOnOtherRedisServer(t, killedSafety, out)
 	alone := []string{"safety", "--resume", out}
 	refusedResume(t, with(alone, "--seed", "12"), out, "seed is 12 here, 11 there")
 	refusedResume(t, with(alone, "--scenario", "unsafe-release"), out, `scenarios is [unsafe-release] here, [setnx-expire] there`)
@@ -197,23 +195,19 @@ func trialsByVariant(res results.Results) map[string][]results.Trial {
 // before safety runs recorded what they were asked.
 func dropRecordedCommand(t *testing.T, dir string) {
 	t.Helper()
-	path := filepath.Join(dir, "results.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(b, &fields); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := fields["command"]; !ok {
-		t.Fatalf("%s records no command: the refusal would prove nothing", path)
-	}
-	delete(fields, "command")
-	if b, err = json.Marshal(fields); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editResultsJSON(t, dir, func(path string, b []byte) []byte {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(b, &fields); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := fields["command"]; !ok {
+			t.Fatalf("%s records no command: the refusal would prove nothing", path)
+		}
+		delete(fields, "command")
+		b, err := json.Marshal(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	})
 }

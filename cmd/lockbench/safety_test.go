@@ -12,7 +12,6 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/lockbench/lockbench/safety"
 	"github.com/lockbench/lockbench/safety/results"
@@ -44,16 +43,7 @@ func TestSafetyBadInputExitsTwoAndWritesNothing(t *testing.T) {
 		for _, a := range c.args {
 			args = append(args, strings.ReplaceAll(a, "OUT", out))
 		}
-		var stdout, stderr bytes.Buffer
-		if code := run(args, nil, &stdout, &stderr); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d (stderr %s)", c.args, code, exitUsage, stderr.String())
-		}
-		if !strings.Contains(stderr.String(), c.want) {
-			t.Errorf("%v: error %q does not name %s", c.args, stderr.String(), c.want)
-		}
-		if _, err := os.Stat(out); !os.IsNotExist(err) {
-			t.Errorf("%v: %s exists after bad input", c.args, out)
-		}
+		refusesBadInput(t, args, out, c.want)
 	}
 }
 
@@ -175,32 +165,12 @@ func TestSafetyCtrlCClosesServersAndExits130(t *testing.T) {
 		code <- run([]string{"safety", "--scenario", "unsafe-release", "--trials", "100000", "--out", out}, nil, &stdout, &stderr)
 	}()
 	// A trial has ended: the scenario's server is up and more trials are under way.
-	deadline := time.After(2 * time.Minute)
-	for !strings.Contains(stderr.String(), "trial 0:") {
-		select {
-		case c := <-code:
-			t.Fatalf("the run ended (exit %d) before its first trial: %s", c, stderr.String())
-		case <-deadline:
-			t.Fatalf("no trial ended in two minutes: %s", stderr.String())
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+	awaitOutput(t, &stderr, "trial 0:", code, &stdout, &stderr)
 	if len(redisChildren(t)) == 0 {
 		t.Fatal("no redis-server of this process is running: the check below would prove nothing")
 	}
-	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case c := <-code:
-		if c != exitInterrupted {
-			t.Errorf("exit %d after SIGINT, want %d: %s", c, exitInterrupted, stderr.String())
-		}
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("the run did not stop after SIGINT: %s", stderr.String())
-	}
-	if left := redisChildren(t); len(left) > 0 {
-		t.Errorf("redis-server pids %v still run after the interrupted run returned", left)
+	if c := interruptRun(t, code, &stderr); c != exitInterrupted {
+		t.Errorf("exit %d after SIGINT, want %d: %s", c, exitInterrupted, stderr.String())
 	}
 	// The only scenario was cut short: the trials it finished are kept, marked so.
 	res, err := results.Read(out)

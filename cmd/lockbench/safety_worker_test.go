@@ -28,17 +28,7 @@ func TestSafetyWorkerBadInputExitsTwoAndWritesNothing(t *testing.T) {
 	}
 	for _, c := range cases {
 		out := filepath.Join(t.TempDir(), "results")
-		args := append([]string{"safety", "--scenario", "setnx-expire", "--out", out}, c.args...)
-		var stdout, stderr bytes.Buffer
-		if code := run(args, nil, &stdout, &stderr); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d (stderr %s)", c.args, code, exitUsage, stderr.String())
-		}
-		if !strings.Contains(stderr.String(), c.want) {
-			t.Errorf("%v: error %q does not say %q", c.args, stderr.String(), c.want)
-		}
-		if _, err := os.Stat(out); !os.IsNotExist(err) {
-			t.Errorf("%v: %s exists after bad input", c.args, out)
-		}
+		refusesBadInput(t, append([]string{"safety", "--scenario", "setnx-expire", "--out", out}, c.args...), out, c.want)
 	}
 }
 
@@ -66,11 +56,7 @@ func safetyCampaign(t *testing.T, scenario string, trials, seed, of int) []strin
 // mergeCampaign runs `lockbench merge` on the workers' folders and reads the result.
 func mergeCampaign(t *testing.T, dirs []string) (string, results.Results) {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "merged")
-	var stdout, stderr bytes.Buffer
-	if code := run(append([]string{"merge", "--out", out}, dirs...), nil, &stdout, &stderr); code != 0 {
-		t.Fatalf("merge: exit %d: %s", code, stderr.String())
-	}
+	out := mergeWorkers(t, dirs)
 	res, err := results.Read(out)
 	if err != nil {
 		t.Fatal(err)
