@@ -230,3 +230,27 @@ func StoreClients(ctx context.Context, st Store, topo topologies.Topology, fence
 	}
 	return clients, closeAll, nil
 }
+
+// SingleClient is a recorded client of a plain Redis lock on the node at addr; closing
+// its Locker is the caller's. A lock that cannot be made is the trial's setup error.
+func SingleClient(ctx context.Context, id, addr string, rec *history.Recorder) (*Client, error) {
+	l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
+	if err != nil {
+		return nil, Failed("setup", err)
+	}
+	return NewClient(id, l, rec), nil
+}
+
+// WarmUp takes and releases key once on l, so that a cluster client has learnt the slot
+// map and dialled the key's master before a fault: a cold client would find them out
+// during it. A failure is the trial's setup error.
+func WarmUp(ctx context.Context, l locks.Locker, key string) error {
+	lease, err := l.Acquire(ctx, key, time.Minute)
+	if err != nil {
+		return Failed("setup", err)
+	}
+	if err := l.Release(ctx, lease); err != nil {
+		return Failed("setup", err)
+	}
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -100,4 +101,12 @@ func (c Config) timers(zombie bool) topologies.SentinelTimers {
 		t.InfoPeriod = min(max(5*ping-350*time.Millisecond, 100*time.Millisecond), 800*time.Millisecond)
 	}
 	return t
+}
+
+// ReadDeploymentParams reads the params every scenario on the sentinel deployments
+// shares: how sentinel fails over, and how the deployments are kept between trials.
+func ReadDeploymentParams(p lab.Values) Config {
+	return Config{DownAfter: p.Duration("down-after"), FailoverTimeout: p.Duration("failover-timeout"),
+		PromotionTimeout: p.Duration("promotion-timeout"), Reuse: p.Bool("reuse"), Deployments: p.Int("deployments"),
+		ReformTimeout: p.Duration("reform-timeout")}
 }

@@ -42,17 +42,32 @@ func ProveCut(ctx context.Context, t *lab.Trial, master topologies.Node) error {
 	return nil
 }
 
+// ProveKeyThenContest ends a trial on the node that is master after the fault: A's key
+// read there is the proof (where names the node as the proof says it), B then tries
+// for the lock there, and A leaves the resource.
+func ProveKeyThenContest(ctx context.Context, t *lab.Trial, kr lab.KeyReader, topo topologies.Topology, master topologies.Node, where string, a *lab.Client, res *lab.Resource, lease locks.Lease) error {
+	state, err := lab.ObserveKey(ctx, t, kr, topo, master, t.Key)
+	if err != nil {
+		return err
+	}
+	t.Prove("read %s on %s: %s", t.Key, where, DescribeKey(state, lease.Token))
+	if err := SecondHolder(ctx, t, res, master); err != nil {
+		return err
+	}
+	a.Leave(res, lease)
+	return nil
+}
+
 // SecondHolder is client B, which knows the new master: granted, it works briefly
 // inside the resource; refused because the key is there, it stops. A master refusing
 // writes for want of replicas (min-replicas) is waited out for a while; anything
 // else, or no answer in time, ends the trial as an error.
 func SecondHolder(ctx context.Context, t *lab.Trial, res *lab.Resource, master topologies.Node) error {
-	l, err := locks.NewSingle(ctx, master.Addr(), locks.RedisOptions{})
+	b, err := lab.SingleClient(ctx, "B", master.Addr(), t.Rec)
 	if err != nil {
-		return lab.Failed("setup", err)
+		return err
 	}
-	defer l.Close()
-	b := lab.NewClient("B", l, t.Rec)
+	defer b.Locker.Close()
 	patience := time.Now().Add(SecondClientPatience)
 	for {
 		lease, err := b.Acquire(ctx, t.Key, time.Minute)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -130,6 +131,26 @@ func fencedCycle(ctx context.Context, c *lab.Client, key string, r1 *lab.Resourc
 	return nil
 }
 
+// fencedCycles runs n fencedCycles in a row, stopping at the first error.
+func fencedCycles(ctx context.Context, c *lab.Client, key string, n int, r1 *lab.Resource, writeTo ...*lab.Resource) error {
+	for i := 0; i < n; i++ {
+		if err := fencedCycle(ctx, c, key, r1, writeTo...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fencedClient is a recorded client of st's fenced lock; closing its Locker is the
+// caller's.
+func fencedClient(ctx context.Context, st lab.Store, topo topologies.Topology, id string, rec *history.Recorder) (*lab.Client, error) {
+	l, err := st.Locker(ctx, topo, true)
+	if err != nil {
+		return nil, lab.Failed("setup", err)
+	}
+	return lab.NewClient(id, l, rec), nil
+}
+
 func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologies.Spec, v fenceVariant, t *lab.Trial, cycles int, promotion time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+promotion)
 	defer cancel()
@@ -142,16 +163,13 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologie
 	r1 := lab.NewResource("resource-1", true, t.Rec)
 	r2 := lab.NewResource("resource-2", true, t.Rec) // a second store the holders update last
 
-	la, err := st.Locker(ctx, topo, true)
+	a, err := fencedClient(ctx, st, topo, "A", t.Rec)
 	if err != nil {
-		return lab.Failed("setup", err)
+		return err
 	}
-	defer la.Close()
-	a := lab.NewClient("A", la, t.Rec)
-	for i := 0; i < cycles; i++ {
-		if err := fencedCycle(ctx, a, t.Key, r1, r1, r2); err != nil {
-			return err
-		}
+	defer a.Locker.Close()
+	if err := fencedCycles(ctx, a, t.Key, cycles, r1, r1, r2); err != nil {
+		return err
 	}
 	primary, err := lab.PrimaryOf(ctx, st, topo, t.Key)
 	if err != nil {
@@ -173,10 +191,8 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologie
 		}
 	}
 	// A's last cycles reach resource-1 only: A dies before updating resource-2.
-	for i := 0; i < cycles; i++ {
-		if err := fencedCycle(ctx, a, t.Key, r1, r1); err != nil {
-			return err
-		}
+	if err := fencedCycles(ctx, a, t.Key, cycles, r1, r1); err != nil {
+		return err
 	}
 	if err := beforeKill(ctx); err != nil {
 		return lab.Failed("nemesis", err)
@@ -192,16 +208,13 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologie
 	if restarted != nil {
 		t.Input("restarted_server_leads", lab.BoolFloat(next.Name() == restarted.Name()))
 	}
-	lb, err := st.Locker(ctx, topo, true)
+	b, err := fencedClient(ctx, st, topo, "B", t.Rec)
 	if err != nil {
-		return lab.Failed("setup", err)
+		return err
 	}
-	defer lb.Close()
-	b := lab.NewClient("B", lb, t.Rec)
-	for i := 0; i < cycles; i++ {
-		if err := fencedCycle(ctx, b, t.Key, r1, r1, r2); err != nil {
-			return err
-		}
+	defer b.Locker.Close()
+	if err := fencedCycles(ctx, b, t.Key, cycles, r1, r1, r2); err != nil {
+		return err
 	}
 	t.Input("fence_a_last", float64(last))
 	t.Input("fence_b_last", float64(r1.Stats().HighestFence))

@@ -100,12 +100,8 @@ func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec to
 	// A cluster client learns the slot map and the command table at its first command,
 	// from any node: that must happen before a replica is paused, or the grant waits
 	// out the pause (seen: pauses ending at the kill, not lag after the grant).
-	warm, err := locker.Acquire(ctx, t.Key+":warm", time.Minute)
-	if err != nil {
-		return lab.Failed("setup", err)
-	}
-	if err := locker.Release(ctx, warm); err != nil {
-		return lab.Failed("setup", err)
+	if err := lab.WarmUp(ctx, locker, t.Key+":warm"); err != nil {
+		return err
 	}
 	a := lab.NewClient("A", locker, t.Rec)
 	res := lab.NewResource("resource", false, t.Rec)

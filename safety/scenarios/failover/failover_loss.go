@@ -41,13 +41,9 @@ var failoverGuards = []sentinelrig.Guard{
 // plannedMode: no guard, and SENTINEL FAILOVER (host patching) instead of a kill.
 const plannedMode = "planned"
 
-func guardModes() []string {
-	names := make([]string, len(failoverGuards))
-	for i, g := range failoverGuards {
-		names[i] = g.Mode
-	}
-	return names
-}
+func guardModes() []string { return lab.CatalogueNames(failoverGuards, guardMode) }
+
+func guardMode(g sentinelrig.Guard) string { return g.Mode }
 
 func (failoverLoss) Params() []lab.Param {
 	return []lab.Param{
@@ -78,22 +74,13 @@ const zombieProbeInterval = 20 * time.Millisecond
 
 // readFailoverConfig reads the params of a run of trials trials per variant.
 func readFailoverConfig(p lab.Values, trials int) sentinelrig.Config {
-	c := sentinelrig.Config{
-		Delays: p.Durations("delays"), LagMax: p.Duration("lag-max"), WaitTimeout: p.Duration("wait-timeout"),
-		Cut: p.String("cut"), DownAfter: p.Duration("down-after"), FailoverTimeout: p.Duration("failover-timeout"),
-		PromotionTimeout: p.Duration("promotion-timeout"), ZombieWatch: p.Duration("zombie-watch"),
-		Reuse: p.Bool("reuse"), Deployments: p.Int("deployments"), ReformTimeout: p.Duration("reform-timeout"),
-		// No more at once than a variant has trials: the pool holds deployments for each.
-		Parallel: min(p.Int("parallel"), max(trials, 1)),
-	}
+	c := sentinelrig.ReadDeploymentParams(p)
+	c.Delays, c.LagMax, c.WaitTimeout = p.Durations("delays"), p.Duration("lag-max"), p.Duration("wait-timeout")
+	c.Cut, c.ZombieWatch = p.String("cut"), p.Duration("zombie-watch")
+	// No more at once than a variant has trials: the pool holds deployments for each.
+	c.Parallel = min(p.Int("parallel"), max(trials, 1))
 	c.LinkKill = c.Cut == "link-kill"
-	for _, m := range p.Strings("modes") {
-		for _, g := range failoverGuards {
-			if g.Mode == m {
-				c.Guards = append(c.Guards, g)
-			}
-		}
-	}
+	c.Guards = lab.PickNamed(failoverGuards, p.Strings("modes"), guardMode)
 	return c
 }
 

@@ -171,16 +171,7 @@ func afterPromotion(ctx context.Context, t *lab.Trial, kr lab.KeyReader, topo to
 			return err
 		}
 	}
-	state, err := lab.ObserveKey(ctx, t, kr, topo, next, t.Key)
-	if err != nil {
-		return err
-	}
-	t.Prove("read %s on the promoted %s: %s", t.Key, next.Name(), sentinelrig.DescribeKey(state, lease.Token))
-	if err := sentinelrig.SecondHolder(ctx, t, res, next); err != nil {
-		return err
-	}
-	a.Leave(res, lease)
-	return nil
+	return sentinelrig.ProveKeyThenContest(ctx, t, kr, topo, next, "the promoted "+next.Name(), a, res, lease)
 }
 
 // enterThenWait has A take the lock for a minute, enter the resource and stay there

@@ -32,12 +32,11 @@ func zombieTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topolo
 	if err != nil {
 		return err
 	}
-	lb, err := locks.NewSingle(ctx, next.Addr(), locks.RedisOptions{})
+	b, err := lab.SingleClient(ctx, "B", next.Addr(), t.Rec)
 	if err != nil {
-		return lab.Failed("setup", err)
+		return err
 	}
-	defer lb.Close()
-	b := lab.NewClient("B", lb, t.Rec)
+	defer b.Locker.Close()
 	leaseB, err := b.Acquire(ctx, t.Key, time.Minute)
 	if err != nil {
 		return lab.Failed("first-acquire", fmt.Errorf("B on the new master %s: %w", next.Name(), err))
@@ -55,12 +54,11 @@ func zombieTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topolo
 		return err
 	}
 	// A's client still points at the old master, as a client with a fixed address does.
-	la, err := locks.NewSingle(ctx, old.Addr(), locks.RedisOptions{})
+	a, err := lab.SingleClient(ctx, "A", old.Addr(), t.Rec)
 	if err != nil {
-		return lab.Failed("setup", err)
+		return err
 	}
-	defer la.Close()
-	a := lab.NewClient("A", la, t.Rec)
+	defer a.Locker.Close()
 	leaseA, errA := a.Acquire(ctx, t.Key, time.Minute)
 	switch {
 	case errA == nil:

@@ -43,12 +43,8 @@ func (tr clusterSplitTrial) run(ctx context.Context) error {
 	defer la.Close()
 	// The cluster client learns the slot map and dials the master at its first command:
 	// before the cut, as a client that was running when the network split.
-	warm, err := la.Acquire(ctx, "lockbench:warm:{"+t.Key+"}", time.Minute)
-	if err != nil {
-		return lab.Failed("setup", err)
-	}
-	if err := la.Release(ctx, warm); err != nil {
-		return lab.Failed("setup", err)
+	if err := lab.WarmUp(ctx, la, "lockbench:warm:{"+t.Key+"}"); err != nil {
+		return err
 	}
 	a := lab.NewClient("A", la, t.Rec)
 	res := lab.NewResource("resource", false, t.Rec)
@@ -147,12 +143,7 @@ func (tr clusterSplitTrial) lockOnMajority(ctx context.Context, next, old topolo
 		if b != nil {
 			lease, err := b.Acquire(ctx, tr.t.Key, tr.c.ttl)
 			if err == nil {
-				granted := time.Now()
-				if err := b.Enter(ctx, res, lease); err != nil {
-					b.Locker.Close()
-					return bResult{err: err}
-				}
-				return bResult{client: b, lease: lease, grantedAt: granted, enteredAt: time.Now(), close: func() { b.Locker.Close() }}
+				return grantedB(ctx, b, res, lease)
 			}
 			if time.Now().After(deadline) {
 				b.Locker.Close()

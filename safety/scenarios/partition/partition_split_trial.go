@@ -39,12 +39,11 @@ func (c splitBrainConfig) trial(ctx context.Context, topo topologies.Topology, t
 	}
 	res := lab.NewResource("resource", false, t.Rec)
 	// A's client has the old master's address and reaches it from the host.
-	la, err := locks.NewSingle(ctx, old.Addr(), locks.RedisOptions{})
+	a, err := lab.SingleClient(ctx, "A", old.Addr(), t.Rec)
 	if err != nil {
-		return lab.Failed("setup", err)
+		return err
 	}
-	defer la.Close()
-	a := lab.NewClient("A", la, t.Rec)
+	defer a.Locker.Close()
 
 	defer part.HealAll()
 	if err := topologies.Isolate(part, old, topo.Nodes()); err != nil {
@@ -112,31 +111,36 @@ type bResult struct {
 	err                  error
 }
 
+// grantedB is B's result from its grant on: B enters res, and its locker stays open
+// until the trial is done with B.
+func grantedB(ctx context.Context, b *lab.Client, res *lab.Resource, lease locks.Lease) bResult {
+	granted := time.Now()
+	if err := b.Enter(ctx, res, lease); err != nil {
+		b.Locker.Close()
+		return bResult{err: err}
+	}
+	return bResult{client: b, lease: lease, grantedAt: granted, enteredAt: time.Now(), close: func() { b.Locker.Close() }}
+}
+
 // lockOnNewMaster is B: a client of the promoted master, which takes the lock A holds
 // on the old one (the cut kept A's key from the replicas).
 func (c splitBrainConfig) lockOnNewMaster(ctx context.Context, next topologies.Node, res *lab.Resource, t *lab.Trial) bResult {
-	lb, err := locks.NewSingle(ctx, next.Addr(), locks.RedisOptions{})
+	b, err := lab.SingleClient(ctx, "B", next.Addr(), t.Rec)
 	if err != nil {
-		return bResult{err: lab.Failed("setup", err)}
+		return bResult{err: err}
 	}
-	b := lab.NewClient("B", lb, t.Rec)
 	deadline := time.Now().Add(bPatience)
 	for {
 		lease, err := b.Acquire(ctx, t.Key, c.ttl)
 		if err == nil {
-			granted := time.Now()
-			if err := b.Enter(ctx, res, lease); err != nil {
-				lb.Close()
-				return bResult{err: err}
-			}
-			return bResult{client: b, lease: lease, grantedAt: granted, enteredAt: time.Now(), close: func() { lb.Close() }}
+			return grantedB(ctx, b, res, lease)
 		}
 		if !lab.IsReplicationRefusal(err) && !errors.Is(err, locks.ErrNotAcquired) || time.Now().After(deadline) {
-			lb.Close()
+			b.Locker.Close()
 			return bResult{err: lab.Failed("second-acquire", fmt.Errorf("B on the new master %s: %w", next.Name(), err))}
 		}
 		if err := lab.Sleep(ctx, splitProbeInterval); err != nil {
-			lb.Close()
+			b.Locker.Close()
 			return bResult{err: err}
 		}
 	}

@@ -2,7 +2,6 @@ package redlock
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -99,26 +98,10 @@ func (s redlockQuorum) restartTrial(ctx context.Context, topo topologies.Topolog
 	t.Prove("%s's key on nodes %v at its grant, on %v after %s restarted; other owners' keys on %v",
 		a.ID, g.atGrant.Holding, after.Holding, victim.Name(), after.Foreign)
 
-	tryCtx, tryCancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	leaseB, err := b.AcquireUntil(tryCtx, lease.Key, ttl, 20*time.Millisecond)
-	tryCancel()
-	switch {
-	case err == nil:
-		_ = b.Enter(ctx, res, leaseB)
-		b.Write(ctx, res, leaseB)
-		b.Leave(res, leaseB)
-		_ = b.Release(ctx, leaseB)
-	case !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
-		return lab.Failed("second-acquire", err)
+	if err := secondTry(ctx, b, lease.Key, ttl, res, 0); err != nil {
+		return err
 	}
-	if time.Now().After(lease.ValidUntil) {
-		// An overlap after the winner's validity would be its own fault, not the restart's.
-		return lab.Failed("timing", fmt.Errorf("%s's validity ended before B was done: the %v TTL is too short for this machine", a.ID, ttl))
-	}
-	a.Write(ctx, res, lease)
-	a.Leave(res, lease)
-	_ = a.Release(ctx, lease) // refused where B took the majority: expected
-	return nil
+	return finishHolder(ctx, a, res, lease, ttl)
 }
 
 // restartEmptyProven restarts n with no data and proves it did by its new run_id.

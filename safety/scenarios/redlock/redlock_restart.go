@@ -166,27 +166,11 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 			aInside = false
 		}
 	}
-	tryCtx, tryCancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	leaseB, err := b.AcquireUntil(tryCtx, t.Key, ttl, 20*time.Millisecond)
-	tryCancel()
-	switch {
-	case err == nil:
-		_ = b.Enter(ctx, res, leaseB)
-		b.Write(ctx, res, leaseB)
-		_ = lab.Sleep(ctx, 50*time.Millisecond)
-		b.Leave(res, leaseB)
-		_ = b.Release(ctx, leaseB)
-	case !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
-		return lab.Failed("second-acquire", err)
+	if err := secondTry(ctx, b, t.Key, ttl, res, 50*time.Millisecond); err != nil {
+		return err
 	}
 	if aInside {
-		if time.Now().After(lease.ValidUntil) {
-			// An overlap after A's validity would be A's own fault, not the restart's.
-			return lab.Failed("timing", fmt.Errorf("A's validity ended before B was done: the %v TTL is too short for this machine", ttl))
-		}
-		a.Write(ctx, res, lease)
-		a.Leave(res, lease)
-		_ = a.Release(ctx, lease)
+		return finishHolder(ctx, a, res, lease, ttl)
 	}
 	return nil
 }

@@ -145,12 +145,11 @@ func crashTrial(ctx context.Context, topo topologies.Topology, c ttlConfig, v *t
 	defer l.Close()
 	timed := newTimedLocker(l, c.crashAfterExtends)
 	a := lab.NewClient("A", timed, t.Rec)
-	lb, err := locks.NewSingle(ctx, master.Addr(), locks.RedisOptions{})
+	b, err := lab.SingleClient(ctx, "B", master.Addr(), t.Rec)
 	if err != nil {
-		return lab.Failed("setup", err)
+		return err
 	}
-	defer lb.Close()
-	b := lab.NewClient("B", lb, t.Rec)
+	defer b.Locker.Close()
 	t.Input("ttl_ms", lab.Millis(v.ttl))
 
 	lease, err := a.Acquire(ctx, t.Key, v.ttl)

@@ -40,13 +40,9 @@ var objections = []objection{
 	{"b-restart-empty", "the master and the acknowledging replica restart empty together (node-restart-empty): what they acknowledged was only in memory"},
 }
 
-func objectionNames() []string {
-	names := make([]string, len(objections))
-	for i, o := range objections {
-		names[i] = o.name
-	}
-	return names
-}
+func objectionNames() []string { return lab.CatalogueNames(objections, objectionName) }
+
+func objectionName(o objection) string { return o.name }
 
 func (waitObjections) Params() []lab.Param {
 	return []lab.Param{
@@ -84,16 +80,8 @@ func readWaitObjectionsConfig(p lab.Values) waitObjectionsConfig {
 	c := waitObjectionsConfig{waits: p.Ints("waits"), lag: p.Duration("lag"), waitTimeout: p.Duration("wait-timeout"),
 		promotionTimeout: p.Duration("promotion-timeout"), cost: p.Bool("cost"), costLags: p.Durations("cost-lags"),
 		costWaits: p.Ints("cost-waits"), costSamples: p.Int("cost-samples"),
-		deployments: sentinelrig.Config{DownAfter: p.Duration("down-after"), FailoverTimeout: p.Duration("failover-timeout"),
-			PromotionTimeout: p.Duration("promotion-timeout"), Reuse: p.Bool("reuse"), Deployments: p.Int("deployments"),
-			ReformTimeout: p.Duration("reform-timeout")}}
-	for _, name := range p.Strings("objections") {
-		for _, o := range objections {
-			if o.name == name {
-				c.objections = append(c.objections, o)
-			}
-		}
-	}
+		deployments: sentinelrig.ReadDeploymentParams(p)}
+	c.objections = lab.PickNamed(objections, p.Strings("objections"), objectionName)
 	return c
 }
 

@@ -80,16 +80,7 @@ func objectionTrial(ctx context.Context, r *sentinelrig.Run, c waitObjectionsCon
 		return err
 	}
 	t.Input("fault_to_master_ms", lab.Millis(time.Since(granted)))
-	state, err := lab.ObserveKey(ctx, t, st, topo, master, t.Key)
-	if err != nil {
-		return err
-	}
-	t.Prove("read %s on the master %s after the fault: %s", t.Key, master.Name(), sentinelrig.DescribeKey(state, lease.Token))
-	if err := sentinelrig.SecondHolder(ctx, t, res, master); err != nil {
-		return err
-	}
-	a.Leave(res, lease)
-	return nil
+	return sentinelrig.ProveKeyThenContest(ctx, t, st, topo, master, "the master "+master.Name()+" after the fault", a, res, lease)
 }
 
 // proveOnlyAckerHas reads the master's replication state right after a WAIT 1 grant:
