@@ -1,21 +1,14 @@
 package adr
 
 import (
-	"math"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/safety/results"
 )
-
-func near(t *testing.T, what string, got, want float64) {
-	t.Helper()
-	if math.Abs(got-want) > 1e-4 {
-		t.Errorf("%s = %.6f, want %.6f", what, got, want)
-	}
-}
 
 // Wilson for 2 of 20 by hand: p = 0.1, z = 1.959964, z² = 3.841459;
 // centre = (0.1 + 3.841459/40) / (1 + 3.841459/20) = 0.196036/1.192073 = 0.164450;
@@ -24,9 +17,9 @@ func near(t *testing.T, what string, got, want float64) {
 // 4 x 2/20 = 0.4, 4 x 0.027866 = 0.111464, 4 x 0.301034 = 1.204136.
 func TestExpectedViolationsByHand(t *testing.T) {
 	e := PerYear(4, 1, results.ProportionOf(2, 20))
-	near(t, "central", e.Central, 0.4)
-	near(t, "lo", e.Lo, 0.111464)
-	near(t, "hi", e.Hi, 1.204136)
+	adrtest.Near(t, "central", e.Central, 0.4)
+	adrtest.Near(t, "lo", e.Lo, 0.111464)
+	adrtest.Near(t, "hi", e.Hi, 1.204136)
 }
 
 // One global lock taken every 2 s and held 1 s is held half the time (a mutex: holds
@@ -34,9 +27,9 @@ func TestExpectedViolationsByHand(t *testing.T) {
 // year, 5 of 5 broke: 5 a year.
 func TestAGlobalMutexIsHeldRateTimesHold(t *testing.T) {
 	o := workload.OccupancyOf(0.5, time.Second, workload.Keys{Count: 1, Distribution: workload.Uniform})
-	near(t, "any held", o.AnyHeld, 0.5)
-	near(t, "locks held", o.LocksHeld, 0.5)
-	near(t, "central", PerYear(10, o.AnyHeld, results.ProportionOf(5, 5)).Central, 5)
+	adrtest.Near(t, "any held", o.AnyHeld, 0.5)
+	adrtest.Near(t, "locks held", o.LocksHeld, 0.5)
+	adrtest.Near(t, "central", PerYear(10, o.AnyHeld, results.ProportionOf(5, 5)).Central, 5)
 }
 
 // Wilson's upper end at 0 of n is z²/(n + z²): below 0.1 from n = 3.841459 x 9 =
@@ -61,7 +54,7 @@ func TestZeroSeenTrialsByHand(t *testing.T) {
 func TestNothingSeenIsABoundNeverAZero(t *testing.T) {
 	m := &Measured{P: results.ProportionOf(0, 40)}
 	m.Year = PerYear(4, 1, m.P)
-	near(t, "hi", m.Year.Hi, 0.350488)
+	adrtest.Near(t, "hi", m.Year.Hi, 0.350488)
 	got := measuredText(m)
 	if want := "0 of 40 judged (below 8.8% per fault), so at most 0.350 a year"; got != want {
 		t.Fatalf("got %q, want %q", got, want)

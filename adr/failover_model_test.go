@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/safety/results"
 )
@@ -37,7 +38,7 @@ func TestCrashModelByHand(t *testing.T) {
 	if m.LagVariant != "rate-300" || m.WriteRate != 250 || m.Samples != 3 {
 		t.Errorf("chose %s at %v for %v/s with %d samples", m.LagVariant, m.LagRate, m.WriteRate, m.Samples)
 	}
-	near(t, "P(lost | held)", m.P.Central, 0.583333)
+	adrtest.Near(t, "P(lost | held)", m.P.Central, 0.583333)
 	if !(m.P.Lo < m.P.Central && m.P.Central < m.P.Hi) {
 		t.Errorf("interval %+v", m.P)
 	}
@@ -66,7 +67,7 @@ func TestCrashCheckCallsEachTrial(t *testing.T) {
 	if len(c.Rows) != 1 || c.Agree != 2 || c.Trials != 3 {
 		t.Fatalf("check %+v", c)
 	}
-	near(t, "predicted", c.Rows[0].Predicted, 2.0/3)
+	adrtest.Near(t, "predicted", c.Rows[0].Predicted, 2.0/3)
 	if c.Within != 1 { // 1 of 3 lost: 6-79% contains 67%
 		t.Errorf("within %d, interval %v", c.Within, c.Rows[0].Measured)
 	}

@@ -37,12 +37,12 @@ func TestPauseModelByHand(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := pauseModel(sizedWorkload(t, c.pause, "above: 100ms,"))
-		near(t, c.pause, m.Share, c.share)
+		adrtest.Near(t, c.pause, m.Share, c.share)
 		if m.Bound != c.bound {
 			t.Errorf("%s: bound %v, want %v (%s)", c.pause, m.Bound, c.bound, m.Why)
 		}
 	}
-	near(t, "997ms over TTL 1s, hold 5ms", pauseShare(997*time.Millisecond, time.Second, 5*time.Millisecond, 0), 0.4)
+	adrtest.Near(t, "997ms over TTL 1s, hold 5ms", pauseShare(997*time.Millisecond, time.Second, 5*time.Millisecond, 0), 0.4)
 }
 
 // With a watchdog the lease left is TTL minus the time since its last extension. TTL
@@ -52,14 +52,14 @@ func TestPauseModelByHand(t *testing.T) {
 // slower than the hold never extends within it: as without one.
 func TestPauseModelWithAWatchdogByHand(t *testing.T) {
 	ms := time.Millisecond
-	near(t, "990ms, every 20ms", pauseShare(990*ms, time.Second, 50*ms, 20*ms), 0.4)
-	near(t, "990ms, no watchdog", pauseShare(990*ms, time.Second, 50*ms, 0), 0.8)
-	near(t, "985ms, every 20ms", pauseShare(985*ms, time.Second, 50*ms, 20*ms), 0.2)
-	near(t, "997ms, hold 5ms, every 10ms", pauseShare(997*ms, time.Second, 5*ms, 10*ms), 0.4)
+	adrtest.Near(t, "990ms, every 20ms", pauseShare(990*ms, time.Second, 50*ms, 20*ms), 0.4)
+	adrtest.Near(t, "990ms, no watchdog", pauseShare(990*ms, time.Second, 50*ms, 0), 0.8)
+	adrtest.Near(t, "985ms, every 20ms", pauseShare(985*ms, time.Second, 50*ms, 20*ms), 0.2)
+	adrtest.Near(t, "997ms, hold 5ms, every 10ms", pauseShare(997*ms, time.Second, 5*ms, 10*ms), 0.4)
 	w := sizedWorkload(t, "longer_than: 100ms, at_most: 990ms,", "above: 100ms,")
 	w.HoldD, w.WatchdogD = 50*ms, 20*ms
 	m := pauseModel(w)
-	near(t, "at most 990ms, every 20ms", m.Share, 0.4)
+	adrtest.Near(t, "at most 990ms, every 20ms", m.Share, 0.4)
 	if !m.Bound || !strings.Contains(m.Assumes, "with a watchdog extending every 20ms") || !strings.Contains(m.Why, "past 980ms") {
 		t.Errorf("the model does not say its watchdog: %s; %s", m.Assumes, m.Why)
 	}
@@ -79,7 +79,7 @@ func TestJumpModelByHand(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := jumpModel(sizedWorkload(t, "longer_than: 1s,", c.jump))
-		near(t, c.jump, m.Share, c.share)
+		adrtest.Near(t, c.jump, m.Share, c.share)
 		if m.Bound != c.bound {
 			t.Errorf("%s: bound %v, want %v (%s)", c.jump, m.Bound, c.bound, m.Why)
 		}

@@ -4,14 +4,9 @@ import (
 	"math"
 	"testing"
 	"time"
-)
 
-func near(t *testing.T, what string, got, want float64) {
-	t.Helper()
-	if math.Abs(got-want) > 1e-4 {
-		t.Errorf("%s = %.6f, want %.6f", what, got, want)
-	}
-}
+	"github.com/lockbench/lockbench/adr/adrtest"
+)
 
 // 200 locks/s held 20 ms over 4 uniform keys: each key is held 200/4 x 0.02 = 1.0 of
 // the time: infeasible. Over 10 keys: u = 0.4 each; any held = 1 - 0.6^10 = 0.993953;
@@ -21,9 +16,9 @@ func TestUniformKeysShareTheRate(t *testing.T) {
 		t.Errorf("4 keys at u = %v: not refused", o.Busiest)
 	}
 	o := OccupancyOf(200, 20*time.Millisecond, Keys{Count: 10, Distribution: Uniform})
-	near(t, "busiest", o.Busiest, 0.4)
-	near(t, "any held", o.AnyHeld, 1-math.Pow(0.6, 10))
-	near(t, "locks held", o.LocksHeld, 4)
+	adrtest.Near(t, "busiest", o.Busiest, 0.4)
+	adrtest.Near(t, "any held", o.AnyHeld, 1-math.Pow(0.6, 10))
+	adrtest.Near(t, "locks held", o.LocksHeld, 4)
 }
 
 // Zipf with exponent 1 over 3 keys: shares 1, 1/2, 1/3 over 11/6 = 6/11, 3/11, 2/11.
@@ -31,10 +26,10 @@ func TestUniformKeysShareTheRate(t *testing.T) {
 // the busiest key takes 6 locks/s.
 func TestZipfKeysByHand(t *testing.T) {
 	o := OccupancyOf(11, 100*time.Millisecond, Keys{Count: 3, Distribution: Zipf, ZipfExponent: 1})
-	near(t, "busiest", o.Busiest, 0.6)
-	near(t, "busiest rate", o.BusiestRate, 6)
-	near(t, "any held", o.AnyHeld, 0.776)
-	near(t, "locks held", o.LocksHeld, 1.1)
+	adrtest.Near(t, "busiest", o.Busiest, 0.6)
+	adrtest.Near(t, "busiest rate", o.BusiestRate, 6)
+	adrtest.Near(t, "any held", o.AnyHeld, 0.776)
+	adrtest.Near(t, "locks held", o.LocksHeld, 1.1)
 }
 
 func TestFoundHeldByHand(t *testing.T) {
