@@ -17,6 +17,9 @@ var (
 	failFastClient  = clockClient{name: "redlock-failfast", quorum: true, failFast: true}
 )
 
+// Name is the registry strategy the client stands for.
+func (c clockClient) Name() string { return c.name }
+
 // prefix names the client's variants apart; redlock's keep their names.
 func (c clockClient) prefix() string {
 	if c.bare {

@@ -26,24 +26,13 @@ const aLateSets = "a_late_sets"
 var redlockClients = []clockClient{redlockClient, failFastClient}
 
 func redlockClientsParam() lab.Param {
-	var names []string
-	for _, c := range redlockClients {
-		names = append(names, c.name)
-	}
+	names := lab.CatalogueNames(redlockClients, clockClient.Name)
 	return lab.ChoicesParam("strategies", names, names, "the Redlock clients A and B use: redlock waits for every node's answer, redlock-failfast returns at a majority")
 }
 
 // chosenRedlockClients are the clients the strategies param names, in its order.
 func chosenRedlockClients(p lab.Values) []clockClient {
-	var out []clockClient
-	for _, name := range p.Strings("strategies") {
-		for _, c := range redlockClients {
-			if c.name == name {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
+	return lab.PickNamed(redlockClients, p.Strings("strategies"), clockClient.Name)
 }
 
 // lateSetNote says, over v's judged trials, how often a SET A's client still had in
