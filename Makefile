@@ -40,7 +40,7 @@ test: deps vet fuzz
 # goroutines are a test's worker pool over pure code: 166 s under -race),
 # topologies/container (148 s; the safety lab's container partitions run its code) and
 # cmd/lockbench but for its interrupt tests (the rest is sequential CLI, 141 s).
-RACE_PKGS ?= ./bench ./capacity/... ./clocks/... ./locks/... ./backends/etcd/etcdlock ./backends/postgres/pglock ./backends/zookeeper/zklock ./merge ./netem ./redisconn \
+RACE_PKGS ?= ./bench ./capacity/... ./clocks/... ./locks/... ./backends/redis/redislock ./backends/etcd/etcdlock ./backends/postgres/pglock ./backends/zookeeper/zklock ./merge ./netem ./redisconn \
 	./resources/... ./safety ./safety/check ./safety/nemesis ./safety/results ./safety/suite ./sweep \
 	./topologies ./topologies/embedded ./topologies/supervise ./backends/etcd/etcdtopo ./backends/postgres/pgtopo \
 	./backends/zookeeper/zktopo

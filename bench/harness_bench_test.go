@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
@@ -78,7 +79,7 @@ func BenchmarkInjectedLatency(b *testing.B) {
 		if network != nil {
 			opts.Dialer = network.Dialer()
 		}
-		l, err := locks.NewSingle(context.Background(), topo.Masters()[0].Addr(), opts)
+		l, err := redislock.NewSingle(context.Background(), topo.Masters()[0].Addr(), opts)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -116,7 +117,7 @@ func BenchmarkThousandClients(b *testing.B) {
 	const clients = 1000
 	round := func(i int) bench.Result {
 		opts := locks.RedisOptions{PoolSize: clients, Access: topologies.AccessOf(topo), KeyPrefix: topologies.KeyPrefixOf(topo)}
-		l, err := locks.NewSingle(context.Background(), topo.Masters()[0].Addr(), opts)
+		l, err := redislock.NewSingle(context.Background(), topo.Masters()[0].Addr(), opts)
 		if err != nil {
 			b.Fatal(err)
 		}

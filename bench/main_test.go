@@ -4,10 +4,10 @@ import (
 	"os"
 	"testing"
 
-	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 )
 
 func TestMain(m *testing.M) {
-	locks.SilenceClientLogs()
+	redislock.SilenceClientLogs()
 	os.Exit(m.Run())
 }

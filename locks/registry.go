@@ -26,56 +26,6 @@ type strategy struct {
 
 var strategies = registry.New[strategy]("strategy")
 
-func init() {
-	for name, s := range map[string]strategy{
-		"single": {
-			topology: topologies.Spec{Kind: topologies.Single},
-			build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
-				return NewSingle(ctx, topo.Masters()[0].Addr(), o.RedisOptions)
-			},
-		},
-		"wait": {
-			topology: topologies.Spec{Kind: topologies.Replicated},
-			build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
-				w := o.Wait
-				w.RedisOptions = o.RedisOptions
-				return NewWait(ctx, topo.Masters()[0].Addr(), w)
-			},
-		},
-		"sentinel": {
-			topology: topologies.Spec{Kind: topologies.Sentinel},
-			build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
-				return NewSentinel(ctx, topologies.Addrs(topo.Sentinels()), SentinelOptions{RedisOptions: o.RedisOptions, MasterName: topo.Spec().MasterName})
-			},
-		},
-		"redlock": {
-			topology: topologies.Spec{Kind: topologies.Redlock},
-			build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
-				r := o.Redlock
-				r.RedisOptions = o.RedisOptions
-				return NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
-			},
-		},
-		// redlock-failfast answers once a majority has, instead of waiting for every
-		// node: the variant to compare when one node is slow.
-		"redlock-failfast": {
-			topology: topologies.Spec{Kind: topologies.Redlock},
-			build: func(ctx context.Context, topo topologies.Topology, o Options) (Locker, error) {
-				r := o.Redlock
-				r.RedisOptions = o.RedisOptions
-				r.FailFast = true
-				l, err := NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
-				if err == nil {
-					l.(*redlock).name = "redlock-failfast"
-				}
-				return l, err
-			},
-		},
-	} {
-		strategies.Add(name, s)
-	}
-}
-
 // Register adds a strategy from another package (one whose dependencies the core
 // strategies should not carry, such as etcd). It panics on a duplicate name, as
 // registering the same driver twice is a programming error.

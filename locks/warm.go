@@ -2,11 +2,8 @@ package locks
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // WarmUp says what a measurement is about to ask of a locker.
@@ -36,36 +33,4 @@ func Warm(ctx context.Context, l Locker, w WarmUp) error {
 		return fmt.Errorf("%s: warm up %d connections: %w", l.Strategy(), w.Clients, err)
 	}
 	return nil
-}
-
-// WarmClient warms one server's client as the SET NX lockers do: a store that keeps a
-// client per node (a cluster's masters) calls it for each.
-func WarmClient(ctx context.Context, c *redis.Client, n int) error { return warmRedis(ctx, c, n) }
-
-// warmRedis opens n connections in client's pool (no more than it holds) by holding n
-// sticky connections at once, each proved by a PING, then gives them all back idle.
-func warmRedis(ctx context.Context, client redis.UniversalClient, n int) error {
-	c, ok := client.(*redis.Client)
-	if !ok {
-		return fmt.Errorf("cannot warm a %T", client)
-	}
-	n = min(n, c.Options().PoolSize)
-	conns := make([]*redis.Conn, n)
-	errs := make([]error, n)
-	done := make(chan int, n)
-	for i := range conns {
-		// In parallel: n dials in a row would cost n round trips of set-up.
-		go func(i int) {
-			conns[i] = c.Conn()
-			errs[i] = conns[i].Ping(ctx).Err()
-			done <- i
-		}(i)
-	}
-	for range conns {
-		<-done
-	}
-	for _, cn := range conns {
-		_ = cn.Close() // back to the pool, idle
-	}
-	return errors.Join(errs...)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
 	"github.com/lockbench/lockbench/topologies"
@@ -59,7 +60,7 @@ func TestInjectedLatencyShowsInTheMedian(t *testing.T) {
 	}
 
 	// A lock client routed through the network's dialer pays the same delay.
-	l, err := locks.NewSingle(ctx, topo.Masters()[0].Addr(), locks.RedisOptions{Dialer: network.Dialer()})
+	l, err := redislock.NewSingle(ctx, topo.Masters()[0].Addr(), locks.RedisOptions{Dialer: network.Dialer()})
 	if err != nil {
 		t.Fatal(err)
 	}

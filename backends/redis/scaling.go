@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -74,7 +75,7 @@ func init() {
 			func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 				r := o.Redlock
 				r.RedisOptions = o.RedisOptions
-				return locks.NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
+				return redislock.NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
 			})
 	}
 	for _, w := range waitShapes {
@@ -85,7 +86,7 @@ func init() {
 				}
 				opts := o.Wait
 				opts.RedisOptions, opts.Replicas = o.RedisOptions, w.acks
-				return locks.NewWait(ctx, topo.Masters()[0].Addr(), opts)
+				return redislock.NewWait(ctx, topo.Masters()[0].Addr(), opts)
 			})
 	}
 }

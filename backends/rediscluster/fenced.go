@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 )
 
@@ -52,7 +53,7 @@ func newFenced(ctx context.Context, seeds []string, purpose string, opts locks.R
 	if err != nil {
 		return nil, err
 	}
-	if err := locks.LoadScript(ctx, l.client, fencedAcquire); err != nil {
+	if err := redislock.LoadScript(ctx, l.client, fencedAcquire); err != nil {
 		l.Close()
 		return nil, fmt.Errorf("%s: load script: %w", purpose, err)
 	}

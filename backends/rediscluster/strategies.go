@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
@@ -89,7 +90,7 @@ func newClusterClient(seeds []string, purpose string, opts locks.RedisOptions) *
 // clusterLocker is the SET NX lock with a cluster client: each command goes to the
 // master serving the key's slot.
 type clusterLocker struct {
-	*locks.SetNX
+	*redislock.SetNX
 	client *redis.ClusterClient
 }
 
@@ -100,7 +101,7 @@ func NewCluster(ctx context.Context, seeds []string, opts locks.RedisOptions) (l
 
 func newClusterLocker(ctx context.Context, seeds []string, name string, opts locks.RedisOptions) (*clusterLocker, error) {
 	c := newClusterClient(seeds, name, opts)
-	core, err := locks.NewSetNX(ctx, name, c, opts.CommandTimeout())
+	core, err := redislock.NewSetNX(ctx, name, c, opts.CommandTimeout())
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +143,7 @@ func (l *clusterLocker) reloadAfter(ctx context.Context, err error) {
 // Warm opens w.Clients connections to every master.
 func (l *clusterLocker) Warm(ctx context.Context, w locks.WarmUp) error {
 	return l.client.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error {
-		return locks.WarmClient(ctx, c, w.Clients)
+		return redislock.WarmClient(ctx, c, w.Clients)
 	})
 }
 
@@ -205,7 +206,7 @@ func (w *clusterWait) Acquire(ctx context.Context, key string, ttl time.Duration
 		w.reloadAfter(ctx, err)
 		return locks.Lease{}, err
 	}
-	lease, err := locks.AcquireAcknowledged(ctx, master, key, ttl, w.opts, w.GiveBack)
+	lease, err := redislock.AcquireAcknowledged(ctx, master, key, ttl, w.opts, w.GiveBack)
 	// The pipeline on one master's client follows no redirect: a MOVED (a failover, a
 	// resharding) makes the next attempt ask the new map.
 	w.reloadAfter(ctx, err)

@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/capacity/campaign"
 	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/internal/interrupt"
-	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/outputs"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/resultsdir"
@@ -42,7 +42,7 @@ func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	topologies.HandleSignals(false)
-	locks.SilenceClientLogs()
+	redislock.SilenceClientLogs()
 	ctx, stop := interrupt.Notify()
 	defer stop()
 	started := time.Now()

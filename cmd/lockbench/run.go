@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/internal/interrupt"
-	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/outputs"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/sweep"
@@ -71,7 +71,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 
 	// This command closes its own topologies when interrupted, after saving results.
 	topologies.HandleSignals(false)
-	locks.SilenceClientLogs()
+	redislock.SilenceClientLogs()
 	ctx, stop := interrupt.Notify()
 	defer stop()
 	if err := r.Execute(ctx, stdout); err != nil {

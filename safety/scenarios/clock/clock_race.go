@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
@@ -83,9 +84,9 @@ func (r clockRace) reachable(nodes []topologies.Node) []topologies.Node {
 
 func (r clockRace) locker(ctx context.Context, topo topologies.Topology) (locks.Locker, error) {
 	if r.redlock() {
-		return locks.NewRedlock(ctx, topologies.Addrs(topo.Masters()), locks.RedlockOptions{DriftFactor: r.drift, FailFast: r.failFast()})
+		return redislock.NewRedlock(ctx, topologies.Addrs(topo.Masters()), locks.RedlockOptions{DriftFactor: r.drift, FailFast: r.failFast()})
 	}
-	return locks.NewSingle(ctx, topo.Masters()[0].Addr(), locks.RedisOptions{})
+	return redislock.NewSingle(ctx, topo.Masters()[0].Addr(), locks.RedisOptions{})
 }
 
 // jumpModel is a forward (or, negative, backward) step of j at A's grant; 0 is a true clock.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lockbench/lockbench/topologies"
 	"strings"
 	"time"
+
+	"github.com/lockbench/lockbench/backends/redis/redislock"
+	"github.com/lockbench/lockbench/topologies"
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
@@ -144,7 +146,7 @@ func (s sentinelClockSkew) trial(ctx context.Context, env *lab.Env, st failoverR
 	}
 	// B talks to the node the sentinels promoted, not to whichever one a sentinel
 	// client would find first.
-	lb, err := locks.NewSingle(ctx, promoted.Addr(), locks.RedisOptions{})
+	lb, err := redislock.NewSingle(ctx, promoted.Addr(), locks.RedisOptions{})
 	if err != nil {
 		return lab.Failed("setup", err)
 	}

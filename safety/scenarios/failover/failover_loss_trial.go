@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
@@ -29,7 +30,7 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 	}
 	var locker locks.Locker
 	if v.guard.WaitReplicas > 0 {
-		locker, err = locks.NewWait(ctx, primary.Addr(), locks.WaitOptions{Replicas: v.guard.WaitReplicas, Timeout: r.WaitTimeout})
+		locker, err = redislock.NewWait(ctx, primary.Addr(), locks.WaitOptions{Replicas: v.guard.WaitReplicas, Timeout: r.WaitTimeout})
 	} else {
 		locker, err = st.Locker(ctx, topo, false)
 	}

@@ -19,7 +19,7 @@ import (
 // two commands lets the DEL remove the next holder's lock, and a third client walks in
 // beside it. Measured with a pause injected between the GET and the DEL, and at its
 // natural rate under load (many clients, short TTL, holds ending near the TTL); the
-// Lua compare-and-delete of locks.NewSingle runs beside each.
+// Lua compare-and-delete of redislock.NewSingle runs beside each.
 type checkThenDelete struct{}
 
 func init() { lab.Register(checkThenDelete{}, lab.StartsKinds(topologies.Single)) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -19,7 +20,7 @@ func threeClients(ctx context.Context, addr string, rec *history.Recorder, wrap 
 		}
 	}
 	for _, id := range []string{"A", "B", "C"} {
-		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
+		l, err := redislock.NewSingle(ctx, addr, locks.RedisOptions{})
 		if err != nil {
 			closeAll()
 			return nil, nil, lab.Failed("setup", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -42,7 +43,7 @@ func (s setnxExpire) Run(ctx context.Context, env *lab.Env, p lab.Values) (*resu
 	variants := []setnxVariant{
 		{lab.Variant{Variant: &results.Variant{Name: "setnx-then-expire", Description: "SETNX key token, then EXPIRE key ttl; the client is killed after SETNX replied",
 			Measure: results.Orphans, Claims: []results.Claim{results.Always(results.Orphans)}}}, true},
-		{lab.Variant{Variant: &results.Variant{Name: "set-nx-px", Description: "SET key token NX PX ttl (locks.NewSingle); the client is killed after SET replied",
+		{lab.Variant{Variant: &results.Variant{Name: "set-nx-px", Description: "SET key token NX PX ttl (redislock.NewSingle); the client is killed after SET replied",
 			Measure: results.Orphans, Claims: []results.Claim{results.Holds(results.Orphans), results.Always(results.SecondGranted)}}}, false},
 	}
 	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v setnxVariant, t *lab.Trial) error {
@@ -61,7 +62,7 @@ func (s setnxExpire) trial(ctx context.Context, topo topologies.Topology, v setn
 	}
 	var lockerA locks.Locker = newUnsafeSetNXThenExpire(addr, crash)
 	if !v.twoCommands {
-		l, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
+		l, err := redislock.NewSingle(ctx, addr, locks.RedisOptions{})
 		if err != nil {
 			return lab.Failed("setup", err)
 		}
@@ -86,7 +87,7 @@ func (s setnxExpire) trial(ctx context.Context, topo topologies.Topology, v setn
 	if _, err := lab.ObserveKey(ctx, t, lab.RedisKeys{}, topo, topo.Masters()[0], t.Key); err != nil {
 		return err
 	}
-	lockerB, err := locks.NewSingle(ctx, addr, locks.RedisOptions{})
+	lockerB, err := redislock.NewSingle(ctx, addr, locks.RedisOptions{})
 	if err != nil {
 		return lab.Failed("setup", err)
 	}

@@ -43,7 +43,7 @@ func (s unsafeRelease) Run(ctx context.Context, env *lab.Env, p lab.Values) (*re
 	variants := []releaseVariant{
 		{lab.Variant{Variant: &results.Variant{Name: "plain-del", Description: "release by DEL key, whoever owns it",
 			Measure: results.Violations, Claims: []results.Claim{results.Always(results.Violations)}}}, true},
-		{lab.Variant{Variant: &results.Variant{Name: "lua-release", Description: "release by Lua: DEL only if GET key == token (locks.NewSingle)",
+		{lab.Variant{Variant: &results.Variant{Name: "lua-release", Description: "release by Lua: DEL only if GET key == token (redislock.NewSingle)",
 			Measure: results.Violations, Claims: []results.Claim{results.Holds(results.Violations)}}}, false},
 	}
 	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v releaseVariant, t *lab.Trial) error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
@@ -47,7 +48,7 @@ var secondClientDead = func() string {
 	locks.Register(name, topologies.Spec{Kind: topologies.Single}, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 		built[topo]++
 		if built[topo]%2 == 1 {
-			return locks.NewSingle(ctx, topo.Masters()[0].Addr(), o.RedisOptions)
+			return redislock.NewSingle(ctx, topo.Masters()[0].Addr(), o.RedisOptions)
 		}
 		return refusingLocker{redis.NewClient(&redis.Options{Addr: deadAddr, MaxRetries: -1, DialTimeout: time.Second})}, nil
 	})

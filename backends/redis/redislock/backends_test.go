@@ -1,4 +1,4 @@
-package locks_test
+package redislock_test
 
 // The tests start topologies: they register every store, as cmd/lockbench does
 // (testenv starts what its caller registered).

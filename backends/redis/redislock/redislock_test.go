@@ -1,4 +1,4 @@
-package locks_test
+package redislock_test
 
 import (
 	"context"

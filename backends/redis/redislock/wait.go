@@ -1,51 +1,23 @@
-package locks
+package redislock
 
 import (
 	"context"
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/locks"
 	"github.com/redis/go-redis/v9"
 )
-
-// WaitOptions configure the wait strategy.
-type WaitOptions struct {
-	RedisOptions
-	// Replicas is how many replicas must acknowledge the SET (default 1).
-	Replicas int
-	// Timeout is WAIT's own timeout (default 100 ms). Zero would block forever.
-	Timeout time.Duration
-}
-
-// Acknowledged is nil when WAIT's count of replicas reaches o's, ErrNotReplicated
-// otherwise.
-func (o WaitOptions) Acknowledged(acked int64) error {
-	if acked < int64(o.Replicas) {
-		return fmt.Errorf("%w: %d of %d replicas within %v", ErrNotReplicated, acked, o.Replicas, o.Timeout)
-	}
-	return nil
-}
-
-// WithDefaults fills what o leaves zero: one replica, 100 ms.
-func (o WaitOptions) WithDefaults() WaitOptions {
-	if o.Replicas <= 0 {
-		o.Replicas = 1
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = 100 * time.Millisecond
-	}
-	return o
-}
 
 // waitLocker is single plus WAIT after the SET: the grant counts only once enough
 // replicas hold the key. It narrows the failover window; it does not close it.
 type waitLocker struct {
 	*setNX
-	opts WaitOptions
+	opts locks.WaitOptions
 }
 
 // NewWait locks on the master at addr and waits for opts.Replicas replicas.
-func NewWait(ctx context.Context, addr string, opts WaitOptions) (Locker, error) {
+func NewWait(ctx context.Context, addr string, opts locks.WaitOptions) (locks.Locker, error) {
 	opts = opts.WithDefaults()
 	core, err := newSingleFor(ctx, addr, "wait", opts.RedisOptions)
 	if err != nil {
@@ -54,7 +26,7 @@ func NewWait(ctx context.Context, addr string, opts WaitOptions) (Locker, error)
 	return &waitLocker{setNX: core, opts: opts}, nil
 }
 
-func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (Lease, error) {
+func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
 	return AcquireAcknowledged(ctx, w.client, key, ttl, w.opts, w.giveBack)
 }
 
@@ -62,12 +34,12 @@ func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration)
 // and WAIT in one pipeline, the lock given back (by giveBack) unless opts.Replicas
 // replicas acknowledged it. A store whose key's master is found per key (a cluster)
 // calls it with that master's client.
-func AcquireAcknowledged(ctx context.Context, client redis.Cmdable, key string, ttl time.Duration, opts WaitOptions, giveBack func(context.Context, Lease)) (Lease, error) {
+func AcquireAcknowledged(ctx context.Context, client redis.Cmdable, key string, ttl time.Duration, opts locks.WaitOptions, giveBack func(context.Context, locks.Lease)) (locks.Lease, error) {
 	opts = opts.WithDefaults()
 	if ttl <= 0 {
-		return Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
+		return locks.Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
-	lease := Lease{Key: key, Token: NewToken(), Start: time.Now()}
+	lease := locks.Lease{Key: key, Token: locks.NewToken(), Start: time.Now()}
 	// WAIT does not block inside MULTI or Lua, so it is a second command; pipelining
 	// keeps the pair to one network round trip.
 	var set *redis.BoolCmd
@@ -81,22 +53,22 @@ func AcquireAcknowledged(ctx context.Context, client redis.Cmdable, key string, 
 		if ctx.Err() != nil {
 			giveBack(ctx, lease) // cut off: the SET may have landed
 		}
-		return Lease{}, set.Err()
+		return locks.Lease{}, set.Err()
 	}
 	if !set.Val() {
-		return Lease{}, ErrNotAcquired
+		return locks.Lease{}, locks.ErrNotAcquired
 	}
 	acked, waitErr := wait.Int64()
 	if waitErr != nil {
 		// WAIT itself failed (an error reply, a broken connection): no replica refused
 		// anything, so this is not ErrNotReplicated. Give back what may be held.
 		giveBack(ctx, lease)
-		return Lease{}, fmt.Errorf("WAIT %d after the SET: %w", opts.Replicas, waitErr)
+		return locks.Lease{}, fmt.Errorf("WAIT %d after the SET: %w", opts.Replicas, waitErr)
 	}
 	if err := opts.Acknowledged(acked); err != nil {
 		// The master holds a lock no failover would keep: give it back.
 		giveBack(ctx, lease)
-		return Lease{}, err
+		return locks.Lease{}, err
 	}
 	lease.ValidUntil = lease.Start.Add(ttl)
 	return lease, nil

@@ -1,4 +1,4 @@
-package locks
+package redislock
 
 import (
 	"context"
@@ -12,35 +12,19 @@ import (
 	"github.com/go-redsync/redsync/v4/redis/goredis/v9"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/redisconn"
 )
-
-// RedlockOptions configure the redlock strategy; zero values take redsync's defaults.
-type RedlockOptions struct {
-	RedisOptions
-	// Tries per Acquire (default 1: one attempt, retries are the caller's policy).
-	Tries int
-	// RetryDelay between tries inside one Acquire when Tries > 1.
-	RetryDelay time.Duration
-	// DriftFactor is the share of the TTL assumed lost to clock drift (redsync: 0.01).
-	DriftFactor float64
-	// TimeoutFactor bounds one attempt per node to TTL x factor (redsync: 0.05).
-	TimeoutFactor float64
-	// FailFast returns as soon as a majority answered instead of waiting for all nodes.
-	FailFast bool
-	// SetNXOnExtend makes Extend re-create the key on nodes that lost it.
-	SetNXOnExtend bool
-}
 
 type redlock struct {
 	name    string
 	clients []*redis.Client
 	rs      *redsync.Redsync
-	opts    RedlockOptions
+	opts    locks.RedlockOptions
 }
 
 // NewRedlock locks a majority of the independent masters at addrs through redsync.
-func NewRedlock(ctx context.Context, addrs []string, opts RedlockOptions) (Locker, error) {
+func NewRedlock(ctx context.Context, addrs []string, opts locks.RedlockOptions) (locks.Locker, error) {
 	if len(addrs) == 0 {
 		return nil, errors.New("redlock: no node addresses")
 	}
@@ -92,11 +76,11 @@ func (r *redlock) mutex(key, token string, ttl time.Duration) *redsync.Mutex {
 	return r.rs.NewMutex(key, opts...)
 }
 
-func (r *redlock) Acquire(ctx context.Context, key string, ttl time.Duration) (Lease, error) {
+func (r *redlock) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
 	if ttl <= 0 {
-		return Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
+		return locks.Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
-	lease := Lease{Key: key, Token: NewToken(), Start: time.Now()}
+	lease := locks.Lease{Key: key, Token: locks.NewToken(), Start: time.Now()}
 	m := r.mutex(key, lease.Token, ttl)
 	if err := m.TryLockContext(ctx); err != nil {
 		if ctx.Err() != nil {
@@ -105,23 +89,23 @@ func (r *redlock) Acquire(ctx context.Context, key string, ttl time.Duration) (L
 			r.giveBack(ctx, lease)
 		}
 		if isRedlockContention(err) {
-			return Lease{}, fmt.Errorf("%w (%v)", ErrNotAcquired, err)
+			return locks.Lease{}, fmt.Errorf("%w (%v)", locks.ErrNotAcquired, err)
 		}
-		return Lease{}, err
+		return locks.Lease{}, err
 	}
 	lease.ValidUntil = m.Until()
 	return lease, nil
 }
 
 // giveBack releases lease's key on every node, in a context of its own.
-func (r *redlock) giveBack(ctx context.Context, lease Lease) {
+func (r *redlock) giveBack(ctx context.Context, lease locks.Lease) {
 	cleanup, cancel := cutOffCleanup(ctx, r.opts.CommandTimeout())
 	defer cancel()
 	_ = r.Release(cleanup, lease)
 }
 
 // Warm opens a connection per client to every node, the nodes in parallel.
-func (r *redlock) Warm(ctx context.Context, w WarmUp) error {
+func (r *redlock) Warm(ctx context.Context, w locks.WarmUp) error {
 	errs := make([]error, len(r.clients))
 	var wg sync.WaitGroup
 	for i, c := range r.clients {
@@ -135,22 +119,22 @@ func (r *redlock) Warm(ctx context.Context, w WarmUp) error {
 	return errors.Join(errs...)
 }
 
-func (r *redlock) Release(ctx context.Context, lease Lease) error {
+func (r *redlock) Release(ctx context.Context, lease locks.Lease) error {
 	ok, err := r.mutex(lease.Key, lease.Token, time.Second).UnlockContext(ctx)
 	if !ok {
-		return fmt.Errorf("%w (%v)", ErrNotHeld, err)
+		return fmt.Errorf("%w (%v)", locks.ErrNotHeld, err)
 	}
 	return nil
 }
 
-func (r *redlock) Extend(ctx context.Context, lease Lease, ttl time.Duration) (Lease, error) {
+func (r *redlock) Extend(ctx context.Context, lease locks.Lease, ttl time.Duration) (locks.Lease, error) {
 	if ttl <= 0 {
 		return lease, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
 	m := r.mutex(lease.Key, lease.Token, ttl)
 	ok, err := m.ExtendContext(ctx)
 	if !ok {
-		return lease, fmt.Errorf("%w (%v)", ErrNotHeld, err)
+		return lease, fmt.Errorf("%w (%v)", locks.ErrNotHeld, err)
 	}
 	lease.ValidUntil = m.Until()
 	return lease, nil

@@ -1,4 +1,4 @@
-package locks
+package redislock
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package locks_test
+package redislock_test
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 )
 
@@ -86,7 +87,7 @@ func readCommand(r *bufio.Reader) ([]string, error) {
 func TestWaitErrorIsNotARefusal(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	l, err := locks.NewWait(ctx, waitFailingServer(t), locks.WaitOptions{Replicas: 1, Timeout: 100 * time.Millisecond})
+	l, err := redislock.NewWait(ctx, waitFailingServer(t), locks.WaitOptions{Replicas: 1, Timeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

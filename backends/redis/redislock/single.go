@@ -1,4 +1,4 @@
-package locks
+package redislock
 
 import (
 	"context"
@@ -8,12 +8,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/redisconn"
 )
-
-// RedisOptions are the client settings shared by the SET-NX strategies: a Redis
-// connection's own.
-type RedisOptions = redisconn.Options
 
 // setNX is the core of the single, wait and sentinel strategies: SET key token NX PX
 // ttl on whatever server client points at; release and extend by Lua, called by EVALSHA.
@@ -82,23 +79,25 @@ type SetNX struct{ *setNX }
 
 // GiveBack releases lease, with a context of its own once ctx has ended: the giveBack
 // AcquireAcknowledged takes.
-func (s *SetNX) GiveBack(ctx context.Context, lease Lease) { s.giveBack(ctx, lease) }
+func (s *SetNX) GiveBack(ctx context.Context, lease locks.Lease) { s.giveBack(ctx, lease) }
 
 func (s *setNX) Strategy() string { return s.name }
 func (s *setNX) Close() error     { return s.client.Close() }
 
 // Warm opens a connection per client to the server (the master, for sentinel).
-func (s *setNX) Warm(ctx context.Context, w WarmUp) error { return warmRedis(ctx, s.client, w.Clients) }
+func (s *setNX) Warm(ctx context.Context, w locks.WarmUp) error {
+	return warmRedis(ctx, s.client, w.Clients)
+}
 
 // Client is the connection the locker sends its commands on: a fencing counter kept
 // on the same Redis (and following the same failovers) uses it.
 func (s *setNX) Client() redis.UniversalClient { return s.client }
 
-func (s *setNX) Acquire(ctx context.Context, key string, ttl time.Duration) (Lease, error) {
+func (s *setNX) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
 	if ttl <= 0 {
-		return Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
+		return locks.Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
-	lease := Lease{Key: key, Token: NewToken(), Start: time.Now()}
+	lease := locks.Lease{Key: key, Token: locks.NewToken(), Start: time.Now()}
 	ok, err := s.client.SetNX(ctx, key, lease.Token, ttl).Result()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -106,17 +105,17 @@ func (s *setNX) Acquire(ctx context.Context, key string, ttl time.Duration) (Lea
 			// paused server a second command would only double the attempt's cost.
 			s.giveBack(ctx, lease)
 		}
-		return Lease{}, err
+		return locks.Lease{}, err
 	}
 	if !ok {
-		return Lease{}, ErrNotAcquired
+		return locks.Lease{}, locks.ErrNotAcquired
 	}
 	lease.ValidUntil = lease.Start.Add(ttl)
 	return lease, nil
 }
 
 // giveBack releases lease's key with ctx or, once ctx has ended, with a context of its own.
-func (s *setNX) giveBack(ctx context.Context, lease Lease) {
+func (s *setNX) giveBack(ctx context.Context, lease locks.Lease) {
 	if ctx.Err() != nil {
 		cleanup, cancel := cutOffCleanup(ctx, s.timeout)
 		defer cancel()
@@ -125,18 +124,18 @@ func (s *setNX) giveBack(ctx context.Context, lease Lease) {
 	_ = s.Release(ctx, lease)
 }
 
-func (s *setNX) Release(ctx context.Context, lease Lease) error {
+func (s *setNX) Release(ctx context.Context, lease locks.Lease) error {
 	n, err := releaseScript.Run(ctx, s.client, []string{lease.Key}, lease.Token).Int()
 	if err != nil {
 		return err
 	}
 	if n == 0 {
-		return ErrNotHeld
+		return locks.ErrNotHeld
 	}
 	return nil
 }
 
-func (s *setNX) Extend(ctx context.Context, lease Lease, ttl time.Duration) (Lease, error) {
+func (s *setNX) Extend(ctx context.Context, lease locks.Lease, ttl time.Duration) (locks.Lease, error) {
 	if ttl <= 0 {
 		return lease, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
@@ -146,19 +145,19 @@ func (s *setNX) Extend(ctx context.Context, lease Lease, ttl time.Duration) (Lea
 		return lease, err
 	}
 	if n == 0 {
-		return lease, ErrNotHeld
+		return lease, locks.ErrNotHeld
 	}
 	lease.ValidUntil = start.Add(ttl)
 	return lease, nil
 }
 
 // NewSingle locks on one Redis server at addr.
-func NewSingle(ctx context.Context, addr string, opts RedisOptions) (Locker, error) {
+func NewSingle(ctx context.Context, addr string, opts locks.RedisOptions) (locks.Locker, error) {
 	return newSingleFor(ctx, addr, "single", opts)
 }
 
 // newSingleFor is NewSingle whose client serves purpose (wait sends WAIT too).
-func newSingleFor(ctx context.Context, addr, purpose string, opts RedisOptions) (*setNX, error) {
+func newSingleFor(ctx context.Context, addr, purpose string, opts locks.RedisOptions) (*setNX, error) {
 	c := redisconn.NewClient(addr, purpose, opts)
 	return newSetNX(ctx, purpose, c, opts.CommandTimeout())
 }

@@ -1,0 +1,44 @@
+package redislock
+
+import (
+	"context"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// The strategies of Redis's four deployments, each built over its running topology.
+func init() {
+	locks.Register("single", topologies.Spec{Kind: topologies.Single},
+		func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+			return NewSingle(ctx, topo.Masters()[0].Addr(), o.RedisOptions)
+		})
+	locks.Register("wait", topologies.Spec{Kind: topologies.Replicated},
+		func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+			w := o.Wait
+			w.RedisOptions = o.RedisOptions
+			return NewWait(ctx, topo.Masters()[0].Addr(), w)
+		})
+	locks.Register("sentinel", topologies.Spec{Kind: topologies.Sentinel},
+		func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+			return NewSentinel(ctx, topologies.Addrs(topo.Sentinels()), SentinelOptions{RedisOptions: o.RedisOptions, MasterName: topo.Spec().MasterName})
+		})
+	locks.Register("redlock", topologies.Spec{Kind: topologies.Redlock}, redlockBuilder("redlock", false))
+	// redlock-failfast answers once a majority has, instead of waiting for every node:
+	// the variant to compare when one node is slow.
+	locks.Register("redlock-failfast", topologies.Spec{Kind: topologies.Redlock}, redlockBuilder("redlock-failfast", true))
+}
+
+// redlockBuilder builds Redlock over every master of the topology, under name.
+func redlockBuilder(name string, failFast bool) locks.Builder {
+	return func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+		r := o.Redlock
+		r.RedisOptions = o.RedisOptions
+		r.FailFast = failFast
+		l, err := NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
+		if err == nil {
+			l.(*redlock).name = name
+		}
+		return l, err
+	}
+}

@@ -1,0 +1,61 @@
+package locks
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/redisconn"
+)
+
+// The option types are plain settings that flags and configs fill; the lockers that
+// read them live with their store (backends/<store>/...).
+
+// RedisOptions are the client settings shared by the SET-NX strategies: a Redis
+// connection's own.
+type RedisOptions = redisconn.Options
+
+// WaitOptions configure the wait strategy.
+type WaitOptions struct {
+	RedisOptions
+	// Replicas is how many replicas must acknowledge the SET (default 1).
+	Replicas int
+	// Timeout is WAIT's own timeout (default 100 ms). Zero would block forever.
+	Timeout time.Duration
+}
+
+// Acknowledged is nil when WAIT's count of replicas reaches o's, ErrNotReplicated
+// otherwise.
+func (o WaitOptions) Acknowledged(acked int64) error {
+	if acked < int64(o.Replicas) {
+		return fmt.Errorf("%w: %d of %d replicas within %v", ErrNotReplicated, acked, o.Replicas, o.Timeout)
+	}
+	return nil
+}
+
+// WithDefaults fills what o leaves zero: one replica, 100 ms.
+func (o WaitOptions) WithDefaults() WaitOptions {
+	if o.Replicas <= 0 {
+		o.Replicas = 1
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 100 * time.Millisecond
+	}
+	return o
+}
+
+// RedlockOptions configure the redlock strategy; zero values take redsync's defaults.
+type RedlockOptions struct {
+	RedisOptions
+	// Tries per Acquire (default 1: one attempt, retries are the caller's policy).
+	Tries int
+	// RetryDelay between tries inside one Acquire when Tries > 1.
+	RetryDelay time.Duration
+	// DriftFactor is the share of the TTL assumed lost to clock drift (redsync: 0.01).
+	DriftFactor float64
+	// TimeoutFactor bounds one attempt per node to TTL x factor (redsync: 0.05).
+	TimeoutFactor float64
+	// FailFast returns as soon as a majority answered instead of waiting for all nodes.
+	FailFast bool
+	// SetNXOnExtend makes Extend re-create the key on nodes that lost it.
+	SetNXOnExtend bool
+}
