@@ -42,7 +42,7 @@ test: deps vet fuzz
 # cmd/lockbench but for its interrupt tests (the rest is sequential CLI, 141 s).
 RACE_PKGS ?= ./bench ./capacity/... ./clocks/... ./locks/... ./backends/redis/redislock ./backends/etcd/etcdlock ./backends/postgres/pglock ./backends/zookeeper/zklock ./merge ./netem ./redisconn \
 	./resources/... ./safety ./safety/check ./safety/nemesis ./safety/results ./safety/suite ./sweep \
-	./topologies ./topologies/embedded ./topologies/supervise ./backends/etcd/etcdtopo ./backends/postgres/pgtopo \
+	./topologies ./backends/redis/redistopo ./topologies/embedded ./topologies/supervise ./backends/etcd/etcdtopo ./backends/postgres/pgtopo \
 	./backends/zookeeper/zktopo
 # The slowest real-server scenarios, left to the plain run to keep CI's budget: each
 # one's concurrent code also runs in a kept test (the same scenario on another store or

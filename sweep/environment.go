@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/resultsdir"
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // libraries whose versions decide what a run measured.
@@ -50,7 +50,7 @@ func Environment(cfg Config, commandLine []string) resultsdir.Environment {
 			}
 		}
 	}
-	if bin, err := topologies.FindRedisServer(); err == nil {
+	if bin, err := redisadmin.FindRedisServer(); err == nil {
 		if out, err := exec.Command(bin, "--version").Output(); err == nil {
 			env.RedisServer = strings.TrimSpace(string(out))
 		}

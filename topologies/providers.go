@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/internal/registry"
 )
 
@@ -17,19 +18,9 @@ import (
 // with heavy dependencies (embedded etcd) register from their own package, so that
 // programs that do not import them do not carry them.
 var (
-	providers = func() *registry.Registry[Provider] {
-		r := registry.New[Provider]("provider")
-		r.Add("process", Process{})
-		return r
-	}()
+	providers         = registry.New[Provider]("provider")
 	defaultsMu        sync.RWMutex
-	defaultProviderOf = func() map[Kind]string {
-		m := map[Kind]string{}
-		for _, k := range redisKinds {
-			m[k] = "process"
-		}
-		return m
-	}()
+	defaultProviderOf = map[Kind]string{}
 )
 
 // families name a way of running servers across kinds: --provider process means
@@ -71,9 +62,9 @@ func JoinFamily(family string, kind Kind, provider string) {
 	families[family][kind] = provider
 }
 
-// ownProcessProvider says which provider runs kind's servers as processes, or that
+// OwnProcessProvider says which provider runs kind's servers as processes, or that
 // none registered: the kind's package was not imported.
-func ownProcessProvider(kind Kind) string {
+func OwnProcessProvider(kind Kind) string {
 	defaultsMu.RLock()
 	defer defaultsMu.RUnlock()
 	if name, ok := families["process"][kind]; ok {
@@ -263,8 +254,8 @@ func RegisterAutoChoice(kind Kind, rule AutoChoiceFunc) {
 	autoRules[kind] = rule
 }
 
-// autoChoose asks the kind's own rule; the Redis kinds prefer processes when
-// redis-server is installed, then containers when an engine answers, then the
+// autoChoose asks the kind's own rule; a kind without one prefers processes when its
+// store's server is installed, then containers when an engine answers, then the
 // embedded servers.
 func autoChoose(kind Kind) (string, string, error) {
 	defaultsMu.RLock()
@@ -273,22 +264,25 @@ func autoChoose(kind Kind) (string, string, error) {
 	if rule != nil {
 		return rule()
 	}
-	var missing error
-	bin, err := FindRedisServer()
-	if err == nil {
-		return "process", "redis-server is installed at " + bin, nil
+	shape, err := backend.Lookup(kind)
+	if err != nil {
+		return "", "", err
 	}
-	missing = err
+	server := shape.Server()
+	bin, missing := server.Find()
+	if missing == nil {
+		return "process", server.Name + " is installed at " + bin, nil
+	}
 	if p, gerr := providers.Get("container"); gerr == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		a, ok := p.(Available)
 		if !ok {
-			return "container", "redis-server is not installed", nil
+			return "container", server.Name + " is not installed", nil
 		}
 		aerr := a.Available(ctx)
 		if aerr == nil {
-			return "container", "redis-server is not installed; a container engine answers", nil
+			return "container", server.Name + " is not installed; a container engine answers", nil
 		}
 		missing = fmt.Errorf("%v; %v", missing, aerr)
 	}

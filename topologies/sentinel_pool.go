@@ -165,7 +165,7 @@ func (p *SentinelPool) Return(b *Borrowed) {
 	go func() {
 		defer p.wg.Done()
 		ctx, cancel := context.WithTimeout(p.ctx, p.reformTimeout)
-		r, err := ReformSentinel(ctx, b.Topology)
+		r, err := Reform(ctx, b.Topology)
 		cancel()
 		if err != nil {
 			p.drop(b.Topology)

@@ -1,5 +1,7 @@
-// Package topologies starts, inspects, breaks and stops Redis deployments.
-// It knows nothing of locks: strategies receive addresses, faults act through Node handles.
+// Package topologies is what every deployment shares: the Topology and Node a provider
+// starts, the providers by name and family, ports, temp dirs and the reaper. The stores'
+// own providers live in their folders (backends/<store>/...). It knows nothing of locks:
+// strategies receive addresses, faults act through Node handles.
 package topologies
 
 import (
@@ -23,9 +25,6 @@ const (
 	Postgres   Kind = "postgres"   // one PostgreSQL server (its process provider: backends/postgres/pgtopo)
 	ZooKeeper  Kind = "zookeeper"  // a ZooKeeper ensemble of Members servers (its process provider: backends/zookeeper/zktopo)
 )
-
-// redisKinds are the kinds the process provider here starts, as redis-server nodes.
-var redisKinds = []Kind{Single, Replicated, Sentinel, Redlock}
 
 // Role is what a node does in its deployment at start.
 type Role string

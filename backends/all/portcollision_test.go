@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/backends/postgres/pgtopo"
+	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/portlease"
@@ -27,8 +28,8 @@ func TestEveryProcessProviderRetriesAPortTakenBeforeItsServerBinds(t *testing.T)
 		spec     topologies.Spec
 		require  func(testing.TB)
 	}{
-		{"redis", topologies.Process{}, topologies.Spec{Kind: topologies.Single}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
-		{"sentinel", topologies.Process{}, topologies.Spec{Kind: topologies.Sentinel}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
+		{"redis", redistopo.Process{}, topologies.Spec{Kind: topologies.Single}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
+		{"sentinel", redistopo.Process{}, topologies.Spec{Kind: topologies.Sentinel}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
 		{"etcd", etcdtopo.Process{}, topologies.Spec{Kind: topologies.Etcd, Members: 1}, func(testing.TB) {}},
 		{"zookeeper", zktopo.Process{}, topologies.Spec{Kind: topologies.ZooKeeper, Members: 1}, func(tb testing.TB) { testenv.RequireZooKeeper(tb) }},
 		{"zookeeper-3", zktopo.Process{}, topologies.Spec{Kind: topologies.ZooKeeper, Members: 3}, func(tb testing.TB) { testenv.RequireZooKeeper(tb) }},

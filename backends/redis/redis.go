@@ -9,7 +9,10 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/internal/version"
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
+
+	// Redis's process provider serves its kinds wherever its descriptor is registered.
+	_ "github.com/lockbench/lockbench/backends/redis/redistopo"
 )
 
 // The kinds Redis starts.
@@ -21,7 +24,7 @@ const (
 )
 
 // Server is what every Redis deployment runs on here (a cluster's too).
-var Server = backend.Requirement{Name: "redis-server", Install: "apt-get install redis-server", Find: topologies.FindRedisServer, Version: serverVersion}
+var Server = backend.Requirement{Name: "redis-server", Install: "apt-get install redis-server", Find: redisadmin.FindRedisServer, Version: serverVersion}
 
 func init() {
 	reaches := []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
@@ -130,7 +133,7 @@ var versionLine = version.Match(regexp.MustCompile(`\bv=(\S+)`))
 
 // serverVersion asks the redis-server the process provider would run.
 func serverVersion() string {
-	bin, err := topologies.FindRedisServer()
+	bin, err := redisadmin.FindRedisServer()
 	if err != nil {
 		return ""
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/lockbench/lockbench/preflight"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/portlease"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -191,7 +192,7 @@ func waitRole(t *testing.T, n topologies.Node, role string, limit time.Duration)
 	t.Helper()
 	start := time.Now()
 	for time.Since(start) < limit {
-		if r, err := topologies.CurrentRole(context.Background(), n.Addr()); err == nil && r == role {
+		if r, err := redisadmin.CurrentRole(context.Background(), n.Addr()); err == nil && r == role {
 			return time.Since(start)
 		}
 		time.Sleep(10 * time.Millisecond)

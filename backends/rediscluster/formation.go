@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // Member is one started node as the forming and the serving checks see it, whatever
@@ -42,7 +43,7 @@ func NodeConfig(spec topologies.Spec, busPort int) []string {
 func (l Layout) form(ctx context.Context) error {
 	ids := map[string]string{}
 	for _, n := range l.all() {
-		v, err := topologies.AdminQuery(ctx, n.Addr(), "CLUSTER", "MYID")
+		v, err := redisadmin.AdminQuery(ctx, n.Addr(), "CLUSTER", "MYID")
 		if err != nil {
 			return fmt.Errorf("%s: CLUSTER MYID: %w", n.Name(), err)
 		}
@@ -56,7 +57,7 @@ func (l Layout) form(ctx context.Context) error {
 	}
 	for i, m := range l.Masters {
 		lo, hi := SlotRange(i, len(l.Masters))
-		if err := topologies.AdminDo(ctx, m.Addr(), "CLUSTER", "ADDSLOTSRANGE", lo, hi); err != nil {
+		if err := redisadmin.AdminDo(ctx, m.Addr(), "CLUSTER", "ADDSLOTSRANGE", lo, hi); err != nil {
 			return fmt.Errorf("%s: CLUSTER ADDSLOTSRANGE %d %d: %w", m.Name(), lo, hi, err)
 		}
 	}
@@ -75,7 +76,7 @@ func meet(ctx context.Context, from, n Member) error {
 	if err != nil {
 		return err
 	}
-	if err := topologies.AdminDo(ctx, from.Addr(), "CLUSTER", "MEET", host, port, n.Bus); err != nil {
+	if err := redisadmin.AdminDo(ctx, from.Addr(), "CLUSTER", "MEET", host, port, n.Bus); err != nil {
 		return fmt.Errorf("CLUSTER MEET %s: %w", n.Name(), err)
 	}
 	return nil
@@ -87,7 +88,7 @@ func replicate(ctx context.Context, r, m Member, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for try := 1; ; try++ {
-		err := topologies.AdminDo(ctx, r.Addr(), "CLUSTER", "REPLICATE", id)
+		err := redisadmin.AdminDo(ctx, r.Addr(), "CLUSTER", "REPLICATE", id)
 		if err == nil {
 			return nil
 		}
@@ -139,7 +140,7 @@ func (l Layout) serving(ctx context.Context) error {
 		if info["cluster_state"] != "ok" || info["cluster_slots_ok"] != strconv.Itoa(Slots) || info["cluster_known_nodes"] != total {
 			return fmt.Errorf("%s: state %s, %s slots ok, %s of %s nodes known", n.Name(), info["cluster_state"], info["cluster_slots_ok"], info["cluster_known_nodes"], total)
 		}
-		repl, err := topologies.Replication(ctx, n.Addr())
+		repl, err := redisadmin.Replication(ctx, n.Addr())
 		if err != nil {
 			return fmt.Errorf("%s: %w", n.Name(), err)
 		}
@@ -159,7 +160,7 @@ func (l Layout) serving(ctx context.Context) error {
 
 // acknowledged writes a marker in one of master n's slots and checks that its online
 // replicas acknowledge it: until a replica's first ACK after a sync, WAIT times out.
-func acknowledged(ctx context.Context, n Member, repl topologies.ReplicationInfo) error {
+func acknowledged(ctx context.Context, n Member, repl redisadmin.ReplicationInfo) error {
 	want := 0
 	for _, r := range repl.Replicas {
 		if r.State == "online" {
@@ -173,7 +174,7 @@ func acknowledged(ctx context.Context, n Member, repl topologies.ReplicationInfo
 	if err != nil {
 		return fmt.Errorf("%s: %w", n.Name(), err)
 	}
-	a := topologies.AdminClient(n.Addr())
+	a := redisadmin.AdminClient(n.Addr())
 	defer a.Close()
 	a.Set(ctx, key, "1", 0)
 	acked, err := a.Do(ctx, "WAIT", want, 100).Int()

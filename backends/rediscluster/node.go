@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
@@ -38,7 +39,7 @@ func newNode(bin, name string, role topologies.Role, dir string, port, busPort i
 			return cmd, nil
 		},
 		Logs:    []string{n.logPath()},
-		Ready:   func(ctx context.Context) error { return topologies.AdminDo(ctx, n.Addr(), "PING") },
+		Ready:   func(ctx context.Context) error { return redisadmin.AdminDo(ctx, n.Addr(), "PING") },
 		Every:   5 * time.Millisecond,
 		Attempt: 200 * time.Millisecond,
 	})
@@ -54,7 +55,7 @@ func (n *node) logPath() string       { return filepath.Join(n.dir, "server.log"
 // config is the node's redis-server config: loopback only, cluster mode with the
 // spec's node timeout, no persistence unless asked, replication that streams at once.
 func (n *node) config(spec topologies.Spec) string {
-	lines := append(topologies.LoopbackListens(n.port), topologies.RedisDataConfig(spec.AppendFsync)...)
+	lines := append(redisadmin.LoopbackListens(n.port), redisadmin.RedisDataConfig(spec.AppendFsync)...)
 	lines = append(lines, NodeConfig(spec, n.busPort)...)
 	lines = append(lines, spec.ExtraConfig...)
 	return strings.Join(lines, "\n") + "\n"
@@ -67,7 +68,7 @@ func (n *node) config(spec topologies.Spec) string {
 func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
 	var snapshot func(context.Context) error
 	if mode == topologies.RestartWithSnapshot {
-		snapshot = func(ctx context.Context) error { return topologies.AdminDo(ctx, n.Addr(), "SAVE") }
+		snapshot = func(ctx context.Context) error { return redisadmin.AdminDo(ctx, n.Addr(), "SAVE") }
 	}
 	var forget func() error
 	if mode == topologies.RestartEmpty {
@@ -91,7 +92,7 @@ func (n *node) stop() {
 
 // fields runs a command answering key:value lines (CLUSTER INFO).
 func fields(ctx context.Context, addr string, args ...any) (map[string]string, error) {
-	v, err := topologies.AdminQuery(ctx, addr, args...)
+	v, err := redisadmin.AdminQuery(ctx, addr, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
@@ -21,7 +22,7 @@ func init() {
 
 // Process starts a cluster's nodes as redis-server processes on 127.0.0.1.
 type Process struct {
-	Bin string // redis-server; empty means topologies.FindRedisServer
+	Bin string // redis-server; empty means redisadmin.FindRedisServer
 }
 
 func (Process) Name() string { return ProviderName }
@@ -35,7 +36,7 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 	}
 	bin := p.Bin
 	if bin == "" {
-		if bin, err = topologies.FindRedisServer(); err != nil {
+		if bin, err = redisadmin.FindRedisServer(); err != nil {
 			return nil, err
 		}
 	}

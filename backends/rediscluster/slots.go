@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // KeyServedBy returns prefix{N} for the first N whose slot the master at addr serves,
@@ -18,7 +18,7 @@ func KeyServedBy(ctx context.Context, addr, prefix string) (string, error) {
 	}
 	for i := 0; i < 10000; i++ {
 		key := fmt.Sprintf("%s{%d}", prefix, i)
-		v, err := topologies.AdminQuery(ctx, addr, "CLUSTER", "KEYSLOT", key)
+		v, err := redisadmin.AdminQuery(ctx, addr, "CLUSTER", "KEYSLOT", key)
 		if err != nil {
 			return "", err
 		}
@@ -32,7 +32,7 @@ func KeyServedBy(ctx context.Context, addr, prefix string) (string, error) {
 
 // servedSlots asks addr which slots it serves as a master (CLUSTER NODES, its myself line).
 func servedSlots(ctx context.Context, addr string) (func(int) bool, error) {
-	v, err := topologies.AdminQuery(ctx, addr, "CLUSTER", "NODES")
+	v, err := redisadmin.AdminQuery(ctx, addr, "CLUSTER", "NODES")
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func servedSlots(ctx context.Context, addr string) (func(int) bool, error) {
 // KeyMaster is the address of the master serving key's slot, as the node at addr sees
 // the cluster (CLUSTER KEYSLOT, then CLUSTER SLOTS).
 func KeyMaster(ctx context.Context, addr, key string) (string, error) {
-	c := topologies.AdminClient(addr)
+	c := redisadmin.AdminClient(addr)
 	defer c.Close()
 	slot, err := c.ClusterKeySlot(ctx, key).Result()
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // State is the node at addr's own cluster_state (CLUSTER INFO): "ok", or "fail" once a
@@ -22,7 +22,7 @@ func State(ctx context.Context, addr string) (string, error) {
 // Flags are the flags the node at observer gives the node at addr in its CLUSTER NODES
 // (master, slave, myself, fail? while it suspects it, fail once a majority agreed).
 func Flags(ctx context.Context, observer, addr string) ([]string, error) {
-	v, err := topologies.AdminQuery(ctx, observer, "CLUSTER", "NODES")
+	v, err := redisadmin.AdminQuery(ctx, observer, "CLUSTER", "NODES")
 	if err != nil {
 		return nil, err
 	}

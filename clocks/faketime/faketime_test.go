@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
@@ -32,7 +33,7 @@ func startSkewed(t *testing.T, m clocks.Model) (topologies.Node, *redis.Client) 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	topo, err := topologies.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": m}})
+	topo, err := redistopo.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": m}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,12 @@ import (
 
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // ObserveKey reads key on node through the store and records what it found, as the
 // observer. A read that fails is an error of the trial, never an absent key.
-func ObserveKey(ctx context.Context, t *Trial, kr KeyReader, topo topologies.Topology, node topologies.Node, key string) (topologies.KeyState, error) {
+func ObserveKey(ctx context.Context, t *Trial, kr KeyReader, topo topologies.Topology, node topologies.Node, key string) (redisadmin.KeyState, error) {
 	octx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	s, err := kr.ReadKey(octx, topo, node, key)

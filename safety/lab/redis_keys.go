@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // RedisKeys reads a lock key on a Redis node, as the next client would find it: the
@@ -12,8 +13,8 @@ import (
 // it directly).
 type RedisKeys struct{}
 
-func (RedisKeys) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node, key string) (topologies.KeyState, error) {
-	return topologies.ReadKey(ctx, primary.Addr(), key)
+func (RedisKeys) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node, key string) (redisadmin.KeyState, error) {
+	return redisadmin.ReadKey(ctx, primary.Addr(), key)
 }
 
 // NodeAt is the node of topo listening on addr (an address a sentinel or a cluster

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // QuorumNodes is one read of a lock key on every Redlock node, all nodes at once so
@@ -20,14 +21,14 @@ type QuorumNodes struct {
 // ReadQuorumNodes reads key on every node in parallel; a node that does not answer
 // fails the read, since a missing answer is neither "held" nor "free".
 func ReadQuorumNodes(ctx context.Context, nodes []topologies.Node, key, token string) (QuorumNodes, error) {
-	states := make([]topologies.KeyState, len(nodes))
+	states := make([]redisadmin.KeyState, len(nodes))
 	errs := make([]error, len(nodes))
 	var wg sync.WaitGroup
 	for i, n := range nodes {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			states[i], errs[i] = topologies.ReadKey(ctx, n.Addr(), key)
+			states[i], errs[i] = redisadmin.ReadKey(ctx, n.Addr(), key)
 		}()
 	}
 	wg.Wait()

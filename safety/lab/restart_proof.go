@@ -4,12 +4,13 @@ import (
 	"context"
 
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // ProveRestart checks that the node really restarted (a new run_id) and what it kept:
 // nothing after an empty restart, A's key after a restart from an fsynced AOF.
 func ProveRestart(ctx context.Context, t *Trial, n topologies.Node, runIDBefore string, empty bool) error {
-	after, err := topologies.RunID(ctx, n.Addr())
+	after, err := redisadmin.RunID(ctx, n.Addr())
 	if err != nil {
 		return Failed("observe", err)
 	}
@@ -18,7 +19,7 @@ func ProveRestart(ctx context.Context, t *Trial, n topologies.Node, runIDBefore 
 	}
 	// Read, not observed into the history: one node of five missing the key is not a
 	// lost Redlock, and the lost-lock checker must not count it.
-	key, err := topologies.ReadKey(ctx, n.Addr(), t.Key)
+	key, err := redisadmin.ReadKey(ctx, n.Addr(), t.Key)
 	if err != nil {
 		return Failed("observe", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/internal/registry"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // Store is how a scenario reaches the lock service under test, whatever it is (Jepsen
@@ -43,7 +44,7 @@ type Failover interface {
 
 // KeyReader reads the lock key on the current primary, as the next client would find it.
 type KeyReader interface {
-	ReadKey(ctx context.Context, topo topologies.Topology, primary topologies.Node, key string) (topologies.KeyState, error)
+	ReadKey(ctx context.Context, topo topologies.Topology, primary topologies.Node, key string) (redisadmin.KeyState, error)
 }
 
 // storeMaker builds the adapter of one topology kind for a strategy of that kind.

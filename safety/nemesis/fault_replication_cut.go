@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // Replication cuts that really lose data on failover (NOTES.md): merely pausing a
@@ -38,7 +38,7 @@ func (replicationPause) Inject(ctx context.Context, t Target) (Heal, error) {
 	}
 	t.note("replication-pause " + t.Duration.String() + " on " + nodeNames(replicas))
 	for _, r := range replicas {
-		if err := topologies.ClientPauseAll(ctx, r.Addr(), t.Duration); err != nil {
+		if err := redisadmin.ClientPauseAll(ctx, r.Addr(), t.Duration); err != nil {
 			return nil, err
 		}
 	}
@@ -46,7 +46,7 @@ func (replicationPause) Inject(ctx context.Context, t Target) (Heal, error) {
 		var errs []error
 		for _, r := range replicas {
 			if r.Running() {
-				errs = append(errs, topologies.ClientUnpause(ctx, r.Addr()))
+				errs = append(errs, redisadmin.ClientUnpause(ctx, r.Addr()))
 			}
 		}
 		return errors.Join(errs...)
@@ -76,7 +76,7 @@ func (replicationLinkKill) Inject(ctx context.Context, t Target) (Heal, error) {
 			return nil, err
 		}
 	}
-	if err := topologies.KillReplicaLinks(ctx, master.Addr()); err != nil {
+	if err := redisadmin.KillReplicaLinks(ctx, master.Addr()); err != nil {
 		heal(ctx)
 		return nil, err
 	}

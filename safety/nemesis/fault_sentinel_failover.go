@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // sentinelFailover asks a sentinel for a planned failover (SENTINEL FAILOVER), what host
@@ -23,7 +23,7 @@ func (sentinelFailover) Inject(ctx context.Context, t Target) (Heal, error) {
 	}
 	sentinel, master := t.Topology.Sentinels()[0], t.Topology.Spec().MasterName
 	t.note(fmt.Sprintf("sentinel-failover %s via %s", master, sentinel.Name()))
-	if _, err := topologies.AdminQuery(ctx, sentinel.Addr(), "SENTINEL", "FAILOVER", master); err != nil {
+	if _, err := redisadmin.AdminQuery(ctx, sentinel.Addr(), "SENTINEL", "FAILOVER", master); err != nil {
 		return nil, fmt.Errorf("SENTINEL FAILOVER %s on %s: %w", master, sentinel.Name(), err)
 	}
 	return NoHeal, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -98,7 +99,7 @@ func TestContainerTopologiesServeLocks(t *testing.T) {
 				if err != nil || acked != n {
 					t.Fatalf("WAIT %d = %d, %v", n, acked, err)
 				}
-				info, err := topologies.Replication(ctx, topo.Masters()[0].Addr())
+				info, err := redisadmin.Replication(ctx, topo.Masters()[0].Addr())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -109,7 +110,7 @@ func TestContainerTopologiesServeLocks(t *testing.T) {
 				}
 			}
 			for _, s := range topo.Sentinels() {
-				got, err := topologies.SentinelMasterAddr(ctx, s.Addr(), topo.Spec().MasterName)
+				got, err := redisadmin.SentinelMasterAddr(ctx, s.Addr(), topo.Spec().MasterName)
 				if err != nil || got != topo.Masters()[0].Addr() {
 					t.Fatalf("%s names master %s, %v; want %s", s.Name(), got, err, topo.Masters()[0].Addr())
 				}
@@ -127,7 +128,7 @@ func TestContainerSentinelFailoverNamesReachableMaster(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	addr, err := topologies.WaitForNewMaster(ctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
+	addr, err := redisadmin.WaitForNewMaster(ctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +322,7 @@ func waitLink(t *testing.T, addr string, up bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		info, err := topologies.Replication(context.Background(), addr)
+		info, err := redisadmin.Replication(context.Background(), addr)
 		if err == nil && info.LinkUp == up {
 			return
 		}

@@ -19,7 +19,7 @@ import (
 	"github.com/moby/moby/client"
 
 	"github.com/lockbench/lockbench/clocks/faketime"
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // labelFaketime marks a host image that carries libfaketime and the allocator shim.
@@ -36,7 +36,7 @@ const hostImageVersion = "1"
 // present, at the paths the clock layer preloads them from). It is built once per
 // machine: its tag is the hash of its files, and a present tag is reused.
 func hostImage(ctx context.Context, c *client.Client) (string, error) {
-	bin, err := topologies.FindRedisServer()
+	bin, err := redisadmin.FindRedisServer()
 	if err != nil {
 		return "", err
 	}

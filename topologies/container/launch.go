@@ -20,6 +20,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // launch starts masters and replicas together, attaches the replicas, then starts the
@@ -47,14 +48,14 @@ func (t *topology) launch(ctx context.Context) error {
 	for _, r := range t.replicas {
 		// Attached after start, once the rules carry 127.0.0.1:port to the master; the
 		// rewritten config makes a restarted replica rejoin it, as the process provider's does.
-		if err := topologies.AdminDo(ctx, r.Addr(), "REPLICAOF", "127.0.0.1", strconv.Itoa(master.port)); err != nil {
+		if err := redisadmin.AdminDo(ctx, r.Addr(), "REPLICAOF", "127.0.0.1", strconv.Itoa(master.port)); err != nil {
 			return fmt.Errorf("%s: replicaof %s: %w", r.name, master.Addr(), err)
 		}
-		if err := topologies.AdminDo(ctx, r.Addr(), "CONFIG", "REWRITE"); err != nil {
+		if err := redisadmin.AdminDo(ctx, r.Addr(), "CONFIG", "REWRITE"); err != nil {
 			return fmt.Errorf("%s: config rewrite: %w", r.name, err)
 		}
 	}
-	if err := topologies.WaitReplicasOnline(ctx, master.Addr(), len(t.replicas)); err != nil {
+	if err := redisadmin.WaitReplicasOnline(ctx, master.Addr(), len(t.replicas)); err != nil {
 		return err
 	}
 	if !backend.Has(t.spec.Kind, backend.Failover) { // no sentinels to start
@@ -68,7 +69,7 @@ func (t *topology) launch(ctx context.Context) error {
 	if err := t.startAll(ctx, t.sentinels, func(n *node) string { return t.sentinelConfig(n, master) }); err != nil {
 		return err
 	}
-	return topologies.WaitSentinelsAgree(ctx, asNodes(t.sentinels), t.spec.MasterName, master.Addr(), len(t.replicas))
+	return redisadmin.WaitSentinelsAgree(ctx, asNodes(t.sentinels), t.spec.MasterName, master.Addr(), len(t.replicas))
 }
 
 func (t *topology) newNode(name string, role topologies.Role) *node {
@@ -199,7 +200,7 @@ func containerListens(n *node) []string {
 // serverConfig listens on every interface of the container, on the published port, and
 // announces 127.0.0.1; otherwise as the process provider's config.
 func (t *topology) serverConfig(n *node) string {
-	lines := append(containerListens(n), topologies.RedisDataConfig(t.spec.AppendFsync)...)
+	lines := append(containerListens(n), redisadmin.RedisDataConfig(t.spec.AppendFsync)...)
 	lines = append(lines, "replica-announce-ip 127.0.0.1")
 	lines = append(lines, t.spec.ExtraConfig...)
 	return strings.Join(lines, "\n") + "\n"

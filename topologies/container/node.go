@@ -18,6 +18,7 @@ import (
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // node is one redis-server (or sentinel) in its own container. Its data dir is a host
@@ -182,7 +183,7 @@ func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
 		return n.restartService(ctx, mode, running)
 	}
 	if mode == topologies.RestartWithSnapshot && running && !n.paused {
-		if err := topologies.AdminDo(ctx, n.Addr(), "SAVE"); err != nil {
+		if err := redisadmin.AdminDo(ctx, n.Addr(), "SAVE"); err != nil {
 			return fmt.Errorf("%s: snapshot before restart: %w", n.name, err)
 		}
 	}
@@ -262,7 +263,7 @@ func (n *node) Clock() *clocks.NodeClock {
 }
 
 func serverTime(ctx context.Context, addr string) (time.Time, error) {
-	c := topologies.AdminClient(addr)
+	c := redisadmin.AdminClient(addr)
 	defer c.Close()
 	return c.Time(ctx).Result()
 }
@@ -272,7 +273,7 @@ func waitForPing(ctx context.Context, addr string) error {
 	var last error = errors.New("no answer yet")
 	for {
 		pctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-		err := topologies.AdminDo(pctx, addr, "PING")
+		err := redisadmin.AdminDo(pctx, addr, "PING")
 		cancel()
 		if err == nil {
 			return nil

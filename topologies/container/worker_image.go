@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // workerImageRepo holds this program as a load worker, for Compose or Kubernetes.
@@ -33,7 +33,7 @@ func WorkerImage(ctx context.Context) (string, error) {
 	if err := files.AddLibraries(exe, nil); err != nil {
 		return "", err
 	}
-	if server, err := topologies.FindRedisServer(); err == nil {
+	if server, err := redisadmin.FindRedisServer(); err == nil {
 		files["/usr/bin/redis-server"] = server
 		if err := files.AddLibraries(server, nil); err != nil {
 			return "", err

@@ -12,9 +12,11 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
+
 	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
 	_ "github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/external"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // ProviderEnv names the provider tests and benchmarks start topologies with: process,
@@ -27,7 +29,7 @@ const DeploymentEnv = "LOCKBENCH_DEPLOYMENT"
 // RequireRedis returns the redis-server binary, or skips (fails under CI=true) without one.
 func RequireRedis(tb testing.TB) string {
 	tb.Helper()
-	bin, err := topologies.FindRedisServer()
+	bin, err := redisadmin.FindRedisServer()
 	if err != nil {
 		MissingTool(tb, err)
 	}

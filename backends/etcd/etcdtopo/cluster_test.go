@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
+	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -343,7 +344,7 @@ func TestPausedLeaderIsReplacedAndCatchesUp(t *testing.T) {
 }
 
 func TestProcessProviderRefusesEtcd(t *testing.T) {
-	_, err := topologies.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd})
+	_, err := redistopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd})
 	if err == nil || !strings.Contains(err.Error(), "etcd") {
 		t.Errorf("process provider with kind etcd: %v, want a refusal naming etcd", err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
@@ -274,7 +275,7 @@ func TestSpecValidationNamesTheField(t *testing.T) {
 			t.Errorf("start %+v: error %v, want one naming %q", tc.spec, err, tc.want)
 		}
 	}
-	if _, err := (topologies.Process{}).Start(context.Background(), topologies.Spec{Kind: topologies.Postgres}); err == nil || !strings.Contains(err.Error(), ProviderName) {
+	if _, err := (redistopo.Process{}).Start(context.Background(), topologies.Spec{Kind: topologies.Postgres}); err == nil || !strings.Contains(err.Error(), ProviderName) {
 		t.Errorf("redis process provider given postgres: %v, want a refusal naming %s", err, ProviderName)
 	}
 	if _, err := (Process{Port: 70000}).Start(context.Background(), topologies.Spec{Kind: topologies.Postgres}); err == nil || !strings.Contains(err.Error(), "port = 70000") {

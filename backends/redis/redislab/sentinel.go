@@ -5,6 +5,7 @@ import (
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // sentinelStore is a sentinel-managed master and its replicas: the primary is
@@ -16,7 +17,7 @@ func (s sentinelStore) FenceSource() string {
 }
 
 func (s sentinelStore) Primary(ctx context.Context, topo topologies.Topology) (topologies.Node, error) {
-	addr, err := topologies.SentinelMasterAddr(ctx, topo.Sentinels()[0].Addr(), topo.Spec().MasterName)
+	addr, err := redisadmin.SentinelMasterAddr(ctx, topo.Sentinels()[0].Addr(), topo.Spec().MasterName)
 	if err != nil {
 		return nil, err
 	}
@@ -24,7 +25,7 @@ func (s sentinelStore) Primary(ctx context.Context, topo topologies.Topology) (t
 }
 
 func (s sentinelStore) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
-	addr, err := topologies.WaitForNewMaster(ctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
+	addr, err := redisadmin.WaitForNewMaster(ctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/container"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -178,7 +179,7 @@ func waitRole(t *testing.T, n topologies.Node, role string, limit time.Duration)
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
-		if r, err := topologies.CurrentRole(context.Background(), n.Addr()); err == nil && r == role {
+		if r, err := redisadmin.CurrentRole(context.Background(), n.Addr()); err == nil && r == role {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)

@@ -15,6 +15,7 @@ import (
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 func init() {
@@ -68,8 +69,8 @@ func (s store) PlacedLocker(ctx context.Context, seeds []topologies.Node, dial f
 	return rediscluster.NewCluster(ctx, addrs, opts)
 }
 
-func (s store) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node, key string) (topologies.KeyState, error) {
-	return topologies.ReadKey(ctx, primary.Addr(), key)
+func (s store) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node, key string) (redisadmin.KeyState, error) {
+	return redisadmin.ReadKey(ctx, primary.Addr(), key)
 }
 
 // PrimaryFor asks every running node which master serves key's slot (CLUSTER SLOTS on
@@ -93,7 +94,7 @@ func (s store) ReplicasOf(ctx context.Context, topo topologies.Topology, primary
 		if !n.Running() || n.Addr() == primary.Addr() {
 			continue
 		}
-		repl, err := topologies.Replication(ctx, n.Addr())
+		repl, err := redisadmin.Replication(ctx, n.Addr())
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +134,7 @@ func (s store) AwaitPromotion(ctx context.Context, topo topologies.Topology, old
 func awaitMasterAmong(ctx context.Context, old topologies.Node, replicas []topologies.Node) (topologies.Node, error) {
 	for {
 		for _, r := range replicas {
-			if role, err := topologies.CurrentRole(ctx, r.Addr()); err == nil && role == "master" {
+			if role, err := redisadmin.CurrentRole(ctx, r.Addr()); err == nil && role == "master" {
 				return r, nil
 			}
 		}
@@ -167,7 +168,7 @@ func (s store) AwaitPromotionOf(ctx context.Context, topo topologies.Topology, o
 			master, err := rediscluster.KeyMaster(qctx, n.Addr(), key)
 			if err == nil && master != old.Addr() {
 				var role string
-				if role, err = topologies.CurrentRole(qctx, master); err == nil && role == "master" {
+				if role, err = redisadmin.CurrentRole(qctx, master); err == nil && role == "master" {
 					cancel()
 					return lab.NodeAt(topo, master)
 				}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // Guard is what stands between the first grant and the failover: one mode of
@@ -94,9 +95,9 @@ func (c Config) spec() topologies.Spec {
 //     (ping 150, INFO 400) and 1.5 s with INFO at 100 ms;
 //   - the zombie keeps sentinel's own INFO and hello periods (10 s, 2 s): they decide
 //     how long a resumed master goes on taking writes.
-func (c Config) timers(zombie bool) topologies.SentinelTimers {
+func (c Config) timers(zombie bool) redisadmin.SentinelTimers {
 	ping := min(max(c.DownAfter/2, 120*time.Millisecond), time.Second)
-	t := topologies.SentinelTimers{PingPeriod: ping, AskPeriod: 100 * time.Millisecond}
+	t := redisadmin.SentinelTimers{PingPeriod: ping, AskPeriod: 100 * time.Millisecond}
 	if !zombie {
 		t.InfoPeriod = min(max(5*ping-350*time.Millisecond, 100*time.Millisecond), 800*time.Millisecond)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // Run is one run of the scenario: its params, the store it reaches the
@@ -49,7 +50,7 @@ func NewRun(env *lab.Env, c Config) (*Run, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := topologies.TuneSentinels(ctx, topo, c.timers(zombie)); err != nil {
+			if err := redisadmin.TuneSentinels(ctx, topo, c.timers(zombie)); err != nil {
 				topo.Close()
 				return nil, err
 			}

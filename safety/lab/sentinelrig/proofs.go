@@ -9,10 +9,11 @@ import (
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // DescribeKey says what a node holds under the lock's key, against A's token.
-func DescribeKey(s topologies.KeyState, token string) string {
+func DescribeKey(s redisadmin.KeyState, token string) string {
 	switch {
 	case !s.Present:
 		return "absent"
@@ -25,7 +26,7 @@ func DescribeKey(s topologies.KeyState, token string) string {
 // ProveCut reads the master's replication state after the grant: the cut took only
 // if no replica acknowledged the grant's place in the stream.
 func ProveCut(ctx context.Context, t *lab.Trial, master topologies.Node) error {
-	info, err := topologies.Replication(ctx, master.Addr())
+	info, err := redisadmin.Replication(ctx, master.Addr())
 	if err != nil {
 		return lab.Failed("observe", fmt.Errorf("INFO replication on %s: %w", master.Name(), err))
 	}

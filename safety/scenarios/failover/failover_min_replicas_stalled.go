@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // stalledMode is min-replicas-to-write where it can bite: every replica lags past
@@ -121,7 +122,7 @@ func awaitNoGoodReplica(ctx context.Context, t *lab.Trial, master topologies.Nod
 		}
 		good := infoField(raw, "min_slaves_good_slaves")
 		if good == "0" {
-			info, err := topologies.Replication(ctx, master.Addr())
+			info, err := redisadmin.Replication(ctx, master.Addr())
 			if err != nil {
 				return lab.Failed("observe", fmt.Errorf("INFO replication on %s: %w", master.Name(), err))
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // The lock breakers of lost-updates: each runs one trial's lock service and breaks it
@@ -326,7 +327,7 @@ func unpauseAll(topo topologies.Topology) {
 	defer cancel()
 	for _, n := range append(topo.Masters(), topo.Replicas()...) {
 		if n.Running() {
-			_ = topologies.ClientUnpause(ctx, n.Addr())
+			_ = redisadmin.ClientUnpause(ctx, n.Addr())
 		}
 	}
 }
@@ -374,7 +375,7 @@ func (r *redlockRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLoc
 	lk := newBrokenLock(r.store, r.topo, r.ttl)
 	lk.hold = func(ctx context.Context) error {
 		var err error
-		if before, err = topologies.RunID(ctx, victim.Addr()); err != nil {
+		if before, err = redisadmin.RunID(ctx, victim.Addr()); err != nil {
 			return err
 		}
 		_, err = nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: nodes[3:], Recorder: t.Rec})

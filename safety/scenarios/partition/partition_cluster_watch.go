@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // clusterWatch follows a cluster trial from the cut: it probes the cut master's grants
@@ -201,7 +202,7 @@ func (w *clusterWatch) observe(ctx context.Context) error {
 
 // proveB reads B's token on the promoted master from the host.
 func (w *clusterWatch) proveB(ctx context.Context, b bResult) error {
-	k, err := topologies.ReadKey(ctx, w.next.Addr(), b.lease.Key)
+	k, err := redisadmin.ReadKey(ctx, w.next.Addr(), b.lease.Key)
 	if err != nil {
 		return lab.Failed("observe", err)
 	}

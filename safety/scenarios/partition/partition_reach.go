@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -48,7 +49,7 @@ func proveReach(ctx context.Context, t *lab.Trial, who string, dial dialFunc, no
 func holders(ctx context.Context, nodes []topologies.Node, key, token string) ([]int, error) {
 	var on []int
 	for i, n := range nodes {
-		k, err := topologies.ReadKey(ctx, n.Addr(), key)
+		k, err := redisadmin.ReadKey(ctx, n.Addr(), key)
 		if err != nil {
 			return nil, fmt.Errorf("read %s on %s: %w", key, n.Name(), err)
 		}

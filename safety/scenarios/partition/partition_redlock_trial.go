@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // redlockPartitionTrial is one trial of redlock-partition on a five-node topology.
@@ -85,7 +86,7 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 	}
 
 	victim := nodes[shared]
-	before, err := topologies.RunID(ctx, victim.Addr())
+	before, err := redisadmin.RunID(ctx, victim.Addr())
 	if err != nil {
 		return lab.Failed("observe", err)
 	}

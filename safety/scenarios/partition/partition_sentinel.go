@@ -8,6 +8,7 @@ import (
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // sentinelSplitBrain: the master and client A are cut off from the replicas and the
@@ -69,9 +70,9 @@ func (c splitBrainConfig) spec(v splitBrainVariant) topologies.Spec {
 
 // timers: quick pings and replica INFOs for a prompt promotion; the publish (hello)
 // period stays sentinel's own: it decides when a master that comes back is demoted.
-func (c splitBrainConfig) timers() topologies.SentinelTimers {
+func (c splitBrainConfig) timers() redisadmin.SentinelTimers {
 	ping := min(max(c.downAfter/2, 120*time.Millisecond), time.Second)
-	return topologies.SentinelTimers{PingPeriod: ping, AskPeriod: 100 * time.Millisecond,
+	return redisadmin.SentinelTimers{PingPeriod: ping, AskPeriod: 100 * time.Millisecond,
 		InfoPeriod: min(max(5*ping-350*time.Millisecond, 100*time.Millisecond), 800*time.Millisecond)}
 }
 
@@ -159,7 +160,7 @@ func (c splitBrainConfig) start(ctx context.Context, env *lab.Env, spec topologi
 	if err != nil {
 		return nil, err
 	}
-	if err := topologies.TuneSentinels(ctx, topo, c.timers()); err != nil {
+	if err := redisadmin.TuneSentinels(ctx, topo, c.timers()); err != nil {
 		topo.Close()
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // splitProbeInterval paces the grant probes on the old master.
@@ -33,7 +34,7 @@ func (c splitBrainConfig) trial(ctx context.Context, topo topologies.Topology, t
 	if err != nil {
 		return lab.Failed("setup", err)
 	}
-	before, err := topologies.Replication(ctx, old.Addr())
+	before, err := redisadmin.Replication(ctx, old.Addr())
 	if err != nil {
 		return lab.Failed("observe", err)
 	}

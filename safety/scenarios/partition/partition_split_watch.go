@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // splitWatch probes the old master's grants through the partition and after the heal:
@@ -63,7 +64,7 @@ func (w *splitWatch) run(ctx context.Context, t *lab.Trial) error {
 // after repl-timeout.
 func (w *splitWatch) proveCut(ctx context.Context, t *lab.Trial) error {
 	w.checked = time.Now()
-	info, err := topologies.Replication(ctx, w.old.Addr())
+	info, err := redisadmin.Replication(ctx, w.old.Addr())
 	if err != nil {
 		return lab.Failed("observe", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // redlockFence: fencing problem 2, Redlock has no global counter. The obvious
@@ -185,14 +186,14 @@ func (s redlockFence) counterTrial(ctx context.Context, topo topologies.Topology
 		if err := phase(a, cycles, 3, 4); err != nil {
 			return err
 		}
-		runID, err := topologies.RunID(ctx, nodes[2].Addr())
+		runID, err := redisadmin.RunID(ctx, nodes[2].Addr())
 		if err != nil {
 			return lab.Failed("observe", err)
 		}
 		if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Nodes: pick(2), Recorder: t.Rec}); err != nil {
 			return lab.Failed("nemesis", err)
 		}
-		after, err := topologies.RunID(ctx, nodes[2].Addr())
+		after, err := redisadmin.RunID(ctx, nodes[2].Addr())
 		if err != nil {
 			return lab.Failed("observe", err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // quorumOf is the majority of n Redlock nodes.
@@ -106,14 +107,14 @@ func (s redlockQuorum) restartTrial(ctx context.Context, topo topologies.Topolog
 
 // restartEmptyProven restarts n with no data and proves it did by its new run_id.
 func restartEmptyProven(ctx context.Context, t *lab.Trial, n topologies.Node) error {
-	before, err := topologies.RunID(ctx, n.Addr())
+	before, err := redisadmin.RunID(ctx, n.Addr())
 	if err != nil {
 		return lab.Failed("observe", err)
 	}
 	if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Nodes: []topologies.Node{n}, Recorder: t.Rec}); err != nil {
 		return lab.Failed("nemesis", err)
 	}
-	after, err := topologies.RunID(ctx, n.Addr())
+	after, err := redisadmin.RunID(ctx, n.Addr())
 	if err != nil {
 		return lab.Failed("observe", err)
 	}

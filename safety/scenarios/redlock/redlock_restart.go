@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // redlockRestart: A holds a Redlock on exactly 3 of 5 nodes (two are down when it
@@ -124,7 +125,7 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 	a, b := lab.NewClient("A", la, t.Rec), lab.NewClient("B", lb, t.Rec)
 
 	victim := nodes[2]
-	before, err := topologies.RunID(ctx, victim.Addr())
+	before, err := redisadmin.RunID(ctx, victim.Addr())
 	if err != nil {
 		return lab.Failed("observe", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // checkThenWriteLock: the write-up's step 3, "asking whether my lock is still valid
@@ -164,7 +165,7 @@ func (s checkThenWriteLock) trial(ctx context.Context, store lab.Store, topo top
 	}
 	t.Input("check_said_valid", 1)
 	_ = lab.Sleep(ctx, gap) // A's own work between the answer and the write
-	seen, err := topologies.ReadKey(ctx, addr, t.Key)
+	seen, err := redisadmin.ReadKey(ctx, addr, t.Key)
 	if err != nil {
 		return finish(lab.Failed("observe", err))
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // expiryReadMargin: a read this long past the TTL finds the key gone. Redis keeps
@@ -109,10 +110,10 @@ func countWatchdogTiming(t *lab.Trial, reach, ttl time.Duration, expired int) {
 }
 
 // readOwnKey reads key's value and PTTL in one round trip on c, recorded as A's read.
-func readOwnKey(ctx context.Context, t *lab.Trial, c *redis.Client, key string) (topologies.KeyState, error) {
-	s, err := topologies.ReadKeyWith(ctx, c, key)
+func readOwnKey(ctx context.Context, t *lab.Trial, c *redis.Client, key string) (redisadmin.KeyState, error) {
+	s, err := redisadmin.ReadKeyWith(ctx, c, key)
 	if err != nil {
-		return topologies.KeyState{}, lab.Failed("observe", fmt.Errorf("GET and PTTL %s: %w", key, err))
+		return redisadmin.KeyState{}, lab.Failed("observe", fmt.Errorf("GET and PTTL %s: %w", key, err))
 	}
 	ttl := s.TTL
 	if s.Present && ttl < 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // costReplicaHz is the paused replica's cron rate: its pauses end within 2 ms.
@@ -88,7 +89,7 @@ func costTrial(ctx context.Context, topo topologies.Topology, c waitObjectionsCo
 	for i := 0; i < c.costSamples; i++ {
 		began := time.Now()
 		if v.lag > 0 {
-			if err := topologies.ClientPauseAll(ctx, lagging.Addr(), v.lag); err != nil {
+			if err := redisadmin.ClientPauseAll(ctx, lagging.Addr(), v.lag); err != nil {
 				return lab.Failed("nemesis", fmt.Errorf("CLIENT PAUSE %v on %s: %w", v.lag, lagging.Name(), err))
 			}
 		}

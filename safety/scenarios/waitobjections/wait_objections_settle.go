@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // settledMaster waits until the sentinels name one master, none is failing over or
@@ -19,7 +20,7 @@ func settledMaster(ctx context.Context, st lab.Failover, topo topologies.Topolog
 			last = why
 		} else if node, err := st.Primary(ctx, topo); err != nil {
 			last = err.Error()
-		} else if info, err := topologies.Replication(ctx, node.Addr()); err != nil {
+		} else if info, err := redisadmin.Replication(ctx, node.Addr()); err != nil {
 			last = fmt.Sprintf("%s: %v", node.Name(), err)
 		} else if info.Role != "master" {
 			last = fmt.Sprintf("sentinels name %s, which reports role %s", node.Name(), info.Role)
@@ -39,7 +40,7 @@ func unsettledSentinels(ctx context.Context, topo topologies.Topology) string {
 	defer cancel()
 	master := ""
 	for _, s := range topo.Sentinels() {
-		v, err := topologies.ReadSentinelView(qctx, s.Addr(), topo.Spec().MasterName)
+		v, err := redisadmin.ReadSentinelView(qctx, s.Addr(), topo.Spec().MasterName)
 		if err != nil {
 			return fmt.Sprintf("%s: %v", s.Name(), err)
 		}

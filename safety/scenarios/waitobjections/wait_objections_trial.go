@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // objectionTrial: one replica (the lagging one) is paused, A's SET + WAIT n is
@@ -87,7 +88,7 @@ func objectionTrial(ctx context.Context, r *sentinelrig.Run, c waitObjectionsCon
 // proveOnlyAckerHas reads the master's replication state right after a WAIT 1 grant:
 // the acknowledger reached the grant's offset, the lagging replica had not.
 func proveOnlyAckerHas(ctx context.Context, t *lab.Trial, master, lagging, acker topologies.Node) error {
-	info, err := topologies.Replication(ctx, master.Addr())
+	info, err := redisadmin.Replication(ctx, master.Addr())
 	if err != nil {
 		return lab.Failed("observe", fmt.Errorf("INFO replication on %s: %w", master.Name(), err))
 	}

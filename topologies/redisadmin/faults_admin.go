@@ -1,4 +1,4 @@
-package topologies
+package redisadmin
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package topologies_test
+package redistopo_test
 
 import (
 	"context"
@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -20,11 +22,11 @@ func quickSentinel(t *testing.T, downAfter time.Duration, fastInfo bool) topolog
 		ExtraConfig: []string{"repl-diskless-sync no"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	timers := topologies.SentinelTimers{PingPeriod: 150 * time.Millisecond, AskPeriod: 100 * time.Millisecond}
+	timers := redisadmin.SentinelTimers{PingPeriod: 150 * time.Millisecond, AskPeriod: 100 * time.Millisecond}
 	if fastInfo {
 		timers.InfoPeriod = 100 * time.Millisecond
 	}
-	if err := topologies.TuneSentinels(ctx, topo, timers); err != nil {
+	if err := redisadmin.TuneSentinels(ctx, topo, timers); err != nil {
 		t.Fatal(err)
 	}
 	return topo
@@ -43,7 +45,7 @@ func nodeAt(t *testing.T, topo topologies.Topology, addr string) topologies.Node
 
 func currentMaster(t *testing.T, topo topologies.Topology) topologies.Node {
 	t.Helper()
-	addr, err := topologies.SentinelMasterAddr(context.Background(), topo.Sentinels()[0].Addr(), topo.Spec().MasterName)
+	addr, err := redisadmin.SentinelMasterAddr(context.Background(), topo.Sentinels()[0].Addr(), topo.Spec().MasterName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,12 +56,12 @@ func currentMaster(t *testing.T, topo topologies.Topology) topologies.Node {
 func assertReformed(t *testing.T, topo topologies.Topology, r topologies.Reformed) {
 	t.Helper()
 	ctx := context.Background()
-	info, err := topologies.Replication(ctx, r.Master)
+	info, err := redisadmin.Replication(ctx, r.Master)
 	if err != nil || info.Role != "master" || len(info.Replicas) != 2 {
 		t.Fatalf("master %s after reform: %+v, %v; want a master with 2 replicas", r.Master, info, err)
 	}
 	for _, s := range topo.Sentinels() {
-		v, err := topologies.ReadSentinelView(ctx, s.Addr(), topo.Spec().MasterName)
+		v, err := redisadmin.ReadSentinelView(ctx, s.Addr(), topo.Spec().MasterName)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,14 +85,14 @@ func TestReformSentinelAfterKills(t *testing.T) {
 			t.Fatal(err)
 		}
 		pctx, pcancel := context.WithTimeout(ctx, 20*time.Second)
-		next, err := topologies.WaitForNewMaster(pctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
+		next, err := redisadmin.WaitForNewMaster(pctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
 		pcancel()
 		if err != nil {
 			t.Fatalf("cycle %d: %v", cycle, err)
 		}
 		promoted := time.Since(killed)
 		rctx, rcancel := context.WithTimeout(ctx, 20*time.Second)
-		r, err := topologies.ReformSentinel(rctx, topo)
+		r, err := topologies.Reform(rctx, topo)
 		rcancel()
 		if err != nil {
 			t.Fatalf("cycle %d: %v", cycle, err)
@@ -99,7 +101,7 @@ func TestReformSentinelAfterKills(t *testing.T) {
 		if r.Master != next || len(r.Restarted) != 1 || r.Restarted[0] != old.Name() {
 			t.Errorf("cycle %d: reform %+v, want master %s and %s restarted", cycle, r, next, old.Name())
 		}
-		if info, err := topologies.Replication(ctx, old.Addr()); err != nil || info.Role != "slave" || info.MasterAddr != next {
+		if info, err := redisadmin.Replication(ctx, old.Addr()); err != nil || info.Role != "slave" || info.MasterAddr != next {
 			t.Errorf("cycle %d: killed master %s after reform: %+v, %v; want a replica of %s", cycle, old.Name(), info, err, next)
 		}
 		assertReformed(t, topo, r)
@@ -116,7 +118,7 @@ func TestReformSentinelRepointsAZombie(t *testing.T) {
 	if err := old.Pause(); err != nil {
 		t.Fatal(err)
 	}
-	next, err := topologies.WaitForNewMaster(ctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
+	next, err := redisadmin.WaitForNewMaster(ctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
 	if err != nil {
 		old.Resume()
 		t.Fatal(err)
@@ -124,10 +126,10 @@ func TestReformSentinelRepointsAZombie(t *testing.T) {
 	if err := old.Resume(); err != nil {
 		t.Fatal(err)
 	}
-	if role, err := topologies.CurrentRole(ctx, old.Addr()); err != nil || role != "master" {
+	if role, err := redisadmin.CurrentRole(ctx, old.Addr()); err != nil || role != "master" {
 		t.Fatalf("resumed old master: role %q, %v; want a zombie master", role, err)
 	}
-	r, err := topologies.ReformSentinel(ctx, topo)
+	r, err := topologies.Reform(ctx, topo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +150,7 @@ func TestReformSentinelRestartsAnUnreplacedMaster(t *testing.T) {
 	if err := old.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := topologies.ReformSentinel(ctx, topo)
+	r, err := topologies.Reform(ctx, topo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +161,7 @@ func TestReformSentinelRestartsAnUnreplacedMaster(t *testing.T) {
 }
 
 func TestTuneSentinelsRefusesAPingPeriodTooShortToPromote(t *testing.T) {
-	err := topologies.TuneSentinels(context.Background(), nil, topologies.SentinelTimers{PingPeriod: 50 * time.Millisecond})
+	err := redisadmin.TuneSentinels(context.Background(), nil, redisadmin.SentinelTimers{PingPeriod: 50 * time.Millisecond})
 	if err == nil {
 		t.Fatal("ping period 50ms accepted")
 	}
@@ -169,12 +171,12 @@ func TestTuneSentinelsRefusesAPingPeriodTooShortToPromote(t *testing.T) {
 func poolStarter(t *testing.T, starts *int) func(ctx context.Context) (topologies.Topology, error) {
 	return func(ctx context.Context) (topologies.Topology, error) {
 		*starts++
-		topo, err := topologies.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Sentinel, DownAfter: 300 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
+		topo, err := redistopo.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Sentinel, DownAfter: 300 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
 			ExtraConfig: []string{"repl-diskless-sync no"}})
 		if err != nil {
 			return nil, err
 		}
-		if err := topologies.TuneSentinels(ctx, topo, topologies.SentinelTimers{PingPeriod: 150 * time.Millisecond, InfoPeriod: 100 * time.Millisecond}); err != nil {
+		if err := redisadmin.TuneSentinels(ctx, topo, redisadmin.SentinelTimers{PingPeriod: 150 * time.Millisecond, InfoPeriod: 100 * time.Millisecond}); err != nil {
 			topo.Close()
 			return nil, err
 		}
@@ -245,7 +247,7 @@ func TestSentinelPoolStartsItsRotationAtOnce(t *testing.T) {
 	var starts atomic.Int32
 	pool := topologies.NewSentinelPool(2, 30*time.Second, func(ctx context.Context) (topologies.Topology, error) {
 		starts.Add(1)
-		return topologies.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Sentinel})
+		return redistopo.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Sentinel})
 	})
 	defer pool.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -1,4 +1,4 @@
-package topologies
+package redistopo
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
@@ -19,7 +21,7 @@ import (
 type processNode struct {
 	*supervise.Node
 	name string
-	role Role
+	role topologies.Role
 	dir  string // this node's own dir: config, log, data
 	port int
 	skew *faketime.Node // drives this node's libfaketime; nil keeps true time
@@ -27,14 +29,14 @@ type processNode struct {
 
 // newProcessNode readies a node that runs bin on its config in dir, with env added
 // (a fake-time preload, say); nothing runs until start.
-func newProcessNode(name string, role Role, bin, dir string, port int, env []string, skew *faketime.Node) *processNode {
+func newProcessNode(name string, role topologies.Role, bin, dir string, port int, env []string, skew *faketime.Node) *processNode {
 	n := &processNode{name: name, role: role, dir: dir, port: port, skew: skew}
 	n.Node = supervise.New(supervise.Config{
 		Name: name,
 		Addr: n.Addr,
 		Command: func() (*exec.Cmd, error) {
 			args := []string{n.confPath()}
-			if role == RoleSentinel {
+			if role == topologies.RoleSentinel {
 				args = append(args, "--sentinel")
 			}
 			cmd := exec.Command(bin, args...)
@@ -46,16 +48,16 @@ func newProcessNode(name string, role Role, bin, dir string, port int, env []str
 			return cmd, nil
 		},
 		Logs:    []string{n.logPath()},
-		Ready:   func(ctx context.Context) error { return AdminDo(ctx, n.Addr(), "PING") },
+		Ready:   func(ctx context.Context) error { return redisadmin.AdminDo(ctx, n.Addr(), "PING") },
 		Every:   5 * time.Millisecond,
 		Attempt: 200 * time.Millisecond,
 	})
 	return n
 }
 
-func (n *processNode) Name() string { return n.name }
-func (n *processNode) Role() Role   { return n.role }
-func (n *processNode) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(n.port)) }
+func (n *processNode) Name() string          { return n.name }
+func (n *processNode) Role() topologies.Role { return n.role }
+func (n *processNode) Addr() string          { return net.JoinHostPort("127.0.0.1", strconv.Itoa(n.port)) }
 func (n *processNode) confPath() string {
 	return filepath.Join(n.dir, "server.conf")
 }
@@ -83,20 +85,20 @@ func (n *processNode) calibrate(ctx context.Context) error {
 
 // serverTime is the server's wall clock (TIME).
 func serverTime(ctx context.Context, addr string) (time.Time, error) {
-	c := AdminClient(addr)
+	c := redisadmin.AdminClient(addr)
 	defer c.Close()
 	return c.Time(ctx).Result()
 }
 
 // Restart kills the node if it runs and starts it again on the same port; it saves
 // first for RestartWithSnapshot, and forgets its data for RestartEmpty.
-func (n *processNode) Restart(ctx context.Context, mode RestartMode) error {
+func (n *processNode) Restart(ctx context.Context, mode topologies.RestartMode) error {
 	var snapshot func(context.Context) error
-	if mode == RestartWithSnapshot {
-		snapshot = func(ctx context.Context) error { return AdminDo(ctx, n.Addr(), "SAVE") }
+	if mode == topologies.RestartWithSnapshot {
+		snapshot = func(ctx context.Context) error { return redisadmin.AdminDo(ctx, n.Addr(), "SAVE") }
 	}
 	var forget func() error
-	if mode == RestartEmpty {
+	if mode == topologies.RestartEmpty {
 		forget = n.forgetData
 	}
 	if err := n.Node.Restart(ctx, snapshot, forget); err != nil {
@@ -120,7 +122,7 @@ func (n *processNode) stop() {
 	if n.skew != nil {
 		n.skew.Close()
 	}
-	ReleasePort(n.port)
+	topologies.ReleasePort(n.port)
 }
 
 // Clock is the node's model clock, or nil when it keeps true time.

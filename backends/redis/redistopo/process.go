@@ -1,12 +1,10 @@
-package topologies
+package redistopo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,26 +12,10 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/clocks/faketime"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
-
-// ErrNoRedisServer says redis-server was found neither through REDIS_SERVER nor on PATH.
-var ErrNoRedisServer = errors.New("redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set REDIS_SERVER to its path")
-
-// FindRedisServer returns the redis-server binary: $REDIS_SERVER if set, else PATH.
-func FindRedisServer() (string, error) {
-	if p := os.Getenv("REDIS_SERVER"); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("REDIS_SERVER=%s: %w", p, err)
-		}
-		return p, nil
-	}
-	p, err := exec.LookPath("redis-server")
-	if err != nil {
-		return "", ErrNoRedisServer
-	}
-	return p, nil
-}
 
 // Process starts every node as a redis-server process on 127.0.0.1.
 type Process struct {
@@ -43,33 +25,33 @@ type Process struct {
 	Env []string
 }
 
+// Kinds are the deployments the process provider starts, as redis-server nodes.
+var Kinds = []topologies.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock}
+
+// The process provider serves Redis's kinds unless told otherwise; it keeps the
+// family's own name, which results folders record as their provider.
+func init() { topologies.RegisterProvider(Process{}, Kinds...) }
+
 func (Process) Name() string { return "process" }
 
 // Start launches spec's deployment and returns once it is ready to serve locks.
-func (p Process) Start(ctx context.Context, spec Spec) (Topology, error) {
+func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
 	spec = spec.WithDefaults()
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	if !slices.Contains(redisKinds, spec.Kind) {
-		return nil, fmt.Errorf("topology kind %q: the process provider runs redis-server only; %s", spec.Kind, ownProcessProvider(spec.Kind))
+	if !slices.Contains(Kinds, spec.Kind) {
+		return nil, fmt.Errorf("topology kind %q: the process provider runs redis-server only; %s", spec.Kind, topologies.OwnProcessProvider(spec.Kind))
 	}
 	bin := p.Bin
 	if bin == "" {
 		var err error
-		if bin, err = FindRedisServer(); err != nil {
+		if bin, err = redisadmin.FindRedisServer(); err != nil {
 			return nil, err
 		}
 	}
-	sweepOrphanedDirs()
-	dir, err := os.MkdirTemp("", tempDirPrefix)
+	dir, err := topologies.NewTempDir("redis")
 	if err != nil {
-		return nil, err
-	}
-	trackDir(dir)
-	if err := writeOwner(dir); err != nil {
-		os.RemoveAll(dir)
-		untrackDir(dir)
 		return nil, err
 	}
 	t := &processTopology{spec: spec, dir: dir, bin: bin, env: p.Env}
@@ -81,7 +63,7 @@ func (p Process) Start(ctx context.Context, spec Spec) (Topology, error) {
 }
 
 type processTopology struct {
-	spec      Spec
+	spec      topologies.Spec
 	dir       string
 	bin       string
 	env       []string
@@ -91,23 +73,23 @@ type processTopology struct {
 	closeOnce sync.Once
 }
 
-func (t *processTopology) Spec() Spec       { return t.spec }
-func (t *processTopology) Provider() string { return "process" }
+func (t *processTopology) Spec() topologies.Spec { return t.spec }
+func (t *processTopology) Provider() string      { return "process" }
 
 // Dir is where the topology keeps configs, logs and data; Close removes it.
-func (t *processTopology) Dir() string      { return t.dir }
-func (t *processTopology) Masters() []Node  { return nodes(t.masters) }
-func (t *processTopology) Replicas() []Node { return nodes(t.replicas) }
-func (t *processTopology) Sentinels() []Node {
+func (t *processTopology) Dir() string                 { return t.dir }
+func (t *processTopology) Masters() []topologies.Node  { return nodes(t.masters) }
+func (t *processTopology) Replicas() []topologies.Node { return nodes(t.replicas) }
+func (t *processTopology) Sentinels() []topologies.Node {
 	return nodes(t.sentinels)
 }
-func (t *processTopology) Nodes() []Node {
+func (t *processTopology) Nodes() []topologies.Node {
 	all := append(append(append([]*processNode{}, t.masters...), t.replicas...), t.sentinels...)
 	return nodes(all)
 }
 
-func nodes(ps []*processNode) []Node {
-	out := make([]Node, len(ps))
+func nodes(ps []*processNode) []topologies.Node {
+	out := make([]topologies.Node, len(ps))
 	for i, p := range ps {
 		out[i] = p
 	}
@@ -121,44 +103,43 @@ func (t *processTopology) Close() error {
 		for _, n := range append(append(append([]*processNode{}, t.sentinels...), t.replicas...), t.masters...) {
 			n.stop()
 		}
-		err = os.RemoveAll(t.dir)
-		untrackDir(t.dir)
+		err = topologies.RemoveTempDir(t.dir)
 	})
 	return err
 }
 
 func (t *processTopology) launch(ctx context.Context) error {
-	if err := t.startRole(ctx, &t.masters, RoleMaster, t.spec.Masters, func(port int) string {
+	if err := t.startRole(ctx, &t.masters, topologies.RoleMaster, t.spec.Masters, func(port int) string {
 		return t.serverConfig(port, "")
 	}); err != nil {
 		return err
 	}
-	if t.spec.Kind != Replicated && t.spec.Kind != Sentinel {
+	if t.spec.Kind != topologies.Replicated && t.spec.Kind != topologies.Sentinel {
 		return nil
 	}
 	master := t.masters[0]
-	if err := t.startRole(ctx, &t.replicas, RoleReplica, t.spec.Replicas, func(port int) string {
+	if err := t.startRole(ctx, &t.replicas, topologies.RoleReplica, t.spec.Replicas, func(port int) string {
 		return t.serverConfig(port, master.Addr())
 	}); err != nil {
 		return err
 	}
-	if err := WaitReplicasOnline(ctx, master.Addr(), t.spec.Replicas); err != nil {
+	if err := redisadmin.WaitReplicasOnline(ctx, master.Addr(), t.spec.Replicas); err != nil {
 		return err
 	}
-	if t.spec.Kind != Sentinel {
+	if t.spec.Kind != topologies.Sentinel {
 		return nil
 	}
-	if err := t.startRole(ctx, &t.sentinels, RoleSentinel, t.spec.Sentinels, func(port int) string {
+	if err := t.startRole(ctx, &t.sentinels, topologies.RoleSentinel, t.spec.Sentinels, func(port int) string {
 		return t.sentinelConfig(port, master.Addr())
 	}); err != nil {
 		return err
 	}
-	return WaitSentinelsAgree(ctx, t.Sentinels(), t.spec.MasterName, master.Addr(), len(t.replicas))
+	return redisadmin.WaitSentinelsAgree(ctx, t.Sentinels(), t.spec.MasterName, master.Addr(), len(t.replicas))
 }
 
 // startRole starts count nodes of role, named after it (master-0, master-1...), adding
 // each to nodes as it comes up so that Close stops them should a later one fail.
-func (t *processTopology) startRole(ctx context.Context, nodes *[]*processNode, role Role, count int, config func(port int) string) error {
+func (t *processTopology) startRole(ctx context.Context, nodes *[]*processNode, role topologies.Role, count int, config func(port int) string) error {
 	for i := 0; i < count; i++ {
 		n, err := t.startNode(ctx, fmt.Sprintf("%s-%d", role, i), role, config)
 		if err != nil {
@@ -171,7 +152,7 @@ func (t *processTopology) startRole(ctx context.Context, nodes *[]*processNode, 
 
 // startNode makes the node's dir and config and starts it, taking a new free port
 // when another program grabbed the one it picked.
-func (t *processTopology) startNode(ctx context.Context, name string, role Role, config func(port int) string) (*processNode, error) {
+func (t *processTopology) startNode(ctx context.Context, name string, role topologies.Role, config func(port int) string) (*processNode, error) {
 	dir := filepath.Join(t.dir, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -186,19 +167,19 @@ func (t *processTopology) startNode(ctx context.Context, name string, role Role,
 	}
 	var n *processNode
 	err := supervise.RetryPorts(5, func() error {
-		port, err := FreePort()
+		port, err := topologies.FreePort()
 		if err != nil {
 			return err
 		}
 		n = newProcessNode(name, role, t.bin, dir, port, t.env, skew)
 		if err := os.WriteFile(n.confPath(), []byte(config(port)), 0o644); err != nil {
-			ReleasePort(port)
+			topologies.ReleasePort(port)
 			return err
 		}
 		startCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
 		if err := n.start(startCtx); err != nil {
-			ReleasePort(port) // this attempt's server is gone: the port is no use to us
+			topologies.ReleasePort(port) // this attempt's server is gone: the port is no use to us
 			return err
 		}
 		return nil
@@ -213,7 +194,7 @@ func (t *processTopology) startNode(ctx context.Context, name string, role Role,
 // serverConfig is a redis-server config: loopback only, no persistence unless asked,
 // replication that starts streaming at once.
 func (t *processTopology) serverConfig(port int, replicaOf string) string {
-	lines := append(LoopbackListens(port), RedisDataConfig(t.spec.AppendFsync)...)
+	lines := append(redisadmin.LoopbackListens(port), redisadmin.RedisDataConfig(t.spec.AppendFsync)...)
 	if replicaOf != "" {
 		host, p, _ := net.SplitHostPort(replicaOf)
 		lines = append(lines, fmt.Sprintf("replicaof %s %s", host, p))
@@ -225,7 +206,7 @@ func (t *processTopology) serverConfig(port int, replicaOf string) string {
 func (t *processTopology) sentinelConfig(port int, masterAddr string) string {
 	host, p, _ := net.SplitHostPort(masterAddr)
 	name := t.spec.MasterName
-	return strings.Join(append(LoopbackListens(port),
+	return strings.Join(append(redisadmin.LoopbackListens(port),
 		fmt.Sprintf("sentinel monitor %s %s %s %d", name, host, p, t.spec.SentinelQuorum),
 		fmt.Sprintf("sentinel down-after-milliseconds %s %d", name, t.spec.DownAfter.Milliseconds()),
 		fmt.Sprintf("sentinel failover-timeout %s %d", name, t.spec.FailoverTimeout.Milliseconds()),

@@ -1,4 +1,4 @@
-package topologies_test
+package redistopo_test
 
 import (
 	"context"
@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/testenv"
 	"github.com/redis/go-redis/v9"
 )
@@ -52,7 +54,7 @@ func TestKindsStartReadyAndCloseClean(t *testing.T) {
 	for _, c := range cases {
 		t.Run(string(c.spec.Kind), func(t *testing.T) {
 			ctx := context.Background()
-			topo, err := topologies.Process{}.Start(ctx, c.spec)
+			topo, err := redistopo.Process{}.Start(ctx, c.spec)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +69,7 @@ func TestKindsStartReadyAndCloseClean(t *testing.T) {
 				pids = append(pids, pid)
 			}
 			if c.replicas > 0 {
-				info, err := topologies.Replication(ctx, topo.Masters()[0].Addr())
+				info, err := redisadmin.Replication(ctx, topo.Masters()[0].Addr())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -81,7 +83,7 @@ func TestKindsStartReadyAndCloseClean(t *testing.T) {
 				}
 			}
 			for _, s := range topo.Sentinels() {
-				addr, err := topologies.SentinelMasterAddr(ctx, s.Addr(), topo.Spec().MasterName)
+				addr, err := redisadmin.SentinelMasterAddr(ctx, s.Addr(), topo.Spec().MasterName)
 				if err != nil || addr != topo.Masters()[0].Addr() {
 					t.Errorf("%s names master %q (%v), want %s", s.Name(), addr, err, topo.Masters()[0].Addr())
 				}
@@ -154,7 +156,7 @@ func TestSpecValidation(t *testing.T) {
 		`appendfsync "sometimes"`: {Kind: topologies.Single, AppendFsync: "sometimes"},
 	}
 	for want, spec := range bad {
-		_, err := topologies.Process{}.Start(context.Background(), spec)
+		_, err := redistopo.Process{}.Start(context.Background(), spec)
 		if err == nil {
 			t.Errorf("%s: started an invalid spec %+v", want, spec)
 			continue

@@ -1,4 +1,4 @@
-package topologies_test
+package redistopo_test
 
 import (
 	"bufio"

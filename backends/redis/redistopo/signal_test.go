@@ -1,9 +1,10 @@
-package topologies_test
+package redistopo_test
 
 import (
 	"context"
 	"testing"
 
+	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -12,7 +13,7 @@ import (
 // sentinel topology, prints its dir and server pids, and waits to be signalled.
 func TestHelperHoldTopology(t *testing.T) {
 	testenv.Hold(t, "hold", func() ([]string, error) {
-		topo, err := topologies.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Sentinel})
+		topo, err := redistopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Sentinel})
 		if err != nil {
 			return nil, err
 		}

@@ -1,10 +1,11 @@
-package topologies
+package redisadmin
 
 import (
 	"context"
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/topologies"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -22,7 +23,7 @@ func WaitReplicasOnline(ctx context.Context, masterAddr string, want int) error 
 		info, err := Replication(ctx, masterAddr)
 		if err == nil {
 			last = info
-			if online(info) >= want && writeAcknowledged(ctx, c, want) {
+			if Online(info) >= want && writeAcknowledged(ctx, c, want) {
 				return nil
 			}
 		}
@@ -34,7 +35,8 @@ func WaitReplicasOnline(ctx context.Context, masterAddr string, want int) error 
 	}
 }
 
-func online(info ReplicationInfo) int {
+// Online counts the replicas the master reports online.
+func Online(info ReplicationInfo) int {
 	n := 0
 	for _, r := range info.Replicas {
 		if r.State == "online" {
@@ -60,7 +62,7 @@ func writeAcknowledged(ctx context.Context, c *redis.Client, want int) bool {
 
 // WaitSentinelsAgree waits until every sentinel names masterAddr as master and sees
 // the replicas and all other sentinels, so that a failover can reach its quorum at once.
-func WaitSentinelsAgree(ctx context.Context, sentinels []Node, masterName, masterAddr string, replicas int) error {
+func WaitSentinelsAgree(ctx context.Context, sentinels []topologies.Node, masterName, masterAddr string, replicas int) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	last := "no answer yet"
