@@ -4,10 +4,10 @@ import (
 	"os"
 	"testing"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
+	"github.com/lockbench/lockbench/redisconn"
 )
 
 func TestMain(m *testing.M) {
-	redislock.SilenceClientLogs()
+	redisconn.SilenceClientLogs()
 	os.Exit(m.Run())
 }

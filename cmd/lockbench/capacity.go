@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/capacity/campaign"
 	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/internal/interrupt"
 	"github.com/lockbench/lockbench/outputs"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep/runs"
@@ -42,7 +42,7 @@ func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	topologies.HandleSignals(false)
-	redislock.SilenceClientLogs()
+	redisconn.SilenceClientLogs()
 	ctx, stop := interrupt.Notify()
 	defer stop()
 	started := time.Now()

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/internal/interrupt"
 	"github.com/lockbench/lockbench/outputs"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/sweep/runs"
@@ -71,7 +71,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 
 	// This command closes its own topologies when interrupted, after saving results.
 	topologies.HandleSignals(false)
-	redislock.SilenceClientLogs()
+	redisconn.SilenceClientLogs()
 	ctx, stop := interrupt.Notify()
 	defer stop()
 	if err := r.Execute(ctx, stdout); err != nil {

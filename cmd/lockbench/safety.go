@@ -8,11 +8,11 @@ import (
 	"os"
 	"strings"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/internal/interrupt"
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/plots/violations"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/safety"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/safety/suite"
@@ -127,7 +127,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	// Ctrl-C cancels the run: the trial under way stops, its fault is healed and the
 	// scenario closes its topologies as ctx ends; every finished trial is kept.
 	topologies.HandleSignals(false)
-	redislock.SilenceClientLogs()
+	redisconn.SilenceClientLogs()
 	ctx, stop := interrupt.Notify()
 	defer stop()
 	containers := func() error { return checkProvider("container", redisImage) }

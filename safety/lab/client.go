@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/topologies"
@@ -235,7 +234,7 @@ func StoreClients(ctx context.Context, st Store, topo topologies.Topology, fence
 // SingleClient is a recorded client of a plain Redis lock on the node at addr; closing
 // its Locker is the caller's. A lock that cannot be made is the trial's setup error.
 func SingleClient(ctx context.Context, id, addr string, rec *history.Recorder) (*Client, error) {
-	l, err := redislock.NewSingle(ctx, addr, locks.RedisOptions{})
+	l, err := locks.AtAddrs(ctx, "single", []string{addr}, locks.Options{})
 	if err != nil {
 		return nil, Failed("setup", err)
 	}

@@ -89,3 +89,12 @@ func TestUnknownStrategy(t *testing.T) {
 		t.Errorf("unknown strategy error %v does not name it", err)
 	}
 }
+
+func TestOneMasterStrategiesRefuseMoreThanOneAddress(t *testing.T) {
+	for _, name := range []string{"single", "wait"} {
+		_, err := locks.AtAddrs(context.Background(), name, []string{"127.0.0.1:1", "127.0.0.1:2"}, locks.Options{})
+		if err == nil || !strings.Contains(err.Error(), "got 2") {
+			t.Errorf("%s at two addresses: got %v, want a refusal", name, err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package redislock
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
@@ -27,6 +28,29 @@ func init() {
 	// redlock-failfast answers once a majority has, instead of waiting for every node:
 	// the variant to compare when one node is slow.
 	locks.Register("redlock-failfast", topologies.Spec{Kind: topologies.Redlock}, redlockBuilder("redlock-failfast", true))
+}
+
+// The strategies a scenario builds at the servers it picked, with the same options.
+func init() {
+	locks.RegisterAddressed("single", func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
+		if len(addrs) != 1 {
+			return nil, fmt.Errorf("single: one master's address, got %d", len(addrs))
+		}
+		return NewSingle(ctx, addrs[0], o.RedisOptions)
+	})
+	locks.RegisterAddressed("wait", func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
+		if len(addrs) != 1 {
+			return nil, fmt.Errorf("wait: one master's address, got %d", len(addrs))
+		}
+		w := o.Wait
+		w.RedisOptions = o.RedisOptions
+		return NewWait(ctx, addrs[0], w)
+	})
+	locks.RegisterAddressed("redlock", func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
+		r := o.Redlock
+		r.RedisOptions = o.RedisOptions
+		return NewRedlock(ctx, addrs, r)
+	})
 }
 
 // redlockBuilder builds Redlock over every master of the topology, under name.

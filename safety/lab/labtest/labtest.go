@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
-func init() { redislock.SilenceClientLogs() }
+func init() { redisconn.SilenceClientLogs() }
 
 // TestEnv runs scenarios on real servers; every topology is closed when t ends.
 func TestEnv(t testing.TB, trials int, params lab.Params) *lab.Env {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
@@ -84,9 +83,9 @@ func (r clockRace) reachable(nodes []topologies.Node) []topologies.Node {
 
 func (r clockRace) locker(ctx context.Context, topo topologies.Topology) (locks.Locker, error) {
 	if r.redlock() {
-		return redislock.NewRedlock(ctx, topologies.Addrs(topo.Masters()), locks.RedlockOptions{DriftFactor: r.drift, FailFast: r.failFast()})
+		return locks.AtAddrs(ctx, "redlock", topologies.Addrs(topo.Masters()), locks.Options{Redlock: locks.RedlockOptions{DriftFactor: r.drift, FailFast: r.failFast()}})
 	}
-	return redislock.NewSingle(ctx, topo.Masters()[0].Addr(), locks.RedisOptions{})
+	return locks.AtAddrs(ctx, "single", []string{topo.Masters()[0].Addr()}, locks.Options{})
 }
 
 // jumpModel is a forward (or, negative, backward) step of j at A's grant; 0 is a true clock.

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/topologies"
 
 	"github.com/lockbench/lockbench/clocks"
@@ -146,7 +145,7 @@ func (s sentinelClockSkew) trial(ctx context.Context, env *lab.Env, st failoverR
 	}
 	// B talks to the node the sentinels promoted, not to whichever one a sentinel
 	// client would find first.
-	lb, err := redislock.NewSingle(ctx, promoted.Addr(), locks.RedisOptions{})
+	lb, err := locks.AtAddrs(ctx, "single", []string{promoted.Addr()}, locks.Options{})
 	if err != nil {
 		return lab.Failed("setup", err)
 	}

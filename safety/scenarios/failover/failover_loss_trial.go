@@ -10,7 +10,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
@@ -30,7 +29,7 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 	}
 	var locker locks.Locker
 	if v.guard.WaitReplicas > 0 {
-		locker, err = redislock.NewWait(ctx, primary.Addr(), locks.WaitOptions{Replicas: v.guard.WaitReplicas, Timeout: r.WaitTimeout})
+		locker, err = locks.AtAddrs(ctx, "wait", []string{primary.Addr()}, locks.Options{Wait: locks.WaitOptions{Replicas: v.guard.WaitReplicas, Timeout: r.WaitTimeout}})
 	} else {
 		locker, err = st.Locker(ctx, topo, false)
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -70,7 +69,7 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 			return err
 		}
 	} else {
-		lb, err := redislock.NewRedlock(ctx, topologies.Addrs(nodes), locks.RedlockOptions{})
+		lb, err := locks.AtAddrs(ctx, "redlock", topologies.Addrs(nodes), locks.Options{})
 		if err != nil {
 			return lab.Failed("setup", err)
 		}
@@ -181,7 +180,7 @@ func (r redlockPartitionTrial) clientBeside(ctx context.Context, id string, n to
 	if err != nil {
 		return nil, nil, nil, lab.Failed("setup", err)
 	}
-	l, err := redislock.NewRedlock(ctx, topologies.Addrs(r.topo.Masters()), locks.RedlockOptions{RedisOptions: locks.RedisOptions{Dialer: dial}})
+	l, err := locks.AtAddrs(ctx, "redlock", topologies.Addrs(r.topo.Masters()), locks.Options{RedisOptions: locks.RedisOptions{Dialer: dial}})
 	if err != nil {
 		return nil, nil, nil, lab.Failed("setup", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -111,8 +110,8 @@ func (s redlockFence) counterTrial(ctx context.Context, topo topologies.Topology
 	res := lab.NewResource("resource", true, t.Rec)
 	newClient := func(id string) (*lab.Client, error) {
 		// A stopped node must cost redsync's per-node budget, not go-redis's 2 s read timeout.
-		opts := locks.RedlockOptions{RedisOptions: locks.RedisOptions{Timeout: max(ttl/20, 20*time.Millisecond)}}
-		l, err := redislock.NewRedlock(ctx, addrs, opts)
+		opts := locks.Options{RedisOptions: locks.RedisOptions{Timeout: max(ttl/20, 20*time.Millisecond)}}
+		l, err := locks.AtAddrs(ctx, "redlock", addrs, opts)
 		if err != nil {
 			return nil, lab.Failed("setup", err)
 		}
@@ -252,7 +251,7 @@ func (s redlockFence) tokenTrial(ctx context.Context, topo topologies.Topology, 
 	store := newEqualityResource("token-store", t.Rec)
 	var clients []*lab.Client
 	for _, id := range []string{"A", "B"} {
-		l, err := redislock.NewRedlock(ctx, addrs, locks.RedlockOptions{})
+		l, err := locks.AtAddrs(ctx, "redlock", addrs, locks.Options{})
 		if err != nil {
 			return lab.Failed("setup", err)
 		}

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
@@ -51,7 +50,7 @@ func releaseUnderLoad(ctx context.Context, addr string, getThenDel bool, shape l
 		}
 	}()
 	for i := 0; i < shape.clients; i++ {
-		l, err := redislock.NewSingle(ctx, addr, locks.RedisOptions{PoolSize: 2})
+		l, err := locks.AtAddrs(ctx, "single", []string{addr}, locks.Options{RedisOptions: locks.RedisOptions{PoolSize: 2}})
 		if err != nil {
 			return lab.Failed("setup", err)
 		}

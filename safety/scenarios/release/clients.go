@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -20,7 +19,7 @@ func threeClients(ctx context.Context, addr string, rec *history.Recorder, wrap 
 		}
 	}
 	for _, id := range []string{"A", "B", "C"} {
-		l, err := redislock.NewSingle(ctx, addr, locks.RedisOptions{})
+		l, err := locks.AtAddrs(ctx, "single", []string{addr}, locks.Options{})
 		if err != nil {
 			closeAll()
 			return nil, nil, lab.Failed("setup", err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -62,7 +61,7 @@ func (s setnxExpire) trial(ctx context.Context, topo topologies.Topology, v setn
 	}
 	var lockerA locks.Locker = newUnsafeSetNXThenExpire(addr, crash)
 	if !v.twoCommands {
-		l, err := redislock.NewSingle(ctx, addr, locks.RedisOptions{})
+		l, err := locks.AtAddrs(ctx, "single", []string{addr}, locks.Options{})
 		if err != nil {
 			return lab.Failed("setup", err)
 		}
@@ -87,7 +86,7 @@ func (s setnxExpire) trial(ctx context.Context, topo topologies.Topology, v setn
 	if _, err := lab.ObserveKey(ctx, t, lab.RedisKeys{}, topo, topo.Masters()[0], t.Key); err != nil {
 		return err
 	}
-	lockerB, err := redislock.NewSingle(ctx, addr, locks.RedisOptions{})
+	lockerB, err := locks.AtAddrs(ctx, "single", []string{addr}, locks.Options{})
 	if err != nil {
 		return lab.Failed("setup", err)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -32,7 +31,7 @@ const redisExpiryGranularity = time.Millisecond
 // expired mid-work. The read is the proof either way.
 func expiryTrial(ctx context.Context, topo topologies.Topology, v *ttlVariant, t *lab.Trial) error {
 	addr := topo.Masters()[0].Addr()
-	l, err := redislock.NewSingle(ctx, addr, locks.RedisOptions{})
+	l, err := locks.AtAddrs(ctx, "single", []string{addr}, locks.Options{})
 	if err != nil {
 		return lab.Failed("setup", err)
 	}
@@ -140,7 +139,7 @@ func extensionsOf(h history.History, client string) int {
 // not be shorter than the TTL less the last write's measured round trip.
 func crashTrial(ctx context.Context, topo topologies.Topology, c ttlConfig, v *ttlVariant, t *lab.Trial) error {
 	master := topo.Masters()[0]
-	l, err := redislock.NewSingle(ctx, master.Addr(), locks.RedisOptions{})
+	l, err := locks.AtAddrs(ctx, "single", []string{master.Addr()}, locks.Options{})
 	if err != nil {
 		return lab.Failed("setup", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
@@ -36,7 +35,7 @@ func objectionTrial(ctx context.Context, r *sentinelrig.Run, c waitObjectionsCon
 	if err := favourForPromotion(ctx, topo, primary, lagging, acker); err != nil {
 		return lab.Failed("setup", err)
 	}
-	locker, err := redislock.NewWait(ctx, primary.Addr(), locks.WaitOptions{Replicas: v.wait, Timeout: c.waitTimeout})
+	locker, err := locks.AtAddrs(ctx, "wait", []string{primary.Addr()}, locks.Options{Wait: locks.WaitOptions{Replicas: v.wait, Timeout: c.waitTimeout}})
 	if err != nil {
 		return lab.Failed("setup", err)
 	}
