@@ -118,7 +118,7 @@ func startNode(ctx context.Context, spec topologies.Spec, clusterDir, bin, name 
 			return err
 		}
 		n = newNode(bin, name, role, dir, port, bus)
-		if err := os.WriteFile(n.confPath(), []byte(n.config(spec)), 0o644); err != nil {
+		if err := os.WriteFile(n.ConfPath(), []byte(n.config(spec)), 0o644); err != nil {
 			n.stop()
 			return err
 		}

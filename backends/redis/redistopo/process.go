@@ -172,7 +172,7 @@ func (t *processTopology) startNode(ctx context.Context, name string, role topol
 			return err
 		}
 		n = newProcessNode(name, role, t.bin, dir, port, t.env, skew)
-		if err := os.WriteFile(n.confPath(), []byte(config(port)), 0o644); err != nil {
+		if err := os.WriteFile(n.ConfPath(), []byte(config(port)), 0o644); err != nil {
 			topologies.ReleasePort(port)
 			return err
 		}

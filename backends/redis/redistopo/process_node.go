@@ -3,65 +3,36 @@ package redistopo
 import (
 	"context"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
-	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
-// processNode is one redis-server (or sentinel) process, supervised.
+// processNode is one redis-server (or sentinel) process, supervised, whose clock may be
+// a fake one.
 type processNode struct {
-	*supervise.Node
-	name string
-	role topologies.Role
-	dir  string // this node's own dir: config, log, data
-	port int
+	*ServerNode
 	skew *faketime.Node // drives this node's libfaketime; nil keeps true time
 }
 
 // newProcessNode readies a node that runs bin on its config in dir, with env added
 // (a fake-time preload, say); nothing runs until start.
 func newProcessNode(name string, role topologies.Role, bin, dir string, port int, env []string, skew *faketime.Node) *processNode {
-	n := &processNode{name: name, role: role, dir: dir, port: port, skew: skew}
-	n.Node = supervise.New(supervise.Config{
-		Name: name,
-		Addr: n.Addr,
-		Command: func() (*exec.Cmd, error) {
-			args := []string{n.confPath()}
-			if role == topologies.RoleSentinel {
-				args = append(args, "--sentinel")
-			}
-			cmd := exec.Command(bin, args...)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), env...)
-			if skew != nil {
-				cmd.Env = append(cmd.Env, skew.Env()...)
-			}
-			return cmd, nil
-		},
-		Logs:    []string{n.logPath()},
-		Ready:   func(ctx context.Context) error { return redisadmin.AdminDo(ctx, n.Addr(), "PING") },
-		Every:   5 * time.Millisecond,
-		Attempt: 200 * time.Millisecond,
-	})
-	return n
+	var args []string
+	if role == topologies.RoleSentinel {
+		args = []string{"--sentinel"}
+	}
+	environ := func() []string {
+		if skew == nil {
+			return env
+		}
+		return append(append([]string{}, env...), skew.Env()...)
+	}
+	return &processNode{ServerNode: NewServerNode(name, role, bin, dir, port, args, environ), skew: skew}
 }
-
-func (n *processNode) Name() string          { return n.name }
-func (n *processNode) Role() topologies.Role { return n.role }
-func (n *processNode) Addr() string          { return net.JoinHostPort("127.0.0.1", strconv.Itoa(n.port)) }
-func (n *processNode) confPath() string {
-	return filepath.Join(n.dir, "server.conf")
-}
-func (n *processNode) logPath() string { return filepath.Join(n.dir, "server.log") }
 
 // start launches the process and waits until it answers PING (and its clock is known).
 func (n *processNode) start(ctx context.Context) error {
@@ -90,30 +61,12 @@ func serverTime(ctx context.Context, addr string) (time.Time, error) {
 	return c.Time(ctx).Result()
 }
 
-// Restart kills the node if it runs and starts it again on the same port; it saves
-// first for RestartWithSnapshot, and forgets its data for RestartEmpty.
+// Restart restarts the server as ServerNode does, then fits a skewed clock again.
 func (n *processNode) Restart(ctx context.Context, mode topologies.RestartMode) error {
-	var snapshot func(context.Context) error
-	if mode == topologies.RestartWithSnapshot {
-		snapshot = func(ctx context.Context) error { return redisadmin.AdminDo(ctx, n.Addr(), "SAVE") }
-	}
-	var forget func() error
-	if mode == topologies.RestartEmpty {
-		forget = n.forgetData
-	}
-	if err := n.Node.Restart(ctx, snapshot, forget); err != nil {
+	if err := n.ServerNode.Restart(ctx, mode); err != nil {
 		return err
 	}
 	return n.calibrate(ctx)
-}
-
-func (n *processNode) forgetData() error {
-	for _, f := range []string{"dump.rdb", "appendonlydir"} {
-		if err := os.RemoveAll(filepath.Join(n.dir, f)); err != nil {
-			return fmt.Errorf("%s: forget data: %w", n.name, err)
-		}
-	}
-	return nil
 }
 
 // stop kills the process for good.

@@ -132,7 +132,7 @@ func (t *processTopology) reformStep(ctx context.Context, data []*processNode, d
 // restartEmpty restarts n with no data, replicating from master ("" for none): its
 // config is written afresh, since sentinel rewrites the configs of nodes it moves.
 func (t *processTopology) restartEmpty(ctx context.Context, n *processNode, master string) error {
-	if err := os.WriteFile(n.confPath(), []byte(t.serverConfig(n.port, master)), 0o644); err != nil {
+	if err := os.WriteFile(n.ConfPath(), []byte(t.serverConfig(n.port, master)), 0o644); err != nil {
 		return fmt.Errorf("reform: %s config: %w", n.name, err)
 	}
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
