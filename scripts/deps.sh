@@ -31,7 +31,7 @@ for dir in "${POSTGRES_BIN_DIR:-}" "$(dirname "$(command -v initdb 2>/dev/null |
   if [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/postgres" ]; then have_postgres=$dir; fi
 done
 [ -n "$have_postgres" ] || missing+=(postgresql)
-# ZooKeeper: Debian's jars in /usr/share/java (topologies.FindZooKeeper looks there, or
+# ZooKeeper: Debian's jars in /usr/share/java (zookeeper.Find in backends/zookeeper looks there, or
 # in $ZOOKEEPER_JAVA_DIR) and a Java to run them; the package brings both.
 have_java=
 if [ -n "${JAVA_HOME:-}" ]; then [ -x "$JAVA_HOME/bin/java" ] && have_java=$JAVA_HOME/bin/java

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -61,7 +62,7 @@ func TestAWorkerClosesItsTopologiesOnlyAfterTheLastAgreedEnd(t *testing.T) {
 type prefixedFailing struct{ closeRecorder }
 
 func (p *prefixedFailing) KeyPrefix() string     { return "lockbench:r1:" }
-func (p *prefixedFailing) Spec() topologies.Spec { return topologies.Spec{Kind: topologies.Etcd} }
+func (p *prefixedFailing) Spec() topologies.Spec { return topologies.Spec{Kind: etcd.Kind} }
 func (p *prefixedFailing) Close() error {
 	p.closeRecorder.Close()
 	return errPermission

@@ -15,15 +15,15 @@ import (
 // Kind names a deployment shape; each store's descriptor (backends/) declares its own.
 type Kind = backend.Kind
 
-// The kinds the node code here starts by name (their descriptors live in backends/).
+// The kinds that code below the stores' folders names: the Redis deployments the
+// Redis-protocol scenarios break, and PostgreSQL, where updates keep their rows. Their
+// descriptors live in backends/; every other store's kind is its own package's Kind.
 const (
 	Single     Kind = "single"     // one master
 	Replicated Kind = "replicated" // one master, R replicas
 	Sentinel   Kind = "sentinel"   // one master, replicas, sentinels watching them
 	Redlock    Kind = "redlock"    // N independent masters
-	Etcd       Kind = "etcd"       // a consensus cluster of Members members (the baseline)
 	Postgres   Kind = "postgres"   // one PostgreSQL server (its process provider: backends/postgres/pgtopo)
-	ZooKeeper  Kind = "zookeeper"  // a ZooKeeper ensemble of Members servers (its process provider: backends/zookeeper/zktopo)
 )
 
 // Role is what a node does in its deployment at start.

@@ -8,6 +8,8 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	_ "github.com/lockbench/lockbench/backends/all"
+	"github.com/lockbench/lockbench/backends/etcd"
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -15,7 +17,7 @@ import (
 func TestEveryKindTheNodeCodeStartsIsRegisteredByItsStore(t *testing.T) {
 	want := map[topologies.Kind]string{
 		topologies.Single: "redis", topologies.Replicated: "redis", topologies.Sentinel: "redis", topologies.Redlock: "redis",
-		topologies.Etcd: "etcd", topologies.Postgres: "postgres", topologies.ZooKeeper: "zookeeper",
+		etcd.Kind: "etcd", topologies.Postgres: "postgres", zookeeper.Kind: "zookeeper",
 		"cluster": "rediscluster",
 	}
 	for k, store := range want {
@@ -116,11 +118,11 @@ func TestSpecValidationAsBefore(t *testing.T) {
 		{topologies.Spec{Kind: topologies.Redlock, Masters: 4}, "redlock masters N = 4: must be 3, 5 or 7 (odd, so a majority is unique)"},
 		{topologies.Spec{Kind: topologies.Redlock, Masters: -1}, "redlock masters N = -1: must be >= 1"},
 		{topologies.Spec{Kind: topologies.Single, AppendFsync: "sometimes"}, `appendfsync "sometimes": want always, everysec, no or empty (no persistence)`},
-		{topologies.Spec{Kind: topologies.Etcd, Members: 2}, "etcd members = 2: must be 1, 3 or 5"},
-		{topologies.Spec{Kind: topologies.Etcd, AppendFsync: "always"}, `appendfsync "always": etcd always persists; use UnsafeNoFsync to turn fsync off`},
-		{topologies.Spec{Kind: topologies.Etcd, Masters: 3}, "masters = 3: only a redlock topology has more than one"},
-		{topologies.Spec{Kind: topologies.ZooKeeper, Members: 2}, "zookeeper ensemble size (members) = 2: must be odd, 1, 3 or 5 (an even ensemble tolerates no more failures than the odd one below it)"},
-		{topologies.Spec{Kind: topologies.ZooKeeper, Clocks: skew}, "replicas = 0, clocks = 1: a zookeeper ensemble has members only and runs on true time"},
+		{topologies.Spec{Kind: etcd.Kind, Members: 2}, "etcd members = 2: must be 1, 3 or 5"},
+		{topologies.Spec{Kind: etcd.Kind, AppendFsync: "always"}, `appendfsync "always": etcd always persists; use UnsafeNoFsync to turn fsync off`},
+		{topologies.Spec{Kind: etcd.Kind, Masters: 3}, "masters = 3: only a redlock topology has more than one"},
+		{topologies.Spec{Kind: zookeeper.Kind, Members: 2}, "zookeeper ensemble size (members) = 2: must be odd, 1, 3 or 5 (an even ensemble tolerates no more failures than the odd one below it)"},
+		{topologies.Spec{Kind: zookeeper.Kind, Clocks: skew}, "replicas = 0, clocks = 1: a zookeeper ensemble has members only and runs on true time"},
 		{topologies.Spec{Kind: topologies.Postgres, Members: 1}, "members = 1, replicas = 0: a postgres topology is one server"},
 		{topologies.Spec{Kind: topologies.Postgres, Clocks: skew}, "clocks: a postgres server cannot run under a clock model"},
 		{topologies.Spec{Kind: topologies.Postgres, UnsafeNoFsync: true}, ""},
@@ -144,8 +146,8 @@ func TestDefaultsAsBefore(t *testing.T) {
 		{topologies.Spec{Kind: topologies.Replicated}, "masters 1, replicas 2, sentinels 0/0, members 0, down-after 0s, master lockbench"},
 		{topologies.Spec{Kind: topologies.Sentinel, Sentinels: 5}, "masters 1, replicas 2, sentinels 5/3, members 0, down-after 1s, master lockbench"},
 		{topologies.Spec{Kind: topologies.Redlock}, "masters 5, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
-		{topologies.Spec{Kind: topologies.Etcd}, "masters 1, replicas 0, sentinels 0/0, members 1, down-after 0s, master lockbench"},
-		{topologies.Spec{Kind: topologies.ZooKeeper, Members: 3}, "masters 1, replicas 0, sentinels 0/0, members 3, down-after 0s, master lockbench"},
+		{topologies.Spec{Kind: etcd.Kind}, "masters 1, replicas 0, sentinels 0/0, members 1, down-after 0s, master lockbench"},
+		{topologies.Spec{Kind: zookeeper.Kind, Members: 3}, "masters 1, replicas 0, sentinels 0/0, members 3, down-after 0s, master lockbench"},
 		{topologies.Spec{Kind: topologies.Postgres}, "masters 1, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
 	} {
 		d := c.spec.WithDefaults()

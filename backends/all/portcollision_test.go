@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/backends/postgres/pgtopo"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/portlease"
@@ -30,9 +32,9 @@ func TestEveryProcessProviderRetriesAPortTakenBeforeItsServerBinds(t *testing.T)
 	}{
 		{"redis", redistopo.Process{}, topologies.Spec{Kind: topologies.Single}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
 		{"sentinel", redistopo.Process{}, topologies.Spec{Kind: topologies.Sentinel}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
-		{"etcd", etcdtopo.Process{}, topologies.Spec{Kind: topologies.Etcd, Members: 1}, func(testing.TB) {}},
-		{"zookeeper", zktopo.Process{}, topologies.Spec{Kind: topologies.ZooKeeper, Members: 1}, func(tb testing.TB) { testenv.RequireZooKeeper(tb) }},
-		{"zookeeper-3", zktopo.Process{}, topologies.Spec{Kind: topologies.ZooKeeper, Members: 3}, func(tb testing.TB) { testenv.RequireZooKeeper(tb) }},
+		{"etcd", etcdtopo.Process{}, topologies.Spec{Kind: etcd.Kind, Members: 1}, func(testing.TB) {}},
+		{"zookeeper", zktopo.Process{}, topologies.Spec{Kind: zookeeper.Kind, Members: 1}, func(tb testing.TB) { testenv.RequireServer(tb, zookeeper.Kind) }},
+		{"zookeeper-3", zktopo.Process{}, topologies.Spec{Kind: zookeeper.Kind, Members: 3}, func(tb testing.TB) { testenv.RequireServer(tb, zookeeper.Kind) }},
 		{"postgres", pgtopo.Process{}, topologies.Spec{Kind: topologies.Postgres}, func(tb testing.TB) { testenv.RequirePostgres(tb) }},
 	}
 	for _, c := range cases {

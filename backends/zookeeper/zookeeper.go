@@ -12,7 +12,6 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/internal/version"
-	"github.com/lockbench/lockbench/topologies"
 )
 
 // Kind is the ZooKeeper ensemble.
@@ -57,7 +56,7 @@ var javaVersion = version.Match(regexp.MustCompile(`version "([^"]+)"`))
 
 // findServer finds Java and the jars the way the process provider does.
 func findServer() (string, error) {
-	install, err := topologies.FindZooKeeper()
+	install, err := Find()
 	if err != nil {
 		return "", err
 	}
@@ -66,7 +65,7 @@ func findServer() (string, error) {
 
 // serverVersion is the jar's version and Java's (which it starts a JVM to read).
 func serverVersion() string {
-	install, err := topologies.FindZooKeeper()
+	install, err := Find()
 	if err != nil {
 		return ""
 	}

@@ -15,6 +15,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/external"
@@ -53,7 +54,7 @@ func etcdClient(t *testing.T, endpoints []string, user, password string) *client
 
 func startAuthEtcd(t *testing.T) authEtcd {
 	t.Helper()
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Etcd})
+	topo := testenv.Start(t, topologies.Spec{Kind: etcd.Kind})
 	endpoints := topologies.Addrs(topo.Masters())
 	for _, e := range endpoints {
 		if !strings.HasPrefix(e, "127.0.0.1:") {

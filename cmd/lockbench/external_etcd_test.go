@@ -13,6 +13,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -22,7 +23,7 @@ import (
 // locks were granted, and afterwards the cluster holds no key (every one was under the
 // run's prefix, deleted at the end, with one planted there), beyond someone else's, kept.
 func TestExternalEtcdLeavesNoKey(t *testing.T) {
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Etcd})
+	topo := testenv.Start(t, topologies.Spec{Kind: etcd.Kind})
 	endpoints := topologies.Addrs(topo.Masters())
 	admin, err := clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 // hideZooKeeper makes this machine look like one without ZooKeeper, through the
-// override FindZooKeeper honours.
+// override zookeeper.Find honours.
 func hideZooKeeper(t *testing.T) { t.Setenv("ZOOKEEPER_JAVA_DIR", "/nonexistent") }
 
 // runRefused runs the command line, wants exit 2 and no --out folder, returns stderr.

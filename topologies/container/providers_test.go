@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backends/etcd"
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -20,10 +22,10 @@ func TestContainerProviderFamiliesResolvePerKind(t *testing.T) {
 		{"container", topologies.Sentinel, "container"},
 		{"container", topologies.Redlock, "container"},
 		{"container", topologies.Postgres, "container"},
-		{"container", topologies.ZooKeeper, "container"},
-		{"container", topologies.Etcd, "container"},
+		{"container", zookeeper.Kind, "container"},
+		{"container", etcd.Kind, "container"},
 		// This package links etcdtopo (a member in a container is this program re-executed).
-		{"process", topologies.Etcd, "etcd-process"},
+		{"process", etcd.Kind, "etcd-process"},
 	} {
 		p, err := topologies.ProviderFor(c.family, c.kind)
 		if err != nil || p.Name() != c.want {
@@ -67,7 +69,7 @@ func TestContainerLockbenchProviderEnv(t *testing.T) {
 // (this test program links backends/all); any other kind is refused by name, and a
 // second recipe for one kind is a programming error.
 func TestContainerServesTheKindsWithARecipe(t *testing.T) {
-	for _, k := range []topologies.Kind{topologies.Single, topologies.Postgres, topologies.ZooKeeper, topologies.Etcd} {
+	for _, k := range []topologies.Kind{topologies.Single, topologies.Postgres, zookeeper.Kind, etcd.Kind} {
 		if !(Provider{}).Serves(k) {
 			t.Errorf("Serves(%s) = false", k)
 		}
@@ -81,5 +83,5 @@ func TestContainerServesTheKindsWithARecipe(t *testing.T) {
 			t.Error("a second recipe for etcd was accepted")
 		}
 	}()
-	RegisterRecipe(topologies.Etcd, nil)
+	RegisterRecipe(etcd.Kind, nil)
 }

@@ -11,6 +11,8 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backends/etcd"
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo/srvr"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -87,7 +89,7 @@ func TestContainerPostgresServesKillsAndRestarts(t *testing.T) {
 // one leader and two followers, all reached on their published client ports.
 func TestContainerZooKeeperStandaloneAndEnsemble(t *testing.T) {
 	for _, members := range []int{1, 3} {
-		topo := startContainers(t, topologies.Spec{Kind: topologies.ZooKeeper, Members: members})
+		topo := startContainers(t, topologies.Spec{Kind: zookeeper.Kind, Members: members})
 		leader, err := leaderWithin(context.Background(), topo.(leaderWaiter), 30*time.Second)
 		if err != nil {
 			t.Fatalf("zookeeper-%d: %v", members, err)
@@ -99,7 +101,7 @@ func TestContainerZooKeeperStandaloneAndEnsemble(t *testing.T) {
 // TestContainerEtcdServesPausesAndRestarts: a one-member cluster takes a write, a paused
 // member answers nothing, a restart from disk keeps the key, a restart empty forgets it.
 func TestContainerEtcdServesPausesAndRestarts(t *testing.T) {
-	topo := startContainers(t, topologies.Spec{Kind: topologies.Etcd})
+	topo := startContainers(t, topologies.Spec{Kind: etcd.Kind})
 	ctx := context.Background()
 	n := topo.Masters()[0]
 	cli := etcdClient(t, n.Addr())
@@ -193,7 +195,7 @@ type leaderAmong interface {
 // others makes them elect one of themselves and take writes; after the heal all three
 // agree on a leader and the old one holds the write made while it was cut off.
 func TestContainerEtcdLeaderIsolatedThenRejoins(t *testing.T) {
-	topo, old := startThreeLed(t, topologies.Etcd)
+	topo, old := startThreeLed(t, etcd.Kind)
 	c := topo.(leaderAmong)
 	ctx := context.Background()
 	var others []topologies.Node
@@ -238,7 +240,7 @@ func TestContainerEtcdLeaderIsolatedThenRejoins(t *testing.T) {
 // TestContainerZooKeeperLeaderIsolatedThenRejoins: the leader of zookeeper-3, cut off,
 // stops serving and the other two elect one of themselves; after the heal it serves again.
 func TestContainerZooKeeperLeaderIsolatedThenRejoins(t *testing.T) {
-	topo, old := startThreeLed(t, topologies.ZooKeeper)
+	topo, old := startThreeLed(t, zookeeper.Kind)
 	c := topo.(leaderWaiter)
 	ctx := context.Background()
 	if err := topologies.Isolate(topo, old, topo.Nodes()); err != nil {
@@ -267,8 +269,8 @@ func TestContainerZooKeeperLeaderIsolatedThenRejoins(t *testing.T) {
 func TestContainerStoresStartAtEverySize(t *testing.T) {
 	for _, spec := range []topologies.Spec{
 		{Kind: topologies.Postgres},
-		{Kind: topologies.ZooKeeper, Members: 1}, {Kind: topologies.ZooKeeper, Members: 3}, {Kind: topologies.ZooKeeper, Members: 5},
-		{Kind: topologies.Etcd, Members: 1}, {Kind: topologies.Etcd, Members: 3}, {Kind: topologies.Etcd, Members: 5},
+		{Kind: zookeeper.Kind, Members: 1}, {Kind: zookeeper.Kind, Members: 3}, {Kind: zookeeper.Kind, Members: 5},
+		{Kind: etcd.Kind, Members: 1}, {Kind: etcd.Kind, Members: 3}, {Kind: etcd.Kind, Members: 5},
 	} {
 		t.Run(fmt.Sprintf("%s-%d", spec.Kind, spec.Members), func(t *testing.T) {
 			topo := startContainers(t, spec)

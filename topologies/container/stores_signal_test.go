@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
 )
@@ -59,6 +60,6 @@ func TestContainerStoreSIGKILLedOwnerIsSweptAtNextStart(t *testing.T) {
 	if len(Existing(ids, network)) == 0 {
 		t.Fatal("a SIGKILLed owner's containers vanished by themselves: nothing to sweep")
 	}
-	startContainers(t, topologies.Spec{Kind: topologies.Etcd})
+	startContainers(t, topologies.Spec{Kind: etcd.Kind})
 	waitRemoved(t, ids, network)
 }

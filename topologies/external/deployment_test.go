@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
@@ -91,7 +92,7 @@ func TestRefusesFaultsOfServersItDoesNotOwn(t *testing.T) {
 	if err := Refuses(topologies.Spec{Kind: topologies.Redlock, Clocks: map[string]clocks.Model{"master-0": {}}}); err == nil || !strings.Contains(err.Error(), "only breaks servers it owns") {
 		t.Errorf("clocks: %v", err)
 	}
-	if err := Refuses(topologies.Spec{Kind: topologies.ZooKeeper}); err == nil || !strings.Contains(err.Error(), "serves single") {
+	if err := Refuses(topologies.Spec{Kind: zookeeper.Kind}); err == nil || !strings.Contains(err.Error(), "serves single") {
 		t.Errorf("zookeeper: %v", err)
 	}
 	if err := Refuses(topologies.Spec{Kind: topologies.Single}); err != nil {

@@ -47,15 +47,17 @@ func RequirePostgres(tb testing.TB) topologies.PostgresInstall {
 	return install
 }
 
-// RequireZooKeeper returns where Java and the ZooKeeper jars are, or skips (fails under
-// CI=true) without them.
-func RequireZooKeeper(tb testing.TB) topologies.ZooKeeperInstall {
+// RequireServer skips (fails under CI=true) unless the server of kind's store is found
+// here, as its descriptor's requirement says: the test must have registered the store.
+func RequireServer(tb testing.TB, kind topologies.Kind) {
 	tb.Helper()
-	install, err := topologies.FindZooKeeper()
+	shape, err := backend.Lookup(kind)
 	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := shape.Server().Find(); err != nil {
 		MissingTool(tb, err)
 	}
-	return install
 }
 
 // Provider returns the provider that serves kind in tests: $LOCKBENCH_PROVIDER's member

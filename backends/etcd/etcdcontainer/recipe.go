@@ -18,13 +18,14 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/membership"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/container"
 )
 
-func init() { container.RegisterRecipe(topologies.Etcd, start) }
+func init() { container.RegisterRecipe(etcd.Kind, start) }
 
 // cluster is an etcd cluster in containers, with etcdtopo.Cluster's methods.
 type cluster struct {

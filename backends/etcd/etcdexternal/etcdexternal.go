@@ -11,13 +11,14 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/external"
 )
 
 func init() {
-	external.RegisterStore(external.Store{Kind: topologies.Etcd, Key: "etcd", Probe: probe, Cleanup: cleanup})
+	external.RegisterStore(external.Store{Kind: etcd.Kind, Key: "etcd", Probe: probe, Cleanup: cleanup})
 }
 
 // dialTimeout bounds the first connection, as the provider's probe of a Redis server.

@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/etcd/etcdlock"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
-	"github.com/lockbench/lockbench/topologies"
 )
 
 func startStrategy(t *testing.T, name string) (locks.Locker, *etcdtopo.Cluster) {
@@ -49,7 +49,7 @@ func TestVariantsRegistered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if spec.Kind != topologies.Etcd || spec.Members != v.Members || spec.UnsafeNoFsync != v.UnsafeNoFsync {
+		if spec.Kind != etcd.Kind || spec.Members != v.Members || spec.UnsafeNoFsync != v.UnsafeNoFsync {
 			t.Errorf("%s runs on %+v", v.Name, spec)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/topologies"
@@ -72,7 +73,7 @@ func get(t *testing.T, cli *clientv3.Client, key string) string {
 func TestCloseLeavesNoDirsAndNothingServing(t *testing.T) {
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
 		before := len(testenv.OwnedDirs("lockbench-etcd-"))
-		topo, err := p.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd, Members: 3})
+		topo, err := p.Start(context.Background(), topologies.Spec{Kind: etcd.Kind, Members: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +120,7 @@ func TestFailedStartLeavesNothing(t *testing.T) {
 		before := len(testenv.OwnedDirs("lockbench-etcd-"))
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel() // the members start, but waiting for them fails at once
-		topo, err := p.Start(ctx, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+		topo, err := p.Start(ctx, topologies.Spec{Kind: etcd.Kind, Members: 3})
 		if err == nil {
 			topo.Close()
 			t.Fatal("start with a cancelled context succeeded")
@@ -138,9 +139,9 @@ func TestSpecValidationNamesTheField(t *testing.T) {
 		spec topologies.Spec
 		want string
 	}{
-		{topologies.Spec{Kind: topologies.Etcd, Members: 2}, "members = 2"},
-		{topologies.Spec{Kind: topologies.Etcd, Members: -1}, "members = -1"},
-		{topologies.Spec{Kind: topologies.Etcd, AppendFsync: "always"}, "appendfsync"},
+		{topologies.Spec{Kind: etcd.Kind, Members: 2}, "members = 2"},
+		{topologies.Spec{Kind: etcd.Kind, Members: -1}, "members = -1"},
+		{topologies.Spec{Kind: etcd.Kind, AppendFsync: "always"}, "appendfsync"},
 		{topologies.Spec{Kind: topologies.Single, Members: 3}, "members = 3"},
 		{topologies.Spec{Kind: topologies.Single, UnsafeNoFsync: true}, "unsafe-no-fsync"},
 	} {
@@ -149,7 +150,7 @@ func TestSpecValidationNamesTheField(t *testing.T) {
 			t.Errorf("start %+v: error %v, want one naming %q", tc.spec, err, tc.want)
 		}
 	}
-	if got := (topologies.Spec{Kind: topologies.Etcd}).WithDefaults().Members; got != 1 {
+	if got := (topologies.Spec{Kind: etcd.Kind}).WithDefaults().Members; got != 1 {
 		t.Errorf("default members = %d, want 1", got)
 	}
 }
@@ -157,7 +158,7 @@ func TestSpecValidationNamesTheField(t *testing.T) {
 func TestPauseHoldsRequestsUntilResume(t *testing.T) {
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
 		for _, noFsync := range []bool{false, true} {
-			c := startWith(t, p, topologies.Spec{Kind: topologies.Etcd, UnsafeNoFsync: noFsync})
+			c := startWith(t, p, topologies.Spec{Kind: etcd.Kind, UnsafeNoFsync: noFsync})
 			cli := newClient(t, c.Endpoints()...)
 			ctx := context.Background()
 			if err := put(ctx, cli, "p", "1", 10*time.Second); err != nil {
@@ -192,7 +193,7 @@ func TestPauseHoldsRequestsUntilResume(t *testing.T) {
 
 func TestLoneMemberRestart(t *testing.T) {
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
-		c := startWith(t, p, topologies.Spec{Kind: topologies.Etcd})
+		c := startWith(t, p, topologies.Spec{Kind: etcd.Kind})
 		node := c.Nodes()[0]
 		ctx := context.Background()
 		cli := newClient(t, c.Endpoints()...)
@@ -232,7 +233,7 @@ func TestLoneMemberRestart(t *testing.T) {
 
 func TestThreeMembersSurviveLeaderKillAndDiskLoss(t *testing.T) {
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
-		c := startWith(t, p, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+		c := startWith(t, p, topologies.Spec{Kind: etcd.Kind, Members: 3})
 		ctx := context.Background()
 		cli := newClient(t, c.Endpoints()...)
 		if err := put(ctx, cli, "a", "1", 10*time.Second); err != nil {
@@ -293,7 +294,7 @@ func TestThreeMembersSurviveLeaderKillAndDiskLoss(t *testing.T) {
 // rejoin as a follower that catches up once resumed.
 func TestPausedLeaderIsReplacedAndCatchesUp(t *testing.T) {
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
-		c := startWith(t, p, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+		c := startWith(t, p, topologies.Spec{Kind: etcd.Kind, Members: 3})
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		leader, err := c.WaitLeader(ctx)
@@ -344,7 +345,7 @@ func TestPausedLeaderIsReplacedAndCatchesUp(t *testing.T) {
 }
 
 func TestProcessProviderRefusesEtcd(t *testing.T) {
-	_, err := redistopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd})
+	_, err := redistopo.Process{}.Start(context.Background(), topologies.Spec{Kind: etcd.Kind})
 	if err == nil || !strings.Contains(err.Error(), "etcd") {
 		t.Errorf("process provider with kind etcd: %v, want a refusal naming etcd", err)
 	}
@@ -354,7 +355,7 @@ func TestProcessProviderRefusesEtcd(t *testing.T) {
 // they stay readable.
 func TestCompactionRetention(t *testing.T) {
 	for _, retention := range []time.Duration{0, time.Second} {
-		topo, err := etcdtopo.Embedded{CompactionRetention: retention}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd, UnsafeNoFsync: true})
+		topo, err := etcdtopo.Embedded{CompactionRetention: retention}.Start(context.Background(), topologies.Spec{Kind: etcd.Kind, UnsafeNoFsync: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -379,7 +380,7 @@ func TestCompactionRetention(t *testing.T) {
 			t.Errorf("retention %v: revision %d compacted = %v", retention, first.Header.Revision, compacted)
 		}
 	}
-	if _, err := (etcdtopo.Embedded{CompactionRetention: -time.Second}).Start(context.Background(), topologies.Spec{Kind: topologies.Etcd}); err == nil || !strings.Contains(err.Error(), "compaction retention") {
+	if _, err := (etcdtopo.Embedded{CompactionRetention: -time.Second}).Start(context.Background(), topologies.Spec{Kind: etcd.Kind}); err == nil || !strings.Contains(err.Error(), "compaction retention") {
 		t.Errorf("negative retention: %v, want an error naming it", err)
 	}
 }

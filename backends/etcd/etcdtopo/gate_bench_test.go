@@ -8,6 +8,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -15,7 +16,7 @@ import (
 // making Pause possible): sequential Puts to one unsafe-no-fsync member, straight to
 // its listener and through its client gate.
 func BenchmarkGateOverhead(b *testing.B) {
-	topo, err := Embedded{}.Start(context.Background(), topologies.Spec{Kind: topologies.Etcd, UnsafeNoFsync: true})
+	topo, err := Embedded{}.Start(context.Background(), topologies.Spec{Kind: etcd.Kind, UnsafeNoFsync: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/internal/providerspec"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
@@ -69,7 +70,7 @@ func (c *Cluster) Pids() []int {
 
 // checkSpec validates spec for an etcd provider named name.
 func checkSpec(spec topologies.Spec, name string, compaction time.Duration) (topologies.Spec, error) {
-	spec, err := providerspec.Check(spec, topologies.Etcd, name)
+	spec, err := providerspec.Check(spec, etcd.Kind, name)
 	if err != nil {
 		return spec, err
 	}

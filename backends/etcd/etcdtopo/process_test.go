@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // the etcd-3 strategy
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/locks"
@@ -52,7 +53,7 @@ func ourChildren(t *testing.T) []int {
 }
 
 func TestDefaultProviderForEtcdIsOutOfProcess(t *testing.T) {
-	p, err := topologies.DefaultProvider(topologies.Etcd)
+	p, err := topologies.DefaultProvider(etcd.Kind)
 	if err != nil || p.Name() != "etcd-process" {
 		t.Fatalf("default etcd provider: %v, %v", p, err)
 	}
@@ -64,7 +65,7 @@ func TestDefaultProviderForEtcdIsOutOfProcess(t *testing.T) {
 // Each member is a process of its own (not this one), and the cluster serves every
 // behaviour the lock conformance suite asks of the etcd-3 strategy.
 func TestProcessClusterServesLockConformance(t *testing.T) {
-	c := startProcessCluster(t, topologies.Spec{Kind: topologies.Etcd, Members: 3})
+	c := startProcessCluster(t, topologies.Spec{Kind: etcd.Kind, Members: 3})
 	if c.Provider() != "etcd-process" {
 		t.Errorf("provider %q", c.Provider())
 	}
@@ -89,14 +90,14 @@ func TestProcessStartRefusesWhatItCannotRun(t *testing.T) {
 		spec topologies.Spec
 		want string
 	}{
-		{topologies.Spec{Kind: topologies.Etcd, Members: 2}, "members = 2"},
+		{topologies.Spec{Kind: etcd.Kind, Members: 2}, "members = 2"},
 		{topologies.Spec{Kind: topologies.Single}, "runs only etcd"},
 	} {
 		if _, err := (etcdtopo.Process{}).Start(context.Background(), tc.spec); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("start %+v: error %v, want one naming %q", tc.spec, err, tc.want)
 		}
 	}
-	if _, err := (etcdtopo.Process{CompactionRetention: -time.Second}).Start(context.Background(), topologies.Spec{Kind: topologies.Etcd}); err == nil || !strings.Contains(err.Error(), "compaction retention") {
+	if _, err := (etcdtopo.Process{CompactionRetention: -time.Second}).Start(context.Background(), topologies.Spec{Kind: etcd.Kind}); err == nil || !strings.Contains(err.Error(), "compaction retention") {
 		t.Errorf("negative retention: %v, want an error naming it", err)
 	}
 }

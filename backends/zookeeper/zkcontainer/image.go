@@ -5,14 +5,14 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/topologies/container"
 )
 
 // javaMounts are the host dirs a ZooKeeper container mounts read-only: the Java home
 // (263 MB here: mounted, not copied), the config its symlinks point into, and the
 // dirs of the jars on the classpath (zookeeper.jar's manifest names its own by path).
-func javaMounts(install topologies.ZooKeeperInstall) (home string, mounts []string, err error) {
+func javaMounts(install zookeeper.Install) (home string, mounts []string, err error) {
 	java, err := filepath.EvalSymlinks(install.Java)
 	if err != nil {
 		return "", nil, err
@@ -36,7 +36,7 @@ func javaMounts(install topologies.ZooKeeperInstall) (home string, mounts []stri
 
 // buildImage holds only what the mounted Java home needs from outside it: the
 // libraries ldd lists for java and the JVM's own libraries, and the loader.
-func buildImage(ctx context.Context, d *container.Deployment, install topologies.ZooKeeperInstall) (string, []string, error) {
+func buildImage(ctx context.Context, d *container.Deployment, install zookeeper.Install) (string, []string, error) {
 	home, mounts, err := javaMounts(install)
 	if err != nil {
 		return "", nil, err

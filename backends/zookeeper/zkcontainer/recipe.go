@@ -11,19 +11,20 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo/srvr"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/container"
 )
 
-func init() { container.RegisterRecipe(topologies.ZooKeeper, start) }
+func init() { container.RegisterRecipe(zookeeper.Kind, start) }
 
 // ensemble is a ZooKeeper ensemble in containers, with the methods of zktopo's Ensemble
 // that the strategies and the safety lab ask for.
 type ensemble struct {
 	*container.Deployment
-	install topologies.ZooKeeperInstall
+	install zookeeper.Install
 }
 
 // Servers are the client addresses, the connect string's parts.
@@ -37,7 +38,7 @@ func (e *ensemble) MaxSessionTimeout() time.Duration { return zktopo.MaxSessionT
 // start starts every server's container together and returns once each answers srvr
 // with a mode and one leads: zktopo's checks.
 func start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
-	install, err := topologies.FindZooKeeper()
+	install, err := zookeeper.Find()
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -20,7 +21,7 @@ import (
 type zkStore struct{ lab.ConsensusStore }
 
 func init() {
-	lab.RegisterStore(topologies.ZooKeeper, func(strategy string, spec topologies.Spec) lab.Store {
+	lab.RegisterStore(zookeeper.Kind, func(strategy string, spec topologies.Spec) lab.Store {
 		return zkStore{lab.ConsensusStore{Name: strategy, Deployment: spec}}
 	})
 }

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zklock"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
-	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -25,7 +25,7 @@ func TestVariantsRegistered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if spec.Kind != topologies.ZooKeeper || spec.Members != v.Members {
+		if spec.Kind != zookeeper.Kind || spec.Members != v.Members {
 			t.Errorf("%s runs on %+v", v.Name, spec)
 		}
 	}

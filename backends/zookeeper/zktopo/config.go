@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backends/zookeeper"
-	"github.com/lockbench/lockbench/topologies"
 )
 
 // Ports are the three a server listens on.
@@ -117,7 +116,7 @@ func (c ServerConfig) Write() error {
 // JavaArgs is the JVM's arguments: the install's classpath, this server's log4j config,
 // no JMX port, a heap sized for a benchmark rather than a quarter of the RAM, and the
 // JVM's temp files in the server's dir (a container has no /tmp).
-func (c ServerConfig) JavaArgs(install topologies.ZooKeeperInstall) []string {
+func (c ServerConfig) JavaArgs(install zookeeper.Install) []string {
 	return []string{
 		"-Xms64m", "-Xmx512m", "-XX:-UsePerfData",
 		"-Djava.io.tmpdir=" + c.Dir,

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/backends/zookeeper"
 )
 
 // One config serves a process and a container: they differ only in where the server
@@ -47,7 +47,7 @@ func TestServerConfigWritesWhatTheJVMReads(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(myid)) != "3" {
 		t.Errorf("myid = %q, %v", myid, err)
 	}
-	args := c.JavaArgs(topologies.ZooKeeperInstall{Classpath: []string{"/a.jar", "/b.jar"}})
+	args := c.JavaArgs(zookeeper.Install{Classpath: []string{"/a.jar", "/b.jar"}})
 	if args[len(args)-1] != filepath.Join(c.Dir, "zoo.cfg") || !slices.Contains(args, "/a.jar:/b.jar") {
 		t.Errorf("JVM arguments %v", args)
 	}

@@ -6,7 +6,7 @@
 // stopped and removed on every path. One server runs standalone; 3 or 5 form an
 // ensemble. It lives apart from package topologies so that programs that never start
 // ZooKeeper do not carry it; importing it registers the "zookeeper-process" provider as
-// the default for topologies.ZooKeeper.
+// the default for zookeeper.Kind.
 package zktopo
 
 import (
@@ -17,21 +17,22 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backends/internal/providerspec"
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo/srvr"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
 func init() {
-	topologies.RegisterProvider(Process{}, topologies.ZooKeeper)
-	topologies.JoinFamily("process", topologies.ZooKeeper, ProviderName)
-	topologies.RegisterAutoChoice(topologies.ZooKeeper, autoChoice)
+	topologies.RegisterProvider(Process{}, zookeeper.Kind)
+	topologies.JoinFamily("process", zookeeper.Kind, ProviderName)
+	topologies.RegisterAutoChoice(zookeeper.Kind, autoChoice)
 }
 
 // autoChoice runs the servers as processes; containers copy the host's Java and jars,
 // so without them nothing can serve zookeeper.
 func autoChoice() (string, string, error) {
-	if _, err := topologies.FindZooKeeper(); err != nil {
+	if _, err := zookeeper.Find(); err != nil {
 		return "", "", fmt.Errorf("provider auto: no provider can serve zookeeper: %w", err)
 	}
 	return "process", "Java and the ZooKeeper jars are installed", nil
@@ -59,7 +60,7 @@ func (Process) Name() string { return ProviderName }
 // Start launches spec's servers and returns once every one answers srvr and one leads.
 // On any failure it stops what it started and removes the temp dir.
 func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
-	spec, err := providerspec.Check(spec, topologies.ZooKeeper, ProviderName)
+	spec, err := providerspec.Check(spec, zookeeper.Kind, ProviderName)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +71,7 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 	if tick < time.Millisecond || tick%time.Millisecond != 0 {
 		return nil, fmt.Errorf("tick time = %v: must be whole milliseconds, at least 1 ms", tick)
 	}
-	install, err := topologies.FindZooKeeper()
+	install, err := zookeeper.Find()
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +96,7 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 type Ensemble struct {
 	spec      topologies.Spec
 	tick      time.Duration
-	install   topologies.ZooKeeperInstall
+	install   zookeeper.Install
 	dir       string
 	servers   []*server
 	closeOnce sync.Once

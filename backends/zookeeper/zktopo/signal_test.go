@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -14,7 +15,7 @@ import (
 // the JVMs' pids, and waits to be signalled.
 func TestHelperHoldEnsemble(t *testing.T) {
 	testenv.Hold(t, "hold-zookeeper", func() ([]string, error) {
-		topo, err := zktopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.ZooKeeper, Members: 3})
+		topo, err := zktopo.Process{}.Start(context.Background(), topologies.Spec{Kind: zookeeper.Kind, Members: 3})
 		if err != nil {
 			return nil, err
 		}
@@ -27,7 +28,7 @@ func TestHelperHoldEnsemble(t *testing.T) {
 }
 
 func TestSignalOrKillOfTheOwnerStopsEveryJVM(t *testing.T) {
-	testenv.RequireZooKeeper(t)
+	testenv.RequireServer(t, zookeeper.Kind)
 	testenv.OwnerDies(t, "TestHelperHoldEnsemble", "LOCKBENCH_HELPER=hold-zookeeper", 3, "JVM", func(t *testing.T) {
 		startEnsemble(t, 1).Close()
 	})

@@ -3,6 +3,7 @@ package consensus_test
 import (
 	"testing"
 
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // the zookeeper strategies
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
@@ -14,7 +15,7 @@ import (
 // after the leader's kill the czxid fence still grows: no token reissued, no honest
 // write refused, no fenced stores diverged (the claims assert all three).
 func TestFenceRegressionZooKeeperEmptyRestart(t *testing.T) {
-	testenv.RequireZooKeeper(t)
+	testenv.RequireServer(t, zookeeper.Kind)
 	rep := labtest.RunScenario(t, "fence-regression", 2, lab.Params{"strategies": "zookeeper-3"})
 	for _, v := range rep.Variants {
 		if v.Name != "zookeeper-3/follower-restarted-empty" {

@@ -3,6 +3,7 @@ package consensus_test
 import (
 	"testing"
 
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // the zookeeper strategies
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
@@ -14,7 +15,7 @@ import (
 // grant lets nobody else in and the next czxid fence is larger; a lone server that loses
 // its disk forgets the lock and reissues smaller fences (the claims assert both).
 func TestZooKeeperLeaderKill(t *testing.T) {
-	testenv.RequireZooKeeper(t)
+	testenv.RequireServer(t, zookeeper.Kind)
 	rep := labtest.RunScenario(t, "etcd-leader-kill", 2, lab.Params{"strategies": "zookeeper-3,zookeeper"})
 	names := map[string]*results.Variant{}
 	for _, v := range rep.Variants {

@@ -3,6 +3,7 @@ package lostupdates_test
 import (
 	"testing"
 
+	"github.com/lockbench/lockbench/backends/zookeeper"
 	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // the zookeeper strategies
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -12,6 +13,6 @@ import (
 // a change: the czxid fence refuses its stale write, read-modify-write loses B's change
 // (the claims assert both).
 func TestLostUpdatesZooKeeper(t *testing.T) {
-	testenv.RequireZooKeeper(t)
+	testenv.RequireServer(t, zookeeper.Kind)
 	runLostUpdates(t, 2, lab.Params{"breaks": "pause", "strategies": "zookeeper", "fences": "lock", "guards": "fenced,read-modify-write"})
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/etcd"
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"    // etcd-3, a default of consensus-partition
 	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // zookeeper-3
 	"github.com/lockbench/lockbench/safety/lab/labtest"
@@ -18,7 +19,7 @@ import (
 // every judged trial). Here: each judged trial proved the majority's election and B's
 // grant, and B got in only after A's validity ended.
 func TestConsensusPartition(t *testing.T) {
-	p, err := topologies.ProviderFor("container", topologies.Etcd)
+	p, err := topologies.ProviderFor("container", etcd.Kind)
 	if err != nil || p.Name() != "container" {
 		testenv.MissingTool(t, fmt.Errorf("etcd is not served in containers here (%v): nothing to partition", err))
 	}

@@ -1,4 +1,4 @@
-package topologies
+package zookeeper
 
 import (
 	"errors"
@@ -8,11 +8,12 @@ import (
 	"path/filepath"
 )
 
-// The ZooKeeper lookups live here rather than in backends/zookeeper/zktopo so that
-// topologies/testenv can skip or fail on a missing server without importing a client.
+// The ZooKeeper lookups live beside the descriptor, which declares them as its server's
+// requirement, rather than in zktopo: a program can check for the server without
+// linking a client.
 
-// ErrNoZooKeeper says Java or the ZooKeeper server jar was not found.
-var ErrNoZooKeeper = errors.New("ZooKeeper server not found: install it (Debian/Ubuntu: apt-get install zookeeper, which brings Java) or set ZOOKEEPER_JAVA_DIR to the directory holding zookeeper.jar and JAVA_HOME to a Java runtime")
+// ErrNoServer says Java or the ZooKeeper server jar was not found.
+var ErrNoServer = errors.New("ZooKeeper server not found: install it (Debian/Ubuntu: apt-get install zookeeper, which brings Java) or set ZOOKEEPER_JAVA_DIR to the directory holding zookeeper.jar and JAVA_HOME to a Java runtime")
 
 // zooKeeperJarDir is where Debian's libzookeeper-java puts zookeeper.jar; the jar's
 // manifest names its dependencies there by absolute path.
@@ -22,8 +23,8 @@ const zooKeeperJarDir = "/usr/share/java"
 // ships them: without a binding the server logs nothing, not even why it exited.
 var zooKeeperLogJars = []string{"slf4j-log4j12.jar", "log4j-1.2.jar"}
 
-// ZooKeeperInstall is the Java runtime and the jars a server runs with.
-type ZooKeeperInstall struct {
+// Install is the Java runtime and the jars a server runs with.
+type Install struct {
 	Java string
 	// Classpath holds zookeeper.jar first, then the logging binding where it is found.
 	Classpath []string
@@ -31,12 +32,12 @@ type ZooKeeperInstall struct {
 	Logging bool
 }
 
-// FindZooKeeper finds java ($JAVA_HOME/bin/java, else java on PATH) and zookeeper.jar
+// Find finds java ($JAVA_HOME/bin/java, else java on PATH) and zookeeper.jar
 // ($ZOOKEEPER_JAVA_DIR, else /usr/share/java).
-func FindZooKeeper() (ZooKeeperInstall, error) {
+func Find() (Install, error) {
 	java, err := findJava()
 	if err != nil {
-		return ZooKeeperInstall{}, err
+		return Install{}, err
 	}
 	dir := zooKeeperJarDir
 	if d := os.Getenv("ZOOKEEPER_JAVA_DIR"); d != "" {
@@ -44,9 +45,9 @@ func FindZooKeeper() (ZooKeeperInstall, error) {
 	}
 	jar := filepath.Join(dir, "zookeeper.jar")
 	if fi, err := os.Stat(jar); err != nil || fi.IsDir() {
-		return ZooKeeperInstall{}, fmt.Errorf("no %s: %w", jar, ErrNoZooKeeper)
+		return Install{}, fmt.Errorf("no %s: %w", jar, ErrNoServer)
 	}
-	install := ZooKeeperInstall{Java: java, Classpath: []string{jar}, Logging: true}
+	install := Install{Java: java, Classpath: []string{jar}, Logging: true}
 	for _, name := range zooKeeperLogJars {
 		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); err != nil {
@@ -64,11 +65,11 @@ func findJava() (string, error) {
 		if fi, err := os.Stat(java); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
 			return java, nil
 		}
-		return "", fmt.Errorf("JAVA_HOME=%s has no executable bin/java: %w", home, ErrNoZooKeeper)
+		return "", fmt.Errorf("JAVA_HOME=%s has no executable bin/java: %w", home, ErrNoServer)
 	}
 	java, err := exec.LookPath("java")
 	if err != nil {
-		return "", fmt.Errorf("java is not on PATH: %w", ErrNoZooKeeper)
+		return "", fmt.Errorf("java is not on PATH: %w", ErrNoServer)
 	}
 	return java, nil
 }
