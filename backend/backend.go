@@ -37,6 +37,10 @@ const (
 	// NetworkProfiles: its clients dial through lockbench's proxies, so a run can
 	// inject a network profile's delay and loss (the others say why not in NoNetwork).
 	NetworkProfiles Capability = "network-profiles"
+	// AwaitsEveryNode, a strategy's own: on independent masters, its client returns only
+	// once every node answered, not at the first majority (redsync without fail-fast), so
+	// no SET of its grant is still in flight when it returns.
+	AwaitsEveryNode Capability = "awaits-every-node"
 )
 
 // Shape is one kind a store starts.

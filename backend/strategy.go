@@ -41,7 +41,23 @@ type Strategy struct {
 	// Guards are the failover-loss modes the safety suite measures on its deployment
 	// that no strategy of their own benchmarks (WAIT 2 beside the Sentinel's lock).
 	Guards []Guard
-	kind   Kind
+	// Capabilities are what its client can do beyond what its kind declared
+	// (AwaitsEveryNode); Has asks both.
+	Capabilities []Capability
+	kind         Kind
+	kindCaps     []Capability // its shape's, copied at registration
+}
+
+// Has says whether the strategy or its kind declared c.
+func (s Strategy) Has(c Capability) bool {
+	return slices.Contains(s.Capabilities, c) || slices.Contains(s.kindCaps, c)
+}
+
+// StrategyHas says whether the strategy called name is registered and it or its kind
+// declared c.
+func StrategyHas(name string, c Capability) bool {
+	st, ok := StrategyOf(name)
+	return ok && st.Has(c)
 }
 
 // Guard is a failover-loss mode that guards a strategy's grants, measured by the
@@ -141,7 +157,7 @@ func (s *set) checkStrategies(d Descriptor) error {
 // addStrategies indexes a registered shape's strategies, each knowing its kind.
 func (s *set) addStrategies(sh Shape) {
 	for _, st := range sh.Strategies {
-		st.kind = sh.Kind
+		st.kind, st.kindCaps = sh.Kind, sh.Capabilities
 		s.strategies[st.Name] = st
 		s.positions[st.Position] = st.Name
 	}

@@ -67,3 +67,26 @@ func TestARepeatedStrategyOrPositionIsRefusedWhole(t *testing.T) {
 		t.Errorf("after the refusals, a sound descriptor: %v", err)
 	}
 }
+
+// A strategy has what it declared and what its kind declared; a strategy of the same
+// kind has the kind's alone.
+func TestAStrategyHasItsOwnCapabilitiesAndItsKinds(t *testing.T) {
+	s := newSet()
+	if err := s.add(Descriptor{Store: "quorum", Shapes: []Shape{{Kind: "quorum", Capabilities: []Capability{IndependentMajority}, Strategies: []Strategy{
+		{Name: "quorum-all", Position: 0, Capabilities: []Capability{AwaitsEveryNode}},
+		{Name: "quorum-fast", Position: 1},
+	}}}}); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := s.strategy("quorum-all")
+	fast, _ := s.strategy("quorum-fast")
+	if !all.Has(AwaitsEveryNode) || !all.Has(IndependentMajority) || all.Has(Consensus) {
+		t.Errorf("quorum-all: awaits %v, majority %v, consensus %v; want true, true, false", all.Has(AwaitsEveryNode), all.Has(IndependentMajority), all.Has(Consensus))
+	}
+	if fast.Has(AwaitsEveryNode) || !fast.Has(IndependentMajority) {
+		t.Errorf("quorum-fast: awaits %v, majority %v; want false, true", fast.Has(AwaitsEveryNode), fast.Has(IndependentMajority))
+	}
+	if StrategyHas("nosuch-strategy", IndependentMajority) {
+		t.Error("an undeclared strategy has a capability")
+	}
+}

@@ -151,14 +151,39 @@ func (p *Plan) singleJumpBoundaryStep(w *workload.Workload, in *adr.Inputs, out 
 	p.Steps = append(p.Steps, st)
 }
 
-// redlockJumpsJudged counts the judged redlock-clock-jump trials of redlock with 3
-// nodes jumping jump at ttl.
+// awaitsEveryIndependentNode says whether st's client locks independent masters and
+// returns only once every one answered: the client whose jump boundary is drift x TTL
+// (redlock; a fail-fast client returns at a majority).
+func awaitsEveryIndependentNode(st backend.Strategy) bool {
+	return st.Has(backend.IndependentMajority) && st.Has(backend.AwaitsEveryNode)
+}
+
+// isJumpBoundaryClient says whether the registered strategy called name is one whose
+// jump boundary the step measures.
+func isJumpBoundaryClient(name string) bool {
+	st, ok := backend.StrategyOf(name)
+	return ok && awaitsEveryIndependentNode(st)
+}
+
+// jumpBoundaryClient is the strategy the step runs: the first registered, by position
+// (which never moves), whose client awaits every independent master.
+func jumpBoundaryClient() (string, bool) {
+	for _, st := range backend.Strategies() {
+		if awaitsEveryIndependentNode(st) {
+			return st.Name, true
+		}
+	}
+	return "", false
+}
+
+// redlockJumpsJudged counts the judged redlock-clock-jump trials of a client awaiting
+// every node (redlock) with 3 nodes jumping jump at ttl.
 func redlockJumpsJudged(in *adr.Inputs, ttl, jump time.Duration) int {
 	n := 0
 	for _, v := range results.Matching(in.Safety, "redlock-clock-jump", []string{"*"}) {
 		j, errJ := time.ParseDuration(v.Params["jump"])
 		t, errT := time.ParseDuration(v.Params["ttl"])
-		if v.Params["strategy"] == "redlock" && v.Params["k"] == "3" && errJ == nil && errT == nil && j == jump && t == ttl {
+		if isJumpBoundaryClient(v.Params["strategy"]) && v.Params["k"] == "3" && errJ == nil && errT == nil && j == jump && t == ttl {
 			n += v.Tally.Judged
 		}
 	}
@@ -189,8 +214,14 @@ func (p *Plan) redlockJumpStep(w *workload.Workload, in *adr.Inputs, out string)
 		p.Steps = append(p.Steps, st)
 		return
 	}
-	st.Command = fmt.Sprintf("lockbench safety --scenario redlock-clock-jump --trials %d --seed 1 --param strategies=redlock --param k=3 --param ttl=%v --param jumps=%v,%v",
-		boundaryTrials, w.TTLD, below, above)
+	client, registered := jumpBoundaryClient()
+	if !registered {
+		st.NotYet = "no registered strategy locks independent masters awaiting every node's answer"
+		p.Steps = append(p.Steps, st)
+		return
+	}
+	st.Command = fmt.Sprintf("lockbench safety --scenario redlock-clock-jump --trials %d --seed 1 --param strategies=%s --param k=3 --param ttl=%v --param jumps=%v,%v",
+		boundaryTrials, client, w.TTLD, below, above)
 	if ok {
 		per := t.at(w.TTLD, 1)
 		st.Estimate = time.Duration(boundaryTrials*2) * per

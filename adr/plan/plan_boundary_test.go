@@ -9,6 +9,7 @@ import (
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -134,6 +135,42 @@ func TestPlanKeepsTheRedlockJumpBoundaryItHas(t *testing.T) {
 		text := MakePlan(w, "w.yaml", &adr.Inputs{Safety: c.reports}, "m").Text()
 		if strings.Contains(text, step) != c.planned {
 			t.Errorf("%s: planned %v, want %v:\n%s", c.name, !c.planned, c.planned, text)
+		}
+	}
+}
+
+// The Redlock jump boundary is counted and run on the client a store declares awaits
+// every independent master, by that declaration: a strategy the planner never names
+// counts; redlock-failfast's trials, and a client of the same kind declaring nothing
+// of its own, do not.
+func TestPlanCountsTheRedlockJumpBoundaryByTheDeclaredClient(t *testing.T) {
+	backend.Register(backend.Descriptor{Store: "plan-test-store", Shapes: []backend.Shape{{
+		Kind: "plan-test-kind", Rank: 3000, Capabilities: []backend.Capability{backend.IndependentMajority},
+		Strategies: []backend.Strategy{
+			{Name: "plan-test-waits", Position: 3000, Capabilities: []backend.Capability{backend.AwaitsEveryNode}},
+			{Name: "plan-test-fast", Position: 3001},
+		}}}})
+	w, err := workload.Load("../../docs/adr-workload.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides := func(strategy string) []*results.Report {
+		var vs []*results.Variant
+		for _, jump := range []string{"270ms", "330ms"} {
+			v := adrtest.HandVariant(strategy+"/k=3/J="+jump, results.Violations, 3, 0)
+			v.Params = map[string]string{"strategy": strategy, "k": "3", "jump": jump, "ttl": "30s"}
+			vs = append(vs, v)
+		}
+		return adrtest.HandReport("redlock-clock-jump", vs...)
+	}
+	const step = "--scenario redlock-clock-jump --trials 3 --seed 1 --param strategies=redlock --param k=3"
+	for _, c := range []struct {
+		strategy string
+		planned  bool
+	}{{"plan-test-waits", false}, {"redlock", false}, {"redlock-failfast", true}, {"plan-test-fast", true}} {
+		text := MakePlan(w, "w.yaml", &adr.Inputs{Safety: sides(c.strategy)}, "m").Text()
+		if strings.Contains(text, step) != c.planned {
+			t.Errorf("%s's trials: planned %v, want %v:\n%s", c.strategy, !c.planned, c.planned, text)
 		}
 	}
 }

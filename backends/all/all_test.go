@@ -98,6 +98,22 @@ func TestCapabilitiesAsDeclared(t *testing.T) {
 	}
 }
 
+// The strategies whose clients declare they await every node: redsync without fail-fast.
+func TestStrategyCapabilitiesAsDeclared(t *testing.T) {
+	var got []string
+	for _, st := range backend.Strategies() {
+		if st.Has(backend.AwaitsEveryNode) {
+			got = append(got, st.Name)
+			if !st.Has(backend.IndependentMajority) {
+				t.Errorf("%s awaits every node but its kind %s has no independent majority", st.Name, st.Kind())
+			}
+		}
+	}
+	if want := []string{"redlock", "redlock-3", "redlock-7"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("strategies awaiting every node: %v, want %v", got, want)
+	}
+}
+
 // The messages Spec.Validate gave before the checks moved into the descriptors; an
 // enumeration of 373,248 specs matched the old code's defaults, errors and node names.
 func TestSpecValidationAsBefore(t *testing.T) {

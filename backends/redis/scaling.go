@@ -47,7 +47,8 @@ func onRedlockAxis(masters int) *backend.Scaling {
 }
 
 func (s redlockSize) strategy() backend.Strategy {
-	return backend.Strategy{Name: s.name, Position: s.position, SafetyRank: backend.RankMajority, Scaling: onRedlockAxis(s.masters), Probes: redlockProbes(s.name, "")}
+	return backend.Strategy{Name: s.name, Position: s.position, SafetyRank: backend.RankMajority, Scaling: onRedlockAxis(s.masters), Probes: redlockProbes(s.name, ""),
+		Capabilities: awaitsEveryNode}
 }
 
 func (w waitShape) strategy() backend.Strategy {

@@ -55,12 +55,16 @@ var redlockStrategies = append([]backend.Strategy{
 		Ladder: &backend.Rung{Adds: "a majority of independent masters must grant the key"}, Scaling: onRedlockAxis(5),
 		Synthetic: &backend.Synthetic{Attempt: 180 * time.Microsecond, RoundTrips: 1, Capacity: 3600, Topology: redlock5, Small: true,
 			OpenLoop: backend.BothMatrix, SlowNode: backend.WaitsForSlowNode},
-		Probes: append(redlockProbes("redlock", backend.QuorumNodeLoss), kleppmannProbe("jump"))},
+		Probes: append(redlockProbes("redlock", backend.QuorumNodeLoss), kleppmannProbe("jump")), Capabilities: awaitsEveryNode},
 	{Name: "redlock-failfast", Position: 4, SafetyRank: backend.RankMajority, Presets: []backend.Preset{backend.SlowNodeSweep},
 		Synthetic: &backend.Synthetic{Attempt: 165 * time.Microsecond, RoundTrips: 1, Capacity: 3800, Topology: redlock5, Small: true,
 			SlowNode: backend.MajorityWithoutSlowNode},
 		Probes: append(redlockProbes("redlock-failfast", backend.QuorumNodeLoss), kleppmannProbe("redlock-failfast/jump"))},
 }, sizedStrategies(redlockSizes)...)
+
+// awaitsEveryNode: redsync without fail-fast waits for every node's answer (redlock and
+// its sizes); redlock-failfast returns at a majority.
+var awaitsEveryNode = []backend.Capability{backend.AwaitsEveryNode}
 
 // redlockProbes are where a Redlock client is measured on a node restarting empty
 // (redlock-restart, and the max-fence client's tokens in redlock-fence). Only the

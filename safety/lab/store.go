@@ -151,6 +151,25 @@ func StoresParam(name string, def []string, fits func(Store) bool, help string) 
 // Stores reads a param declared with StoresParam.
 func (v Values) Stores(name string) []Store { return get[[]Store](v, name) }
 
+// OneStoreParam is StoresParam for a scenario whose variants are one store's and do not
+// name it: it takes a single strategy, so two stores' variants cannot share a name.
+func OneStoreParam(name, def string, fits func(Store) bool, help string) Param {
+	p := StoresParam(name, []string{def}, fits, help)
+	parseList := p.Parse
+	p.Help = help + " (one strategy whose store fits: see --list)"
+	p.Parse = func(s string) (any, string) {
+		v, want := parseList(s)
+		if want != "" || len(v.([]Store)) != 1 {
+			return nil, "one of " + strings.Join(StrategiesWhere(fits), ", ")
+		}
+		return v, ""
+	}
+	return p
+}
+
+// Store reads a param declared with OneStoreParam.
+func (v Values) Store(name string) Store { return v.Stores(name)[0] }
+
 // AnyStore fits every store.
 func AnyStore(Store) bool { return true }
 

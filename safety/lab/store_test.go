@@ -4,7 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -24,6 +26,53 @@ func TestStoreForRefusesAKindWithoutDescriptor(t *testing.T) {
 	for _, s := range StrategiesWhere(AnyStore) {
 		if s == kind {
 			t.Errorf("StrategiesWhere lists %s, whose store cannot be built", kind)
+		}
+	}
+}
+
+// fakeStore is a store of a kind registered by a test; it never starts anything.
+type fakeStore struct {
+	strategy string
+	spec     topologies.Spec
+}
+
+func (s fakeStore) Strategy() string                         { return s.strategy }
+func (s fakeStore) Spec() topologies.Spec                    { return s.spec }
+func (s fakeStore) FenceSource() string                      { return "none" }
+func (fakeStore) GrantedTTL(ttl time.Duration) time.Duration { return ttl }
+func (fakeStore) Locker(context.Context, topologies.Topology, bool) (locks.Locker, error) {
+	return nil, nil
+}
+
+// registerFakeKind registers kind with caps, its store adapter, and strategies on it.
+func registerFakeKind(kind topologies.Kind, caps []backend.Capability, strategies ...string) {
+	backend.Register(backend.Descriptor{Store: string(kind), Shapes: []backend.Shape{{Kind: kind, Rank: 2000, Capabilities: caps}}})
+	RegisterStore(kind, func(strategy string, spec topologies.Spec) Store { return fakeStore{strategy, spec} })
+	for _, name := range strategies {
+		locks.Register(name, topologies.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
+			return nil, nil
+		})
+	}
+}
+
+// A one-store param takes one strategy whose store fits, by what its kind declares,
+// and refuses a list or a store without the capability, naming the ones that fit.
+func TestOneStoreParamTakesOneFittingStrategy(t *testing.T) {
+	registerFakeKind("lab-test-fenced", []backend.Capability{backend.OwnFence}, "lab-test-fenced-a", "lab-test-fenced-b")
+	registerFakeKind("lab-test-plain", nil, "lab-test-plain")
+	fenced := func(s Store) bool { return backend.Has(s.Spec().Kind, backend.OwnFence) }
+	p := OneStoreParam("strategies", "lab-test-fenced-a", fenced, "the store")
+	vals, err := Parse("s", []Param{p}, nil)
+	if err != nil || vals.Store("strategies").Strategy() != "lab-test-fenced-a" {
+		t.Fatalf("default: %v, %v", vals, err)
+	}
+	if v, want := p.Parse("lab-test-fenced-b"); want != "" || v.([]Store)[0].Strategy() != "lab-test-fenced-b" {
+		t.Errorf("another fitting strategy: %v, want %q", v, want)
+	}
+	for _, bad := range []string{"lab-test-fenced-a,lab-test-fenced-b", "lab-test-plain", "nosuch"} {
+		_, want := p.Parse(bad)
+		if !strings.Contains(want, "lab-test-fenced-a, lab-test-fenced-b") || strings.Contains(want, "lab-test-plain") {
+			t.Errorf("%s: want %q, which should name the fitting strategies only", bad, want)
 		}
 	}
 }

@@ -43,8 +43,8 @@ func (g Guard) Grant(waitTimeout time.Duration) string {
 
 // Config is the scenario's params, read once.
 type Config struct {
-	// Strategy is the sentinel-kind strategy whose store reaches the deployments
-	// ("" is sentinel's).
+	// Strategy is the strategy whose store reaches the deployments; it must fit the
+	// rig (Fits). "" is DefaultStrategy's.
 	Strategy                      string
 	Guards                        []Guard
 	Delays                        []time.Duration
@@ -75,12 +75,14 @@ func (c Config) CutDescription() string {
 	return fmt.Sprintf("each replica paused (CLIENT PAUSE) for up to %v just before the grant", c.LagMax)
 }
 
-// spec is the deployment every trial runs on, fresh or re-formed.
-func (c Config) spec() topologies.Spec {
-	return topologies.Spec{Kind: topologies.Sentinel, Replicas: 2, DownAfter: c.DownAfter, FailoverTimeout: c.FailoverTimeout,
-		// A re-formed node full-syncs from an RDB on disk: after a diskless sync Redis
-		// 7.0 streams nothing to the replica until its once-a-second first ACK.
-		ExtraConfig: []string{"repl-diskless-sync no"}}
+// spec is the deployment every trial runs on, fresh or re-formed: the store's own
+// (base) with the rig's size and timings.
+func (c Config) spec(base topologies.Spec) topologies.Spec {
+	base.Replicas, base.DownAfter, base.FailoverTimeout = 2, c.DownAfter, c.FailoverTimeout
+	// A re-formed node full-syncs from an RDB on disk: after a diskless sync Redis
+	// 7.0 streams nothing to the replica until its once-a-second first ACK.
+	base.ExtraConfig = []string{"repl-diskless-sync no"}
+	return base
 }
 
 // timers tighten sentinel where the scenario allows (measured on this machine):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -15,38 +16,71 @@ import (
 // deployments through, and the deployments its trials borrow.
 type Run struct {
 	Config
-	Store interface {
-		lab.Failover
-		lab.KeyReader
-	}
+	Store                              Store
 	LossDeployments, ZombieDeployments *topologies.SentinelPool
 }
 
-// NewRun starts the deployments c asks for (fresh per trial, or pools re-formed between trials).
-func NewRun(env *lab.Env, c Config) (*Run, error) {
+// Store is what the rig asks of its store: a primary that fails over, and the key
+// read on it.
+type Store interface {
+	lab.Failover
+	lab.KeyReader
+}
+
+// Fits says whether the rig's deployments can be s's: sentinels promote a replica of
+// its master (Failover, Replication), and the rig pauses, kills and configures its
+// nodes with Redis commands (CLIENT PAUSE, CONFIG SET min-replicas-to-write).
+func Fits(s lab.Store) bool {
+	k := s.Spec().Kind
+	_, ok := s.(Store)
+	return ok && backend.Has(k, backend.Failover) && backend.Has(k, backend.Replication) && backend.Has(k, backend.RedisProtocol)
+}
+
+// DefaultStrategy is the rig's strategy when its scenario names none: the first, in
+// the registry's order of strategies, whose store fits (positions never move, so a
+// store registered later does not displace it).
+func DefaultStrategy() (string, error) {
+	for _, st := range backend.Strategies() {
+		if s, err := lab.StoreFor(st.Name); err == nil && Fits(s) {
+			return st.Name, nil
+		}
+	}
+	return "", fmt.Errorf("no registered strategy's store fits the sentinel deployments (a master whose sentinels promote a replica, over Redis): import its backends/<store> package")
+}
+
+// storeOf is the store of the strategy c names, or of DefaultStrategy.
+func storeOf(c Config) (Store, error) {
 	strategy := c.Strategy
 	if strategy == "" {
-		strategy = "sentinel"
+		var err error
+		if strategy, err = DefaultStrategy(); err != nil {
+			return nil, err
+		}
 	}
 	st, err := lab.StoreFor(strategy)
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{Config: c}
-	var ok bool
-	if r.Store, ok = st.(interface {
-		lab.Failover
-		lab.KeyReader
-	}); !ok {
-		return nil, fmt.Errorf("the sentinel store cannot fail over and read keys")
+	if !Fits(st) {
+		return nil, fmt.Errorf("strategy %s: its store cannot be the sentinel deployments (a master whose sentinels promote a replica, over Redis)", strategy)
 	}
+	return st.(Store), nil
+}
+
+// NewRun starts the deployments c asks for (fresh per trial, or pools re-formed between trials).
+func NewRun(env *lab.Env, c Config) (*Run, error) {
+	st, err := storeOf(c)
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{Config: c, Store: st}
 	size := 0
 	if c.Reuse {
 		size = c.Deployments * c.parallel()
 	}
 	starter := func(zombie bool) func(ctx context.Context) (topologies.Topology, error) {
 		return func(ctx context.Context) (topologies.Topology, error) {
-			topo, err := env.StartTopology(ctx, c.spec())
+			topo, err := env.StartTopology(ctx, c.spec(st.Spec()))
 			if err != nil {
 				return nil, err
 			}

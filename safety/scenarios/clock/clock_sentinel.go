@@ -7,8 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/topologies"
-
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -24,7 +23,7 @@ import (
 // miniredis has no replication.
 type sentinelClockSkew struct{}
 
-func init() { lab.Register(sentinelClockSkew{}, lab.StartsFaked(topologies.Sentinel)) }
+func init() { lab.Register(sentinelClockSkew{}, lab.StartsFaked()) }
 
 func (sentinelClockSkew) Name() string { return "sentinel-clock-skew" }
 func (sentinelClockSkew) Summary() string {
@@ -32,6 +31,7 @@ func (sentinelClockSkew) Summary() string {
 }
 func (sentinelClockSkew) Params() []lab.Param {
 	return []lab.Param{
+		lab.OneStoreParam("strategies", "sentinel", fitsSentinelClockSkew, "the lock service: a Redis master whose sentinels promote one of its replicas"),
 		lab.DurationParam("ttl", 20*time.Second, 5*time.Second, "the lock's TTL (must outlast the failover, about 2 s here)"),
 		lab.DurationParam("offset", 30*time.Second, time.Second, "how far the replicas' clocks are ahead (and, in replica-behind, behind)"),
 		lab.DurationParam("promotion-timeout", 20*time.Second, time.Second, "how long to wait for sentinels to promote a replica"),
@@ -44,6 +44,14 @@ type failoverReader interface {
 	lab.KeyReader
 }
 
+// fitsSentinelClockSkew: sentinels promote a replica that got the key by replication
+// (WAIT 2 on the master, B's SET NX on the promoted node), and the store reads the key there.
+func fitsSentinelClockSkew(s lab.Store) bool {
+	k := s.Spec().Kind
+	_, reads := s.(failoverReader)
+	return reads && backend.Has(k, backend.Failover) && backend.Has(k, backend.Replication) && backend.Has(k, backend.RedisProtocol)
+}
+
 type sentinelSkewVariant struct {
 	lab.Variant
 	replicaOffset time.Duration // both replicas' clocks against the master's true one
@@ -51,14 +59,7 @@ type sentinelSkewVariant struct {
 
 func (s sentinelClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, offset, promotion := p.Duration("ttl"), p.Duration("offset"), p.Duration("promotion-timeout")
-	st, err := lab.StoreFor("sentinel")
-	if err != nil {
-		return nil, err
-	}
-	failover, ok := st.(failoverReader)
-	if !ok {
-		return nil, fmt.Errorf("the sentinel store cannot fail over and read the key")
-	}
+	failover := p.Store("strategies").(failoverReader) // fitsSentinelClockSkew checked it
 	v := func(name string, off time.Duration, claims ...results.Claim) sentinelSkewVariant {
 		return sentinelSkewVariant{lab.Variant{Variant: &results.Variant{Name: name, Measure: results.Violations, Claims: claims,
 			Params:      map[string]string{"replica_offset": off.String(), "ttl": ttl.String()},

@@ -267,6 +267,23 @@ func TestSentinelClockSkewRefusesEmbedded(t *testing.T) {
 	}
 }
 
+// sentinel-clock-skew takes its store by what the kind declares (sentinels promote a
+// replica that has the key by replication, over Redis), not by the name sentinel.
+func TestSentinelClockSkewTakesAFailoverStoreByCapability(t *testing.T) {
+	strategies := sentinelClockSkew{}.Params()[0]
+	if strategies.Name != "strategies" || strategies.Default != "sentinel" {
+		t.Fatalf("first param is %s=%s, want strategies=sentinel", strategies.Name, strategies.Default)
+	}
+	if _, want := strategies.Parse("sentinel"); want != "" {
+		t.Errorf("sentinel refused: want %s", want)
+	}
+	for _, bad := range []string{"single", "wait", "redlock", "cluster", "etcd-3"} {
+		if _, want := strategies.Parse(bad); !strings.Contains(want, "sentinel") || strings.Contains(want, bad) {
+			t.Errorf("%s: want %q, which should name sentinel and not %s", bad, want, bad)
+		}
+	}
+}
+
 // Bad params are refused before anything starts.
 func TestClockScenariosRefuseBadParams(t *testing.T) {
 	for name, bad := range map[string][]lab.Params{
@@ -274,7 +291,7 @@ func TestClockScenariosRefuseBadParams(t *testing.T) {
 		"redlock-clock-jump":  {{"k": "6"}, {"jumps": "-1ms"}, {"search": "maybe"}},
 		"redlock-clock-rate":  {{"rates": "0"}, {"drifts": "0.9"}, {"k": "1,x"}},
 		"redlock-kleppmann":   {{"ttl": "10ms"}, {"jump": "0s"}},
-		"sentinel-clock-skew": {{"ttl": "1s"}, {"promotion-timeout": "0s"}, {"offset": "later"}},
+		"sentinel-clock-skew": {{"ttl": "1s"}, {"promotion-timeout": "0s"}, {"offset": "later"}, {"strategies": "single"}, {"strategies": "sentinel,sentinel"}},
 	} {
 		s, err := lab.Lookup(name)
 		if err != nil {

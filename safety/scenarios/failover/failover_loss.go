@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/results"
@@ -96,25 +95,29 @@ type failoverVariant struct {
 // fitsFailoverLoss: a master whose sentinels promote a replica (the deployment the rig
 // starts), or a store whose primary is the key's master.
 func fitsFailoverLoss(s lab.Store) bool {
-	return backend.Has(s.Spec().Kind, backend.Failover) || lab.IsKeyedFailover(s)
+	return sentinelrig.Fits(s) || lab.IsKeyedFailover(s)
 }
 
 func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	rep := env.NewReport(s)
 	var keyed []lab.KeyedFailover
-	sentinel := false
+	var promoted []lab.Store // the sentinel deployments' stores
 	for _, st := range p.Stores("strategies") {
 		if k, ok := st.(lab.KeyedFailover); ok {
 			keyed = append(keyed, k)
 		} else {
-			sentinel = true
+			promoted = append(promoted, st)
 		}
 	}
 	if len(keyed) > 0 && p.String("cut") != "pause" {
 		return nil, &lab.ParamError{Name: "cut", Value: p.String("cut"), Want: "pause: a store whose primary is the key's master (" + keyed[0].Strategy() + ") runs no link-kill"}
 	}
-	if sentinel {
-		if err := s.runSentinel(ctx, env, p, rep); err != nil {
+	// The sentinel deployments' variants do not name their store: one such store a run.
+	if len(promoted) > 1 {
+		return nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"], Want: "at most one store whose sentinels promote a replica (" + promoted[0].Strategy() + " or " + promoted[1].Strategy() + ")"}
+	}
+	if len(promoted) == 1 {
+		if err := s.runSentinel(ctx, env, p, rep, promoted[0].Strategy()); err != nil {
 			return nil, err
 		}
 	}
@@ -126,12 +129,13 @@ func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 	return rep, nil
 }
 
-func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report) error {
+func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, strategy string) error {
 	maxLag := p.Duration("stalled-max-lag")
 	if maxLag%time.Second != 0 {
 		return &lab.ParamError{Name: "stalled-max-lag", Value: maxLag.String(), Want: "whole seconds: Redis's min-replicas-max-lag is an integer of seconds"}
 	}
 	cfg := readFailoverConfig(p, env.Trials)
+	cfg.Strategy = strategy
 	if cfg.LinkKill {
 		// A planned failover needs a replica that answers; link-kill stops them all.
 		if _, explicit := env.Params["modes"]; explicit && slices.ContainsFunc(cfg.Guards, func(g sentinelrig.Guard) bool { return g.Planned }) {

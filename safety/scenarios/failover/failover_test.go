@@ -10,6 +10,7 @@ import (
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // Every loss mode runs (wait1 and min-replicas included) on re-used deployments;
@@ -182,6 +183,35 @@ func TestFailoverLossParams(t *testing.T) {
 	}
 	if _, err := lab.Parse(s.Name(), s.Params(), nil); err != nil {
 		t.Errorf("defaults: %v", err)
+	}
+	// The sentinel deployments' variants do not name their store: two such stores in one
+	// run are refused before anything starts.
+	env := &lab.Env{Trials: 1, Params: lab.Params{"strategies": "sentinel,sentinel"}, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+		t.Error("two sentinel stores started a topology")
+		return nil, errors.New("no servers in this test")
+	}}
+	var pe *lab.ParamError
+	if _, err := lab.Run(context.Background(), s, env); !errors.As(err, &pe) || pe.Name != "strategies" {
+		t.Errorf("strategies=sentinel,sentinel: %v, want a ParamError naming strategies", err)
+	}
+}
+
+// failover-loss takes the stores the sentinel rig fits, by what their kinds declare,
+// and those whose primary is the key's master; no other.
+func TestFailoverLossTakesStoresByCapability(t *testing.T) {
+	strategies := failoverLoss{}.Params()[0]
+	if strategies.Name != "strategies" || strategies.Default != "sentinel" {
+		t.Fatalf("first param is %s=%s, want strategies=sentinel", strategies.Name, strategies.Default)
+	}
+	for _, ok := range []string{"sentinel", "cluster"} {
+		if _, want := strategies.Parse(ok); want != "" {
+			t.Errorf("%s refused: want %s", ok, want)
+		}
+	}
+	for _, bad := range []string{"single", "wait", "redlock"} {
+		if _, want := strategies.Parse(bad); want == "" {
+			t.Errorf("%s taken", bad)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -19,7 +20,7 @@ import (
 // after the heal. Only a provider that can partition runs it.
 type sentinelSplitBrain struct{}
 
-func init() { lab.Register(sentinelSplitBrain{}, lab.StartsKinds(topologies.Sentinel)) }
+func init() { lab.Register(sentinelSplitBrain{}, lab.StartsKinds()) }
 
 func (sentinelSplitBrain) Name() string { return "sentinel-split-brain" }
 func (sentinelSplitBrain) Summary() string {
@@ -28,6 +29,7 @@ func (sentinelSplitBrain) Summary() string {
 
 func (sentinelSplitBrain) Params() []lab.Param {
 	return []lab.Param{
+		lab.OneStoreParam("strategies", "sentinel", fitsSentinelSplitBrain, "the lock service: a Redis master whose sentinels promote one of its replicas"),
 		lab.IntsParam("min-replicas", []int{0, 1}, 0, 2, "min-replicas-to-write on every data node: 0 (off) or the number of replicas a master needs to accept writes"),
 		lab.DurationsParam("max-lags", []time.Duration{time.Second, 5 * time.Second, 10 * time.Second}, "min-replicas-max-lag (whole seconds, at least 1 s) for min-replicas > 0"),
 		lab.DurationParam("ttl", 5*time.Second, time.Second, "A's and B's lock TTL: A's must outlast the promotion"),
@@ -38,8 +40,16 @@ func (sentinelSplitBrain) Params() []lab.Param {
 	}
 }
 
+// fitsSentinelSplitBrain: sentinels promote a replica of a master cut from them, and A
+// and B lock with SET NX on either master (INFO replication, min-replicas-to-write).
+func fitsSentinelSplitBrain(s lab.Store) bool {
+	k := s.Spec().Kind
+	return lab.IsFailover(s) && backend.Has(k, backend.Failover) && backend.Has(k, backend.Replication) && backend.Has(k, backend.RedisProtocol)
+}
+
 // splitBrainConfig is the scenario's params, read once.
 type splitBrainConfig struct {
+	store                                                    lab.Failover
 	ttl, cutHold, downAfter, promotionTimeout, demotionWatch time.Duration
 }
 
@@ -65,7 +75,9 @@ func (c splitBrainConfig) spec(v splitBrainVariant) topologies.Spec {
 	if v.minReplicas > 0 {
 		extra = append(extra, fmt.Sprintf("min-replicas-max-lag %d", int(v.maxLag.Seconds())))
 	}
-	return topologies.Spec{Kind: topologies.Sentinel, Replicas: 2, DownAfter: c.downAfter, FailoverTimeout: 1500 * time.Millisecond, ExtraConfig: extra}
+	spec := c.store.Spec()
+	spec.Replicas, spec.DownAfter, spec.FailoverTimeout, spec.ExtraConfig = 2, c.downAfter, 1500*time.Millisecond, extra
+	return spec
 }
 
 // timers: quick pings and replica INFOs for a prompt promotion; the publish (hello)
@@ -124,7 +136,7 @@ func (s sentinelSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values)
 	if err != nil {
 		return nil, err
 	}
-	c := splitBrainConfig{ttl: p.Duration("ttl"), cutHold: p.Duration("cut-hold"), downAfter: p.Duration("down-after"),
+	c := splitBrainConfig{store: p.Store("strategies").(lab.Failover), ttl: p.Duration("ttl"), cutHold: p.Duration("cut-hold"), downAfter: p.Duration("down-after"),
 		promotionTimeout: p.Duration("promotion-timeout"), demotionWatch: p.Duration("demotion-watch")}
 	if len(variants) == 0 {
 		return env.NewReport(s), nil

@@ -3,6 +3,7 @@ package partition
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -101,5 +102,30 @@ func TestSentinelSplitBrainMaxLagWholeSeconds(t *testing.T) {
 	}
 	if started {
 		t.Error("a topology was started despite a bad max-lag")
+	}
+}
+
+// sentinel-split-brain takes its store by what the kind declares, not by the name
+// sentinel, and starts that store's deployment: for sentinel, the one it always started.
+func TestSentinelSplitBrainTakesAFailoverStoreByCapability(t *testing.T) {
+	strategies := sentinelSplitBrain{}.Params()[0]
+	if strategies.Name != "strategies" || strategies.Default != "sentinel" {
+		t.Fatalf("first param is %s=%s, want strategies=sentinel", strategies.Name, strategies.Default)
+	}
+	for _, bad := range []string{"single", "wait", "redlock", "cluster", "etcd-3"} {
+		if _, want := strategies.Parse(bad); !strings.Contains(want, "sentinel") || strings.Contains(want, bad) {
+			t.Errorf("%s: want %q, which should name sentinel and not %s", bad, want, bad)
+		}
+	}
+	v, want := strategies.Parse(strategies.Default)
+	if want != "" {
+		t.Fatalf("sentinel refused: want %s", want)
+	}
+	c := splitBrainConfig{store: v.([]lab.Store)[0].(lab.Failover), downAfter: 400 * time.Millisecond}
+	got := c.spec(sentinelSplitBrain{}.variant(1, 5*time.Second))
+	wanted := topologies.Spec{Kind: topologies.Sentinel, Replicas: 2, DownAfter: 400 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
+		ExtraConfig: []string{"repl-ping-replica-period 1", "repl-timeout 7", "min-replicas-to-write 1", "min-replicas-max-lag 5"}}
+	if !reflect.DeepEqual(got, wanted) {
+		t.Errorf("sentinel's deployment:\n%+v, want\n%+v", got, wanted)
 	}
 }

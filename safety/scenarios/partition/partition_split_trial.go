@@ -21,11 +21,7 @@ const splitProbeInterval = 20 * time.Millisecond
 const bPatience = 10 * time.Second
 
 func (c splitBrainConfig) trial(ctx context.Context, topo topologies.Topology, t *lab.Trial) error {
-	st, err := lab.StoreFor("sentinel")
-	if err != nil {
-		return lab.Failed("setup", err)
-	}
-	fo := st.(lab.Failover)
+	fo := c.store
 	part, err := topologies.PartitionerOf(topo)
 	if err != nil {
 		return lab.Failed("setup", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -67,6 +68,12 @@ func (s redlockQuorum) Run(ctx context.Context, env *lab.Env, p lab.Values) (*re
 	})
 }
 
+// awaitsEveryNode says whether strategy's client returns only once every independent
+// master answered (redlock, not redlock-failfast), as its store declares.
+func awaitsEveryNode(strategy string) bool {
+	return backend.StrategyHas(strategy, backend.IndependentMajority) && backend.StrategyHas(strategy, backend.AwaitsEveryNode)
+}
+
 // quorumVariants are one strategy's variants at one level of contention. Only what
 // the mechanism makes certain is claimed: a non-fail-fast grant without contention
 // waits for all five free nodes (never exactly a quorum, nothing left behind); a
@@ -83,7 +90,7 @@ func quorumVariants(strategy string, clients int) []quorumVariant {
 			strategy: strategy, clients: clients, restart: restart, subset: subset}
 	}
 	var shareClaims []results.Claim
-	if strategy == "redlock" {
+	if awaitsEveryNode(strategy) {
 		shareClaims = append(shareClaims, results.Holds(results.PartialLocks))
 		if clients == 1 {
 			shareClaims = append(shareClaims, results.Holds(results.QuorumOnly))

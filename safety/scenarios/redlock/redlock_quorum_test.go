@@ -2,10 +2,12 @@ package redlock
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
@@ -66,5 +68,41 @@ func TestRedlockQuorum(t *testing.T) {
 	}
 	if total == 0 {
 		t.Error("no restart subset judged a trial in any group")
+	}
+}
+
+// shareClaimsOf are the claims of strategy's share variant with clients racing.
+func shareClaimsOf(strategy string, clients int) []results.Claim {
+	for _, v := range quorumVariants(strategy, clients) {
+		if strings.HasSuffix(v.Name, "/share") {
+			return v.Claims
+		}
+	}
+	return nil
+}
+
+// The share variants claim no partial lock (and, alone, no grant on exactly a quorum)
+// for a client its store declares awaits every independent master, by that declaration:
+// redlock, and a strategy no file here names; not redlock-failfast.
+func TestQuorumShareClaimsFollowTheDeclaredClient(t *testing.T) {
+	backend.Register(backend.Descriptor{Store: "quorum-test-store", Shapes: []backend.Shape{{
+		Kind: "quorum-test-kind", Rank: 3000, Capabilities: []backend.Capability{backend.IndependentMajority},
+		Strategies: []backend.Strategy{
+			{Name: "quorum-test-waits", Position: 3000, Capabilities: []backend.Capability{backend.AwaitsEveryNode}},
+			{Name: "quorum-test-fast", Position: 3001},
+		}}}})
+	alone := []results.Claim{results.Holds(results.PartialLocks), results.Holds(results.QuorumOnly)}
+	racing := alone[:1]
+	for _, c := range []struct {
+		strategy string
+		clients  int
+		want     []results.Claim
+	}{
+		{"redlock", 1, alone}, {"redlock", 4, racing}, {"quorum-test-waits", 1, alone}, {"quorum-test-waits", 4, racing},
+		{"redlock-failfast", 1, nil}, {"redlock-failfast", 4, nil}, {"quorum-test-fast", 1, nil},
+	} {
+		if got := shareClaimsOf(c.strategy, c.clients); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s with %d clients: share claims %v, want %v", c.strategy, c.clients, got, c.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
@@ -19,7 +20,7 @@ import (
 // answer is true when given and stale when used; a fenced resource refuses A's write.
 type checkThenWriteLock struct{}
 
-func init() { lab.Register(checkThenWriteLock{}, lab.StartsKinds(topologies.Single)) }
+func init() { lab.Register(checkThenWriteLock{}, lab.StartsKinds()) }
 
 func (checkThenWriteLock) Name() string { return "check-then-write-lock" }
 func (checkThenWriteLock) Summary() string {
@@ -27,10 +28,18 @@ func (checkThenWriteLock) Summary() string {
 }
 func (checkThenWriteLock) Params() []lab.Param {
 	return []lab.Param{
+		lab.OneStoreParam("strategies", "single", fitsCheckThenWrite, "the lock service: one Redis master that A asks about its key (GET, PTTL) and that numbers the fenced grants"),
 		lab.DurationParam("ttl", 100*time.Millisecond, 20*time.Millisecond, "A's TTL; A's pause ends in the last land of it"),
 		lab.DurationParam("land", 10*time.Millisecond, time.Millisecond, "A's check lands at a uniform random instant in the last land of its lease"),
 		lab.DurationParam("gap", 5*time.Millisecond, 0, "the time between the check's answer and A's write (its own work, a context switch)"),
 	}
+}
+
+// fitsCheckThenWrite: A's check is GET or PTTL on the store's one master, which holds
+// the key; the fenced variants number grants with its INCR when the strategy has no fence.
+func fitsCheckThenWrite(s lab.Store) bool {
+	k := s.Spec().Kind
+	return backend.Has(k, backend.RedisProtocol) && backend.Has(k, backend.CounterFence)
 }
 
 type checkWriteVariant struct {
@@ -40,10 +49,7 @@ type checkWriteVariant struct {
 }
 
 func (s checkThenWriteLock) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
-	store, err := lab.StoreFor("single")
-	if err != nil {
-		return nil, err
-	}
+	store := p.Store("strategies")
 	topo, err := env.StartTopology(ctx, store.Spec())
 	if err != nil {
 		return nil, err

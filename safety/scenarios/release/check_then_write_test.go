@@ -15,3 +15,23 @@ import (
 func TestCheckThenWriteLock(t *testing.T) {
 	labtest.RunScenario(t, "check-then-write-lock", 8, lab.Params{"land": "4ms"})
 }
+
+// check-then-write-lock runs on one Redis master whatever the strategy is called, by
+// what its kind declares: single by default, any store whose kind answers Redis and
+// numbers grants on one master (wait, sentinel), and no Redlock nor consensus store.
+func TestCheckThenWriteTakesOneRedisMasterByCapability(t *testing.T) {
+	strategies := checkThenWriteLock{}.Params()[0]
+	if strategies.Name != "strategies" || strategies.Default != "single" {
+		t.Fatalf("first param is %s=%s, want strategies=single", strategies.Name, strategies.Default)
+	}
+	for _, ok := range []string{"single", "wait", "sentinel"} {
+		if _, want := strategies.Parse(ok); want != "" {
+			t.Errorf("%s refused: want %s", ok, want)
+		}
+	}
+	for _, bad := range []string{"redlock", "etcd", "cluster", "single,wait"} {
+		if _, want := strategies.Parse(bad); want == "" {
+			t.Errorf("%s taken", bad)
+		}
+	}
+}
