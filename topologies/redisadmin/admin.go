@@ -1,3 +1,7 @@
+// Package redisadmin is the Redis admin commands every Redis provider, adapter, fault
+// and scenario shares: replication and sentinel views, key reads, run ids, client
+// pauses, readiness waits, and the server's finder and config lines. It sits below
+// the stores' folders so that the safety lab and the container provider can use it.
 package redisadmin
 
 import (

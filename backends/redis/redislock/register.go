@@ -1,3 +1,6 @@
+// Package redislock is Redis's lockers: SET NX PX with a Lua release (single), the
+// same plus WAIT (wait), through sentinels (sentinel) and Redlock over independent
+// masters; it registers them by name with the locks registry, also at chosen addresses.
 package redislock
 
 import (

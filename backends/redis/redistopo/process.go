@@ -1,3 +1,6 @@
+// Package redistopo is Redis's process provider: redis-server (and sentinel)
+// processes on loopback ports, one supervised ServerNode each, started, broken and
+// re-formed in place; it registers as the process family's own provider of Redis's kinds.
 package redistopo
 
 import (
