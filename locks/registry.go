@@ -26,9 +26,9 @@ type strategy struct {
 
 var strategies = registry.New[strategy]("strategy")
 
-// Register adds a strategy from another package (one whose dependencies the core
-// strategies should not carry, such as etcd). It panics on a duplicate name, as
-// registering the same driver twice is a programming error.
+// Register adds a strategy, from the init of its store's lockers (backends/<store>/...).
+// It panics on a duplicate name, as registering the same driver twice is a programming
+// error.
 func Register(name string, topology topologies.Spec, build Builder) {
 	strategies.Add(name, strategy{topology: topology, build: build})
 }

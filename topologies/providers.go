@@ -14,9 +14,9 @@ import (
 	"github.com/lockbench/lockbench/internal/registry"
 )
 
-// Providers are registered by name; each topology kind has a default one. Providers
-// with heavy dependencies (embedded etcd) register from their own package, so that
-// programs that do not import them do not carry them.
+// Providers are registered by name, each from its own package (a store's process
+// provider from its folder, the container and embedded providers from theirs), so that
+// programs that do not import one do not carry it; each topology kind has a default one.
 var (
 	providers         = registry.New[Provider]("provider")
 	defaultsMu        sync.RWMutex
