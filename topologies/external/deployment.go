@@ -1,8 +1,9 @@
-// Package external is the provider of deployments lockbench does not own: the user's own
-// Redis, Sentinel, Redlock masters, or the members of a store that registered its part
-// of the file (etcd), given by address in a deployment file. It
-// never breaks them (no kill, pause, restart, network or clock fault), writes only under
-// its run's key prefix and deletes that prefix when the topology closes.
+// Package external is the provider of deployments lockbench does not own, given by
+// address in a deployment file: each store registers its part of the file from its own
+// folder (RegisterStore: Redis's roles from backends/redis/redisexternal, etcd's from
+// backends/etcd/etcdexternal), so this package names none. It never breaks the servers
+// (no kill, pause, restart, network or clock fault), writes only under its run's key
+// prefix and deletes that prefix when the topology closes.
 package external
 
 import (
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -18,43 +20,17 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// Deployment is the deployment file: addresses per role, who to log in as, TLS.
+// Deployment is the deployment file: each registered key it gives, decoded, and TLS.
 type Deployment struct {
-	Single     *SingleRole     `yaml:"single,omitempty"`
-	Replicated *ReplicatedRole `yaml:"replicated,omitempty"`
-	Sentinel   *SentinelRole   `yaml:"sentinel,omitempty"`
-	Redlock    *RedlockRole    `yaml:"redlock,omitempty"`
-	// Members are the roles of the stores that registered with RegisterStore, by their
-	// file key (etcd: endpoints, auth).
-	Members map[string]*MembersRole `yaml:",inline"`
-	// Auth is the ACL user of the Redis servers (masters and replicas).
-	Auth *Auth `yaml:"auth,omitempty"`
 	// TLS applies to every server of the file.
-	TLS *TLS `yaml:"tls,omitempty"`
+	TLS   *TLS
+	roles map[string]RoleValue
 }
 
-// SingleRole is one master (strategy single).
-type SingleRole struct {
-	Master string `yaml:"master"`
-}
-
-// ReplicatedRole is a master and its replicas (strategy wait).
-type ReplicatedRole struct {
-	Master   string   `yaml:"master"`
-	Replicas []string `yaml:"replicas"`
-}
-
-// SentinelRole is the sentinels watching a master (strategy sentinel).
-type SentinelRole struct {
-	Sentinels  []string `yaml:"sentinels"`
-	MasterName string   `yaml:"master_name"`
-	// Auth is the sentinels' own ACL user; none when they ask for no password.
-	Auth *Auth `yaml:"auth,omitempty"`
-}
-
-// RedlockRole is the N independent masters (strategies redlock, redlock-failfast).
-type RedlockRole struct {
-	Masters []string `yaml:"masters"`
+// RoleOf is d's role under key, or the zero T (nil) when the file does not give it.
+func RoleOf[T RoleValue](d *Deployment, key string) T {
+	v, _ := d.roles[key].(T)
+	return v
 }
 
 // Auth names a user and where its password is: a file or an environment variable,
@@ -64,6 +40,9 @@ type Auth struct {
 	PasswordFile string `yaml:"password_file,omitempty"`
 	PasswordEnv  string `yaml:"password_env,omitempty"`
 }
+
+// Auths lets a key whose value is a user alone (Redis's top-level auth) be a role.
+func (a *Auth) Auths() []*Auth { return []*Auth{a} }
 
 // TLS is the client side of TLS: the CA that signed the servers, an optional client
 // certificate, and the name the servers' certificates carry.
@@ -92,111 +71,147 @@ func Parse(data []byte) (*Deployment, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("the file is empty: it names no server")
 	}
-	var d Deployment
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&d); err != nil && !errors.Is(err, io.EOF) {
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+	keys := roleKeys()
+	if err := checkTopKeys(data, keys); err != nil {
+		return nil, err
 	}
-	roles := append([]string{"single", "replicated", "sentinel", "redlock"}, storeKeys()...)
-	for key, m := range d.Members {
-		if _, ok := storeKeyed(key); !ok {
-			return nil, fmt.Errorf("field %s not found: the file's roles are %s, auth and tls", key, strings.Join(roles, ", "))
-		}
-		if m == nil {
-			delete(d.Members, key) // an empty role names no server
-		}
+	d, err := decode(data, keys)
+	if err != nil {
+		return nil, err
 	}
-	if d.Single == nil && d.Replicated == nil && d.Sentinel == nil && d.Redlock == nil && len(d.Members) == 0 {
-		return nil, fmt.Errorf("no role given: want at least one of %s", strings.Join(roles, ", "))
+	if !d.namesARole(keys) {
+		return nil, fmt.Errorf("no role given: want at least one of %s", strings.Join(namedKeys(keys), ", "))
 	}
 	for _, a := range d.auths() {
-		if a != nil && a.PasswordFile != "" && a.PasswordEnv != "" {
+		if a.PasswordFile != "" && a.PasswordEnv != "" {
 			return nil, errors.New("auth: give password_file or password_env, not both")
 		}
 	}
 	if d.TLS != nil && (d.TLS.CertFile == "") != (d.TLS.KeyFile == "") {
 		return nil, errors.New("tls: cert_file and key_file go together")
 	}
-	return &d, nil
+	return d, nil
 }
 
-func sentinelAuth(s *SentinelRole) *Auth {
-	if s == nil {
-		return nil
+// checkTopKeys refuses a top-level key no store registered, listing those that exist:
+// the decoder's own error would name the struct type Parse builds, not the file's roles.
+func checkTopKeys(data []byte, keys []RoleKey) error {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return yamlError(err)
 	}
-	return s.Auth
+	if len(root.Content) == 0 {
+		return nil // comments only: no role given
+	}
+	if doc := root.Content[0]; doc.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: want a mapping of the file's roles (%s and tls)", doc.Line, strings.Join(keyNames(keys), ", "))
+	}
+	top := root.Content[0].Content
+	for i := 0; i < len(top); i += 2 {
+		if k := top[i].Value; k != "tls" && !hasKey(keys, k) {
+			return fmt.Errorf("field %s not found: the file's roles are %s and tls", k, strings.Join(keyNames(keys), ", "))
+		}
+	}
+	return nil
 }
 
-// auths are every user the file names: the Redis servers', the sentinels', each store's.
+// decode reads the whole file once into a struct of one field per registered key (and
+// tls), strictly, so that an unknown field inside a role is named with its line.
+func decode(data []byte, keys []RoleKey) (*Deployment, error) {
+	fields := []reflect.StructField{{Name: "TLS", Type: reflect.TypeOf(&TLS{}), Tag: `yaml:"tls,omitempty"`}}
+	for i, k := range keys {
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("Role%d", i), Type: reflect.TypeOf(k.New()),
+			Tag: reflect.StructTag(fmt.Sprintf("yaml:%q", k.Key+",omitempty"))})
+	}
+	file := reflect.New(reflect.StructOf(fields))
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(file.Interface()); err != nil && !errors.Is(err, io.EOF) {
+		return nil, yamlError(err)
+	}
+	d := &Deployment{TLS: file.Elem().Field(0).Interface().(*TLS), roles: map[string]RoleValue{}}
+	for i, k := range keys {
+		if v := file.Elem().Field(i + 1); !v.IsNil() { // an empty role names no server
+			d.roles[k.Key] = v.Interface().(RoleValue)
+		}
+	}
+	return d, nil
+}
+
+func yamlError(err error) error { return errors.New(strings.TrimPrefix(err.Error(), "yaml: ")) }
+
+// namesARole says whether d gives a key that names servers, not only a shared user.
+func (d *Deployment) namesARole(keys []RoleKey) bool {
+	for _, k := range keys {
+		if _, given := d.roles[k.Key]; given && !k.Shared {
+			return true
+		}
+	}
+	return false
+}
+
+// auths are every user the file names, in the order of the keys.
 func (d *Deployment) auths() []*Auth {
-	out := []*Auth{d.Auth, sentinelAuth(d.Sentinel)}
-	for _, key := range storeKeys() {
-		if m := d.Members[key]; m != nil {
-			out = append(out, m.Auth)
+	var out []*Auth
+	for _, k := range roleKeys() {
+		if v, given := d.roles[k.Key]; given {
+			for _, a := range v.Auths() {
+				if a != nil {
+					out = append(out, a)
+				}
+			}
 		}
 	}
 	return out
 }
 
-// redisKinds are the kinds the provider serves from the file's Redis roles.
-var redisKinds = []topologies.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock}
-
-// Serves lists the topology kinds the external provider can serve: the Redis kinds and
-// every store registered with RegisterStore.
-func Serves() []topologies.Kind {
-	return append(append([]topologies.Kind{}, redisKinds...), storeKinds()...)
+func hasKey(keys []RoleKey, key string) bool {
+	for _, k := range keys {
+		if k.Key == key {
+			return true
+		}
+	}
+	return false
 }
+
+func keyNames(keys []RoleKey) []string {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.Key
+	}
+	return names
+}
+
+// namedKeys are the keys that name servers: the roles a file must give one of.
+func namedKeys(keys []RoleKey) []string {
+	var names []string
+	for _, k := range keys {
+		if !k.Shared {
+			names = append(names, k.Key)
+		}
+	}
+	return names
+}
+
+// Serves lists the topology kinds the external provider can serve: those of every store
+// registered with RegisterStore.
+func Serves() []topologies.Kind { return storeKinds() }
 
 // Check says whether the deployment has every role strategy (on spec) needs, in the
 // size the strategy is named for (redlock-3 on three masters, wait-2of2 on two replicas).
 func (d *Deployment) Check(strategy string, spec topologies.Spec) error {
-	kind := spec.Kind
-	missing := func(role, what string) error {
-		return fmt.Errorf("deployment file: strategy %s needs role %s (%s), which the file lacks", strategy, role, what)
+	_, _, err := d.layout(strategy, spec)
+	return err
+}
+
+// layout is the servers the file gives strategy, and the store that serves its kind.
+func (d *Deployment) layout(strategy string, spec topologies.Spec) (Store, Layout, error) {
+	s, ok := storeFor(spec.Kind)
+	if !ok {
+		return Store{}, Layout{}, fmt.Errorf("strategy %s runs on %s, which provider external does not serve: it serves %s", strategy, spec.Kind, kindNames())
 	}
-	switch kind {
-	case topologies.Single:
-		if d.Single == nil || d.Single.Master == "" {
-			return missing("single.master", "the one master")
-		}
-	case topologies.Replicated:
-		if d.Replicated == nil || d.Replicated.Master == "" {
-			return missing("replicated.master", "the master WAIT runs on")
-		}
-		if len(d.Replicated.Replicas) == 0 {
-			return missing("replicated.replicas", "the replicas WAIT counts")
-		}
-		if len(d.Replicated.Replicas) < spec.Replicas {
-			return fmt.Errorf("deployment file: strategy %s needs %d replicas, replicated.replicas lists %d", strategy, spec.Replicas, len(d.Replicated.Replicas))
-		}
-	case topologies.Sentinel:
-		if d.Sentinel == nil || len(d.Sentinel.Sentinels) == 0 {
-			return missing("sentinel.sentinels", "the sentinels' addresses")
-		}
-		if d.Sentinel.MasterName == "" {
-			return missing("sentinel.master_name", "the name the sentinels monitor")
-		}
-	case topologies.Redlock:
-		if d.Redlock == nil || len(d.Redlock.Masters) == 0 {
-			return missing("redlock.masters", "the N independent masters")
-		}
-		if spec.Masters != 0 && spec.Masters != len(d.Redlock.Masters) {
-			return fmt.Errorf("deployment file: strategy %s runs on %d masters, redlock.masters lists %d", strategy, spec.Masters, len(d.Redlock.Masters))
-		}
-		if len(d.Redlock.Masters)%2 == 0 {
-			return fmt.Errorf("deployment file: strategy %s: redlock.masters has %d addresses; want an odd number, so that a majority is unique", strategy, len(d.Redlock.Masters))
-		}
-	default:
-		if s, ok := storeFor(kind); ok {
-			if m := d.Members[s.Key]; m == nil || len(m.Endpoints) == 0 {
-				return missing(s.Key+".endpoints", "the members' client endpoints")
-			}
-			return nil
-		}
-		return fmt.Errorf("strategy %s runs on %s, which provider external does not serve: it serves %s", strategy, kind, kindNames())
-	}
-	return nil
+	l, err := s.Layout(d, strategy, spec)
+	return s, l, err
 }
 
 func kindNames() string {

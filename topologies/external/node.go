@@ -29,7 +29,8 @@ func (n node) notOwned(what string) error {
 	return fmt.Errorf("%s %s (%s): lockbench does not own this server (provider external) and never breaks it", what, n.name, n.addr)
 }
 
-func nodes(role topologies.Role, prefix string, addrs []string) []topologies.Node {
+// NewNodes are the servers at addrs, named prefix-0, prefix-1, ... in the file's order.
+func NewNodes(role topologies.Role, prefix string, addrs []string) []topologies.Node {
 	out := make([]topologies.Node, len(addrs))
 	for i, a := range addrs {
 		out[i] = node{name: fmt.Sprintf("%s-%d", prefix, i), role: role, addr: a}

@@ -47,43 +47,32 @@ func (p Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.T
 	if p.Prefix == "" || p.Prefix == KeyPrefix("") {
 		return nil, fmt.Errorf("provider external: no run id, so no key prefix of its own to write under")
 	}
-	d := p.Deployment
-	if err := d.Check(string(spec.Kind), spec); err != nil {
+	store, l, err := p.Deployment.layout(string(spec.Kind), spec)
+	if err != nil {
 		return nil, err
 	}
-	t := &topology{prefix: p.Prefix, spec: topologies.Spec{Kind: spec.Kind}}
-	var err error
-	auth := d.Auth
-	switch spec.Kind {
-	case topologies.Single:
-		t.masters = nodes(topologies.RoleMaster, "master", []string{d.Single.Master})
-	case topologies.Replicated:
-		t.masters = nodes(topologies.RoleMaster, "master", []string{d.Replicated.Master})
-		t.replicas = nodes(topologies.RoleReplica, "replica", d.Replicated.Replicas)
-		t.spec.Replicas = len(t.replicas)
-	case topologies.Sentinel:
-		t.sentinels = nodes(topologies.RoleSentinel, "sentinel", d.Sentinel.Sentinels)
-		t.spec.Sentinels, t.spec.MasterName = len(t.sentinels), d.Sentinel.MasterName
-		if t.sentinelAccess, err = d.access(d.Sentinel.Auth); err != nil {
-			return nil, fmt.Errorf("sentinel auth: %w", err)
-		}
-	case topologies.Redlock:
-		t.masters = nodes(topologies.RoleMaster, "master", d.Redlock.Masters)
-		t.spec.Masters = len(t.masters)
-	default: // a registered store's members (Check found its role)
-		s, _ := storeFor(spec.Kind)
-		t.store = &s
-		t.masters = nodes(topologies.RoleMember, "member", d.Members[s.Key].Endpoints)
-		t.spec.Members = len(t.masters)
-		auth = d.Members[s.Key].Auth
-	}
-	if t.access, err = d.access(auth); err != nil {
+	t := &topology{prefix: p.Prefix, store: store}
+	if t.servers, err = p.Deployment.servers(l, spec.Kind); err != nil {
 		return nil, err
 	}
-	if t.servers, err = t.probe(ctx); err != nil {
+	if t.versions, err = t.probe(ctx); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// servers are l's servers, of kind, with their users' passwords read and TLS built.
+func (d *Deployment) servers(l Layout, kind topologies.Kind) (Servers, error) {
+	s := Servers{Spec: l.Spec, Masters: l.Masters, Replicas: l.Replicas, Sentinels: l.Sentinels}
+	s.Spec.Kind = kind
+	var err error
+	if len(l.Sentinels) > 0 {
+		if s.SentinelAccess, err = d.access(l.SentinelAuth); err != nil {
+			return s, fmt.Errorf("sentinel auth: %w", err)
+		}
+	}
+	s.Access, err = d.access(l.Auth)
+	return s, err
 }
 
 // Refuses is why spec cannot run on servers lockbench does not own, or nil: clock

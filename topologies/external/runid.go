@@ -7,7 +7,8 @@ import (
 	"regexp"
 )
 
-// runIDPattern keeps a run id free of glob characters: it goes into SCAN MATCH.
+// runIDPattern keeps a run id free of glob characters: the stores' cleanups match
+// the run's keys with a pattern made of it.
 var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // NewRunID is a random run id, so that two runs never share a key prefix by chance.

@@ -11,32 +11,44 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// access reads a's password (from its file or variable) and builds the TLS config.
+// access is a's user with its password (from its file or variable) and the TLS config.
 // Errors name the file or variable, never the password.
 func (d *Deployment) access(a *Auth) (topologies.Access, error) {
-	var out topologies.Access
+	pw, err := password(a)
+	if err != nil {
+		return topologies.Access{}, err
+	}
+	out := topologies.Access{Password: pw}
 	if a != nil {
 		out.Username = a.Username
-		switch {
-		case a.PasswordFile != "":
-			data, err := os.ReadFile(a.PasswordFile)
-			if err != nil {
-				return out, fmt.Errorf("password_file: %w", err)
-			}
-			out.Password = strings.TrimRight(string(data), "\r\n")
-			if out.Password == "" {
-				return out, fmt.Errorf("password_file %s is empty", a.PasswordFile)
-			}
-		case a.PasswordEnv != "":
-			out.Password = os.Getenv(a.PasswordEnv)
-			if out.Password == "" {
-				return out, fmt.Errorf("password_env: variable %s is not set or empty", a.PasswordEnv)
-			}
-		}
 	}
-	cfg, err := d.tlsConfig()
-	out.TLS = cfg
+	out.TLS, err = d.tlsConfig()
 	return out, err
+}
+
+// password reads a's password from its file or variable; none when a names neither.
+func password(a *Auth) (string, error) {
+	switch {
+	case a == nil:
+		return "", nil
+	case a.PasswordFile != "":
+		data, err := os.ReadFile(a.PasswordFile)
+		if err != nil {
+			return "", fmt.Errorf("password_file: %w", err)
+		}
+		pw := strings.TrimRight(string(data), "\r\n")
+		if pw == "" {
+			return "", fmt.Errorf("password_file %s is empty", a.PasswordFile)
+		}
+		return pw, nil
+	case a.PasswordEnv != "":
+		pw := os.Getenv(a.PasswordEnv)
+		if pw == "" {
+			return "", fmt.Errorf("password_env: variable %s is not set or empty", a.PasswordEnv)
+		}
+		return pw, nil
+	}
+	return "", nil
 }
 
 // tlsConfig is the client TLS of every connection, or nil for plain TCP.
@@ -67,12 +79,12 @@ func (d *Deployment) tlsConfig() (*tls.Config, error) {
 }
 
 // Secrets are the passwords the deployment reads, so that a caller can check they
-// appear in nothing it writes. The read errors of Access are reported there.
+// appear in nothing it writes. The read errors are CheckSecrets'.
 func (d *Deployment) Secrets() []string {
 	var out []string
 	for _, a := range d.auths() {
-		if acc, err := d.access(a); err == nil && acc.Password != "" {
-			out = append(out, acc.Password)
+		if pw, err := password(a); err == nil && pw != "" {
+			out = append(out, pw)
 		}
 	}
 	return out
@@ -81,9 +93,10 @@ func (d *Deployment) Secrets() []string {
 // CheckSecrets reads every password and TLS file now, so that a missing one is bad
 // input before anything starts.
 func (d *Deployment) CheckSecrets() error {
-	var errs []error
+	_, err := d.tlsConfig()
+	errs := []error{err}
 	for _, a := range d.auths() {
-		if _, err := d.access(a); err != nil {
+		if _, err := password(a); err != nil {
 			errs = append(errs, err)
 		}
 	}

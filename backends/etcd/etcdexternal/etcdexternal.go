@@ -6,7 +6,6 @@ package etcdexternal
 import (
 	"context"
 	"fmt"
-	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
@@ -18,30 +17,27 @@ import (
 )
 
 func init() {
-	external.RegisterStore(external.Store{Kind: etcd.Kind, Key: "etcd", Probe: probe, Cleanup: cleanup})
+	external.RegisterStore(external.MembersStore(etcd.Kind, "etcd", probe, cleanup))
 }
 
-// dialTimeout bounds the first connection, as the provider's probe of a Redis server.
-const dialTimeout = 5 * time.Second
-
-// client connects to the cluster with the deployment's user and TLS.
+// client connects to the members (the servers' Masters) with the deployment's user and TLS.
 func client(s external.Servers) (*clientv3.Client, error) {
 	return clientv3.New(clientv3.Config{
-		Endpoints: topologies.Addrs(s.Members), DialTimeout: dialTimeout,
+		Endpoints: topologies.Addrs(s.Masters), DialTimeout: external.ProbeTimeout,
 		Username: s.Access.Username, Password: s.Access.Password, TLS: s.Access.TLS,
 		Logger: zap.NewNop(),
 	})
 }
 
 // probe reads each endpoint's server version (a read-only maintenance call).
-func probe(ctx context.Context, s external.Servers) ([]resultsdir.ExternalServer, error) {
-	c, err := client(s)
+func probe(ctx context.Context, s *external.Servers) ([]resultsdir.ExternalServer, error) {
+	c, err := client(*s)
 	if err != nil {
 		return nil, fmt.Errorf("provider external: etcd: %w", err)
 	}
 	defer c.Close()
 	var out []resultsdir.ExternalServer
-	for _, n := range s.Members {
+	for _, n := range s.Masters {
 		st, err := c.Status(ctx, n.Addr())
 		if err != nil {
 			return nil, fmt.Errorf("provider external: %s at %s does not answer: %w", n.Name(), n.Addr(), err)

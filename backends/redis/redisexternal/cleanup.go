@@ -1,4 +1,4 @@
-package external
+package redisexternal
 
 import (
 	"context"
@@ -9,33 +9,30 @@ import (
 
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/external"
 )
 
 // cleanup deletes every key under the run's prefix on every master (SCAN MATCH, then
-// UNLINK: never KEYS, which blocks the server) or, on a registered store, with its own
-// cleanup. It returns how many keys it deleted.
-func (t *topology) cleanup(ctx context.Context) (int64, error) {
-	if t.store != nil {
-		return t.store.Cleanup(ctx, Servers{Members: t.masters, Access: t.access}, t.prefix)
-	}
-	opts := redisconn.Options{PoolSize: 1, Access: t.access, KeyPrefix: t.prefix}
+// UNLINK: never KEYS, which blocks the server). It returns how many keys it deleted.
+func cleanup(ctx context.Context, s external.Servers, prefix string) (int64, error) {
+	opts := redisconn.Options{PoolSize: 1, Access: s.Access, KeyPrefix: prefix}
 	var clients []*redis.Client
-	if len(t.sentinels) > 0 {
+	if len(s.Sentinels) > 0 {
 		// Whoever is master now holds the keys, also after a failover.
-		opts.SentinelAccess = t.sentinelAccess
-		clients = append(clients, redisconn.NewFailoverClient(topologies.Addrs(t.sentinels), t.spec.MasterName, redisconn.PurposeCleanup, opts))
+		opts.SentinelAccess = s.SentinelAccess
+		clients = append(clients, redisconn.NewFailoverClient(topologies.Addrs(s.Sentinels), s.Spec.MasterName, redisconn.PurposeCleanup, opts))
 	} else {
-		for _, m := range t.masters {
+		for _, m := range s.Masters {
 			clients = append(clients, redisconn.NewClient(m.Addr(), redisconn.PurposeCleanup, opts))
 		}
 	}
 	var total int64
 	var errs []error
 	for i, c := range clients {
-		n, err := deletePrefix(ctx, c, t.prefix)
+		n, err := deletePrefix(ctx, c, prefix)
 		total += n
 		if err != nil {
-			errs = append(errs, fmt.Errorf("delete keys %s* on server %d: %w", t.prefix, i, err))
+			errs = append(errs, fmt.Errorf("delete keys %s* on server %d: %w", prefix, i, err))
 		}
 		c.Close()
 	}
