@@ -181,3 +181,12 @@ func IsConsensusFailover(s Store) bool {
 
 // IsFailover is a store that can fail over.
 func IsFailover(s Store) bool { _, ok := s.(Failover); return ok }
+
+// PromotesRedisReplica is a store whose one primary fails over to a replica that got
+// its keys by replication, all over the Redis protocol (Failover, Replication and
+// RedisProtocol declared by its kind), so a scenario can pause, cut and configure its
+// nodes with Redis commands.
+func PromotesRedisReplica(s Store) bool {
+	k := s.Spec().Kind
+	return IsFailover(s) && backend.Has(k, backend.Failover) && backend.Has(k, backend.Replication) && backend.Has(k, backend.RedisProtocol)
+}

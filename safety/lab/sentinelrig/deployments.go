@@ -31,9 +31,8 @@ type Store interface {
 // its master (Failover, Replication), and the rig pauses, kills and configures its
 // nodes with Redis commands (CLIENT PAUSE, CONFIG SET min-replicas-to-write).
 func Fits(s lab.Store) bool {
-	k := s.Spec().Kind
-	_, ok := s.(Store)
-	return ok && backend.Has(k, backend.Failover) && backend.Has(k, backend.Replication) && backend.Has(k, backend.RedisProtocol)
+	_, reads := s.(Store)
+	return reads && lab.PromotesRedisReplica(s)
 }
 
 // DefaultStrategy is the rig's strategy when its scenario names none: the first, in

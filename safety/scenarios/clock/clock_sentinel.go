@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -47,9 +46,8 @@ type failoverReader interface {
 // fitsSentinelClockSkew: sentinels promote a replica that got the key by replication
 // (WAIT 2 on the master, B's SET NX on the promoted node), and the store reads the key there.
 func fitsSentinelClockSkew(s lab.Store) bool {
-	k := s.Spec().Kind
 	_, reads := s.(failoverReader)
-	return reads && backend.Has(k, backend.Failover) && backend.Has(k, backend.Replication) && backend.Has(k, backend.RedisProtocol)
+	return reads && lab.PromotesRedisReplica(s)
 }
 
 type sentinelSkewVariant struct {

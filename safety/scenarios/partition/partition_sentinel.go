@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -42,10 +41,7 @@ func (sentinelSplitBrain) Params() []lab.Param {
 
 // fitsSentinelSplitBrain: sentinels promote a replica of a master cut from them, and A
 // and B lock with SET NX on either master (INFO replication, min-replicas-to-write).
-func fitsSentinelSplitBrain(s lab.Store) bool {
-	k := s.Spec().Kind
-	return lab.IsFailover(s) && backend.Has(k, backend.Failover) && backend.Has(k, backend.Replication) && backend.Has(k, backend.RedisProtocol)
-}
+func fitsSentinelSplitBrain(s lab.Store) bool { return lab.PromotesRedisReplica(s) }
 
 // splitBrainConfig is the scenario's params, read once.
 type splitBrainConfig struct {
