@@ -42,6 +42,13 @@ type Failover interface {
 	AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error)
 }
 
+// FailoverReader is a store that fails over and reads the key on the new primary: what a
+// scenario that proves the key's fate across a promotion asks.
+type FailoverReader interface {
+	Failover
+	KeyReader
+}
+
 // KeyReader reads the lock key on the current primary, as the next client would find it.
 type KeyReader interface {
 	ReadKey(ctx context.Context, topo topologies.Topology, primary topologies.Node, key string) (redisadmin.KeyState, error)

@@ -22,10 +22,7 @@ type Run struct {
 
 // Store is what the rig asks of its store: a primary that fails over, and the key
 // read on it.
-type Store interface {
-	lab.Failover
-	lab.KeyReader
-}
+type Store = lab.FailoverReader
 
 // Fits says whether the rig's deployments can be s's: sentinels promote a replica of
 // its master (Failover, Replication), and the rig pauses, kills and configures its

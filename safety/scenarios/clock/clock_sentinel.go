@@ -37,16 +37,10 @@ func (sentinelClockSkew) Params() []lab.Param {
 	}
 }
 
-// failoverReader is a store that fails over and reads the key on the new primary.
-type failoverReader interface {
-	lab.Failover
-	lab.KeyReader
-}
-
 // fitsSentinelClockSkew: sentinels promote a replica that got the key by replication
 // (WAIT 2 on the master, B's SET NX on the promoted node), and the store reads the key there.
 func fitsSentinelClockSkew(s lab.Store) bool {
-	_, reads := s.(failoverReader)
+	_, reads := s.(lab.FailoverReader)
 	return reads && lab.PromotesRedisReplica(s)
 }
 
@@ -57,7 +51,7 @@ type sentinelSkewVariant struct {
 
 func (s sentinelClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, offset, promotion := p.Duration("ttl"), p.Duration("offset"), p.Duration("promotion-timeout")
-	failover := p.Store("strategies").(failoverReader) // fitsSentinelClockSkew checked it
+	failover := p.Store("strategies").(lab.FailoverReader) // fitsSentinelClockSkew checked it
 	v := func(name string, off time.Duration, claims ...results.Claim) sentinelSkewVariant {
 		return sentinelSkewVariant{lab.Variant{Variant: &results.Variant{Name: name, Measure: results.Violations, Claims: claims,
 			Params:      map[string]string{"replica_offset": off.String(), "ttl": ttl.String()},
@@ -79,7 +73,7 @@ func (s sentinelClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) 
 	})
 }
 
-func (s sentinelClockSkew) trial(ctx context.Context, env *lab.Env, st failoverReader, v sentinelSkewVariant, t *lab.Trial, ttl, promotion time.Duration) error {
+func (s sentinelClockSkew) trial(ctx context.Context, env *lab.Env, st lab.FailoverReader, v sentinelSkewVariant, t *lab.Trial, ttl, promotion time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+ttl)
 	defer cancel()
 	replicaClock := clocks.Model{Offset: v.replicaOffset}
