@@ -53,6 +53,20 @@ func (s Strategy) Has(c Capability) bool {
 	return slices.Contains(s.Capabilities, c) || slices.Contains(s.kindCaps, c)
 }
 
+// AwaitsEveryIndependentNode says whether s's client locks independent masters and
+// returns only once every one answered (redlock; a fail-fast client returns at a
+// majority, with SETs of its grant still in flight).
+func (s Strategy) AwaitsEveryIndependentNode() bool {
+	return s.Has(IndependentMajority) && s.Has(AwaitsEveryNode)
+}
+
+// StrategyAwaitsEveryIndependentNode is AwaitsEveryIndependentNode of the registered
+// strategy called name; false for a name not registered.
+func StrategyAwaitsEveryIndependentNode(name string) bool {
+	st, ok := StrategyOf(name)
+	return ok && st.AwaitsEveryIndependentNode()
+}
+
 // StrategyHas says whether the strategy called name is registered and it or its kind
 // declared c.
 func StrategyHas(name string, c Capability) bool {

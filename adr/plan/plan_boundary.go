@@ -151,25 +151,11 @@ func (p *Plan) singleJumpBoundaryStep(w *workload.Workload, in *adr.Inputs, out 
 	p.Steps = append(p.Steps, st)
 }
 
-// awaitsEveryIndependentNode says whether st's client locks independent masters and
-// returns only once every one answered: the client whose jump boundary is drift x TTL
-// (redlock; a fail-fast client returns at a majority).
-func awaitsEveryIndependentNode(st backend.Strategy) bool {
-	return st.Has(backend.IndependentMajority) && st.Has(backend.AwaitsEveryNode)
-}
-
-// isJumpBoundaryClient says whether the registered strategy called name is one whose
-// jump boundary the step measures.
-func isJumpBoundaryClient(name string) bool {
-	st, ok := backend.StrategyOf(name)
-	return ok && awaitsEveryIndependentNode(st)
-}
-
 // jumpBoundaryClient is the strategy the step runs: the first registered, by position
 // (which never moves), whose client awaits every independent master.
 func jumpBoundaryClient() (string, bool) {
 	for _, st := range backend.Strategies() {
-		if awaitsEveryIndependentNode(st) {
+		if st.AwaitsEveryIndependentNode() {
 			return st.Name, true
 		}
 	}
@@ -183,7 +169,7 @@ func redlockJumpsJudged(in *adr.Inputs, ttl, jump time.Duration) int {
 	for _, v := range results.Matching(in.Safety, "redlock-clock-jump", []string{"*"}) {
 		j, errJ := time.ParseDuration(v.Params["jump"])
 		t, errT := time.ParseDuration(v.Params["ttl"])
-		if isJumpBoundaryClient(v.Params["strategy"]) && v.Params["k"] == "3" && errJ == nil && errT == nil && j == jump && t == ttl {
+		if backend.StrategyAwaitsEveryIndependentNode(v.Params["strategy"]) && v.Params["k"] == "3" && errJ == nil && errT == nil && j == jump && t == ttl {
 			n += v.Tally.Judged
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/adr/workload"
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/backendtest"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -144,12 +144,7 @@ func TestPlanKeepsTheRedlockJumpBoundaryItHas(t *testing.T) {
 // counts; redlock-failfast's trials, and a client of the same kind declaring nothing
 // of its own, do not.
 func TestPlanCountsTheRedlockJumpBoundaryByTheDeclaredClient(t *testing.T) {
-	backend.Register(backend.Descriptor{Store: "plan-test-store", Shapes: []backend.Shape{{
-		Kind: "plan-test-kind", Rank: 3000, Capabilities: []backend.Capability{backend.IndependentMajority},
-		Strategies: []backend.Strategy{
-			{Name: "plan-test-waits", Position: 3000, Capabilities: []backend.Capability{backend.AwaitsEveryNode}},
-			{Name: "plan-test-fast", Position: 3001},
-		}}}})
+	backendtest.RegisterQuorumStore("plan-test")
 	w, err := workload.Load("../../docs/adr-workload.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -68,12 +68,6 @@ func (s redlockQuorum) Run(ctx context.Context, env *lab.Env, p lab.Values) (*re
 	})
 }
 
-// awaitsEveryNode says whether strategy's client returns only once every independent
-// master answered (redlock, not redlock-failfast), as its store declares.
-func awaitsEveryNode(strategy string) bool {
-	return backend.StrategyHas(strategy, backend.IndependentMajority) && backend.StrategyHas(strategy, backend.AwaitsEveryNode)
-}
-
 // quorumVariants are one strategy's variants at one level of contention. Only what
 // the mechanism makes certain is claimed: a non-fail-fast grant without contention
 // waits for all five free nodes (never exactly a quorum, nothing left behind); a
@@ -90,7 +84,7 @@ func quorumVariants(strategy string, clients int) []quorumVariant {
 			strategy: strategy, clients: clients, restart: restart, subset: subset}
 	}
 	var shareClaims []results.Claim
-	if awaitsEveryNode(strategy) {
+	if backend.StrategyAwaitsEveryIndependentNode(strategy) {
 		shareClaims = append(shareClaims, results.Holds(results.PartialLocks))
 		if clients == 1 {
 			shareClaims = append(shareClaims, results.Holds(results.QuorumOnly))

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/backendtest"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
@@ -85,12 +85,7 @@ func shareClaimsOf(strategy string, clients int) []results.Claim {
 // for a client its store declares awaits every independent master, by that declaration:
 // redlock, and a strategy no file here names; not redlock-failfast.
 func TestQuorumShareClaimsFollowTheDeclaredClient(t *testing.T) {
-	backend.Register(backend.Descriptor{Store: "quorum-test-store", Shapes: []backend.Shape{{
-		Kind: "quorum-test-kind", Rank: 3000, Capabilities: []backend.Capability{backend.IndependentMajority},
-		Strategies: []backend.Strategy{
-			{Name: "quorum-test-waits", Position: 3000, Capabilities: []backend.Capability{backend.AwaitsEveryNode}},
-			{Name: "quorum-test-fast", Position: 3001},
-		}}}})
+	backendtest.RegisterQuorumStore("quorum-test")
 	alone := []results.Claim{results.Holds(results.PartialLocks), results.Holds(results.QuorumOnly)}
 	racing := alone[:1]
 	for _, c := range []struct {
