@@ -13,29 +13,13 @@ import (
 
 	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // waitFailingServer speaks just enough RESP for a wait locker: it loads scripts,
 // grants the SET, and answers WAIT with an error, as a server that is not (or no
 // longer) a master does.
-func waitFailingServer(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			conn, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go serveFailingWait(conn)
-		}
-	}()
-	return l.Addr().String()
-}
+func waitFailingServer(t *testing.T) string { return testenv.Serve(t, serveFailingWait) }
 
 func serveFailingWait(conn net.Conn) {
 	defer conn.Close()

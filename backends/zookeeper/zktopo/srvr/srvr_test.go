@@ -7,30 +7,18 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo/srvr"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // answering serves one canned srvr answer to every connection that asks for it.
 func answering(t *testing.T, answer string) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			buf := make([]byte, 4)
-			if _, err := c.Read(buf); err == nil && string(buf) == "srvr" {
-				_, _ = c.Write([]byte(answer))
-			}
-			c.Close()
+	return testenv.Serve(t, func(c net.Conn) {
+		defer c.Close()
+		buf := make([]byte, 4)
+		if _, err := c.Read(buf); err == nil && string(buf) == "srvr" {
+			_, _ = c.Write([]byte(answer))
 		}
-	}()
-	return l.Addr().String()
+	})
 }
 
 func TestReadParsesModeAndZxid(t *testing.T) {
