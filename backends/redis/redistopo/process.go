@@ -28,12 +28,12 @@ type Process struct {
 	Env []string
 }
 
-// Kinds are the deployments the process provider starts, as redis-server nodes.
-var Kinds = []topologies.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock}
+// kinds are the deployments the process provider starts, as redis-server nodes.
+var kinds = []topologies.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock}
 
 // The process provider serves Redis's kinds unless told otherwise; it keeps the
 // family's own name, which results folders record as their provider.
-func init() { topologies.RegisterProvider(Process{}, Kinds...) }
+func init() { topologies.RegisterProvider(Process{}, kinds...) }
 
 func (Process) Name() string { return "process" }
 
@@ -43,7 +43,7 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	if !slices.Contains(Kinds, spec.Kind) {
+	if !slices.Contains(kinds, spec.Kind) {
 		return nil, fmt.Errorf("topology kind %q: the process provider runs redis-server only; %s", spec.Kind, topologies.OwnProcessProvider(spec.Kind))
 	}
 	bin := p.Bin
