@@ -13,6 +13,7 @@ import (
 	_ "github.com/lockbench/lockbench/backends/postgres"                      // postgres
 	_ "github.com/lockbench/lockbench/backends/postgres/pgcontainer"          // postgres in containers
 	_ "github.com/lockbench/lockbench/backends/redis"                         // single, replicated, sentinel, redlock
+	_ "github.com/lockbench/lockbench/backends/redis/rediscontainer"          // them in containers
 	_ "github.com/lockbench/lockbench/backends/redis/redisexternal"           // their roles in an external deployment file
 	_ "github.com/lockbench/lockbench/backends/redis/redislab"                // their safety adapter
 	_ "github.com/lockbench/lockbench/backends/rediscluster"                  // cluster

@@ -5,20 +5,20 @@ import (
 	"flag"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
 	"github.com/lockbench/lockbench/topologies"
-	"github.com/lockbench/lockbench/topologies/container"
 )
 
 // registerRedisImage adds --redis-image, the image the container provider runs.
 func registerRedisImage(fs *flag.FlagSet, into *string) {
-	fs.StringVar(into, "redis-image", "", "container provider: the Redis image (default "+container.OfficialImage+" where a registry answers, else one built from this machine's redis-server; \"host\" asks for that one; env "+container.ImageEnv+")")
+	fs.StringVar(into, "redis-image", "", "container provider: the Redis image (default "+rediscontainer.OfficialImage+" where a registry answers, else one built from this machine's redis-server; \"host\" asks for that one; env "+rediscontainer.ImageEnv+")")
 }
 
 // checkProvider fails before anything runs when the chosen provider cannot serve: a
 // container engine that does not answer, an image that cannot be found or pulled.
 func checkProvider(name, image string) error {
 	if image != "" {
-		container.SetRedisImage(image)
+		rediscontainer.SetImage(image)
 	}
 	if name == "" {
 		return nil
@@ -37,7 +37,7 @@ func checkProvider(name, image string) error {
 	if name != "container" && !(name == "auto" && autoPicksContainer()) {
 		return nil
 	}
-	if _, err := container.CheckImage(ctx); err != nil {
+	if _, err := rediscontainer.CheckImage(ctx); err != nil {
 		return usagef("--provider %s: %v", name, err)
 	}
 	return nil

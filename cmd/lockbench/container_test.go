@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
 	"github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -40,7 +41,7 @@ func TestContainerUnknownRedisImageExits2(t *testing.T) {
 	if err := (container.Provider{}).Available(ctx); err != nil {
 		testenv.MissingTool(t, err)
 	}
-	defer container.SetRedisImage("")
+	defer rediscontainer.SetImage("")
 	out := filepath.Join(t.TempDir(), "res")
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"run", "--provider", "container", "--redis-image", "lockbench/no-such-image:0", "--out", out}, strings.NewReader(""), &stdout, &stderr)

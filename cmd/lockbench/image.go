@@ -6,6 +6,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/lockbench/lockbench/backends/redis"
+	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/container"
 )
@@ -16,8 +18,8 @@ func init() {
 
 // images are what `lockbench image` can build, by name.
 var images = map[string]func(context.Context) (string, error){
-	"worker": container.WorkerImage,
-	"redis":  container.CheckImage,
+	"worker": workerImage,
+	"redis":  rediscontainer.CheckImage,
 }
 
 func runImage(args []string, _ io.Reader, stdout, _ io.Writer) error {
@@ -49,4 +51,14 @@ func engineAnswers(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// workerImage is this program as a load worker, with the host's redis-server when there
+// is one: the server a safety worker starts as processes.
+func workerImage(ctx context.Context) (string, error) {
+	var servers []string
+	if server, err := redis.Server.Find(); err == nil {
+		servers = append(servers, server)
+	}
+	return container.WorkerImage(ctx, servers...)
 }

@@ -5,12 +5,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/lockbench/lockbench/internal/interrupt"
-	"github.com/lockbench/lockbench/internal/usage"
 	"io"
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/lockbench/lockbench/internal/interrupt"
+	"github.com/lockbench/lockbench/internal/usage"
 )
 
 // exitUsage is the exit code for bad input: a wrong flag, value or file;

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
@@ -26,7 +27,7 @@ func requireEngine(t *testing.T) {
 	if err := (Provider{}).Available(ctx); err != nil {
 		testenv.MissingTool(t, err)
 	}
-	if _, err := CheckImage(ctx); err != nil {
+	if _, err := rediscontainer.CheckImage(ctx); err != nil {
 		testenv.MissingTool(t, err)
 	}
 }
@@ -162,7 +163,7 @@ func TestContainerNodeKillPauseRestart(t *testing.T) {
 	if err := n.Resume(); err != nil {
 		t.Fatal(err)
 	}
-	if err := WaitForPing(ctx, n.Addr()); err != nil {
+	if err := redisadmin.WaitPing(ctx, n.Addr()); err != nil {
 		t.Fatal(err)
 	}
 	if err := n.Restart(ctx, topologies.RestartFromDisk); err != nil {
@@ -198,7 +199,7 @@ func TestContainerNodeKillPauseRestart(t *testing.T) {
 	if err := n.Restart(ctx, topologies.RestartFromDisk); err != nil {
 		t.Fatal(err)
 	}
-	if err := WaitForPing(ctx, n.Addr()); err != nil {
+	if err := redisadmin.WaitPing(ctx, n.Addr()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -306,8 +307,8 @@ func TestContainerPartitionAcrossTopologiesRefused(t *testing.T) {
 
 func TestContainerUnknownImageIsAClearError(t *testing.T) {
 	requireEngine(t)
-	SetRedisImage("lockbench/no-such-image:" + strconv.Itoa(os.Getpid()))
-	defer SetRedisImage("")
+	rediscontainer.SetImage("lockbench/no-such-image:" + strconv.Itoa(os.Getpid()))
+	defer rediscontainer.SetImage("")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := Provider{}.Start(ctx, topologies.Spec{Kind: topologies.Single})

@@ -10,9 +10,6 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// WaitForPing is waitForPing, for the external tests.
-var WaitForPing = waitForPing
-
 // Remaining lists what of topo's containers and network the engine still knows.
 func Remaining(topo topologies.Topology) []string {
 	t := unwrap(topo)

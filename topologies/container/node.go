@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,21 +17,19 @@ import (
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
-	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
-// node is one redis-server (or sentinel) in its own container. Its data dir is a host
-// dir mounted at the same path, so a restart can forget data and the clock layer's
-// timestamp file is where libfaketime inside looks for it.
+// node is one server in its own container. Its dir is a host dir mounted at the same
+// path, so a restart can forget data and the clock layer's timestamp file is where
+// libfaketime inside looks for it.
 type node struct {
-	topo     *topology
-	name     string
-	role     topologies.Role
-	port     int    // published on 127.0.0.1 and listened on inside
-	dir      string // host dir, mounted at the same path
-	sentinel bool
-	skew     *faketime.Node // nil keeps true time
-	svc      *Service       // nil: redis-server or sentinel; else what another store's server runs
+	topo *topology
+	name string
+	role topologies.Role
+	port int            // published on 127.0.0.1 and listened on inside
+	dir  string         // host dir, mounted at the same path
+	skew *faketime.Node // nil keeps true time
+	svc  *Service       // what the server runs, from its store's recipe
 	// peerPorts are further ports the node's peers reach it on (never published).
 	peerPorts []int
 
@@ -178,32 +175,7 @@ func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
 	if n.stopped {
 		return fmt.Errorf("%s: topology is closed", n.name)
 	}
-	running := n.runningLocked()
-	if n.svc != nil {
-		return n.restartService(ctx, mode, running)
-	}
-	if mode == topologies.RestartWithSnapshot && running && !n.paused {
-		if err := redisadmin.AdminDo(ctx, n.Addr(), "SAVE"); err != nil {
-			return fmt.Errorf("%s: snapshot before restart: %w", n.name, err)
-		}
-	}
-	if running {
-		if err := n.killLocked(); err != nil {
-			return err
-		}
-	}
-	// started rewires every node, the peers of the stopped container included.
-	if mode == topologies.RestartEmpty {
-		for _, f := range []string{"dump.rdb", "appendonlydir"} {
-			if err := os.RemoveAll(filepath.Join(n.dir, f)); err != nil {
-				return fmt.Errorf("%s: forget data: %w", n.name, err)
-			}
-		}
-	}
-	if n.skew != nil {
-		n.skew.Env() // rebases the rate on the new process; the variables themselves do not change
-	}
-	return n.startAgain(ctx, 30*time.Second)
+	return n.restartService(ctx, mode, n.runningLocked())
 }
 
 // startAgain starts n's stopped container once the engine has seen it stop, and waits
@@ -240,18 +212,7 @@ func (n *node) started(ctx context.Context) error {
 	if err := n.topo.rewire(); err != nil {
 		return fmt.Errorf("%s: %w", n.name, err)
 	}
-	if n.svc != nil {
-		return n.svc.Ready(ctx, n)
-	}
-	if err := waitForPing(ctx, n.Addr()); err != nil {
-		return fmt.Errorf("%s on %s did not answer: %w", n.name, n.Addr(), err)
-	}
-	if n.skew != nil {
-		if err := n.skew.Calibrate(func() (time.Time, error) { return serverTime(ctx, n.Addr()) }); err != nil {
-			return fmt.Errorf("%s: %w", n.name, err)
-		}
-	}
-	return nil
+	return n.svc.Ready(ctx, n)
 }
 
 // Clock is the node's model clock, or nil when it keeps true time.
@@ -260,29 +221,4 @@ func (n *node) Clock() *clocks.NodeClock {
 		return nil
 	}
 	return n.skew.Clock()
-}
-
-func serverTime(ctx context.Context, addr string) (time.Time, error) {
-	c := redisadmin.AdminClient(addr)
-	defer c.Close()
-	return c.Time(ctx).Result()
-}
-
-// waitForPing polls addr until it answers PING or ctx ends.
-func waitForPing(ctx context.Context, addr string) error {
-	var last error = errors.New("no answer yet")
-	for {
-		pctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-		err := redisadmin.AdminDo(pctx, addr, "PING")
-		cancel()
-		if err == nil {
-			return nil
-		}
-		last = err
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%w (last: %v)", ctx.Err(), last)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
 }

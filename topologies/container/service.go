@@ -3,6 +3,7 @@ package container
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -13,18 +14,20 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	tclog "github.com/testcontainers/testcontainers-go/log"
 
+	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// Service is what a server of another store (PostgreSQL, ZooKeeper, etcd) runs in its
-// container, filled by the store's recipe: the Redis nodes keep their own path
-// (launch.go), these share this one.
+// Service is what a server runs in its container, filled by its store's recipe.
 type Service struct {
 	Image   string
 	Command func(s *Server) []string // entrypoint and arguments, paths as on the host
 	Env     map[string]string
-	User    string   // uid:gid inside the container
-	Mounts  []string // host paths mounted read-only at the same path (the JRE, this program)
+	// Clock, when set, runs the server on a model clock (libfaketime inside the image):
+	// its variables join Env, and it is closed with the deployment.
+	Clock  *faketime.Node
+	User   string   // uid:gid inside the container
+	Mounts []string // host paths mounted read-only at the same path (the JRE, this program)
 	// Ready returns once the server serves, with the same check as its process provider.
 	Ready func(ctx context.Context, s *Server) error
 	// Prepare runs before every start and restart (writes the config the start reads).
@@ -37,7 +40,7 @@ type Service struct {
 
 // startService creates and starts n's container, publishing its first port on
 // 127.0.0.1 (the node dir is mounted read-write at the same path); when another program
-// took that port between the pick and the publish, it picks another, as the Redis path does.
+// took that port between the pick and the publish, it picks another.
 func (t *topology) startService(ctx context.Context, n *node) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
@@ -65,6 +68,16 @@ func (t *topology) runService(ctx context.Context, n *node) error {
 	labels := ownerLabels()
 	labels["org.lockbench.node"] = n.name
 	command := n.svc.Command(n)
+	env := maps.Clone(n.svc.Env)
+	if n.skew != nil {
+		if env == nil {
+			env = map[string]string{}
+		}
+		for _, kv := range n.skew.Env() {
+			k, v, _ := strings.Cut(kv, "=")
+			env[k] = v
+		}
+	}
 	req := testcontainers.GenericContainerRequest{
 		Started: true,
 		Logger:  tclog.NewNoopLogger(),
@@ -73,7 +86,7 @@ func (t *topology) runService(ctx context.Context, n *node) error {
 			Name:         t.containerName(n.name),
 			Entrypoint:   command[:1],
 			Cmd:          command[1:],
-			Env:          n.svc.Env,
+			Env:          env,
 			Labels:       labels,
 			ExposedPorts: []string{port.String()},
 			Networks:     []string{t.netName},
@@ -144,6 +157,9 @@ func (n *node) restartService(ctx context.Context, mode topologies.RestartMode, 
 	}
 	if err := n.svc.Prepare(ctx, n, mode, false); err != nil {
 		return err
+	}
+	if n.skew != nil {
+		n.skew.Env() // rebases the rate on the new process; the container keeps its variables
 	}
 	return n.startAgain(ctx, 60*time.Second)
 }

@@ -18,14 +18,29 @@ import (
 // cuts, and removes everything at Close or on a signal.
 type Recipe func(ctx context.Context, d *Deployment) (topologies.Topology, error)
 
+// registered is a kind's recipe, and whether it runs the spec's clock models.
+type registered struct {
+	recipe  Recipe
+	clocked bool
+}
+
 var (
 	recipesMu sync.Mutex
-	recipes   = map[topologies.Kind]Recipe{}
+	recipes   = map[topologies.Kind]registered{}
 )
 
 // RegisterRecipe makes the container provider serve kind with r, from the init of the
-// store's container package. A kind registered twice is a programming error.
-func RegisterRecipe(kind topologies.Kind, r Recipe) {
+// store's container package; its servers keep true time. A kind registered twice is a
+// programming error.
+func RegisterRecipe(kind topologies.Kind, r Recipe) { register(kind, registered{recipe: r}) }
+
+// RegisterClockedRecipe is RegisterRecipe for a recipe that runs the spec's clock
+// models on its servers (Service.Clock).
+func RegisterClockedRecipe(kind topologies.Kind, r Recipe) {
+	register(kind, registered{recipe: r, clocked: true})
+}
+
+func register(kind topologies.Kind, r registered) {
 	recipesMu.Lock()
 	defer recipesMu.Unlock()
 	if _, dup := recipes[kind]; dup {
@@ -34,7 +49,7 @@ func RegisterRecipe(kind topologies.Kind, r Recipe) {
 	recipes[kind] = r
 }
 
-func recipeFor(kind topologies.Kind) (Recipe, bool) {
+func recipeFor(kind topologies.Kind) (registered, bool) {
 	recipesMu.Lock()
 	defer recipesMu.Unlock()
 	r, ok := recipes[kind]
@@ -49,12 +64,11 @@ type Deployment struct{ *topology }
 // Pause, Resume and Restart acting on its container.
 type Server = node
 
-// startStore starts a topology of a kind a store registered a recipe for: one container
-// per server on a network made for it, labelled, swept and removed as the Redis ones are.
-func startStore(ctx context.Context, spec topologies.Spec, recipe Recipe) (topologies.Topology, error) {
-	if len(spec.Clocks) > 0 {
-		return nil, fmt.Errorf("provider container: clocks: %s nodes in containers run on true time", spec.Kind)
-	}
+// Deploy runs recipe for spec: one container per server on a network made for it,
+// labelled, removed at Close or on a signal, and swept at a later start when its owner
+// died. The provider calls it for the kinds with a registered recipe; a store with a
+// provider of its own (a cluster) calls it directly.
+func Deploy(ctx context.Context, spec topologies.Spec, recipe Recipe) (topologies.Topology, error) {
 	cli, err := engine(ctx)
 	if err != nil {
 		return nil, err
@@ -68,14 +82,14 @@ func startStore(ctx context.Context, spec topologies.Spec, recipe Recipe) (topol
 	t.netName = fmt.Sprintf("lockbench-%d-%d", os.Getpid(), runSeq.Add(1))
 	t.forget = topologies.OnReap(func() { _ = removeAll(cli, t.trackedIDs(), t.networkID()) })
 	topo, err := recipe(ctx, &Deployment{t})
-	if err == nil && len(t.masters) == 0 {
+	if err == nil && len(t.all()) == 0 {
 		err = fmt.Errorf("its recipe started no server")
 	}
 	if err != nil {
 		t.Close()
 		return nil, fmt.Errorf("provider container: %s: %w", spec.Kind, err)
 	}
-	t.image = t.masters[0].svc.Image
+	t.image = t.all()[0].svc.Image
 	return topo, nil
 }
 
@@ -87,24 +101,42 @@ func (d *Deployment) Ports(k int) ([]int, error) { return d.distinctPorts(k) }
 
 // AddServer declares a server that runs svc, answering clients on port (published on
 // 127.0.0.1) and its peers on peerPorts (carried by the wire rules, never published).
+// Its role places it among the topology's masters, replicas or sentinels.
 func (d *Deployment) AddServer(name string, role topologies.Role, port int, peerPorts []int, svc Service) *Server {
-	n := d.newNode(name, role)
+	n := &node{topo: d.topology, name: name, role: role, dir: filepath.Join(d.dir, name), skew: svc.Clock}
 	n.port, n.peerPorts, n.svc = port, peerPorts, &svc
-	d.masters = append(d.masters, n)
+	switch role {
+	case topologies.RoleReplica:
+		d.replicas = append(d.replicas, n)
+	case topologies.RoleSentinel:
+		d.sentinels = append(d.sentinels, n)
+	default:
+		d.masters = append(d.masters, n)
+	}
 	return n
 }
 
-// Servers are the servers declared, in order.
-func (d *Deployment) Servers() []*Server { return append([]*Server(nil), d.masters...) }
+// Servers are the servers declared: masters (or members), replicas, sentinels.
+func (d *Deployment) Servers() []*Server { return d.all() }
 
-// Start makes the deployment's network and starts every server's container together
-// (members of a cluster serve only once a quorum runs); a port another program took
-// between the lease and the publish is replaced.
+// Start makes the deployment's network at its first call, and starts together the
+// containers of every server declared since (members of a cluster serve only once a
+// quorum runs); a port another program took between the lease and the publish is
+// replaced. A recipe that starts in steps (data servers, then the sentinels watching
+// them) calls it once a step.
 func (d *Deployment) Start(ctx context.Context) error {
-	if err := d.createNetwork(ctx); err != nil {
-		return err
+	if d.networkID() == "" {
+		if err := d.createNetwork(ctx); err != nil {
+			return err
+		}
 	}
-	return d.startServices(ctx, d.masters)
+	var fresh []*node
+	for _, n := range d.all() {
+		if n.id == "" {
+			fresh = append(fresh, n)
+		}
+	}
+	return d.startServices(ctx, fresh)
 }
 
 // Own returns x as a server of this deployment, or an error naming it.

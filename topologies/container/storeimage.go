@@ -17,52 +17,63 @@ import (
 const storeImageVersion = "1"
 
 // filesImage returns repo:<hash of the files>, building it FROM scratch from files (in
-// image -> on host) when no image of that tag is present: once per machine, as the
-// Redis host image.
+// image -> on host) when no image of that tag is present: once per machine.
 func filesImage(ctx context.Context, c *client.Client, repo string, files map[string]string) (string, error) {
-	return scratchImage{
-		repo: repo, files: files, dockerfile: "FROM scratch\nCOPY . /\n",
-		version: storeImageVersion, source: "the host's files",
+	return ScratchImage{
+		Repo: repo, Files: files, Dockerfile: "FROM scratch\nCOPY . /\n",
+		Version: storeImageVersion, Source: "the host's files",
 	}.build(ctx, c)
 }
 
-// scratchImage is an image of host files on an empty base, tagged by their hash, so
+// ScratchImage is an image of host files on an empty base, tagged by their hash, so
 // that one built before from the same files is reused.
-type scratchImage struct {
-	repo       string
-	files      map[string]string // in image -> on host
-	dockerfile string
-	version    string            // changes when the layout does, so an old image is not reused
-	labels     map[string]string // besides labelImage, which the build sets
-	source     string            // what the files are, for errors
+type ScratchImage struct {
+	Repo       string
+	Files      Files // in image -> on host
+	Dockerfile string
+	Version    string            // changes when the layout does, so an old image is not reused
+	Labels     map[string]string // besides the content hash, which the build sets
+	Source     string            // what the files are, for errors
 }
 
-// build returns the image's tag, building it unless an image of that tag is present.
-func (im scratchImage) build(ctx context.Context, c *client.Client) (string, error) {
-	sum, err := hashFiles(im.files, im.dockerfile+im.version)
+// Build returns the image's tag, building it unless an image of that tag is present.
+func (im ScratchImage) Build(ctx context.Context) (string, error) {
+	c, err := engine(ctx)
 	if err != nil {
 		return "", err
 	}
-	tag := im.repo + ":" + sum[:16]
+	return im.build(ctx, c)
+}
+
+func (im ScratchImage) build(ctx context.Context, c *client.Client) (string, error) {
+	sum, err := hashFiles(im.Files, im.Dockerfile+im.Version)
+	if err != nil {
+		return "", err
+	}
+	tag := im.Repo + ":" + sum[:16]
 	if _, err := c.ImageInspect(ctx, tag); err == nil {
 		return tag, nil
 	}
 	labels := map[string]string{labelImage: sum}
-	maps.Copy(labels, im.labels)
-	buildCtx, err := tarContext(im.files, im.dockerfile)
+	maps.Copy(labels, im.Labels)
+	buildCtx, err := tarContext(im.Files, im.Dockerfile)
 	if err != nil {
 		return "", err
 	}
 	res, err := c.ImageBuild(ctx, buildCtx, client.ImageBuildOptions{Tags: []string{tag}, Labels: labels, Remove: true, ForceRemove: true})
 	if err != nil {
-		return "", fmt.Errorf("build %s from %s: %w", tag, im.source, err)
+		return "", fmt.Errorf("build %s from %s: %w", tag, im.Source, err)
 	}
 	defer res.Body.Close()
 	if err := buildError(res.Body); err != nil {
-		return "", fmt.Errorf("build %s from %s: %w", tag, im.source, err)
+		return "", fmt.Errorf("build %s from %s: %w", tag, im.Source, err)
 	}
 	return tag, nil
 }
+
+// AddProgram adds host file src at dst in the image, and every library ldd lists for
+// it at the path ldd names (the loader included).
+func (files Files) AddProgram(dst, src string) error { return addWithLibraries(files, dst, src) }
 
 // Files is what a store's image holds, image path -> host path, for BuildImage.
 type Files map[string]string
@@ -143,7 +154,7 @@ func dynamic(p string) bool {
 }
 
 // BuildImage returns repo:<hash of the files>, building it FROM scratch from files when
-// no image of that tag is present: once per machine, as the Redis host image.
+// no image of that tag is present: once per machine.
 func (d *Deployment) BuildImage(ctx context.Context, repo string, files Files) (string, error) {
 	return filesImage(ctx, d.cli, repo, files)
 }

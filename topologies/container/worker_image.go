@@ -4,8 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-
-	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // workerImageRepo holds this program as a load worker, for Compose or Kubernetes.
@@ -14,10 +12,10 @@ const workerImageRepo = "lockbench/worker"
 // WorkerImage builds (once per build of this program: the tag is its files' hash) an
 // image that runs this program, with the libraries ldd lists for it, as
 // /usr/bin/lockbench, and returns its tag. Unlike the etcd image the program is copied
-// in: a worker runs where this machine's files are not mounted. The host's
-// redis-server goes in too, when there is one, so that a safety worker starts its own
+// in: a worker runs where this machine's files are not mounted. Each of servers (host
+// paths) goes in too, at /usr/bin/<its name>, so that a safety worker starts its own
 // servers as processes (`lockbench safety --provider process --worker I/N`).
-func WorkerImage(ctx context.Context) (string, error) {
+func WorkerImage(ctx context.Context, servers ...string) (string, error) {
 	c, err := engine(ctx)
 	if err != nil {
 		return "", err
@@ -33,8 +31,8 @@ func WorkerImage(ctx context.Context) (string, error) {
 	if err := files.AddLibraries(exe, nil); err != nil {
 		return "", err
 	}
-	if server, err := redisadmin.FindRedisServer(); err == nil {
-		files["/usr/bin/redis-server"] = server
+	for _, server := range servers {
+		files["/usr/bin/"+filepath.Base(server)] = server
 		if err := files.AddLibraries(server, nil); err != nil {
 			return "", err
 		}

@@ -47,18 +47,11 @@ func (n *processNode) calibrate(ctx context.Context) error {
 	if n.skew == nil {
 		return nil
 	}
-	if err := n.skew.Calibrate(func() (time.Time, error) { return serverTime(ctx, n.Addr()) }); err != nil {
+	if err := n.skew.Calibrate(func() (time.Time, error) { return redisadmin.ServerTime(ctx, n.Addr()) }); err != nil {
 		_ = n.Kill()
 		return fmt.Errorf("%s: %w", n.name, err)
 	}
 	return nil
-}
-
-// serverTime is the server's wall clock (TIME).
-func serverTime(ctx context.Context, addr string) (time.Time, error) {
-	c := redisadmin.AdminClient(addr)
-	defer c.Close()
-	return c.Time(ctx).Result()
 }
 
 // Restart restarts the server as ServerNode does, then fits a skewed clock again.

@@ -1,14 +1,14 @@
 // Package clustercontainer runs a Redis Cluster with the container provider: each node
-// a redis-server container of topologies/container (same image, published port, kill,
-// pause, restart and partitions as the other Redis kinds), joined by the backend's own
-// forming. It is a package of its own so that only programs that link the container
+// a redis-server container of backends/redis/rediscontainer (same image, published port,
+// kill, pause, restart and partitions as the other Redis kinds), joined by the backend's
+// own forming. It is a package of its own so that only programs that link the container
 // provider carry it (cmd/lockbench, topologies/testenv).
 package clustercontainer
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/container"
@@ -37,52 +37,61 @@ func (Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Top
 	if err != nil {
 		return nil, err
 	}
+	return container.Deploy(ctx, spec, func(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
+		return assemble(ctx, spec, d)
+	})
+}
+
+// assemble starts the cluster's nodes on d as Redis's own containers, then joins them.
+func assemble(ctx context.Context, spec topologies.Spec, d *container.Deployment) (topologies.Topology, error) {
+	image, err := rediscontainer.Image(ctx, false)
+	if err != nil {
+		return nil, err
+	}
 	names := rediscluster.Names(spec)
-	nodes := make([]container.RedisNode, len(names))
+	nodes := make([]rediscontainer.Node, len(names))
 	for i, nm := range names {
-		nodes[i] = container.RedisNode{Name: nm.Name, Role: nm.Role, PeerPorts: 1, Config: func(_ int, peers []int) []string {
+		nodes[i] = rediscontainer.Node{Name: nm.Name, Role: nm.Role, PeerPorts: 1, Config: func(_ int, peers []int) []string {
 			// Every node speaks of 127.0.0.1:port, as the Redis kinds' do: the wire rules
 			// carry it to the right container, and a client on the host follows MOVED there.
 			return append(rediscluster.NodeConfig(spec, peers[0]), "cluster-announce-ip 127.0.0.1")
 		}}
 	}
-	g, err := container.StartRedisNodes(ctx, spec, nodes)
+	servers, err := rediscontainer.AddNodes(d, image, nodes)
 	if err != nil {
 		return nil, err
 	}
+	if err := d.Start(ctx); err != nil {
+		return nil, err
+	}
 	var layout rediscluster.Layout
-	for i, n := range g.Nodes() {
-		peers, err := g.PeerPorts(n)
-		if err != nil {
-			g.Close()
-			return nil, err
-		}
-		m := rediscluster.Member{Node: n, Bus: peers[0], Follows: names[i].Follows}
+	for i, s := range servers {
+		m := rediscluster.Member{Node: s, Bus: s.PeerPorts()[0], Follows: names[i].Follows}
 		if names[i].Role == topologies.RoleMaster {
 			layout.Masters = append(layout.Masters, m)
 		} else {
 			layout.Replicas = append(layout.Replicas, m)
 		}
 	}
-	c, err := rediscluster.Assemble(ctx, spec, ProviderName, g.Dir(), layout, g.Close)
+	c, err := rediscluster.Assemble(ctx, spec, ProviderName, d.Dir(), layout, d.Close)
 	if err != nil {
-		return nil, fmt.Errorf("provider %s: %w", ProviderName, err)
+		return nil, err
 	}
-	return &Cluster{Cluster: c, group: g}, nil
+	return &Cluster{Cluster: c, d: d}, nil
 }
 
 // Cluster is a cluster whose nodes are containers: a rediscluster.Cluster whose links
 // can be cut.
 type Cluster struct {
 	*rediscluster.Cluster
-	group *container.Group
+	d *container.Deployment
 }
 
 // Image is the image the nodes run.
-func (c *Cluster) Image() string { return c.group.Image() }
+func (c *Cluster) Image() string { return c.d.Image() }
 
-func (c *Cluster) Cut(a, b topologies.Node) error  { return c.group.Cut(a, b) }
-func (c *Cluster) Heal(a, b topologies.Node) error { return c.group.Heal(a, b) }
-func (c *Cluster) HealAll() error                  { return c.group.HealAll() }
+func (c *Cluster) Cut(a, b topologies.Node) error  { return c.d.Cut(a, b) }
+func (c *Cluster) Heal(a, b topologies.Node) error { return c.d.Heal(a, b) }
+func (c *Cluster) HealAll() error                  { return c.d.HealAll() }
 
 var _ topologies.Partitioner = (*Cluster)(nil)

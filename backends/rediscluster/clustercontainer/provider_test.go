@@ -12,11 +12,11 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/backends/rediscluster/clustercontainer"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
-	"github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -31,7 +31,7 @@ func startCluster(t *testing.T, spec topologies.Spec) *clustercontainer.Cluster 
 	if err := (clustercontainer.Provider{}).Available(ctx); err != nil {
 		testenv.MissingTool(t, err)
 	}
-	if _, err := container.CheckImage(ctx); err != nil {
+	if _, err := rediscontainer.CheckImage(ctx); err != nil {
 		testenv.MissingTool(t, err)
 	}
 	p, err := topologies.ProviderFor("container", rediscluster.Kind)

@@ -3,7 +3,6 @@ package container
 import (
 	"archive/tar"
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -15,50 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-
-	"github.com/moby/moby/client"
-
-	"github.com/lockbench/lockbench/clocks/faketime"
-	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
-
-// labelFaketime marks a host image that carries libfaketime and the allocator shim.
-const labelFaketime = "org.lockbench.faketime"
-
-// hostImageRepo is the repository of images built from the host's servers.
-const hostImageRepo = "lockbench/redis-host"
-
-// hostImageVersion changes when the image's layout does, so that an old one is not reused.
-const hostImageVersion = "1"
-
-// hostImage returns the tag of an image holding this machine's redis-server, the
-// libraries ldd lists and the loader (and libfaketime with the allocator shim, when
-// present, at the paths the clock layer preloads them from). It is built once per
-// machine: its tag is the hash of its files, and a present tag is reused.
-func hostImage(ctx context.Context, c *client.Client) (string, error) {
-	bin, err := redisadmin.FindRedisServer()
-	if err != nil {
-		return "", err
-	}
-	files := map[string]string{"/usr/bin/redis-server": bin} // in image -> on host
-	if err := addWithLibraries(files, "/usr/bin/redis-server", bin); err != nil {
-		return "", err
-	}
-	withClock := false
-	if lib, err := faketime.Library(); err == nil {
-		if shim, err := faketime.Preload(); err == nil {
-			withClock = addWithLibraries(files, lib, lib) == nil && addWithLibraries(files, shim, shim) == nil
-		}
-	}
-	im := scratchImage{
-		repo: hostImageRepo, files: files, dockerfile: "FROM scratch\nCOPY . /\nENV PATH=/usr/bin\n",
-		version: hostImageVersion, source: "the host's redis-server",
-	}
-	if withClock {
-		im.labels = map[string]string{labelFaketime: "1"}
-	}
-	return im.build(ctx, c)
-}
 
 var lddPath = regexp.MustCompile(`(?:=>\s*)?(/\S+)\s+\(0x`)
 
