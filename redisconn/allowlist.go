@@ -11,7 +11,8 @@ import (
 // SCRIPT LOAD is allowed where SCRIPT FLUSH is not. The hook in allowhook.go refuses
 // everything else before it leaves the process, on owned and external servers alike.
 
-// Purposes other than the strategies' names.
+// Purposes other than the strategies' names (each store's strategies give theirs with
+// Allow, from the init that registers them).
 const (
 	PurposeCleanup    = "cleanup"    // deletes the run's own keys at its end
 	PurposeWarm       = "warm"       // opens and proves connections before a measurement
@@ -23,21 +24,11 @@ const (
 // HELLO is refused) and what a warm-up proves a connection with.
 var connectionSetup = []string{"HELLO", "AUTH", "PING"}
 
-// lockCommands take, release and extend a SET NX lock; the scripts are loaded once and
-// called by EVALSHA, with EVAL as go-redis's fallback on NOSCRIPT. INCR is the fencing
-// counter a fenced locker keeps on the lock's own connection (it follows its failovers).
-var lockCommands = []string{"SET", "EVALSHA", "EVAL", "SCRIPT LOAD", "INCR"}
-
 var allowed = map[string][]string{
-	"single":           lockCommands,
-	"wait":             append([]string{"WAIT"}, lockCommands...),
-	"sentinel":         lockCommands,
-	"redlock":          lockCommands,
-	"redlock-failfast": lockCommands,
-	PurposeCleanup:     {"SCAN", "UNLINK"},
-	PurposeWarm:        nil, // PING, in connectionSetup
-	PurposeRendezvous:  {"INCR", "GET", "SET", "TIME"},
-	PurposeProbe:       {"INFO SERVER", "SENTINEL GET-MASTER-ADDR-BY-NAME"},
+	PurposeCleanup:    {"SCAN", "UNLINK"},
+	PurposeWarm:       nil, // PING, in connectionSetup
+	PurposeRendezvous: {"INCR", "GET", "SET", "TIME"},
+	PurposeProbe:      {"INFO SERVER", "SENTINEL GET-MASTER-ADDR-BY-NAME"},
 }
 
 // SentinelCommands are what go-redis's failover client sends to the sentinels

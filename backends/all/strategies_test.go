@@ -11,6 +11,7 @@ import (
 	_ "github.com/lockbench/lockbench/backends/postgres/pglock"  // PostgreSQL's
 	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // ZooKeeper's
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/stats"
 	_ "github.com/lockbench/lockbench/sweep" // the scaling presets' Redlock sizes and WAIT shapes
 	"github.com/lockbench/lockbench/updates"
@@ -154,5 +155,20 @@ func TestTheSafetyOrderAsBefore(t *testing.T) {
 	stats.SortStrategies(names)
 	if got := strings.Join(names, " "); got != strings.Join(want, " ") {
 		t.Errorf("safety order:\n got %s\nwant %s", got, strings.Join(want, " "))
+	}
+}
+
+// TestEveryRedisStrategyHasAnAllowList: the strategies that open Redis clients of their
+// own (their variants, wait-1of2 or redlock-3, run under these names) send through
+// redisconn, whose hook refuses a purpose with no list; each store gives its lists
+// where it registers its strategies, so the lists exist once the stores are linked.
+func TestEveryRedisStrategyHasAnAllowList(t *testing.T) {
+	for _, name := range []string{"single", "wait", "sentinel", "redlock", "redlock-failfast", "cluster", "cluster-wait", "cluster-fenced"} {
+		if _, err := locks.TopologyFor(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if redisconn.Allowed(name) == nil {
+			t.Errorf("%s has no allow-list", name)
+		}
 	}
 }

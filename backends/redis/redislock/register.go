@@ -8,8 +8,22 @@ import (
 	"fmt"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 )
+
+// lockCommands take, release and extend a SET NX lock; the scripts are loaded once and
+// called by EVALSHA, with EVAL as go-redis's fallback on NOSCRIPT. INCR is the fencing
+// counter a fenced locker keeps on the lock's own connection (it follows its failovers).
+var lockCommands = []string{"SET", "EVALSHA", "EVAL", "SCRIPT LOAD", "INCR"}
+
+// The strategies' allow-lists: what each may send (redisconn's hook refuses the rest).
+func init() {
+	for _, name := range []string{"single", "sentinel", "redlock", "redlock-failfast"} {
+		redisconn.Allow(name, lockCommands)
+	}
+	redisconn.Allow("wait", append([]string{"WAIT"}, lockCommands...))
+}
 
 // The strategies of Redis's four deployments, each built over its running topology.
 func init() {
