@@ -26,6 +26,7 @@ import (
 	"github.com/lockbench/lockbench/stats"
 	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/container"
 )
 
 // The test store: a key-value server whose primary is the key's master, failing over
@@ -55,6 +56,10 @@ func init() {
 				Synthetic:     cost(200 * time.Microsecond)},
 		},
 	}}})
+	// Its servers in containers: a recipe registered from its folder is all the provider needs.
+	container.RegisterRecipe(kind, func(context.Context, *container.Deployment) (topologies.Topology, error) {
+		return nil, errors.New("a test store starts no server")
+	})
 	for _, name := range []string{plain, waiting} {
 		locks.Register(name, topologies.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
 			return nil, errors.New("a test store builds no locker")
@@ -161,4 +166,19 @@ func appendNew(list []string, s string) []string {
 		return list
 	}
 	return append(list, s)
+}
+
+// The container provider serves the store by its recipe alone, as it serves Redis's
+// kinds and every other store's: no list of kinds in the provider to join.
+func TestTheStoreRunsInContainersByItsRecipeAlone(t *testing.T) {
+	if !(container.Provider{}).Serves(kind) {
+		t.Fatalf("the container provider does not serve %s, whose recipe is registered", kind)
+	}
+	p, err := topologies.ProviderServing("container", kind)
+	if err != nil || p.Name() != "container" {
+		t.Fatalf("--provider container for %s: %v, %v; want the container provider", kind, p, err)
+	}
+	if (container.Provider{}).Serves("testkv-without-a-recipe") {
+		t.Fatal("the container provider serves a kind no store gave a recipe for")
+	}
 }
