@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
+	"github.com/lockbench/lockbench/backends/redis/rediscontainer/rediscontainertest"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
@@ -20,17 +21,7 @@ import (
 )
 
 // requireEngine skips without a container engine or an image source (fails under CI=true).
-func requireEngine(t *testing.T) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := (Provider{}).Available(ctx); err != nil {
-		testenv.MissingTool(t, err)
-	}
-	if _, err := rediscontainer.CheckImage(ctx); err != nil {
-		testenv.MissingTool(t, err)
-	}
-}
+func requireEngine(t *testing.T) { rediscontainertest.RequireEngine(t) }
 
 // startContainers starts spec in containers, closes it when t ends and then checks that
 // none of its containers or its network remain.

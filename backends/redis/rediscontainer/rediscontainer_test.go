@@ -6,9 +6,8 @@ import (
 	"time"
 
 	_ "github.com/lockbench/lockbench/backends/all" // the recipes, as cmd/lockbench links them
-	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
+	"github.com/lockbench/lockbench/backends/redis/rediscontainer/rediscontainertest"
 	"github.com/lockbench/lockbench/topologies"
-	"github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -19,12 +18,7 @@ import (
 func TestRestartedReplicaRejoinsItsMaster(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	if err := (container.Provider{}).Available(ctx); err != nil {
-		testenv.MissingTool(t, err)
-	}
-	if _, err := rediscontainer.CheckImage(ctx); err != nil {
-		testenv.MissingTool(t, err)
-	}
+	rediscontainertest.RequireEngine(t)
 	topo := testenv.StartNamed(t, "container", topologies.Spec{Kind: topologies.Replicated, Replicas: 1})
 	master, replica := topo.Masters()[0], topo.Replicas()[0]
 	if got := replica.Role(); got != topologies.RoleReplica {

@@ -12,13 +12,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
+	"github.com/lockbench/lockbench/backends/redis/rediscontainer/rediscontainertest"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/backends/rediscluster/clustercontainer"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
-	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // startCluster starts a cluster through --provider container's resolution, as a run
@@ -28,12 +27,7 @@ func startCluster(t *testing.T, spec topologies.Spec) *clustercontainer.Cluster 
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := (clustercontainer.Provider{}).Available(ctx); err != nil {
-		testenv.MissingTool(t, err)
-	}
-	if _, err := rediscontainer.CheckImage(ctx); err != nil {
-		testenv.MissingTool(t, err)
-	}
+	rediscontainertest.RequireEngine(t)
 	p, err := topologies.ProviderFor("container", rediscluster.Kind)
 	if err != nil || p.Name() != clustercontainer.ProviderName {
 		t.Fatalf("--provider container for a cluster: %v, %v; want %s", p, err, clustercontainer.ProviderName)
