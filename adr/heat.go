@@ -60,7 +60,7 @@ func failoverHeat(reports []*results.Report) (decision.HeatMap, bool) {
 		Caption:       "failover-loss, mode none: each cell is the judged trials at one kill delay whose promoted replica drew a lag in that 10 ms row; k/n had two holders (colour: that share, pale yellow 0 to dark red 1; grey: no trial). The dashed line is the model: the promoted replica lacks the key when its pause outlasts the delay (lag > delay).",
 		BoundaryLabel: "model: lag = delay"}
 	h.Cells = sortedCells(cells)
-	if distinctCount(h.Cells, true) < 2 || distinctCount(h.Cells, false) < 2 {
+	if !spansTwoByTwo(h.Cells) {
 		return h, false
 	}
 	sort.Float64s(delays)
@@ -111,7 +111,7 @@ func clockJumpHeat(reports []*results.Report) (decision.HeatMap, bool) {
 		Caption:       "redlock-clock-jump: k of A's five nodes jump forward J right after the grant; k/n judged trials had two holders (colour: that share, pale yellow 0 to dark red 1; grey: no trial). The crosses are the smallest breaking J the model (clocks.RaceShape) gives for each k with that k's measured median acquire and attempt times; no cross: the model never breaks.",
 		BoundaryLabel: "model: smallest J"}
 	h.Cells = sortedCells(cells)
-	if distinctCount(h.Cells, true) < 2 || distinctCount(h.Cells, false) < 2 {
+	if !spansTwoByTwo(h.Cells) {
 		return h, false
 	}
 	var ks []int
@@ -141,6 +141,12 @@ func sortedCells(m map[[2]float64]*decision.HeatCell) []decision.HeatCell {
 		return out[i].X < out[j].X
 	})
 	return out
+}
+
+// spansTwoByTwo says the cells cover two columns and two rows at least: the least a
+// heat map needs to show anything a table would not.
+func spansTwoByTwo(cells []decision.HeatCell) bool {
+	return distinctCount(cells, true) >= 2 && distinctCount(cells, false) >= 2
 }
 
 func distinctCount(cells []decision.HeatCell, x bool) int {

@@ -21,16 +21,6 @@ const (
 	goldenReport = "testdata/sample.report.md"
 )
 
-// copyDir copies a results folder so the test writes its report elsewhere.
-func copyDir(t *testing.T, from string) string {
-	t.Helper()
-	to := t.TempDir()
-	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
-		t.Fatal(err)
-	}
-	return to
-}
-
 func TestReportOfSampleMatchesGolden(t *testing.T) {
 	if *update {
 		os.RemoveAll(sampleDir)
@@ -38,7 +28,7 @@ func TestReportOfSampleMatchesGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dir := copyDir(t, sampleDir)
+	dir := golden.Copy(t, sampleDir)
 	slo, err := report.ParseSLO("p99=5ms")
 	if err != nil {
 		t.Fatal(err)
@@ -64,17 +54,17 @@ func TestReportOfSampleMatchesGolden(t *testing.T) {
 
 func TestBadInputIsNamedAndNothingIsWritten(t *testing.T) {
 	notResults := t.TempDir()
-	newer := copyDir(t, sampleDir)
+	newer := golden.Copy(t, sampleDir)
 	b, _ := os.ReadFile(filepath.Join(newer, resultsdir.JSONFile))
 	os.WriteFile(filepath.Join(newer, resultsdir.JSONFile), []byte(strings.Replace(string(b), `"schema_version": 1`, `"schema_version": 99`, 1)), 0o644)
-	corrupt := copyDir(t, sampleDir)
+	corrupt := golden.Copy(t, sampleDir)
 	run, err := resultsdir.ReadRun(corrupt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	badLog := run.Cells[len(run.Cells)-1].Histograms[resultsdir.MetricAttempt]
 	os.WriteFile(filepath.Join(corrupt, badLog), []byte("#[StartTime: 1]\n0.1,1.0,1.0,NOT-BASE64!!\n"), 0o644)
-	missing := copyDir(t, sampleDir)
+	missing := golden.Copy(t, sampleDir)
 	os.Remove(filepath.Join(missing, run.Cells[0].Histograms[resultsdir.MetricAcquire]))
 
 	for _, tc := range []struct {
@@ -100,7 +90,7 @@ func TestBadInputIsNamedAndNothingIsWritten(t *testing.T) {
 }
 
 func TestStrategyFilterKeepsOnlyThoseAndNamesUnknownOnes(t *testing.T) {
-	dir := copyDir(t, sampleDir)
+	dir := golden.Copy(t, sampleDir)
 	if err := Write(dir, report.Options{Strategies: []string{"single", "wait"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -22,13 +22,7 @@ import (
 // startSkewed starts one redis-server whose clock follows m, or skips without the tools.
 func startSkewed(t *testing.T, m clocks.Model) (topologies.Node, *redis.Client) {
 	t.Helper()
-	testenv.RequireRedis(t)
-	if _, err := faketime.Library(); err != nil {
-		testenv.MissingTool(t, err)
-	}
-	if _, err := faketime.Preload(); errors.Is(err, faketime.ErrNoCompiler) {
-		testenv.MissingTool(t, err)
-	} else if err != nil {
+	if err := testenv.RequireSkewedRedis(t); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/internal/golden"
 	"github.com/lockbench/lockbench/report/synth"
 )
 
@@ -270,7 +271,7 @@ func goodFolderFor(t *testing.T, command string) string {
 		}
 		return dir
 	case "report", "merge":
-		return copyResults(t, sampleResults)
+		return golden.Copy(t, sampleResults)
 	}
 	return t.TempDir()
 }

@@ -28,21 +28,25 @@ func splitList(v string) ([]string, error) {
 	return out, nil
 }
 
-func parseInts(v string) ([]int, error) {
+// parseList reads a comma-separated list (splitList) and each entry with parse: the one
+// way every list-valued flag reads its values.
+func parseList[T any](v string, parse func(string) (T, error)) ([]T, error) {
 	parts, err := splitList(v)
 	if err != nil {
 		return nil, err
 	}
-	var out []int
+	var out []T
 	for _, s := range parts {
-		n, err := strconv.Atoi(s)
+		x, err := parse(s)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", s)
+			return nil, err
 		}
-		out = append(out, n)
+		out = append(out, x)
 	}
 	return out, nil
 }
+
+func parseInts(v string) ([]int, error) { return parseList(v, parseCount) }
 
 // parseCount reads a whole number; Config.Cells judges its range, naming the field.
 func parseCount(v string) (int, error) {
@@ -53,20 +57,14 @@ func parseCount(v string) (int, error) {
 	return n, nil
 }
 
-func parseFloats(v string) ([]float64, error) {
-	parts, err := splitList(v)
+func parseFloats(v string) ([]float64, error) { return parseList(v, parseFloat) }
+
+func parseFloat(v string) (float64, error) {
+	n, err := strconv.ParseFloat(v, 64)
 	if err != nil {
-		return nil, err
+		return 0, fmt.Errorf("%q is not a number", v)
 	}
-	var out []float64
-	for _, s := range parts {
-		n, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", s)
-		}
-		out = append(out, n)
-	}
-	return out, nil
+	return n, nil
 }
 
 func parseDuration(v string) (sweep.Duration, error) {
@@ -80,18 +78,4 @@ func parseDuration(v string) (sweep.Duration, error) {
 	return sweep.Duration(d), nil
 }
 
-func parseDurations(v string) ([]sweep.Duration, error) {
-	parts, err := splitList(v)
-	if err != nil {
-		return nil, err
-	}
-	var out []sweep.Duration
-	for _, s := range parts {
-		d, err := parseDuration(s)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, nil
-}
+func parseDurations(v string) ([]sweep.Duration, error) { return parseList(v, parseDuration) }

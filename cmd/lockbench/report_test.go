@@ -7,23 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/internal/golden"
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
 const sampleResults = "../../outputs/testdata/sample"
 
-// copyResults copies a results folder into a temp dir the test may write into.
-func copyResults(t *testing.T, from string) string {
-	t.Helper()
-	to := t.TempDir()
-	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
-		t.Fatal(err)
-	}
-	return to
-}
-
 func TestReportWritesReportAndPrintsCapacity(t *testing.T) {
-	dir := copyResults(t, sampleResults)
+	dir := golden.Copy(t, sampleResults)
 	var stdout, stderr bytes.Buffer
 	// Flags after the folder, as the usage line shows them.
 	if code := run([]string{"report", dir, "--slo", "p99=5ms", "--strategy", "single,redlock"}, nil, &stdout, &stderr); code != 0 {
@@ -43,16 +34,16 @@ func TestReportWritesReportAndPrintsCapacity(t *testing.T) {
 }
 
 func TestReportRefusesBadInputWithExit2(t *testing.T) {
-	newer := copyResults(t, sampleResults)
+	newer := golden.Copy(t, sampleResults)
 	b, _ := os.ReadFile(filepath.Join(newer, resultsdir.JSONFile))
 	os.WriteFile(filepath.Join(newer, resultsdir.JSONFile), bytes.Replace(b, []byte(`"schema_version": 1`), []byte(`"schema_version": 2`), 1), 0o644)
-	corrupt := copyResults(t, sampleResults)
+	corrupt := golden.Copy(t, sampleResults)
 	logs, _ := filepath.Glob(filepath.Join(corrupt, resultsdir.HistogramsDir, "*.hlog"))
 	if len(logs) == 0 {
 		t.Fatal("sample has no histogram logs")
 	}
 	os.WriteFile(logs[0], []byte("garbage, not a histogram log\n"), 0o644)
-	good := copyResults(t, sampleResults)
+	good := golden.Copy(t, sampleResults)
 
 	for _, tc := range []struct {
 		name    string

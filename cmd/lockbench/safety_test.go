@@ -19,34 +19,6 @@ import (
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
-func TestSafetyBadInputExitsTwoAndWritesNothing(t *testing.T) {
-	cases := []struct {
-		args []string
-		want string // the field the error must name
-	}{
-		{[]string{"--out", "OUT"}, "--scenario"},
-		{[]string{"--scenario", "no-such", "--out", "OUT"}, "--scenario"},
-		{[]string{"--scenario", "setnx-expire"}, "--out"},
-		{[]string{"--scenario", "setnx-expire", "--trials", "0", "--out", "OUT"}, "--trials"},
-		{[]string{"--scenario", "setnx-expire", "--trials", "100001", "--out", "OUT"}, "--trials"},
-		{[]string{"--scenario", "setnx-expire", "--param", "ttl=soon", "--out", "OUT"}, "ttl"},
-		{[]string{"--scenario", "setnx-expire", "--param", "ttl=0s", "--out", "OUT"}, "ttl"},
-		{[]string{"--scenario", "setnx-expire", "--param", "bogus=1", "--out", "OUT"}, "bogus"},
-		{[]string{"--scenario", "setnx-expire", "--param", "novalue", "--out", "OUT"}, "param"},
-		{[]string{"--scenario", "all", "--param", "ttl=1s", "--out", "OUT"}, "--param"},
-		{[]string{"--scenario", "failover-loss", "--param", "modes=none,quorum", "--out", "OUT"}, "modes"},
-		{[]string{"--scenario", "setnx-expire", "--out", "OUT", "extra"}, "extra"},
-	}
-	for _, c := range cases {
-		out := filepath.Join(t.TempDir(), "results")
-		args := []string{"safety"}
-		for _, a := range c.args {
-			args = append(args, strings.ReplaceAll(a, "OUT", out))
-		}
-		refusesBadInput(t, args, out, c.want)
-	}
-}
-
 func TestSafetyListShowsParamsStrategiesAndFaults(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"safety", "--list"}, nil, &stdout, &stderr); code != 0 {

@@ -28,6 +28,17 @@ func Check(t testing.TB, path, got string, update bool, pkg string) {
 	}
 }
 
+// Copy copies the folder dir (a sample under testdata) into a temp dir of t and returns
+// it: a test that writes beside its input writes into the copy, never into testdata.
+func Copy(t testing.TB, dir string) string {
+	t.Helper()
+	to := t.TempDir()
+	if err := os.CopyFS(to, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
 // FirstDiff shows the first line where two texts part, or "" where none does.
 func FirstDiff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")

@@ -28,6 +28,30 @@ func (o Outcome) String() string {
 	}
 }
 
+// Tally counts intended changes by outcome: what every audit says of one account and
+// of them all, whichever store holds the accounts.
+type Tally struct {
+	Intended int `json:"intended"`
+	Applied  int `json:"applied"` // as the store reported
+	Refused  int `json:"refused"`
+	// Failed counts changes that ended in an error; one whose write was sent may have
+	// landed, which would make an audit's LostUpdates low (negative alone).
+	Failed int `json:"failed"`
+}
+
+// Count adds one intended change that ended in o.
+func (t *Tally) Count(o Outcome) {
+	t.Intended++
+	switch o {
+	case Applied:
+		t.Applied++
+	case Refused:
+		t.Refused++
+	default:
+		t.Failed++
+	}
+}
+
 // Log holds one entry per intended change: begun before the change is sent (so a
 // change whose reply is lost is still in it), completed once its outcome is known.
 // Safe for concurrent use.

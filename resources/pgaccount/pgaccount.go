@@ -362,11 +362,8 @@ func writeReadModifyWrite(ctx context.Context, db *pgxpool.Pool, ch Change) (Out
 
 // AccountAudit is one row judged against the log.
 type AccountAudit struct {
-	ID       int   `json:"id"`
-	Intended int   `json:"intended"`
-	Applied  int   `json:"applied"`
-	Refused  int   `json:"refused"`
-	Failed   int   `json:"failed"`
+	ID int `json:"id"`
+	ledger.Tally
 	Expected int64 `json:"expected_balance"` // initial - sum(applied amounts)
 	Balance  int64 `json:"balance"`          // in the row
 	Version  int64 `json:"version"`          // in the row
@@ -385,12 +382,7 @@ type AccountAudit struct {
 
 // Audit is the log judged against the rows.
 type Audit struct {
-	Intended int `json:"intended"`
-	Applied  int `json:"applied"` // as the database reported
-	Refused  int `json:"refused"`
-	// Failed counts changes that ended in an error; one whose write statement was
-	// sent may have landed, which would make LostUpdates low (negative alone).
-	Failed      int   `json:"failed"`
+	ledger.Tally
 	Expected    int64 `json:"expected_balance"`
 	Balance     int64 `json:"balance"` // the rows' sum
 	LostAmount  int64 `json:"lost_amount"`
@@ -421,28 +413,20 @@ func (r *Resource) Audit(ctx context.Context) (Audit, error) {
 	for _, e := range log {
 		byID[e.ID] = e
 		acc := accts[e.Change.Account]
-		acc.Intended++
-		a.Intended++
-		switch e.Outcome {
-		case Applied:
-			acc.Applied++
-			a.Applied++
-			acc.Expected -= e.Change.Amount
-			if k := e.Change.IdempotencyKey; k != "" {
-				if appliedKeys[k] {
-					a.Duplicates++
-				}
-				appliedKeys[k] = true
+		acc.Count(e.Outcome)
+		a.Count(e.Outcome)
+		if e.Outcome != Applied {
+			continue
+		}
+		acc.Expected -= e.Change.Amount
+		if k := e.Change.IdempotencyKey; k != "" {
+			if appliedKeys[k] {
+				a.Duplicates++
 			}
-			if (e.Mode.Guard == Fenced || e.Mode.Guard == CheckThenWrite) && e.Change.Token > acc.HighestToken {
-				acc.HighestToken = e.Change.Token
-			}
-		case Refused:
-			acc.Refused++
-			a.Refused++
-		default:
-			acc.Failed++
-			a.Failed++
+			appliedKeys[k] = true
+		}
+		if (e.Mode.Guard == Fenced || e.Mode.Guard == CheckThenWrite) && e.Change.Token > acc.HighestToken {
+			acc.HighestToken = e.Change.Token
 		}
 	}
 

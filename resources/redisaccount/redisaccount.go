@@ -308,11 +308,8 @@ func (r *Resource) writePlain(ctx context.Context, ch Change) (Outcome, error) {
 
 // AccountAudit is one hash judged against the log.
 type AccountAudit struct {
-	ID       int   `json:"id"`
-	Intended int   `json:"intended"`
-	Applied  int   `json:"applied"`
-	Refused  int   `json:"refused"`
-	Failed   int   `json:"failed"`
+	ID int `json:"id"`
+	ledger.Tally
 	Retries  int   `json:"retries"`
 	Expected int64 `json:"expected_balance"` // initial - sum(applied amounts)
 	Balance  int64 `json:"balance"`          // in the hash
@@ -326,12 +323,7 @@ type AccountAudit struct {
 
 // Audit is the log judged against the hashes.
 type Audit struct {
-	Intended int `json:"intended"`
-	Applied  int `json:"applied"` // as Redis reported
-	Refused  int `json:"refused"`
-	// Failed counts changes that ended in an error; one whose write was sent may have
-	// landed, which would make LostUpdates low (negative alone).
-	Failed      int            `json:"failed"`
+	ledger.Tally
 	Retries     int            `json:"retries"`
 	Expected    int64          `json:"expected_balance"`
 	Balance     int64          `json:"balance"` // the hashes' sum
@@ -350,21 +342,12 @@ func (r *Resource) Audit(ctx context.Context) (Audit, error) {
 	var a Audit
 	for _, e := range r.Log() {
 		acc := &accts[e.Change.Account-1]
-		acc.Intended++
+		acc.Count(e.Outcome)
 		acc.Retries += e.Retries
-		a.Intended++
+		a.Count(e.Outcome)
 		a.Retries += e.Retries
-		switch e.Outcome {
-		case Applied:
-			acc.Applied++
-			a.Applied++
+		if e.Outcome == Applied {
 			acc.Expected -= e.Change.Amount
-		case Refused:
-			acc.Refused++
-			a.Refused++
-		default:
-			acc.Failed++
-			a.Failed++
 		}
 	}
 	for i := range accts {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/pausegate"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/topologies"
@@ -24,42 +24,23 @@ type Client struct {
 	Locker locks.Locker
 	rec    *history.Recorder
 
-	gateMu  sync.Mutex
-	gate    chan struct{} // closed while running; open (blocking) while paused
+	gate    pausegate.Gate // shut while paused
 	crashed atomic.Bool
 }
 
 // NewClient returns a running client that records into rec.
 func NewClient(id string, l locks.Locker, rec *history.Recorder) *Client {
-	g := make(chan struct{})
-	close(g)
-	return &Client{ID: id, Locker: l, rec: rec, gate: g}
+	return &Client{ID: id, Locker: l, rec: rec}
 }
 
 // String is the client's ID, for the nemesis' notes.
 func (c *Client) String() string { return c.ID }
 
 // Pause stops the client at its next checkpoint until Resume.
-func (c *Client) Pause() {
-	c.gateMu.Lock()
-	defer c.gateMu.Unlock()
-	select {
-	case <-c.gate:
-		c.gate = make(chan struct{})
-	default: // already paused
-	}
-}
+func (c *Client) Pause() { c.gate.Pause() }
 
 // Resume lets a paused client go on.
-func (c *Client) Resume() {
-	c.gateMu.Lock()
-	defer c.gateMu.Unlock()
-	select {
-	case <-c.gate:
-	default:
-		close(c.gate)
-	}
-}
+func (c *Client) Resume() { c.gate.Resume() }
 
 // Crash kills the client: every later step returns ErrCrashed.
 func (c *Client) Crash() {
@@ -70,13 +51,8 @@ func (c *Client) Crash() {
 
 // Checkpoint is where a paused client stops and a crashed one gives up.
 func (c *Client) Checkpoint(ctx context.Context) error {
-	c.gateMu.Lock()
-	g := c.gate
-	c.gateMu.Unlock()
-	select {
-	case <-g:
-	case <-ctx.Done():
-		return ctx.Err()
+	if err := c.gate.Wait(ctx); err != nil {
+		return err
 	}
 	if c.crashed.Load() {
 		return ErrCrashed

@@ -3,6 +3,8 @@ package nemesis
 import (
 	"context"
 	"errors"
+
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // nodeKill SIGKILLs the target nodes: no goodbye, no save. Nothing heals it (restart
@@ -17,10 +19,5 @@ func (nodeKill) Inject(_ context.Context, t Target) (Heal, error) {
 	if len(t.Nodes) == 0 {
 		return nil, errors.New("needs nodes")
 	}
-	t.note("node-kill " + nodeNames(t.Nodes))
-	var errs []error
-	for _, n := range t.Nodes {
-		errs = append(errs, n.Kill())
-	}
-	return NoHeal, errors.Join(errs...)
+	return NoHeal, onNodes(t, "node-kill", t.Nodes, topologies.Node.Kill)
 }

@@ -3,6 +3,8 @@ package nemesis
 import (
 	"context"
 	"errors"
+
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // nodePause SIGSTOPs the target nodes; the heal SIGCONTs them. On a sentinel master
@@ -17,18 +19,9 @@ func (nodePause) Inject(_ context.Context, t Target) (Heal, error) {
 	if len(t.Nodes) == 0 {
 		return nil, errors.New("needs nodes")
 	}
-	t.note("node-pause " + nodeNames(t.Nodes))
-	var errs []error
-	for _, n := range t.Nodes {
-		errs = append(errs, n.Pause())
-	}
+	err := onNodes(t, "node-pause", t.Nodes, topologies.Node.Pause)
 	nodes := t.Nodes
 	return func(context.Context) error {
-		t.note("node-resume " + nodeNames(nodes))
-		var errs []error
-		for _, n := range nodes {
-			errs = append(errs, n.Resume())
-		}
-		return errors.Join(errs...)
-	}, errors.Join(errs...)
+		return onNodes(t, "node-resume", nodes, topologies.Node.Resume)
+	}, err
 }

@@ -24,10 +24,5 @@ func (f nodeRestart) Inject(ctx context.Context, t Target) (Heal, error) {
 	if len(t.Nodes) == 0 {
 		return nil, errors.New("needs nodes")
 	}
-	t.note(f.Name() + " " + nodeNames(t.Nodes))
-	var errs []error
-	for _, n := range t.Nodes {
-		errs = append(errs, n.Restart(ctx, f.mode))
-	}
-	return NoHeal, errors.Join(errs...)
+	return NoHeal, onNodes(t, f.Name(), t.Nodes, func(n topologies.Node) error { return n.Restart(ctx, f.mode) })
 }

@@ -5,6 +5,7 @@ package nemesis
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -77,6 +78,17 @@ func (t Target) note(detail string) {
 }
 
 // nodeNames is for fault notes.
+// onNodes notes what a node fault does and to which nodes, does it to each of them
+// (all, even after one fails) and joins their errors: the way every node fault acts.
+func onNodes(t Target, what string, nodes []topologies.Node, act func(topologies.Node) error) error {
+	t.note(what + " " + nodeNames(nodes))
+	var errs []error
+	for _, n := range nodes {
+		errs = append(errs, act(n))
+	}
+	return errors.Join(errs...)
+}
+
 func nodeNames(nodes []topologies.Node) string {
 	names := make([]string, len(nodes))
 	for i, n := range nodes {

@@ -2,14 +2,12 @@ package embedded_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/clocks"
-	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
 	_ "github.com/lockbench/lockbench/topologies/embedded"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -80,13 +78,7 @@ func bracketOn(t *testing.T, provider string, spec topologies.Spec, ttl time.Dur
 // (libfaketime's offsets are written to the nanosecond; the rate is rebased on the
 // process start, which we know to within a few ms, times rate-1).
 func TestBothBackendsExpireAtTheModelTime(t *testing.T) {
-	testenv.RequireRedis(t)
-	if _, err := faketime.Library(); err != nil {
-		testenv.MissingTool(t, err)
-	}
-	if _, err := faketime.Preload(); errors.Is(err, faketime.ErrNoCompiler) {
-		testenv.MissingTool(t, err)
-	}
+	testenv.RequireSkewedRedis(t)
 	model := clocks.Model{Rate: 1.5, Jumps: []clocks.Jump{{After: "grant", At: 100 * time.Millisecond, By: 300 * time.Millisecond}}}
 	spec := topologies.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": model}}
 	const ttl = time.Second

@@ -20,17 +20,7 @@ import (
 // killed when t ends.
 func HoldInChild(t *testing.T, test, env string, fields int) (*exec.Cmd, []string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v")
-	cmd.Env = append(os.Environ(), env)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sc := bufio.NewScanner(out)
+	cmd, sc := StartChild(t, test, env)
 	for sc.Scan() {
 		got := strings.Fields(sc.Text())
 		if len(got) == fields+1 && got[0] == "READY" {
@@ -46,6 +36,24 @@ func HoldInChild(t *testing.T, test, env string, fields int) (*exec.Cmd, []strin
 	}
 	t.Fatalf("helper %s ended before it was ready: %v", test, sc.Err())
 	return nil, nil
+}
+
+// StartChild runs this test binary again with only the test named test and env added
+// to the environment, killed when t ends; it returns the child and a scanner of its
+// stdout. Every test that drives a helper process of its own starts it this way.
+func StartChild(t *testing.T, test string, env ...string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, bufio.NewScanner(out)
 }
 
 // Pids reads a comma-separated list of process ids, as a READY line carries them.

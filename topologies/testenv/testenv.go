@@ -6,11 +6,13 @@ package testenv
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
 
 	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
@@ -34,6 +36,22 @@ func RequireRedis(tb testing.TB) string {
 		MissingTool(tb, err)
 	}
 	return bin
+}
+
+// RequireSkewedRedis skips (fails under CI=true) a test that runs redis-server under
+// libfaketime when redis-server, libfaketime or the compiler of the allocator preload
+// is missing; it returns any other error of building that preload.
+func RequireSkewedRedis(tb testing.TB) error {
+	tb.Helper()
+	RequireRedis(tb)
+	if _, err := faketime.Library(); err != nil {
+		MissingTool(tb, err)
+	}
+	_, err := faketime.Preload()
+	if errors.Is(err, faketime.ErrNoCompiler) {
+		MissingTool(tb, err)
+	}
+	return err
 }
 
 // RequirePostgres returns where the PostgreSQL server is installed, or skips (fails

@@ -1,9 +1,12 @@
 package etcdtopo
 
 import (
+	"context"
 	"net"
 	"sync"
 	"time"
+
+	"github.com/lockbench/lockbench/internal/pausegate"
 )
 
 // gate is a TCP forwarder in front of one port of one member. Its address is what the
@@ -14,11 +17,12 @@ type gate struct {
 	ln net.Listener
 
 	mu      sync.Mutex
-	backend string        // where to forward; "" while the member is down
-	thawed  chan struct{} // closed while the gate is open; a fresh one while frozen
+	backend string // where to forward; "" while the member is down
 	conns   map[net.Conn]struct{}
 	closed  bool
 	wg      sync.WaitGroup
+
+	frozen pausegate.Gate // paused while the member is
 }
 
 func newGate() (*gate, error) {
@@ -26,9 +30,7 @@ func newGate() (*gate, error) {
 	if err != nil {
 		return nil, err
 	}
-	open := make(chan struct{})
-	close(open)
-	g := &gate{ln: ln, thawed: open, conns: map[net.Conn]struct{}{}}
+	g := &gate{ln: ln, conns: map[net.Conn]struct{}{}}
 	g.wg.Add(1)
 	go g.accept()
 	return g, nil
@@ -45,25 +47,9 @@ func (g *gate) setBackend(addr string) {
 }
 
 // freeze stops every byte in both directions until thaw.
-func (g *gate) freeze() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	select {
-	case <-g.thawed:
-		g.thawed = make(chan struct{})
-	default: // already frozen
-	}
-}
+func (g *gate) freeze() { g.frozen.Pause() }
 
-func (g *gate) thaw() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	select {
-	case <-g.thawed:
-	default:
-		close(g.thawed)
-	}
-}
+func (g *gate) thaw() { g.frozen.Resume() }
 
 // cut closes every open connection, as the kernel does for a killed process.
 func (g *gate) cut() {
@@ -119,12 +105,7 @@ func (g *gate) untrack(c net.Conn) {
 }
 
 // waitOpen blocks while the gate is frozen (close thaws it, so this cannot hang).
-func (g *gate) waitOpen() {
-	g.mu.Lock()
-	thawed := g.thawed
-	g.mu.Unlock()
-	<-thawed
-}
+func (g *gate) waitOpen() { g.frozen.Wait(context.Background()) }
 
 func (g *gate) forward(in net.Conn) {
 	defer g.wg.Done()

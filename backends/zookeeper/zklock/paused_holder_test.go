@@ -1,12 +1,10 @@
 package zklock_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"strconv"
 	"strings"
@@ -17,6 +15,7 @@ import (
 	"github.com/lockbench/lockbench/backends/zookeeper/zklock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // pausedTTL is the paused holder's lease: short, so the server expires it quickly.
@@ -59,17 +58,7 @@ func TestHelperPausedHolder(t *testing.T) {
 // hears ErrNotHeld from Extend and Release, and its Release frees nothing.
 func TestPausedHolderLearnsItsSessionExpired(t *testing.T) {
 	other, e := startStrategy(t, "zookeeper")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperPausedHolder$", "-test.v")
-	cmd.Env = append(os.Environ(), "LOCKBENCH_HELPER=zk-paused-holder", "LOCKBENCH_ZK_SERVERS="+strings.Join(e.Servers(), ","))
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := bufio.NewScanner(out)
+	cmd, lines := testenv.StartChild(t, "TestHelperPausedHolder", "LOCKBENCH_HELPER=zk-paused-holder", "LOCKBENCH_ZK_SERVERS="+strings.Join(e.Servers(), ","))
 	next := func(prefix string) []string {
 		t.Helper()
 		for lines.Scan() {

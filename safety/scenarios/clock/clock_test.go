@@ -10,7 +10,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/clocks"
-	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
@@ -25,13 +24,7 @@ import (
 func providerEnv(t *testing.T, provider string, params lab.Params) *lab.Env {
 	t.Helper()
 	if provider == "process" {
-		testenv.RequireRedis(t)
-		if _, err := faketime.Library(); err != nil {
-			testenv.MissingTool(t, err)
-		}
-		if _, err := faketime.Preload(); errors.Is(err, faketime.ErrNoCompiler) {
-			testenv.MissingTool(t, err)
-		}
+		testenv.RequireSkewedRedis(t)
 	}
 	p, err := topologies.ProviderNamed(provider)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // the etcd strategies, for the names
-	"github.com/lockbench/lockbench/clocks/faketime"
 
 	_ "github.com/lockbench/lockbench/backends/postgres/pgresource" // the account rows, pg-advisory
 	"github.com/lockbench/lockbench/safety/lab"
@@ -102,13 +101,7 @@ func TestLostUpdatesRedlockRestart(t *testing.T) {
 
 // TestLostUpdatesClockJump: the master's clock jumps past the lease (libfaketime).
 func TestLostUpdatesClockJump(t *testing.T) {
-	testenv.RequireRedis(t)
-	if _, err := faketime.Library(); err != nil {
-		testenv.MissingTool(t, err)
-	}
-	if _, err := faketime.Preload(); errors.Is(err, faketime.ErrNoCompiler) {
-		testenv.MissingTool(t, err)
-	}
+	testenv.RequireSkewedRedis(t)
 	runLostUpdates(t, 2, lab.Params{"breaks": "clock-jump", "guards": "fenced,unfenced", "fences": "lock"})
 }
 
