@@ -41,6 +41,10 @@ const (
 	// once every node answered, not at the first majority (redsync without fail-fast), so
 	// no SET of its grant is still in flight when it returns.
 	AwaitsEveryNode Capability = "awaits-every-node"
+	// BaselineCommand, a strategy's own: its acquire is the one command bench's
+	// redis-benchmark baseline times (SET NX PX on one master), so the benchmark table
+	// prices it as a multiple of that baseline.
+	BaselineCommand Capability = "baseline-command"
 )
 
 // Shape is one kind a store starts.

@@ -98,7 +98,8 @@ func TestCapabilitiesAsDeclared(t *testing.T) {
 	}
 }
 
-// The strategies whose clients declare they await every node: redsync without fail-fast.
+// The strategies whose clients declare they await every node (redsync without
+// fail-fast), and the one that sends the benchmark baseline's command.
 func TestStrategyCapabilitiesAsDeclared(t *testing.T) {
 	var got []string
 	for _, st := range backend.Strategies() {
@@ -111,6 +112,16 @@ func TestStrategyCapabilitiesAsDeclared(t *testing.T) {
 	}
 	if want := []string{"redlock", "redlock-3", "redlock-7"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("strategies awaiting every node: %v, want %v", got, want)
+	}
+	// The one whose acquire is redis-benchmark's SET NX PX: the benchmark table prices it.
+	var baseline []string
+	for _, st := range backend.Strategies() {
+		if st.Has(backend.BaselineCommand) {
+			baseline = append(baseline, st.Name)
+		}
+	}
+	if want := []string{"single"}; !reflect.DeepEqual(baseline, want) {
+		t.Errorf("strategies sending the baseline's command: %v, want %v", baseline, want)
 	}
 }
 

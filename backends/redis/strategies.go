@@ -18,8 +18,9 @@ const redlock5 = "redlock-5 (5 masters)"
 // that let Redis judge an account's update (locks and updates build them).
 var singleStrategies = []backend.Strategy{
 	{Name: "single", Position: 0, SafetyRank: backend.RankOneMaster, Presets: append([]backend.Preset{backend.OpenLoopSweep}, everyPreset...),
-		Ladder:    &backend.Rung{Adds: "one Redis master; the lock dies with it"},
-		Synthetic: &backend.Synthetic{Attempt: 70 * time.Microsecond, RoundTrips: 1, Capacity: 40000, Topology: "single", Small: true, OpenLoop: backend.BothMatrix},
+		Ladder:       &backend.Rung{Adds: "one Redis master; the lock dies with it"},
+		Synthetic:    &backend.Synthetic{Attempt: 70 * time.Microsecond, RoundTrips: 1, Capacity: 40000, Topology: "single", Small: true, OpenLoop: backend.BothMatrix},
+		Capabilities: []backend.Capability{backend.BaselineCommand},
 		// lost-updates breaks one master's lock by a clock jump behind the lock's own fence.
 		Probes: []backend.Probe{{Fault: backend.ClockJumpFault, Scenario: "single-clock-skew", Lock: []string{"jump-forward"}, Mechanism: backend.MasterClockJump,
 			Fenced: &backend.DataProbe{Scenario: "lost-updates", Variants: []string{"clock-jump/single/lock/fenced"}, Measure: "stale_changes_applied"}}}},

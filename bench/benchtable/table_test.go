@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	_ "github.com/lockbench/lockbench/backends/redis" // declares which strategy sends the baseline's command
 )
 
 func TestParseBenchOutputKeepsHyphenatedStrategies(t *testing.T) {
@@ -58,7 +60,7 @@ func TestParseBenchOutputReadsAWholeGobenchRun(t *testing.T) {
 	var table bytes.Buffer
 	writeBenchTable(&table, rows)
 	if !strings.Contains(table.String(), "redis-benchmark SET NX PX, 64 connections: 57988 commands/s") ||
-		!strings.Contains(table.String(), "80655 commands/s = 1.39 x redis-benchmark") {
+		!strings.Contains(table.String(), "single, clients=64 keys=64:                80655 commands/s = 1.39 x redis-benchmark") {
 		t.Errorf("table lacks the baseline lines:\n%s", table.String())
 	}
 }
