@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/lockbench/lockbench/topologies/testenv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,7 @@ func TestSafetyBadProviderOrClockParamExitsTwo(t *testing.T) {
 
 // The embedded provider needs nothing installed: Kleppmann's sequence runs end to end.
 func TestSafetyKleppmannOnTheEmbeddedProvider(t *testing.T) {
+	testenv.NeedsServers(t)
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr bytes.Buffer
 	args := []string{"safety", "--scenario", "redlock-kleppmann", "--provider", "embedded", "--trials", "1", "--param", "ttl=300ms", "--param", "jump=150ms", "--out", out}

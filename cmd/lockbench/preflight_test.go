@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/lockbench/lockbench/topologies/testenv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -141,6 +142,7 @@ func TestPreflightCheckTellsPresentFromMissing(t *testing.T) {
 }
 
 func TestDoctorExitsZeroHere(t *testing.T) {
+	testenv.NeedsServers(t)
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"doctor"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d, want 0\n%s%s", code, stdout.String(), stderr.String())
@@ -150,6 +152,7 @@ func TestDoctorExitsZeroHere(t *testing.T) {
 }
 
 func TestDoctorWithoutZooKeeper(t *testing.T) {
+	testenv.NeedsServers(t)
 	hideZooKeeper(t)
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"doctor"}, strings.NewReader(""), &stdout, &stderr); code != 1 {

@@ -31,6 +31,7 @@ const DeploymentEnv = "LOCKBENCH_DEPLOYMENT"
 // RequireRedis returns the redis-server binary, or skips (fails under CI=true) without one.
 func RequireRedis(tb testing.TB) string {
 	tb.Helper()
+	NeedsServers(tb)
 	bin, err := redisadmin.FindRedisServer()
 	if err != nil {
 		MissingTool(tb, err)
@@ -58,6 +59,7 @@ func RequireSkewedRedis(tb testing.TB) error {
 // under CI=true) without it.
 func RequirePostgres(tb testing.TB) topologies.PostgresInstall {
 	tb.Helper()
+	NeedsServers(tb)
 	install, err := topologies.FindPostgres("")
 	if err != nil {
 		MissingTool(tb, err)
@@ -69,6 +71,7 @@ func RequirePostgres(tb testing.TB) topologies.PostgresInstall {
 // here, as its descriptor's requirement says: the test must have registered the store.
 func RequireServer(tb testing.TB, kind topologies.Kind) {
 	tb.Helper()
+	NeedsServers(tb)
 	shape, err := backend.Lookup(kind)
 	if err != nil {
 		tb.Fatal(err)
@@ -83,6 +86,7 @@ func RequireServer(tb testing.TB, kind topologies.Kind) {
 // under CI=true); a kind the chosen provider does not serve falls back to its default.
 func Provider(tb testing.TB, kind topologies.Kind) topologies.Provider {
 	tb.Helper()
+	NeedsServers(tb)
 	name := os.Getenv(ProviderEnv)
 	if name == "" {
 		p, err := topologies.DefaultProvider(kind)
@@ -137,6 +141,7 @@ func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 // $LOCKBENCH_PROVIDER says, and closes it when tb ends: for tests of one provider.
 func StartNamed(tb testing.TB, name string, spec topologies.Spec) topologies.Topology {
 	tb.Helper()
+	NeedsServers(tb)
 	provider, err := topologies.ProviderNamed(name)
 	if err != nil {
 		tb.Fatal(err)
@@ -159,6 +164,15 @@ func startWith(tb testing.TB, provider topologies.Provider, spec topologies.Spec
 		}
 	})
 	return topo
+}
+
+// NeedsServers skips tb under -short, the inner loop that runs pure code only: every
+// test that starts a server, a container or an embedded store says so through here.
+func NeedsServers(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("-short: this test starts servers")
+	}
 }
 
 // MissingTool skips (fails under CI=true) when a tool a test needs is not installed.

@@ -29,6 +29,7 @@ func TestHelperHoldProcessCluster(t *testing.T) {
 }
 
 func TestSignalOrKillOfTheOwnerStopsEveryMemberProcess(t *testing.T) {
+	testenv.NeedsServers(t)
 	testenv.OwnerDies(t, "TestHelperHoldProcessCluster", "LOCKBENCH_HELPER=hold-etcd-process", 3, "member", func(t *testing.T) {
 		startProcessCluster(t, topologies.Spec{Kind: etcd.Kind}).Close()
 	})

@@ -65,6 +65,7 @@ func TestDefaultProviderForEtcdIsOutOfProcess(t *testing.T) {
 // Each member is a process of its own (not this one), and the cluster serves every
 // behaviour the lock conformance suite asks of the etcd-3 strategy.
 func TestProcessClusterServesLockConformance(t *testing.T) {
+	testenv.NeedsServers(t)
 	c := startProcessCluster(t, topologies.Spec{Kind: etcd.Kind, Members: 3})
 	if c.Provider() != "etcd-process" {
 		t.Errorf("provider %q", c.Provider())

@@ -2,6 +2,7 @@ package clustercontainer_test
 
 import (
 	"bytes"
+	"github.com/lockbench/lockbench/topologies/testenv"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 // do: doctor's container section names it on the cluster's line (before, the provider's
 // own name matched no family, and the line was empty), and a run's preflight checks it.
 func TestDoctorAndPreflightAskAContainerClusterForTheEngine(t *testing.T) {
+	testenv.NeedsServers(t)
 	var out bytes.Buffer
 	preflight.Doctor(&out, nil)
 	section := out.String()

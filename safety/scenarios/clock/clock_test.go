@@ -23,6 +23,7 @@ import (
 // libfaketime and gcc (missing: skip, or fail under CI=true).
 func providerEnv(t *testing.T, provider string, params lab.Params) *lab.Env {
 	t.Helper()
+	testenv.NeedsServers(t)
 	if provider == "process" {
 		testenv.RequireSkewedRedis(t)
 	}
@@ -240,9 +241,6 @@ func TestSingleJumpBoundary(t *testing.T) {
 }
 
 func TestSentinelClockSkewProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("three failovers: about 20 s")
-	}
 	runClockScenario(t, "process", "sentinel-clock-skew", lab.Params{"ttl": "10s", "offset": "30s"})
 }
 

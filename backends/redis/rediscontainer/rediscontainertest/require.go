@@ -15,6 +15,7 @@ import (
 // CI=true): the image is pulled or built here, once, before the test times its start.
 func RequireEngine(tb testing.TB) {
 	tb.Helper()
+	testenv.NeedsServers(tb)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := (container.Provider{}).Available(ctx); err != nil {
