@@ -30,10 +30,19 @@ func (checkThenWriteLock) Params() []lab.Param {
 	return []lab.Param{
 		lab.OneStoreParam("strategies", "single", fitsCheckThenWrite, "the lock service: one Redis master that A asks about its key (GET, PTTL) and that numbers the fenced grants"),
 		lab.DurationParam("ttl", 100*time.Millisecond, 20*time.Millisecond, "A's TTL; A's pause ends in the last land of it"),
-		lab.DurationParam("land", 10*time.Millisecond, time.Millisecond, "A's check lands at a uniform random instant in the last land of its lease"),
+		lab.DurationParam("land", 10*time.Millisecond, time.Millisecond, "A's check lands at a uniform random instant in the last land of its lease (write=after-expiry: land before its end)"),
 		lab.DurationParam("gap", 5*time.Millisecond, 0, "the time between the check's answer and A's write (its own work, a context switch)"),
+		lab.ChoiceParam("write", writeAfterGap, []string{writeAfterGap, writeAfterExpiry},
+			"when A writes: after the gap (a rate: how often a valid answer was already wrong), or once B wrote "+
+				"(a pause forced between the answer and the write: a demonstration, whatever the machine's load)"),
 	}
 }
+
+// When A writes after its check said valid.
+const (
+	writeAfterGap    = "after-gap"
+	writeAfterExpiry = "after-expiry"
+)
 
 // fitsCheckThenWrite: A's check is GET or PTTL on the store's one master, which holds
 // the key; the fenced variants number grants with its INCR when the strategy has no fence.
@@ -69,17 +78,26 @@ func (s checkThenWriteLock) Run(ctx context.Context, env *lab.Env, p lab.Values)
 				results.Holds(results.StaleAccepted), results.Always(results.StaleRejected), results.Always(results.ExpiredAfterCheck)), how, true},
 		)
 	}
-	land, gap := p.Duration("land"), p.Duration("gap")
+	timing := checkTiming{ttl: p.Duration("ttl"), land: p.Duration("land"), gap: p.Duration("gap"),
+		forced: p.String("write") == writeAfterExpiry}
 	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v checkWriteVariant, t *lab.Trial) error {
-		return s.trial(ctx, store, topo, v, t, p.Duration("ttl"), land, gap)
+		return s.trial(ctx, store, topo, v, t, timing)
 	})
 	if err != nil {
 		return nil, err
 	}
 	for _, v := range rep.Variants {
-		noteCheckRate(v, land, gap)
+		if !timing.forced { // a forced write is wrong every time by construction: no rate
+			noteCheckRate(v, timing.land, timing.gap)
+		}
 	}
 	return rep, nil
+}
+
+// checkTiming is when A's check lands and when A writes after it.
+type checkTiming struct {
+	ttl, land, gap time.Duration
+	forced         bool // A writes only once B wrote, not after the gap
 }
 
 // noteCheckRate says how often a check that said valid was already wrong at the
@@ -99,7 +117,9 @@ func noteCheckRate(v *results.Variant, land, gap time.Duration) {
 	}
 }
 
-func (s checkThenWriteLock) trial(ctx context.Context, store lab.Store, topo topologies.Topology, v checkWriteVariant, t *lab.Trial, ttl, land, gap time.Duration) error {
+func (s checkThenWriteLock) trial(ctx context.Context, store lab.Store, topo topologies.Topology, v checkWriteVariant,
+	t *lab.Trial, timing checkTiming) error {
+	ttl, land, gap := timing.ttl, timing.land, timing.gap
 	ctx, cancel := context.WithTimeout(ctx, 20*ttl+10*time.Second)
 	defer cancel()
 	addr := topo.Masters()[0].Addr()
@@ -147,6 +167,9 @@ func (s checkThenWriteLock) trial(ctx context.Context, store lab.Store, topo top
 	}
 
 	lands := time.Duration(t.Rand.Int64N(int64(land) + 1))
+	if timing.forced { // where the check lands changes nothing then: as early as land allows
+		lands = land
+	}
 	pause := time.Until(leaseA.ValidUntil) - lands
 	t.Input("check_before_end_ms", lab.Millis(lands))
 	if pause <= 0 {
@@ -170,7 +193,11 @@ func (s checkThenWriteLock) trial(ctx context.Context, store lab.Store, topo top
 		return finish(lab.NoFault("A's check (%s) said the lock was gone, %v before its lease's end: A would not write", v.check, leaseA.ValidUntil.Sub(answered)))
 	}
 	t.Input("check_said_valid", 1)
-	_ = lab.Sleep(ctx, gap) // A's own work between the answer and the write
+	if timing.forced {
+		gap = waitForB(ctx, bWrote, 20*ttl)
+	} else {
+		_ = lab.Sleep(ctx, gap) // A's own work between the answer and the write
+	}
 	seen, err := redisadmin.ReadKey(ctx, addr, t.Key)
 	if err != nil {
 		return finish(lab.Failed("observe", err))
@@ -197,4 +224,16 @@ func (s checkThenWriteLock) trial(ctx context.Context, store lab.Store, topo top
 		v.check, leaseA.ValidUntil.Sub(answered).Round(time.Microsecond), left, gap, holder)
 	_ = a.Release(ctx, leaseA)
 	return finish(nil)
+}
+
+// waitForB holds A after its check until B wrote (or limit passed) and returns how long:
+// the pause between the answer and the write, forced so that no scheduler decides it.
+func waitForB(ctx context.Context, bWrote <-chan struct{}, limit time.Duration) time.Duration {
+	start := time.Now()
+	select {
+	case <-bWrote:
+	case <-time.After(limit):
+	case <-ctx.Done():
+	}
+	return time.Since(start)
 }

@@ -7,13 +7,29 @@ import (
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 )
 
-// TestCheckThenWriteLock: a check that said valid just before the lease ended was
-// wrong at the write, every judged time: the unfenced resource takes the stale write,
-// the fenced one refuses it. The checks land within the gap of the lease's end, so
-// that nearly every trial is judged; on a loaded machine a check's own round trip can
-// land after the end (fault not produced), so each variant gets 8 chances (about 0.1 s each).
+// TestCheckThenWriteLock: a check that said valid before the lease ended was wrong at
+// the write, every judged time: the unfenced resource takes the stale write, the fenced
+// one refuses it. A writes only once B wrote (write=after-expiry), and its check lands
+// 500 ms before the end of a 1 s lease: only a stall of half a second could make the
+// check say "gone" (fault not produced), so the machine's load does not decide a trial.
 func TestCheckThenWriteLock(t *testing.T) {
-	labtest.RunScenario(t, "check-then-write-lock", 8, lab.Params{"land": "4ms"})
+	labtest.RunScenario(t, "check-then-write-lock", 3, lab.Params{"ttl": "1s", "land": "500ms", "write": "after-expiry"})
+}
+
+// The rate form (write=after-gap) is the scenario's default; a bad write mode is refused.
+func TestCheckThenWriteRefusesAnUnknownWriteMode(t *testing.T) {
+	var write lab.Param
+	for _, p := range (checkThenWriteLock{}).Params() {
+		if p.Name == "write" {
+			write = p
+		}
+	}
+	if write.Default != writeAfterGap {
+		t.Fatalf("write defaults to %q, want %q", write.Default, writeAfterGap)
+	}
+	if _, why := write.Parse("sometime"); why == "" {
+		t.Error("write=sometime taken")
+	}
 }
 
 // check-then-write-lock runs on one Redis master whatever the strategy is called, by
