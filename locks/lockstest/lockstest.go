@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // AcquireEventually retries one attempt at a time until granted. Refusals are always
@@ -62,13 +63,14 @@ func CountUnderLock(t testing.TB, l locks.Locker, workers, increments int) (coun
 	defer cancel()
 	var counter lostUpdateCounter
 	var ran atomic.Int64
+	key := testenv.Key(t, "counter")
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := 0; i < increments; i++ {
-				lease := AcquireEventually(ctx, t, l, "counter", counterTTL, false)
+				lease := AcquireEventually(ctx, t, l, key, counterTTL, false)
 				if lease.Token == "" {
 					return
 				}
@@ -109,7 +111,8 @@ func Conformance(t *testing.T, l locks.Locker, workers, increments int) {
 	})
 
 	t.Run("another owner's token cannot release or extend", func(t *testing.T) {
-		lease, err := l.Acquire(ctx, "owned", 10*time.Second)
+		owned := testenv.Key(t, "owned")
+		lease, err := l.Acquire(ctx, owned, 10*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +127,7 @@ func Conformance(t *testing.T, l locks.Locker, workers, increments int) {
 		if _, err := l.Extend(ctx, foreign, time.Minute); !errors.Is(err, locks.ErrNotHeld) {
 			t.Errorf("extend with a foreign token: %v, want ErrNotHeld", err)
 		}
-		if _, err := l.Acquire(ctx, "owned", time.Second); !errors.Is(err, locks.ErrNotAcquired) {
+		if _, err := l.Acquire(ctx, owned, time.Second); !errors.Is(err, locks.ErrNotAcquired) {
 			t.Errorf("acquire after a foreign release: %v, want ErrNotAcquired", err)
 		}
 		time.Sleep(10 * time.Millisecond) // so that an extension visibly moves the deadline
@@ -146,16 +149,17 @@ func Conformance(t *testing.T, l locks.Locker, workers, increments int) {
 	})
 
 	t.Run("an expired TTL frees the lock", func(t *testing.T) {
-		first, err := l.Acquire(ctx, "expiring", time.Second)
+		expiring := testenv.Key(t, "expiring")
+		first, err := l.Acquire(ctx, expiring, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := l.Acquire(ctx, "expiring", time.Second); !errors.Is(err, locks.ErrNotAcquired) {
+		if _, err := l.Acquire(ctx, expiring, time.Second); !errors.Is(err, locks.ErrNotAcquired) {
 			t.Fatalf("second acquire before expiry: %v, want ErrNotAcquired", err)
 		}
 		waitCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		defer cancel()
-		next := AcquireEventually(waitCtx, t, l, "expiring", time.Second, false)
+		next := AcquireEventually(waitCtx, t, l, expiring, time.Second, false)
 		if next.HasFence && next.Fence <= first.Fence {
 			t.Errorf("fence after expiry %d, not above the expired holder's %d", next.Fence, first.Fence)
 		}
@@ -166,7 +170,7 @@ func Conformance(t *testing.T, l locks.Locker, workers, increments int) {
 
 	t.Run("bad ttl is refused", func(t *testing.T) {
 		for _, ttl := range []time.Duration{0, -time.Second} {
-			if _, err := l.Acquire(ctx, "k", ttl); err == nil {
+			if _, err := l.Acquire(ctx, testenv.Key(t, "k"), ttl); err == nil {
 				t.Errorf("acquire with ttl %v succeeded", ttl)
 			}
 		}

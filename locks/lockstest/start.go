@@ -40,21 +40,38 @@ func StartStrategyAs[T topologies.Topology](t *testing.T, name string) (locks.Lo
 	return l, topo.(T)
 }
 
-// EachStrategy runs test as a subtest on every strategy of names, each over its own
-// topology (a T) with default options.
+// EachStrategy runs test as a subtest on every strategy of names, in parallel, each
+// over its own topology (a T) with default options: test may fault it.
 func EachStrategy[T topologies.Topology](t *testing.T, names []string, test func(t *testing.T, name string, l locks.Locker, topo T)) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			l, topo := StartStrategyAs[T](t, name)
 			test(t, name, l, topo)
 		})
 	}
 }
 
+// SharedStrategy is the strategy's locker over the package's shared topology for it
+// (testenv.Shared): for tests that do not fault the servers, on keys of their own.
+func SharedStrategy(t *testing.T, name string, opts locks.Options) (locks.Locker, topologies.Topology) {
+	t.Helper()
+	spec, err := locks.TopologyFor(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo := testenv.Shared(t, spec)
+	return NewLocker(t, name, topo, opts), topo
+}
+
 // ConformanceOf runs Conformance (8 workers, 15 increments each) on every strategy of
-// names, each over its own topology with default options.
+// names, in parallel, each on the package's shared topology for it with default options.
 func ConformanceOf(t *testing.T, names ...string) {
-	EachStrategy(t, names, func(t *testing.T, _ string, l locks.Locker, _ topologies.Topology) {
-		Conformance(t, l, 8, 15)
-	})
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			l, _ := SharedStrategy(t, name, locks.Options{})
+			Conformance(t, l, 8, 15)
+		})
+	}
 }

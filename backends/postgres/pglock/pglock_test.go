@@ -27,28 +27,37 @@ func TestPostgresStrategies(t *testing.T) { lockstest.ConformanceOf(t, strategie
 // TestTwoLockersExcludeEachOther: two lockers on one server (two programs, say) see
 // each other's locks, and fences keep increasing from one to the other.
 func TestTwoLockersExcludeEachOther(t *testing.T) {
-	lockstest.EachStrategy(t, strategies, func(t *testing.T, name string, a locks.Locker, server *pgtopo.Server) {
-		b := newLocker(t, name, server)
-		ctx := context.Background()
-		lease, err := a.Acquire(ctx, "shared", 10*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := b.Acquire(ctx, "shared", 10*time.Second); !errors.Is(err, locks.ErrNotAcquired) {
-			t.Errorf("second locker on a held key: %v, want ErrNotAcquired", err)
-		}
-		if err := a.Release(ctx, lease); err != nil {
-			t.Fatal(err)
-		}
-		next, err := b.Acquire(ctx, "shared", 10*time.Second)
-		if err != nil {
-			t.Fatalf("second locker after release: %v", err)
-		}
-		if next.Fence <= lease.Fence {
-			t.Errorf("fence %d after %d: not increasing", next.Fence, lease.Fence)
-		}
-		b.Release(ctx, next)
-	})
+	for _, name := range strategies {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			a, server := lockstest.SharedStrategy(t, name, locks.Options{})
+			twoLockersExcludeEachOther(t, name, a, server)
+		})
+	}
+}
+
+func twoLockersExcludeEachOther(t *testing.T, name string, a locks.Locker, server topologies.Topology) {
+	b := newLocker(t, name, server)
+	ctx := context.Background()
+	shared := testenv.Key(t, "shared")
+	lease, err := a.Acquire(ctx, shared, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Acquire(ctx, shared, 10*time.Second); !errors.Is(err, locks.ErrNotAcquired) {
+		t.Errorf("second locker on a held key: %v, want ErrNotAcquired", err)
+	}
+	if err := a.Release(ctx, lease); err != nil {
+		t.Fatal(err)
+	}
+	next, err := b.Acquire(ctx, shared, 10*time.Second)
+	if err != nil {
+		t.Fatalf("second locker after release: %v", err)
+	}
+	if next.Fence <= lease.Fence {
+		t.Errorf("fence %d after %d: not increasing", next.Fence, lease.Fence)
+	}
+	b.Release(ctx, next)
 }
 
 // TestPausedServerFailsAcquireWithAnError: a server that answers nothing is a fault,

@@ -21,10 +21,12 @@ func startStrategy(t *testing.T, name string, opts locks.Options) (locks.Locker,
 func TestStrategies(t *testing.T) {
 	for _, name := range locks.Strategies() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			// WAIT's default 100 ms and redsync's per-node bound (TTL x 0.05: 50 ms at a
 			// 1 s TTL) are speed bounds; on a loaded shared machine under the race detector
 			// a replica or a node can take longer, which is not what conformance tests.
-			l, _ := startStrategy(t, name, locks.Options{Wait: locks.WaitOptions{Timeout: 5 * time.Second}, Redlock: locks.RedlockOptions{TimeoutFactor: 0.5}})
+			opts := locks.Options{Wait: locks.WaitOptions{Timeout: 5 * time.Second}, Redlock: locks.RedlockOptions{TimeoutFactor: 0.5}}
+			l, _ := lockstest.SharedStrategy(t, name, opts)
 			lockstest.Conformance(t, l, 8, 25)
 		})
 	}
