@@ -14,13 +14,14 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden ADRs in testdata/")
 
 // generate writes the ADR of a workload over the synthetic folders, returning it
-// with the temp root replaced by ROOT so that the golden file is stable.
+// with the temp root replaced by ROOT so that the golden file is stable. The ADR sits
+// beside its folders, as --measure writes it, so that its links to them are checked.
 func generate(t *testing.T, file string) (string, string) {
 	t.Helper()
 	bench, safety := adrtest.Folders(t)
-	out := filepath.Join(filepath.Dir(bench), "adr", "adr.md")
+	out := filepath.Join(filepath.Dir(bench), "adr.md")
 	if _, err := Generate(Request{Workload: file, Results: []string{bench, safety}, Out: out, Date: "2026-12-01",
-		Command: "lockbench adr --workload " + file + " --results bench,safety --out adr/adr.md"}); err != nil {
+		Command: "lockbench adr --workload " + file + " --results bench,safety --out adr.md"}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(out)
