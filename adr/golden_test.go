@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/internal/doclinks"
 	"github.com/lockbench/lockbench/internal/golden"
 )
 
@@ -39,6 +40,7 @@ func TestGoldenADRFromSyntheticResults(t *testing.T) {
 				os.CopyFS(filepath.Join(keep, name), os.DirFS(dir))
 			}
 			golden.Check(t, filepath.Join("testdata", name+".golden.md"), got, *update, "adr")
+			checkLinks(t, dir)
 			for _, f := range []string{"adr-cost-vs-violations", "adr-heat-failover-loss", "adr-heat-redlock-clock-jump", "adr-model-quorum-redlock"} {
 				for _, ext := range []string{".png", ".svg"} {
 					if _, err := os.Stat(filepath.Join(dir, "figures", f+ext)); err != nil {
@@ -47,5 +49,17 @@ func TestGoldenADRFromSyntheticResults(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkLinks fails on each relative link of the ADR written in dir that leads nowhere.
+func checkLinks(t *testing.T, dir string) {
+	t.Helper()
+	broken, err := doclinks.Check(dir, []string{"adr.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range broken {
+		t.Error(b)
 	}
 }
