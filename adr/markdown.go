@@ -477,10 +477,11 @@ func writeReasons(b *strings.Builder, d *Decision) {
 func writeMore(b *strings.Builder, d *Decision, meta Meta) {
 	b.WriteString("## More Information\n\n")
 	for _, dir := range d.Inputs.BenchDirs {
-		fmt.Fprintf(b, "* Benchmark results: [%s](%s) (`lockbench run`; its report.md has every cell).\n", dir, rel(meta.OutDir, dir))
+		fmt.Fprintf(b, "* Benchmark results: %s (`lockbench run`; its report.md has every cell).\n", folderRef(meta.OutDir, dir))
 	}
 	for _, dir := range d.Inputs.SafetyDirs {
-		fmt.Fprintf(b, "* Safety results: [%s](%s) (`lockbench safety`; results.md has every variant and its trials).\n", dir, rel(meta.OutDir, dir))
+		fmt.Fprintf(b, "* Safety results: %s (`lockbench safety`; results.md has every variant and its trials).\n",
+			folderRef(meta.OutDir, dir))
 	}
 	for _, f := range meta.Figures {
 		fmt.Fprintf(b, "\n![%s](%s)\n\n%s\n", f.Name, f.File, f.Caption)
@@ -488,12 +489,27 @@ func writeMore(b *strings.Builder, d *Decision, meta Meta) {
 	b.WriteString("\nHow each number is computed, and what the ADR cannot see: docs/adr.md of lockbench.\n")
 }
 
-// rel is dir relative to the ADR's folder, as a link; dir itself when that fails.
-func rel(from, dir string) string {
-	if r, err := filepath.Rel(from, dir); err == nil {
-		return filepath.ToSlash(r)
+// folderRef names a results folder: a link when it lies inside the ADR's folder, else its
+// path alone, since the record's folder is what gets copied or shipped and a link out of it breaks.
+func folderRef(adrDir, dir string) string {
+	if r, ok := relInside(adrDir, dir); ok {
+		return fmt.Sprintf("[%s](%s)", dir, r)
 	}
-	return dir
+	return fmt.Sprintf("`%s`, outside this record's folder", dir)
+}
+
+// relInside is dir relative to from, as a link, when dir lies at or below from.
+func relInside(from, dir string) (string, bool) {
+	absFrom, errFrom := filepath.Abs(from)
+	absDir, errDir := filepath.Abs(dir)
+	if errFrom != nil || errDir != nil {
+		return "", false
+	}
+	r, err := filepath.Rel(absFrom, absDir)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
 }
 
 // zeroRateText is what the results say of a fault the workload rates 0 a year.

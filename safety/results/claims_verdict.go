@@ -19,6 +19,10 @@ const (
 // Alpha is the family-wise level of every test of a claim.
 const Alpha = 0.05
 
+// MinJudged is the fewest judged trials a hypothesis takes from each variant it names:
+// it is the ADR's plan for a forced interleaving (k of k in 3 runs shows it is forced).
+const MinJudged = 3
+
 // CheckResult is one check judged on the reports: its verdict and what it saw.
 type CheckResult struct {
 	Check   Check
@@ -65,14 +69,61 @@ func (c WriteupClaim) judgeCheck(reports []*Report, ch Check) CheckResult {
 	}
 	switch ch.Kind {
 	case InEvery, InNone:
-		return c.demonstration(ch, vs)
+		r = c.demonstration(ch, vs)
 	case Occurs:
-		return c.occurs(ch, vs)
+		r = c.occurs(ch, vs)
 	case Fewer:
-		return c.fewer(reports, ch, vs)
+		r = c.fewer(reports, ch, vs)
+	default:
+		r.Verdict, r.Why = NotShown, "unknown check kind "+string(ch.Kind)
 	}
-	r.Verdict, r.Why = NotShown, "unknown check kind "+string(ch.Kind)
+	return withShortfall(r, c.shortfall(reports, ch))
+}
+
+// withShortfall makes a verdict that lacks a named variant, or its trials, not shown,
+// saying which; a counter-example still contradicts, as one judged trial proves it.
+func withShortfall(r CheckResult, short []string) CheckResult {
+	if len(short) == 0 || r.Verdict == Contradicted {
+		return r
+	}
+	why := strings.Join(short, "; ")
+	if r.Verdict == NotShown && r.Why != "" {
+		why += "; " + r.Why
+	}
+	r.Verdict, r.Why = NotShown, why
 	return r
+}
+
+// shortfall names each pattern of the check that no variant answered, and each named
+// variant judged fewer than MinJudged times. An occurs check needs no count: one judged
+// break carries its proof.
+func (c WriteupClaim) shortfall(reports []*Report, ch Check) []string {
+	patterns := ch.Variants
+	if ch.Kind == Fewer {
+		patterns = append(append([]string{}, ch.Variants...), ch.Than...)
+	}
+	var notRun, few []string
+	for _, p := range patterns {
+		if len(c.matching(reports, []string{p})) == 0 {
+			notRun = append(notRun, p)
+		}
+	}
+	for _, v := range c.matching(reports, patterns) {
+		switch {
+		case v.Tally.Trials == 0:
+			notRun = append(notRun, v.Name)
+		case ch.Kind != Occurs && v.Tally.Judged < MinJudged:
+			few = append(few, fmt.Sprintf("%s %d", v.Name, v.Tally.Judged))
+		}
+	}
+	var out []string
+	if len(notRun) > 0 {
+		out = append(out, "not run: "+strings.Join(notRun, ", "))
+	}
+	if len(few) > 0 {
+		out = append(out, fmt.Sprintf("judged fewer than %d times: %s", MinJudged, strings.Join(few, ", ")))
+	}
+	return out
 }
 
 // unmeasured names the variants that do not count the claim's measure: a measure a
@@ -94,26 +145,20 @@ func (c WriteupClaim) unmeasured(vs []*Variant) []string {
 // demonstration: a forced interleaving breaks in every judged trial, or in none.
 func (c WriteupClaim) demonstration(ch Check, vs []*Variant) CheckResult {
 	r := CheckResult{Check: ch, Verdict: Supported}
-	var seen, against, unjudged []string
+	var seen, against []string // a variant short of judged trials is the shortfall's to name
 	for _, v := range vs {
 		k, n := v.Tally.Broke[c.By], v.Tally.Judged
 		seen = append(seen, fmt.Sprintf("%s %d/%d (of %d run)", v.Name, k, n, v.Tally.Trials))
 		if k == 0 && n > 0 { // none seen is not none: the interval stays
 			seen[len(seen)-1] = fmt.Sprintf("%s 0/%d (%s; of %d run)", v.Name, n, neverSpan(n, v.Stopping != ""), v.Tally.Trials)
 		}
-		switch {
-		case n == 0:
-			unjudged = append(unjudged, v.Name)
-		case ch.Kind == InEvery && k < n, ch.Kind == InNone && k > 0:
+		if ch.Kind == InEvery && k < n || ch.Kind == InNone && k > 0 {
 			against = append(against, v.Name)
 		}
 	}
 	r.Seen = "demonstration, " + string(ch.Kind) + ": " + strings.Join(seen, ", ")
-	switch {
-	case len(against) > 0:
+	if len(against) > 0 {
 		r.Verdict, r.Why = Contradicted, counterExample[ch.Kind]+strings.Join(against, ", ")
-	case len(unjudged) > 0:
-		r.Verdict, r.Why = NotShown, "no judged trial: "+strings.Join(unjudged, ", ")
 	}
 	return r
 }
