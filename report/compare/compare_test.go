@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	moremath "github.com/aclements/go-moremath/stats"
+
 	"github.com/lockbench/lockbench/report/synth"
 	"github.com/lockbench/lockbench/resultsdir"
 )
@@ -43,25 +45,30 @@ func TestMannWhitneyMatchesHandCountedCases(t *testing.T) {
 	}
 }
 
+// At the largest samples with ties that benchmath counts exactly (25 a side), its
+// normal approximation must agree with the exact count: above them it is all there is.
 func TestExactAndNormalPValuesAgreeAtTheLimit(t *testing.T) {
+	n := moremath.MannWhitneyTiesExactLimit
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 20; trial++ {
-		x, y := make([]float64, 30), make([]float64, 30)
+		x, y := make([]float64, n), make([]float64, n)
 		for i := range x {
 			x[i], y[i] = math.Round(10*rng.NormFloat64()), math.Round(10*rng.NormFloat64()+3) // ties on purpose
 		}
-		ranks, fromX := doubledRanks(x, y)
-		w := 0
-		for i, r := range ranks {
-			if fromX[i] {
-				w += r
-			}
-		}
-		exact, normal := exactP(ranks, 30, w), normalP(ranks, 30, 30, w)
+		exact, normal := mannWhitneyP(x, y), normalApproximationP(t, x, y)
 		if math.Abs(exact-normal) > 0.02 {
 			t.Errorf("trial %d: exact p %.4f, normal approximation %.4f", trial, exact, normal)
 		}
 	}
+}
+
+// normalApproximationP is mannWhitneyP with moremath's exact limits lowered to none.
+func normalApproximationP(t *testing.T, x, y []float64) float64 {
+	t.Helper()
+	exact, exactTies := moremath.MannWhitneyExactLimit, moremath.MannWhitneyTiesExactLimit
+	defer func() { moremath.MannWhitneyExactLimit, moremath.MannWhitneyTiesExactLimit = exact, exactTies }()
+	moremath.MannWhitneyExactLimit, moremath.MannWhitneyTiesExactLimit = 0, 0
+	return mannWhitneyP(x, y)
 }
 
 func TestSmallestPSaysWhenAlphaIsOutOfReach(t *testing.T) {
