@@ -60,7 +60,8 @@ func TestMannWhitneyPKeepsTheHandWrittenValues(t *testing.T) {
 			tolerance = 0.35
 		}
 		if math.Abs(got/c.handWritten-1) > tolerance {
-			t.Errorf("%s: p %.17g, the hand-written test gave %.17g: beyond a relative %g", c.name, got, c.handWritten, tolerance)
+			t.Errorf("%s: p %.17g, the hand-written test gave %.17g: beyond a relative %g",
+				c.name, got, c.handWritten, tolerance)
 		}
 	}
 }
