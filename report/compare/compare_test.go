@@ -158,14 +158,14 @@ func metricKind(metric string) string {
 }
 
 // TestAATheSameSourceTwiceIsNoise is the A/A test: a stationary synthetic source
-// measured twice, over 30 pairs of seeds (900 cells a metric; 200 pairs and 6000
+// measured twice, over 20 pairs of seeds (600 cells a metric; 200 pairs and 6000
 // cells under -long), must read ~ in at least 95% of cells at alpha 0.05. A level-0.05
 // test flags at most 5% of figures in expectation (4.3% at 10+10 without ties, nearer
 // 5% with the ties of HdrHistogram values), so each metric's share flagged may exceed
 // 5% only by its sampling error (2.5 standard errors), while the share over all
 // figures must be at least 95%.
 func TestAATheSameSourceTwiceIsNoise(t *testing.T) {
-	shares := verdictShares(tableSize(200, 30), 1, synth.Options{Small: true, Stationary: true})
+	shares := verdictShares(tableSize(200, 20), 1, synth.Options{Small: true, Stationary: true})
 	for _, m := range []string{"p50", "p99", "rate", "all"} {
 		s := shares[m]
 		flagged := s[Worse] + s[Better]

@@ -13,7 +13,7 @@ import (
 )
 
 // gatePairs is how many synthetic A/A pairs each gate test compares: 200 under -long.
-func gatePairs() int { return tableSize(200, 30) }
+func gatePairs() int { return tableSize(200, 20) }
 
 // slowedCell is the one cell the power test slows: a closed-loop cell whose median
 // is tested like any other.
