@@ -18,7 +18,10 @@ deps:
 build:
 	$(GO) build -trimpath -o lockbench ./cmd/lockbench
 
+# go.mod and go.sum must be what `go mod tidy` writes: -diff prints what it would
+# change and fails, so a stale `// indirect` or a missing sum fails make test here.
 vet:
+	$(GO) mod tidy -diff
 	$(GO) vet ./...
 
 # The inner loop: every pure test, no server started (testenv.NeedsServers skips the rest).

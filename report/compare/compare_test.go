@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	moremath "github.com/aclements/go-moremath/stats"
+
 	"github.com/lockbench/lockbench/report/synth"
 	"github.com/lockbench/lockbench/resultsdir"
 )
@@ -43,25 +45,30 @@ func TestMannWhitneyMatchesHandCountedCases(t *testing.T) {
 	}
 }
 
+// At the largest samples with ties that benchmath counts exactly (25 a side), its
+// normal approximation must agree with the exact count: above them it is all there is.
 func TestExactAndNormalPValuesAgreeAtTheLimit(t *testing.T) {
+	n := moremath.MannWhitneyTiesExactLimit
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 20; trial++ {
-		x, y := make([]float64, 30), make([]float64, 30)
+		x, y := make([]float64, n), make([]float64, n)
 		for i := range x {
 			x[i], y[i] = math.Round(10*rng.NormFloat64()), math.Round(10*rng.NormFloat64()+3) // ties on purpose
 		}
-		ranks, fromX := doubledRanks(x, y)
-		w := 0
-		for i, r := range ranks {
-			if fromX[i] {
-				w += r
-			}
-		}
-		exact, normal := exactP(ranks, 30, w), normalP(ranks, 30, 30, w)
+		exact, normal := mannWhitneyP(x, y), normalApproximationP(t, x, y)
 		if math.Abs(exact-normal) > 0.02 {
 			t.Errorf("trial %d: exact p %.4f, normal approximation %.4f", trial, exact, normal)
 		}
 	}
+}
+
+// normalApproximationP is mannWhitneyP with moremath's exact limits lowered to none.
+func normalApproximationP(t *testing.T, x, y []float64) float64 {
+	t.Helper()
+	exact, exactTies := moremath.MannWhitneyExactLimit, moremath.MannWhitneyTiesExactLimit
+	defer func() { moremath.MannWhitneyExactLimit, moremath.MannWhitneyTiesExactLimit = exact, exactTies }()
+	moremath.MannWhitneyExactLimit, moremath.MannWhitneyTiesExactLimit = 0, 0
+	return mannWhitneyP(x, y)
 }
 
 func TestSmallestPSaysWhenAlphaIsOutOfReach(t *testing.T) {
@@ -116,7 +123,7 @@ func verdictShares(trials int, slowdown float64, o synth.Options) map[string]map
 			defer func() { <-sem; wg.Done() }()
 			a, b := o, o
 			a.Seed, b.Seed, b.Slowdown = uint64(2*i+2), uint64(2*i+3), slowdown
-			results[i] = Compare([]*resultsdir.Run{synth.Generate(a)}, []*resultsdir.Run{synth.Generate(b)}, Options{})
+			results[i] = Compare([]*resultsdir.Run{generated(a)}, []*resultsdir.Run{generated(b)}, Options{})
 		}(i)
 	}
 	wg.Wait()
@@ -151,13 +158,14 @@ func metricKind(metric string) string {
 }
 
 // TestAATheSameSourceTwiceIsNoise is the A/A test: a stationary synthetic source
-// measured twice, over 200 pairs of seeds (6000 cells a metric), must read ~ in at
-// least 95% of cells at alpha 0.05. A level-0.05 test flags at most 5% of figures in
-// expectation (4.3% at 10+10 without ties, nearer 5% with the ties of HdrHistogram
-// values), so each metric's share flagged may exceed 5% only by its sampling error
-// (2.5 standard errors), while the share over all figures must be at least 95%.
+// measured twice, over 20 pairs of seeds (600 cells a metric; 200 pairs and 6000
+// cells under -long), must read ~ in at least 95% of cells at alpha 0.05. A level-0.05
+// test flags at most 5% of figures in expectation (4.3% at 10+10 without ties, nearer
+// 5% with the ties of HdrHistogram values), so each metric's share flagged may exceed
+// 5% only by its sampling error (2.5 standard errors), while the share over all
+// figures must be at least 95%.
 func TestAATheSameSourceTwiceIsNoise(t *testing.T) {
-	shares := verdictShares(200, 1, synth.Options{Small: true, Stationary: true})
+	shares := verdictShares(tableSize(200, 20), 1, synth.Options{Small: true, Stationary: true})
 	for _, m := range []string{"p50", "p99", "rate", "all"} {
 		s := shares[m]
 		flagged := s[Worse] + s[Better]
@@ -174,7 +182,7 @@ func TestAATheSameSourceTwiceIsNoise(t *testing.T) {
 // TestTenPercentSlowdownIsFoundWorse is the other half: the same source slowed by 10%
 // must be found worse in at least 95% of trials at the default 10 intervals.
 func TestTenPercentSlowdownIsFoundWorse(t *testing.T) {
-	shares := verdictShares(30, 1.1, synth.Options{Small: true, Stationary: true})
+	shares := verdictShares(tableSize(30, 10), 1.1, synth.Options{Small: true, Stationary: true})
 	for m, s := range shares {
 		t.Logf("%s: %.1f%% worse, %.1f%% ~", m, 100*s[Worse], 100*s[Noise])
 	}
@@ -240,7 +248,7 @@ func TestRepeatsAbsorbDriftThatIntervalsCannotSee(t *testing.T) {
 	// off): a drift between runs that one run's intervals cannot show. With five
 	// repeats a side the drift is part of the samples and stays within alpha.
 	flagged, rows := 0, 0
-	for seed := uint64(1); seed <= 30; seed++ {
+	for seed := uint64(1); seed <= uint64(tableSize(30, 6)); seed++ {
 		a := synth.Generate(synth.Options{Small: true, Seed: 2 * seed, Repeats: 5, Samples: 300})
 		b := synth.Generate(synth.Options{Small: true, Seed: 2*seed + 1, Repeats: 5, Samples: 300})
 		for _, r := range Compare([]*resultsdir.Run{a}, []*resultsdir.Run{b}, Options{}).Rows {

@@ -12,8 +12,8 @@ import (
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
-// gatePairs is how many synthetic A/A pairs each gate test compares.
-const gatePairs = 200
+// gatePairs is how many synthetic A/A pairs each gate test compares: 200 under -long.
+func gatePairs() int { return tableSize(200, 20) }
 
 // slowedCell is the one cell the power test slows: a closed-loop cell whose median
 // is tested like any other.
@@ -35,7 +35,7 @@ func comparePairs(pairs int, a, b synth.Options, opts ...Options) [][]Result {
 			defer func() { <-sem; wg.Done() }()
 			x, y := a, b
 			x.Seed, y.Seed = uint64(2*i+1000), uint64(2*i+1001)
-			old, new := []*resultsdir.Run{synth.Generate(x)}, []*resultsdir.Run{synth.Generate(y)}
+			old, new := []*resultsdir.Run{generated(x)}, []*resultsdir.Run{generated(y)}
 			for k, o := range opts {
 				results[k][i] = Compare(old, new, o)
 			}
@@ -90,18 +90,20 @@ var oneRunASide = synth.Options{Small: true, Stationary: true, RunSpread: 0.05, 
 var tenRepeats = synth.Options{Small: true, Stationary: true, RunSpread: 0.02, Repeats: 10, Samples: 500, NoIntervals: true}
 
 func TestGateOnOneRunASideRarelyFailsAnAAPair(t *testing.T) {
-	opts := DefaultOptions()
-	results := comparePairs(gatePairs, oneRunASide, oneRunASide, opts)[0]
+	opts, pairs := DefaultOptions(), gatePairs()
+	results := comparePairs(pairs, oneRunASide, oneRunASide, opts)[0]
 	checkFigures(t, results, 90)
 	failed, before := gateFailures(results), uncorrectedFailures(results, opts)
-	t.Logf("one run a side: %d of %d A/A gates fail; %d would fail testing each figure at alpha on intervals alone", failed, gatePairs, before)
-	if failed > gatePairs/20 {
-		t.Errorf("%d of %d A/A gate decisions failed, want at most 5%%", failed, gatePairs)
+	t.Logf("one run a side: %d of %d A/A gates fail; %d would fail testing each figure at alpha on intervals alone",
+		failed, pairs, before)
+	if failed > pairs/20 {
+		t.Errorf("%d of %d A/A gate decisions failed, want at most 5%%", failed, pairs)
 	}
 	// The data must carry what the old gate could not see: a run effect that intervals
 	// call significant. Else this test would pass for want of noise.
-	if before < gatePairs/2 {
-		t.Errorf("only %d of %d A/A pairs fail the uncorrected interval gate: the synthetic run effect is too weak to test the gate", before, gatePairs)
+	if before < pairs/2 {
+		t.Errorf("only %d of %d A/A pairs fail the uncorrected interval gate: "+
+			"the synthetic run effect is too weak to test the gate", before, pairs)
 	}
 	for _, r := range results[0].Rows {
 		wantNoise, wantAllowance := NoiseUnmeasured, DefaultRunAllowance
@@ -122,14 +124,15 @@ func bothCorrections() []Options {
 }
 
 func TestGateOnRepeatsRarelyFailsAnAAPair(t *testing.T) {
-	each := bothCorrections()
-	for k, results := range comparePairs(gatePairs, tenRepeats, tenRepeats, each...) {
+	each, pairs := bothCorrections(), gatePairs()
+	for k, results := range comparePairs(pairs, tenRepeats, tenRepeats, each...) {
 		opts, correction := each[k], each[k].Correction
 		checkFigures(t, results, 90)
 		failed := gateFailures(results)
-		t.Logf("%s, 10 repeats a side: %d of %d A/A gates fail; %d uncorrected", correction, failed, gatePairs, uncorrectedFailures(results, opts))
-		if failed > gatePairs/20 {
-			t.Errorf("%s: %d of %d A/A gate decisions failed, want at most 5%%", correction, failed, gatePairs)
+		t.Logf("%s, 10 repeats a side: %d of %d A/A gates fail; %d uncorrected",
+			correction, failed, pairs, uncorrectedFailures(results, opts))
+		if failed > pairs/20 {
+			t.Errorf("%s: %d of %d A/A gate decisions failed, want at most 5%%", correction, failed, pairs)
 		}
 		for _, r := range results[0].Rows { // tails included: repeats gate every figure
 			if r.Samples != ByRepeat || r.RunNoise != NoiseInSamples {
@@ -142,8 +145,8 @@ func TestGateOnRepeatsRarelyFailsAnAAPair(t *testing.T) {
 func TestGateFindsATenPercentSlowdownOfOneCell(t *testing.T) {
 	slow := tenRepeats
 	slow.Slowdown, slow.SlowCell = 1.1, slowedCell
-	each := bothCorrections()
-	for k, results := range comparePairs(gatePairs, tenRepeats, slow, each...) {
+	each, pairs := bothCorrections(), gatePairs()
+	for k, results := range comparePairs(pairs, tenRepeats, slow, each...) {
 		correction := each[k].Correction
 		found, other := 0, 0
 		for _, res := range results {
@@ -159,9 +162,11 @@ func TestGateFindsATenPercentSlowdownOfOneCell(t *testing.T) {
 				found++
 			}
 		}
-		t.Logf("%s: the slowed cell fails the gate in %d of %d pairs; %d regressions named elsewhere", correction, found, gatePairs, other)
-		if found < gatePairs*9/10 {
-			t.Errorf("%s: a 10%% slowdown of one cell failed the gate in %d of %d pairs, want at least 90%%", correction, found, gatePairs)
+		t.Logf("%s: the slowed cell fails the gate in %d of %d pairs; %d regressions named elsewhere",
+			correction, found, pairs, other)
+		if found < pairs*9/10 {
+			t.Errorf("%s: a 10%% slowdown of one cell failed the gate in %d of %d pairs, want at least 90%%",
+				correction, found, pairs)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package compare
 import (
 	"math"
 
+	moremath "github.com/aclements/go-moremath/stats"
+
 	"github.com/lockbench/lockbench/stats"
 )
 
@@ -62,6 +64,13 @@ func runSpread(old, new *stats.Group, m metric) (sd float64, df int) {
 func measuredAllowance(sd float64, df, kOld, kNew int, level float64) float64 {
 	se := sd * math.Sqrt(1/float64(kOld)+1/float64(kNew))
 	return math.Exp(studentQuantile(level, df)*se) - 1
+}
+
+// studentQuantile is the t beyond which |T| falls with probability tail (two-sided):
+// the multiple of a standard error a measured spread allows. benchmath has no t
+// quantile (its Welch test gives p-values only), so it comes from moremath.
+func studentQuantile(tail float64, nu int) float64 {
+	return moremath.InvCDF(moremath.TDist{V: float64(nu)})(1 - tail/2)
 }
 
 // slowdownFactor is how many times worse new is than old, below 1 when it is better:

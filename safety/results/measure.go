@@ -27,10 +27,16 @@ const (
 	Duplicates         Measure = "changes_applied_twice" // one change (one idempotency key) applied more than once
 )
 
-// Measures lists every measure, in table order.
-var Measures = []Measure{Violations, LostLocks, Orphans, ReissuedTokens, FenceViolations, StaleAccepted,
-	StaleRejected, HonestRejected, Diverged, NotLinearizable, LinearUnknown, SecondGranted, SplitBrainWindow,
-	LostUpdates, StaleApplied, StaleRefused, EscapedSideEffects, Duplicates}
+// Measures lists every measure, in table order: this list alone decides the order, so a
+// new measure is added here, where its place in the tables is chosen.
+var Measures = []Measure{
+	Violations, LostLocks, Orphans, ReissuedTokens, FenceViolations, StaleAccepted, StaleRejected, HonestRejected,
+	Diverged, NotLinearizable, LinearUnknown, SecondGranted, SplitBrainWindow,
+	LostUpdates, StaleApplied, StaleRefused, EscapedSideEffects, Duplicates,
+	ForeignDeletes, CutShort, ExpiredAfterCheck, QuorumOnly, PartialLocks,
+	ExpiredMidWork, BlockedShort, WatchdogLate, ExpiredOnTime, ProbesUnseen,
+	WaitShort, GrantsRefused,
+}
 
 // AuditMeasures are the measures of an audited resource, which the table lists apart
 // (with honest_writes_rejected beside them) for the reports that have them.

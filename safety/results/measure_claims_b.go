@@ -1,7 +1,7 @@
 package results
 
 // The measures of the TTL trade-off and of the objections to WAIT (issue 17, items 3
-// to 5), appended to Measures so that the tables and tallies list them.
+// to 5), listed in Measures so that the tables and tallies show them.
 const (
 	// ExpiredMidWork: the holder's own read of its key at the end of its work (or one
 	// read before the end) found the key gone or another's: the TTL ran out mid-work.
@@ -16,10 +16,6 @@ const (
 	ExpiredOnTime Measure = "expired_watchdog_on_time"
 )
 
-func init() { Measures = append(Measures, ExpiredMidWork, BlockedShort, WatchdogLate, ExpiredOnTime) }
-
 // ProbesUnseen: replication-lag probes (a SET on the master) that some replica had
 // not shown within the poll timeout.
 const ProbesUnseen Measure = "probes_unseen"
-
-func init() { Measures = append(Measures, ProbesUnseen) }
