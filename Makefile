@@ -28,8 +28,8 @@ vet:
 short:
 	$(GO) test -short -count=1 ./...
 
-# The README's test command: vet and the fuzz targets, then every package's tests once,
-# against real servers, all under the race detector. The rule is "every package": the race
+# The README's test command: tidy and vet, then every package's tests once, against real
+# servers, all under the race detector. The rule is "every package": the race
 # build checks the same behaviour as the plain one, and one build mode compiles the heavy
 # dependencies (etcd's server, gRPC, testcontainers) once rather than twice.
 # The safety scenario packages run one at a time (-p 1), after the rest: two real-server
@@ -37,7 +37,7 @@ short:
 # (TTL x 0.05: 15 ms at the scenarios' 300 ms TTLs), a fault of the machine, not the lock.
 # `go test -short ./...` is the inner loop: pure code only, no server (docs/testing.md).
 SCENARIO_PKGS = ./safety/lab/... ./safety/scenarios/...
-test: deps vet fuzz race
+test: deps vet race
 
 race: deps
 	@s=$$(date +%s); $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) \
@@ -47,8 +47,9 @@ race: deps
 		echo "scenario packages took $$(( $$(date +%s) - s )) s"
 
 # Each reader of user files fuzzed for a short, bounded time: no input may panic it.
-# The seed corpus (and any input that once failed) is in each package's testdata/fuzz;
-# plain `go test` replays it too.
+# The seed corpus (and any input that once failed) is in each package's testdata/fuzz,
+# and every `go test` replays it; fuzzing itself is a third build mode (coverage-
+# instrumented), so it is its own target, run when a reader changes, not in make test.
 FUZZ_TIME ?= 10s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseYAML$$' -fuzztime $(FUZZ_TIME) ./sweep
