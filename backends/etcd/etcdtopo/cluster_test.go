@@ -71,7 +71,7 @@ func get(t *testing.T, cli *clientv3.Client, key string) string {
 // Close kills every member (a paused one too), removes every dir and leaves nothing
 // serving and, out of process, no process.
 func TestCloseLeavesNoDirsAndNothingServing(t *testing.T) {
-	testenv.NeedsServers(t)
+	testenv.NeedsServers(t) // serial: it counts every dir and child process of this one
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
 		before := len(testenv.OwnedDirs("lockbench-etcd-"))
 		topo, err := p.Start(context.Background(), topologies.Spec{Kind: etcd.Kind, Members: 3})
@@ -117,7 +117,7 @@ func TestCloseLeavesNoDirsAndNothingServing(t *testing.T) {
 
 // A start that fails leaves no dir and no process behind.
 func TestFailedStartLeavesNothing(t *testing.T) {
-	testenv.NeedsServers(t)
+	testenv.NeedsServers(t) // serial: it counts every dir and child process of this one
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
 		before := len(testenv.OwnedDirs("lockbench-etcd-"))
 		ctx, cancel := context.WithCancel(context.Background())
@@ -159,6 +159,7 @@ func TestSpecValidationNamesTheField(t *testing.T) {
 
 func TestPauseHoldsRequestsUntilResume(t *testing.T) {
 	testenv.NeedsServers(t)
+	t.Parallel() // its own cluster: nothing shared to fault
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
 		for _, noFsync := range []bool{false, true} {
 			c := startWith(t, p, topologies.Spec{Kind: etcd.Kind, UnsafeNoFsync: noFsync})
@@ -196,6 +197,7 @@ func TestPauseHoldsRequestsUntilResume(t *testing.T) {
 
 func TestLoneMemberRestart(t *testing.T) {
 	testenv.NeedsServers(t)
+	t.Parallel() // its own cluster: nothing shared to fault
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
 		c := startWith(t, p, topologies.Spec{Kind: etcd.Kind})
 		node := c.Nodes()[0]
@@ -237,6 +239,7 @@ func TestLoneMemberRestart(t *testing.T) {
 
 func TestThreeMembersSurviveLeaderKillAndDiskLoss(t *testing.T) {
 	testenv.NeedsServers(t)
+	t.Parallel() // its own cluster: nothing shared to fault
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
 		c := startWith(t, p, topologies.Spec{Kind: etcd.Kind, Members: 3})
 		ctx := context.Background()
@@ -299,6 +302,7 @@ func TestThreeMembersSurviveLeaderKillAndDiskLoss(t *testing.T) {
 // rejoin as a follower that catches up once resumed.
 func TestPausedLeaderIsReplacedAndCatchesUp(t *testing.T) {
 	testenv.NeedsServers(t)
+	t.Parallel() // its own cluster: nothing shared to fault
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
 		c := startWith(t, p, topologies.Spec{Kind: etcd.Kind, Members: 3})
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -361,6 +365,7 @@ func TestProcessProviderRefusesEtcd(t *testing.T) {
 // they stay readable.
 func TestCompactionRetention(t *testing.T) {
 	testenv.NeedsServers(t)
+	t.Parallel() // its own cluster: nothing shared to fault
 	for _, retention := range []time.Duration{0, time.Second} {
 		topo, err := etcdtopo.Embedded{CompactionRetention: retention}.Start(context.Background(), topologies.Spec{Kind: etcd.Kind, UnsafeNoFsync: true})
 		if err != nil {

@@ -66,6 +66,7 @@ func TestDefaultProviderForEtcdIsOutOfProcess(t *testing.T) {
 // behaviour the lock conformance suite asks of the etcd-3 strategy.
 func TestProcessClusterServesLockConformance(t *testing.T) {
 	testenv.NeedsServers(t)
+	t.Parallel() // its own cluster: nothing shared to fault
 	c := startProcessCluster(t, topologies.Spec{Kind: etcd.Kind, Members: 3})
 	if c.Provider() != "etcd-process" {
 		t.Errorf("provider %q", c.Provider())
