@@ -14,7 +14,16 @@ import (
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
+
+// sharedCluster is the package's one cluster for tests that neither kill, pause nor
+// move slots, each on keys of its own (testenv.Key).
+func sharedCluster(t *testing.T) *rediscluster.Cluster {
+	t.Helper()
+	testenv.RequireRedis(t)
+	return testenv.Shared(t, topologies.Spec{Kind: rediscluster.Kind}).(*rediscluster.Cluster)
+}
 
 func build(t *testing.T, name string, c *rediscluster.Cluster) locks.Locker {
 	t.Helper()
@@ -29,7 +38,8 @@ func build(t *testing.T, name string, c *rediscluster.Cluster) locks.Locker {
 func TestClusterStrategiesConform(t *testing.T) {
 	for _, name := range []string{rediscluster.StrategyCluster, rediscluster.StrategyWait} {
 		t.Run(name, func(t *testing.T) {
-			c := startCluster(t, topologies.Spec{}) // its own: the conformance keys outlive a run
+			t.Parallel()
+			c := sharedCluster(t)
 			if spec, err := locks.TopologyFor(name); err != nil || spec.Kind != rediscluster.Kind {
 				t.Fatalf("TopologyFor(%s) = %+v, %v", name, spec, err)
 			}
@@ -40,7 +50,8 @@ func TestClusterStrategiesConform(t *testing.T) {
 
 // A lock on a key of each master lands on that master, whatever seed the client had.
 func TestALockLandsOnTheMasterOfItsKeysSlot(t *testing.T) {
-	c := startCluster(t, topologies.Spec{})
+	t.Parallel()
+	c := sharedCluster(t)
 	ctx := context.Background()
 	l, err := rediscluster.NewCluster(ctx, []string{c.Masters()[0].Addr()}, locks.RedisOptions{})
 	if err != nil {
@@ -48,7 +59,7 @@ func TestALockLandsOnTheMasterOfItsKeysSlot(t *testing.T) {
 	}
 	defer l.Close()
 	for _, m := range c.Masters() {
-		key, err := rediscluster.KeyServedBy(ctx, m.Addr(), "lock")
+		key, err := rediscluster.KeyServedBy(ctx, m.Addr(), testenv.Key(t, "lock"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,6 +79,7 @@ func clusterNodeID(t *testing.T, n topologies.Node) string { return myselfLine(t
 // A slot moved after the client learnt the map answers MOVED; one being migrated
 // answers ASK for a key not on the source: the locker follows both.
 func TestTheLockerFollowsMovedAndAsk(t *testing.T) {
+	t.Parallel() // its own cluster, faulted alone
 	c := startCluster(t, topologies.Spec{})
 	ctx := context.Background()
 	l, err := rediscluster.NewCluster(ctx, topologies.Addrs(c.Masters()), locks.RedisOptions{})
@@ -142,6 +154,7 @@ func redirect(err error, kind string) bool { return strings.HasPrefix(err.Error(
 // With the key's master's replica paused, cluster-wait refuses the grant and gives the
 // key back; cluster, which does not wait, grants it.
 func TestClusterWaitRefusesAGrantNoReplicaAcknowledged(t *testing.T) {
+	t.Parallel() // its own cluster, faulted alone
 	c := startCluster(t, topologies.Spec{})
 	ctx := context.Background()
 	m := c.Masters()[2]
@@ -176,7 +189,8 @@ func TestClusterWaitRefusesAGrantNoReplicaAcknowledged(t *testing.T) {
 
 // The lockers' connections carry their strategy's allow-list.
 func TestAClusterLockerCannotFlush(t *testing.T) {
-	c := startCluster(t, topologies.Spec{})
+	t.Parallel()
+	c := sharedCluster(t)
 	l := build(t, rediscluster.StrategyCluster, c)
 	cl := l.(interface{ Client() redis.UniversalClient }).Client()
 	var refused *redisconn.RefusedError
@@ -188,7 +202,8 @@ func TestAClusterLockerCannotFlush(t *testing.T) {
 // The fence key hashes to the lock key's slot (the server says so), and a key whose
 // slot no fence name can share is refused.
 func TestTheFenceSharesTheLockKeysSlot(t *testing.T) {
-	c := startCluster(t, topologies.Spec{})
+	t.Parallel()
+	c := sharedCluster(t)
 	ctx := context.Background()
 	cl := client(t, c.Masters()[0].Addr())
 	for _, key := range []string{"plain", "lock:orders:42", "a{b}c", "{tag}rest", "a{b"} {
@@ -213,7 +228,8 @@ func TestTheFenceSharesTheLockKeysSlot(t *testing.T) {
 // cluster-fenced passes the conformance suite with fences, and the fences it hands out
 // on one key grow, whichever master serves it.
 func TestClusterFencedNumbersItsGrants(t *testing.T) {
-	c := startCluster(t, topologies.Spec{})
+	t.Parallel()
+	c := sharedCluster(t)
 	l := build(t, rediscluster.StrategyFenced, c)
 	lockstest.Conformance(t, l, 8, 25)
 	numbersGrantsOnEveryMaster(t, c, l)
@@ -222,7 +238,8 @@ func TestClusterFencedNumbersItsGrants(t *testing.T) {
 // cluster-wait's fenced form (the safety scenarios' cluster-wait + fence) is a lock
 // that numbers its grants as cluster-fenced does.
 func TestClusterWaitFencedNumbersItsGrants(t *testing.T) {
-	c := startCluster(t, topologies.Spec{})
+	t.Parallel()
+	c := sharedCluster(t)
 	l, err := rediscluster.NewClusterWaitFenced(context.Background(), topologies.Addrs(c.Masters()), locks.WaitOptions{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +255,7 @@ func numbersGrantsOnEveryMaster(t *testing.T, c *rediscluster.Cluster, l locks.L
 	t.Helper()
 	ctx := context.Background()
 	for _, m := range c.Masters() {
-		key, err := rediscluster.KeyServedBy(ctx, m.Addr(), "fenced")
+		key, err := rediscluster.KeyServedBy(ctx, m.Addr(), testenv.Key(t, "fenced"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,10 +289,11 @@ func numbersGrantsOnEveryMaster(t *testing.T, c *rediscluster.Cluster, l locks.L
 // replica (its old master is dead). Each failed attempt reloads the slot map; go-redis
 // alone would keep dialing the dead master until its 60 s reload interval.
 func TestEveryStrategyFindsThePromotedReplica(t *testing.T) {
+	t.Parallel() // its own cluster, faulted alone
 	c := startCluster(t, topologies.Spec{DownAfter: 500 * time.Millisecond})
 	ctx := context.Background()
 	m, r := c.Masters()[0], c.ReplicasOf(0)[0]
-	key, err := rediscluster.KeyServedBy(ctx, m.Addr(), "lock")
+	key, err := rediscluster.KeyServedBy(ctx, m.Addr(), testenv.Key(t, "lock"))
 	if err != nil {
 		t.Fatal(err)
 	}
