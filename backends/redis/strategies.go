@@ -26,6 +26,8 @@ var singleStrategies = []backend.Strategy{
 			Fenced: &backend.DataProbe{Scenario: "lost-updates", Variants: []string{"clock-jump/single/lock/fenced"}, Measure: "stale_changes_applied"}}}},
 	{Name: "lua-cas", Position: 21},
 	{Name: "watch-multi", Position: 22},
+	// bsm/redislock's client on one master (backends/redis/redislock/bsm.go).
+	{Name: "bsm-redislock", Position: 28, SafetyRank: backend.RankOneMaster},
 }
 
 // replicatedStrategies are SET NX then WAIT: wait (two replicas, one acknowledges) and
