@@ -8,7 +8,7 @@ BENCH_CPU  ?= 1
 BENCH_TIME ?= 1s
 BENCH      ?= .
 
-.PHONY: bench gobench test race deps vet build fuzz short
+.PHONY: bench gobench test deps vet build fuzz short
 
 deps:
 	@bash scripts/deps.sh
@@ -29,21 +29,23 @@ short:
 	$(GO) test -short -count=1 ./...
 
 # The README's test command: tidy and vet, then every package's tests once, against real
-# servers, all under the race detector. The rule is "every package": the race
-# build checks the same behaviour as the plain one, and one build mode compiles the heavy
-# dependencies (etcd's server, gRPC, testcontainers) once rather than twice.
+# servers. A package runs under the race detector by the rule scripts/race-packages.sh
+# states (its code or tests start goroutines, or its tests start servers); a package of
+# sequential code and tests runs plain, the same checks many times faster.
 # The safety scenario packages run one at a time (-p 1), after the rest: two real-server
 # scenario packages at once on 2 cores starve a Redlock client's per-node deadline
 # (TTL x 0.05: 15 ms at the scenarios' 300 ms TTLs), a fault of the machine, not the lock.
 # `go test -short ./...` is the inner loop: pure code only, no server (docs/testing.md).
 SCENARIO_PKGS = ./safety/lab/... ./safety/scenarios/...
-test: deps vet race
-
-race: deps
-	@s=$$(date +%s); $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) \
-		$$($(GO) list ./... | grep -v -x -F $(foreach p,$(shell $(GO) list $(SCENARIO_PKGS)),-e $(p))) && \
-		echo "packages took $$(( $$(date +%s) - s )) s"
-	@s=$$(date +%s); $(GO) test -race -p 1 -count=1 -timeout $(TEST_TIMEOUT) $(SCENARIO_PKGS) && \
+SCENARIOS = $(shell $(GO) list $(SCENARIO_PKGS))
+RACED     = $(filter-out $(SCENARIOS),$(shell bash scripts/race-packages.sh ./...))
+PLAIN     = $(filter-out $(RACED) $(SCENARIOS),$(shell $(GO) list ./...))
+test: deps vet
+	@s=$$(date +%s); $(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PLAIN) && \
+		echo "plain packages took $$(( $$(date +%s) - s )) s"
+	@s=$$(date +%s); $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(RACED) && \
+		echo "raced packages took $$(( $$(date +%s) - s )) s"
+	@s=$$(date +%s); $(GO) test -race -p 1 -count=1 -timeout $(TEST_TIMEOUT) $(SCENARIOS) && \
 		echo "scenario packages took $$(( $$(date +%s) - s )) s"
 
 # Each reader of user files fuzzed for a short, bounded time: no input may panic it.
