@@ -36,9 +36,10 @@ var allowed = map[string][]string{
 // list says what a sentinel ACL user needs, and the ACL test proves it is enough.
 var SentinelCommands = []string{"SENTINEL GET-MASTER-ADDR-BY-NAME", "SENTINEL SENTINELS", "SENTINEL REPLICAS", "SUBSCRIBE", "PSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE"}
 
-// ScriptCalls are the commands the lockers' Lua scripts (and redsync's) call inside the
-// server. No client sends them, so the hook never sees them; an ACL user needs them.
-var ScriptCalls = []string{"GET", "DEL", "PEXPIRE", "SET"}
+// ScriptCalls are the commands the lockers' Lua scripts (redsync's and bsm/redislock's
+// too) call inside the server. No client sends them, so the hook never sees them; an ACL
+// user needs them. GETRANGE is bsm/redislock's, comparing a held key's token on obtain.
+var ScriptCalls = []string{"GET", "DEL", "PEXPIRE", "SET", "GETRANGE"}
 
 // withSubcommands are the commands whose first argument picks what they do (lower
 // case: go-redis sends names so, and the hook's lookup then allocates nothing).
