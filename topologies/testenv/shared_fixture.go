@@ -46,7 +46,7 @@ func Main(m *testing.M) int {
 // pause nor partition it, each on keys of its own (Key): such tests may run in parallel.
 func Shared(tb testing.TB, spec topologies.Spec) topologies.Topology {
 	tb.Helper()
-	provider := Provider(tb, spec.Kind)
+	provider := providerReadyFor(tb, spec)
 	sharing.Lock()
 	if !sharing.running {
 		sharing.Unlock()

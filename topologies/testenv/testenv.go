@@ -123,6 +123,13 @@ func Provider(tb testing.TB, kind topologies.Kind) topologies.Provider {
 // Start launches spec with Provider(tb, spec.Kind) and closes it when tb ends, pass or fail.
 func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 	tb.Helper()
+	return startWith(tb, providerReadyFor(tb, spec), spec)
+}
+
+// providerReadyFor is Provider(tb, spec.Kind), once what it will run is found here and,
+// for a deployment of the user's, once that deployment has spec's roles.
+func providerReadyFor(tb testing.TB, spec topologies.Spec) topologies.Provider {
+	tb.Helper()
 	provider := Provider(tb, spec.Kind)
 	// The process provider runs this machine's redis-server; a store whose container
 	// image copies this machine's install (PostgreSQL, ZooKeeper) needs it under every provider.
@@ -134,7 +141,7 @@ func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
 	if provider.Name() == external.Name {
 		skipRoleNotGiven(tb, spec)
 	}
-	return startWith(tb, provider, spec)
+	return provider
 }
 
 // StartNamed launches spec with the provider registered as name, whatever
