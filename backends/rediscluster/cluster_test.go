@@ -93,7 +93,6 @@ func TestSpecDefaultsAndRefusals(t *testing.T) {
 }
 
 func TestEverySlotIsServedAndEachReplicaFollowsItsMaster(t *testing.T) {
-	t.Parallel() // its own cluster, faulted alone
 	c := startCluster(t, topologies.Spec{Masters: 3, Replicas: 1})
 	if len(c.Masters()) != 3 || len(c.Replicas()) != 3 || len(c.Nodes()) != 6 {
 		t.Fatalf("%d masters, %d replicas, %d nodes", len(c.Masters()), len(c.Replicas()), len(c.Nodes()))
@@ -203,7 +202,6 @@ func waitRole(t *testing.T, n topologies.Node, role string, limit time.Duration)
 }
 
 func TestAKilledMasterIsReplacedAndRejoinsAsAReplica(t *testing.T) {
-	t.Parallel() // its own cluster, faulted alone
 	c := startCluster(t, topologies.Spec{Masters: 3, Replicas: 1, DownAfter: 500 * time.Millisecond})
 	m, r := c.Masters()[0], c.ReplicasOf(0)[0]
 	if err := m.Kill(); err != nil {
@@ -225,7 +223,6 @@ func TestAKilledMasterIsReplacedAndRejoinsAsAReplica(t *testing.T) {
 }
 
 func TestPauseSilencesANodeAndResumeBringsItBack(t *testing.T) {
-	t.Parallel() // its own cluster, faulted alone
 	c := startCluster(t, topologies.Spec{Masters: 3, Replicas: 1})
 	n := c.Replicas()[1]
 	if err := n.Pause(); err != nil {
@@ -246,7 +243,6 @@ func TestPauseSilencesANodeAndResumeBringsItBack(t *testing.T) {
 }
 
 func TestRestartFromDiskKeepsKeysAndEmptyForgetsThem(t *testing.T) {
-	t.Parallel() // its own cluster, faulted alone
 	c := startCluster(t, topologies.Spec{Masters: 3, Replicas: 1, AppendFsync: "always", DownAfter: 5 * time.Second})
 	ctx := context.Background()
 	m := c.Masters()[1]

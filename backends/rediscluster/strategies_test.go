@@ -79,7 +79,6 @@ func clusterNodeID(t *testing.T, n topologies.Node) string { return myselfLine(t
 // A slot moved after the client learnt the map answers MOVED; one being migrated
 // answers ASK for a key not on the source: the locker follows both.
 func TestTheLockerFollowsMovedAndAsk(t *testing.T) {
-	t.Parallel() // its own cluster, faulted alone
 	c := startCluster(t, topologies.Spec{})
 	ctx := context.Background()
 	l, err := rediscluster.NewCluster(ctx, topologies.Addrs(c.Masters()), locks.RedisOptions{})
@@ -154,7 +153,6 @@ func redirect(err error, kind string) bool { return strings.HasPrefix(err.Error(
 // With the key's master's replica paused, cluster-wait refuses the grant and gives the
 // key back; cluster, which does not wait, grants it.
 func TestClusterWaitRefusesAGrantNoReplicaAcknowledged(t *testing.T) {
-	t.Parallel() // its own cluster, faulted alone
 	c := startCluster(t, topologies.Spec{})
 	ctx := context.Background()
 	m := c.Masters()[2]
@@ -289,7 +287,6 @@ func numbersGrantsOnEveryMaster(t *testing.T, c *rediscluster.Cluster, l locks.L
 // replica (its old master is dead). Each failed attempt reloads the slot map; go-redis
 // alone would keep dialing the dead master until its 60 s reload interval.
 func TestEveryStrategyFindsThePromotedReplica(t *testing.T) {
-	t.Parallel() // its own cluster, faulted alone
 	c := startCluster(t, topologies.Spec{DownAfter: 500 * time.Millisecond})
 	ctx := context.Background()
 	m, r := c.Masters()[0], c.ReplicasOf(0)[0]
