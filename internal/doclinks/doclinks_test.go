@@ -13,15 +13,7 @@ func TestRepositoryLinksResolve(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("repository root not found from the package folder: %v", err)
 	}
-	files, err := Documents(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	broken, err := Check(root, files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range broken {
+	for _, b := range brokenUnder(t, root) {
 		t.Error(b)
 	}
 }
@@ -34,14 +26,7 @@ func TestCheckReportsEachBrokenLinkWithFileAndLine(t *testing.T) {
 		"[folder](../findings/run) and ![figure](../findings/run/fig.png \"a title\").\n")
 	write(t, root, "findings/run/results.md", "Up [two](../../docs/guide.md) and [root](/docs/guide.md).\n")
 	write(t, root, "findings/run/fig.png", "")
-	files, err := Documents(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := Check(root, files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := brokenUnder(t, root)
 	want := []Broken{
 		{File: "README.md", Link: Link{Line: 1, Target: "docs/gone.md"}},
 		{File: filepath.Join("docs", "guide.md"), Link: Link{Line: 1, Target: "docs/other.md"}},
@@ -87,4 +72,18 @@ func write(t *testing.T, root, name, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// brokenUnder checks every document of root, failing t if they cannot be read.
+func brokenUnder(t *testing.T, root string) []Broken {
+	t.Helper()
+	files, err := Documents(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken, err := Check(root, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return broken
 }

@@ -13,12 +13,18 @@ import (
 // when the test ends.
 func StartStrategy(t *testing.T, name string, opts locks.Options) (locks.Locker, topologies.Topology) {
 	t.Helper()
+	topo := testenv.Start(t, specOf(t, name))
+	return NewLocker(t, name, topo, opts), topo
+}
+
+// specOf is the deployment the named strategy runs on; an unknown name fails t.
+func specOf(t *testing.T, name string) topologies.Spec {
+	t.Helper()
 	spec, err := locks.TopologyFor(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	topo := testenv.Start(t, spec)
-	return NewLocker(t, name, topo, opts), topo
+	return spec
 }
 
 // NewLocker is the strategy's locker over topo, closed when the test ends.
@@ -56,11 +62,7 @@ func EachStrategy[T topologies.Topology](t *testing.T, names []string, test func
 // (testenv.Shared): for tests that do not fault the servers, on keys of their own.
 func SharedStrategy(t *testing.T, name string, opts locks.Options) (locks.Locker, topologies.Topology) {
 	t.Helper()
-	spec, err := locks.TopologyFor(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo := testenv.Shared(t, spec)
+	topo := testenv.Shared(t, specOf(t, name))
 	return NewLocker(t, name, topo, opts), topo
 }
 
