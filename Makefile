@@ -37,9 +37,9 @@ short:
 # (TTL x 0.05: 15 ms at the scenarios' 300 ms TTLs), a fault of the machine, not the lock.
 # `go test -short ./...` is the inner loop: pure code only, no server (docs/testing.md).
 SCENARIO_PKGS = ./safety/lab/... ./safety/scenarios/...
-# The raced packages mostly wait on servers and containers (load average 1-4 at two at a
-# time on 2 cores): four at a time.
-RACED_AT_ONCE ?= 4
+# Raced packages at once: go test's default (2 here). Four were faster (556 s against 677 s
+# for the stage) but one run of two failed a container cluster's failover wait.
+RACED_AT_ONCE ?= 2
 SCENARIOS = $(shell $(GO) list $(SCENARIO_PKGS))
 RACED     = $(filter-out $(SCENARIOS),$(shell bash scripts/race-packages.sh ./...))
 PLAIN     = $(filter-out $(RACED) $(SCENARIOS),$(shell $(GO) list ./...))
