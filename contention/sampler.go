@@ -23,3 +23,6 @@ func (s *Sampler) Key() int { return s.keys.Sample(s.keyR) }
 
 // Hold is the next request's hold.
 func (s *Sampler) Hold() time.Duration { return s.hold.Sample(s.hldR) }
+
+// HoldSeconds is the next request's hold in seconds, unrounded (for models).
+func (s *Sampler) HoldSeconds() float64 { return s.hold.SampleSeconds(s.hldR) }
