@@ -122,3 +122,35 @@ func TestExactMixtureMergesColdKeys(t *testing.T) {
 		}
 	}
 }
+
+// mdOneWait is M/D/1's waiting-time distribution (Crommelin): with hold D and rate
+// lambda, P(W <= t) = (1 - rho) sum_{k=0}^{floor(t/D)} (lambda(kD - t))^k / k! e^-lambda(kD - t).
+func mdOneWait(lambda, d, t float64) float64 {
+	sum, fact := 0.0, 1.0
+	for k := 0; float64(k)*d <= t; k++ {
+		if k > 0 {
+			fact *= float64(k)
+		}
+		x := lambda * (float64(k)*d - t)
+		sum += math.Pow(x, float64(k)) / fact * math.Exp(-x)
+	}
+	return (1 - lambda*d) * sum
+}
+
+// The simulated share above t against M/D/1's exact distribution, at rho 0.5 (the
+// efficiency ADR's scheduler: 10/s held 50 ms) and rho 0.8.
+func TestSimulationMatchesMD1Distribution(t *testing.T) {
+	for _, c := range []struct {
+		rate float64
+		hold string
+		at   []float64
+	}{{10, "const:50ms", []float64{0.01, 0.06, 0.15}}, {40, "const:20ms", []float64{0.01, 0.03, 0.05, 0.1}}} {
+		hold := mustHold(t, c.hold)
+		sim := mustSimulate(t, c.rate, mustKeys(t, "uniform", 1), hold, 3)
+		for _, at := range c.at {
+			want := 1 - mdOneWait(c.rate, hold.MeanSeconds(), at)
+			what := c.hold + " at " + strconv.FormatFloat(c.rate, 'g', -1, 64) + "/s: share above " + Wait(at).String()
+			withinSE(t, what, sim.Exceed(at), want, sim.ExceedSE(at), 0.1)
+		}
+	}
+}
