@@ -60,6 +60,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseYAML$$' -fuzztime $(FUZZ_TIME) ./sweep
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRun$$' -fuzztime $(FUZZ_TIME) ./resultsdir
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeHistogramLog$$' -fuzztime $(FUZZ_TIME) ./resultsdir
+	$(GO) test -run '^$$' -fuzz '^FuzzParseHold$$' -fuzztime $(FUZZ_TIME) ./contention
+	$(GO) test -run '^$$' -fuzz '^FuzzParseKeys$$' -fuzztime $(FUZZ_TIME) ./contention
 
 # The main job: the quick matrix into results/<timestamp> (results/latest points at it).
 bench: deps build

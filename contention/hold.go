@@ -8,6 +8,10 @@ import (
 	"time"
 )
 
+// maxSigma bounds a lognormal's spread: past it the second moment, and so the mean
+// floor wait, is dominated by holds that no run would ever draw.
+const maxSigma = 5
+
 // HoldKind names a hold-time distribution.
 type HoldKind string
 
@@ -86,6 +90,9 @@ func newHold(kind HoldKind, mean time.Duration, sigma float64) (Hold, string) {
 		return Hold{}, "mean " + mean.String() + ": want a duration above 0"
 	case kind == Lognormal && (math.IsNaN(sigma) || math.IsInf(sigma, 0) || sigma <= 0):
 		return Hold{}, "sigma " + strconv.FormatFloat(sigma, 'g', -1, 64) + ": want a finite sigma above 0 (0 is const)"
+	case kind == Lognormal && sigma > maxSigma:
+		return Hold{}, "sigma " + strconv.FormatFloat(sigma, 'g', -1, 64) +
+			": want at most 5 (E[S^2] grows as e^(sigma^2): at 5 it is 7e10 times the mean squared)"
 	case kind != Lognormal && sigma != 0:
 		return Hold{}, "only lognormal has a sigma"
 	}

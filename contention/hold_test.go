@@ -49,6 +49,7 @@ func TestParseHoldNamesWhatIsWrong(t *testing.T) {
 		{"lognormal:20ms,0", "sigma 0: want a finite sigma above 0 (0 is const)"},
 		{"lognormal:20ms,-1", "sigma -1"},
 		{"lognormal:20ms,Inf", "finite sigma"},
+		{"lognormal:20ms,6", "sigma 6: want at most 5"},
 	} {
 		_, err := ParseHold(c.spec)
 		var se *SpecError
