@@ -335,7 +335,7 @@ func TestOutputReadsLikeBenchstat(t *testing.T) {
 	for _, want := range []string{
 		"old: old-dir", "intervals of the cell's measured part for 30 cells", "not\nindependent samples", "--repeat N",
 		"\nacquire p50\n", "\ncycles/s\n", "old ± 95%", "(p=0.000 holm=0.00", " n=10+10)", "worse, by 5% or more",
-		"gate: fails on a figure worse at alpha 0.05 over all 90 figures (Holm", "\ngeomean ", " ~ (p=",
+		"adjusted over all 90 figures (holm), is below alpha 0.05", "\ngeomean ", " ~ (p=",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
