@@ -50,7 +50,7 @@ func TestAllowanceRecordIsTheDocumentedOne(t *testing.T) {
 	}
 	text := string(doc)
 	for _, want := range []string{
-		"**0 of 10 gates failed.**", // Ten A/A pairs on a quiet machine
+		"**0 of 10 gates failed.**",                                                     // Ten A/A pairs on a quiet machine
 		"**1 of 10 gates failed** (the target was none)", "load average 4-8 on 2 cores", // with a CI job beside them
 	} {
 		if !strings.Contains(text, want) {
