@@ -56,12 +56,6 @@ type Env struct {
 	// OnTrial hears the running scenario's report after every trial it finished, so
 	// that the caller can write it before the next trial starts.
 	OnTrial func(partial *results.Report)
-	// StalledRetries is for tests on a shared machine: a trial that ended on a client
-	// deadline (the client's own process stalled past a per-node budget such as
-	// Redlock's TTL x 0.05) or that was Late for its race runs again, under a key of its
-	// own, up to this many times. 0, the CLI's value, records the error or the fault not
-	// produced as the trial's outcome.
-	StalledRetries int
 	// Shard, when Of is above 0, is the share of a campaign spread over workers
 	// (--worker I/N): this run runs only the trials whose index n has n % Of == Index,
 	// with the seeds the whole run gives them.

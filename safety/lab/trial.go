@@ -65,10 +65,7 @@ func (t *Trial) Prove(format string, args ...any) {
 }
 
 // noFault is a trial whose fault could not be shown; it is not judged.
-type noFault struct {
-	why     string
-	stalled bool // the client itself was late, not the system under test
-}
+type noFault struct{ why string }
 
 func (n *noFault) Error() string { return "fault not produced: " + n.why }
 
@@ -76,17 +73,8 @@ func (n *noFault) Error() string { return "fault not produced: " + n.why }
 func NoFault(format string, args ...any) error { return &noFault{why: fmt.Sprintf(format, args...)} }
 
 // Late is a trial whose fault could not be shown because the client process was late
-// for its own race (a window of milliseconds missed on a busy machine): not judged,
-// and run again where the environment allows stalled trials to be (StalledRetries).
-func Late(format string, args ...any) error {
-	return &noFault{why: fmt.Sprintf(format, args...), stalled: true}
-}
-
-// stalled says the trial ended on the client's own lateness: a client deadline, or Late.
-func stalled(err error) bool {
-	var nf *noFault
-	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &nf) && nf.stalled)
-}
+// for its own race (a window missed on a busy machine): fault_not_produced, never judged.
+func Late(format string, args ...any) error { return NoFault(format, args...) }
 
 // notGranted is a first grant refused by the safety mechanism itself.
 type notGranted struct{ err error }
@@ -159,9 +147,6 @@ func RunTrialsAtOnce[V interface{ Result() *results.Variant }](ctx context.Conte
 	return rep, nil
 }
 
-// stalledRetriesInput records how many times a test env ran a stalled trial again.
-const stalledRetriesInput = "stalled_retries"
-
 // RunTrial runs one trial and adds its outcome to v. It returns an error only when
 // the run must stop (ctx ended: Ctrl-C, or a trial outside the run's shard); every
 // other failure is the trial's outcome.
@@ -198,25 +183,12 @@ type ranTrial struct {
 // runOne runs trial n of variant and judges it; it touches nothing shared but the log
 // and its own page, so trials may run side by side. The error is ctx's, when it ended.
 func (e *Env) runOne(ctx context.Context, scenario, variant string, n int, fn func(ctx context.Context, t *Trial) error) (ranTrial, error) {
-	var t *Trial
-	var err error
-	var start time.Time
-	for again := 0; ; again++ {
-		t = &Trial{N: n, Rec: history.NewRecorder(), Rand: e.Rand(variant, n), Inputs: map[string]float64{},
-			Key: fmt.Sprintf("%s:%s:%d:%d", scenario, variant, e.Seed, n)}
-		if again > 0 {
-			t.Key += fmt.Sprintf(":again-%d", again) // an abandoned attempt's lock may still be there
-			t.Input(stalledRetriesInput, float64(again))
-		}
-		start = time.Now()
-		err = fn(ctx, t)
-		if ctx.Err() != nil {
-			return ranTrial{}, ctx.Err()
-		}
-		if again >= e.StalledRetries || !stalled(err) {
-			break
-		}
-		e.Log("%s/%s trial %d: the client stalled (%v); running it again", scenario, variant, n, err)
+	t := &Trial{N: n, Rec: history.NewRecorder(), Rand: e.Rand(variant, n), Inputs: map[string]float64{},
+		Key: fmt.Sprintf("%s:%s:%d:%d", scenario, variant, e.Seed, n)}
+	start := time.Now()
+	err := fn(ctx, t)
+	if ctx.Err() != nil {
+		return ranTrial{}, ctx.Err()
 	}
 	rec := results.Trial{N: n, Seed: e.TrialSeed(variant, n), Inputs: t.Inputs, Proof: t.proof, Seconds: time.Since(start).Seconds()}
 	var nf *noFault

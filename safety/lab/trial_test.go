@@ -75,91 +75,27 @@ func TestJudgedOnlyWithProofInHistory(t *testing.T) {
 	}
 }
 
-// TestStalledTrialsRunAgainOnlyInTestEnvs: a client deadline runs the trial again under
-// a key of its own, at most StalledRetries times; other errors never do, and the CLI's
-// zero keeps the deadline as the outcome.
-func TestStalledTrialsRunAgainOnlyInTestEnvs(t *testing.T) {
-	stallOnce := func(keys *[]string) func(context.Context, *lab.Trial) error {
-		return func(_ context.Context, tr *lab.Trial) error {
-			*keys = append(*keys, tr.Key)
-			if len(*keys) == 1 {
-				return lab.Failed("second-acquire", fmt.Errorf("node #0: %w", context.DeadlineExceeded))
-			}
-			tr.Prove("seen")
-			return nil
-		}
-	}
-	var keys []string
+// TestAStalledTrialIsItsOutcome: a client deadline is the trial's error and a client
+// late for its race is fault_not_produced, each run once: no environment runs a trial
+// again until it passes (tests size their races so that load cannot decide them).
+func TestAStalledTrialIsItsOutcome(t *testing.T) {
 	v := &results.Variant{Name: "v", Measure: results.Violations}
-	env := &lab.Env{Trials: 1, Seed: 1, StalledRetries: 2}
-	if err := env.RunTrial(context.Background(), "s", v, 0, stallOnce(&keys)); err != nil {
-		t.Fatal(err)
-	}
-	if got := v.Trials[0]; got.Outcome != results.Judged || got.Inputs["stalled_retries"] != 1 {
-		t.Errorf("stalled once, retried: outcome %s, inputs %v; want judged after 1 retry", got.Outcome, got.Inputs)
-	}
-	if len(keys) != 2 || keys[0] == keys[1] {
-		t.Errorf("attempt keys %q: want two distinct", keys)
-	}
-
-	keys = nil
-	zero := &lab.Env{Trials: 1, Seed: 1}
-	if err := zero.RunTrial(context.Background(), "s", v, 1, stallOnce(&keys)); err != nil {
-		t.Fatal(err)
-	}
-	if got := v.Trials[1]; got.Outcome != results.Errored || got.ErrorKind != "second-acquire" || len(keys) != 1 {
-		t.Errorf("StalledRetries 0: outcome %s kind %q after %d attempts; want the error, once", got.Outcome, got.ErrorKind, len(keys))
-	}
-
-	calls := 0
-	always := func(context.Context, *lab.Trial) error {
-		calls++
-		return fmt.Errorf("wait: %w", context.DeadlineExceeded)
-	}
-	if err := env.RunTrial(context.Background(), "s", v, 2, always); err != nil {
-		t.Fatal(err)
-	}
-	if got := v.Trials[2]; got.Outcome != results.Errored || calls != 3 {
-		t.Errorf("always stalled: outcome %s after %d calls; want errored after 3", got.Outcome, calls)
-	}
-
-	calls = 0
-	lateOnce := func(_ context.Context, tr *lab.Trial) error {
-		calls++
-		if calls == 1 {
-			return lab.Late("B missed the window")
+	env := &lab.Env{Trials: 1, Seed: 1}
+	for n, tc := range []struct {
+		err     error
+		outcome results.Outcome
+		kind    string
+	}{
+		{lab.Failed("second-acquire", fmt.Errorf("node #0: %w", context.DeadlineExceeded)), results.Errored, "second-acquire"},
+		{lab.Late("B missed the window"), results.FaultNotProduced, ""},
+	} {
+		calls := 0
+		fn := func(context.Context, *lab.Trial) error { calls++; return tc.err }
+		if err := env.RunTrial(context.Background(), "s", v, n, fn); err != nil {
+			t.Fatal(err)
 		}
-		tr.Prove("seen")
-		return nil
-	}
-	if err := env.RunTrial(context.Background(), "s", v, 4, lateOnce); err != nil {
-		t.Fatal(err)
-	}
-	if got := v.Trials[3]; got.Outcome != results.Judged || calls != 2 {
-		t.Errorf("late once: outcome %s after %d calls; want judged on the second", got.Outcome, calls)
-	}
-	calls = 0
-	if err := zero.RunTrial(context.Background(), "s", v, 5, lateOnce); err != nil {
-		t.Fatal(err)
-	}
-	if got := v.Trials[4]; got.Outcome != results.FaultNotProduced || calls != 1 {
-		t.Errorf("late, StalledRetries 0: outcome %s after %d calls; want fault_not_produced, once", got.Outcome, calls)
-	}
-	calls = 0
-	noFault := func(context.Context, *lab.Trial) error { calls++; return lab.NoFault("no promotion") }
-	if err := env.RunTrial(context.Background(), "s", v, 6, noFault); err != nil {
-		t.Fatal(err)
-	}
-	if calls != 1 {
-		t.Errorf("a fault the system did not produce ran %d times: only the client's lateness runs again", calls)
-	}
-
-	calls = 0
-	refused := func(context.Context, *lab.Trial) error { calls++; return lab.Failed("second-acquire", net.ErrClosed) }
-	if err := env.RunTrial(context.Background(), "s", v, 3, refused); err != nil {
-		t.Fatal(err)
-	}
-	if calls != 1 {
-		t.Errorf("a connection error ran %d times: only client deadlines run again", calls)
+		if got := v.Trials[n]; got.Outcome != tc.outcome || got.ErrorKind != tc.kind || calls != 1 {
+			t.Errorf("%v: outcome %s kind %q after %d calls; want %s %q, once", tc.err, got.Outcome, got.ErrorKind, calls, tc.outcome, tc.kind)
+		}
 	}
 }

@@ -26,11 +26,6 @@ func TestEnv(t testing.TB, trials int, params lab.Params) *lab.Env {
 		Seed:   1,
 		Params: params,
 		OutDir: t.TempDir(),
-		// CI shares 2 cores: a stall past Redlock's 15 ms per-node budget, or a B late
-		// for a clock race's window of a few milliseconds, is the machine's, not the
-		// scenario's (the run's log shows each retry). Three tries missed a 1 ms window
-		// once (docs/testing.md).
-		StalledRetries: 4,
 		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
 			p, err := topologies.DefaultProvider(spec.Kind)
 			if err != nil {

@@ -150,7 +150,7 @@ func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st 
 	}
 
 	// B tries while A still holds its lease: a grant here is a lost lock.
-	if leaseB, err := lab.AcquireThroughFaults(ctx, b, t.Key, ttl, probe); err == nil {
+	if leaseB, err := lab.AcquireThroughFaults(ctx, b, t.Key, ttl, s.probeFor(v, leaseA, probe)); err == nil {
 		b.Work(ctx, res, leaseB, nil)
 		lab.ReleaseSoon(ctx, b, leaseB)
 	}
@@ -164,6 +164,17 @@ func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st 
 	b.Work(ctx, res, leaseB, nil)
 	lab.ReleaseSoon(ctx, b, leaseB)
 	return nil
+}
+
+// probeFor is how long B tries while A holds: probe after a leader's death, where B
+// is expected to be refused; after a lost disk, where B is expected in, as long as A's
+// lease lasts, so that a client slow to reconnect to the restarted member on a busy
+// machine is not taken for a lock that held.
+func (etcdLeaderKill) probeFor(v etcdKillVariant, leaseA locks.Lease, probe time.Duration) time.Duration {
+	if left := time.Until(leaseA.ValidUntil); v.loseDisk && left > probe {
+		return left
+	}
+	return probe
 }
 
 // loseDisk restarts every member without its data, then proves the store forgot A's

@@ -15,10 +15,11 @@ import (
 )
 
 // TestPauseBoundary runs boundary mode on one Redis: a stop of 0.8 x the lease left
-// (after 100 ms of work) leaves one holder, one of 1.2 x gives two; labtest holds
+// (after 1 s of work in a 3 s lease: windows of 400 ms either side, which a loaded
+// machine cannot close) leaves one holder, one of 1.2 x gives two; labtest holds
 // each variant to its claims and checks every judged trial carries its proof.
 func TestPauseBoundary(t *testing.T) {
-	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "single", "mode": "boundary", "ttl": "300ms", "pause-at": "100ms"})
+	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "single", "mode": "boundary", "ttl": "3s", "pause-at": "1s"})
 	sides := map[string]bool{}
 	for _, v := range rep.Variants {
 		sides[v.Params["side"]] = true
@@ -96,7 +97,7 @@ func TestPauseBoundaryRefusesBadParams(t *testing.T) {
 // are judged; before it had one, every trial failed to start and the boundary was
 // checked on one strategy fewer.
 func TestPauseBoundaryOnClusterWait(t *testing.T) {
-	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "cluster-wait", "mode": "boundary", "ttl": "300ms", "pause-at": "100ms"})
+	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "cluster-wait", "mode": "boundary", "ttl": "3s", "pause-at": "1s"})
 	if len(rep.Variants) != 2 {
 		t.Fatalf("variants %d, want both sides", len(rep.Variants))
 	}

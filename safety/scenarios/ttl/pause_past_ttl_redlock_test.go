@@ -9,7 +9,8 @@ import (
 
 // TestPausePastTTLRedlock: pause-past-ttl on five Redlock nodes, waiting for all of
 // them and fail-fast: the paused holder's stale write lands beside B's as on one node,
-// watchdog or not, and the fenced resource (INCR on master 0) refuses it.
+// watchdog or not, and the fenced resource (INCR on master 0) refuses it. A 2 s TTL
+// gives each node 100 ms (TTL x 0.05): at 300 ms, 15 ms, a loaded machine missed it.
 func TestPausePastTTLRedlock(t *testing.T) {
-	labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "redlock,redlock-failfast"})
+	labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "redlock,redlock-failfast", "ttl": "2s", "pause-factor": "1.5"})
 }

@@ -19,7 +19,7 @@ func TestPausePastTTL(t *testing.T) {
 // at a time (none below the lease's end, every one above), and the trials are
 // recorded in order.
 func TestPausePastTTLTrialsAtOnce(t *testing.T) {
-	rep := labtest.RunScenario(t, "pause-past-ttl", 3, lab.Params{"strategies": "single", "mode": "boundary", "ttl": "300ms", "pause-at": "100ms", "parallel": "3"})
+	rep := labtest.RunScenario(t, "pause-past-ttl", 3, lab.Params{"strategies": "single", "mode": "boundary", "ttl": "3s", "pause-at": "1s", "parallel": "3"})
 	for _, v := range rep.Variants {
 		if len(v.Trials) != 3 {
 			t.Errorf("%s: %d trials recorded, want 3", v.Name, len(v.Trials))
