@@ -84,9 +84,10 @@ func (f *FS) serve() error {
 	root := &node{LoopbackNode: embedder.(*fs.LoopbackNode), cfs: f, m: m}
 	root.RootData.RootNode = root
 	server, err := fs.Mount(f.mountpoint, root, &fs.Options{MountOptions: fuse.MountOptions{
-		AllowOther: os.Geteuid() == 0, // a server may run as its own user (PostgreSQL must)
-		FsName:     f.backing,
-		Name:       "crashfs",
+		AllowOther:  os.Geteuid() == 0, // a server may run as its own user (PostgreSQL must)
+		DirectMount: os.Geteuid() == 0, // mount(2) itself: no fusermount needed as root
+		FsName:      f.backing,
+		Name:        "crashfs",
 	}})
 	if err != nil {
 		return fmt.Errorf("crashfs: mount %s at %s: %w", f.backing, f.mountpoint, err)
