@@ -26,6 +26,12 @@ func mountForTest(t *testing.T, seed map[string]string) *crashfs.FS {
 			t.Fatal(err)
 		}
 	}
+	return mountAt(t, backing, mountpoint)
+}
+
+// mountAt mounts a crashfs over backing at mountpoint, unmounted when t ends.
+func mountAt(t *testing.T, backing, mountpoint string) *crashfs.FS {
+	t.Helper()
 	fsys, err := crashfs.Mount(backing, mountpoint)
 	if err != nil {
 		t.Fatal(err)

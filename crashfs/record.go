@@ -112,8 +112,13 @@ func (f *FS) redirty(o *object, dirty extents, err error) error {
 }
 
 // syncDir makes directory o's live entries, at path, durable: each name with the
-// object it names, that object's mode and owner, and a link's target.
+// object it names, that object's mode and owner, and a link's target; and o's own
+// mode and owner, as fsync makes a directory's inode durable.
 func (f *FS) syncDir(o *object, path string) error {
+	self, err := lstat(path)
+	if err != nil {
+		return err
+	}
 	names, err := readNames(path)
 	if err != nil {
 		return err
@@ -146,5 +151,6 @@ func (f *FS) syncDir(o *object, path string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	o.entries = entries
+	o.recordMeta(self)
 	return nil
 }

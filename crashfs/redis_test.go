@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -96,10 +95,8 @@ func setCrashGet(t *testing.T, bin string, fsys *crashfs.FS, dir, appendfsync st
 
 // redisNode is a redis-server process of a test and a client of it.
 type redisNode struct {
-	cmd      *exec.Cmd
-	client   *redis.Client
-	exited   chan struct{} // closed once the process was waited for
-	killOnce sync.Once
+	*serverProcess
+	client *redis.Client
 }
 
 // startRedis runs redis-server with its AOF in dir, on a leased loopback port, until
@@ -114,12 +111,7 @@ func startRedis(t *testing.T, bin, dir, appendfsync string) *redisNode {
 	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", dir,
 		"--appendonly", "yes", "--appendfsync", appendfsync, "--save", "", "--daemonize", "no",
 		"--logfile", filepath.Join(t.TempDir(), "redis.log"))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	n := &redisNode{cmd: cmd, exited: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(n.exited) }()
-	t.Cleanup(func() { n.kill(t) })
+	n := &redisNode{serverProcess: startServer(t, cmd)}
 	n.client = redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)})
 	t.Cleanup(func() { n.client.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -149,16 +141,4 @@ func loaded(info string) bool {
 		}
 	}
 	return true
-}
-
-// kill ends the process at once (SIGKILL: no shutdown, no fsync) and waits for it;
-// calling it again does nothing.
-func (n *redisNode) kill(t *testing.T) {
-	t.Helper()
-	n.killOnce.Do(func() {
-		if err := n.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
-			t.Errorf("kill redis-server: %v", err)
-		}
-		<-n.exited
-	})
 }
