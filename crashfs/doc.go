@@ -13,8 +13,8 @@
 //   - fsync or fdatasync of a file makes its current content and size durable (and
 //     its mode and owner). Nothing else does: a write, a close, a rename, an unmount.
 //   - fsync of a directory makes its current entries durable: each name, which file
-//     or directory it names, and for a symbolic link its target. A subdirectory's
-//     own entries need an fsync of that subdirectory.
+//     or directory it names, and for a symbolic link its target; and the directory's
+//     own mode and owner. A subdirectory's entries need an fsync of that subdirectory.
 //   - fsync of a file says nothing of its name: as on ext4, whose manual does not
 //     promise it, a new file's entry is durable only once its directory is fsynced.
 //     A file created and fsynced in a directory that was never fsynced is lost.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -132,13 +133,8 @@ func (f *FS) enter(m *mount) bool {
 	return true
 }
 
-// within says path is dir or lies under it.
+// within says path is dir or lies under it (both absolute and clean).
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !filepath.IsAbs(rel) && !startsWithDotDot(rel)
-}
-
-// startsWithDotDot says rel climbs out of its base.
-func startsWithDotDot(rel string) bool {
-	return len(rel) >= 3 && rel[:3] == ".."+string(filepath.Separator)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
