@@ -175,7 +175,9 @@ func acquireNow(ctx context.Context, t *testing.T, l locks.Locker, key string, t
 
 // startWaiting runs AcquireWaiting in the background; its result says whether it came
 // before releasing was set.
-func startWaiting(ctx context.Context, w locks.Waiter, key string, ttl time.Duration, releasing *atomic.Bool) <-chan waitResult {
+func startWaiting(
+	ctx context.Context, w locks.Waiter, key string, ttl time.Duration, releasing *atomic.Bool,
+) <-chan waitResult {
 	done := make(chan waitResult, 1)
 	go func() {
 		lease, err := w.AcquireWaiting(ctx, key, ttl)

@@ -63,7 +63,9 @@ func (f forUpdate) grant(ctx context.Context, l *Locker, conn *pgxpool.Conn, key
 // take runs lockRow; a missing row is inserted (committed on its own, so that inserting
 // never waits on another holder) and lockRow run once more. The fence comes from
 // another connection: see the package comment.
-func (f forUpdate) take(ctx context.Context, l *Locker, conn *pgxpool.Conn, key string, lockRow func(context.Context) error) (int64, error) {
+func (f forUpdate) take(
+	ctx context.Context, l *Locker, conn *pgxpool.Conn, key string, lockRow func(context.Context) error,
+) (int64, error) {
 	for attempt := 0; ; attempt++ {
 		err := lockRow(ctx)
 		if errors.Is(err, pgx.ErrNoRows) && attempt == 0 {
