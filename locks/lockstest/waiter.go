@@ -113,9 +113,13 @@ func WaiterConformance(t *testing.T, setup WaiterSetup) {
 		if err := holder.Release(ctx, held); err != nil {
 			t.Fatal(err)
 		}
-		next := acquireNow(ctx, t, setup.New(t), key, setup.TTL)
+		nextOwner := setup.New(t)
+		next := acquireNow(ctx, t, nextOwner, key, setup.TTL)
 		if next.HasFence && next.Fence <= held.Fence {
 			t.Errorf("next owner's fence %d not above the holder's %d", next.Fence, held.Fence)
+		}
+		if err := nextOwner.Release(ctx, next); err != nil {
+			t.Errorf("next owner's release: %v", err)
 		}
 	})
 
