@@ -2,6 +2,7 @@ package pglock_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -97,4 +98,27 @@ func TestWaitedLeaseRunsTTLFromItsGrant(t *testing.T) {
 		t.Errorf("waiter's fence %d not above the holder's %d", lease.Fence, held.Fence)
 	}
 	waiter.Release(ctx, lease) // may have lapsed already: the ttl is short
+}
+
+// TestGrantRacingTheCutOffIsGivenBack: a wait granted just as its ctx ended returns
+// the ctx's error and leaves the key free for the next owner's one attempt.
+func TestGrantRacingTheCutOffIsGivenBack(t *testing.T) {
+	for _, name := range strategies {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w, topo := lockstest.SharedStrategy(t, name, locks.Options{})
+			key := testenv.Key(t, "raced")
+			ctx, cutOff := context.WithCancel(context.Background())
+			pglock.AfterGrant(w, cutOff)
+			if lease, err := w.(locks.Waiter).AcquireWaiting(ctx, key, time.Minute); !errors.Is(err, context.Canceled) {
+				t.Fatalf("wait cut off as it was granted: lease %+v, error %v; want context.Canceled", lease, err)
+			}
+			next := newLocker(t, name, topo)
+			lease, err := next.Acquire(context.Background(), key, time.Minute)
+			if err != nil {
+				t.Fatalf("next owner after the raced wait: %v", err)
+			}
+			next.Release(context.Background(), lease)
+		})
+	}
 }
