@@ -22,7 +22,8 @@ func (l *Locker) Waiting() string {
 // AcquireWaiting queues on key with the recipe's blocking Lock. The lease is the ttl
 // rounded up to whole seconds, as for Acquire, and the session keeps it alive while
 // the key waits in the queue (a wait may outlast ttl); once granted, the session is
-// orphaned and the lease renewed once, so it lapses a whole granted TTL after that.
+// orphaned. Granted at once, the lease runs as Acquire's, from the start; granted after
+// a wait, it is renewed once and runs a whole granted TTL from that renewal.
 func (l *Locker) AcquireWaiting(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
 	if ttl <= 0 {
 		return locks.Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
@@ -45,22 +46,21 @@ func (l *Locker) AcquireWaiting(ctx context.Context, key string, ttl time.Durati
 		l.revoke(ctx, grant.ID)
 		return locks.Lease{}, waitError(ctx, err, start)
 	}
-	// The keep-alive may have last renewed the lease up to a third of its TTL ago.
-	renewed := time.Now()
-	resp, err := l.client.KeepAliveOnce(ctx, grant.ID)
-	if err != nil {
-		l.revoke(ctx, grant.ID)
-		return locks.Lease{}, waitError(ctx, fmt.Errorf("renew the granted lease: %w", err), start)
-	}
 	owner := mutex.IsOwner() // compares our key's create revision, the one Lock recorded
-	return locks.Lease{
-		Key:        key,
-		Token:      token(grant.ID),
-		Start:      start,
-		ValidUntil: renewed.Add(time.Duration(resp.TTL) * time.Second),
-		Fence:      owner.GetCompare().GetCreateRevision(),
-		HasFence:   true,
-	}, nil
+	fence := owner.GetCompare().GetCreateRevision()
+	validUntil := start.Add(time.Duration(grant.TTL) * time.Second)
+	if mutex.Header().Revision != fence {
+		// Granted after a wait (the header is a later read's): the keep-alive renewed
+		// the lease at times we did not see, so renew it once more from now.
+		renewed := time.Now()
+		resp, err := l.client.KeepAliveOnce(ctx, grant.ID)
+		if err != nil {
+			l.revoke(ctx, grant.ID)
+			return locks.Lease{}, waitError(ctx, fmt.Errorf("renew the granted lease: %w", err), start)
+		}
+		validUntil = renewed.Add(time.Duration(resp.TTL) * time.Second)
+	}
+	return locks.Lease{Key: key, Token: token(grant.ID), Start: start, ValidUntil: validUntil, Fence: fence, HasFence: true}, nil
 }
 
 // waitError says how long a wait lasted and why it ended: ctx's error first when ctx

@@ -90,3 +90,18 @@ func TestWaitLongerThanTTLKeepsItsPlace(t *testing.T) {
 		t.Errorf("waiter's fence %d not above the holder's %d", lease.Fence, held.Fence)
 	}
 }
+
+// TestFreeKeyWaitCostsWhatAcquireDoes: granted without waiting, the lease runs the
+// granted TTL from the start, as Acquire's, without a renewal.
+func TestFreeKeyWaitCostsWhatAcquireDoes(t *testing.T) {
+	l, _ := lockstest.SharedStrategy(t, "etcd", locks.Options{})
+	ctx := context.Background()
+	lease, err := l.(locks.Waiter).AcquireWaiting(ctx, testenv.Key(t, "rounded"), 2500*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release(ctx, lease)
+	if got := lease.ValidUntil.Sub(lease.Start); got != 3*time.Second {
+		t.Errorf("ttl 2.5s granted %v, want 3s", got)
+	}
+}
