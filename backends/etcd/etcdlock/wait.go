@@ -60,7 +60,9 @@ func (l *Locker) AcquireWaiting(ctx context.Context, key string, ttl time.Durati
 		}
 		validUntil = renewed.Add(time.Duration(resp.TTL) * time.Second)
 	}
-	return locks.Lease{Key: key, Token: token(grant.ID), Start: start, ValidUntil: validUntil, Fence: fence, HasFence: true}, nil
+	lease := locks.Lease{Key: key, Token: token(grant.ID), Start: start, ValidUntil: validUntil}
+	lease.Fence, lease.HasFence = fence, true
+	return lease, nil
 }
 
 // waitError says how long a wait lasted and why it ended: ctx's error first when ctx
