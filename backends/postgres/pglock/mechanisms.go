@@ -55,13 +55,19 @@ type forUpdate struct{}
 // lockNotAvailable is the SQLSTATE of a NOWAIT lock that another transaction holds.
 const lockNotAvailable = "55P03"
 
-// grant begins the transaction and locks the row in one round trip; a missing row is
-// inserted (committed on its own, so that inserting never waits on another holder) and
-// the attempt made once more. The fence comes from another connection: see the package
-// comment.
+// grant begins the transaction and locks the row in one round trip, NOWAIT.
 func (f forUpdate) grant(ctx context.Context, l *Locker, conn *pgxpool.Conn, key string) (int64, error) {
+	return f.take(ctx, l, conn, key, func(ctx context.Context) error { return f.lockRow(ctx, conn, key, lockNoWait) })
+}
+
+// take runs lockRow; a missing row is inserted (committed on its own, so that inserting
+// never waits on another holder) and lockRow run once more. The fence comes from
+// another connection: see the package comment.
+func (f forUpdate) take(
+	ctx context.Context, l *Locker, conn *pgxpool.Conn, key string, lockRow func(context.Context) error,
+) (int64, error) {
 	for attempt := 0; ; attempt++ {
-		err := f.lockRow(ctx, conn, key)
+		err := lockRow(ctx)
 		if errors.Is(err, pgx.ErrNoRows) && attempt == 0 {
 			if err := rollback(ctx, conn); err != nil {
 				return 0, err
@@ -90,11 +96,17 @@ func (f forUpdate) grant(ctx context.Context, l *Locker, conn *pgxpool.Conn, key
 	return fence, nil
 }
 
+// The locking SELECTs: one attempt, and a wait in the row's queue.
+const (
+	lockNoWait  = "SELECT true FROM lockbench_locks WHERE key = $1 FOR UPDATE NOWAIT"
+	lockWaiting = "SELECT true FROM lockbench_locks WHERE key = $1 FOR UPDATE"
+)
+
 // lockRow sends BEGIN and the locking SELECT together.
-func (forUpdate) lockRow(ctx context.Context, conn *pgxpool.Conn, key string) error {
+func (forUpdate) lockRow(ctx context.Context, conn *pgxpool.Conn, key, lockSQL string) error {
 	batch := &pgx.Batch{}
 	batch.Queue("BEGIN")
-	batch.Queue("SELECT true FROM lockbench_locks WHERE key = $1 FOR UPDATE NOWAIT", key)
+	batch.Queue(lockSQL, key)
 	results := conn.SendBatch(ctx, batch)
 	_, errBegin := results.Exec()
 	var locked bool

@@ -14,6 +14,9 @@
 // paused holder keeps its lock, and a dead holder loses it when its connection closes),
 // and Extend, after a round trip that proves the session alive, renews that belief.
 //
+// AcquireWaiting blocks in the server's own queue instead (pg_advisory_lock, FOR UPDATE
+// without NOWAIT), a cut-off wait cancelled by a cancel request: see wait.go.
+//
 // Fence: nextval of the lockbench_fence sequence, taken once the lock is held and in a
 // statement that commits before the value reaches the client: a sequence never hands
 // out a committed value twice, across crashes and restarts of the one server. (A value
@@ -67,6 +70,7 @@ type mechanism interface {
 	lapse(ctx context.Context, conn *pgxpool.Conn, key string) error
 	// alive proves, in one round trip, that conn still holds its lock.
 	alive(ctx context.Context, conn *pgxpool.Conn) error
+	waiter // AcquireWaiting's wait in the server's queue (wait.go)
 }
 
 // Locker takes locks in one PostgreSQL database.

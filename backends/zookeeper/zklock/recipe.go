@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/go-zookeeper/zk"
@@ -71,19 +71,27 @@ func attempt(s *session, key string) (string, int64, error) {
 	return node, stat.Czxid, nil
 }
 
-// lowest is the first contender: sequence numbers are zero-padded, so names sort as numbers.
+// lowest is the first contender: the child with the lowest sequence number. Our own
+// nodes are "lock-N"; go-zookeeper's recipe (AcquireWaiting) names its "_c_<guid>-lock-N",
+// so names do not sort as numbers: the dir's one counter numbers both.
 func lowest(children []string) string {
-	var nodes []string
+	first, firstSeq := "", int64(-1)
 	for _, c := range children {
-		if strings.HasPrefix(c, nodePrefix) {
-			nodes = append(nodes, c)
+		if seq, ok := sequence(c); ok && (firstSeq < 0 || seq < firstSeq) {
+			first, firstSeq = c, seq
 		}
 	}
-	if len(nodes) == 0 {
-		return ""
+	return first
+}
+
+// sequence is the number ZooKeeper appended to a contender's node name.
+func sequence(node string) (int64, bool) {
+	i := strings.LastIndex(node, nodePrefix)
+	if i < 0 {
+		return 0, false
 	}
-	sort.Strings(nodes)
-	return nodes[0]
+	seq, err := strconv.ParseInt(node[i+len(nodePrefix):], 10, 64)
+	return seq, err == nil && seq >= 0
 }
 
 // ensureDir makes the root and the key's dir, persistent: other lockers may be making

@@ -20,6 +20,8 @@
 //   - A holder whose session expired, or whose lease lapsed, learns it: Release and
 //     Extend answer ErrNotHeld, saying which. A dropped connection is waited out (the
 //     session may live on through another server) before either concludes.
+//   - AcquireWaiting queues with go-zookeeper's own recipe (zk.Lock) on such a session
+//     instead of withdrawing its node: see wait.go.
 package zklock
 
 import (
