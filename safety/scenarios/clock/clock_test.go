@@ -32,10 +32,10 @@ func providerEnv(t *testing.T, provider string, params lab.Params) *lab.Env {
 		t.Fatal(err)
 	}
 	return &lab.Env{
-		Trials:         1,
-		Seed:           1,
-		Params:         params,
-		OutDir:         t.TempDir(), // violating histories get porcupine pages: their names must be files
+		Trials: 1,
+		Seed:   1,
+		Params: params,
+		OutDir: t.TempDir(), // violating histories get porcupine pages: their names must be files
 		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
 			topo, err := p.Start(ctx, spec)
 			if err == nil {
@@ -99,6 +99,7 @@ func checkNodesHeld(t *testing.T, rep *results.Report) {
 // the release, measured by the scenario (docs/clocks.md), not asserted here: on a quiet
 // machine the SETs mostly land first and neither client leaves any.
 func TestPartialLocksCountTokensOfNoGrant(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t)
 	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
 	nodes := topo.Masters()
@@ -142,12 +143,14 @@ var clockScenarioParams = map[string]lab.Params{
 }
 
 func TestClockScenariosEmbedded(t *testing.T) {
+	t.Parallel()
 	for name, params := range clockScenarioParams {
 		t.Run(name, func(t *testing.T) { t.Parallel(); runClockScenario(t, "embedded", name, params) })
 	}
 }
 
 func TestClockScenariosProcess(t *testing.T) {
+	t.Parallel()
 	for name, params := range clockScenarioParams {
 		t.Run(name, func(t *testing.T) { t.Parallel(); runClockScenario(t, "process", name, params) })
 	}
@@ -156,6 +159,7 @@ func TestClockScenariosProcess(t *testing.T) {
 // A clock fault that never reaches the node must not be judged, on either provider:
 // the race's proof reads the node's clock back and finds it true.
 func TestClockFaultThatMissesTheNodeIsNotJudged(t *testing.T) {
+	t.Parallel()
 	ttl := 300 * time.Millisecond
 	for _, provider := range []string{"embedded", "process"} {
 		for _, c := range []struct {
@@ -196,6 +200,7 @@ func TestClockFaultThatMissesTheNodeIsNotJudged(t *testing.T) {
 // The measured boundary must exist where the model puts one and not where it puts none,
 // and never below the drift allowance.
 func TestClockSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
+	t.Parallel()
 	env := providerEnv(t, "embedded", nil)
 	ttl := 300 * time.Millisecond
 	for _, k := range []int{2, 3} {
@@ -233,6 +238,7 @@ func TestClockSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 // providers, with 400 ms either side that a loaded machine cannot close; the model's
 // claims are held by labtest.
 func TestSingleJumpBoundary(t *testing.T) {
+	t.Parallel()
 	for _, provider := range []string{"embedded", "process"} {
 		t.Run(provider, func(t *testing.T) {
 			t.Parallel()
@@ -247,11 +253,13 @@ func TestSingleJumpBoundary(t *testing.T) {
 }
 
 func TestSentinelClockSkewProcess(t *testing.T) {
+	t.Parallel()
 	runClockScenario(t, "process", "sentinel-clock-skew", lab.Params{"ttl": "10s", "offset": "30s"})
 }
 
 // miniredis has no replication: no trial may be judged, each fails to set up.
 func TestSentinelClockSkewRefusesEmbedded(t *testing.T) {
+	t.Parallel()
 	s, _ := lab.Lookup("sentinel-clock-skew")
 	rep, err := lab.Run(context.Background(), s, providerEnv(t, "embedded", nil))
 	if err != nil {
@@ -267,6 +275,7 @@ func TestSentinelClockSkewRefusesEmbedded(t *testing.T) {
 // sentinel-clock-skew takes its store by what the kind declares (sentinels promote a
 // replica that has the key by replication, over Redis), not by the name sentinel.
 func TestSentinelClockSkewTakesAFailoverStoreByCapability(t *testing.T) {
+	t.Parallel()
 	strategies := sentinelClockSkew{}.Params()[0]
 	if strategies.Name != "strategies" || strategies.Default != "sentinel" {
 		t.Fatalf("first param is %s=%s, want strategies=sentinel", strategies.Name, strategies.Default)
@@ -283,6 +292,7 @@ func TestSentinelClockSkewTakesAFailoverStoreByCapability(t *testing.T) {
 
 // Bad params are refused before anything starts.
 func TestClockScenariosRefuseBadParams(t *testing.T) {
+	t.Parallel()
 	for name, bad := range map[string][]lab.Params{
 		"single-clock-skew":   {{"ttl": "100ms"}, {"jump": "soon"}, {"jumps": "1ms"}, {"mode": "boundary", "ttl": "300ms", "hold": "300ms"}, {"boundary-factors": "1"}},
 		"redlock-clock-jump":  {{"k": "6"}, {"jumps": "-1ms"}, {"search": "maybe"}},

@@ -12,6 +12,7 @@ import (
 // A race is judged only when one of B's attempts began once a quorum was free and
 // returned while A still believed it held; a B that was late says fault_not_produced.
 func TestBWindowJudgesOnlyAttemptsInsideTheRace(t *testing.T) {
+	t.Parallel()
 	start := time.Unix(1000, 0)
 	at := func(ms int) time.Time { return start.Add(time.Duration(ms) * time.Millisecond) }
 	cases := []struct {
@@ -49,6 +50,7 @@ func TestBWindowJudgesOnlyAttemptsInsideTheRace(t *testing.T) {
 // A B too slow for the break its variant claims is late, not a hold; where the variant
 // claims nothing, a slow B's refusals test the race its own speed gives.
 func TestSlowBIsLateOnlyWhereTheVariantClaimsABreak(t *testing.T) {
+	t.Parallel()
 	start := time.Unix(1000, 0)
 	at := func(ms int) time.Time { return start.Add(time.Duration(ms) * time.Millisecond) }
 	breaks := rateRace(redlockClient, 300*time.Millisecond, 3, 1.2, 0.05)

@@ -15,6 +15,7 @@ import (
 // (the claims assert both). The promotion is by the cluster bus, after
 // cluster-node-timeout.
 func TestFenceRegressionOnACluster(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunScenario(t, "fence-regression", 2, lab.Params{"strategies": "cluster"})
 	for _, v := range rep.Variants {
 		for _, tr := range v.Trials {

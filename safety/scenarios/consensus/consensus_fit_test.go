@@ -9,6 +9,7 @@ import (
 // over, by that declaration: a Redis strategy is refused by name of what fits, a
 // consensus strategy it was never told of (etcd without fsync) is taken.
 func TestLeaderKillTakesEveryConsensusStoreAndNoOther(t *testing.T) {
+	t.Parallel()
 	strategies := etcdLeaderKill{}.Params()[0]
 	if strategies.Name != "strategies" {
 		t.Fatalf("first param is %s", strategies.Name)

@@ -15,6 +15,7 @@ import (
 // after the leader's kill the czxid fence still grows: no token reissued, no honest
 // write refused, no fenced stores diverged (the claims assert all three).
 func TestFenceRegressionZooKeeperEmptyRestart(t *testing.T) {
+	t.Parallel()
 	testenv.RequireServer(t, zookeeper.Kind)
 	rep := labtest.RunScenario(t, "fence-regression", 2, lab.Params{"strategies": "zookeeper-3"})
 	for _, v := range rep.Variants {

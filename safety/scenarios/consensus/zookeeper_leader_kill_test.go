@@ -15,6 +15,7 @@ import (
 // grant lets nobody else in and the next czxid fence is larger; a lone server that loses
 // its disk forgets the lock and reissues smaller fences (the claims assert both).
 func TestZooKeeperLeaderKill(t *testing.T) {
+	t.Parallel()
 	testenv.RequireServer(t, zookeeper.Kind)
 	rep := labtest.RunScenario(t, "etcd-leader-kill", 2, lab.Params{"strategies": "zookeeper-3,zookeeper"})
 	names := map[string]*results.Variant{}

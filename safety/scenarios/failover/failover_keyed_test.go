@@ -16,6 +16,7 @@ import (
 // WAIT 1 with the one replica), and every judged trial proves its promotion, the read
 // on the promoted replica, and records the failover time.
 func TestFailoverLossOnACluster(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"strategies": "cluster", "modes": "none,wait1", "delays": "0ms", "lag-max": "150ms", "wait-timeout": "2s"})
 	want := map[string]bool{"cluster mode=none": true, "cluster mode=wait1": true}
 	for _, s := range rep.Series {

@@ -17,6 +17,7 @@ import (
 // labtest.RunScenario asserts their claims: lost in some trial with no guard or only
 // min-replicas at delay 0, never lost under WAIT 2; wait1 is a measured point.
 func TestFailoverLoss(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "none,wait1,wait2,min-replicas", "delays": "0ms", "lag-max": "150ms", "wait-timeout": "2s"})
 	want := map[string]bool{"mode=none": true, "mode=none by lag": true, "mode=wait1": true, "mode=wait2": true, "mode=min-replicas": true, "mode=min-replicas by lag": true}
 	for _, s := range rep.Series {
@@ -57,6 +58,7 @@ func provesARead(tr results.Trial) bool {
 // With every replica cut off before the grant, every judged trial lost the lock (the
 // Always claim), and each proved the cut from the master's replication state.
 func TestFailoverLossLinkKill(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "none", "delays": "0ms", "cut": "link-kill"})
 	for _, v := range rep.Variants {
 		for _, tr := range v.Trials {
@@ -79,6 +81,7 @@ func TestFailoverLossLinkKill(t *testing.T) {
 // the master counted no good replica and the key absent after the refusal; the
 // write-up's claim reads the refusals, and the variant never declares lost_locks.
 func TestFailoverLossMinReplicasStalled(t *testing.T) {
+	t.Parallel()
 	// As many trials as a claim takes from a variant: fewer and its verdict is not shown.
 	rep := labtest.RunScenario(t, "failover-loss", results.MinJudged, lab.Params{"modes": "min-replicas-stalled"})
 	if len(rep.Variants) != 1 || rep.Variants[0].Name != "min-replicas-stalled" {
@@ -118,6 +121,7 @@ func TestFailoverLossMinReplicasStalled(t *testing.T) {
 }
 
 func TestFailoverLossStalledMaxLagIsWholeSeconds(t *testing.T) {
+	t.Parallel()
 	env := labtest.TestEnv(t, 1, lab.Params{"modes": "min-replicas-stalled", "stalled-max-lag": "1500ms"})
 	s, err := lab.Lookup("failover-loss")
 	if err != nil {
@@ -132,6 +136,7 @@ func TestFailoverLossStalledMaxLagIsWholeSeconds(t *testing.T) {
 // The resumed old master takes writes: check.SplitBrain measures the window from the
 // probes, and the tally carries it.
 func TestFailoverLossZombie(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunScenario(t, "failover-loss", 1, lab.Params{"modes": "zombie"})
 	v := rep.Variants[0]
 	if v.Tally.Window.N == 0 || v.Tally.Window.Max <= 0 {
@@ -145,6 +150,7 @@ func TestFailoverLossZombie(t *testing.T) {
 // A promotion not seen in time is fault_not_produced, never judged; the deployment it
 // leaves mid-failover re-forms for the next trial (one deployment, so it must).
 func TestFailoverLossPromotionTimeout(t *testing.T) {
+	t.Parallel()
 	env := labtest.TestEnv(t, 2, lab.Params{"modes": "none", "delays": "0ms", "promotion-timeout": "1ms", "deployments": "1"})
 	s, err := lab.Lookup("failover-loss")
 	if err != nil {
@@ -166,6 +172,7 @@ func TestFailoverLossPromotionTimeout(t *testing.T) {
 }
 
 func TestFailoverLossParams(t *testing.T) {
+	t.Parallel()
 	s, err := lab.Lookup("failover-loss")
 	if err != nil {
 		t.Fatal(err)
@@ -200,6 +207,7 @@ func TestFailoverLossParams(t *testing.T) {
 // failover-loss takes the stores the sentinel rig fits, by what their kinds declare,
 // and those whose primary is the key's master; no other.
 func TestFailoverLossTakesStoresByCapability(t *testing.T) {
+	t.Parallel()
 	strategies := failoverLoss{}.Params()[0]
 	if strategies.Name != "strategies" || strategies.Default != "sentinel" {
 		t.Fatalf("first param is %s=%s, want strategies=sentinel", strategies.Name, strategies.Default)
@@ -224,6 +232,7 @@ var drawnInputs = []string{"delay_ms", "lag_replica0_ms", "lag_replica1_ms", "la
 // gives them: their indices in order, their seeds and their drawn lags; each judged
 // trial proved its fault (a replica promoted, the key read on it).
 func TestFailoverLossParallelKeepsEachTrialsSeedAndDraws(t *testing.T) {
+	t.Parallel()
 	params := lab.Params{"modes": "none", "delays": "0ms"}
 	one := labtest.RunIn(t, labtest.TestEnv(t, 4, withParam(params, "parallel", "1")), "failover-loss", 4*time.Minute)
 	three := labtest.RunIn(t, labtest.TestEnv(t, 4, withParam(params, "parallel", "3")), "failover-loss", 4*time.Minute)
@@ -271,6 +280,7 @@ func withParam(p lab.Params, name, value string) lab.Params {
 // the key on the promoted replica, which holds A's lock; the mode draws no series by
 // kill delay under link-kill, which it refuses when named.
 func TestFailoverLossPlanned(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "planned", "delays": "100ms", "lag-max": "20ms"})
 	if len(rep.Variants) != 1 || rep.Variants[0].Name != "planned-delay-100ms" {
 		t.Fatalf("variants %v, want planned-delay-100ms alone", rep.Variants)
@@ -301,6 +311,7 @@ func TestFailoverLossPlanned(t *testing.T) {
 // A sentinel's refusal is no fault produced; any other failure of the request is an
 // error of the nemesis, never counted as a refusal.
 func TestARefusedPlannedFailoverIsNoFault(t *testing.T) {
+	t.Parallel()
 	for msg, refused := range map[string]bool{
 		"SENTINEL FAILOVER lockbench on sentinel-0: NOGOODSLAVE No suitable replica to promote": true,
 		"SENTINEL FAILOVER lockbench on sentinel-0: INPROG Failover already in progress":        true,

@@ -37,6 +37,7 @@ func planOf(t *testing.T, params lab.Params) (map[string][]string, map[string]bo
 // failover on sentinel, redlock-restart on redlock, clock-jump on the lone master);
 // named strategies run on every break whose capabilities they have.
 func TestBreaksRunOnTheStoresTheirCapabilitiesFit(t *testing.T) {
+	t.Parallel()
 	runs, fenced := planOf(t, lab.Params{})
 	want := map[string][]string{
 		"pause":           {"single", "etcd", "zookeeper", pgAdvisory},
@@ -70,6 +71,7 @@ func TestBreaksRunOnTheStoresTheirCapabilitiesFit(t *testing.T) {
 // TestClusterWaitWritesWithItsFence: cluster-wait's fenced form numbers every grant in
 // the key's slot, so its fenced guards are variants and write with its token.
 func TestClusterWaitWritesWithItsFence(t *testing.T) {
+	t.Parallel()
 	runs, fenced := planOf(t, lab.Params{"strategies": "cluster-wait", "breaks": "failover"})
 	if !slices.Equal(runs["failover"], []string{"cluster-wait"}) {
 		t.Fatalf("failover runs on %v, want cluster-wait", runs["failover"])

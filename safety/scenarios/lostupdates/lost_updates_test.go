@@ -42,6 +42,7 @@ func variantsOf(rep *results.Report) map[string]*results.Variant {
 
 // TestLostUpdatesPause: A pauses past its lease on a single master, every guard.
 func TestLostUpdatesPause(t *testing.T) {
+	t.Parallel()
 	rep := runLostUpdates(t, 3, lab.Params{"breaks": "pause", "strategies": "single", "fences": "lock", "ttl": "200ms", "pause-factor": "1.5"})
 	if len(rep.Variants) != len(lostupdates.AccountModes()) {
 		t.Errorf("%d variants, want one per guard (%d)", len(rep.Variants), len(lostupdates.AccountModes()))
@@ -51,6 +52,7 @@ func TestLostUpdatesPause(t *testing.T) {
 // TestLostUpdatesFailover: the sentinel master fails over without the lock; the
 // Redis INCR fence is reissued (B refused: a lost update), the sequence is not.
 func TestLostUpdatesFailover(t *testing.T) {
+	t.Parallel()
 	rep := runLostUpdates(t, 2, lab.Params{"breaks": "failover", "guards": "fenced"})
 	vs := variantsOf(rep)
 	switch v := vs["failover/sentinel/lock/fenced"]; {
@@ -68,6 +70,7 @@ func TestLostUpdatesFailover(t *testing.T) {
 // replica lagging; cluster-fenced's INCR in the key's slot is reissued (B refused: a
 // lost update), the sequence is not; the break runs on a cluster only when asked.
 func TestLostUpdatesFailoverOnACluster(t *testing.T) {
+	t.Parallel()
 	rep := runLostUpdates(t, 2, lab.Params{"breaks": "failover", "strategies": "cluster", "guards": "fenced"})
 	vs := variantsOf(rep)
 	switch v := vs["failover/cluster/lock/fenced"]; {
@@ -93,6 +96,7 @@ func TestLostUpdatesFailoverOnACluster(t *testing.T) {
 // TestLostUpdatesRedlockRestart: Redlock has no fence; read-modify-write loses B's
 // change, fenced by the sequence refuses A's.
 func TestLostUpdatesRedlockRestart(t *testing.T) {
+	t.Parallel()
 	rep := runLostUpdates(t, 2, lab.Params{"breaks": "redlock-restart", "guards": "read-modify-write,fenced"})
 	if vs := variantsOf(rep); vs["redlock-restart/redlock/lock/fenced"] != nil || vs["redlock-restart/redlock/lock/read-modify-write"] == nil {
 		t.Errorf("variants %v: want lock/read-modify-write run and lock/fenced skipped (Redlock has no fence)", rep.Variants)
@@ -101,6 +105,7 @@ func TestLostUpdatesRedlockRestart(t *testing.T) {
 
 // TestLostUpdatesClockJump: the master's clock jumps past the lease (libfaketime).
 func TestLostUpdatesClockJump(t *testing.T) {
+	t.Parallel()
 	testenv.RequireSkewedRedis(t)
 	runLostUpdates(t, 2, lab.Params{"breaks": "clock-jump", "guards": "fenced,unfenced", "fences": "lock"})
 }
@@ -109,6 +114,7 @@ func TestLostUpdatesClockJump(t *testing.T) {
 // service that has none, and an unknown guard are *ParamErrors naming them, before
 // anything starts.
 func TestLostUpdatesRefusesBadParams(t *testing.T) {
+	t.Parallel()
 	s, err := lab.Lookup("lost-updates")
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +162,7 @@ func TestLostUpdatesRefusesBadParams(t *testing.T) {
 // update for cas-version, unique-key or atomic; a redelivered change is applied twice
 // by all but unique-key (the claims assert both).
 func TestLostUpdatesLockFree(t *testing.T) {
+	t.Parallel()
 	rep := runLostUpdates(t, 2, lab.Params{"breaks": "pause,redelivery", "strategies": "cas-version,unique-key,atomic", "ttl": "100ms"})
 	if len(rep.Variants) != 6 {
 		t.Fatalf("%d variants, want 2 faults x 3 lock-free writers", len(rep.Variants))

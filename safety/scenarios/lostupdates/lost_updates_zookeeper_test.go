@@ -13,6 +13,7 @@ import (
 // a change: the czxid fence refuses its stale write, read-modify-write loses B's change
 // (the claims assert both).
 func TestLostUpdatesZooKeeper(t *testing.T) {
+	t.Parallel()
 	testenv.RequireServer(t, zookeeper.Kind)
 	runLostUpdates(t, 2, lab.Params{"breaks": "pause", "strategies": "zookeeper", "fences": "lock", "guards": "fenced,read-modify-write"})
 }

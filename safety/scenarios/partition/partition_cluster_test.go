@@ -18,6 +18,7 @@ import (
 // by CLUSTERDOWN before the heal; under WAIT 1 A was refused and B granted only after
 // the heal (the promoted master has no replica until the old one rejoins it).
 func TestClusterSplitBrain(t *testing.T) {
+	t.Parallel()
 	env := labtest.ContainerEnv(t, 1, lab.Params{"node-timeouts": "500ms", "ttl": "10s", "cut-hold": "2s"})
 	rep := labtest.RunIn(t, env, "cluster-split-brain", 4*time.Minute)
 	if len(rep.Variants) != 2 {

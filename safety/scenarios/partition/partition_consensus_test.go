@@ -19,6 +19,7 @@ import (
 // every judged trial). Here: each judged trial proved the majority's election and B's
 // grant, and B got in only after A's validity ended.
 func TestConsensusPartition(t *testing.T) {
+	t.Parallel()
 	p, err := topologies.ProviderFor("container", etcd.Kind)
 	if err != nil || p.Name() != "container" {
 		testenv.MissingTool(t, fmt.Errorf("etcd is not served in containers here (%v): nothing to partition", err))

@@ -14,6 +14,7 @@ import (
 // judged trial proved its clients' cuts by dialing from their namespaces, B's grant was
 // read on exactly 2,3,4, and the cut cost A validity against the same client uncut.
 func TestRedlockPartition(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunIn(t, labtest.ContainerEnv(t, 1, nil), "redlock-partition", 4*time.Minute)
 	validity := map[string]float64{}
 	for _, v := range rep.Variants {

@@ -21,6 +21,7 @@ import (
 // no guard only by the demotion after the heal; and a shorter max-lag gave a shorter
 // window, the unguarded one the longest.
 func TestSentinelSplitBrain(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunIn(t, labtest.ContainerEnv(t, 1, nil), "sentinel-split-brain", 4*time.Minute)
 	window := map[string]float64{}
 	for _, v := range rep.Variants {
@@ -65,6 +66,7 @@ func hasProof(tr results.Trial, part string) bool {
 // A provider whose nodes share the host's loopback cannot partition: every partition
 // scenario refuses it, naming the provider, before any trial.
 func TestPartitionScenariosRefuseProcessProvider(t *testing.T) {
+	t.Parallel()
 	for name, params := range map[string]lab.Params{
 		"sentinel-split-brain": {"min-replicas": "0"},
 		"cluster-split-brain":  {"modes": "none", "node-timeouts": "500ms"},
@@ -90,6 +92,7 @@ func TestPartitionScenariosRefuseProcessProvider(t *testing.T) {
 // min-replicas-max-lag counts whole seconds: a max-lag that is not one is refused
 // before any server starts.
 func TestSentinelSplitBrainMaxLagWholeSeconds(t *testing.T) {
+	t.Parallel()
 	started := false
 	env := &lab.Env{Trials: 1, Params: lab.Params{"max-lags": "1500ms"}, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
 		started = true
@@ -108,6 +111,7 @@ func TestSentinelSplitBrainMaxLagWholeSeconds(t *testing.T) {
 // sentinel-split-brain takes its store by what the kind declares, not by the name
 // sentinel, and starts that store's deployment: for sentinel, the one it always started.
 func TestSentinelSplitBrainTakesAFailoverStoreByCapability(t *testing.T) {
+	t.Parallel()
 	strategies := sentinelSplitBrain{}.Params()[0]
 	if strategies.Name != "strategies" || strategies.Default != "sentinel" {
 		t.Fatalf("first param is %s=%s, want strategies=sentinel", strategies.Name, strategies.Default)

@@ -11,5 +11,6 @@ import (
 // backwards after lagged counters or an empty restart; the random token lets A's
 // stale write in.
 func TestRedlockFence(t *testing.T) {
+	t.Parallel()
 	labtest.RunScenario(t, "redlock-fence", 1, lab.Params{"ttl": "500ms", "cycles": "2"})
 }

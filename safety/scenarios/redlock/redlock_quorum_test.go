@@ -19,6 +19,7 @@ import (
 // in is the servers' doing, so a subset no trial reached is not a failure; each
 // strategy and contention must still have its share judged, and the run some subset.
 func TestRedlockQuorum(t *testing.T) {
+	t.Parallel()
 	env := labtest.TestEnv(t, 3, lab.Params{"clients": "4"})
 	env.Logf = nil
 	s, err := lab.Lookup("redlock-quorum")
@@ -85,6 +86,7 @@ func shareClaimsOf(strategy string, clients int) []results.Claim {
 // for a client its store declares awaits every independent master, by that declaration:
 // redlock, and a strategy no file here names; not redlock-failfast.
 func TestQuorumShareClaimsFollowTheDeclaredClient(t *testing.T) {
+	t.Parallel()
 	backendtest.RegisterQuorumStore("quorum-test")
 	alone := []results.Claim{results.Holds(results.PartialLocks), results.Holds(results.QuorumOnly)}
 	racing := alone[:1]

@@ -6,4 +6,7 @@ import (
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 )
 
-func TestRedlockRestart(t *testing.T) { labtest.RunScenario(t, "redlock-restart", 1, nil) }
+func TestRedlockRestart(t *testing.T) {
+	t.Parallel()
+	labtest.RunScenario(t, "redlock-restart", 1, nil)
+}

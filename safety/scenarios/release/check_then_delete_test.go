@@ -13,6 +13,7 @@ import (
 // beside B; the Lua release never does; under load the gap is hit on its own, and both
 // load variants count locks cut short, so the write-up's claim compares them on counts.
 func TestCheckThenDelete(t *testing.T) {
+	t.Parallel()
 	// 3 s of load a trial: holds are serial at the 20 ms TTL (about 50 a second), and a
 	// second of them hit the gap in 3 of 5 trials on this loaded machine.
 	rep := labtest.RunScenario(t, "check-then-delete", 2, lab.Params{"load": "3s"})

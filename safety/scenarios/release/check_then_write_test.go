@@ -13,11 +13,13 @@ import (
 // 500 ms before the end of a 1 s lease: only a stall of half a second could make the
 // check say "gone" (fault not produced), so the machine's load does not decide a trial.
 func TestCheckThenWriteLock(t *testing.T) {
+	t.Parallel()
 	labtest.RunScenario(t, "check-then-write-lock", 3, lab.Params{"ttl": "1s", "land": "500ms", "write": "after-expiry"})
 }
 
 // The rate form (write=after-gap) is the scenario's default; a bad write mode is refused.
 func TestCheckThenWriteRefusesAnUnknownWriteMode(t *testing.T) {
+	t.Parallel()
 	var write lab.Param
 	for _, p := range (checkThenWriteLock{}).Params() {
 		if p.Name == "write" {
@@ -36,6 +38,7 @@ func TestCheckThenWriteRefusesAnUnknownWriteMode(t *testing.T) {
 // what its kind declares: single by default, any store whose kind answers Redis and
 // numbers grants on one master (wait, sentinel), and no Redlock nor consensus store.
 func TestCheckThenWriteTakesOneRedisMasterByCapability(t *testing.T) {
+	t.Parallel()
 	strategies := checkThenWriteLock{}.Params()[0]
 	if strategies.Name != "strategies" || strategies.Default != "single" {
 		t.Fatalf("first param is %s=%s, want strategies=single", strategies.Name, strategies.Default)

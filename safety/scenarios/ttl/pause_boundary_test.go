@@ -19,6 +19,7 @@ import (
 // machine cannot close) leaves one holder, one of 1.2 x gives two; labtest holds
 // each variant to its claims and checks every judged trial carries its proof.
 func TestPauseBoundary(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "single", "mode": "boundary", "ttl": "3s", "pause-at": "1s"})
 	sides := map[string]bool{}
 	for _, v := range rep.Variants {
@@ -55,6 +56,7 @@ func proveAt(t *testing.T, v *stopSize, away, left, pause time.Duration) results
 // A boundary trial is judged only on the side it is for, and only once A was away
 // for its whole stop.
 func TestPauseBoundaryProof(t *testing.T) {
+	t.Parallel()
 	below, above := &stopSize{"below", 0.8, 0}, &stopSize{"above", 1.2, 0}
 	ms := time.Millisecond
 	for _, c := range []struct {
@@ -78,6 +80,7 @@ func TestPauseBoundaryProof(t *testing.T) {
 
 // Bad boundary params are refused before anything starts.
 func TestPauseBoundaryRefusesBadParams(t *testing.T) {
+	t.Parallel()
 	s, _ := lab.Lookup("pause-past-ttl")
 	for _, params := range []lab.Params{{"mode": "edge"}, {"boundary-factors": "0.8,1"}, {"mode": "boundary", "ttl": "300ms", "pause-at": "300ms"}} {
 		env := &lab.Env{Trials: 1, Params: params, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
@@ -97,6 +100,7 @@ func TestPauseBoundaryRefusesBadParams(t *testing.T) {
 // are judged; before it had one, every trial failed to start and the boundary was
 // checked on one strategy fewer.
 func TestPauseBoundaryOnClusterWait(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "cluster-wait", "mode": "boundary", "ttl": "3s", "pause-at": "1s"})
 	if len(rep.Variants) != 2 {
 		t.Fatalf("variants %d, want both sides", len(rep.Variants))

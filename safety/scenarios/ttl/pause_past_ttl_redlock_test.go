@@ -12,5 +12,6 @@ import (
 // watchdog or not, and the fenced resource (INCR on master 0) refuses it. A 2 s TTL
 // gives each node 100 ms (TTL x 0.05): at 300 ms, 15 ms, a loaded machine missed it.
 func TestPausePastTTLRedlock(t *testing.T) {
+	t.Parallel()
 	labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "redlock,redlock-failfast", "ttl": "2s", "pause-factor": "1.5"})
 }

@@ -11,6 +11,7 @@ import (
 // TestPausePastTTL runs the scenario on Redis and on etcd: consensus does not stop the
 // overlap, the revision fence rejects the stale write, as the INCR fence does on Redis.
 func TestPausePastTTL(t *testing.T) {
+	t.Parallel()
 	labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "single,etcd", "pause-factor": "2"})
 }
 
@@ -19,6 +20,7 @@ func TestPausePastTTL(t *testing.T) {
 // at a time (none below the lease's end, every one above), and the trials are
 // recorded in order.
 func TestPausePastTTLTrialsAtOnce(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunScenario(t, "pause-past-ttl", 3, lab.Params{"strategies": "single", "mode": "boundary", "ttl": "3s", "pause-at": "1s", "parallel": "3"})
 	for _, v := range rep.Variants {
 		if len(v.Trials) != 3 {

@@ -60,6 +60,7 @@ var deadAddr string
 // TestSecondClientConnectionErrorIsAnError: B failing to reach the server is an error
 // outcome, never "A kept the lock".
 func TestSecondClientConnectionErrorIsAnError(t *testing.T) {
+	t.Parallel()
 	deadAddr = closedAddr(t)
 	env := labtest.TestEnv(t, 1, lab.Params{"strategies": secondClientDead})
 	s, _ := lab.Lookup("pause-past-ttl")

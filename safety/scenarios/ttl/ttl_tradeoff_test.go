@@ -16,6 +16,7 @@ import (
 // the largest with separate intervals, for every distribution, and the blocked time
 // of every crash trial sits at or above that bound.
 func TestTTLTradeoff(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunScenario(t, "ttl-tradeoff", 8, lab.Params{"ttls": "10ms,300ms", "hold": "100ms", "hold-max": "1s"})
 	for _, s := range rep.Series {
 		if !strings.HasPrefix(s.Name, "hold=") || strings.HasSuffix(s.Name, "-watchdog") {

@@ -14,6 +14,7 @@ import (
 // (labtest.RunScenario asserts the variants' claims); and WAIT's cost follows the lag: WAIT 2
 // waits out the paused replica, WAIT 1 does not.
 func TestWaitObjections(t *testing.T) {
+	t.Parallel()
 	rep := labtest.RunIn(t, labtest.TestEnv(t, 2, lab.Params{"cost-lags": "0ms,50ms", "cost-samples": "10", "deployments": "2"}), "wait-objections", 3*time.Minute)
 	p50 := map[string][]results.Point{}
 	for _, s := range rep.Series {
