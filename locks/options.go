@@ -59,3 +59,10 @@ type RedlockOptions struct {
 	// SetNXOnExtend makes Extend re-create the key on nodes that lost it.
 	SetNXOnExtend bool
 }
+
+// RueidisOptions configure the rueidislock strategies; zero values take the library's defaults.
+type RueidisOptions struct {
+	// TryNextAfter bounds one SET by the library, and is its polling period without
+	// client-side caching (rueidislock: 20 ms). Tests on a loaded machine raise it.
+	TryNextAfter time.Duration
+}
