@@ -41,7 +41,9 @@ func (f *fakeWaiter) AcquireWaiting(ctx context.Context, key string, ttl time.Du
 
 func (f *fakeWaiter) Waiting() string { return "fake: polls the table" }
 
-func newFakeWaiter() *fakeWaiter { return &fakeWaiter{memLocker: &memLocker{holders: map[string]string{}}} }
+func newFakeWaiter() *fakeWaiter {
+	return &fakeWaiter{memLocker: &memLocker{holders: map[string]string{}}}
+}
 
 func TestNaturalWaitCallsTheWaitersOwnWait(t *testing.T) {
 	f := newFakeWaiter()

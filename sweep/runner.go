@@ -209,8 +209,9 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	load := bench.Load{
 		Clients: clients, Keys: cell.Keys, TTL: cell.TTL, Hold: cell.Hold,
 		RetryDelay: r.Config.RetryDelay.D(), KeyPrefix: r.keyPrefix(index),
-		FirstClient: first, AllClients: cell.Clients,
+		FirstClient: first, AllClients: cell.Clients, Wait: r.Config.WaitMode(),
 	}
+	r.Run.Environment.Waiting[cell.Strategy] = bench.Waiting(l, load)
 	open := bench.Open{Rate: cell.Rate * float64(clients) / float64(cell.Clients), Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
 	if r.Worker != nil { // each worker's arrivals of their own, not copies of one another's
 		open.Seed += uint64(r.Worker.Index) << 32
@@ -296,7 +297,7 @@ func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.T
 			Profile: cell.Network.Name, Latency: resultsdir.Duration(cell.Network.Latency),
 			Jitter: resultsdir.Duration(cell.Network.Jitter), SlowNode: cell.Network.SlowNode,
 		},
-		Load:     resultsdir.LoadMode{Mode: cell.Load},
+		Load:     resultsdir.LoadMode{Mode: cell.Load, Wait: r.Config.WaitMode()},
 		Warmup:   resultsdir.Duration(r.Config.Warmup),
 		Duration: resultsdir.Duration(r.Config.Duration),
 		Elapsed:  resultsdir.Duration(res.Elapsed),
