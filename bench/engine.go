@@ -186,7 +186,8 @@ func attempt(ctx context.Context, l locks.Locker, load Load, key string, rec *Re
 }
 
 // holdAndRelease records the wait from cycleStart to the grant, holds, and releases.
-func holdAndRelease(ctx context.Context, l locks.Locker, load Load, lease locks.Lease, rec *Recorder, cycleStart time.Time) {
+func holdAndRelease(ctx context.Context, l locks.Locker, load Load, lease locks.Lease, rec *Recorder,
+	cycleStart time.Time) {
 	granted := time.Now()
 	record(rec.AcquireWait, granted.Sub(cycleStart))
 	held := load.Hold <= 0 || sleep.For(ctx, load.Hold)

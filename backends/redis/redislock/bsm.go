@@ -92,7 +92,8 @@ func (b *bsmLocker) AcquireWaiting(ctx context.Context, key string, ttl time.Dur
 	return b.obtain(ctx, key, ttl, b.retry(), true)
 }
 
-func (b *bsmLocker) obtain(ctx context.Context, key string, ttl time.Duration, retry bsm.RetryStrategy, waiting bool) (locks.Lease, error) {
+func (b *bsmLocker) obtain(ctx context.Context, key string, ttl time.Duration, retry bsm.RetryStrategy,
+	waiting bool) (locks.Lease, error) {
 	if err := checkBSMTTL(ttl); err != nil {
 		return locks.Lease{}, err
 	}
@@ -113,7 +114,8 @@ func (b *bsmLocker) obtain(ctx context.Context, key string, ttl time.Duration, r
 
 // obtainFailed maps Obtain's error, giving back first what a cut-off attempt may hold:
 // cut off by ctx, or, in a wait, by the library's own bound (the TTL when ctx has none).
-func (b *bsmLocker) obtainFailed(ctx context.Context, lease locks.Lease, ttl time.Duration, err error, waiting bool) error {
+func (b *bsmLocker) obtainFailed(ctx context.Context, lease locks.Lease, ttl time.Duration, err error,
+	waiting bool) error {
 	if errors.Is(err, bsm.ErrNotObtained) {
 		return fmt.Errorf("%w (%v)", locks.ErrNotAcquired, err)
 	}
@@ -122,7 +124,8 @@ func (b *bsmLocker) obtainFailed(ctx context.Context, lease locks.Lease, ttl tim
 		b.giveBack(ctx, lease, ttl)
 	}
 	if gaveUp {
-		return fmt.Errorf("%w (%s: gave up after %v, its bound on a wait without a deadline)", locks.ErrNotAcquired, b.name, ttl)
+		return fmt.Errorf("%w (%s: gave up after %v, its bound on a wait without a deadline)",
+			locks.ErrNotAcquired, b.name, ttl)
 	}
 	return err
 }

@@ -109,7 +109,9 @@ func (r *redlock) Waiting() string {
 	return fmt.Sprintf("redsync: up to %s, %s, drift %g%%", tries, delay, 100*drift)
 }
 
-func (r *redlock) lock(ctx context.Context, key string, ttl time.Duration, lock func(*redsync.Mutex, context.Context) error) (locks.Lease, error) {
+// lock takes key with one of redsync's ways to lock a mutex.
+func (r *redlock) lock(ctx context.Context, key string, ttl time.Duration,
+	lock func(*redsync.Mutex, context.Context) error) (locks.Lease, error) {
 	if ttl <= 0 {
 		return locks.Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
