@@ -68,9 +68,6 @@ func Resume(dir string, cfg Config, env resultsdir.Environment) (*resultsdir.Run
 	if run.Environment.Topologies == nil {
 		run.Environment.Topologies = map[string]string{}
 	}
-	if run.Environment.Waiting == nil { // a folder recorded before the wait was named
-		run.Environment.Waiting = map[string]string{}
-	}
 	return run, nil
 }
 

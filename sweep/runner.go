@@ -211,7 +211,7 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 		RetryDelay: r.Config.RetryDelay.D(), KeyPrefix: r.keyPrefix(index),
 		FirstClient: first, AllClients: cell.Clients, Wait: r.Config.WaitMode(),
 	}
-	r.Run.Environment.Waiting[cell.Strategy] = bench.Waiting(l, load)
+	r.noteWaiting(cell.Strategy, bench.Waiting(l, load))
 	open := bench.Open{Rate: cell.Rate * float64(clients) / float64(cell.Clients), Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
 	if r.Worker != nil { // each worker's arrivals of their own, not copies of one another's
 		open.Seed += uint64(r.Worker.Index) << 32
@@ -346,4 +346,13 @@ func lockHistograms(rec *bench.Recorder) map[string]*hdrhistogram.Histogram {
 		resultsdir.MetricAttempt: rec.Attempt, resultsdir.MetricAcquire: rec.AcquireWait,
 		resultsdir.MetricRelease: rec.Release, resultsdir.MetricCycle: rec.Cycle,
 	}
+}
+
+// noteWaiting records how strategy's cycles wait, in a run of any age (a folder
+// recorded before the wait was named has no map for it).
+func (r *Runner) noteWaiting(strategy, how string) {
+	if r.Run.Environment.Waiting == nil {
+		r.Run.Environment.Waiting = map[string]string{}
+	}
+	r.Run.Environment.Waiting[strategy] = how
 }
