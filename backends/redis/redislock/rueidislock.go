@@ -114,10 +114,12 @@ func rueidisClient(addr string, noCache bool, o locks.RedisOptions) rueidis.Clie
 func (r *rueidisLocker) Strategy() string { return r.name }
 func (r *rueidisLocker) Waiting() string  { return r.waiting }
 
-// Close gives back what is still held: closing the library deletes its keys too.
+// Close gives back what is still held, each key deleted before the client closes: the
+// library's own Close closes its client while its deletes may still be on the way,
+// which would leave a key to its 5 s validity, past the lease's TTL.
 func (r *rueidisLocker) Close() error {
 	for _, h := range r.held.Close() {
-		h.Value.end()
+		h.Value.release()
 	}
 	r.library.Close()
 	return nil
