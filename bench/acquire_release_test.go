@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -67,6 +68,8 @@ func benchmarkCycles(b *testing.B, strategy string, topo topologies.Topology, lo
 		b.Fatal(err)
 	}
 	load.NoWarm = true
+	// LOCKBENCH_WAIT=natural times the libraries' own waits (docs/libraries.md).
+	load.Wait = os.Getenv("LOCKBENCH_WAIT")
 	// Each round its own keys: a lock left by a round the cap ended must not block the next.
 	load.KeyPrefix += fmt.Sprintf("r%d:", rounds.Add(1))
 	runCtx, cancel := context.WithTimeout(ctx, roundCap)
@@ -95,6 +98,12 @@ func benchmarkCycles(b *testing.B, strategy string, topo topologies.Topology, lo
 	b.ReportMetric(float64(res.Attempt.ValueAtQuantile(99.9)), "p99.9-ns")
 	b.ReportMetric(res.CyclesPerSecond(), "acquisitions/s")
 	b.ReportMetric(res.RefusedPerCycle(), "fails/op")
+	if load.Wait == bench.WaitNatural {
+		// A library's own wait shows no attempt: its wait, request to grant, is the measure.
+		b.ReportMetric(float64(res.AcquireWait.ValueAtQuantile(50)), "wait-p50-ns")
+		b.ReportMetric(float64(res.AcquireWait.ValueAtQuantile(99)), "wait-p99-ns")
+		b.Logf("waiting: %s", bench.Waiting(l, load))
+	}
 	if strategy == "single" || strategy == "sentinel" {
 		// Each attempt and each release is one Redis command.
 		b.ReportMetric(float64(res.Attempts+res.Granted)/res.Elapsed.Seconds(), "commands/s")

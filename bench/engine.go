@@ -38,6 +38,8 @@ type Load struct {
 	// AllClients (0: Clients), so that keys (global % Keys) contend across processes.
 	FirstClient int
 	AllClients  int
+	// Wait is how a cycle waits for a held key: WaitAttempts ("" too) or WaitNatural.
+	Wait string
 }
 
 // allClients is the size of the whole load these clients are part of.
@@ -63,7 +65,7 @@ func (l Load) Validate() error {
 	case l.MaxRetryDelay != 0 && l.MaxRetryDelay < l.RetryDelay:
 		return fmt.Errorf("max retry delay = %v: must be >= retry delay (%v)", l.MaxRetryDelay, l.RetryDelay)
 	}
-	return nil
+	return CheckWait(l.Wait)
 }
 
 // key is the key of local client number client: by its global index, so that every
@@ -132,26 +134,41 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 	return lockResult(parts, time.Since(start)), nil
 }
 
-// cycle is one acquire-hold-release, retrying refused and failed attempts until granted
-// or ctx ends. Acquire and cycle latencies count from cycleStart: now in a closed loop,
-// the intended start in an open one. What ctx's end cuts short (an attempt, a hold) is
-// counted apart and kept out of every histogram: its latency is the deadline's.
+// cycle is one acquire-hold-release: the lock is waited for as load.Wait says (a
+// Waiter's own wait, or attempts with lockbench's backoff) until granted or ctx ends.
+// Acquire and cycle latencies count from cycleStart: now in a closed loop, the intended
+// start in an open one. What ctx's end cuts short (an attempt, a hold) is counted apart
+// and kept out of every histogram: its latency is the deadline's.
 func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Recorder, cycleStart time.Time) {
 	var lease locks.Lease
+	var granted bool
+	if w, ok := waiter(l, load); ok {
+		lease, granted = waitNaturally(ctx, w, load, key, rec)
+	} else {
+		lease, granted = attempt(ctx, l, load, key, rec)
+	}
+	if !granted {
+		return
+	}
+	holdAndRelease(ctx, l, load, lease, rec, cycleStart)
+}
+
+// attempt retries refused and failed attempts with lockbench's backoff until granted
+// or ctx ends, recording each attempt's cost.
+func attempt(ctx context.Context, l locks.Locker, load Load, key string, rec *Recorder) (locks.Lease, bool) {
 	backoff := load.RetryDelay
 	for {
 		attemptStart := time.Now()
-		var err error
-		lease, err = l.Acquire(ctx, key, load.TTL)
+		lease, err := l.Acquire(ctx, key, load.TTL)
 		if err != nil && ctx.Err() != nil {
 			// The locker gave back what the attempt may have taken (see locks.Locker).
 			rec.CutOffAttempts++
-			return
+			return locks.Lease{}, false
 		}
 		record(rec.Attempt, time.Since(attemptStart))
 		rec.Attempts++
 		if err == nil {
-			break
+			return lease, true
 		}
 		delay := load.RetryDelay
 		if errors.Is(err, locks.ErrNotAcquired) {
@@ -163,9 +180,14 @@ func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Reco
 			delay = max(delay, time.Millisecond) // a failing server must not be hammered
 		}
 		if delay > 0 && !sleep.For(ctx, delay) {
-			return
+			return locks.Lease{}, false
 		}
 	}
+}
+
+// holdAndRelease records the wait from cycleStart to the grant, holds, and releases.
+func holdAndRelease(ctx context.Context, l locks.Locker, load Load, lease locks.Lease, rec *Recorder,
+	cycleStart time.Time) {
 	granted := time.Now()
 	record(rec.AcquireWait, granted.Sub(cycleStart))
 	held := load.Hold <= 0 || sleep.For(ctx, load.Hold)

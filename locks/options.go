@@ -46,9 +46,9 @@ func (o WaitOptions) WithDefaults() WaitOptions {
 // RedlockOptions configure the redlock strategy; zero values take redsync's defaults.
 type RedlockOptions struct {
 	RedisOptions
-	// Tries per Acquire (default 1: one attempt, retries are the caller's policy).
+	// Tries per AcquireWaiting (default: redsync's 32); Acquire is always one try.
 	Tries int
-	// RetryDelay between tries inside one Acquire when Tries > 1.
+	// RetryDelay between AcquireWaiting's tries (default: redsync's, 50-250 ms at random).
 	RetryDelay time.Duration
 	// DriftFactor is the share of the TTL assumed lost to clock drift (redsync: 0.01).
 	DriftFactor float64
@@ -58,4 +58,11 @@ type RedlockOptions struct {
 	FailFast bool
 	// SetNXOnExtend makes Extend re-create the key on nodes that lost it.
 	SetNXOnExtend bool
+}
+
+// RueidisOptions configure the rueidislock strategies; zero values take the library's defaults.
+type RueidisOptions struct {
+	// TryNextAfter bounds one SET by the library, and is its polling period without
+	// client-side caching (rueidislock: 20 ms). Tests on a loaded machine raise it.
+	TryNextAfter time.Duration
 }

@@ -13,6 +13,7 @@ type Options struct {
 	RedisOptions
 	Wait    WaitOptions    // Replicas, Timeout
 	Redlock RedlockOptions // Tries, DriftFactor, FailFast...
+	Rueidis RueidisOptions // TryNextAfter
 }
 
 // Builder makes a strategy's locker over a running topology of the strategy's kind.

@@ -90,6 +90,9 @@ func writeMeasured(b *strings.Builder, run *resultsdir.Run, groups []*stats.Grou
 	for i, k := range sortedKeys(env.Topologies) {
 		row(map[bool]string{true: "topologies"}[i == 0], k+": "+env.Topologies[k])
 	}
+	for i, k := range sortedKeys(env.Waiting) {
+		row(map[bool]string{true: "waiting"}[i == 0], k+": "+env.Waiting[k])
+	}
 	b.WriteString("```\n\n")
 }
 

@@ -54,6 +54,9 @@ type Environment struct {
 	Libraries   map[string]string `json:"libraries"`              // module path -> version
 	Provider    string            `json:"provider"`
 	Topologies  map[string]string `json:"topologies"` // strategy -> deployment it ran on
+	// Waiting is, per strategy, how its cycles waited for a held key: its library's own
+	// words, or "lockbench backoff: ..." (see LoadMode.Wait).
+	Waiting     map[string]string `json:"waiting,omitempty"`
 	Cores       int               `json:"cores"`
 	GOMAXPROCS  int               `json:"gomaxprocs"`
 	OS          string            `json:"os"`
@@ -185,6 +188,9 @@ type Network struct {
 // LoadMode says how requests arrived.
 type LoadMode struct {
 	Mode string `json:"mode"` // closed or open
+	// Wait is attempts (one Acquire at a time, lockbench's backoff between them; "" in
+	// older files) or natural (a library's own wait, where the strategy has one).
+	Wait string `json:"wait,omitempty"`
 	// Open loop only: the arrival process and the rate asked for and achieved.
 	Arrival      string  `json:"arrival,omitempty"` // constant or poisson
 	TargetRate   float64 `json:"target_rate,omitempty"`

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
 	"github.com/lockbench/lockbench/updates"
@@ -103,6 +104,9 @@ func (cfg Config) Cells() ([]Cell, error) {
 	}
 	if cfg.RetryDelay < 0 {
 		return nil, fmt.Errorf("retry_delay = %v: must be >= 0", cfg.RetryDelay)
+	}
+	if err := bench.CheckWait(cfg.Wait); err != nil {
+		return nil, err
 	}
 	if err := cfg.validateIntervals(); err != nil {
 		return nil, err

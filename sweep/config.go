@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/lockbench/lockbench/bench"
 )
 
 // Config is a whole run: one or more sweeps (each the product of its axes) and the
@@ -24,7 +26,9 @@ type Config struct {
 	Warmup     Duration `yaml:"warmup,omitempty"`      // discarded time per cell, before it
 	Seed       uint64   `yaml:"seed,omitempty"`        // for every random choice (arrivals, key prefixes)
 	RetryDelay Duration `yaml:"retry_delay,omitempty"` // pause after a refused attempt
-	Provider   string   `yaml:"provider,omitempty"`    // empty: each topology kind's default
+	// Wait is how a cycle waits for a held key: attempts or natural (bench.Load.Wait).
+	Wait     string `yaml:"wait,omitempty"`
+	Provider string `yaml:"provider,omitempty"` // empty: each topology kind's default
 	// Deployment is the deployment file of provider external (relative to the config file).
 	Deployment string `yaml:"deployment,omitempty"`
 	// Intervals cuts each cell's measured part into this many equal pieces, each
@@ -108,3 +112,16 @@ func nameFields(data []byte, err error) error {
 
 // YAML renders cfg as a config file ParseYAML reads back.
 func (cfg Config) YAML() ([]byte, error) { return yaml.Marshal(cfg) }
+
+// DefaultWait is how cycles wait when a config names no way: one attempt at a time,
+// as every run recorded before the wait was a setting (a resumed folder must not
+// change it), and as the shipped findings were measured.
+const DefaultWait = bench.WaitAttempts
+
+// WaitMode is the config's wait, or DefaultWait.
+func (cfg Config) WaitMode() string {
+	if cfg.Wait == "" {
+		return DefaultWait
+	}
+	return cfg.Wait
+}

@@ -15,6 +15,8 @@ import (
 var libraries = []string{
 	"github.com/redis/go-redis/v9",
 	"github.com/go-redsync/redsync/v4",
+	"github.com/bsm/redislock",
+	"github.com/redis/rueidis",
 	"github.com/HdrHistogram/hdrhistogram-go",
 	"github.com/Shopify/toxiproxy/v2",
 	"go.etcd.io/etcd/client/v3",
@@ -29,6 +31,7 @@ func Environment(cfg Config, commandLine []string) resultsdir.Environment {
 		Libraries:   map[string]string{},
 		Provider:    cfg.Provider,
 		Topologies:  map[string]string{},
+		Waiting:     map[string]string{},
 		Cores:       runtime.NumCPU(),
 		GOMAXPROCS:  runtime.GOMAXPROCS(0),
 		OS:          runtime.GOOS,

@@ -209,8 +209,9 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	load := bench.Load{
 		Clients: clients, Keys: cell.Keys, TTL: cell.TTL, Hold: cell.Hold,
 		RetryDelay: r.Config.RetryDelay.D(), KeyPrefix: r.keyPrefix(index),
-		FirstClient: first, AllClients: cell.Clients,
+		FirstClient: first, AllClients: cell.Clients, Wait: r.Config.WaitMode(),
 	}
+	r.noteWaiting(cell.Strategy, bench.Waiting(l, load))
 	open := bench.Open{Rate: cell.Rate * float64(clients) / float64(cell.Clients), Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
 	if r.Worker != nil { // each worker's arrivals of their own, not copies of one another's
 		open.Seed += uint64(r.Worker.Index) << 32
@@ -296,7 +297,7 @@ func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.T
 			Profile: cell.Network.Name, Latency: resultsdir.Duration(cell.Network.Latency),
 			Jitter: resultsdir.Duration(cell.Network.Jitter), SlowNode: cell.Network.SlowNode,
 		},
-		Load:     resultsdir.LoadMode{Mode: cell.Load},
+		Load:     resultsdir.LoadMode{Mode: cell.Load, Wait: r.Config.WaitMode()},
 		Warmup:   resultsdir.Duration(r.Config.Warmup),
 		Duration: resultsdir.Duration(r.Config.Duration),
 		Elapsed:  resultsdir.Duration(res.Elapsed),
@@ -345,4 +346,13 @@ func lockHistograms(rec *bench.Recorder) map[string]*hdrhistogram.Histogram {
 		resultsdir.MetricAttempt: rec.Attempt, resultsdir.MetricAcquire: rec.AcquireWait,
 		resultsdir.MetricRelease: rec.Release, resultsdir.MetricCycle: rec.Cycle,
 	}
+}
+
+// noteWaiting records how strategy's cycles wait, in a run of any age (a folder
+// recorded before the wait was named has no map for it).
+func (r *Runner) noteWaiting(strategy, how string) {
+	if r.Run.Environment.Waiting == nil {
+		r.Run.Environment.Waiting = map[string]string{}
+	}
+	r.Run.Environment.Waiting[strategy] = how
 }

@@ -28,6 +28,12 @@ var singleStrategies = []backend.Strategy{
 	{Name: "watch-multi", Position: 22},
 	// bsm/redislock's client on one master (backends/redis/redislock/bsm.go).
 	{Name: "bsm-redislock", Position: 28, SafetyRank: backend.RankOneMaster},
+	// rueidislock on one master, woken by client-side caching or polling (backends/redis/redislock/rueidislock.go).
+	{Name: "rueidislock", Position: 29, SafetyRank: backend.RankOneMaster},
+	{Name: "rueidislock-nocache", Position: 30, SafetyRank: backend.RankOneMaster},
+	// bsm-redislock waiting with its LinearBackoff or ExponentialBackoff (backends/redis/redislock/bsmbackoff.go).
+	{Name: "bsm-redislock-linear", Position: 31, SafetyRank: backend.RankOneMaster},
+	{Name: "bsm-redislock-exp", Position: 32, SafetyRank: backend.RankOneMaster},
 }
 
 // replicatedStrategies are SET NX then WAIT: wait (two replicas, one acknowledges) and

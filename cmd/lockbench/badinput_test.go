@@ -39,6 +39,7 @@ var badConfigs = map[string]string{
 	"inf-rate":       "sweeps:\n  - strategies: [single]\n    load: open\n    rate: [.inf]\n",
 	"negative-seed":  "seed: -1\n",
 	"one-interval":   "intervals: 1\n",
+	"bad-wait":       "wait: eager\n",
 	"not-a-mapping":  "[1, 2]\n",
 }
 
@@ -73,6 +74,8 @@ var badInputs = map[string][]badInput{
 		{[]string{"--duration", "NaN"}, "--duration"},
 		{[]string{"--warmup", "-1s"}, "warmup = -1s"},
 		{[]string{"--retry-delay", "-1ms"}, "retry_delay = -1ms"},
+		{[]string{"--wait", "patient"}, `wait = "patient"`},
+		{[]string{"--config", "CONFIG:bad-wait"}, `wait = "eager"`},
 		{[]string{"--seed", "x"}, "--seed"},
 		{[]string{"--network", "wan"}, "network profile"},
 		{[]string{"--network", "none,none"}, "names none twice"},

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/resources/pgaccount"
@@ -23,6 +24,7 @@ type runFlags struct {
 	strategies, clients, keys, hold    string
 	ttl, network, load, rate, arrival  string
 	duration, warmup, retryDelay, seed string
+	wait                               string
 	provider, workload, guards         string
 	intervals, repeat                  string
 	resume                             string
@@ -51,6 +53,9 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.duration, "duration", "", "measured time per cell, e.g. 5s")
 	fs.StringVar(&f.warmup, "warmup", "", "discarded time per cell before measuring, e.g. 1s")
 	fs.StringVar(&f.retryDelay, "retry-delay", "", "pause after a refused attempt (default 0: retry at once)")
+	fs.StringVar(&f.wait, "wait", "", "how a cycle waits for a held key: natural (the library's own wait "+
+		"where the strategy has one, lockbench's backoff elsewhere) or attempts (one attempt at a time, "+
+		"lockbench's backoff; the default)")
 	fs.StringVar(&f.seed, "seed", "", "seed for everything random")
 	fs.StringVar(&f.workload, "workload", "lock", "lock (acquire, hold, release) or update (one correct update of an account row: lock + guarded write, or lock-free)")
 	fs.StringVar(&f.guards, "guards", "", "update workload: comma-separated write guards for lock strategies: "+strings.Join(pgaccount.ModeNames(), ", ")+" (default unfenced, and fenced where the strategy has a fence)")
@@ -117,6 +122,7 @@ func (f *runFlags) override(fs *flag.FlagSet, cfg sweep.Config) (sweep.Config, e
 	set("duration", func(v string) (e error) { cfg.Duration, e = parseDuration(v); return })
 	set("warmup", func(v string) (e error) { cfg.Warmup, e = parseDuration(v); return })
 	set("retry-delay", func(v string) (e error) { cfg.RetryDelay, e = parseDuration(v); return })
+	set("wait", func(v string) error { cfg.Wait = v; return bench.CheckWait(v) })
 	set("seed", func(v string) (e error) { cfg.Seed, e = strconv.ParseUint(v, 10, 64); return })
 	set("intervals", func(v string) (e error) { cfg.Intervals, e = parseExplicitCount("intervals", v); return })
 	set("repeat", func(v string) (e error) { cfg.Repeat, e = parseExplicitCount("repeat", v); return })

@@ -41,8 +41,15 @@ func (o *lineObserver) CellDone(i int, c resultsdir.Cell) {
 			c.Update.UpdatesPerSecond, lat.P50, lat.P99, c.Update.LostUpdates, errorNote(c))
 		return
 	}
-	fmt.Fprintf(o.w, "[%d/%d] %s%s: %.0f cycles/s, attempt p50 %v p99 %v%s\n", i+1, o.total, c.Name, repeatNote(c),
-		c.CyclesPerSecond, c.Latency[resultsdir.MetricAttempt].P50, c.Latency[resultsdir.MetricAttempt].P99, errorNote(c))
+	if attempt := c.Latency[resultsdir.MetricAttempt]; attempt.Count > 0 || c.Granted == 0 {
+		fmt.Fprintf(o.w, "[%d/%d] %s%s: %.0f cycles/s, attempt p50 %v p99 %v%s\n", i+1, o.total, c.Name, repeatNote(c),
+			c.CyclesPerSecond, attempt.P50, attempt.P99, errorNote(c))
+		return
+	}
+	// A library's own wait shows no attempt from outside: its wait is the measure.
+	acquire := c.Latency[resultsdir.MetricAcquire]
+	fmt.Fprintf(o.w, "[%d/%d] %s%s: %.0f cycles/s, natural wait p50 %v p99 %v%s\n", i+1, o.total, c.Name, repeatNote(c),
+		c.CyclesPerSecond, acquire.P50, acquire.P99, errorNote(c))
 }
 
 // repeatNote says which pass of a repeated run a cell belongs to.

@@ -40,9 +40,12 @@ func writeLockSummary(w io.Writer, cells []resultsdir.Cell) {
 		if c.Network.Latency > 0 {
 			network = fmt.Sprintf("%s %v", c.Network.Profile, c.Network.Latency)
 		}
+		p50, p99, p999 := attempt.P50.Rounded(), attempt.P99.Rounded(), attempt.P999.Rounded()
+		if attempt.Count == 0 && c.Granted > 0 {
+			p50, p99, p999 = "-", "-", "-" // a library's own wait: no attempt is seen from outside
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t%.0f%%\t%d\t\n", c.Strategy, c.Clients, c.Keys, network, load,
-			c.CyclesPerSecond, attempt.P50.Rounded(), attempt.P99.Rounded(), attempt.P999.Rounded(),
-			acquire.P99.Rounded(), 100*c.ContendedFailureRatio, errorCount(c))
+			c.CyclesPerSecond, p50, p99, p999, acquire.P99.Rounded(), 100*c.ContendedFailureRatio, errorCount(c))
 	}
 	tw.Flush()
 }

@@ -1,5 +1,6 @@
 // bsm-redislock: github.com/bsm/redislock as shipped, SET NX PX by Lua on one master; it waits only with a
-// RetryStrategy (none here: its default is one attempt), and nothing extends a held lock for it (no watchdog).
+// RetryStrategy (none by default: one attempt; -linear and -exp wait with its backoffs, bsmbackoff.go), and
+// nothing extends a held lock for it (no watchdog).
 
 package redislock
 
@@ -25,36 +26,45 @@ const bsmName = "bsm-redislock"
 var bsmCommands = []string{"EVALSHA", "EVAL"}
 
 func init() {
-	redisconn.Allow(bsmName, bsmCommands)
-	locks.Register(bsmName, topologies.Spec{Kind: topologies.Single},
-		func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
-			return NewBSM(topo.Masters()[0].Addr(), o.RedisOptions), nil
+	for _, v := range bsmVariants {
+		redisconn.Allow(v.name, bsmCommands)
+		locks.Register(v.name, topologies.Spec{Kind: topologies.Single},
+			func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+				return newBSM(topo.Masters()[0].Addr(), v, o.RedisOptions), nil
+			})
+		locks.RegisterAddressed(v.name, func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
+			if len(addrs) != 1 {
+				return nil, fmt.Errorf("%s: one master's address, got %d", v.name, len(addrs))
+			}
+			return newBSM(addrs[0], v, o.RedisOptions), nil
 		})
-	locks.RegisterAddressed(bsmName, func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
-		if len(addrs) != 1 {
-			return nil, fmt.Errorf("%s: one master's address, got %d", bsmName, len(addrs))
-		}
-		return NewBSM(addrs[0], o.RedisOptions), nil
-	})
+	}
 }
 
 // bsmLocker adapts the library to one attempt per Acquire. The library releases and
 // refreshes only through the *Lock its Obtain returned, so the locker keeps each
 // granted lock by token until it is given back or found lost.
 type bsmLocker struct {
+	bsmVariant
 	client  *redis.Client
 	library *bsm.Client
 	timeout time.Duration // one command's bound, for the clean-up after a cut-off attempt
 	held    sync.Map      // token -> *bsm.Lock
 }
 
-// NewBSM locks through bsm/redislock on the Redis server at addr, over the house's client.
+// NewBSM locks through bsm/redislock on the Redis server at addr, over the house's
+// client; it waits as the library does by default: not at all.
 func NewBSM(addr string, opts locks.RedisOptions) locks.Locker {
-	c := redisconn.NewClient(addr, bsmName, opts)
-	return &bsmLocker{client: c, library: bsm.New(c), timeout: opts.CommandTimeout()}
+	return newBSM(addr, bsmVariants[0], opts)
 }
 
-func (b *bsmLocker) Strategy() string { return bsmName }
+func newBSM(addr string, v bsmVariant, opts locks.RedisOptions) *bsmLocker {
+	c := redisconn.NewClient(addr, v.name, opts)
+	return &bsmLocker{bsmVariant: v, client: c, library: bsm.New(c), timeout: opts.CommandTimeout()}
+}
+
+func (b *bsmLocker) Strategy() string { return b.name }
+func (b *bsmLocker) Waiting() string  { return b.waiting }
 func (b *bsmLocker) Close() error     { return b.client.Close() }
 
 // Warm opens a connection per client to the server.
@@ -71,28 +81,51 @@ func checkBSMTTL(ttl time.Duration) error {
 	return nil
 }
 
+// Acquire is one Obtain with no retry.
 func (b *bsmLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+	return b.obtain(ctx, key, ttl, bsm.NoRetry(), false)
+}
+
+// AcquireWaiting is one Obtain with the variant's RetryStrategy. Without a deadline on
+// ctx the library stops retrying at the TTL (redislock.go, Obtain).
+func (b *bsmLocker) AcquireWaiting(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+	return b.obtain(ctx, key, ttl, b.retry(), true)
+}
+
+func (b *bsmLocker) obtain(ctx context.Context, key string, ttl time.Duration, retry bsm.RetryStrategy,
+	waiting bool) (locks.Lease, error) {
 	if err := checkBSMTTL(ttl); err != nil {
 		return locks.Lease{}, err
 	}
 	// Our token, so that the key holds Lease.Token and a cut-off attempt can be undone.
 	lease := locks.Lease{Key: key, Token: locks.NewToken(), Start: time.Now()}
-	lock, err := b.library.Obtain(ctx, key, ttl, &bsm.Options{Token: lease.Token})
+	lock, err := b.library.Obtain(ctx, key, ttl, &bsm.Options{Token: lease.Token, RetryStrategy: retry})
 	if err != nil {
-		return locks.Lease{}, b.obtainFailed(ctx, lease, ttl, err)
+		return locks.Lease{}, b.obtainFailed(ctx, lease, ttl, err, waiting)
+	}
+	if waiting {
+		// The granting try began somewhere in the wait: from its return the lock is surely ours.
+		lease.Start = time.Now()
 	}
 	b.held.Store(lock.Token(), lock)
 	lease.ValidUntil = lease.Start.Add(ttl)
 	return lease, nil
 }
 
-// obtainFailed maps Obtain's error, giving back first what a cut-off attempt may hold.
-func (b *bsmLocker) obtainFailed(ctx context.Context, lease locks.Lease, ttl time.Duration, err error) error {
+// obtainFailed maps Obtain's error, giving back first what a cut-off attempt may hold:
+// cut off by ctx, or, in a wait, by the library's own bound (the TTL when ctx has none).
+func (b *bsmLocker) obtainFailed(ctx context.Context, lease locks.Lease, ttl time.Duration, err error,
+	waiting bool) error {
 	if errors.Is(err, bsm.ErrNotObtained) {
 		return fmt.Errorf("%w (%v)", locks.ErrNotAcquired, err)
 	}
-	if ctx.Err() != nil {
+	gaveUp := waiting && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
+	if ctx.Err() != nil || gaveUp {
 		b.giveBack(ctx, lease, ttl)
+	}
+	if gaveUp {
+		return fmt.Errorf("%w (%s: gave up after %v, its bound on a wait without a deadline)",
+			locks.ErrNotAcquired, b.name, ttl)
 	}
 	return err
 }

@@ -110,3 +110,41 @@ func acquireBSM(t *testing.T, l locks.Locker, key string) locks.Lease {
 	t.Cleanup(func() { _ = l.Release(context.Background(), lease) })
 	return lease
 }
+
+// bsm-redislock waits as its library does by default: not at all.
+func TestBSMWaitsNotAtAllByDefault(t *testing.T) {
+	l, _ := lockstest.SharedStrategy(t, "bsm-redislock", locks.Options{})
+	key := testenv.Key(t, "held")
+	acquireBSM(t, l, key)
+	_, err := l.(locks.Waiter).AcquireWaiting(context.Background(), key, time.Minute)
+	if !errors.Is(err, locks.ErrNotAcquired) || !strings.Contains(err.Error(), "redislock: not obtained") {
+		t.Errorf("AcquireWaiting on a held key: %v, want the library's one refusal", err)
+	}
+}
+
+// The backoff variants wait for the holder (another locker: another client).
+func TestBSMBackoffsWaitForTheHolder(t *testing.T) {
+	for _, name := range []string{"bsm-redislock-linear", "bsm-redislock-exp"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			holder, topo := lockstest.SharedStrategy(t, name, locks.Options{})
+			waiter := lockstest.NewLocker(t, name, topo, locks.Options{})
+			lockstest.WaiterWaitsForTheHolder(t, holder, waiter.(locks.Waiter))
+		})
+	}
+}
+
+// Without a deadline on ctx, the library stops retrying at the TTL: a refusal, and the
+// holder's key is left alone.
+func TestBSMBackoffGivesUpAtTheTTL(t *testing.T) {
+	l, topo := lockstest.SharedStrategy(t, "bsm-redislock-linear", locks.Options{})
+	key := testenv.Key(t, "held")
+	held := acquireBSM(t, l, key)
+	_, err := l.(locks.Waiter).AcquireWaiting(context.Background(), key, 300*time.Millisecond)
+	if !errors.Is(err, locks.ErrNotAcquired) || !strings.Contains(err.Error(), "gave up") {
+		t.Errorf("AcquireWaiting past its TTL: %v, want ErrNotAcquired saying it gave up", err)
+	}
+	if got, _ := plainClient(t, topo).Get(context.Background(), key).Result(); got != held.Token {
+		t.Errorf("after the give-up the key holds %q, want the holder's %q", got, held.Token)
+	}
+}

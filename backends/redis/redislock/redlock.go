@@ -28,9 +28,6 @@ func NewRedlock(ctx context.Context, addrs []string, opts locks.RedlockOptions) 
 	if len(addrs) == 0 {
 		return nil, errors.New("redlock: no node addresses")
 	}
-	if opts.Tries <= 0 {
-		opts.Tries = 1
-	}
 	r := &redlock{name: "redlock", opts: opts}
 	var pools []redsyncredis.Pool
 	for _, addr := range addrs {
@@ -56,10 +53,14 @@ func (r *redlock) Close() error {
 func (r *redlock) mutex(key, token string, ttl time.Duration) *redsync.Mutex {
 	opts := []redsync.Option{
 		redsync.WithExpiry(ttl),
-		redsync.WithTries(r.opts.Tries),
 		redsync.WithFailFast(r.opts.FailFast),
 		redsync.WithGenValueFunc(func() (string, error) { return token, nil }),
 		redsync.WithValue(token),
+	}
+	// Tries and the delay between them shape only LockContext (AcquireWaiting): left
+	// alone, they are redsync's own.
+	if r.opts.Tries > 0 {
+		opts = append(opts, redsync.WithTries(r.opts.Tries))
 	}
 	if r.opts.RetryDelay > 0 {
 		opts = append(opts, redsync.WithRetryDelay(r.opts.RetryDelay))
@@ -76,13 +77,47 @@ func (r *redlock) mutex(key, token string, ttl time.Duration) *redsync.Mutex {
 	return r.rs.NewMutex(key, opts...)
 }
 
+// Acquire is one try (TryLockContext): one round of SETs on every node.
 func (r *redlock) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+	return r.lock(ctx, key, ttl, (*redsync.Mutex).TryLockContext)
+}
+
+// AcquireWaiting is LockContext as shipped: tries until granted, up to 32 times, 50 to
+// 250 ms apart at random (redsync.go, NewMutex), unless the options set them.
+func (r *redlock) AcquireWaiting(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+	lease, err := r.lock(ctx, key, ttl, (*redsync.Mutex).LockContext)
+	if err == nil {
+		// The granting try began somewhere in the wait: from its return the lock is surely ours.
+		lease.Start = time.Now()
+	}
+	return lease, err
+}
+
+// Waiting names LockContext's tries and delays, redsync's unless the options set them.
+func (r *redlock) Waiting() string {
+	tries, delay := "32 tries", "50-250 ms apart at random"
+	if r.opts.Tries > 0 {
+		tries = fmt.Sprintf("%d tries", r.opts.Tries)
+	}
+	if r.opts.RetryDelay > 0 {
+		delay = fmt.Sprintf("%v apart", r.opts.RetryDelay)
+	}
+	drift := 0.01
+	if r.opts.DriftFactor > 0 {
+		drift = r.opts.DriftFactor
+	}
+	return fmt.Sprintf("redsync: up to %s, %s, drift %g%%", tries, delay, 100*drift)
+}
+
+// lock takes key with one of redsync's ways to lock a mutex.
+func (r *redlock) lock(ctx context.Context, key string, ttl time.Duration,
+	lock func(*redsync.Mutex, context.Context) error) (locks.Lease, error) {
 	if ttl <= 0 {
 		return locks.Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
 	lease := locks.Lease{Key: key, Token: locks.NewToken(), Start: time.Now()}
 	m := r.mutex(key, lease.Token, ttl)
-	if err := m.TryLockContext(ctx); err != nil {
+	if err := lock(m, ctx); err != nil {
 		if ctx.Err() != nil {
 			// Cut off: redsync's own clean-up ran on the ended ctx, so SETs that landed
 			// on some nodes are still there.

@@ -1,0 +1,122 @@
+package redislock_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/locks/lockstest"
+	"github.com/lockbench/lockbench/topologies/testenv"
+)
+
+var rueidisStrategies = []string{"rueidislock", "rueidislock-nocache"}
+
+// rueidisKey is the server's key for a lock named key: the library's default prefix,
+// then the index of the key among KeyMajority*2-1 (one here).
+func rueidisKey(key string) string { return "rueidislock:0:" + key }
+
+// The library's answers reach the house's errors, with and without client-side caching.
+func TestRueidisMapsTheLibrarysAnswers(t *testing.T) {
+	for _, name := range rueidisStrategies {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			l, topo := lockstest.SharedStrategy(t, name, locks.Options{Rueidis: locks.RueidisOptions{TryNextAfter: time.Second}})
+			testRueidisAnswers(t, l, plainClient(t, topo))
+		})
+	}
+}
+
+func testRueidisAnswers(t *testing.T, l locks.Locker, server *redis.Client) {
+	ctx := context.Background()
+	t.Run("a held key is refused with the library's not-locked", func(t *testing.T) {
+		key := testenv.Key(t, "held")
+		acquireBSM(t, l, key)
+		_, err := l.Acquire(ctx, key, time.Minute)
+		if !errors.Is(err, locks.ErrNotAcquired) || !strings.Contains(err.Error(), "not locked") {
+			t.Errorf("acquire of a held key: %v, want ErrNotAcquired from the library", err)
+		}
+	})
+
+	t.Run("a foreign token's release is not held and frees nothing", func(t *testing.T) {
+		key := testenv.Key(t, "foreign")
+		lease := acquireBSM(t, l, key)
+		foreign := lease
+		foreign.Token = locks.NewToken()
+		if err := l.Release(ctx, foreign); !errors.Is(err, locks.ErrNotHeld) {
+			t.Errorf("release with a foreign token: %v, want ErrNotHeld", err)
+		}
+		if err := server.Get(ctx, rueidisKey(key)).Err(); err != nil {
+			t.Errorf("GET %s after a foreign release: %v, want the held key", rueidisKey(key), err)
+		}
+	})
+
+	t.Run("a lock the library found lost is not held", func(t *testing.T) {
+		key := testenv.Key(t, "lost")
+		lease := acquireBSM(t, l, key)
+		if err := server.Del(ctx, rueidisKey(key)).Err(); err != nil {
+			t.Fatal(err)
+		}
+		// With caching the invalidation tells the library at once, without it the
+		// watchdog's next push (2.5 s): poll Extend, which asks the library, until it says so.
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			_, err := l.Extend(ctx, lease, time.Minute)
+			if errors.Is(err, locks.ErrNotHeld) {
+				break
+			}
+			if err != nil || time.Now().After(deadline) {
+				t.Fatalf("extend of a deleted lock: %v; the library never said it was lost", err)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err := l.Release(ctx, lease); !errors.Is(err, locks.ErrNotHeld) {
+			t.Errorf("release of a lost lock: %v, want ErrNotHeld", err)
+		}
+	})
+
+	t.Run("release deletes the key", func(t *testing.T) {
+		key := testenv.Key(t, "released")
+		lease, err := l.Acquire(ctx, key, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Release(ctx, lease); err != nil {
+			t.Fatal(err)
+		}
+		if err := server.Get(ctx, rueidisKey(key)).Err(); err != redis.Nil {
+			t.Errorf("GET after release: %v, want no key", err)
+		}
+	})
+
+	t.Run("a cut-off attempt leaves no lock", func(t *testing.T) {
+		key := testenv.Key(t, "cut")
+		cut, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := l.Acquire(cut, key, time.Minute); err == nil {
+			t.Fatal("acquire on an ended context succeeded")
+		}
+		if lease, err := l.Acquire(ctx, key, time.Minute); err != nil {
+			t.Errorf("acquire after a cut-off attempt: %v", err)
+		} else {
+			_ = l.Release(ctx, lease)
+		}
+	})
+}
+
+// AcquireWaiting is granted after the holder (another locker: another client) lets go.
+func TestRueidisWaitsForTheHolder(t *testing.T) {
+	for _, name := range rueidisStrategies {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			opts := locks.Options{Rueidis: locks.RueidisOptions{TryNextAfter: time.Second}}
+			holder, topo := lockstest.SharedStrategy(t, name, opts)
+			waiter := lockstest.NewLocker(t, name, topo, opts)
+			lockstest.WaiterWaitsForTheHolder(t, holder, waiter.(locks.Waiter))
+		})
+	}
+}

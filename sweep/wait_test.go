@@ -1,0 +1,48 @@
+package sweep_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/sweep"
+	"github.com/lockbench/lockbench/topologies/testenv"
+)
+
+// A natural run names each strategy's way of waiting and each cell's mode, and times
+// a library's own wait where the one-attempt histogram would be.
+func TestNaturalRunRecordsHowEachStrategyWaited(t *testing.T) {
+	testenv.RequireRedis(t)
+	cfg := sweep.Config{
+		Duration: sweep.Duration(300 * time.Millisecond), Seed: 5, Wait: "natural",
+		Sweeps: []sweep.Sweep{{Strategies: []string{"single", "rueidislock"}, Clients: []int{4}, Keys: []string{"1"}}},
+	}
+	cells, err := cfg.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	run := &resultsdir.Run{Environment: sweep.Environment(cfg, []string{"test"})}
+	if err := (&sweep.Runner{Config: cfg, Out: out, Run: run, Observer: &quietObserver{}}).Execute(context.Background(), cells); err != nil {
+		t.Fatal(err)
+	}
+	back, err := resultsdir.ReadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := back.Environment.Waiting
+	if !strings.HasPrefix(waiting["single"], "lockbench backoff") || !strings.HasPrefix(waiting["rueidislock"], "rueidislock:") {
+		t.Errorf("environment.waiting = %q: want lockbench's backoff for single, the library's words for rueidislock", waiting)
+	}
+	for _, c := range back.Cells {
+		if c.Load.Wait != "natural" || c.Granted == 0 {
+			t.Errorf("%s: load.wait %q, granted %d", c.Name, c.Load.Wait, c.Granted)
+		}
+		attempts, waits := c.Latency[resultsdir.MetricAttempt].Count, c.Latency[resultsdir.MetricAcquire].Count
+		if library := c.Strategy == "rueidislock"; library != (attempts == 0) || waits == 0 {
+			t.Errorf("%s: %d attempts timed, %d waits: want attempts only where lockbench waits", c.Name, attempts, waits)
+		}
+	}
+}
