@@ -127,9 +127,9 @@ func TestBSMBackoffsWaitForTheHolder(t *testing.T) {
 	for _, name := range []string{"bsm-redislock-linear", "bsm-redislock-exp"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			holder, topo := lockstest.SharedStrategy(t, name, locks.Options{})
-			waiter := lockstest.NewLocker(t, name, topo, locks.Options{})
-			lockstest.WaiterWaitsForTheHolder(t, holder, waiter.(locks.Waiter))
+			_, topo := lockstest.SharedStrategy(t, name, locks.Options{})
+			lockstest.WaiterConformance(t, lockstest.WaiterSetup{New: newRedisWaiter(name, topo, locks.Options{}),
+				Expiring: 300 * time.Millisecond})
 		})
 	}
 }

@@ -90,6 +90,10 @@ func (r *redlock) AcquireWaiting(ctx context.Context, key string, ttl time.Durat
 		// The granting try began somewhere in the wait: from its return the lock is surely ours.
 		lease.Start = time.Now()
 	}
+	if err != nil && ctx.Err() != nil {
+		// redsync answers a wait cut off between tries with its refusal: the caller's end, not the key's.
+		return lease, fmt.Errorf("%w (redsync: %v)", ctx.Err(), err)
+	}
 	return lease, err
 }
 

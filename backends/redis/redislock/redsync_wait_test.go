@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
+	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -18,12 +19,12 @@ var redsyncTestOptions = locks.Options{Redlock: locks.RedlockOptions{TimeoutFact
 
 // redlock's AcquireWaiting is redsync's LockContext: granted after the holder lets go.
 func TestRedlockWaitsForTheHolder(t *testing.T) {
-	holder, topo := lockstest.SharedStrategy(t, "redlock", redsyncTestOptions)
-	waiter := lockstest.NewLocker(t, "redlock", topo, redsyncTestOptions).(locks.Waiter)
-	if got := waiter.Waiting(); got != "redsync: up to 32 tries, 50-250 ms apart at random, drift 1%" {
+	_, topo := lockstest.SharedStrategy(t, "redlock", redsyncTestOptions)
+	waiter := newRedisWaiter("redlock", topo, redsyncTestOptions)
+	if got := waiter(t).Waiting(); got != "redsync: up to 32 tries, 50-250 ms apart at random, drift 1%" {
 		t.Errorf("Waiting() = %q, want redsync's defaults", got)
 	}
-	lockstest.WaiterWaitsForTheHolder(t, holder, waiter)
+	lockstest.WaiterConformance(t, lockstest.WaiterSetup{New: waiter, Expiring: 300 * time.Millisecond})
 }
 
 // With its tries spent, redsync gives up: a refusal, as one try's is.
@@ -44,4 +45,9 @@ func TestRedlockWaitGivesUpAfterItsTries(t *testing.T) {
 	if _, err := l.(locks.Waiter).AcquireWaiting(ctx, key, time.Minute); !errors.Is(err, locks.ErrNotAcquired) {
 		t.Errorf("AcquireWaiting on a held key after its tries: %v, want ErrNotAcquired", err)
 	}
+}
+
+// newRedisWaiter gives each call a locker of its own over topo: another client.
+func newRedisWaiter(name string, topo topologies.Topology, opts locks.Options) func(t *testing.T) locks.Waiter {
+	return func(t *testing.T) locks.Waiter { return lockstest.NewLocker(t, name, topo, opts).(locks.Waiter) }
 }

@@ -114,9 +114,9 @@ func TestRueidisWaitsForTheHolder(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			opts := locks.Options{Rueidis: locks.RueidisOptions{TryNextAfter: time.Second}}
-			holder, topo := lockstest.SharedStrategy(t, name, opts)
-			waiter := lockstest.NewLocker(t, name, topo, opts)
-			lockstest.WaiterWaitsForTheHolder(t, holder, waiter.(locks.Waiter))
+			_, topo := lockstest.SharedStrategy(t, name, opts)
+			lockstest.WaiterConformance(t, lockstest.WaiterSetup{New: newRedisWaiter(name, topo, opts),
+				Expiring: 300 * time.Millisecond})
 		})
 	}
 }
