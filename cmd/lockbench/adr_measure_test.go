@@ -25,6 +25,7 @@ func lagStep(dir string, estimate time.Duration) plan.Step {
 // and said, the ADR is written from the given results and the new folder; run again,
 // the complete folder is kept, not measured twice.
 func TestADRMeasureRunsATinyPlanResumably(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	out := filepath.Join(root, "m")
 	first, second := filepath.Join(out, "lag"), filepath.Join(out, "lag-long")
@@ -138,6 +139,7 @@ func TestADRMeasureRefusesAFolderMadeWithOtherParams(t *testing.T) {
 }
 
 func TestADRMeasureUsageErrorsExitTwo(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"adr", "--workload", adrExample, "--measure"},                                  // no --out
 		{"adr", "--measure", "--out", t.TempDir()},                                      // no --workload

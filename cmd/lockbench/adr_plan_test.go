@@ -10,6 +10,7 @@ import (
 // --plan on each shipped workload with no results: exit 0, the cells at its rate, hold,
 // TTL and keys, the scenarios, and an estimated time for each step and in all.
 func TestADRPlanForTheShippedWorkloads(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		workload string
 		want     []string
@@ -62,6 +63,7 @@ func TestADRPlanForTheShippedWorkloads(t *testing.T) {
 // The plan leaves out what the given results have: the synthetic results' lag (up
 // to 5000 writes/s) covers the efficiency workload's 20 writes/s.
 func TestADRPlanLeavesOutWhatTheResultsHave(t *testing.T) {
+	t.Parallel()
 	code, stdout, stderr := runLockbench("adr", "--workload", adrExample, "--plan", "--results", adrInputs(t))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -76,6 +78,7 @@ func TestADRPlanLeavesOutWhatTheResultsHave(t *testing.T) {
 
 // A bad workload exits 2 naming the field, with --plan as without it.
 func TestADRPlanBadWorkloadExitsTwoNamingTheField(t *testing.T) {
+	t.Parallel()
 	example, err := os.ReadFile(adrExample)
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ func runLockbench(args ...string) (int, string, string) {
 }
 
 func TestADRWritesTheRecordFromTheShippedWorkload(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "adr.md")
 	code, stdout, stderr := runLockbench("adr", "--workload", adrExample, "--results", adrInputs(t), "--out", out, "--date", "2026-12-01")
 	if code != 0 {
@@ -46,6 +47,7 @@ func TestADRWritesTheRecordFromTheShippedWorkload(t *testing.T) {
 
 // Bad workload files exit 2, name the field, and write nothing.
 func TestADRBadWorkloadExitsTwoNamingTheField(t *testing.T) {
+	t.Parallel()
 	example, err := os.ReadFile(adrExample)
 	if err != nil {
 		t.Fatal(err)
@@ -80,6 +82,7 @@ func TestADRBadWorkloadExitsTwoNamingTheField(t *testing.T) {
 }
 
 func TestADRUsageErrorsExitTwo(t *testing.T) {
+	t.Parallel()
 	inputs := adrInputs(t)
 	out := filepath.Join(t.TempDir(), "adr.md")
 	for _, args := range [][]string{

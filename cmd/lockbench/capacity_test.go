@@ -15,6 +15,7 @@ import (
 )
 
 func TestCapacityRefusesBadInputNamingTheFieldAndCreatesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	unknown := writeTestFile(t, dir, "unknown.yaml", "strategies: [single]\nprecission: 5%\n")
 	badPrecision := writeTestFile(t, dir, "precision.yaml", "precision: 100%\n")
@@ -54,6 +55,7 @@ func TestCapacityRefusesBadInputNamingTheFieldAndCreatesNothing(t *testing.T) {
 }
 
 func TestFlagsOverrideTheCapacityConfigFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := writeTestFile(t, dir, "c.yaml", "strategies: [redlock]\nslo: p99.9=2ms\nprecision: 10%\nclients: [8, 16]\n")
 	cli := newCapacityCLI(io.Discard)
@@ -72,6 +74,7 @@ func TestFlagsOverrideTheCapacityConfigFile(t *testing.T) {
 // A real search on one Redis: every probe is a cell of the folder, the record names
 // them, and the report carries the searched table and its figure.
 func TestCapacitySearchIsRecordedAsAResultsFolder(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t)
 	out := filepath.Join(t.TempDir(), "cap")
 	var stdout, stderr bytes.Buffer

@@ -27,6 +27,7 @@ func compareCLI(t *testing.T, args ...string) (code int, stdout, stderr string) 
 }
 
 func TestCompareIdenticalFoldersIsUnchanged(t *testing.T) {
+	t.Parallel()
 	dir := synthFolder(t, synth.Options{Seed: 1, NoHistograms: true})
 	code, stdout, stderr := compareCLI(t, dir, dir)
 	if code != 0 {
@@ -38,6 +39,7 @@ func TestCompareIdenticalFoldersIsUnchanged(t *testing.T) {
 }
 
 func TestCompareOfTheSameSourceTwicePasses(t *testing.T) {
+	t.Parallel()
 	a := synthFolder(t, synth.Options{Seed: 1, NoHistograms: true})
 	b := synthFolder(t, synth.Options{Seed: 2, NoHistograms: true})
 	code, stdout, stderr := compareCLI(t, a, b)
@@ -50,6 +52,7 @@ func TestCompareOfTheSameSourceTwicePasses(t *testing.T) {
 }
 
 func TestCompareFailsOnASlowdownBeyondTheThreshold(t *testing.T) {
+	t.Parallel()
 	old := synthFolder(t, synth.Options{Seed: 1, NoHistograms: true})
 	slow := synthFolder(t, synth.Options{Seed: 2, Slowdown: 2, NoHistograms: true})
 	code, stdout, stderr := compareCLI(t, old, slow)
@@ -66,6 +69,7 @@ func TestCompareFailsOnASlowdownBeyondTheThreshold(t *testing.T) {
 }
 
 func TestCompareOnOneRunASideSaysWhatItCannotSee(t *testing.T) {
+	t.Parallel()
 	old := synthFolder(t, synth.Options{Seed: 1, NoHistograms: true})
 	slow := synthFolder(t, synth.Options{Seed: 2, Slowdown: 1.2, NoHistograms: true})
 	// 20% slower everywhere: clear in the intervals, but within the 50% allowance for
@@ -84,6 +88,7 @@ func TestCompareOnOneRunASideSaysWhatItCannotSee(t *testing.T) {
 }
 
 func TestCompareTreatsCommaListsAsRepeats(t *testing.T) {
+	t.Parallel()
 	var old, slow []string
 	for seed := uint64(1); seed <= 8; seed++ { // 8+8 repeats reach 0.05 over 90 figures
 		old = append(old, synthFolder(t, synth.Options{Seed: seed, NoHistograms: true}))
@@ -114,6 +119,7 @@ func TestCompareTreatsCommaListsAsRepeats(t *testing.T) {
 }
 
 func TestCompareRegroupsIntervals(t *testing.T) {
+	t.Parallel()
 	a := synthFolder(t, synth.Options{Seed: 1, Samples: 500})
 	b := synthFolder(t, synth.Options{Seed: 2, Samples: 500})
 	code, stdout, stderr := compareCLI(t, "--intervals", "5", a, b)
@@ -126,6 +132,7 @@ func TestCompareRegroupsIntervals(t *testing.T) {
 }
 
 func TestCompareRefusesBadInputWithExit2(t *testing.T) {
+	t.Parallel()
 	good := synthFolder(t, synth.Options{Seed: 1})
 	oneCell := synthFolder(t, synth.Options{Seed: 1})
 	noIntervals := synthFolder(t, synth.Options{Seed: 1, NoIntervals: true})

@@ -36,6 +36,7 @@ func TestContainerProviderWithoutEngineExits2(t *testing.T) {
 
 // An image that is neither here nor pullable: exit 2 before anything runs.
 func TestContainerUnknownRedisImageExits2(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := (container.Provider{}).Available(ctx); err != nil {

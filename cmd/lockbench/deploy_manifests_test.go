@@ -107,6 +107,7 @@ func indexedArgs(t *testing.T, job k8sObject, command string) [][]string {
 // of N, one shared run id, a folder each, every flag one `lockbench run` knows, and a
 // merge of exactly those folders. Kubernetes cannot run here; this reads its files.
 func TestKubernetesManifestKeepsTheWorkerContract(t *testing.T) {
+	t.Parallel()
 	workers := k8sJob(t, "../../deploy/kubernetes/workers.yaml", "lockbench-workers")
 	if workers.Spec.Parallelism != workers.Spec.Completions {
 		t.Errorf("workers Job: parallelism %d of %d: the load workers must run all at once", workers.Spec.Parallelism, workers.Spec.Completions)
@@ -171,6 +172,7 @@ func composeWorkers(t *testing.T, path, prefix, command string) (workers []compo
 
 // The Compose file keeps the same contract, as CI's run of it shows in practice.
 func TestComposeFileKeepsTheWorkerContract(t *testing.T) {
+	t.Parallel()
 	_, args, merge := composeWorkers(t, "../../deploy/compose/docker-compose.yaml", "worker", "run")
 	var folders []string
 	for i, a := range args {
@@ -283,6 +285,7 @@ func checkSafetyArgs(t *testing.T, args []string, index, of int) string {
 // The shipped safety campaign for Kubernetes splits one campaign over the Job's pods
 // and merges exactly their folders.
 func TestKubernetesSafetyManifestSplitsOneCampaign(t *testing.T) {
+	t.Parallel()
 	job := k8sJob(t, "../../deploy/kubernetes/safety.yaml", "lockbench-safety")
 	var folders []string
 	for i, args := range indexedArgs(t, job, "/usr/bin/lockbench safety") {
@@ -294,6 +297,7 @@ func TestKubernetesSafetyManifestSplitsOneCampaign(t *testing.T) {
 
 // The Compose safety campaign (run for real by deploy's tests) keeps the same contract.
 func TestComposeSafetyFileSplitsOneCampaign(t *testing.T) {
+	t.Parallel()
 	workers, args, merge := composeWorkers(t, "../../deploy/compose/safety.yaml", "safety", "safety")
 	var folders []string
 	for i, a := range args {

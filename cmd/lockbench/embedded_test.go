@@ -12,6 +12,7 @@ import (
 )
 
 func TestSafetyBadProviderOrClockParamExitsTwo(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -38,6 +39,7 @@ func TestSafetyBadProviderOrClockParamExitsTwo(t *testing.T) {
 
 // The embedded provider needs nothing installed: Kleppmann's sequence runs end to end.
 func TestSafetyKleppmannOnTheEmbeddedProvider(t *testing.T) {
+	t.Parallel()
 	testenv.NeedsServers(t)
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr bytes.Buffer

@@ -143,6 +143,7 @@ func (e authEtcd) keys(t *testing.T) []string {
 // permission denied. Afterwards no key is left under the prefix (one planted there by
 // root is gone), someone else's key is untouched, and the password is in nothing written.
 func TestExternalEtcdAuthStaysInItsPrefix(t *testing.T) {
+	t.Parallel()
 	e := startAuthEtcd(t)
 	// The role is enforced: the user may not read outside its prefix.
 	user := etcdClient(t, e.endpoints, "lockbench", aclPassword)
@@ -183,6 +184,7 @@ func TestExternalEtcdAuthStaysInItsPrefix(t *testing.T) {
 // fail: its role allows other: only, so the run is refused by etcd, says "permission
 // denied", exits non-zero and writes the password nowhere; the keys stay as they were.
 func TestExternalEtcdAuthWithoutThePrefixFails(t *testing.T) {
+	t.Parallel()
 	e := startAuthEtcd(t)
 	before := e.keys(t)
 	dir := t.TempDir()

@@ -23,6 +23,7 @@ import (
 // locks were granted, and afterwards the cluster holds no key (every one was under the
 // run's prefix, deleted at the end, with one planted there), beyond someone else's, kept.
 func TestExternalEtcdLeavesNoKey(t *testing.T) {
+	t.Parallel()
 	topo := testenv.Start(t, topologies.Spec{Kind: etcd.Kind})
 	endpoints := topologies.Addrs(topo.Masters())
 	admin, err := clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})

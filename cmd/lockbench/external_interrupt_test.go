@@ -28,6 +28,7 @@ func (o cancelObserver) CellStarted(int, sweep.Cell)   { time.AfterFunc(o.after,
 // TestExternalInterruptedRunDeletesItsKeys interrupts a run mid-cell: the run's prefix is
 // deleted all the same, and a key of someone else's on the same server is kept.
 func TestExternalInterruptedRunDeletesItsKeys(t *testing.T) {
+	t.Parallel()
 	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
 	addr := topo.Masters()[0].Addr()
 	dir := t.TempDir()

@@ -88,6 +88,7 @@ auth:
 // TestACLDenialIsSeen is the check below on a history that must fail: a command outside
 // the user's ACL shows in ACL LOG.
 func TestACLDenialIsSeen(t *testing.T) {
+	t.Parallel()
 	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
 	restrictUser(t, topo)
 	addr := topo.Masters()[0].Addr()
@@ -112,6 +113,7 @@ func TestACLDenialIsSeen(t *testing.T) {
 // as a user allowed only the allow-list, on keys under lockbench:*; the servers saw no
 // denied command, hold no key afterwards, and the password is in nothing written.
 func TestExternalRunTrespassesNowhere(t *testing.T) {
+	t.Parallel()
 	s := startExternalServers(t)
 	dir := t.TempDir()
 	deployment := s.deploymentFile(t, dir)

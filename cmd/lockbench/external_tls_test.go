@@ -69,6 +69,7 @@ func freePort(t *testing.T) int {
 // TestExternalOverTLS runs a cell over TLS against a redis-server with a TLS port and a
 // certificate of our own CA; a wrong server_name fails, naming the certificate's names.
 func TestExternalOverTLS(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	caFile, certFile, keyFile := testCA(t, dir)
 	port := freePort(t)

@@ -60,6 +60,7 @@ func runShares(t *testing.T, topo topologies.Topology, cfg sweep.Config, of int)
 // Three workers against one Redis merge into a folder whose every histogram holds
 // exactly the workers' values, and which report and compare read like any other.
 func TestThreeWorkersMergeIntoAFolderReportReads(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t)
 	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
 	cfg := sweep.Config{Duration: sweep.Duration(time.Second), Warmup: sweep.Duration(200 * time.Millisecond), Seed: 1,

@@ -114,6 +114,7 @@ func TestPreflightSafetyWithoutLibfaketime(t *testing.T) {
 
 // A scenario nobody declared would be run unchecked: the table must know them all.
 func TestPreflightKnowsEveryScenario(t *testing.T) {
+	t.Parallel()
 	for _, name := range safety.Names() {
 		s, err := safety.Lookup(name)
 		if err != nil {
@@ -142,6 +143,7 @@ func TestPreflightCheckTellsPresentFromMissing(t *testing.T) {
 }
 
 func TestDoctorExitsZeroHere(t *testing.T) {
+	t.Parallel()
 	testenv.NeedsServers(t)
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"doctor"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
@@ -169,6 +171,7 @@ func TestDoctorWithoutZooKeeper(t *testing.T) {
 }
 
 func TestDoctorRefusesArguments(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"doctor", "extra"}, strings.NewReader(""), &stdout, &stderr); code != exitUsage {
 		t.Fatalf("exit %d, want %d", code, exitUsage)

@@ -14,6 +14,7 @@ import (
 const sampleResults = "../../outputs/testdata/sample"
 
 func TestReportWritesReportAndPrintsCapacity(t *testing.T) {
+	t.Parallel()
 	dir := golden.Copy(t, sampleResults)
 	var stdout, stderr bytes.Buffer
 	// Flags after the folder, as the usage line shows them.
@@ -34,6 +35,7 @@ func TestReportWritesReportAndPrintsCapacity(t *testing.T) {
 }
 
 func TestReportRefusesBadInputWithExit2(t *testing.T) {
+	t.Parallel()
 	newer := golden.Copy(t, sampleResults)
 	b, _ := os.ReadFile(filepath.Join(newer, resultsdir.JSONFile))
 	os.WriteFile(filepath.Join(newer, resultsdir.JSONFile), bytes.Replace(b, []byte(`"schema_version": 1`), []byte(`"schema_version": 2`), 1), 0o644)

@@ -17,6 +17,7 @@ import (
 // not there, a file, or a folder no lockbench run wrote exits 2 saying which, before
 // any server starts, and creates or writes nothing.
 func TestResumeOfNoLockbenchFolderIsRefusedAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "no-such-run")
 	empty := t.TempDir()
 	file := writeTestFile(t, t.TempDir(), "results.json", "{}")
@@ -51,6 +52,7 @@ func TestResumeOfNoLockbenchFolderIsRefusedAndWritesNothing(t *testing.T) {
 // --scenario all), and resumes as all; an --all given beside --resume is not doubled
 // by a recorded --scenario.
 func TestResumeCarriesOnARecordedAllAsAll(t *testing.T) {
+	t.Parallel()
 	cmd := results.Command{Scenarios: []string{"setnx-expire", "unsafe-release"}, Trials: 20, Seed: 1, Provider: "process", RedisImage: "redis:7"}
 	fs := flag.NewFlagSet("safety", flag.ContinueOnError)
 	scenario := fs.String("scenario", "", "")

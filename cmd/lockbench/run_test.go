@@ -15,6 +15,7 @@ import (
 )
 
 func TestRunRefusesBadInputAndCreatesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	badConfig := writeTestFile(t, dir, "bad.yaml", "sweeps:\n  - strategies: [single]\n    clientz: [8]\n")
 	emptyConfig := writeTestFile(t, dir, "empty.yaml", "\n")
@@ -53,6 +54,7 @@ func TestRunRefusesBadInputAndCreatesNothing(t *testing.T) {
 }
 
 func TestFlagsOverrideTheConfigFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "c.yaml")
 	file := sweep.Config{
 		Duration: sweep.Duration(7 * time.Second), Seed: 9,
@@ -88,6 +90,7 @@ func TestFlagsOverrideTheConfigFile(t *testing.T) {
 // servers: a lock with its plain and fenced write and two lock-free ways, each cell
 // audited afterwards. Without faults no way may lose an update or refuse one.
 func TestUpdateWorkloadAuditsEveryWay(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t)
 	testenv.RequirePostgres(t)
 	out := filepath.Join(t.TempDir(), "out")

@@ -16,6 +16,7 @@ import (
 // report whose seed differs, or that carries no stamp, spliced into the folder, makes
 // --resume exit 2 naming it and leaves results.json as it was.
 func TestResumeRefusesAReportCopiedIn(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t)
 	dir := filepath.Join(t.TempDir(), "s")
 	var out, errb bytes.Buffer

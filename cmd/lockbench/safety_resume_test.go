@@ -27,6 +27,7 @@ const safetyChildEnv = "LOCKBENCH_SAFETY_CHILD_OUT"
 // TestSafetyChildUntilKilled is the child of the test below: it runs killedSafety
 // into the folder it was given and exits with the command's code.
 func TestSafetyChildUntilKilled(t *testing.T) {
+	t.Parallel()
 	out := os.Getenv(safetyChildEnv)
 	if out == "" {
 		t.Skip("the child of TestSafetyKilledAfterAJudgedTrialResumesAsIfNeverStopped")
@@ -42,6 +43,7 @@ func TestSafetyChildUntilKilled(t *testing.T) {
 // --resume DIR` alone runs the recorded command's missing trials only and ends with
 // every trial, of the same seeds and outcomes as a run never stopped.
 func TestSafetyKilledAfterAJudgedTrialResumesAsIfNeverStopped(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t)
 	out := filepath.Join(t.TempDir(), "results")
 	child, _ := testenv.HoldInChild(t, "TestSafetyChildUntilKilled", safetyChildEnv+"="+out, 0)

@@ -20,6 +20,7 @@ import (
 )
 
 func TestSafetyListShowsParamsStrategiesAndFaults(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"safety", "--list"}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -46,6 +47,7 @@ func TestSafetyListShowsParamsStrategiesAndFaults(t *testing.T) {
 var safeWord = regexp.MustCompile(`(?i)\bsafe\b`)
 
 func TestSafetyRunWritesResults(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t)
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr bytes.Buffer

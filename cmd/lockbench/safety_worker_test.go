@@ -15,6 +15,7 @@ import (
 )
 
 func TestSafetyWorkerBadInputExitsTwoAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want string
@@ -79,6 +80,7 @@ func readResults(t *testing.T, dir string) results.Results {
 // outcome, counts, proof and overlap count); the tallies' counts and intervals, the
 // claims table, and a porcupine page for every trial that broke.
 func TestSafetyThreeWorkersMergeEqualsOneRun(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t)
 	const trials, seed = 5, 11
 	whole := readResults(t, safetyCampaign(t, "unsafe-release", trials, seed, 0)[0])
@@ -142,6 +144,7 @@ func TestSafetyThreeWorkersMergeEqualsOneRun(t *testing.T) {
 // check lands before the lease ends): the merged workers' trials drew what the one
 // run's drew, trial for trial. Outcomes are not compared: they depend on real time.
 func TestSafetyWorkersDrawTheOneRunsParameters(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t)
 	const trials, seed, drawn = 4, 11, "check_before_end_ms"
 	whole := readResults(t, safetyCampaign(t, "check-then-write-lock", trials, seed, 0)[0])
@@ -164,6 +167,7 @@ func TestSafetyWorkersDrawTheOneRunsParameters(t *testing.T) {
 
 // merge refuses, with exit 2 and the reason, safety folders that are no workers'.
 func TestMergeRefusesSafetyFoldersOfNoWorker(t *testing.T) {
+	t.Parallel()
 	var dirs []string
 	for range 2 {
 		dir := t.TempDir()
@@ -185,6 +189,7 @@ func TestMergeRefusesSafetyFoldersOfNoWorker(t *testing.T) {
 
 // --resume of a worker's folder carries its --worker on, and refuses another share.
 func TestSafetyResumeOfAWorkerKeepsItsShare(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := results.Command{Scenarios: []string{"setnx-expire"}, Trials: 3, Seed: 1, Worker: &results.Worker{Index: 0, Of: 3}}
 	if err := results.Write(dir, results.Results{Command: &cmd, Environment: &resultsdir.Environment{}}); err != nil {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestUntilWidthRefusesWidthsOutsideZeroToOne(t *testing.T) {
+	t.Parallel()
 	for _, w := range []string{"0", "0%", "1", "150%", "-0.1", "wide"} {
 		var out, errb bytes.Buffer
 		dir := filepath.Join(t.TempDir(), "s")
@@ -34,6 +35,7 @@ func TestUntilWidthRefusesWidthsOutsideZeroToOne(t *testing.T) {
 // confidence sequence is narrower than 50% (7 judged trials, at 0 or 7 breaks of 7),
 // and its table reads the sequence.
 func TestUntilWidthStopsEachVariantAtItsFirstNarrowSequence(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t)
 	dir := filepath.Join(t.TempDir(), "s")
 	var out, errb bytes.Buffer
