@@ -74,6 +74,7 @@ func lockOn(t *testing.T, addr string) {
 }
 
 func TestContainerTopologiesServeLocks(t *testing.T) {
+	t.Parallel()
 	for _, spec := range []topologies.Spec{
 		{Kind: topologies.Single},
 		{Kind: topologies.Replicated, Replicas: 1},
@@ -113,6 +114,7 @@ func TestContainerTopologiesServeLocks(t *testing.T) {
 
 // Clients on the host must reach the promoted master through the address sentinel gives.
 func TestContainerSentinelFailoverNamesReachableMaster(t *testing.T) {
+	t.Parallel()
 	topo := startContainers(t, topologies.Spec{Kind: topologies.Sentinel})
 	old := topo.Masters()[0]
 	if err := old.Kill(); err != nil {
@@ -135,6 +137,7 @@ func TestContainerSentinelFailoverNamesReachableMaster(t *testing.T) {
 }
 
 func TestContainerNodeKillPauseRestart(t *testing.T) {
+	t.Parallel()
 	topo := startContainers(t, topologies.Spec{Kind: topologies.Single, AppendFsync: "always"})
 	n := topo.Masters()[0]
 	ctx := context.Background()
@@ -197,6 +200,7 @@ func TestContainerNodeKillPauseRestart(t *testing.T) {
 
 // A cut stops replication (the replica sees its link down); a heal restores it.
 func TestContainerPartitionCutsAndHeals(t *testing.T) {
+	t.Parallel()
 	topo := startContainers(t, topologies.Spec{Kind: topologies.Replicated, Replicas: 1,
 		ExtraConfig: []string{"repl-ping-replica-period 1", "repl-timeout 3"}})
 	master, replica := topo.Masters()[0], topo.Replicas()[0]
@@ -268,6 +272,7 @@ func hostRules(t *testing.T) string {
 
 // Isolating a node from a set cuts each link; healing all restores them.
 func TestContainerIsolateAndHealAll(t *testing.T) {
+	t.Parallel()
 	topo := startContainers(t, topologies.Spec{Kind: topologies.Replicated, Replicas: 2,
 		ExtraConfig: []string{"repl-ping-replica-period 1", "repl-timeout 3"}})
 	master := topo.Masters()[0]
@@ -286,6 +291,7 @@ func TestContainerIsolateAndHealAll(t *testing.T) {
 }
 
 func TestContainerPartitionAcrossTopologiesRefused(t *testing.T) {
+	t.Parallel()
 	a := startContainers(t, topologies.Spec{Kind: topologies.Single})
 	b := startContainers(t, topologies.Spec{Kind: topologies.Single})
 	if err := a.Cut(a.Masters()[0], b.Masters()[0]); err == nil {
@@ -343,6 +349,7 @@ func waitValue(t *testing.T, addr, key, want string) {
 
 // A skewed node's clock runs under libfaketime inside the container.
 func TestContainerClockJumpExpiresKey(t *testing.T) {
+	t.Parallel()
 	topo := startContainers(t, topologies.Spec{Kind: topologies.Single,
 		Clocks: map[string]clocks.Model{"master-0": {Offset: time.Hour, Jumps: []clocks.Jump{{After: "grant", By: time.Minute}}}}})
 	n := topo.Masters()[0]

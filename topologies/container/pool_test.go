@@ -12,6 +12,7 @@ import (
 // The safety lab's sentinel pool cannot re-form container deployments: it must start
 // fresh ones and still close, instead of hanging on comebacks nobody takes.
 func TestContainerSentinelPoolClosesWhenReformIsRefused(t *testing.T) {
+	t.Parallel()
 	requireEngine(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

@@ -14,6 +14,7 @@ import (
 // port the provider leased for a node before the engine publishes it; the engine's
 // refusal must send the node to a new port, and Close must end every lease.
 func TestContainerRetriesAHostPortTakenBeforeItIsPublished(t *testing.T) {
+	t.Parallel()
 	requireEngine(t)
 	stolen := testenv.StealLeases(t, 1)
 	topo := startContainers(t, topologies.Spec{Kind: topologies.Single})

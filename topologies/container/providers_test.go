@@ -13,6 +13,7 @@ import (
 
 // --provider names a family; each kind gets the family's member.
 func TestContainerProviderFamiliesResolvePerKind(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		family string
 		kind   topologies.Kind
@@ -39,6 +40,7 @@ func TestContainerProviderFamiliesResolvePerKind(t *testing.T) {
 
 // auto prefers processes where redis-server is installed, and says why.
 func TestContainerAutoPicksProcessesWhenInstalled(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t)
 	pick, why, err := topologies.AutoChoice(topologies.Single)
 	if err != nil || pick != "process" || !strings.Contains(why, "redis-server") {
@@ -69,6 +71,7 @@ func TestContainerLockbenchProviderEnv(t *testing.T) {
 // (this test program links backends/all); any other kind is refused by name, and a
 // second recipe for one kind is a programming error.
 func TestContainerServesTheKindsWithARecipe(t *testing.T) {
+	t.Parallel()
 	for _, k := range []topologies.Kind{topologies.Single, topologies.Postgres, zookeeper.Kind, etcd.Kind} {
 		if !(Provider{}).Serves(k) {
 			t.Errorf("Serves(%s) = false", k)

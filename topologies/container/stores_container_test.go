@@ -48,6 +48,7 @@ func pgExec(ctx context.Context, dsn, sql string) ([]*pgconn.Result, error) {
 // one answers nothing until resumed, a killed one is not running, a restart from disk
 // keeps a committed row and a restart empty forgets it.
 func TestContainerPostgresServesKillsAndRestarts(t *testing.T) {
+	t.Parallel()
 	topo := startContainers(t, topologies.Spec{Kind: topologies.Postgres})
 	ctx := context.Background()
 	dsn := topo.(interface{ DSN() string }).DSN()
@@ -88,6 +89,7 @@ func TestContainerPostgresServesKillsAndRestarts(t *testing.T) {
 // TestContainerZooKeeperStandaloneAndEnsemble: one server runs standalone; three elect
 // one leader and two followers, all reached on their published client ports.
 func TestContainerZooKeeperStandaloneAndEnsemble(t *testing.T) {
+	t.Parallel()
 	for _, members := range []int{1, 3} {
 		topo := startContainers(t, topologies.Spec{Kind: zookeeper.Kind, Members: members})
 		leader, err := leaderWithin(context.Background(), topo.(leaderWaiter), 30*time.Second)
@@ -101,6 +103,7 @@ func TestContainerZooKeeperStandaloneAndEnsemble(t *testing.T) {
 // TestContainerEtcdServesPausesAndRestarts: a one-member cluster takes a write, a paused
 // member answers nothing, a restart from disk keeps the key, a restart empty forgets it.
 func TestContainerEtcdServesPausesAndRestarts(t *testing.T) {
+	t.Parallel()
 	topo := startContainers(t, topologies.Spec{Kind: etcd.Kind})
 	ctx := context.Background()
 	n := topo.Masters()[0]
@@ -195,6 +198,7 @@ type leaderAmong interface {
 // others makes them elect one of themselves and take writes; after the heal all three
 // agree on a leader and the old one holds the write made while it was cut off.
 func TestContainerEtcdLeaderIsolatedThenRejoins(t *testing.T) {
+	t.Parallel()
 	topo, old := startThreeLed(t, etcd.Kind)
 	c := topo.(leaderAmong)
 	ctx := context.Background()
@@ -240,6 +244,7 @@ func TestContainerEtcdLeaderIsolatedThenRejoins(t *testing.T) {
 // TestContainerZooKeeperLeaderIsolatedThenRejoins: the leader of zookeeper-3, cut off,
 // stops serving and the other two elect one of themselves; after the heal it serves again.
 func TestContainerZooKeeperLeaderIsolatedThenRejoins(t *testing.T) {
+	t.Parallel()
 	topo, old := startThreeLed(t, zookeeper.Kind)
 	c := topo.(leaderWaiter)
 	ctx := context.Background()
@@ -267,6 +272,7 @@ func TestContainerZooKeeperLeaderIsolatedThenRejoins(t *testing.T) {
 // and serves (a leader for the consensus stores, SELECT 1 for PostgreSQL); the start
 // time each took is logged, from Start to serving, the images already built.
 func TestContainerStoresStartAtEverySize(t *testing.T) {
+	t.Parallel()
 	for _, spec := range []topologies.Spec{
 		{Kind: topologies.Postgres},
 		{Kind: zookeeper.Kind, Members: 1}, {Kind: zookeeper.Kind, Members: 3}, {Kind: zookeeper.Kind, Members: 5},
