@@ -87,7 +87,7 @@ func TestPauseBoundaryAtTheWorkloadsTTLChecksTheModel(t *testing.T) {
 	}
 	for brokeBelow, sized := range map[int]bool{0: true, 1: false} {
 		e := exposures(w, pauseBoundaryReports(brokeBelow), single)[slices.Index(workload.FaultKinds, workload.ClientPause)]
-		if e.Kind != workload.ClientPause || e.Mutex == nil || (e.Mutex.NotSized == "") != sized {
+		if e.Kind != workload.ClientPause || e.Mutex == nil || (e.Mutex.Uncounted == "") != sized {
 			t.Errorf("%d broke below: pause measured %+v, want sized %v", brokeBelow, e.Mutex, sized)
 		}
 	}

@@ -157,8 +157,8 @@ func missingText(o *Option, k workload.FaultKind, data bool) string {
 		if data {
 			in = e.DataIn
 		}
-		if m := e.side(data); m != nil && m.NotSized != "" {
-			return fmt.Sprintf("%s (not sized: %s)", k, m.NotSized)
+		if m := e.side(data); m != nil && m.Uncounted != "" {
+			return fmt.Sprintf("%s (%s)", k, m.Uncounted)
 		}
 		if in == "" {
 			return fmt.Sprintf("%s (no lockbench scenario measures it for %s)", k, o.Name)

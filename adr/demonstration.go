@@ -2,6 +2,7 @@ package adr
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/lockbench/lockbench/safety/results"
 )
@@ -87,4 +88,25 @@ func demoText(m *Measured) string {
 	}
 	return fmt.Sprintf("%d of %d judged, a forced interleaving that is neither always nor never (its claim is contradicted, and no rate is drawn from it), so counted at its worst%s: %s",
 		m.P.K, m.P.N, sized, yearly(m.Year, false))
+}
+
+// unbacked says why the forced interleavings vs do not stand for their mechanism on
+// measure by: a count of one is a demonstration only where a claim on the same measure
+// checks the variant on its own trials; "" when each one's is supported, or
+// contradicted (a judged counter-example proves the mechanism can break: it is counted
+// at its worst, demoOf's Mixed).
+func unbacked(reports []*results.Report, scenario string, vs []*results.Variant, by results.Measure) string {
+	var why []string
+	for _, v := range vs {
+		r := results.DemonstrationBacked(reports, scenario, v.Name, by)
+		if r.Verdict == results.NotShown {
+			why = append(why, fmt.Sprintf("%s %s (%s)", v.Name, r.Verdict, r.Why))
+		}
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("not backed: a forced interleaving whose claim on %s is not shown: %s; "+
+		"`lockbench safety --scenario %s` with at least %d trials a variant would back it",
+		by, strings.Join(why, "; "), scenario, results.MinJudged)
 }

@@ -41,7 +41,7 @@ func trialsNeeded(es []Exposure, budget float64) string {
 		if e.Data != nil && e.Data.Demo == Never { // a mechanism, not a rate: more trials bound nothing
 			continue
 		}
-		if e.Data != nil && e.Data.NotSized != "" { // the lab's P is not the workload's, however many trials
+		if e.Data != nil && e.Data.Uncounted != "" { // the lab's P is not the workload's, however many trials
 			unsized = append(unsized, string(e.Kind))
 			continue
 		}

@@ -59,9 +59,11 @@ type Measured struct {
 	// Demo is set when the variants are forced interleavings: P is their count, and
 	// Year follows from the mechanism, never from P's interval.
 	Demo Demo
-	// NotSized says, when set, that no model carries P to the workload (the lab's
-	// count at the lab's conditions, and why): Year is then in no total (notsized.go).
-	NotSized string
+	// Uncounted says, when set, why the measurement counts as missing evidence, in no
+	// total: "not sized: ..." when no model carries P to the workload (the lab's count at
+	// the lab's conditions, notsized.go), "not backed: ..." when its variants are forced
+	// interleavings that no supported claim on the same measure backs (demonstration.go).
+	Uncounted string
 }
 
 // exposures computes every fault kind's exposure of option o.
@@ -148,7 +150,11 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 	}
 	m.Year, m.Episodes = PerYear(e.PerYear*m.Share, e.LocksHeld, m.P), PerYear(e.PerYear*m.Share, e.Held, m.P)
 	if Demonstrated(scenario, vs) {
-		m.demonstrate(demoOf(vs, by), e)
+		if why := unbacked(reports, scenario, vs, by); why != "" {
+			m.Uncounted = why
+		} else {
+			m.demonstrate(demoOf(vs, by), e)
+		}
 	}
 	return m
 }
@@ -164,7 +170,7 @@ func Total(es []Exposure, data bool) (Expected, []workload.FaultKind) {
 			continue
 		}
 		m := e.side(data)
-		if m == nil || m.NotSized != "" {
+		if m == nil || m.Uncounted != "" {
 			missing = append(missing, e.Kind)
 			continue
 		}

@@ -59,7 +59,7 @@ func measuredText(m *Measured) string {
 	if m == nil {
 		return "not measured"
 	}
-	if m.NotSized != "" {
+	if m.Uncounted != "" {
 		return notSizedText(m)
 	}
 	if m.Modelled {

@@ -231,7 +231,7 @@ func serversText(c Cost) string {
 // bound that more judged trials shrink (a demonstration's never is no bound).
 func anyRateBound(es []Exposure) bool {
 	for _, e := range es {
-		if e.NA == "" && e.PerYear > 0 && e.Data != nil && e.Data.Demo == NotDemo && e.Data.NotSized == "" && e.Data.P.K == 0 {
+		if e.NA == "" && e.PerYear > 0 && e.Data != nil && e.Data.Demo == NotDemo && e.Data.Uncounted == "" && e.Data.P.K == 0 {
 			return true
 		}
 	}
@@ -242,7 +242,7 @@ func anyRateBound(es []Exposure) bool {
 func anySeen(es []Exposure, data bool) bool {
 	for _, e := range es {
 		m := e.side(data)
-		if e.NA == "" && e.PerYear > 0 && m != nil && m.NotSized == "" && m.P.K > 0 {
+		if e.NA == "" && e.PerYear > 0 && m != nil && m.Uncounted == "" && m.P.K > 0 {
 			return true
 		}
 	}

@@ -26,7 +26,7 @@ type SizeModel struct {
 	Checked string
 	// Unsized: the model is no model of sizes, only a bound; Contradicted says how the
 	// lab's boundary runs at the workload's TTL broke its rule. Either way the lab's
-	// probability is not carried to the workload (Measured.NotSized).
+	// probability is not carried to the workload (Measured.Uncounted).
 	Unsized      bool
 	Contradicted string
 }

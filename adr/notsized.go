@@ -26,7 +26,7 @@ var labConditions = map[string]string{
 // counts it as missing evidence, out of every figure a year. A crash-failover model's
 // P, and a mechanism that never breaks, need no sizing.
 func (e Exposure) markNotSized(m *Measured) {
-	if m == nil || m.Modelled || m.Demo == Never || m.NotSized != "" {
+	if m == nil || m.Modelled || m.Demo == Never || m.Uncounted != "" {
 		return
 	}
 	why := ""
@@ -46,7 +46,7 @@ func (e Exposure) markNotSized(m *Measured) {
 	if where == "" {
 		where = "its own conditions"
 	}
-	m.NotSized = fmt.Sprintf("lab %s at %s (%s); %s", count, variantsOf(m), where, why)
+	m.Uncounted = fmt.Sprintf("not sized: lab %s at %s (%s); %s", count, variantsOf(m), where, why)
 }
 
 // LabOnly says no model carries option o's probability of fault k to the workload on
@@ -68,7 +68,7 @@ func LabOnly(w *workload.Workload, k workload.FaultKind, o *Option, data bool) b
 
 // notSizedText is a not-sized measurement in one phrase.
 func notSizedText(m *Measured) string {
-	return "not sized: " + m.NotSized + ", so it counts as missing evidence, in no figure a year"
+	return m.Uncounted + ", so it counts as missing evidence, in no figure a year"
 }
 
 // splitMissing counts the missing faults of one side that were measured but not
@@ -78,7 +78,7 @@ func splitMissing(es []Exposure, missing []workload.FaultKind, data bool) (unmea
 		if !slices.Contains(missing, e.Kind) {
 			continue
 		}
-		if m := e.side(data); m != nil && m.NotSized != "" {
+		if m := e.side(data); m != nil && m.Uncounted != "" {
 			unsized++
 			continue
 		}
@@ -97,7 +97,7 @@ func (e Exposure) side(data bool) *Measured {
 
 // verdictWord is Bad for a measurement that saw a break or is not sized, else Good.
 func verdictWord(m *Measured) string {
-	if m != nil && (m.P.K > 0 || m.NotSized != "") {
+	if m != nil && (m.P.K > 0 || m.Uncounted != "") {
 		return "Bad"
 	}
 	return "Good"
@@ -107,11 +107,11 @@ func verdictWord(m *Measured) string {
 // in ..."), or for a measurement not sized "two holders are not sized: lab ...".
 func inText(data bool, m *Measured) string {
 	switch {
-	case data && m.NotSized != "":
+	case data && m.Uncounted != "":
 		return "what reached the data is " + measuredText(m)
 	case data:
 		return "a violation reached the data in " + measuredText(m)
-	case m.NotSized != "":
+	case m.Uncounted != "":
 		return "two holders are " + measuredText(m)
 	}
 	return "two holders in " + measuredText(m)
@@ -121,7 +121,7 @@ func inText(data bool, m *Measured) string {
 // names them in its own text.
 func traceText(m *Measured, extra ...string) string {
 	parts := extra
-	if m.NotSized == "" {
+	if m.Uncounted == "" {
 		parts = append([]string{variantsOf(m)}, extra...)
 	}
 	if len(parts) == 0 {

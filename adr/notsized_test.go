@@ -19,7 +19,7 @@ func TestNotSizedLabProbabilityStaysOutOfTheYear(t *testing.T) {
 	o := &Option{Name: "wait", Kind: Lock, Probe: "wait", Cost: Cost{Measured: true, Within: true}}
 	o.Faults = exposures(w, reports, o)
 	e := o.Faults[0]
-	if e.Kind != workload.Failover || e.Mutex == nil || !strings.HasPrefix(e.Mutex.NotSized, "lab 2 of 40 judged (1.4-17%) at `failover-loss` wait1-delay-0ms, wait1-delay-50ms (its own kill delays and replica lags)") {
+	if e.Kind != workload.Failover || e.Mutex == nil || !strings.HasPrefix(e.Mutex.Uncounted, "not sized: lab 2 of 40 judged (1.4-17%) at `failover-loss` wait1-delay-0ms, wait1-delay-50ms (its own kill delays and replica lags)") {
 		t.Fatalf("failover under WAIT 1: %+v", e.Mutex)
 	}
 	total, missing := Total(o.Faults, false)
@@ -48,7 +48,7 @@ func TestMechanismsAndTheLoneMemberAreSized(t *testing.T) {
 	}{{"etcd-3", workload.Failover}, {"etcd", workload.RestartEmpty}} {
 		o := &Option{Kind: Lock, Probe: c.probe}
 		for _, e := range exposures(w, reports, o) {
-			if e.Kind == c.kind && (e.Mutex == nil || e.Mutex.NotSized != "") {
+			if e.Kind == c.kind && (e.Mutex == nil || e.Mutex.Uncounted != "") {
 				t.Errorf("%s under %s: %+v", c.probe, c.kind, e.Mutex)
 			}
 		}

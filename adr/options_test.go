@@ -125,7 +125,7 @@ func TestEfficiencyCountsUnmeasuredFaultsAtTheirWorst(t *testing.T) {
 	// the lab's sizes (not sized): both count at their worst.
 	redlock := option(t, d, "redlock")
 	pause, jump := redlock.Faults[slices.Index(workload.FaultKinds, workload.ClientPause)], redlock.Faults[slices.Index(workload.FaultKinds, workload.ClockJump)]
-	if pause.Kind != workload.ClientPause || pause.Mutex != nil || jump.Kind != workload.ClockJump || jump.Mutex == nil || jump.Mutex.NotSized == "" {
+	if pause.Kind != workload.ClientPause || pause.Mutex != nil || jump.Kind != workload.ClockJump || jump.Mutex == nil || jump.Mutex.Uncounted == "" {
 		t.Fatalf("redlock's pause %+v, jump %+v: want the pause unmeasured and the jump not sized", pause, jump)
 	}
 	if want := pause.PerYear*pause.LocksHeld + jump.PerYear*jump.LocksHeld; redlock.Verdict.Unmeasured != want {

@@ -27,7 +27,7 @@ func TestAPlannedFailoverReadsOnlyItsOwnVariants(t *testing.T) {
 	if planned.Mutex == nil || planned.Mutex.P.K != 1 || planned.Mutex.P.N != 5 {
 		t.Fatalf("the planned failover read %+v, want planned-delay's 1 of 5", planned.Mutex)
 	}
-	if planned.Mutex.NotSized == "" || planned.Model != nil {
+	if planned.Mutex.Uncounted == "" || planned.Model != nil {
 		t.Errorf("the planned failover is sized (%+v): no model carries it to the workload", planned)
 	}
 	guard := GuardOptions("sentinel")[0]

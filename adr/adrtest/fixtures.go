@@ -83,6 +83,18 @@ func variant(name string, params map[string]string, measure results.Measure, n, 
 		}
 		v.Add(trial(i, counts, in))
 	}
+	// A scenario declares what each variant counts, as its claims: a measure no claim
+	// names reads 0 on every variant and would pass for "never" (results.unmeasured).
+	for _, m := range broke {
+		switch {
+		case k >= n:
+			v.Claims = append(v.Claims, results.Always(m))
+		case k == 0:
+			v.Claims = append(v.Claims, results.Holds(m))
+		default:
+			v.Claims = append(v.Claims, results.Breaks(m))
+		}
+	}
 	return v
 }
 

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -167,4 +168,25 @@ func Demonstrated(scenario, variant string) bool {
 		}
 	}
 	return false
+}
+
+// DemonstrationBacked judges a forced interleaving's variant on measure by alone: the
+// always or never check of a claim on the same scenario and measure that names it,
+// held to that variant's trials (MinJudged of them at least). A count of a forced
+// interleaving stands for its mechanism only when this is supported; not shown, with
+// why, when no claim checks the variant on by.
+func DemonstrationBacked(reports []*Report, scenario, variant string, by Measure) CheckResult {
+	for _, c := range WriteupClaims {
+		if c.Scenario != scenario || c.By != by {
+			continue
+		}
+		for _, ch := range c.Checks {
+			if _, ok := conditionOf(ch.Variants, variant); ok && (ch.Kind == InEvery || ch.Kind == InNone) {
+				alone := WriteupClaim{Step: c.Step, Claim: c.Claim, Scenario: scenario, By: by,
+					Checks: []Check{{Kind: ch.Kind, Role: ch.Role, Variants: []string{variant}, Says: ch.Says}}}
+				return alone.Judge(reports).Checks[0]
+			}
+		}
+	}
+	return CheckResult{Verdict: NotShown, Why: fmt.Sprintf("no claim checks %s on %s", variant, by)}
 }

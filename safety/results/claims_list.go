@@ -33,6 +33,9 @@ var WriteupClaims = []WriteupClaim{
 			always(Breaking, "A paused between GET and DEL cuts B's lock short", "get-then-del/pause"),
 			never(Fix, "A paused at the same point, then the Lua release: B's lock is not cut short", "lua/pause"),
 			fewer("under load, the Lua release cuts fewer locks short than GET-compare-DEL", false, names("lua/load"), names("get-then-del/load"))}},
+	{Step: "step 3", Claim: "a holder paused past its TTL is a second holder, watchdog or not: B is granted the lock A still acts on",
+		Scenario: "pause-past-ttl", By: Violations, Checks: []Check{
+			always(Breaking, "paused past its lease, A holds the lock beside B", "*/no-watchdog", "*/watchdog")}},
 	{Step: "step 3", Claim: "a holder paused past its TTL still writes, watchdog or not; a fenced resource refuses its stale write",
 		Scenario: "pause-past-ttl", By: StaleAccepted, Checks: []Check{
 			always(Breaking, "paused past its lease, A's write lands after B's", "*/no-watchdog", "*/watchdog"),
@@ -174,10 +177,13 @@ var WriteupClaims = []WriteupClaim{
 		Scenario: "lost-updates", By: LostUpdates, Checks: []Check{
 			always(Breaking, "A's check passes, B writes, A overwrites: an update is lost", "*/check-then-write"),
 			never(Fix, "the fence checked in the same statement", "pause/*/fenced", "clock-jump/*/fenced", "*/pg-sequence/fenced")}},
-	{Step: "rule 1", Claim: "a structure safe without a lock (version check, unique key, atomic statement) loses no update; only a unique key refuses a redelivery",
+	{Step: "rule 1", Claim: "a structure safe without a lock (version check, unique key, atomic statement) loses no update when its client pauses",
+		Scenario: "lost-updates", By: LostUpdates, Checks: []Check{
+			never(Fix, "a pause costs nothing without a lock: the store judges each update", "pause/cas-version", "pause/unique-key", "pause/atomic")}},
+	{Step: "rule 1", Claim: "only a unique key refuses a redelivery",
 		Scenario: "lost-updates", By: Duplicates, Checks: []Check{
 			always(Breaking, "a scripted redelivery is applied twice", "redelivery/atomic", "redelivery/cas-version"),
-			never(Fix, "a unique key refuses it; a pause costs nothing without a lock", "pause/cas-version", "pause/unique-key", "pause/atomic", "redelivery/unique-key")}},
+			never(Fix, "a unique key refuses it", "redelivery/unique-key")}},
 	{Step: "limit 1", Claim: "the loss window is the replication lag: measured idle to saturation (percentiles in the replication-lag figures)",
 		Scenario: "replication-lag", By: ProbesUnseen, Checks: []Check{
 			never(Control, "every probe reached the replicas within the poll timeout (the lag is measured, not cut off)", "rate-*", "saturate")}},
@@ -188,4 +194,11 @@ var WriteupClaims = []WriteupClaim{
 		Scenario: "etcd-leader-kill", By: Violations, Checks: []Check{
 			never(Fix, "the leader killed while the lock is held", "*-leader-kill"),
 			always(Breaking, "a lone member restarted without its disk", "*-lone-member-disk-loss")}},
+	{Step: "rule 3", Claim: "a consensus store's fence keeps growing through its leader's death; a lone member that lost its disk issues a fence again",
+		Scenario: "etcd-leader-kill", By: ReissuedTokens, Checks: []Check{
+			never(Fix, "the leader killed while the lock is held: B's fence exceeds A's", "*-leader-kill"),
+			always(Breaking, "a lone member restarted without its disk grants B a fence A had", "*-lone-member-disk-loss")}},
+	{Step: "rule 3", Claim: "through a consensus leader's death, the resource that checks the fence takes no stale write",
+		Scenario: "etcd-leader-kill", By: StaleAccepted, Checks: []Check{
+			never(Fix, "the leader killed while the lock is held: no write of A's lands after B's", "*-leader-kill")}},
 }

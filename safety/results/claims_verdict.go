@@ -108,12 +108,23 @@ func (c WriteupClaim) shortfall(reports []*Report, ch Check) []string {
 			notRun = append(notRun, p)
 		}
 	}
+	// A variant run in several reports (a campaign carried on in a second folder) is
+	// one variant: its trials and judged trials add up by name.
+	var names []string
+	trials, judged := map[string]int{}, map[string]int{}
 	for _, v := range c.matching(reports, patterns) {
+		if _, seen := trials[v.Name]; !seen {
+			names = append(names, v.Name)
+		}
+		trials[v.Name] += v.Tally.Trials
+		judged[v.Name] += v.Tally.Judged
+	}
+	for _, name := range names {
 		switch {
-		case v.Tally.Trials == 0:
-			notRun = append(notRun, v.Name)
-		case ch.Kind != Occurs && v.Tally.Judged < MinJudged:
-			few = append(few, fmt.Sprintf("%s %d", v.Name, v.Tally.Judged))
+		case trials[name] == 0:
+			notRun = append(notRun, name)
+		case ch.Kind != Occurs && judged[name] < MinJudged:
+			few = append(few, fmt.Sprintf("%s %d", name, judged[name]))
 		}
 	}
 	var out []string
