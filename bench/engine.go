@@ -82,6 +82,9 @@ type Result struct {
 	Elapsed time.Duration
 	// Intervals are the run's consecutive pieces when Load.Intervals asked for them.
 	Intervals []Result
+	// Fairness is how evenly a closed loop's clients were served; zero for an open loop,
+	// whose workers serve whichever request arrives (no client asks for itself).
+	Fairness Fairness
 }
 
 // CyclesPerSecond is the rate of completed acquire-hold-release cycles.
@@ -121,17 +124,22 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 	}
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)
+	shares := newShares(load.Clients)
 	start := parts.begin()
 	wait := startClients(tallies, func(c int, t *tally[*Recorder]) {
 		key := load.key(c)
 		for ctx.Err() == nil && another() {
 			now := time.Now()
 			t.moveTo(now)
-			cycle(ctx, l, load, key, t.rec, now)
+			if waited, done := cycle(ctx, l, load, key, t.rec, now); done {
+				shares[c].add(waited)
+			}
 		}
 	})
 	wait()
-	return lockResult(parts, time.Since(start)), nil
+	res := lockResult(parts, time.Since(start))
+	res.Fairness = fairnessOf(shares) // every client of a closed loop asks alike: equal demand
+	return res, nil
 }
 
 // cycle is one acquire-hold-release: the lock is waited for as load.Wait says (a
@@ -139,7 +147,9 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 // Acquire and cycle latencies count from cycleStart: now in a closed loop, the intended
 // start in an open one. What ctx's end cuts short (an attempt, a hold) is counted apart
 // and kept out of every histogram: its latency is the deadline's.
-func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Recorder, cycleStart time.Time) {
+// It returns a completed cycle's wait from cycleStart to the grant.
+func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Recorder,
+	cycleStart time.Time) (time.Duration, bool) {
 	var lease locks.Lease
 	var granted bool
 	if w, ok := waiter(l, load); ok {
@@ -148,9 +158,9 @@ func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Reco
 		lease, granted = attempt(ctx, l, load, key, rec)
 	}
 	if !granted {
-		return
+		return 0, false
 	}
-	holdAndRelease(ctx, l, load, lease, rec, cycleStart)
+	return holdAndRelease(ctx, l, load, lease, rec, cycleStart)
 }
 
 // attempt retries refused and failed attempts with lockbench's backoff until granted
@@ -185,11 +195,13 @@ func attempt(ctx context.Context, l locks.Locker, load Load, key string, rec *Re
 	}
 }
 
-// holdAndRelease records the wait from cycleStart to the grant, holds, and releases.
+// holdAndRelease records the wait from cycleStart to the grant, holds, and releases;
+// it returns the wait when the cycle completed.
 func holdAndRelease(ctx context.Context, l locks.Locker, load Load, lease locks.Lease, rec *Recorder,
-	cycleStart time.Time) {
+	cycleStart time.Time) (time.Duration, bool) {
 	granted := time.Now()
-	record(rec.AcquireWait, granted.Sub(cycleStart))
+	waited := granted.Sub(cycleStart)
+	record(rec.AcquireWait, waited)
 	held := load.Hold <= 0 || sleep.For(ctx, load.Hold)
 	releaseStart := time.Now()
 	// Release even when ctx ended, so a run never leaves its locks behind.
@@ -198,14 +210,15 @@ func holdAndRelease(ctx context.Context, l locks.Locker, load Load, lease locks.
 	record(rec.Release, end.Sub(releaseStart))
 	if err != nil {
 		rec.Errors[errorKind(err)]++
-		return
+		return 0, false
 	}
 	if !held {
 		rec.CutOffHolds++ // a cycle with a shortened hold is no cycle of this load
-		return
+		return 0, false
 	}
 	record(rec.Cycle, end.Sub(cycleStart))
 	rec.Granted++
+	return waited, true
 }
 
 // jitter draws a delay from the upper half of d.

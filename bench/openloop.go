@@ -57,7 +57,7 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 				return
 			case intended := <-queue:
 				t.moveTo(intended) // a request counts in the interval it was due in
-				cycle(ctx, l, load, key, t.rec, intended)
+				_, _ = cycle(ctx, l, load, key, t.rec, intended)
 			}
 		}
 	})

@@ -104,3 +104,17 @@ func TestAnUnknownWaitModeIsRefused(t *testing.T) {
 		t.Errorf("Validate with wait %q: %v, want an error naming it", load.Wait, err)
 	}
 }
+
+// A closed loop reports its clients' fairness; an even split is not required (the
+// scheduler shares the budget), only that every client is counted and the index is one.
+func TestClosedLoopReportsFairnessOverItsClients(t *testing.T) {
+	f := newFakeWaiter()
+	load := bench.Load{Clients: 4, Keys: 1, TTL: time.Second, Wait: bench.WaitNatural}
+	res, err := bench.RunClosed(context.Background(), f, load, bench.Countdown(200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr := res.Fairness; fr.Clients != 4 || fr.Jain < 0.25 || fr.Jain > 1 || fr.WorstP99 < 0 {
+		t.Errorf("fairness %+v: want 4 clients and Jain's index within [1/4, 1]", fr)
+	}
+}
