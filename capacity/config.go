@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 )
 
 // Config is a capacity run as a file gives it; `lockbench capacity` flags override
@@ -40,7 +41,7 @@ type Config struct {
 // registry whether each can run (campaign.Check).
 func DefaultConfig() Config {
 	return Config{
-		Strategies: backend.InPreset(backend.CapacitySearch),
+		Strategies: linked.Catalog().InPreset(backend.CapacitySearch),
 		SLO:        "p99=5ms", Precision: "5%",
 		Clients: []int{64}, Keys: []string{"per-client"},
 		Hold: "0s", TTL: "10s", Arrival: "poisson",

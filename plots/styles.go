@@ -3,10 +3,9 @@ package plots
 import (
 	"image/color"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/lockbench/lockbench/backend"
 )
 
 // Palette is Okabe-Ito's nine colours (its grey included), told apart by every common
@@ -74,7 +73,7 @@ func NewStyles(strategies []string) Styles {
 	s := Styles{slot: map[string]int{}}
 	taken := map[int]bool{}
 	for _, name := range strategies {
-		if st, ok := backend.StrategyOf(name); ok {
+		if st, ok := linked.Catalog().StrategyOf(name); ok {
 			s.slot[name], taken[st.Position] = st.Position, true
 		}
 	}

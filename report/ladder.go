@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -24,7 +24,7 @@ type rung struct {
 // the stores the program links (the command imports backends/all).
 func ladder() []rung {
 	var out []rung
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		if st.Ladder != nil {
 			out = append(out, rung{strategy: st.Name, adds: st.Ladder.Adds, from: st.Ladder.From})
 		}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 )
 
 // SafetyRank orders strategies from the least to the most safe, the order a reader
@@ -13,7 +14,7 @@ import (
 // The registry is filled by the stores the program links (the command imports
 // backends/all); a name no store declared, or declared unranked, comes last.
 func SafetyRank(strategy string) int {
-	if st, ok := backend.StrategyOf(strategy); ok && st.SafetyRank != backend.Unranked {
+	if st, ok := linked.Catalog().StrategyOf(strategy); ok && st.SafetyRank != backend.Unranked {
 		return int(st.SafetyRank)
 	}
 	return math.MaxInt

@@ -15,6 +15,7 @@ import (
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	_ "github.com/lockbench/lockbench/backends/all" // the stores the command links
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/locks"
@@ -43,7 +44,7 @@ func init() {
 	cost := func(attempt time.Duration) *backend.Synthetic {
 		return &backend.Synthetic{Attempt: attempt, RoundTrips: 1, Capacity: 20000, Topology: "testkv (1 server)", Unproxied: true}
 	}
-	backend.Register(backend.Descriptor{Store: "testkv", Shapes: []backend.Shape{{
+	linked.Register(backend.Descriptor{Store: "testkv", Shapes: []backend.Shape{{
 		Kind: kind, Rank: 1000, NoNetwork: "a test store",
 		Strategies: []backend.Strategy{
 			{Name: plain, Position: position, SafetyRank: backend.RankFailover + 5, Presets: every,

@@ -9,7 +9,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/plots"
 )
 
@@ -17,7 +17,7 @@ import (
 // (the test binary imports backends/all) and names no store knows.
 func Crowd() []string {
 	var names []string
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		names = append(names, st.Name)
 	}
 	for i := 0; i < 12; i++ {

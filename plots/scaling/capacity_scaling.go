@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/resultsdir"
@@ -26,9 +26,9 @@ type ScalingAxis struct {
 // size and line each store gives its strategies on them.
 func ScalingAxes() []ScalingAxis {
 	var out []ScalingAxis
-	for _, ax := range backend.ScalingAxes() {
+	for _, ax := range linked.Catalog().ScalingAxes() {
 		at, series := map[string]float64{}, map[string]string{}
-		for _, st := range backend.OnAxis(ax.Preset) {
+		for _, st := range linked.Catalog().OnAxis(ax.Preset) {
 			at[st.Name], series[st.Name] = st.Scaling.At, st.Scaling.Series
 		}
 		out = append(out, ScalingAxis{ax.Preset, ax.Title, ax.XLabel, at, func(s string) string { return series[s] }})

@@ -12,6 +12,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
@@ -59,7 +60,7 @@ type model struct {
 // stores the test or command links (backends/all) write them.
 func models() []model {
 	var out []model
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		if st.Synthetic != nil {
 			out = append(out, model{st.Name, *st.Synthetic})
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend/backendtest"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
@@ -85,7 +86,7 @@ func shareClaimsOf(strategy string, clients int) []results.Claim {
 // for a client its store declares awaits every independent master, by that declaration:
 // redlock, and a strategy no file here names; not redlock-failfast.
 func TestQuorumShareClaimsFollowTheDeclaredClient(t *testing.T) {
-	backendtest.RegisterQuorumStore("quorum-test")
+	linked.Register(backendtest.QuorumStore("quorum-test"))
 	alone := []results.Claim{results.Holds(results.PartialLocks), results.Holds(results.QuorumOnly)}
 	racing := alone[:1]
 	for _, c := range []struct {
