@@ -116,7 +116,7 @@ func Options(in *Inputs) []*Option {
 			}
 		}
 	}
-	stats.SortStrategies(locks)
+	stats.SortStrategies(linked.Catalog(), locks)
 	benched := map[string]bool{}
 	for _, r := range in.Runs {
 		for _, c := range r.Cells {

@@ -33,9 +33,9 @@ const keyedStore = "cluster"
 // store's strategies, cluster and cluster-wait) with deployments recorded as the
 // runner records them. The test binary registers the stores (backends/all).
 func WriteBench(dir string) error {
-	run := synth.Generate(synth.Options{Seed: 1, Small: true})
+	run := synth.Generate(synth.Options{Stores: linked.Catalog(), Seed: 1, Small: true})
 	// The keyed store's cells come from the full matrix, at the small one's client counts.
-	for _, c := range synth.Generate(synth.Options{Seed: 1}).Cells {
+	for _, c := range synth.Generate(synth.Options{Stores: linked.Catalog(), Seed: 1}).Cells {
 		st, ok := linked.Catalog().StrategyOf(c.Strategy)
 		if ok && st.KeyedFailover != nil && st.KeyedFailover.Store == keyedStore && c.Clients <= 8 {
 			run.Cells = append(run.Cells, c)

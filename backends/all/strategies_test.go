@@ -153,7 +153,7 @@ func TestTheSafetyOrderAsBefore(t *testing.T) {
 		}
 		return want[i] < want[j]
 	})
-	stats.SortStrategies(names)
+	stats.SortStrategies(linked.Catalog(), names)
 	if got := strings.Join(names, " "); got != strings.Join(want, " ") {
 		t.Errorf("safety order:\n got %s\nwant %s", got, strings.Join(want, " "))
 	}
