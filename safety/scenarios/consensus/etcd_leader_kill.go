@@ -81,7 +81,8 @@ func leaderKillVariant(st lab.Store) etcdKillVariant {
 	return etcdKillVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "-leader-kill",
 		Description: fmt.Sprintf("%d members; SIGKILL-equivalent of the leader right after A's grant: "+
 			"B is refused, B's later fence exceeds A's", st.Spec().WithDefaults(linked.Catalog()).Members),
-		Measure: results.Violations, Claims: []results.Claim{results.Holds(results.Violations), results.Holds(results.ReissuedTokens), results.Holds(results.StaleAccepted)}}}, strategy, false}
+		Measure: results.Violations, Claims: []results.Claim{results.Holds(results.Violations),
+			results.Holds(results.ReissuedTokens), results.Holds(results.StaleAccepted)}}}, strategy, false}
 }
 
 func (s etcdLeaderKill) runVariant(ctx context.Context, env *lab.Env, st lab.Failover, v etcdKillVariant, ttl, probe, election time.Duration) (*results.Report, error) {
