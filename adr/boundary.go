@@ -8,7 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr/modelcheck"
 	"github.com/lockbench/lockbench/adr/workload"
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/plots/decision"
 	"github.com/lockbench/lockbench/safety/results"
@@ -85,7 +85,7 @@ func redlockJumpAtTTL(w *workload.Workload, reports []*results.Report) string {
 			}
 			// The sentence's model is that of a client awaiting every node; another is named.
 			who := ""
-			if s := v.Params["strategy"]; !backend.StrategyAwaitsEveryIndependentNode(s) {
+			if s := v.Params["strategy"]; !linked.Catalog().StrategyAwaitsEveryIndependentNode(s) {
 				who = s + " "
 			}
 			points = append(points, fmt.Sprintf("%s%s nodes jumping %s: %d of %d", who, v.Params["k"], v.Params["jump"], v.Tally.Broke[results.Violations], v.Tally.Judged))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/stats"
@@ -119,7 +120,7 @@ func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s 
 	c.Within = c.AtBudget <= w.SLO.Budget // closed loop: the cell served at least the rate
 	cond := pick.Condition
 	cond.TargetRate = 0
-	for _, cp := range report.Capacities(run, w.SLO) {
+	for _, cp := range report.Capacities(linked.Catalog(), run, w.SLO) {
 		// The priced condition's own answer wins; else the strategy's first one.
 		if cp.Strategy == s && (!c.HasCapacity || cp.Condition == cond) {
 			c.HasCapacity, c.KeptRate, c.Capacity = true, cp.Kept, cp.Sentence(w.SLO)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/stats"
 )
 
@@ -39,7 +40,7 @@ type Decision struct {
 // fewest servers, then the lowest budget percentile at the workload's rate.
 func Decide(w *workload.Workload, in *Inputs) *Decision {
 	run := in.merged()
-	groups := stats.Groups(run)
+	groups := stats.Groups(linked.Catalog(), run)
 	d := &Decision{Workload: w, Inputs: in, Options: Options(in)}
 	for _, o := range d.Options {
 		o.Cost = costOf(w, run, groups, o.Strategy, o.Kind == LockFree)

@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/plots/decision"
 	"github.com/lockbench/lockbench/safety/results"
@@ -87,7 +87,7 @@ func clockJumpHeat(reports []*results.Report) (decision.HeatMap, bool) {
 		for _, v := range rep.Variants {
 			// The model is the race of a client that awaits every node (a fail-fast
 			// client's SETs are still in flight when it returns).
-			if !backend.StrategyAwaitsEveryIndependentNode(v.Params["strategy"]) || v.Params["jump"] == "" {
+			if !linked.Catalog().StrategyAwaitsEveryIndependentNode(v.Params["strategy"]) || v.Params["jump"] == "" {
 				continue
 			}
 			k, errK := strconv.Atoi(v.Params["k"])

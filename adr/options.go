@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -39,7 +39,7 @@ type Option struct {
 // cluster's SET followed by WAIT 1), as the strategy's store declares it
 // (backend.Strategy.KeyedFailover).
 func KeyedFailoverOf(strategy string) (store, mode string, ok bool) {
-	if st, found := backend.StrategyOf(strategy); found && st.KeyedFailover != nil {
+	if st, found := linked.Catalog().StrategyOf(strategy); found && st.KeyedFailover != nil {
 		return st.KeyedFailover.Store, st.KeyedFailover.Mode, true
 	}
 	return "", "", false
@@ -48,7 +48,7 @@ func KeyedFailoverOf(strategy string) (store, mode string, ok bool) {
 // keyedStrategy is the strategy a keyed store's failover-loss mode measures; "" when
 // no strategy is that guard (a sentinel-only mode).
 func keyedStrategy(store, mode string) string {
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		if k := st.KeyedFailover; k != nil && k.Store == store && k.Mode == mode {
 			return st.Name
 		}
@@ -60,7 +60,7 @@ func keyedStrategy(store, mode string) string {
 // of scenario: the safety results measured them even where nothing benchmarked them.
 func probedBy(scenario, variant string) []string {
 	var out []string
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		for _, p := range st.Probes {
 			if p.Scenario == scenario && results.Names(p.Lock, variant) {
 				out = appendNew(out, st.Name)
@@ -116,7 +116,7 @@ func Options(in *Inputs) []*Option {
 			}
 		}
 	}
-	stats.SortStrategies(locks)
+	stats.SortStrategies(linked.Catalog(), locks)
 	benched := map[string]bool{}
 	for _, r := range in.Runs {
 		for _, c := range r.Cells {

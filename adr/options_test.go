@@ -10,6 +10,7 @@ import (
 	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -148,7 +149,7 @@ func lineWith(t *testing.T, text, prefix string) string {
 // and fenced, each of its guards, and the lock-free ways.
 func probeOptions() []*Option {
 	var out []*Option
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		out = append(out, &Option{Kind: Lock, Probe: st.Name}, &Option{Kind: Fenced, Probe: st.Name})
 		for _, g := range st.Guards {
 			out = append(out, &Option{Kind: Lock, Probe: st.Name, Mode: g.Mode})

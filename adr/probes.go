@@ -3,6 +3,7 @@ package adr
 import (
 	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -79,7 +80,7 @@ func ProbeFor(k workload.FaultKind, o *Option) (Probe, bool) {
 // one, the keyed failover-loss run of a strategy that guards its store's key master,
 // or the strategy's own declaration.
 func declared(k workload.FaultKind, o *Option) (backend.Probe, bool) {
-	st, ok := backend.StrategyOf(o.Probe)
+	st, ok := linked.Catalog().StrategyOf(o.Probe)
 	if !ok {
 		return backend.Probe{}, false
 	}
@@ -110,7 +111,7 @@ func failoverLossDelays(store, mode string) []string {
 // GuardOptions are the options of the strategy's guards (backend.Guard), each a
 // failover-loss mode on its deployment with no strategy of its own.
 func GuardOptions(strategy string) []*Option {
-	st, _ := backend.StrategyOf(strategy)
+	st, _ := linked.Catalog().StrategyOf(strategy)
 	var out []*Option
 	for _, g := range st.Guards {
 		out = append(out, &Option{Name: g.Name, Kind: Lock, Probe: strategy, Mode: g.Mode})

@@ -1,17 +1,11 @@
-// Package backend is the registry of lock stores. Each store's folder under backends/
-// registers one Descriptor: the topology kinds it starts, their defaults and
-// validation, what they can do, and the strategies that run on each with their place
-// in every list of strategies, so that callers ask a kind's capabilities and a
-// strategy's declaration instead of naming them. It is a leaf: it imports nothing of
-// lockbench's but clocks, so every layer may ask it.
+// Package backend describes lock stores. Each store's folder under backends/ declares
+// one Descriptor: the topology kinds it starts, their defaults and validation, what
+// they can do, and the strategies that run on each with their place in every list of
+// strategies, so that callers ask a kind's capabilities and a strategy's declaration
+// instead of naming them. A Catalog holds a set of descriptors; the program's own is
+// in backend/linked. It is a leaf: it imports nothing of lockbench's but clocks, so
+// every layer may ask it.
 package backend
-
-import (
-	"fmt"
-	"sort"
-	"strings"
-	"sync"
-)
 
 // Capability is something a kind's deployments can do, that callers ask about.
 type Capability string
@@ -119,122 +113,4 @@ type Descriptor struct {
 	// Axes are its scaling presets that sweep a deployment's size (its strategies'
 	// Scaling places them on one).
 	Axes []ScalingAxis
-}
-
-// set holds registered descriptors; one process-wide set is filled by init functions.
-type set struct {
-	mu         sync.RWMutex
-	stores     map[string]bool
-	shapes     map[Kind]Shape
-	strategies map[string]Strategy
-	positions  map[int]string // who holds each position
-	axes       []ScalingAxis
-}
-
-func newSet() *set {
-	return &set{stores: map[string]bool{}, shapes: map[Kind]Shape{}, strategies: map[string]Strategy{}, positions: map[int]string{}}
-}
-
-var registered = newSet()
-
-// Register adds a store's descriptor; a store or kind registered twice is a
-// programming error and panics, as does a descriptor that names no kind.
-func Register(d Descriptor) {
-	if err := registered.add(d); err != nil {
-		panic(err)
-	}
-}
-
-func (s *set) add(d Descriptor) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if d.Store == "" || len(d.Shapes) == 0 {
-		return fmt.Errorf("backend: a descriptor needs a store name and at least one kind (store %q, %d kinds)", d.Store, len(d.Shapes))
-	}
-	if s.stores[d.Store] {
-		return fmt.Errorf("backend: store registered twice: %s", d.Store)
-	}
-	for i, sh := range d.Shapes {
-		if sh.Kind == "" {
-			return fmt.Errorf("backend: store %s: kind %d has no name", d.Store, i)
-		}
-		if prev, dup := s.shapes[sh.Kind]; dup {
-			return fmt.Errorf("backend: kind %s registered twice (by %s and %s)", sh.Kind, prev.Store(), d.Store)
-		}
-	}
-	if err := s.checkStrategies(d); err != nil {
-		return err
-	}
-	if err := s.checkAxes(d); err != nil {
-		return err
-	}
-	s.axes = append(s.axes, d.Axes...)
-	desc := d
-	for _, sh := range d.Shapes {
-		sh.store = &desc
-		s.shapes[sh.Kind] = sh
-		s.addStrategies(sh)
-	}
-	s.stores[d.Store] = true
-	return nil
-}
-
-func (s *set) lookup(k Kind) (Shape, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	sh, ok := s.shapes[k]
-	if !ok {
-		names := make([]string, 0, len(s.shapes))
-		for _, sh := range s.sortedLocked() {
-			names = append(names, string(sh.Kind))
-		}
-		known := strings.Join(names, ", ")
-		if known == "" {
-			known = "none registered (import backends/all)"
-		}
-		return Shape{}, fmt.Errorf("topology kind %q: want one of %s", k, known)
-	}
-	return sh, nil
-}
-
-// sortedLocked lists the shapes by rank, then kind.
-func (s *set) sortedLocked() []Shape {
-	out := make([]Shape, 0, len(s.shapes))
-	for _, sh := range s.shapes {
-		out = append(out, sh)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Rank != out[j].Rank {
-			return out[i].Rank < out[j].Rank
-		}
-		return out[i].Kind < out[j].Kind
-	})
-	return out
-}
-
-func (s *set) with(c Capability) []Kind {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	var out []Kind
-	for _, sh := range s.sortedLocked() {
-		if c == "" || sh.Has(c) {
-			out = append(out, sh.Kind)
-		}
-	}
-	return out
-}
-
-// Lookup returns the registered shape of kind k, or an error naming every known kind.
-func Lookup(k Kind) (Shape, error) { return registered.lookup(k) }
-
-// Kinds lists every registered kind, in rank order.
-func Kinds() []Kind { return registered.with("") }
-
-// With lists the kinds that declared c, in rank order.
-func With(c Capability) []Kind { return registered.with(c) }
-
-// Has says whether kind k is registered and declared c.
-func Has(k Kind, c Capability) bool {
-	sh, err := Lookup(k)
-	return err == nil && sh.Has(c)
 }

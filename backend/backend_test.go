@@ -13,34 +13,34 @@ func shape(k Kind, rank int, caps ...Capability) Shape {
 }
 
 func TestUnknownKindNamesTheKnownOnesInRankOrder(t *testing.T) {
-	s := newSet()
-	if err := s.add(Descriptor{Store: "b", Shapes: []Shape{shape("late", 20), shape("early", 10)}}); err != nil {
+	s := NewCatalog()
+	if err := s.Add(Descriptor{Store: "b", Shapes: []Shape{shape("late", 20), shape("early", 10)}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.add(Descriptor{Store: "a", Shapes: []Shape{shape("middle", 15)}}); err != nil {
+	if err := s.Add(Descriptor{Store: "a", Shapes: []Shape{shape("middle", 15)}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.lookup("cluster")
+	_, err := s.Lookup("cluster")
 	if err == nil || err.Error() != `topology kind "cluster": want one of early, middle, late` {
 		t.Errorf("lookup(cluster) = %v", err)
 	}
-	if _, err := newSet().lookup("single"); err == nil || !strings.Contains(err.Error(), "none registered (import backends/all)") {
+	if _, err := NewCatalog().Lookup("single"); err == nil || !strings.Contains(err.Error(), "none registered (import backends/all)") {
 		t.Errorf("an empty registry's error does not say what to import: %v", err)
 	}
-	sh, err := s.lookup("middle")
+	sh, err := s.Lookup("middle")
 	if err != nil || sh.Store() != "a" || sh.Rank != 15 {
 		t.Errorf("lookup(middle) = %+v, %v", sh, err)
 	}
 	// What a failed lookup returns answers without a store rather than panicking.
-	none, _ := s.lookup("cluster")
+	none, _ := s.Lookup("cluster")
 	if none.Store() != "" || none.ImageFromHost() || none.Server().Find != nil {
 		t.Errorf("an unknown kind's shape claims a store: %q", none.Store())
 	}
 }
 
 func TestARepeatedStoreOrKindIsRefused(t *testing.T) {
-	s := newSet()
-	if err := s.add(Descriptor{Store: "redis", Shapes: []Shape{shape("single", 1), shape("redlock", 2)}}); err != nil {
+	s := NewCatalog()
+	if err := s.Add(Descriptor{Store: "redis", Shapes: []Shape{shape("single", 1), shape("redlock", 2)}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -53,37 +53,24 @@ func TestARepeatedStoreOrKindIsRefused(t *testing.T) {
 		{Descriptor{Shapes: []Shape{shape("x", 1)}}, "needs a store name"},
 		{Descriptor{Store: "nameless", Shapes: []Shape{shape("", 1)}}, "store nameless: kind 0 has no name"},
 	} {
-		if err := s.add(c.d); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := s.Add(c.d); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("add(%+v) = %v, want an error with %q", c.d, err, c.want)
 		}
 	}
 	// A refused descriptor leaves nothing behind: keydb's cluster was not half-registered.
-	if _, err := s.lookup("cluster"); err == nil {
+	if _, err := s.Lookup("cluster"); err == nil {
 		t.Error("a refused descriptor registered one of its kinds")
 	}
 }
 
-func TestRegisterPanicsOnADuplicate(t *testing.T) {
-	d := Descriptor{Store: "test-only-duplicate", Shapes: []Shape{shape("test-only-duplicate", 1000)}}
-	Register(d)
-	defer func() {
-		r := recover()
-		err, ok := r.(error)
-		if !ok || !strings.Contains(err.Error(), "registered twice") {
-			t.Errorf("second Register recovered %v, want a registered-twice panic", r)
-		}
-	}()
-	Register(d)
-}
-
 func TestCapabilityQueryReturnsExactlyTheKindsThatDeclaredIt(t *testing.T) {
-	s := newSet()
+	s := NewCatalog()
 	for _, d := range []Descriptor{
 		{Store: "kv", Shapes: []Shape{shape("kv-one", 1, CounterFence), shape("kv-many", 2)}},
 		{Store: "raft", Shapes: []Shape{shape("raft", 3, Consensus, OwnFence)}},
 		{Store: "sql", Shapes: []Shape{shape("sql", 4, OwnFence)}},
 	} {
-		if err := s.add(d); err != nil {
+		if err := s.Add(d); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -94,17 +81,18 @@ func TestCapabilityQueryReturnsExactlyTheKindsThatDeclaredIt(t *testing.T) {
 		NetworkProfiles: nil,
 		"":              {"kv-one", "kv-many", "raft", "sql"},
 	} {
-		if got := s.with(c); !reflect.DeepEqual(got, want) {
+		if got := s.With(c); !reflect.DeepEqual(got, want) {
 			t.Errorf("with(%q) = %v, want %v", c, got, want)
 		}
 	}
 }
 
 func TestSpecAsksTheKindsDescriptor(t *testing.T) {
-	// The process-wide registry, with one test kind: its defaults run before the shared
-	// ones, its validation before clocks and appendfsync.
+	// A catalog of one test kind: its defaults run before the shared ones, its validation
+	// before clocks and appendfsync.
 	refused := errors.New("test kind refuses three replicas")
-	Register(Descriptor{Store: "test-only-spec", Shapes: []Shape{{
+	c := NewCatalog()
+	if err := c.Add(Descriptor{Store: "test-only-spec", Shapes: []Shape{{
 		Kind: "test-only-spec", Rank: 1001, Capabilities: []Capability{Replication},
 		Defaults: func(s Spec) Spec {
 			if s.Replicas == 0 {
@@ -118,21 +106,23 @@ func TestSpecAsksTheKindsDescriptor(t *testing.T) {
 			}
 			return nil
 		},
-	}}})
-	d := Spec{Kind: "test-only-spec"}.WithDefaults()
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	d := Spec{Kind: "test-only-spec"}.WithDefaults(c)
 	if d.Replicas != 1 || d.Masters != 1 || d.MasterName != "lockbench" {
 		t.Errorf("defaults = %+v", d)
 	}
-	if got := fmt.Sprint(d.NodeNames()); got != "[master-0 replica-0]" {
+	if got := fmt.Sprint(d.NodeNames(c)); got != "[master-0 replica-0]" {
 		t.Errorf("node names = %s: a kind with replication lists its replicas", got)
 	}
-	if err := (Spec{Kind: "test-only-spec", Replicas: 3}).WithDefaults().Validate(); !errors.Is(err, refused) {
+	if err := (Spec{Kind: "test-only-spec", Replicas: 3}).WithDefaults(c).Validate(c); !errors.Is(err, refused) {
 		t.Errorf("validate = %v, want the descriptor's refusal", err)
 	}
-	if err := (Spec{Kind: "test-only-spec", AppendFsync: "sometimes"}).WithDefaults().Validate(); err == nil || !strings.Contains(err.Error(), `appendfsync "sometimes"`) {
+	if err := (Spec{Kind: "test-only-spec", AppendFsync: "sometimes"}).WithDefaults(c).Validate(c); err == nil || !strings.Contains(err.Error(), `appendfsync "sometimes"`) {
 		t.Errorf("validate = %v, want the shared appendfsync check", err)
 	}
-	if err := (Spec{Kind: "test-only-spec"}).WithDefaults().Validate(); err != nil {
+	if err := (Spec{Kind: "test-only-spec"}).WithDefaults(c).Validate(c); err != nil {
 		t.Errorf("validate = %v", err)
 	}
 }

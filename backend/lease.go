@@ -27,13 +27,13 @@ func (l Lease) Granted(ttl time.Duration) time.Duration {
 func (l Lease) GrantsAsAsked(ttl time.Duration) bool { return l.Granted(ttl) == ttl }
 
 // LeaseOf is the lease rule of the kind strategy runs on; the zero Lease for a strategy
-// or kind the registry does not know.
-func LeaseOf(strategy string) Lease {
-	st, ok := StrategyOf(strategy)
+// or kind the catalog does not know.
+func (c *Catalog) LeaseOf(strategy string) Lease {
+	st, ok := c.StrategyOf(strategy)
 	if !ok {
 		return Lease{}
 	}
-	sh, err := Lookup(st.Kind())
+	sh, err := c.Lookup(st.Kind())
 	if err != nil {
 		return Lease{}
 	}

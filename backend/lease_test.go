@@ -27,7 +27,7 @@ func TestLeaseRoundsUpThenBounds(t *testing.T) {
 			t.Errorf("%+v.GrantsAsAsked(%v) = %v", c.rule, c.ask, asked)
 		}
 	}
-	if got := LeaseOf("no-such-strategy"); got != (Lease{}) {
+	if got := NewCatalog().LeaseOf("no-such-strategy"); got != (Lease{}) {
 		t.Errorf("LeaseOf an unknown strategy = %+v, want the zero rule", got)
 	}
 }

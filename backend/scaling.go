@@ -20,20 +20,20 @@ type Scaling struct {
 	Series string  // the figure's line its points join
 }
 
-// ScalingAxes lists every registered store's scaling axes, by preset name.
-func ScalingAxes() []ScalingAxis {
-	registered.mu.RLock()
-	defer registered.mu.RUnlock()
-	out := append([]ScalingAxis(nil), registered.axes...)
+// ScalingAxes lists every store's scaling axes, by preset name.
+func (c *Catalog) ScalingAxes() []ScalingAxis {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := append([]ScalingAxis(nil), c.axes...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Preset < out[j].Preset })
 	return out
 }
 
 // OnAxis lists the strategies on the axis of preset, smallest size first (then by
 // position).
-func OnAxis(preset string) []Strategy {
+func (c *Catalog) OnAxis(preset string) []Strategy {
 	var out []Strategy
-	for _, st := range Strategies() {
+	for _, st := range c.Strategies() {
 		if st.Scaling != nil && st.Scaling.Axis == preset {
 			out = append(out, st)
 		}
@@ -44,10 +44,10 @@ func OnAxis(preset string) []Strategy {
 
 // checkAxes refuses an axis declared twice, or a strategy placed on an axis its store
 // does not declare.
-func (s *set) checkAxes(d Descriptor) error {
+func (c *Catalog) checkAxes(d Descriptor) error {
 	own := map[string]bool{}
 	for _, a := range d.Axes {
-		for _, have := range s.axes {
+		for _, have := range c.axes {
 			if have.Preset == a.Preset {
 				return fmt.Errorf("backend: scaling axis %s registered twice (by %s)", a.Preset, d.Store)
 			}
@@ -57,7 +57,8 @@ func (s *set) checkAxes(d Descriptor) error {
 	for _, sh := range d.Shapes {
 		for _, st := range sh.Strategies {
 			if st.Scaling != nil && !own[st.Scaling.Axis] {
-				return fmt.Errorf("backend: strategy %s is placed on scaling axis %q, which store %s does not declare", st.Name, st.Scaling.Axis, d.Store)
+				return fmt.Errorf("backend: strategy %s is placed on scaling axis %q, which store %s does not declare",
+					st.Name, st.Scaling.Axis, d.Store)
 			}
 		}
 	}

@@ -44,9 +44,9 @@ type Spec struct {
 }
 
 // WithDefaults returns s with every zero field set to its default: the kind's own
-// first (its descriptor's Defaults), then those every kind shares.
-func (s Spec) WithDefaults() Spec {
-	if sh, err := Lookup(s.Kind); err == nil && sh.Defaults != nil {
+// first (its descriptor's Defaults in c), then those every kind shares.
+func (s Spec) WithDefaults(c *Catalog) Spec {
+	if sh, err := c.Lookup(s.Kind); err == nil && sh.Defaults != nil {
 		s = sh.Defaults(s)
 	}
 	if s.Masters == 0 {
@@ -59,9 +59,9 @@ func (s Spec) WithDefaults() Spec {
 }
 
 // Validate reports the first field of s (after defaults) that no provider could start:
-// the kind's own checks (its descriptor's Validate), then its clocks and appendfsync.
-func (s Spec) Validate() error {
-	sh, err := Lookup(s.Kind)
+// the kind's own checks (its descriptor's Validate in c), then its clocks and appendfsync.
+func (s Spec) Validate(c *Catalog) error {
+	sh, err := c.Lookup(s.Kind)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (s Spec) Validate() error {
 			return err
 		}
 	}
-	if err := s.validateClocks(); err != nil {
+	if err := s.validateClocks(c); err != nil {
 		return err
 	}
 	switch s.AppendFsync {
@@ -115,8 +115,9 @@ func CheckOneMaster(s Spec) error {
 }
 
 // NodeNames lists the names of the nodes s starts (after defaults), in start order:
-// masters, then replicas where the kind replicates, then sentinels where it fails over.
-func (s Spec) NodeNames() []string {
+// masters, then replicas where the kind replicates, then sentinels where it fails over
+// (as its kind in c declares).
+func (s Spec) NodeNames(c *Catalog) []string {
 	var names []string
 	add := func(prefix string, count int) {
 		for i := 0; i < count; i++ {
@@ -124,22 +125,22 @@ func (s Spec) NodeNames() []string {
 		}
 	}
 	add("master", s.Masters)
-	if Has(s.Kind, Replication) {
+	if c.Has(s.Kind, Replication) {
 		add("replica", s.Replicas)
 	}
-	if Has(s.Kind, Failover) {
+	if c.Has(s.Kind, Failover) {
 		add("sentinel", s.Sentinels)
 	}
 	return names
 }
 
 // validateClocks checks that every skewed node exists and its model can be applied.
-func (s Spec) validateClocks() error {
+func (s Spec) validateClocks(c *Catalog) error {
 	if len(s.Clocks) == 0 {
 		return nil
 	}
 	known := map[string]bool{}
-	for _, n := range s.NodeNames() {
+	for _, n := range s.NodeNames(c) {
 		known[n] = true
 	}
 	names := make([]string, 0, len(s.Clocks))
@@ -149,7 +150,7 @@ func (s Spec) validateClocks() error {
 	sort.Strings(names)
 	for _, n := range names {
 		if !known[n] {
-			return fmt.Errorf("clocks: no node %q in this topology (nodes: %s)", n, strings.Join(s.NodeNames(), ", "))
+			return fmt.Errorf("clocks: no node %q in this topology (nodes: %s)", n, strings.Join(s.NodeNames(c), ", "))
 		}
 		if err := s.Clocks[n].Validate(); err != nil {
 			return fmt.Errorf("clocks: node %s: %w", n, err)

@@ -9,7 +9,7 @@ import (
 // Strategy is what a store declares of one of its strategies (a lock strategy, or a
 // lock-free way to one correct update) for every list that names strategies: the
 // presets, the cost-of-safety ladder, the looks of figures, the safety order, the
-// decision record and the synthetic results. Each list asks the registry, so a store
+// decision record and the synthetic results. Each list asks the catalog, so a store
 // joins them by its registration alone.
 type Strategy struct {
 	Name string
@@ -60,18 +60,18 @@ func (s Strategy) AwaitsEveryIndependentNode() bool {
 	return s.Has(IndependentMajority) && s.Has(AwaitsEveryNode)
 }
 
-// StrategyAwaitsEveryIndependentNode is AwaitsEveryIndependentNode of the registered
-// strategy called name; false for a name not registered.
-func StrategyAwaitsEveryIndependentNode(name string) bool {
-	st, ok := StrategyOf(name)
+// StrategyAwaitsEveryIndependentNode is AwaitsEveryIndependentNode of the catalog's
+// strategy called name; false for a name not in it.
+func (c *Catalog) StrategyAwaitsEveryIndependentNode(name string) bool {
+	st, ok := c.StrategyOf(name)
 	return ok && st.AwaitsEveryIndependentNode()
 }
 
-// StrategyHas says whether the strategy called name is registered and it or its kind
-// declared c.
-func StrategyHas(name string, c Capability) bool {
-	st, ok := StrategyOf(name)
-	return ok && st.Has(c)
+// StrategyHas says whether the strategy called name is in the catalog and it or its
+// kind declared capability.
+func (c *Catalog) StrategyHas(name string, capability Capability) bool {
+	st, ok := c.StrategyOf(name)
+	return ok && st.Has(capability)
 }
 
 // Guard is a failover-loss mode that guards a strategy's grants, measured by the
@@ -145,17 +145,17 @@ type KeyedFailover struct{ Store, Mode string }
 
 // checkStrategies checks the descriptor's strategies against each other and those
 // registered before; it changes nothing when one is refused.
-func (s *set) checkStrategies(d Descriptor) error {
+func (c *Catalog) checkStrategies(d Descriptor) error {
 	names, positions := map[string]bool{}, map[int]string{}
 	for _, sh := range d.Shapes {
 		for _, st := range sh.Strategies {
 			if st.Name == "" {
 				return fmt.Errorf("backend: store %s: a strategy of kind %s has no name", d.Store, sh.Kind)
 			}
-			if _, dup := s.strategies[st.Name]; dup || names[st.Name] {
+			if _, dup := c.strategies[st.Name]; dup || names[st.Name] {
 				return fmt.Errorf("backend: strategy registered twice: %s", st.Name)
 			}
-			holder, dup := s.positions[st.Position]
+			holder, dup := c.positions[st.Position]
 			if other, mine := positions[st.Position]; mine {
 				holder, dup = other, true
 			}
@@ -169,42 +169,39 @@ func (s *set) checkStrategies(d Descriptor) error {
 }
 
 // addStrategies indexes a registered shape's strategies, each knowing its kind.
-func (s *set) addStrategies(sh Shape) {
+func (c *Catalog) addStrategies(sh Shape) {
 	for _, st := range sh.Strategies {
 		st.kind, st.kindCaps = sh.Kind, sh.Capabilities
-		s.strategies[st.Name] = st
-		s.positions[st.Position] = st.Name
+		c.strategies[st.Name] = st
+		c.positions[st.Position] = st.Name
 	}
 }
 
-func (s *set) strategyList() []Strategy {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := make([]Strategy, 0, len(s.strategies))
-	for _, st := range s.strategies {
+// Strategies lists every strategy of the catalog, by position.
+func (c *Catalog) Strategies() []Strategy {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]Strategy, 0, len(c.strategies))
+	for _, st := range c.strategies {
 		out = append(out, st)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Position < out[j].Position })
 	return out
 }
 
-func (s *set) strategy(name string) (Strategy, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	st, ok := s.strategies[name]
+// StrategyOf returns the strategy called name; false when no store of the catalog
+// declared it.
+func (c *Catalog) StrategyOf(name string) (Strategy, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	st, ok := c.strategies[name]
 	return st, ok
 }
 
-// Strategies lists every registered strategy, by position.
-func Strategies() []Strategy { return registered.strategyList() }
-
-// StrategyOf returns the registered strategy called name; false when no store declared it.
-func StrategyOf(name string) (Strategy, bool) { return registered.strategy(name) }
-
 // InPreset lists the names of the strategies preset p measures, by position.
-func InPreset(p Preset) []string {
+func (c *Catalog) InPreset(p Preset) []string {
 	var out []string
-	for _, st := range Strategies() {
+	for _, st := range c.Strategies() {
 		if st.In(p) {
 			out = append(out, st.Name)
 		}

@@ -15,7 +15,7 @@ func strategyNames(sts []Strategy) []string {
 }
 
 func TestStrategiesListByPositionAndKnowTheirKind(t *testing.T) {
-	s := newSet()
+	s := NewCatalog()
 	for _, d := range []Descriptor{
 		{Store: "kv", Shapes: []Shape{{Kind: "kv-one", Strategies: []Strategy{
 			{Name: "kv-late", Position: 9, Presets: []Preset{RunMatrix}},
@@ -23,25 +23,25 @@ func TestStrategiesListByPositionAndKnowTheirKind(t *testing.T) {
 		}}}},
 		{Store: "raft", Shapes: []Shape{{Kind: "raft", Strategies: []Strategy{{Name: "raft-3", Position: 4, Presets: []Preset{RunMatrix}}}}}},
 	} {
-		if err := s.add(d); err != nil {
+		if err := s.Add(d); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := strategyNames(s.strategyList()); !reflect.DeepEqual(got, []string{"kv-first", "raft-3", "kv-late"}) {
+	if got := strategyNames(s.Strategies()); !reflect.DeepEqual(got, []string{"kv-first", "raft-3", "kv-late"}) {
 		t.Errorf("strategies by position: %v", got)
 	}
-	st, ok := s.strategy("raft-3")
+	st, ok := s.StrategyOf("raft-3")
 	if !ok || st.Kind() != "raft" || !st.In(RunMatrix) || st.In(CapacitySearch) {
 		t.Errorf("raft-3 = %+v (kind %s), %v", st, st.Kind(), ok)
 	}
-	if _, ok := s.strategy("nosuch"); ok {
+	if _, ok := s.StrategyOf("nosuch"); ok {
 		t.Error("an undeclared strategy was found")
 	}
 }
 
 func TestARepeatedStrategyOrPositionIsRefusedWhole(t *testing.T) {
-	s := newSet()
-	if err := s.add(Descriptor{Store: "redis", Shapes: []Shape{{Kind: "single", Strategies: []Strategy{{Name: "single", Position: 0}}}}}); err != nil {
+	s := NewCatalog()
+	if err := s.Add(Descriptor{Store: "redis", Shapes: []Shape{{Kind: "single", Strategies: []Strategy{{Name: "single", Position: 0}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -54,16 +54,16 @@ func TestARepeatedStrategyOrPositionIsRefusedWhole(t *testing.T) {
 		{[]Strategy{{Name: "a", Position: 7}, {Name: "a", Position: 8}}, "strategy registered twice: a"},
 		{[]Strategy{{Position: 8}}, "a strategy of kind other has no name"},
 	} {
-		err := s.add(Descriptor{Store: "other", Shapes: []Shape{{Kind: "other", Strategies: c.strategies}}})
+		err := s.Add(Descriptor{Store: "other", Shapes: []Shape{{Kind: "other", Strategies: c.strategies}}})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("add(%+v) = %v, want an error with %q", c.strategies, err, c.want)
 		}
 	}
 	// Nothing of a refused descriptor was kept: its kind and its first strategy are free.
-	if _, ok := s.strategy("a"); ok {
+	if _, ok := s.StrategyOf("a"); ok {
 		t.Error("a refused descriptor registered one of its strategies")
 	}
-	if err := s.add(Descriptor{Store: "other", Shapes: []Shape{{Kind: "other", Strategies: []Strategy{{Name: "a", Position: 7}}}}}); err != nil {
+	if err := s.Add(Descriptor{Store: "other", Shapes: []Shape{{Kind: "other", Strategies: []Strategy{{Name: "a", Position: 7}}}}}); err != nil {
 		t.Errorf("after the refusals, a sound descriptor: %v", err)
 	}
 }
@@ -71,22 +71,22 @@ func TestARepeatedStrategyOrPositionIsRefusedWhole(t *testing.T) {
 // A strategy has what it declared and what its kind declared; a strategy of the same
 // kind has the kind's alone.
 func TestAStrategyHasItsOwnCapabilitiesAndItsKinds(t *testing.T) {
-	s := newSet()
-	if err := s.add(Descriptor{Store: "quorum", Shapes: []Shape{{Kind: "quorum", Capabilities: []Capability{IndependentMajority}, Strategies: []Strategy{
+	s := NewCatalog()
+	if err := s.Add(Descriptor{Store: "quorum", Shapes: []Shape{{Kind: "quorum", Capabilities: []Capability{IndependentMajority}, Strategies: []Strategy{
 		{Name: "quorum-all", Position: 0, Capabilities: []Capability{AwaitsEveryNode}},
 		{Name: "quorum-fast", Position: 1},
 	}}}}); err != nil {
 		t.Fatal(err)
 	}
-	all, _ := s.strategy("quorum-all")
-	fast, _ := s.strategy("quorum-fast")
+	all, _ := s.StrategyOf("quorum-all")
+	fast, _ := s.StrategyOf("quorum-fast")
 	if !all.Has(AwaitsEveryNode) || !all.Has(IndependentMajority) || all.Has(Consensus) {
 		t.Errorf("quorum-all: awaits %v, majority %v, consensus %v; want true, true, false", all.Has(AwaitsEveryNode), all.Has(IndependentMajority), all.Has(Consensus))
 	}
 	if fast.Has(AwaitsEveryNode) || !fast.Has(IndependentMajority) {
 		t.Errorf("quorum-fast: awaits %v, majority %v; want false, true", fast.Has(AwaitsEveryNode), fast.Has(IndependentMajority))
 	}
-	if StrategyHas("nosuch-strategy", IndependentMajority) {
+	if s.StrategyHas("nosuch-strategy", IndependentMajority) {
 		t.Error("an undeclared strategy has a capability")
 	}
 }

@@ -35,12 +35,12 @@ type Config struct {
 // DefaultConfig searches the strategies their stores put in the capacity preset (the
 // four Redis ones of one master or Sentinel or Redlock, and a Redis Cluster's two)
 // under p99 ≤ 5 ms to 5%, 64 clients on a key each, Poisson arrivals: the open-loop
-// condition of `make bench`. capacity links no store: the names come from the
-// descriptors the command links (backends/all), and a campaign asks the strategy
-// registry whether each can run (campaign.Check).
-func DefaultConfig() Config {
+// condition of `make bench`. capacity links no store: the names come from stores (the
+// command passes those it links), and a campaign asks the strategy registry whether
+// each can run (campaign.Check).
+func DefaultConfig(stores *backend.Catalog) Config {
 	return Config{
-		Strategies: backend.InPreset(backend.CapacitySearch),
+		Strategies: stores.InPreset(backend.CapacitySearch),
 		SLO:        "p99=5ms", Precision: "5%",
 		Clients: []int{64}, Keys: []string{"per-client"},
 		Hold: "0s", TTL: "10s", Arrival: "poisson",

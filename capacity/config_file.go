@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+
+	"github.com/lockbench/lockbench/backend"
 )
 
-// LoadConfig is the defaults with the config file at path laid over them; an empty
-// file is refused, as it would silently search the defaults.
-func LoadConfig(path string) (Config, error) {
+// LoadConfig is the defaults of stores with the config file at path laid over them;
+// an empty file is refused, as it would silently search the defaults.
+func LoadConfig(stores *backend.Catalog, path string) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
@@ -20,5 +22,5 @@ func LoadConfig(path string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("config %s: %w", path, err)
 	}
-	return Over(DefaultConfig(), file), nil
+	return Over(DefaultConfig(stores), file), nil
 }

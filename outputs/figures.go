@@ -14,14 +14,14 @@ import (
 func draw(in *report.Input) (report.Figures, error) {
 	var figs report.Figures
 	if len(in.LockRun.Cells) > 0 {
-		run, err := latency.WriteAll(in.Dir, in.LockRun)
+		run, err := latency.WriteAll(in.Dir, in.Options.Stores, in.LockRun)
 		if err != nil {
 			return figs, err
 		}
 		figs.Run = allNamed(run)
 	}
 	if in.JoinsSafety() {
-		cost, err := decision.WriteCostVsLoss(in.Dir, costLossPoints(in.Ways))
+		cost, err := decision.WriteCostVsLoss(in.Dir, in.Options.Stores, costLossPoints(in.Ways))
 		if err != nil {
 			return figs, err
 		}
@@ -31,19 +31,19 @@ func draw(in *report.Input) (report.Figures, error) {
 		}
 	}
 	if in.Searched != nil && len(in.Searched.Searches) > 0 {
-		knees, err := scaling.KneeFigures(in.Dir, *in.Searched)
+		knees, err := scaling.KneeFigures(in.Dir, in.Options.Stores, *in.Searched)
 		if err != nil {
 			return figs, err
 		}
 		figs.Knees = allNamed(knees)
 	}
-	usl, err := scaling.USLFigures(in.Dir, in.Fits)
+	usl, err := scaling.USLFigures(in.Dir, in.Options.Stores, in.Fits)
 	if err != nil {
 		return figs, err
 	}
 	figs.USL = allNamed(usl)
 	// The scaling presets' sizes are the sweep's: the figures take them as data.
-	scaling, err := scaling.ScalingFigures(in.Dir, in.Groups, scaling.ScalingAxes())
+	scaling, err := scaling.ScalingFigures(in.Dir, in.Groups, scaling.ScalingAxes(in.Options.Stores))
 	if err != nil {
 		return figs, err
 	}

@@ -24,7 +24,7 @@ const (
 func TestReportOfSampleMatchesGolden(t *testing.T) {
 	if *update {
 		os.RemoveAll(sampleDir)
-		if _, err := synth.Write(sampleDir, synth.Options{Seed: 42, Small: true, Samples: 1000}); err != nil {
+		if _, err := synth.Write(sampleDir, synth.Options{Stores: fixtureStores, Seed: 42, Small: true, Samples: 1000}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -33,7 +33,7 @@ func TestReportOfSampleMatchesGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(dir, report.Options{SLO: &slo}); err != nil {
+	if err := Write(dir, report.Options{Stores: fixtureStores, SLO: &slo}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, report.File))
@@ -76,7 +76,7 @@ func TestBadInputIsNamedAndNothingIsWritten(t *testing.T) {
 		{"missing histogram log", missing, filepath.Base(run.Cells[0].Histograms[resultsdir.MetricAcquire])},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := Write(tc.dir, report.Options{})
+			err := Write(tc.dir, report.Options{Stores: fixtureStores})
 			if err == nil || !strings.Contains(err.Error(), tc.mention) {
 				t.Fatalf("error %v, want one that mentions %q", err, tc.mention)
 			}
@@ -91,14 +91,14 @@ func TestBadInputIsNamedAndNothingIsWritten(t *testing.T) {
 
 func TestStrategyFilterKeepsOnlyThoseAndNamesUnknownOnes(t *testing.T) {
 	dir := golden.Copy(t, sampleDir)
-	if err := Write(dir, report.Options{Strategies: []string{"single", "wait"}}); err != nil {
+	if err := Write(dir, report.Options{Stores: fixtureStores, Strategies: []string{"single", "wait"}}); err != nil {
 		t.Fatal(err)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, report.File))
 	if strings.Contains(string(md), "`redlock`") || !strings.Contains(string(md), "`wait`") {
 		t.Errorf("report for single and wait mentions other strategies or misses wait")
 	}
-	err := Write(dir, report.Options{Strategies: []string{"zookeeper"}})
+	err := Write(dir, report.Options{Stores: fixtureStores, Strategies: []string{"zookeeper"}})
 	if err == nil || !strings.Contains(err.Error(), "zookeeper") || !strings.Contains(err.Error(), "single") {
 		t.Errorf("unknown strategy: %v", err)
 	}

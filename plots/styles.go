@@ -3,10 +3,9 @@ package plots
 import (
 	"image/color"
 
+	"github.com/lockbench/lockbench/backend"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/lockbench/lockbench/backend"
 )
 
 // Palette is Okabe-Ito's nine colours (its grey included), told apart by every common
@@ -65,16 +64,19 @@ func LookOf(i int) Look {
 // Styles gives each strategy of a run one slot, so the same colour, marker and dash
 // in every figure: a strategy a store declared its position (backend.Strategy), so that
 // it looks the same in every figure of every run; any other name the lowest slot no
-// strategy of the run holds, in the order given. Figures are drawn from results
-// folders: the positions are those of the stores the program links (the command
-// imports backends/all).
+// strategy of the run holds, in the order given.
 type Styles struct{ slot map[string]int }
 
-func NewStyles(strategies []string) Styles {
+// NewStyles gives strategies their slots; stores holds the declared positions (the
+// program passes the stores it links); nil for names that are no strategy's.
+func NewStyles(stores *backend.Catalog, strategies []string) Styles {
 	s := Styles{slot: map[string]int{}}
 	taken := map[int]bool{}
 	for _, name := range strategies {
-		if st, ok := backend.StrategyOf(name); ok {
+		if stores == nil {
+			break
+		}
+		if st, ok := stores.StrategyOf(name); ok {
 			s.slot[name], taken[st.Position] = st.Position, true
 		}
 	}

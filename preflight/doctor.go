@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -20,7 +20,7 @@ func Doctor(w io.Writer, quick []Need) bool {
 	missing := map[string]Piece{}
 	for _, fam := range families {
 		fmt.Fprintf(w, "provider %s\n", fam)
-		for _, k := range backend.Kinds() { // in rank order: the Redis kinds first
+		for _, k := range linked.Catalog().Kinds() { // in rank order: the Redis kinds first
 			prov, err := resolve(fam, k)
 			if err != nil {
 				fmt.Fprintf(w, "  %-10s -  %v\n", k, err)
@@ -42,7 +42,7 @@ func Doctor(w io.Writer, quick []Need) bool {
 	}
 
 	fmt.Fprintf(w, "\n--provider auto would pick\n")
-	for _, k := range backend.Kinds() {
+	for _, k := range linked.Catalog().Kinds() {
 		pick, reason, err := topologies.AutoChoice(k)
 		if err != nil {
 			fmt.Fprintf(w, "  %-10s nothing: %v\n", k, err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -58,14 +59,14 @@ func piecesFor(provider string, kind topologies.Kind, clocks bool) []Piece {
 		// The process family's member for kind, or etcd inside this program: the store's own server.
 		pieces = []Piece{serverPiece(kind)}
 	case "embedded":
-		if !backend.Has(kind, backend.RedisProtocol) || backend.Has(kind, backend.Replication) {
+		if !linked.Catalog().Has(kind, backend.RedisProtocol) || linked.Catalog().Has(kind, backend.Replication) {
 			return []Piece{notServed(provider, kind, fmt.Errorf("serves single and redlock topologies only (miniredis has no replication): choose another --provider"))}
 		}
 		return []Piece{Miniredis} // its clocks are models: no libfaketime
 	case "container":
 		// The store images are built from this machine's own installs.
 		pieces = []Piece{Docker}
-		if sh, err := backend.Lookup(kind); err == nil && sh.ImageFromHost() {
+		if sh, err := linked.Catalog().Lookup(kind); err == nil && sh.ImageFromHost() {
 			pieces = append(pieces, serverPiece(kind))
 		}
 	case "external":
@@ -79,7 +80,7 @@ func piecesFor(provider string, kind topologies.Kind, clocks bool) []Piece {
 
 // serverPiece is what kind's servers run on, from its store's descriptor.
 func serverPiece(kind topologies.Kind) Piece {
-	sh, err := backend.Lookup(kind)
+	sh, err := linked.Catalog().Lookup(kind)
 	if err != nil {
 		return Piece{Name: fmt.Sprintf("a server for %s topologies", kind), find: func() (Found, error) { return Found{}, err }}
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/stats"
@@ -66,14 +67,14 @@ type Capacity struct {
 
 // Capacities answers, for each strategy and open-loop workload, the highest offered
 // rate that kept the SLO.
-func Capacities(run *resultsdir.Run, slo SLO) []Capacity {
+func Capacities(stores *backend.Catalog, run *resultsdir.Run, slo SLO) []Capacity {
 	type key struct {
 		strategy string
 		cond     stats.Condition
 	}
 	byKey := map[key][]*stats.Group{}
 	var keys []key
-	for _, g := range stats.Groups(run) {
+	for _, g := range stats.Groups(stores, run) {
 		if !g.Condition.Open() {
 			continue
 		}
@@ -86,7 +87,7 @@ func Capacities(run *resultsdir.Run, slo SLO) []Capacity {
 		byKey[k] = append(byKey[k], g)
 	}
 	sort.SliceStable(keys, func(i, j int) bool {
-		if ri, rj := stats.SafetyRank(keys[i].strategy), stats.SafetyRank(keys[j].strategy); ri != rj {
+		if ri, rj := stats.SafetyRank(stores, keys[i].strategy), stats.SafetyRank(stores, keys[j].strategy); ri != rj {
 			return ri < rj
 		}
 		if keys[i].strategy != keys[j].strategy {

@@ -41,7 +41,7 @@ func TestCapacityIsTheHighestRateBelowTheFirstBreak(t *testing.T) {
 		{"always broke", map[float64][2]float64{1000: {7, 1000}}, 0, 1000, "no offered rate tried kept"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			caps := Capacities(openRun("single", tc.points), slo)
+			caps := Capacities(fixtureStores, openRun("single", tc.points), slo)
 			if len(caps) != 1 {
 				t.Fatalf("got %d answers, want 1", len(caps))
 			}
@@ -59,7 +59,7 @@ func TestCapacityIsTheHighestRateBelowTheFirstBreak(t *testing.T) {
 func TestCapacityWithoutOpenLoopSaysSo(t *testing.T) {
 	run := twoStrategyRun(map[string]time.Duration{"single": time.Millisecond, "wait": 2 * time.Millisecond}, map[string]float64{"single": 1, "wait": 1})
 	slo := SLO{Metric: resultsdir.MetricAcquire, Percentile: stats.P99, Budget: time.Millisecond}
-	if md := Markdown(run, nil, Options{SLO: &slo}); !strings.Contains(md, "no open-loop cells") {
+	if md := Markdown(run, nil, Options{Stores: fixtureStores, SLO: &slo}); !strings.Contains(md, "no open-loop cells") {
 		t.Errorf("capacity section does not say the run has no open-loop cells:\n%s", md)
 	}
 }
@@ -100,7 +100,7 @@ func TestCapacityNeverKeepsARateWithErrorsDropsOrNothingDelivered(t *testing.T) 
 					tc.change(&run.Cells[i])
 				}
 			}
-			c := Capacities(run, slo)[0]
+			c := Capacities(fixtureStores, run, slo)[0]
 			if c.Kept != 1000 || c.Broke != 2000 || !strings.Contains(c.BrokeWhy, tc.why) {
 				t.Errorf("kept %g broke %g (%q), want 1000, 2000 and %q", c.Kept, c.Broke, c.BrokeWhy, tc.why)
 			}
@@ -116,7 +116,7 @@ func TestCapacityNeverKeepsARateWithErrorsDropsOrNothingDelivered(t *testing.T) 
 				break
 			}
 		}
-		if c := Capacities(run, slo)[0]; c.Kept != 1000 {
+		if c := Capacities(fixtureStores, run, slo)[0]; c.Kept != 1000 {
 			t.Errorf("kept %g: a rate whose repeat broke the budget counted", c.Kept)
 		}
 	})
@@ -126,7 +126,7 @@ func TestLadderMarksAStepFromACellWithErrors(t *testing.T) {
 	run := twoStrategyRun(map[string]time.Duration{"single": 100 * time.Microsecond, "wait": 250 * time.Microsecond},
 		map[string]float64{"single": 1000, "wait": 400})
 	run.Cells[1].Attempts, run.Cells[1].Errors = 100, map[string]int64{"not-replicated": 3}
-	if md := Markdown(run, nil, Options{}); !strings.Contains(md, "`wait` ⚠ errors 3.00%") {
+	if md := Markdown(run, nil, Options{Stores: fixtureStores}); !strings.Contains(md, "`wait` ⚠ errors 3.00%") {
 		t.Errorf("the ladder does not mark wait's errors:\n%s", md)
 	}
 }
@@ -167,7 +167,7 @@ func TestUSLSectionRecoversTheFitAndRefusesAPoorOne(t *testing.T) {
 			})
 		}
 	}
-	fits := capacity.FitStrategies(stats.Groups(run))
+	fits := capacity.FitStrategies(stats.Groups(fixtureStores, run))
 	var b strings.Builder
 	writeUSL(&b, fits, nil)
 	md := b.String()

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/stats"
@@ -162,14 +163,14 @@ func abs(n int) int {
 
 // writeDataCorrectness is the table "what keeps the data correct", the figure, and
 // the reading the numbers give.
-func writeDataCorrectness(b *strings.Builder, ways []*Way, fig string) {
+func writeDataCorrectness(b *strings.Builder, stores *backend.Catalog, ways []*Way, fig string) {
 	b.WriteString("## What keeps the data correct\n\n")
 	b.WriteString("Rows are the lock strategy (with the fence source where it is not the lock's own) or `none` for the lock-free " +
 		"strategies; columns are the write's guard. Each cell: updates lost over the proven faults of the `lost-updates` " +
 		"safety scenario (every break it ran summed: a pause past the TTL, a Sentinel failover, a Redlock node restarting " +
 		"empty, a clock jump; for the lock-free strategies a pause between read and write and a redelivered change), then the cost of one correct update without faults (p50 at 8 clients on one hot row, from " +
 		"the update workload). `–` is a side not measured.\n\n")
-	rows, cols := wayGrid(ways)
+	rows, cols := wayGrid(stores, ways)
 	b.WriteString("| lock |")
 	for _, c := range cols {
 		fmt.Fprintf(b, " %s |", c)
@@ -200,7 +201,7 @@ type wayRow struct {
 
 // wayGrid lays the ways out: rows by lock (and fence), columns by guard; the
 // lock-free strategies are columns of the row "none".
-func wayGrid(ways []*Way) ([]wayRow, []string) {
+func wayGrid(stores *backend.Catalog, ways []*Way) ([]wayRow, []string) {
 	var rows []wayRow
 	rowIndex := map[string]int{}
 	colSeen := map[string]bool{}
@@ -236,7 +237,7 @@ func wayGrid(ways []*Way) ([]wayRow, []string) {
 		if (a == "none") != (b == "none") {
 			return b == "none" // the lock-free row last
 		}
-		ra, rb := stats.SafetyRank(strings.Fields(a)[0]), stats.SafetyRank(strings.Fields(b)[0])
+		ra, rb := stats.SafetyRank(stores, strings.Fields(a)[0]), stats.SafetyRank(stores, strings.Fields(b)[0])
 		return ra < rb || ra == rb && a < b
 	})
 	return rows, append(guards, lockFree...)

@@ -61,7 +61,7 @@ func TestDataCorrectnessJoinsCostAndLossAndReadsThem(t *testing.T) {
 	}
 
 	var b strings.Builder
-	writeDataCorrectness(&b, ways, "figures/x.png")
+	writeDataCorrectness(&b, fixtureStores, ways, "figures/x.png")
 	md := b.String()
 	reading := md[strings.Index(md, "**Reading**"):]
 	bullet := func(label string) string {

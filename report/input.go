@@ -36,7 +36,7 @@ func Read(dir string, opts Options) (*Input, error) {
 	if err != nil {
 		return nil, InputError{err}
 	}
-	run, err = Only(run, opts.Strategies)
+	run, err = Only(opts.Stores, run, opts.Strategies)
 	if err != nil {
 		return nil, InputError{err}
 	}
@@ -49,7 +49,7 @@ func Read(dir string, opts Options) (*Input, error) {
 		return nil, InputError{err}
 	}
 	lockRun, updateCells := SplitUpdates(run)
-	in := &Input{Dir: dir, Options: opts, Run: run, LockRun: lockRun, Groups: stats.Groups(lockRun)}
+	in := &Input{Dir: dir, Options: opts, Run: run, LockRun: lockRun, Groups: stats.Groups(opts.Stores, lockRun)}
 	if searched {
 		in.Searched = &rec
 	}

@@ -19,12 +19,10 @@ type rung struct {
 }
 
 // ladder is the order in which a team pays for guarantees; a run holds some of it.
-// Each store declares its strategies' steps (backend.Rung), listed by position; the
-// report reads results folders without linking the stores, so the steps are those of
-// the stores the program links (the command imports backends/all).
-func ladder() []rung {
+// Each store of stores declares its strategies' steps (backend.Rung), listed by position.
+func ladder(stores *backend.Catalog) []rung {
 	var out []rung
-	for _, st := range backend.Strategies() {
+	for _, st := range stores.Strategies() {
 		if st.Ladder != nil {
 			out = append(out, rung{strategy: st.Name, adds: st.Ladder.Adds, from: st.Ladder.From})
 		}
@@ -34,9 +32,9 @@ func ladder() []rung {
 
 // ladderWords names the ladder's strategies for a reader: the main line, then each
 // side step beside its base ("single, wait; cluster beside single").
-func ladderWords() string {
+func ladderWords(stores *backend.Catalog) string {
 	var main, side []string
-	for _, r := range ladder() {
+	for _, r := range ladder(stores) {
 		if r.from == "" {
 			main = append(main, r.strategy)
 		} else {
@@ -62,11 +60,12 @@ type step struct {
 // the fewest clients above one: servers work in parallel, yet queueing on a small
 // machine does not drown the cost of the protocol. Every ratio of a reading comes
 // from these cells.
-func referenceCondition(groups []*stats.Group, contended bool, metric string) (stats.Condition, bool) {
+func referenceCondition(stores *backend.Catalog, groups []*stats.Group, contended bool,
+	metric string) (stats.Condition, bool) {
 	count := map[stats.Condition]int{}
 	var order []stats.Condition
 	onLadder := map[string]bool{}
-	for _, r := range ladder() {
+	for _, r := range ladder(stores) {
 		onLadder[r.strategy] = true
 	}
 	for _, g := range groups {
@@ -87,12 +86,12 @@ func referenceCondition(groups []*stats.Group, contended bool, metric string) (s
 			best, found = c, true
 		}
 	}
-	return best, found && count[best] >= 2 && len(steps(groups, best, metric)) > 0
+	return best, found && count[best] >= 2 && len(steps(stores, groups, best, metric)) > 0
 }
 
 // steps lists consecutive rungs of the main line measured under cond, then each
 // side step whose strategy and base were both measured under it.
-func steps(groups []*stats.Group, cond stats.Condition, metric string) []step {
+func steps(stores *backend.Catalog, groups []*stats.Group, cond stats.Condition, metric string) []step {
 	measured := func(strategy string) *stats.Group {
 		for _, g := range groups {
 			if g.Condition == cond && g.Strategy == strategy && priced(g, metric) {
@@ -103,7 +102,7 @@ func steps(groups []*stats.Group, cond stats.Condition, metric string) []step {
 	}
 	var out []step
 	var prev *stats.Group
-	rungs := ladder()
+	rungs := ladder(stores)
 	for _, r := range rungs {
 		g := measured(r.strategy)
 		if g == nil || r.from != "" {

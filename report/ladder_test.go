@@ -27,7 +27,7 @@ func ladderRun(cells map[string][2]float64, order ...string) *resultsdir.Run {
 
 func TestTheClusterIsPricedBesideItsOwnBaseNotOnTheMainLine(t *testing.T) {
 	cells := map[string][2]float64{"single": {100, 1000}, "wait": {250, 400}, "cluster": {200, 500}, "cluster-wait": {500, 250}}
-	md := Markdown(ladderRun(cells, "cluster-wait", "wait", "cluster", "single"), nil, Options{})
+	md := Markdown(ladderRun(cells, "cluster-wait", "wait", "cluster", "single"), nil, Options{Stores: fixtureStores})
 	for _, want := range []string{
 		"`single` → `wait`", "`single` → `cluster` | the same `SET NX` on a Redis Cluster", "2.00× (100µs → 200µs)", "0.50× (1000 → 500)",
 		"`cluster` → `cluster-wait` | on a Redis Cluster, the key reached", "2.50× (200µs → 500µs)",
@@ -43,11 +43,11 @@ func TestTheClusterIsPricedBesideItsOwnBaseNotOnTheMainLine(t *testing.T) {
 
 func TestAClusterWithoutItsBaseIsNotPriced(t *testing.T) {
 	cells := map[string][2]float64{"wait": {250, 400}, "cluster-wait": {500, 250}}
-	md := Markdown(ladderRun(cells, "wait", "cluster-wait"), nil, Options{})
+	md := Markdown(ladderRun(cells, "wait", "cluster-wait"), nil, Options{Stores: fixtureStores})
 	if strings.Contains(md, "→ `cluster-wait`") || !strings.Contains(md, "no step in safety can be priced") {
 		t.Errorf("cluster-wait priced without cluster measured:\n%s", md)
 	}
-	md = Markdown(ladderRun(cells, "cluster-wait"), nil, Options{})
+	md = Markdown(ladderRun(cells, "cluster-wait"), nil, Options{Stores: fixtureStores})
 	if strings.Contains(md, "### Without contention") {
 		t.Errorf("a ladder of one strategy:\n%s", md)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -53,7 +54,7 @@ func Load(dir string) (*resultsdir.Run, error) {
 
 // Only keeps the cells of the named strategies; naming one the run lacks is an error
 // that lists those it has.
-func Only(run *resultsdir.Run, strategies []string) (*resultsdir.Run, error) {
+func Only(stores *backend.Catalog, run *resultsdir.Run, strategies []string) (*resultsdir.Run, error) {
 	if len(strategies) == 0 {
 		return run, nil
 	}
@@ -68,7 +69,7 @@ func Only(run *resultsdir.Run, strategies []string) (*resultsdir.Run, error) {
 			for n := range has {
 				names = append(names, n)
 			}
-			stats.SortStrategies(names)
+			stats.SortStrategies(stores, names)
 			return nil, fmt.Errorf("strategy %q is not in this run (it has %s)", s, strings.Join(names, ", "))
 		}
 		want[s] = true

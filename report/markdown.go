@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -25,15 +26,15 @@ type dataSection struct {
 
 func markdown(run *resultsdir.Run, figs []Figure, opts Options, data *dataSection) string {
 	lockRun, updateCells := SplitUpdates(run)
-	groups := stats.Groups(lockRun)
+	groups := stats.Groups(opts.Stores, lockRun)
 	metric := stats.LatencyMetric(groups)
 	var b strings.Builder
 	b.WriteString("# Lock strategies compared: lockbench report\n\n")
-	writeMeasured(&b, run, groups)
+	writeMeasured(&b, opts.Stores, run, groups)
 	if len(lockRun.Cells) > 0 {
-		writeReading(&b, groups, metric)
+		writeReading(&b, opts.Stores, groups, metric)
 		if opts.SLO != nil {
-			writeCapacity(&b, lockRun, *opts.SLO)
+			writeCapacity(&b, opts.Stores, lockRun, *opts.SLO)
 		}
 	}
 	writeFigures(&b, figs)
@@ -41,7 +42,7 @@ func markdown(run *resultsdir.Run, figs []Figure, opts Options, data *dataSectio
 		writeTables(&b, groups, metric)
 	}
 	if data != nil {
-		writeDataCorrectness(&b, data.ways, data.figure)
+		writeDataCorrectness(&b, opts.Stores, data.ways, data.figure)
 	}
 	if len(updateCells) > 0 {
 		writeUpdates(&b, updateCells)
@@ -49,7 +50,7 @@ func markdown(run *resultsdir.Run, figs []Figure, opts Options, data *dataSectio
 	return b.String()
 }
 
-func writeMeasured(b *strings.Builder, run *resultsdir.Run, groups []*stats.Group) {
+func writeMeasured(b *strings.Builder, stores *backend.Catalog, run *resultsdir.Run, groups []*stats.Group) {
 	env := run.Environment
 	b.WriteString("## What was measured, on what\n\n")
 	state := "complete"
@@ -64,7 +65,7 @@ func writeMeasured(b *strings.Builder, run *resultsdir.Run, groups []*stats.Grou
 	if lockRun, _ := SplitUpdates(run); len(lockRun.Cells) > 0 && len(groups) != len(lockRun.Cells) {
 		fmt.Fprintf(b, " (%d distinct, the others repeats)", len(groups))
 	}
-	fmt.Fprintf(b, ", strategies %s.", strings.Join(quoted(cellStrategies(run)), ", "))
+	fmt.Fprintf(b, ", strategies %s.", strings.Join(quoted(cellStrategies(stores, run)), ", "))
 	if d, w := cellDurations(run); d != "" {
 		fmt.Fprintf(b, " Each cell measured for %s after a warm-up of %s.", d, w)
 	}

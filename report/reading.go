@@ -5,25 +5,27 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/stats"
 )
 
 // writeReading states, from measured cells only, what each step up in safety costs,
 // what injected latency and a slow Redlock node did.
-func writeReading(b *strings.Builder, groups []*stats.Group, metric string) {
+func writeReading(b *strings.Builder, stores *backend.Catalog, groups []*stats.Group, metric string) {
 	b.WriteString("## Reading the numbers\n\n")
 	wrote := false
 	for _, contended := range []bool{false, true} {
-		cond, ok := referenceCondition(groups, contended, metric)
+		cond, ok := referenceCondition(stores, groups, contended, metric)
 		if !ok {
 			continue
 		}
 		wrote = true
-		writeLadder(b, groups, cond, contended, metric)
+		writeLadder(b, stores, groups, cond, contended, metric)
 	}
 	if !wrote {
-		fmt.Fprintf(b, "The run holds no closed-loop condition without injected latency measured for two strategies of the safety ladder (%s): no step in safety can be priced from it.\n\n", ladderWords())
+		fmt.Fprintf(b, "The run holds no closed-loop condition without injected latency measured for two strategies "+
+			"of the safety ladder (%s): no step in safety can be priced from it.\n\n", ladderWords(stores))
 	}
 	writeNeverAcquired(b, groups)
 	writeNetworkReading(b, groups, metric)
@@ -57,8 +59,9 @@ func writeNeverAcquired(b *strings.Builder, groups []*stats.Group) {
 		"| strategy | clients | keys | condition | attempts | refused | errors |\n|---|---:|---:|---|---:|---:|---:|\n", rows)
 }
 
-func writeLadder(b *strings.Builder, groups []*stats.Group, cond stats.Condition, contended bool, metric string) {
-	st := steps(groups, cond, metric)
+func writeLadder(b *strings.Builder, stores *backend.Catalog, groups []*stats.Group, cond stats.Condition,
+	contended bool, metric string) {
+	st := steps(stores, groups, cond, metric)
 	kind := "Without contention"
 	if contended {
 		kind = "Under contention"
@@ -189,9 +192,9 @@ func writeSlowNodeReading(b *strings.Builder, groups []*stats.Group, metric stri
 	b.WriteString("\n")
 }
 
-func writeCapacity(b *strings.Builder, run *resultsdir.Run, slo SLO) {
+func writeCapacity(b *strings.Builder, stores *backend.Catalog, run *resultsdir.Run, slo SLO) {
 	fmt.Fprintf(b, "## Capacity: the highest offered rate that kept %s\n\n", slo)
-	caps := Capacities(run, slo)
+	caps := Capacities(stores, run, slo)
 	if len(caps) == 0 {
 		b.WriteString("This run holds no open-loop cells, so no offered rate can be read. Run with open-loop load to answer it.\n\n")
 		return

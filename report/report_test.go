@@ -27,7 +27,7 @@ func twoStrategyRun(p50 map[string]time.Duration, cps map[string]float64) *resul
 func TestReadingComputesRatiosFromTheCells(t *testing.T) {
 	run := twoStrategyRun(map[string]time.Duration{"single": 100 * time.Microsecond, "wait": 250 * time.Microsecond},
 		map[string]float64{"single": 1000, "wait": 400})
-	md := Markdown(run, nil, Options{})
+	md := Markdown(run, nil, Options{Stores: fixtureStores})
 	for _, want := range []string{
 		"`single` → `wait`", "2.50× (100µs → 250µs)", "0.40× (1000 → 400)",
 		"strategy=*/clients=4/keys=4",
@@ -46,7 +46,7 @@ func TestStrategyThatNeverAcquiredIsNamedAndLeftOutOfRatios(t *testing.T) {
 	never.Attempts, never.Refused, never.Granted = 1311, 1247, 0
 	never.Latency = map[string]resultsdir.Summary{resultsdir.MetricAttempt: {Count: 1311, P50: resultsdir.Duration(time.Millisecond)}}
 	run.Cells = append(run.Cells, never)
-	md := Markdown(run, nil, Options{})
+	md := Markdown(run, nil, Options{Stores: fixtureStores})
 	if !strings.Contains(md, "### Cells where no lock was ever acquired") || !strings.Contains(md, "| `redlock` | 4 | 4 | no injected latency, closed loop | 1311 | 1247 | 0 |") {
 		t.Errorf("the never-acquired cell is not listed:\n%s", md)
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -26,7 +27,7 @@ func SplitUpdates(run *resultsdir.Run) (*resultsdir.Run, []resultsdir.Cell) {
 }
 
 // cellStrategies lists the strategies of every cell, in the ladder's order.
-func cellStrategies(run *resultsdir.Run) []string {
+func cellStrategies(stores *backend.Catalog, run *resultsdir.Run) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, c := range run.Cells {
@@ -35,7 +36,7 @@ func cellStrategies(run *resultsdir.Run) []string {
 			out = append(out, c.Strategy)
 		}
 	}
-	stats.SortStrategies(out)
+	stats.SortStrategies(stores, out)
 	return out
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"path/filepath"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
@@ -11,6 +12,9 @@ const File = "report.md"
 
 // Options shape a report.
 type Options struct {
+	// Stores declare the strategies' safety order, ladder and looks (the program passes
+	// the stores it links).
+	Stores *backend.Catalog
 	// SLO, when set, adds the capacity answer: the highest offered rate that kept it.
 	SLO *SLO
 	// Strategies, when set, restricts the report and its figures to these strategies.
@@ -39,7 +43,7 @@ type Result struct {
 func Write(in *Input, figs Figures) (*Result, error) {
 	res := &Result{Path: filepath.Join(in.Dir, File), Figures: figs.All()}
 	if in.Options.SLO != nil {
-		res.Capacities = Capacities(in.LockRun, *in.Options.SLO)
+		res.Capacities = Capacities(in.Options.Stores, in.LockRun, *in.Options.SLO)
 	}
 	var data *dataSection
 	if in.JoinsSafety() {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 )
 
@@ -110,8 +111,8 @@ type Group struct {
 }
 
 // Groups folds the cells of runs into one group per name, sorted by condition, then
-// by strategy in safety order.
-func Groups(runs ...*resultsdir.Run) []*Group {
+// by strategy in the safety order stores declare.
+func Groups(stores *backend.Catalog, runs ...*resultsdir.Run) []*Group {
 	byName := map[string]*Group{}
 	var out []*Group
 	for _, run := range runs {
@@ -131,7 +132,7 @@ func Groups(runs ...*resultsdir.Run) []*Group {
 		if a.Condition != b.Condition {
 			return a.Condition.Less(b.Condition)
 		}
-		if ra, rb := SafetyRank(a.Strategy), SafetyRank(b.Strategy); ra != rb {
+		if ra, rb := SafetyRank(stores, a.Strategy), SafetyRank(stores, b.Strategy); ra != rb {
 			return ra < rb
 		}
 		if a.Strategy != b.Strategy {
@@ -142,8 +143,8 @@ func Groups(runs ...*resultsdir.Run) []*Group {
 	return out
 }
 
-// Strategies lists the strategies of groups in safety order, each once.
-func Strategies(groups []*Group) []string {
+// Strategies lists the strategies of groups in the safety order stores declare, each once.
+func Strategies(stores *backend.Catalog, groups []*Group) []string {
 	seen := map[string]bool{}
 	var names []string
 	for _, g := range groups {
@@ -152,7 +153,7 @@ func Strategies(groups []*Group) []string {
 			names = append(names, g.Strategy)
 		}
 	}
-	SortStrategies(names)
+	SortStrategies(stores, names)
 	return names
 }
 

@@ -23,7 +23,7 @@ func TestGroupsFoldRepeatsAcrossRunsAndSortBySafety(t *testing.T) {
 		cell("s8", "single", 8, 8, 200, 2*time.Millisecond),
 	}}
 	b := &resultsdir.Run{Cells: []resultsdir.Cell{cell("s8", "single", 8, 8, 900, 9*time.Millisecond)}}
-	groups := Groups(a, b)
+	groups := Groups(fixtureStores, a, b)
 	var order []string
 	for _, g := range groups {
 		order = append(order, g.Name)
@@ -35,7 +35,7 @@ func TestGroupsFoldRepeatsAcrossRunsAndSortBySafety(t *testing.T) {
 	if len(s8.Repeats) != 3 || s8.Throughput() != 200 || s8.Latency(resultsdir.MetricAcquire, P50) != 2*time.Millisecond {
 		t.Errorf("s8: %d repeats, median %g cycles/s and %s, want 3, 200 and 2ms", len(s8.Repeats), s8.Throughput(), s8.Latency(resultsdir.MetricAcquire, P50))
 	}
-	if got := strings.Join(Strategies(groups), ","); got != "single,redlock" {
+	if got := strings.Join(Strategies(fixtureStores, groups), ","); got != "single,redlock" {
 		t.Errorf("strategies %s", got)
 	}
 }
@@ -53,7 +53,7 @@ func TestMedian(t *testing.T) {
 
 func TestSafetyOrder(t *testing.T) {
 	names := []string{"etcd-3", "redlock-failfast", "cluster-wait", "wait", "zookeeper", "single", "clusterish", "redlock", "sentinel", "cluster", "etcd"}
-	SortStrategies(names)
+	SortStrategies(fixtureStores, names)
 	if got := strings.Join(names, ","); got != "single,wait,sentinel,cluster,cluster-wait,redlock,redlock-failfast,etcd,etcd-3,zookeeper,clusterish" {
 		t.Errorf("order %s", got)
 	}

@@ -8,12 +8,11 @@ import (
 )
 
 // SafetyRank orders strategies from the least to the most safe, the order a reader
-// climbs when paying for guarantees, as each store declared it (backend.Strategy):
-// single, wait, sentinel, cluster*, redlock*, etcd* and zookeeper*, then the others.
-// The registry is filled by the stores the program links (the command imports
-// backends/all); a name no store declared, or declared unranked, comes last.
-func SafetyRank(strategy string) int {
-	if st, ok := backend.StrategyOf(strategy); ok && st.SafetyRank != backend.Unranked {
+// climbs when paying for guarantees, as each store of stores declared it
+// (backend.Strategy): single, wait, sentinel, cluster*, redlock*, etcd* and zookeeper*,
+// then the others. A name no store declared, or declared unranked, comes last.
+func SafetyRank(stores *backend.Catalog, strategy string) int {
+	if st, ok := stores.StrategyOf(strategy); ok && st.SafetyRank != backend.Unranked {
 		return int(st.SafetyRank)
 	}
 	return math.MaxInt
@@ -32,10 +31,10 @@ func SlowNodeStrategies(groups []*Group) map[string]bool {
 	return out
 }
 
-// SortStrategies sorts strategy names by SafetyRank, then by name.
-func SortStrategies(names []string) {
+// SortStrategies sorts strategy names by SafetyRank in stores, then by name.
+func SortStrategies(stores *backend.Catalog, names []string) {
 	sort.Slice(names, func(i, j int) bool {
-		ri, rj := SafetyRank(names[i]), SafetyRank(names[j])
+		ri, rj := SafetyRank(stores, names[i]), SafetyRank(stores, names[j])
 		if ri != rj {
 			return ri < rj
 		}

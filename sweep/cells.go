@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
@@ -172,7 +173,7 @@ func (s Sweep) cells() ([]Cell, error) {
 				}
 			}
 		}
-		shape, err := backend.Lookup(spec.Kind)
+		shape, err := linked.Catalog().Lookup(spec.Kind)
 		if err != nil {
 			return nil, fmt.Errorf("strategy %s: %w", st, err)
 		}

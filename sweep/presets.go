@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/updates"
 )
@@ -11,7 +12,7 @@ import (
 // ladder is the cost-of-safety ladder: the strategies their stores put in the run
 // matrix, by position, where the program was built with them (etcd, ZooKeeper and the
 // Redis Cluster register their strategies from their own packages).
-func ladder() []string { return registered(backend.InPreset(backend.RunMatrix)) }
+func ladder() []string { return registered(linked.Catalog().InPreset(backend.RunMatrix)) }
 
 // registered keeps the names the strategy registry holds, in order.
 func registered(names []string) []string {
@@ -30,7 +31,7 @@ func networked(names []string) []string {
 	var out []string
 	for _, name := range names {
 		spec, err := locks.TopologyFor(name)
-		if err == nil && backend.Has(spec.Kind, backend.NetworkProfiles) {
+		if err == nil && linked.Catalog().Has(spec.Kind, backend.NetworkProfiles) {
 			out = append(out, name)
 		}
 	}
@@ -62,9 +63,11 @@ func QuickConfig() Config {
 			// behind the proxies (etcd's gRPC client and the cluster client do not).
 			{Strategies: networked(ladder()), Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"uniform:1ms", "uniform:5ms"}},
 			// One slow Redlock node, waiting for all nodes or for a majority.
-			{Strategies: registered(backend.InPreset(backend.SlowNodeSweep)), Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"none", "one-slow:20ms"}},
+			{Strategies: registered(linked.Catalog().InPreset(backend.SlowNodeSweep)), Clients: []int{8},
+				Keys: []string{PerClient}, Network: []string{"none", "one-slow:20ms"}},
 			// Open loop: where the queue builds.
-			{Strategies: registered(backend.InPreset(backend.OpenLoopSweep)), Clients: []int{64}, Keys: []string{PerClient}, Load: "open", Arrival: "poisson", Rate: []float64{1000, 4000, 16000}},
+			{Strategies: registered(linked.Catalog().InPreset(backend.OpenLoopSweep)), Clients: []int{64},
+				Keys: []string{PerClient}, Load: "open", Arrival: "poisson", Rate: []float64{1000, 4000, 16000}},
 		},
 		Duration: Duration(1500 * time.Millisecond),
 		Warmup:   Duration(300 * time.Millisecond),
@@ -75,7 +78,7 @@ func QuickConfig() Config {
 // updateStrategies are every way to one correct update this program can run: the lock
 // strategies of the update preset registered, and the lock-free ones.
 func updateStrategies() []string {
-	return append(registered(backend.InPreset(backend.UpdateMatrix)), updates.LockFree()...)
+	return append(registered(linked.Catalog().InPreset(backend.UpdateMatrix)), updates.LockFree()...)
 }
 
 // UpdateConfig is the matrix `lockbench run --workload update` measures: the cost of
@@ -109,7 +112,7 @@ func ScalingPresets() map[string]Config {
 	short := func(sweeps ...Sweep) Config {
 		return Config{Sweeps: sweeps, Duration: Duration(2 * time.Second), Warmup: Duration(time.Second), Seed: 1}
 	}
-	core := registered(backend.InPreset(backend.ScalingMatrix))
+	core := registered(linked.Catalog().InPreset(backend.ScalingMatrix))
 	clients := short(Sweep{Strategies: core, Clients: scalingClients, Keys: []string{PerClient}})
 	clients.Warmup = Duration(3 * time.Second) // a thousand clients' connections are opened inside the warm-up
 	presets := map[string]Config{
@@ -118,9 +121,9 @@ func ScalingPresets() map[string]Config {
 		"scaling-clients": clients,
 	}
 	// Each store's axes of deployment size (Redlock's masters, WAIT's replicas).
-	for _, ax := range backend.ScalingAxes() {
+	for _, ax := range linked.Catalog().ScalingAxes() {
 		var sizes []string
-		for _, st := range backend.OnAxis(ax.Preset) {
+		for _, st := range linked.Catalog().OnAxis(ax.Preset) {
 			sizes = append(sizes, st.Name)
 		}
 		presets[ax.Preset] = short(Sweep{Strategies: registered(sizes), Clients: []int{1, 8, 64}, Keys: []string{PerClient}})

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lockbench/lockbench/internal/sleep"
 	"strconv"
 	"time"
+
+	"github.com/lockbench/lockbench/backend/linked"
+	"github.com/lockbench/lockbench/internal/sleep"
 
 	"github.com/redis/go-redis/v9"
 
@@ -28,7 +30,7 @@ type rendezvous struct {
 
 // openRendezvous dials the topology's first master; only Redis deployments have one.
 func openRendezvous(topo topologies.Topology, runID string, w Worker) (*rendezvous, error) {
-	if !backend.Has(topo.Spec().Kind, backend.RedisProtocol) {
+	if !linked.Catalog().Has(topo.Spec().Kind, backend.RedisProtocol) {
 		return nil, fmt.Errorf("workers agree their start and read the target's clock on a Redis master; a %s topology has none", topo.Spec().Kind)
 	}
 	// On servers not ours its keys, like every other, stay under the run's prefix.

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/registry"
 )
 
@@ -264,7 +264,7 @@ func autoChoose(kind Kind) (string, string, error) {
 	if rule != nil {
 		return rule()
 	}
-	shape, err := backend.Lookup(kind)
+	shape, err := linked.Catalog().Lookup(kind)
 	if err != nil {
 		return "", "", err
 	}

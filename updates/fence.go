@@ -7,6 +7,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -32,9 +33,9 @@ func FenceOf(strategy string) (FenceSource, error) {
 		return NoFence, err
 	}
 	switch {
-	case backend.Has(spec.Kind, backend.OwnFence):
+	case linked.Catalog().Has(spec.Kind, backend.OwnFence):
 		return LeaseFence, nil
-	case backend.Has(spec.Kind, backend.CounterFence):
+	case linked.Catalog().Has(spec.Kind, backend.CounterFence):
 		return RedisIncr, nil
 	}
 	return NoFence, nil

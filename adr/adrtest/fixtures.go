@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/report/synth"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety/results"
@@ -32,10 +33,11 @@ const keyedStore = "cluster"
 // store's strategies, cluster and cluster-wait) with deployments recorded as the
 // runner records them. The test binary registers the stores (backends/all).
 func WriteBench(dir string) error {
-	run := synth.Generate(synth.Options{Seed: 1, Small: true})
+	run := synth.Generate(synth.Options{Stores: linked.Catalog(), Seed: 1, Small: true})
 	// The keyed store's cells come from the full matrix, at the small one's client counts.
-	for _, c := range synth.Generate(synth.Options{Seed: 1}).Cells {
-		if st, ok := backend.StrategyOf(c.Strategy); ok && st.KeyedFailover != nil && st.KeyedFailover.Store == keyedStore && c.Clients <= 8 {
+	for _, c := range synth.Generate(synth.Options{Stores: linked.Catalog(), Seed: 1}).Cells {
+		st, ok := linked.Catalog().StrategyOf(c.Strategy)
+		if ok && st.KeyedFailover != nil && st.KeyedFailover.Store == keyedStore && c.Clients <= 8 {
 			run.Cells = append(run.Cells, c)
 		}
 	}
@@ -52,7 +54,7 @@ func WriteBench(dir string) error {
 	}
 	run.Environment.Topologies = map[string]string{}
 	for _, c := range run.Cells {
-		st, ok := backend.StrategyOf(c.Strategy)
+		st, ok := linked.Catalog().StrategyOf(c.Strategy)
 		if !ok {
 			return fmt.Errorf("adrtest: no store declares %s (import backends/all in the test)", c.Strategy)
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/modelcheck"
 	"github.com/lockbench/lockbench/adr/workload"
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/safety/results"
 )
@@ -96,7 +96,7 @@ func (p *Plan) pauseBoundaryStep(w *workload.Workload, in *adr.Inputs, out strin
 // lab run is at another TTL than the workload's.
 func grantedAsAsked(w *workload.Workload, strategies []string) []string {
 	return slices.DeleteFunc(strategies, func(s string) bool {
-		return !backend.LeaseOf(s).GrantsAsAsked(w.TTLD)
+		return !linked.Catalog().LeaseOf(s).GrantsAsAsked(w.TTLD)
 	})
 }
 
@@ -154,7 +154,7 @@ func (p *Plan) singleJumpBoundaryStep(w *workload.Workload, in *adr.Inputs, out 
 // jumpBoundaryClient is the strategy the step runs: the first registered, by position
 // (which never moves), whose client awaits every independent master.
 func jumpBoundaryClient() (string, bool) {
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		if st.AwaitsEveryIndependentNode() {
 			return st.Name, true
 		}
@@ -169,7 +169,8 @@ func redlockJumpsJudged(in *adr.Inputs, ttl, jump time.Duration) int {
 	for _, v := range results.Matching(in.Safety, "redlock-clock-jump", []string{"*"}) {
 		j, errJ := time.ParseDuration(v.Params["jump"])
 		t, errT := time.ParseDuration(v.Params["ttl"])
-		if backend.StrategyAwaitsEveryIndependentNode(v.Params["strategy"]) && v.Params["k"] == "3" && errJ == nil && errT == nil && j == jump && t == ttl {
+		awaitsEvery := linked.Catalog().StrategyAwaitsEveryIndependentNode(v.Params["strategy"])
+		if awaitsEvery && v.Params["k"] == "3" && errJ == nil && errT == nil && j == jump && t == ttl {
 			n += v.Tally.Judged
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend/backendtest"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -144,7 +145,7 @@ func TestPlanKeepsTheRedlockJumpBoundaryItHas(t *testing.T) {
 // counts; redlock-failfast's trials, and a client of the same kind declaring nothing
 // of its own, do not.
 func TestPlanCountsTheRedlockJumpBoundaryByTheDeclaredClient(t *testing.T) {
-	backendtest.RegisterQuorumStore("plan-test")
+	linked.Register(backendtest.QuorumStore("plan-test"))
 	w, err := workload.Load("../../docs/adr-workload.yaml")
 	if err != nil {
 		t.Fatal(err)

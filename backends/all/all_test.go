@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	_ "github.com/lockbench/lockbench/backends/all"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/zookeeper"
@@ -21,12 +22,12 @@ func TestEveryKindTheNodeCodeStartsIsRegisteredByItsStore(t *testing.T) {
 		"cluster": "rediscluster",
 	}
 	for k, store := range want {
-		sh, err := backend.Lookup(k)
+		sh, err := linked.Catalog().Lookup(k)
 		if err != nil || sh.Store() != store {
 			t.Errorf("%s: store %q, %v; want %s", k, sh.Store(), err, store)
 		}
 	}
-	for _, k := range backend.Kinds() {
+	for _, k := range linked.Catalog().Kinds() {
 		if _, listed := want[k]; shippedKind(k) && !listed {
 			t.Errorf("kind %s registered by %s, not listed above", k, storeOf(k))
 		}
@@ -38,7 +39,7 @@ func TestEveryKindTheNodeCodeStartsIsRegisteredByItsStore(t *testing.T) {
 var shippedStores = map[string]bool{"redis": true, "rediscluster": true, "etcd": true, "postgres": true, "zookeeper": true}
 
 func storeOf(k backend.Kind) string {
-	sh, _ := backend.Lookup(k)
+	sh, _ := linked.Catalog().Lookup(k)
 	return sh.Store()
 }
 
@@ -86,12 +87,12 @@ func TestCapabilitiesAsDeclared(t *testing.T) {
 		backend.RedisProtocol:       {"single", "replicated", "sentinel", "redlock"},
 		backend.NetworkProfiles:     {"single", "replicated", "sentinel", "redlock"},
 	} {
-		if got := shippedKinds(backend.With(c)); !reflect.DeepEqual(got, want) {
+		if got := shippedKinds(linked.Catalog().With(c)); !reflect.DeepEqual(got, want) {
 			t.Errorf("With(%q) = %v, want %v", c, got, want)
 		}
 	}
-	for _, k := range backend.Kinds() {
-		sh, _ := backend.Lookup(k)
+	for _, k := range linked.Catalog().Kinds() {
+		sh, _ := linked.Catalog().Lookup(k)
 		if sh.Has(backend.NetworkProfiles) == (sh.NoNetwork != "") {
 			t.Errorf("%s: network profiles %v but NoNetwork %q: one must say why not", k, sh.Has(backend.NetworkProfiles), sh.NoNetwork)
 		}
@@ -102,7 +103,7 @@ func TestCapabilitiesAsDeclared(t *testing.T) {
 // fail-fast), and the one that sends the benchmark baseline's command.
 func TestStrategyCapabilitiesAsDeclared(t *testing.T) {
 	var got []string
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		if st.Has(backend.AwaitsEveryNode) {
 			got = append(got, st.Name)
 			if !st.Has(backend.IndependentMajority) {
@@ -115,7 +116,7 @@ func TestStrategyCapabilitiesAsDeclared(t *testing.T) {
 	}
 	// The one whose acquire is redis-benchmark's SET NX PX: the benchmark table prices it.
 	var baseline []string
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		if st.Has(backend.BaselineCommand) {
 			baseline = append(baseline, st.Name)
 		}
@@ -155,7 +156,7 @@ func TestSpecValidationAsBefore(t *testing.T) {
 		{topologies.Spec{Kind: topologies.Postgres, UnsafeNoFsync: true}, ""},
 	} {
 		got := ""
-		if err := c.spec.WithDefaults().Validate(); err != nil {
+		if err := c.spec.WithDefaults(linked.Catalog()).Validate(linked.Catalog()); err != nil {
 			got = withoutNewKinds(err)
 		}
 		if got != c.want {
@@ -177,7 +178,7 @@ func TestDefaultsAsBefore(t *testing.T) {
 		{topologies.Spec{Kind: zookeeper.Kind, Members: 3}, "masters 1, replicas 0, sentinels 0/0, members 3, down-after 0s, master lockbench"},
 		{topologies.Spec{Kind: topologies.Postgres}, "masters 1, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
 	} {
-		d := c.spec.WithDefaults()
+		d := c.spec.WithDefaults(linked.Catalog())
 		got := fmtDefaults(d)
 		if got != c.want {
 			t.Errorf("%s: %s, want %s", c.spec.Kind, got, c.want)
@@ -191,8 +192,8 @@ func fmtDefaults(d topologies.Spec) string {
 
 func TestEveryStoreSaysWhatItsServersRunOn(t *testing.T) {
 	var fromHost []string
-	for _, k := range backend.Kinds() {
-		sh, _ := backend.Lookup(k)
+	for _, k := range linked.Catalog().Kinds() {
+		sh, _ := linked.Catalog().Lookup(k)
 		if s := sh.Server(); s.Name == "" || s.Find == nil || s.Version == nil {
 			t.Errorf("%s: server requirement %+v lacks a name or a finder", k, s)
 		}
@@ -204,9 +205,9 @@ func TestEveryStoreSaysWhatItsServersRunOn(t *testing.T) {
 		t.Errorf("kinds whose container image copies this machine's install: %s", got)
 	}
 	// The Redis kinds share one server, a cluster's included.
-	single, _ := backend.Lookup(topologies.Single)
-	sentinel, _ := backend.Lookup(topologies.Sentinel)
-	cluster, _ := backend.Lookup("cluster")
+	single, _ := linked.Catalog().Lookup(topologies.Single)
+	sentinel, _ := linked.Catalog().Lookup(topologies.Sentinel)
+	cluster, _ := linked.Catalog().Lookup("cluster")
 	if single.Server().Name != "redis-server" || sentinel.Server().Name != single.Server().Name || cluster.Server().Name != single.Server().Name {
 		t.Errorf("redis kinds' servers: %q, %q, %q", single.Server().Name, sentinel.Server().Name, cluster.Server().Name)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -81,8 +82,8 @@ func writeSpecOutcomes(w io.Writer, every int) int {
 												continue
 											}
 											s := topologies.Spec{Kind: k, Replicas: rep, Masters: m, Members: mem, Sentinels: sen, SentinelQuorum: q, AppendFsync: af, UnsafeNoFsync: unsafe, Clocks: cl, DownAfter: da}
-											d := s.WithDefaults()
-											fmt.Fprintf(w, "%d c%d %v %v %v %v %v %v %v %v %v => %+v | %v | %v | %s\n", n, ci, s.Kind, s.Replicas, s.Masters, s.Members, s.Sentinels, s.SentinelQuorum, s.AppendFsync, s.UnsafeNoFsync, s.DownAfter, d, withoutNewKinds(d.Validate()), d.NodeNames(), d.ClockSummary())
+											d := s.WithDefaults(linked.Catalog())
+											fmt.Fprintf(w, "%d c%d %v %v %v %v %v %v %v %v %v => %+v | %v | %v | %s\n", n, ci, s.Kind, s.Replicas, s.Masters, s.Members, s.Sentinels, s.SentinelQuorum, s.AppendFsync, s.UnsafeNoFsync, s.DownAfter, d, withoutNewKinds(d.Validate(linked.Catalog())), d.NodeNames(linked.Catalog()), d.ClockSummary())
 											n++
 										}
 									}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"    // etcd's builders
 	_ "github.com/lockbench/lockbench/backends/postgres/pglock"  // PostgreSQL's
 	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // ZooKeeper's
@@ -37,7 +38,7 @@ func TestEveryBuiltStrategyIsDeclaredByTheStoreItRunsOn(t *testing.T) {
 		built[name] = spec.Kind
 	}
 	for name, kind := range built {
-		st, ok := backend.StrategyOf(name)
+		st, ok := linked.Catalog().StrategyOf(name)
 		switch {
 		case !ok:
 			t.Errorf("%s runs on %s, but no store declares it", name, kind)
@@ -45,17 +46,17 @@ func TestEveryBuiltStrategyIsDeclaredByTheStoreItRunsOn(t *testing.T) {
 			t.Errorf("%s runs on %s, but the store of %s declares it", name, kind, st.Kind())
 		}
 	}
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		if _, ok := built[st.Name]; !ok {
 			t.Errorf("%s is declared by the store of %s, but nothing builds it", st.Name, st.Kind())
 		}
 		if r := st.Ladder; r != nil && r.From != "" {
-			if from, ok := backend.StrategyOf(r.From); !ok || from.Ladder == nil {
+			if from, ok := linked.Catalog().StrategyOf(r.From); !ok || from.Ladder == nil {
 				t.Errorf("%s is priced beside %s, which is not on the ladder", st.Name, r.From)
 			}
 		}
 		if f := st.KeyedFailover; f != nil {
-			if _, ok := backend.StrategyOf(f.Store); !ok {
+			if _, ok := linked.Catalog().StrategyOf(f.Store); !ok {
 				t.Errorf("%s's failover-loss runs on %s, which no store declares", st.Name, f.Store)
 			}
 		}
@@ -86,7 +87,7 @@ func ofShipped(list []string) []string {
 // were written out by name before them (main 694bd2f), in the same order.
 func TestTheListsAsBefore(t *testing.T) {
 	for i, name := range shipped {
-		if st, ok := backend.StrategyOf(name); !ok || st.Position != i {
+		if st, ok := linked.Catalog().StrategyOf(name); !ok || st.Position != i {
 			t.Errorf("%s at position %d (declared %v), was %d: its look moved", name, st.Position, ok, i)
 		}
 	}
@@ -95,12 +96,12 @@ func TestTheListsAsBefore(t *testing.T) {
 		got  []string
 		want string
 	}{
-		{"capacity's defaults", backend.InPreset(backend.CapacitySearch), "single wait sentinel redlock cluster cluster-wait"},
-		{"sweep's ladder", backend.InPreset(backend.RunMatrix), "single wait sentinel redlock etcd etcd-3 zookeeper zookeeper-3 cluster cluster-wait"},
-		{"sweep's update stores", backend.InPreset(backend.UpdateMatrix), "single wait sentinel redlock etcd zookeeper pg-advisory pg-for-update cluster cluster-wait"},
-		{"sweep's core (scaling)", backend.InPreset(backend.ScalingMatrix), "single wait sentinel redlock"},
-		{"the quick slow-node sweep", backend.InPreset(backend.SlowNodeSweep), "redlock redlock-failfast"},
-		{"the quick open-loop sweep", backend.InPreset(backend.OpenLoopSweep), "single redlock"},
+		{"capacity's defaults", linked.Catalog().InPreset(backend.CapacitySearch), "single wait sentinel redlock cluster cluster-wait"},
+		{"sweep's ladder", linked.Catalog().InPreset(backend.RunMatrix), "single wait sentinel redlock etcd etcd-3 zookeeper zookeeper-3 cluster cluster-wait"},
+		{"sweep's update stores", linked.Catalog().InPreset(backend.UpdateMatrix), "single wait sentinel redlock etcd zookeeper pg-advisory pg-for-update cluster cluster-wait"},
+		{"sweep's core (scaling)", linked.Catalog().InPreset(backend.ScalingMatrix), "single wait sentinel redlock"},
+		{"the quick slow-node sweep", linked.Catalog().InPreset(backend.SlowNodeSweep), "redlock redlock-failfast"},
+		{"the quick open-loop sweep", linked.Catalog().InPreset(backend.OpenLoopSweep), "single redlock"},
 		{"report's ladder", with(func(st backend.Strategy) bool { return st.Ladder != nil }), "single wait redlock etcd etcd-3 cluster cluster-wait"},
 		{"synth's models", with(func(st backend.Strategy) bool { return st.Synthetic != nil }), "single wait sentinel redlock redlock-failfast etcd cluster cluster-wait"},
 		{"synth's small set", with(func(st backend.Strategy) bool { return st.Synthetic != nil && st.Synthetic.Small }), "single wait redlock redlock-failfast etcd"},
@@ -116,7 +117,7 @@ func TestTheListsAsBefore(t *testing.T) {
 // with lists the declared strategies that keep says yes to, by position.
 func with(keep func(backend.Strategy) bool) []string {
 	var out []string
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		if keep(st) {
 			out = append(out, st.Name)
 		}
@@ -152,7 +153,7 @@ func TestTheSafetyOrderAsBefore(t *testing.T) {
 		}
 		return want[i] < want[j]
 	})
-	stats.SortStrategies(names)
+	stats.SortStrategies(linked.Catalog(), names)
 	if got := strings.Join(names, " "); got != strings.Join(want, " ") {
 		t.Errorf("safety order:\n got %s\nwant %s", got, strings.Join(want, " "))
 	}

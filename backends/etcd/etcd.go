@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/version"
 )
 
@@ -23,7 +24,7 @@ func init() {
 		},
 		Version: func() string { return version.Module(module) },
 	}
-	backend.Register(backend.Descriptor{Store: "etcd", Server: server, Shapes: []backend.Shape{{
+	linked.Register(backend.Descriptor{Store: "etcd", Server: server, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 50,
 		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
 		Defaults:     backend.OneMember,

@@ -15,6 +15,7 @@ import (
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	_ "github.com/lockbench/lockbench/backends/all" // the stores the command links
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/locks"
@@ -43,7 +44,7 @@ func init() {
 	cost := func(attempt time.Duration) *backend.Synthetic {
 		return &backend.Synthetic{Attempt: attempt, RoundTrips: 1, Capacity: 20000, Topology: "testkv (1 server)", Unproxied: true}
 	}
-	backend.Register(backend.Descriptor{Store: "testkv", Shapes: []backend.Shape{{
+	linked.Register(backend.Descriptor{Store: "testkv", Shapes: []backend.Shape{{
 		Kind: kind, Rank: 1000, NoNetwork: "a test store",
 		Strategies: []backend.Strategy{
 			{Name: plain, Position: position, SafetyRank: backend.RankFailover + 5, Presets: every,
@@ -86,7 +87,7 @@ func TestTheStoreJoinsEveryPreset(t *testing.T) {
 	joined(t, "the update matrix", sweep.UpdateConfig(false).Sweeps[0].Strategies)
 	joined(t, "scaling-clients", sweep.ScalingPresets()["scaling-clients"].Sweeps[0].Strategies)
 	joined(t, "scaling-hold", sweep.ScalingPresets()["scaling-hold"].Sweeps[0].Strategies)
-	joined(t, "capacity's defaults", capacity.DefaultConfig().Strategies)
+	joined(t, "capacity's defaults", capacity.DefaultConfig(linked.Catalog()).Strategies)
 }
 
 func TestTheStoreJoinsTheLadder(t *testing.T) {
@@ -102,7 +103,7 @@ func TestTheStoreJoinsTheLadder(t *testing.T) {
 			Latency: map[string]resultsdir.Summary{resultsdir.MetricAcquire: {Count: 10, P50: resultsdir.Duration(c.p50), P99: resultsdir.Duration(2 * c.p50), P999: resultsdir.Duration(3 * c.p50)}},
 		})
 	}
-	md := report.Markdown(run, nil, report.Options{})
+	md := report.Markdown(run, nil, report.Options{Stores: linked.Catalog()})
 	for _, want := range []string{"`single` → `testkv` | the test store's grant", "`testkv` → `testkv-wait` | the test store's grant, acknowledged"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report's ladder lacks %q:\n%s", want, md)
@@ -111,12 +112,12 @@ func TestTheStoreJoinsTheLadder(t *testing.T) {
 }
 
 func TestTheStoreHasItsOwnLooksAndRank(t *testing.T) {
-	alone := plots.NewStyles([]string{"custom-1", waiting})
+	alone := plots.NewStyles(linked.Catalog(), []string{"custom-1", waiting})
 	if got, want := alone.Look(waiting, false), plots.LookOf(position+1); got != want {
 		t.Errorf("%s looks %+v beside custom-1, want its position's %+v", waiting, got, want)
 	}
 	names := []string{"redlock", waiting, "cluster", "custom", plain, "sentinel"}
-	stats.SortStrategies(names)
+	stats.SortStrategies(linked.Catalog(), names)
 	if got := strings.Join(names, " "); got != "sentinel testkv testkv-wait cluster redlock custom" {
 		t.Errorf("safety order: %s", got)
 	}
@@ -145,7 +146,7 @@ func TestTheStoreJoinsTheDecisionRecord(t *testing.T) {
 
 func TestTheStoreJoinsTheSyntheticMatrix(t *testing.T) {
 	var cells []string
-	for _, c := range synth.Generate(synth.Options{Seed: 1}).Cells {
+	for _, c := range synth.Generate(synth.Options{Stores: linked.Catalog(), Seed: 1}).Cells {
 		if strings.HasPrefix(c.Strategy, plain) {
 			cells = appendNew(cells, c.Strategy)
 			if c.Network.Profile != "none" {
@@ -154,7 +155,7 @@ func TestTheStoreJoinsTheSyntheticMatrix(t *testing.T) {
 		}
 	}
 	joined(t, "synth's full matrix", cells)
-	for _, c := range synth.Generate(synth.Options{Seed: 1, Small: true}).Cells {
+	for _, c := range synth.Generate(synth.Options{Stores: linked.Catalog(), Seed: 1, Small: true}).Cells {
 		if strings.HasPrefix(c.Strategy, plain) {
 			t.Fatalf("the small matrix (golden files) holds %s, which did not ask to be in it", c.Name)
 		}

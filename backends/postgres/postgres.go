@@ -7,6 +7,7 @@ import (
 	"regexp"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/version"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -22,7 +23,7 @@ const (
 
 func init() {
 	server := backend.Requirement{Name: "PostgreSQL server (initdb, postgres)", Install: "apt-get install postgresql", Find: findServer, Version: serverVersion}
-	backend.Register(backend.Descriptor{Store: "postgres", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
+	linked.Register(backend.Descriptor{Store: "postgres", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 60,
 		Capabilities: []backend.Capability{backend.OwnFence},
 		Validate:     validate,

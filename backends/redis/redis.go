@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/version"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 
@@ -28,7 +29,7 @@ var Server = backend.Requirement{Name: "redis-server", Install: "apt-get install
 
 func init() {
 	reaches := []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
-	backend.Register(backend.Descriptor{Store: "redis", Server: Server, Shapes: []backend.Shape{
+	linked.Register(backend.Descriptor{Store: "redis", Server: Server, Shapes: []backend.Shape{
 		{Kind: Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
 			Validate: func(s backend.Spec) error { return validate(s, nil) }, Strategies: singleStrategies},
 		{Kind: Replicated, Rank: 20, Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication}, reaches...),

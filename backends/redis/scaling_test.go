@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/locks"
 )
 
@@ -13,8 +14,8 @@ func TestScalingStrategiesRunOnTheirSizes(t *testing.T) {
 		redlockNodes: func(s backend.Spec) int { return s.Masters },
 		waitReplicas: func(s backend.Spec) int { return s.Replicas },
 	}
-	for _, ax := range backend.ScalingAxes() {
-		on := backend.OnAxis(ax.Preset)
+	for _, ax := range linked.Catalog().ScalingAxes() {
+		on := linked.Catalog().OnAxis(ax.Preset)
 		if len(on) < 2 {
 			t.Errorf("%s: %d strategies, want a size each", ax.Preset, len(on))
 		}
@@ -24,7 +25,7 @@ func TestScalingStrategiesRunOnTheirSizes(t *testing.T) {
 				t.Errorf("%s: %v", st.Name, err)
 				continue
 			}
-			if got := sizeOf[ax.Preset](spec.WithDefaults()); got != int(st.Scaling.At) {
+			if got := sizeOf[ax.Preset](spec.WithDefaults(linked.Catalog())); got != int(st.Scaling.At) {
 				t.Errorf("%s on %s: its deployment has %d, it is placed at %v", st.Name, ax.Preset, got, st.Scaling.At)
 			}
 		}

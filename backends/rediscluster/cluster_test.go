@@ -16,6 +16,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/preflight"
 	"github.com/lockbench/lockbench/topologies"
@@ -72,11 +73,11 @@ func TestProcessFamilyStartsClusters(t *testing.T) {
 }
 
 func TestSpecDefaultsAndRefusals(t *testing.T) {
-	s := topologies.Spec{Kind: rediscluster.Kind}.WithDefaults()
+	s := topologies.Spec{Kind: rediscluster.Kind}.WithDefaults(linked.Catalog())
 	if s.Masters != 3 || s.Replicas != 1 || s.DownAfter != time.Second {
 		t.Fatalf("defaults: %+v", s)
 	}
-	if err := s.Validate(); err != nil {
+	if err := s.Validate(linked.Catalog()); err != nil {
 		t.Fatal(err)
 	}
 	for _, bad := range []topologies.Spec{
@@ -86,7 +87,7 @@ func TestSpecDefaultsAndRefusals(t *testing.T) {
 		{Kind: rediscluster.Kind, Members: 3},
 		{Kind: rediscluster.Kind, DownAfter: 10 * time.Millisecond},
 	} {
-		if err := bad.WithDefaults().Validate(); err == nil {
+		if err := bad.WithDefaults(linked.Catalog()).Validate(linked.Catalog()); err == nil {
 			t.Errorf("%+v: accepted", bad)
 		}
 	}

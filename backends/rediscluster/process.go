@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/supervise"
@@ -71,11 +72,11 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 
 // CheckSpec is spec with its defaults, refused unless it is a valid cluster spec.
 func CheckSpec(provider string, spec topologies.Spec) (topologies.Spec, error) {
-	spec = spec.WithDefaults()
+	spec = spec.WithDefaults(linked.Catalog())
 	if spec.Kind != Kind {
 		return spec, fmt.Errorf("provider %s starts %s topologies only, not %q", provider, Kind, spec.Kind)
 	}
-	return spec, spec.Validate()
+	return spec, spec.Validate(linked.Catalog())
 }
 
 // NodeName is one node a cluster spec asks for, in start order: masters, then replicas.

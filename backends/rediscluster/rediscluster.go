@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/backends/redis"
 )
 
@@ -24,7 +25,7 @@ const (
 )
 
 func init() {
-	backend.Register(backend.Descriptor{Store: "rediscluster", Server: redis.Server, Shapes: []backend.Shape{{
+	linked.Register(backend.Descriptor{Store: "rediscluster", Server: redis.Server, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 45,
 		Capabilities: []backend.Capability{backend.Replication},
 		Defaults:     defaults,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/version"
 )
 
@@ -27,7 +28,7 @@ const MaxSessionTimeout = time.Minute
 
 func init() {
 	server := backend.Requirement{Name: "ZooKeeper (Java and zookeeper.jar)", Install: "apt-get install zookeeper", Find: findServer, Version: serverVersion}
-	backend.Register(backend.Descriptor{Store: "zookeeper", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
+	linked.Register(backend.Descriptor{Store: "zookeeper", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 70,
 		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
 		Defaults:     backend.OneMember,

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/capacity"
 )
 
@@ -13,7 +14,7 @@ var p99 = capacity.Budget{Metric: "acquire", Percentile: "p99", Limit: 5 * time.
 
 // Strategies share conditions: two strategies at two client counts are two searches each.
 func TestCheckSearchesEachConditionOnce(t *testing.T) {
-	cfg := capacity.DefaultConfig()
+	cfg := capacity.DefaultConfig(linked.Catalog())
 	cfg.Strategies, cfg.Clients = []string{"single", "redlock"}, []int{8, 16}
 	p, err := Check(cfg, p99)
 	if err != nil {
@@ -35,7 +36,7 @@ func TestCheckNamesTheFirstWrongField(t *testing.T) {
 		{func(c *capacity.Config) { c.Start = 0 }, "start rate"},
 		{func(c *capacity.Config) { c.Precision = "100%" }, "precision"},
 	} {
-		cfg := capacity.DefaultConfig()
+		cfg := capacity.DefaultConfig(linked.Catalog())
 		c.change(&cfg)
 		if _, err := Check(cfg, p99); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want an error naming %q", cfg, err, c.want)
@@ -46,7 +47,7 @@ func TestCheckNamesTheFirstWrongField(t *testing.T) {
 // The default campaign searches the cluster's strategies beside the others, and they
 // pass the checks a campaign makes of every strategy.
 func TestTheDefaultCampaignSearchesTheCluster(t *testing.T) {
-	cfg := capacity.DefaultConfig()
+	cfg := capacity.DefaultConfig(linked.Catalog())
 	p, err := Check(cfg, p99)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
@@ -151,12 +152,12 @@ func TestPreloadIsBuiltOnceAndCached(t *testing.T) {
 }
 
 func TestUnknownSkewedNodeIsRefused(t *testing.T) {
-	spec := topologies.Spec{Kind: topologies.Redlock, Clocks: map[string]clocks.Model{"master-" + strconv.Itoa(5): {Rate: 2}}}.WithDefaults()
-	if err := spec.Validate(); err == nil {
+	spec := topologies.Spec{Kind: topologies.Redlock, Clocks: map[string]clocks.Model{"master-" + strconv.Itoa(5): {Rate: 2}}}.WithDefaults(linked.Catalog())
+	if err := spec.Validate(linked.Catalog()); err == nil {
 		t.Fatal("a clock for master-5 of a five-node redlock was accepted")
 	}
 	spec.Clocks = map[string]clocks.Model{"master-4": {Rate: -1}}
-	if err := spec.Validate(); err == nil {
+	if err := spec.Validate(linked.Catalog()); err == nil {
 		t.Fatal("a negative rate was accepted")
 	}
 }

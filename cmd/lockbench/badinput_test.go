@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/golden"
 	"github.com/lockbench/lockbench/report/synth"
 )
@@ -243,7 +244,7 @@ func TestEveryBadInputExitsTwoNamingItAndTouchesNothing(t *testing.T) {
 	// One synthetic folder for every compare case: writing it took 4.5 s a case under
 	// -race, and each case still checks that it left the folder as it found it.
 	compareGood := t.TempDir()
-	if _, err := synth.Write(compareGood, synth.Options{Seed: 1, Small: true, Stationary: true}); err != nil {
+	if _, err := synth.Write(compareGood, synth.Options{Stores: linked.Catalog(), Seed: 1, Small: true, Stationary: true}); err != nil {
 		t.Fatal(err)
 	}
 	for command, cases := range badInputs {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/capacity/campaign"
 	"github.com/lockbench/lockbench/internal/flagrecord"
@@ -60,7 +61,7 @@ func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return interrupt.Of(ctx)
 	}
 	if !*noReport {
-		if _, err := outputs.WriteResult(dir, report.Options{SLO: &slo}); err != nil {
+		if _, err := outputs.WriteResult(dir, report.Options{Stores: linked.Catalog(), SLO: &slo}); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 	}
@@ -70,10 +71,10 @@ func runCapacity(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 // resolveCapacity lays the flags over the config file over the defaults and checks
 // every field, naming the first that is wrong, before anything is created.
 func resolveCapacity(fs *flag.FlagSet, configFile string) (campaign.Plan, report.SLO, error) {
-	cfg := capacity.DefaultConfig()
+	cfg := capacity.DefaultConfig(linked.Catalog())
 	var err error
 	if configFile != "" {
-		if cfg, err = capacity.LoadConfig(configFile); err != nil {
+		if cfg, err = capacity.LoadConfig(linked.Catalog(), configFile); err != nil {
 			return campaign.Plan{}, report.SLO{}, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/capacity"
 )
 
@@ -23,7 +24,7 @@ func newCapacityCLI(stderr io.Writer) *capacityCLI {
 	c.configFile = fs.String("config", "", "YAML file with the fields below (flags override it)")
 	c.out = fs.String("out", "", "results folder (default results/<timestamp>; must not exist or be empty)")
 	c.noReport = fs.Bool("no-report", false, "do not write report.md and figures at the end")
-	def := capacity.DefaultConfig()
+	def := capacity.DefaultConfig(linked.Catalog())
 	fs.String("strategies", strings.Join(def.Strategies, ","), "comma-separated strategies to search")
 	fs.String("slo", def.SLO, "latency budget: PERCENTILE=DURATION (p50, p90, p99, p99.9), optionally attempt: to budget one attempt")
 	fs.String("precision", def.Precision, "how close the highest kept and lowest broken rate must be: 5% or 0.05")

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/report/compare"
@@ -59,7 +60,8 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res := compare.Compare(old, new, compare.Options{Alpha: *alpha, Threshold: th / 100, Correction: corr, RunAllowance: ra / 100})
+	res := compare.Compare(old, new, compare.Options{Stores: linked.Catalog(), Alpha: *alpha, Threshold: th / 100,
+		Correction: corr, RunAllowance: ra / 100})
 	if res.Cells == 0 {
 		return usagef("%s and %s have no cell in common (%d and %d cells): nothing to compare", sides[0], sides[1], len(res.OnlyOld), len(res.OnlyNew))
 	}

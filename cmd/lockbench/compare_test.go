@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/report/synth"
 	"github.com/lockbench/lockbench/resultsdir"
 )
@@ -28,7 +29,7 @@ func compareCLI(t *testing.T, args ...string) (code int, stdout, stderr string) 
 
 func TestCompareIdenticalFoldersIsUnchanged(t *testing.T) {
 	t.Parallel()
-	dir := synthFolder(t, synth.Options{Seed: 1, NoHistograms: true})
+	dir := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 1, NoHistograms: true})
 	code, stdout, stderr := compareCLI(t, dir, dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -40,8 +41,8 @@ func TestCompareIdenticalFoldersIsUnchanged(t *testing.T) {
 
 func TestCompareOfTheSameSourceTwicePasses(t *testing.T) {
 	t.Parallel()
-	a := synthFolder(t, synth.Options{Seed: 1, NoHistograms: true})
-	b := synthFolder(t, synth.Options{Seed: 2, NoHistograms: true})
+	a := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 1, NoHistograms: true})
+	b := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 2, NoHistograms: true})
 	code, stdout, stderr := compareCLI(t, a, b)
 	if code != 0 {
 		t.Errorf("exit %d for two runs of one source (%s):\n%s", code, stderr, stdout)
@@ -53,8 +54,8 @@ func TestCompareOfTheSameSourceTwicePasses(t *testing.T) {
 
 func TestCompareFailsOnASlowdownBeyondTheThreshold(t *testing.T) {
 	t.Parallel()
-	old := synthFolder(t, synth.Options{Seed: 1, NoHistograms: true})
-	slow := synthFolder(t, synth.Options{Seed: 2, Slowdown: 2, NoHistograms: true})
+	old := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 1, NoHistograms: true})
+	slow := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 2, Slowdown: 2, NoHistograms: true})
 	code, stdout, stderr := compareCLI(t, old, slow)
 	if code != 1 || !strings.Contains(stderr, "significantly worse by 5% or more") {
 		t.Errorf("exit %d, stderr %q; want 1 naming the regression", code, stderr)
@@ -70,8 +71,8 @@ func TestCompareFailsOnASlowdownBeyondTheThreshold(t *testing.T) {
 
 func TestCompareOnOneRunASideSaysWhatItCannotSee(t *testing.T) {
 	t.Parallel()
-	old := synthFolder(t, synth.Options{Seed: 1, NoHistograms: true})
-	slow := synthFolder(t, synth.Options{Seed: 2, Slowdown: 1.2, NoHistograms: true})
+	old := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 1, NoHistograms: true})
+	slow := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 2, Slowdown: 1.2, NoHistograms: true})
 	// 20% slower everywhere: clear in the intervals, but within the 50% allowance for
 	// the run-to-run noise one run a side cannot measure.
 	code, stdout, stderr := compareCLI(t, old, slow)
@@ -91,8 +92,8 @@ func TestCompareTreatsCommaListsAsRepeats(t *testing.T) {
 	t.Parallel()
 	var old, slow []string
 	for seed := uint64(1); seed <= 8; seed++ { // 8+8 repeats reach 0.05 over 90 figures
-		old = append(old, synthFolder(t, synth.Options{Seed: seed, NoHistograms: true}))
-		slow = append(slow, synthFolder(t, synth.Options{Seed: seed + 100, Slowdown: 2, NoHistograms: true}))
+		old = append(old, synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: seed, NoHistograms: true}))
+		slow = append(slow, synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: seed + 100, Slowdown: 2, NoHistograms: true}))
 	}
 	code, stdout, stderr := compareCLI(t, strings.Join(old, ","), strings.Join(slow, ","))
 	if code != 1 {
@@ -120,8 +121,8 @@ func TestCompareTreatsCommaListsAsRepeats(t *testing.T) {
 
 func TestCompareRegroupsIntervals(t *testing.T) {
 	t.Parallel()
-	a := synthFolder(t, synth.Options{Seed: 1, Samples: 500})
-	b := synthFolder(t, synth.Options{Seed: 2, Samples: 500})
+	a := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 1, Samples: 500})
+	b := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 2, Samples: 500})
 	code, stdout, stderr := compareCLI(t, "--intervals", "5", a, b)
 	if code != 0 && code != 1 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -133,10 +134,10 @@ func TestCompareRegroupsIntervals(t *testing.T) {
 
 func TestCompareRefusesBadInputWithExit2(t *testing.T) {
 	t.Parallel()
-	good := synthFolder(t, synth.Options{Seed: 1})
-	oneCell := synthFolder(t, synth.Options{Seed: 1})
-	noIntervals := synthFolder(t, synth.Options{Seed: 1, NoIntervals: true})
-	disjoint := synthFolder(t, synth.Options{Seed: 1, NoHistograms: true})
+	good := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 1})
+	oneCell := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 1})
+	noIntervals := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 1, NoIntervals: true})
+	disjoint := synthFolder(t, synth.Options{Stores: linked.Catalog(), Seed: 1, NoHistograms: true})
 	renameCells(t, disjoint)
 	for want, args := range map[string][]string{
 		"want OLD and NEW":                          {good},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/outputs"
 	"github.com/lockbench/lockbench/report"
 )
@@ -59,7 +60,7 @@ func runReport(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(dirs) != 1 {
 		return usagef("want one results folder, got %d arguments: lockbench report DIR [--slo p99=5ms] [--strategy S]", len(dirs))
 	}
-	opts := report.Options{Strategies: strategies, Safety: safetyDirs}
+	opts := report.Options{Stores: linked.Catalog(), Strategies: strategies, Safety: safetyDirs}
 	if *sloText != "" {
 		slo, err := report.ParseSLO(*sloText)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/interrupt"
 	"github.com/lockbench/lockbench/outputs"
 	"github.com/lockbench/lockbench/redisconn"
@@ -78,7 +79,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !f.noReport {
-		if err := outputs.Write(r.Dir(), report.Options{}); err != nil {
+		if err := outputs.Write(r.Dir(), report.Options{Stores: linked.Catalog()}); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 	}

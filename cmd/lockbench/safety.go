@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/internal/interrupt"
 	"github.com/lockbench/lockbench/plots"
@@ -138,7 +139,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 
 // safetyFigures draws the figures of a safety run with plots/violations.
 var safetyFigures = suite.Drawer{Dir: plots.Dir, Draw: func(dir string, reports []*results.Report) ([]results.FigureRef, error) {
-	figs, err := violations.WriteSafety(dir, reports)
+	figs, err := violations.WriteSafety(dir, linked.Catalog(), reports)
 	var refs []results.FigureRef
 	for _, fig := range figs {
 		refs = append(refs, results.FigureRef{Name: fig.Name, Files: fig.Files, Caption: fig.Caption})

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/plots"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -27,11 +28,11 @@ const CostVsLossName = "data-cost-vs-lost-updates"
 // WriteCostVsLoss draws cost per correct update against lost updates per 1,000
 // faults, one colour per guard, each point labelled with its strategy, into
 // dir/figures. No point measured on both sides draws nothing.
-func WriteCostVsLoss(dir string, points []CostLossPoint) (*plots.Figure, error) {
+func WriteCostVsLoss(dir string, stores *backend.Catalog, points []CostLossPoint) (*plots.Figure, error) {
 	if len(points) == 0 {
 		return nil, nil
 	}
-	d, err := costVsLoss(points)
+	d, err := costVsLoss(stores, points)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +44,7 @@ func WriteCostVsLoss(dir string, points []CostLossPoint) (*plots.Figure, error) 
 }
 
 // costVsLoss builds the figure of WriteCostVsLoss in memory.
-func costVsLoss(points []CostLossPoint) (plots.Drawn, error) {
+func costVsLoss(stores *backend.Catalog, points []CostLossPoint) (plots.Drawn, error) {
 	p := plots.NewPlot("Cost of one correct update vs changes gone wrong when the lock breaks",
 		"p50 of one correct update, ms (8 clients, one hot row; log scale)", "lost + stale + doubled changes per 1,000 faults")
 	// Log10 of the cost with labelled ticks, like every log axis of the suite.
@@ -57,7 +58,7 @@ func costVsLoss(points []CostLossPoint) (plots.Drawn, error) {
 		}
 		bySeries[pt.Series] = append(bySeries[pt.Series], pt)
 	}
-	st := plots.NewStyles(order)
+	st := plots.NewStyles(stores, order)
 	lift := labelLifts(points)
 	for _, name := range order {
 		xys := make(plotter.XYs, 0, len(bySeries[name]))

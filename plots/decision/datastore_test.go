@@ -10,14 +10,14 @@ import (
 
 func TestCostVsLossDrawsBothFormatsAndNothingWithoutPoints(t *testing.T) {
 	dir := t.TempDir()
-	fig, err := WriteCostVsLoss(dir, nil)
+	fig, err := WriteCostVsLoss(dir, fixtureStores, nil)
 	if err != nil || fig != nil {
 		t.Fatalf("no points: figure %v, err %v", fig, err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, plots.Dir)); !os.IsNotExist(err) {
 		t.Error("no points left a figures folder behind")
 	}
-	fig, err = WriteCostVsLoss(dir, []CostLossPoint{
+	fig, err = WriteCostVsLoss(dir, fixtureStores, []CostLossPoint{
 		{Strategy: "single", Series: "fenced", CostMs: 0.5, WrongPer1000: 0},
 		{Strategy: "pg-advisory", Series: "fenced", CostMs: 0.51, WrongPer1000: 0}, // crowded: its label is lifted
 		{Strategy: "single", Series: "read-modify-write", CostMs: 0.5, WrongPer1000: 2000},

@@ -25,7 +25,9 @@ func byCondition(groups []*stats.Group, keep func(stats.Condition) stats.Conditi
 }
 
 // strategiesOf lists the strategies of groups in safety order.
-func strategiesOf(groups []*stats.Group) []string { return stats.Strategies(groups) }
+func (s *source) strategiesOf(groups []*stats.Group) []string {
+	return stats.Strategies(s.stores, groups)
+}
 
 // slug turns condition parts into a file-name-safe suffix.
 func slug(parts ...string) string {

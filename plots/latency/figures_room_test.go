@@ -38,7 +38,7 @@ func TestSpectrumMarksFiftyPercentAndTheDecadesOnly(t *testing.T) {
 // crowdedRun is a synthetic run whose every cell is measured again under each name of
 // crowd, so each report figure has more series than the palette has colours.
 func crowdedRun(t *testing.T, dir string) *resultsdir.Run {
-	run, err := synth.Write(dir, synth.Options{Seed: 1, Samples: 300})
+	run, err := synth.Write(dir, synth.Options{Stores: fixtureStores, Seed: 1, Samples: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func crowdedRun(t *testing.T, dir string) *resultsdir.Run {
 		if c.Strategy != "redlock" {
 			continue
 		}
-		for _, name := range plotstest.Crowd() {
+		for _, name := range plotstest.Crowd(fixtureStores) {
 			cl := c
 			cl.Strategy = name
 			cl.Name = strings.Replace(c.Name, "strategy=redlock/", "strategy="+name+"/", 1)
@@ -60,7 +60,7 @@ func crowdedRun(t *testing.T, dir string) *resultsdir.Run {
 
 func TestEveryReportFigureGivesEachSeriesItsOwnLook(t *testing.T) {
 	dir := t.TempDir()
-	figs, _, err := plotstest.Rendered(build(dir, crowdedRun(t, dir)))
+	figs, _, err := plotstest.Rendered(build(dir, fixtureStores, crowdedRun(t, dir)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func networkFigures(src *source) ([]plots.Drawn, error) {
 		}
 		metric := stats.LatencyMetric(groups)
 		var all []plots.Series
-		for _, strategy := range strategiesOf(groups) {
+		for _, strategy := range src.strategiesOf(groups) {
 			if !measuredWithLatency(groups, strategy) {
 				continue // a lone point at zero tells nothing about latency
 			}

@@ -39,7 +39,7 @@ func openLoopFigures(src *source) ([]plots.Drawn, error) {
 		metric := stats.LatencyMetric(groups)
 		var all []plots.Series
 		var short plotter.XYs
-		for _, strategy := range strategiesOf(groups) {
+		for _, strategy := range src.strategiesOf(groups) {
 			sr := plots.Series{Label: strategy, Strategy: strategy}
 			for _, g := range groups {
 				if g.Strategy == strategy && g.HasLatency(metric) {

@@ -17,11 +17,11 @@ import (
 
 func TestWriteAllDrawsEachKindWithOneSeriesPerStrategy(t *testing.T) {
 	dir := t.TempDir()
-	run, err := synth.Write(dir, synth.Options{Seed: 1, Samples: 500})
+	run, err := synth.Write(dir, synth.Options{Stores: fixtureStores, Seed: 1, Samples: 500})
 	if err != nil {
 		t.Fatal(err)
 	}
-	figs, err := WriteAll(dir, run)
+	figs, err := WriteAll(dir, fixtureStores, run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func ofKnown(series, known []string) []string {
 // smallRun writes the reduced synthetic run of seed into dir, 300 samples a histogram.
 func smallRun(t *testing.T, dir string, seed uint64) *resultsdir.Run {
 	t.Helper()
-	run, err := synth.Write(dir, synth.Options{Seed: seed, Small: true, Samples: 300})
+	run, err := synth.Write(dir, synth.Options{Stores: fixtureStores, Seed: seed, Small: true, Samples: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func smallRun(t *testing.T, dir string, seed uint64) *resultsdir.Run {
 func TestSameInputGivesSameBytes(t *testing.T) {
 	src := t.TempDir()
 	run := smallRun(t, src, 2)
-	plotstest.AssertSameBytes(t, func() ([]plots.Drawn, error) { return build(src, run) })
+	plotstest.AssertSameBytes(t, func() ([]plots.Drawn, error) { return build(src, fixtureStores, run) })
 }
 
 func TestFigureWithoutDataIsSkipped(t *testing.T) {
@@ -123,7 +123,7 @@ func TestFigureWithoutDataIsSkipped(t *testing.T) {
 		}
 	}
 	run.Cells = kept
-	figs, err := WriteAll(dir, run)
+	figs, err := WriteAll(dir, fixtureStores, run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestCorruptHistogramIsNamedAndNothingIsWritten(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, bad), []byte("#[StartTime: 1]\n0.1,1.0,1.0,NOT-BASE64!!\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := WriteAll(dir, run)
+	_, err := WriteAll(dir, fixtureStores, run)
 	if err == nil || !strings.Contains(err.Error(), filepath.Base(bad)) {
 		t.Fatalf("error %v does not name %s", err, bad)
 	}
@@ -169,7 +169,7 @@ func TestStrategyWithoutLatencyIsLeftOutAndNamed(t *testing.T) {
 			delete(c.Histograms, resultsdir.MetricAcquire)
 		}
 	}
-	figs, err := WriteAll(dir, run)
+	figs, err := WriteAll(dir, fixtureStores, run)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/stats"
@@ -28,6 +29,7 @@ var builders = []func(run *source) ([]plots.Drawn, error){
 // source is what a figure builder reads: the run's cell groups, one style per strategy
 // and the histogram logs.
 type source struct {
+	stores *backend.Catalog // the strategies' safety order and looks
 	groups []*stats.Group
 	styles plots.Styles
 	hist   histograms
@@ -37,8 +39,8 @@ type source struct {
 
 // WriteAll draws every figure the run has data for into dir/figures, as PNG and SVG.
 // It renders all of them before it writes any, so bad input leaves nothing behind.
-func WriteAll(dir string, run *resultsdir.Run) ([]plots.Figure, error) {
-	ds, err := build(dir, run)
+func WriteAll(dir string, stores *backend.Catalog, run *resultsdir.Run) ([]plots.Figure, error) {
+	ds, err := build(dir, stores, run)
 	if err != nil {
 		return nil, err
 	}
@@ -46,11 +48,12 @@ func WriteAll(dir string, run *resultsdir.Run) ([]plots.Figure, error) {
 }
 
 // build draws every figure of the run in memory: what WriteAll would write.
-func build(dir string, run *resultsdir.Run) ([]plots.Drawn, error) {
-	groups := stats.Groups(run)
+func build(dir string, stores *backend.Catalog, run *resultsdir.Run) ([]plots.Drawn, error) {
+	groups := stats.Groups(stores, run)
 	src := &source{
+		stores: stores,
 		groups: groups,
-		styles: plots.NewStyles(stats.Strategies(groups)),
+		styles: plots.NewStyles(stores, stats.Strategies(stores, groups)),
 		hist: func(c *resultsdir.Cell, metric string) (*hdrhistogram.Histogram, error) {
 			rel, ok := c.Histograms[metric]
 			if !ok || rel == "" {

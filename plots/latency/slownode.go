@@ -27,7 +27,7 @@ func slowNodeFigures(src *source) ([]plots.Drawn, error) {
 		}
 		metric := stats.LatencyMetric(groups)
 		var all []plots.Series
-		for _, strategy := range strategiesOf(groups) {
+		for _, strategy := range src.strategiesOf(groups) {
 			for _, pc := range []struct {
 				p      stats.Percentile
 				dashed bool

@@ -28,7 +28,7 @@ func throughputFigures(src *source) ([]plots.Drawn, error) {
 			var xs, ys []float64
 			var all []plots.Series
 			var members []*stats.Group
-			for _, strategy := range strategiesOf(sets[cond]) {
+			for _, strategy := range src.strategiesOf(sets[cond]) {
 				sr := plots.Series{Label: strategy, Strategy: strategy}
 				for _, g := range sets[cond] {
 					if g.Strategy == strategy && kind.member(g.Condition) {

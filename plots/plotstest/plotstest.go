@@ -13,11 +13,11 @@ import (
 	"github.com/lockbench/lockbench/plots"
 )
 
-// Crowd is more strategies than the palette has colours: every one a store declared
-// (the test binary imports backends/all) and names no store knows.
-func Crowd() []string {
+// Crowd is more strategies than the palette has colours: every one a store of stores
+// declared and names no store knows.
+func Crowd(stores *backend.Catalog) []string {
 	var names []string
-	for _, st := range backend.Strategies() {
+	for _, st := range stores.Strategies() {
 		names = append(names, st.Name)
 	}
 	for i := 0; i < 12; i++ {

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -33,13 +34,14 @@ type KneeSeries struct {
 // KneeFigure draws the percentile against the offered rate of every probe of one
 // condition's searches, the budget as a horizontal line and each strategy's searched
 // knee (highest kept rate) as a vertical one; broken probes are drawn hollow.
-func KneeFigure(dir, name, condition, percentile string, budget time.Duration, all []KneeSeries) (plots.Figure, error) {
+func KneeFigure(dir string, stores *backend.Catalog, name, condition, percentile string, budget time.Duration,
+	all []KneeSeries) (plots.Figure, error) {
 	var strategies []string
 	for _, s := range all {
 		strategies = append(strategies, s.Strategy)
 	}
-	stats.SortStrategies(strategies)
-	st := plots.NewStyles(strategies)
+	stats.SortStrategies(stores, strategies)
+	st := plots.NewStyles(stores, strategies)
 	p := plots.NewPlot(fmt.Sprintf("Capacity search: %s against offered rate, %s", percentile, condition),
 		"offered rate (requests per second, log scale)", fmt.Sprintf("%s latency (ms, log scale)", percentile))
 	p.X.Tick.Marker, p.Y.Tick.Marker = plots.LogTicks{}, plots.LogTicks{}

@@ -3,6 +3,7 @@ package scaling
 import (
 	"fmt"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/plots"
 )
@@ -10,7 +11,7 @@ import (
 // KneeFigures draws one knee figure per searched condition of a `lockbench capacity`
 // folder's record, named capacity-knee (or capacity-knee-N_clients=C_keys=K when the
 // record searched several conditions).
-func KneeFigures(dir string, rec capacity.Record) ([]plots.Figure, error) {
+func KneeFigures(dir string, stores *backend.Catalog, rec capacity.Record) ([]plots.Figure, error) {
 	type cond struct {
 		clients, keys int
 		hold          string
@@ -39,7 +40,7 @@ func KneeFigures(dir string, rec capacity.Record) ([]plots.Figure, error) {
 			name = fmt.Sprintf("capacity-knee-%d_clients=%d_keys=%d", i+1, c.clients, c.keys)
 		}
 		words := fmt.Sprintf("%s on %s, hold %s, %s arrivals", plots.Plural(c.clients, "client"), plots.Plural(c.keys, "key"), c.hold, c.arrival)
-		f, err := KneeFigure(dir, name, words, rec.Percentile+" "+rec.Metric, rec.Budget.D(), sets[c])
+		f, err := KneeFigure(dir, stores, name, words, rec.Percentile+" "+rec.Metric, rec.Budget.D(), sets[c])
 		if err != nil {
 			return nil, err
 		}

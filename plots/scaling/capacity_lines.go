@@ -21,7 +21,7 @@ func ScalingFigure(dir, name, title, xLabel, caption string, all []LineSeries) (
 	for _, s := range all {
 		styleNames = append(styleNames, s.Style)
 	}
-	st := plots.NewStyles(styleNames)
+	st := plots.NewStyles(nil, styleNames) // series labels, not strategies: slots in order
 	p := plots.NewPlot(title, xLabel, "")
 	var sr []plots.Series
 	var ys []float64

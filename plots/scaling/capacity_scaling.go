@@ -21,14 +21,14 @@ type ScalingAxis struct {
 	Series              func(string) string // the line a strategy's points join
 }
 
-// ScalingAxes are the registered stores' axes of deployment size (Redis's: Redlock
+// ScalingAxes are the axes of deployment size the stores declare (Redis's: Redlock
 // nodes 3, 5, 7; WAIT replicas 1, 2, 4, acknowledged by one replica or all), with the
 // size and line each store gives its strategies on them.
-func ScalingAxes() []ScalingAxis {
+func ScalingAxes(stores *backend.Catalog) []ScalingAxis {
 	var out []ScalingAxis
-	for _, ax := range backend.ScalingAxes() {
+	for _, ax := range stores.ScalingAxes() {
 		at, series := map[string]float64{}, map[string]string{}
-		for _, st := range backend.OnAxis(ax.Preset) {
+		for _, st := range stores.OnAxis(ax.Preset) {
 			at[st.Name], series[st.Name] = st.Scaling.At, st.Scaling.Series
 		}
 		out = append(out, ScalingAxis{ax.Preset, ax.Title, ax.XLabel, at, func(s string) string { return series[s] }})

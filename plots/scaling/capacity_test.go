@@ -26,9 +26,9 @@ func TestCapacityFiguresAreWrittenTheSameForTheSameInput(t *testing.T) {
 		dir := t.TempDir()
 		figs := []func() (plots.Figure, error){
 			func() (plots.Figure, error) {
-				return KneeFigure(dir, "knee", "64 clients", "p99 acquire", 5*time.Millisecond, knees)
+				return KneeFigure(dir, fixtureStores, "knee", "64 clients", "p99 acquire", 5*time.Millisecond, knees)
 			},
-			func() (plots.Figure, error) { return USLFigure(dir, "usl", "a key per client", usl) },
+			func() (plots.Figure, error) { return USLFigure(dir, fixtureStores, "usl", "a key per client", usl) },
 			func() (plots.Figure, error) {
 				return ScalingFigure(dir, "nodes", "p99 against nodes", "nodes", "caption", lines)
 			},
@@ -74,7 +74,7 @@ func TestKneeFiguresDrawOneFigurePerSearchedCondition(t *testing.T) {
 			{Strategy: "single", Clients: 64, Keys: 64, Arrival: "poisson", Kept: 3000, Broke: 3100, GeneratorBound: true, Probes: probes(3000, 3100)},
 			{Strategy: "redlock", Clients: 64, Keys: 64, Arrival: "poisson", Kept: 1900, Broke: 1990, Probes: probes(1900, 1990)},
 		}}
-	figs, err := KneeFigures(dir, rec)
+	figs, err := KneeFigures(dir, fixtureStores, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestKneeFiguresDrawOneFigurePerSearchedCondition(t *testing.T) {
 		}
 	}
 	rec.Searches[1].Clients = 8
-	if figs, err = KneeFigures(t.TempDir(), rec); err != nil || len(figs) != 2 || figs[1].Name != "capacity-knee-2_clients=8_keys=64" {
+	if figs, err = KneeFigures(t.TempDir(), fixtureStores, rec); err != nil || len(figs) != 2 || figs[1].Name != "capacity-knee-2_clients=8_keys=64" {
 		t.Errorf("two conditions: %+v, %v; want two figures numbered by condition", figs, err)
 	}
 }
@@ -97,7 +97,7 @@ func TestEveryCapacityFigureGivesEachSeriesItsOwnLook(t *testing.T) {
 	var knees []KneeSeries
 	var usl []USLSeries
 	var lines []LineSeries
-	for i, name := range plotstest.Crowd() {
+	for i, name := range plotstest.Crowd(fixtureStores) {
 		y := float64(i + 1)
 		knees = append(knees, KneeSeries{Strategy: name, Kept: 1000 * y, Points: []KneePoint{{1000 * y, time.Millisecond, true}, {2000 * y, 9 * time.Millisecond, false}}})
 		usl = append(usl, USLSeries{Strategy: name, Label: name, Points: plotter.XYs{{X: 1, Y: y}, {X: 8, Y: 4 * y}},
@@ -106,9 +106,9 @@ func TestEveryCapacityFigureGivesEachSeriesItsOwnLook(t *testing.T) {
 	}
 	for _, draw := range []func() (plots.Figure, error){
 		func() (plots.Figure, error) {
-			return KneeFigure(dir, "knee", "64 clients", "p99", 5*time.Millisecond, knees)
+			return KneeFigure(dir, fixtureStores, "knee", "64 clients", "p99", 5*time.Millisecond, knees)
 		},
-		func() (plots.Figure, error) { return USLFigure(dir, "usl", "a key per client", usl) },
+		func() (plots.Figure, error) { return USLFigure(dir, fixtureStores, "usl", "a key per client", usl) },
 		func() (plots.Figure, error) {
 			return ScalingFigure(dir, "nodes", "p99 against nodes", "nodes", "caption", lines)
 		},

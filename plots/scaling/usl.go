@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -21,7 +22,7 @@ type USLSeries struct {
 
 // USLFigure draws measured throughput against clients (glyphs) with each strategy's
 // Universal Scalability Law fit (dashed), clients on a log axis.
-func USLFigure(dir, name, condition string, all []USLSeries) (plots.Figure, error) {
+func USLFigure(dir string, stores *backend.Catalog, name, condition string, all []USLSeries) (plots.Figure, error) {
 	var strategies []string
 	var xs []float64
 	for _, s := range all {
@@ -30,8 +31,8 @@ func USLFigure(dir, name, condition string, all []USLSeries) (plots.Figure, erro
 			xs = append(xs, pt.X)
 		}
 	}
-	stats.SortStrategies(strategies)
-	st := plots.NewStyles(strategies)
+	stats.SortStrategies(stores, strategies)
+	st := plots.NewStyles(stores, strategies)
 	p := plots.NewPlot("Throughput against clients with the Universal Scalability Law fit, "+condition,
 		"clients (log scale)", "completed cycles per second")
 	p.X.Tick.Marker = plots.ClientTicks(xs)

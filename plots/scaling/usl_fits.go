@@ -7,13 +7,14 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/plots"
 )
 
 // USLFigures draws one figure per hold and TTL with every strategy that has a fit,
 // named throughput-usl (or throughput-usl-N_hold=H when the fits span several holds).
-func USLFigures(dir string, fits []capacity.StrategyFit) ([]plots.Figure, error) {
+func USLFigures(dir string, stores *backend.Catalog, fits []capacity.StrategyFit) ([]plots.Figure, error) {
 	type cond struct{ hold, ttl time.Duration }
 	var order []cond
 	sets := map[cond][]USLSeries{}
@@ -44,7 +45,7 @@ func USLFigures(dir string, fits []capacity.StrategyFit) ([]plots.Figure, error)
 		if len(order) > 1 {
 			name = fmt.Sprintf("throughput-usl-%d_hold=%s", i+1, strings.ReplaceAll(c.hold.String(), "µ", "u"))
 		}
-		f, err := USLFigure(dir, name, fmt.Sprintf("a key per client, hold %s, TTL %s", c.hold, c.ttl), sets[c])
+		f, err := USLFigure(dir, stores, name, fmt.Sprintf("a key per client, hold %s, TTL %s", c.hold, c.ttl), sets[c])
 		if err != nil {
 			return nil, err
 		}

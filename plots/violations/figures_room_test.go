@@ -21,7 +21,7 @@ func TestClockSweepOverDecadesIsDrawnOnLogXWithTheModelAsALine(t *testing.T) {
 		{Name: "k=3 measured", X: "jump J (ms)", Y: "share", Points: []results.Point{pt(2, 0, true), pt(30, 1, true), pt(300, 1, true)}},
 		{Name: "k=3 model", X: "jump J (ms)", Y: "share", Points: []results.Point{pt(2, 0, false), pt(30, 1, false), pt(300, 1, false)}},
 	}}
-	ds, err := safetySeriesFigures(rep)
+	ds, err := safetySeriesFigures(fixtureStores, rep)
 	if err != nil || len(ds) != 1 {
 		t.Fatalf("figures %v, err %v", ds, err)
 	}
@@ -61,10 +61,10 @@ func TestManyOverlapRowsDropTheirCommonPrefix(t *testing.T) {
 
 func TestEverySafetySeriesFigureGivesEachSeriesItsOwnLook(t *testing.T) {
 	var safety []results.Series
-	for _, name := range plotstest.Crowd() {
+	for _, name := range plotstest.Crowd(fixtureStores) {
 		safety = append(safety, results.Series{Name: name, X: "delay (ms)", Y: "loss probability", Points: []results.Point{{X: 1, Y: 0.1, Lo: 0, Hi: 0.3, N: 10}}})
 	}
-	ds, err := safetySeriesFigures(&results.Report{Scenario: "crowd", Series: safety})
+	ds, err := safetySeriesFigures(fixtureStores, &results.Report{Scenario: "crowd", Series: safety})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,22 +6,25 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
 // safetyBuilders are the kinds of safety figure, in the order results.md shows them.
-var safetyBuilders = []func(rep *results.Report) ([]plots.Drawn, error){
+var safetyBuilders = []func(stores *backend.Catalog, rep *results.Report) ([]plots.Drawn, error){
 	safetySeriesFigures,
-	overlapFigure,
+	// Its rows are variants, not strategies: it needs no looks.
+	func(_ *backend.Catalog, rep *results.Report) ([]plots.Drawn, error) { return overlapFigure(rep) },
 }
 
 // WriteSafety draws every figure the safety reports have data for into dir/figures,
 // as PNG and SVG, and returns them in order. A report without series or overlaps
 // draws nothing; nothing at all leaves no figures folder behind. It reads the lab's
-// results schema directly: safety/results imports no servers or lock clients.
-func WriteSafety(dir string, reports []*results.Report) ([]plots.Figure, error) {
-	ds, err := buildSafety(reports)
+// results schema directly: safety/results imports no servers or lock clients. stores
+// give the strategies their looks.
+func WriteSafety(dir string, stores *backend.Catalog, reports []*results.Report) ([]plots.Figure, error) {
+	ds, err := buildSafety(stores, reports)
 	if err != nil {
 		return nil, err
 	}
@@ -29,14 +32,14 @@ func WriteSafety(dir string, reports []*results.Report) ([]plots.Figure, error) 
 }
 
 // buildSafety draws every safety figure in memory, all before any is written.
-func buildSafety(reports []*results.Report) ([]plots.Drawn, error) {
+func buildSafety(stores *backend.Catalog, reports []*results.Report) ([]plots.Drawn, error) {
 	var all []plots.Drawn
 	for _, rep := range reports {
 		if rep == nil {
 			continue
 		}
 		for _, build := range safetyBuilders {
-			ds, err := build(rep)
+			ds, err := build(stores, rep)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", rep.Scenario, err)
 			}

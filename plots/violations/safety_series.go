@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/safety/results"
 )
@@ -18,7 +19,7 @@ import (
 // safetySeriesFigures draws a report's series, one figure per x axis: failover-loss
 // gives loss probability against delay-to-kill (one line per mode) and against the
 // promoted replica's lag margin; the clock scenarios give measured beside model.
-func safetySeriesFigures(rep *results.Report) ([]plots.Drawn, error) {
+func safetySeriesFigures(stores *backend.Catalog, rep *results.Report) ([]plots.Drawn, error) {
 	var axes []string
 	byAxis := map[string][]results.Series{}
 	for _, s := range rep.Series {
@@ -30,7 +31,7 @@ func safetySeriesFigures(rep *results.Report) ([]plots.Drawn, error) {
 		}
 		byAxis[s.X] = append(byAxis[s.X], s)
 	}
-	st := plots.NewStyles(seriesStyleKeys(rep.Series))
+	st := plots.NewStyles(stores, seriesStyleKeys(rep.Series))
 	var out []plots.Drawn
 	for _, x := range axes {
 		d, err := seriesFigure(rep, x, byAxis[x], st)

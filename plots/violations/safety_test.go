@@ -95,7 +95,7 @@ func unsafeReleaseReport() *results.Report {
 
 func TestSafetyFiguresDrawEachSeriesAndEveryOverlapVariant(t *testing.T) {
 	dir := t.TempDir()
-	figs, err := WriteSafety(dir, []*results.Report{failoverReport(), pausePastTTLReport(), unsafeReleaseReport(), clockReport()})
+	figs, err := WriteSafety(dir, fixtureStores, []*results.Report{failoverReport(), pausePastTTLReport(), unsafeReleaseReport(), clockReport()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestSafetyFiguresDrawEachSeriesAndEveryOverlapVariant(t *testing.T) {
 
 func TestSafetySeriesShowTrialsPerPoint(t *testing.T) {
 	dir := t.TempDir()
-	figs, err := WriteSafety(dir, []*results.Report{failoverReport()})
+	figs, err := WriteSafety(dir, fixtureStores, []*results.Report{failoverReport()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestSafetySeriesShowTrialsPerPoint(t *testing.T) {
 	// One count for every point: it is said once, in the title, and nothing says "unless".
 	rep := failoverReport()
 	rep.Series = rep.Series[:1]
-	figs, err = WriteSafety(dir, []*results.Report{rep})
+	figs, err = WriteSafety(dir, fixtureStores, []*results.Report{rep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestSafetySeriesShowTrialsPerPoint(t *testing.T) {
 
 func TestSafetyFiguresAreTheSameBytesOnRerender(t *testing.T) {
 	reports := []*results.Report{failoverReport(), pausePastTTLReport(), clockReport()}
-	plotstest.AssertSameBytes(t, func() ([]plots.Drawn, error) { return buildSafety(reports) })
+	plotstest.AssertSameBytes(t, func() ([]plots.Drawn, error) { return buildSafety(fixtureStores, reports) })
 }
 
 func TestSafetyFiguresAreSkippedWithoutData(t *testing.T) {
@@ -183,7 +183,7 @@ func TestSafetyFiguresAreSkippedWithoutData(t *testing.T) {
 		{Scenario: "failover-loss", Series: []results.Series{{Name: "mode=wait2", X: delayAxis, Y: lossAxis}}},
 		nil,
 	}
-	figs, err := WriteSafety(dir, noData)
+	figs, err := WriteSafety(dir, fixtureStores, noData)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func containsText(texts []string, sub string) bool {
 
 func TestSafetySeriesDrawIntervalBarsOnMeasuredPointsOnly(t *testing.T) {
 	rep := clockReport()
-	bars, err := intervalBars(rep.Series, plots.NewStyles(seriesStyleKeys(rep.Series)))
+	bars, err := intervalBars(rep.Series, plots.NewStyles(fixtureStores, seriesStyleKeys(rep.Series)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestSafetySeriesDrawIntervalBarsOnMeasuredPointsOnly(t *testing.T) {
 	}
 	// Two series at the same x: their bars stand apart, around the true x.
 	fail := failoverReport()
-	bars, err = intervalBars(fail.Series[:2], plots.NewStyles(seriesStyleKeys(fail.Series)))
+	bars, err = intervalBars(fail.Series[:2], plots.NewStyles(fixtureStores, seriesStyleKeys(fail.Series)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestSafetySeriesDrawIntervalBarsOnMeasuredPointsOnly(t *testing.T) {
 	}
 	// The figure says what the bars are.
 	dir := t.TempDir()
-	figs, err := WriteSafety(dir, []*results.Report{rep})
+	figs, err := WriteSafety(dir, fixtureStores, []*results.Report{rep})
 	if err != nil {
 		t.Fatal(err)
 	}

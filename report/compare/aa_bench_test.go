@@ -58,10 +58,10 @@ func BenchmarkAASynthetic(b *testing.B) {
 		b.Run(fmt.Sprintf("slowdown=%.0f%%", 100*s), func(b *testing.B) {
 			t := newTally()
 			for i := 0; i < b.N; i++ {
-				o := synth.Options{Small: true, Stationary: true, Seed: uint64(2*i + 2)}
+				o := synth.Options{Stores: fixtureStores, Small: true, Stationary: true, Seed: uint64(2*i + 2)}
 				slow := o
 				slow.Seed, slow.Slowdown = uint64(2*i+3), 1+s
-				t.add(Compare([]*resultsdir.Run{synth.Generate(o)}, []*resultsdir.Run{synth.Generate(slow)}, Options{}))
+				t.add(Compare([]*resultsdir.Run{synth.Generate(o)}, []*resultsdir.Run{synth.Generate(slow)}, Options{Stores: fixtureStores}))
 			}
 			t.report(b, s)
 		})
@@ -87,7 +87,7 @@ func BenchmarkAAMeasuredNoise(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, uint64(1000*s)))
 			t := newTally()
 			for i := 0; i < b.N; i++ {
-				t.add(Compare([]*resultsdir.Run{resample(run, 1, rng)}, []*resultsdir.Run{resample(run, 1+s, rng)}, Options{}))
+				t.add(Compare([]*resultsdir.Run{resample(run, 1, rng)}, []*resultsdir.Run{resample(run, 1+s, rng)}, Options{Stores: fixtureStores}))
 			}
 			t.report(b, s)
 		})

@@ -10,12 +10,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/stats"
 )
 
 // Options tune the verdicts.
 type Options struct {
+	// Stores declare the strategies' safety order, in which groups are listed.
+	Stores *backend.Catalog
 	// Alpha is the p-value under which a change counts as real (default 0.05).
 	Alpha float64
 	// Threshold is the relative change a significant worsening must reach to fail the
@@ -105,7 +108,7 @@ func Compare(old, new []*resultsdir.Run, opts Options) Result {
 		opts.Correction = Holm
 	}
 	res := Result{Options: opts}
-	oldGroups, newGroups := stats.Groups(old...), stats.Groups(new...)
+	oldGroups, newGroups := stats.Groups(opts.Stores, old...), stats.Groups(opts.Stores, new...)
 	newByName := map[string]*stats.Group{}
 	for _, g := range newGroups {
 		newByName[g.Name] = g

@@ -123,7 +123,7 @@ func verdictShares(trials int, slowdown float64, o synth.Options) map[string]map
 			defer func() { <-sem; wg.Done() }()
 			a, b := o, o
 			a.Seed, b.Seed, b.Slowdown = uint64(2*i+2), uint64(2*i+3), slowdown
-			results[i] = Compare([]*resultsdir.Run{generated(a)}, []*resultsdir.Run{generated(b)}, Options{})
+			results[i] = Compare([]*resultsdir.Run{generated(a)}, []*resultsdir.Run{generated(b)}, Options{Stores: fixtureStores})
 		}(i)
 	}
 	wg.Wait()
@@ -165,7 +165,7 @@ func metricKind(metric string) string {
 // 5% only by its sampling error (2.5 standard errors), while the share over all
 // figures must be at least 95%.
 func TestAATheSameSourceTwiceIsNoise(t *testing.T) {
-	shares := verdictShares(tableSize(200, 20), 1, synth.Options{Small: true, Stationary: true})
+	shares := verdictShares(tableSize(200, 20), 1, synth.Options{Stores: fixtureStores, Small: true, Stationary: true})
 	for _, m := range []string{"p50", "p99", "rate", "all"} {
 		s := shares[m]
 		flagged := s[Worse] + s[Better]
@@ -182,7 +182,7 @@ func TestAATheSameSourceTwiceIsNoise(t *testing.T) {
 // TestTenPercentSlowdownIsFoundWorse is the other half: the same source slowed by 10%
 // must be found worse in at least 95% of trials at the default 10 intervals.
 func TestTenPercentSlowdownIsFoundWorse(t *testing.T) {
-	shares := verdictShares(tableSize(30, 10), 1.1, synth.Options{Small: true, Stationary: true})
+	shares := verdictShares(tableSize(30, 10), 1.1, synth.Options{Stores: fixtureStores, Small: true, Stationary: true})
 	for m, s := range shares {
 		t.Logf("%s: %.1f%% worse, %.1f%% ~", m, 100*s[Worse], 100*s[Noise])
 	}
@@ -215,9 +215,9 @@ func verdicts(res Result, metric string) map[string]int {
 
 func TestRepeatsAreTheSamplesWhenTheyCanReachAlpha(t *testing.T) {
 	// Eight repeats a side reach 0.05 over 90 figures (smallest p 1.6e-4 < 0.05/90).
-	old := synthRun(t, synth.Options{Seed: 1, Repeats: 8})
-	slow := synthRun(t, synth.Options{Seed: 2, Repeats: 8, Slowdown: 2})
-	res := Compare([]*resultsdir.Run{old}, []*resultsdir.Run{slow}, Options{})
+	old := synthRun(t, synth.Options{Stores: fixtureStores, Seed: 1, Repeats: 8})
+	slow := synthRun(t, synth.Options{Stores: fixtureStores, Seed: 2, Repeats: 8, Slowdown: 2})
+	res := Compare([]*resultsdir.Run{old}, []*resultsdir.Run{slow}, Options{Stores: fixtureStores})
 	cells := len(res.Rows) / 3
 	if cells == 0 || res.Cells != cells || len(res.OnlyOld)+len(res.OnlyNew) != 0 {
 		t.Fatalf("%d rows over %d cells, only old %v, only new %v", len(res.Rows), res.Cells, res.OnlyOld, res.OnlyNew)
@@ -237,7 +237,7 @@ func TestRepeatsAreTheSamplesWhenTheyCanReachAlpha(t *testing.T) {
 	}
 	// Five repeats a side reach 0.05 alone (smallest p 0.008) but not over 90 figures:
 	// the intervals are the samples, and the repeats measure the run-to-run noise.
-	five := Compare([]*resultsdir.Run{synthRun(t, synth.Options{Seed: 1, Repeats: 5})}, []*resultsdir.Run{synthRun(t, synth.Options{Seed: 2, Repeats: 5})}, Options{})
+	five := Compare([]*resultsdir.Run{synthRun(t, synth.Options{Stores: fixtureStores, Seed: 1, Repeats: 5})}, []*resultsdir.Run{synthRun(t, synth.Options{Stores: fixtureStores, Seed: 2, Repeats: 5})}, Options{Stores: fixtureStores})
 	if r := five.Rows[0]; r.Samples != ByInterval || len(r.Old) != 50 || r.RunNoise != NoiseMeasured || !(r.Allowance > 0) {
 		t.Errorf("five repeats a side: samples %s n=%d run noise %q allowance %g, want the 5x10 intervals and a measured allowance", r.Samples, len(r.Old), r.RunNoise, r.Allowance)
 	}
@@ -249,9 +249,9 @@ func TestRepeatsAbsorbDriftThatIntervalsCannotSee(t *testing.T) {
 	// repeats a side the drift is part of the samples and stays within alpha.
 	flagged, rows := 0, 0
 	for seed := uint64(1); seed <= uint64(tableSize(30, 6)); seed++ {
-		a := synth.Generate(synth.Options{Small: true, Seed: 2 * seed, Repeats: 5, Samples: 300})
-		b := synth.Generate(synth.Options{Small: true, Seed: 2*seed + 1, Repeats: 5, Samples: 300})
-		for _, r := range Compare([]*resultsdir.Run{a}, []*resultsdir.Run{b}, Options{}).Rows {
+		a := synth.Generate(synth.Options{Stores: fixtureStores, Small: true, Seed: 2 * seed, Repeats: 5, Samples: 300})
+		b := synth.Generate(synth.Options{Stores: fixtureStores, Small: true, Seed: 2*seed + 1, Repeats: 5, Samples: 300})
+		for _, r := range Compare([]*resultsdir.Run{a}, []*resultsdir.Run{b}, Options{Stores: fixtureStores}).Rows {
 			if r.Metric != "cycles/s" {
 				continue
 			}
@@ -268,9 +268,9 @@ func TestRepeatsAbsorbDriftThatIntervalsCannotSee(t *testing.T) {
 
 func TestTooFewSamplesAreNeverCalledAChange(t *testing.T) {
 	// Runs from before intervals, one a side: even a 2x slowdown cannot be tested.
-	old := synthRun(t, synth.Options{Seed: 1, NoIntervals: true})
-	slow := synthRun(t, synth.Options{Seed: 1, NoIntervals: true, Slowdown: 2})
-	res := Compare([]*resultsdir.Run{old}, []*resultsdir.Run{slow}, Options{})
+	old := synthRun(t, synth.Options{Stores: fixtureStores, Seed: 1, NoIntervals: true})
+	slow := synthRun(t, synth.Options{Stores: fixtureStores, Seed: 1, NoIntervals: true, Slowdown: 2})
+	res := Compare([]*resultsdir.Run{old}, []*resultsdir.Run{slow}, Options{Stores: fixtureStores})
 	for _, r := range res.Rows {
 		if r.Verdict != Noise || !r.TooFew || r.Samples != ByRun || r.Regression {
 			t.Errorf("%s %s: %s too few %v samples %s; want ~ for want of samples", r.Cell, r.Metric, r.Verdict, r.TooFew, r.Samples)
@@ -288,13 +288,13 @@ func TestTooFewSamplesAreNeverCalledAChange(t *testing.T) {
 }
 
 func TestThresholdSeparatesSignificantFromFailing(t *testing.T) {
-	old := synth.Generate(synth.Options{Small: true, Stationary: true, Seed: 1})
-	slow := synth.Generate(synth.Options{Small: true, Stationary: true, Seed: 2, Slowdown: 1.1})
+	old := synth.Generate(synth.Options{Stores: fixtureStores, Small: true, Stationary: true, Seed: 1})
+	slow := synth.Generate(synth.Options{Stores: fixtureStores, Small: true, Stationary: true, Seed: 2, Slowdown: 1.1})
 	for _, tc := range []struct {
 		threshold float64
 		failing   bool
 	}{{0.05, true}, {0.5, false}} {
-		res := Compare([]*resultsdir.Run{old}, []*resultsdir.Run{slow}, Options{Threshold: tc.threshold})
+		res := Compare([]*resultsdir.Run{old}, []*resultsdir.Run{slow}, Options{Stores: fixtureStores, Threshold: tc.threshold})
 		worse := verdicts(res, "p50")[Worse]
 		if worse == 0 {
 			t.Fatalf("threshold %g: a 10%% slowdown not found at all", tc.threshold)
@@ -306,9 +306,9 @@ func TestThresholdSeparatesSignificantFromFailing(t *testing.T) {
 }
 
 func TestGeomeanSummarizesEachMetric(t *testing.T) {
-	old := synth.Generate(synth.Options{Small: true, Stationary: true, Seed: 1})
-	slow := synth.Generate(synth.Options{Small: true, Stationary: true, Seed: 2, Slowdown: 2})
-	res := Compare([]*resultsdir.Run{old}, []*resultsdir.Run{slow}, Options{})
+	old := synth.Generate(synth.Options{Stores: fixtureStores, Small: true, Stationary: true, Seed: 1})
+	slow := synth.Generate(synth.Options{Stores: fixtureStores, Small: true, Stationary: true, Seed: 2, Slowdown: 2})
+	res := Compare([]*resultsdir.Run{old}, []*resultsdir.Run{slow}, Options{Stores: fixtureStores})
 	if len(res.Geomeans) != 3 {
 		t.Fatalf("geomeans %+v, want acquire p50, p99 and cycles/s", res.Geomeans)
 	}
@@ -324,9 +324,9 @@ func TestGeomeanSummarizesEachMetric(t *testing.T) {
 }
 
 func TestOutputReadsLikeBenchstat(t *testing.T) {
-	old := synth.Generate(synth.Options{Small: true, Stationary: true, Seed: 1})
-	slow := synth.Generate(synth.Options{Small: true, Stationary: true, Seed: 2, Slowdown: 1.2})
-	res := Compare([]*resultsdir.Run{old}, []*resultsdir.Run{slow}, Options{})
+	old := synth.Generate(synth.Options{Stores: fixtureStores, Small: true, Stationary: true, Seed: 1})
+	slow := synth.Generate(synth.Options{Stores: fixtureStores, Small: true, Stationary: true, Seed: 2, Slowdown: 1.2})
+	res := Compare([]*resultsdir.Run{old}, []*resultsdir.Run{slow}, Options{Stores: fixtureStores})
 	var out bytes.Buffer
 	if err := res.Write(&out, "old-dir", "new-dir"); err != nil {
 		t.Fatal(err)
@@ -347,8 +347,8 @@ func TestOutputReadsLikeBenchstat(t *testing.T) {
 }
 
 func TestIdenticalRunsAreUnchanged(t *testing.T) {
-	run := synthRun(t, synth.Options{Seed: 3, Repeats: 2})
-	res := Compare([]*resultsdir.Run{run}, []*resultsdir.Run{run}, Options{})
+	run := synthRun(t, synth.Options{Stores: fixtureStores, Seed: 3, Repeats: 2})
+	res := Compare([]*resultsdir.Run{run}, []*resultsdir.Run{run}, Options{Stores: fixtureStores})
 	if !strings.HasPrefix(res.Summary(), "unchanged") {
 		t.Errorf("summary %q, want unchanged", res.Summary())
 	}
@@ -360,11 +360,11 @@ func TestIdenticalRunsAreUnchanged(t *testing.T) {
 }
 
 func TestCellsOnOneSideAndEnvironmentChangesAreListed(t *testing.T) {
-	a := synthRun(t, synth.Options{Seed: 1})
+	a := synthRun(t, synth.Options{Stores: fixtureStores, Seed: 1})
 	b := *a
 	b.Cells = b.Cells[1:]
 	b.Environment.Cores = 4
-	res := Compare([]*resultsdir.Run{a}, []*resultsdir.Run{&b}, Options{})
+	res := Compare([]*resultsdir.Run{a}, []*resultsdir.Run{&b}, Options{Stores: fixtureStores})
 	if len(res.OnlyOld) != 1 || res.OnlyOld[0] != a.Cells[0].Name || len(res.OnlyNew) != 0 {
 		t.Errorf("only old %v, only new %v", res.OnlyOld, res.OnlyNew)
 	}
@@ -378,7 +378,7 @@ func TestCellsOnOneSideAndEnvironmentChangesAreListed(t *testing.T) {
 
 func TestUpdateCellsCompareTheirOwnMetric(t *testing.T) {
 	run := func(seed uint64, slowdown float64) *resultsdir.Run {
-		r := synth.Generate(synth.Options{Small: true, Stationary: true, Seed: seed, Slowdown: slowdown})
+		r := synth.Generate(synth.Options{Stores: fixtureStores, Small: true, Stationary: true, Seed: seed, Slowdown: slowdown})
 		c := r.Cells[0] // an update cell: its latency is one update's, its rate updates/s
 		c.Name += "/workload=update/guard=fenced"
 		c.Workload, c.Latency = resultsdir.WorkloadUpdate, map[string]resultsdir.Summary{resultsdir.MetricUpdate: c.Latency[resultsdir.MetricAttempt]}
@@ -389,7 +389,7 @@ func TestUpdateCellsCompareTheirOwnMetric(t *testing.T) {
 		r.Cells = []resultsdir.Cell{c}
 		return r
 	}
-	res := Compare([]*resultsdir.Run{run(1, 1)}, []*resultsdir.Run{run(2, 1.5)}, Options{})
+	res := Compare([]*resultsdir.Run{run(1, 1)}, []*resultsdir.Run{run(2, 1.5)}, Options{Stores: fixtureStores})
 	var metrics []string
 	for _, r := range res.Rows {
 		metrics = append(metrics, r.Metric)
@@ -404,7 +404,7 @@ func TestUpdateCellsCompareTheirOwnMetric(t *testing.T) {
 
 func TestRegroupMergesIntervalsFromTheLogs(t *testing.T) {
 	dir := t.TempDir()
-	run, err := synth.Write(dir, synth.Options{Seed: 1, Small: true, Samples: 600})
+	run, err := synth.Write(dir, synth.Options{Stores: fixtureStores, Seed: 1, Small: true, Samples: 600})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,7 +434,7 @@ func TestRegroupMergesIntervalsFromTheLogs(t *testing.T) {
 			t.Errorf("regroup into %d: %v, want %q", k, err, want)
 		}
 	}
-	old := synthRun(t, synth.Options{Seed: 1, NoIntervals: true})
+	old := synthRun(t, synth.Options{Stores: fixtureStores, Seed: 1, NoIntervals: true})
 	if err := Regroup(dir, old, 2); err == nil || !strings.Contains(err.Error(), "recorded no intervals") {
 		t.Errorf("regroup a run without intervals: %v", err)
 	}

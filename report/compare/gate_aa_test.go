@@ -83,14 +83,14 @@ func checkFigures(t *testing.T, results []Result, want int) {
 // oneRunASide is a user's default: one run a side cut into 10 intervals, every figure
 // of a run moved together by a run effect of 5% (standard deviation on the log), as
 // one run's machine state moves them.
-var oneRunASide = synth.Options{Small: true, Stationary: true, RunSpread: 0.05, Samples: 1000}
+var oneRunASide = synth.Options{Stores: fixtureStores, Small: true, Stationary: true, RunSpread: 0.05, Samples: 1000}
 
 // tenRepeats is the same source run with --repeat 10: each repeat draws its own run
 // effect (2%), and the figures of whole repeats are the samples.
-var tenRepeats = synth.Options{Small: true, Stationary: true, RunSpread: 0.02, Repeats: 10, Samples: 500, NoIntervals: true}
+var tenRepeats = synth.Options{Stores: fixtureStores, Small: true, Stationary: true, RunSpread: 0.02, Repeats: 10, Samples: 500, NoIntervals: true}
 
 func TestGateOnOneRunASideRarelyFailsAnAAPair(t *testing.T) {
-	opts, pairs := DefaultOptions(), gatePairs()
+	opts, pairs := fixtureOptions(), gatePairs()
 	results := comparePairs(pairs, oneRunASide, oneRunASide, opts)[0]
 	checkFigures(t, results, 90)
 	failed, before := gateFailures(results), uncorrectedFailures(results, opts)
@@ -118,7 +118,7 @@ func TestGateOnOneRunASideRarelyFailsAnAAPair(t *testing.T) {
 
 // bothCorrections are the default options under Holm and under BH.
 func bothCorrections() []Options {
-	holm, bh := DefaultOptions(), DefaultOptions()
+	holm, bh := fixtureOptions(), fixtureOptions()
 	bh.Correction = BH
 	return []Options{holm, bh}
 }
@@ -178,7 +178,7 @@ func TestGateOnOneRunASideFailsBeyondTheAllowanceOnly(t *testing.T) {
 	}{{2, true}, {1.2, false}} {
 		slow := oneRunASide
 		slow.Slowdown, slow.SlowCell = tc.slowdown, slowedCell
-		res := comparePairs(1, synth.Options{Small: true, Stationary: true, Samples: 1000}, slow, DefaultOptions())[0][0]
+		res := comparePairs(1, synth.Options{Stores: fixtureStores, Small: true, Stationary: true, Samples: 1000}, slow, fixtureOptions())[0][0]
 		failed := false
 		for _, r := range res.Regressions() {
 			failed = failed || r.Cell == slowedCell
@@ -205,7 +205,7 @@ func TestGateOnOneRunASideFailsBeyondTheAllowanceOnly(t *testing.T) {
 func TestTailsGateOnlyWithRepeats(t *testing.T) {
 	slowOnce := oneRunASide
 	slowOnce.Slowdown, slowOnce.SlowCell = 4, slowedCell
-	res := comparePairs(1, synth.Options{Small: true, Stationary: true, Samples: 1000}, slowOnce, DefaultOptions())[0][0]
+	res := comparePairs(1, synth.Options{Stores: fixtureStores, Small: true, Stationary: true, Samples: 1000}, slowOnce, fixtureOptions())[0][0]
 	tail := row(t, res, slowedCell, "acquire p99")
 	if tail.Verdict != Worse || tail.Regression || tail.RunNoise != NoiseTailUnmeasured {
 		t.Errorf("one run a side, 4x slower: p99 verdict %q regression %v run noise %q; want worse, not failing, %q", tail.Verdict, tail.Regression, tail.RunNoise, NoiseTailUnmeasured)
@@ -225,7 +225,7 @@ func TestTailsGateOnlyWithRepeats(t *testing.T) {
 
 	slowRepeats := tenRepeats
 	slowRepeats.Slowdown, slowRepeats.SlowCell = 4, slowedCell
-	res = comparePairs(1, tenRepeats, slowRepeats, DefaultOptions())[0][0]
+	res = comparePairs(1, tenRepeats, slowRepeats, fixtureOptions())[0][0]
 	if tail := row(t, res, slowedCell, "acquire p99"); !tail.Regression {
 		t.Errorf("ten repeats a side, 4x slower: p99 does not fail the gate (%q, %q)", tail.Verdict, tail.RunNoise)
 	}

@@ -17,7 +17,9 @@ import (
 
 // Options choose which matrix to write and how to distort it.
 type Options struct {
-	Seed uint64
+	// Stores declare the strategies written and their invented costs (backend.Synthetic).
+	Stores *backend.Catalog
+	Seed   uint64
 	// Repeats writes every cell this many times under the same name (default 1).
 	Repeats int
 	// Slowdown multiplies every latency and divides every throughput (default 1).
@@ -55,11 +57,10 @@ type model struct {
 	backend.Synthetic
 }
 
-// models are the strategies whose stores gave them a synthetic cost, by position: the
-// stores the test or command links (backends/all) write them.
-func models() []model {
+// models are the strategies whose stores gave them a synthetic cost, by position.
+func models(stores *backend.Catalog) []model {
 	var out []model
-	for _, st := range backend.Strategies() {
+	for _, st := range stores.Strategies() {
 		if st.Synthetic != nil {
 			out = append(out, model{st.Name, *st.Synthetic})
 		}
@@ -141,7 +142,7 @@ func generate(o Options) (*resultsdir.Run, []histogramLog) {
 		},
 	}
 	var logs []histogramLog
-	specs := matrix(o.Small)
+	specs := matrix(o.Stores, o.Small)
 	for i, s := range specs {
 		run.Environment.Topologies[s.m.name] = s.m.Topology
 		for r := 0; r < o.Repeats; r++ {
@@ -157,9 +158,9 @@ func generate(o Options) (*resultsdir.Run, []histogramLog) {
 	return run, logs
 }
 
-func matrix(small bool) []cellSpec {
+func matrix(stores *backend.Catalog, small bool) []cellSpec {
 	var ms []model
-	for _, m := range models() {
+	for _, m := range models(stores) {
 		if !small || m.Small {
 			ms = append(ms, m)
 		}

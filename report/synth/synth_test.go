@@ -9,7 +9,7 @@ import (
 )
 
 func TestTheFullMatrixHoldsTheClusterWithoutProxiedCells(t *testing.T) {
-	run := synth.Generate(synth.Options{Seed: 1})
+	run := synth.Generate(synth.Options{Stores: fixtureStores, Seed: 1})
 	cells := map[string]int{}
 	for _, c := range run.Cells {
 		if !strings.HasPrefix(c.Strategy, "cluster") {
@@ -26,7 +26,7 @@ func TestTheFullMatrixHoldsTheClusterWithoutProxiedCells(t *testing.T) {
 	if got := run.Environment.Topologies["cluster-wait"]; !strings.HasPrefix(got, "cluster") {
 		t.Errorf("cluster-wait's topology is %q", got)
 	}
-	md := report.Markdown(run, nil, report.Options{})
+	md := report.Markdown(run, nil, report.Options{Stores: fixtureStores})
 	for _, want := range []string{"`single` → `cluster`", "`cluster` → `cluster-wait`"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report of the full matrix lacks the step %s", want)
@@ -35,7 +35,7 @@ func TestTheFullMatrixHoldsTheClusterWithoutProxiedCells(t *testing.T) {
 }
 
 func TestTheSmallMatrixKeepsItsGoldenStrategies(t *testing.T) {
-	for _, c := range synth.Generate(synth.Options{Seed: 1, Small: true}).Cells {
+	for _, c := range synth.Generate(synth.Options{Stores: fixtureStores, Seed: 1, Small: true}).Cells {
 		if strings.HasPrefix(c.Strategy, "cluster") {
 			t.Fatalf("the small matrix (golden files) holds %s", c.Name)
 		}

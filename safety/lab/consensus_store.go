@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -25,7 +25,7 @@ func (s ConsensusStore) Spec() topologies.Spec { return s.Deployment }
 // GrantedTTL is the lease the store's servers grant when asked for ttl, by the lease
 // rule its descriptor declares (etcd: whole seconds, at least 2 s).
 func (s ConsensusStore) GrantedTTL(ttl time.Duration) time.Duration {
-	return backend.LeaseOf(s.Name).Granted(ttl)
+	return linked.Catalog().LeaseOf(s.Name).Granted(ttl)
 }
 
 // Primary is the leader, once the members agree on one.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/registry"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
@@ -119,7 +120,7 @@ func StoreFor(strategy string) (Store, error) {
 	}
 	// Scenarios pick stores by what their kind declares: an adapter without its
 	// descriptor would silently fit nothing.
-	if _, err := backend.Lookup(spec.Kind); err != nil {
+	if _, err := linked.Catalog().Lookup(spec.Kind); err != nil {
 		return nil, fmt.Errorf("strategy %s: its store's descriptor is not registered (import its backends/<store> package): %w", strategy, err)
 	}
 	return build(strategy, spec), nil
@@ -183,7 +184,7 @@ func AnyStore(Store) bool { return true }
 // IsConsensusFailover is a store whose members agree each write by a majority and
 // elect a new leader when it dies (etcd, ZooKeeper), as its kind declares.
 func IsConsensusFailover(s Store) bool {
-	return IsFailover(s) && backend.Has(s.Spec().Kind, backend.Consensus)
+	return IsFailover(s) && linked.Catalog().Has(s.Spec().Kind, backend.Consensus)
 }
 
 // IsFailover is a store that can fail over.
@@ -194,6 +195,7 @@ func IsFailover(s Store) bool { _, ok := s.(Failover); return ok }
 // RedisProtocol declared by its kind), so a scenario can pause, cut and configure its
 // nodes with Redis commands.
 func PromotesRedisReplica(s Store) bool {
-	k := s.Spec().Kind
-	return IsFailover(s) && backend.Has(k, backend.Failover) && backend.Has(k, backend.Replication) && backend.Has(k, backend.RedisProtocol)
+	k, stores := s.Spec().Kind, linked.Catalog()
+	return IsFailover(s) && stores.Has(k, backend.Failover) && stores.Has(k, backend.Replication) &&
+		stores.Has(k, backend.RedisProtocol)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -46,7 +47,7 @@ func (fakeStore) Locker(context.Context, topologies.Topology, bool) (locks.Locke
 
 // registerFakeKind registers kind with caps, its store adapter, and strategies on it.
 func registerFakeKind(kind topologies.Kind, caps []backend.Capability, strategies ...string) {
-	backend.Register(backend.Descriptor{Store: string(kind), Shapes: []backend.Shape{{Kind: kind, Rank: 2000, Capabilities: caps}}})
+	linked.Register(backend.Descriptor{Store: string(kind), Shapes: []backend.Shape{{Kind: kind, Rank: 2000, Capabilities: caps}}})
 	RegisterStore(kind, func(strategy string, spec topologies.Spec) Store { return fakeStore{strategy, spec} })
 	for _, name := range strategies {
 		locks.Register(name, topologies.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
@@ -60,7 +61,7 @@ func registerFakeKind(kind topologies.Kind, caps []backend.Capability, strategie
 func TestOneStoreParamTakesOneFittingStrategy(t *testing.T) {
 	registerFakeKind("lab-test-fenced", []backend.Capability{backend.OwnFence}, "lab-test-fenced-a", "lab-test-fenced-b")
 	registerFakeKind("lab-test-plain", nil, "lab-test-plain")
-	fenced := func(s Store) bool { return backend.Has(s.Spec().Kind, backend.OwnFence) }
+	fenced := func(s Store) bool { return linked.Catalog().Has(s.Spec().Kind, backend.OwnFence) }
 	p := OneStoreParam("strategies", "lab-test-fenced-a", fenced, "the store")
 	vals, err := Parse("s", []Param{p}, nil)
 	if err != nil || vals.Store("strategies").Strategy() != "lab-test-fenced-a" {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/moby/moby/client"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -37,8 +38,8 @@ var runSeq atomic.Int64
 
 // Start creates spec's deployment with its store's recipe and returns once it serves.
 func (Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
-	spec = spec.WithDefaults()
-	if err := spec.Validate(); err != nil {
+	spec = spec.WithDefaults(linked.Catalog())
+	if err := spec.Validate(linked.Catalog()); err != nil {
 		return nil, err
 	}
 	r, ok := recipeFor(spec.Kind)

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -32,12 +33,12 @@ func (Provider) Name() string { return "embedded" }
 
 // Start launches spec's nodes; only Single and Redlock are served.
 func (p Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
-	spec = spec.WithDefaults()
-	if err := spec.Validate(); err != nil {
+	spec = spec.WithDefaults(linked.Catalog())
+	if err := spec.Validate(linked.Catalog()); err != nil {
 		return nil, err
 	}
 	// miniredis speaks Redis and keeps no replicas.
-	if !backend.Has(spec.Kind, backend.RedisProtocol) || backend.Has(spec.Kind, backend.Replication) {
+	if !linked.Catalog().Has(spec.Kind, backend.RedisProtocol) || linked.Catalog().Has(spec.Kind, backend.Replication) {
 		return nil, fmt.Errorf("provider embedded serves single and redlock topologies, not %s (miniredis has no replication)", spec.Kind)
 	}
 	clock := p.Clock

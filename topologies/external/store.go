@@ -8,7 +8,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -170,7 +170,7 @@ func sortedStores() []Store {
 
 // rank is the backend registry's rank of s's first kind, or last when none registered it.
 func rank(s Store) int {
-	sh, err := backend.Lookup(s.Kinds[0])
+	sh, err := linked.Catalog().Lookup(s.Kinds[0])
 	if err != nil {
 		return math.MaxInt
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
 
@@ -72,7 +72,7 @@ func RequirePostgres(tb testing.TB) topologies.PostgresInstall {
 func RequireServer(tb testing.TB, kind topologies.Kind) {
 	tb.Helper()
 	NeedsServers(tb)
-	shape, err := backend.Lookup(kind)
+	shape, err := linked.Catalog().Lookup(kind)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -133,7 +133,8 @@ func providerReadyFor(tb testing.TB, spec topologies.Spec) topologies.Provider {
 	provider := Provider(tb, spec.Kind)
 	// The process provider runs this machine's redis-server; a store whose container
 	// image copies this machine's install (PostgreSQL, ZooKeeper) needs it under every provider.
-	if shape, err := backend.Lookup(spec.Kind); err == nil && (provider.Name() == "process" || shape.ImageFromHost()) {
+	shape, err := linked.Catalog().Lookup(spec.Kind)
+	if err == nil && (provider.Name() == "process" || shape.ImageFromHost()) {
 		if _, err := shape.Server().Find(); err != nil {
 			MissingTool(tb, err)
 		}
@@ -199,7 +200,7 @@ func skipRoleNotGiven(tb testing.TB, spec topologies.Spec) {
 	if err != nil {
 		tb.Fatalf("%s: %v", DeploymentEnv, err)
 	}
-	if err := d.Check(string(spec.Kind), spec.WithDefaults()); err != nil {
+	if err := d.Check(string(spec.Kind), spec.WithDefaults(linked.Catalog())); err != nil {
 		tb.Skipf("%s: %v", DeploymentEnv, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
@@ -152,7 +153,7 @@ func TestSpecValidationNamesTheField(t *testing.T) {
 			t.Errorf("start %+v: error %v, want one naming %q", tc.spec, err, tc.want)
 		}
 	}
-	if got := (topologies.Spec{Kind: etcd.Kind}).WithDefaults().Members; got != 1 {
+	if got := (topologies.Spec{Kind: etcd.Kind}).WithDefaults(linked.Catalog()).Members; got != 1 {
 		t.Errorf("default members = %d, want 1", got)
 	}
 }

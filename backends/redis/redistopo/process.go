@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
@@ -39,8 +40,8 @@ func (Process) Name() string { return "process" }
 
 // Start launches spec's deployment and returns once it is ready to serve locks.
 func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
-	spec = spec.WithDefaults()
-	if err := spec.Validate(); err != nil {
+	spec = spec.WithDefaults(linked.Catalog())
+	if err := spec.Validate(linked.Catalog()); err != nil {
 		return nil, err
 	}
 	if !slices.Contains(kinds, spec.Kind) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -36,7 +36,7 @@ func Fits(s lab.Store) bool {
 // the registry's order of strategies, whose store fits (positions never move, so a
 // store registered later does not displace it).
 func DefaultStrategy() (string, error) {
-	for _, st := range backend.Strategies() {
+	for _, st := range linked.Catalog().Strategies() {
 		if s, err := lab.StoreFor(st.Name); err == nil && Fits(s) {
 			return st.Name, nil
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	_ "github.com/lockbench/lockbench/backends/all" // the stores the command links
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
@@ -33,8 +34,8 @@ func TestTheRigsDefaultIsTheFirstStrategyThatFits(t *testing.T) {
 		t.Fatalf("DefaultStrategy() = %q, %v; want sentinel", got, err)
 	}
 	for _, name := range lab.StrategiesWhere(sentinelrig.Fits) {
-		st, _ := backend.StrategyOf(name)
-		if !backend.Has(st.Kind(), backend.Failover) {
+		st, _ := linked.Catalog().StrategyOf(name)
+		if !linked.Catalog().Has(st.Kind(), backend.Failover) {
 			t.Errorf("%s fits the rig, but its kind %s declares no failover", name, st.Kind())
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -32,7 +33,7 @@ func (etcdLeaderKill) Summary() string {
 var defaultConsensus = []string{"etcd-3", "etcd", "zookeeper-3", "zookeeper"}
 
 // loneMember says whether a consensus store runs on one member, as its deployment says.
-func loneMember(st lab.Store) bool { return st.Spec().WithDefaults().Members == 1 }
+func loneMember(st lab.Store) bool { return st.Spec().WithDefaults(linked.Catalog()).Members == 1 }
 
 func (etcdLeaderKill) Params() []lab.Param {
 	return []lab.Param{
@@ -78,8 +79,10 @@ func leaderKillVariant(st lab.Store) etcdKillVariant {
 			Measure:     results.ReissuedTokens, Claims: []results.Claim{results.Always(results.ReissuedTokens), results.Always(results.Violations)}}}, strategy, true}
 	}
 	return etcdKillVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "-leader-kill",
-		Description: fmt.Sprintf("%d members; SIGKILL-equivalent of the leader right after A's grant: B is refused, B's later fence exceeds A's", st.Spec().WithDefaults().Members),
-		Measure:     results.Violations, Claims: []results.Claim{results.Holds(results.Violations), results.Holds(results.ReissuedTokens), results.Holds(results.StaleAccepted)}}}, strategy, false}
+		Description: fmt.Sprintf("%d members; SIGKILL-equivalent of the leader right after A's grant: "+
+			"B is refused, B's later fence exceeds A's", st.Spec().WithDefaults(linked.Catalog()).Members),
+		Measure: results.Violations, Claims: []results.Claim{results.Holds(results.Violations),
+			results.Holds(results.ReissuedTokens), results.Holds(results.StaleAccepted)}}}, strategy, false}
 }
 
 func (s etcdLeaderKill) runVariant(ctx context.Context, env *lab.Env, st lab.Failover, v etcdKillVariant, ttl, probe, election time.Duration) (*results.Report, error) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
@@ -94,10 +95,10 @@ func (s fenceRegression) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 	rep := env.NewReport(s)
 	for _, st := range p.Stores("strategies") {
 		spec := st.Spec()
-		if backend.Has(spec.Kind, backend.Failover) { // sentinels: a quick failover over two replicas
+		if linked.Catalog().Has(spec.Kind, backend.Failover) { // sentinels: a quick failover over two replicas
 			spec.Replicas, spec.DownAfter, spec.FailoverTimeout = 2, 500*time.Millisecond, 3*time.Second
 		}
-		if backend.Has(spec.Kind, backend.Consensus) && spec.Members < 3 {
+		if linked.Catalog().Has(spec.Kind, backend.Consensus) && spec.Members < 3 {
 			return nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"], Want: "stores with followers: " + st.Strategy() + " has one member"}
 		}
 		part, err := lab.RunTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v fenceVariant, t *lab.Trial) error {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
@@ -69,13 +70,14 @@ const clockJump = "clock-jump"
 // nothing else breaks it first.
 func leaseOfOneAuthority(st lab.Store) bool {
 	kind := st.Spec().Kind
-	return backend.Has(kind, backend.Consensus) || backend.Has(kind, backend.OwnFence) || loneRedisMaster(st)
+	stores := linked.Catalog()
+	return stores.Has(kind, backend.Consensus) || stores.Has(kind, backend.OwnFence) || loneRedisMaster(st)
 }
 
 // loneRedisMaster: one Redis master and no replica, whose clock a fault can move.
 func loneRedisMaster(st lab.Store) bool {
 	kind := st.Spec().Kind
-	return backend.Has(kind, backend.CounterFence) && !backend.Has(kind, backend.Replication)
+	return linked.Catalog().Has(kind, backend.CounterFence) && !linked.Catalog().Has(kind, backend.Replication)
 }
 
 // failsOverToAReplica: sentinels, or the cluster bus for the key's master, promote an
@@ -84,13 +86,13 @@ func failsOverToAReplica(st lab.Store) bool {
 	if _, ok := st.(failoverStore); !ok {
 		return false
 	}
-	return lab.IsKeyedFailover(st) || backend.Has(st.Spec().Kind, backend.Failover)
+	return lab.IsKeyedFailover(st) || linked.Catalog().Has(st.Spec().Kind, backend.Failover)
 }
 
 // isFiveNodeRedlock: the redlock-restart rig's five independent masters.
 func isFiveNodeRedlock(st lab.Store) bool {
-	spec := st.Spec().WithDefaults()
-	return backend.Has(spec.Kind, backend.IndependentMajority) && spec.Masters == redlockNodes
+	spec := st.Spec().WithDefaults(linked.Catalog())
+	return linked.Catalog().Has(spec.Kind, backend.IndependentMajority) && spec.Masters == redlockNodes
 }
 
 // defaultLockServices are the lock services run without --param strategies, one or two

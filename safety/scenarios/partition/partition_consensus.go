@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -25,7 +26,7 @@ func (consensusPartition) Summary() string {
 // isConsensusGroup is a consensus store deployed as three members, a leader and the
 // two followers the trial cuts it from.
 func isConsensusGroup(s lab.Store) bool {
-	return lab.IsConsensusFailover(s) && s.Spec().WithDefaults().Members == 3
+	return lab.IsConsensusFailover(s) && s.Spec().WithDefaults(linked.Catalog()).Members == 3
 }
 
 func (consensusPartition) Params() []lab.Param {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -84,7 +84,7 @@ func quorumVariants(strategy string, clients int) []quorumVariant {
 			strategy: strategy, clients: clients, restart: restart, subset: subset}
 	}
 	var shareClaims []results.Claim
-	if backend.StrategyAwaitsEveryIndependentNode(strategy) {
+	if linked.Catalog().StrategyAwaitsEveryIndependentNode(strategy) {
 		shareClaims = append(shareClaims, results.Holds(results.PartialLocks))
 		if clients == 1 {
 			shareClaims = append(shareClaims, results.Holds(results.QuorumOnly))

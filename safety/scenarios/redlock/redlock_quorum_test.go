@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend/backendtest"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
@@ -87,7 +88,7 @@ func shareClaimsOf(strategy string, clients int) []results.Claim {
 // redlock, and a strategy no file here names; not redlock-failfast.
 func TestQuorumShareClaimsFollowTheDeclaredClient(t *testing.T) {
 	t.Parallel()
-	backendtest.RegisterQuorumStore("quorum-test")
+	linked.Register(backendtest.QuorumStore("quorum-test"))
 	alone := []results.Claim{results.Holds(results.PartialLocks), results.Holds(results.QuorumOnly)}
 	racing := alone[:1]
 	for _, c := range []struct {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -36,7 +37,9 @@ func (redlockRestart) Params() []lab.Param {
 }
 
 // isRedlock: independent masters, a majority grants.
-func isRedlock(s lab.Store) bool { return backend.Has(s.Spec().Kind, backend.IndependentMajority) }
+func isRedlock(s lab.Store) bool {
+	return linked.Catalog().Has(s.Spec().Kind, backend.IndependentMajority)
+}
 
 type redlockVariant struct {
 	lab.Variant

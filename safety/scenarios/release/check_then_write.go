@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
@@ -48,7 +49,7 @@ const (
 // the key; the fenced variants number grants with its INCR when the strategy has no fence.
 func fitsCheckThenWrite(s lab.Store) bool {
 	k := s.Spec().Kind
-	return backend.Has(k, backend.RedisProtocol) && backend.Has(k, backend.CounterFence)
+	return linked.Catalog().Has(k, backend.RedisProtocol) && linked.Catalog().Has(k, backend.CounterFence)
 }
 
 type checkWriteVariant struct {
