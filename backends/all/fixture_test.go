@@ -36,11 +36,16 @@ func listedOf(c *backend.Catalog) map[string]listed {
 
 // TestTheFixtureIsTheShippedMetadata: the pure packages test on backendtest.Catalog,
 // so their goldens (the sample report, synthetic folders, looks, orders) hold for the
-// real stores only while the fixture says what the stores declare.
+// real stores only while the fixture says what the stores declare of every strategy
+// those lists hold; a strategy in none of them need not be copied.
 func TestTheFixtureIsTheShippedMetadata(t *testing.T) {
 	real, fixture := listedOf(linked.Catalog()), listedOf(backendtest.Catalog())
 	for name, want := range real {
-		if got, ok := fixture[name]; !ok || !reflect.DeepEqual(got, want) {
+		got, ok := fixture[name]
+		if !ok && !want.inAnyList() {
+			continue // a strategy in no preset, ladder, synthetic run or axis changes no golden: one file adds it
+		}
+		if !ok || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the fixture has %s, the store declares %s", name, show(got, ok), show(want, true))
 		}
 	}
@@ -55,6 +60,11 @@ func TestTheFixtureIsTheShippedMetadata(t *testing.T) {
 	if got, want := backendtest.Catalog().Kinds(), linked.Catalog().Kinds(); !reflect.DeepEqual(got, want) {
 		t.Errorf("the fixture's kinds %v, the stores' %v", got, want)
 	}
+}
+
+// inAnyList says whether the strategy takes part in what the goldens are made of.
+func (l listed) inAnyList() bool {
+	return len(l.Presets) > 0 || l.Ladder != nil || l.Synthetic != nil || l.Scaling != nil || l.KeyedFailover != nil
 }
 
 func show(l listed, ok bool) string {
