@@ -106,6 +106,10 @@ type Cell struct {
 	CutOffAttempts int64 `json:"cut_off_attempts,omitempty"`
 	CutOffHolds    int64 `json:"cut_off_holds,omitempty"`
 
+	// Fairness is how evenly a closed loop served its clients, each asking alike; nil
+	// for an open loop (its workers serve whichever request arrives) and a merged cell.
+	Fairness *Fairness `json:"fairness,omitempty"`
+
 	// Latency by metric: attempt, acquire (time to acquire, retries included),
 	// release, cycle (acquire, hold, release).
 	Latency map[string]Summary `json:"latency"`
@@ -126,6 +130,17 @@ type Cell struct {
 	// Worker is the share one worker measured; Workers the shares a merged cell adds up.
 	Worker  *WorkerTag  `json:"worker,omitempty"`
 	Workers []WorkerTag `json:"workers,omitempty"`
+}
+
+// Fairness is Jain's index over the clients' completed cycles (1: all alike, 1/n: one
+// took them all), the worst client's p99 wait from request to grant and which client
+// that was, and how many clients completed no cycle at all.
+type Fairness struct {
+	Clients     int      `json:"clients"`
+	Jain        float64  `json:"jain"`
+	WorstP99    Duration `json:"worst_client_p99_wait"`
+	WorstClient int      `json:"worst_client"`
+	Starved     int      `json:"starved_clients"`
 }
 
 // WorkloadUpdate names the update workload.

@@ -307,6 +307,10 @@ func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.T
 		Latency:         map[string]resultsdir.Summary{},
 		Histograms:      map[string]string{},
 	}
+	if f := res.Fairness; f.Clients > 0 {
+		out.Fairness = &resultsdir.Fairness{Clients: f.Clients, Jain: f.Jain, WorstP99: resultsdir.Duration(f.WorstP99),
+			WorstClient: f.WorstClient, Starved: f.Starved}
+	}
 	if cell.Network.Name == "one-slow" && out.Network.SlowNode == "" {
 		out.Network.SlowNode = "master-0"
 	}

@@ -44,5 +44,9 @@ func TestNaturalRunRecordsHowEachStrategyWaited(t *testing.T) {
 		if library := c.Strategy == "rueidislock"; library != (attempts == 0) || waits == 0 {
 			t.Errorf("%s: %d attempts timed, %d waits: want attempts only where lockbench waits", c.Name, attempts, waits)
 		}
+		// Four clients on one key: the loop's fairness is recorded, whatever the split.
+		if f := c.Fairness; f == nil || f.Clients != 4 || f.Jain < 0.25 || f.Jain > 1 {
+			t.Errorf("%s: fairness %+v, want 4 clients and Jain's index within [1/4, 1]", c.Name, f)
+		}
 	}
 }
