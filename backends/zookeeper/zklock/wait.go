@@ -25,22 +25,10 @@ func (l *Locker) Waiting() string {
 // proof that the session owns the lowest node. Lock takes no context: a wait cut off
 // by ctx closes the session, which deletes its node, queued or already granted.
 func (l *Locker) AcquireWaiting(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
-	if ttl <= 0 {
-		return locks.Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
-	}
-	requested := requestedTimeout(ttl)
-	if m := time.Duration(l.minGranted.Load()); m > 0 && requested < m {
-		return locks.Lease{}, errTooShort(ttl, m)
-	}
 	start := time.Now()
-	s, err := l.session(ctx, requested)
+	s, err := l.sessionFor(ctx, ttl)
 	if err != nil {
 		return locks.Lease{}, err
-	}
-	if s.timeout > requested {
-		l.minGranted.Store(int64(s.timeout))
-		l.discard(s)
-		return locks.Lease{}, errTooShort(ttl, s.timeout)
 	}
 	done := make(chan error, 1)
 	go func() { done <- zk.NewLock(s.conn, lockDir(key), openACL).Lock() }()

@@ -129,24 +129,34 @@ func (l *Locker) call(ctx context.Context, fn func() error) error {
 	}
 }
 
-// Acquire makes one attempt on a session of its own, which a granted lease keeps.
-func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+// sessionFor opens a session whose timeout is ttl, the lease a grant on it keeps; a ttl
+// below the server's minimum timeout is refused (remembered, so later calls ask no server).
+func (l *Locker) sessionFor(ctx context.Context, ttl time.Duration) (*session, error) {
 	if ttl <= 0 {
-		return locks.Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
+		return nil, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
 	requested := requestedTimeout(ttl)
 	if m := time.Duration(l.minGranted.Load()); m > 0 && requested < m {
-		return locks.Lease{}, errTooShort(ttl, m)
+		return nil, errTooShort(ttl, m)
 	}
-	start := time.Now()
 	s, err := l.session(ctx, requested)
 	if err != nil {
-		return locks.Lease{}, err
+		return nil, err
 	}
 	if s.timeout > requested {
 		l.minGranted.Store(int64(s.timeout))
 		l.discard(s)
-		return locks.Lease{}, errTooShort(ttl, s.timeout)
+		return nil, errTooShort(ttl, s.timeout)
+	}
+	return s, nil
+}
+
+// Acquire makes one attempt on a session of its own, which a granted lease keeps.
+func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
+	start := time.Now()
+	s, err := l.sessionFor(ctx, ttl)
+	if err != nil {
+		return locks.Lease{}, err
 	}
 	var node string
 	var fence int64
