@@ -39,7 +39,8 @@ type silent struct{}
 
 func (silent) Printf(string, ...any) {}
 
-// queued counts the waiters behind a key's holder: the contenders' nodes in its dir.
+// queued counts the waiters behind a key's holder: the contenders' nodes in its dir,
+// as of every commit before the call.
 func queued(t *testing.T, e *zktopo.Ensemble) func(ctx context.Context, key string) (int, error) {
 	conn, _, err := zk.Connect(e.Servers(), 10*time.Second, zk.WithLogger(silent{}))
 	if err != nil {
@@ -47,7 +48,13 @@ func queued(t *testing.T, e *zktopo.Ensemble) func(ctx context.Context, key stri
 	}
 	t.Cleanup(conn.Close)
 	return func(_ context.Context, key string) (int, error) {
-		children, _, err := conn.Children(zklock.LockDir(key))
+		dir := zklock.LockDir(key)
+		// This session may read from a follower that has not applied a waiter's
+		// closed session yet: sync first so the count reflects every commit before it.
+		if _, err := conn.Sync(dir); err != nil && !errors.Is(err, zk.ErrNoNode) {
+			return 0, err
+		}
+		children, _, err := conn.Children(dir)
 		if errors.Is(err, zk.ErrNoNode) {
 			return 0, nil
 		}
