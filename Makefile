@@ -30,8 +30,9 @@ short:
 
 # The README's test command: tidy and vet, then every package's tests once, against real
 # servers. A package runs under the race detector by the rule scripts/race-packages.sh
-# states (its code or tests start goroutines, or its tests start servers); a package of
-# sequential code and tests runs plain, the same checks many times faster. The safety
+# states (its own code starts goroutines or uses sync, or its tests drive it through a
+# harness running clients side by side); a package of sequential code runs plain, the
+# same checks many times faster. The safety
 # scenarios are raced packages like the others: their races are sized so that a loaded
 # machine cannot decide them (docs/testing.md).
 # `go test -short ./...` is the inner loop: pure code only, no server (docs/testing.md).

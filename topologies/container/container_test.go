@@ -82,6 +82,7 @@ func TestContainerTopologiesServeLocks(t *testing.T) {
 		{Kind: topologies.Sentinel},
 	} {
 		t.Run(string(spec.Kind), func(t *testing.T) {
+			t.Parallel()
 			topo := startContainers(t, spec)
 			for _, m := range topo.Masters() {
 				lockOn(t, m.Addr())

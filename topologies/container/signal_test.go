@@ -69,6 +69,7 @@ func waitRemoved(t *testing.T, ids []string, network string) {
 func TestContainerSignalRemovesEverything(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel() // each child owns its containers and removes them itself
 			cmd, ids, network := holdContainersInChild(t)
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)

@@ -36,6 +36,7 @@ func holdStoreInChild(t *testing.T, store string) (*exec.Cmd, []string, string) 
 func TestContainerStoreSignalRemovesEverything(t *testing.T) {
 	for _, store := range []string{"etcd-3", "zookeeper-1", "postgres-0"} {
 		t.Run(store, func(t *testing.T) {
+			t.Parallel() // each child owns its containers and removes them itself
 			cmd, ids, network := holdStoreInChild(t, store)
 			if len(ids) == 0 || ids[0] == "" {
 				t.Fatal("the helper reported no container")
