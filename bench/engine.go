@@ -40,6 +40,9 @@ type Load struct {
 	AllClients  int
 	// Wait is how a cycle waits for a held key: WaitAttempts ("" too) or WaitNatural.
 	Wait string
+	// Spread, when set, draws each cycle's key or hold (see Spread); Keys may exceed
+	// the clients when keys are drawn.
+	Spread *Spread
 }
 
 // allClients is the size of the whole load these clients are part of.
@@ -52,7 +55,7 @@ func (l Load) Validate() error {
 		return fmt.Errorf("clients = %d: must be >= 1", l.Clients)
 	case l.Keys < 1:
 		return fmt.Errorf("keys = %d: must be >= 1", l.Keys)
-	case l.Keys > l.allClients():
+	case l.Keys > l.allClients() && (l.Spread == nil || l.Spread.Keys == nil):
 		return fmt.Errorf("keys = %d: must be <= clients (%d)", l.Keys, l.allClients())
 	case l.FirstClient < 0 || l.FirstClient+l.Clients > l.allClients():
 		return fmt.Errorf("clients [%d, %d): outside the %d clients of the whole load", l.FirstClient, l.FirstClient+l.Clients, l.allClients())
@@ -65,13 +68,23 @@ func (l Load) Validate() error {
 	case l.MaxRetryDelay != 0 && l.MaxRetryDelay < l.RetryDelay:
 		return fmt.Errorf("max retry delay = %v: must be >= retry delay (%v)", l.MaxRetryDelay, l.RetryDelay)
 	}
+	if l.Spread != nil {
+		if err := l.Spread.check(l); err != nil {
+			return err
+		}
+	}
 	return CheckWait(l.Wait)
 }
 
 // key is the key of local client number client: by its global index, so that every
 // process sharing a load maps a global client to the same key.
 func (l Load) key(client int) string {
-	return fmt.Sprintf("%slock:%d", l.KeyPrefix, (l.FirstClient+client)%l.Keys)
+	return l.keyNamed((l.FirstClient + client) % l.Keys)
+}
+
+// keyNamed is key number i of the load's keys.
+func (l Load) keyNamed(i int) string {
+	return fmt.Sprintf("%slock:%d", l.KeyPrefix, i)
 }
 
 // Result is a merged recording of one run.
@@ -127,11 +140,12 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 	shares := newShares(load.Clients)
 	start := parts.begin()
 	wait := startClients(tallies, func(c int, t *tally[*Recorder]) {
-		key := load.key(c)
+		next := load.draws(c)
 		for ctx.Err() == nil && another() {
 			now := time.Now()
 			t.moveTo(now)
-			if waited, done := cycle(ctx, l, load, key, t.rec, now); done {
+			key, hold := next()
+			if waited, done := cycle(ctx, l, load, key, hold, t.rec, now); done {
 				shares[c].add(waited)
 			}
 		}
@@ -148,7 +162,7 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 // start in an open one. What ctx's end cuts short (an attempt, a hold) is counted apart
 // and kept out of every histogram: its latency is the deadline's.
 // It returns a completed cycle's wait from cycleStart to the grant.
-func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Recorder,
+func cycle(ctx context.Context, l locks.Locker, load Load, key string, hold time.Duration, rec *Recorder,
 	cycleStart time.Time) (time.Duration, bool) {
 	var lease locks.Lease
 	var granted bool
@@ -160,7 +174,7 @@ func cycle(ctx context.Context, l locks.Locker, load Load, key string, rec *Reco
 	if !granted {
 		return 0, false
 	}
-	return holdAndRelease(ctx, l, load, lease, rec, cycleStart)
+	return holdAndRelease(ctx, l, lease, hold, rec, cycleStart)
 }
 
 // attempt retries refused and failed attempts with lockbench's backoff until granted
@@ -195,14 +209,14 @@ func attempt(ctx context.Context, l locks.Locker, load Load, key string, rec *Re
 	}
 }
 
-// holdAndRelease records the wait from cycleStart to the grant, holds, and releases;
-// it returns the wait when the cycle completed.
-func holdAndRelease(ctx context.Context, l locks.Locker, load Load, lease locks.Lease, rec *Recorder,
+// holdAndRelease records the wait from cycleStart to the grant, holds for hold, and
+// releases; it returns the wait when the cycle completed.
+func holdAndRelease(ctx context.Context, l locks.Locker, lease locks.Lease, hold time.Duration, rec *Recorder,
 	cycleStart time.Time) (time.Duration, bool) {
 	granted := time.Now()
 	waited := granted.Sub(cycleStart)
 	record(rec.AcquireWait, waited)
-	held := load.Hold <= 0 || sleep.For(ctx, load.Hold)
+	held := hold <= 0 || sleep.For(ctx, hold)
 	releaseStart := time.Now()
 	// Release even when ctx ended, so a run never leaves its locks behind.
 	err := l.Release(context.WithoutCancel(ctx), lease)

@@ -50,14 +50,15 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 	start := clock.Now()
 	parts.start = start
 	wait := startClients(tallies, func(c int, t *tally[*Recorder]) {
-		key := load.key(c)
+		next := load.draws(c)
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case intended := <-queue:
 				t.moveTo(intended) // a request counts in the interval it was due in
-				_, _ = cycle(ctx, l, load, key, t.rec, intended)
+				key, hold := next()
+				_, _ = cycle(ctx, l, load, key, hold, t.rec, intended)
 			}
 		}
 	})

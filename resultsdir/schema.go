@@ -85,6 +85,10 @@ type Cell struct {
 	Clients  int      `json:"clients"`
 	Keys     int      `json:"keys"`
 	Hold     Duration `json:"hold"`
+	// KeyDist and HoldDist are the draws of a cell whose keys or holds were spread
+	// (uniform or zipf:S; exp or lognormal:SIGMA around Hold); empty when fixed.
+	KeyDist  string   `json:"key_dist,omitempty"`
+	HoldDist string   `json:"hold_dist,omitempty"`
 	TTL      Duration `json:"ttl"`
 	Network  Network  `json:"network"`
 	Load     LoadMode `json:"load"`
@@ -109,6 +113,8 @@ type Cell struct {
 	// Fairness is how evenly a closed loop served its clients, each asking alike; nil
 	// for an open loop (its workers serve whichever request arrives) and a merged cell.
 	Fairness *Fairness `json:"fairness,omitempty"`
+	// Floor is the queueing floor of an open cell whose keys were drawn.
+	Floor *QueueFloor `json:"floor,omitempty"`
 
 	// Latency by metric: attempt, acquire (time to acquire, retries included),
 	// release, cycle (acquire, hold, release).
@@ -135,6 +141,20 @@ type Cell struct {
 // Fairness is Jain's index over the clients' completed cycles (1: all alike, 1/n: one
 // took them all), the worst client's p99 wait from request to grant and which client
 // that was, and how many clients completed no cycle at all.
+// QueueFloor is the wait a perfect mutex per key would give an open cell of Poisson
+// arrivals whose keys were drawn (M/G/1 per key, FIFO), beside which the measured
+// acquire wait reads as the lock's own cost; it assumes a client free for every request.
+type QueueFloor struct {
+	Method     string  `json:"method"` // exact M/M/1, or the simulation's size and seed
+	HottestRho float64 `json:"hottest_key_rho"`
+	WaitShare  float64 `json:"share_that_waits"`
+	// Wait holds the mean, p50, p99 and p99.9 that are bounded; Unbounded names the
+	// others (a saturated key's requests wait without bound).
+	Wait          map[string]Duration `json:"wait"`
+	Unbounded     []string            `json:"unbounded,omitempty"`
+	SaturatedKeys int                 `json:"saturated_keys,omitempty"`
+}
+
 type Fairness struct {
 	Clients     int      `json:"clients"`
 	Jain        float64  `json:"jain"`

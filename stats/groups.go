@@ -24,6 +24,8 @@ type Condition struct {
 	Load       string // closed or open
 	Arrival    string
 	TargetRate float64
+	KeyDist    string // "": client c on key c mod Keys; else drawn (uniform, zipf:S)
+	HoldDist   string // "": constant holds; else exp or lognormal:SIGMA around Hold
 }
 
 // ConditionOf reads the condition of a cell; an empty profile or mode reads as the default.
@@ -32,6 +34,7 @@ func ConditionOf(c *resultsdir.Cell) Condition {
 		Clients: c.Clients, Keys: c.Keys, Hold: c.Hold.D(), TTL: c.TTL.D(),
 		Network: c.Network.Profile, NetLatency: c.Network.Latency.D(), Jitter: c.Network.Jitter.D(),
 		SlowNode: c.Network.SlowNode, Load: c.Load.Mode, Arrival: c.Load.Arrival, TargetRate: c.Load.TargetRate,
+		KeyDist: c.KeyDist, HoldDist: c.HoldDist,
 	}
 	if cond.Network == "" {
 		cond.Network = "none"
@@ -42,8 +45,9 @@ func ConditionOf(c *resultsdir.Cell) Condition {
 	return cond
 }
 
-// Contended says whether clients fight for keys: fewer keys than clients.
-func (c Condition) Contended() bool { return c.Keys < c.Clients }
+// Contended says whether clients fight for keys: fewer fixed keys than clients, or
+// keys drawn by popularity (two clients may draw one key however many there are).
+func (c Condition) Contended() bool { return c.KeyDist != "" || c.Keys < c.Clients }
 
 // Open says whether requests arrived at a set rate rather than back to back.
 func (c Condition) Open() bool { return c.Load == "open" }
@@ -63,6 +67,8 @@ func (c Condition) Less(d Condition) bool {
 		cmp.Compare(c.Keys, d.Keys),
 		cmp.Compare(c.Arrival, d.Arrival),
 		cmp.Compare(c.TargetRate, d.TargetRate),
+		cmp.Compare(c.KeyDist, d.KeyDist),
+		cmp.Compare(c.HoldDist, d.HoldDist),
 	) < 0
 }
 
@@ -93,12 +99,19 @@ func (c Condition) NetworkLabel() string {
 	return s
 }
 
-// LoadLabel describes how requests arrived.
+// LoadLabel describes how requests arrived, and how their keys and holds were drawn.
 func (c Condition) LoadLabel() string {
-	if !c.Open() {
-		return "closed loop"
+	s := "closed loop"
+	if c.Open() {
+		s = fmt.Sprintf("open loop, %s arrivals at %s/s", c.Arrival, FormatRate(c.TargetRate))
 	}
-	return fmt.Sprintf("open loop, %s arrivals at %s/s", c.Arrival, FormatRate(c.TargetRate))
+	if c.KeyDist != "" {
+		s += ", keys drawn " + c.KeyDist
+	}
+	if c.HoldDist != "" {
+		s += ", holds " + c.HoldDist
+	}
+	return s
 }
 
 // Group is one cell name and every cell of a run (or of several runs) that bears it:

@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/bench"
+	"github.com/lockbench/lockbench/contention"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
 	"github.com/lockbench/lockbench/updates"
@@ -31,6 +32,8 @@ type Cell struct {
 	Rate     float64 // open only
 	Arrival  string  // open only
 	Workload string  // lock or update
+	KeyDist  string  // "": fixed keys; else uniform or zipf:S, drawn each cycle
+	HoldDist string  // "": constant holds; else exp or lognormal:SIGMA around Hold
 	Guard    string  // update only: the write's guard mode; empty for a lock-free strategy
 	// Repeat is the pass of a repeated run this cell belongs to (1..N), 0 when the run
 	// is not repeated. It is not part of the name: repeats share one.
@@ -49,6 +52,12 @@ func (c Cell) Name() string {
 		c.Strategy, c.Clients, c.Keys, c.Hold, c.TTL, c.Network, c.Load)
 	if c.Load == "open" {
 		name += fmt.Sprintf("/arrival=%s/rate=%g", c.Arrival, c.Rate)
+	}
+	if c.KeyDist != "" {
+		name += "/key-dist=" + c.KeyDist
+	}
+	if c.HoldDist != "" {
+		name += "/hold-dist=" + c.HoldDist
 	}
 	if c.Workload == WorkloadUpdate {
 		name += "/workload=update/guard=" + guardName(c.Guard)
@@ -188,9 +197,23 @@ func (s Sweep) cells() ([]Cell, error) {
 			return nil, fmt.Errorf("clients = %d: must be >= 1", c)
 		}
 	}
+	keyDist, err := keyDist(s.KeyDist)
+	if err != nil {
+		return nil, err
+	}
+	holdDist, err := holdDist(s.HoldDist)
+	if err != nil {
+		return nil, err
+	}
+	if (keyDist != "" || holdDist != "") && s.Workload == WorkloadUpdate {
+		return nil, fmt.Errorf("key-dist, hold-dist: the update workload keeps each client on its account row")
+	}
 	for _, h := range s.Hold {
 		if h < 0 {
 			return nil, fmt.Errorf("hold = %v: must be >= 0", h)
+		}
+		if h == 0 && holdDist != "" {
+			return nil, fmt.Errorf("hold = 0 with hold-dist %s: a spread of holds needs a mean above 0", holdDist)
 		}
 	}
 	for _, t := range s.TTL {
@@ -232,7 +255,7 @@ func (s Sweep) cells() ([]Cell, error) {
 	for _, st := range s.Strategies {
 		for _, network := range networks {
 			for _, clients := range s.Clients {
-				keyCounts, err := keysFor(s.Keys, clients)
+				keyCounts, err := keysFor(s.Keys, clients, keyDist != "")
 				if err != nil {
 					return nil, err
 				}
@@ -241,7 +264,8 @@ func (s Sweep) cells() ([]Cell, error) {
 						for _, ttl := range s.TTL {
 							for _, rate := range rates {
 								for _, guard := range guards[st] {
-									c := Cell{Strategy: st, Clients: clients, Keys: keys, Hold: hold.D(), TTL: ttl.D(), Network: network, Load: s.Load, Workload: s.Workload, Guard: guard}
+									c := Cell{Strategy: st, Clients: clients, Keys: keys, Hold: hold.D(), TTL: ttl.D(), Network: network,
+										Load: s.Load, Workload: s.Workload, Guard: guard, KeyDist: keyDist, HoldDist: holdDist}
 									if s.Load == "open" {
 										c.Rate, c.Arrival = rate, s.Arrival
 									}
@@ -258,8 +282,9 @@ func (s Sweep) cells() ([]Cell, error) {
 }
 
 // keysFor resolves the keys axis for one client count, dropping repeats (with one
-// client, 1 and per-client are the same cell).
-func keysFor(specs []string, clients int) ([]int, error) {
+// client, 1 and per-client are the same cell). Fixed keys beyond the clients are the
+// per-client cell; drawn keys may outnumber the clients.
+func keysFor(specs []string, clients int, drawn bool) ([]int, error) {
 	var out []int
 	seen := map[int]bool{}
 	for _, spec := range specs {
@@ -269,8 +294,11 @@ func keysFor(specs []string, clients int) ([]int, error) {
 			if err != nil || n < 1 {
 				return nil, fmt.Errorf("keys %q: want a number >= 1 or %s", spec, PerClient)
 			}
-			if n > clients {
-				continue // more keys than clients is the same as per-client
+			if n > clients && !drawn {
+				continue // more fixed keys than clients is the same as per-client
+			}
+			if n > contention.MaxZipfKeys {
+				return nil, fmt.Errorf("keys %d: at most %d", n, contention.MaxZipfKeys)
 			}
 			k = n
 		}

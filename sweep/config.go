@@ -52,6 +52,12 @@ type Sweep struct {
 	Load       string     `yaml:"load,omitempty"`    // closed or open
 	Rate       []float64  `yaml:"rate,omitempty"`    // open loop: requests per second
 	Arrival    string     `yaml:"arrival,omitempty"` // open loop: constant or poisson
+	// KeyDist is how a cycle picks its key: fixed (client c on key c mod keys, the
+	// default), uniform or zipf:S, drawn anew each cycle over the keys axis's count.
+	KeyDist string `yaml:"key-dist,omitempty"`
+	// HoldDist is the shape of the holds whose mean the hold axis gives: const (the
+	// default), exp or lognormal:SIGMA.
+	HoldDist string `yaml:"hold-dist,omitempty"`
 	// Workload is lock (acquire, hold, release: the default) or update (one correct
 	// update of an account row, end to end); Guards are the update's write modes.
 	Workload string   `yaml:"workload,omitempty"`

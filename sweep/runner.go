@@ -211,6 +211,9 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 		RetryDelay: r.Config.RetryDelay.D(), KeyPrefix: r.keyPrefix(index),
 		FirstClient: first, AllClients: cell.Clients, Wait: r.Config.WaitMode(),
 	}
+	if load.Spread, err = cell.spread(r.Config.Seed + uint64(index)); err != nil {
+		return resultsdir.Cell{}, err
+	}
 	r.noteWaiting(cell.Strategy, bench.Waiting(l, load))
 	open := bench.Open{Rate: cell.Rate * float64(clients) / float64(cell.Clients), Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
 	if r.Worker != nil { // each worker's arrivals of their own, not copies of one another's
@@ -293,6 +296,7 @@ func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.T
 	out := resultsdir.Cell{
 		Name: cell.Name(), Repeat: cell.Repeat, Strategy: cell.Strategy, Clients: cell.Clients, Keys: cell.Keys,
 		Hold: resultsdir.Duration(cell.Hold), TTL: resultsdir.Duration(cell.TTL),
+		KeyDist: cell.KeyDist, HoldDist: cell.HoldDist,
 		Network: resultsdir.Network{
 			Profile: cell.Network.Name, Latency: resultsdir.Duration(cell.Network.Latency),
 			Jitter: resultsdir.Duration(cell.Network.Jitter), SlowNode: cell.Network.SlowNode,
@@ -311,6 +315,11 @@ func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.T
 		out.Fairness = &resultsdir.Fairness{Clients: f.Clients, Jain: f.Jain, WorstP99: resultsdir.Duration(f.WorstP99),
 			WorstClient: f.WorstClient, Starved: f.Starved}
 	}
+	floor, err := queueFloor(cell, r.Config.Seed+uint64(index))
+	if err != nil {
+		return resultsdir.Cell{}, fmt.Errorf("queueing floor: %w", err)
+	}
+	out.Floor = floor
 	if cell.Network.Name == "one-slow" && out.Network.SlowNode == "" {
 		out.Network.SlowNode = "master-0"
 	}

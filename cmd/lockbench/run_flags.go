@@ -23,6 +23,7 @@ type runFlags struct {
 	quick, noReport                    bool
 	strategies, clients, keys, hold    string
 	ttl, network, load, rate, arrival  string
+	keyDist, holdDist                  string
 	duration, warmup, retryDelay, seed string
 	wait                               string
 	provider, workload, guards         string
@@ -45,6 +46,9 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.clients, "clients", "", "comma-separated client counts, e.g. 1,8,64,256")
 	fs.StringVar(&f.keys, "keys", "", "comma-separated key counts: 1 (all fight for one key) .. per-client")
 	fs.StringVar(&f.hold, "hold", "", "comma-separated time held inside the lock, e.g. 0,1ms,10ms")
+	fs.StringVar(&f.keyDist, "key-dist", "", "how a cycle picks its key: fixed (client c on key c mod keys; the default), "+
+		"uniform or zipf:S (drawn each cycle over --keys keys, which may outnumber the clients)")
+	fs.StringVar(&f.holdDist, "hold-dist", "", "shape of the holds whose mean --hold gives: const (the default), exp or lognormal:SIGMA")
 	fs.StringVar(&f.ttl, "ttl", "", "comma-separated lock TTLs, e.g. 10s")
 	fs.StringVar(&f.network, "network", "", "comma-separated profiles: none, uniform:5ms[~1ms], one-slow:20ms[@node]")
 	fs.StringVar(&f.load, "load", "", "closed (acquire, hold, release, repeat) or open (fixed arrival rate)")
@@ -114,6 +118,8 @@ func (f *runFlags) override(fs *flag.FlagSet, cfg sweep.Config) (sweep.Config, e
 	set("clients", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Clients, e = parseInts(v); return }))
 	set("keys", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Keys, e = splitList(v); return }))
 	set("hold", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Hold, e = parseDurations(v); return }))
+	set("key-dist", eachSweep(func(s *sweep.Sweep, v string) error { s.KeyDist = v; return nil }))
+	set("hold-dist", eachSweep(func(s *sweep.Sweep, v string) error { s.HoldDist = v; return nil }))
 	set("ttl", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.TTL, e = parseDurations(v); return }))
 	set("network", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Network, e = splitList(v); return }))
 	set("load", eachSweep(func(s *sweep.Sweep, v string) error { s.Load = v; return nil }))

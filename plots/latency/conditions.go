@@ -53,10 +53,17 @@ func titleCase(metric string) string {
 
 // closedWorkload keys a closed-loop cell by its workload alone, whatever its network.
 func closedWorkload(c stats.Condition) stats.Condition {
-	return stats.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL}
+	return stats.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL, KeyDist: c.KeyDist, HoldDist: c.HoldDist}
 }
 
 // workloadSlug names a figure's file after the workload it draws.
 func workloadSlug(c stats.Condition) string {
-	return slug(fmt.Sprintf("clients=%d", c.Clients), fmt.Sprintf("keys=%d", c.Keys), "hold="+c.Hold.String(), "ttl="+c.TTL.String())
+	parts := []string{fmt.Sprintf("clients=%d", c.Clients), fmt.Sprintf("keys=%d", c.Keys), "hold=" + c.Hold.String(), "ttl=" + c.TTL.String()}
+	if c.KeyDist != "" {
+		parts = append(parts, "key-dist="+c.KeyDist)
+	}
+	if c.HoldDist != "" {
+		parts = append(parts, "hold-dist="+c.HoldDist)
+	}
+	return slug(parts...)
 }

@@ -3,6 +3,8 @@ package runs
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/lockbench/lockbench/resultsdir"
@@ -29,12 +31,21 @@ func WriteSummary(w io.Writer, run *resultsdir.Run) {
 func writeLockSummary(w io.Writer, cells []resultsdir.Cell) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "strategy\tclients\tkeys\tnetwork\tload\tcycles/s\tattempt p50\tp99\tp99.9\tacquire p99\trefused\terrors\t")
+	floors := slices.ContainsFunc(cells, func(c resultsdir.Cell) bool { return c.Floor != nil })
+	header := "strategy\tclients\tkeys\tnetwork\tload\tcycles/s\tattempt p50\tp99\tp99.9\tacquire p99\t"
+	if floors { // the wait no lock can beat, beside the wait measured
+		header += "floor p99\t"
+	}
+	fmt.Fprintln(tw, header+"refused\terrors\t")
 	for _, c := range cells {
 		attempt, acquire := c.Latency[resultsdir.MetricAttempt], c.Latency[resultsdir.MetricAcquire]
 		load := c.Load.Mode
 		if c.Load.Mode == "open" {
 			load = fmt.Sprintf("open %g/s", c.Load.TargetRate)
+		}
+		keys := strconv.Itoa(c.Keys)
+		if c.KeyDist != "" {
+			keys += " " + c.KeyDist
 		}
 		network := c.Network.Profile
 		if c.Network.Latency > 0 {
@@ -44,10 +55,26 @@ func writeLockSummary(w io.Writer, cells []resultsdir.Cell) {
 		if attempt.Count == 0 && c.Granted > 0 {
 			p50, p99, p999 = "-", "-", "-" // a library's own wait: no attempt is seen from outside
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t%.0f%%\t%d\t\n", c.Strategy, c.Clients, c.Keys, network, load,
-			c.CyclesPerSecond, p50, p99, p999, acquire.P99.Rounded(), 100*c.ContendedFailureRatio, errorCount(c))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t", c.Strategy, c.Clients, keys, network, load,
+			c.CyclesPerSecond, p50, p99, p999, acquire.P99.Rounded())
+		if floors {
+			fmt.Fprintf(tw, "%s\t", floorP99(c.Floor))
+		}
+		fmt.Fprintf(tw, "%.0f%%\t%d\t\n", 100*c.ContendedFailureRatio, errorCount(c))
 	}
 	tw.Flush()
+}
+
+// floorP99 prints a cell's queueing floor at p99: "-" without one, "unbounded" when a
+// saturated key makes it so.
+func floorP99(f *resultsdir.QueueFloor) string {
+	if f == nil {
+		return "-"
+	}
+	if d, ok := f.Wait["p99"]; ok {
+		return d.Rounded()
+	}
+	return "unbounded"
 }
 
 // writeUpdateSummary prints the cost of one correct update per cell, and what the

@@ -1,0 +1,4 @@
+package sweep
+
+// QueueFloor is queueFloor, for the external tests.
+var QueueFloor = queueFloor

@@ -1,0 +1,127 @@
+package sweep_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/sweep"
+	"github.com/lockbench/lockbench/topologies/testenv"
+)
+
+// TestSpreadsNameTheirCells: drawn keys may outnumber the clients (fixed ones beyond
+// them are the per-client cell), a spread shows in the cell's name, and bad spreads name their field.
+func TestSpreadsNameTheirCells(t *testing.T) {
+	ms := sweep.Duration(20 * time.Millisecond)
+	cfg := sweep.Config{Duration: sweep.Duration(time.Second), Sweeps: []sweep.Sweep{
+		{Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{"1000"}, Hold: []sweep.Duration{ms},
+			KeyDist: "zipf:1", HoldDist: "exp"},
+		{Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{"1000", sweep.PerClient}, Hold: []sweep.Duration{ms}},
+	}}
+	cells, err := cfg.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 2 {
+		t.Fatalf("%d cells, want 2: %v", len(cells), cells)
+	}
+	drawn, fixed := cells[0], cells[1]
+	if drawn.Keys != 1000 || !strings.HasSuffix(drawn.Name(), "/key-dist=zipf:1/hold-dist=exp") {
+		t.Errorf("drawn cell: %d keys, name %s", drawn.Keys, drawn.Name())
+	}
+	if fixed.Keys != 4 || strings.Contains(fixed.Name(), "dist") {
+		t.Errorf("fixed cell: %d keys (want per-client 4), name %s", fixed.Keys, fixed.Name())
+	}
+	bad := map[string]sweep.Sweep{
+		"key-dist":                    {Strategies: []string{"single"}, KeyDist: "pareto"},
+		"hold-dist":                   {Strategies: []string{"single"}, HoldDist: "lognormal", Hold: []sweep.Duration{ms}},
+		"hold = 0 with hold-dist exp": {Strategies: []string{"single"}, HoldDist: "exp"},
+		"the update workload":         {Strategies: []string{"single"}, KeyDist: "uniform", Workload: sweep.WorkloadUpdate},
+	}
+	for field, s := range bad {
+		_, err := sweep.Config{Duration: sweep.Duration(time.Second), Sweeps: []sweep.Sweep{s}}.Cells()
+		if err == nil || !strings.Contains(err.Error(), field) {
+			t.Errorf("%s: error %v does not name it", field, err)
+		}
+	}
+}
+
+// TestSpreadCellRunsAndRecordsItsDraws: on a real server, a Zipf spread over more keys
+// than clients runs, open loop and closed, and results.json records the draws.
+func TestSpreadCellRunsAndRecordsItsDraws(t *testing.T) {
+	testenv.RequireRedis(t)
+	ms := sweep.Duration(time.Millisecond)
+	cfg := sweep.Config{
+		Duration: sweep.Duration(300 * time.Millisecond), Seed: 5,
+		Sweeps: []sweep.Sweep{
+			{Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{"100"}, Hold: []sweep.Duration{ms},
+				KeyDist: "zipf:1", HoldDist: "exp"},
+			{Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{"100"}, Hold: []sweep.Duration{ms},
+				KeyDist: "zipf:1", HoldDist: "lognormal:0.5", Load: "open", Rate: []float64{200}},
+		},
+	}
+	cells, err := cfg.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	run := &resultsdir.Run{Environment: sweep.Environment(cfg, []string{"test"})}
+	r := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: &quietObserver{}}
+	if err := r.Execute(context.Background(), cells); err != nil {
+		t.Fatal(err)
+	}
+	back, err := resultsdir.ReadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Cells) != 2 {
+		t.Fatalf("%d cells written, want 2", len(back.Cells))
+	}
+	for i, want := range []string{"exp", "lognormal:0.5"} {
+		c := back.Cells[i]
+		if c.KeyDist != "zipf:1" || c.HoldDist != want || c.Keys != 100 {
+			t.Errorf("%s: recorded key_dist %q hold_dist %q keys %d", c.Name, c.KeyDist, c.HoldDist, c.Keys)
+		}
+		if c.Granted == 0 || len(c.Errors) > 0 {
+			t.Errorf("%s: granted %d, errors %v", c.Name, c.Granted, c.Errors)
+		}
+	}
+	if f := back.Cells[0].Floor; f != nil {
+		t.Errorf("closed cell has a queueing floor: %+v", f)
+	}
+	f := back.Cells[1].Floor
+	if f == nil {
+		t.Fatal("open Poisson cell over drawn keys has no queueing floor")
+	}
+	if !strings.HasPrefix(f.Method, "simulated") || f.Wait["p99"] <= 0 || len(f.Unbounded) > 0 {
+		t.Errorf("lognormal holds at rho < 1: floor %+v", f)
+	}
+}
+
+// TestQueueFloorOfACell: exponential holds take the exact M/M/1 floor, and a key past
+// saturation makes its quantiles unbounded, named, never a number.
+func TestQueueFloorOfACell(t *testing.T) {
+	cell := sweep.Cell{Strategy: "single", Clients: 8, Keys: 10, Hold: 10 * time.Millisecond, Load: "open",
+		Arrival: "poisson", Rate: 100, KeyDist: "zipf:1", HoldDist: "exp"}
+	f, err := sweep.QueueFloor(cell, 1)
+	if err != nil || f == nil {
+		t.Fatalf("floor %+v, %v", f, err)
+	}
+	if f.Method != "exact M/M/1" || f.Wait["p99"] <= f.Wait["p50"] || f.SaturatedKeys != 0 {
+		t.Errorf("exp holds at 100/s: %+v", f)
+	}
+	cell.Rate = 1000 // the hottest key (p = 0.34) is asked 341 times a second for 10ms: rho 3.4
+	if f, err = sweep.QueueFloor(cell, 1); err != nil {
+		t.Fatal(err)
+	}
+	if f.SaturatedKeys == 0 || !slices.Contains(f.Unbounded, "p99.9") || f.Wait["p99.9"] != 0 {
+		t.Errorf("saturated: %+v", f)
+	}
+	cell.KeyDist = ""
+	if f, err = sweep.QueueFloor(cell, 1); f != nil || err != nil {
+		t.Errorf("fixed keys: floor %+v, %v; the model does not describe them", f, err)
+	}
+}
