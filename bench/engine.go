@@ -138,6 +138,7 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)
 	shares := newShares(load.Clients)
+	keys := newTurns()
 	start := parts.begin()
 	wait := startClients(tallies, func(c int, t *tally[*Recorder]) {
 		next := load.draws(c)
@@ -145,7 +146,7 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 			now := time.Now()
 			t.moveTo(now)
 			key, hold := next()
-			if waited, done := cycle(ctx, l, load, key, hold, t.rec, now); done {
+			if waited, done := cycle(ctx, l, load, keys, request{key, hold, now}, t.rec); done {
 				shares[c].add(waited)
 			}
 		}
@@ -158,23 +159,37 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 
 // cycle is one acquire-hold-release: the lock is waited for as load.Wait says (a
 // Waiter's own wait, or attempts with lockbench's backoff) until granted or ctx ends.
-// Acquire and cycle latencies count from cycleStart: now in a closed loop, the intended
+// Acquire and cycle latencies count from req.start: now in a closed loop, the intended
 // start in an open one. What ctx's end cuts short (an attempt, a hold) is counted apart
 // and kept out of every histogram: its latency is the deadline's.
-// It returns a completed cycle's wait from cycleStart to the grant.
-func cycle(ctx context.Context, l locks.Locker, load Load, key string, hold time.Duration, rec *Recorder,
-	cycleStart time.Time) (time.Duration, bool) {
+// It returns a completed cycle's wait from req.start to the grant.
+func cycle(ctx context.Context, l locks.Locker, load Load, keys *turns, req request, rec *Recorder) (time.Duration, bool) {
 	var lease locks.Lease
 	var granted bool
+	stopWaiting := keys.wait(req.key)
 	if w, ok := waiter(l, load); ok {
-		lease, granted = waitNaturally(ctx, w, load, key, rec)
+		lease, granted = waitNaturally(ctx, w, load, req.key, rec)
 	} else {
-		lease, granted = attempt(ctx, l, load, key, rec)
+		lease, granted = attempt(ctx, l, load, req.key, rec)
 	}
+	if granted {
+		if gap, ok := keys.granted(req.key, time.Now()); ok {
+			record(rec.Handoff, gap)
+		}
+	}
+	stopWaiting()
 	if !granted {
 		return 0, false
 	}
-	return holdAndRelease(ctx, l, lease, hold, rec, cycleStart)
+	return holdAndRelease(ctx, l, keys, req, lease, rec)
+}
+
+// request is one cycle's ask: its key, how long to hold it, and when it started (a
+// closed loop's now, an open loop's intended start).
+type request struct {
+	key   string
+	hold  time.Duration
+	start time.Time
 }
 
 // attempt retries refused and failed attempts with lockbench's backoff until granted
@@ -209,20 +224,22 @@ func attempt(ctx context.Context, l locks.Locker, load Load, key string, rec *Re
 	}
 }
 
-// holdAndRelease records the wait from cycleStart to the grant, holds for hold, and
+// holdAndRelease records the wait from req.start to the grant, holds for req.hold, and
 // releases; it returns the wait when the cycle completed.
-func holdAndRelease(ctx context.Context, l locks.Locker, lease locks.Lease, hold time.Duration, rec *Recorder,
-	cycleStart time.Time) (time.Duration, bool) {
+func holdAndRelease(ctx context.Context, l locks.Locker, keys *turns, req request, lease locks.Lease,
+	rec *Recorder) (time.Duration, bool) {
 	granted := time.Now()
-	waited := granted.Sub(cycleStart)
+	waited := granted.Sub(req.start)
 	record(rec.AcquireWait, waited)
-	held := hold <= 0 || sleep.For(ctx, hold)
+	held := req.hold <= 0 || sleep.For(ctx, req.hold)
 	releaseStart := time.Now()
+	keys.releasing(req.key, releaseStart)
 	// Release even when ctx ended, so a run never leaves its locks behind.
 	err := l.Release(context.WithoutCancel(ctx), lease)
 	end := time.Now()
 	record(rec.Release, end.Sub(releaseStart))
 	if err != nil {
+		keys.releaseFailed(req.key, releaseStart)
 		rec.Errors[errorKind(err)]++
 		return 0, false
 	}
@@ -230,7 +247,7 @@ func holdAndRelease(ctx context.Context, l locks.Locker, lease locks.Lease, hold
 		rec.CutOffHolds++ // a cycle with a shortened hold is no cycle of this load
 		return 0, false
 	}
-	record(rec.Cycle, end.Sub(cycleStart))
+	record(rec.Cycle, end.Sub(req.start))
 	rec.Granted++
 	return waited, true
 }

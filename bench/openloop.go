@@ -45,6 +45,7 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 		return OpenResult{}, err
 	}
 	queue := make(chan time.Time, open.Queue)
+	keys := newTurns()
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)
 	start := clock.Now()
@@ -58,7 +59,7 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 			case intended := <-queue:
 				t.moveTo(intended) // a request counts in the interval it was due in
 				key, hold := next()
-				_, _ = cycle(ctx, l, load, key, hold, t.rec, intended)
+				_, _ = cycle(ctx, l, load, keys, request{key, hold, intended}, t.rec)
 			}
 		}
 	})

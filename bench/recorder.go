@@ -32,10 +32,13 @@ type Recorder struct {
 	AcquireWait *hdrhistogram.Histogram // first attempt to grant, retries included
 	Release     *hdrhistogram.Histogram // one Release call
 	Cycle       *hdrhistogram.Histogram // acquire (with retries), hold, release
-	Attempts    int64
-	Granted     int64 // completed cycles
-	Refused     int64 // attempts lost to another owner
-	Errors      map[string]int64
+	// Handoff is from a release made while another client waited for its key to the
+	// key's next grant (see turns): the lock idle between two holders.
+	Handoff  *hdrhistogram.Histogram
+	Attempts int64
+	Granted  int64 // completed cycles
+	Refused  int64 // attempts lost to another owner
+	Errors   map[string]int64
 	// CutOffAttempts are attempts the run's end (ctx) cut short: not in Attempts nor
 	// in any histogram, as their latency is the deadline's; the locker released what
 	// they may have taken.
@@ -49,7 +52,7 @@ type Recorder struct {
 func NewRecorder() *Recorder {
 	return &Recorder{
 		Attempt: NewHistogram(), AcquireWait: NewHistogram(), Release: NewHistogram(), Cycle: NewHistogram(),
-		Errors: map[string]int64{},
+		Handoff: NewHistogram(), Errors: map[string]int64{},
 	}
 }
 
@@ -66,6 +69,7 @@ func (r *Recorder) Merge(o *Recorder) {
 	r.AcquireWait.Merge(o.AcquireWait)
 	r.Release.Merge(o.Release)
 	r.Cycle.Merge(o.Cycle)
+	r.Handoff.Merge(o.Handoff)
 	r.Attempts += o.Attempts
 	r.Granted += o.Granted
 	r.Refused += o.Refused
@@ -78,7 +82,7 @@ func (r *Recorder) Merge(o *Recorder) {
 
 // reset empties r for reuse: a client's recording after it is handed over.
 func (r *Recorder) reset() {
-	for _, h := range []*hdrhistogram.Histogram{r.Attempt, r.AcquireWait, r.Release, r.Cycle} {
+	for _, h := range []*hdrhistogram.Histogram{r.Attempt, r.AcquireWait, r.Release, r.Cycle, r.Handoff} {
 		h.Reset()
 	}
 	r.Attempts, r.Granted, r.Refused, r.CutOffAttempts, r.CutOffHolds = 0, 0, 0, 0, 0

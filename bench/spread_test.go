@@ -76,3 +76,24 @@ func TestSpreadMustMatchTheLoad(t *testing.T) {
 		t.Errorf("10 keys for 2 clients under a spread: %v", err)
 	}
 }
+
+// TestHandOffsAreTimedOnlyOnSharedKeys: clients on keys of their own never wait for
+// another's release; two clients on one key, each holding 2 ms while the other retries,
+// hand it over.
+func TestHandOffsAreTimedOnlyOnSharedKeys(t *testing.T) {
+	for _, keys := range []int{2, 1} {
+		m := &memLocker{holders: map[string]string{}}
+		load := bench.Load{Clients: 2, Keys: keys, TTL: time.Second, Hold: 2 * time.Millisecond}
+		res, err := bench.RunClosed(context.Background(), m, load, bench.Countdown(20))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := res.Handoff.TotalCount()
+		if keys == 2 && n != 0 {
+			t.Errorf("keys of their own: %d hand-offs timed", n)
+		}
+		if keys == 1 && (n == 0 || n > res.Granted) {
+			t.Errorf("one key: %d hand-offs in %d grants", n, res.Granted)
+		}
+	}
+}

@@ -202,6 +202,9 @@ const (
 	MetricAcquire = "acquire"
 	MetricRelease = "release"
 	MetricCycle   = "cycle"
+	// MetricHandoff is from a release made while another client waited for the key to
+	// its next grant: the lock idle between holders.
+	MetricHandoff = "handoff"
 	MetricUpdate  = "update" // one correct update, end to end (update workload)
 )
 

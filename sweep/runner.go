@@ -358,6 +358,7 @@ func lockHistograms(rec *bench.Recorder) map[string]*hdrhistogram.Histogram {
 	return map[string]*hdrhistogram.Histogram{
 		resultsdir.MetricAttempt: rec.Attempt, resultsdir.MetricAcquire: rec.AcquireWait,
 		resultsdir.MetricRelease: rec.Release, resultsdir.MetricCycle: rec.Cycle,
+		resultsdir.MetricHandoff: rec.Handoff,
 	}
 }
 
