@@ -113,6 +113,9 @@ type Cell struct {
 	// Fairness is how evenly a closed loop served its clients, each asking alike; nil
 	// for an open loop (its workers serve whichever request arrives) and a merged cell.
 	Fairness *Fairness `json:"fairness,omitempty"`
+	// ServerCommands is what the masters executed during the measured part, by their
+	// own count; nil where it is not read (see ServerCommands).
+	ServerCommands *ServerCommands `json:"server_commands,omitempty"`
 	// Floor is the queueing floor of an open cell whose keys were drawn.
 	Floor *QueueFloor `json:"floor,omitempty"`
 
@@ -141,6 +144,16 @@ type Cell struct {
 // Fairness is Jain's index over the clients' completed cycles (1: all alike, 1/n: one
 // took them all), the worst client's p99 wait from request to grant and which client
 // that was, and how many clients completed no cycle at all.
+// ServerCommands counts, at the servers (Redis's INFO commandstats on every master, the
+// readings' own INFO left out), the commands a cell's measured part made them execute:
+// a library's polls, retries, scripts and extensions included. Read for the kinds whose
+// masters answer any Redis command, on servers the run started, in a run of one
+// process; the cycles cut off at the measured part's end are in the count, not the grants.
+type ServerCommands struct {
+	Executed int64   `json:"executed"`
+	PerGrant float64 `json:"per_grant"` // executed over completed cycles; 0 with none
+}
+
 // QueueFloor is the wait a perfect mutex per key would give an open cell of Poisson
 // arrivals whose keys were drawn (M/G/1 per key, FIFO), beside which the measured
 // acquire wait reads as the lock's own cost; it assumes a client free for every request.

@@ -263,6 +263,12 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 		}
 	}
 	load.Intervals = r.intervals()
+	counters := r.servedCounters(topo)
+	defer counters.close()
+	before, err := counters.served(ctx)
+	if err != nil {
+		return resultsdir.Cell{}, fmt.Errorf("count the servers' commands: %w", err)
+	}
 	res, err := r.runLoad(ctx, l, load, open, cell, r.Config.Duration.D())
 	if err != nil {
 		return resultsdir.Cell{}, err
@@ -270,7 +276,14 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	if ctx.Err() != nil {
 		return resultsdir.Cell{}, ctx.Err()
 	}
+	after, err := counters.served(ctx)
+	if err != nil {
+		return resultsdir.Cell{}, fmt.Errorf("count the servers' commands: %w", err)
+	}
 	measured, err := r.record(index, cell, res, res.Started) // the clock's start, after every connection opened
+	if counters != nil {
+		measured.ServerCommands = servedPerGrant(after-before, res.Granted)
+	}
 	if r.Worker != nil {
 		r.tagCell(&measured, cell, start, res.Started, open.Rate)
 	}

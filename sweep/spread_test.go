@@ -89,6 +89,12 @@ func TestSpreadCellRunsAndRecordsItsDraws(t *testing.T) {
 			t.Errorf("%s: granted %d, errors %v", c.Name, c.Granted, c.Errors)
 		}
 	}
+	for _, c := range back.Cells {
+		// A grant is at least a SET and a release: the servers' own count cannot be lower.
+		if sc := c.ServerCommands; sc == nil || sc.Executed < 2*c.Granted || sc.PerGrant < 2 {
+			t.Errorf("%s: server commands %+v for %d grants", c.Name, sc, c.Granted)
+		}
+	}
 	if f := back.Cells[0].Floor; f != nil {
 		t.Errorf("closed cell has a queueing floor: %+v", f)
 	}
