@@ -215,6 +215,16 @@ func (r *rueidisLocker) heldLock(lease locks.Lease) *heldlease.Lease[rueidisHold
 	return h
 }
 
+// Lost is the library's lock context's end: an invalidation of the key (with
+// client-side caching) or the watchdog's next extension finding it gone ends it.
+func (r *rueidisLocker) Lost(lease locks.Lease) (<-chan struct{}, bool) {
+	h := r.held.Get(lease.Token, lease.Key)
+	if h == nil {
+		return nil, false
+	}
+	return h.Value.lock.Done(), true
+}
+
 // notHeld is the answer for a lease this locker no longer holds.
 func (r *rueidisLocker) notHeld() error {
 	return fmt.Errorf("%w (%s: given back, lost or past its TTL)", locks.ErrNotHeld, r.name)
