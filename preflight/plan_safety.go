@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
-	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/updates"
 )
 
@@ -39,7 +39,7 @@ func ForScenarios(chosen []lab.Scenario, params lab.Params) ([]Need, error) {
 
 type strategySpec struct {
 	name string
-	spec topologies.Spec
+	spec backend.Spec
 }
 
 // strategiesOf reads the strategies param, declared either as names or as stores;

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/resources/redisaccount"
@@ -15,18 +16,18 @@ import (
 
 // lockFreeWay is a strategy with no lock: the store judges every write.
 type lockFreeWay struct {
-	spec  topologies.Spec
+	spec  backend.Spec
 	build func(ctx context.Context, s Setup) (Way, error)
 }
 
 var lockFree = map[string]lockFreeWay{}
 
 func init() {
-	postgres := topologies.Spec{Kind: topologies.Postgres}
+	postgres := backend.Spec{Kind: topologies.Postgres}
 	for _, m := range pgaccount.LockFrees() {
 		lockFree[string(m)] = lockFreeWay{postgres, func(ctx context.Context, s Setup) (Way, error) { return newPGLockFree(ctx, s, m) }}
 	}
-	redis := topologies.Spec{Kind: topologies.Single}
+	redis := backend.Spec{Kind: topologies.Single}
 	for _, m := range []redisaccount.Method{redisaccount.LuaCAS, redisaccount.WatchMulti} {
 		lockFree[string(m)] = lockFreeWay{redis, func(ctx context.Context, s Setup) (Way, error) { return newRedisLockFree(ctx, s, m) }}
 	}

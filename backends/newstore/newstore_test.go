@@ -62,7 +62,7 @@ func init() {
 		return nil, errors.New("a test store starts no server")
 	})
 	for _, name := range []string{plain, waiting} {
-		locks.Register(name, topologies.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
+		locks.Register(name, backend.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
 			return nil, errors.New("a test store builds no locker")
 		})
 	}

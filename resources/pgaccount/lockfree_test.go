@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/postgres/pgtopo"
 	"github.com/lockbench/lockbench/resources/accounttest"
 	"github.com/lockbench/lockbench/topologies"
@@ -171,7 +172,7 @@ func TestCASVersionConcurrentLosesNothing(t *testing.T) {
 // NextFence issues strictly increasing fences, and Open restarts them at 1.
 func TestNextFenceIncreasesAndResets(t *testing.T) {
 	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
 	ctx := accounttest.Ctx(t)
 	for round := 0; round < 2; round++ {
 		r, err := Open(ctx, srv.DSN(), 1, initial)
@@ -198,7 +199,7 @@ func TestNextFenceIncreasesAndResets(t *testing.T) {
 // Every method writes and audits clean alone, and Open forgets the recorded keys.
 func TestEveryLockFreeAloneAndReset(t *testing.T) {
 	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
 	ctx := accounttest.Ctx(t)
 	for round := 0; round < 2; round++ {
 		for _, m := range LockFrees() {

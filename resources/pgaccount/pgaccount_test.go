@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/postgres/pgtopo"
 	"github.com/lockbench/lockbench/resources/accounttest"
 	"github.com/lockbench/lockbench/topologies"
@@ -18,7 +19,7 @@ const initial = 1000
 func open(t *testing.T, accounts int) *Resource {
 	t.Helper()
 	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	r, err := Open(ctx, srv.DSN(), accounts, initial)
@@ -175,7 +176,7 @@ func TestUnfencedConcurrentDecrementsLoseNothing(t *testing.T) {
 // Every mode writes, audits clean alone, and Open resets the rows and the outbox.
 func TestEveryModeAloneAndReset(t *testing.T) {
 	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
 	ctx := accounttest.Ctx(t)
 	for _, m := range Modes() {
 		r, err := Open(ctx, srv.DSN(), 2, initial)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resources/accounttest"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -16,7 +17,7 @@ const initial = 1000
 func startRedis(t *testing.T) string {
 	t.Helper()
 	testenv.RequireRedis(t)
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	return topo.Masters()[0].Addr()
 }
 

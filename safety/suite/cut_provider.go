@@ -3,6 +3,7 @@ package suite
 import (
 	"context"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -37,7 +38,7 @@ func (c *CutProvider) start() (lab.StartFunc, error) {
 // startOn starts every topology on the provider named, or on each kind's default
 // provider when name is "".
 func startOn(name string) lab.StartFunc {
-	return func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+	return func(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 		pick := func() (topologies.Provider, error) { return topologies.DefaultProvider(spec.Kind) }
 		if name != "" {
 			pick = func() (topologies.Provider, error) { return topologies.ProviderNamed(name) }

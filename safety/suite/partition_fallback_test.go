@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
@@ -53,7 +54,7 @@ func (c cutScenario) Run(ctx context.Context, env *lab.Env, _ lab.Values) (*resu
 	if env.Start == nil {
 		return nil, fmt.Errorf("needs-cuts %w: provider process cannot partition nodes", lab.ErrNeedsPartitions)
 	}
-	if _, err := env.Start(ctx, topologies.Spec{}); err != nil {
+	if _, err := env.Start(ctx, backend.Spec{}); err != nil {
 		return nil, err
 	}
 	return fakeReport("needs-cuts"), nil
@@ -64,7 +65,7 @@ func (c cutScenario) Run(ctx context.Context, env *lab.Env, _ lab.Values) (*resu
 // is skipped with both reasons and the others still run.
 func TestSafetyAllMovesPartitionScenariosToContainers(t *testing.T) {
 	started := 0
-	cutting := func(context.Context, topologies.Spec) (topologies.Topology, error) { started++; return nil, nil }
+	cutting := func(context.Context, backend.Spec) (topologies.Topology, error) { started++; return nil, nil }
 	other := fakeScenario{"other", func(context.Context) (*results.Report, error) { return fakeReport("other"), nil }}
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr bytes.Buffer

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -26,21 +27,21 @@ type registered struct {
 
 var (
 	recipesMu sync.Mutex
-	recipes   = map[topologies.Kind]registered{}
+	recipes   = map[backend.Kind]registered{}
 )
 
 // RegisterRecipe makes the container provider serve kind with r, from the init of the
 // store's container package; its servers keep true time. A kind registered twice is a
 // programming error.
-func RegisterRecipe(kind topologies.Kind, r Recipe) { register(kind, registered{recipe: r}) }
+func RegisterRecipe(kind backend.Kind, r Recipe) { register(kind, registered{recipe: r}) }
 
 // RegisterClockedRecipe is RegisterRecipe for a recipe that runs the spec's clock
 // models on its servers (Service.Clock).
-func RegisterClockedRecipe(kind topologies.Kind, r Recipe) {
+func RegisterClockedRecipe(kind backend.Kind, r Recipe) {
 	register(kind, registered{recipe: r, clocked: true})
 }
 
-func register(kind topologies.Kind, r registered) {
+func register(kind backend.Kind, r registered) {
 	recipesMu.Lock()
 	defer recipesMu.Unlock()
 	if _, dup := recipes[kind]; dup {
@@ -49,7 +50,7 @@ func register(kind topologies.Kind, r registered) {
 	recipes[kind] = r
 }
 
-func recipeFor(kind topologies.Kind) (registered, bool) {
+func recipeFor(kind backend.Kind) (registered, bool) {
 	recipesMu.Lock()
 	defer recipesMu.Unlock()
 	r, ok := recipes[kind]
@@ -68,7 +69,7 @@ type Server = node
 // labelled, removed at Close or on a signal, and swept at a later start when its owner
 // died. The provider calls it for the kinds with a registered recipe; a store with a
 // provider of its own (a cluster) calls it directly.
-func Deploy(ctx context.Context, spec topologies.Spec, recipe Recipe) (topologies.Topology, error) {
+func Deploy(ctx context.Context, spec backend.Spec, recipe Recipe) (topologies.Topology, error) {
 	cli, err := engine(ctx)
 	if err != nil {
 		return nil, err

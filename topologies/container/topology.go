@@ -7,12 +7,13 @@ import (
 
 	"github.com/moby/moby/client"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 // topology is a deployment whose nodes are containers on a network made for it.
 type topology struct {
-	spec    topologies.Spec
+	spec    backend.Spec
 	cli     *client.Client
 	image   string
 	dir     string // host temp dir holding every node's dir
@@ -36,7 +37,7 @@ type topology struct {
 	closeErr  error
 }
 
-func (t *topology) Spec() topologies.Spec        { return t.spec }
+func (t *topology) Spec() backend.Spec           { return t.spec }
 func (t *topology) Provider() string             { return "container" }
 func (t *topology) Masters() []topologies.Node   { return asNodes(t.masters) }
 func (t *topology) Replicas() []topologies.Node  { return asNodes(t.replicas) }

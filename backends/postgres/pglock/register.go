@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lockbench/lockbench/backend"
 	_ "github.com/lockbench/lockbench/backends/postgres/pgtopo" // the provider that starts PostgreSQL
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 func init() {
-	spec := topologies.Spec{Kind: topologies.Postgres}
+	spec := backend.Spec{Kind: topologies.Postgres}
 	for name, connect := range map[string]func(context.Context, string, Options) (*Locker, error){
 		Advisory:  NewAdvisory,
 		ForUpdate: NewForUpdate,
