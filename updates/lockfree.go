@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
+	"github.com/lockbench/lockbench/resources/ledger"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/resources/redisaccount"
 	"github.com/lockbench/lockbench/topologies"
@@ -59,7 +60,7 @@ func (w *pgLockFree) Update(ctx context.Context, client, account int) (bench.Upd
 		Client: strconv.Itoa(client), Account: account, Amount: 1,
 		IdempotencyKey: fmt.Sprintf("change-%d", w.changes.Add(1)),
 	})
-	return bench.UpdateOutcome{Retries: retries, Refused: outcome == pgaccount.Refused}, err
+	return bench.UpdateOutcome{Retries: retries, Refused: outcome == ledger.Refused}, err
 }
 
 func (w *pgLockFree) Audit(ctx context.Context) (Audit, error) { return auditPG(ctx, w.res) }
@@ -83,7 +84,7 @@ func (w *redisLockFree) Name() string { return string(w.method) }
 
 func (w *redisLockFree) Update(ctx context.Context, client, account int) (bench.UpdateOutcome, error) {
 	outcome, retries, err := w.res.Apply(ctx, w.method, redisaccount.Change{Client: strconv.Itoa(client), Account: account, Amount: 1})
-	return bench.UpdateOutcome{Retries: retries, Refused: outcome == redisaccount.Refused}, err
+	return bench.UpdateOutcome{Retries: retries, Refused: outcome == ledger.Refused}, err
 }
 
 func (w *redisLockFree) Audit(ctx context.Context) (Audit, error) {
