@@ -7,6 +7,7 @@ import (
 	"github.com/lockbench/lockbench/backends/zookeeper"
 	_ "github.com/lockbench/lockbench/backends/zookeeper/zktopo" // the provider that starts ZooKeeper
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/locks/pooloptions"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -25,7 +26,7 @@ func init() {
 		spec := backend.Spec{Kind: zookeeper.Kind, Members: v.Members}
 		locks.Register(v.Name, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 			// Every server is in the connect string; each session picks one at random.
-			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), Options{PoolSize: o.PoolSize, Timeout: o.Timeout, Dialer: o.Dialer})
+			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), pooloptions.Options{PoolSize: o.PoolSize, Timeout: o.Timeout, Dialer: o.Dialer})
 		})
 	}
 }
