@@ -61,10 +61,6 @@ func recipeFor(kind backend.Kind) (registered, bool) {
 // base of the topology the recipe returns (Spec, Nodes, Close, Cut, Heal, ...).
 type Deployment struct{ *topology }
 
-// Server is one server of a recipe's deployment: a node of the provider, with Kill,
-// Pause, Resume and Restart acting on its container.
-type Server = node
-
 // Deploy runs recipe for spec: one container per server on a network made for it,
 // labelled, removed at Close or on a signal, and swept at a later start when its owner
 // died. The provider calls it for the kinds with a registered recipe; a store with a
@@ -79,7 +75,7 @@ func Deploy(ctx context.Context, spec backend.Spec, recipe Recipe) (topologies.T
 	if err != nil {
 		return nil, err
 	}
-	t := &topology{spec: spec, cli: cli, dir: dir, cuts: map[[2]string]bool{}, hooked: map[*node]bool{}}
+	t := &topology{spec: spec, cli: cli, dir: dir, cuts: map[[2]string]bool{}, hooked: map[*Server]bool{}}
 	t.netName = fmt.Sprintf("lockbench-%d-%d", os.Getpid(), runSeq.Add(1))
 	t.forget = topologies.OnReap(func() { _ = removeAll(cli, t.trackedIDs(), t.networkID()) })
 	topo, err := recipe(ctx, &Deployment{t})
@@ -104,7 +100,7 @@ func (d *Deployment) Ports(k int) ([]int, error) { return d.distinctPorts(k) }
 // 127.0.0.1) and its peers on peerPorts (carried by the wire rules, never published).
 // Its role places it among the topology's masters, replicas or sentinels.
 func (d *Deployment) AddServer(name string, role topologies.Role, port int, peerPorts []int, svc Service) *Server {
-	n := &node{topo: d.topology, name: name, role: role, dir: filepath.Join(d.dir, name), skew: svc.Clock}
+	n := &Server{topo: d.topology, name: name, role: role, dir: filepath.Join(d.dir, name), skew: svc.Clock}
 	n.port, n.peerPorts, n.svc = port, peerPorts, &svc
 	switch role {
 	case topologies.RoleReplica:
@@ -131,7 +127,7 @@ func (d *Deployment) Start(ctx context.Context) error {
 			return err
 		}
 	}
-	var fresh []*node
+	var fresh []*Server
 	for _, n := range d.all() {
 		if n.id == "" {
 			fresh = append(fresh, n)
@@ -144,27 +140,27 @@ func (d *Deployment) Start(ctx context.Context) error {
 func (d *Deployment) Own(x topologies.Node) (*Server, error) { return d.own(x) }
 
 // Dir is the server's host dir, mounted at the same path inside its container.
-func (n *node) Dir() string { return n.dir }
+func (n *Server) Dir() string { return n.dir }
 
 // Port is the client port, published on 127.0.0.1 (it changes when another program
 // took it before the first start).
-func (n *node) Port() int { return n.port }
+func (n *Server) Port() int { return n.port }
 
 // PeerPorts are the ports only the server's peers dial.
-func (n *node) PeerPorts() []int { return append([]int(nil), n.peerPorts...) }
+func (n *Server) PeerPorts() []int { return append([]int(nil), n.peerPorts...) }
 
 // Paused reports whether the server's container is frozen.
-func (n *node) Paused() bool { return n.isPaused() }
+func (n *Server) Paused() bool { return n.isPaused() }
 
 // Exited reports whether the server's process is gone (it never started, or it died).
-func (n *node) Exited() bool { return !alive(n.topo.pidOf(n)) }
+func (n *Server) Exited() bool { return !alive(n.topo.pidOf(n)) }
 
 // Log is the end of the container's own output, for an error message.
-func (n *node) Log() string { return containerLog(n) }
+func (n *Server) Log() string { return containerLog(n) }
 
 // FileLog is the end of a file the server writes in its dir (its own log), for an
 // error message.
-func (n *node) FileLog(name string) string {
+func (n *Server) FileLog(name string) string {
 	b, _ := os.ReadFile(filepath.Join(n.dir, name))
 	if len(b) > 800 {
 		b = b[len(b)-800:]
