@@ -88,6 +88,7 @@ type heldConn struct {
 	mu   sync.Mutex // one statement at a time on conn
 }
 
+// heldLease is shorthand for the instantiation this locker uses; an alias, so it stays that type.
 type heldLease = heldlease.Lease[*heldConn]
 
 // NewAdvisory connects a pg-advisory locker to dsn.

@@ -77,6 +77,7 @@ type heldNode struct {
 	s    *session
 }
 
+// heldLease is shorthand for the instantiation this locker uses; an alias, so it stays that type.
 type heldLease = heldlease.Lease[heldNode]
 
 // New connects a locker to servers (host:port) and checks that one grants a session.
