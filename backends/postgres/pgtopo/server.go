@@ -37,13 +37,6 @@ func autoChoice() (string, string, error) {
 	return "process", "the PostgreSQL server is installed", nil
 }
 
-// The superuser and database every server gets, in a process or a container: tests and
-// strategies connect as them.
-const (
-	User     = postgres.User
-	Database = postgres.Database
-)
-
 // maxConnections leaves room for 256 clients holding a connection each plus as many
 // again for short side queries (pg-for-update takes its fence on a second connection).
 const maxConnections = 1000
@@ -153,7 +146,7 @@ func (s *Server) Nodes() []topologies.Node     { return []topologies.Node{s.node
 func (s *Server) Dir() string { return s.dir }
 
 // DSN is a connection string for the lockbench database as the lockbench superuser.
-func (s *Server) DSN() string { return s.node.dsn(Database) }
+func (s *Server) DSN() string { return s.node.dsn(postgres.Database) }
 
 // Close stops the server and removes its dir. Safe to call twice.
 func (s *Server) Close() error {

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backends/postgres"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
@@ -138,8 +139,8 @@ func TestStartServesAndCloseLeavesNothing(t *testing.T) {
 	}
 	s := topo.(*Server)
 	conn := connect(t, s)
-	if got := mustQuery(t, conn, "SELECT current_user || ' ' || current_database()"); got != User+" "+Database {
-		t.Errorf("connected as %q, want %q", got, User+" "+Database)
+	if got := mustQuery(t, conn, "SELECT current_user || ' ' || current_database()"); got != postgres.User+" "+postgres.Database {
+		t.Errorf("connected as %q, want %q", got, postgres.User+" "+postgres.Database)
 	}
 	if got := mustQuery(t, conn, "SHOW fsync"); got != "on" {
 		t.Errorf("fsync = %s by default, want on", got)
