@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr/modelcheck"
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/plots/decision"
@@ -17,12 +18,12 @@ import (
 // boundaryChecked adds to a size model what the given results checked of its boundary
 // at the workload's own TTL (`lockbench adr --plan` lists the runs that do). A side of
 // the boundary that broke against the model contradicts it.
-func boundaryChecked(m *SizeModel, w *workload.Workload, k workload.FaultKind, reports []*results.Report) {
+func boundaryChecked(m *SizeModel, w *workload.Workload, k backend.Fault, reports []*results.Report) {
 	if m == nil {
 		return
 	}
 	switch {
-	case k == workload.ClientPause:
+	case k == backend.ClientPauseFault:
 		var parts []string
 		if s := pauseAtTTL(w, reports); s != "" {
 			parts = append(parts, "pause-past-ttl checks the mechanism; "+s)
@@ -35,11 +36,11 @@ func boundaryChecked(m *SizeModel, w *workload.Workload, k workload.FaultKind, r
 		if len(parts) > 0 {
 			m.Checked = strings.Join(parts, "; ")
 		}
-	case k == workload.ClockJump && m.Name == redlockJumpModel:
+	case k == backend.ClockJumpFault && m.Name == redlockJumpModel:
 		if s := redlockJumpAtTTL(w, reports); s != "" {
 			m.Checked = "redlock-kleppmann checks the mechanism at the lab's sizes; " + s
 		}
-	case k == workload.ClockJump:
+	case k == backend.ClockJumpFault:
 		if sides := modelcheck.SingleJump(reports, w.TTLD, w.HoldD); len(sides) > 0 {
 			text, against := modelcheck.Text(sides)
 			m.Checked = fmt.Sprintf("single-clock-skew's boundary mode at the workload's TTL %v and hold %v (TTL - hold = %v): %s", w.TTLD, w.HoldD, clocks.SingleJumpThreshold(w.TTLD, w.HoldD), text)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -23,21 +24,21 @@ func TestBoundaryChecksAtTheWorkloadsTTL(t *testing.T) {
 	jump := adrtest.HandReport("redlock-clock-jump", below, above)[0]
 	reports := []*results.Report{pause, jump}
 
-	pm := SizeModelFor(w, workload.ClientPause, &Option{Kind: Lock, Probe: "single"})
-	boundaryChecked(pm, w, workload.ClientPause, reports)
+	pm := SizeModelFor(w, backend.ClientPauseFault, &Option{Kind: Lock, Probe: "single"})
+	boundaryChecked(pm, w, backend.ClientPauseFault, reports)
 	if !strings.Contains(pm.Checked, "at the workload's TTL 30s, a pause of 1.5 x it gave two holders in 6 of 6 judged unfenced trials") {
 		t.Errorf("pause: %s", pm.Checked)
 	}
-	jm := SizeModelFor(w, workload.ClockJump, &Option{Kind: Lock, Probe: "redlock"})
-	boundaryChecked(jm, w, workload.ClockJump, reports)
+	jm := SizeModelFor(w, backend.ClockJumpFault, &Option{Kind: Lock, Probe: "redlock"})
+	boundaryChecked(jm, w, backend.ClockJumpFault, reports)
 	if !strings.Contains(jm.Checked, "redlock-clock-jump gave two holders with 3 nodes jumping 270ms: 0 of 3, 3 nodes jumping 330ms: 3 of 3 judged (its holder keeps the lock for its whole validity, TTL - redsync's drift, so the threshold TTL - hold is the drift x TTL = 300ms)") {
 		t.Errorf("jump: %s", jm.Checked)
 	}
 	pause.Params["ttl"], below.Params["ttl"], above.Params["ttl"] = "300ms", "1s", "1s"
-	lab := SizeModelFor(w, workload.ClientPause, &Option{Kind: Lock, Probe: "single"})
-	boundaryChecked(lab, w, workload.ClientPause, reports)
-	labJump := SizeModelFor(w, workload.ClockJump, &Option{Kind: Lock, Probe: "redlock"})
-	boundaryChecked(labJump, w, workload.ClockJump, reports)
+	lab := SizeModelFor(w, backend.ClientPauseFault, &Option{Kind: Lock, Probe: "single"})
+	boundaryChecked(lab, w, backend.ClientPauseFault, reports)
+	labJump := SizeModelFor(w, backend.ClockJumpFault, &Option{Kind: Lock, Probe: "redlock"})
+	boundaryChecked(labJump, w, backend.ClockJumpFault, reports)
 	if strings.Contains(lab.Checked, "workload's TTL 30s,") || strings.Contains(labJump.Checked, "workload's TTL 30s,") {
 		t.Errorf("the lab's TTL read as the workload's: %s / %s", lab.Checked, labJump.Checked)
 	}
@@ -70,8 +71,8 @@ func pauseBoundaryReports(brokeBelow int) []*results.Report {
 func TestPauseBoundaryAtTheWorkloadsTTLChecksTheModel(t *testing.T) {
 	w := loadWorkload(t, "../docs/adr-workload.yaml") // TTL 30s, hold 50ms
 	single := &Option{Kind: Lock, Probe: "single"}
-	held := SizeModelFor(w, workload.ClientPause, single)
-	boundaryChecked(held, w, workload.ClientPause, pauseBoundaryReports(0))
+	held := SizeModelFor(w, backend.ClientPauseFault, single)
+	boundaryChecked(held, w, backend.ClientPauseFault, pauseBoundaryReports(0))
 	for _, want := range []string{"at the workload's TTL 30s, a pause of 1.5 x it gave two holders in 6 of 6 judged unfenced trials",
 		"single, below (a stop of 0.8 x the lease left): two holders in 0 of 3 judged (0-56%)",
 		"single, above (a stop of 1.2 x the lease left): two holders in 3 of 3 judged (44-100%)",
@@ -80,14 +81,14 @@ func TestPauseBoundaryAtTheWorkloadsTTLChecksTheModel(t *testing.T) {
 			t.Errorf("model held: want %q in %s (contradicted %q)", want, held.Checked, held.Contradicted)
 		}
 	}
-	broke := SizeModelFor(w, workload.ClientPause, single)
-	boundaryChecked(broke, w, workload.ClientPause, pauseBoundaryReports(1))
+	broke := SizeModelFor(w, backend.ClientPauseFault, single)
+	boundaryChecked(broke, w, backend.ClientPauseFault, pauseBoundaryReports(1))
 	if !strings.Contains(broke.Checked, "the model is contradicted: single broke 1 of 3 judged below the boundary") || broke.Contradicted == "" {
 		t.Errorf("a break below the boundary does not contradict the model: %s", broke.Checked)
 	}
 	for brokeBelow, sized := range map[int]bool{0: true, 1: false} {
-		e := exposures(w, pauseBoundaryReports(brokeBelow), single)[slices.Index(workload.FaultKinds, workload.ClientPause)]
-		if e.Kind != workload.ClientPause || e.Mutex == nil || (e.Mutex.Uncounted == "") != sized {
+		e := exposures(w, pauseBoundaryReports(brokeBelow), single)[slices.Index(workload.FaultKinds, backend.ClientPauseFault)]
+		if e.Kind != backend.ClientPauseFault || e.Mutex == nil || (e.Mutex.Uncounted == "") != sized {
 			t.Errorf("%d broke below: pause measured %+v, want sized %v", brokeBelow, e.Mutex, sized)
 		}
 	}
@@ -106,18 +107,18 @@ func TestSingleJumpBoundaryAtTheWorkloadsTTLAndHold(t *testing.T) {
 			boundaryVariant("jump-above-1.2x", p("above", "35.94s", "1.2"), 3, brokeAbove))
 	}
 	single := &Option{Kind: Lock, Probe: "single"}
-	m := SizeModelFor(w, workload.ClockJump, single)
-	boundaryChecked(m, w, workload.ClockJump, run("50ms", 3))
+	m := SizeModelFor(w, backend.ClockJumpFault, single)
+	boundaryChecked(m, w, backend.ClockJumpFault, run("50ms", 3))
 	if !strings.Contains(m.Checked, "at the workload's TTL 30s and hold 50ms (TTL - hold = 29.95s): single, below (a jump of 23.96s (0.8 x TTL - hold)): two holders in 0 of 3 judged (0-56%)") || m.Contradicted != "" {
 		t.Errorf("jump boundary: %s", m.Checked)
 	}
-	held := SizeModelFor(w, workload.ClockJump, single)
-	boundaryChecked(held, w, workload.ClockJump, run("50ms", 2))
+	held := SizeModelFor(w, backend.ClockJumpFault, single)
+	boundaryChecked(held, w, backend.ClockJumpFault, run("50ms", 2))
 	if !strings.Contains(held.Checked, "the model overcounts there (single held in 1 of 3 judged above it): its count is an upper end") || held.Contradicted != "" {
 		t.Errorf("a jump above TTL - hold that held: %s (contradicted %q)", held.Checked, held.Contradicted)
 	}
-	other := SizeModelFor(w, workload.ClockJump, single)
-	boundaryChecked(other, w, workload.ClockJump, run("100ms", 3))
+	other := SizeModelFor(w, backend.ClockJumpFault, single)
+	boundaryChecked(other, w, backend.ClockJumpFault, run("100ms", 3))
 	if strings.Contains(other.Checked, "boundary mode") {
 		t.Errorf("a run at another hold read as the workload's: %s", other.Checked)
 	}
@@ -140,7 +141,7 @@ func TestAFaultSizedAwayAsksNoMeasurement(t *testing.T) {
 	for brokeBelow, missing := range map[int]bool{0: false, 1: true} {
 		es := exposures(w, boundary(brokeBelow), fenced)
 		for _, data := range []bool{false, true} {
-			if _, m := Total(es, data); slices.Contains(m, workload.ClockJump) != missing {
+			if _, m := Total(es, data); slices.Contains(m, backend.ClockJumpFault) != missing {
 				t.Errorf("%d broke below, data side %v: missing %v, want clock_jump missing %v", brokeBelow, data, m, missing)
 			}
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/adr/adrtest"
-	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -17,7 +17,7 @@ func keyedVariant(store, mode, delay string, n, k int) *results.Variant {
 	return v
 }
 
-func exposureOf(t *testing.T, o *Option, k workload.FaultKind) Exposure {
+func exposureOf(t *testing.T, o *Option, k backend.Fault) Exposure {
 	t.Helper()
 	for _, e := range o.Faults {
 		if e.Kind == k {
@@ -40,7 +40,7 @@ func TestTheClusterIsAnOptionPricedAndExposedByItsOwnVariants(t *testing.T) {
 		if o.Kind != Lock || !o.Cost.Measured || o.Cost.Servers != 6 || !strings.HasPrefix(o.Cost.Cell, "strategy="+name+"/") {
 			t.Errorf("%s is not priced from its own cells: %+v", name, o.Cost)
 		}
-		e := exposureOf(t, o, workload.Failover)
+		e := exposureOf(t, o, backend.FailoverFault)
 		if e.NA != "" || e.Mutex == nil || e.MutexIn != "failover-loss" {
 			t.Fatalf("%s: failover %+v", name, e)
 		}
@@ -54,7 +54,7 @@ func TestTheClusterIsAnOptionPricedAndExposedByItsOwnVariants(t *testing.T) {
 		}
 	}
 	// Sentinel's own options read sentinel's variants only, not the cluster's.
-	for _, v := range exposureOf(t, option(t, d, "sentinel"), workload.Failover).Mutex.Variants {
+	for _, v := range exposureOf(t, option(t, d, "sentinel"), backend.FailoverFault).Mutex.Variants {
 		if strings.HasPrefix(v, "cluster/") {
 			t.Errorf("sentinel's failover pools the cluster's %s", v)
 		}
@@ -88,7 +88,7 @@ func TestTheClusterIsExposedOnlyWhereItsScenarioRan(t *testing.T) {
 	w := loadWorkload(t, "testdata/efficiency.yaml")
 	for _, o := range []*Option{{Name: "cluster", Kind: Lock, Probe: "cluster"}, {Name: "cluster-wait", Kind: Lock, Probe: "cluster-wait"}} {
 		e := exposures(w, sentinel, o)[0]
-		if e.Kind != workload.Failover || e.NA != "" || e.Mutex != nil || e.MutexIn != "failover-loss" {
+		if e.Kind != backend.FailoverFault || e.NA != "" || e.Mutex != nil || e.MutexIn != "failover-loss" {
 			t.Errorf("%s's failover without its variants: %+v", o.Name, e)
 		}
 		if e := exposures(w, keyed, o)[0]; e.Mutex == nil || e.Mutex.P.N != 4 {

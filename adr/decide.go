@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -149,7 +150,7 @@ func variantsOf(m *Measured) string {
 }
 
 // missingText names a missing measurement and the scenario that would give it.
-func missingText(o *Option, k workload.FaultKind, data bool) string {
+func missingText(o *Option, k backend.Fault, data bool) string {
 	for _, e := range o.Faults {
 		if e.Kind != k {
 			continue

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -13,7 +14,7 @@ import (
 // broke 10 of 10 (a forced interleaving). As a rate it read 2 x Wilson(10 of 10) =
 // 1.44-2 a year; as the mechanism it is every held lock: exactly 2, no interval.
 func TestAlwaysDemonstrationCountsEveryHeldLock(t *testing.T) {
-	e := Exposure{Kind: workload.RestartEmpty, PerYear: 1, LocksHeld: 2, Held: 0.9}
+	e := Exposure{Kind: backend.RestartEmptyFault, PerYear: 1, LocksHeld: 2, Held: 0.9}
 	m := measure(adrtest.HandReport("redlock-restart", adrtest.HandVariant("redlock/restart-empty", results.Violations, 10, 10)),
 		"redlock-restart", []string{"redlock/restart-empty"}, results.Violations, e)
 	if m.Demo != Always || m.Year != (Expected{2, 2, 2}) || m.Episodes != (Expected{0.9, 0.9, 0.9}) {
@@ -32,7 +33,7 @@ func TestAlwaysDemonstrationCountsEveryHeldLock(t *testing.T) {
 // per fault" and needed 12 more trials at a budget of 1; as the mechanism it is 0 a
 // year, and no trial count is asked of it.
 func TestNeverDemonstrationIsZeroNotABound(t *testing.T) {
-	e := Exposure{Kind: workload.ClientPause, PerYear: 2, LocksHeld: 2, Held: 1}
+	e := Exposure{Kind: backend.ClientPauseFault, PerYear: 2, LocksHeld: 2, Held: 1}
 	e.Data = measure(adrtest.HandReport("lost-updates", adrtest.HandVariant("pause/cas-version", results.LostUpdates, 10, 0)),
 		"lost-updates", []string{"pause/cas-version"}, results.LostUpdates, e)
 	if e.Data.Demo != Never || e.Data.Year != (Expected{}) {
@@ -49,7 +50,7 @@ func TestNeverDemonstrationIsZeroNotABound(t *testing.T) {
 // A forced interleaving that broke in some trials only contradicts its claim: it is
 // counted at its worst (every held lock), its lower end 0, never as 7 of 10.
 func TestMixedDemonstrationCountsAtItsWorst(t *testing.T) {
-	e := Exposure{Kind: workload.RestartEmpty, PerYear: 1, LocksHeld: 2, Held: 0.9}
+	e := Exposure{Kind: backend.RestartEmptyFault, PerYear: 1, LocksHeld: 2, Held: 0.9}
 	m := measure(adrtest.HandReport("redlock-restart", adrtest.HandVariant("redlock/restart-empty", results.Violations, 10, 7)),
 		"redlock-restart", []string{"redlock/restart-empty"}, results.Violations, e)
 	if m.Demo != Mixed || m.Year != (Expected{Central: 2, Hi: 2}) {
@@ -63,7 +64,7 @@ func TestMixedDemonstrationCountsAtItsWorst(t *testing.T) {
 // Each variant is its own demonstration: watchdog 0 of 10 beside no-watchdog 10 of 10
 // is not "10 of 20" but a contradicted mechanism.
 func TestDemonstrationsAreNotPooled(t *testing.T) {
-	e := Exposure{Kind: workload.ClientPause, PerYear: 1, LocksHeld: 1, Held: 1}
+	e := Exposure{Kind: backend.ClientPauseFault, PerYear: 1, LocksHeld: 1, Held: 1}
 	m := measure(adrtest.HandReport("pause-past-ttl", adrtest.HandVariant("single/no-watchdog", results.StaleAccepted, 10, 10), adrtest.HandVariant("single/watchdog", results.StaleAccepted, 10, 0)),
 		"pause-past-ttl", []string{"single/no-watchdog", "single/watchdog"}, results.StaleAccepted, e)
 	if m.Demo != Mixed {
@@ -73,7 +74,7 @@ func TestDemonstrationsAreNotPooled(t *testing.T) {
 
 // A drawn fault stays a rate: failover-loss's 0 of 10 keeps its Wilson bound.
 func TestARateIsNotADemonstration(t *testing.T) {
-	e := Exposure{Kind: workload.Failover, PerYear: 2, LocksHeld: 2, Held: 1}
+	e := Exposure{Kind: backend.FailoverFault, PerYear: 2, LocksHeld: 2, Held: 1}
 	m := measure(adrtest.HandReport("failover-loss", adrtest.HandVariant("none-delay-0ms", results.LostLocks, 10, 0)),
 		"failover-loss", []string{"none-delay-*"}, results.LostLocks, e)
 	if m.Demo != NotDemo || m.Year.Hi < 1.1 || m.Year.Hi > 1.12 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -74,14 +75,14 @@ func TestSumsAddTheEndsAndSkipZeroRates(t *testing.T) {
 	a := &Measured{P: results.ProportionOf(1, 2), Year: Expected{1, 0.5, 2}}
 	b := &Measured{P: results.ProportionOf(1, 2), Year: Expected{3, 1, 4}}
 	es := []Exposure{
-		{Kind: workload.Failover, PerYear: 1, Mutex: a},
-		{Kind: workload.ClientPause, PerYear: 1, Mutex: b},
-		{Kind: workload.RestartEmpty, PerYear: 0},        // not counted: 0 a year
-		{Kind: workload.ClockJump, PerYear: 2},           // counted but not measured
-		{Kind: workload.Failover, PerYear: 9, NA: "n/a"}, // cannot strike
+		{Kind: backend.FailoverFault, PerYear: 1, Mutex: a},
+		{Kind: backend.ClientPauseFault, PerYear: 1, Mutex: b},
+		{Kind: backend.RestartEmptyFault, PerYear: 0},        // not counted: 0 a year
+		{Kind: backend.ClockJumpFault, PerYear: 2},           // counted but not measured
+		{Kind: backend.FailoverFault, PerYear: 9, NA: "n/a"}, // cannot strike
 	}
 	sum, missing := Total(es, false)
-	if sum != (Expected{4, 1.5, 6}) || len(missing) != 1 || missing[0] != workload.ClockJump {
+	if sum != (Expected{4, 1.5, 6}) || len(missing) != 1 || missing[0] != backend.ClockJumpFault {
 		t.Fatalf("sum %+v, missing %v", sum, missing)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // Exposure is one fault kind's share of an option's expected violations per year.
 type Exposure struct {
-	Kind    workload.FaultKind
+	Kind    backend.Fault
 	PerYear float64 // faults a year, from the workload
 	Held    float64 // share of them that strike while a lock is held (episodes)
 	// LocksHeld is the expected locks held when one strikes (locks broken per fault,
@@ -162,9 +162,9 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 // Total adds up the expected per year of the faults that can strike, on one side
 // (mutex or data); missing lists those with a rate above 0 not measured, or measured
 // but not sized to the workload.
-func Total(es []Exposure, data bool) (Expected, []workload.FaultKind) {
+func Total(es []Exposure, data bool) (Expected, []backend.Fault) {
 	var sum Expected
-	var missing []workload.FaultKind
+	var missing []backend.Fault
 	for _, e := range es {
 		if e.NA != "" || e.PerYear == 0 || e.sizedAway() {
 			continue
@@ -181,7 +181,7 @@ func Total(es []Exposure, data bool) (Expected, []workload.FaultKind) {
 
 // UnmeasuredBound is the worst the missing faults can add a year: each breaking every
 // lock it finds held (P <= 1), rate x locks held.
-func UnmeasuredBound(es []Exposure, missing []workload.FaultKind) float64 {
+func UnmeasuredBound(es []Exposure, missing []backend.Fault) float64 {
 	var sum float64
 	for _, e := range es {
 		if slices.Contains(missing, e.Kind) && e.NA == "" {

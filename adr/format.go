@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 )
 
 // count formats a count per year with three significant digits: 0.0412, 1.2, 118.
@@ -84,7 +84,7 @@ func measuredText(m *Measured) string {
 }
 
 // totalText is an option's total on one side, or why there is none.
-func totalText(e Expected, missing []workload.FaultKind, anySeen bool) string {
+func totalText(e Expected, missing []backend.Fault, anySeen bool) string {
 	s := yearly(e, anySeen)
 	if len(missing) > 0 {
 		names := make([]string, len(missing))

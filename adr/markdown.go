@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/stats"
 )
@@ -76,9 +77,9 @@ func writeDrivers(b *strings.Builder, d *Decision) {
 		r := w.Faults.Rate(k)
 		what := ""
 		switch k {
-		case workload.ClientPause:
+		case backend.ClientPauseFault:
 			what = "pauses longer than " + r.LongerThan
-		case workload.ClockJump:
+		case backend.ClockJumpFault:
 			what = "jumps above " + r.Above
 		}
 		fmt.Fprintf(b, "  | %s | %s | %s | %s |\n", k, Plain(r.PerYear), what, r.Source)

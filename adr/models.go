@@ -37,8 +37,8 @@ const redlockJumpModel = "clock jump on a Redlock node"
 // SizeModelFor is the model of fault kind k for option o, or nil where none carries
 // the lab's probability to the workload (a failover, a Redlock node restarting empty):
 // such a probability is not sized, and counts as missing evidence (notsized.go).
-func SizeModelFor(w *workload.Workload, k workload.FaultKind, o *Option) *SizeModel {
-	if k == workload.ClientPause {
+func SizeModelFor(w *workload.Workload, k backend.Fault, o *Option) *SizeModel {
+	if k == backend.ClientPauseFault {
 		return pauseModel(w) // every strategy's lease outlasted alike
 	}
 	switch mechanismOf(k, o) {

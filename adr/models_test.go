@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 )
 
 func sizedWorkload(t *testing.T, pause, jump string) *workload.Workload {
@@ -98,7 +99,7 @@ func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
 	d := Decide(w, in)
 	single := option(t, d, "single")
 	for _, e := range single.Faults {
-		if e.Kind != workload.ClockJump {
+		if e.Kind != backend.ClockJumpFault {
 			continue
 		}
 		if e.Model == nil || e.Model.Share != 0 || e.Mutex == nil || e.Mutex.Year != (Expected{}) {
@@ -108,11 +109,11 @@ func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
 	// Nor on a Redlock node: its key expires early only past TTL - hold too. Sized
 	// away, it is no missing evidence (before, every jump was taken to break).
 	for _, e := range option(t, d, "redlock").Faults {
-		if e.Kind == workload.ClockJump && (e.Model == nil || e.Model.Name != redlockJumpModel || !e.sizedAway()) {
+		if e.Kind == backend.ClockJumpFault && (e.Model == nil || e.Model.Name != redlockJumpModel || !e.sizedAway()) {
 			t.Fatalf("redlock under clock_jump: model %+v", e.Model)
 		}
 	}
-	if _, missing := Total(option(t, d, "redlock").Faults, false); slices.Contains(missing, workload.ClockJump) {
+	if _, missing := Total(option(t, d, "redlock").Faults, false); slices.Contains(missing, backend.ClockJumpFault) {
 		t.Errorf("redlock's clock_jump still counts as missing evidence")
 	}
 	md := Markdown(d, Meta{Date: "2026-12-01", Command: "lockbench adr"})
@@ -126,7 +127,7 @@ func TestShippedEfficiencyWorkloadCountsNoClockJump(t *testing.T) {
 func TestASizedAwayFaultWithNoResultsReadsAsNone(t *testing.T) {
 	w := loadWorkload(t, "../docs/adr-workload.yaml")
 	o := &Option{Name: "redlock", Kind: Lock, Probe: "redlock"}
-	e := Exposure{Kind: workload.ClockJump, PerYear: 1, Model: SizeModelFor(w, workload.ClockJump, o)}
+	e := Exposure{Kind: backend.ClockJumpFault, PerYear: 1, Model: SizeModelFor(w, backend.ClockJumpFault, o)}
 	var b strings.Builder
 	writeFaultLine(&b, o, e)
 	if want := "* Neutral, because clock_jump counts none, by the size model clock jump on a Redlock node: the counted jumps are at most 1s, below TTL - hold = 29.95s: none breaks a hold.\n"; b.String() != want {

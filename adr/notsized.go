@@ -55,7 +55,7 @@ func (e Exposure) markNotSized(m *Measured) {
 // Only the crash-failover model sizes a failover (an asynchronous replica promoted with
 // no guard: Sentinel's two holders), and only the quorum model a five-node Redlock
 // node restarting empty; each the lock's own side.
-func LabOnly(w *workload.Workload, k workload.FaultKind, o *Option, data bool) bool {
+func LabOnly(w *workload.Workload, k backend.Fault, o *Option, data bool) bool {
 	if m := SizeModelFor(w, k, o); m != nil {
 		return m.Unsized
 	}
@@ -73,7 +73,7 @@ func notSizedText(m *Measured) string {
 
 // splitMissing counts the missing faults of one side that were measured but not
 // sized, apart from those not measured at all.
-func splitMissing(es []Exposure, missing []workload.FaultKind, data bool) (unmeasured, unsized int) {
+func splitMissing(es []Exposure, missing []backend.Fault, data bool) (unmeasured, unsized int) {
 	for _, e := range es {
 		if !slices.Contains(missing, e.Kind) {
 			continue

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/adr/adrtest"
-	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -19,11 +19,11 @@ func TestNotSizedLabProbabilityStaysOutOfTheYear(t *testing.T) {
 	o := &Option{Name: "wait", Kind: Lock, Probe: "wait", Cost: Cost{Measured: true, Within: true}}
 	o.Faults = exposures(w, reports, o)
 	e := o.Faults[0]
-	if e.Kind != workload.Failover || e.Mutex == nil || !strings.HasPrefix(e.Mutex.Uncounted, "not sized: lab 2 of 40 judged (1.4-17%) at `failover-loss` wait1-delay-0ms, wait1-delay-50ms (its own kill delays and replica lags)") {
+	if e.Kind != backend.FailoverFault || e.Mutex == nil || !strings.HasPrefix(e.Mutex.Uncounted, "not sized: lab 2 of 40 judged (1.4-17%) at `failover-loss` wait1-delay-0ms, wait1-delay-50ms (its own kill delays and replica lags)") {
 		t.Fatalf("failover under WAIT 1: %+v", e.Mutex)
 	}
 	total, missing := Total(o.Faults, false)
-	if total.Hi != 0 || len(missing) == 0 || missing[0] != workload.Failover {
+	if total.Hi != 0 || len(missing) == 0 || missing[0] != backend.FailoverFault {
 		t.Errorf("the lab's P entered the total: %+v, missing %v", total, missing)
 	}
 	v := judge(w, o)
@@ -44,8 +44,8 @@ func TestMechanismsAndTheLoneMemberAreSized(t *testing.T) {
 		adrtest.HandVariant("etcd-lone-member-disk-loss", results.Violations, 3, 3))
 	for _, c := range []struct {
 		probe string
-		kind  workload.FaultKind
-	}{{"etcd-3", workload.Failover}, {"etcd", workload.RestartEmpty}} {
+		kind  backend.Fault
+	}{{"etcd-3", backend.FailoverFault}, {"etcd", backend.RestartEmptyFault}} {
 		o := &Option{Kind: Lock, Probe: c.probe}
 		for _, e := range exposures(w, reports, o) {
 			if e.Kind == c.kind && (e.Mutex == nil || e.Mutex.Uncounted != "") {

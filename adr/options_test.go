@@ -86,7 +86,7 @@ func TestCorrectnessFollowsTheWriteupsRules(t *testing.T) {
 // says how many judged trials would show it (12: 4 x z²/(12 + z²) = 0.97).
 func TestNoneSeenInFewTrialsDoesNotChoose(t *testing.T) {
 	w := withViolationBudget(loadWorkload(t, "testdata/correctness.yaml"), 1)
-	e := Exposure{Kind: workload.Failover, PerYear: 2, LocksHeld: 2, Held: 1}
+	e := Exposure{Kind: backend.FailoverFault, PerYear: 2, LocksHeld: 2, Held: 1}
 	e.Data = measure(adrtest.HandReport("fence-regression", adrtest.HandVariant("sentinel/lagging-followers", results.ReissuedTokens, 10, 0)),
 		"fence-regression", []string{"sentinel/lagging-followers"}, results.ReissuedTokens, e)
 	o := &Option{Name: "sentinel + fence", Kind: Fenced, Probe: "sentinel", Cost: Cost{Measured: true, Within: true}, Faults: []Exposure{e}}
@@ -125,8 +125,8 @@ func TestEfficiencyCountsUnmeasuredFaultsAtTheirWorst(t *testing.T) {
 	// redlock: no pause-past-ttl variant for it, and its clock jump measured only at
 	// the lab's sizes (not sized): both count at their worst.
 	redlock := option(t, d, "redlock")
-	pause, jump := redlock.Faults[slices.Index(workload.FaultKinds, workload.ClientPause)], redlock.Faults[slices.Index(workload.FaultKinds, workload.ClockJump)]
-	if pause.Kind != workload.ClientPause || pause.Mutex != nil || jump.Kind != workload.ClockJump || jump.Mutex == nil || jump.Mutex.Uncounted == "" {
+	pause, jump := redlock.Faults[slices.Index(workload.FaultKinds, backend.ClientPauseFault)], redlock.Faults[slices.Index(workload.FaultKinds, backend.ClockJumpFault)]
+	if pause.Kind != backend.ClientPauseFault || pause.Mutex != nil || jump.Kind != backend.ClockJumpFault || jump.Mutex == nil || jump.Mutex.Uncounted == "" {
 		t.Fatalf("redlock's pause %+v, jump %+v: want the pause unmeasured and the jump not sized", pause, jump)
 	}
 	if want := pause.PerYear*pause.LocksHeld + jump.PerYear*jump.LocksHeld; redlock.Verdict.Unmeasured != want {
@@ -218,25 +218,25 @@ func TestInputsThatAreNotResultsFoldersAreNamed(t *testing.T) {
 // three nodes is no consensus group of three (nothing is promoted), and a guard of the
 // Sentinel's is measured by its own failover-loss mode, with no crash model.
 func TestFaultsReachAStrategyByItsStoresDeclaration(t *testing.T) {
-	if na := NotApplicable(workload.Failover, &Option{Kind: Lock, Probe: "redlock-3"}); na == "" {
+	if na := NotApplicable(backend.FailoverFault, &Option{Kind: Lock, Probe: "redlock-3"}); na == "" {
 		t.Error("redlock-3 has a failover")
 	}
 	for _, name := range []string{"etcd-3", "zookeeper-3", "sentinel", "wait", "cluster"} {
-		if na := NotApplicable(workload.Failover, &Option{Kind: Lock, Probe: name}); na != "" {
+		if na := NotApplicable(backend.FailoverFault, &Option{Kind: Lock, Probe: name}); na != "" {
 			t.Errorf("%s: %s", name, na)
 		}
 	}
 	guard := &Option{Kind: Lock, Probe: "sentinel", Mode: "wait2"}
-	if p, ok := ProbeFor(workload.Failover, guard); !ok || len(p.Mutex) != 1 || p.Mutex[0] != "wait2-delay-*" {
+	if p, ok := ProbeFor(backend.FailoverFault, guard); !ok || len(p.Mutex) != 1 || p.Mutex[0] != "wait2-delay-*" {
 		t.Errorf("WAIT 2's probe: %+v, %v", p, ok)
 	}
-	if m := mechanismOf(workload.Failover, guard); m != "" {
+	if m := mechanismOf(backend.FailoverFault, guard); m != "" {
 		t.Errorf("WAIT 2's failover sized by %s", m)
 	}
-	if m := mechanismOf(workload.Failover, &Option{Kind: Lock, Probe: "sentinel"}); m != backend.AsyncPromotion {
+	if m := mechanismOf(backend.FailoverFault, &Option{Kind: Lock, Probe: "sentinel"}); m != backend.AsyncPromotion {
 		t.Errorf("the Sentinel's unguarded failover: %q", m)
 	}
-	if _, ok := ProbeFor(workload.Failover, &Option{Kind: Lock, Probe: "sentinel", Mode: "no-such-mode"}); ok {
+	if _, ok := ProbeFor(backend.FailoverFault, &Option{Kind: Lock, Probe: "sentinel", Mode: "no-such-mode"}); ok {
 		t.Error("a mode the store declared no guard of has a probe")
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -17,13 +18,13 @@ func TestAPlannedFailoverReadsOnlyItsOwnVariants(t *testing.T) {
 	w := loadWorkload(t, "testdata/efficiency.yaml")
 	rep := adrtest.HandReport("failover-loss", adrtest.HandVariant("none-delay-0ms", results.Violations, 4, 4),
 		adrtest.HandVariant("planned-delay-0ms", results.Violations, 5, 1))
-	at := func(es []Exposure, k workload.FaultKind) Exposure { return es[slices.Index(workload.FaultKinds, k)] }
+	at := func(es []Exposure, k backend.Fault) Exposure { return es[slices.Index(workload.FaultKinds, k)] }
 
 	es := exposures(w, rep, &Option{Name: "sentinel", Kind: Lock, Probe: "sentinel"})
-	if crash := at(es, workload.Failover); crash.Mutex == nil || crash.Mutex.P.K != 4 || crash.Mutex.P.N != 4 {
+	if crash := at(es, backend.FailoverFault); crash.Mutex == nil || crash.Mutex.P.K != 4 || crash.Mutex.P.N != 4 {
 		t.Errorf("the crash read %+v, want none-delay's 4 of 4", crash.Mutex)
 	}
-	planned := at(es, workload.PlannedFailover)
+	planned := at(es, backend.PlannedFailoverFault)
 	if planned.Mutex == nil || planned.Mutex.P.K != 1 || planned.Mutex.P.N != 5 {
 		t.Fatalf("the planned failover read %+v, want planned-delay's 1 of 5", planned.Mutex)
 	}
@@ -31,10 +32,10 @@ func TestAPlannedFailoverReadsOnlyItsOwnVariants(t *testing.T) {
 		t.Errorf("the planned failover is sized (%+v): no model carries it to the workload", planned)
 	}
 	guard := GuardOptions("sentinel")[0]
-	if e := at(exposures(w, rep, guard), workload.PlannedFailover); e.NA != "" || e.Mutex != nil {
+	if e := at(exposures(w, rep, guard), backend.PlannedFailoverFault); e.NA != "" || e.Mutex != nil {
 		t.Errorf("%s under a planned failover: %+v, want it applicable and not measured", guard.Name, e)
 	}
-	if e := at(exposures(w, rep, &Option{Name: "single", Kind: Lock, Probe: "single"}), workload.PlannedFailover); e.NA == "" {
+	if e := at(exposures(w, rep, &Option{Name: "single", Kind: Lock, Probe: "single"}), backend.PlannedFailoverFault); e.NA == "" {
 		t.Errorf("single under a planned failover: %+v, want it not applicable (nothing is promoted)", e)
 	}
 }

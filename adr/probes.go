@@ -1,7 +1,6 @@
 package adr
 
 import (
-	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/results"
@@ -28,13 +27,13 @@ func (p Probe) DataScenario() string {
 }
 
 // NotApplicable says why a fault cannot strike an option; "" when it can.
-func NotApplicable(k workload.FaultKind, o *Option) string {
-	if o.Kind == LockFree && k != workload.ClientPause {
+func NotApplicable(k backend.Fault, o *Option) string {
+	if o.Kind == LockFree && k != backend.ClientPauseFault {
 		// The faults are the lock service's; the store's own durability is the same
 		// under every option and is not compared here.
 		return "no lock service: the store judges every update"
 	}
-	if _, promotes := declared(workload.Failover, o); (k == workload.Failover || k == workload.PlannedFailover) && !promotes {
+	if _, promotes := declared(backend.FailoverFault, o); (k == backend.FailoverFault || k == backend.PlannedFailoverFault) && !promotes {
 		return "nothing is promoted: one server, or independent nodes"
 	}
 	return ""
@@ -44,15 +43,15 @@ func NotApplicable(k workload.FaultKind, o *Option) string {
 // of the suite measures it. A client pause is measured alike for every strategy; the
 // other faults where the strategy's store declared them (backend.Probe).
 // TestProbesUseTheClaimsPatterns keeps the patterns in step with the claims'.
-func ProbeFor(k workload.FaultKind, o *Option) (Probe, bool) {
+func ProbeFor(k backend.Fault, o *Option) (Probe, bool) {
 	s := o.Probe
 	if o.Kind == LockFree {
-		if k == workload.ClientPause {
+		if k == backend.ClientPauseFault {
 			return Probe{Scenario: "lost-updates", Data: []string{"pause/" + s}, DataBy: results.LostUpdates}, true
 		}
 		return Probe{}, false
 	}
-	if k == workload.ClientPause {
+	if k == backend.ClientPauseFault {
 		p := Probe{Scenario: "pause-past-ttl", Mutex: []string{s + "/no-watchdog", s + "/watchdog"},
 			Data: []string{s + "/no-watchdog", s + "/watchdog"}, DataBy: results.StaleAccepted}
 		if o.Kind == Fenced {
@@ -79,19 +78,19 @@ func ProbeFor(k workload.FaultKind, o *Option) (Probe, bool) {
 // declared is the store's probe of fault k for option o: a guard's when the option is
 // one, the keyed failover-loss run of a strategy that guards its store's key master,
 // or the strategy's own declaration.
-func declared(k workload.FaultKind, o *Option) (backend.Probe, bool) {
+func declared(k backend.Fault, o *Option) (backend.Probe, bool) {
 	st, ok := linked.Catalog().StrategyOf(o.Probe)
 	if !ok {
 		return backend.Probe{}, false
 	}
-	if k == workload.Failover && o.Mode != "" {
+	if k == backend.FailoverFault && o.Mode != "" {
 		_, ok := st.GuardOf(o.Mode)
 		return backend.Probe{Fault: k, Scenario: "failover-loss", Lock: failoverLossDelays("", o.Mode)}, ok
 	}
-	if k == workload.PlannedFailover && o.Mode != "" {
+	if k == backend.PlannedFailoverFault && o.Mode != "" {
 		return backend.Probe{}, false // a guard is measured through a crash only
 	}
-	if kf := st.KeyedFailover; k == workload.Failover && kf != nil {
+	if kf := st.KeyedFailover; k == backend.FailoverFault && kf != nil {
 		// The store's own failover, its key's master killed: a fenced option's data
 		// side is not measured there (no fence-regression on such a store).
 		return backend.Probe{Fault: k, Scenario: "failover-loss", Lock: failoverLossDelays(kf.Store, kf.Mode)}, true
@@ -121,7 +120,7 @@ func GuardOptions(strategy string) []*Option {
 
 // mechanismOf is how fault k breaks option o's lock, as its store declared it; "" for
 // none (a guard's failover: no model sizes it).
-func mechanismOf(k workload.FaultKind, o *Option) backend.Mechanism {
+func mechanismOf(k backend.Fault, o *Option) backend.Mechanism {
 	d, _ := declared(k, o)
 	return d.Mechanism
 }

@@ -171,7 +171,7 @@ func (m *QuorumModel) Line() string {
 
 // QuorumSized says the quorum model sizes fault k for option o: a five-node Redlock
 // node restarting empty.
-func QuorumSized(k workload.FaultKind, o *Option) bool {
+func QuorumSized(k backend.Fault, o *Option) bool {
 	return mechanismOf(k, o) == backend.QuorumNodeLoss
 }
 

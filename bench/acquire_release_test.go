@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
@@ -118,7 +119,7 @@ func BenchmarkRedisBenchmarkSetNX(b *testing.B) {
 	if err != nil {
 		testenv.MissingTool(b, err)
 	}
-	topo := testenv.Start(b, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(b, backend.Spec{Kind: topologies.Single})
 	testenv.OwnServers(b, topo, "redis-benchmark sends commands and keys outside the allow-list")
 	b.Run("clients=64", func(b *testing.B) {
 		const requests = 200000

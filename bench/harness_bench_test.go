@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
@@ -71,7 +72,7 @@ func BenchmarkCellMemory(b *testing.B) {
 // with 5 ms added each way on the master, one client, and reports it against the
 // expected base + 2 x 5 ms.
 func BenchmarkInjectedLatency(b *testing.B) {
-	topo := testenv.Start(b, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(b, backend.Spec{Kind: topologies.Single})
 	testenv.OwnServers(b, topo, "a network profile puts proxies between the client and the servers")
 	const oneWay = 5 * time.Millisecond
 	median := func(network *netem.Network, d time.Duration) time.Duration {
@@ -113,7 +114,7 @@ func BenchmarkInjectedLatency(b *testing.B) {
 // BenchmarkThousandClients runs 1,000 concurrent clients on the single strategy, one
 // key each, and fails on any error.
 func BenchmarkThousandClients(b *testing.B) {
-	topo := testenv.Start(b, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(b, backend.Spec{Kind: topologies.Single})
 	const clients = 1000
 	round := func(i int) bench.Result {
 		opts := locks.RedisOptions{PoolSize: clients, Access: topologies.AccessOf(topo), KeyPrefix: topologies.KeyPrefixOf(topo)}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/topologies"
@@ -52,7 +53,7 @@ func TestPgbenchRunsCASVersionScript(t *testing.T) {
 	if err != nil {
 		testenv.MissingTool(t, err)
 	}
-	dsn := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(interface{ DSN() string }).DSN()
+	dsn := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(interface{ DSN() string }).DSN()
 	ctx := context.Background()
 	res, err := pgaccount.Open(ctx, dsn, 2, 1000)
 	if err != nil {

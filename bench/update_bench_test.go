@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/topologies"
@@ -30,7 +31,7 @@ var updateWays = []struct{ strategy, guard string }{
 // audit's lost updates as a metric: anything but 0 is a finding.
 func BenchmarkUpdate(b *testing.B) {
 	testenv.RequirePostgres(b)
-	rows := testenv.Start(b, topologies.Spec{Kind: topologies.Postgres})
+	rows := testenv.Start(b, backend.Spec{Kind: topologies.Postgres})
 	var strategies []string
 	for _, way := range updateWays {
 		strategies = append(strategies, way.strategy)
@@ -129,7 +130,7 @@ func BenchmarkCASVersionVsPgbench(b *testing.B) {
 	}
 	const clients = 8
 	d := time.Duration(seconds) * time.Second
-	srv := testenv.Start(b, topologies.Spec{Kind: topologies.Postgres})
+	srv := testenv.Start(b, backend.Spec{Kind: topologies.Postgres})
 	dsn := srv.(interface{ DSN() string }).DSN()
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {

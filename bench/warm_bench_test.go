@@ -7,6 +7,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
@@ -19,7 +20,7 @@ import (
 // dials that began inside the measurement.
 func BenchmarkWarmUp(b *testing.B) {
 	const clients, cyclesPerClient = 64, 70
-	topo := testenv.Start(b, topologies.Spec{Kind: topologies.Redlock})
+	topo := testenv.Start(b, backend.Spec{Kind: topologies.Redlock})
 	merged := map[bool]*hdrhistogram.Histogram{false: bench.NewHistogram(), true: bench.NewHistogram()}
 	dialsInside := map[bool]int{}
 	errorsSeen := map[bool]int64{}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
@@ -89,7 +90,7 @@ func dialsAroundTheClock(t *testing.T, strategy string, topo topologies.Topology
 // deadline finds attempts in flight; runs repeat until one cut some off.
 func TestCutOffAttemptsAreCountedApartAndLeaveNoLock(t *testing.T) {
 	const clients = 64
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Redlock})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Redlock})
 	l, err := locks.ForTopology(context.Background(), "redlock", topo, locks.Options{RedisOptions: locks.RedisOptions{PoolSize: clients}})
 	if err != nil {
 		t.Fatal(err)

@@ -10,8 +10,8 @@ import (
 // The option types are plain settings that flags and configs fill; the lockers that
 // read them live with their store (backends/<store>/...).
 
-// RedisOptions are the client settings shared by the SET-NX strategies: a Redis
-// connection's own.
+// RedisOptions are a Redis connection's settings, shared by the SET-NX strategies.
+// Kept as an alias because it names the embedded field (o.RedisOptions, not o.Options).
 type RedisOptions = redisconn.Options
 
 // WaitOptions configure the wait strategy.

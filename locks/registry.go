@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/internal/registry"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -21,7 +23,7 @@ type Builder func(ctx context.Context, topo topologies.Topology, opts Options) (
 
 // strategy knows the deployment it runs on and how to build its locker from it.
 type strategy struct {
-	topology topologies.Spec
+	topology backend.Spec
 	build    Builder
 }
 
@@ -30,7 +32,7 @@ var strategies = registry.New[strategy]("strategy")
 // Register adds a strategy, from the init of its store's lockers (backends/<store>/...).
 // It panics on a duplicate name, as registering the same driver twice is a programming
 // error.
-func Register(name string, topology topologies.Spec, build Builder) {
+func Register(name string, topology backend.Spec, build Builder) {
 	strategies.Add(name, strategy{topology: topology, build: build})
 }
 
@@ -40,7 +42,7 @@ func Strategies() []string { return strategies.Names() }
 func lookup(name string) (strategy, error) { return strategies.Get(name) }
 
 // TopologyFor returns the deployment the named strategy runs on.
-func TopologyFor(name string) (topologies.Spec, error) {
+func TopologyFor(name string) (backend.Spec, error) {
 	s, err := lookup(name)
 	return s.topology, err
 }
@@ -54,13 +56,13 @@ func ForTopology(ctx context.Context, name string, topo topologies.Topology, opt
 	if topo.Spec().Kind != s.topology.Kind {
 		return nil, fmt.Errorf("strategy %s needs a %s topology, got %s", name, s.topology.Kind, topo.Spec().Kind)
 	}
-	if opts.Access == (topologies.Access{}) {
+	if opts.Access == (redisconn.Access{}) {
 		opts.Access = topologies.AccessOf(topo)
 	}
 	if opts.KeyPrefix == "" {
 		opts.KeyPrefix = topologies.KeyPrefixOf(topo)
 	}
-	if opts.SentinelAccess == (topologies.Access{}) {
+	if opts.SentinelAccess == (redisconn.Access{}) {
 		opts.SentinelAccess = topologies.SentinelAccessOf(topo)
 	}
 	return s.build(ctx, topo, opts)

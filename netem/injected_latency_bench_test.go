@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/netem"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -18,7 +19,7 @@ import (
 // op is one PING through the proxy. It reports the asked round trip (2 x latency), the
 // measured median gain over the direct median, and the relative error between them.
 func BenchmarkInjectedLatency(b *testing.B) {
-	topo := testenv.Start(b, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(b, backend.Spec{Kind: topologies.Single})
 	upstream := topo.Masters()[0].Addr()
 	for _, oneWay := range []time.Duration{time.Millisecond, 5 * time.Millisecond, 20 * time.Millisecond} {
 		b.Run(fmt.Sprintf("oneway=%v", oneWay), func(b *testing.B) {

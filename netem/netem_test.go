@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
@@ -41,7 +42,7 @@ func TestParseProfile(t *testing.T) {
 // toxics release early only by the wake-up lateness and path cost they measured, tens
 // of µs) and not wildly more. The figure is logged.
 func TestInjectedLatencyShowsInTheMedian(t *testing.T) {
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	const oneWay = 5 * time.Millisecond
 	network, err := netem.Start(topo, netem.Profile{Name: "uniform", Latency: oneWay}, 1)
 	if err != nil {
@@ -77,7 +78,7 @@ func TestInjectedLatencyShowsInTheMedian(t *testing.T) {
 }
 
 func TestOneSlowNamesAMissingNode(t *testing.T) {
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	_, err := netem.Start(topo, netem.Profile{Name: "one-slow", Latency: time.Millisecond, SlowNode: "master-9"}, 1)
 	if err == nil || !strings.Contains(err.Error(), "master-9") {
 		t.Errorf("one-slow on a missing node: %v", err)

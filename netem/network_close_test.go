@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/netem"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -16,7 +17,7 @@ import (
 // Every connection's toxics hold a timerfd; closing the network must give them all
 // back, along with the proxies' sockets.
 func TestCloseReleasesEveryDescriptor(t *testing.T) {
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	before := openFDs(t)
 	network, err := netem.Start(topo, netem.Profile{Name: "uniform", Latency: time.Millisecond}, 1)
 	if err != nil {

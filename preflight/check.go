@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/backend"
 )
 
 // Missing is one piece a plan needs and this machine lacks.
 type Missing struct {
 	Piece     Piece
-	Providers []string          // the providers that need it
-	Kinds     []topologies.Kind // the kinds it would have served
-	Err       error             // what the finder said
-	By        []string          // who needs it, in the plan's order
+	Providers []string       // the providers that need it
+	Kinds     []backend.Kind // the kinds it would have served
+	Err       error          // what the finder said
+	By        []string       // who needs it, in the plan's order
 	needs     []Need
 }
 

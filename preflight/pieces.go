@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/internal/version"
 	"github.com/lockbench/lockbench/topologies"
@@ -70,7 +71,7 @@ func findDocker() (Found, error) {
 }
 
 // notServed is the piece a provider lacks for a kind it does not serve at all.
-func notServed(provider string, kind topologies.Kind, why error) Piece {
+func notServed(provider string, kind backend.Kind, why error) Piece {
 	return Piece{Name: fmt.Sprintf("a provider for %s topologies", kind), unserved: true, find: func() (Found, error) {
 		return Found{}, fmt.Errorf("provider %s: %v", provider, why)
 	}}

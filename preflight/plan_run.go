@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/updates"
@@ -96,7 +97,7 @@ func (e *Error) Error() string {
 
 func join(list []string) string { return strings.Join(list, ", ") }
 
-func joinKinds(kinds []topologies.Kind) string {
+func joinKinds(kinds []backend.Kind) string {
 	s := make([]string, len(kinds))
 	for i, k := range kinds {
 		s[i] = string(k)

@@ -5,21 +5,21 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lockbench/lockbench/safety"
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/updates"
 )
 
 // ForScenarios are the topologies the chosen scenarios start with params (given to a
 // single scenario; --scenario all runs each with its defaults).
-func ForScenarios(chosen []safety.Scenario, params safety.Params) ([]Need, error) {
+func ForScenarios(chosen []lab.Scenario, params lab.Params) ([]Need, error) {
 	var needs []Need
 	for _, s := range chosen {
-		starts, err := safety.StartsOf(s.Name())
+		starts, err := lab.StartsOf(s.Name())
 		if err != nil {
 			return nil, fmt.Errorf("preflight: %w", err)
 		}
-		values, err := safety.Parse(s.Name(), s.Params(), params)
+		values, err := lab.Parse(s.Name(), s.Params(), params)
 		if err != nil {
 			return nil, err
 		}
@@ -39,16 +39,16 @@ func ForScenarios(chosen []safety.Scenario, params safety.Params) ([]Need, error
 
 type strategySpec struct {
 	name string
-	spec topologies.Spec
+	spec backend.Spec
 }
 
 // strategiesOf reads the strategies param, declared either as names or as stores;
 // nil when the scenario has none.
-func strategiesOf(v safety.Values) ([]strategySpec, error) {
+func strategiesOf(v lab.Values) ([]strategySpec, error) {
 	var out []strategySpec
 	switch list := v["strategies"].(type) {
 	case nil:
-	case []safety.Store:
+	case []lab.Store:
 		for _, st := range list {
 			out = append(out, strategySpec{st.Strategy(), st.Spec()})
 		}
@@ -69,7 +69,7 @@ func strategiesOf(v safety.Values) ([]strategySpec, error) {
 // CheckScenarios checks a safety plan: nil when nothing is missing, else an *Error
 // naming each missing piece and how to run without it (a --param strategies, or the
 // scenarios that need none of it).
-func CheckScenarios(provider string, chosen []safety.Scenario, needs []Need) error {
+func CheckScenarios(provider string, chosen []lab.Scenario, needs []Need) error {
 	missing := Check(provider, needs)
 	if len(missing) == 0 {
 		return nil

@@ -7,20 +7,20 @@ import (
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"   // etcd
 	_ "github.com/lockbench/lockbench/backends/postgres/pglock" // pg-advisory
 	"github.com/lockbench/lockbench/preflight"
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
 	_ "github.com/lockbench/lockbench/safety/scenarios/all"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 // fakedClocks are the strategies (or "" for a fixed kind) whose topology the needs run
 // with faked clocks.
-func fakedClocks(t *testing.T, scenario string, params safety.Params) map[string]bool {
+func fakedClocks(t *testing.T, scenario string, params lab.Params) map[string]bool {
 	t.Helper()
-	s, err := safety.Lookup(scenario)
+	s, err := lab.Lookup(scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
-	needs, err := preflight.ForScenarios([]safety.Scenario{s}, params)
+	needs, err := preflight.ForScenarios([]lab.Scenario{s}, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,18 +36,18 @@ func fakedClocks(t *testing.T, scenario string, params safety.Params) map[string
 // The scenario says what it starts: lost-updates fakes a lone master's clock only when
 // its clock-jump break runs, and the rows' PostgreSQL always.
 func TestLostUpdatesFakesClocksOnlyForItsClockJump(t *testing.T) {
-	if got := fakedClocks(t, "lost-updates", safety.Params{"breaks": "pause", "strategies": "single"}); len(got) != 0 {
+	if got := fakedClocks(t, "lost-updates", lab.Params{"breaks": "pause", "strategies": "single"}); len(got) != 0 {
 		t.Errorf("pause on single fakes clocks: %v", got)
 	}
-	got := fakedClocks(t, "lost-updates", safety.Params{"breaks": "pause,clock-jump", "strategies": "single,etcd"})
+	got := fakedClocks(t, "lost-updates", lab.Params{"breaks": "pause,clock-jump", "strategies": "single,etcd"})
 	if !got["single"] || got["etcd"] || len(got) != 1 {
 		t.Errorf("clock-jump on single, pause on etcd: faked %v, want single's alone", got)
 	}
 	if got := fakedClocks(t, "single-clock-skew", nil); !got[""] {
 		t.Errorf("single-clock-skew: faked %v, want its single master's", got)
 	}
-	s, _ := safety.Lookup("lost-updates")
-	needs, err := preflight.ForScenarios([]safety.Scenario{s}, safety.Params{"breaks": "pause", "strategies": "single"})
+	s, _ := lab.Lookup("lost-updates")
+	needs, err := preflight.ForScenarios([]lab.Scenario{s}, lab.Params{"breaks": "pause", "strategies": "single"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 type Need struct {
 	Scenario string // "" for run and capacity
 	Strategy string // "" when the scenario starts the topology whatever its params
-	Kind     topologies.Kind
+	Kind     backend.Kind
 	Clocks   bool
 }
 
@@ -30,7 +30,7 @@ func (n Need) by() string {
 
 // resolve is the provider that would serve kind when provider is asked for ("" is the
 // kind's default), without printing what auto picks.
-func resolve(provider string, kind topologies.Kind) (string, error) {
+func resolve(provider string, kind backend.Kind) (string, error) {
 	if provider == "" {
 		p, err := topologies.DefaultProvider(kind)
 		if err != nil {
@@ -46,7 +46,7 @@ func resolve(provider string, kind topologies.Kind) (string, error) {
 }
 
 // piecesFor are what the concrete provider needs on this machine to start kind.
-func piecesFor(provider string, kind topologies.Kind, clocks bool) []Piece {
+func piecesFor(provider string, kind backend.Kind, clocks bool) []Piece {
 	var pieces []Piece
 	if topologies.InFamily("process", provider) {
 		provider = "process" // a store's own process provider (zookeeper-process, say)
@@ -79,7 +79,7 @@ func piecesFor(provider string, kind topologies.Kind, clocks bool) []Piece {
 }
 
 // serverPiece is what kind's servers run on, from its store's descriptor.
-func serverPiece(kind topologies.Kind) Piece {
+func serverPiece(kind backend.Kind) Piece {
 	sh, err := linked.Catalog().Lookup(kind)
 	if err != nil {
 		return Piece{Name: fmt.Sprintf("a server for %s topologies", kind), find: func() (Found, error) { return Found{}, err }}

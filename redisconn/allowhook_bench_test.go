@@ -6,6 +6,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -15,7 +16,7 @@ import (
 // the same client with and without the hook, against one local redis-server, in one
 // run (compare the two lines; their ratio is the cost).
 func BenchmarkAllowListHook(b *testing.B) {
-	topo := testenv.Start(b, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(b, backend.Spec{Kind: topologies.Single})
 	addr := topo.Masters()[0].Addr()
 	ctx := context.Background()
 	opts := redisconn.Options{PoolSize: 1}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -55,7 +56,7 @@ func TestEveryPurposeHasAnAllowList(t *testing.T) {
 // TestRefusedCommandsNeverReachTheServer sends what a lock client must never send and
 // asks the server (as its admin) whether it ever saw them.
 func TestRefusedCommandsNeverReachTheServer(t *testing.T) {
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	addr := topo.Masters()[0].Addr()
 	ctx := context.Background()
 	c := redisconn.NewClient(addr, "single", redisconn.Options{PoolSize: 2})
@@ -126,7 +127,7 @@ func TestAllowListCheckAllocatesNothing(t *testing.T) {
 // On a server lockbench does not own, a client may name only keys under the run's
 // prefix: every allowed command that names another key is refused unsent.
 func TestKeysOutsideThePrefixAreRefused(t *testing.T) {
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	addr := topo.Masters()[0].Addr()
 	ctx := context.Background()
 	const prefix = "lockbench:run1:"

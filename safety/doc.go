@@ -25,9 +25,8 @@
 //   - safety/results: the outcome of each trial (a closed set: judged,
 //     fault_not_produced, error by kind, not_granted), tallies with 95% Wilson
 //     intervals, the results.md tables and results.json. plots reads it directly.
-//   - this package: the names callers use (Env, Run, Lookup, Names, Params...), kept
-//     here so that the CLI, preflight and the suite runner import it and
-//     safety/scenarios/all only.
+//   - this package: this overview and the test of the one-way flow; callers (the CLI,
+//     preflight, the suite runner) name the lab's own types and functions.
 //
 // The one-way flow: check and results never import topologies, locks or nemesis.
 //

@@ -9,6 +9,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
@@ -156,7 +157,7 @@ func (r *Runner) startTopology(ctx context.Context, strategy string) (topologies
 
 // start runs one deployment with the configured provider (or the kind's default);
 // strategy names it in the environment.
-func (r *Runner) start(ctx context.Context, strategy string, spec topologies.Spec) (topologies.Topology, error) {
+func (r *Runner) start(ctx context.Context, strategy string, spec backend.Spec) (topologies.Topology, error) {
 	var err error
 	var provider topologies.Provider
 	if r.Config.Provider != "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
@@ -85,7 +86,7 @@ func (r *Runner) postgresFor(ctx context.Context, topo topologies.Topology) (str
 		}
 		startCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
-		if r.data, err = provider.Start(startCtx, topologies.Spec{Kind: topologies.Postgres}); err != nil {
+		if r.data, err = provider.Start(startCtx, backend.Spec{Kind: topologies.Postgres}); err != nil {
 			return "", fmt.Errorf("start the PostgreSQL holding the rows: %w", err)
 		}
 		r.Run.Environment.Topologies["rows"] = describe(r.data)

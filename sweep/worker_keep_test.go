@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -61,8 +62,8 @@ func TestAWorkerClosesItsTopologiesOnlyAfterTheLastAgreedEnd(t *testing.T) {
 // prefixedFailing is a topology on servers not ours whose clean-up fails.
 type prefixedFailing struct{ closeRecorder }
 
-func (p *prefixedFailing) KeyPrefix() string     { return "lockbench:r1:" }
-func (p *prefixedFailing) Spec() topologies.Spec { return topologies.Spec{Kind: etcd.Kind} }
+func (p *prefixedFailing) KeyPrefix() string  { return "lockbench:r1:" }
+func (p *prefixedFailing) Spec() backend.Spec { return backend.Spec{Kind: etcd.Kind} }
 func (p *prefixedFailing) Close() error {
 	p.closeRecorder.Close()
 	return errPermission

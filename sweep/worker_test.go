@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/topologies"
@@ -58,7 +59,7 @@ func runWorkers(t *testing.T, topo topologies.Topology, cfg sweep.Config, of int
 func startSingle(t *testing.T) topologies.Topology {
 	t.Helper()
 	testenv.RequireRedis(t)
-	return testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	return testenv.Start(t, backend.Spec{Kind: topologies.Single})
 }
 
 // Three workers of a keys=1 cell fight for one key: as one holder at a time holds it

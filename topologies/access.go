@@ -2,29 +2,27 @@ package topologies
 
 import "github.com/lockbench/lockbench/redisconn"
 
-// Access is what a client of any store needs to be let in by servers that ask for it:
-// an ACL user and its password, and TLS. It is defined beside the Redis connection,
-// whose options carry it, so that connection imports nothing of the topologies.
-type Access = redisconn.Access
+// redisconn.Access is what a client of any store needs to be let in (ACL user, TLS); it
+// lives beside the Redis connection, whose options carry it, so that package imports no topology.
 
 // Accessed is implemented by topologies whose servers ask clients for credentials or TLS.
 type Accessed interface {
-	Access() Access
+	Access() redisconn.Access
 }
 
 // AccessOf returns topo's access, or none.
-func AccessOf(topo Topology) Access {
+func AccessOf(topo Topology) redisconn.Access {
 	return optional(topo, Accessed.Access)
 }
 
 // SentinelAccessed is implemented by topologies whose sentinels ask for an ACL user of
 // their own (often not the masters' one).
 type SentinelAccessed interface {
-	SentinelAccess() Access
+	SentinelAccess() redisconn.Access
 }
 
 // SentinelAccessOf returns the access topo's sentinels ask for, or none.
-func SentinelAccessOf(topo Topology) Access {
+func SentinelAccessOf(topo Topology) redisconn.Access {
 	return optional(topo, SentinelAccessed.SentinelAccess)
 }
 

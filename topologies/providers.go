@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/registry"
 )
@@ -20,14 +21,14 @@ import (
 var (
 	providers         = registry.New[Provider]("provider")
 	defaultsMu        sync.RWMutex
-	defaultProviderOf = map[Kind]string{}
+	defaultProviderOf = map[backend.Kind]string{}
 )
 
 // families name a way of running servers across kinds: --provider process means
 // redis-server for the Redis kinds and the kind's own process provider for the others.
 // A kind missing from a family is served by the provider registered under the family's name.
 // Stores with providers of their own join with JoinFamily.
-var families = map[string]map[Kind]string{
+var families = map[string]map[backend.Kind]string{
 	"process":   {},
 	"embedded":  {},
 	"container": {},
@@ -41,7 +42,7 @@ type Available interface {
 }
 
 // RegisterProvider adds p under p.Name(); as default it serves the given kinds.
-func RegisterProvider(p Provider, defaultFor ...Kind) {
+func RegisterProvider(p Provider, defaultFor ...backend.Kind) {
 	providers.Add(p.Name(), p)
 	defaultsMu.Lock()
 	defer defaultsMu.Unlock()
@@ -53,7 +54,7 @@ func RegisterProvider(p Provider, defaultFor ...Kind) {
 // JoinFamily makes provider serve kind when family (process, embedded, container) is
 // asked for: a store in its own folder joins a family without a name here. An unknown
 // family is a programming error and panics.
-func JoinFamily(family string, kind Kind, provider string) {
+func JoinFamily(family string, kind backend.Kind, provider string) {
 	defaultsMu.Lock()
 	defer defaultsMu.Unlock()
 	if families[family] == nil {
@@ -64,7 +65,7 @@ func JoinFamily(family string, kind Kind, provider string) {
 
 // OwnProcessProvider says which provider runs kind's servers as processes, or that
 // none registered: the kind's package was not imported.
-func OwnProcessProvider(kind Kind) string {
+func OwnProcessProvider(kind backend.Kind) string {
 	defaultsMu.RLock()
 	defer defaultsMu.RUnlock()
 	if name, ok := families["process"][kind]; ok {
@@ -127,7 +128,7 @@ func joinNames() string {
 // ProviderFor returns the concrete provider that serves kind when name is asked for;
 // name may be a family (process, embedded, container, auto) or a registered provider.
 // It says once per kind what auto picked, or which default stood in for a family member.
-func ProviderFor(name string, kind Kind) (Provider, error) {
+func ProviderFor(name string, kind backend.Kind) (Provider, error) {
 	p, autoNote, fallbackNote, err := resolveProvider(name, kind)
 	if autoNote != "" {
 		report(kind, autoNote)
@@ -143,13 +144,13 @@ func ProviderFor(name string, kind Kind) (Provider, error) {
 
 // ProviderServing is ProviderFor without the reports: what would serve kind, for
 // checks that start nothing (lockbench doctor, the preflight of a run).
-func ProviderServing(name string, kind Kind) (Provider, error) {
+func ProviderServing(name string, kind backend.Kind) (Provider, error) {
 	p, _, _, err := resolveProvider(name, kind)
 	return p, err
 }
 
 // resolveProvider picks the concrete provider, and the notes ProviderFor prints.
-func resolveProvider(name string, kind Kind) (p Provider, autoNote, fallbackNote string, err error) {
+func resolveProvider(name string, kind backend.Kind) (p Provider, autoNote, fallbackNote string, err error) {
 	if name == "external" {
 		p, err = ProviderNamed(name)
 		return p, "", "", err
@@ -173,7 +174,7 @@ func resolveProvider(name string, kind Kind) (p Provider, autoNote, fallbackNote
 	}
 	// A family member that does not serve kind yet (containers for the other stores)
 	// leaves it to the kind's default, and says so.
-	if s, ok := p.(interface{ Serves(Kind) bool }); ok && !s.Serves(kind) {
+	if s, ok := p.(interface{ Serves(backend.Kind) bool }); ok && !s.Serves(kind) {
 		d, err := DefaultProvider(kind)
 		if err != nil {
 			return nil, autoNote, "", err
@@ -191,7 +192,7 @@ type familyProvider struct{ family string }
 
 func (f familyProvider) Name() string { return f.family }
 
-func (f familyProvider) Start(ctx context.Context, spec Spec) (Topology, error) {
+func (f familyProvider) Start(ctx context.Context, spec backend.Spec) (Topology, error) {
 	p, err := ProviderFor(f.family, spec.Kind)
 	if err != nil {
 		return nil, err
@@ -217,7 +218,7 @@ func (f familyProvider) Available(ctx context.Context) error {
 var (
 	autoMu     sync.Mutex
 	autoOut    io.Writer = os.Stderr
-	autoChosen           = map[Kind]string{}
+	autoChosen           = map[backend.Kind]string{}
 )
 
 // SetAutoReport sets where --provider auto says what it picked and why (default stderr).
@@ -228,10 +229,10 @@ func SetAutoReport(w io.Writer) {
 }
 
 // AutoChoice returns what --provider auto picks for kind and why, without starting anything.
-func AutoChoice(kind Kind) (provider, reason string, err error) { return autoChoose(kind) }
+func AutoChoice(kind backend.Kind) (provider, reason string, err error) { return autoChoose(kind) }
 
 // report prints a provider choice once per kind and message.
-func report(kind Kind, msg string) {
+func report(kind backend.Kind, msg string) {
 	autoMu.Lock()
 	defer autoMu.Unlock()
 	if autoChosen[kind] != msg {
@@ -244,11 +245,11 @@ func report(kind Kind, msg string) {
 // and why, or an error naming what to install.
 type AutoChoiceFunc func() (family, reason string, err error)
 
-var autoRules = map[Kind]AutoChoiceFunc{}
+var autoRules = map[backend.Kind]AutoChoiceFunc{}
 
 // RegisterAutoChoice gives kind its own --provider auto rule: a store whose servers
 // run only as processes of its own says here when it can run.
-func RegisterAutoChoice(kind Kind, rule AutoChoiceFunc) {
+func RegisterAutoChoice(kind backend.Kind, rule AutoChoiceFunc) {
 	defaultsMu.Lock()
 	defer defaultsMu.Unlock()
 	autoRules[kind] = rule
@@ -257,7 +258,7 @@ func RegisterAutoChoice(kind Kind, rule AutoChoiceFunc) {
 // autoChoose asks the kind's own rule; a kind without one prefers processes when its
 // store's server is installed, then containers when an engine answers, then the
 // embedded servers.
-func autoChoose(kind Kind) (string, string, error) {
+func autoChoose(kind backend.Kind) (string, string, error) {
 	defaultsMu.RLock()
 	rule := autoRules[kind]
 	defaultsMu.RUnlock()
@@ -293,7 +294,7 @@ func autoChoose(kind Kind) (string, string, error) {
 }
 
 // DefaultProvider returns the provider that serves kind unless told otherwise.
-func DefaultProvider(kind Kind) (Provider, error) {
+func DefaultProvider(kind backend.Kind) (Provider, error) {
 	defaultsMu.RLock()
 	name, ok := defaultProviderOf[kind]
 	defaultsMu.RUnlock()

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -14,7 +15,7 @@ import (
 // pool only lends it, and cannot re-form it.
 type fakeDeployment struct{ id int32 }
 
-func (*fakeDeployment) Spec() topologies.Spec        { return topologies.Spec{Kind: topologies.Sentinel} }
+func (*fakeDeployment) Spec() backend.Spec           { return backend.Spec{Kind: topologies.Sentinel} }
 func (*fakeDeployment) Provider() string             { return "fake" }
 func (*fakeDeployment) Masters() []topologies.Node   { return nil }
 func (*fakeDeployment) Replicas() []topologies.Node  { return nil }

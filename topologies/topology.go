@@ -12,18 +12,15 @@ import (
 	"github.com/lockbench/lockbench/backend"
 )
 
-// Kind names a deployment shape; each store's descriptor (backends/) declares its own.
-type Kind = backend.Kind
-
 // The kinds that code below the stores' folders names: the Redis deployments the
 // Redis-protocol scenarios break, and PostgreSQL, where updates keep their rows. Their
 // descriptors live in backends/; every other store's kind is its own package's Kind.
 const (
-	Single     Kind = "single"     // one master
-	Replicated Kind = "replicated" // one master, R replicas
-	Sentinel   Kind = "sentinel"   // one master, replicas, sentinels watching them
-	Redlock    Kind = "redlock"    // N independent masters
-	Postgres   Kind = "postgres"   // one PostgreSQL server (its process provider: backends/postgres/pgtopo)
+	Single     backend.Kind = "single"     // one master
+	Replicated backend.Kind = "replicated" // one master, R replicas
+	Sentinel   backend.Kind = "sentinel"   // one master, replicas, sentinels watching them
+	Redlock    backend.Kind = "redlock"    // N independent masters
+	Postgres   backend.Kind = "postgres"   // one PostgreSQL server (its process provider: backends/postgres/pgtopo)
 )
 
 // Role is what a node does in its deployment at start.
@@ -35,10 +32,6 @@ const (
 	RoleSentinel Role = "sentinel"
 	RoleMember   Role = "member" // an etcd or ZooKeeper member: who leads is the servers' business
 )
-
-// Spec describes a deployment to start; its defaults and validation are asked of the
-// kind's descriptor (backend.Spec.WithDefaults, Validate).
-type Spec = backend.Spec
 
 // Node is one server of a deployment. Faults act through it.
 type Node interface {
@@ -79,7 +72,7 @@ func (m RestartMode) String() string {
 
 // Topology is a running deployment.
 type Topology interface {
-	Spec() Spec
+	Spec() backend.Spec
 	Provider() string
 	// Masters are the masters at start: one, or N for Redlock.
 	Masters() []Node
@@ -94,7 +87,7 @@ type Topology interface {
 // Provider starts topologies one way: processes, containers, embedded servers, or none.
 type Provider interface {
 	Name() string
-	Start(ctx context.Context, spec Spec) (Topology, error)
+	Start(ctx context.Context, spec backend.Spec) (Topology, error)
 }
 
 // Addrs returns the addresses of nodes, in order.

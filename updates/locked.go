@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lockbench/lockbench/internal/sleep"
 	"math/rand/v2"
 
 	"github.com/lockbench/lockbench/bench"
+	"github.com/lockbench/lockbench/internal/sleep"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/resources/ledger"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 )
 
@@ -75,7 +76,7 @@ func (w *locked) Update(ctx context.Context, client, account int) (bench.UpdateO
 		}
 	}
 	outcome, err := w.res.Apply(ctx, w.mode, pgaccount.Change{Client: fmt.Sprint(client), Account: account, Token: token, Amount: 1})
-	out.Refused = outcome == pgaccount.Refused
+	out.Refused = outcome == ledger.Refused
 	return out, err
 }
 

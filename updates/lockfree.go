@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
+	"github.com/lockbench/lockbench/resources/ledger"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/resources/redisaccount"
 	"github.com/lockbench/lockbench/topologies"
@@ -15,18 +17,18 @@ import (
 
 // lockFreeWay is a strategy with no lock: the store judges every write.
 type lockFreeWay struct {
-	spec  topologies.Spec
+	spec  backend.Spec
 	build func(ctx context.Context, s Setup) (Way, error)
 }
 
 var lockFree = map[string]lockFreeWay{}
 
 func init() {
-	postgres := topologies.Spec{Kind: topologies.Postgres}
+	postgres := backend.Spec{Kind: topologies.Postgres}
 	for _, m := range pgaccount.LockFrees() {
 		lockFree[string(m)] = lockFreeWay{postgres, func(ctx context.Context, s Setup) (Way, error) { return newPGLockFree(ctx, s, m) }}
 	}
-	redis := topologies.Spec{Kind: topologies.Single}
+	redis := backend.Spec{Kind: topologies.Single}
 	for _, m := range []redisaccount.Method{redisaccount.LuaCAS, redisaccount.WatchMulti} {
 		lockFree[string(m)] = lockFreeWay{redis, func(ctx context.Context, s Setup) (Way, error) { return newRedisLockFree(ctx, s, m) }}
 	}
@@ -58,7 +60,7 @@ func (w *pgLockFree) Update(ctx context.Context, client, account int) (bench.Upd
 		Client: strconv.Itoa(client), Account: account, Amount: 1,
 		IdempotencyKey: fmt.Sprintf("change-%d", w.changes.Add(1)),
 	})
-	return bench.UpdateOutcome{Retries: retries, Refused: outcome == pgaccount.Refused}, err
+	return bench.UpdateOutcome{Retries: retries, Refused: outcome == ledger.Refused}, err
 }
 
 func (w *pgLockFree) Audit(ctx context.Context) (Audit, error) { return auditPG(ctx, w.res) }
@@ -82,7 +84,7 @@ func (w *redisLockFree) Name() string { return string(w.method) }
 
 func (w *redisLockFree) Update(ctx context.Context, client, account int) (bench.UpdateOutcome, error) {
 	outcome, retries, err := w.res.Apply(ctx, w.method, redisaccount.Change{Client: strconv.Itoa(client), Account: account, Amount: 1})
-	return bench.UpdateOutcome{Retries: retries, Refused: outcome == redisaccount.Refused}, err
+	return bench.UpdateOutcome{Retries: retries, Refused: outcome == ledger.Refused}, err
 }
 
 func (w *redisLockFree) Audit(ctx context.Context) (Audit, error) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/resources/pgaccount"
@@ -116,7 +117,7 @@ func LockFree() []string {
 }
 
 // TopologyFor is the deployment a strategy of either kind runs on.
-func TopologyFor(strategy string) (topologies.Spec, error) {
+func TopologyFor(strategy string) (backend.Spec, error) {
 	if lf, ok := lockFree[strategy]; ok {
 		return lf.spec, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"    // etcd registers itself
 	_ "github.com/lockbench/lockbench/backends/postgres/pglock"  // pg-advisory, pg-for-update
 	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // zookeeper
@@ -42,7 +43,7 @@ func TestValidateNamesWhatCannotWork(t *testing.T) {
 func TestEveryWayKeepsEveryUpdate(t *testing.T) {
 	testenv.RequireRedis(t)
 	testenv.RequirePostgres(t)
-	rows := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(interface{ DSN() string }).DSN()
+	rows := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(interface{ DSN() string }).DSN()
 	ways := []struct{ strategy, guard string }{
 		{"single", "unfenced"}, {"single", "fenced"}, {"single", "read-modify-write"}, {"single", "check-then-write+outbox"},
 		{"redlock", "read-modify-write"}, {"etcd", "fenced"}, {"zookeeper", "fenced"}, {"pg-advisory", "fenced"}, {"pg-for-update", "read-modify-write"},

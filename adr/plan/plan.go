@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/sweep"
@@ -267,12 +268,12 @@ const quorumTrials = 20
 // quorumStep measures how often the five-node Redlock clients' grants sit on exactly
 // a quorum, alone and racing: the restart-empty model's shares.
 func (p *Plan) quorumStep(w *workload.Workload, in *adr.Inputs, out string) {
-	if w.Faults.Rate(workload.RestartEmpty).PerYear == 0 {
+	if w.Faults.Rate(backend.RestartEmptyFault).PerYear == 0 {
 		return
 	}
 	var missing []string
 	for _, o := range planOptions(w) {
-		if !adr.QuorumSized(workload.RestartEmpty, o) || adr.NotApplicable(workload.RestartEmpty, o) != "" || slices.Contains(missing, o.Probe) {
+		if !adr.QuorumSized(backend.RestartEmptyFault, o) || adr.NotApplicable(backend.RestartEmptyFault, o) != "" || slices.Contains(missing, o.Probe) {
 			continue
 		}
 		if o.Kind != adr.Lock { // the model sizes the lock's own side only

@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/modelcheck"
 	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/safety/results"
@@ -53,7 +54,8 @@ func (p *Plan) pauseBoundaryStep(w *workload.Workload, in *adr.Inputs, out strin
 	}
 	var run []string
 	for _, o := range planOptions(w) {
-		if _, ok := adr.ProbeFor(workload.ClientPause, o); ok && o.Kind != adr.LockFree && !slices.Contains(run, o.Probe) {
+		_, ok := adr.ProbeFor(backend.ClientPauseFault, o)
+		if ok && o.Kind != adr.LockFree && !slices.Contains(run, o.Probe) {
 			run = append(run, o.Probe)
 		}
 	}
@@ -116,7 +118,7 @@ const singleJumpTTLFloor = 200 * time.Millisecond
 // and hold: jumps either side of TTL - hold, A leaving after its hold.
 func (p *Plan) singleJumpBoundaryStep(w *workload.Workload, in *adr.Inputs, out string) {
 	if r := w.Faults.ClockJump; r == nil || r.PerYear == 0 || !slices.ContainsFunc(planOptions(w), func(o *adr.Option) bool {
-		pr, ok := adr.ProbeFor(workload.ClockJump, o)
+		pr, ok := adr.ProbeFor(backend.ClockJumpFault, o)
 		return ok && pr.Scenario == "single-clock-skew"
 	}) {
 		return
@@ -248,11 +250,12 @@ func (p *Plan) unsizedSteps(w *workload.Workload) {
 }
 
 // notSizedWhy says what a model of each unsized fault would need.
-var notSizedWhy = map[workload.FaultKind]string{
-	workload.Failover:        "no model carries the lab's kill delays and replica lags (failover-loss, fence-regression) to the workload's under a guard (WAIT, min-replicas, a cluster's failover) or behind a fence; the crash-failover model sizes Sentinel's two holders with no guard only",
-	workload.PlannedFailover: "no model carries failover-loss's planned failovers (SENTINEL FAILOVER at its kill delays and replica pauses) to the workload's lag: the crash model does not (the promoted replica applies what it was sent before it takes the master's role), and the window in which the old master still grants before it is demoted is not measured",
-	workload.RestartEmpty:    "no model carries a node restarting empty to what reaches the data behind a fence (redlock-fence's per-node counters, a lone member's disk), nor to a Redlock of other than five nodes; the quorum model sizes a five-node Redlock's two holders only",
-	workload.ClockJump:       "no model gives the share of the workload's holds on exactly a quorum including the jumping node",
+var notSizedWhy = map[backend.Fault]string{
+	backend.FailoverFault:        "no model carries the lab's kill delays and replica lags (failover-loss, fence-regression) to the workload's under a guard (WAIT, min-replicas, a cluster's failover) or behind a fence; the crash-failover model sizes Sentinel's two holders with no guard only",
+	backend.PlannedFailoverFault: "no model carries failover-loss's planned failovers (SENTINEL FAILOVER at its kill delays and replica pauses) to the workload's lag: the crash model does not (the promoted replica applies what it was sent before it takes the master's role), and the window in which the old master still grants before it is demoted is not measured",
+	backend.RestartEmptyFault:    "no model carries a node restarting empty to what reaches the data behind a fence (redlock-fence's per-node counters, a lone member's disk), nor to a Redlock of other than five nodes; the quorum model sizes a five-node Redlock's two holders only",
+	backend.ClockJumpFault: "no model gives the share of the workload's holds on exactly a quorum" +
+		" including the jumping node",
 }
 
 // boundaryReport says a report ran a scenario's boundary mode, whose trials neither

@@ -14,10 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
-
 	"gopkg.in/yaml.v3"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/report"
 )
 
@@ -29,19 +28,11 @@ const (
 	Correctness Purpose = "correctness" // a violation corrupts data
 )
 
-// FaultKind names one kind of fault the team expects, as the workload file spells it.
-type FaultKind = backend.Fault
-
-const (
-	Failover        = backend.FailoverFault
-	PlannedFailover = backend.PlannedFailoverFault
-	ClientPause     = backend.ClientPauseFault
-	RestartEmpty    = backend.RestartEmptyFault
-	ClockJump       = backend.ClockJumpFault
-)
-
-// FaultKinds lists every kind, in the order the ADR shows them.
-var FaultKinds = []FaultKind{Failover, PlannedFailover, ClientPause, RestartEmpty, ClockJump}
+// FaultKinds lists every fault the workload file may name (backend.Fault), in the order the ADR shows them.
+var FaultKinds = []backend.Fault{
+	backend.FailoverFault, backend.PlannedFailoverFault, backend.ClientPauseFault,
+	backend.RestartEmptyFault, backend.ClockJumpFault,
+}
 
 // Workload is the decision's input, as the team writes it (see docs/adr.md).
 type Workload struct {
@@ -106,17 +97,17 @@ type FaultRate struct {
 }
 
 // Rate returns the entry for a kind (nil when absent).
-func (f Faults) Rate(k FaultKind) *FaultRate {
+func (f Faults) Rate(k backend.Fault) *FaultRate {
 	switch k {
-	case Failover:
+	case backend.FailoverFault:
 		return f.Failover
-	case PlannedFailover:
+	case backend.PlannedFailoverFault:
 		return f.PlannedFailover
-	case ClientPause:
+	case backend.ClientPauseFault:
 		return f.ClientPause
-	case RestartEmpty:
+	case backend.RestartEmptyFault:
 		return f.RestartEmpty
-	case ClockJump:
+	case backend.ClockJumpFault:
 		return f.ClockJump
 	}
 	return nil
@@ -234,7 +225,7 @@ func (w *Workload) validate(file string) error {
 // rateError names a field inside one fault entry.
 type rateError struct{ field, msg string }
 
-func (r *FaultRate) validate(k FaultKind) *rateError {
+func (r *FaultRate) validate(k backend.Fault) *rateError {
 	if r == nil {
 		return &rateError{"", "missing: give per_year (0 if it cannot happen) and source"}
 	}
@@ -244,14 +235,14 @@ func (r *FaultRate) validate(k FaultKind) *rateError {
 	if r.Source == "" {
 		return &rateError{".source", "missing: cite a public source or write \"team's guess\""}
 	}
-	if k == ClientPause {
+	if k == backend.ClientPauseFault {
 		if _, err := PositiveDuration(r.LongerThan); err != nil {
 			return &rateError{".longer_than", err.Error()}
 		}
 	} else if r.LongerThan != "" {
 		return &rateError{".longer_than", "only client_pause has it"}
 	}
-	if k == ClockJump {
+	if k == backend.ClockJumpFault {
 		if _, err := PositiveDuration(r.Above); err != nil {
 			return &rateError{".above", err.Error()}
 		}
@@ -259,7 +250,7 @@ func (r *FaultRate) validate(k FaultKind) *rateError {
 		return &rateError{".above", "only clock_jump has it"}
 	}
 	if r.AtMost != "" {
-		least := map[FaultKind]string{ClientPause: r.LongerThan, ClockJump: r.Above}[k]
+		least := map[backend.Fault]string{backend.ClientPauseFault: r.LongerThan, backend.ClockJumpFault: r.Above}[k]
 		if least == "" {
 			return &rateError{".at_most", "only client_pause and clock_jump have it"}
 		}

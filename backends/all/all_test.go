@@ -16,7 +16,7 @@ import (
 )
 
 func TestEveryKindTheNodeCodeStartsIsRegisteredByItsStore(t *testing.T) {
-	want := map[topologies.Kind]string{
+	want := map[backend.Kind]string{
 		topologies.Single: "redis", topologies.Replicated: "redis", topologies.Sentinel: "redis", topologies.Redlock: "redis",
 		etcd.Kind: "etcd", topologies.Postgres: "postgres", zookeeper.Kind: "zookeeper",
 		"cluster": "rediscluster",
@@ -131,29 +131,29 @@ func TestStrategyCapabilitiesAsDeclared(t *testing.T) {
 func TestSpecValidationAsBefore(t *testing.T) {
 	skew := map[string]clocks.Model{"replica-1": {Rate: 1.02}}
 	for _, c := range []struct {
-		spec topologies.Spec
+		spec backend.Spec
 		want string
 	}{
-		{topologies.Spec{Kind: "nosuch"}, `topology kind "nosuch": want one of single, replicated, sentinel, redlock, cluster, etcd, postgres, zookeeper`},
-		{topologies.Spec{Kind: "cluster", Masters: 2}, "cluster masters = 2: must be >= 3 (a majority of masters promotes a replica)"},
-		{topologies.Spec{Kind: topologies.Single, Members: 3}, "members = 3, unsafe-no-fsync = false: only etcd and zookeeper topologies have members, only etcd, postgres and zookeeper have unsafe-no-fsync"},
-		{topologies.Spec{Kind: topologies.Single, Masters: 3}, "masters = 3: only a redlock topology has more than one"},
-		{topologies.Spec{Kind: topologies.Replicated, Replicas: -1}, "replicas = -1: must be >= 0"},
-		{topologies.Spec{Kind: topologies.Sentinel, Sentinels: 2, SentinelQuorum: 3}, "sentinel quorum = 3: must be between 1 and sentinels (2)"},
-		{topologies.Spec{Kind: topologies.Sentinel, DownAfter: -1}, "sentinel down-after (-1ns) and failover-timeout (3s) must be > 0"},
-		{topologies.Spec{Kind: topologies.Sentinel, Clocks: skew}, ""},
-		{topologies.Spec{Kind: topologies.Single, Clocks: skew}, `clocks: no node "replica-1" in this topology (nodes: master-0)`},
-		{topologies.Spec{Kind: topologies.Redlock, Masters: 4}, "redlock masters N = 4: must be 3, 5 or 7 (odd, so a majority is unique)"},
-		{topologies.Spec{Kind: topologies.Redlock, Masters: -1}, "redlock masters N = -1: must be >= 1"},
-		{topologies.Spec{Kind: topologies.Single, AppendFsync: "sometimes"}, `appendfsync "sometimes": want always, everysec, no or empty (no persistence)`},
-		{topologies.Spec{Kind: etcd.Kind, Members: 2}, "etcd members = 2: must be 1, 3 or 5"},
-		{topologies.Spec{Kind: etcd.Kind, AppendFsync: "always"}, `appendfsync "always": etcd always persists; use UnsafeNoFsync to turn fsync off`},
-		{topologies.Spec{Kind: etcd.Kind, Masters: 3}, "masters = 3: only a redlock topology has more than one"},
-		{topologies.Spec{Kind: zookeeper.Kind, Members: 2}, "zookeeper ensemble size (members) = 2: must be odd, 1, 3 or 5 (an even ensemble tolerates no more failures than the odd one below it)"},
-		{topologies.Spec{Kind: zookeeper.Kind, Clocks: skew}, "replicas = 0, clocks = 1: a zookeeper ensemble has members only and runs on true time"},
-		{topologies.Spec{Kind: topologies.Postgres, Members: 1}, "members = 1, replicas = 0: a postgres topology is one server"},
-		{topologies.Spec{Kind: topologies.Postgres, Clocks: skew}, "clocks: a postgres server cannot run under a clock model"},
-		{topologies.Spec{Kind: topologies.Postgres, UnsafeNoFsync: true}, ""},
+		{backend.Spec{Kind: "nosuch"}, `topology kind "nosuch": want one of single, replicated, sentinel, redlock, cluster, etcd, postgres, zookeeper`},
+		{backend.Spec{Kind: "cluster", Masters: 2}, "cluster masters = 2: must be >= 3 (a majority of masters promotes a replica)"},
+		{backend.Spec{Kind: topologies.Single, Members: 3}, "members = 3, unsafe-no-fsync = false: only etcd and zookeeper topologies have members, only etcd, postgres and zookeeper have unsafe-no-fsync"},
+		{backend.Spec{Kind: topologies.Single, Masters: 3}, "masters = 3: only a redlock topology has more than one"},
+		{backend.Spec{Kind: topologies.Replicated, Replicas: -1}, "replicas = -1: must be >= 0"},
+		{backend.Spec{Kind: topologies.Sentinel, Sentinels: 2, SentinelQuorum: 3}, "sentinel quorum = 3: must be between 1 and sentinels (2)"},
+		{backend.Spec{Kind: topologies.Sentinel, DownAfter: -1}, "sentinel down-after (-1ns) and failover-timeout (3s) must be > 0"},
+		{backend.Spec{Kind: topologies.Sentinel, Clocks: skew}, ""},
+		{backend.Spec{Kind: topologies.Single, Clocks: skew}, `clocks: no node "replica-1" in this topology (nodes: master-0)`},
+		{backend.Spec{Kind: topologies.Redlock, Masters: 4}, "redlock masters N = 4: must be 3, 5 or 7 (odd, so a majority is unique)"},
+		{backend.Spec{Kind: topologies.Redlock, Masters: -1}, "redlock masters N = -1: must be >= 1"},
+		{backend.Spec{Kind: topologies.Single, AppendFsync: "sometimes"}, `appendfsync "sometimes": want always, everysec, no or empty (no persistence)`},
+		{backend.Spec{Kind: etcd.Kind, Members: 2}, "etcd members = 2: must be 1, 3 or 5"},
+		{backend.Spec{Kind: etcd.Kind, AppendFsync: "always"}, `appendfsync "always": etcd always persists; use UnsafeNoFsync to turn fsync off`},
+		{backend.Spec{Kind: etcd.Kind, Masters: 3}, "masters = 3: only a redlock topology has more than one"},
+		{backend.Spec{Kind: zookeeper.Kind, Members: 2}, "zookeeper ensemble size (members) = 2: must be odd, 1, 3 or 5 (an even ensemble tolerates no more failures than the odd one below it)"},
+		{backend.Spec{Kind: zookeeper.Kind, Clocks: skew}, "replicas = 0, clocks = 1: a zookeeper ensemble has members only and runs on true time"},
+		{backend.Spec{Kind: topologies.Postgres, Members: 1}, "members = 1, replicas = 0: a postgres topology is one server"},
+		{backend.Spec{Kind: topologies.Postgres, Clocks: skew}, "clocks: a postgres server cannot run under a clock model"},
+		{backend.Spec{Kind: topologies.Postgres, UnsafeNoFsync: true}, ""},
 	} {
 		got := ""
 		if err := c.spec.WithDefaults(linked.Catalog()).Validate(linked.Catalog()); err != nil {
@@ -167,16 +167,16 @@ func TestSpecValidationAsBefore(t *testing.T) {
 
 func TestDefaultsAsBefore(t *testing.T) {
 	for _, c := range []struct {
-		spec topologies.Spec
+		spec backend.Spec
 		want string
 	}{
-		{topologies.Spec{Kind: topologies.Single}, "masters 1, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
-		{topologies.Spec{Kind: topologies.Replicated}, "masters 1, replicas 2, sentinels 0/0, members 0, down-after 0s, master lockbench"},
-		{topologies.Spec{Kind: topologies.Sentinel, Sentinels: 5}, "masters 1, replicas 2, sentinels 5/3, members 0, down-after 1s, master lockbench"},
-		{topologies.Spec{Kind: topologies.Redlock}, "masters 5, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
-		{topologies.Spec{Kind: etcd.Kind}, "masters 1, replicas 0, sentinels 0/0, members 1, down-after 0s, master lockbench"},
-		{topologies.Spec{Kind: zookeeper.Kind, Members: 3}, "masters 1, replicas 0, sentinels 0/0, members 3, down-after 0s, master lockbench"},
-		{topologies.Spec{Kind: topologies.Postgres}, "masters 1, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
+		{backend.Spec{Kind: topologies.Single}, "masters 1, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
+		{backend.Spec{Kind: topologies.Replicated}, "masters 1, replicas 2, sentinels 0/0, members 0, down-after 0s, master lockbench"},
+		{backend.Spec{Kind: topologies.Sentinel, Sentinels: 5}, "masters 1, replicas 2, sentinels 5/3, members 0, down-after 1s, master lockbench"},
+		{backend.Spec{Kind: topologies.Redlock}, "masters 5, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
+		{backend.Spec{Kind: etcd.Kind}, "masters 1, replicas 0, sentinels 0/0, members 1, down-after 0s, master lockbench"},
+		{backend.Spec{Kind: zookeeper.Kind, Members: 3}, "masters 1, replicas 0, sentinels 0/0, members 3, down-after 0s, master lockbench"},
+		{backend.Spec{Kind: topologies.Postgres}, "masters 1, replicas 0, sentinels 0/0, members 0, down-after 0s, master lockbench"},
 	} {
 		d := c.spec.WithDefaults(linked.Catalog())
 		got := fmtDefaults(d)
@@ -186,7 +186,7 @@ func TestDefaultsAsBefore(t *testing.T) {
 	}
 }
 
-func fmtDefaults(d topologies.Spec) string {
+func fmtDefaults(d backend.Spec) string {
 	return fmt.Sprintf("masters %d, replicas %d, sentinels %d/%d, members %d, down-after %v, master %s", d.Masters, d.Replicas, d.Sentinels, d.SentinelQuorum, d.Members, d.DownAfter, d.MasterName)
 }
 

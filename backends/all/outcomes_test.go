@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks"
-	"github.com/lockbench/lockbench/topologies"
 )
 
 // specOutcomesSHA256 is the digest of writeSpecOutcomes as main (75425ea) wrote it,
@@ -64,7 +64,7 @@ func TestSpecOutcomesAsBefore(t *testing.T) {
 // crossed with the values at and around each field's bounds, or every every-th of them;
 // it returns the count enumerated.
 func writeSpecOutcomes(w io.Writer, every int) int {
-	kinds := []topologies.Kind{"single", "replicated", "sentinel", "redlock", "etcd", "postgres", "zookeeper", "cluster", ""}
+	kinds := []backend.Kind{"single", "replicated", "sentinel", "redlock", "etcd", "postgres", "zookeeper", "cluster", ""}
 	clockSets := []map[string]clocks.Model{nil, {"master-0": {Rate: 1.02}}, {"replica-1": {Rate: 1.02}}, {"sentinel-2": {Rate: 1.02}}, {"master-0": {Rate: -1}}, {"master-4": {Rate: 1.5}}}
 	n := 0
 	for _, k := range kinds {
@@ -81,7 +81,7 @@ func writeSpecOutcomes(w io.Writer, every int) int {
 												n++
 												continue
 											}
-											s := topologies.Spec{Kind: k, Replicas: rep, Masters: m, Members: mem, Sentinels: sen, SentinelQuorum: q, AppendFsync: af, UnsafeNoFsync: unsafe, Clocks: cl, DownAfter: da}
+											s := backend.Spec{Kind: k, Replicas: rep, Masters: m, Members: mem, Sentinels: sen, SentinelQuorum: q, AppendFsync: af, UnsafeNoFsync: unsafe, Clocks: cl, DownAfter: da}
 											d := s.WithDefaults(linked.Catalog())
 											fmt.Fprintf(w, "%d c%d %v %v %v %v %v %v %v %v %v => %+v | %v | %v | %s\n", n, ci, s.Kind, s.Replicas, s.Masters, s.Members, s.Sentinels, s.SentinelQuorum, s.AppendFsync, s.UnsafeNoFsync, s.DownAfter, d, withoutNewKinds(d.Validate(linked.Catalog())), d.NodeNames(linked.Catalog()), d.ClockSummary())
 											n++

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/backends/postgres/pgtopo"
@@ -27,15 +28,15 @@ func TestEveryProcessProviderRetriesAPortTakenBeforeItsServerBinds(t *testing.T)
 	cases := []struct {
 		name     string
 		provider topologies.Provider
-		spec     topologies.Spec
+		spec     backend.Spec
 		require  func(testing.TB)
 	}{
-		{"redis", redistopo.Process{}, topologies.Spec{Kind: topologies.Single}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
-		{"sentinel", redistopo.Process{}, topologies.Spec{Kind: topologies.Sentinel}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
-		{"etcd", etcdtopo.Process{}, topologies.Spec{Kind: etcd.Kind, Members: 1}, func(testing.TB) {}},
-		{"zookeeper", zktopo.Process{}, topologies.Spec{Kind: zookeeper.Kind, Members: 1}, func(tb testing.TB) { testenv.RequireServer(tb, zookeeper.Kind) }},
-		{"zookeeper-3", zktopo.Process{}, topologies.Spec{Kind: zookeeper.Kind, Members: 3}, func(tb testing.TB) { testenv.RequireServer(tb, zookeeper.Kind) }},
-		{"postgres", pgtopo.Process{}, topologies.Spec{Kind: topologies.Postgres}, func(tb testing.TB) { testenv.RequirePostgres(tb) }},
+		{"redis", redistopo.Process{}, backend.Spec{Kind: topologies.Single}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
+		{"sentinel", redistopo.Process{}, backend.Spec{Kind: topologies.Sentinel}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
+		{"etcd", etcdtopo.Process{}, backend.Spec{Kind: etcd.Kind, Members: 1}, func(testing.TB) {}},
+		{"zookeeper", zktopo.Process{}, backend.Spec{Kind: zookeeper.Kind, Members: 1}, func(tb testing.TB) { testenv.RequireServer(tb, zookeeper.Kind) }},
+		{"zookeeper-3", zktopo.Process{}, backend.Spec{Kind: zookeeper.Kind, Members: 3}, func(tb testing.TB) { testenv.RequireServer(tb, zookeeper.Kind) }},
+		{"postgres", pgtopo.Process{}, backend.Spec{Kind: topologies.Postgres}, func(tb testing.TB) { testenv.RequirePostgres(tb) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/adr"
-	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	_ "github.com/lockbench/lockbench/backends/all" // the stores the command links
@@ -62,7 +61,7 @@ func init() {
 		return nil, errors.New("a test store starts no server")
 	})
 	for _, name := range []string{plain, waiting} {
-		locks.Register(name, topologies.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
+		locks.Register(name, backend.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
 			return nil, errors.New("a test store builds no locker")
 		})
 	}
@@ -135,7 +134,7 @@ func TestTheStoreJoinsTheDecisionRecord(t *testing.T) {
 	for _, o := range adr.Options(&adr.Inputs{Safety: []*results.Report{fl}}) {
 		names = append(names, o.Name)
 		if o.Name == waiting {
-			p, ok := adr.ProbeFor(workload.Failover, o)
+			p, ok := adr.ProbeFor(backend.FailoverFault, o)
 			if !ok || p.Scenario != "failover-loss" || strings.Join(p.Mutex, " ") != "testkv/wait1-delay-*" {
 				t.Errorf("%s's failover probe: %+v, %v", waiting, p, ok)
 			}

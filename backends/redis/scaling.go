@@ -72,7 +72,7 @@ func sizedStrategies[T interface{ strategy() backend.Strategy }](sizes []T) []ba
 // deployments.
 func init() {
 	for _, s := range redlockSizes {
-		locks.Register(s.name, topologies.Spec{Kind: topologies.Redlock, Masters: s.masters},
+		locks.Register(s.name, backend.Spec{Kind: topologies.Redlock, Masters: s.masters},
 			func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 				r := o.Redlock
 				r.RedisOptions = o.RedisOptions
@@ -80,7 +80,7 @@ func init() {
 			})
 	}
 	for _, w := range waitShapes {
-		locks.Register(w.name, topologies.Spec{Kind: topologies.Replicated, Replicas: w.replicas},
+		locks.Register(w.name, backend.Spec{Kind: topologies.Replicated, Replicas: w.replicas},
 			func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 				if got := len(topo.Replicas()); got < w.acks {
 					return nil, fmt.Errorf("WAIT %d needs %d replicas, the topology has %d", w.acks, w.acks, got)

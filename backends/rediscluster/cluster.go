@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -14,7 +15,7 @@ const Slots = 16384
 // Cluster is a running Redis Cluster, whoever runs its nodes: master-i serves the i-th
 // share of the slots at start, and replica-i-j replicates it.
 type Cluster struct {
-	spec      topologies.Spec
+	spec      backend.Spec
 	provider  string
 	dir       string
 	layout    Layout
@@ -26,7 +27,7 @@ type Cluster struct {
 // Assemble forms the started nodes of layout into a cluster (CLUSTER MEET, the slots,
 // the replicas) and returns once it serves: every provider's last step. provider names
 // the provider, dir holds the nodes' dirs, stop ends them all; on failure Assemble calls it.
-func Assemble(ctx context.Context, spec topologies.Spec, provider, dir string, layout Layout, stop func() error) (*Cluster, error) {
+func Assemble(ctx context.Context, spec backend.Spec, provider, dir string, layout Layout, stop func() error) (*Cluster, error) {
 	c := &Cluster{spec: spec, provider: provider, dir: dir, layout: layout, stop: stop}
 	if err := layout.form(ctx); err != nil {
 		c.Close()
@@ -35,7 +36,7 @@ func Assemble(ctx context.Context, spec topologies.Spec, provider, dir string, l
 	return c, nil
 }
 
-func (c *Cluster) Spec() topologies.Spec        { return c.spec }
+func (c *Cluster) Spec() backend.Spec           { return c.spec }
 func (c *Cluster) Provider() string             { return c.provider }
 func (c *Cluster) Dir() string                  { return c.dir }
 func (c *Cluster) Masters() []topologies.Node   { return asNodes(c.layout.Masters) }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/preflight"
@@ -25,7 +26,7 @@ import (
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
-func startCluster(t *testing.T, spec topologies.Spec) *rediscluster.Cluster {
+func startCluster(t *testing.T, spec backend.Spec) *rediscluster.Cluster {
 	t.Helper()
 	testenv.RequireRedis(t)
 	spec.Kind = rediscluster.Kind
@@ -73,14 +74,14 @@ func TestProcessFamilyStartsClusters(t *testing.T) {
 }
 
 func TestSpecDefaultsAndRefusals(t *testing.T) {
-	s := topologies.Spec{Kind: rediscluster.Kind}.WithDefaults(linked.Catalog())
+	s := backend.Spec{Kind: rediscluster.Kind}.WithDefaults(linked.Catalog())
 	if s.Masters != 3 || s.Replicas != 1 || s.DownAfter != time.Second {
 		t.Fatalf("defaults: %+v", s)
 	}
 	if err := s.Validate(linked.Catalog()); err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []topologies.Spec{
+	for _, bad := range []backend.Spec{
 		{Kind: rediscluster.Kind, Masters: 2},
 		{Kind: rediscluster.Kind, Replicas: -1},
 		{Kind: rediscluster.Kind, Sentinels: 3},
@@ -94,7 +95,7 @@ func TestSpecDefaultsAndRefusals(t *testing.T) {
 }
 
 func TestEverySlotIsServedAndEachReplicaFollowsItsMaster(t *testing.T) {
-	c := startCluster(t, topologies.Spec{Masters: 3, Replicas: 1})
+	c := startCluster(t, backend.Spec{Masters: 3, Replicas: 1})
 	if len(c.Masters()) != 3 || len(c.Replicas()) != 3 || len(c.Nodes()) != 6 {
 		t.Fatalf("%d masters, %d replicas, %d nodes", len(c.Masters()), len(c.Replicas()), len(c.Nodes()))
 	}
@@ -139,7 +140,7 @@ func TestEverySlotIsServedAndEachReplicaFollowsItsMaster(t *testing.T) {
 }
 
 func TestCloseStopsEveryNodeAndEndsEveryLease(t *testing.T) {
-	c := startCluster(t, topologies.Spec{Masters: 3, Replicas: 1})
+	c := startCluster(t, backend.Spec{Masters: 3, Replicas: 1})
 	var ports []int
 	var pids []int
 	for _, n := range c.Nodes() {
@@ -203,7 +204,7 @@ func waitRole(t *testing.T, n topologies.Node, role string, limit time.Duration)
 }
 
 func TestAKilledMasterIsReplacedAndRejoinsAsAReplica(t *testing.T) {
-	c := startCluster(t, topologies.Spec{Masters: 3, Replicas: 1, DownAfter: 500 * time.Millisecond})
+	c := startCluster(t, backend.Spec{Masters: 3, Replicas: 1, DownAfter: 500 * time.Millisecond})
 	m, r := c.Masters()[0], c.ReplicasOf(0)[0]
 	if err := m.Kill(); err != nil {
 		t.Fatal(err)
@@ -224,7 +225,7 @@ func TestAKilledMasterIsReplacedAndRejoinsAsAReplica(t *testing.T) {
 }
 
 func TestPauseSilencesANodeAndResumeBringsItBack(t *testing.T) {
-	c := startCluster(t, topologies.Spec{Masters: 3, Replicas: 1})
+	c := startCluster(t, backend.Spec{Masters: 3, Replicas: 1})
 	n := c.Replicas()[1]
 	if err := n.Pause(); err != nil {
 		t.Fatal(err)
@@ -244,7 +245,7 @@ func TestPauseSilencesANodeAndResumeBringsItBack(t *testing.T) {
 }
 
 func TestRestartFromDiskKeepsKeysAndEmptyForgetsThem(t *testing.T) {
-	c := startCluster(t, topologies.Spec{Masters: 3, Replicas: 1, AppendFsync: "always", DownAfter: 5 * time.Second})
+	c := startCluster(t, backend.Spec{Masters: 3, Replicas: 1, AppendFsync: "always", DownAfter: 5 * time.Second})
 	ctx := context.Background()
 	m := c.Masters()[1]
 	key, err := rediscluster.KeyServedBy(ctx, m.Addr(), "kept")
@@ -333,7 +334,7 @@ func TestAPortTakenBeforeItsNodeBindsIsRetried(t *testing.T) {
 					held.Close()
 				}
 			}()
-			cl := startCluster(t, topologies.Spec{})
+			cl := startCluster(t, backend.Spec{})
 			if stolen == 0 {
 				t.Fatal("no port stolen")
 			}

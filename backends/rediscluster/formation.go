@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
@@ -29,7 +30,7 @@ type Layout struct {
 func (l Layout) all() []Member { return append(append([]Member{}, l.Masters...), l.Replicas...) }
 
 // NodeConfig is the cluster part of every node's redis-server config, whoever runs it.
-func NodeConfig(spec topologies.Spec, busPort int) []string {
+func NodeConfig(spec backend.Spec, busPort int) []string {
 	return []string{
 		"cluster-enabled yes",
 		"cluster-config-file nodes.conf",

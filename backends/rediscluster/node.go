@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
@@ -24,7 +25,7 @@ func newNode(bin, name string, role topologies.Role, dir string, port, busPort i
 
 // config is the node's redis-server config: loopback only, cluster mode with the
 // spec's node timeout, no persistence unless asked, replication that streams at once.
-func (n *node) config(spec topologies.Spec) string {
+func (n *node) config(spec backend.Spec) string {
 	lines := append(redisadmin.LoopbackListens(n.Port()), redisadmin.RedisDataConfig(spec.AppendFsync)...)
 	lines = append(lines, NodeConfig(spec, n.busPort)...)
 	lines = append(lines, spec.ExtraConfig...)

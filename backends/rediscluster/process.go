@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
@@ -30,7 +31,7 @@ func (Process) Name() string { return ProviderName }
 
 // Start launches spec's cluster and returns once every slot is served and every
 // replica streams from its master.
-func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	spec, err := CheckSpec(ProviderName, spec)
 	if err != nil {
 		return nil, err
@@ -71,7 +72,7 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 }
 
 // CheckSpec is spec with its defaults, refused unless it is a valid cluster spec.
-func CheckSpec(provider string, spec topologies.Spec) (topologies.Spec, error) {
+func CheckSpec(provider string, spec backend.Spec) (backend.Spec, error) {
 	spec = spec.WithDefaults(linked.Catalog())
 	if spec.Kind != Kind {
 		return spec, fmt.Errorf("provider %s starts %s topologies only, not %q", provider, Kind, spec.Kind)
@@ -87,7 +88,7 @@ type NodeName struct {
 }
 
 // Names are spec's nodes: master-i, then replica-i-j following master-i.
-func Names(spec topologies.Spec) []NodeName {
+func Names(spec backend.Spec) []NodeName {
 	var out []NodeName
 	for i := 0; i < spec.Masters; i++ {
 		out = append(out, NodeName{fmt.Sprintf("master-%d", i), topologies.RoleMaster, -1})
@@ -102,7 +103,7 @@ func Names(spec topologies.Spec) []NodeName {
 
 // startNode leases a client and a bus port and starts the node, on new ports when a
 // program outside lockbench bound one first.
-func startNode(ctx context.Context, spec topologies.Spec, clusterDir, bin, name string, role topologies.Role) (*node, error) {
+func startNode(ctx context.Context, spec backend.Spec, clusterDir, bin, name string, role topologies.Role) (*node, error) {
 	dir := filepath.Join(clusterDir, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err

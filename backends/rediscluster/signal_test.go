@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/rediscluster"
-	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -13,7 +13,7 @@ import (
 // one node, prints its dir and every node's pid, and waits to be signalled.
 func TestHelperHoldCluster(t *testing.T) {
 	testenv.Hold(t, "hold-cluster", func() ([]string, error) {
-		topo, err := rediscluster.Process{}.Start(context.Background(), topologies.Spec{Kind: rediscluster.Kind})
+		topo, err := rediscluster.Process{}.Start(context.Background(), backend.Spec{Kind: rediscluster.Kind})
 		if err != nil {
 			return nil, err
 		}
@@ -34,6 +34,6 @@ func TestHelperHoldCluster(t *testing.T) {
 func TestSignalOrKillOfTheOwnerStopsEveryNode(t *testing.T) {
 	testenv.RequireRedis(t)
 	testenv.OwnerDies(t, "TestHelperHoldCluster", "LOCKBENCH_HELPER=hold-cluster", 6, "node", func(t *testing.T) {
-		startCluster(t, topologies.Spec{}).Close()
+		startCluster(t, backend.Spec{}).Close()
 	})
 }

@@ -45,7 +45,7 @@ func init() {
 	redisconn.Allow(StrategyCluster, clusterCommands(nil))
 	redisconn.Allow(StrategyWait, clusterCommands([]string{"WAIT"}))
 	redisconn.Allow(StrategyFenced, clusterCommands(nil))
-	spec := topologies.Spec{Kind: Kind}
+	spec := backend.Spec{Kind: Kind}
 	locks.Register(StrategyCluster, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 		return NewCluster(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
 	})

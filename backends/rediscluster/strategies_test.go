@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
@@ -22,7 +23,7 @@ import (
 func sharedCluster(t *testing.T) *rediscluster.Cluster {
 	t.Helper()
 	testenv.RequireRedis(t)
-	return testenv.Shared(t, topologies.Spec{Kind: rediscluster.Kind}).(*rediscluster.Cluster)
+	return testenv.Shared(t, backend.Spec{Kind: rediscluster.Kind}).(*rediscluster.Cluster)
 }
 
 func build(t *testing.T, name string, c *rediscluster.Cluster) locks.Locker {
@@ -79,7 +80,7 @@ func clusterNodeID(t *testing.T, n topologies.Node) string { return myselfLine(t
 // A slot moved after the client learnt the map answers MOVED; one being migrated
 // answers ASK for a key not on the source: the locker follows both.
 func TestTheLockerFollowsMovedAndAsk(t *testing.T) {
-	c := startCluster(t, topologies.Spec{})
+	c := startCluster(t, backend.Spec{})
 	ctx := context.Background()
 	l, err := rediscluster.NewCluster(ctx, topologies.Addrs(c.Masters()), locks.RedisOptions{})
 	if err != nil {
@@ -153,7 +154,7 @@ func redirect(err error, kind string) bool { return strings.HasPrefix(err.Error(
 // With the key's master's replica paused, cluster-wait refuses the grant and gives the
 // key back; cluster, which does not wait, grants it.
 func TestClusterWaitRefusesAGrantNoReplicaAcknowledged(t *testing.T) {
-	c := startCluster(t, topologies.Spec{})
+	c := startCluster(t, backend.Spec{})
 	ctx := context.Background()
 	m := c.Masters()[2]
 	key, err := rediscluster.KeyServedBy(ctx, m.Addr(), "waited")
@@ -287,7 +288,7 @@ func numbersGrantsOnEveryMaster(t *testing.T, c *rediscluster.Cluster, l locks.L
 // replica (its old master is dead). Each failed attempt reloads the slot map; go-redis
 // alone would keep dialing the dead master until its 60 s reload interval.
 func TestEveryStrategyFindsThePromotedReplica(t *testing.T) {
-	c := startCluster(t, topologies.Spec{DownAfter: 500 * time.Millisecond})
+	c := startCluster(t, backend.Spec{DownAfter: 500 * time.Millisecond})
 	ctx := context.Background()
 	m, r := c.Masters()[0], c.ReplicasOf(0)[0]
 	key, err := rediscluster.KeyServedBy(ctx, m.Addr(), testenv.Key(t, "lock"))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/clocks"
@@ -28,7 +29,7 @@ func startSkewed(t *testing.T, m clocks.Model) (topologies.Node, *redis.Client) 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	topo, err := redistopo.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": m}})
+	topo, err := redistopo.Process{}.Start(ctx, backend.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": m}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestPreloadIsBuiltOnceAndCached(t *testing.T) {
 }
 
 func TestUnknownSkewedNodeIsRefused(t *testing.T) {
-	spec := topologies.Spec{Kind: topologies.Redlock, Clocks: map[string]clocks.Model{"master-" + strconv.Itoa(5): {Rate: 2}}}.WithDefaults(linked.Catalog())
+	spec := backend.Spec{Kind: topologies.Redlock, Clocks: map[string]clocks.Model{"master-" + strconv.Itoa(5): {Rate: 2}}}.WithDefaults(linked.Catalog())
 	if err := spec.Validate(linked.Catalog()); err == nil {
 		t.Fatal("a clock for master-5 of a five-node redlock was accepted")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/report"
 	"github.com/lockbench/lockbench/report/compare"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 func init() {
@@ -23,7 +24,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	alpha := fs.Float64("alpha", 0.05, "the p-value, adjusted for every figure compared, under which a change is significant")
-	correction := fs.String("correction", compare.Holm, "how p-values are adjusted for the number of figures: holm (family-wise error rate) or bh (false discovery rate)")
+	correction := fs.String("correction", stats.Holm, "how p-values are adjusted for the number of figures: holm (family-wise error rate) or bh (false discovery rate)")
 	allowance := fs.String("run-allowance", "50%", "with one run a side (run-to-run noise not measured), the slowdown a worsening of p50 or throughput must also reach to fail; p99 is then shown, not gated")
 	threshold := fs.String("threshold", "5%", "the change a significant worsening must reach to fail the comparison (exit 1)")
 	intervals := fs.Int("intervals", 0, "merge each cell's recorded intervals into K consecutive samples (default: as recorded)")
@@ -41,7 +42,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil || !(th > 0) {
 		return usagef("--threshold %q: want a positive percentage like 5%%", *threshold)
 	}
-	corr, err := compare.ParseCorrection(*correction)
+	corr, err := stats.ParseCorrection(*correction)
 	if err != nil {
 		return usagef("%v", err)
 	}

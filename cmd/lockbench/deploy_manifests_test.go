@@ -12,7 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/suite"
 )
 
@@ -262,7 +262,7 @@ func checkSafetyArgs(t *testing.T, args []string, index, of int) string {
 		}
 		values[name] = value
 	}
-	if _, err := suite.Choose(values["scenario"], safety.Params(params)); err != nil {
+	if _, err := suite.Choose(values["scenario"], lab.Params(params)); err != nil {
 		t.Errorf("worker %d: --scenario %s with %v: %v", index, values["scenario"], params, err)
 	}
 	trials, err := strconv.Atoi(values["trials"])

@@ -15,6 +15,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
@@ -54,7 +55,7 @@ func etcdClient(t *testing.T, endpoints []string, user, password string) *client
 
 func startAuthEtcd(t *testing.T) authEtcd {
 	t.Helper()
-	topo := testenv.Start(t, topologies.Spec{Kind: etcd.Kind})
+	topo := testenv.Start(t, backend.Spec{Kind: etcd.Kind})
 	endpoints := topologies.Addrs(topo.Masters())
 	for _, e := range endpoints {
 		if !strings.HasPrefix(e, "127.0.0.1:") {

@@ -13,6 +13,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
@@ -24,7 +25,7 @@ import (
 // run's prefix, deleted at the end, with one planted there), beyond someone else's, kept.
 func TestExternalEtcdLeavesNoKey(t *testing.T) {
 	t.Parallel()
-	topo := testenv.Start(t, topologies.Spec{Kind: etcd.Kind})
+	topo := testenv.Start(t, backend.Spec{Kind: etcd.Kind})
 	endpoints := topologies.Addrs(topo.Masters())
 	admin, err := clientv3.New(clientv3.Config{Endpoints: endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 	if err != nil {

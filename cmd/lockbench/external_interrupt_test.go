@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/topologies"
@@ -29,7 +30,7 @@ func (o cancelObserver) CellStarted(int, sweep.Cell)   { time.AfterFunc(o.after,
 // deleted all the same, and a key of someone else's on the same server is kept.
 func TestExternalInterruptedRunDeletesItsKeys(t *testing.T) {
 	t.Parallel()
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	addr := topo.Masters()[0].Addr()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "d.yaml")

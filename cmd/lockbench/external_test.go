@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -26,9 +27,9 @@ type externalServers struct {
 func startExternalServers(t *testing.T) externalServers {
 	t.Helper()
 	s := externalServers{
-		replicated: testenv.Start(t, topologies.Spec{Kind: topologies.Replicated, Replicas: 1}),
-		sentinel:   testenv.Start(t, topologies.Spec{Kind: topologies.Sentinel, Replicas: 1, Sentinels: 1, SentinelQuorum: 1}),
-		redlock:    testenv.Start(t, topologies.Spec{Kind: topologies.Redlock, Masters: 3}),
+		replicated: testenv.Start(t, backend.Spec{Kind: topologies.Replicated, Replicas: 1}),
+		sentinel:   testenv.Start(t, backend.Spec{Kind: topologies.Sentinel, Replicas: 1, Sentinels: 1, SentinelQuorum: 1}),
+		redlock:    testenv.Start(t, backend.Spec{Kind: topologies.Redlock, Masters: 3}),
 	}
 	for _, topo := range []topologies.Topology{s.replicated, s.sentinel, s.redlock} {
 		restrictUser(t, topo)
@@ -89,7 +90,7 @@ auth:
 // the user's ACL shows in ACL LOG.
 func TestACLDenialIsSeen(t *testing.T) {
 	t.Parallel()
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	restrictUser(t, topo)
 	addr := topo.Masters()[0].Addr()
 	c := redis.NewClient(&redis.Options{Addr: addr, Username: aclUser, Password: aclPassword, Protocol: 2, DisableIdentity: true})
@@ -160,7 +161,7 @@ func TestExternalRunTrespassesNowhere(t *testing.T) {
 
 // A run that cannot reach its servers as configured says so and exits non-zero.
 func TestExternalWrongPasswordFailsClearly(t *testing.T) {
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	restrictUser(t, topo)
 	dir := t.TempDir()
 	t.Setenv("LOCKBENCH_TEST_WRONG_PW", "not-the-password")

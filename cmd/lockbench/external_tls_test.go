@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -73,7 +74,7 @@ func TestExternalOverTLS(t *testing.T) {
 	dir := t.TempDir()
 	caFile, certFile, keyFile := testCA(t, dir)
 	port := freePort(t)
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single, ExtraConfig: []string{
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single, ExtraConfig: []string{
 		fmt.Sprintf("tls-port %d", port), "tls-cert-file " + certFile, "tls-key-file " + keyFile,
 		"tls-ca-cert-file " + caFile, "tls-auth-clients no",
 	}})

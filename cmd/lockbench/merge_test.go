@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/topologies"
@@ -62,7 +63,7 @@ func runShares(t *testing.T, topo topologies.Topology, cfg sweep.Config, of int)
 func TestThreeWorkersMergeIntoAFolderReportReads(t *testing.T) {
 	t.Parallel()
 	testenv.RequireRedis(t)
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	cfg := sweep.Config{Duration: sweep.Duration(time.Second), Warmup: sweep.Duration(200 * time.Millisecond), Seed: 1,
 		RunID: fmt.Sprintf("m%d", time.Now().UnixNano()),
 		Sweeps: []sweep.Sweep{{Strategies: []string{"single"}, Clients: []int{6}, Keys: []string{"1", sweep.PerClient}},

@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/lockbench/lockbench/preflight"
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/sweep"
 )
 
@@ -26,7 +26,7 @@ func preflightStrategies(provider string, strategies []string) error {
 }
 
 // preflightScenarios stops safety before its first trial, and before its folder exists.
-func preflightScenarios(provider string, chosen []safety.Scenario, params safety.Params) error {
+func preflightScenarios(provider string, chosen []lab.Scenario, params lab.Params) error {
 	needs, err := preflight.ForScenarios(chosen, params)
 	if err != nil {
 		return usageError{err.Error()}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"github.com/lockbench/lockbench/topologies/testenv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,7 +9,8 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/preflight"
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // hideZooKeeper makes this machine look like one without ZooKeeper, through the
@@ -115,12 +115,12 @@ func TestPreflightSafetyWithoutLibfaketime(t *testing.T) {
 // A scenario nobody declared would be run unchecked: the table must know them all.
 func TestPreflightKnowsEveryScenario(t *testing.T) {
 	t.Parallel()
-	for _, name := range safety.Names() {
-		s, err := safety.Lookup(name)
+	for _, name := range lab.Names() {
+		s, err := lab.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := preflight.ForScenarios([]safety.Scenario{s}, nil); err != nil {
+		if _, err := preflight.ForScenarios([]lab.Scenario{s}, nil); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

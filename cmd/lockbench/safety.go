@@ -14,7 +14,7 @@ import (
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/plots/violations"
 	"github.com/lockbench/lockbench/redisconn"
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/safety/suite"
 	"github.com/lockbench/lockbench/sweep"
@@ -75,7 +75,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		*scenario = "all"
 	}
-	chosen, err := suite.Choose(*scenario, safety.Params(params))
+	chosen, err := suite.Choose(*scenario, lab.Params(params))
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if st, err := os.Stat(*out); *out != "" && err == nil && !st.IsDir() {
 		return usagef("--out %s: exists and is not a folder", *out)
 	}
-	if err := preflightScenarios(*provider, chosen, safety.Params(params)); err != nil {
+	if err := preflightScenarios(*provider, chosen, lab.Params(params)); err != nil {
 		return err
 	}
 	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider, RedisImage: redisImage, UntilWidth: width, Worker: share}

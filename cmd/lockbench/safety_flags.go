@@ -6,13 +6,13 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/internal/flagrecord"
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/safety/suite"
 )
 
 // paramFlags collects repeated --param name=value.
-type paramFlags safety.Params
+type paramFlags lab.Params
 
 func (p paramFlags) String() string { return fmt.Sprint(map[string]string(p)) }
 func (p paramFlags) Set(v string) error {

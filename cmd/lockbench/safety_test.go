@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/safety/suite"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -26,7 +26,7 @@ func TestSafetyListShowsParamsStrategiesAndFaults(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	list := stdout.String()
-	s, err := safety.Lookup("setnx-expire")
+	s, err := lab.Lookup("setnx-expire")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -18,7 +19,7 @@ func StartStrategy(t *testing.T, name string, opts locks.Options) (locks.Locker,
 }
 
 // specOf is the deployment the named strategy runs on; an unknown name fails t.
-func specOf(t *testing.T, name string) topologies.Spec {
+func specOf(t *testing.T, name string) backend.Spec {
 	t.Helper()
 	spec, err := locks.TopologyFor(name)
 	if err != nil {

@@ -24,8 +24,9 @@ type Options struct {
 	// Threshold is the relative change a significant worsening must reach to fail the
 	// comparison (default 0.05): smaller ones are shown, but a CI gate passes them.
 	Threshold float64
-	// Correction adjusts the p-values for the number of figures compared: Holm
-	// (default) or BH.
+	// Correction adjusts the p-values for the number of figures compared: stats.Holm
+	// (default: the gate's exit status is one decision over all figures, and Holm keeps
+	// the family-wise bound whatever the other figures do) or stats.BH.
 	Correction string
 	// RunAllowance is the slowdown factor less one that a worsening seen only in the
 	// intervals of one run a side must exceed to fail the gate, for want of a measured
@@ -35,7 +36,7 @@ type Options struct {
 
 // DefaultOptions are what `lockbench compare` uses unless told otherwise.
 func DefaultOptions() Options {
-	return Options{Alpha: 0.05, Threshold: 0.05, Correction: Holm, RunAllowance: DefaultRunAllowance}
+	return Options{Alpha: 0.05, Threshold: 0.05, Correction: stats.Holm, RunAllowance: DefaultRunAllowance}
 }
 
 // Verdicts.
@@ -105,7 +106,7 @@ func Compare(old, new []*resultsdir.Run, opts Options) Result {
 		opts.Threshold = 0.05
 	}
 	if opts.Correction == "" {
-		opts.Correction = Holm
+		opts.Correction = stats.Holm
 	}
 	res := Result{Options: opts}
 	oldGroups, newGroups := stats.Groups(opts.Stores, old...), stats.Groups(opts.Stores, new...)

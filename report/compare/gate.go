@@ -1,6 +1,10 @@
 package compare
 
-import "math"
+import (
+	"math"
+
+	"github.com/lockbench/lockbench/stats"
+)
 
 // decide gives every row its verdict over the whole family: the p-values are adjusted
 // for the number of figures compared, and a significant worsening fails the gate only
@@ -11,7 +15,7 @@ func decide(rows []Row, opts Options) {
 	for i, r := range rows {
 		ps[i] = r.P
 	}
-	adj := adjusted(ps, opts.Correction)
+	adj := stats.Adjusted(ps, opts.Correction)
 	for i := range rows {
 		r := &rows[i]
 		r.Adjusted = adj[i]

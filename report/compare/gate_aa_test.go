@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/report/synth"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/stats"
 )
 
 // gatePairs is how many synthetic A/A pairs each gate test compares: 200 under -long.
@@ -119,7 +120,7 @@ func TestGateOnOneRunASideRarelyFailsAnAAPair(t *testing.T) {
 // bothCorrections are the default options under Holm and under BH.
 func bothCorrections() []Options {
 	holm, bh := fixtureOptions(), fixtureOptions()
-	bh.Correction = BH
+	bh.Correction = stats.BH
 	return []Options{holm, bh}
 }
 

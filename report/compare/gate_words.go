@@ -3,12 +3,14 @@ package compare
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lockbench/lockbench/stats"
 )
 
 // correctionWords names what each correction bounds when its p-values are of repeats.
 var correctionWords = map[string]string{
-	Holm: "Holm bounds the chance that any of them is called worse when none changed",
-	BH:   "Benjamini-Hochberg bounds the expected share of them called worse that did not change",
+	stats.Holm: "Holm bounds the chance that any of them is called worse when none changed",
+	stats.BH:   "Benjamini-Hochberg bounds the expected share of them called worse that did not change",
 }
 
 // allowanceAA is the allowance's record on real A/A pairs, the only evidence it has:

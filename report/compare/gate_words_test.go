@@ -4,13 +4,15 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/lockbench/lockbench/stats"
 )
 
 // TestGatePromisesABoundOnlyWhereRepeatsAreTheSamples: the correction's bound is
 // printed for rows whose samples are repeats and never for one run's intervals, which
 // are told the allowance is a heuristic with its A/A record.
 func TestGatePromisesABoundOnlyWhereRepeatsAreTheSamples(t *testing.T) {
-	opts := Options{Alpha: 0.05, Threshold: 0.05, Correction: Holm, RunAllowance: DefaultRunAllowance}
+	opts := Options{Alpha: 0.05, Threshold: 0.05, Correction: stats.Holm, RunAllowance: DefaultRunAllowance}
 	for _, tc := range []struct {
 		name      string
 		noise     []string

@@ -51,20 +51,20 @@ func (m LockFree) valid() error { return ledger.CheckName(LockFrees(), m, unknow
 // ApplyLockFree applies one intended change with method m and no lock, logs it with
 // its outcome in the same log as Apply, and returns the outcome and how many times it
 // retried (cas-version only). A refusal (unique-key's duplicate) is not an error.
-func (r *Resource) ApplyLockFree(ctx context.Context, m LockFree, ch Change) (Outcome, int, error) {
+func (r *Resource) ApplyLockFree(ctx context.Context, m LockFree, ch Change) (ledger.Outcome, int, error) {
 	if err := m.valid(); err != nil {
-		return Failed, 0, err
+		return ledger.Failed, 0, err
 	}
 	if err := ledger.CheckAccount("pgaccount", ch.Account, r.accounts); err != nil {
-		return Failed, 0, err
+		return ledger.Failed, 0, err
 	}
 	if m == UniqueKey && ch.IdempotencyKey == "" {
-		return Failed, 0, fmt.Errorf("pgaccount: %s: change by %q has no IdempotencyKey", m, ch.Client)
+		return ledger.Failed, 0, fmt.Errorf("pgaccount: %s: change by %q has no IdempotencyKey", m, ch.Client)
 	}
 	id := r.log.Begin(Entry{LockFree: m, Change: ch}, stampID)
 	outcome, retries, err := lockFreeFuncs[m](ctx, r.pool, ch)
-	if err != nil && outcome != Failed {
-		outcome = Failed
+	if err != nil && outcome != ledger.Failed {
+		outcome = ledger.Failed
 	}
 	r.log.Complete(id, func(e *Entry) { e.Outcome, e.Err = outcome, err })
 	return outcome, retries, err
@@ -82,7 +82,7 @@ func (r *Resource) NextFence(ctx context.Context) (int64, error) {
 }
 
 // lockFreeFunc applies one change with no lock; it returns the retries it took.
-type lockFreeFunc func(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, int, error)
+type lockFreeFunc func(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.Outcome, int, error)
 
 var lockFreeFuncs = map[LockFree]lockFreeFunc{
 	CASVersion: writeCASVersion,
@@ -90,31 +90,31 @@ var lockFreeFuncs = map[LockFree]lockFreeFunc{
 	Atomic:     writeAtomic,
 }
 
-func writeCASVersion(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, int, error) {
+func writeCASVersion(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.Outcome, int, error) {
 	for retries := 0; ; retries++ {
 		balance, version, _, err := readRow(ctx, db, ch.Account)
 		if err != nil {
-			return Failed, retries, fmt.Errorf("pgaccount: cas-version read: %w", err)
+			return ledger.Failed, retries, fmt.Errorf("pgaccount: cas-version read: %w", err)
 		}
 		// The race hook runs once: a retry is the strategy recovering, not a new race.
 		if retries == 0 {
 			if err := between(ctx, ch); err != nil {
-				return Failed, retries, err
+				return ledger.Failed, retries, err
 			}
 		}
 		tag, err := db.Exec(ctx, "UPDATE account SET balance = $2, version = $3 WHERE id = $1 AND version = $4",
 			ch.Account, balance-ch.Amount, version+1, version)
 		if err != nil {
-			return Failed, retries, fmt.Errorf("pgaccount: cas-version write: %w", err)
+			return ledger.Failed, retries, fmt.Errorf("pgaccount: cas-version write: %w", err)
 		}
 		if tag.RowsAffected() == 1 {
-			return Applied, retries, nil
+			return ledger.Applied, retries, nil
 		}
 		if retries >= MaxCASRetries {
-			return Failed, retries, fmt.Errorf("pgaccount: cas-version: account %d's version moved under every one of %d retries", ch.Account, retries)
+			return ledger.Failed, retries, fmt.Errorf("pgaccount: cas-version: account %d's version moved under every one of %d retries", ch.Account, retries)
 		}
 		if err := ctx.Err(); err != nil {
-			return Failed, retries, fmt.Errorf("pgaccount: cas-version: gave up after %d retries: %w", retries, err)
+			return ledger.Failed, retries, fmt.Errorf("pgaccount: cas-version: gave up after %d retries: %w", retries, err)
 		}
 	}
 }
@@ -122,7 +122,7 @@ func writeCASVersion(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome,
 // errDuplicate rolls back a unique-key transaction whose key was already recorded.
 var errDuplicate = errors.New("pgaccount: idempotency key already applied")
 
-func writeUniqueKey(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, int, error) {
+func writeUniqueKey(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.Outcome, int, error) {
 	var inTx error // an error of the transaction's own statements, already named
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		inTx = writeUniqueKeyTx(ctx, tx, ch)
@@ -130,13 +130,13 @@ func writeUniqueKey(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, 
 	})
 	switch {
 	case errors.Is(err, errDuplicate):
-		return Refused, 0, nil
+		return ledger.Refused, 0, nil
 	case err != nil && err == inTx:
-		return Failed, 0, err
+		return ledger.Failed, 0, err
 	case err != nil:
-		return Failed, 0, fmt.Errorf("pgaccount: unique-key transaction: %w", err)
+		return ledger.Failed, 0, fmt.Errorf("pgaccount: unique-key transaction: %w", err)
 	}
-	return Applied, 0, nil
+	return ledger.Applied, 0, nil
 }
 
 // writeUniqueKeyTx records the key and decrements, inside tx.
@@ -162,9 +162,9 @@ func writeUniqueKeyTx(ctx context.Context, tx pgx.Tx, ch Change) error {
 	return nil
 }
 
-func writeAtomic(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, int, error) {
+func writeAtomic(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.Outcome, int, error) {
 	if err := between(ctx, ch); err != nil {
-		return Failed, 0, err
+		return ledger.Failed, 0, err
 	}
 	out, err := writeRow(ctx, db, "atomic", decrementSQL, ch.Account, ch.Amount)
 	return out, 0, err

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/postgres/pgtopo"
 	"github.com/lockbench/lockbench/resources/accounttest"
+	"github.com/lockbench/lockbench/resources/ledger"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -16,7 +18,7 @@ func pausedLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFree, 
 	return pausedApply(t, ctx, m, lockFree(r, m), ch, during)
 }
 
-func mustApplyLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFree, ch Change, want Outcome) int {
+func mustApplyLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFree, ch Change, want ledger.Outcome) int {
 	t.Helper()
 	out, retries, err := r.ApplyLockFree(ctx, m, ch)
 	if err != nil || out != want {
@@ -33,11 +35,11 @@ func TestCASVersionRetriesTheRaceReadModifyWriteLoses(t *testing.T) {
 	t.Run("cas-version", func(t *testing.T) {
 		r, ctx := open(t, 1), accounttest.Ctx(t)
 		res := pausedLockFree(t, ctx, r, CASVersion, Change{Client: "a", Account: 1, Amount: 10}, func() {
-			if retries := mustApplyLockFree(t, ctx, r, CASVersion, Change{Client: "b", Account: 1, Amount: 30}, Applied); retries != 0 {
+			if retries := mustApplyLockFree(t, ctx, r, CASVersion, Change{Client: "b", Account: 1, Amount: 30}, ledger.Applied); retries != 0 {
 				t.Errorf("b retried %d times with no one between its read and write", retries)
 			}
 		})
-		if res.Err != nil || res.Out != Applied || res.Retries < 1 {
+		if res.Err != nil || res.Out != ledger.Applied || res.Retries < 1 {
 			t.Fatalf("a: %v %v after %d retries; want applied after >= 1 retry", res.Out, res.Err, res.Retries)
 		}
 		a := audit(t, ctx, r)
@@ -48,9 +50,9 @@ func TestCASVersionRetriesTheRaceReadModifyWriteLoses(t *testing.T) {
 	t.Run("read-modify-write", func(t *testing.T) {
 		r, ctx := open(t, 1), accounttest.Ctx(t)
 		res := paused(t, ctx, r, Mode{Guard: ReadModifyWrite}, Change{Client: "a", Account: 1, Amount: 10}, func() {
-			mustApplyLockFree(t, ctx, r, CASVersion, Change{Client: "b", Account: 1, Amount: 30}, Applied)
+			mustApplyLockFree(t, ctx, r, CASVersion, Change{Client: "b", Account: 1, Amount: 30}, ledger.Applied)
 		})
-		if res.Err != nil || res.Out != Applied {
+		if res.Err != nil || res.Out != ledger.Applied {
 			t.Fatalf("a: %v %v", res.Out, res.Err)
 		}
 		a := audit(t, ctx, r)
@@ -67,9 +69,9 @@ func TestAtomicAndUniqueKeyKeepTheRace(t *testing.T) {
 		t.Run(string(m), func(t *testing.T) {
 			r, ctx := open(t, 1), accounttest.Ctx(t)
 			res := pausedLockFree(t, ctx, r, m, Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "a-1"}, func() {
-				mustApplyLockFree(t, ctx, r, m, Change{Client: "b", Account: 1, Amount: 30, IdempotencyKey: "b-1"}, Applied)
+				mustApplyLockFree(t, ctx, r, m, Change{Client: "b", Account: 1, Amount: 30, IdempotencyKey: "b-1"}, ledger.Applied)
 			})
-			if res.Err != nil || res.Out != Applied || res.Retries != 0 {
+			if res.Err != nil || res.Out != ledger.Applied || res.Retries != 0 {
 				t.Fatalf("a: %v %v after %d retries; want applied, no retry", res.Out, res.Err, res.Retries)
 			}
 			a := audit(t, ctx, r)
@@ -88,10 +90,10 @@ func TestRedeliveryOnlyUniqueKeyRefuses(t *testing.T) {
 		t.Run(string(m), func(t *testing.T) {
 			r, ctx := open(t, 1), accounttest.Ctx(t)
 			ch := Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "order-7"}
-			mustApplyLockFree(t, ctx, r, m, ch, Applied)
-			wantSecond, wantApplied, wantDuplicates := Applied, 2, 1
+			mustApplyLockFree(t, ctx, r, m, ch, ledger.Applied)
+			wantSecond, wantApplied, wantDuplicates := ledger.Applied, 2, 1
 			if m == UniqueKey {
-				wantSecond, wantApplied, wantDuplicates = Refused, 1, 0
+				wantSecond, wantApplied, wantDuplicates = ledger.Refused, 1, 0
 			}
 			mustApplyLockFree(t, ctx, r, m, ch, wantSecond)
 			a := audit(t, ctx, r)
@@ -122,10 +124,10 @@ func TestUniqueKeyConcurrentRedeliveryRefused(t *testing.T) {
 		}()
 		waitForLockWait(t, ctx, r, "INSERT INTO applied_change")
 	})
-	if res.Err != nil || res.Out != Applied {
+	if res.Err != nil || res.Out != ledger.Applied {
 		t.Fatalf("a: %v %v; want applied", res.Out, res.Err)
 	}
-	if b := <-second; b.Err != nil || b.Out != Refused {
+	if b := <-second; b.Err != nil || b.Out != ledger.Refused {
 		t.Fatalf("b: %v %v; want refused", b.Out, b.Err)
 	}
 	a := audit(t, ctx, r)
@@ -155,7 +157,7 @@ func waitForLockWait(t *testing.T, ctx context.Context, r *Resource, prefix stri
 func TestCASVersionConcurrentLosesNothing(t *testing.T) {
 	const clients, each = 8, 50
 	r, ctx := open(t, 1), accounttest.Ctx(t)
-	errs, retries := accounttest.Concurrently(clients, each, func(client string) (Outcome, int, error) {
+	errs, retries := accounttest.Concurrently(clients, each, func(client string) (ledger.Outcome, int, error) {
 		return r.ApplyLockFree(ctx, CASVersion, Change{Client: client, Account: 1, Amount: 1})
 	})
 	if len(errs) > 0 {
@@ -171,7 +173,7 @@ func TestCASVersionConcurrentLosesNothing(t *testing.T) {
 // NextFence issues strictly increasing fences, and Open restarts them at 1.
 func TestNextFenceIncreasesAndResets(t *testing.T) {
 	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
 	ctx := accounttest.Ctx(t)
 	for round := 0; round < 2; round++ {
 		r, err := Open(ctx, srv.DSN(), 1, initial)
@@ -198,7 +200,7 @@ func TestNextFenceIncreasesAndResets(t *testing.T) {
 // Every method writes and audits clean alone, and Open forgets the recorded keys.
 func TestEveryLockFreeAloneAndReset(t *testing.T) {
 	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
 	ctx := accounttest.Ctx(t)
 	for round := 0; round < 2; round++ {
 		for _, m := range LockFrees() {
@@ -206,8 +208,8 @@ func TestEveryLockFreeAloneAndReset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mustApplyLockFree(t, ctx, r, m, Change{Client: "a", Account: 2, Amount: 7, IdempotencyKey: "k1"}, Applied)
-			mustApplyLockFree(t, ctx, r, m, Change{Client: "a", Account: 2, Amount: 3, IdempotencyKey: "k2"}, Applied)
+			mustApplyLockFree(t, ctx, r, m, Change{Client: "a", Account: 2, Amount: 7, IdempotencyKey: "k1"}, ledger.Applied)
+			mustApplyLockFree(t, ctx, r, m, Change{Client: "a", Account: 2, Amount: 3, IdempotencyKey: "k2"}, ledger.Applied)
 			a, err := r.Audit(ctx)
 			log := r.Log()
 			r.Close()

@@ -109,16 +109,6 @@ func (m Mode) valid() error {
 	return nil
 }
 
-// Outcome is what the database said about one change (refused: the guard refused a
-// stale token, by 0 rows or the client's check).
-type Outcome = ledger.Outcome
-
-const (
-	Failed  = ledger.Failed
-	Applied = ledger.Applied
-	Refused = ledger.Refused
-)
-
 // Change is one intended change: client takes Amount from Account, holding Token (the
 // fence of its lock; modes without a fence carry it for the log only).
 type Change struct {
@@ -141,7 +131,7 @@ type Entry struct {
 	ID      int64
 	Mode    Mode
 	Change  Change
-	Outcome Outcome
+	Outcome ledger.Outcome
 	Err     error
 	// SideEffect says an outbox row was written for this change.
 	SideEffect bool
@@ -233,30 +223,30 @@ func (r *Resource) Accounts() int         { return r.accounts }
 func (r *Resource) InitialBalance() int64 { return r.initial }
 
 // Apply applies one intended change in mode, logs it with its outcome, and returns the
-// outcome. A refusal is not an error.
-func (r *Resource) Apply(ctx context.Context, mode Mode, ch Change) (Outcome, error) {
+// outcome. A refusal (the guard refused a stale token, by 0 rows or the client's check) is not an error.
+func (r *Resource) Apply(ctx context.Context, mode Mode, ch Change) (ledger.Outcome, error) {
 	if err := mode.valid(); err != nil {
-		return Failed, err
+		return ledger.Failed, err
 	}
 	if err := ledger.CheckAccount("pgaccount", ch.Account, r.accounts); err != nil {
-		return Failed, err
+		return ledger.Failed, err
 	}
 	id := r.log.Begin(Entry{Mode: mode, Change: ch}, stampID)
 
 	sideEffect := false
-	outcome, err := func() (Outcome, error) {
+	outcome, err := func() (ledger.Outcome, error) {
 		if mode.Outbox {
 			if _, err := r.pool.Exec(ctx,
 				"INSERT INTO outbox (change_id, client, account, token, amount, mode) VALUES ($1, $2, $3, $4, $5, $6)",
 				id, ch.Client, ch.Account, ch.Token, ch.Amount, mode.String()); err != nil {
-				return Failed, fmt.Errorf("pgaccount: outbox: %w", err)
+				return ledger.Failed, fmt.Errorf("pgaccount: outbox: %w", err)
 			}
 			sideEffect = true
 		}
 		return guardFuncs[mode.Guard](ctx, r.pool, ch)
 	}()
-	if err != nil && outcome != Failed {
-		outcome = Failed
+	if err != nil && outcome != ledger.Failed {
+		outcome = ledger.Failed
 	}
 
 	r.log.Complete(id, func(e *Entry) { e.Outcome, e.Err, e.SideEffect = outcome, err, sideEffect })
@@ -269,7 +259,7 @@ func (r *Resource) Log() []Entry { return r.log.Entries() }
 func stampID(e *Entry, id int64) { e.ID = id }
 
 // guardFunc applies one change under one guard.
-type guardFunc func(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, error)
+type guardFunc func(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.Outcome, error)
 
 var guardFuncs = map[Guard]guardFunc{
 	Unfenced:        writeUnfenced,
@@ -290,38 +280,38 @@ const decrementSQL = "UPDATE account SET balance = balance - $2, version = versi
 
 // writeRow runs a write that must find its account row: 0 rows means the row is missing.
 // what names the write in its error.
-func writeRow(ctx context.Context, db *pgxpool.Pool, what, sql string, args ...any) (Outcome, error) {
+func writeRow(ctx context.Context, db *pgxpool.Pool, what, sql string, args ...any) (ledger.Outcome, error) {
 	tag, err := db.Exec(ctx, sql, args...)
 	if err != nil {
-		return Failed, fmt.Errorf("pgaccount: %s write: %w", what, err)
+		return ledger.Failed, fmt.Errorf("pgaccount: %s write: %w", what, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return Failed, errNoRow
+		return ledger.Failed, errNoRow
 	}
-	return Applied, nil
+	return ledger.Applied, nil
 }
 
-func writeUnfenced(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, error) {
+func writeUnfenced(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.Outcome, error) {
 	if err := between(ctx, ch); err != nil {
-		return Failed, err
+		return ledger.Failed, err
 	}
 	return writeRow(ctx, db, "unfenced", decrementSQL, ch.Account, ch.Amount)
 }
 
-func writeFenced(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, error) {
+func writeFenced(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.Outcome, error) {
 	if err := between(ctx, ch); err != nil {
-		return Failed, err
+		return ledger.Failed, err
 	}
 	tag, err := db.Exec(ctx,
 		"UPDATE account SET balance = balance - $2, version = version + 1, fence = $3 WHERE id = $1 AND fence < $3",
 		ch.Account, ch.Amount, ch.Token)
 	if err != nil {
-		return Failed, fmt.Errorf("pgaccount: fenced write: %w", err)
+		return ledger.Failed, fmt.Errorf("pgaccount: fenced write: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return Refused, nil
+		return ledger.Refused, nil
 	}
-	return Applied, nil
+	return ledger.Applied, nil
 }
 
 // readRow reads the row a read-first guard builds on.
@@ -333,28 +323,28 @@ func readRow(ctx context.Context, db *pgxpool.Pool, id int) (balance, version, f
 	return
 }
 
-func writeCheckThenWrite(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, error) {
+func writeCheckThenWrite(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.Outcome, error) {
 	balance, version, fence, err := readRow(ctx, db, ch.Account)
 	if err != nil {
-		return Failed, fmt.Errorf("pgaccount: check-then-write read: %w", err)
+		return ledger.Failed, fmt.Errorf("pgaccount: check-then-write read: %w", err)
 	}
 	if fence >= ch.Token {
-		return Refused, nil
+		return ledger.Refused, nil
 	}
 	if err := between(ctx, ch); err != nil {
-		return Failed, err
+		return ledger.Failed, err
 	}
 	return writeRow(ctx, db, "check-then-write", "UPDATE account SET balance = $2, version = $3, fence = $4 WHERE id = $1",
 		ch.Account, balance-ch.Amount, version+1, ch.Token)
 }
 
-func writeReadModifyWrite(ctx context.Context, db *pgxpool.Pool, ch Change) (Outcome, error) {
+func writeReadModifyWrite(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.Outcome, error) {
 	balance, version, _, err := readRow(ctx, db, ch.Account)
 	if err != nil {
-		return Failed, fmt.Errorf("pgaccount: read-modify-write read: %w", err)
+		return ledger.Failed, fmt.Errorf("pgaccount: read-modify-write read: %w", err)
 	}
 	if err := between(ctx, ch); err != nil {
-		return Failed, err
+		return ledger.Failed, err
 	}
 	return writeRow(ctx, db, "read-modify-write", "UPDATE account SET balance = $2, version = $3 WHERE id = $1",
 		ch.Account, balance-ch.Amount, version+1)
@@ -415,7 +405,7 @@ func (r *Resource) Audit(ctx context.Context) (Audit, error) {
 		acc := accts[e.Change.Account]
 		acc.Count(e.Outcome)
 		a.Count(e.Outcome)
-		if e.Outcome != Applied {
+		if e.Outcome != ledger.Applied {
 			continue
 		}
 		acc.Expected -= e.Change.Amount
@@ -468,10 +458,10 @@ func (r *Resource) Audit(ctx context.Context) (Audit, error) {
 	for _, cid := range changeIDs {
 		a.SideEffects++
 		e, ok := byID[cid]
-		if !ok || e.Outcome != Applied {
+		if !ok || e.Outcome != ledger.Applied {
 			a.UnappliedSideEffects++
 		}
-		if ok && e.Outcome == Refused {
+		if ok && e.Outcome == ledger.Refused {
 			a.RefusedSideEffects++
 		}
 	}

@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/postgres/pgtopo"
 	"github.com/lockbench/lockbench/resources/accounttest"
+	"github.com/lockbench/lockbench/resources/ledger"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -18,7 +20,7 @@ const initial = 1000
 func open(t *testing.T, accounts int) *Resource {
 	t.Helper()
 	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	r, err := Open(ctx, srv.DSN(), accounts, initial)
@@ -30,24 +32,24 @@ func open(t *testing.T, accounts int) *Resource {
 }
 
 // applyFunc applies one change, by a guard mode or a lock-free method.
-type applyFunc func(ctx context.Context, ch Change) (Outcome, int, error)
+type applyFunc func(ctx context.Context, ch Change) (ledger.Outcome, int, error)
 
 func guarded(r *Resource, mode Mode) applyFunc {
-	return func(ctx context.Context, ch Change) (Outcome, int, error) {
+	return func(ctx context.Context, ch Change) (ledger.Outcome, int, error) {
 		out, err := r.Apply(ctx, mode, ch)
 		return out, 0, err
 	}
 }
 
 func lockFree(r *Resource, m LockFree) applyFunc {
-	return func(ctx context.Context, ch Change) (Outcome, int, error) { return r.ApplyLockFree(ctx, m, ch) }
+	return func(ctx context.Context, ch Change) (ledger.Outcome, int, error) { return r.ApplyLockFree(ctx, m, ch) }
 }
 
 // pausedApply runs ch by apply with its client paused in Between, waits until it is
 // there, runs during (the other client's writes), lets it go and returns its outcome.
 func pausedApply(t *testing.T, ctx context.Context, how any, apply applyFunc, ch Change, during func()) accounttest.Result {
 	t.Helper()
-	return accounttest.PausedChange(t, how, ch.Client, func(between func(context.Context) error) (Outcome, int, error) {
+	return accounttest.PausedChange(t, how, ch.Client, func(between func(context.Context) error) (ledger.Outcome, int, error) {
 		ch.Between = between
 		return apply(ctx, ch)
 	}, during)
@@ -65,12 +67,12 @@ func staleRace(t *testing.T, mode Mode, stale, fresh string) (*Resource, context
 	t.Helper()
 	r, ctx := open(t, 1), accounttest.Ctx(t)
 	res := paused(t, ctx, r, mode, Change{Client: stale, Account: 1, Token: 1, Amount: 10}, func() {
-		mustApply(t, ctx, r, mode, Change{Client: fresh, Account: 1, Token: 2, Amount: 30}, Applied)
+		mustApply(t, ctx, r, mode, Change{Client: fresh, Account: 1, Token: 2, Amount: 30}, ledger.Applied)
 	})
 	return r, ctx, res
 }
 
-func mustApply(t *testing.T, ctx context.Context, r *Resource, mode Mode, ch Change, want Outcome) {
+func mustApply(t *testing.T, ctx context.Context, r *Resource, mode Mode, ch Change, want ledger.Outcome) {
 	t.Helper()
 	out, err := r.Apply(ctx, mode, ch)
 	if err != nil || out != want {
@@ -93,7 +95,7 @@ func audit(t *testing.T, ctx context.Context, r *Resource) Audit {
 // the first writes its stale computation over it. Exactly one update is lost.
 func TestReadModifyWriteLosesOneUpdate(t *testing.T) {
 	r, ctx, res := staleRace(t, Mode{Guard: ReadModifyWrite}, "a", "b")
-	if res.Err != nil || res.Out != Applied {
+	if res.Err != nil || res.Out != ledger.Applied {
 		t.Fatalf("a: %v %v", res.Out, res.Err)
 	}
 	a := audit(t, ctx, r)
@@ -106,7 +108,7 @@ func TestReadModifyWriteLosesOneUpdate(t *testing.T) {
 // database refuses it; nothing is lost.
 func TestFencedRefusesStaleHolder(t *testing.T) {
 	r, ctx, res := staleRace(t, Mode{Guard: Fenced}, "a", "b")
-	if res.Err != nil || res.Out != Refused {
+	if res.Err != nil || res.Out != ledger.Refused {
 		t.Fatalf("a: %v %v; want refused", res.Out, res.Err)
 	}
 	a := audit(t, ctx, r)
@@ -124,7 +126,7 @@ func TestFencedRefusesStaleHolder(t *testing.T) {
 func TestCheckThenWriteStaleWriteLands(t *testing.T) {
 	mode := Mode{Guard: CheckThenWrite}
 	r, ctx, res := staleRace(t, mode, "stale", "new")
-	if res.Err != nil || res.Out != Applied {
+	if res.Err != nil || res.Out != ledger.Applied {
 		t.Fatalf("stale: %v %v; want applied (the race)", res.Out, res.Err)
 	}
 	a := audit(t, ctx, r)
@@ -135,14 +137,14 @@ func TestCheckThenWriteStaleWriteLands(t *testing.T) {
 		t.Fatalf("fence %d highest %d behind %v; want 1, 2, behind", acc.Fence, acc.HighestToken, acc.FenceBehind)
 	}
 	// Without the pause the client's check does refuse: the next stale attempt sees fence 1.
-	mustApply(t, ctx, r, mode, Change{Client: "stale", Account: 1, Token: 1, Amount: 10}, Refused)
+	mustApply(t, ctx, r, mode, Change{Client: "stale", Account: 1, Token: 1, Amount: 10}, ledger.Refused)
 }
 
 // Outbox + fenced: the stale holder sends its side effect, pauses, the new holder
 // writes; the fence refuses the stale write, but its side effect was sent.
 func TestOutboxFencedLeaksSideEffect(t *testing.T) {
 	r, ctx, res := staleRace(t, Mode{Guard: Fenced, Outbox: true}, "stale", "new")
-	if res.Err != nil || res.Out != Refused {
+	if res.Err != nil || res.Out != ledger.Refused {
 		t.Fatalf("stale: %v %v; want refused", res.Out, res.Err)
 	}
 	a := audit(t, ctx, r)
@@ -160,7 +162,7 @@ func TestUnfencedConcurrentDecrementsLoseNothing(t *testing.T) {
 	const clients, each = 8, 25
 	r, ctx := open(t, 1), accounttest.Ctx(t)
 	apply := guarded(r, Mode{Guard: Unfenced})
-	errs, _ := accounttest.Concurrently(clients, each, func(client string) (Outcome, int, error) {
+	errs, _ := accounttest.Concurrently(clients, each, func(client string) (ledger.Outcome, int, error) {
 		return apply(ctx, Change{Client: client, Account: 1, Amount: 1})
 	})
 	if len(errs) > 0 {
@@ -175,15 +177,15 @@ func TestUnfencedConcurrentDecrementsLoseNothing(t *testing.T) {
 // Every mode writes, audits clean alone, and Open resets the rows and the outbox.
 func TestEveryModeAloneAndReset(t *testing.T) {
 	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, topologies.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
 	ctx := accounttest.Ctx(t)
 	for _, m := range Modes() {
 		r, err := Open(ctx, srv.DSN(), 2, initial)
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustApply(t, ctx, r, m, Change{Client: "a", Account: 2, Token: 5, Amount: 7}, Applied)
-		mustApply(t, ctx, r, m, Change{Client: "a", Account: 2, Token: 6, Amount: 3}, Applied)
+		mustApply(t, ctx, r, m, Change{Client: "a", Account: 2, Token: 5, Amount: 7}, ledger.Applied)
+		mustApply(t, ctx, r, m, Change{Client: "a", Account: 2, Token: 6, Amount: 3}, ledger.Applied)
 		a, err := r.Audit(ctx)
 		r.Close()
 		if err != nil {

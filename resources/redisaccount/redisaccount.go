@@ -53,15 +53,6 @@ const unknownMethod = "redisaccount: unknown method"
 
 func (m Method) valid() error { return ledger.CheckName(Methods(), m, unknownMethod) }
 
-// Outcome is what Redis said about one change (none of the current methods refuses).
-type Outcome = ledger.Outcome
-
-const (
-	Failed  = ledger.Failed
-	Applied = ledger.Applied
-	Refused = ledger.Refused
-)
-
 // Change is one intended change: client takes Amount from Account.
 type Change struct {
 	Client  string
@@ -78,7 +69,7 @@ type Entry struct {
 	ID      int64
 	Method  Method
 	Change  Change
-	Outcome Outcome
+	Outcome ledger.Outcome
 	Retries int
 	Err     error
 }
@@ -140,17 +131,17 @@ func (r *Resource) InitialBalance() int64 { return r.initial }
 func (r *Resource) key(id int) string { return r.prefix + "account:" + strconv.Itoa(id) }
 
 // Apply applies one intended change with method m, logs it with its outcome, and
-// returns the outcome and how many times it retried.
-func (r *Resource) Apply(ctx context.Context, m Method, ch Change) (Outcome, int, error) {
+// returns the outcome (none of the current methods refuses) and how many times it retried.
+func (r *Resource) Apply(ctx context.Context, m Method, ch Change) (ledger.Outcome, int, error) {
 	if err := m.valid(); err != nil {
-		return Failed, 0, err
+		return ledger.Failed, 0, err
 	}
 	if err := ledger.CheckAccount("redisaccount", ch.Account, r.accounts); err != nil {
-		return Failed, 0, err
+		return ledger.Failed, 0, err
 	}
 	id := r.log.Begin(Entry{Method: m, Change: ch}, stampID)
 
-	var outcome Outcome
+	var outcome ledger.Outcome
 	var retries int
 	var err error
 	switch m {
@@ -161,8 +152,8 @@ func (r *Resource) Apply(ctx context.Context, m Method, ch Change) (Outcome, int
 	default:
 		outcome, err = r.writePlain(ctx, ch)
 	}
-	if err != nil && outcome != Failed {
-		outcome = Failed
+	if err != nil && outcome != ledger.Failed {
+		outcome = ledger.Failed
 	}
 
 	r.log.Complete(id, func(e *Entry) { e.Outcome, e.Retries, e.Err = outcome, retries, err })
@@ -209,33 +200,33 @@ if redis.call("HGET", KEYS[1], "version") == ARGV[1] then
 end
 return 0`)
 
-func (r *Resource) writeLuaCAS(ctx context.Context, ch Change) (Outcome, int, error) {
+func (r *Resource) writeLuaCAS(ctx context.Context, ch Change) (ledger.Outcome, int, error) {
 	key := r.key(ch.Account)
 	for retries := 0; ; retries++ {
 		balance, version, err := readAccount(ctx, r.client, key)
 		if err != nil {
-			return Failed, retries, fmt.Errorf("redisaccount: lua-cas read: %w", err)
+			return ledger.Failed, retries, fmt.Errorf("redisaccount: lua-cas read: %w", err)
 		}
 		// The race hook runs once: a retry is the method recovering, not a new race.
 		if retries == 0 {
 			if err := between(ctx, ch); err != nil {
-				return Failed, retries, err
+				return ledger.Failed, retries, err
 			}
 		}
 		n, err := casScript.Run(ctx, r.client, []string{key}, version, balance-ch.Amount, version+1).Int()
 		if err != nil {
-			return Failed, retries, fmt.Errorf("redisaccount: lua-cas write: %w", err)
+			return ledger.Failed, retries, fmt.Errorf("redisaccount: lua-cas write: %w", err)
 		}
 		if n == 1 {
-			return Applied, retries, nil
+			return ledger.Applied, retries, nil
 		}
 		if err := giveUp(ctx, LuaCAS, ch, retries); err != nil {
-			return Failed, retries, err
+			return ledger.Failed, retries, err
 		}
 	}
 }
 
-func (r *Resource) writeWatchMulti(ctx context.Context, ch Change) (Outcome, int, error) {
+func (r *Resource) writeWatchMulti(ctx context.Context, ch Change) (ledger.Outcome, int, error) {
 	key := r.key(ch.Account)
 	for retries := 0; ; retries++ {
 		var inWatch error // an error of the watched steps, already named
@@ -245,15 +236,15 @@ func (r *Resource) writeWatchMulti(ctx context.Context, ch Change) (Outcome, int
 		}, key)
 		switch {
 		case err == nil:
-			return Applied, retries, nil
+			return ledger.Applied, retries, nil
 		case errors.Is(err, redis.TxFailedErr):
 			if err := giveUp(ctx, WatchMulti, ch, retries); err != nil {
-				return Failed, retries, err
+				return ledger.Failed, retries, err
 			}
 		case err == inWatch:
-			return Failed, retries, err
+			return ledger.Failed, retries, err
 		default:
-			return Failed, retries, fmt.Errorf("redisaccount: watch-multi watch: %w", err)
+			return ledger.Failed, retries, fmt.Errorf("redisaccount: watch-multi watch: %w", err)
 		}
 	}
 }
@@ -291,19 +282,19 @@ func giveUp(ctx context.Context, m Method, ch Change, retries int) error {
 	return nil
 }
 
-func (r *Resource) writePlain(ctx context.Context, ch Change) (Outcome, error) {
+func (r *Resource) writePlain(ctx context.Context, ch Change) (ledger.Outcome, error) {
 	key := r.key(ch.Account)
 	balance, version, err := readAccount(ctx, r.client, key)
 	if err != nil {
-		return Failed, fmt.Errorf("redisaccount: plain read: %w", err)
+		return ledger.Failed, fmt.Errorf("redisaccount: plain read: %w", err)
 	}
 	if err := between(ctx, ch); err != nil {
-		return Failed, err
+		return ledger.Failed, err
 	}
 	if err := r.client.HSet(ctx, key, "balance", balance-ch.Amount, "version", version+1).Err(); err != nil {
-		return Failed, fmt.Errorf("redisaccount: plain write: %w", err)
+		return ledger.Failed, fmt.Errorf("redisaccount: plain write: %w", err)
 	}
-	return Applied, nil
+	return ledger.Applied, nil
 }
 
 // AccountAudit is one hash judged against the log.
@@ -346,7 +337,7 @@ func (r *Resource) Audit(ctx context.Context) (Audit, error) {
 		acc.Retries += e.Retries
 		a.Count(e.Outcome)
 		a.Retries += e.Retries
-		if e.Outcome == Applied {
+		if e.Outcome == ledger.Applied {
 			acc.Expected -= e.Change.Amount
 		}
 	}

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resources/accounttest"
+	"github.com/lockbench/lockbench/resources/ledger"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -16,7 +18,7 @@ const initial = 1000
 func startRedis(t *testing.T) string {
 	t.Helper()
 	testenv.RequireRedis(t)
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	return topo.Masters()[0].Addr()
 }
 
@@ -38,7 +40,7 @@ func open(t *testing.T, accounts int) (*Resource, context.Context) {
 // and returns its outcome.
 func paused(t *testing.T, ctx context.Context, r *Resource, m Method, ch Change, during func()) accounttest.Result {
 	t.Helper()
-	return accounttest.PausedChange(t, m, ch.Client, func(between func(context.Context) error) (Outcome, int, error) {
+	return accounttest.PausedChange(t, m, ch.Client, func(between func(context.Context) error) (ledger.Outcome, int, error) {
 		ch.Between = between
 		return r.Apply(ctx, m, ch)
 	}, during)
@@ -47,7 +49,7 @@ func paused(t *testing.T, ctx context.Context, r *Resource, m Method, ch Change,
 func mustApply(t *testing.T, ctx context.Context, r *Resource, m Method, ch Change) int {
 	t.Helper()
 	out, retries, err := r.Apply(ctx, m, ch)
-	if err != nil || out != Applied {
+	if err != nil || out != ledger.Applied {
 		t.Fatalf("%s by %s: got %v, %v; want applied", m, ch.Client, out, err)
 	}
 	return retries
@@ -76,7 +78,7 @@ func TestRaceBetweenReadAndWrite(t *testing.T) {
 					t.Errorf("b retried %d times with no one between its read and write", retries)
 				}
 			})
-			if res.Err != nil || res.Out != Applied {
+			if res.Err != nil || res.Out != ledger.Applied {
 				t.Fatalf("a: %v %v", res.Out, res.Err)
 			}
 			a := audit(t, ctx, r)
@@ -109,7 +111,7 @@ func TestCheckedMethodsConcurrentLoseNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			errs, _ := accounttest.Concurrently(clients, each, func(client string) (Outcome, int, error) {
+			errs, _ := accounttest.Concurrently(clients, each, func(client string) (ledger.Outcome, int, error) {
 				return r.Apply(ctx, m, Change{Client: client, Account: 1, Amount: 1})
 			})
 			if len(errs) > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/topologies"
@@ -16,11 +17,11 @@ import (
 // embeds it and adds its locker.
 type ConsensusStore struct {
 	Name       string
-	Deployment topologies.Spec
+	Deployment backend.Spec
 }
 
-func (s ConsensusStore) Strategy() string      { return s.Name }
-func (s ConsensusStore) Spec() topologies.Spec { return s.Deployment }
+func (s ConsensusStore) Strategy() string   { return s.Name }
+func (s ConsensusStore) Spec() backend.Spec { return s.Deployment }
 
 // GrantedTTL is the lease the store's servers grant when asked for ttl, by the lease
 // rule its descriptor declares (etcd: whole seconds, at least 2 s).

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -31,7 +32,7 @@ type Scenario interface {
 }
 
 // StartFunc starts a topology; tests pass one that fails (or skips) without servers.
-type StartFunc func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error)
+type StartFunc func(ctx context.Context, spec backend.Spec) (topologies.Topology, error)
 
 // Env is what a run gives a scenario.
 type Env struct {
@@ -125,7 +126,7 @@ func (e *Env) TrialSeed(variant string, trial int) uint64 {
 }
 
 // StartTopology starts spec through env, with a bound on how long that may take.
-func (e *Env) StartTopology(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (e *Env) StartTopology(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	if e.Start == nil {
 		return nil, fmt.Errorf("env.Start is nil: nothing can start a %s topology", spec.Kind)
 	}

@@ -1,11 +1,13 @@
 package lab
 
-import "github.com/lockbench/lockbench/topologies"
+import (
+	"github.com/lockbench/lockbench/backend"
+)
 
 // Starts is what a scenario starts whatever its params, beside the topologies of its
 // strategies param: preflight checks that the machine can run them before a trial does.
 type Starts struct {
-	Kinds []topologies.Kind
+	Kinds []backend.Kind
 	// Clocks says whether the topology of strategy ("" for Kinds) has its clocks faked
 	// (libfaketime on processes); nil is never.
 	Clocks func(v Values, strategy string) bool
@@ -21,7 +23,7 @@ func (s Starts) ClocksFaked(v Values, strategy string) bool {
 
 // StartsKinds is a scenario that starts kinds of its own (none: only its strategies
 // param's topologies) with real clocks.
-func StartsKinds(kinds ...topologies.Kind) Starts { return Starts{Kinds: kinds} }
+func StartsKinds(kinds ...backend.Kind) Starts { return Starts{Kinds: kinds} }
 
 // StartsFaked is StartsKinds with every clock it starts faked.
-func StartsFaked(kinds ...topologies.Kind) Starts { return Starts{Kinds: kinds, Clocks: fakedClocks} }
+func StartsFaked(kinds ...backend.Kind) Starts { return Starts{Kinds: kinds, Clocks: fakedClocks} }

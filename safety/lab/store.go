@@ -23,7 +23,7 @@ type Store interface {
 	// Strategy is the locks registry name the store runs.
 	Strategy() string
 	// Spec is the deployment to start; scenarios may tune its timings.
-	Spec() topologies.Spec
+	Spec() backend.Spec
 	// Locker is one client's locker over topo. With fenced, its leases carry a fence:
 	// the strategy's own where it has one, otherwise a counter on the primary.
 	Locker(ctx context.Context, topo topologies.Topology, fenced bool) (locks.Locker, error)
@@ -56,13 +56,13 @@ type KeyReader interface {
 }
 
 // storeMaker builds the adapter of one topology kind for a strategy of that kind.
-type storeMaker func(strategy string, spec topologies.Spec) Store
+type storeMaker func(strategy string, spec backend.Spec) Store
 
 var storeMakers = registry.New[storeMaker]("store adapter for topology kind")
 
 // RegisterStore makes kind's strategies runnable in the scenarios: called from the
 // init of the adapter that lives in its store's own folder (backends/<store>/...).
-func RegisterStore(kind topologies.Kind, build storeMaker) {
+func RegisterStore(kind backend.Kind, build storeMaker) {
 	storeMakers.Add(string(kind), build)
 }
 

@@ -16,10 +16,10 @@ import (
 // scenario in silence (etcd's adapter once registered without its descriptor).
 func TestStoreForRefusesAKindWithoutDescriptor(t *testing.T) {
 	const kind = "lab-test-undescribed"
-	locks.Register(kind, topologies.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
+	locks.Register(kind, backend.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
 		return nil, nil
 	})
-	RegisterStore(kind, func(string, topologies.Spec) Store { return nil }) // refused before it is built
+	RegisterStore(kind, func(string, backend.Spec) Store { return nil }) // refused before it is built
 	_, err := StoreFor(kind)
 	if err == nil || !strings.Contains(err.Error(), "descriptor is not registered") {
 		t.Fatalf("StoreFor(%s) = %v, want the missing descriptor named", kind, err)
@@ -34,11 +34,11 @@ func TestStoreForRefusesAKindWithoutDescriptor(t *testing.T) {
 // fakeStore is a store of a kind registered by a test; it never starts anything.
 type fakeStore struct {
 	strategy string
-	spec     topologies.Spec
+	spec     backend.Spec
 }
 
 func (s fakeStore) Strategy() string                         { return s.strategy }
-func (s fakeStore) Spec() topologies.Spec                    { return s.spec }
+func (s fakeStore) Spec() backend.Spec                       { return s.spec }
 func (s fakeStore) FenceSource() string                      { return "none" }
 func (fakeStore) GrantedTTL(ttl time.Duration) time.Duration { return ttl }
 func (fakeStore) Locker(context.Context, topologies.Topology, bool) (locks.Locker, error) {
@@ -46,11 +46,11 @@ func (fakeStore) Locker(context.Context, topologies.Topology, bool) (locks.Locke
 }
 
 // registerFakeKind registers kind with caps, its store adapter, and strategies on it.
-func registerFakeKind(kind topologies.Kind, caps []backend.Capability, strategies ...string) {
+func registerFakeKind(kind backend.Kind, caps []backend.Capability, strategies ...string) {
 	linked.Register(backend.Descriptor{Store: string(kind), Shapes: []backend.Shape{{Kind: kind, Rank: 2000, Capabilities: caps}}})
-	RegisterStore(kind, func(strategy string, spec topologies.Spec) Store { return fakeStore{strategy, spec} })
+	RegisterStore(kind, func(strategy string, spec backend.Spec) Store { return fakeStore{strategy, spec} })
 	for _, name := range strategies {
-		locks.Register(name, topologies.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
+		locks.Register(name, backend.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
 			return nil, nil
 		})
 	}

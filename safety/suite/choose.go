@@ -6,23 +6,23 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/internal/usage"
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 )
 
 // Choose resolves a scenario name, or all, and checks params against it before
 // anything starts: an unknown name or a bad value is a usage error.
-func Choose(name string, params safety.Params) ([]safety.Scenario, error) {
+func Choose(name string, params lab.Params) ([]lab.Scenario, error) {
 	if name == "" {
-		return nil, usage.Errorf("--scenario is required: one of %s, or all", strings.Join(safety.Names(), ", "))
+		return nil, usage.Errorf("--scenario is required: one of %s, or all", strings.Join(lab.Names(), ", "))
 	}
 	if name == "all" {
 		if len(params) > 0 {
 			return nil, usage.Errorf("--param applies to one scenario, not to --scenario all")
 		}
-		var all []safety.Scenario
-		for _, n := range safety.Names() {
-			s, err := safety.Lookup(n)
+		var all []lab.Scenario
+		for _, n := range lab.Names() {
+			s, err := lab.Lookup(n)
 			if err != nil {
 				return nil, err
 			}
@@ -30,22 +30,22 @@ func Choose(name string, params safety.Params) ([]safety.Scenario, error) {
 		}
 		return all, nil
 	}
-	s, err := safety.Lookup(name)
+	s, err := lab.Lookup(name)
 	if err != nil {
 		return nil, usage.Errorf("--scenario: %v", err)
 	}
-	if _, err := safety.Parse(s.Name(), s.Params(), params); err != nil {
+	if _, err := lab.Parse(s.Name(), s.Params(), params); err != nil {
 		return nil, usage.Errorf("--param: %v", err)
 	}
-	return []safety.Scenario{s}, nil
+	return []lab.Scenario{s}, nil
 }
 
 // List prints the scenarios with their params, the strategies with a store and the
 // registered faults.
 func List(w io.Writer) {
 	fmt.Fprintln(w, "scenarios:")
-	for _, n := range safety.Names() {
-		s, err := safety.Lookup(n)
+	for _, n := range lab.Names() {
+		s, err := lab.Lookup(n)
 		if err != nil {
 			continue
 		}
@@ -55,7 +55,7 @@ func List(w io.Writer) {
 		}
 	}
 	// The etcd strategies are here when the command imports backends/etcd/etcdlock.
-	all := func(safety.Store) bool { return true }
-	fmt.Fprintf(w, "strategies with a store: %s\n", strings.Join(safety.StrategiesWhere(all), ", "))
+	all := func(lab.Store) bool { return true }
+	fmt.Fprintf(w, "strategies with a store: %s\n", strings.Join(lab.StrategiesWhere(all), ", "))
 	fmt.Fprintf(w, "faults: %s\n", strings.Join(nemesis.Names(), ", "))
 }

@@ -3,7 +3,8 @@ package suite
 import (
 	"context"
 
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -11,7 +12,7 @@ import (
 type CutProvider struct {
 	name    string
 	check   func() error
-	startOn safety.StartFunc
+	startOn lab.StartFunc
 	checked bool
 	err     error
 }
@@ -27,7 +28,7 @@ func PartitionFallback(provider string, check func() error) *CutProvider {
 }
 
 // start is the fallback's StartFunc, or the reason there is none.
-func (c *CutProvider) start() (safety.StartFunc, error) {
+func (c *CutProvider) start() (lab.StartFunc, error) {
 	if !c.checked {
 		c.checked, c.err = true, c.check()
 	}
@@ -36,8 +37,8 @@ func (c *CutProvider) start() (safety.StartFunc, error) {
 
 // startOn starts every topology on the provider named, or on each kind's default
 // provider when name is "".
-func startOn(name string) safety.StartFunc {
-	return func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func startOn(name string) lab.StartFunc {
+	return func(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 		pick := func() (topologies.Provider, error) { return topologies.DefaultProvider(spec.Kind) }
 		if name != "" {
 			pick = func() (topologies.Provider, error) { return topologies.ProviderNamed(name) }

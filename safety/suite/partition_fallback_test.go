@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -19,12 +20,12 @@ import (
 // (the others run, and say so); alone, its refusal is the run's error.
 func TestSafetyAllSkipsScenariosThatNeedPartitions(t *testing.T) {
 	refuse := fakeScenario{"needs-cuts", func(context.Context) (*results.Report, error) {
-		return nil, fmt.Errorf("needs-cuts %w: provider process cannot partition nodes", safety.ErrNeedsPartitions)
+		return nil, fmt.Errorf("needs-cuts %w: provider process cannot partition nodes", lab.ErrNeedsPartitions)
 	}}
 	other := fakeScenario{"other", func(context.Context) (*results.Report, error) { return fakeReport("other"), nil }}
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr bytes.Buffer
-	err := (&Suite{Scenarios: []safety.Scenario{refuse, other}, Env: &safety.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Stdout: &stdout, Stderr: &stderr}).Run(context.Background())
+	err := (&Suite{Scenarios: []lab.Scenario{refuse, other}, Env: &lab.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Stdout: &stdout, Stderr: &stderr}).Run(context.Background())
 	if err != nil {
 		t.Fatalf("Run of two: %v, want the refusing one skipped", err)
 	}
@@ -36,7 +37,7 @@ func TestSafetyAllSkipsScenariosThatNeedPartitions(t *testing.T) {
 		t.Errorf("results: %v, %+v: want the other scenario's report only", err, res.Reports)
 	}
 	alone := filepath.Join(t.TempDir(), "alone")
-	err = (&Suite{Scenarios: []safety.Scenario{refuse}, Env: &safety.Env{Trials: 1, OutDir: alone}, Folder: NewFolder(alone, results.Command{}, resultsdir.Environment{}), Stdout: &stdout, Stderr: &stderr}).Run(context.Background())
+	err = (&Suite{Scenarios: []lab.Scenario{refuse}, Env: &lab.Env{Trials: 1, OutDir: alone}, Folder: NewFolder(alone, results.Command{}, resultsdir.Environment{}), Stdout: &stdout, Stderr: &stderr}).Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "cannot partition") {
 		t.Errorf("Run of the refusing one alone: %v, want its refusal", err)
 	}
@@ -44,16 +45,16 @@ func TestSafetyAllSkipsScenariosThatNeedPartitions(t *testing.T) {
 
 // cutScenario refuses an Env whose Start is not the cutting one, as the partition
 // scenarios refuse processes, and reports which Start it ran on.
-type cutScenario struct{ cutting safety.StartFunc }
+type cutScenario struct{ cutting lab.StartFunc }
 
-func (cutScenario) Name() string           { return "needs-cuts" }
-func (cutScenario) Summary() string        { return "a stand-in" }
-func (cutScenario) Params() []safety.Param { return nil }
-func (c cutScenario) Run(ctx context.Context, env *safety.Env, _ safety.Values) (*results.Report, error) {
+func (cutScenario) Name() string        { return "needs-cuts" }
+func (cutScenario) Summary() string     { return "a stand-in" }
+func (cutScenario) Params() []lab.Param { return nil }
+func (c cutScenario) Run(ctx context.Context, env *lab.Env, _ lab.Values) (*results.Report, error) {
 	if env.Start == nil {
-		return nil, fmt.Errorf("needs-cuts %w: provider process cannot partition nodes", safety.ErrNeedsPartitions)
+		return nil, fmt.Errorf("needs-cuts %w: provider process cannot partition nodes", lab.ErrNeedsPartitions)
 	}
-	if _, err := env.Start(ctx, topologies.Spec{}); err != nil {
+	if _, err := env.Start(ctx, backend.Spec{}); err != nil {
 		return nil, err
 	}
 	return fakeReport("needs-cuts"), nil
@@ -64,12 +65,12 @@ func (c cutScenario) Run(ctx context.Context, env *safety.Env, _ safety.Values) 
 // is skipped with both reasons and the others still run.
 func TestSafetyAllMovesPartitionScenariosToContainers(t *testing.T) {
 	started := 0
-	cutting := func(context.Context, topologies.Spec) (topologies.Topology, error) { started++; return nil, nil }
+	cutting := func(context.Context, backend.Spec) (topologies.Topology, error) { started++; return nil, nil }
 	other := fakeScenario{"other", func(context.Context) (*results.Report, error) { return fakeReport("other"), nil }}
 	out := filepath.Join(t.TempDir(), "results")
 	var stdout, stderr bytes.Buffer
 	cuts := &CutProvider{name: "container", check: func() error { return nil }, startOn: cutting}
-	if err := (&Suite{Scenarios: []safety.Scenario{cutScenario{}, other}, Env: &safety.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Cuts: cuts, Stdout: &stdout, Stderr: &stderr}).Run(context.Background()); err != nil {
+	if err := (&Suite{Scenarios: []lab.Scenario{cutScenario{}, other}, Env: &lab.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Cuts: cuts, Stdout: &stdout, Stderr: &stderr}).Run(context.Background()); err != nil {
 		t.Fatalf("Run: %v, want the partition scenario moved, not failed", err)
 	}
 	if started != 1 {
@@ -86,7 +87,7 @@ func TestSafetyAllMovesPartitionScenariosToContainers(t *testing.T) {
 	noEngine := &CutProvider{name: "container", check: func() error { return errors.New("no engine answers") }, startOn: cutting}
 	out = filepath.Join(t.TempDir(), "results")
 	stderr.Reset()
-	if err := (&Suite{Scenarios: []safety.Scenario{cutScenario{}, other}, Env: &safety.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Cuts: noEngine, Stdout: &stdout, Stderr: &stderr}).Run(context.Background()); err != nil {
+	if err := (&Suite{Scenarios: []lab.Scenario{cutScenario{}, other}, Env: &lab.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Cuts: noEngine, Stdout: &stdout, Stderr: &stderr}).Run(context.Background()); err != nil {
 		t.Fatalf("Run without an engine: %v, want the partition scenario skipped", err)
 	}
 	if started != 1 {

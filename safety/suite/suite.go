@@ -9,14 +9,14 @@ import (
 
 	"github.com/lockbench/lockbench/internal/interrupt"
 	"github.com/lockbench/lockbench/internal/usage"
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
 // Suite is one run of scenarios into a folder.
 type Suite struct {
-	Scenarios []safety.Scenario
-	Env       *safety.Env
+	Scenarios []lab.Scenario
+	Env       *lab.Env
 	Folder    *Folder
 	// Cuts runs the scenarios that need partitions when the default provider refused
 	// them; nil skips them (in a run of several) or fails (alone).
@@ -48,11 +48,11 @@ func (s *Suite) Run(ctx context.Context) error {
 		} else {
 			fmt.Fprintf(stderr, "safety: %s, worker %s: trials n %% %d == %d of %d per variant, seed %d\n", sc.Name(), env.Shard, env.Shard.Of, env.Shard.Index, env.Trials, env.Seed)
 		}
-		rep, err := safety.Run(ctx, sc, env)
-		if err != nil && errors.Is(err, safety.ErrNeedsPartitions) && len(s.Scenarios) > 1 && s.Cuts != nil && ctx.Err() == nil {
+		rep, err := lab.Run(ctx, sc, env)
+		if err != nil && errors.Is(err, lab.ErrNeedsPartitions) && len(s.Scenarios) > 1 && s.Cuts != nil && ctx.Err() == nil {
 			rep, err = s.runOnCuttingProvider(ctx, sc, err)
 		}
-		var perr *safety.ParamError
+		var perr *lab.ParamError
 		if errors.As(err, &perr) {
 			return usage.Errorf("--param: %v", err)
 		}
@@ -60,7 +60,7 @@ func (s *Suite) Run(ctx context.Context) error {
 			folder.keep(sc.Name(), rep) // the trials that finished before the interrupt
 			break
 		}
-		if err != nil && errors.Is(err, safety.ErrNeedsPartitions) && len(s.Scenarios) > 1 {
+		if err != nil && errors.Is(err, lab.ErrNeedsPartitions) && len(s.Scenarios) > 1 {
 			fmt.Fprintf(stderr, "safety: %s skipped: %v\n", sc.Name(), err) // all: the others still run
 			finished++
 			continue
@@ -94,7 +94,7 @@ func (s *Suite) Run(ctx context.Context) error {
 
 // runOnCuttingProvider runs again, on the fallback provider, a scenario that refused
 // the default one for lack of partitions; without a fallback it returns the refusal.
-func (s *Suite) runOnCuttingProvider(ctx context.Context, sc safety.Scenario, refusal error) (*results.Report, error) {
+func (s *Suite) runOnCuttingProvider(ctx context.Context, sc lab.Scenario, refusal error) (*results.Report, error) {
 	start, err := s.Cuts.start()
 	if err != nil {
 		return nil, fmt.Errorf("%w (and provider %s: %v)", refusal, s.Cuts.name, err)
@@ -102,7 +102,7 @@ func (s *Suite) runOnCuttingProvider(ctx context.Context, sc safety.Scenario, re
 	fmt.Fprintf(s.Stderr, "safety: %s cuts links, which processes cannot: its servers run on provider %s\n", sc.Name(), s.Cuts.name)
 	moved := *s.Env
 	moved.Start = start
-	rep, err := safety.Run(ctx, sc, &moved)
+	rep, err := lab.Run(ctx, sc, &moved)
 	if rep != nil {
 		rep.Provider = s.Cuts.name
 	}

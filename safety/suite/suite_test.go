@@ -10,7 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/interrupt"
 	"github.com/lockbench/lockbench/resultsdir"
-	"github.com/lockbench/lockbench/safety"
+	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
 
@@ -20,10 +20,10 @@ type fakeScenario struct {
 	run  func(ctx context.Context) (*results.Report, error)
 }
 
-func (f fakeScenario) Name() string           { return f.name }
-func (f fakeScenario) Summary() string        { return "a stand-in" }
-func (f fakeScenario) Params() []safety.Param { return nil }
-func (f fakeScenario) Run(ctx context.Context, _ *safety.Env, _ safety.Values) (*results.Report, error) {
+func (f fakeScenario) Name() string        { return f.name }
+func (f fakeScenario) Summary() string     { return "a stand-in" }
+func (f fakeScenario) Params() []lab.Param { return nil }
+func (f fakeScenario) Run(ctx context.Context, _ *lab.Env, _ lab.Values) (*results.Report, error) {
 	return f.run(ctx)
 }
 
@@ -37,7 +37,7 @@ func TestSafetyInterruptKeepsOnlyFinishedScenarios(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "results")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	chosen := []safety.Scenario{
+	chosen := []lab.Scenario{
 		fakeScenario{"first", func(context.Context) (*results.Report, error) { return fakeReport("first"), nil }},
 		// The worst case: interrupted, it still returns the trials it got through.
 		fakeScenario{"second", func(context.Context) (*results.Report, error) { cancel(); return fakeReport("second"), nil }},
@@ -47,7 +47,7 @@ func TestSafetyInterruptKeepsOnlyFinishedScenarios(t *testing.T) {
 		}},
 	}
 	var stdout, stderr bytes.Buffer
-	err := (&Suite{Scenarios: chosen, Env: &safety.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Stdout: &stdout, Stderr: &stderr}).Run(ctx)
+	err := (&Suite{Scenarios: chosen, Env: &lab.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Stdout: &stdout, Stderr: &stderr}).Run(ctx)
 	if !errors.Is(err, interrupt.ErrInterrupted) {
 		t.Fatalf("Run: %v, want interrupt.ErrInterrupted", err)
 	}
@@ -64,11 +64,11 @@ func TestSafetyInterruptKeepsOnlyFinishedScenarios(t *testing.T) {
 
 	// A scenario's failure stops the run too, with what finished still written.
 	out = filepath.Join(t.TempDir(), "results")
-	chosen = []safety.Scenario{
+	chosen = []lab.Scenario{
 		fakeScenario{"first", func(context.Context) (*results.Report, error) { return fakeReport("first"), nil }},
 		fakeScenario{"broken", func(context.Context) (*results.Report, error) { return nil, errors.New("no servers") }},
 	}
-	err = (&Suite{Scenarios: chosen, Env: &safety.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Stdout: &stdout, Stderr: &stderr}).Run(context.Background())
+	err = (&Suite{Scenarios: chosen, Env: &lab.Env{Trials: 1, OutDir: out}, Folder: NewFolder(out, results.Command{}, resultsdir.Environment{}), Stdout: &stdout, Stderr: &stderr}).Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "broken") {
 		t.Errorf("Run: %v, want the broken scenario's error", err)
 	}
@@ -88,7 +88,7 @@ func TestResumeInterruptedBeforeItsFirstTrialKeepsWhatItResumed(t *testing.T) {
 	folder.resumed = map[string]*results.Report{"finished": finished, "cut": cut}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	chosen := []safety.Scenario{
+	chosen := []lab.Scenario{
 		fakeScenario{"finished", func(context.Context) (*results.Report, error) {
 			t.Error("a scenario the interrupted run finished ran again")
 			return nil, nil
@@ -96,7 +96,7 @@ func TestResumeInterruptedBeforeItsFirstTrialKeepsWhatItResumed(t *testing.T) {
 		fakeScenario{"cut", func(ctx context.Context) (*results.Report, error) { cancel(); return nil, ctx.Err() }},
 	}
 	var stdout, stderr bytes.Buffer
-	if err := (&Suite{Scenarios: chosen, Env: &safety.Env{Trials: 1, OutDir: out}, Folder: folder, Stdout: &stdout, Stderr: &stderr}).Run(ctx); !errors.Is(err, interrupt.ErrInterrupted) {
+	if err := (&Suite{Scenarios: chosen, Env: &lab.Env{Trials: 1, OutDir: out}, Folder: folder, Stdout: &stdout, Stderr: &stderr}).Run(ctx); !errors.Is(err, interrupt.ErrInterrupted) {
 		t.Fatalf("Run: %v, want interrupt.ErrInterrupted", err)
 	}
 	res, err := results.Read(out)

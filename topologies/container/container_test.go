@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
 	"github.com/lockbench/lockbench/backends/redis/rediscontainer/rediscontainertest"
 	"github.com/lockbench/lockbench/clocks"
@@ -25,7 +26,7 @@ func requireEngine(t *testing.T) { rediscontainertest.RequireEngine(t) }
 
 // startContainers starts spec in containers, closes it when t ends and then checks that
 // none of its containers or its network remain.
-func startContainers(t *testing.T, spec topologies.Spec) partitioned {
+func startContainers(t *testing.T, spec backend.Spec) partitioned {
 	t.Helper()
 	requireEngine(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -75,7 +76,7 @@ func lockOn(t *testing.T, addr string) {
 
 func TestContainerTopologiesServeLocks(t *testing.T) {
 	t.Parallel()
-	for _, spec := range []topologies.Spec{
+	for _, spec := range []backend.Spec{
 		{Kind: topologies.Single},
 		{Kind: topologies.Replicated, Replicas: 1},
 		{Kind: topologies.Redlock, Masters: 3},
@@ -116,7 +117,7 @@ func TestContainerTopologiesServeLocks(t *testing.T) {
 // Clients on the host must reach the promoted master through the address sentinel gives.
 func TestContainerSentinelFailoverNamesReachableMaster(t *testing.T) {
 	t.Parallel()
-	topo := startContainers(t, topologies.Spec{Kind: topologies.Sentinel})
+	topo := startContainers(t, backend.Spec{Kind: topologies.Sentinel})
 	old := topo.Masters()[0]
 	if err := old.Kill(); err != nil {
 		t.Fatal(err)
@@ -139,7 +140,7 @@ func TestContainerSentinelFailoverNamesReachableMaster(t *testing.T) {
 
 func TestContainerNodeKillPauseRestart(t *testing.T) {
 	t.Parallel()
-	topo := startContainers(t, topologies.Spec{Kind: topologies.Single, AppendFsync: "always"})
+	topo := startContainers(t, backend.Spec{Kind: topologies.Single, AppendFsync: "always"})
 	n := topo.Masters()[0]
 	ctx := context.Background()
 	c := client0(t, n.Addr())
@@ -202,7 +203,7 @@ func TestContainerNodeKillPauseRestart(t *testing.T) {
 // A cut stops replication (the replica sees its link down); a heal restores it.
 func TestContainerPartitionCutsAndHeals(t *testing.T) {
 	t.Parallel()
-	topo := startContainers(t, topologies.Spec{Kind: topologies.Replicated, Replicas: 1,
+	topo := startContainers(t, backend.Spec{Kind: topologies.Replicated, Replicas: 1,
 		ExtraConfig: []string{"repl-ping-replica-period 1", "repl-timeout 3"}})
 	master, replica := topo.Masters()[0], topo.Replicas()[0]
 	ctx := context.Background()
@@ -236,7 +237,7 @@ func TestContainerPartitionCutsAndHeals(t *testing.T) {
 
 // A cut is made inside the containers' namespaces: the host's own rules never change.
 func TestContainerPartitionLeavesHostRulesAlone(t *testing.T) {
-	topo := startContainers(t, topologies.Spec{Kind: topologies.Replicated, Replicas: 1})
+	topo := startContainers(t, backend.Spec{Kind: topologies.Replicated, Replicas: 1})
 	before := hostRules(t)
 	if err := topo.Cut(topo.Masters()[0], topo.Replicas()[0]); err != nil {
 		t.Fatal(err)
@@ -274,7 +275,7 @@ func hostRules(t *testing.T) string {
 // Isolating a node from a set cuts each link; healing all restores them.
 func TestContainerIsolateAndHealAll(t *testing.T) {
 	t.Parallel()
-	topo := startContainers(t, topologies.Spec{Kind: topologies.Replicated, Replicas: 2,
+	topo := startContainers(t, backend.Spec{Kind: topologies.Replicated, Replicas: 2,
 		ExtraConfig: []string{"repl-ping-replica-period 1", "repl-timeout 3"}})
 	master := topo.Masters()[0]
 	if err := topologies.Isolate(topo, master, topo.Nodes()); err != nil {
@@ -293,8 +294,8 @@ func TestContainerIsolateAndHealAll(t *testing.T) {
 
 func TestContainerPartitionAcrossTopologiesRefused(t *testing.T) {
 	t.Parallel()
-	a := startContainers(t, topologies.Spec{Kind: topologies.Single})
-	b := startContainers(t, topologies.Spec{Kind: topologies.Single})
+	a := startContainers(t, backend.Spec{Kind: topologies.Single})
+	b := startContainers(t, backend.Spec{Kind: topologies.Single})
 	if err := a.Cut(a.Masters()[0], b.Masters()[0]); err == nil {
 		t.Fatal("a cut between nodes of two topologies was accepted")
 	}
@@ -309,7 +310,7 @@ func TestContainerUnknownImageIsAClearError(t *testing.T) {
 	defer rediscontainer.SetImage("")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err := Provider{}.Start(ctx, topologies.Spec{Kind: topologies.Single})
+	_, err := Provider{}.Start(ctx, backend.Spec{Kind: topologies.Single})
 	if err == nil {
 		t.Fatal("an image that does not exist started")
 	}
@@ -351,7 +352,7 @@ func waitValue(t *testing.T, addr, key, want string) {
 // A skewed node's clock runs under libfaketime inside the container.
 func TestContainerClockJumpExpiresKey(t *testing.T) {
 	t.Parallel()
-	topo := startContainers(t, topologies.Spec{Kind: topologies.Single,
+	topo := startContainers(t, backend.Spec{Kind: topologies.Single,
 		Clocks: map[string]clocks.Model{"master-0": {Offset: time.Hour, Jumps: []clocks.Jump{{After: "grant", By: time.Minute}}}}})
 	n := topo.Masters()[0]
 	c := client0(t, n.Addr())

@@ -73,7 +73,7 @@ func Owned() []string {
 
 // FilterRules prints the cut chain inside n's network namespace, as iptables -S does.
 func FilterRules(n topologies.Node) (string, error) {
-	nd := n.(*node)
+	nd := n.(*Server)
 	out, err := exec.Command("nsenter", "-t", strconv.Itoa(nd.topo.pidOf(nd)), "-n", "iptables", "-w", "-S", cutChain).CombinedOutput()
 	return string(out), err
 }

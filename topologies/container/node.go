@@ -19,10 +19,11 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// node is one server in its own container. Its dir is a host dir mounted at the same
+// Server is one server of a recipe's deployment, in its own container: Kill, Pause,
+// Resume and Restart act on the container. Its dir is a host dir mounted at the same
 // path, so a restart can forget data and the clock layer's timestamp file is where
 // libfaketime inside looks for it.
-type node struct {
+type Server struct {
 	topo *topology
 	name string
 	role topologies.Role
@@ -43,20 +44,20 @@ type node struct {
 	pid int
 }
 
-func (n *node) Name() string          { return n.name }
-func (n *node) Role() topologies.Role { return n.role }
-func (n *node) Addr() string          { return net.JoinHostPort("127.0.0.1", strconv.Itoa(n.port)) }
+func (n *Server) Name() string          { return n.name }
+func (n *Server) Role() topologies.Role { return n.role }
+func (n *Server) Addr() string          { return net.JoinHostPort("127.0.0.1", strconv.Itoa(n.port)) }
 
 // ContainerID is the engine's id of the node's container.
-func (n *node) ContainerID() string { return n.id }
+func (n *Server) ContainerID() string { return n.id }
 
-func (n *node) Running() bool {
+func (n *Server) Running() bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.runningLocked()
 }
 
-func (n *node) runningLocked() bool {
+func (n *Server) runningLocked() bool {
 	return n.id != "" && alive(n.topo.pidOf(n))
 }
 
@@ -81,14 +82,14 @@ func alive(pid int) bool {
 
 // Pause freezes every process of the container (the engine's cgroup freezer): it keeps
 // its sockets and answers nothing, as SIGSTOP does to a process.
-func (n *node) Pause() error {
+func (n *Server) Pause() error {
 	return n.freeze("pause", true, func(ctx context.Context) error {
 		_, err := n.topo.cli.ContainerPause(ctx, n.id, client.ContainerPauseOptions{})
 		return err
 	})
 }
 
-func (n *node) Resume() error {
+func (n *Server) Resume() error {
 	return n.freeze("resume", false, func(ctx context.Context) error {
 		_, err := n.topo.cli.ContainerUnpause(ctx, n.id, client.ContainerUnpauseOptions{})
 		return err
@@ -97,7 +98,7 @@ func (n *node) Resume() error {
 
 // freeze asks the engine to pause or unpause the container (call), bounded in time, and
 // records paused once it has.
-func (n *node) freeze(verb string, paused bool, call func(ctx context.Context) error) error {
+func (n *Server) freeze(verb string, paused bool, call func(ctx context.Context) error) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -109,7 +110,7 @@ func (n *node) freeze(verb string, paused bool, call func(ctx context.Context) e
 	return nil
 }
 
-func (n *node) Kill() error {
+func (n *Server) Kill() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if !n.runningLocked() {
@@ -127,7 +128,7 @@ func (n *node) Kill() error {
 // does (the engine's kill waits for its own clean-up, seconds under load), and waits
 // until it is dead. Once the other nodes' rules are rewritten (rewire) they stop carrying
 // traffic to it, so they meet a refused connection, as with a dead process.
-func (n *node) killLocked() error {
+func (n *Server) killLocked() error {
 	pid := n.topo.pidOf(n)
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return fmt.Errorf("%s: kill pid %d: %w", n.name, pid, err)
@@ -152,7 +153,7 @@ func (n *node) killLocked() error {
 
 // waitEngineStopped waits until the engine has seen the container stop: it refuses to
 // start a container it still counts as running.
-func (n *node) waitEngineStopped(ctx context.Context) error {
+func (n *Server) waitEngineStopped(ctx context.Context) error {
 	for {
 		info, err := n.topo.cli.ContainerInspect(ctx, n.id, client.ContainerInspectOptions{})
 		if err != nil {
@@ -169,7 +170,7 @@ func (n *node) waitEngineStopped(ctx context.Context) error {
 	}
 }
 
-func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
+func (n *Server) Restart(ctx context.Context, mode topologies.RestartMode) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.stopped {
@@ -180,7 +181,7 @@ func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
 
 // startAgain starts n's stopped container once the engine has seen it stop, and waits
 // until it serves, all within budget: the last step of every restart.
-func (n *node) startAgain(ctx context.Context, budget time.Duration) error {
+func (n *Server) startAgain(ctx context.Context, budget time.Duration) error {
 	sctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	if err := n.waitEngineStopped(sctx); err != nil {
@@ -194,7 +195,7 @@ func (n *node) startAgain(ctx context.Context, budget time.Duration) error {
 
 // started learns the new container's address, wires it to the others (and them to it),
 // and waits until it answers on its published port.
-func (n *node) started(ctx context.Context) error {
+func (n *Server) started(ctx context.Context) error {
 	info, err := n.topo.cli.ContainerInspect(ctx, n.id, client.ContainerInspectOptions{})
 	if err != nil {
 		return fmt.Errorf("%s: inspect: %w", n.name, err)
@@ -216,7 +217,7 @@ func (n *node) started(ctx context.Context) error {
 }
 
 // Clock is the node's model clock, or nil when it keeps true time.
-func (n *node) Clock() *clocks.NodeClock {
+func (n *Server) Clock() *clocks.NodeClock {
 	if n.skew == nil {
 		return nil
 	}

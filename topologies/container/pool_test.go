@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
 )
@@ -17,7 +18,7 @@ func TestContainerSentinelPoolClosesWhenReformIsRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	pool := topologies.NewSentinelPool(2, 10*time.Second, func(ctx context.Context) (topologies.Topology, error) {
-		return Provider{}.Start(ctx, topologies.Spec{Kind: topologies.Sentinel, Replicas: 1, Sentinels: 1})
+		return Provider{}.Start(ctx, backend.Spec{Kind: topologies.Sentinel, Replicas: 1, Sentinels: 1})
 	})
 	for i := 0; i < 4; i++ {
 		b, err := pool.Take(ctx)

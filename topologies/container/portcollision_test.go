@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/portlease"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -17,7 +18,7 @@ func TestContainerRetriesAHostPortTakenBeforeItIsPublished(t *testing.T) {
 	t.Parallel()
 	requireEngine(t)
 	stolen := testenv.StealLeases(t, 1)
-	topo := startContainers(t, topologies.Spec{Kind: topologies.Single})
+	topo := startContainers(t, backend.Spec{Kind: topologies.Single})
 	taken := stolen()
 	if len(taken) != 1 {
 		t.Fatalf("stole %v: the provider leased no port", taken)

@@ -39,7 +39,7 @@ func (t *topology) distinctPorts(k int) ([]int, error) {
 }
 
 // isPaused reports whether n is frozen (Pause without Resume).
-func (n *node) isPaused() bool {
+func (n *Server) isPaused() bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.paused

@@ -16,6 +16,7 @@ import (
 
 	"github.com/moby/moby/client"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -37,7 +38,7 @@ func (Provider) Available(ctx context.Context) error {
 var runSeq atomic.Int64
 
 // Start creates spec's deployment with its store's recipe and returns once it serves.
-func (Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (Provider) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	spec = spec.WithDefaults(linked.Catalog())
 	if err := spec.Validate(linked.Catalog()); err != nil {
 		return nil, err
@@ -79,7 +80,7 @@ func (t *topology) containerName(node string) string {
 
 // Serves reports whether the provider runs kind in containers: every kind a store
 // registered a recipe for.
-func (Provider) Serves(kind topologies.Kind) bool {
+func (Provider) Serves(kind backend.Kind) bool {
 	_, ok := recipeFor(kind)
 	return ok
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/topologies"
@@ -16,7 +17,7 @@ func TestContainerProviderFamiliesResolvePerKind(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		family string
-		kind   topologies.Kind
+		kind   backend.Kind
 		want   string
 	}{
 		{"process", topologies.Single, "process"},
@@ -60,7 +61,7 @@ func TestContainerLockbenchProviderEnv(t *testing.T) {
 			}
 		}
 	})
-	topo = testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo = testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	if topo.Provider() != "container" {
 		t.Fatalf("%s=container started provider %s", testenv.ProviderEnv, topo.Provider())
 	}
@@ -72,12 +73,12 @@ func TestContainerLockbenchProviderEnv(t *testing.T) {
 // second recipe for one kind is a programming error.
 func TestContainerServesTheKindsWithARecipe(t *testing.T) {
 	t.Parallel()
-	for _, k := range []topologies.Kind{topologies.Single, topologies.Postgres, zookeeper.Kind, etcd.Kind} {
+	for _, k := range []backend.Kind{topologies.Single, topologies.Postgres, zookeeper.Kind, etcd.Kind} {
 		if !(Provider{}).Serves(k) {
 			t.Errorf("Serves(%s) = false", k)
 		}
 	}
-	unknown := topologies.Kind("no-such-store")
+	unknown := backend.Kind("no-such-store")
 	if (Provider{}).Serves(unknown) {
 		t.Errorf("Serves(%s) = true with no recipe", unknown)
 	}

@@ -41,7 +41,7 @@ type Service struct {
 // startService creates and starts n's container, publishing its first port on
 // 127.0.0.1 (the node dir is mounted read-write at the same path); when another program
 // took that port between the pick and the publish, it picks another.
-func (t *topology) startService(ctx context.Context, n *node) error {
+func (t *topology) startService(ctx context.Context, n *Server) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		if attempt > 0 {
@@ -63,7 +63,7 @@ func (t *topology) startService(ctx context.Context, n *node) error {
 }
 
 // runService creates and starts n's container through testcontainers.
-func (t *topology) runService(ctx context.Context, n *node) error {
+func (t *topology) runService(ctx context.Context, n *Server) error {
 	port := network.MustParsePort(strconv.Itoa(n.port) + "/tcp")
 	labels := ownerLabels()
 	labels["org.lockbench.node"] = n.name
@@ -123,7 +123,7 @@ func (t *topology) runService(ctx context.Context, n *node) error {
 }
 
 // startServices starts ns in parallel: members of a cluster serve only once a quorum runs.
-func (t *topology) startServices(ctx context.Context, ns []*node) error {
+func (t *topology) startServices(ctx context.Context, ns []*Server) error {
 	errs := make(chan error, len(ns))
 	for _, n := range ns {
 		go func() { errs <- t.startService(ctx, n) }()
@@ -139,7 +139,7 @@ func (t *topology) startServices(ctx context.Context, ns []*node) error {
 
 // restartService kills n if it runs, forgets its data when asked, and starts the same
 // container again (same published port, a new namespace: started rewires it).
-func (n *node) restartService(ctx context.Context, mode topologies.RestartMode, running bool) error {
+func (n *Server) restartService(ctx context.Context, mode topologies.RestartMode, running bool) error {
 	if mode == topologies.RestartWithSnapshot && running && !n.paused && n.svc.Snapshot != nil {
 		if err := n.svc.Snapshot(ctx, n); err != nil {
 			return fmt.Errorf("%s: snapshot before restart: %w", n.name, err)

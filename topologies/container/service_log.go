@@ -11,7 +11,7 @@ import (
 
 // containerLog is the end of n's container output, for errors (the engine multiplexes
 // stdout and stderr with 8-byte frame headers: unprintable bytes are dropped).
-func containerLog(n *node) string {
+func containerLog(n *Server) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	r, err := n.topo.cli.ContainerLogs(ctx, n.id, client.ContainerLogsOptions{ShowStdout: true, ShowStderr: true, Tail: "15"})

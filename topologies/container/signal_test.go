@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -21,12 +22,12 @@ func TestHelperHoldContainers(t *testing.T) {
 	if os.Getenv("LOCKBENCH_HELPER") != "hold-containers" {
 		t.Skip("helper process only")
 	}
-	holdForParent(topologies.Spec{Kind: topologies.Replicated, Replicas: 1})
+	holdForParent(backend.Spec{Kind: topologies.Replicated, Replicas: 1})
 }
 
 // holdForParent is a helper child's work: it starts spec in containers, prints the
 // handles its parent reads (READY network id,id...) and waits to be signalled.
-func holdForParent(spec topologies.Spec) {
+func holdForParent(spec backend.Spec) {
 	topo, err := Provider{}.Start(context.Background(), spec)
 	if err != nil {
 		fmt.Println("ERROR", err)
@@ -92,6 +93,6 @@ func TestContainerSIGKILLedOwnerIsSweptAtNextStart(t *testing.T) {
 	if len(Existing(ids, network)) == 0 {
 		t.Fatal("a SIGKILLed owner's containers vanished by themselves: nothing to sweep")
 	}
-	startContainers(t, topologies.Spec{Kind: topologies.Single}) // sweeps at start
+	startContainers(t, backend.Spec{Kind: topologies.Single}) // sweeps at start
 	waitRemoved(t, ids, network)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -26,21 +27,21 @@ type registered struct {
 
 var (
 	recipesMu sync.Mutex
-	recipes   = map[topologies.Kind]registered{}
+	recipes   = map[backend.Kind]registered{}
 )
 
 // RegisterRecipe makes the container provider serve kind with r, from the init of the
 // store's container package; its servers keep true time. A kind registered twice is a
 // programming error.
-func RegisterRecipe(kind topologies.Kind, r Recipe) { register(kind, registered{recipe: r}) }
+func RegisterRecipe(kind backend.Kind, r Recipe) { register(kind, registered{recipe: r}) }
 
 // RegisterClockedRecipe is RegisterRecipe for a recipe that runs the spec's clock
 // models on its servers (Service.Clock).
-func RegisterClockedRecipe(kind topologies.Kind, r Recipe) {
+func RegisterClockedRecipe(kind backend.Kind, r Recipe) {
 	register(kind, registered{recipe: r, clocked: true})
 }
 
-func register(kind topologies.Kind, r registered) {
+func register(kind backend.Kind, r registered) {
 	recipesMu.Lock()
 	defer recipesMu.Unlock()
 	if _, dup := recipes[kind]; dup {
@@ -49,7 +50,7 @@ func register(kind topologies.Kind, r registered) {
 	recipes[kind] = r
 }
 
-func recipeFor(kind topologies.Kind) (registered, bool) {
+func recipeFor(kind backend.Kind) (registered, bool) {
 	recipesMu.Lock()
 	defer recipesMu.Unlock()
 	r, ok := recipes[kind]
@@ -60,15 +61,11 @@ func recipeFor(kind topologies.Kind) (registered, bool) {
 // base of the topology the recipe returns (Spec, Nodes, Close, Cut, Heal, ...).
 type Deployment struct{ *topology }
 
-// Server is one server of a recipe's deployment: a node of the provider, with Kill,
-// Pause, Resume and Restart acting on its container.
-type Server = node
-
 // Deploy runs recipe for spec: one container per server on a network made for it,
 // labelled, removed at Close or on a signal, and swept at a later start when its owner
 // died. The provider calls it for the kinds with a registered recipe; a store with a
 // provider of its own (a cluster) calls it directly.
-func Deploy(ctx context.Context, spec topologies.Spec, recipe Recipe) (topologies.Topology, error) {
+func Deploy(ctx context.Context, spec backend.Spec, recipe Recipe) (topologies.Topology, error) {
 	cli, err := engine(ctx)
 	if err != nil {
 		return nil, err
@@ -78,7 +75,7 @@ func Deploy(ctx context.Context, spec topologies.Spec, recipe Recipe) (topologie
 	if err != nil {
 		return nil, err
 	}
-	t := &topology{spec: spec, cli: cli, dir: dir, cuts: map[[2]string]bool{}, hooked: map[*node]bool{}}
+	t := &topology{spec: spec, cli: cli, dir: dir, cuts: map[[2]string]bool{}, hooked: map[*Server]bool{}}
 	t.netName = fmt.Sprintf("lockbench-%d-%d", os.Getpid(), runSeq.Add(1))
 	t.forget = topologies.OnReap(func() { _ = removeAll(cli, t.trackedIDs(), t.networkID()) })
 	topo, err := recipe(ctx, &Deployment{t})
@@ -103,7 +100,7 @@ func (d *Deployment) Ports(k int) ([]int, error) { return d.distinctPorts(k) }
 // 127.0.0.1) and its peers on peerPorts (carried by the wire rules, never published).
 // Its role places it among the topology's masters, replicas or sentinels.
 func (d *Deployment) AddServer(name string, role topologies.Role, port int, peerPorts []int, svc Service) *Server {
-	n := &node{topo: d.topology, name: name, role: role, dir: filepath.Join(d.dir, name), skew: svc.Clock}
+	n := &Server{topo: d.topology, name: name, role: role, dir: filepath.Join(d.dir, name), skew: svc.Clock}
 	n.port, n.peerPorts, n.svc = port, peerPorts, &svc
 	switch role {
 	case topologies.RoleReplica:
@@ -130,7 +127,7 @@ func (d *Deployment) Start(ctx context.Context) error {
 			return err
 		}
 	}
-	var fresh []*node
+	var fresh []*Server
 	for _, n := range d.all() {
 		if n.id == "" {
 			fresh = append(fresh, n)
@@ -143,27 +140,27 @@ func (d *Deployment) Start(ctx context.Context) error {
 func (d *Deployment) Own(x topologies.Node) (*Server, error) { return d.own(x) }
 
 // Dir is the server's host dir, mounted at the same path inside its container.
-func (n *node) Dir() string { return n.dir }
+func (n *Server) Dir() string { return n.dir }
 
 // Port is the client port, published on 127.0.0.1 (it changes when another program
 // took it before the first start).
-func (n *node) Port() int { return n.port }
+func (n *Server) Port() int { return n.port }
 
 // PeerPorts are the ports only the server's peers dial.
-func (n *node) PeerPorts() []int { return append([]int(nil), n.peerPorts...) }
+func (n *Server) PeerPorts() []int { return append([]int(nil), n.peerPorts...) }
 
 // Paused reports whether the server's container is frozen.
-func (n *node) Paused() bool { return n.isPaused() }
+func (n *Server) Paused() bool { return n.isPaused() }
 
 // Exited reports whether the server's process is gone (it never started, or it died).
-func (n *node) Exited() bool { return !alive(n.topo.pidOf(n)) }
+func (n *Server) Exited() bool { return !alive(n.topo.pidOf(n)) }
 
 // Log is the end of the container's own output, for an error message.
-func (n *node) Log() string { return containerLog(n) }
+func (n *Server) Log() string { return containerLog(n) }
 
 // FileLog is the end of a file the server writes in its dir (its own log), for an
 // error message.
-func (n *node) FileLog(name string) string {
+func (n *Server) FileLog(name string) string {
 	b, _ := os.ReadFile(filepath.Join(n.dir, name))
 	if len(b) > 800 {
 		b = b[len(b)-800:]

@@ -11,6 +11,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo/srvr"
@@ -49,7 +50,7 @@ func pgExec(ctx context.Context, dsn, sql string) ([]*pgconn.Result, error) {
 // keeps a committed row and a restart empty forgets it.
 func TestContainerPostgresServesKillsAndRestarts(t *testing.T) {
 	t.Parallel()
-	topo := startContainers(t, topologies.Spec{Kind: topologies.Postgres})
+	topo := startContainers(t, backend.Spec{Kind: topologies.Postgres})
 	ctx := context.Background()
 	dsn := topo.(interface{ DSN() string }).DSN()
 	if _, err := pgExec(ctx, dsn, "CREATE TABLE kept (v int); INSERT INTO kept VALUES (7)"); err != nil {
@@ -91,7 +92,7 @@ func TestContainerPostgresServesKillsAndRestarts(t *testing.T) {
 func TestContainerZooKeeperStandaloneAndEnsemble(t *testing.T) {
 	t.Parallel()
 	for _, members := range []int{1, 3} {
-		topo := startContainers(t, topologies.Spec{Kind: zookeeper.Kind, Members: members})
+		topo := startContainers(t, backend.Spec{Kind: zookeeper.Kind, Members: members})
 		leader, err := leaderWithin(context.Background(), topo.(leaderWaiter), 30*time.Second)
 		if err != nil {
 			t.Fatalf("zookeeper-%d: %v", members, err)
@@ -104,7 +105,7 @@ func TestContainerZooKeeperStandaloneAndEnsemble(t *testing.T) {
 // member answers nothing, a restart from disk keeps the key, a restart empty forgets it.
 func TestContainerEtcdServesPausesAndRestarts(t *testing.T) {
 	t.Parallel()
-	topo := startContainers(t, topologies.Spec{Kind: etcd.Kind})
+	topo := startContainers(t, backend.Spec{Kind: etcd.Kind})
 	ctx := context.Background()
 	n := topo.Masters()[0]
 	cli := etcdClient(t, n.Addr())
@@ -179,9 +180,9 @@ func leaderWithin(ctx context.Context, c leaderWaiter, d time.Duration) (topolog
 }
 
 // startThreeLed starts three members of a consensus store and waits for their leader.
-func startThreeLed(t *testing.T, kind topologies.Kind) (partitioned, topologies.Node) {
+func startThreeLed(t *testing.T, kind backend.Kind) (partitioned, topologies.Node) {
 	t.Helper()
-	topo := startContainers(t, topologies.Spec{Kind: kind, Members: 3})
+	topo := startContainers(t, backend.Spec{Kind: kind, Members: 3})
 	leader, err := leaderWithin(context.Background(), topo.(leaderWaiter), 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -273,7 +274,7 @@ func TestContainerZooKeeperLeaderIsolatedThenRejoins(t *testing.T) {
 // time each took is logged, from Start to serving, the images already built.
 func TestContainerStoresStartAtEverySize(t *testing.T) {
 	t.Parallel()
-	for _, spec := range []topologies.Spec{
+	for _, spec := range []backend.Spec{
 		{Kind: topologies.Postgres},
 		{Kind: zookeeper.Kind, Members: 1}, {Kind: zookeeper.Kind, Members: 3}, {Kind: zookeeper.Kind, Members: 5},
 		{Kind: etcd.Kind, Members: 1}, {Kind: etcd.Kind, Members: 3}, {Kind: etcd.Kind, Members: 5},

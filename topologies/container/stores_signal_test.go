@@ -8,8 +8,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
-	"github.com/lockbench/lockbench/topologies"
 	. "github.com/lockbench/lockbench/topologies/container"
 )
 
@@ -24,7 +24,7 @@ func TestHelperHoldStore(t *testing.T) {
 		t.Skip("helper process only")
 	}
 	m, _ := strconv.Atoi(members)
-	holdForParent(topologies.Spec{Kind: topologies.Kind(kind), Members: m})
+	holdForParent(backend.Spec{Kind: backend.Kind(kind), Members: m})
 }
 
 func holdStoreInChild(t *testing.T, store string) (*exec.Cmd, []string, string) {
@@ -61,6 +61,6 @@ func TestContainerStoreSIGKILLedOwnerIsSweptAtNextStart(t *testing.T) {
 	if len(Existing(ids, network)) == 0 {
 		t.Fatal("a SIGKILLed owner's containers vanished by themselves: nothing to sweep")
 	}
-	startContainers(t, topologies.Spec{Kind: etcd.Kind})
+	startContainers(t, backend.Spec{Kind: etcd.Kind})
 	waitRemoved(t, ids, network)
 }

@@ -7,19 +7,20 @@ import (
 
 	"github.com/moby/moby/client"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 // topology is a deployment whose nodes are containers on a network made for it.
 type topology struct {
-	spec    topologies.Spec
+	spec    backend.Spec
 	cli     *client.Client
 	image   string
 	dir     string // host temp dir holding every node's dir
 	netName string
 	netID   string
 
-	masters, replicas, sentinels []*node
+	masters, replicas, sentinels []*Server
 
 	idsMu  sync.Mutex
 	ids    []string // every container created, for Close and the reaper
@@ -27,7 +28,7 @@ type topology struct {
 
 	wireMu sync.Mutex
 	cuts   map[[2]string]bool // node name pairs, sorted
-	hooked map[*node]bool     // nodes whose current container has the hook rules
+	hooked map[*Server]bool   // nodes whose current container has the hook rules
 
 	leaseMu sync.Mutex
 	leased  []int // ports leased for t's nodes (host ports, and peer ports the wire rules name)
@@ -36,7 +37,7 @@ type topology struct {
 	closeErr  error
 }
 
-func (t *topology) Spec() topologies.Spec        { return t.spec }
+func (t *topology) Spec() backend.Spec           { return t.spec }
 func (t *topology) Provider() string             { return "container" }
 func (t *topology) Masters() []topologies.Node   { return asNodes(t.masters) }
 func (t *topology) Replicas() []topologies.Node  { return asNodes(t.replicas) }
@@ -46,11 +47,11 @@ func (t *topology) Nodes() []topologies.Node     { return asNodes(t.all()) }
 // Image is the image the nodes run.
 func (t *topology) Image() string { return t.image }
 
-func (t *topology) all() []*node {
-	return append(append(append([]*node{}, t.masters...), t.replicas...), t.sentinels...)
+func (t *topology) all() []*Server {
+	return append(append(append([]*Server{}, t.masters...), t.replicas...), t.sentinels...)
 }
 
-func asNodes(ns []*node) []topologies.Node {
+func asNodes(ns []*Server) []topologies.Node {
 	out := make([]topologies.Node, len(ns))
 	for i, n := range ns {
 		out[i] = n
@@ -94,7 +95,7 @@ func (t *topology) Close() error {
 }
 
 // setAddress records n's container IP and init pid (empty and 0 once it stopped).
-func (t *topology) setAddress(n *node, ip string, pid int) {
+func (t *topology) setAddress(n *Server, ip string, pid int) {
 	t.wireMu.Lock()
 	defer t.wireMu.Unlock()
 	n.ip, n.pid = ip, pid
@@ -102,7 +103,7 @@ func (t *topology) setAddress(n *node, ip string, pid int) {
 }
 
 // pidOf is n's container init pid, 0 while it is not running.
-func (t *topology) pidOf(n *node) int {
+func (t *topology) pidOf(n *Server) int {
 	t.wireMu.Lock()
 	defer t.wireMu.Unlock()
 	return n.pid
@@ -115,7 +116,7 @@ func (t *topology) rewire() error {
 	return t.rewireLocked(t.all())
 }
 
-func (t *topology) rewireLocked(targets []*node) error {
+func (t *topology) rewireLocked(targets []*Server) error {
 	for _, n := range targets {
 		if n.pid == 0 {
 			continue
@@ -134,15 +135,15 @@ func (t *topology) rewireLocked(targets []*node) error {
 	return nil
 }
 
-func pairOf(a, b *node) [2]string {
+func pairOf(a, b *Server) [2]string {
 	p := []string{a.name, b.name}
 	sort.Strings(p)
 	return [2]string{p[0], p[1]}
 }
 
 // own returns x as a node of this topology, or an error naming it.
-func (t *topology) own(x topologies.Node) (*node, error) {
-	if n, ok := x.(*node); ok && n.topo == t {
+func (t *topology) own(x topologies.Node) (*Server, error) {
+	if n, ok := x.(*Server); ok && n.topo == t {
 		return n, nil
 	}
 	name := "<nil>"
@@ -177,7 +178,7 @@ func (t *topology) setCut(a, b topologies.Node, cut bool) error {
 	} else {
 		delete(t.cuts, pairOf(na, nb))
 	}
-	return t.rewireLocked([]*node{na, nb})
+	return t.rewireLocked([]*Server{na, nb})
 }
 
 // HealAll restores every cut link.

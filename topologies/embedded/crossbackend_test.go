@@ -7,6 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/topologies"
 	_ "github.com/lockbench/lockbench/topologies/embedded"
@@ -57,7 +58,7 @@ func expiryBracket(t *testing.T, node topologies.Node, ttl time.Duration) (predL
 
 // bracketOn starts spec with provider and brackets a key's expiry on its master; the
 // servers stop on every path out, a failed check's included.
-func bracketOn(t *testing.T, provider string, spec topologies.Spec, ttl time.Duration) (predLo, predHi, seen, gone time.Duration) {
+func bracketOn(t *testing.T, provider string, spec backend.Spec, ttl time.Duration) (predLo, predHi, seen, gone time.Duration) {
 	t.Helper()
 	p, err := topologies.ProviderNamed(provider)
 	if err != nil {
@@ -80,7 +81,7 @@ func bracketOn(t *testing.T, provider string, spec topologies.Spec, ttl time.Dur
 func TestBothBackendsExpireAtTheModelTime(t *testing.T) {
 	testenv.RequireSkewedRedis(t)
 	model := clocks.Model{Rate: 1.5, Jumps: []clocks.Jump{{After: "grant", At: 100 * time.Millisecond, By: 300 * time.Millisecond}}}
-	spec := topologies.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": model}}
+	spec := backend.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": model}}
 	const ttl = time.Second
 	const resolution = 5 * time.Millisecond
 	for _, provider := range []string{"process", "embedded"} {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"
@@ -15,7 +16,7 @@ import (
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
-func start(t *testing.T, spec topologies.Spec) topologies.Topology {
+func start(t *testing.T, spec backend.Spec) topologies.Topology {
 	t.Helper()
 	return testenv.StartNamed(t, "embedded", spec)
 }
@@ -27,8 +28,8 @@ func client(t *testing.T, n topologies.Node) *redis.Client {
 }
 
 func TestRefusesKindsWithoutReplication(t *testing.T) {
-	for _, k := range []topologies.Kind{topologies.Replicated, topologies.Sentinel} {
-		if _, err := (embedded.Provider{}).Start(context.Background(), topologies.Spec{Kind: k}); err == nil {
+	for _, k := range []backend.Kind{topologies.Replicated, topologies.Sentinel} {
+		if _, err := (embedded.Provider{}).Start(context.Background(), backend.Spec{Kind: k}); err == nil {
 			t.Errorf("embedded provider started a %s topology", k)
 		}
 	}
@@ -78,7 +79,7 @@ func TestLockStrategiesRunUnchanged(t *testing.T) {
 }
 
 func TestTTLMovesWithRealTimeAtRateOne(t *testing.T) {
-	topo := start(t, topologies.Spec{Kind: topologies.Single})
+	topo := start(t, backend.Spec{Kind: topologies.Single})
 	c := client(t, topo.Masters()[0])
 	mustSet(t, c, "long", time.Hour)
 	setAt := time.Now()
@@ -128,7 +129,7 @@ func TestModelDrivesExpiryDeterministically(t *testing.T) {
 	fake := clocks.NewFake(time.Unix(1_000_000, 0))
 	model := clocks.Model{Rate: 2, Jumps: []clocks.Jump{{After: "grant", By: 3 * time.Second}}}
 	p := embedded.Provider{Clock: fake}
-	topo, err := p.Start(context.Background(), topologies.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": model}})
+	topo, err := p.Start(context.Background(), backend.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": model}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestModelDrivesExpiryDeterministically(t *testing.T) {
 
 func TestBackwardJumpLengthensTTL(t *testing.T) {
 	fake := clocks.NewFake(time.Unix(1_000_000, 0))
-	topo, err := embedded.Provider{Clock: fake}.Start(context.Background(), topologies.Spec{Kind: topologies.Single,
+	topo, err := embedded.Provider{Clock: fake}.Start(context.Background(), backend.Spec{Kind: topologies.Single,
 		Clocks: map[string]clocks.Model{"master-0": {Jumps: []clocks.Jump{{At: time.Second, By: -time.Minute}}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +177,7 @@ func TestBackwardJumpLengthensTTL(t *testing.T) {
 }
 
 func TestKillPauseRestart(t *testing.T) {
-	topo := start(t, topologies.Spec{Kind: topologies.Single})
+	topo := start(t, backend.Spec{Kind: topologies.Single})
 	node := topo.Masters()[0]
 	c := client(t, node)
 	ctx := context.Background()
@@ -215,7 +216,7 @@ func TestKillPauseRestart(t *testing.T) {
 func TestStrobeMovesTTLBothWays(t *testing.T) {
 	fake := clocks.NewFake(time.Unix(1_000_000, 0))
 	m := clocks.Model{Strobe: clocks.Strobe{Amplitude: time.Second, Period: 4 * time.Second}}
-	topo, err := embedded.Provider{Clock: fake}.Start(context.Background(), topologies.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": m}})
+	topo, err := embedded.Provider{Clock: fake}.Start(context.Background(), backend.Spec{Kind: topologies.Single, Clocks: map[string]clocks.Model{"master-0": m}})
 	if err != nil {
 		t.Fatal(err)
 	}

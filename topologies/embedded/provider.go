@@ -32,7 +32,7 @@ type Provider struct {
 func (Provider) Name() string { return "embedded" }
 
 // Start launches spec's nodes; only Single and Redlock are served.
-func (p Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (p Provider) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	spec = spec.WithDefaults(linked.Catalog())
 	if err := spec.Validate(linked.Catalog()); err != nil {
 		return nil, err
@@ -60,12 +60,12 @@ func (p Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.T
 }
 
 type topology struct {
-	spec      topologies.Spec
+	spec      backend.Spec
 	masters   []*node
 	closeOnce sync.Once
 }
 
-func (t *topology) Spec() topologies.Spec        { return t.spec }
+func (t *topology) Spec() backend.Spec           { return t.spec }
 func (t *topology) Provider() string             { return "embedded" }
 func (t *topology) Masters() []topologies.Node   { return asNodes(t.masters) }
 func (t *topology) Replicas() []topologies.Node  { return nil }

@@ -17,7 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/backend"
 )
 
 // Deployment is the deployment file: each registered key it gives, decoded, and TLS.
@@ -195,17 +195,17 @@ func namedKeys(keys []RoleKey) []string {
 
 // Serves lists the topology kinds the external provider can serve: those of every store
 // registered with RegisterStore.
-func Serves() []topologies.Kind { return storeKinds() }
+func Serves() []backend.Kind { return storeKinds() }
 
 // Check says whether the deployment has every role strategy (on spec) needs, in the
 // size the strategy is named for (redlock-3 on three masters, wait-2of2 on two replicas).
-func (d *Deployment) Check(strategy string, spec topologies.Spec) error {
+func (d *Deployment) Check(strategy string, spec backend.Spec) error {
 	_, _, err := d.layout(strategy, spec)
 	return err
 }
 
 // layout is the servers the file gives strategy, and the store that serves its kind.
-func (d *Deployment) layout(strategy string, spec topologies.Spec) (Store, Layout, error) {
+func (d *Deployment) layout(strategy string, spec backend.Spec) (Store, Layout, error) {
 	s, ok := storeFor(spec.Kind)
 	if !ok {
 		return Store{}, Layout{}, fmt.Errorf("strategy %s runs on %s, which provider external does not serve: it serves %s", strategy, spec.Kind, kindNames())

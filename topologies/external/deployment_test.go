@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -82,7 +83,7 @@ func TestRegisteringAKindOrFileKeyTwicePanics(t *testing.T) {
 		"a key of another store": MembersStore("members-other", "duo-auth", recordVersions, recordCleanup),
 		"a kind twice":           MembersStore(duoOne, "members-new", recordVersions, recordCleanup),
 		"tls":                    MembersStore("members-tls", "tls", recordVersions, recordCleanup),
-		"no layout":              {Kinds: []topologies.Kind{"x"}, Roles: []RoleKey{{Key: "x", New: func() RoleValue { return new(Auth) }}}},
+		"no layout":              {Kinds: []backend.Kind{"x"}, Roles: []RoleKey{{Key: "x", New: func() RoleValue { return new(Auth) }}}},
 	} {
 		if !panics(func() { RegisterStore(s) }) {
 			t.Errorf("%s: registered", name)
@@ -105,7 +106,7 @@ func TestMembersStoreIsServedFromItsRole(t *testing.T) {
 		t.Fatalf("Serves(%s) = false after RegisterStore", membersStore.Kinds[0])
 	}
 	d := mustParse(t, "members-test:\n  endpoints: [e:1, e:2, e:3]\n")
-	spec := topologies.Spec{Kind: membersStore.Kinds[0]}
+	spec := backend.Spec{Kind: membersStore.Kinds[0]}
 	if err := d.Check("strat-y", spec); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestMembersStoreIsServedFromItsRole(t *testing.T) {
 func TestStartLaysOutAStoresServers(t *testing.T) {
 	d := mustParse(t, strings.Replace(duoFile, "PWFILE", passwordFile(t, "from-file"), 1))
 	t.Setenv("LOCKBENCH_TEST_PW", "from-env")
-	topo, err := Provider{Deployment: d, Prefix: KeyPrefix("t2")}.Start(context.Background(), topologies.Spec{Kind: duoWith})
+	topo, err := Provider{Deployment: d, Prefix: KeyPrefix("t2")}.Start(context.Background(), backend.Spec{Kind: duoWith})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,10 +163,10 @@ func TestStartLaysOutAStoresServers(t *testing.T) {
 		t.Errorf("cleanup given %+v", got)
 	}
 	t.Setenv("LOCKBENCH_TEST_PW", "")
-	if _, err := (Provider{Deployment: d, Prefix: KeyPrefix("t3")}).Start(context.Background(), topologies.Spec{Kind: duoWith}); err == nil || !strings.Contains(err.Error(), "sentinel auth: password_env") {
+	if _, err := (Provider{Deployment: d, Prefix: KeyPrefix("t3")}).Start(context.Background(), backend.Spec{Kind: duoWith}); err == nil || !strings.Contains(err.Error(), "sentinel auth: password_env") {
 		t.Errorf("a sentinel password unset: %v", err)
 	}
-	one, err := Provider{Deployment: d, Prefix: KeyPrefix("t4")}.Start(context.Background(), topologies.Spec{Kind: duoOne})
+	one, err := Provider{Deployment: d, Prefix: KeyPrefix("t4")}.Start(context.Background(), backend.Spec{Kind: duoOne})
 	if err != nil {
 		t.Fatalf("a kind without sentinels needs not their password: %v", err)
 	}
@@ -200,29 +201,29 @@ func passwordFile(t *testing.T, pw string) string {
 
 func TestCheckNamesStrategyAndRole(t *testing.T) {
 	d := mustParse(t, "duo-left:\n  masters: [a:1]\n")
-	if err := d.Check("duo", topologies.Spec{Kind: duoOne}); err != nil {
+	if err := d.Check("duo", backend.Spec{Kind: duoOne}); err != nil {
 		t.Errorf("duo-one on a file with duo-left: %v", err)
 	}
-	for kind, role := range map[topologies.Kind]string{duoWith: "duo-right.sentinels", membersStore.Kinds[0]: "members-test.endpoints"} {
-		err := d.Check("strat-x", topologies.Spec{Kind: kind})
+	for kind, role := range map[backend.Kind]string{duoWith: "duo-right.sentinels", membersStore.Kinds[0]: "members-test.endpoints"} {
+		err := d.Check("strat-x", backend.Spec{Kind: kind})
 		if err == nil || !strings.Contains(err.Error(), "deployment file: strategy strat-x needs role "+role) {
 			t.Errorf("%s: %v, want the strategy and role %s named", kind, err, role)
 		}
 	}
-	if err := d.Check("zookeeper", topologies.Spec{Kind: "not-served"}); err == nil ||
+	if err := d.Check("zookeeper", backend.Spec{Kind: "not-served"}); err == nil ||
 		!strings.Contains(err.Error(), "strategy zookeeper runs on not-served, which provider external does not serve: it serves duo-one, duo-with, members-test") {
 		t.Errorf("an unserved kind: %v", err)
 	}
 }
 
 func TestRefusesFaultsOfServersItDoesNotOwn(t *testing.T) {
-	if err := Refuses(topologies.Spec{Kind: duoOne, Clocks: map[string]clocks.Model{"master-0": {}}}); err == nil || !strings.Contains(err.Error(), "only breaks servers it owns") {
+	if err := Refuses(backend.Spec{Kind: duoOne, Clocks: map[string]clocks.Model{"master-0": {}}}); err == nil || !strings.Contains(err.Error(), "only breaks servers it owns") {
 		t.Errorf("clocks: %v", err)
 	}
-	if err := Refuses(topologies.Spec{Kind: "not-served"}); err == nil || !strings.Contains(err.Error(), "serves duo-one, duo-with, members-test") {
+	if err := Refuses(backend.Spec{Kind: "not-served"}); err == nil || !strings.Contains(err.Error(), "serves duo-one, duo-with, members-test") {
 		t.Errorf("zookeeper: %v", err)
 	}
-	if err := Refuses(topologies.Spec{Kind: duoOne}); err != nil {
+	if err := Refuses(backend.Spec{Kind: duoOne}); err != nil {
 		t.Errorf("duo-one: %v", err)
 	}
 	n := node{name: "master-0", addr: "a:1"}

@@ -3,6 +3,7 @@ package external
 import (
 	"context"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -20,11 +21,11 @@ func (m *MembersRole) Auths() []*Auth { return []*Auth{m.Auth} }
 
 // MembersStore is the Store of a kind served by a group of members, from the file's key
 // (endpoints, auth): the members stand where a topology's members stand, in Masters.
-func MembersStore(kind topologies.Kind, key string,
+func MembersStore(kind backend.Kind, key string,
 	probe func(context.Context, *Servers) ([]resultsdir.ExternalServer, error),
 	cleanup func(context.Context, Servers, string) (int64, error)) Store {
 	return Store{
-		Kinds:   []topologies.Kind{kind},
+		Kinds:   []backend.Kind{kind},
 		Roles:   []RoleKey{{Key: key, New: func() RoleValue { return new(MembersRole) }}},
 		Layout:  membersLayout(key),
 		Probe:   probe,
@@ -33,13 +34,13 @@ func MembersStore(kind topologies.Kind, key string,
 }
 
 // membersLayout reads the members' endpoints and user from the file's key.
-func membersLayout(key string) func(*Deployment, string, topologies.Spec) (Layout, error) {
-	return func(d *Deployment, strategy string, _ topologies.Spec) (Layout, error) {
+func membersLayout(key string) func(*Deployment, string, backend.Spec) (Layout, error) {
+	return func(d *Deployment, strategy string, _ backend.Spec) (Layout, error) {
 		m := RoleOf[*MembersRole](d, key)
 		if m == nil || len(m.Endpoints) == 0 {
 			return Layout{}, MissingRole(strategy, key+".endpoints", "the members' client endpoints")
 		}
 		members := NewNodes(topologies.RoleMember, "member", m.Endpoints)
-		return Layout{Masters: members, Spec: topologies.Spec{Members: len(members)}, Auth: m.Auth}, nil
+		return Layout{Masters: members, Spec: backend.Spec{Members: len(members)}, Auth: m.Auth}, nil
 	}
 }

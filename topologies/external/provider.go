@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -20,7 +21,7 @@ type Provider struct {
 func (p Provider) Name() string { return Name }
 
 // Serves reports whether the external provider can lock on kind at all.
-func (p Provider) Serves(kind topologies.Kind) bool {
+func (p Provider) Serves(kind backend.Kind) bool {
 	for _, k := range Serves() {
 		if k == kind {
 			return true
@@ -40,7 +41,7 @@ func KeyPrefix(runID string) string { return "lockbench:" + runID + ":" }
 
 // Start checks the deployment serves spec and reads its servers' versions; nothing is
 // started and nothing on the servers is changed.
-func (p Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (p Provider) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	if err := Refuses(spec); err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func (p Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.T
 }
 
 // servers are l's servers, of kind, with their users' passwords read and TLS built.
-func (d *Deployment) servers(l Layout, kind topologies.Kind) (Servers, error) {
+func (d *Deployment) servers(l Layout, kind backend.Kind) (Servers, error) {
 	s := Servers{Spec: l.Spec, Masters: l.Masters, Replicas: l.Replicas, Sentinels: l.Sentinels}
 	s.Spec.Kind = kind
 	var err error
@@ -77,7 +78,7 @@ func (d *Deployment) servers(l Layout, kind topologies.Kind) (Servers, error) {
 
 // Refuses is why spec cannot run on servers lockbench does not own, or nil: clock
 // faults and fsync settings act on the servers themselves.
-func Refuses(spec topologies.Spec) error {
+func Refuses(spec backend.Spec) error {
 	if len(spec.Clocks) > 0 {
 		return fmt.Errorf("provider external: clock faults skew the servers' clocks, and lockbench only breaks servers it owns")
 	}

@@ -8,17 +8,17 @@ import (
 	"os"
 	"strings"
 
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/redisconn"
 )
 
 // access is a's user with its password (from its file or variable) and the TLS config.
 // Errors name the file or variable, never the password.
-func (d *Deployment) access(a *Auth) (topologies.Access, error) {
+func (d *Deployment) access(a *Auth) (redisconn.Access, error) {
 	pw, err := password(a)
 	if err != nil {
-		return topologies.Access{}, err
+		return redisconn.Access{}, err
 	}
-	out := topologies.Access{Password: pw}
+	out := redisconn.Access{Password: pw}
 	if a != nil {
 		out.Username = a.Username
 	}

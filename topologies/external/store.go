@@ -8,7 +8,9 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -18,11 +20,11 @@ import (
 // read-only probe and the cleanup it runs on them. Neither may change anything outside
 // the run's key prefix.
 type Store struct {
-	Kinds []topologies.Kind
+	Kinds []backend.Kind
 	Roles []RoleKey
 	// Layout checks that d has what strategy (on spec) needs, in the size the strategy
 	// is named for, and returns its servers; it reads no secret.
-	Layout func(d *Deployment, strategy string, spec topologies.Spec) (Layout, error)
+	Layout func(d *Deployment, strategy string, spec backend.Spec) (Layout, error)
 	// Probe proves every server answers and reads its version. It may replace s's
 	// servers with those it found (the master the sentinels name now).
 	Probe func(ctx context.Context, s *Servers) ([]resultsdir.ExternalServer, error)
@@ -50,7 +52,7 @@ type RoleValue interface {
 // file fixes (Replicas, Sentinels, MasterName, Masters, Members) and the users of the
 // data servers and of the sentinels.
 type Layout struct {
-	Spec                         topologies.Spec
+	Spec                         backend.Spec
 	Masters, Replicas, Sentinels []topologies.Node
 	Auth, SentinelAuth           *Auth
 }
@@ -58,9 +60,9 @@ type Layout struct {
 // Servers are a strategy's servers as the file names them, with the users and TLS to
 // reach them; a store of members (etcd) has them in Masters.
 type Servers struct {
-	Spec                         topologies.Spec
+	Spec                         backend.Spec
 	Masters, Replicas, Sentinels []topologies.Node
-	Access, SentinelAccess       topologies.Access
+	Access, SentinelAccess       redisconn.Access
 }
 
 // Nodes are every server: masters, replicas, sentinels.
@@ -124,7 +126,7 @@ func keysOf(s Store) []string {
 	return keys
 }
 
-func (s Store) serves(kind topologies.Kind) bool {
+func (s Store) serves(kind backend.Kind) bool {
 	for _, k := range s.Kinds {
 		if k == kind {
 			return true
@@ -142,7 +144,7 @@ func (s Store) role(key string) (RoleKey, bool) {
 	return RoleKey{}, false
 }
 
-func storeFor(kind topologies.Kind) (Store, bool) {
+func storeFor(kind backend.Kind) (Store, bool) {
 	for _, s := range sortedStores() {
 		if s.serves(kind) {
 			return s, true
@@ -193,8 +195,8 @@ func roleKeys() []RoleKey {
 }
 
 // storeKinds are the registered stores' kinds, in the stores' order.
-func storeKinds() []topologies.Kind {
-	var kinds []topologies.Kind
+func storeKinds() []backend.Kind {
+	var kinds []backend.Kind
 	for _, s := range sortedStores() {
 		kinds = append(kinds, s.Kinds...)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -18,8 +19,8 @@ var membersStore = MembersStore("members-test", "members-test", recordVersions, 
 // The duo store reads several keys and a shared user, as Redis's: duo-left names the
 // masters, duo-right the sentinels with their own user, duo-auth the masters' user.
 const (
-	duoOne  topologies.Kind = "duo-one"  // the masters alone
-	duoWith topologies.Kind = "duo-with" // the masters, and the sentinels who name the master now
+	duoOne  backend.Kind = "duo-one"  // the masters alone
+	duoWith backend.Kind = "duo-with" // the masters, and the sentinels who name the master now
 )
 
 type duoLeft struct {
@@ -35,7 +36,7 @@ func (*duoLeft) Auths() []*Auth    { return nil }
 func (r *duoRight) Auths() []*Auth { return []*Auth{r.Auth} }
 
 var duoStore = Store{
-	Kinds: []topologies.Kind{duoOne, duoWith},
+	Kinds: []backend.Kind{duoOne, duoWith},
 	Roles: []RoleKey{
 		{Key: "duo-left", New: func() RoleValue { return new(duoLeft) }},
 		{Key: "duo-right", New: func() RoleValue { return new(duoRight) }},
@@ -51,13 +52,13 @@ func init() {
 	RegisterStore(duoStore)
 }
 
-func duoLayout(d *Deployment, strategy string, spec topologies.Spec) (Layout, error) {
+func duoLayout(d *Deployment, strategy string, spec backend.Spec) (Layout, error) {
 	left := RoleOf[*duoLeft](d, "duo-left")
 	if left == nil || len(left.Masters) == 0 {
 		return Layout{}, MissingRole(strategy, "duo-left.masters", "the masters")
 	}
 	l := Layout{Masters: NewNodes(topologies.RoleMaster, "master", left.Masters), Auth: RoleOf[*Auth](d, "duo-auth"),
-		Spec: topologies.Spec{Masters: len(left.Masters)}}
+		Spec: backend.Spec{Masters: len(left.Masters)}}
 	if spec.Kind == duoWith {
 		right := RoleOf[*duoRight](d, "duo-right")
 		if right == nil || len(right.Sentinels) == 0 {

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -19,14 +21,14 @@ type topology struct {
 	closeErr  error
 }
 
-func (t *topology) Spec() topologies.Spec             { return t.servers.Spec }
-func (t *topology) Provider() string                  { return Name }
-func (t *topology) Masters() []topologies.Node        { return t.servers.Masters }
-func (t *topology) Replicas() []topologies.Node       { return t.servers.Replicas }
-func (t *topology) Sentinels() []topologies.Node      { return t.servers.Sentinels }
-func (t *topology) Access() topologies.Access         { return t.servers.Access }
-func (t *topology) SentinelAccess() topologies.Access { return t.servers.SentinelAccess }
-func (t *topology) Nodes() []topologies.Node          { return t.servers.Nodes() }
+func (t *topology) Spec() backend.Spec               { return t.servers.Spec }
+func (t *topology) Provider() string                 { return Name }
+func (t *topology) Masters() []topologies.Node       { return t.servers.Masters }
+func (t *topology) Replicas() []topologies.Node      { return t.servers.Replicas }
+func (t *topology) Sentinels() []topologies.Node     { return t.servers.Sentinels }
+func (t *topology) Access() redisconn.Access         { return t.servers.Access }
+func (t *topology) SentinelAccess() redisconn.Access { return t.servers.SentinelAccess }
+func (t *topology) Nodes() []topologies.Node         { return t.servers.Nodes() }
 
 // Servers are the deployment's servers as results.json records them: addresses and
 // versions, no secrets.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -44,7 +45,7 @@ func Main(m *testing.M) int {
 // Shared returns the package's one topology of spec, started on first use with the
 // provider Start would use, and closed by Main. It is for tests that neither kill,
 // pause nor partition it, each on keys of its own (Key): such tests may run in parallel.
-func Shared(tb testing.TB, spec topologies.Spec) topologies.Topology {
+func Shared(tb testing.TB, spec backend.Spec) topologies.Topology {
 	tb.Helper()
 	provider := providerReadyFor(tb, spec)
 	sharing.Lock()

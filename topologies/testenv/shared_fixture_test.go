@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	_ "github.com/lockbench/lockbench/backends/all" // the stores Shared starts
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -15,12 +16,12 @@ func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
 // Two tests asking for one spec get one topology; another spec gets its own.
 func TestSharedStartsOneTopologyPerSpec(t *testing.T) {
 	var first topologies.Topology
-	t.Run("a", func(t *testing.T) { first = testenv.Shared(t, topologies.Spec{Kind: topologies.Single}) })
+	t.Run("a", func(t *testing.T) { first = testenv.Shared(t, backend.Spec{Kind: topologies.Single}) })
 	t.Run("b", func(t *testing.T) {
-		if again := testenv.Shared(t, topologies.Spec{Kind: topologies.Single}); again != first {
+		if again := testenv.Shared(t, backend.Spec{Kind: topologies.Single}); again != first {
 			t.Errorf("second Shared of one spec started another topology: %p, then %p", first, again)
 		}
-		other := testenv.Shared(t, topologies.Spec{Kind: topologies.Replicated, Replicas: 1})
+		other := testenv.Shared(t, backend.Spec{Kind: topologies.Replicated, Replicas: 1})
 		if other == first {
 			t.Error("a replicated spec got the single master's topology")
 		}

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
+	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
-
-	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
 	_ "github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/external"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
@@ -69,7 +69,7 @@ func RequirePostgres(tb testing.TB) topologies.PostgresInstall {
 
 // RequireServer skips (fails under CI=true) unless the server of kind's store is found
 // here, as its descriptor's requirement says: the test must have registered the store.
-func RequireServer(tb testing.TB, kind topologies.Kind) {
+func RequireServer(tb testing.TB, kind backend.Kind) {
 	tb.Helper()
 	NeedsServers(tb)
 	shape, err := linked.Catalog().Lookup(kind)
@@ -84,7 +84,7 @@ func RequireServer(tb testing.TB, kind topologies.Kind) {
 // Provider returns the provider that serves kind in tests: $LOCKBENCH_PROVIDER's member
 // for kind, or the kind's default. A provider whose engine does not answer skips (fails
 // under CI=true); a kind the chosen provider does not serve falls back to its default.
-func Provider(tb testing.TB, kind topologies.Kind) topologies.Provider {
+func Provider(tb testing.TB, kind backend.Kind) topologies.Provider {
 	tb.Helper()
 	NeedsServers(tb)
 	name := os.Getenv(ProviderEnv)
@@ -102,7 +102,7 @@ func Provider(tb testing.TB, kind topologies.Kind) topologies.Provider {
 	if err != nil {
 		tb.Fatalf("%s=%s: %v", ProviderEnv, name, err)
 	}
-	if s, ok := p.(interface{ Serves(topologies.Kind) bool }); ok && !s.Serves(kind) {
+	if s, ok := p.(interface{ Serves(backend.Kind) bool }); ok && !s.Serves(kind) {
 		d, err := topologies.DefaultProvider(kind)
 		if err != nil {
 			tb.Fatal(err)
@@ -121,14 +121,14 @@ func Provider(tb testing.TB, kind topologies.Kind) topologies.Provider {
 }
 
 // Start launches spec with Provider(tb, spec.Kind) and closes it when tb ends, pass or fail.
-func Start(tb testing.TB, spec topologies.Spec) topologies.Topology {
+func Start(tb testing.TB, spec backend.Spec) topologies.Topology {
 	tb.Helper()
 	return startWith(tb, providerReadyFor(tb, spec), spec)
 }
 
 // providerReadyFor is Provider(tb, spec.Kind), once what it will run is found here and,
 // for a deployment of the user's, once that deployment has spec's roles.
-func providerReadyFor(tb testing.TB, spec topologies.Spec) topologies.Provider {
+func providerReadyFor(tb testing.TB, spec backend.Spec) topologies.Provider {
 	tb.Helper()
 	provider := Provider(tb, spec.Kind)
 	// The process provider runs this machine's redis-server; a store whose container
@@ -147,7 +147,7 @@ func providerReadyFor(tb testing.TB, spec topologies.Spec) topologies.Provider {
 
 // StartNamed launches spec with the provider registered as name, whatever
 // $LOCKBENCH_PROVIDER says, and closes it when tb ends: for tests of one provider.
-func StartNamed(tb testing.TB, name string, spec topologies.Spec) topologies.Topology {
+func StartNamed(tb testing.TB, name string, spec backend.Spec) topologies.Topology {
 	tb.Helper()
 	NeedsServers(tb)
 	provider, err := topologies.ProviderNamed(name)
@@ -158,7 +158,7 @@ func StartNamed(tb testing.TB, name string, spec topologies.Spec) topologies.Top
 }
 
 // startWith launches spec with provider, giving it a minute, and closes it when tb ends.
-func startWith(tb testing.TB, provider topologies.Provider, spec topologies.Spec) topologies.Topology {
+func startWith(tb testing.TB, provider topologies.Provider, spec backend.Spec) topologies.Topology {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -194,7 +194,7 @@ func MissingTool(tb testing.TB, err error) {
 
 // skipRoleNotGiven skips, also under CI, a test whose topology the user's deployment
 // file does not give: a deployment need not have every role.
-func skipRoleNotGiven(tb testing.TB, spec topologies.Spec) {
+func skipRoleNotGiven(tb testing.TB, spec backend.Spec) {
 	tb.Helper()
 	d, err := external.Load(os.Getenv(DeploymentEnv))
 	if err != nil {

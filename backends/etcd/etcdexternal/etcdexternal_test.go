@@ -3,9 +3,9 @@ package etcdexternal_test
 import (
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdexternal"
-	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/external"
 )
 
@@ -15,7 +15,7 @@ func TestEtcdIsServedFromItsMembersRole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Check("etcd", topologies.Spec{Kind: etcd.Kind}); err != nil {
+	if err := d.Check("etcd", backend.Spec{Kind: etcd.Kind}); err != nil {
 		t.Error(err)
 	}
 	if m := external.RoleOf[*external.MembersRole](d, "etcd"); m == nil || len(m.Endpoints) != 3 || m.Auth.Username != "u" {
@@ -25,7 +25,7 @@ func TestEtcdIsServedFromItsMembersRole(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "deployment file: strategy etcd-3 needs role etcd.endpoints (the members' client endpoints), which the file lacks"
-	if err := d.Check("etcd-3", topologies.Spec{Kind: etcd.Kind}); err == nil || err.Error() != want {
+	if err := d.Check("etcd-3", backend.Spec{Kind: etcd.Kind}); err == nil || err.Error() != want {
 		t.Errorf("no endpoints: %v, want %q", err, want)
 	}
 }

@@ -6,6 +6,7 @@ package etcdlab
 import (
 	"context"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -21,7 +22,7 @@ type etcdStore struct{ lab.ConsensusStore }
 func init() {
 	// etcd.Kind, not a name: the adapter brings its kind's descriptor (consensus, own
 	// fence) into every program that runs it, so scenarios can ask for those.
-	lab.RegisterStore(etcd.Kind, func(strategy string, spec topologies.Spec) lab.Store {
+	lab.RegisterStore(etcd.Kind, func(strategy string, spec backend.Spec) lab.Store {
 		return etcdStore{lab.ConsensusStore{Name: strategy, Deployment: spec}}
 	})
 }

@@ -26,7 +26,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lockbench/lockbench/locks"
-	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/redisconn"
 )
 
 // Options configure the etcd client.
@@ -34,7 +34,7 @@ type Options struct {
 	// DialTimeout bounds connecting to the cluster (default 5 s).
 	DialTimeout time.Duration
 	// Access is the etcd user and TLS of a cluster that asks for them (an external one).
-	Access topologies.Access
+	Access redisconn.Access
 	// KeyPrefix, when set, is the run's own prefix on a cluster lockbench does not own:
 	// the connection check reads under it, so that a user whose role allows only the
 	// prefix passes it (the locks' keys are the caller's, already under it).

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
 	"github.com/lockbench/lockbench/topologies"
@@ -51,7 +52,7 @@ func (Embedded) Name() string { return EmbeddedName }
 
 // Start launches spec's cluster and returns once every member serves clients. On any
 // failure it stops what it started and removes every temp dir.
-func (p Embedded) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (p Embedded) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	spec, err := checkSpec(spec, p.Name(), p.CompactionRetention)
 	if err != nil {
 		return nil, err
@@ -69,7 +70,7 @@ func (p Embedded) Start(ctx context.Context, spec topologies.Spec) (topologies.T
 // has no fixed master: a member's Addr is its client endpoint); Replicas and Sentinels
 // are empty. Endpoints lists the client endpoints for clientv3.
 type Cluster struct {
-	spec       topologies.Spec
+	spec       backend.Spec
 	compaction time.Duration
 	provider   string
 	// newMember makes one member (its dir, its addresses) of this provider's kind.
@@ -78,7 +79,7 @@ type Cluster struct {
 	closeOnce sync.Once
 }
 
-func (c *Cluster) Spec() topologies.Spec        { return c.spec }
+func (c *Cluster) Spec() backend.Spec           { return c.spec }
 func (c *Cluster) Provider() string             { return c.provider }
 func (c *Cluster) Masters() []topologies.Node   { return c.Nodes() }
 func (c *Cluster) Replicas() []topologies.Node  { return nil }

@@ -11,6 +11,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
@@ -20,7 +21,7 @@ import (
 )
 
 // startWith starts spec's cluster with provider p, closed when t ends.
-func startWith(t *testing.T, p topologies.Provider, spec topologies.Spec) *etcdtopo.Cluster {
+func startWith(t *testing.T, p topologies.Provider, spec backend.Spec) *etcdtopo.Cluster {
 	t.Helper()
 	topo, err := p.Start(context.Background(), spec)
 	if err != nil {
@@ -75,7 +76,7 @@ func TestCloseLeavesNoDirsAndNothingServing(t *testing.T) {
 	testenv.NeedsServers(t) // serial: it counts every dir and child process of this one
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
 		before := len(testenv.OwnedDirs("lockbench-etcd-"))
-		topo, err := p.Start(context.Background(), topologies.Spec{Kind: etcd.Kind, Members: 3})
+		topo, err := p.Start(context.Background(), backend.Spec{Kind: etcd.Kind, Members: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +124,7 @@ func TestFailedStartLeavesNothing(t *testing.T) {
 		before := len(testenv.OwnedDirs("lockbench-etcd-"))
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel() // the members start, but waiting for them fails at once
-		topo, err := p.Start(ctx, topologies.Spec{Kind: etcd.Kind, Members: 3})
+		topo, err := p.Start(ctx, backend.Spec{Kind: etcd.Kind, Members: 3})
 		if err == nil {
 			topo.Close()
 			t.Fatal("start with a cancelled context succeeded")
@@ -139,21 +140,21 @@ func TestFailedStartLeavesNothing(t *testing.T) {
 
 func TestSpecValidationNamesTheField(t *testing.T) {
 	for _, tc := range []struct {
-		spec topologies.Spec
+		spec backend.Spec
 		want string
 	}{
-		{topologies.Spec{Kind: etcd.Kind, Members: 2}, "members = 2"},
-		{topologies.Spec{Kind: etcd.Kind, Members: -1}, "members = -1"},
-		{topologies.Spec{Kind: etcd.Kind, AppendFsync: "always"}, "appendfsync"},
-		{topologies.Spec{Kind: topologies.Single, Members: 3}, "members = 3"},
-		{topologies.Spec{Kind: topologies.Single, UnsafeNoFsync: true}, "unsafe-no-fsync"},
+		{backend.Spec{Kind: etcd.Kind, Members: 2}, "members = 2"},
+		{backend.Spec{Kind: etcd.Kind, Members: -1}, "members = -1"},
+		{backend.Spec{Kind: etcd.Kind, AppendFsync: "always"}, "appendfsync"},
+		{backend.Spec{Kind: topologies.Single, Members: 3}, "members = 3"},
+		{backend.Spec{Kind: topologies.Single, UnsafeNoFsync: true}, "unsafe-no-fsync"},
 	} {
 		_, err := etcdtopo.Embedded{}.Start(context.Background(), tc.spec)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("start %+v: error %v, want one naming %q", tc.spec, err, tc.want)
 		}
 	}
-	if got := (topologies.Spec{Kind: etcd.Kind}).WithDefaults(linked.Catalog()).Members; got != 1 {
+	if got := (backend.Spec{Kind: etcd.Kind}).WithDefaults(linked.Catalog()).Members; got != 1 {
 		t.Errorf("default members = %d, want 1", got)
 	}
 }
@@ -163,7 +164,7 @@ func TestPauseHoldsRequestsUntilResume(t *testing.T) {
 	t.Parallel() // its own cluster: nothing shared to fault
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
 		for _, noFsync := range []bool{false, true} {
-			c := startWith(t, p, topologies.Spec{Kind: etcd.Kind, UnsafeNoFsync: noFsync})
+			c := startWith(t, p, backend.Spec{Kind: etcd.Kind, UnsafeNoFsync: noFsync})
 			cli := newClient(t, c.Endpoints()...)
 			ctx := context.Background()
 			if err := put(ctx, cli, "p", "1", 10*time.Second); err != nil {
@@ -200,7 +201,7 @@ func TestLoneMemberRestart(t *testing.T) {
 	testenv.NeedsServers(t)
 	t.Parallel() // its own cluster: nothing shared to fault
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
-		c := startWith(t, p, topologies.Spec{Kind: etcd.Kind})
+		c := startWith(t, p, backend.Spec{Kind: etcd.Kind})
 		node := c.Nodes()[0]
 		ctx := context.Background()
 		cli := newClient(t, c.Endpoints()...)
@@ -242,7 +243,7 @@ func TestThreeMembersSurviveLeaderKillAndDiskLoss(t *testing.T) {
 	testenv.NeedsServers(t)
 	t.Parallel() // its own cluster: nothing shared to fault
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
-		c := startWith(t, p, topologies.Spec{Kind: etcd.Kind, Members: 3})
+		c := startWith(t, p, backend.Spec{Kind: etcd.Kind, Members: 3})
 		ctx := context.Background()
 		cli := newClient(t, c.Endpoints()...)
 		if err := put(ctx, cli, "a", "1", 10*time.Second); err != nil {
@@ -305,7 +306,7 @@ func TestPausedLeaderIsReplacedAndCatchesUp(t *testing.T) {
 	testenv.NeedsServers(t)
 	t.Parallel() // its own cluster: nothing shared to fault
 	eachProvider(t, func(t *testing.T, p topologies.Provider) {
-		c := startWith(t, p, topologies.Spec{Kind: etcd.Kind, Members: 3})
+		c := startWith(t, p, backend.Spec{Kind: etcd.Kind, Members: 3})
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		leader, err := c.WaitLeader(ctx)
@@ -356,7 +357,7 @@ func TestPausedLeaderIsReplacedAndCatchesUp(t *testing.T) {
 }
 
 func TestProcessProviderRefusesEtcd(t *testing.T) {
-	_, err := redistopo.Process{}.Start(context.Background(), topologies.Spec{Kind: etcd.Kind})
+	_, err := redistopo.Process{}.Start(context.Background(), backend.Spec{Kind: etcd.Kind})
 	if err == nil || !strings.Contains(err.Error(), "etcd") {
 		t.Errorf("process provider with kind etcd: %v, want a refusal naming etcd", err)
 	}
@@ -368,7 +369,7 @@ func TestCompactionRetention(t *testing.T) {
 	testenv.NeedsServers(t)
 	t.Parallel() // its own cluster: nothing shared to fault
 	for _, retention := range []time.Duration{0, time.Second} {
-		topo, err := etcdtopo.Embedded{CompactionRetention: retention}.Start(context.Background(), topologies.Spec{Kind: etcd.Kind, UnsafeNoFsync: true})
+		topo, err := etcdtopo.Embedded{CompactionRetention: retention}.Start(context.Background(), backend.Spec{Kind: etcd.Kind, UnsafeNoFsync: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -393,7 +394,7 @@ func TestCompactionRetention(t *testing.T) {
 			t.Errorf("retention %v: revision %d compacted = %v", retention, first.Header.Revision, compacted)
 		}
 	}
-	if _, err := (etcdtopo.Embedded{CompactionRetention: -time.Second}).Start(context.Background(), topologies.Spec{Kind: etcd.Kind}); err == nil || !strings.Contains(err.Error(), "compaction retention") {
+	if _, err := (etcdtopo.Embedded{CompactionRetention: -time.Second}).Start(context.Background(), backend.Spec{Kind: etcd.Kind}); err == nil || !strings.Contains(err.Error(), "compaction retention") {
 		t.Errorf("negative retention: %v, want an error naming it", err)
 	}
 }

@@ -8,15 +8,15 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
-	"github.com/lockbench/lockbench/topologies"
 )
 
 // BenchmarkGateOverhead prices the gate every client request crosses (the price of
 // making Pause possible): sequential Puts to one unsafe-no-fsync member, straight to
 // its listener and through its client gate.
 func BenchmarkGateOverhead(b *testing.B) {
-	topo, err := Embedded{}.Start(context.Background(), topologies.Spec{Kind: etcd.Kind, UnsafeNoFsync: true})
+	topo, err := Embedded{}.Start(context.Background(), backend.Spec{Kind: etcd.Kind, UnsafeNoFsync: true})
 	if err != nil {
 		b.Fatal(err)
 	}

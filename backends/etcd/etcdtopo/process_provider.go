@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/internal/providerspec"
 	"github.com/lockbench/lockbench/topologies"
@@ -29,7 +30,7 @@ const portAttempts = 3
 
 // Start launches spec's cluster and returns once every member serves clients. On any
 // failure it kills what it started and removes every temp dir.
-func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	spec, err := checkSpec(spec, p.Name(), p.CompactionRetention)
 	if err != nil {
 		return nil, err
@@ -69,7 +70,7 @@ func (c *Cluster) Pids() []int {
 }
 
 // checkSpec validates spec for an etcd provider named name.
-func checkSpec(spec topologies.Spec, name string, compaction time.Duration) (topologies.Spec, error) {
+func checkSpec(spec backend.Spec, name string, compaction time.Duration) (backend.Spec, error) {
 	spec, err := providerspec.Check(spec, etcd.Kind, name)
 	if err != nil {
 		return spec, err

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
-	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -16,7 +16,7 @@ import (
 // their dirs and pids, and waits to be signalled.
 func TestHelperHoldProcessCluster(t *testing.T) {
 	testenv.Hold(t, "hold-etcd-process", func() ([]string, error) {
-		topo, err := etcdtopo.Process{}.Start(context.Background(), topologies.Spec{Kind: etcd.Kind, Members: 3})
+		topo, err := etcdtopo.Process{}.Start(context.Background(), backend.Spec{Kind: etcd.Kind, Members: 3})
 		if err != nil {
 			return nil, err
 		}
@@ -31,6 +31,6 @@ func TestHelperHoldProcessCluster(t *testing.T) {
 func TestSignalOrKillOfTheOwnerStopsEveryMemberProcess(t *testing.T) {
 	testenv.NeedsServers(t)
 	testenv.OwnerDies(t, "TestHelperHoldProcessCluster", "LOCKBENCH_HELPER=hold-etcd-process", 3, "member", func(t *testing.T) {
-		startProcessCluster(t, topologies.Spec{Kind: etcd.Kind}).Close()
+		startProcessCluster(t, backend.Spec{Kind: etcd.Kind}).Close()
 	})
 }

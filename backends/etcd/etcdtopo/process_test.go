@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // the etcd-3 strategy
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
@@ -19,7 +20,7 @@ import (
 )
 
 // startProcessCluster starts an out-of-process cluster, closed when t ends.
-func startProcessCluster(t *testing.T, spec topologies.Spec) *etcdtopo.Cluster {
+func startProcessCluster(t *testing.T, spec backend.Spec) *etcdtopo.Cluster {
 	t.Helper()
 	topo, err := etcdtopo.Process{CompactionRetention: etcdtopo.DefaultCompactionRetention}.Start(context.Background(), spec)
 	if err != nil {
@@ -67,7 +68,7 @@ func TestDefaultProviderForEtcdIsOutOfProcess(t *testing.T) {
 func TestProcessClusterServesLockConformance(t *testing.T) {
 	testenv.NeedsServers(t)
 	t.Parallel() // its own cluster: nothing shared to fault
-	c := startProcessCluster(t, topologies.Spec{Kind: etcd.Kind, Members: 3})
+	c := startProcessCluster(t, backend.Spec{Kind: etcd.Kind, Members: 3})
 	if c.Provider() != "etcd-process" {
 		t.Errorf("provider %q", c.Provider())
 	}
@@ -89,17 +90,17 @@ func TestProcessClusterServesLockConformance(t *testing.T) {
 // The out-of-process provider refuses, before it starts anything, what it cannot run.
 func TestProcessStartRefusesWhatItCannotRun(t *testing.T) {
 	for _, tc := range []struct {
-		spec topologies.Spec
+		spec backend.Spec
 		want string
 	}{
-		{topologies.Spec{Kind: etcd.Kind, Members: 2}, "members = 2"},
-		{topologies.Spec{Kind: topologies.Single}, "runs only etcd"},
+		{backend.Spec{Kind: etcd.Kind, Members: 2}, "members = 2"},
+		{backend.Spec{Kind: topologies.Single}, "runs only etcd"},
 	} {
 		if _, err := (etcdtopo.Process{}).Start(context.Background(), tc.spec); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("start %+v: error %v, want one naming %q", tc.spec, err, tc.want)
 		}
 	}
-	if _, err := (etcdtopo.Process{CompactionRetention: -time.Second}).Start(context.Background(), topologies.Spec{Kind: etcd.Kind}); err == nil || !strings.Contains(err.Error(), "compaction retention") {
+	if _, err := (etcdtopo.Process{CompactionRetention: -time.Second}).Start(context.Background(), backend.Spec{Kind: etcd.Kind}); err == nil || !strings.Contains(err.Error(), "compaction retention") {
 		t.Errorf("negative retention: %v, want an error naming it", err)
 	}
 }

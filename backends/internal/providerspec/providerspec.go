@@ -5,13 +5,13 @@ package providerspec
 import (
 	"fmt"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
-	"github.com/lockbench/lockbench/topologies"
 )
 
 // Check is spec with its defaults, refused unless it is valid and of kind, the only
 // kind provider runs.
-func Check(spec topologies.Spec, kind topologies.Kind, provider string) (topologies.Spec, error) {
+func Check(spec backend.Spec, kind backend.Kind, provider string) (backend.Spec, error) {
 	spec = spec.WithDefaults(linked.Catalog())
 	if err := spec.Validate(linked.Catalog()); err != nil {
 		return spec, err

@@ -48,13 +48,10 @@ const (
 	ForUpdate = "pg-for-update"
 )
 
-// Options configure a locker's connections. PoolSize is the number of lock
-// connections: one per client that holds or tries a lock at a time (default 8). Fewer
-// would measure the pool's queue, not the lock; a locker holding PoolSize leases at
-// once has none left to try another with. Timeout defaults to 2 s.
-type Options = pooloptions.Options
-
 const (
+	// defaultPoolSize is the number of lock connections: one per client that holds or
+	// tries a lock at a time. Fewer would measure the pool's queue, not the lock; a
+	// locker holding PoolSize leases at once has none left to try another with.
 	defaultPoolSize = 8
 	defaultTimeout  = 2 * time.Second
 )
@@ -91,20 +88,21 @@ type heldConn struct {
 	mu   sync.Mutex // one statement at a time on conn
 }
 
+// heldLease is shorthand for the instantiation this locker uses; an alias, so it stays that type.
 type heldLease = heldlease.Lease[*heldConn]
 
 // NewAdvisory connects a pg-advisory locker to dsn.
-func NewAdvisory(ctx context.Context, dsn string, opts Options) (*Locker, error) {
+func NewAdvisory(ctx context.Context, dsn string, opts pooloptions.Options) (*Locker, error) {
 	return newLocker(ctx, Advisory, dsn, opts, advisory{}, 1)
 }
 
 // NewForUpdate connects a pg-for-update locker to dsn.
-func NewForUpdate(ctx context.Context, dsn string, opts Options) (*Locker, error) {
+func NewForUpdate(ctx context.Context, dsn string, opts pooloptions.Options) (*Locker, error) {
 	// Every holder takes its fence on a second connection while its own holds the row.
 	return newLocker(ctx, ForUpdate, dsn, opts, forUpdate{}, 2)
 }
 
-func newLocker(ctx context.Context, name, dsn string, opts Options, mech mechanism, connsPerClient int) (*Locker, error) {
+func newLocker(ctx context.Context, name, dsn string, opts pooloptions.Options, mech mechanism, connsPerClient int) (*Locker, error) {
 	opts, err := opts.WithDefaults(name, defaultPoolSize, defaultTimeout)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	_ "github.com/lockbench/lockbench/backends/postgres/pglock" // pg-advisory, and the PostgreSQL provider
+	"github.com/lockbench/lockbench/resources/ledger"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/safety/scenarios/lostupdates"
 )
@@ -38,7 +39,7 @@ type accounts struct{ r *pgaccount.Resource }
 
 func (a accounts) Apply(ctx context.Context, mode string, ch lostupdates.AccountChange) (lostupdates.AccountOutcome, error) {
 	change := pgaccount.Change{Client: ch.Client, Account: 1, Token: ch.Token, Amount: ch.Amount, Between: ch.Between, IdempotencyKey: ch.Key}
-	var out pgaccount.Outcome
+	var out ledger.Outcome
 	if lf, err := pgaccount.ParseLockFree(mode); err == nil {
 		out, _, err = a.r.ApplyLockFree(ctx, lf, change)
 		return outcome(out, err)
@@ -52,11 +53,11 @@ func (a accounts) Apply(ctx context.Context, mode string, ch lostupdates.Account
 }
 
 // outcome is pgaccount's answer in the lab's words.
-func outcome(out pgaccount.Outcome, err error) (lostupdates.AccountOutcome, error) {
+func outcome(out ledger.Outcome, err error) (lostupdates.AccountOutcome, error) {
 	switch out {
-	case pgaccount.Applied:
+	case ledger.Applied:
 		return lostupdates.AccountApplied, err
-	case pgaccount.Refused:
+	case ledger.Refused:
 		return lostupdates.AccountRefused, err
 	}
 	if err == nil {

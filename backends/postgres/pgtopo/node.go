@@ -17,6 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/lockbench/lockbench/backends/postgres"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
@@ -70,7 +71,7 @@ func (n *node) logPath() string       { return filepath.Join(n.dir, "server.log"
 func (n *node) Addr() string          { return net.JoinHostPort("127.0.0.1", strconv.Itoa(n.port)) }
 
 func (n *node) dsn(database string) string {
-	u := url.URL{Scheme: "postgres", User: url.User(User), Host: n.Addr(), Path: "/" + database, RawQuery: "sslmode=disable"}
+	u := url.URL{Scheme: "postgres", User: url.User(postgres.User), Host: n.Addr(), Path: "/" + database, RawQuery: "sslmode=disable"}
 	return u.String()
 }
 
@@ -88,7 +89,7 @@ func (n *node) command(bin string, args ...string) *exec.Cmd {
 func (n *node) initdb(ctx context.Context) error {
 	// --no-sync: the dir does not outlive a machine crash (its owner dies with it), so
 	// syncing initdb's files buys nothing; the server's fsync setting governs commits.
-	cmd := n.command(n.install.Initdb(), "-D", n.dataDir, "-U", User, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync")
+	cmd := n.command(n.install.Initdb(), "-D", n.dataDir, "-U", postgres.User, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync")
 	cmd.Dir = n.dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -148,11 +149,11 @@ func (n *node) cameUp() {
 func (n *node) createDatabase(ctx context.Context) error {
 	conn, err := pgconn.Connect(ctx, n.dsn("postgres"))
 	if err != nil {
-		return fmt.Errorf("%s: connect to create database %s: %w", n.name, Database, err)
+		return fmt.Errorf("%s: connect to create database %s: %w", n.name, postgres.Database, err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+Database).ReadAll(); err != nil {
-		return fmt.Errorf("%s: create database %s: %w", n.name, Database, err)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+postgres.Database).ReadAll(); err != nil {
+		return fmt.Errorf("%s: create database %s: %w", n.name, postgres.Database, err)
 	}
 	return nil
 }

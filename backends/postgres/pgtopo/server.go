@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/internal/providerspec"
 	"github.com/lockbench/lockbench/backends/postgres"
 	"github.com/lockbench/lockbench/topologies"
@@ -35,13 +36,6 @@ func autoChoice() (string, string, error) {
 	}
 	return "process", "the PostgreSQL server is installed", nil
 }
-
-// The superuser and database every server gets, in a process or a container: tests and
-// strategies connect as them.
-const (
-	User     = postgres.User
-	Database = postgres.Database
-)
 
 // maxConnections leaves room for 256 clients holding a connection each plus as many
 // again for short side queries (pg-for-update takes its fence on a second connection).
@@ -64,7 +58,7 @@ func (Process) Name() string { return ProviderName }
 // Start runs initdb, starts the server and creates the lockbench database; it returns
 // once that database answers SELECT 1. On any failure it stops what it started and
 // removes the temp dir.
-func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	spec, err := providerspec.Check(spec, topologies.Postgres, ProviderName)
 	if err != nil {
 		return nil, err
@@ -112,7 +106,7 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 
 // serverConfig is what the server runs with beyond initdb's defaults: loopback only,
 // its socket inside the topology's dir, fsync as the spec says.
-func serverConfig(spec topologies.Spec, dir string) []string {
+func serverConfig(spec backend.Spec, dir string) []string {
 	fsync := "on"
 	if spec.UnsafeNoFsync {
 		fsync = "off" // unsafe: a commit acknowledged before an OS crash can vanish
@@ -133,7 +127,7 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'
 
 // Server is a running PostgreSQL server: Masters() and Nodes() are its one node.
 type Server struct {
-	spec       topologies.Spec
+	spec       backend.Spec
 	dir        string
 	node       *node
 	forgetReap func()
@@ -141,7 +135,7 @@ type Server struct {
 	leasedPort int // the port launch leased (0 for a port the caller fixed): Close ends the lease
 }
 
-func (s *Server) Spec() topologies.Spec        { return s.spec }
+func (s *Server) Spec() backend.Spec           { return s.spec }
 func (s *Server) Provider() string             { return Process{}.Name() }
 func (s *Server) Masters() []topologies.Node   { return []topologies.Node{s.node} }
 func (s *Server) Replicas() []topologies.Node  { return nil }
@@ -152,7 +146,7 @@ func (s *Server) Nodes() []topologies.Node     { return []topologies.Node{s.node
 func (s *Server) Dir() string { return s.dir }
 
 // DSN is a connection string for the lockbench database as the lockbench superuser.
-func (s *Server) DSN() string { return s.node.dsn(Database) }
+func (s *Server) DSN() string { return s.node.dsn(postgres.Database) }
 
 // Close stops the server and removes its dir. Safe to call twice.
 func (s *Server) Close() error {

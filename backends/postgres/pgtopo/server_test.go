@@ -13,6 +13,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backends/postgres"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
@@ -20,7 +22,7 @@ import (
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
-func startServer(t *testing.T, spec topologies.Spec) *Server {
+func startServer(t *testing.T, spec backend.Spec) *Server {
 	t.Helper()
 	spec.Kind = topologies.Postgres
 	return testenv.Start(t, spec).(*Server)
@@ -131,14 +133,14 @@ func checkNothingLeft(t *testing.T, s *Server, pids []int, segment int) {
 func TestStartServesAndCloseLeavesNothing(t *testing.T) {
 	testenv.RequirePostgres(t)
 	dirsBefore := len(testenv.OwnedDirs(dirPrefix))
-	topo, err := Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Postgres})
+	topo, err := Process{}.Start(context.Background(), backend.Spec{Kind: topologies.Postgres})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := topo.(*Server)
 	conn := connect(t, s)
-	if got := mustQuery(t, conn, "SELECT current_user || ' ' || current_database()"); got != User+" "+Database {
-		t.Errorf("connected as %q, want %q", got, User+" "+Database)
+	if got := mustQuery(t, conn, "SELECT current_user || ' ' || current_database()"); got != postgres.User+" "+postgres.Database {
+		t.Errorf("connected as %q, want %q", got, postgres.User+" "+postgres.Database)
 	}
 	if got := mustQuery(t, conn, "SHOW fsync"); got != "on" {
 		t.Errorf("fsync = %s by default, want on", got)
@@ -166,14 +168,14 @@ func TestStartServesAndCloseLeavesNothing(t *testing.T) {
 }
 
 func TestUnsafeNoFsyncTurnsFsyncOff(t *testing.T) {
-	s := startServer(t, topologies.Spec{UnsafeNoFsync: true})
+	s := startServer(t, backend.Spec{UnsafeNoFsync: true})
 	if got := mustQuery(t, connect(t, s), "SHOW fsync"); got != "off" {
 		t.Errorf("fsync = %s with UnsafeNoFsync, want off", got)
 	}
 }
 
 func TestExtraConfigReachesTheServer(t *testing.T) {
-	s := startServer(t, topologies.Spec{ExtraConfig: []string{"work_mem = '7MB'"}})
+	s := startServer(t, backend.Spec{ExtraConfig: []string{"work_mem = '7MB'"}})
 	if got := mustQuery(t, connect(t, s), "SHOW work_mem"); got != "7MB" {
 		t.Errorf("work_mem = %s, want the ExtraConfig's 7MB", got)
 	}
@@ -181,7 +183,7 @@ func TestExtraConfigReachesTheServer(t *testing.T) {
 
 // checkFailedStart checks a start that must fail: the error names want, and nothing
 // of the attempt is left.
-func checkFailedStart(t *testing.T, p Process, spec topologies.Spec, ctx context.Context, want ...string) error {
+func checkFailedStart(t *testing.T, p Process, spec backend.Spec, ctx context.Context, want ...string) error {
 	t.Helper()
 	dirsBefore := len(testenv.OwnedDirs(dirPrefix))
 	spec.Kind = topologies.Postgres
@@ -213,7 +215,7 @@ func TestFixedPortInUseFailsClearlyAndLeavesNothing(t *testing.T) {
 	}
 	defer l.Close()
 	port := l.Addr().(*net.TCPAddr).Port
-	err = checkFailedStart(t, Process{Port: port}, topologies.Spec{}, context.Background(), "in use", strconv.Itoa(port))
+	err = checkFailedStart(t, Process{Port: port}, backend.Spec{}, context.Background(), "in use", strconv.Itoa(port))
 	if !errors.Is(err, supervise.ErrPortTaken) {
 		t.Errorf("error %v is not supervise.ErrPortTaken", err)
 	}
@@ -221,7 +223,7 @@ func TestFixedPortInUseFailsClearlyAndLeavesNothing(t *testing.T) {
 
 func TestMissingBinariesFailClearly(t *testing.T) {
 	empty := t.TempDir()
-	err := checkFailedStart(t, Process{BinDir: empty}, topologies.Spec{}, context.Background(), empty, "initdb", "apt-get install postgresql")
+	err := checkFailedStart(t, Process{BinDir: empty}, backend.Spec{}, context.Background(), empty, "initdb", "apt-get install postgresql")
 	if !errors.Is(err, topologies.ErrNoPostgres) {
 		t.Errorf("error %v is not ErrNoPostgres", err)
 	}
@@ -244,41 +246,41 @@ func TestFailingInitdbLeavesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	checkFailedStart(t, Process{BinDir: dir}, topologies.Spec{}, context.Background(), "initdb", "made of cheese")
+	checkFailedStart(t, Process{BinDir: dir}, backend.Spec{}, context.Background(), "initdb", "made of cheese")
 }
 
 func TestFailedStartLeavesNothing(t *testing.T) {
 	testenv.RequirePostgres(t)
 	t.Run("bad config", func(t *testing.T) {
-		checkFailedStart(t, Process{}, topologies.Spec{ExtraConfig: []string{"no_such_setting = 1"}}, context.Background(), "did not come up", "no_such_setting")
+		checkFailedStart(t, Process{}, backend.Spec{ExtraConfig: []string{"no_such_setting = 1"}}, context.Background(), "did not come up", "no_such_setting")
 	})
 	t.Run("cancelled", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		checkFailedStart(t, Process{}, topologies.Spec{}, ctx, "context canceled")
+		checkFailedStart(t, Process{}, backend.Spec{}, ctx, "context canceled")
 	})
 }
 
 func TestSpecValidationNamesTheField(t *testing.T) {
 	for _, tc := range []struct {
-		spec topologies.Spec
+		spec backend.Spec
 		want string
 	}{
-		{topologies.Spec{Kind: topologies.Postgres, Members: 3}, "members = 3"},
-		{topologies.Spec{Kind: topologies.Postgres, Replicas: 2}, "replicas = 2"},
-		{topologies.Spec{Kind: topologies.Postgres, AppendFsync: "always"}, "appendfsync"},
-		{topologies.Spec{Kind: topologies.Postgres, Masters: 3}, "masters = 3"},
-		{topologies.Spec{Kind: topologies.Single}, "runs only postgres"},
+		{backend.Spec{Kind: topologies.Postgres, Members: 3}, "members = 3"},
+		{backend.Spec{Kind: topologies.Postgres, Replicas: 2}, "replicas = 2"},
+		{backend.Spec{Kind: topologies.Postgres, AppendFsync: "always"}, "appendfsync"},
+		{backend.Spec{Kind: topologies.Postgres, Masters: 3}, "masters = 3"},
+		{backend.Spec{Kind: topologies.Single}, "runs only postgres"},
 	} {
 		_, err := Process{}.Start(context.Background(), tc.spec)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("start %+v: error %v, want one naming %q", tc.spec, err, tc.want)
 		}
 	}
-	if _, err := (redistopo.Process{}).Start(context.Background(), topologies.Spec{Kind: topologies.Postgres}); err == nil || !strings.Contains(err.Error(), ProviderName) {
+	if _, err := (redistopo.Process{}).Start(context.Background(), backend.Spec{Kind: topologies.Postgres}); err == nil || !strings.Contains(err.Error(), ProviderName) {
 		t.Errorf("redis process provider given postgres: %v, want a refusal naming %s", err, ProviderName)
 	}
-	if _, err := (Process{Port: 70000}).Start(context.Background(), topologies.Spec{Kind: topologies.Postgres}); err == nil || !strings.Contains(err.Error(), "port = 70000") {
+	if _, err := (Process{Port: 70000}).Start(context.Background(), backend.Spec{Kind: topologies.Postgres}); err == nil || !strings.Contains(err.Error(), "port = 70000") {
 		t.Errorf("port 70000: %v, want a refusal", err)
 	}
 }
@@ -298,7 +300,7 @@ func stateOf(pid int) string {
 }
 
 func TestPauseStopsEveryServerProcessUntilResume(t *testing.T) {
-	s := startServer(t, topologies.Spec{})
+	s := startServer(t, backend.Spec{})
 	conn := connect(t, s) // opened before the pause: its backend must stop too
 	mustQuery(t, conn, "SELECT 1::text")
 	node := s.node
@@ -329,7 +331,7 @@ func TestPauseStopsEveryServerProcessUntilResume(t *testing.T) {
 }
 
 func TestKillAndRestart(t *testing.T) {
-	s := startServer(t, topologies.Spec{})
+	s := startServer(t, backend.Spec{})
 	node := s.node
 	addr := node.Addr()
 	conn := connect(t, s)
@@ -400,7 +402,7 @@ func TestKillAndRestart(t *testing.T) {
 func startToClose(t *testing.T) (*Server, int) {
 	t.Helper()
 	testenv.RequirePostgres(t)
-	topo, err := Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Postgres})
+	topo, err := Process{}.Start(context.Background(), backend.Spec{Kind: topologies.Postgres})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -18,7 +19,7 @@ import (
 // and the server's pids, and waits to be signalled.
 func TestHelperHoldServer(t *testing.T) {
 	testenv.Hold(t, "hold-postgres", func() ([]string, error) {
-		topo, err := Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Postgres})
+		topo, err := Process{}.Start(context.Background(), backend.Spec{Kind: topologies.Postgres})
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +83,7 @@ func TestSIGKILLedOwnersPausedServerIsSwept(t *testing.T) {
 	if stopped == 0 {
 		t.Fatalf("no stopped backend outlived its owner: nothing for the sweep to do (pids %v)", pids)
 	}
-	startServer(t, topologies.Spec{}).Close()
+	startServer(t, backend.Spec{}).Close()
 	waitGone(t, pids)
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("orphaned dir %s not swept by the next Start (%v)", dir, err)

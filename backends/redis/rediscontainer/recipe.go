@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/container"
@@ -18,7 +19,7 @@ import (
 )
 
 func init() {
-	for _, k := range []topologies.Kind{redis.Single, redis.Replicated, redis.Sentinel, redis.Redlock} {
+	for _, k := range []backend.Kind{redis.Single, redis.Replicated, redis.Sentinel, redis.Redlock} {
 		container.RegisterClockedRecipe(k, start)
 	}
 }

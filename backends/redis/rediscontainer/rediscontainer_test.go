@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	_ "github.com/lockbench/lockbench/backends/all" // the recipes, as cmd/lockbench links them
 	"github.com/lockbench/lockbench/backends/redis/rediscontainer/rediscontainertest"
 	"github.com/lockbench/lockbench/topologies"
@@ -19,7 +20,7 @@ func TestRestartedReplicaRejoinsItsMaster(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	rediscontainertest.RequireEngine(t)
-	topo := testenv.StartNamed(t, "container", topologies.Spec{Kind: topologies.Replicated, Replicas: 1})
+	topo := testenv.StartNamed(t, "container", backend.Spec{Kind: topologies.Replicated, Replicas: 1})
 	master, replica := topo.Masters()[0], topo.Replicas()[0]
 	if got := replica.Role(); got != topologies.RoleReplica {
 		t.Fatalf("the replica's role is %s", got)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/container"
@@ -118,14 +119,14 @@ func listens(s *container.Server) []string {
 
 // dataConfig listens on every interface of the container, on the published port, and
 // announces 127.0.0.1; otherwise as the process provider's config.
-func dataConfig(spec topologies.Spec, s *container.Server) []string {
+func dataConfig(spec backend.Spec, s *container.Server) []string {
 	lines := append(listens(s), redisadmin.RedisDataConfig(spec.AppendFsync)...)
 	lines = append(lines, "replica-announce-ip 127.0.0.1")
 	return append(lines, spec.ExtraConfig...)
 }
 
 // sentinelConfig watches master under the spec's name, timers and quorum.
-func sentinelConfig(spec topologies.Spec, s, master *container.Server) []string {
+func sentinelConfig(spec backend.Spec, s, master *container.Server) []string {
 	name := spec.MasterName
 	return append(listens(s),
 		"sentinel announce-ip 127.0.0.1",

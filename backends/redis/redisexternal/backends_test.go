@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	_ "github.com/lockbench/lockbench/backends/all" // every store's roles, Redis's and etcd's, in the backend registry's rank
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/redis/redisexternal"
@@ -65,11 +66,11 @@ func TestServesRedisKindsFirst(t *testing.T) {
 
 func TestCheckNamesStrategyAndRole(t *testing.T) {
 	d := mustParse(t, "single:\n  master: a:1\n")
-	if err := d.Check("single", topologies.Spec{Kind: topologies.Single}); err != nil {
+	if err := d.Check("single", backend.Spec{Kind: topologies.Single}); err != nil {
 		t.Errorf("single on a file with single: %v", err)
 	}
-	for kind, role := range map[topologies.Kind]string{topologies.Replicated: "replicated.master", topologies.Sentinel: "sentinel.sentinels", topologies.Redlock: "redlock.masters", etcd.Kind: "etcd.endpoints"} {
-		err := d.Check("strat-x", topologies.Spec{Kind: kind})
+	for kind, role := range map[backend.Kind]string{topologies.Replicated: "replicated.master", topologies.Sentinel: "sentinel.sentinels", topologies.Redlock: "redlock.masters", etcd.Kind: "etcd.endpoints"} {
+		err := d.Check("strat-x", backend.Spec{Kind: kind})
 		if err == nil || !strings.Contains(err.Error(), "strat-x") || !strings.Contains(err.Error(), role) {
 			t.Errorf("%s: %v, want the strategy and role %s named", kind, err, role)
 		}
@@ -77,13 +78,13 @@ func TestCheckNamesStrategyAndRole(t *testing.T) {
 }
 
 func TestRefusesFaultsOfServersItDoesNotOwn(t *testing.T) {
-	if err := external.Refuses(topologies.Spec{Kind: topologies.Redlock, Clocks: map[string]clocks.Model{"master-0": {}}}); err == nil || !strings.Contains(err.Error(), "only breaks servers it owns") {
+	if err := external.Refuses(backend.Spec{Kind: topologies.Redlock, Clocks: map[string]clocks.Model{"master-0": {}}}); err == nil || !strings.Contains(err.Error(), "only breaks servers it owns") {
 		t.Errorf("clocks: %v", err)
 	}
-	if err := external.Refuses(topologies.Spec{Kind: zookeeper.Kind}); err == nil || !strings.Contains(err.Error(), "serves single, replicated, sentinel, redlock, etcd") {
+	if err := external.Refuses(backend.Spec{Kind: zookeeper.Kind}); err == nil || !strings.Contains(err.Error(), "serves single, replicated, sentinel, redlock, etcd") {
 		t.Errorf("zookeeper: %v", err)
 	}
-	if err := external.Refuses(topologies.Spec{Kind: topologies.Single}); err != nil {
+	if err := external.Refuses(backend.Spec{Kind: topologies.Single}); err != nil {
 		t.Errorf("single: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/external"
 )
@@ -30,13 +31,13 @@ func TestLayoutGivesEachKindItsServersAndUsers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for kind, want := range map[topologies.Kind]string{
+	for kind, want := range map[backend.Kind]string{
 		topologies.Single:     "masters [a:1] replicas [] sentinels [] spec {0 0  0 0}",
 		topologies.Replicated: "masters [a:1] replicas [b:1 c:1] sentinels [] spec {2 0  0 0}",
 		topologies.Sentinel:   "masters [] replicas [] sentinels [s:1 s:2 s:3] spec {0 3 mymaster 0 0}",
 		topologies.Redlock:    "masters [r:1 r:2 r:3] replicas [] sentinels [] spec {0 0  3 0}",
 	} {
-		l, err := layout(d, string(kind), topologies.Spec{Kind: kind})
+		l, err := layout(d, string(kind), backend.Spec{Kind: kind})
 		if err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
@@ -63,15 +64,15 @@ func describe(l external.Layout) string {
 func TestLayoutRefusesAFileOfTheWrongSize(t *testing.T) {
 	for _, tc := range []struct {
 		file string
-		spec topologies.Spec
+		spec backend.Spec
 		want string
 	}{
-		{"replicated:\n  master: a:1\n", topologies.Spec{Kind: topologies.Replicated}, "needs role replicated.replicas (the replicas WAIT counts)"},
-		{"replicated:\n  master: a:1\n  replicas: [b:1]\n", topologies.Spec{Kind: topologies.Replicated, Replicas: 2}, "deployment file: strategy x needs 2 replicas, replicated.replicas lists 1"},
-		{"sentinel:\n  sentinels: [s:1]\n", topologies.Spec{Kind: topologies.Sentinel}, "needs role sentinel.master_name (the name the sentinels monitor)"},
-		{"redlock:\n  masters: [a:1, b:1, c:1]\n", topologies.Spec{Kind: topologies.Redlock, Masters: 5}, "deployment file: strategy x runs on 5 masters, redlock.masters lists 3"},
-		{"redlock:\n  masters: [a:1, b:1]\n", topologies.Spec{Kind: topologies.Redlock}, "deployment file: strategy x: redlock.masters has 2 addresses; want an odd number, so that a majority is unique"},
-		{"single:\n  master: a:1\n", topologies.Spec{Kind: topologies.Redlock}, "deployment file: strategy x needs role redlock.masters (the N independent masters), which the file lacks"},
+		{"replicated:\n  master: a:1\n", backend.Spec{Kind: topologies.Replicated}, "needs role replicated.replicas (the replicas WAIT counts)"},
+		{"replicated:\n  master: a:1\n  replicas: [b:1]\n", backend.Spec{Kind: topologies.Replicated, Replicas: 2}, "deployment file: strategy x needs 2 replicas, replicated.replicas lists 1"},
+		{"sentinel:\n  sentinels: [s:1]\n", backend.Spec{Kind: topologies.Sentinel}, "needs role sentinel.master_name (the name the sentinels monitor)"},
+		{"redlock:\n  masters: [a:1, b:1, c:1]\n", backend.Spec{Kind: topologies.Redlock, Masters: 5}, "deployment file: strategy x runs on 5 masters, redlock.masters lists 3"},
+		{"redlock:\n  masters: [a:1, b:1]\n", backend.Spec{Kind: topologies.Redlock}, "deployment file: strategy x: redlock.masters has 2 addresses; want an odd number, so that a majority is unique"},
+		{"single:\n  master: a:1\n", backend.Spec{Kind: topologies.Redlock}, "deployment file: strategy x needs role redlock.masters (the N independent masters), which the file lacks"},
 	} {
 		d, err := external.Parse([]byte(tc.file))
 		if err != nil {

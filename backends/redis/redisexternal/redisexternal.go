@@ -7,6 +7,7 @@ package redisexternal
 import (
 	"fmt"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/external"
 )
@@ -22,7 +23,7 @@ const (
 
 func init() {
 	external.RegisterStore(external.Store{
-		Kinds: []topologies.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock},
+		Kinds: []backend.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock},
 		Roles: []external.RoleKey{
 			{Key: keySingle, New: func() external.RoleValue { return new(SingleRole) }},
 			{Key: keyReplicated, New: func() external.RoleValue { return new(ReplicatedRole) }},
@@ -69,7 +70,7 @@ func (*RedlockRole) Auths() []*external.Auth    { return nil }
 
 // layout checks the file has the role spec's kind needs, in the strategy's size, and
 // lays out its servers with the top-level auth as the data servers' user.
-func layout(d *external.Deployment, strategy string, spec topologies.Spec) (external.Layout, error) {
+func layout(d *external.Deployment, strategy string, spec backend.Spec) (external.Layout, error) {
 	var l external.Layout
 	var err error
 	switch spec.Kind {
@@ -99,7 +100,7 @@ func singleLayout(r *SingleRole, strategy string) (external.Layout, error) {
 	return external.Layout{Masters: masters(r.Master)}, nil
 }
 
-func replicatedLayout(r *ReplicatedRole, strategy string, spec topologies.Spec) (external.Layout, error) {
+func replicatedLayout(r *ReplicatedRole, strategy string, spec backend.Spec) (external.Layout, error) {
 	if r == nil || r.Master == "" {
 		return external.Layout{}, external.MissingRole(strategy, "replicated.master", "the master WAIT runs on")
 	}
@@ -110,7 +111,7 @@ func replicatedLayout(r *ReplicatedRole, strategy string, spec topologies.Spec) 
 		return external.Layout{}, fmt.Errorf("deployment file: strategy %s needs %d replicas, replicated.replicas lists %d", strategy, spec.Replicas, len(r.Replicas))
 	}
 	replicas := external.NewNodes(topologies.RoleReplica, "replica", r.Replicas)
-	return external.Layout{Masters: masters(r.Master), Replicas: replicas, Spec: topologies.Spec{Replicas: len(replicas)}}, nil
+	return external.Layout{Masters: masters(r.Master), Replicas: replicas, Spec: backend.Spec{Replicas: len(replicas)}}, nil
 }
 
 // sentinelLayout gives the sentinels alone: the probe asks them which server is master.
@@ -123,10 +124,10 @@ func sentinelLayout(r *SentinelRole, strategy string) (external.Layout, error) {
 	}
 	sentinels := external.NewNodes(topologies.RoleSentinel, "sentinel", r.Sentinels)
 	return external.Layout{Sentinels: sentinels, SentinelAuth: r.Auth,
-		Spec: topologies.Spec{Sentinels: len(sentinels), MasterName: r.MasterName}}, nil
+		Spec: backend.Spec{Sentinels: len(sentinels), MasterName: r.MasterName}}, nil
 }
 
-func redlockLayout(r *RedlockRole, strategy string, spec topologies.Spec) (external.Layout, error) {
+func redlockLayout(r *RedlockRole, strategy string, spec backend.Spec) (external.Layout, error) {
 	if r == nil || len(r.Masters) == 0 {
 		return external.Layout{}, external.MissingRole(strategy, "redlock.masters", "the N independent masters")
 	}
@@ -136,5 +137,5 @@ func redlockLayout(r *RedlockRole, strategy string, spec topologies.Spec) (exter
 	if len(r.Masters)%2 == 0 {
 		return external.Layout{}, fmt.Errorf("deployment file: strategy %s: redlock.masters has %d addresses; want an odd number, so that a majority is unique", strategy, len(r.Masters))
 	}
-	return external.Layout{Masters: masters(r.Masters...), Spec: topologies.Spec{Masters: len(r.Masters)}}, nil
+	return external.Layout{Masters: masters(r.Masters...), Spec: backend.Spec{Masters: len(r.Masters)}}, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -22,7 +23,7 @@ import (
 type masterStore struct {
 	lab.RedisKeys
 	strategy string
-	spec     topologies.Spec
+	spec     backend.Spec
 }
 
 func init() {
@@ -30,20 +31,20 @@ func init() {
 	// that runs it, so scenarios can ask for their capabilities.
 	lab.RegisterStore(redis.Single, newMasterStore)
 	lab.RegisterStore(redis.Replicated, newMasterStore)
-	lab.RegisterStore(redis.Sentinel, func(strategy string, spec topologies.Spec) lab.Store {
+	lab.RegisterStore(redis.Sentinel, func(strategy string, spec backend.Spec) lab.Store {
 		return sentinelStore{masterStore{strategy: strategy, spec: spec}}
 	})
-	lab.RegisterStore(redis.Redlock, func(strategy string, spec topologies.Spec) lab.Store {
+	lab.RegisterStore(redis.Redlock, func(strategy string, spec backend.Spec) lab.Store {
 		return redlockStore{masterStore{strategy: strategy, spec: spec}}
 	})
 }
 
-func newMasterStore(strategy string, spec topologies.Spec) lab.Store {
+func newMasterStore(strategy string, spec backend.Spec) lab.Store {
 	return masterStore{strategy: strategy, spec: spec}
 }
 
 func (s masterStore) Strategy() string                           { return s.strategy }
-func (s masterStore) Spec() topologies.Spec                      { return s.spec }
+func (s masterStore) Spec() backend.Spec                         { return s.spec }
 func (s masterStore) GrantedTTL(ttl time.Duration) time.Duration { return ttl }
 func (s masterStore) FenceSource() string                        { return "INCR fence:<key> on the master" }
 

@@ -14,6 +14,7 @@ import (
 	bsm "github.com/bsm/redislock"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
@@ -28,7 +29,7 @@ var bsmCommands = []string{"EVALSHA", "EVAL"}
 func init() {
 	for _, v := range bsmVariants {
 		redisconn.Allow(v.name, bsmCommands)
-		locks.Register(v.name, topologies.Spec{Kind: topologies.Single},
+		locks.Register(v.name, backend.Spec{Kind: topologies.Single},
 			func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 				return newBSM(topo.Masters()[0].Addr(), v, o.RedisOptions), nil
 			})

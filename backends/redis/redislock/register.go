@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
@@ -27,24 +28,24 @@ func init() {
 
 // The strategies of Redis's four deployments, each built over its running topology.
 func init() {
-	locks.Register("single", topologies.Spec{Kind: topologies.Single},
+	locks.Register("single", backend.Spec{Kind: topologies.Single},
 		func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 			return NewSingle(ctx, topo.Masters()[0].Addr(), o.RedisOptions)
 		})
-	locks.Register("wait", topologies.Spec{Kind: topologies.Replicated},
+	locks.Register("wait", backend.Spec{Kind: topologies.Replicated},
 		func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 			w := o.Wait
 			w.RedisOptions = o.RedisOptions
 			return NewWait(ctx, topo.Masters()[0].Addr(), w)
 		})
-	locks.Register("sentinel", topologies.Spec{Kind: topologies.Sentinel},
+	locks.Register("sentinel", backend.Spec{Kind: topologies.Sentinel},
 		func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 			return NewSentinel(ctx, topologies.Addrs(topo.Sentinels()), SentinelOptions{RedisOptions: o.RedisOptions, MasterName: topo.Spec().MasterName})
 		})
-	locks.Register("redlock", topologies.Spec{Kind: topologies.Redlock}, redlockBuilder("redlock", false))
+	locks.Register("redlock", backend.Spec{Kind: topologies.Redlock}, redlockBuilder("redlock", false))
 	// redlock-failfast answers once a majority has, instead of waiting for every node:
 	// the variant to compare when one node is slow.
-	locks.Register("redlock-failfast", topologies.Spec{Kind: topologies.Redlock}, redlockBuilder("redlock-failfast", true))
+	locks.Register("redlock-failfast", backend.Spec{Kind: topologies.Redlock}, redlockBuilder("redlock-failfast", true))
 }
 
 // The strategies a scenario builds at the servers it picked, with the same options.

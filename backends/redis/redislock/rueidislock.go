@@ -15,6 +15,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/redis/rueidis/rueidislock"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/heldlease"
 	"github.com/lockbench/lockbench/topologies"
@@ -29,7 +30,7 @@ const (
 
 func init() {
 	for name, noCache := range map[string]bool{rueidisName: false, rueidisNoCacheName: true} {
-		locks.Register(name, topologies.Spec{Kind: topologies.Single},
+		locks.Register(name, backend.Spec{Kind: topologies.Single},
 			func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 				return NewRueidis(topo.Masters()[0].Addr(), name, noCache, o)
 			})

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
@@ -30,7 +31,7 @@ type Process struct {
 }
 
 // kinds are the deployments the process provider starts, as redis-server nodes.
-var kinds = []topologies.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock}
+var kinds = []backend.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock}
 
 // The process provider serves Redis's kinds unless told otherwise; it keeps the
 // family's own name, which results folders record as their provider.
@@ -39,7 +40,7 @@ func init() { topologies.RegisterProvider(Process{}, kinds...) }
 func (Process) Name() string { return "process" }
 
 // Start launches spec's deployment and returns once it is ready to serve locks.
-func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	spec = spec.WithDefaults(linked.Catalog())
 	if err := spec.Validate(linked.Catalog()); err != nil {
 		return nil, err
@@ -67,7 +68,7 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 }
 
 type processTopology struct {
-	spec      topologies.Spec
+	spec      backend.Spec
 	dir       string
 	bin       string
 	env       []string
@@ -77,8 +78,8 @@ type processTopology struct {
 	closeOnce sync.Once
 }
 
-func (t *processTopology) Spec() topologies.Spec { return t.spec }
-func (t *processTopology) Provider() string      { return "process" }
+func (t *processTopology) Spec() backend.Spec { return t.spec }
+func (t *processTopology) Provider() string   { return "process" }
 
 // Dir is where the topology keeps configs, logs and data; Close removes it.
 func (t *processTopology) Dir() string                 { return t.dir }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
@@ -42,14 +43,14 @@ func pidOf(t *testing.T, n topologies.Node) int {
 func TestKindsStartReadyAndCloseClean(t *testing.T) {
 	testenv.RequireRedis(t)
 	cases := []struct {
-		spec                         topologies.Spec
+		spec                         backend.Spec
 		masters, replicas, sentinels int
 	}{
-		{topologies.Spec{Kind: topologies.Single}, 1, 0, 0},
-		{topologies.Spec{Kind: topologies.Replicated}, 1, 2, 0},
-		{topologies.Spec{Kind: topologies.Sentinel}, 1, 2, 3},
-		{topologies.Spec{Kind: topologies.Redlock}, 5, 0, 0},
-		{topologies.Spec{Kind: topologies.Redlock, Masters: 3}, 3, 0, 0},
+		{backend.Spec{Kind: topologies.Single}, 1, 0, 0},
+		{backend.Spec{Kind: topologies.Replicated}, 1, 2, 0},
+		{backend.Spec{Kind: topologies.Sentinel}, 1, 2, 3},
+		{backend.Spec{Kind: topologies.Redlock}, 5, 0, 0},
+		{backend.Spec{Kind: topologies.Redlock, Masters: 3}, 3, 0, 0},
 	}
 	for _, c := range cases {
 		t.Run(string(c.spec.Kind), func(t *testing.T) {
@@ -99,7 +100,7 @@ func TestKindsStartReadyAndCloseClean(t *testing.T) {
 }
 
 func TestNodeKillPauseResumeRestart(t *testing.T) {
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	ctx := context.Background()
 	m := topo.Masters()[0]
 	c := client(t, m)
@@ -146,7 +147,7 @@ func TestNodeKillPauseResumeRestart(t *testing.T) {
 
 func TestSpecValidation(t *testing.T) {
 	// Each error must name the field and the value given (not just the field's first letter).
-	bad := map[string]topologies.Spec{
+	bad := map[string]backend.Spec{
 		`kind "no-such-store"`:    {Kind: "no-such-store"},
 		"masters N = -1":          {Kind: topologies.Redlock, Masters: -1},
 		"masters N = 4":           {Kind: topologies.Redlock, Masters: 4},

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
@@ -18,7 +19,7 @@ import (
 // so that the re-form, not sentinel, is what demotes it).
 func quickSentinel(t *testing.T, downAfter time.Duration, fastInfo bool) topologies.Topology {
 	t.Helper()
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Sentinel, DownAfter: downAfter, FailoverTimeout: 1500 * time.Millisecond,
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Sentinel, DownAfter: downAfter, FailoverTimeout: 1500 * time.Millisecond,
 		ExtraConfig: []string{"repl-diskless-sync no"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -171,7 +172,7 @@ func TestTuneSentinelsRefusesAPingPeriodTooShortToPromote(t *testing.T) {
 func poolStarter(t *testing.T, starts *int) func(ctx context.Context) (topologies.Topology, error) {
 	return func(ctx context.Context) (topologies.Topology, error) {
 		*starts++
-		topo, err := redistopo.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Sentinel, DownAfter: 300 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
+		topo, err := redistopo.Process{}.Start(ctx, backend.Spec{Kind: topologies.Sentinel, DownAfter: 300 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
 			ExtraConfig: []string{"repl-diskless-sync no"}})
 		if err != nil {
 			return nil, err
@@ -247,7 +248,7 @@ func TestSentinelPoolStartsItsRotationAtOnce(t *testing.T) {
 	var starts atomic.Int32
 	pool := topologies.NewSentinelPool(2, 30*time.Second, func(ctx context.Context) (topologies.Topology, error) {
 		starts.Add(1)
-		return redistopo.Process{}.Start(ctx, topologies.Spec{Kind: topologies.Sentinel})
+		return redistopo.Process{}.Start(ctx, backend.Spec{Kind: topologies.Sentinel})
 	})
 	defer pool.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -13,7 +14,7 @@ import (
 // sentinel topology, prints its dir and server pids, and waits to be signalled.
 func TestHelperHoldTopology(t *testing.T) {
 	testenv.Hold(t, "hold", func() ([]string, error) {
-		topo, err := redistopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Sentinel})
+		topo, err := redistopo.Process{}.Start(context.Background(), backend.Spec{Kind: topologies.Sentinel})
 		if err != nil {
 			return nil, err
 		}
@@ -30,6 +31,6 @@ func TestHelperHoldTopology(t *testing.T) {
 func TestSignalOrKillOfTheOwnerStopsEveryServer(t *testing.T) {
 	testenv.RequireRedis(t)
 	testenv.OwnerDies(t, "TestHelperHoldTopology", "LOCKBENCH_HELPER=hold", 6, "server", func(t *testing.T) {
-		testenv.Start(t, topologies.Spec{Kind: topologies.Single}).Close()
+		testenv.Start(t, backend.Spec{Kind: topologies.Single}).Close()
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/sys/unix"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/redistopo"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -32,7 +33,7 @@ func TestServerOutlivesTheThreadThatStartedIt(t *testing.T) {
 	var s started
 	var pid int
 	s.tid = onEndingThread(func() {
-		s.topo, s.err = redistopo.Process{}.Start(context.Background(), topologies.Spec{Kind: topologies.Single})
+		s.topo, s.err = redistopo.Process{}.Start(context.Background(), backend.Spec{Kind: topologies.Single})
 		if s.err == nil {
 			pid = serverPid(s.topo.Masters()[0])
 		}

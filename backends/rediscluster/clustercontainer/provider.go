@@ -8,6 +8,7 @@ package clustercontainer
 import (
 	"context"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/topologies"
@@ -32,7 +33,7 @@ func (Provider) Available(ctx context.Context) error { return container.Provider
 
 // Start launches spec's cluster, one container per node, and returns once every slot
 // is served and every replica acknowledges its master's writes.
-func (Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (Provider) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	spec, err := rediscluster.CheckSpec(ProviderName, spec)
 	if err != nil {
 		return nil, err
@@ -43,7 +44,7 @@ func (Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Top
 }
 
 // assemble starts the cluster's nodes on d as Redis's own containers, then joins them.
-func assemble(ctx context.Context, spec topologies.Spec, d *container.Deployment) (topologies.Topology, error) {
+func assemble(ctx context.Context, spec backend.Spec, d *container.Deployment) (topologies.Topology, error) {
 	image, err := rediscontainer.Image(ctx, false)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/rediscontainer/rediscontainertest"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/backends/rediscluster/clustercontainer"
@@ -23,7 +24,7 @@ import (
 // startCluster starts a cluster through --provider container's resolution, as a run
 // does; without an engine or an image it skips (fails under CI=true). When the test
 // ends it is closed, and no container or network of this program may remain.
-func startCluster(t *testing.T, spec topologies.Spec) *clustercontainer.Cluster {
+func startCluster(t *testing.T, spec backend.Spec) *clustercontainer.Cluster {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -75,7 +76,7 @@ func plain(t *testing.T, addr string) *redis.Client {
 // the same locker then takes the lock; restarted empty, the old master rejoins as a
 // replica; a paused node answers nothing until resumed.
 func TestContainerClusterLocksThroughMovedAndFailsOver(t *testing.T) {
-	c := startCluster(t, topologies.Spec{Masters: 3, Replicas: 1, DownAfter: 500 * time.Millisecond})
+	c := startCluster(t, backend.Spec{Masters: 3, Replicas: 1, DownAfter: 500 * time.Millisecond})
 	ctx := context.Background()
 	for _, n := range c.Nodes() {
 		info, err := plain(t, n.Addr()).ClusterNodes(ctx).Result()

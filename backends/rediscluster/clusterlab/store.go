@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -19,18 +20,18 @@ import (
 )
 
 func init() {
-	lab.RegisterStore(rediscluster.Kind, func(strategy string, spec topologies.Spec) lab.Store {
+	lab.RegisterStore(rediscluster.Kind, func(strategy string, spec backend.Spec) lab.Store {
 		return store{strategy: strategy, spec: spec}
 	})
 }
 
 type store struct {
 	strategy string
-	spec     topologies.Spec
+	spec     backend.Spec
 }
 
 func (s store) Strategy() string                           { return s.strategy }
-func (s store) Spec() topologies.Spec                      { return s.spec }
+func (s store) Spec() backend.Spec                         { return s.spec }
 func (s store) GrantedTTL(ttl time.Duration) time.Duration { return ttl }
 func (s store) FenceSource() string {
 	return "INCR fence:{key} in the lock key's slot, in the script that sets the key (asynchronously replicated)"

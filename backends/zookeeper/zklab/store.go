@@ -7,6 +7,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/locks"
@@ -21,7 +22,7 @@ import (
 type zkStore struct{ lab.ConsensusStore }
 
 func init() {
-	lab.RegisterStore(zookeeper.Kind, func(strategy string, spec topologies.Spec) lab.Store {
+	lab.RegisterStore(zookeeper.Kind, func(strategy string, spec backend.Spec) lab.Store {
 		return zkStore{lab.ConsensusStore{Name: strategy, Deployment: spec}}
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/backends/zookeeper/zklock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
+	"github.com/lockbench/lockbench/locks/pooloptions"
 )
 
 // cutter dials the servers for one locker and can cut that locker off: it closes every
@@ -63,7 +64,7 @@ func TestCutOffHolderLosesItsLockOnlyBySessionExpiry(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var link cutter
-	holder, err := zklock.New(ctx, "holder", e.Servers(), zklock.Options{Dialer: link.dial})
+	holder, err := zklock.New(ctx, "holder", e.Servers(), pooloptions.Options{Dialer: link.dial})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/lockbench/lockbench/backends/zookeeper/zklock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
+	"github.com/lockbench/lockbench/locks/pooloptions"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -31,7 +32,7 @@ func TestHelperPausedHolder(t *testing.T) {
 		t.Skip("helper process only")
 	}
 	ctx := context.Background()
-	l, err := zklock.New(ctx, "paused-holder", strings.Split(servers, ","), zklock.Options{})
+	l, err := zklock.New(ctx, "paused-holder", strings.Split(servers, ","), pooloptions.Options{})
 	if err != nil {
 		fmt.Println("ERROR", err)
 		os.Exit(1)

@@ -3,9 +3,11 @@ package zklock
 import (
 	"context"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/zookeeper"
 	_ "github.com/lockbench/lockbench/backends/zookeeper/zktopo" // the provider that starts ZooKeeper
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/locks/pooloptions"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -21,10 +23,10 @@ var Variants = []struct {
 
 func init() {
 	for _, v := range Variants {
-		spec := topologies.Spec{Kind: zookeeper.Kind, Members: v.Members}
+		spec := backend.Spec{Kind: zookeeper.Kind, Members: v.Members}
 		locks.Register(v.Name, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 			// Every server is in the connect string; each session picks one at random.
-			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), Options{PoolSize: o.PoolSize, Timeout: o.Timeout, Dialer: o.Dialer})
+			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), pooloptions.Options{PoolSize: o.PoolSize, Timeout: o.Timeout, Dialer: o.Dialer})
 		})
 	}
 }

@@ -40,15 +40,13 @@ import (
 	"github.com/lockbench/lockbench/locks/pooloptions"
 )
 
-// Options configure a locker's sessions. PoolSize is how many idle sessions the locker
-// keeps for later attempts (default 8): one per client, or every attempt pays for a new
-// session. Timeout bounds a new session too (default 5 s, as etcd's dial: a loaded
-// machine's fsync stalls pass 2 s).
-type Options = pooloptions.Options
-
 const (
+	// defaultPoolSize is how many idle sessions the locker keeps for later attempts: one
+	// per client, or every attempt pays for a new session.
 	defaultPoolSize = 8
-	defaultTimeout  = 5 * time.Second
+	// defaultTimeout bounds a new session too; 5 s as etcd's dial: a loaded machine's
+	// fsync stalls pass 2 s.
+	defaultTimeout = 5 * time.Second
 	// maxRequested keeps a ttl within the protocol's int32 milliseconds; the server
 	// grants no more than its maximum anyway.
 	maxRequested = 24 * time.Hour
@@ -58,7 +56,7 @@ const (
 type Locker struct {
 	name    string
 	servers []string
-	opts    Options
+	opts    pooloptions.Options
 	// minGranted is the shortest session a server has granted when asked for less
 	// (nanoseconds; 0 until learnt): later ttls below it are refused without asking.
 	minGranted atomic.Int64
@@ -79,10 +77,11 @@ type heldNode struct {
 	s    *session
 }
 
+// heldLease is shorthand for the instantiation this locker uses; an alias, so it stays that type.
 type heldLease = heldlease.Lease[heldNode]
 
 // New connects a locker to servers (host:port) and checks that one grants a session.
-func New(ctx context.Context, name string, servers []string, opts Options) (*Locker, error) {
+func New(ctx context.Context, name string, servers []string, opts pooloptions.Options) (*Locker, error) {
 	if len(servers) == 0 {
 		return nil, fmt.Errorf("%s: zookeeper servers: none given", name)
 	}

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/internal/providerspec"
 	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo/srvr"
@@ -59,7 +60,7 @@ func (Process) Name() string { return ProviderName }
 
 // Start launches spec's servers and returns once every one answers srvr and one leads.
 // On any failure it stops what it started and removes the temp dir.
-func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	spec, err := providerspec.Check(spec, zookeeper.Kind, ProviderName)
 	if err != nil {
 		return nil, err
@@ -94,7 +95,7 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 // Nodes() both return its servers (who leads is the servers' business: Leader asks);
 // a server's Addr is its client address. Replicas and Sentinels are empty.
 type Ensemble struct {
-	spec      topologies.Spec
+	spec      backend.Spec
 	tick      time.Duration
 	install   zookeeper.Install
 	dir       string
@@ -102,7 +103,7 @@ type Ensemble struct {
 	closeOnce sync.Once
 }
 
-func (e *Ensemble) Spec() topologies.Spec        { return e.spec }
+func (e *Ensemble) Spec() backend.Spec           { return e.spec }
 func (e *Ensemble) Provider() string             { return Process{}.Name() }
 func (e *Ensemble) Masters() []topologies.Node   { return e.Nodes() }
 func (e *Ensemble) Replicas() []topologies.Node  { return nil }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo/srvr"
@@ -19,7 +20,7 @@ import (
 
 func startEnsemble(t *testing.T, members int) *zktopo.Ensemble {
 	t.Helper()
-	return testenv.Start(t, topologies.Spec{Kind: zookeeper.Kind, Members: members}).(*zktopo.Ensemble)
+	return testenv.Start(t, backend.Spec{Kind: zookeeper.Kind, Members: members}).(*zktopo.Ensemble)
 }
 
 // alive says whether pid still exists (a reaped JVM answers ESRCH).
@@ -40,7 +41,7 @@ func TestStandaloneServesAndCloseLeavesNothing(t *testing.T) {
 	for _, members := range []int{1, 3} {
 		t.Run(strconv.Itoa(members), func(t *testing.T) {
 			before := len(testenv.OwnedDirs("lockbench-zookeeper-"))
-			topo, err := zktopo.Process{}.Start(context.Background(), topologies.Spec{Kind: zookeeper.Kind, Members: members})
+			topo, err := zktopo.Process{}.Start(context.Background(), backend.Spec{Kind: zookeeper.Kind, Members: members})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +78,7 @@ func TestStandaloneServesAndCloseLeavesNothing(t *testing.T) {
 
 func TestEvenOrBadEnsembleSizeIsRefused(t *testing.T) {
 	for _, members := range []int{2, 4, 6, -1} {
-		_, err := zktopo.Process{}.Start(context.Background(), topologies.Spec{Kind: zookeeper.Kind, Members: members})
+		_, err := zktopo.Process{}.Start(context.Background(), backend.Spec{Kind: zookeeper.Kind, Members: members})
 		if err == nil || !strings.Contains(err.Error(), "must be odd, 1, 3 or 5") || !strings.Contains(err.Error(), "= "+strconv.Itoa(members)) {
 			t.Errorf("members %d: %v, want a refusal naming the size and 1, 3 or 5", members, err)
 		}
@@ -165,7 +166,7 @@ func TestRestartFromDiskKeepsAndEmptyForgets(t *testing.T) {
 
 func TestClosePausedEnsembleLeavesNoJVM(t *testing.T) {
 	testenv.RequireServer(t, zookeeper.Kind)
-	topo, err := zktopo.Process{}.Start(context.Background(), topologies.Spec{Kind: zookeeper.Kind, Members: 3})
+	topo, err := zktopo.Process{}.Start(context.Background(), backend.Spec{Kind: zookeeper.Kind, Members: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestClosePausedEnsembleLeavesNoJVM(t *testing.T) {
 func TestMissingZooKeeperFailsClearlyAndLeavesNothing(t *testing.T) {
 	t.Setenv("ZOOKEEPER_JAVA_DIR", t.TempDir())
 	before := len(testenv.OwnedDirs("lockbench-zookeeper-"))
-	_, err := zktopo.Process{}.Start(context.Background(), topologies.Spec{Kind: zookeeper.Kind})
+	_, err := zktopo.Process{}.Start(context.Background(), backend.Spec{Kind: zookeeper.Kind})
 	if !errors.Is(err, zookeeper.ErrNoServer) || !strings.Contains(err.Error(), "apt-get install zookeeper") {
 		t.Errorf("start without zookeeper.jar: %v, want ErrNoZooKeeper naming the package", err)
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
-	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -15,7 +15,7 @@ import (
 // the JVMs' pids, and waits to be signalled.
 func TestHelperHoldEnsemble(t *testing.T) {
 	testenv.Hold(t, "hold-zookeeper", func() ([]string, error) {
-		topo, err := zktopo.Process{}.Start(context.Background(), topologies.Spec{Kind: zookeeper.Kind, Members: 3})
+		topo, err := zktopo.Process{}.Start(context.Background(), backend.Spec{Kind: zookeeper.Kind, Members: 3})
 		if err != nil {
 			return nil, err
 		}

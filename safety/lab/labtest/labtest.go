@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
@@ -26,7 +27,7 @@ func TestEnv(t testing.TB, trials int, params lab.Params) *lab.Env {
 		Seed:   1,
 		Params: params,
 		OutDir: t.TempDir(),
-		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+		Start: func(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 			p, err := topologies.DefaultProvider(spec.Kind)
 			if err != nil {
 				return nil, err
@@ -120,7 +121,7 @@ func ContainerEnv(t *testing.T, trials int, params lab.Params) *lab.Env {
 			testenv.MissingTool(t, err)
 		}
 	}
-	env.Start = func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+	env.Start = func(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 		topo, err := p.Start(ctx, spec)
 		if err == nil {
 			t.Cleanup(func() {

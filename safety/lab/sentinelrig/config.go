@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
-	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
@@ -77,7 +77,7 @@ func (c Config) CutDescription() string {
 
 // spec is the deployment every trial runs on, fresh or re-formed: the store's own
 // (base) with the rig's size and timings.
-func (c Config) spec(base topologies.Spec) topologies.Spec {
+func (c Config) spec(base backend.Spec) backend.Spec {
 	base.Replicas, base.DownAfter, base.FailoverTimeout = 2, c.DownAfter, c.FailoverTimeout
 	// A re-formed node full-syncs from an RDB on disk: after a diskless sync Redis
 	// 7.0 streams nothing to the replica until its once-a-second first ACK.

@@ -16,19 +16,16 @@ import (
 // deployments through, and the deployments its trials borrow.
 type Run struct {
 	Config
-	Store                              Store
+	// Store is what the rig asks of its store: a primary that fails over, and the key read on it.
+	Store                              lab.FailoverReader
 	LossDeployments, ZombieDeployments *topologies.SentinelPool
 }
-
-// Store is what the rig asks of its store: a primary that fails over, and the key
-// read on it.
-type Store = lab.FailoverReader
 
 // Fits says whether the rig's deployments can be s's: sentinels promote a replica of
 // its master (Failover, Replication), and the rig pauses, kills and configures its
 // nodes with Redis commands (CLIENT PAUSE, CONFIG SET min-replicas-to-write).
 func Fits(s lab.Store) bool {
-	_, reads := s.(Store)
+	_, reads := s.(lab.FailoverReader)
 	return reads && lab.PromotesRedisReplica(s)
 }
 
@@ -45,7 +42,7 @@ func DefaultStrategy() (string, error) {
 }
 
 // storeOf is the store of the strategy c names, or of DefaultStrategy.
-func storeOf(c Config) (Store, error) {
+func storeOf(c Config) (lab.FailoverReader, error) {
 	strategy := c.Strategy
 	if strategy == "" {
 		var err error
@@ -60,7 +57,7 @@ func storeOf(c Config) (Store, error) {
 	if !Fits(st) {
 		return nil, fmt.Errorf("strategy %s: its store cannot be the sentinel deployments (a master whose sentinels promote a replica, over Redis)", strategy)
 	}
-	return st.(Store), nil
+	return st.(lab.FailoverReader), nil
 }
 
 // NewRun starts the deployments c asks for (fresh per trial, or pools re-formed between trials).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlab"            // the etcd store the consensus scenarios default to
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"           // and its strategies
 	_ "github.com/lockbench/lockbench/backends/postgres/pgresource"     // the account rows and pg-advisory, for lost-updates
@@ -20,7 +21,7 @@ import (
 // that is not one, with a *ParamError naming it, before any server starts.
 func TestBadParamsStartNothing(t *testing.T) {
 	started := false
-	env := &lab.Env{Trials: 1, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+	env := &lab.Env{Trials: 1, Start: func(context.Context, backend.Spec) (topologies.Topology, error) {
 		started = true
 		return nil, errors.New("must not start")
 	}}

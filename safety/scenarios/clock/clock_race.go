@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
@@ -51,10 +52,10 @@ type clockRace struct {
 	startTrue bool
 }
 
-func (r clockRace) spec() topologies.Spec {
-	spec := topologies.Spec{Kind: topologies.Single}
+func (r clockRace) spec() backend.Spec {
+	spec := backend.Spec{Kind: topologies.Single}
 	if r.redlock() {
-		spec = topologies.Spec{Kind: topologies.Redlock, Masters: len(r.clocks)}
+		spec = backend.Spec{Kind: topologies.Redlock, Masters: len(r.clocks)}
 	}
 	spec.Clocks = map[string]clocks.Model{}
 	for i, m := range r.clocks {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -36,7 +37,7 @@ func providerEnv(t *testing.T, provider string, params lab.Params) *lab.Env {
 		Seed:   1,
 		Params: params,
 		OutDir: t.TempDir(), // violating histories get porcupine pages: their names must be files
-		Start: func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+		Start: func(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 			topo, err := p.Start(ctx, spec)
 			if err == nil {
 				t.Cleanup(func() { topo.Close() })
@@ -101,7 +102,7 @@ func checkNodesHeld(t *testing.T, rep *results.Report) {
 func TestPartialLocksCountTokensOfNoGrant(t *testing.T) {
 	t.Parallel()
 	testenv.RequireRedis(t)
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Redlock, Masters: 5})
 	nodes := topo.Masters()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -305,7 +306,7 @@ func TestClockScenariosRefuseBadParams(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, params := range bad {
-			env := &lab.Env{Trials: 1, Params: params, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+			env := &lab.Env{Trials: 1, Params: params, Start: func(context.Context, backend.Spec) (topologies.Topology, error) {
 				t.Errorf("%s with %v started a topology", name, params)
 				return nil, errors.New("no servers in this test")
 			}}

@@ -152,7 +152,7 @@ func fencedClient(ctx context.Context, st lab.Store, topo topologies.Topology, i
 	return lab.NewClient(id, l, rec), nil
 }
 
-func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec topologies.Spec, v fenceVariant, t *lab.Trial, cycles int, promotion time.Duration) error {
+func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec backend.Spec, v fenceVariant, t *lab.Trial, cycles int, promotion time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+promotion)
 	defer cancel()
 	topo, err := env.StartTopology(ctx, spec)

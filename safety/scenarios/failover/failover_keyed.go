@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
@@ -46,7 +47,7 @@ func (s failoverLoss) runKeyed(ctx context.Context, env *lab.Env, rep *results.R
 	return nil
 }
 
-func keyedVariant(st lab.KeyedFailover, spec topologies.Spec, cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration) *failoverVariant {
+func keyedVariant(st lab.KeyedFailover, spec backend.Spec, cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration) *failoverVariant {
 	grant := st.Strategy() + ": its own grant on the key's master"
 	if g.WaitReplicas > 0 {
 		grant = fmt.Sprintf("%s: SET NX PX on the key's master, then WAIT %d %d there", st.Strategy(), g.WaitReplicas, cfg.WaitTimeout.Milliseconds())
@@ -63,7 +64,7 @@ func keyedVariant(st lab.KeyedFailover, spec topologies.Spec, cfg sentinelrig.Co
 
 // keyedClaims: WAIT on every replica of the key's master keeps the key on whichever is
 // promoted; with no guard a kill before any drawn lag can end loses it in some trials.
-func keyedClaims(spec topologies.Spec, cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration) []results.Claim {
+func keyedClaims(spec backend.Spec, cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration) []results.Claim {
 	switch {
 	case g.WaitReplicas > 0 && g.WaitReplicas >= spec.Replicas:
 		return []results.Claim{results.Holds(results.LostLocks)}
@@ -73,7 +74,7 @@ func keyedClaims(spec topologies.Spec, cfg sentinelrig.Config, g sentinelrig.Gua
 	return nil
 }
 
-func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec topologies.Spec, cfg sentinelrig.Config, v *failoverVariant, t *lab.Trial) error {
+func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec backend.Spec, cfg sentinelrig.Config, v *failoverVariant, t *lab.Trial) error {
 	topo, err := env.StartTopology(ctx, spec)
 	if err != nil {
 		return lab.Failed("setup", err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
@@ -194,7 +195,7 @@ func TestFailoverLossParams(t *testing.T) {
 	}
 	// The sentinel deployments' variants do not name their store: two such stores in one
 	// run are refused before anything starts.
-	env := &lab.Env{Trials: 1, Params: lab.Params{"strategies": "sentinel,sentinel"}, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+	env := &lab.Env{Trials: 1, Params: lab.Params{"strategies": "sentinel,sentinel"}, Start: func(context.Context, backend.Spec) (topologies.Topology, error) {
 		t.Error("two sentinel stores started a topology")
 		return nil, errors.New("no servers in this test")
 	}}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -81,7 +82,7 @@ func (s replicationLag) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 	if p.Bool("saturate") {
 		variants = append(variants, lagVariantOf(c, 0, true))
 	}
-	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Replicated, Replicas: 2})
+	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Replicated, Replicas: 2})
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ func (lostUpdates) Name() string { return "lost-updates" }
 // lostUpdatesStarts: the account rows' PostgreSQL; the clock-jump break fakes the clock
 // of the lock services it fits.
 func lostUpdatesStarts() lab.Starts {
-	return lab.Starts{Kinds: []topologies.Kind{topologies.Postgres}, Clocks: func(v lab.Values, strategy string) bool {
+	return lab.Starts{Kinds: []backend.Kind{topologies.Postgres}, Clocks: func(v lab.Values, strategy string) bool {
 		jump, _ := breakNamed(clockJump)
 		return slices.Contains(v.Strings("breaks"), clockJump) && len(jump.storesOf([]string{strategy})) > 0
 	}}
@@ -421,7 +421,7 @@ func (s lostUpdates) Run(ctx context.Context, env *lab.Env, p lab.Values) (*resu
 			return nil, fmt.Errorf("%w (etcd registers with backends/etcd/etcdlock, pg-advisory with backends/postgres/pglock)", err)
 		}
 	}
-	pg, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Postgres})
+	pg, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Postgres})
 	if err != nil {
 		return nil, err
 	}

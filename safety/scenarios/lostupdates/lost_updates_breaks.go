@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
@@ -95,7 +96,7 @@ const pgAdvisory = "pg-advisory"
 type pgLockStore struct{}
 
 func (pgLockStore) Strategy() string                           { return pgAdvisory }
-func (pgLockStore) Spec() topologies.Spec                      { return topologies.Spec{Kind: topologies.Postgres} }
+func (pgLockStore) Spec() backend.Spec                         { return backend.Spec{Kind: topologies.Postgres} }
 func (pgLockStore) GrantedTTL(ttl time.Duration) time.Duration { return ttl }
 func (pgLockStore) FenceSource() string                        { return "nextval of pglock's lockbench_fence sequence" }
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // the etcd strategies, for the names
-
+	"github.com/lockbench/lockbench/backend"
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"       // the etcd strategies, for the names
 	_ "github.com/lockbench/lockbench/backends/postgres/pgresource" // the account rows, pg-advisory
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
@@ -132,7 +132,7 @@ func TestLostUpdatesRefusesBadParams(t *testing.T) {
 		{lab.Params{"breaks": "failover", "strategies": "single"}, "strategies", []string{"sentinel"}},
 		{lab.Params{"breaks": "pause", "strategies": "single,redlock"}, "strategies", []string{"redlock"}},
 	} {
-		env := &lab.Env{Trials: 1, Params: c.params, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+		env := &lab.Env{Trials: 1, Params: c.params, Start: func(context.Context, backend.Spec) (topologies.Topology, error) {
 			t.Errorf("%v started a topology", c.params)
 			return nil, errors.New("no servers in this test")
 		}}
@@ -150,7 +150,7 @@ func TestLostUpdatesRefusesBadParams(t *testing.T) {
 	}
 	// Left to their defaults, the fences make no request: the fenceless pairs are
 	// skipped, not refused (here with nothing to start, the run fails later, on Start).
-	env := &lab.Env{Trials: 1, Params: lab.Params{"breaks": "redlock-restart", "guards": "fenced"}, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+	env := &lab.Env{Trials: 1, Params: lab.Params{"breaks": "redlock-restart", "guards": "fenced"}, Start: func(context.Context, backend.Spec) (topologies.Topology, error) {
 		return nil, errors.New("no servers in this test")
 	}}
 	if _, err := lab.Run(context.Background(), s, env); errors.As(err, new(*lab.ParamError)) {

@@ -6,6 +6,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
@@ -70,7 +71,7 @@ type clusterSplitVariant struct {
 	nodeTimeout  time.Duration
 }
 
-func (v clusterSplitVariant) spec() topologies.Spec {
+func (v clusterSplitVariant) spec() backend.Spec {
 	spec := v.store.Spec()
 	spec.Masters, spec.Replicas, spec.DownAfter = 3, 1, v.nodeTimeout
 	return spec
@@ -130,4 +131,4 @@ func (s clusterSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values) 
 }
 
 // sameCluster: the first cluster serves the first trial only if its node timeout is the trial's.
-func sameCluster(a, b topologies.Spec) bool { return a.Kind == b.Kind && a.DownAfter == b.DownAfter }
+func sameCluster(a, b backend.Spec) bool { return a.Kind == b.Kind && a.DownAfter == b.DownAfter }

@@ -3,6 +3,7 @@ package partition
 import (
 	"context"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -11,14 +12,14 @@ import (
 // never lent again). The first is started before any trial, so that a provider that
 // cannot partition is refused at once; it serves the first trial if it fits its spec.
 type freshDeployments struct {
-	start func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error)
-	fits  func(running, wanted topologies.Spec) bool
+	start func(ctx context.Context, spec backend.Spec) (topologies.Topology, error)
+	fits  func(running, wanted backend.Spec) bool
 	first topologies.Topology
 }
 
 // startFirst starts spec's deployment, or returns the scenario's refusal of a provider
 // that cannot partition (lab.ErrNeedsPartitions).
-func startFirst(ctx context.Context, scenario string, spec topologies.Spec, start func(context.Context, topologies.Spec) (topologies.Topology, error), fits func(running, wanted topologies.Spec) bool) (*freshDeployments, error) {
+func startFirst(ctx context.Context, scenario string, spec backend.Spec, start func(context.Context, backend.Spec) (topologies.Topology, error), fits func(running, wanted backend.Spec) bool) (*freshDeployments, error) {
 	topo, err := start(ctx, spec)
 	if err != nil {
 		return nil, err
@@ -32,7 +33,7 @@ func startFirst(ctx context.Context, scenario string, spec topologies.Spec, star
 
 // forTrial is the trial's deployment, for the caller to close: the first one when it
 // is still unused and fits spec, else a new one.
-func (f *freshDeployments) forTrial(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+func (f *freshDeployments) forTrial(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 	topo := f.first
 	f.first = nil
 	if topo != nil && f.fits(topo.Spec(), spec) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -56,7 +57,7 @@ func (redlockPartition) variants() []redlockPartitionVariant {
 
 func (s redlockPartition) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl := p.Duration("ttl")
-	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
+	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Redlock, Masters: 5})
 	if err != nil {
 		return nil, err
 	}

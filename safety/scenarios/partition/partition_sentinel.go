@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -65,7 +66,7 @@ func (v splitBrainVariant) replTimeout() time.Duration {
 	return v.maxLag + 2*time.Second
 }
 
-func (c splitBrainConfig) spec(v splitBrainVariant) topologies.Spec {
+func (c splitBrainConfig) spec(v splitBrainVariant) backend.Spec {
 	extra := []string{"repl-ping-replica-period 1", fmt.Sprintf("repl-timeout %d", int(v.replTimeout().Seconds())),
 		fmt.Sprintf("min-replicas-to-write %d", v.minReplicas)}
 	if v.minReplicas > 0 {
@@ -138,7 +139,7 @@ func (s sentinelSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values)
 		return env.NewReport(s), nil
 	}
 	// A provider that cannot partition is refused before any trial: nothing to measure.
-	start := func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+	start := func(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 		return c.start(ctx, env, spec)
 	}
 	deployments, err := startFirst(ctx, s.Name(), c.spec(variants[0]), start, sameConfig)
@@ -159,11 +160,11 @@ func (s sentinelSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values)
 }
 
 // sameConfig: the first deployment serves the first trial only if its servers are configured for it.
-func sameConfig(a, b topologies.Spec) bool {
+func sameConfig(a, b backend.Spec) bool {
 	return fmt.Sprint(a.ExtraConfig) == fmt.Sprint(b.ExtraConfig)
 }
 
-func (c splitBrainConfig) start(ctx context.Context, env *lab.Env, spec topologies.Spec) (topologies.Topology, error) {
+func (c splitBrainConfig) start(ctx context.Context, env *lab.Env, spec backend.Spec) (topologies.Topology, error) {
 	topo, err := env.StartTopology(ctx, spec)
 	if err != nil {
 		return nil, err

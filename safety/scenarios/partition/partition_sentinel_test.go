@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
@@ -94,7 +95,7 @@ func TestPartitionScenariosRefuseProcessProvider(t *testing.T) {
 func TestSentinelSplitBrainMaxLagWholeSeconds(t *testing.T) {
 	t.Parallel()
 	started := false
-	env := &lab.Env{Trials: 1, Params: lab.Params{"max-lags": "1500ms"}, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+	env := &lab.Env{Trials: 1, Params: lab.Params{"max-lags": "1500ms"}, Start: func(context.Context, backend.Spec) (topologies.Topology, error) {
 		started = true
 		return nil, errors.New("must not start")
 	}}
@@ -127,7 +128,7 @@ func TestSentinelSplitBrainTakesAFailoverStoreByCapability(t *testing.T) {
 	}
 	c := splitBrainConfig{store: v.([]lab.Store)[0].(lab.Failover), downAfter: 400 * time.Millisecond}
 	got := c.spec(sentinelSplitBrain{}.variant(1, 5*time.Second))
-	wanted := topologies.Spec{Kind: topologies.Sentinel, Replicas: 2, DownAfter: 400 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
+	wanted := backend.Spec{Kind: topologies.Sentinel, Replicas: 2, DownAfter: 400 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
 		ExtraConfig: []string{"repl-ping-replica-period 1", "repl-timeout 7", "min-replicas-to-write 1", "min-replicas-max-lag 5"}}
 	if !reflect.DeepEqual(got, wanted) {
 		t.Errorf("sentinel's deployment:\n%+v, want\n%+v", got, wanted)

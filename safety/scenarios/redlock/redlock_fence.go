@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -52,7 +53,7 @@ type redlockFenceVariant struct {
 }
 
 func (s redlockFence) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
-	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
+	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Redlock, Masters: 5})
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
@@ -50,7 +51,7 @@ func (s redlockQuorum) Run(ctx context.Context, env *lab.Env, p lab.Values) (*re
 			variants = append(variants, quorumVariants(st.Strategy(), clients)...)
 		}
 	}
-	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Redlock, Masters: 5})
+	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Redlock, Masters: 5})
 	if err != nil {
 		return nil, err
 	}

@@ -85,7 +85,7 @@ func (s redlockRestart) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 }
 
 func (s redlockRestart) runVariant(ctx context.Context, env *lab.Env, v redlockVariant, ttl time.Duration) (*results.Report, error) {
-	spec := topologies.Spec{Kind: topologies.Redlock, Masters: 5}
+	spec := backend.Spec{Kind: topologies.Redlock, Masters: 5}
 	if v.fsync {
 		spec.AppendFsync = "always"
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -45,7 +46,7 @@ type checkThenDeleteVariant struct {
 }
 
 func (s checkThenDelete) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
-	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Single})
+	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Single})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -34,7 +35,7 @@ type setnxVariant struct {
 
 func (s setnxExpire) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl := p.Duration("ttl")
-	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Single})
+	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Single})
 	if err != nil {
 		return nil, err
 	}

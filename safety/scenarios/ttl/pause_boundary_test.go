@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -83,7 +84,7 @@ func TestPauseBoundaryRefusesBadParams(t *testing.T) {
 	t.Parallel()
 	s, _ := lab.Lookup("pause-past-ttl")
 	for _, params := range []lab.Params{{"mode": "edge"}, {"boundary-factors": "0.8,1"}, {"mode": "boundary", "ttl": "300ms", "pause-at": "300ms"}} {
-		env := &lab.Env{Trials: 1, Params: params, Start: func(context.Context, topologies.Spec) (topologies.Topology, error) {
+		env := &lab.Env{Trials: 1, Params: params, Start: func(context.Context, backend.Spec) (topologies.Topology, error) {
 			t.Errorf("%v started a topology", params)
 			return nil, errors.New("no servers in this test")
 		}}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -45,7 +46,7 @@ func closedAddr(t *testing.T) string {
 var secondClientDead = func() string {
 	name := "test-second-client-dead"
 	built := map[topologies.Topology]int{}
-	locks.Register(name, topologies.Spec{Kind: topologies.Single}, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+	locks.Register(name, backend.Spec{Kind: topologies.Single}, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 		built[topo]++
 		if built[topo]%2 == 1 {
 			return redislock.NewSingle(ctx, topo.Masters()[0].Addr(), o.RedisOptions)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -79,7 +80,7 @@ func (s ttlTradeoff) Run(ctx context.Context, env *lab.Env, p lab.Values) (*resu
 	if err != nil {
 		return nil, err
 	}
-	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Single})
+	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Single})
 	if err != nil {
 		return nil, err
 	}

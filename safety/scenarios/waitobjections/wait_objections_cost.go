@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -48,7 +49,7 @@ func costVariants(c waitObjectionsConfig) []*costVariant {
 
 func (s waitObjections) runCost(ctx context.Context, env *lab.Env, c waitObjectionsConfig) ([]*results.Variant, []results.Series, error) {
 	variants := costVariants(c)
-	topo, err := env.StartTopology(ctx, topologies.Spec{Kind: topologies.Replicated, Replicas: 2})
+	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Replicated, Replicas: 2})
 	if err != nil {
 		return nil, nil, err
 	}
