@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -13,7 +14,7 @@ import (
 // between two
 // readings a server that ran ten SETs and a GET counts eleven, the readings' INFO left out.
 func TestCommandsServedCountsExactlyWhatRan(t *testing.T) {
-	topo := testenv.Start(t, topologies.Spec{Kind: topologies.Single})
+	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	ctx, addr := context.Background(), topo.Masters()[0].Addr()
 	c := redisadmin.AdminClient(addr)
 	defer c.Close()
