@@ -23,7 +23,7 @@ func init() {
 
 // Process starts a cluster's nodes as redis-server processes on 127.0.0.1.
 type Process struct {
-	Bin string // redis-server; empty means redisadmin.FindRedisServer
+	Bin string // the server binary; empty means the spec's flavour's (redisadmin.FindServer)
 }
 
 func (Process) Name() string { return ProviderName }
@@ -37,7 +37,7 @@ func (p Process) Start(ctx context.Context, spec topologies.Spec) (topologies.To
 	}
 	bin := p.Bin
 	if bin == "" {
-		if bin, err = redisadmin.FindRedisServer(); err != nil {
+		if bin, err = redisadmin.FindServer(spec.Server); err != nil {
 			return nil, err
 		}
 	}

@@ -44,6 +44,9 @@ func (p Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.T
 	if err := Refuses(spec); err != nil {
 		return nil, err
 	}
+	if err := topologies.RefuseOtherFlavour("external", spec); err != nil {
+		return nil, err
+	}
 	if p.Prefix == "" || p.Prefix == KeyPrefix("") {
 		return nil, fmt.Errorf("provider external: no run id, so no key prefix of its own to write under")
 	}

@@ -37,6 +37,9 @@ func (Provider) Start(ctx context.Context, spec topologies.Spec) (topologies.Top
 	if err != nil {
 		return nil, err
 	}
+	if err := topologies.RefuseOtherFlavour(ProviderName, spec); err != nil {
+		return nil, err
+	}
 	return container.Deploy(ctx, spec, func(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
 		return assemble(ctx, spec, d)
 	})
