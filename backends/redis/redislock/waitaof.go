@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 )
 
 // FsyncDemand is what a WAITAOF grant waits for: the master's own fsync of the
@@ -60,6 +61,7 @@ func (d FsyncDemand) met(ack FsyncAck) error {
 // append-only files the demand names hold the key on disk.
 type waitAOFLocker struct {
 	*setNX
+	master *redis.Client // setNX's client as itself: WAITAOF needs a connection of its own (Conn)
 	demand FsyncDemand
 }
 
@@ -67,7 +69,8 @@ type waitAOFLocker struct {
 // fsyncs. It fails at once, naming WAITAOF, on a server without the command, and on a
 // master without an append-only file when demand.Local > 0.
 func NewWaitAOF(ctx context.Context, addr, name string, demand FsyncDemand, opts locks.RedisOptions) (locks.Locker, error) {
-	core, err := newSingleFor(ctx, addr, name, opts)
+	master := redisconn.NewClient(addr, name, opts)
+	core, err := newSetNX(ctx, name, master, opts.CommandTimeout())
 	if err != nil {
 		return nil, err
 	}
@@ -77,41 +80,40 @@ func NewWaitAOF(ctx context.Context, addr, name string, demand FsyncDemand, opts
 		core.Close()
 		return nil, fmt.Errorf("%s at %s: %w", name, addr, explainWaitAOF(err))
 	}
-	return &waitAOFLocker{setNX: core, demand: demand}, nil
+	return &waitAOFLocker{setNX: core, master: master, demand: demand}, nil
 }
 
 func (w *waitAOFLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
-	lease, _, err := AcquireFsynced(ctx, w.client, key, ttl, w.demand, w.giveBack)
+	lease, _, err := AcquireFsynced(ctx, w.master, key, ttl, w.demand, w.giveBack)
 	return lease, err
 }
 
-// AcquireFsynced is a WAITAOF strategy's attempt on one master's client: SET NX and
-// WAITAOF in one pipeline, the lock given back (by giveBack) unless demand's fsyncs
-// covered it. It returns WAITAOF's reply whenever the server gave one.
-func AcquireFsynced(ctx context.Context, client redis.Cmdable, key string, ttl time.Duration, demand FsyncDemand, giveBack func(context.Context, locks.Lease)) (locks.Lease, FsyncAck, error) {
+// AcquireFsynced is a WAITAOF strategy's attempt on one master's client: SET NX, then
+// WAITAOF on the same connection (it counts that connection's writes), the lock given
+// back (by giveBack) unless demand's fsyncs covered it. It returns WAITAOF's reply
+// whenever the server gave one.
+func AcquireFsynced(ctx context.Context, client *redis.Client, key string, ttl time.Duration, demand FsyncDemand, giveBack func(context.Context, locks.Lease)) (locks.Lease, FsyncAck, error) {
 	demand = demand.withDefaults()
 	if ttl <= 0 {
 		return locks.Lease{}, FsyncAck{}, fmt.Errorf("ttl = %v: must be > 0", ttl)
 	}
+	conn := client.Conn()
+	defer conn.Close()
 	lease := locks.Lease{Key: key, Token: locks.NewToken(), Start: time.Now()}
-	// WAITAOF, like WAIT, does not block inside MULTI or Lua: a second command, pipelined.
-	var set *redis.BoolCmd
-	var wait *redis.Cmd
-	_, err := client.Pipelined(ctx, func(p redis.Pipeliner) error {
-		set = p.SetNX(ctx, key, lease.Token, ttl)
-		wait = p.Do(ctx, "WAITAOF", demand.Local, demand.Replicas, demand.Timeout.Milliseconds())
-		return nil
-	})
-	if err != nil && set.Err() != nil {
+	ok, err := conn.SetNX(ctx, key, lease.Token, ttl).Result()
+	if err != nil {
 		if ctx.Err() != nil {
 			giveBack(ctx, lease) // cut off: the SET may have landed
 		}
-		return locks.Lease{}, FsyncAck{}, set.Err()
+		return locks.Lease{}, FsyncAck{}, err
 	}
-	if !set.Val() {
+	if !ok {
 		return locks.Lease{}, FsyncAck{}, locks.ErrNotAcquired
 	}
-	ack, err := fsyncAckOf(wait)
+	// A second round trip, not WAIT's pipeline: pipelined behind the SET under everysec,
+	// Valkey 8.0.1 answered WAITAOF 1 0 only at a later server tick (about 100 ms), sent
+	// after the SET's reply within a millisecond (docs/valkey.md).
+	ack, err := fsyncAckOf(conn.Do(ctx, "WAITAOF", demand.Local, demand.Replicas, demand.Timeout.Milliseconds()))
 	if err != nil {
 		giveBack(ctx, lease)
 		return locks.Lease{}, FsyncAck{}, fmt.Errorf("%s after the SET: %w", demand, explainWaitAOF(err))
