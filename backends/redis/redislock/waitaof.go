@@ -112,7 +112,7 @@ func AcquireFsynced(ctx context.Context, client *redis.Client, key string, ttl t
 	}
 	// A second round trip, not WAIT's pipeline: pipelined behind the SET under everysec,
 	// Valkey 8.0.1 answered WAITAOF 1 0 only at a later server tick (about 100 ms), sent
-	// after the SET's reply within a millisecond (docs/valkey.md).
+	// after the SET's reply mostly within a millisecond (docs/valkey.md).
 	ack, err := fsyncAckOf(conn.Do(ctx, "WAITAOF", demand.Local, demand.Replicas, demand.Timeout.Milliseconds()))
 	if err != nil {
 		giveBack(ctx, lease)
