@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/lockbench/lockbench/backend/linked"
@@ -10,13 +9,9 @@ import (
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
-// flavoured is spec on the config's server flavour where its kind's store runs it;
-// other stores' kinds, and every kind when the config names none, keep the strategy's own.
+// flavoured is spec on the config's server flavour (topologies.OnFlavour).
 func (cfg Config) flavoured(spec topologies.Spec) topologies.Spec {
-	if sh, err := linked.Catalog().Lookup(spec.Kind); err == nil && cfg.Server != "" && slices.Contains(sh.Flavours(), cfg.Server) {
-		spec.Server = cfg.Server
-	}
-	return spec
+	return topologies.OnFlavour(spec, cfg.Server)
 }
 
 // runningServer is what the first master says it runs ("valkey 8.0.1"), for the

@@ -2,8 +2,10 @@ package topologies
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backend/linked"
 )
 
 // RefuseOtherFlavour is the check of a provider that runs Redis only (miniredis, the
@@ -14,4 +16,13 @@ func RefuseOtherFlavour(provider string, spec Spec) error {
 		return nil
 	}
 	return fmt.Errorf("provider %s runs Redis only, not server %q: use --provider process for %s", provider, spec.Server, spec.Server)
+}
+
+// OnFlavour is spec on server where its kind's store runs that flavour (Redis's kinds);
+// other stores' kinds, and every kind when server is empty, keep their own.
+func OnFlavour(spec Spec, server string) Spec {
+	if sh, err := linked.Catalog().Lookup(spec.Kind); err == nil && server != "" && slices.Contains(sh.Flavours(), server) {
+		spec.Server = server
+	}
+	return spec
 }

@@ -179,6 +179,7 @@ var badInputs = map[string][]badInput{
 		{[]string{"--scenario", "no-such", "--out", "OUT"}, "--scenario"},
 		{[]string{"--scenario", "setnx-expire,unsafe-release", "--out", "OUT"}, "--scenario"},
 		{[]string{"--scenario", "setnx-expire"}, "--out"},
+		{[]string{"--scenario", "setnx-expire", "--server", "keydb", "--out", "OUT"}, `--server: server "keydb": want redis or valkey`},
 		{[]string{"--scenario", "setnx-expire", "--trials", "0", "--out", "OUT"}, "--trials"},
 		{[]string{"--scenario", "setnx-expire", "--trials", "-1", "--out", "OUT"}, "--trials"},
 		{[]string{"--scenario", "setnx-expire", "--trials", "100001", "--out", "OUT"}, "--trials"},

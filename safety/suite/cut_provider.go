@@ -34,6 +34,13 @@ func (c *CutProvider) start() (safety.StartFunc, error) {
 	return c.startOn, c.err
 }
 
+// onFlavour is start with every spec on server's flavour where its kind has flavours.
+func onFlavour(start safety.StartFunc, server string) safety.StartFunc {
+	return func(ctx context.Context, spec topologies.Spec) (topologies.Topology, error) {
+		return start(ctx, topologies.OnFlavour(spec, server))
+	}
+}
+
 // startOn starts every topology on the provider named, or on each kind's default
 // provider when name is "".
 func startOn(name string) safety.StartFunc {
