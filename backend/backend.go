@@ -85,6 +85,9 @@ func (sh Shape) Server() Requirement { return sh.descriptor().Server }
 // machine's install of its Server.
 func (sh Shape) ImageFromHost() bool { return sh.descriptor().ImageFromHost }
 
+// Flavours are the server flavours the kind's store runs (Descriptor.Flavours).
+func (sh Shape) Flavours() []string { return sh.descriptor().Flavours }
+
 // descriptor is the registering store's, or an empty one for a shape never registered.
 func (sh Shape) descriptor() *Descriptor {
 	if sh.store == nil {
@@ -109,7 +112,10 @@ type Descriptor struct {
 	Store         string // the folder under backends/, e.g. "redis"
 	Server        Requirement
 	ImageFromHost bool // its container image copies Server from this machine
-	Shapes        []Shape
+	// Flavours are the servers its kinds run on when Spec.Server names one (Redis's:
+	// redis, valkey); none: its kinds take no Spec.Server.
+	Flavours []string
+	Shapes   []Shape
 	// Axes are its scaling presets that sweep a deployment's size (its strategies'
 	// Scaling places them on one).
 	Axes []ScalingAxis

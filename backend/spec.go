@@ -28,6 +28,9 @@ type Spec struct {
 	// AppendFsync turns on the append-only file with this policy ("always", "everysec");
 	// empty means no persistence at all.
 	AppendFsync string
+	// Server is the flavour of a Redis-protocol kind's servers: "redis" (the default,
+	// when empty) or "valkey" (ServerFlavours).
+	Server string
 	// MasterName is the name sentinels monitor (default "lockbench").
 	MasterName string
 	// ExtraConfig lines are appended to every redis-server config (not sentinels), or
@@ -59,7 +62,8 @@ func (s Spec) WithDefaults(c *Catalog) Spec {
 }
 
 // Validate reports the first field of s (after defaults) that no provider could start:
-// the kind's own checks (its descriptor's Validate in c), then its clocks and appendfsync.
+// the kind's own checks (its descriptor's Validate in c), then its clocks, server flavour
+// and appendfsync.
 func (s Spec) Validate(c *Catalog) error {
 	sh, err := c.Lookup(s.Kind)
 	if err != nil {
@@ -71,6 +75,9 @@ func (s Spec) Validate(c *Catalog) error {
 		}
 	}
 	if err := s.validateClocks(c); err != nil {
+		return err
+	}
+	if err := s.checkServer(c); err != nil {
 		return err
 	}
 	switch s.AppendFsync {

@@ -118,6 +118,9 @@ func (cfg Config) Cells() ([]Cell, error) {
 	if err := bench.CheckWait(cfg.Wait); err != nil {
 		return nil, err
 	}
+	if _, err := backend.ParseServerFlavour(cfg.Server); err != nil {
+		return nil, err
+	}
 	if err := cfg.validateIntervals(); err != nil {
 		return nil, err
 	}

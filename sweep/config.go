@@ -29,6 +29,9 @@ type Config struct {
 	// Wait is how a cycle waits for a held key: attempts or natural (bench.Load.Wait).
 	Wait     string `yaml:"wait,omitempty"`
 	Provider string `yaml:"provider,omitempty"` // empty: each topology kind's default
+	// Server is the flavour the Redis-protocol kinds run on: redis or valkey (empty:
+	// each strategy's own, Redis unless it needs Valkey).
+	Server string `yaml:"server,omitempty"`
 	// Deployment is the deployment file of provider external (relative to the config file).
 	Deployment string `yaml:"deployment,omitempty"`
 	// Intervals cuts each cell's measured part into this many equal pieces, each

@@ -53,7 +53,8 @@ func Environment(cfg Config, commandLine []string) resultsdir.Environment {
 			}
 		}
 	}
-	if bin, err := redisadmin.FindRedisServer(); err == nil {
+	// The binary of the run's flavour; each topology's record names what answered.
+	if bin, err := redisadmin.FindServer(cfg.Server); err == nil {
 		if out, err := exec.Command(bin, "--version").Output(); err == nil {
 			env.RedisServer = strings.TrimSpace(string(out))
 		}

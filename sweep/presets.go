@@ -150,6 +150,9 @@ func MergeFile(base, file Config) Config {
 	if out.Provider == "" {
 		out.Provider = base.Provider
 	}
+	if out.Server == "" {
+		out.Server = base.Server
+	}
 	if out.Deployment == "" {
 		out.Deployment = base.Deployment
 	}

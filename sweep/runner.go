@@ -170,11 +170,14 @@ func (r *Runner) start(ctx context.Context, strategy string, spec backend.Spec) 
 	}
 	startCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	topo, err := provider.Start(startCtx, spec)
+	topo, err := provider.Start(startCtx, r.Config.flavoured(spec))
 	if err != nil {
 		return nil, fmt.Errorf("start %s topology for %s: %w", spec.Kind, strategy, err)
 	}
 	r.Run.Environment.Topologies[strategy] = describe(topo)
+	if server := runningServer(ctx, topo); server != "" {
+		r.Run.Environment.Topologies[strategy] += " on " + server
+	}
 	if ext, ok := topo.(interface {
 		Servers() []resultsdir.ExternalServer
 	}); ok {

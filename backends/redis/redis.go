@@ -29,7 +29,7 @@ var Server = backend.Requirement{Name: "redis-server", Install: "apt-get install
 
 func init() {
 	reaches := []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
-	linked.Register(backend.Descriptor{Store: "redis", Server: Server, Shapes: []backend.Shape{
+	linked.Register(backend.Descriptor{Store: "redis", Server: Server, Flavours: backend.ServerFlavours(), Shapes: []backend.Shape{
 		{Kind: Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
 			Validate: func(s backend.Spec) error { return validate(s, nil) }, Strategies: singleStrategies},
 		{Kind: Replicated, Rank: 20, Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication}, reaches...),

@@ -34,6 +34,7 @@ var singleStrategies = []backend.Strategy{
 	// bsm-redislock waiting with its LinearBackoff or ExponentialBackoff (backends/redis/redislock/bsmbackoff.go).
 	{Name: "bsm-redislock-linear", Position: 31, SafetyRank: backend.RankOneMaster},
 	{Name: "bsm-redislock-exp", Position: 32, SafetyRank: backend.RankOneMaster},
+	waitAOFLocal,
 }
 
 // replicatedStrategies are SET NX then WAIT: wait (two replicas, one acknowledges) and
@@ -43,6 +44,7 @@ var replicatedStrategies = append([]backend.Strategy{
 		Ladder:    &backend.Rung{Adds: "the key reached a replica (`WAIT`) before the lock is granted"},
 		Synthetic: &backend.Synthetic{Attempt: 200 * time.Microsecond, RoundTrips: 2, Capacity: 16000, Topology: "replicated (master + 2 replicas)", Small: true, OpenLoop: backend.FullMatrix},
 		Probes:    []backend.Probe{{Fault: backend.FailoverFault, Scenario: "failover-loss", Lock: []string{"wait1-delay-*"}}}},
+	waitAOFReplica, waitAOFBoth,
 }, sizedStrategies(waitShapes)...)
 
 var sentinelStrategies = []backend.Strategy{

@@ -24,7 +24,7 @@ func init() {
 
 // Process starts a cluster's nodes as redis-server processes on 127.0.0.1.
 type Process struct {
-	Bin string // redis-server; empty means redisadmin.FindRedisServer
+	Bin string // the server binary; empty means the spec's flavour's (redisadmin.FindServer)
 }
 
 func (Process) Name() string { return ProviderName }
@@ -38,7 +38,7 @@ func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topol
 	}
 	bin := p.Bin
 	if bin == "" {
-		if bin, err = redisadmin.FindRedisServer(); err != nil {
+		if bin, err = redisadmin.FindServer(spec.Server); err != nil {
 			return nil, err
 		}
 	}

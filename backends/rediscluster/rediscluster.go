@@ -25,7 +25,7 @@ const (
 )
 
 func init() {
-	linked.Register(backend.Descriptor{Store: "rediscluster", Server: redis.Server, Shapes: []backend.Shape{{
+	linked.Register(backend.Descriptor{Store: "rediscluster", Server: redis.Server, Flavours: backend.ServerFlavours(), Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 45,
 		Capabilities: []backend.Capability{backend.Replication},
 		Defaults:     defaults,

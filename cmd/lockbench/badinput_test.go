@@ -41,6 +41,7 @@ var badConfigs = map[string]string{
 	"negative-seed":  "seed: -1\n",
 	"one-interval":   "intervals: 1\n",
 	"bad-wait":       "wait: eager\n",
+	"bad-server":     "server: keydb\n",
 	"not-a-mapping":  "[1, 2]\n",
 }
 
@@ -77,6 +78,8 @@ var badInputs = map[string][]badInput{
 		{[]string{"--retry-delay", "-1ms"}, "retry_delay = -1ms"},
 		{[]string{"--wait", "patient"}, `wait = "patient"`},
 		{[]string{"--config", "CONFIG:bad-wait"}, `wait = "eager"`},
+		{[]string{"--server", "keydb"}, `server "keydb": want redis or valkey`},
+		{[]string{"--config", "CONFIG:bad-server"}, `server "keydb"`},
 		{[]string{"--seed", "x"}, "--seed"},
 		{[]string{"--network", "wan"}, "network profile"},
 		{[]string{"--network", "none,none"}, "names none twice"},
@@ -176,6 +179,7 @@ var badInputs = map[string][]badInput{
 		{[]string{"--scenario", "no-such", "--out", "OUT"}, "--scenario"},
 		{[]string{"--scenario", "setnx-expire,unsafe-release", "--out", "OUT"}, "--scenario"},
 		{[]string{"--scenario", "setnx-expire"}, "--out"},
+		{[]string{"--scenario", "setnx-expire", "--server", "keydb", "--out", "OUT"}, `--server: server "keydb": want redis or valkey`},
 		{[]string{"--scenario", "setnx-expire", "--trials", "0", "--out", "OUT"}, "--trials"},
 		{[]string{"--scenario", "setnx-expire", "--trials", "-1", "--out", "OUT"}, "--trials"},
 		{[]string{"--scenario", "setnx-expire", "--trials", "100001", "--out", "OUT"}, "--trials"},

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/locks"
@@ -27,6 +28,7 @@ type runFlags struct {
 	duration, warmup, retryDelay, seed string
 	wait                               string
 	provider, workload, guards         string
+	server                             string
 	intervals, repeat                  string
 	resume                             string
 	preset                             string
@@ -67,6 +69,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.repeat, "repeat", "", "measure the whole matrix N times, pass after pass (A B A B, not A A B B); compare and report use the repeats as samples")
 	fs.StringVar(&f.resume, "resume", "", "carry on the interrupted run in this folder instead of --out: alone, the command it recorded measures the cells the folder lacks; flags given beside it must agree")
 	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind; auto: processes when installed, else containers, else embedded)")
+	registerServerFlavour(fs, &f.server)
 	registerRedisImage(fs, &f.redisImage)
 	registerExternal(fs, &f.deployment, &f.runID)
 	f.workers.register(fs)
@@ -133,6 +136,7 @@ func (f *runFlags) override(fs *flag.FlagSet, cfg sweep.Config) (sweep.Config, e
 	set("intervals", func(v string) (e error) { cfg.Intervals, e = parseExplicitCount("intervals", v); return })
 	set("repeat", func(v string) (e error) { cfg.Repeat, e = parseExplicitCount("repeat", v); return })
 	set("deployment", func(v string) error { cfg.Deployment = v; return nil })
+	set("server", func(v string) (e error) { cfg.Server, e = backend.ParseServerFlavour(v); return })
 	set("provider", func(v string) error {
 		if v == "external" {
 			cfg.Provider = v // its deployment is read once the cells are known

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/flagrecord"
 	"github.com/lockbench/lockbench/internal/interrupt"
@@ -37,6 +38,8 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "results folder: results.json, results.md, figures/ and viz/ (porcupine pages)")
 	resume := fs.String("resume", "", "carry on the interrupted run in this folder instead of --out: alone, with the flags it recorded; flags given beside it must agree")
 	list := fs.Bool("list", false, "list scenarios, their params, the strategies and the registered faults, then exit")
+	var server string
+	registerServerFlavour(fs, &server)
 	provider := fs.String("provider", "", "topology provider for every scenario: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: each kind's own; auto: processes when installed, else containers, else embedded)")
 	var redisImage string
 	registerRedisImage(fs, &redisImage)
@@ -96,6 +99,9 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *out == "" && *resume == "" {
 		return usagef("--out is required: the results folder")
 	}
+	if _, err := backend.ParseServerFlavour(server); err != nil {
+		return usagef("--server: %v", err)
+	}
 	if err := refuseExternalFaults("safety", *provider); err != nil {
 		return err
 	}
@@ -113,11 +119,11 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := preflightScenarios(*provider, chosen, lab.Params(params)); err != nil {
 		return err
 	}
-	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider, RedisImage: redisImage, UntilWidth: width, Worker: share}
+	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider, Server: server, RedisImage: redisImage, UntilWidth: width, Worker: share}
 	for _, s := range chosen {
 		cmd.Scenarios = append(cmd.Scenarios, s.Name())
 	}
-	software := sweep.Environment(sweep.Config{Provider: *provider, Seed: uint64(*seed)}, os.Args)
+	software := sweep.Environment(sweep.Config{Provider: *provider, Seed: uint64(*seed), Server: server}, os.Args)
 	folder := suite.NewFolder(*out, cmd, software)
 	if *resume != "" {
 		if folder, err = suite.Resume(stdout, *resume, recorded, cmd, software); err != nil || folder == nil {

@@ -13,6 +13,8 @@ type Command struct {
 	Seed      int64             `json:"seed"`
 	Params    map[string]string `json:"params,omitempty"`
 	Provider  string            `json:"provider,omitempty"`
+	// Server is --server, the flavour Redis's kinds ran on (empty: Redis).
+	Server string `json:"server,omitempty"`
 	// RedisImage is --redis-image, the image the container provider ran Redis from.
 	RedisImage string `json:"redis_image,omitempty"`
 	// UntilWidth is --until-width as a share (0: every variant ran Trials trials).

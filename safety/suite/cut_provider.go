@@ -35,6 +35,13 @@ func (c *CutProvider) start() (lab.StartFunc, error) {
 	return c.startOn, c.err
 }
 
+// onFlavour is start with every spec on server's flavour where its kind has flavours.
+func onFlavour(start lab.StartFunc, server string) lab.StartFunc {
+	return func(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
+		return start(ctx, topologies.OnFlavour(spec, server))
+	}
+}
+
 // startOn starts every topology on the provider named, or on each kind's default
 // provider when name is "".
 func startOn(name string) lab.StartFunc {

@@ -24,7 +24,7 @@ func NewEnv(cmd results.Command, folder *Folder, logTo io.Writer) *lab.Env {
 		Params:     lab.Params(cmd.Params),
 		OutDir:     folder.dir,
 		Resume:     folder.resumed,
-		Start:      startOn(cmd.Provider),
+		Start:      onFlavour(startOn(cmd.Provider), cmd.Server),
 		Logf:       func(format string, a ...any) { fmt.Fprintf(logTo, format+"\n", a...) },
 	}
 }

@@ -53,6 +53,9 @@ func FlagsOf(cmd results.Command) map[string][]string {
 	if cmd.Provider != "" {
 		flags["provider"] = []string{cmd.Provider}
 	}
+	if cmd.Server != "" {
+		flags["server"] = []string{cmd.Server}
+	}
 	if cmd.RedisImage != "" {
 		flags["redis-image"] = []string{cmd.RedisImage}
 	}

@@ -10,8 +10,8 @@ import (
 // TestFlagsOfARecordedAllIsAll: a command of several scenarios was --all (or
 // --scenario all), and resumes as all; one scenario resumes by name, with its params.
 func TestFlagsOfARecordedAllIsAll(t *testing.T) {
-	cmd := results.Command{Scenarios: []string{"setnx-expire", "unsafe-release"}, Trials: 20, Seed: 1, Provider: "process", RedisImage: "redis:7"}
-	want := map[string][]string{"scenario": {"all"}, "trials": {"20"}, "seed": {"1"}, "provider": {"process"}, "redis-image": {"redis:7"}}
+	cmd := results.Command{Scenarios: []string{"setnx-expire", "unsafe-release"}, Trials: 20, Seed: 1, Provider: "process", Server: "valkey", RedisImage: "redis:7"}
+	want := map[string][]string{"scenario": {"all"}, "trials": {"20"}, "seed": {"1"}, "provider": {"process"}, "server": {"valkey"}, "redis-image": {"redis:7"}}
 	if got := FlagsOf(cmd); !reflect.DeepEqual(got, want) {
 		t.Errorf("flags of %+v:\n%v\nwant\n%v", cmd, got, want)
 	}

@@ -43,6 +43,9 @@ func (Provider) Start(ctx context.Context, spec backend.Spec) (topologies.Topolo
 	if err := spec.Validate(linked.Catalog()); err != nil {
 		return nil, err
 	}
+	if err := topologies.RefuseOtherFlavour("container", spec); err != nil {
+		return nil, err
+	}
 	r, ok := recipeFor(spec.Kind)
 	if !ok {
 		return nil, fmt.Errorf("provider container: topology kind %q is not served in containers", spec.Kind)

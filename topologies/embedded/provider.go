@@ -37,6 +37,9 @@ func (p Provider) Start(ctx context.Context, spec backend.Spec) (topologies.Topo
 	if err := spec.Validate(linked.Catalog()); err != nil {
 		return nil, err
 	}
+	if err := topologies.RefuseOtherFlavour("embedded", spec); err != nil {
+		return nil, err
+	}
 	// miniredis speaks Redis and keeps no replicas.
 	if !linked.Catalog().Has(spec.Kind, backend.RedisProtocol) || linked.Catalog().Has(spec.Kind, backend.Replication) {
 		return nil, fmt.Errorf("provider embedded serves single and redlock topologies, not %s (miniredis has no replication)", spec.Kind)

@@ -45,6 +45,9 @@ func (p Provider) Start(ctx context.Context, spec backend.Spec) (topologies.Topo
 	if err := Refuses(spec); err != nil {
 		return nil, err
 	}
+	if err := topologies.RefuseOtherFlavour("external", spec); err != nil {
+		return nil, err
+	}
 	if p.Prefix == "" || p.Prefix == KeyPrefix("") {
 		return nil, fmt.Errorf("provider external: no run id, so no key prefix of its own to write under")
 	}

@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
-	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
+
+	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
 	_ "github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/external"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
@@ -37,6 +38,35 @@ func RequireRedis(tb testing.TB) string {
 		MissingTool(tb, err)
 	}
 	return bin
+}
+
+// RequireValkey returns the valkey-server binary, or skips (fails under CI=true) without one.
+func RequireValkey(tb testing.TB) string {
+	tb.Helper()
+	NeedsServers(tb)
+	bin, err := redisadmin.FindValkeyServer()
+	if err != nil {
+		MissingTool(tb, err)
+	}
+	return bin
+}
+
+// flavourProvider is provider when it runs spec's server flavour, else the kind's
+// process provider (the one that runs Valkey), once that flavour's binary is found here.
+func flavourProvider(tb testing.TB, provider topologies.Provider, spec backend.Spec) topologies.Provider {
+	tb.Helper()
+	if _, err := redisadmin.FindServer(spec.Server); err != nil {
+		MissingTool(tb, err)
+	}
+	if provider.Name() == "process" || topologies.InFamily("process", provider.Name()) {
+		return provider
+	}
+	p, err := topologies.ProviderFor("process", spec.Kind)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("provider %s runs Redis only: server %s runs with %s", provider.Name(), spec.Server, p.Name())
+	return p
 }
 
 // RequireSkewedRedis skips (fails under CI=true) a test that runs redis-server under
@@ -131,6 +161,9 @@ func Start(tb testing.TB, spec backend.Spec) topologies.Topology {
 func providerReadyFor(tb testing.TB, spec backend.Spec) topologies.Provider {
 	tb.Helper()
 	provider := Provider(tb, spec.Kind)
+	if spec.FlavourOf() != backend.ServerRedis {
+		provider = flavourProvider(tb, provider, spec)
+	}
 	// The process provider runs this machine's redis-server; a store whose container
 	// image copies this machine's install (PostgreSQL, ZooKeeper) needs it under every provider.
 	shape, err := linked.Catalog().Lookup(spec.Kind)

@@ -22,9 +22,9 @@ import (
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
-// Process starts every node as a redis-server process on 127.0.0.1.
+// Process starts every node as a redis-server (or valkey-server) process on 127.0.0.1.
 type Process struct {
-	// Bin is the redis-server binary; empty means FindRedisServer.
+	// Bin is the server binary; empty means the one of the spec's flavour (FindServer).
 	Bin string
 	// Env is added to every server's environment (a fake-time preload, say).
 	Env []string
@@ -51,7 +51,7 @@ func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topol
 	bin := p.Bin
 	if bin == "" {
 		var err error
-		if bin, err = redisadmin.FindRedisServer(); err != nil {
+		if bin, err = redisadmin.FindServer(spec.Server); err != nil {
 			return nil, err
 		}
 	}

@@ -38,6 +38,9 @@ func (Provider) Start(ctx context.Context, spec backend.Spec) (topologies.Topolo
 	if err != nil {
 		return nil, err
 	}
+	if err := topologies.RefuseOtherFlavour(ProviderName, spec); err != nil {
+		return nil, err
+	}
 	return container.Deploy(ctx, spec, func(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
 		return assemble(ctx, spec, d)
 	})
