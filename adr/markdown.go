@@ -106,7 +106,8 @@ type shortPauses struct{ LongerThan, TTL string }
 
 func driversOf(d *Decision) driversView {
 	w := d.Workload
-	v := driversView{SLO: w.SLO.String(), Rate: stats.FormatRate(w.LockRate), Correctness: w.Purpose == workload.Correctness}
+	v := driversView{SLO: w.SLO.String(), Rate: stats.FormatRate(w.LockRate),
+		Correctness: w.Purpose == workload.Correctness}
 	if v.Correctness {
 		v.Budget = Plain(*w.ViolationBudget)
 	} else {
@@ -315,7 +316,8 @@ func serversText(c Cost) string {
 // bound that more judged trials shrink (a demonstration's never is no bound).
 func anyRateBound(es []Exposure) bool {
 	for _, e := range es {
-		if e.NA == "" && e.PerYear > 0 && e.Data != nil && e.Data.Demo == NotDemo && e.Data.Uncounted == "" && e.Data.P.K == 0 {
+		if e.NA == "" && e.PerYear > 0 && e.Data != nil && e.Data.Demo == NotDemo && e.Data.Uncounted == "" &&
+			e.Data.P.K == 0 {
 			return true
 		}
 	}
@@ -366,7 +368,8 @@ func safetyCommand(c *results.Command) string {
 	if c == nil {
 		return "lockbench safety (command not recorded)"
 	}
-	s := fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed %d", strings.Join(c.Scenarios, ","), c.Trials, c.Seed)
+	s := fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed %d", strings.Join(c.Scenarios, ","), c.Trials,
+		c.Seed)
 	keys := make([]string, 0, len(c.Params))
 	for k := range c.Params {
 		keys = append(keys, k)
@@ -488,7 +491,8 @@ func latencyCell(c Cost) string {
 	if !c.Measured {
 		return "not measured"
 	}
-	s := fmt.Sprintf("%s / %s / %s", stats.FormatDuration(c.P50), stats.FormatDuration(c.P99), stats.FormatDuration(c.P999))
+	s := fmt.Sprintf("%s / %s / %s", stats.FormatDuration(c.P50), stats.FormatDuration(c.P99),
+		stats.FormatDuration(c.P999))
 	if !strings.HasPrefix(c.How, "open") {
 		s += " (closed loop)"
 	}

@@ -34,7 +34,8 @@ func NotApplicable(k workload.FaultKind, o *Option) string {
 		// under every option and is not compared here.
 		return "no lock service: the store judges every update"
 	}
-	if _, promotes := declared(workload.Failover, o); (k == workload.Failover || k == workload.PlannedFailover) && !promotes {
+	if _, promotes := declared(workload.Failover, o); (k == workload.Failover || k == workload.PlannedFailover) &&
+		!promotes {
 		return "nothing is promoted: one server, or independent nodes"
 	}
 	return ""

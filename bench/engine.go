@@ -55,7 +55,8 @@ func (l Load) Validate() error {
 	case l.Keys > l.allClients():
 		return fmt.Errorf("keys = %d: must be <= clients (%d)", l.Keys, l.allClients())
 	case l.FirstClient < 0 || l.FirstClient+l.Clients > l.allClients():
-		return fmt.Errorf("clients [%d, %d): outside the %d clients of the whole load", l.FirstClient, l.FirstClient+l.Clients, l.allClients())
+		return fmt.Errorf("clients [%d, %d): outside the %d clients of the whole load", l.FirstClient, l.FirstClient+
+			l.Clients, l.allClients())
 	case l.TTL <= 0:
 		return fmt.Errorf("ttl = %v: must be > 0", l.TTL)
 	case l.Hold < 0:

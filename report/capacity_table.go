@@ -28,7 +28,8 @@ func CapacityCell(s capacity.SearchRecord) string {
 
 // searchCondition describes the condition of a search in words.
 func searchCondition(s capacity.SearchRecord) string {
-	return fmt.Sprintf("%s on %s, hold %s, %s arrivals", plural(s.Clients, "client"), plural(s.Keys, "key"), s.Hold, s.Arrival)
+	return fmt.Sprintf("%s on %s, hold %s, %s arrivals", plural(s.Clients, "client"), plural(s.Keys, "key"), s.Hold,
+		s.Arrival)
 }
 
 // capacityTableText holds the capacity section's prose; this file prepares its values.

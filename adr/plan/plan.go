@@ -164,7 +164,8 @@ func (p *Plan) benchSteps(w *workload.Workload, in *adr.Inputs, out string) {
 	warmup, dur := 2*time.Second, benchDuration(w)
 	dir := filepath.Join(out, "bench")
 	rate := adr.Plain(w.LockRate)
-	what := fmt.Sprintf("one open-loop cell per strategy (%s) at %s locks/s (poisson arrivals), hold %v, TTL %v, %d clients, keys %s",
+	what := fmt.Sprintf(
+		"one open-loop cell per strategy (%s) at %s locks/s (poisson arrivals), hold %v, TTL %v, %d clients, keys %s",
 		strings.Join(missing, ", "), rate, w.HoldD, w.TTLD, clients, keys)
 	if w.Keys.Distribution == workload.Zipf && w.Keys.Count > 1 {
 		what += "; `run` spreads arrivals uniformly over its keys, so the workload's zipf skew is not in the cost"
@@ -172,8 +173,11 @@ func (p *Plan) benchSteps(w *workload.Workload, in *adr.Inputs, out string) {
 	per := warmup + dur + measuredCellOverhead
 	p.Steps = append(p.Steps, Step{
 		What: what,
-		Why:  fmt.Sprintf("the cost at the rate and the capacity within %s (%v measured per cell: 10 samples past the percentile)", w.SLO, dur),
-		Command: fmt.Sprintf("lockbench run --strategies %s --clients %d --keys %s --hold %v --ttl %v --load open --rate %s --arrival poisson --duration %v --warmup %v --seed 1",
+		Why: fmt.Sprintf(
+			"the cost at the rate and the capacity within %s (%v measured per cell: 10 samples past the percentile)", w.SLO,
+			dur),
+		Command: fmt.Sprintf("lockbench run --strategies %s --clients %d --keys %s --hold %v --ttl %v --load open --rate "+
+			"%s --arrival poisson --duration %v --warmup %v --seed 1",
 			strings.Join(missing, ","), clients, keys, w.HoldD, w.TTLD, rate, dur, warmup),
 		Estimate:     time.Duration(len(missing)) * per,
 		EstimateFrom: fmt.Sprintf("%d cells x %v: %s", len(missing), per, measuredCellFrom),
@@ -216,9 +220,12 @@ func (p *Plan) updateStep(w *workload.Workload, in *adr.Inputs, out string) {
 	dir := filepath.Join(out, "bench-update")
 	per := warmup + dur + measuredUpdateCellOverhead
 	p.Steps = append(p.Steps, Step{
-		What:         fmt.Sprintf("one update cell per lock-free way (%s), closed loop, 1 client", strings.Join(missing, ", ")),
-		Why:          "the lock-free ways' cost: one whole correct update",
-		Command:      fmt.Sprintf("lockbench run --workload update --strategies %s --clients 1 --keys 1 --duration %v --warmup %v --seed 1", strings.Join(missing, ","), dur, warmup),
+		What: fmt.Sprintf("one update cell per lock-free way (%s), closed loop, 1 client",
+			strings.Join(missing, ", ")),
+		Why: "the lock-free ways' cost: one whole correct update",
+		Command: fmt.Sprintf(
+			"lockbench run --workload update --strategies %s --clients 1 --keys 1 --duration %v --warmup %v --seed 1",
+			strings.Join(missing, ","), dur, warmup),
 		Estimate:     time.Duration(len(missing)) * per,
 		EstimateFrom: fmt.Sprintf("%d cells x %v: %s", len(missing), per, measuredUpdateCellFrom),
 		Out:          dir,
@@ -251,9 +258,13 @@ func (p *Plan) lagStep(w *workload.Workload, in *adr.Inputs, out string) {
 	const trials = 5 // 50 probes on each of 2 replicas a trial: 500 lags a replica
 	t, _ := trialTimeOf("replication-lag", in)
 	p.Steps = append(p.Steps, Step{
-		What:         fmt.Sprintf("replication lag at %d writes/s (a SET and a release per lock, plus %s other writes/s)", rate, adr.Plain(w.OtherWrites)),
-		Why:          "the crash-failover model's lag distribution",
-		Command:      fmt.Sprintf("lockbench safety --scenario replication-lag --trials %d --seed 1 --param rates=%d --param saturate=off", trials, rate),
+		What: fmt.Sprintf(
+			"replication lag at %d writes/s (a SET and a release per lock, plus %s other writes/s)", rate,
+			adr.Plain(w.OtherWrites)),
+		Why: "the crash-failover model's lag distribution",
+		Command: fmt.Sprintf(
+			"lockbench safety --scenario replication-lag --trials %d --seed 1 --param rates=%d --param saturate=off", trials,
+			rate),
 		Estimate:     time.Duration(trials) * t.at(0, 0),
 		EstimateFrom: fmt.Sprintf("%d trials x %.2f s: %s", trials, t.Seconds, t.From),
 		Out:          dir,
@@ -272,7 +283,8 @@ func (p *Plan) quorumStep(w *workload.Workload, in *adr.Inputs, out string) {
 	}
 	var missing []string
 	for _, o := range planOptions(w) {
-		if !adr.QuorumSized(workload.RestartEmpty, o) || adr.NotApplicable(workload.RestartEmpty, o) != "" || slices.Contains(missing, o.Probe) {
+		if !adr.QuorumSized(workload.RestartEmpty, o) || adr.NotApplicable(workload.RestartEmpty, o) != "" ||
+			slices.Contains(missing, o.Probe) {
 			continue
 		}
 		if o.Kind != adr.Lock { // the model sizes the lock's own side only
@@ -290,9 +302,12 @@ func (p *Plan) quorumStep(w *workload.Workload, in *adr.Inputs, out string) {
 	t, _ := trialTimeOf("redlock-quorum", in)
 	variants := 8 * len(missing) // share and three restarts, alone and racing, per strategy
 	p.Steps = append(p.Steps, Step{
-		What:         fmt.Sprintf("how often grants of %s sit on exactly a quorum, alone and with racing clients, and the restart of a node holding the key", strings.Join(missing, ", ")),
-		Why:          "the Redlock restart-empty model's shares, and its check",
-		Command:      fmt.Sprintf("lockbench safety --scenario redlock-quorum --trials %d --seed 1 --param strategies=%s", quorumTrials, strings.Join(missing, ",")),
+		What: fmt.Sprintf("how often grants of %s sit on exactly a quorum, alone and with racing clients, and the "+
+			"restart of a node holding the key", strings.Join(missing, ", ")),
+		Why: "the Redlock restart-empty model's shares, and its check",
+		Command: fmt.Sprintf(
+			"lockbench safety --scenario redlock-quorum --trials %d --seed 1 --param strategies=%s", quorumTrials,
+			strings.Join(missing, ",")),
 		Estimate:     time.Duration(variants*quorumTrials) * t.at(0, 0),
 		EstimateFrom: fmt.Sprintf("%d trials x %.2f s: %s", variants*quorumTrials, t.Seconds, t.From),
 		Out:          filepath.Join(out, "redlock-quorum"),
@@ -319,7 +334,8 @@ var plannedRuns = map[string]planned{
 	"redlock-fence":     {variants: 4},
 	"etcd-leader-kill":  {variants: 1, byStrategy: true},
 	"fence-regression":  {variants: 2, byStrategy: true},
-	"lost-updates":      {params: "--param breaks=pause --param strategies=single,cas-version,unique-key,atomic --param guards=unfenced,fenced", variants: 7},
+	"lost-updates": {params: "--param breaks=pause --param strategies=single,cas-version,unique-key,atomic --param " +
+		"guards=unfenced,fenced", variants: 7},
 }
 
 // demoTrials is how often a forced interleaving is run: enough to show it is forced
@@ -410,7 +426,8 @@ func (p *Plan) trialSteps(w *workload.Workload, in *adr.Inputs, out string) {
 				want, reason = demoTrials, label+" (not sized: the lab's count only)"
 			default:
 				pool := max(plannedRuns[scenario].pooled, 1)
-				per := int(math.Ceil(float64(adr.ZeroSeenTrials(rate*share*w.Occupancy.LocksHeld, budget/float64(striking))) / float64(pool)))
+				per := int(math.Ceil(float64(adr.ZeroSeenTrials(rate*share*w.Occupancy.LocksHeld,
+					budget/float64(striking))) / float64(pool)))
 				if per == 0 {
 					continue // within the budget even if every such fault broke every held lock
 				}
@@ -452,7 +469,8 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 	}
 	run, known := plannedRuns[scenario]
 	if run.byStrategy && len(n.lacking) == 0 {
-		p.Have = append(p.Have, fmt.Sprintf("%s: %d judged trials a variant on each of %s", scenario, n.trials, strings.Join(n.strategies, ", ")))
+		p.Have = append(p.Have,
+			fmt.Sprintf("%s: %d judged trials a variant on each of %s", scenario, n.trials, strings.Join(n.strategies, ", ")))
 		return
 	}
 	if !run.byStrategy && have >= n.trials {
@@ -478,7 +496,8 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 		what = fmt.Sprintf("%s: %d trials a variant (%d variants)", scenario, n.trials, variants)
 	}
 	dir := filepath.Join(out, scenario)
-	cmd := strings.TrimSpace(fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed 1 %s", scenario, n.trials, params))
+	cmd := strings.TrimSpace(fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed 1 %s", scenario, n.trials,
+		params))
 	st := Step{What: what, Why: why, Command: cmd, Out: dir}
 	if t, ok := trialTimeOf(scenario, in); ok && known {
 		wait := t.WaitPerTTL
@@ -488,15 +507,19 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 		}
 		per := t.at(ttl, wait)
 		st.Estimate = time.Duration(n.trials*variants) * per
-		st.EstimateFrom = fmt.Sprintf("%d trials x %d variants x %v a trial: %s", n.trials, variants, per.Round(10*time.Millisecond), t.From)
+		st.EstimateFrom = fmt.Sprintf("%d trials x %d variants x %v a trial: %s", n.trials, variants,
+			per.Round(10*time.Millisecond), t.From)
 		if scenario == "pause-past-ttl" {
 			rounds := pauseRounds(n.trials)
 			st.Estimate = time.Duration(rounds*variants) * per
-			st.EstimateFrom = fmt.Sprintf("%d variants x %d round(s) of %d trials at once x %v a trial: %s; its fixed part kept, the wait made %g x the workload's TTL (four variants pause %g x it, the slow-work one works 3 x it); %s",
-				variants, rounds, pauseAtOnce(n.trials), per.Round(10*time.Millisecond), t.From, pauseWait(pauseFactor), pauseFactor, pauseAtOnceFrom)
+			st.EstimateFrom = fmt.Sprintf("%d variants x %d round(s) of %d trials at once x %v a trial: %s; its fixed part "+
+				"kept, the wait made %g x the workload's TTL (four variants pause %g x it, the slow-work one works 3 x it); %s",
+				variants, rounds, pauseAtOnce(n.trials), per.Round(10*time.Millisecond), t.From, pauseWait(pauseFactor),
+				pauseFactor, pauseAtOnceFrom)
 		}
 		if len(keyedStores) > 0 {
-			st.EstimateFrom += fmt.Sprintf("; a %s trial, which starts its own deployment, timed as a sentinel one", strings.Join(keyedStores, " or "))
+			st.EstimateFrom += fmt.Sprintf("; a %s trial, which starts its own deployment, timed as a sentinel one",
+				strings.Join(keyedStores, " or "))
 		}
 	}
 	p.Steps = append(p.Steps, st)
@@ -519,7 +542,8 @@ func failoverParams(params string, variants int, strategies []string) (string, i
 		return params, variants, nil
 	}
 	sort.Strings(stores)
-	return params + " --param strategies=sentinel," + strings.Join(stores, ","), variants + keyedFailoverVariants*len(stores), stores
+	return params + " --param strategies=sentinel," + strings.Join(stores, ","), variants +
+		keyedFailoverVariants*len(stores), stores
 }
 
 // pauseFactor is the shortest pause pause-past-ttl runs (its pause-factor's floor):
@@ -538,8 +562,11 @@ func pauseParams(w *workload.Workload, options []string, trials int) (string, in
 	sort.Strings(run)
 	strategies := strings.Join(run, ",")
 	n := plannedRuns["pause-past-ttl"].variants * len(run)
-	return fmt.Sprintf("--param strategies=%s --param ttl=%v --param pause-factor=%g --param parallel=%d", strategies, w.TTLD, pauseFactor, pauseAtOnce(trials)), n,
-		fmt.Sprintf("pause-past-ttl at the workload's TTL %v, pausing %g x it (the scenario's shortest pause): %d variants", w.TTLD, pauseFactor, n)
+	return fmt.Sprintf("--param strategies=%s --param ttl=%v --param pause-factor=%g --param parallel=%d", strategies,
+			w.TTLD, pauseFactor, pauseAtOnce(trials)), n,
+		fmt.Sprintf(
+			"pause-past-ttl at the workload's TTL %v, pausing %g x it (the scenario's shortest pause): %d variants", w.TTLD,
+			pauseFactor, n)
 }
 
 // pauseParallel is the most pause-past-ttl trials of a variant the plan runs at once: a
@@ -547,7 +574,8 @@ func pauseParams(w *workload.Workload, options []string, trials int) (string, in
 const pauseParallel = 4
 
 // pauseAtOnceFrom is the measurement behind running them at once.
-const pauseAtOnceFrom = "trials at once: `lockbench safety --scenario pause-past-ttl --trials 2 --seed 1 --param strategies=single` took 9.33 s one at a time and 4.80 s with `--param parallel=2`, the same 10 judged"
+const pauseAtOnceFrom = "trials at once: `lockbench safety --scenario pause-past-ttl --trials 2 --seed 1 --param " +
+	"strategies=single` took 9.33 s one at a time and 4.80 s with `--param parallel=2`, the same 10 judged"
 
 // pauseAtOnce is how many of trials run at once.
 func pauseAtOnce(trials int) int { return max(1, min(trials, pauseParallel)) }

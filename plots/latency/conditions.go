@@ -10,7 +10,8 @@ import (
 
 // byCondition splits groups into sets that share every condition field the key keeps,
 // in condition order.
-func byCondition(groups []*stats.Group, keep func(stats.Condition) stats.Condition) ([]stats.Condition, map[stats.Condition][]*stats.Group) {
+func byCondition(groups []*stats.Group, keep func(stats.Condition) stats.Condition) ([]stats.Condition,
+	map[stats.Condition][]*stats.Group) {
 	sets := map[stats.Condition][]*stats.Group{}
 	var keys []stats.Condition
 	for _, g := range groups {
@@ -58,5 +59,6 @@ func closedWorkload(c stats.Condition) stats.Condition {
 
 // workloadSlug names a figure's file after the workload it draws.
 func workloadSlug(c stats.Condition) string {
-	return slug(fmt.Sprintf("clients=%d", c.Clients), fmt.Sprintf("keys=%d", c.Keys), "hold="+c.Hold.String(), "ttl="+c.TTL.String())
+	return slug(fmt.Sprintf("clients=%d", c.Clients), fmt.Sprintf("keys=%d", c.Keys), "hold="+c.Hold.String(), "ttl="+
+		c.TTL.String())
 }

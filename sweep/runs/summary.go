@@ -29,7 +29,8 @@ func WriteSummary(w io.Writer, run *resultsdir.Run) {
 func writeLockSummary(w io.Writer, cells []resultsdir.Cell) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "strategy\tclients\tkeys\tnetwork\tload\tcycles/s\tattempt p50\tp99\tp99.9\tacquire p99\trefused\terrors\t")
+	fmt.Fprintln(tw,
+		"strategy\tclients\tkeys\tnetwork\tload\tcycles/s\tattempt p50\tp99\tp99.9\tacquire p99\trefused\terrors\t")
 	for _, c := range cells {
 		attempt, acquire := c.Latency[resultsdir.MetricAttempt], c.Latency[resultsdir.MetricAcquire]
 		load := c.Load.Mode
@@ -44,7 +45,8 @@ func writeLockSummary(w io.Writer, cells []resultsdir.Cell) {
 		if attempt.Count == 0 && c.Granted > 0 {
 			p50, p99, p999 = "-", "-", "-" // a library's own wait: no attempt is seen from outside
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t%.0f%%\t%d\t\n", c.Strategy, c.Clients, c.Keys, network, load,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t%.0f%%\t%d\t\n", c.Strategy, c.Clients, c.Keys, network,
+			load,
 			c.CyclesPerSecond, p50, p99, p999, acquire.P99.Rounded(), 100*c.ContendedFailureRatio, errorCount(c))
 	}
 	tw.Flush()
@@ -55,7 +57,8 @@ func writeLockSummary(w io.Writer, cells []resultsdir.Cell) {
 func writeUpdateSummary(w io.Writer, cells []resultsdir.Cell) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "strategy\tguard\tclients\trows\tupdates/s\tupdate p50\tp99\tp99.9\tretries/update\trefused\tlost\terrors\t")
+	fmt.Fprintln(tw,
+		"strategy\tguard\tclients\trows\tupdates/s\tupdate p50\tp99\tp99.9\tretries/update\trefused\tlost\terrors\t")
 	for _, c := range cells {
 		u, lat := c.Update, c.Latency[resultsdir.MetricUpdate]
 		if u == nil {
@@ -72,7 +75,8 @@ func writeUpdateSummary(w io.Writer, cells []resultsdir.Cell) {
 	tw.Flush()
 	for _, c := range cells {
 		if c.Update != nil && (c.Update.LostUpdates != 0 || c.Update.Duplicates != 0) {
-			fmt.Fprintf(w, "FINDING: %s lost %d updates (%d duplicates) without any fault injected\n", c.Name, c.Update.LostUpdates, c.Update.Duplicates)
+			fmt.Fprintf(w, "FINDING: %s lost %d updates (%d duplicates) without any fault injected\n", c.Name,
+				c.Update.LostUpdates, c.Update.Duplicates)
 		}
 	}
 }

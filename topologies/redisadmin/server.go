@@ -8,7 +8,8 @@ import (
 )
 
 // ErrNoRedisServer says redis-server was found neither through REDIS_SERVER nor on PATH.
-var ErrNoRedisServer = errors.New("redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set REDIS_SERVER to its path")
+var ErrNoRedisServer = errors.New(
+	"redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set REDIS_SERVER to its path")
 
 // FindRedisServer returns the redis-server binary: $REDIS_SERVER if set, else PATH.
 func FindRedisServer() (string, error) {

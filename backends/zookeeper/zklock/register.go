@@ -22,9 +22,11 @@ var Variants = []struct {
 func init() {
 	for _, v := range Variants {
 		spec := topologies.Spec{Kind: zookeeper.Kind, Members: v.Members}
-		locks.Register(v.Name, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
-			// Every server is in the connect string; each session picks one at random.
-			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), Options{PoolSize: o.PoolSize, Timeout: o.Timeout, Dialer: o.Dialer})
-		})
+		locks.Register(v.Name, spec,
+			func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+				// Every server is in the connect string; each session picks one at random.
+				return New(ctx, v.Name, topologies.Addrs(topo.Masters()),
+					Options{PoolSize: o.PoolSize, Timeout: o.Timeout, Dialer: o.Dialer})
+			})
 	}
 }

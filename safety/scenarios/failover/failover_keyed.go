@@ -21,7 +21,8 @@ var keyedGuards = map[string]bool{"none": true, "wait1": true}
 // Cluster): a fresh deployment per trial, the key's master SIGKILLed delay after the
 // grant while its replicas are held back by CLIENT PAUSE, and a replica promoted by the
 // store itself (for a cluster, the bus after cluster-node-timeout = down-after).
-func (s failoverLoss) runKeyed(ctx context.Context, env *lab.Env, rep *results.Report, st lab.KeyedFailover, cfg sentinelrig.Config) error {
+func (s failoverLoss) runKeyed(ctx context.Context, env *lab.Env, rep *results.Report, st lab.KeyedFailover,
+	cfg sentinelrig.Config) error {
 	spec := st.Spec()
 	spec.DownAfter = cfg.DownAfter
 	for _, g := range cfg.Guards {
@@ -46,16 +47,21 @@ func (s failoverLoss) runKeyed(ctx context.Context, env *lab.Env, rep *results.R
 	return nil
 }
 
-func keyedVariant(st lab.KeyedFailover, spec topologies.Spec, cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration) *failoverVariant {
+func keyedVariant(st lab.KeyedFailover, spec topologies.Spec, cfg sentinelrig.Config, g sentinelrig.Guard,
+	delay time.Duration) *failoverVariant {
 	grant := st.Strategy() + ": its own grant on the key's master"
 	if g.WaitReplicas > 0 {
-		grant = fmt.Sprintf("%s: SET NX PX on the key's master, then WAIT %d %d there", st.Strategy(), g.WaitReplicas, cfg.WaitTimeout.Milliseconds())
+		grant = fmt.Sprintf("%s: SET NX PX on the key's master, then WAIT %d %d there", st.Strategy(), g.WaitReplicas,
+			cfg.WaitTimeout.Milliseconds())
 	}
 	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name: fmt.Sprintf("%s/%s-delay-%dms", st.Strategy(), g.Mode, delay.Milliseconds()),
-		Description: fmt.Sprintf("%s; each replica of that master stops applying the stream (CLIENT PAUSE) for a drawn lag in [0, %v] just before the grant; the master SIGKILLed %v after the grant; a replica promoted by the store (node timeout %v)",
+		Description: fmt.Sprintf("%s; each replica of that master stops applying the stream (CLIENT PAUSE) for a drawn lag "+
+			"in [0, %v] just before the grant; the master SIGKILLed %v after the grant; a replica promoted by the store (node "+
+			"timeout %v)",
 			grant, cfg.LagMax, delay, spec.DownAfter),
-		Params:  map[string]string{"strategy": st.Strategy(), "mode": g.Mode, "delay": delay.String(), "lag_max": cfg.LagMax.String(), "node_timeout": spec.DownAfter.String()},
+		Params: map[string]string{"strategy": st.Strategy(), "mode": g.Mode, "delay": delay.String(),
+			"lag_max": cfg.LagMax.String(), "node_timeout": spec.DownAfter.String()},
 		Measure: results.LostLocks,
 		Claims:  keyedClaims(spec, cfg, g, delay),
 	}}, guard: g, delay: delay}
@@ -63,7 +69,8 @@ func keyedVariant(st lab.KeyedFailover, spec topologies.Spec, cfg sentinelrig.Co
 
 // keyedClaims: WAIT on every replica of the key's master keeps the key on whichever is
 // promoted; with no guard a kill before any drawn lag can end loses it in some trials.
-func keyedClaims(spec topologies.Spec, cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration) []results.Claim {
+func keyedClaims(spec topologies.Spec, cfg sentinelrig.Config, g sentinelrig.Guard,
+	delay time.Duration) []results.Claim {
 	switch {
 	case g.WaitReplicas > 0 && g.WaitReplicas >= spec.Replicas:
 		return []results.Claim{results.Holds(results.LostLocks)}
@@ -73,7 +80,8 @@ func keyedClaims(spec topologies.Spec, cfg sentinelrig.Config, g sentinelrig.Gua
 	return nil
 }
 
-func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec topologies.Spec, cfg sentinelrig.Config, v *failoverVariant, t *lab.Trial) error {
+func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec topologies.Spec, cfg sentinelrig.Config,
+	v *failoverVariant, t *lab.Trial) error {
 	topo, err := env.StartTopology(ctx, spec)
 	if err != nil {
 		return lab.Failed("setup", err)
@@ -118,7 +126,9 @@ func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec to
 		return err
 	}
 	killed := time.Now()
-	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary}, Recorder: t.Rec}); err != nil {
+	if _,
+		err := nemesis.Inject(ctx, "node-kill",
+		nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary}, Recorder: t.Rec}); err != nil {
 		return lab.Failed("nemesis", err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, cfg.PromotionTimeout)
@@ -133,6 +143,7 @@ func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec to
 	// Failover time: from the SIGKILL to the replica reporting itself master.
 	failover := time.Since(killed)
 	t.Input("promotion_ms", lab.Millis(failover))
-	t.Prove("%s reported itself master %v after %s was SIGKILLed", next.Name(), failover.Round(time.Millisecond), primary.Name())
+	t.Prove("%s reported itself master %v after %s was SIGKILLed", next.Name(), failover.Round(time.Millisecond),
+		primary.Name())
 	return afterPromotion(ctx, t, st, topo, next, killed, lags, a, res, lease)
 }

@@ -18,7 +18,9 @@ type freshDeployments struct {
 
 // startFirst starts spec's deployment, or returns the scenario's refusal of a provider
 // that cannot partition (lab.ErrNeedsPartitions).
-func startFirst(ctx context.Context, scenario string, spec topologies.Spec, start func(context.Context, topologies.Spec) (topologies.Topology, error), fits func(running, wanted topologies.Spec) bool) (*freshDeployments, error) {
+func startFirst(ctx context.Context, scenario string, spec topologies.Spec,
+	start func(context.Context, topologies.Spec) (topologies.Topology, error),
+	fits func(running, wanted topologies.Spec) bool) (*freshDeployments, error) {
 	topo, err := start(ctx, spec)
 	if err != nil {
 		return nil, err
