@@ -38,10 +38,9 @@ type Cost struct {
 	Deployment    string // as the run recorded it
 }
 
-// costOf prices strategy s (its update cells when updates, else its lock cells) at the workload's rate: the open-loop
-// group (no injected
-// latency) whose offered rate is nearest to it, else the closed-loop group with the
-// lowest throughput at or above it.
+// costOf prices strategy s (its update cells when updates, else its lock cells) at the
+// workload's rate: the open-loop group (no injected latency) whose offered rate is
+// nearest to it, else the closed-loop group with the lowest throughput at or above it.
 func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s string, updates bool) Cost {
 	if s == "" {
 		return Cost{Why: "no benchmark cell"}

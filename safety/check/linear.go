@@ -67,10 +67,10 @@ const (
 	LinearUnknown = string(porcupine.Unknown)
 )
 
-// MutexOperations turns a history of one lock into porcupine operations: each stay inside the critical section is an
-// acquire (from the attempt's
-// start to entering) and a release (from leaving to the release's return); refused
-// attempts are acquires that returned false. A stay that never left never releases.
+// MutexOperations turns a history of one lock into porcupine operations: each stay
+// inside the critical section is an acquire (from the attempt's start to entering) and
+// a release (from leaving to the release's return); refused attempts are acquires that
+// returned false. A stay that never left never releases.
 func MutexOperations(h history.History) []porcupine.Operation {
 	if len(h) == 0 {
 		return nil

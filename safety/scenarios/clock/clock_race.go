@@ -417,9 +417,9 @@ type clockWatch struct {
 }
 
 // watchClocks reads the skewed nodes right after the grant: a step must show within
-// clockShowBound and before A leaves (later, it was not a fault during A's hold); a rate gets its first reading. The
-// true nodes (the unreachable ones among
-// them, down at this point) are read by confirm.
+// clockShowBound and before A leaves (later, it was not a fault during A's hold); a rate
+// gets its first reading. The true nodes (the unreachable ones among them, down at this
+// point) are read by confirm.
 func (r clockRace) watchClocks(ctx context.Context, nodes []topologies.Node, grantAt, aLeaves time.Time) (*clockWatch,
 	error) {
 	w := &clockWatch{first: map[int]lab.ClockReading{}}
