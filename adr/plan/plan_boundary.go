@@ -25,13 +25,13 @@ const boundaryTrials = 3
 // and just above it (the scenarios' boundary-factors default).
 var boundaryFactors = []float64{0.8, 1.2}
 
-// factorsParam is boundaryFactors as the scenarios' --param.
+// factorsParam is boundaryFactors as a name=value for the scenarios' --param.
 func factorsParam() string {
 	var fs []string
 	for _, f := range boundaryFactors {
 		fs = append(fs, strconv.FormatFloat(f, 'g', -1, 64))
 	}
-	return "--param boundary-factors=" + strings.Join(fs, ",")
+	return "boundary-factors=" + strings.Join(fs, ",")
 }
 
 // boundarySteps check the size models at the workload's TTL and hold: a pause just
@@ -77,9 +77,9 @@ func (p *Plan) pauseBoundaryStep(w *workload.Workload, in *adr.Inputs, out strin
 			w.TTLD, w.HoldD, factorsText(), left, strings.Join(run, ", "), variants),
 		Why: "the pause model's boundary: a pause breaks the lock exactly when it outlasts the lease left (none below, " +
 			"every one above)",
-		Command: fmt.Sprintf("lockbench safety --scenario pause-past-ttl --trials %d --seed 1 --param strategies=%s "+
-			"--param ttl=%v --param mode=boundary --param pause-at=%v %s --param parallel=%d",
-			boundaryTrials, strings.Join(run, ","), w.TTLD, w.HoldD, factorsParam(), pauseAtOnce(boundaryTrials)),
+		measure: safetyArgs("pause-past-ttl", boundaryTrials, paramArgs("strategies="+strings.Join(run, ","),
+			"ttl="+w.TTLD.String(), "mode=boundary", "pause-at="+w.HoldD.String(), factorsParam(),
+			"parallel="+strconv.Itoa(pauseAtOnce(boundaryTrials)))...),
 		Out: filepath.Join(out, "pause-boundary"),
 	}
 	if t, ok := trialTimeOf("pause-past-ttl", in); ok {
@@ -94,7 +94,7 @@ func (p *Plan) pauseBoundaryStep(w *workload.Workload, in *adr.Inputs, out strin
 			"the wait made the hold and the stop): %s; %s",
 			variants, rounds, pauseAtOnce(boundaryTrials), per.Round(10*time.Millisecond), t.From, pauseAtOnceFrom)
 	}
-	p.Steps = append(p.Steps, st)
+	p.add(st)
 }
 
 // grantedAsAsked drops the strategies whose servers would not grant the workload's TTL
@@ -148,12 +148,11 @@ func (p *Plan) singleJumpBoundaryStep(w *workload.Workload, in *adr.Inputs, out 
 	}
 	if w.TTLD < singleJumpTTLFloor {
 		st.NotYet = fmt.Sprintf("single-clock-skew runs TTLs of %v or more; the workload's is %v", singleJumpTTLFloor, w.TTLD)
-		p.Steps = append(p.Steps, st)
+		p.add(st)
 		return
 	}
-	st.Command = fmt.Sprintf("lockbench safety --scenario single-clock-skew --trials %d --seed 1 --param mode=boundary "+
-		"--param ttl=%v --param hold=%v %s",
-		boundaryTrials, w.TTLD, w.HoldD, factorsParam())
+	st.measure = safetyArgs("single-clock-skew", boundaryTrials,
+		paramArgs("mode=boundary", "ttl="+w.TTLD.String(), "hold="+w.HoldD.String(), factorsParam())...)
 	if t, ok := trialTimeOf("single-clock-skew", in); ok {
 		per := t.at(w.HoldD, 1) // A leaves after its hold, not its lease
 		st.Estimate = time.Duration(boundaryTrials*len(boundaryFactors)) * per
@@ -161,7 +160,7 @@ func (p *Plan) singleJumpBoundaryStep(w *workload.Workload, in *adr.Inputs, out 
 			"%d trials x %d variants x %v a trial (its fixed part kept, the wait made the hold): %s", boundaryTrials,
 			len(boundaryFactors), per.Round(10*time.Millisecond), t.From)
 	}
-	p.Steps = append(p.Steps, st)
+	p.add(st)
 }
 
 // jumpBoundaryClient is the strategy the step runs: the first registered, by position
@@ -213,18 +212,17 @@ func (p *Plan) redlockJumpStep(w *workload.Workload, in *adr.Inputs, out string)
 	if !fits || below < time.Millisecond {
 		st.NotYet = fmt.Sprintf(
 			"a trial lasts about one TTL (%v) and the jumps must be at least 1 ms apart: it does not fit", w.TTLD)
-		p.Steps = append(p.Steps, st)
+		p.add(st)
 		return
 	}
 	client, registered := jumpBoundaryClient()
 	if !registered {
 		st.NotYet = "no registered strategy locks independent masters awaiting every node's answer"
-		p.Steps = append(p.Steps, st)
+		p.add(st)
 		return
 	}
-	st.Command = fmt.Sprintf("lockbench safety --scenario redlock-clock-jump --trials %d --seed 1 --param strategies=%s "+
-		"--param k=3 --param ttl=%v --param jumps=%v,%v",
-		boundaryTrials, client, w.TTLD, below, above)
+	st.measure = safetyArgs("redlock-clock-jump", boundaryTrials,
+		paramArgs("strategies="+client, "k=3", "ttl="+w.TTLD.String(), fmt.Sprintf("jumps=%v,%v", below, above))...)
 	if ok {
 		per := t.at(w.TTLD, 1)
 		st.Estimate = time.Duration(boundaryTrials*2) * per
@@ -232,7 +230,7 @@ func (p *Plan) redlockJumpStep(w *workload.Workload, in *adr.Inputs, out string)
 			"%d trials x 2 variants x %v a trial (its fixed part kept, the lease made the workload's TTL): %s", boundaryTrials,
 			per.Round(10*time.Millisecond), t.From)
 	}
-	p.Steps = append(p.Steps, st)
+	p.add(st)
 }
 
 // unsizedSteps names, per fault, the options whose probability no model carries to
@@ -257,7 +255,7 @@ func (p *Plan) unsizedSteps(w *workload.Workload) {
 		if len(labels) == 0 {
 			continue
 		}
-		p.Steps = append(p.Steps, Step{
+		p.add(Step{
 			What: fmt.Sprintf("%s sized to the workload for %s", k, strings.Join(labels, ", ")),
 			Why: "the ADR's count a year: without a model the lab's probability is not the workload's, so it counts as " +
 				"missing evidence",
