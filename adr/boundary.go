@@ -43,7 +43,9 @@ func boundaryChecked(m *SizeModel, w *workload.Workload, k backend.Fault, report
 	case k == backend.ClockJumpFault:
 		if sides := modelcheck.SingleJump(reports, w.TTLD, w.HoldD); len(sides) > 0 {
 			text, against := modelcheck.Text(sides)
-			m.Checked = fmt.Sprintf("single-clock-skew's boundary mode at the workload's TTL %v and hold %v (TTL - hold = %v): %s", w.TTLD, w.HoldD, clocks.SingleJumpThreshold(w.TTLD, w.HoldD), text)
+			m.Checked = fmt.Sprintf(
+				"single-clock-skew's boundary mode at the workload's TTL %v and hold %v (TTL - hold = %v): %s", w.TTLD, w.HoldD,
+				clocks.SingleJumpThreshold(w.TTLD, w.HoldD), text)
 			m.Contradicted = against
 		}
 	}
@@ -53,7 +55,8 @@ func boundaryChecked(m *SizeModel, w *workload.Workload, k backend.Fault, report
 func pauseAtTTL(w *workload.Workload, reports []*results.Report) string {
 	broke, judged, factor := 0, 0, ""
 	for _, r := range reports {
-		if r == nil || r.Scenario != "pause-past-ttl" || !modelcheck.AtTTL(r.Params, w.TTLD) || r.Params["mode"] == "boundary" {
+		if r == nil || r.Scenario != "pause-past-ttl" || !modelcheck.AtTTL(r.Params, w.TTLD) ||
+			r.Params["mode"] == "boundary" {
 			continue // a boundary run's pause is sized on the lease left, not pause-factor
 		}
 		if factor = r.Params["pause-factor"]; factor == "" {
@@ -89,14 +92,17 @@ func redlockJumpAtTTL(w *workload.Workload, reports []*results.Report) string {
 			if s := v.Params["strategy"]; !linked.Catalog().StrategyAwaitsEveryIndependentNode(s) {
 				who = s + " "
 			}
-			points = append(points, fmt.Sprintf("%s%s nodes jumping %s: %d of %d", who, v.Params["k"], v.Params["jump"], v.Tally.Broke[results.Violations], v.Tally.Judged))
+			points = append(points,
+				fmt.Sprintf("%s%s nodes jumping %s: %d of %d", who, v.Params["k"], v.Params["jump"],
+					v.Tally.Broke[results.Violations], v.Tally.Judged))
 		}
 	}
 	if len(points) == 0 {
 		return ""
 	}
 	sort.Strings(points)
-	return fmt.Sprintf("at the workload's TTL %v, redlock-clock-jump gave two holders with %s judged (its holder keeps the lock for its whole validity, TTL - redsync's drift, so the threshold TTL - hold is the drift x TTL = %v)",
+	return fmt.Sprintf("at the workload's TTL %v, redlock-clock-jump gave two holders with %s judged (its holder keeps "+
+		"the lock for its whole validity, TTL - redsync's drift, so the threshold TTL - hold is the drift x TTL = %v)",
 		w.TTLD, strings.Join(points, ", "), time.Duration(0.01*float64(w.TTLD)))
 }
 
@@ -106,12 +112,18 @@ func boundaryFigures(d *Decision, reports []*results.Report) []decision.ModelChe
 	w := d.Workload
 	var out []decision.ModelCheck
 	if ss := modelcheck.Pause(reports, w.TTLD, w.HoldD); len(ss) > 0 {
-		out = append(out, modelcheck.Figure("adr-model-pause-boundary", fmt.Sprintf("A pause against the lease left, TTL %v, hold %v", w.TTLD, w.HoldD),
-			"pause-past-ttl's boundary mode at the workload's TTL: each strategy's holder stops 0.8 x (below) and 1.2 x (above) the lease it has left. The dot is the share of judged trials with two holders, with its 95% interval; the marker beside it is the model's prediction: none below, every one above.", ss))
+		out = append(out, modelcheck.Figure("adr-model-pause-boundary", fmt.Sprintf(
+			"A pause against the lease left, TTL %v, hold %v", w.TTLD, w.HoldD),
+			"pause-past-ttl's boundary mode at the workload's TTL: each strategy's holder stops 0.8 x (below) and 1.2 x "+
+				"(above) the lease it has left. The dot is the share of judged trials with two holders, with its 95% interval; "+
+				"the marker beside it is the model's prediction: none below, every one above.", ss))
 	}
 	if ss := modelcheck.SingleJump(reports, w.TTLD, w.HoldD); len(ss) > 0 {
-		out = append(out, modelcheck.Figure("adr-model-single-jump-boundary", fmt.Sprintf("A master's clock jump against TTL - hold = %v", clocks.SingleJumpThreshold(w.TTLD, w.HoldD)),
-			"single-clock-skew's boundary mode at the workload's TTL and hold: the master's clock jumps 0.8 x (below) and 1.2 x (above) TTL - hold at the grant. The dot is the share of judged trials with two holders, with its 95% interval; the marker beside it is the model's prediction: none below, every one above.", ss))
+		out = append(out, modelcheck.Figure("adr-model-single-jump-boundary", fmt.Sprintf(
+			"A master's clock jump against TTL - hold = %v", clocks.SingleJumpThreshold(w.TTLD, w.HoldD)),
+			"single-clock-skew's boundary mode at the workload's TTL and hold: the master's clock jumps 0.8 x (below) and 1.2 "+
+				"x (above) TTL - hold at the grant. The dot is the share of judged trials with two holders, with its 95% "+
+				"interval; the marker beside it is the model's prediction: none below, every one above.", ss))
 	}
 	return out
 }

@@ -38,9 +38,9 @@ type Cost struct {
 	Deployment    string // as the run recorded it
 }
 
-// costOf prices strategy s (its update cells when updates, else its lock cells) at the workload's rate: the open-loop group (no injected
-// latency) whose offered rate is nearest to it, else the closed-loop group with the
-// lowest throughput at or above it.
+// costOf prices strategy s (its update cells when updates, else its lock cells) at the
+// workload's rate: the open-loop group (no injected latency) whose offered rate is
+// nearest to it, else the closed-loop group with the lowest throughput at or above it.
 func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s string, updates bool) Cost {
 	if s == "" {
 		return Cost{Why: "no benchmark cell"}
@@ -81,7 +81,8 @@ func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s 
 			}
 		}
 		c.How = fmt.Sprintf("open loop, %s arrivals offered %s/s (achieved %s/s), %s, %s",
-			pick.Condition.Arrival, stats.FormatRate(pick.Condition.TargetRate), stats.FormatRate(pick.AchievedRate()), plural(pick.Condition.Clients, "client"), plural(pick.Condition.Keys, "key"))
+			pick.Condition.Arrival, stats.FormatRate(pick.Condition.TargetRate), stats.FormatRate(pick.AchievedRate()),
+			plural(pick.Condition.Clients, "client"), plural(pick.Condition.Keys, "key"))
 	case len(closed) > 0:
 		// Below every offered rate (or without open loop): the least loaded closed-loop
 		// cell that still served the rate stands for it.
@@ -94,7 +95,8 @@ func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s 
 			}
 		}
 		if pick == nil {
-			c.Why = fmt.Sprintf("no cell reached %s/s (the most: %s/s, closed loop)", stats.FormatRate(w.LockRate), stats.FormatRate(most))
+			c.Why = fmt.Sprintf("no cell reached %s/s (the most: %s/s, closed loop)", stats.FormatRate(w.LockRate),
+				stats.FormatRate(most))
 			return c
 		}
 		why := "no open-loop cell"
@@ -102,7 +104,8 @@ func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s 
 			why = fmt.Sprintf("every open-loop rate tried was above %s/s", stats.FormatRate(w.LockRate))
 		}
 		c.How = fmt.Sprintf("closed loop (%s), %s, %s: %s cycles/s",
-			why, plural(pick.Condition.Clients, "client"), plural(pick.Condition.Keys, "key"), stats.FormatRate(pick.Throughput()))
+			why, plural(pick.Condition.Clients, "client"), plural(pick.Condition.Keys, "key"),
+			stats.FormatRate(pick.Throughput()))
 	default:
 		c.Why = "no benchmark cell without injected latency"
 		return c

@@ -91,7 +91,8 @@ func judge(w *workload.Workload, o *Option) Verdict {
 		v.RuledOut = true
 	}
 	if dataSide && o.Kind == Lock {
-		v.Why = append(v.Why, "a lock alone (a correctness lock needs a fence the resource checks, or no lock and a store-side guard)")
+		v.Why = append(v.Why,
+			"a lock alone (a correctness lock needs a fence the resource checks, or no lock and a store-side guard)")
 		v.RuledOut = true
 	}
 	total, missing := Total(o.Faults, dataSide || o.Kind == LockFree)
@@ -108,10 +109,14 @@ func judge(w *workload.Workload, o *Option) Verdict {
 			v.Why = append(v.Why, what+strings.Join(v.Missing, ", "))
 		}
 		if total.Lo > *w.ViolationBudget {
-			v.Why = append(v.Why, fmt.Sprintf("at least %s violations reaching the data a year, over the budget of %s", count(total.Lo), Plain(*w.ViolationBudget)))
+			v.Why = append(v.Why,
+				fmt.Sprintf("at least %s violations reaching the data a year, over the budget of %s", count(total.Lo),
+					Plain(*w.ViolationBudget)))
 			v.RuledOut = true
 		} else if total.Hi > *w.ViolationBudget {
-			v.Why = append(v.Why, fmt.Sprintf("up to %s violations reaching the data a year, over the budget of %s: %s", count(total.Hi), Plain(*w.ViolationBudget), trialsNeeded(o.Faults, *w.ViolationBudget)))
+			v.Why = append(v.Why,
+				fmt.Sprintf("up to %s violations reaching the data a year, over the budget of %s: %s", count(total.Hi),
+					Plain(*w.ViolationBudget), trialsNeeded(o.Faults, *w.ViolationBudget)))
 		}
 	} else if o.Kind != LockFree {
 		// Efficiency needs only an upper end: an unmeasured fault counts at its worst,
@@ -121,10 +126,13 @@ func judge(w *workload.Workload, o *Option) Verdict {
 		v.Unmeasured = UnmeasuredBound(o.Faults, missing)
 		switch {
 		case total.Hi > *w.DuplicateBudget:
-			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year, over the budget of %s", count(total.Hi+v.Unmeasured), Plain(*w.DuplicateBudget)))
+			v.Why = append(v.Why,
+				fmt.Sprintf("up to %s duplicate runs a year, over the budget of %s", count(total.Hi+v.Unmeasured),
+					Plain(*w.DuplicateBudget)))
 			v.RuledOut = true
 		case total.Hi+v.Unmeasured > *w.DuplicateBudget:
-			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year counting the missing faults at their worst, over the budget of %s: %s",
+			v.Why = append(v.Why, fmt.Sprintf(
+				"up to %s duplicate runs a year counting the missing faults at their worst, over the budget of %s: %s",
 				count(total.Hi+v.Unmeasured), Plain(*w.DuplicateBudget), strings.Join(v.Missing, ", ")))
 		}
 		total.Hi += v.Unmeasured
@@ -134,7 +142,8 @@ func judge(w *workload.Workload, o *Option) Verdict {
 	case !o.Cost.Measured:
 		v.Why = append(v.Why, "cost not measured: "+o.Cost.Why)
 	case !o.Cost.Within:
-		v.Why = append(v.Why, fmt.Sprintf("not shown within %s at %s/s%s", w.SLO, stats.FormatRate(w.LockRate), queueWords(w, o.Cost)))
+		v.Why = append(v.Why,
+			fmt.Sprintf("not shown within %s at %s/s%s", w.SLO, stats.FormatRate(w.LockRate), queueWords(w, o.Cost)))
 		v.RuledOut = true
 	}
 	v.Meets = len(v.Why) == 0
@@ -177,6 +186,8 @@ func queueWords(w *workload.Workload, c Cost) string {
 	if c.AttemptAtBudget <= 0 || c.AttemptAtBudget > w.SLO.Budget || c.AtBudget <= w.SLO.Budget {
 		return ""
 	}
-	return fmt.Sprintf(" (acquire %s %s, one attempt %s: the wait for the holder of a key held %s of the time, not the lock service)",
-		w.SLO.Percentile, stats.FormatDuration(c.AtBudget), stats.FormatDuration(c.AttemptAtBudget), percent(w.Occupancy.Busiest))
+	return fmt.Sprintf(
+		" (acquire %s %s, one attempt %s: the wait for the holder of a key held %s of the time, not the lock service)",
+		w.SLO.Percentile, stats.FormatDuration(c.AtBudget), stats.FormatDuration(c.AttemptAtBudget),
+		percent(w.Occupancy.Busiest))
 }

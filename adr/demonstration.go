@@ -81,12 +81,15 @@ func demoText(m *Measured) string {
 	}
 	switch m.Demo {
 	case Always:
-		return fmt.Sprintf("%d of %d judged, a forced interleaving: the mechanism breaks it always (not a rate), so every held lock a counted fault finds breaks%s: %s",
+		return fmt.Sprintf("%d of %d judged, a forced interleaving: the mechanism breaks it always (not a rate), so every "+
+			"held lock a counted fault finds breaks%s: %s",
 			m.P.K, m.P.N, sized, yearly(m.Year, true))
 	case Never:
-		return fmt.Sprintf("0 of %d judged, a forced interleaving: the mechanism never breaks it (not a rate): 0 a year", m.P.N)
+		return fmt.Sprintf(
+			"0 of %d judged, a forced interleaving: the mechanism never breaks it (not a rate): 0 a year", m.P.N)
 	}
-	return fmt.Sprintf("%d of %d judged, a forced interleaving that is neither always nor never (its claim is contradicted, and no rate is drawn from it), so counted at its worst%s: %s",
+	return fmt.Sprintf("%d of %d judged, a forced interleaving that is neither always nor never (its claim is "+
+		"contradicted, and no rate is drawn from it), so counted at its worst%s: %s",
 		m.P.K, m.P.N, sized, yearly(m.Year, false))
 }
 

@@ -57,13 +57,15 @@ func trialsNeeded(es []Exposure, budget float64) string {
 	}
 	out := ""
 	if len(parts) > 0 {
-		out = "judged trials with none reaching the data that would show it, the budget split evenly: " + strings.Join(parts, ", ")
+		out = "judged trials with none reaching the data that would show it, the budget split evenly: " +
+			strings.Join(parts, ", ")
 	}
 	if len(seen) > 0 {
 		out = strings.TrimPrefix(out+"; ", "; ") + "seen, so no count of trials shows it: " + strings.Join(seen, ", ")
 	}
 	if len(unsized) > 0 {
-		out = strings.TrimPrefix(out+"; ", "; ") + "not sized, so no count of trials at the lab's conditions shows it: " + strings.Join(unsized, ", ")
+		out = strings.TrimPrefix(out+"; ", "; ") + "not sized, so no count of trials at the lab's conditions shows " +
+			"it: " + strings.Join(unsized, ", ")
 	}
 	return out
 }

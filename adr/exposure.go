@@ -99,7 +99,8 @@ func exposures(w *workload.Workload, reports []*results.Report, o *Option) []Exp
 				switch {
 				case e.Mutex == nil || e.Quorum == nil:
 				case e.Mutex.Demo != Always: // the rule rests on the forced restart breaking every time
-					e.Quorum, e.QuorumWhy = nil, fmt.Sprintf("%s's forced restart of a node of an exact quorum broke %d of %d judged, not every one: the model's rule is not shown", e.Mutex.Scenario, e.Mutex.P.K, e.Mutex.P.N)
+					e.Quorum, e.QuorumWhy = nil, fmt.Sprintf("%s's forced restart of a node of an exact quorum broke %d of %d "+
+						"judged, not every one: the model's rule is not shown", e.Mutex.Scenario, e.Mutex.P.K, e.Mutex.P.N)
 				default:
 					e.Mutex.modelled(e, "Redlock restart", e.Quorum.P)
 				}

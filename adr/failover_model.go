@@ -102,7 +102,9 @@ func (m *CrashModel) LagAt(reports []*results.Report) ([]float64, string) {
 	sort.Slice(points, func(i, j int) bool { return points[i].rate < points[j].rate })
 	i := sort.Search(len(points), func(i int) bool { return points[i].rate >= m.WriteRate })
 	if i == len(points) {
-		return nil, fmt.Sprintf("replication lag measured up to %.0f writes/s, below the workload's %.0f (`--param rates=...` of replication-lag)", points[len(points)-1].rate, m.WriteRate)
+		return nil, fmt.Sprintf(
+			"replication lag measured up to %.0f writes/s, below the workload's %.0f (`--param rates=...` of "+
+				"replication-lag)", points[len(points)-1].rate, m.WriteRate)
 	}
 	m.LagVariant, m.LagRate = points[i].v.Name, points[i].rate
 	var lags []float64
@@ -183,11 +185,18 @@ func (m *CrashModel) Line() string {
 	if len(m.Check.Rows) > 0 {
 		var rows []string
 		for _, r := range m.Check.Rows {
-			rows = append(rows, fmt.Sprintf("%s ms: predicted %s, lost %s", strconv.FormatFloat(r.DelayMs, 'f', -1, 64), percent(r.Predicted), r.Measured))
+			rows = append(rows,
+				fmt.Sprintf("%s ms: predicted %s, lost %s", strconv.FormatFloat(r.DelayMs, 'f', -1, 64), percent(r.Predicted),
+					r.Measured))
 		}
-		check = fmt.Sprintf("checked against failover-loss with no guard: %d of %d delays' intervals contain the prediction, %d of %d judged trials called (%s)",
+		check = fmt.Sprintf("checked against failover-loss with no guard: %d of %d delays' intervals contain the "+
+			"prediction, %d of %d judged trials called (%s)",
 			m.Check.Within, len(m.Check.Rows), m.Check.Agree, m.Check.Trials, strings.Join(rows, "; "))
 	}
-	return fmt.Sprintf("crash failover against the replication lag: a held lock is lost when granted within the promoted replica's lag before the crash, so P(lost | held) = E[min(lag, hold)] / hold = %s (%s), from %d lag samples of replication-lag `%s` (%.0f writes/s measured, the workload writes %.0f/s: a SET and a release per lock plus %s others); %s",
-		percent(m.P.Central), percentSpan(m.P.Lo, m.P.Hi), m.Samples, m.LagVariant, m.LagRate, m.WriteRate, Plain(m.Others), check)
+	return fmt.Sprintf("crash failover against the replication lag: a held lock is lost when granted within the "+
+		"promoted replica's lag before the crash, so P(lost | held) = E[min(lag, hold)] / hold = %s (%s), from %d lag "+
+		"samples of replication-lag `%s` (%.0f writes/s measured, the workload writes %.0f/s: a SET and a release per lock "+
+		"plus %s others); %s",
+		percent(m.P.Central), percentSpan(m.P.Lo, m.P.Hi), m.Samples, m.LagVariant, m.LagRate, m.WriteRate, Plain(m.Others),
+		check)
 }

@@ -56,9 +56,13 @@ func failoverHeat(reports []*results.Report) (decision.HeatMap, bool) {
 			}
 		}
 	}
-	h := decision.HeatMap{Name: "adr-heat-failover-loss", Title: "Sentinel failover: two holders by kill delay and replica lag",
+	h := decision.HeatMap{Name: "adr-heat-failover-loss", Title: "Sentinel failover: two holders by kill delay and " +
+		"replica lag",
 		XLabel: "delay from grant to master kill (ms)", YLabel: "promoted replica's lag (ms, 10 ms rows)",
-		Caption:       "failover-loss, mode none: each cell is the judged trials at one kill delay whose promoted replica drew a lag in that 10 ms row; k/n had two holders (colour: that share, pale yellow 0 to dark red 1; grey: no trial). The dashed line is the model: the promoted replica lacks the key when its pause outlasts the delay (lag > delay).",
+		Caption: "failover-loss, mode none: each cell is the judged trials at one kill delay whose promoted replica " +
+			"drew a lag in that 10 ms row; k/n had two holders (colour: that share, pale yellow 0 to dark red 1; grey: no " +
+			"trial). The dashed line is the model: the promoted replica lacks the key when its pause outlasts the delay (lag " +
+			"> delay).",
 		BoundaryLabel: "model: lag = delay"}
 	h.Cells = sortedCells(cells)
 	if !spansTwoByTwo(h.Cells) {
@@ -109,9 +113,13 @@ func clockJumpHeat(reports []*results.Report) (decision.HeatMap, bool) {
 			}
 		}
 	}
-	h := decision.HeatMap{Name: "adr-heat-redlock-clock-jump", Title: "Redlock: two holders by clock jump and nodes jumping", LogX: true,
+	h := decision.HeatMap{Name: "adr-heat-redlock-clock-jump", Title: "Redlock: two holders by clock jump and nodes " +
+		"jumping", LogX: true,
 		XLabel: "forward jump J (ms, log scale)", YLabel: "nodes of 5 jumping (k)",
-		Caption:       "redlock-clock-jump: k of A's five nodes jump forward J right after the grant; k/n judged trials had two holders (colour: that share, pale yellow 0 to dark red 1; grey: no trial). The crosses are the smallest breaking J the model (clocks.RaceShape) gives for each k with that k's measured median acquire and attempt times; no cross: the model never breaks.",
+		Caption: "redlock-clock-jump: k of A's five nodes jump forward J right after the grant; k/n judged trials " +
+			"had two holders (colour: that share, pale yellow 0 to dark red 1; grey: no trial). The crosses are the smallest " +
+			"breaking J the model (clocks.RaceShape) gives for each k with that k's measured median acquire and attempt " +
+			"times; no cross: the model never breaks.",
 		BoundaryLabel: "model: smallest J"}
 	h.Cells = sortedCells(cells)
 	if !spansTwoByTwo(h.Cells) {

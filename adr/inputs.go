@@ -65,7 +65,9 @@ func LoadInputs(dirs []string) (*Inputs, error) {
 			in.BenchDirs = append(in.BenchDirs, dir)
 			in.Runs = append(in.Runs, run)
 		default:
-			return nil, InputError{fmt.Errorf("%s: neither cells (lockbench run) nor reports (lockbench safety)", filepath.Join(dir, resultsdir.JSONFile))}
+			return nil,
+				InputError{fmt.Errorf("%s: neither cells (lockbench run) nor reports (lockbench safety)",
+					filepath.Join(dir, resultsdir.JSONFile))}
 		}
 	}
 	if len(in.Runs) == 0 && len(in.Safety) == 0 {

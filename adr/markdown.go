@@ -1,10 +1,12 @@
 package adr
 
 import (
+	_ "embed"
 	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
+	"text/template"
 
 	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend"
@@ -26,73 +28,113 @@ type Meta struct {
 	OutDir       string   // the ADR's folder, for relative links
 }
 
+// adrTemplateText holds the record's prose; this file only prepares the values it shows.
+//
+//go:embed adr.md.tmpl
+var adrTemplateText string
+
+var adrTemplate = template.Must(template.New("adr.md.tmpl").Parse(adrTemplateText))
+
 // Markdown writes the decision as an MADR 4.0 record.
 func Markdown(d *Decision, meta Meta) string {
 	var b strings.Builder
+	if err := adrTemplate.ExecuteTemplate(&b, "adr", recordView(d, meta)); err != nil {
+		panic("adr.md.tmpl: " + err.Error()) // the template and its values are both this package's
+	}
+	return b.String()
+}
+
+// adrView is every value the record shows, in the template's sections.
+type adrView struct {
+	Date, Title  string
+	Context      contextView
+	Drivers      driversView
+	Options      []consideredOption
+	Chosen       *chosenView
+	Undecided    undecidedView
+	Confirmation confirmationView
+	ProsCons     prosConsView
+	More         moreView
+}
+
+func recordView(d *Decision, meta Meta) adrView {
 	w := d.Workload
-	fmt.Fprintf(&b, "---\nstatus: proposed\ndate: %s\n---\n\n", meta.Date)
 	title := w.Title
 	if title == "" {
 		title = "Which lock for " + w.Protects
 	}
-	fmt.Fprintf(&b, "# %s\n\n", title)
-	writeContext(&b, d, meta)
-	writeDrivers(&b, d)
-	writeOptions(&b, d)
-	writeOutcome(&b, d)
-	writeConfirmation(&b, d, meta)
-	writeProsCons(&b, d)
-	writeMore(&b, d, meta)
-	return b.String()
-}
-
-func purposeWords(p workload.Purpose) string {
-	if p == workload.Correctness {
-		return "**correctness**, in the write-up's sense: a violation corrupts data"
+	v := adrView{
+		Date:  meta.Date,
+		Title: title,
+		Context: contextView{
+			Protects: w.Protects, Correctness: w.Purpose == workload.Correctness,
+			Rate: stats.FormatRate(w.LockRate), Hold: w.HoldD.String(), TTL: w.TTLD.String(),
+			Command: meta.Command, WorkloadFile: meta.WorkloadFile,
+		},
+		Drivers:      driversOf(d),
+		Options:      consideredOptions(d),
+		Confirmation: confirmationOf(d, meta),
+		ProsCons:     prosConsOf(d),
+		More:         moreOf(d, meta),
 	}
-	return "**efficiency**, in the write-up's sense: a violation costs duplicate work"
-}
-
-func writeContext(b *strings.Builder, d *Decision, meta Meta) {
-	w := d.Workload
-	b.WriteString("## Context and Problem Statement\n\n")
-	fmt.Fprintf(b, "The lock protects %s. Its purpose is %s. It is taken %s times a second and held %s, with a TTL of %s.\n\n",
-		w.Protects, purposeWords(w.Purpose), stats.FormatRate(w.LockRate), w.HoldD, w.TTLD)
-	b.WriteString("Which way of taking it meets that purpose within the latency budget at the lowest cost, and how many violations a year should the team expect from the faults it expects?\n\n")
-	fmt.Fprintf(b, "This draft was computed by `%s` from the workload file `%s` and the results folders under More Information: every cost and probability is read from them, every count a year computed from them and the workload's fault rates (docs/adr.md of lockbench says how).\n\n", meta.Command, meta.WorkloadFile)
-}
-
-func writeDrivers(b *strings.Builder, d *Decision) {
-	w := d.Workload
-	b.WriteString("## Decision Drivers\n\n")
-	fmt.Fprintf(b, "* Latency budget: %s at %s locks/s.\n", w.SLO, stats.FormatRate(w.LockRate))
-	if w.Purpose == workload.Correctness {
-		fmt.Fprintf(b, "* Purpose: correctness. Only an option with a fence the resource checks, or no lock and a store-side guard, qualifies (the write-up's rules 1 to 4), and only when the upper end of its violations reaching the data a year is within the budget of %s: none seen in a few trials is not enough.\n", Plain(*w.ViolationBudget))
+	if d.Chosen != nil {
+		v.Chosen = chosenOf(d)
 	} else {
-		fmt.Fprintf(b, "* Purpose: efficiency. Duplicate work is tolerated up to %s runs a year (the upper end of the locks broken a year, each a duplicate run, must stay within it).\n", Plain(*w.DuplicateBudget))
+		v.Undecided = undecidedOf(d)
 	}
-	b.WriteString("* Fault rates the team expects:\n\n")
-	b.WriteString("  | fault | per year | counted | source |\n  |---|---|---|---|\n")
+	return v
+}
+
+type contextView struct {
+	Protects, Rate, Hold, TTL string
+	Correctness               bool
+	Command, WorkloadFile     string
+}
+
+type driversView struct {
+	SLO, Rate, Budget     string
+	Correctness           bool
+	Faults                []faultRateRow
+	Occupancy, SizeModels string // sentences of their own files' writers
+	ShortPauses           *shortPauses
+}
+
+// faultRateRow is one row of the workload's fault rates.
+type faultRateRow struct{ Kind, PerYear, Counted, Source string }
+
+// shortPauses is set when the pauses counted include some that do not outlast the TTL.
+type shortPauses struct{ LongerThan, TTL string }
+
+func driversOf(d *Decision) driversView {
+	w := d.Workload
+	v := driversView{SLO: w.SLO.String(), Rate: stats.FormatRate(w.LockRate),
+		Correctness: w.Purpose == workload.Correctness}
+	if v.Correctness {
+		v.Budget = Plain(*w.ViolationBudget)
+	} else {
+		v.Budget = Plain(*w.DuplicateBudget)
+	}
 	for _, k := range workload.FaultKinds {
 		r := w.Faults.Rate(k)
-		what := ""
+		counted := ""
 		switch k {
 		case backend.ClientPauseFault:
-			what = "pauses longer than " + r.LongerThan
+			counted = "pauses longer than " + r.LongerThan
 		case backend.ClockJumpFault:
-			what = "jumps above " + r.Above
+			counted = "jumps above " + r.Above
 		}
-		fmt.Fprintf(b, "  | %s | %s | %s | %s |\n", k, Plain(r.PerYear), what, r.Source)
+		v.Faults = append(v.Faults, faultRateRow{fmt.Sprint(k), Plain(r.PerYear), counted, r.Source})
 	}
-	b.WriteString("\n* The faults are the lock service's (its servers, its clients' pauses and clocks). The protected store's own durability is the same under every option and is not counted.\n")
-	writeOccupancy(b, w)
-	writeSizeModels(b, d)
+	var occupancy, sizeModels strings.Builder
+	writeOccupancy(&occupancy, w)
+	writeSizeModels(&sizeModels, d)
+	v.Occupancy, v.SizeModels = occupancy.String(), sizeModels.String()
 	if p := w.Faults.ClientPause; p != nil {
 		if lt, _ := workload.PositiveDuration(p.LongerThan); lt < w.TTLD {
-			fmt.Fprintf(b, "* The pauses counted (longer than %s) include some shorter than the TTL (%s), which do not outlast the lease: their count is an upper bound.\n", p.LongerThan, w.TTLD)
+			v.ShortPauses = &shortPauses{p.LongerThan, w.TTLD.String()}
 		}
 	}
-	b.WriteString("\n")
+	return v
 }
 
 func kindWords(o *Option) string {
@@ -108,16 +150,19 @@ func kindWords(o *Option) string {
 	return "the lock alone: the resource takes every holder's write"
 }
 
-func writeOptions(b *strings.Builder, d *Decision) {
-	b.WriteString("## Considered Options\n\n")
+// consideredOption is one line of Considered Options.
+type consideredOption struct{ Name, Kind, Deployment string }
+
+func consideredOptions(d *Decision) []consideredOption {
+	var out []consideredOption
 	for _, o := range d.Options {
 		dep := o.Cost.Deployment
 		if dep == "" {
 			dep = "deployment not benchmarked"
 		}
-		fmt.Fprintf(b, "* %s: %s (%s)\n", o.Name, kindWords(o), dep)
+		out = append(out, consideredOption{o.Name, kindWords(o), dep})
 	}
-	b.WriteString("\n")
+	return out
 }
 
 // side is what the purpose counts: data for correctness, two holders for efficiency.
@@ -125,72 +170,112 @@ func side(w *workload.Workload, o *Option) bool {
 	return w.Purpose == workload.Correctness || o.Kind == LockFree
 }
 
-func writeOutcome(b *strings.Builder, d *Decision) {
-	w := d.Workload
-	b.WriteString("## Decision Outcome\n\n")
-	if d.Chosen == nil {
-		b.WriteString("Chosen option: none yet. No option is shown, by the given results, to meet the purpose within the budget.\n\n")
-		closest := closestCandidates(d)
-		if len(closest) > 0 && !closest[0].Verdict.RuledOut {
-			c := closest[0]
-			fmt.Fprintf(b, "The cheapest option no measurement rules out is \"%s\" (%s); it cannot be chosen until these are measured: %s.\n\n", c.Name, serversText(c.Cost), strings.Join(c.Verdict.Missing, ", "))
-		}
-		if len(closest) > 0 {
-			b.WriteString("What stands in the way, options not ruled out first, then cheapest first:\n\n")
-			for _, o := range closest {
-				fmt.Fprintf(b, "* %s: %s.\n", o.Name, strings.Join(o.Verdict.Why, "; "))
-			}
-			b.WriteString("\n")
-		}
-		return
+// undecidedView is the outcome when no option is chosen.
+type undecidedView struct {
+	Cheapest *cheapestOpen
+	InTheWay []optionReason
+}
+
+// cheapestOpen is the cheapest option no measurement rules out, and what it lacks.
+type cheapestOpen struct{ Name, Servers, Missing string }
+
+type optionReason struct{ Name, Why string }
+
+func undecidedOf(d *Decision) undecidedView {
+	var v undecidedView
+	closest := closestCandidates(d)
+	if len(closest) > 0 && !closest[0].Verdict.RuledOut {
+		c := closest[0]
+		v.Cheapest = &cheapestOpen{c.Name, serversText(c.Cost), strings.Join(c.Verdict.Missing, ", ")}
 	}
-	o := d.Chosen
-	total := o.Verdict.Year
-	why := fmt.Sprintf("whose locks broken (duplicate work) stay within the budget: %s", yearly(total, anySeen(o.Faults, side(w, o))))
-	if w.Purpose == workload.Correctness {
-		why = fmt.Sprintf("whose violations reaching the data stay within the budget of %s a year: %s", Plain(*w.ViolationBudget), yearly(total, anySeen(o.Faults, true)))
+	for _, o := range closest {
+		v.InTheWay = append(v.InTheWay, optionReason{o.Name, strings.Join(o.Verdict.Why, "; ")})
 	}
-	fmt.Fprintf(b, "Chosen option: \"%s\", because it is the cheapest option (%s; %s %s at %s/s) %s.\n\n",
-		o.Name, serversText(o.Cost), w.SLO.Percentile, stats.FormatDuration(o.Cost.AtBudget), stats.FormatRate(w.LockRate), why)
-	b.WriteString("### Consequences\n\n")
-	fmt.Fprintf(b, "* Good, because it costs %s: p50 %s, p99 %s, p99.9 %s (%s).\n", serversText(o.Cost),
-		stats.FormatDuration(o.Cost.P50), stats.FormatDuration(o.Cost.P99), stats.FormatDuration(o.Cost.P999), o.Cost.How)
+	return v
+}
+
+// chosenView is the chosen option and its consequences.
+type chosenView struct {
+	Name, Servers, Percentile, AtBudget, Rate string
+	Correctness                               bool
+	Budget, Yearly                            string
+	P50, P99, P999, How                       string
+	CapacityKept, CapacityMissed              string // at most one is set
+	Consequences                              []consequence
+	NotCounted                                []string // faults the workload rates 0 a year
+	RateBound                                 bool
+	Unmeasured                                *unmeasuredWorst
+}
+
+// consequence is what one counted fault does to the chosen option.
+type consequence struct {
+	Verdict, Kind, PerYear, In string
+	LockFails                  *lockFails
+}
+
+// lockFails is a fenced option's lock failing under a fault, the fence keeping the data.
+type lockFails struct {
+	Kind, In string
+	Refused  *refusal
+}
+
+// refusal is the fence refusing stale writes in K of N judged trials.
+type refusal struct {
+	K, N int
+	By   string
+}
+
+// unmeasuredWorst is what the faults not measured add at their worst.
+type unmeasuredWorst struct{ Missing, Count string }
+
+func chosenOf(d *Decision) *chosenView {
+	w, o := d.Workload, d.Chosen
+	counts := side(w, o)
+	v := &chosenView{
+		Name: o.Name, Servers: serversText(o.Cost), Percentile: fmt.Sprint(w.SLO.Percentile),
+		AtBudget: stats.FormatDuration(o.Cost.AtBudget), Rate: stats.FormatRate(w.LockRate),
+		Correctness: w.Purpose == workload.Correctness,
+		Yearly:      yearly(o.Verdict.Year, anySeen(o.Faults, counts)),
+		P50:         stats.FormatDuration(o.Cost.P50), P99: stats.FormatDuration(o.Cost.P99),
+		P999: stats.FormatDuration(o.Cost.P999), How: o.Cost.How,
+		RateBound: w.Purpose == workload.Correctness && anyRateBound(o.Faults),
+	}
+	if v.Correctness {
+		v.Budget = Plain(*w.ViolationBudget)
+		v.Yearly = yearly(o.Verdict.Year, anySeen(o.Faults, true))
+	}
 	switch {
 	case o.Cost.HasCapacity && o.Cost.KeptRate >= w.LockRate:
-		fmt.Fprintf(b, "* Good, because its capacity within the budget is %s.\n", o.Cost.Capacity)
+		v.CapacityKept = o.Cost.Capacity
 	case o.Cost.HasCapacity:
-		fmt.Fprintf(b, "* Bad, because the open-loop rates it was measured at did not keep the budget: %s.\n", o.Cost.Capacity)
+		v.CapacityMissed = o.Cost.Capacity
 	}
 	for _, e := range o.Faults {
 		if e.NA != "" || e.PerYear == 0 {
 			continue
 		}
-		m := e.side(side(w, o))
+		m := e.side(counts)
 		if m == nil {
 			continue // said below, with the worst it can add
 		}
-		fmt.Fprintf(b, "* %s, because under %s (%s a year) %s.\n", verdictWord(m), e.Kind, Plain(e.PerYear), inText(side(w, o), m))
+		c := consequence{Verdict: verdictWord(m), Kind: fmt.Sprint(e.Kind), PerYear: Plain(e.PerYear), In: inText(counts, m)}
 		if o.Kind == Fenced && e.Mutex != nil && e.Mutex.P.K > 0 {
-			fmt.Fprintf(b, "* Bad, because the lock itself still fails under %s: %s; the fence is what keeps it from the data", e.Kind, inText(false, e.Mutex))
+			c.LockFails = &lockFails{Kind: fmt.Sprint(e.Kind), In: inText(false, e.Mutex)}
 			if e.Refused != nil {
-				fmt.Fprintf(b, " (it refused a stale write in %d of %d judged trials)", e.Refused.P.K, e.Refused.P.N)
+				c.LockFails.Refused = &refusal{K: e.Refused.P.K, N: e.Refused.P.N}
 			}
-			b.WriteString(".\n")
 		}
+		v.Consequences = append(v.Consequences, c)
 	}
 	for _, e := range o.Faults {
 		if e.NA == "" && e.PerYear == 0 {
-			fmt.Fprintf(b, "* Bad, because %s is not counted: the workload gives it 0 a year; if it happens, see its row below.\n", e.Kind)
+			v.NotCounted = append(v.NotCounted, fmt.Sprint(e.Kind))
 		}
 	}
-	if d.Workload.Purpose == workload.Correctness && anyRateBound(o.Faults) {
-		b.WriteString("* Neutral, because none seen is not none: each bound above shrinks as judged trials are added (`--trials`).\n")
-	}
 	if o.Verdict.Unmeasured > 0 {
-		fmt.Fprintf(b, "* Bad, because not measured for it: %s; counted at their worst (every such fault breaking the lock it finds held): up to %s a year of the total.\n",
-			strings.Join(o.Verdict.Missing, ", "), count(o.Verdict.Unmeasured))
+		v.Unmeasured = &unmeasuredWorst{strings.Join(o.Verdict.Missing, ", "), count(o.Verdict.Unmeasured)}
 	}
-	b.WriteString("\n")
+	return v
 }
 
 // closestCandidates are the options that fail the decision, cheapest first, those
@@ -232,7 +317,8 @@ func serversText(c Cost) string {
 // bound that more judged trials shrink (a demonstration's never is no bound).
 func anyRateBound(es []Exposure) bool {
 	for _, e := range es {
-		if e.NA == "" && e.PerYear > 0 && e.Data != nil && e.Data.Demo == NotDemo && e.Data.Uncounted == "" && e.Data.P.K == 0 {
+		if e.NA == "" && e.PerYear > 0 && e.Data != nil && e.Data.Demo == NotDemo && e.Data.Uncounted == "" &&
+			e.Data.P.K == 0 {
 			return true
 		}
 	}
@@ -250,29 +336,32 @@ func anySeen(es []Exposure, data bool) bool {
 	return false
 }
 
-func writeConfirmation(b *strings.Builder, d *Decision, meta Meta) {
-	b.WriteString("### Confirmation\n\n")
-	b.WriteString("Re-measure with the commands that produced the results, then regenerate this record:\n\n")
+// confirmationView is the commands that re-measure and regenerate the record.
+type confirmationView struct {
+	BenchRuns, SafetyRuns []commandRun
+	Command               string
+	AnyMissing            bool
+}
+
+// commandRun is a command and the results folder it wrote.
+type commandRun struct{ Command, Dir string }
+
+func confirmationOf(d *Decision, meta Meta) confirmationView {
+	v := confirmationView{Command: meta.Command}
 	for i, dir := range d.Inputs.BenchDirs {
 		cmd := strings.Join(d.Inputs.Runs[i].Environment.CommandLine, " ")
 		if cmd == "" {
 			cmd = "lockbench run (command line not recorded)"
 		}
-		fmt.Fprintf(b, "    %s    # wrote %s\n", cmd, dir)
+		v.BenchRuns = append(v.BenchRuns, commandRun{cmd, dir})
 	}
 	for i, dir := range d.Inputs.SafetyDirs {
-		fmt.Fprintf(b, "    %s --out %s\n", safetyCommand(d.Inputs.SafetyCommands[i]), dir)
+		v.SafetyRuns = append(v.SafetyRuns, commandRun{safetyCommand(d.Inputs.SafetyCommands[i]), dir})
 	}
-	fmt.Fprintf(b, "    %s\n\n", meta.Command)
-	missing := map[string]bool{}
 	for _, o := range d.Options {
-		for _, k := range o.Verdict.Missing {
-			missing[k] = true
-		}
+		v.AnyMissing = v.AnyMissing || len(o.Verdict.Missing) > 0
 	}
-	if len(missing) > 0 {
-		b.WriteString("Faults with a rate above 0 that the given results do not measure for some option are named in each option's row; the scenarios that measure them are listed in docs/adr.md of lockbench (where each probability comes from).\n\n")
-	}
+	return v
 }
 
 // safetyCommand rebuilds the safety run's command from what results.json recorded.
@@ -280,7 +369,8 @@ func safetyCommand(c *results.Command) string {
 	if c == nil {
 		return "lockbench safety (command not recorded)"
 	}
-	s := fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed %d", strings.Join(c.Scenarios, ","), c.Trials, c.Seed)
+	s := fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed %d", strings.Join(c.Scenarios, ","), c.Trials,
+		c.Seed)
 	keys := make([]string, 0, len(c.Params))
 	for k := range c.Params {
 		keys = append(keys, k)
@@ -295,59 +385,97 @@ func safetyCommand(c *results.Command) string {
 	return s
 }
 
-func writeProsCons(b *strings.Builder, d *Decision) {
-	w := d.Workload
-	b.WriteString("## Pros and Cons of the Options\n\n")
-	fmt.Fprintf(b, "Cost at %s locks/s: the time to acquire a lock, or for a lock-free way one whole update (its read, check and write), which is what it replaces; expected counts a year from the workload's fault rates. \"Two holders\" is mutual exclusion lost; \"reaching the data\" is what got past the resource (for a lock alone, every violation). Intervals are from the 95%% Wilson intervals of the judged trials; the ends of a sum add up (conservative). A forced interleaving (a variant a claim checks as always or never) counts as its mechanism, never as a rate: always breaks every held lock a counted fault finds, never breaks none, each with no interval.\n\n", stats.FormatRate(w.LockRate))
-	fmt.Fprintf(b, "| option | servers | p50 / p99 / p99.9 at the rate | capacity within %s | locks broken a year (two holders) | reaching the data a year | meets the purpose |\n|---|---|---|---|---|---|---|\n", w.SLO)
-	for _, o := range d.Options {
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", o.Name, serversCell(o.Cost), latencyCell(o.Cost), capacityCell(o.Cost),
-			sideCell(w, o, false), sideCell(w, o, true), meetsCell(o))
-	}
-	b.WriteString("\nWhy each verdict:\n\n")
-	writeReasons(b, d)
-	for _, o := range d.Options {
-		fmt.Fprintf(b, "### %s\n\n", o.Name)
-		if o.Cost.Measured {
-			fmt.Fprintf(b, "* Neutral, because its cost was read from `%s` (%s).\n", o.Cost.Cell, o.Cost.How)
-		} else {
-			fmt.Fprintf(b, "* Bad, because its cost is not measured: %s.\n", o.Cost.Why)
-		}
-		for _, e := range o.Faults {
-			writeFaultLine(b, o, e)
-		}
-		b.WriteString("\n")
-	}
+// prosConsView is the options' table, the reasons for their verdicts, and each option's lines.
+type prosConsView struct {
+	Rate, SLO string
+	Rows      []optionRow
+	Reasons   []verdictReason
+	Options   []optionDetail
 }
 
-func writeFaultLine(b *strings.Builder, o *Option, e Exposure) {
+// optionRow is one row of the options' table.
+type optionRow struct {
+	Name, Servers, Latency, Capacity, TwoHolders, ReachingData, Meets string
+}
+
+// verdictReason is why one option meets the purpose or not.
+type verdictReason struct {
+	Name          string
+	Meets         bool
+	AtWorst       bool // meets only counting the unmeasured faults at their worst
+	Missing, Cell string
+	Why           string
+}
+
+// optionDetail is one option's pros and cons: its cost, then each fault.
+type optionDetail struct {
+	Name   string
+	Cost   Cost
+	Faults []faultLine
+}
+
+// faultLine is what one fault does to an option; Case says which sentence says it.
+type faultLine struct {
+	Case            string // uncounted, not applicable, sized away, not measured, or "" (measured)
+	Kind, Detail    string
+	ModelName       string
+	Mutex, Data     *sideLine
+	DataNotMeasured string // where the data side would be measured
+	Refused         *refusal
+}
+
+// sideLine is one side (two holders or the data) of a measured fault.
+type sideLine struct{ Verdict, In, Trace string }
+
+func prosConsOf(d *Decision) prosConsView {
+	w := d.Workload
+	v := prosConsView{Rate: stats.FormatRate(w.LockRate), SLO: w.SLO.String()}
+	for _, o := range d.Options {
+		v.Rows = append(v.Rows, optionRow{o.Name, serversCell(o.Cost), latencyCell(o.Cost), capacityCell(o.Cost),
+			sideCell(w, o, false), sideCell(w, o, true), meetsCell(o)})
+		v.Reasons = append(v.Reasons, verdictReason{
+			Name: o.Name, Meets: o.Verdict.Meets, AtWorst: o.Verdict.Meets && o.Verdict.Unmeasured > 0,
+			Missing: strings.Join(o.Verdict.Missing, ", "), Cell: meetsCell(o), Why: strings.Join(o.Verdict.Why, "; "),
+		})
+		detail := optionDetail{Name: o.Name, Cost: o.Cost}
+		for _, e := range o.Faults {
+			detail.Faults = append(detail.Faults, faultLineOf(o, e))
+		}
+		v.Options = append(v.Options, detail)
+	}
+	return v
+}
+
+func faultLineOf(o *Option, e Exposure) faultLine {
+	l := faultLine{Kind: fmt.Sprint(e.Kind)}
 	switch {
 	case e.NA == "" && e.PerYear == 0:
-		fmt.Fprintf(b, "* Neutral, because %s is not counted (0 a year in the workload); measured: %s.\n", e.Kind, zeroRateText(e))
-		return
+		l.Case, l.Detail = "uncounted", zeroRateText(e)
+		return l
 	case e.NA != "":
-		fmt.Fprintf(b, "* Neutral, because %s does not apply: %s.\n", e.Kind, e.NA)
-		return
+		l.Case, l.Detail = "not applicable", e.NA
+		return l
 	case e.sizedAway() && e.Mutex == nil && e.Data == nil: // none breaks a hold: nothing to measure
-		fmt.Fprintf(b, "* Neutral, because %s counts none, by the size model %s: %s.\n", e.Kind, e.Model.Name, e.Model.Why)
-		return
+		l.Case, l.ModelName, l.Detail = "sized away", e.Model.Name, e.Model.Why
+		return l
 	case e.Mutex == nil && e.Data == nil:
-		fmt.Fprintf(b, "* Bad, because %s is not measured for it: %s.\n", e.Kind, whereText(scenariosOf(e), o))
-		return
+		l.Case, l.Detail = "not measured", whereText(scenariosOf(e), o)
+		return l
 	}
 	if o.Kind != LockFree && e.Mutex != nil {
-		fmt.Fprintf(b, "* %s, because under %s %s%s.\n", verdictWord(e.Mutex), e.Kind, inText(false, e.Mutex), traceText(e.Mutex))
+		l.Mutex = &sideLine{verdictWord(e.Mutex), inText(false, e.Mutex), traceText(e.Mutex)}
 	}
 	if o.Kind != Lock || e.Data != e.Mutex {
 		if e.Data == nil {
-			fmt.Fprintf(b, "* Bad, because under %s what reaches the data is not measured: %s.\n", e.Kind, whereText(e.DataIn, o))
+			l.DataNotMeasured = whereText(e.DataIn, o)
 		} else {
-			fmt.Fprintf(b, "* %s, because under %s %s%s.\n", verdictWord(e.Data), e.Kind, inText(true, e.Data), traceText(e.Data, string(e.Data.By)))
+			l.Data = &sideLine{verdictWord(e.Data), inText(true, e.Data), traceText(e.Data, string(e.Data.By))}
 		}
 	}
 	if e.Refused != nil {
-		fmt.Fprintf(b, "* Good, because the fence refused a stale write in %d of %d judged trials (%s).\n", e.Refused.P.K, e.Refused.P.N, e.Refused.By)
+		l.Refused = &refusal{K: e.Refused.P.K, N: e.Refused.P.N, By: fmt.Sprint(e.Refused.By)}
 	}
+	return l
 }
 
 func serversCell(c Cost) string {
@@ -364,7 +492,8 @@ func latencyCell(c Cost) string {
 	if !c.Measured {
 		return "not measured"
 	}
-	s := fmt.Sprintf("%s / %s / %s", stats.FormatDuration(c.P50), stats.FormatDuration(c.P99), stats.FormatDuration(c.P999))
+	s := fmt.Sprintf("%s / %s / %s", stats.FormatDuration(c.P50), stats.FormatDuration(c.P99),
+		stats.FormatDuration(c.P999))
 	if !strings.HasPrefix(c.How, "open") {
 		s += " (closed loop)"
 	}
@@ -460,34 +589,21 @@ func meetsCell(o *Option) string {
 	return "not yet"
 }
 
-// writeReasons gives each option's verdict its reasons, one line each, below the table.
-func writeReasons(b *strings.Builder, d *Decision) {
-	for _, o := range d.Options {
-		switch {
-		case o.Verdict.Meets && o.Verdict.Unmeasured > 0:
-			fmt.Fprintf(b, "* %s: yes, counting the unmeasured faults at their worst (%s).\n", o.Name, strings.Join(o.Verdict.Missing, ", "))
-		case o.Verdict.Meets:
-			fmt.Fprintf(b, "* %s: yes.\n", o.Name)
-		default:
-			fmt.Fprintf(b, "* %s: %s: %s.\n", o.Name, meetsCell(o), strings.Join(o.Verdict.Why, "; "))
-		}
-	}
-	b.WriteString("\n")
+// moreView is the results folders and figures the record rests on.
+type moreView struct {
+	BenchDirs, SafetyDirs []string // as folderRef names them
+	Figures               []Figure
 }
 
-func writeMore(b *strings.Builder, d *Decision, meta Meta) {
-	b.WriteString("## More Information\n\n")
+func moreOf(d *Decision, meta Meta) moreView {
+	v := moreView{Figures: meta.Figures}
 	for _, dir := range d.Inputs.BenchDirs {
-		fmt.Fprintf(b, "* Benchmark results: %s (`lockbench run`; its report.md has every cell).\n", folderRef(meta.OutDir, dir))
+		v.BenchDirs = append(v.BenchDirs, folderRef(meta.OutDir, dir))
 	}
 	for _, dir := range d.Inputs.SafetyDirs {
-		fmt.Fprintf(b, "* Safety results: %s (`lockbench safety`; results.md has every variant and its trials).\n",
-			folderRef(meta.OutDir, dir))
+		v.SafetyDirs = append(v.SafetyDirs, folderRef(meta.OutDir, dir))
 	}
-	for _, f := range meta.Figures {
-		fmt.Fprintf(b, "\n![%s](%s)\n\n%s\n", f.Name, f.File, f.Caption)
-	}
-	b.WriteString("\nHow each number is computed, and what the ADR cannot see: docs/adr.md of lockbench.\n")
+	return v
 }
 
 // folderRef names a results folder: a link when it lies inside the ADR's folder, else its

@@ -63,7 +63,8 @@ func SizeModelFor(w *workload.Workload, k backend.Fault, o *Option) *SizeModel {
 // count unsized.
 func redlockJumpSizes(w *workload.Workload) *SizeModel {
 	m := &SizeModel{Name: redlockJumpModel, Share: 1, Bound: true, Unsized: true,
-		Assumes: "a jump on one node expires its key there J early, which frees it within a hold only when J > TTL - hold; two holders then need the holder's key on exactly a quorum including that node, which is not sized",
+		Assumes: "a jump on one node expires its key there J early, which frees it within a hold only when J > TTL - hold; " +
+			"two holders then need the holder's key on exactly a quorum including that node, which is not sized",
 		Why:     "not sized: every counted jump is taken to break a hold (upper end)",
 		Checked: "redlock-kleppmann checks the mechanism at the lab's sizes only"}
 	if j := jumpModel(w); j.Share == 0 {
@@ -88,8 +89,10 @@ func pauseModel(w *workload.Workload) *SizeModel {
 		watchdog = fmt.Sprintf("with a watchdog extending every %v", w.WatchdogD)
 	}
 	m := &SizeModel{Name: "pause against the lease left",
-		Assumes: fmt.Sprintf("the holder pauses at a uniform moment of its %v hold, %s; it breaks when the pause outlasts the lease left, TTL %v minus %s", w.HoldD, watchdog, w.TTLD, since),
-		Checked: "pause-past-ttl checks the mechanism with pauses of 3 x its TTL; its boundary at the workload's TTL and hold is not in the given results (`lockbench adr --plan` lists the run)"}
+		Assumes: fmt.Sprintf("the holder pauses at a uniform moment of its %v hold, %s; it breaks when the pause outlasts "+
+			"the lease left, TTL %v minus %s", w.HoldD, watchdog, w.TTLD, since),
+		Checked: "pause-past-ttl checks the mechanism with pauses of 3 x its TTL; its boundary at the workload's TTL and " +
+			"hold is not in the given results (`lockbench adr --plan` lists the run)"}
 	brokenFrom := w.TTLD - leaseSetAtMost(w.HoldD, w.WatchdogD) // the shortest pause that can outlast the lease
 	switch {
 	case least >= w.TTLD:
@@ -97,13 +100,18 @@ func pauseModel(w *workload.Workload) *SizeModel {
 	case r.AtMost != "":
 		most, _ := workload.PositiveDuration(r.AtMost)
 		m.Share, m.Bound = pauseShare(most, w.TTLD, w.HoldD, w.WatchdogD), true
-		m.Why = fmt.Sprintf("a pause breaks a hold only past %v (TTL - %s); the longest counted, %v, breaks %s of holds: the share of all counted pauses is at most that", brokenFrom, leaseSetWords(w.WatchdogD), most, percent(m.Share))
+		m.Why = fmt.Sprintf("a pause breaks a hold only past %v (TTL - %s); the longest counted, %v, breaks %s of holds: "+
+			"the share of all counted pauses is at most that", brokenFrom, leaseSetWords(w.WatchdogD), most, percent(m.Share))
 		if m.Share == 0 {
-			m.Bound, m.Why = false, fmt.Sprintf("a pause breaks a hold only past %v (TTL - %s); the counted pauses last at most %v", brokenFrom, leaseSetWords(w.WatchdogD), most)
+			m.Bound, m.Why = false, fmt.Sprintf(
+				"a pause breaks a hold only past %v (TTL - %s); the counted pauses last at most %v", brokenFrom,
+				leaseSetWords(w.WatchdogD), most)
 		}
 	default:
 		m.Share, m.Bound = 1, true
-		m.Why = fmt.Sprintf("pauses longer than %v are counted, with no largest size (at_most): a pause breaks a hold only past %v (TTL - %s), so every counted one is taken to break it (upper end)", least, brokenFrom, leaseSetWords(w.WatchdogD))
+		m.Why = fmt.Sprintf("pauses longer than %v are counted, with no largest size (at_most): a pause breaks a hold only "+
+			"past %v (TTL - %s), so every counted one is taken to break it (upper end)", least, brokenFrom,
+			leaseSetWords(w.WatchdogD))
 	}
 	return m
 }
@@ -147,22 +155,27 @@ func jumpModel(w *workload.Workload) *SizeModel {
 	least, _ := workload.PositiveDuration(r.Above)
 	threshold := clocks.SingleJumpThreshold(w.TTLD, w.HoldD)
 	m := &SizeModel{Name: "forward jump against TTL - hold",
-		Assumes: fmt.Sprintf("a forward jump J on the master expires the key J early; it breaks a %v hold under a %v TTL exactly when J > TTL - hold", w.HoldD, w.TTLD),
-		Checked: "single-clock-skew checks the mechanism with a jump past its own TTL; the threshold at the workload's TTL and hold is not in the given results (`lockbench adr --plan` lists the run)"}
+		Assumes: fmt.Sprintf("a forward jump J on the master expires the key J early; it breaks a %v hold under a %v TTL "+
+			"exactly when J > TTL - hold", w.HoldD, w.TTLD),
+		Checked: "single-clock-skew checks the mechanism with a jump past its own TTL; the threshold at the workload's TTL " +
+			"and hold is not in the given results (`lockbench adr --plan` lists the run)"}
 	switch {
 	case least >= threshold:
 		m.Share, m.Why = 1, fmt.Sprintf("every counted jump (above %v) exceeds TTL - hold = %v", least, threshold)
 	case r.AtMost != "":
 		most, _ := workload.PositiveDuration(r.AtMost)
 		if most <= threshold {
-			m.Share, m.Why = 0, fmt.Sprintf("the counted jumps are at most %v, below TTL - hold = %v: none breaks a hold", most, threshold)
+			m.Share, m.Why = 0,
+				fmt.Sprintf("the counted jumps are at most %v, below TTL - hold = %v: none breaks a hold", most, threshold)
 		} else {
 			m.Share, m.Bound = 1, true
-			m.Why = fmt.Sprintf("some counted jumps (up to %v) exceed TTL - hold = %v; with no distribution of sizes, every one is taken to (upper end)", most, threshold)
+			m.Why = fmt.Sprintf("some counted jumps (up to %v) exceed TTL - hold = %v; with no distribution of sizes, every "+
+				"one is taken to (upper end)", most, threshold)
 		}
 	default:
 		m.Share, m.Bound = 1, true
-		m.Why = fmt.Sprintf("jumps above %v are counted, with no largest size (at_most): one breaks a hold only past TTL - hold = %v, so every counted one is taken to (upper end)", least, threshold)
+		m.Why = fmt.Sprintf("jumps above %v are counted, with no largest size (at_most): one breaks a hold only past TTL - "+
+			"hold = %v, so every counted one is taken to (upper end)", least, threshold)
 	}
 	return m
 }
@@ -173,7 +186,8 @@ func (m *SizeModel) Line() string {
 	if m.Bound {
 		share = "at most " + share
 	}
-	line := strings.Join([]string{m.Name + ": " + m.Assumes, "share of counted faults that break a hold: " + share + " (" + m.Why + ")", m.Checked}, "; ")
+	line := strings.Join([]string{m.Name + ": " + m.Assumes, "share of counted faults that break a hold: " + share +
+		" (" + m.Why + ")", m.Checked}, "; ")
 	if m.Contradicted != "" {
 		line += "; so the lab's probability is not sized by it: the fault counts as missing evidence"
 	}

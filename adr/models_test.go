@@ -129,7 +129,9 @@ func TestASizedAwayFaultWithNoResultsReadsAsNone(t *testing.T) {
 	o := &Option{Name: "redlock", Kind: Lock, Probe: "redlock"}
 	e := Exposure{Kind: backend.ClockJumpFault, PerYear: 1, Model: SizeModelFor(w, backend.ClockJumpFault, o)}
 	var b strings.Builder
-	writeFaultLine(&b, o, e)
+	if err := adrTemplate.ExecuteTemplate(&b, "fault line", faultLineOf(o, e)); err != nil {
+		t.Fatal(err)
+	}
 	if want := "* Neutral, because clock_jump counts none, by the size model clock jump on a Redlock node: the counted jumps are at most 1s, below TTL - hold = 29.95s: none breaks a hold.\n"; b.String() != want {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}

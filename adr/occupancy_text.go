@@ -17,9 +17,13 @@ func writeOccupancy(b *strings.Builder, w *workload.Workload) {
 			spread += fmt.Sprintf(" (exponent %s)", Plain(w.Keys.ZipfExponent))
 		}
 	}
-	fmt.Fprintf(b, "* Locks: %s, each a mutex: its holds cannot overlap, so the busiest key is held %s of the time (%.4g locks/s x %s).\n",
+	fmt.Fprintf(b, "* Locks: %s, each a mutex: its holds cannot overlap, so the busiest key is held %s of the time "+
+		"(%.4g locks/s x %s).\n",
 		spread, percent(o.Busiest), o.BusiestRate, w.HoldD)
-	fmt.Fprintf(b, "* A fault finds at least one lock held %s of the time (1 - the product over keys of 1 - each key's held share, keys independent) and %.3g locks held on average (rate x hold): the first turns faults into episodes, the second into locks broken, each held lock breaking with the measured probability (for a client pause, an upper bound: the paused process must be the holder).\n",
+	fmt.Fprintf(b, "* A fault finds at least one lock held %s of the time (1 - the product over keys of 1 - each key's "+
+		"held share, keys independent) and %.3g locks held on average (rate x hold): the first turns faults into episodes, "+
+		"the second into locks broken, each held lock breaking with the measured probability (for a client pause, an upper "+
+		"bound: the paused process must be the holder).\n",
 		percent(o.AnyHeld), o.LocksHeld)
 }
 
@@ -41,7 +45,8 @@ func writeSizeModels(b *strings.Builder, d *Decision) {
 			case e.Crash != nil && !seen["crash"]:
 				fmt.Fprintf(b, "* Model for failover (%s), %s.\n", o.Name, e.Crash.Line())
 			case e.CrashWhy != "" && !seen["crash"]:
-				fmt.Fprintf(b, "* Failover is not modelled (%s): its probability is the lab's, at the lab's replica pauses and kill delays, not the workload's lag.\n", e.CrashWhy)
+				fmt.Fprintf(b, "* Failover is not modelled (%s): its probability is the lab's, at the lab's replica pauses and "+
+					"kill delays, not the workload's lag.\n", e.CrashWhy)
 			default:
 				continue
 			}
@@ -63,7 +68,9 @@ func writeQuorumModels(b *strings.Builder, d *Decision, seen map[string]bool) {
 			case e.Quorum != nil:
 				fmt.Fprintf(b, "* Model for %s (%s), %s.\n", e.Kind, o.Probe, e.Quorum.Line())
 			case e.QuorumWhy != "":
-				fmt.Fprintf(b, "* %s is not modelled for %s (%s): its count is the lab's forced restart, not the workload's contention.\n", e.Kind, o.Probe, e.QuorumWhy)
+				fmt.Fprintf(b,
+					"* %s is not modelled for %s (%s): its count is the lab's forced restart, not the workload's contention.\n",
+					e.Kind, o.Probe, e.QuorumWhy)
 			default:
 				continue
 			}

@@ -33,7 +33,8 @@ func NotApplicable(k backend.Fault, o *Option) string {
 		// under every option and is not compared here.
 		return "no lock service: the store judges every update"
 	}
-	if _, promotes := declared(backend.FailoverFault, o); (k == backend.FailoverFault || k == backend.PlannedFailoverFault) && !promotes {
+	_, promotes := declared(backend.FailoverFault, o)
+	if (k == backend.FailoverFault || k == backend.PlannedFailoverFault) && !promotes {
 		return "nothing is promoted: one server, or independent nodes"
 	}
 	return ""

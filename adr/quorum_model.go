@@ -61,20 +61,25 @@ const redlockQuorumNodes = 5
 // quorumModel computes the model of strategy's restart from the reports, or says why
 // it cannot.
 func quorumModel(w *workload.Workload, strategy string, reports []*results.Report) (*QuorumModel, string) {
-	m := &QuorumModel{Strategy: strategy, Nodes: redlockQuorumNodes, Quorum: redlockQuorumNodes/2 + 1, FoundHeld: w.Occupancy.FoundHeld}
+	m := &QuorumModel{Strategy: strategy, Nodes: redlockQuorumNodes, Quorum: redlockQuorumNodes/2 + 1,
+		FoundHeld: w.Occupancy.FoundHeld}
 	var ok bool
 	m.Alone, ok = exactQuorumShare(reports, strategy, "uncontended")
 	if !ok {
-		return nil, fmt.Sprintf("no judged redlock-quorum trial of %s alone (`lockbench safety --scenario redlock-quorum --param strategies=%s`)", strategy, strategy)
+		return nil, fmt.Sprintf(
+			"no judged redlock-quorum trial of %s alone (`lockbench safety --scenario redlock-quorum --param "+
+				"strategies=%s`)", strategy, strategy)
 	}
 	m.Racers = fewestRacers(reports, strategy)
 	m.Racing, ok = exactQuorumShare(reports, strategy, fmt.Sprintf("contended-%d", m.Racers))
 	if !ok {
-		return nil, fmt.Sprintf("no judged redlock-quorum trial of %s with racing clients (`lockbench safety --scenario redlock-quorum --param strategies=%s`)", strategy, strategy)
+		return nil, fmt.Sprintf("no judged redlock-quorum trial of %s with racing clients (`lockbench safety --scenario "+
+			"redlock-quorum --param strategies=%s`)", strategy, strategy)
 	}
 	q := float64(m.Quorum) / float64(m.Nodes)
 	mix := func(alone, racing float64) float64 { return q * ((1-m.FoundHeld)*alone + m.FoundHeld*racing) }
-	m.P = Expected{Central: mix(m.Alone.Share(), m.Racing.Share()), Lo: mix(m.Alone.Lo, m.Racing.Lo), Hi: mix(m.Alone.Hi, m.Racing.Hi)}
+	m.P = Expected{Central: mix(m.Alone.Share(), m.Racing.Share()), Lo: mix(m.Alone.Lo, m.Racing.Lo),
+		Hi: mix(m.Alone.Hi, m.Racing.Hi)}
 	m.Check = quorumCheck(reports, strategy)
 	return m, ""
 }
@@ -96,7 +101,8 @@ func exactQuorumShare(reports []*results.Report, strategy, contention string) (r
 func fewestRacers(reports []*results.Report, strategy string) int {
 	fewest := 0
 	for _, v := range results.Matching(reports, "redlock-quorum", []string{strategy + "/contended-*/share"}) {
-		if c, err := strconv.Atoi(v.Params["clients"]); err == nil && c > 1 && (fewest == 0 || c < fewest) && v.Tally.Judged > 0 {
+		if c, err := strconv.Atoi(v.Params["clients"]); err == nil && c > 1 && (fewest == 0 || c < fewest) &&
+			v.Tally.Judged > 0 {
 			fewest = c
 		}
 	}
@@ -132,7 +138,8 @@ func quorumCheck(reports []*results.Report, strategy string) QuorumCheck {
 			}
 			c.Trials++
 		}
-		row := QuorumCheckRow{Variant: v.Name, Predicted: share.Share(), Measured: results.ProportionOf(broke, v.Tally.Judged)}
+		row := QuorumCheckRow{Variant: v.Name, Predicted: share.Share(),
+			Measured: results.ProportionOf(broke, v.Tally.Judged)}
 		if row.Measured.Lo <= row.Predicted && row.Predicted <= row.Measured.Hi {
 			c.Within++
 		}
@@ -159,14 +166,22 @@ func (m *QuorumModel) Line() string {
 		}
 		missed := ""
 		if c := m.Check; c.Over+c.Under > 0 {
-			missed = fmt.Sprintf(": of the others, %d held where it called a break (it overcounts) and %d broke where it called none (it undercounts)", c.Over, c.Under)
+			missed = fmt.Sprintf(": of the others, %d held where it called a break (it overcounts) and %d broke where it "+
+				"called none (it undercounts)", c.Over, c.Under)
 		}
-		check = fmt.Sprintf("checked against redlock-quorum's restart of a node holding the key: %d of %d contentions' intervals contain the prediction, %d of %d judged trials called from the nodes read at their grant%s (%s)",
+		check = fmt.Sprintf("checked against redlock-quorum's restart of a node holding the key: %d of %d contentions' "+
+			"intervals contain the prediction, %d of %d judged trials called from the nodes read at their grant%s (%s)",
 			m.Check.Within, len(m.Check.Rows), m.Check.Agree, m.Check.Trials, missed, strings.Join(rows, "; "))
 	}
-	return fmt.Sprintf("a node restarting empty under %s: two holders when the key sat on exactly a quorum (%d of %d) including that node, so P(two holders | held) = %d/%d x ((1 - c) x %s + c x %s) = %s (%s), with c = %s of requests finding their key held (the workload's occupancy) racing like redlock-quorum's %d clients (%s of grants on exactly a quorum, %d of %d) and the rest alone (%s, %d of %d); the node is taken to come back before the lease ends (Redlock's delayed restart breaks none); %s",
-		m.Strategy, m.Quorum, m.Nodes, m.Quorum, m.Nodes, percent(m.Alone.Share()), percent(m.Racing.Share()), percent(m.P.Central), percentSpan(m.P.Lo, m.P.Hi),
-		percent(m.FoundHeld), m.Racers, percent(m.Racing.Share()), m.Racing.K, m.Racing.N, percent(m.Alone.Share()), m.Alone.K, m.Alone.N, check)
+	return fmt.Sprintf("a node restarting empty under %s: two holders when the key sat on exactly a quorum (%d of %d) "+
+		"including that node, so P(two holders | held) = %d/%d x ((1 - c) x %s + c x %s) = %s (%s), with c = %s of "+
+		"requests finding their key held (the workload's occupancy) racing like redlock-quorum's %d clients (%s of grants "+
+		"on exactly a quorum, %d of %d) and the rest alone (%s, %d of %d); the node is taken to come back before the lease "+
+		"ends (Redlock's delayed restart breaks none); %s",
+		m.Strategy, m.Quorum, m.Nodes, m.Quorum, m.Nodes, percent(m.Alone.Share()), percent(m.Racing.Share()),
+		percent(m.P.Central), percentSpan(m.P.Lo, m.P.Hi),
+		percent(m.FoundHeld), m.Racers, percent(m.Racing.Share()), m.Racing.K, m.Racing.N, percent(m.Alone.Share()),
+		m.Alone.K, m.Alone.N, check)
 }
 
 // QuorumSized says the quorum model sizes fault k for option o: a five-node Redlock
@@ -198,11 +213,16 @@ func quorumFigures(d *Decision) []decision.ModelCheck {
 			f := decision.ModelCheck{Name: "adr-model-quorum-" + m.Strategy,
 				Title:  m.Strategy + ": a node holding the key restarts empty",
 				YLabel: "share of judged trials with two holders",
-				Caption: fmt.Sprintf("redlock-quorum, %s: at each contention a node holding the winner's key restarts empty and B tries. The dot is the share of judged trials with two holders, with its 95%% interval; the marker beside it is the model's prediction, the share of the same contention's grants on exactly a quorum (its share variant, other trials). %d of %d intervals contain the prediction.",
+				Caption: fmt.Sprintf("redlock-quorum, %s: at each contention a node holding the winner's key restarts empty and "+
+					"B tries. The dot is the share of judged trials with two holders, with its 95%% interval; the marker beside it "+
+					"is the model's prediction, the share of the same contention's grants on exactly a quorum (its share variant, "+
+					"other trials). %d of %d intervals contain the prediction.",
 					m.Strategy, m.Check.Within, len(m.Check.Rows))}
 			for _, r := range m.Check.Rows {
 				label := strings.TrimSuffix(strings.TrimPrefix(r.Variant, m.Strategy+"/"), "/restart-empty")
-				f.Points = append(f.Points, decision.ModelPoint{Label: label, Predicted: r.Predicted, K: r.Measured.K, N: r.Measured.N, Lo: r.Measured.Lo, Hi: r.Measured.Hi})
+				f.Points = append(f.Points,
+					decision.ModelPoint{Label: label, Predicted: r.Predicted, K: r.Measured.K, N: r.Measured.N, Lo: r.Measured.Lo,
+						Hi: r.Measured.Hi})
 			}
 			out = append(out, f)
 		}

@@ -36,7 +36,9 @@ func Generate(req Request) (*Decision, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	figs, err := decision.WriteADRFigures(dir, costFigure(d), heatMaps(in.Safety), append(boundaryFigures(d, in.Safety), quorumFigures(d)...))
+	figs,
+		err := decision.WriteADRFigures(dir, costFigure(d), heatMaps(in.Safety),
+		append(boundaryFigures(d, in.Safety), quorumFigures(d)...))
 	if err != nil {
 		return nil, err
 	}
@@ -61,13 +63,19 @@ func costFigure(d *Decision) *decision.ADRCost {
 	if w.Purpose == workload.Correctness {
 		f.Title = "Cost against violations reaching the data a year"
 		f.XLabel = "reaching the data a year, upper end of 95% interval (log)"
-		f.Caption = "Each point is an option priced at the workload's rate; x is the upper end of its expected violations reaching the data a year (a ring: none was seen in any judged trial, the point is the bound; partial: some fault that can strike it is not measured, so the true x is larger). For correctness the threshold is zero seen, which a log axis cannot draw: only rings below the budget line can qualify."
+		f.Caption = "Each point is an option priced at the workload's rate; x is the upper end of its expected violations " +
+			"reaching the data a year (a ring: none was seen in any judged trial, the point is the bound; partial: some fault " +
+			"that can strike it is not measured, so the true x is larger). For correctness the threshold is zero seen, which " +
+			"a log axis cannot draw: only rings below the budget line can qualify."
 	} else {
 		f.Title = "Cost against locks broken (duplicate work) a year"
 		f.XLabel = "locks broken a year, upper end of 95% interval (log)"
 		f.Threshold = *w.DuplicateBudget
 		f.ThresholdLabel = "duplicates " + Plain(*w.DuplicateBudget) + "/year"
-		f.Caption = "Each point is an option priced at the workload's rate; x is the upper end of its expected locks broken a year (a ring: none was seen; bound: some fault that can strike it is not measured and counts at its worst, every such fault breaking the lock). Options left of the dotted line and below the dashed one meet the purpose."
+		f.Caption = "Each point is an option priced at the workload's rate; x is the upper end of its expected locks " +
+			"broken a year (a ring: none was seen; bound: some fault that can strike it is not measured and counts at its " +
+			"worst, every such fault breaking the lock). Options left of the dotted line and below the dashed one meet the " +
+			"purpose."
 	}
 	for _, o := range d.Options {
 		total, missing := Total(o.Faults, side(w, o))
@@ -84,7 +92,9 @@ func costFigure(d *Decision) *decision.ADRCost {
 		if !o.Cost.Measured || total.Hi <= 0 || o.Cost.AtBudget <= 0 {
 			continue
 		}
-		f.Points = append(f.Points, decision.ADRPoint{Label: label, PerYear: total.Hi, Seen: anySeen(o.Faults, side(w, o)), CostMs: float64(o.Cost.AtBudget) / 1e6})
+		f.Points = append(f.Points,
+			decision.ADRPoint{Label: label, PerYear: total.Hi, Seen: anySeen(o.Faults, side(w, o)),
+				CostMs: float64(o.Cost.AtBudget) / 1e6})
 	}
 	if len(f.Points) == 0 {
 		return nil

@@ -24,7 +24,8 @@ func NewArrival(kind string, rate float64, seed uint64) (*Arrival, error) {
 	if kind != "constant" && kind != "poisson" {
 		return nil, fmt.Errorf("arrival %q: want constant or poisson", kind)
 	}
-	return &Arrival{kind: kind, mean: time.Duration(float64(time.Second) / rate), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}, nil
+	return &Arrival{kind: kind, mean: time.Duration(float64(time.Second) / rate),
+		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}, nil
 }
 
 // Next is the gap to the next intended start.
@@ -58,7 +59,8 @@ func (RealClock) SleepUntil(ctx context.Context, t time.Time) bool {
 // until ctx ends. Times come from the schedule, never from when the previous request
 // finished: a slow server cannot slow the arrivals (no coordinated omission). A request
 // that finds the queue full is counted as dropped, not delayed.
-func dispatch(ctx context.Context, clock Clock, arrival *Arrival, start time.Time, queue chan<- time.Time) (sent, dropped int64) {
+func dispatch(ctx context.Context, clock Clock, arrival *Arrival, start time.Time, queue chan<- time.Time) (sent,
+	dropped int64) {
 	next := start
 	for {
 		next = next.Add(arrival.Next())

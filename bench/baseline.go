@@ -19,7 +19,8 @@ func FindRedisBenchmark() (string, error) {
 	}
 	p, err := exec.LookPath("redis-benchmark")
 	if err != nil {
-		return "", errors.New("redis-benchmark not found: install redis-tools (Debian/Ubuntu: apt-get install redis-tools) or set REDIS_BENCHMARK")
+		return "", errors.New("redis-benchmark not found: install redis-tools (Debian/Ubuntu: apt-get install redis-tools) " +
+			"or set REDIS_BENCHMARK")
 	}
 	return p, nil
 }

@@ -58,7 +58,8 @@ func (l Load) Validate() error {
 	case l.Keys > l.allClients() && (l.Spread == nil || l.Spread.Keys == nil):
 		return fmt.Errorf("keys = %d: must be <= clients (%d)", l.Keys, l.allClients())
 	case l.FirstClient < 0 || l.FirstClient+l.Clients > l.allClients():
-		return fmt.Errorf("clients [%d, %d): outside the %d clients of the whole load", l.FirstClient, l.FirstClient+l.Clients, l.allClients())
+		return fmt.Errorf("clients [%d, %d): outside the %d clients of the whole load", l.FirstClient, l.FirstClient+
+			l.Clients, l.allClients())
 	case l.TTL <= 0:
 		return fmt.Errorf("ttl = %v: must be > 0", l.TTL)
 	case l.Hold < 0:
@@ -163,7 +164,8 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 // start in an open one. What ctx's end cuts short (an attempt, a hold) is counted apart
 // and kept out of every histogram: its latency is the deadline's.
 // It returns a completed cycle's wait from req.start to the grant.
-func cycle(ctx context.Context, l locks.Locker, load Load, keys *turns, req request, rec *Recorder) (time.Duration, bool) {
+func cycle(ctx context.Context, l locks.Locker, load Load, keys *turns, req request,
+	rec *Recorder) (time.Duration, bool) {
 	var lease locks.Lease
 	var granted bool
 	stopWaiting := keys.wait(req.key)

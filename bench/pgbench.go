@@ -23,7 +23,8 @@ func FindPgbench() (string, error) {
 	}
 	bin := filepath.Join(install.BinDir, "pgbench")
 	if _, err := os.Stat(bin); err != nil {
-		return "", fmt.Errorf("pgbench not found in %s (Debian/Ubuntu: apt-get install postgresql-contrib or postgresql): %w", install.BinDir, err)
+		return "", fmt.Errorf(
+			"pgbench not found in %s (Debian/Ubuntu: apt-get install postgresql-contrib or postgresql): %w", install.BinDir, err)
 	}
 	return bin, nil
 }

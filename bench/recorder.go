@@ -103,7 +103,8 @@ func lockResult(s *split[*Recorder], elapsed time.Duration) Result {
 	}
 	if len(s.parts) > 1 {
 		for i, p := range s.parts {
-			res.Intervals = append(res.Intervals, Result{Recorder: p, Started: s.start.Add(time.Duration(i) * s.iv.Every), Elapsed: s.elapsed(i, elapsed)})
+			res.Intervals = append(res.Intervals,
+				Result{Recorder: p, Started: s.start.Add(time.Duration(i) * s.iv.Every), Elapsed: s.elapsed(i, elapsed)})
 		}
 	}
 	return res

@@ -40,7 +40,8 @@ func (b Budget) Quantile() (float64, error) {
 	case stats.P999:
 		return 0.999, nil
 	}
-	return 0, fmt.Errorf("percentile %q: a capacity budget needs one of p50, p90, p99, p99.9 (max has no sample count that makes it mean something)", b.Percentile)
+	return 0, fmt.Errorf("percentile %q: a capacity budget needs one of p50, p90, p99, p99.9 (max has no sample count "+
+		"that makes it mean something)", b.Percentile)
 }
 
 // MinSamples is how many latencies a probe must record for its percentile to mean

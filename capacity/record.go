@@ -126,7 +126,8 @@ func Saturation(cpu map[string]float64, clientCores, machineCores float64) strin
 	case bestShare >= SaturatedShare:
 		return fmt.Sprintf("%s (%.0f%% CPU)", best, 100*bestShare)
 	case measured && machine >= SaturatedShare*machineCores:
-		return fmt.Sprintf("the machine, by other processes (%.0f%% busy; ours %.2f of %g cores)", 100*machine/machineCores, ours, machineCores)
+		return fmt.Sprintf("the machine, by other processes (%.0f%% busy; ours %.2f of %g cores)", 100*machine/machineCores,
+			ours, machineCores)
 	}
 	return fmt.Sprintf("no process (busiest %s, %.0f%% CPU)", best, 100*bestShare)
 }

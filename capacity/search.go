@@ -73,11 +73,13 @@ func (p Params) Validate() error {
 	case !(p.Growth > 1) || math.IsInf(p.Growth, 0):
 		return fmt.Errorf("growth = %v: must be > 1", p.Growth)
 	case !(p.Min > 0) || p.Min > p.Start:
-		return fmt.Errorf("min rate = %v: must be > 0 and <= the start rate (%v); a lower start, or a longer max duration, lowers the default", p.Min, p.Start)
+		return fmt.Errorf("min rate = %v: must be > 0 and <= the start rate (%v); a lower start, or a longer max duration, "+
+			"lowers the default", p.Min, p.Start)
 	case math.IsInf(p.Max, 0) || p.Max < p.Start:
 		return fmt.Errorf("max rate = %v: must be finite and >= the start rate (%v)", p.Max, p.Start)
 	case p.Warmup < 0 || p.MinDuration <= 0 || p.MaxDuration < p.MinDuration:
-		return fmt.Errorf("warmup = %v, min duration = %v, max duration = %v: must be >= 0, > 0 and >= min duration", p.Warmup, p.MinDuration, p.MaxDuration)
+		return fmt.Errorf("warmup = %v, min duration = %v, max duration = %v: must be >= 0, > 0 and >= min duration",
+			p.Warmup, p.MinDuration, p.MaxDuration)
 	case p.MaxProbes < 2:
 		return fmt.Errorf("max probes = %d: must be >= 2 (a verdict takes two agreeing probes)", p.MaxProbes)
 	}

@@ -152,7 +152,8 @@ type RaceShape struct {
 }
 
 func (s RaceShape) race(models []Model) RedlockRace {
-	return RedlockRace{TTL: s.TTL, Drift: s.Drift, Nodes: Timelines(models), Held: s.Held, SetDelay: s.SetDelay, Challenge: s.Challenge}
+	return RedlockRace{TTL: s.TTL, Drift: s.Drift, Nodes: Timelines(models), Held: s.Held, SetDelay: s.SetDelay,
+		Challenge: s.Challenge}
 }
 
 // SmallestBreakingJump is the smallest forward jump on k nodes (the first k) that lets

@@ -41,7 +41,8 @@ func mergeRun(ws []worker, opts Options) (*mergedRun, error) {
 			run.Finished = w.run.Finished
 		}
 		if n := len(w.run.Cells) + len(w.run.Skipped); n != len(ws[0].run.Cells) {
-			return nil, refuse("%s holds %d cells, %s %d: the workers did not run the same cells", w, n, ws[0], len(ws[0].run.Cells))
+			return nil,
+				refuse("%s holds %d cells, %s %d: the workers did not run the same cells", w, n, ws[0], len(ws[0].run.Cells))
 		}
 	}
 	run.Environment.Hostname = strings.Join(hosts, ",")
@@ -63,7 +64,8 @@ func mergeRun(ws []worker, opts Options) (*mergedRun, error) {
 		run.Cells = append(run.Cells, cell)
 		m.warnings = append(m.warnings, warnings...)
 	}
-	run.Notes = append([]string{fmt.Sprintf("merged from the %d workers of run %q: %s", len(ws), ws[0].tag.RunID, dirList(ws))}, m.warnings...)
+	run.Notes = append([]string{fmt.Sprintf("merged from the %d workers of run %q: %s", len(ws), ws[0].tag.RunID,
+		dirList(ws))}, m.warnings...)
 	m.run = run
 	return m, nil
 }
@@ -78,7 +80,8 @@ func dirList(ws []worker) string {
 
 // mergeCell sums the shares' counts, adds their histograms interval by interval, and
 // times rates over the window every share was measuring in.
-func (m *mergedRun) mergeCell(base resultsdir.Cell, shares []share, maxSkew time.Duration) (resultsdir.Cell, []string, error) {
+func (m *mergedRun) mergeCell(base resultsdir.Cell, shares []share, maxSkew time.Duration) (resultsdir.Cell, []string,
+	error) {
 	if err := tile(base, shares); err != nil {
 		return resultsdir.Cell{}, nil, err
 	}
@@ -106,7 +109,8 @@ func (m *mergedRun) mergeCell(base resultsdir.Cell, shares []share, maxSkew time
 	pieces := len(base.Intervals)
 	for _, s := range shares {
 		if len(s.cell.Intervals) != pieces {
-			return out, nil, refuse("%s: cell %s has %d intervals, %s's %d", s.w, base.Name, len(s.cell.Intervals), shares[0].w, pieces)
+			return out, nil,
+				refuse("%s: cell %s has %d intervals, %s's %d", s.w, base.Name, len(s.cell.Intervals), shares[0].w, pieces)
 		}
 	}
 	windows, whole, err := commonWindows(base.Name, shares, pieces)
@@ -124,7 +128,8 @@ func (m *mergedRun) mergeCell(base resultsdir.Cell, shares []share, maxSkew time
 		out.Load.AchievedRate = out.CyclesPerSecond
 	}
 	for i := range pieces {
-		iv := resultsdir.Interval{Elapsed: resultsdir.Duration(windows[i].end.Sub(windows[i].start)), Latency: map[string]resultsdir.Summary{}}
+		iv := resultsdir.Interval{Elapsed: resultsdir.Duration(windows[i].end.Sub(windows[i].start)),
+			Latency: map[string]resultsdir.Summary{}}
 		for _, s := range shares {
 			iv.Granted += s.cell.Intervals[i].Granted
 		}
@@ -173,7 +178,8 @@ func tile(base resultsdir.Cell, shares []share) error {
 			return refuse("%s: cell %s has no worker tag", s.w, base.Name)
 		}
 		if t.FirstClient != next {
-			return refuse("%s: cell %s: its clients start at %d, want %d (after the workers before it)", s.w, base.Name, t.FirstClient, next)
+			return refuse("%s: cell %s: its clients start at %d, want %d (after the workers before it)", s.w, base.Name,
+				t.FirstClient, next)
 		}
 		next += t.Clients
 	}

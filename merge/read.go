@@ -36,7 +36,9 @@ func readWorkers(dirs []string) ([]worker, error) {
 			return nil, refuse("%s: not a worker's folder (its run has no worker tag: was it run with --worker I/N?)", dir)
 		}
 		if !run.Complete {
-			return nil, refuse("%s: worker %d/%d's run is incomplete (%d cells measured); finish it with --resume first", dir, run.Worker.Index, run.Worker.Of, len(run.Cells))
+			return nil,
+				refuse("%s: worker %d/%d's run is incomplete (%d cells measured); finish it with --resume first", dir,
+					run.Worker.Index, run.Worker.Of, len(run.Cells))
 		}
 		cfg, err := sweep.ReadConfig(dir)
 		if err != nil {
@@ -52,11 +54,14 @@ func readWorkers(dirs []string) ([]worker, error) {
 	for _, w := range ws[1:] {
 		switch {
 		case w.tag.RunID != first.tag.RunID:
-			return nil, refuse("%s: run id %q, but %s has run id %q: folders of different runs", w.dir, w.tag.RunID, first.dir, first.tag.RunID)
+			return nil,
+				refuse("%s: run id %q, but %s has run id %q: folders of different runs", w.dir, w.tag.RunID, first.dir,
+					first.tag.RunID)
 		case w.tag.Of != first.tag.Of:
 			return nil, refuse("%s: worker %d of %d, but %s is one of %d", w.dir, w.tag.Index, w.tag.Of, first.dir, first.tag.Of)
 		case !reflect.DeepEqual(w.config, first.config):
-			return nil, refuse("%s: its config.yaml differs from %s's: the workers did not run the same matrix", w.dir, first.dir)
+			return nil,
+				refuse("%s: its config.yaml differs from %s's: the workers did not run the same matrix", w.dir, first.dir)
 		}
 	}
 	missing, err := oncePerWorker(first.tag.Of, len(ws), func(k int) (int, string) { return ws[k].tag.Index, ws[k].dir })
@@ -64,7 +69,8 @@ func readWorkers(dirs []string) ([]worker, error) {
 		return nil, err
 	}
 	if len(missing) > 0 {
-		return nil, refuse("run %q: worker(s) %v of %d missing (given %d folders)", first.tag.RunID, missing, first.tag.Of, len(ws))
+		return nil,
+			refuse("run %q: worker(s) %v of %d missing (given %d folders)", first.tag.RunID, missing, first.tag.Of, len(ws))
 	}
 	sort.Slice(ws, func(i, j int) bool { return ws[i].tag.Index < ws[j].tag.Index })
 	return ws, nil

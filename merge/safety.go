@@ -103,11 +103,15 @@ func readShards(dirs []string) ([]shard, error) {
 		case err != nil:
 			return nil, InputError{err}
 		case res.Command == nil || len(res.Command.Scenarios) == 0 || res.Environment == nil:
-			return nil, refuse("%s: not the folder of a `lockbench safety` run (its results.json records no safety command); merge safety folders with safety folders", dir)
+			return nil, refuse("%s: not the folder of a `lockbench safety` run (its results.json records no safety command); "+
+				"merge safety folders with safety folders", dir)
 		case res.Command.Worker == nil:
-			return nil, refuse("%s: not a worker's folder (its command has no worker: was it run with lockbench safety --worker I/N?)", dir)
+			return nil, refuse(
+				"%s: not a worker's folder (its command has no worker: was it run with lockbench safety --worker I/N?)", dir)
 		case !res.Complete:
-			return nil, refuse("%s: worker %d/%d's run is incomplete; finish it with lockbench safety --resume %s first", dir, res.Command.Worker.Index, res.Command.Worker.Of, dir)
+			return nil,
+				refuse("%s: worker %d/%d's run is incomplete; finish it with lockbench safety --resume %s first", dir,
+					res.Command.Worker.Index, res.Command.Worker.Of, dir)
 		}
 		cmd := *res.Command
 		cmd.Worker = nil
@@ -125,7 +129,8 @@ func readShards(dirs []string) ([]shard, error) {
 			return nil, refuse("%s was run by other software than %s: %s", s.dir, first.dir, d)
 		}
 	}
-	missing, err := oncePerWorker(first.of.Of, len(shards), func(k int) (int, string) { return shards[k].of.Index, shards[k].dir })
+	missing,
+		err := oncePerWorker(first.of.Of, len(shards), func(k int) (int, string) { return shards[k].of.Index, shards[k].dir })
 	if err != nil {
 		return nil, err
 	}
@@ -163,21 +168,27 @@ func mergeScenario(shards []shard, scenario string) (*results.Report, []string, 
 		return nil, nil, nil
 	}
 	if len(without) > 0 {
-		return nil, nil, refuse("scenario %s: reported by %s, missing from %s", scenario, strings.Join(with, ", "), strings.Join(without, ", "))
+		return nil, nil,
+			refuse("scenario %s: reported by %s, missing from %s", scenario, strings.Join(with, ", "),
+				strings.Join(without, ", "))
 	}
 	first := reps[0]
 	for i, r := range reps[1:] {
 		a, b := reportHeader(r), reportHeader(first)
 		if d, ok := samerun.First(a, b); ok {
-			return nil, nil, refuse("scenario %s: %s's report differs from %s's: %s", scenario, shards[i+1].dir, shards[0].dir, d)
+			return nil, nil,
+				refuse("scenario %s: %s's report differs from %s's: %s", scenario, shards[i+1].dir, shards[0].dir, d)
 		}
 	}
 	for i, r := range reps {
 		if len(r.Variants) != len(first.Variants) {
-			return nil, nil, refuse("scenario %s: %s has %d variants, %s has %d", scenario, shards[i].dir, len(r.Variants), shards[0].dir, len(first.Variants))
+			return nil, nil,
+				refuse("scenario %s: %s has %d variants, %s has %d", scenario, shards[i].dir, len(r.Variants), shards[0].dir,
+					len(first.Variants))
 		}
 		if bin := shards[i].res.Environment.Binary; r.Binary != bin {
-			return nil, nil, refuse("scenario %s in %s: written by binary %q, the folder's run is %q", scenario, shards[i].dir, r.Binary, bin)
+			return nil, nil,
+				refuse("scenario %s in %s: written by binary %q, the folder's run is %q", scenario, shards[i].dir, r.Binary, bin)
 		}
 	}
 	merged := reportHeader(first)
@@ -187,7 +198,9 @@ func mergeScenario(shards []shard, scenario string) (*results.Report, []string, 
 	for _, r := range reps {
 		seconds = max(seconds, r.Seconds)
 		if len(r.Series) > 0 && len(warnings) == 0 {
-			warnings = append(warnings, fmt.Sprintf("scenario %s: its series (the figures' lines) are made by the scenario from its variants and are not recomputed by merge: the merged folder has none; each worker's folder has its share's", scenario))
+			warnings = append(warnings, fmt.Sprintf("scenario %s: its series (the figures' lines) are made by the scenario "+
+				"from its variants and are not recomputed by merge: the merged folder has none; each worker's folder has its "+
+				"share's", scenario))
 		}
 	}
 	for _, v := range first.Variants {
@@ -219,7 +232,8 @@ func variantHeader(v *results.Variant) *results.Variant {
 // mergeVariant puts the shards' trials of variant name together in trial order,
 // checking that each is its worker's, carries the seed the campaign gives it, and that
 // together they are every trial of the campaign exactly once.
-func mergeVariant(shards []shard, reps []*results.Report, first *results.Report, name string) (*results.Variant, error) {
+func mergeVariant(shards []shard, reps []*results.Report, first *results.Report, name string) (*results.Variant,
+	error) {
 	head := variantHeader(first.Variant(name))
 	merged := variantHeader(first.Variant(name))
 	env := lab.Env{Seed: first.Seed}
@@ -245,7 +259,9 @@ func mergeVariant(shards []shard, reps []*results.Report, first *results.Report,
 			case owner[t.N] != "":
 				return nil, refuse("%s: trial %d is in %s too", where, t.N, owner[t.N])
 			case t.Seed != env.TrialSeed(name, t.N):
-				return nil, refuse("%s: seed %d, but the campaign's seed %d gives trial %d seed %d", where, t.Seed, first.Seed, t.N, env.TrialSeed(name, t.N))
+				return nil,
+					refuse("%s: seed %d, but the campaign's seed %d gives trial %d seed %d", where, t.Seed, first.Seed, t.N,
+						env.TrialSeed(name, t.N))
 			}
 			owner[t.N] = s.dir
 			trials = append(trials, t)
@@ -267,7 +283,9 @@ func mergeVariant(shards []shard, reps []*results.Report, first *results.Report,
 			}
 		}
 		shown := missing[:min(len(missing), 10)] // enough to find the worker
-		return nil, refuse("scenario %s variant %s: %d trial(s) missing from the workers' folders: %s", first.Scenario, name, len(missing), strings.Join(shown, ", "))
+		return nil,
+			refuse("scenario %s variant %s: %d trial(s) missing from the workers' folders: %s", first.Scenario, name,
+				len(missing), strings.Join(shown, ", "))
 	}
 	slices.SortFunc(trials, func(a, b results.Trial) int { return a.N - b.N })
 	slices.Sort(merged.Visualizations) // named by trial: in trial order, as one run adds them
@@ -296,7 +314,8 @@ func isTrialNote(n string) bool {
 
 // writeSafety puts the merged folder in out: the porcupine pages, the figures, then
 // results.json and results.md last.
-func writeSafety(out string, shards []shard, merged *results.Results, draw func(string, []*results.Report) ([]results.FigureRef, error)) error {
+func writeSafety(out string, shards []shard, merged *results.Results,
+	draw func(string, []*results.Report) ([]results.FigureRef, error)) error {
 	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
 		return refuse("--out %s: folder exists and is not empty; refusing to mix runs", out)
 	}

@@ -10,12 +10,17 @@ import (
 // the target's. Either makes the common window, and so every rate, less exact.
 func skewWarnings(name string, shares []share, bound time.Duration) []string {
 	var out []string
-	if lo, hi := spread(shares, func(s share) time.Duration { return onTarget(s).Sub(onTarget(shares[0])) }); hi.d-lo.d > bound {
-		out = append(out, fmt.Sprintf("cell %s: the workers' actual starts disagree by %v (more than --max-skew %v): worker %d started first, worker %d last",
+	if lo,
+		hi := spread(shares, func(s share) time.Duration { return onTarget(s).Sub(onTarget(shares[0])) }); hi.d-lo.d > bound {
+		out = append(out, fmt.Sprintf("cell %s: the workers' actual starts disagree by %v (more than --max-skew %v): "+
+			"worker %d started first, worker %d last",
 			name, hi.d-lo.d, bound, lo.index, hi.index))
 	}
-	if lo, hi := spread(shares, func(s share) time.Duration { return s.cell.Worker.ClockOffsetToTarget.D() }); hi.d-lo.d > bound {
-		out = append(out, fmt.Sprintf("cell %s: the workers' clock offsets to the target disagree by %v (more than --max-skew %v): worker %d at %v, worker %d at %v",
+	if lo,
+		hi := spread(shares,
+		func(s share) time.Duration { return s.cell.Worker.ClockOffsetToTarget.D() }); hi.d-lo.d > bound {
+		out = append(out, fmt.Sprintf("cell %s: the workers' clock offsets to the target disagree by %v (more than "+
+			"--max-skew %v): worker %d at %v, worker %d at %v",
 			name, hi.d-lo.d, bound, lo.index, lo.d, hi.index, hi.d))
 	}
 	return out

@@ -25,7 +25,8 @@ func optionalWaker() (waker *deadlineWaker, release func()) {
 // idle) and a Go timer (prompt when the scheduler is busy, because it checks timers at
 // every goroutine switch, but late by epoll's whole milliseconds when idle). Either
 // may fire stale for an earlier deadline, so the clock itself decides.
-func waitUntil(due time.Time, timer *time.Timer, waker *deadlineWaker, interrupt <-chan struct{}) (slept, reached bool) {
+func waitUntil(due time.Time, timer *time.Timer, waker *deadlineWaker, interrupt <-chan struct{}) (slept,
+	reached bool) {
 	wait := time.Until(due)
 	if wait <= 0 {
 		return false, true

@@ -64,7 +64,8 @@ func Start(topo topologies.Topology, profile Profile, seed uint64) (*Network, er
 	}
 	if profile.Name == "one-slow" && !found {
 		n.Close()
-		return nil, fmt.Errorf("network profile %s: no node named %q (nodes: %s)", profile, slow, strings.Join(nodeNames(topo), ", "))
+		return nil,
+			fmt.Errorf("network profile %s: no node named %q (nodes: %s)", profile, slow, strings.Join(nodeNames(topo), ", "))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), calibrateTimeout(profile.Latency))
 	defer cancel()
@@ -88,8 +89,10 @@ func nodeNames(topo topologies.Topology) []string {
 func addLatency(p *toxiproxy.Proxy, latency, jitter, lead time.Duration, seed uint64) ([]*preciseLatency, error) {
 	var held []*preciseLatency
 	for i, stream := range []string{"upstream", "downstream"} {
-		spec := fmt.Sprintf(`{"name":"latency_%s","type":%q,"stream":%q,"attributes":{"latency_us":%d,"jitter_us":%d,"lead_us":%d,"seed":%d}}`,
-			stream, preciseLatencyType, stream, latency.Microseconds(), jitter.Microseconds(), lead.Microseconds(), seed+uint64(i))
+		spec := fmt.Sprintf(
+			`{"name":"latency_%s","type":%q,"stream":%q,"attributes":{"latency_us":%d,"jitter_us":%d,"lead_us":%d,"seed":%d}}`,
+			stream, preciseLatencyType, stream, latency.Microseconds(), jitter.Microseconds(), lead.Microseconds(), seed+
+				uint64(i))
 		w, err := p.Toxics.AddToxicJson(strings.NewReader(spec))
 		if err != nil {
 			return nil, err

@@ -44,7 +44,8 @@ func (g polygon) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	} else {
 		// A polygon looks smaller than its circle; grow it to the same area.
 		r := sty.Radius * vg.Length(math.Sqrt(math.Pi/(float64(g.sides)/2*math.Sin(2*math.Pi/float64(g.sides)))))
-		path = closedPath(pt, g.sides, func(int) vg.Length { return r }, func(k int) float64 { return g.turn + 360*float64(k)/float64(g.sides) })
+		path = closedPath(pt, g.sides, func(int) vg.Length { return r },
+			func(k int) float64 { return g.turn + 360*float64(k)/float64(g.sides) })
 	}
 	if g.hollow {
 		c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1.2)})

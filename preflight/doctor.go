@@ -35,7 +35,9 @@ func Doctor(w io.Writer, quick []Need) bool {
 			}
 		}
 	}
-	fmt.Fprintf(w, "provider external\n  %-10s servers named by a --deployment file, not run here (see docs/external.md)\n", "every kind")
+	fmt.Fprintf(w,
+		"provider external\n  %-10s servers named by a --deployment file, not run here (see docs/external.md)\n",
+		"every kind")
 	fmt.Fprintf(w, "clock faults (processes)\n")
 	for _, p := range []Piece{Libfaketime, Compiler} {
 		fmt.Fprintf(w, "  %-10s %s\n", "", pieceLine(p, "process", missing))

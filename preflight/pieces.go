@@ -16,10 +16,13 @@ import (
 // The pieces the providers need beside each store's own server (its descriptor's
 // Server, see serverPiece); the finders are the providers' own.
 var (
-	Libfaketime = Piece{Name: "libfaketime (libfaketimeMT.so.1)", Install: "apt-get install faketime", find: findLibfaketime}
-	Compiler    = Piece{Name: "gcc (builds libfaketime's allocator preload)", Install: "apt-get install gcc", find: findPreload}
-	Docker      = Piece{Name: "container engine (Docker)", Install: "apt-get install docker.io, then start it (or set DOCKER_HOST)", find: findDocker}
-	Miniredis   = Piece{Name: "miniredis (built into this program)", find: builtIn("github.com/alicebob/miniredis/v2")}
+	Libfaketime = Piece{Name: "libfaketime (libfaketimeMT.so.1)", Install: "apt-get install faketime",
+		find: findLibfaketime}
+	Compiler = Piece{Name: "gcc (builds libfaketime's allocator preload)", Install: "apt-get install gcc",
+		find: findPreload}
+	Docker = Piece{Name: "container engine (Docker)", Install: "apt-get install docker.io, then start it (or set " +
+		"DOCKER_HOST)", find: findDocker}
+	Miniredis = Piece{Name: "miniredis (built into this program)", find: builtIn("github.com/alicebob/miniredis/v2")}
 )
 
 func findLibfaketime() (Found, error) {

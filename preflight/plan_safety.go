@@ -31,7 +31,9 @@ func ForScenarios(chosen []lab.Scenario, params lab.Params) ([]Need, error) {
 			return nil, fmt.Errorf("scenario %s: %w", s.Name(), err)
 		}
 		for _, st := range strategies {
-			needs = append(needs, Need{Scenario: s.Name(), Strategy: st.name, Kind: st.spec.Kind, Clocks: starts.ClocksFaked(values, st.name) || len(st.spec.Clocks) > 0})
+			needs = append(needs,
+				Need{Scenario: s.Name(), Strategy: st.name, Kind: st.spec.Kind, Clocks: starts.ClocksFaked(values, st.name) ||
+					len(st.spec.Clocks) > 0})
 		}
 	}
 	return needs, nil
@@ -94,10 +96,12 @@ func CheckScenarios(provider string, chosen []lab.Scenario, needs []Need) error 
 			}
 		}
 		if len(kept) == 0 {
-			hints = append(hints, fmt.Sprintf("scenario %s: every strategy it runs needs %s", name, join(piecesNeeded(missing, ofThis))))
+			hints = append(hints,
+				fmt.Sprintf("scenario %s: every strategy it runs needs %s", name, join(piecesNeeded(missing, ofThis))))
 			continue
 		}
-		hints = append(hints, fmt.Sprintf("or leave it out: --scenario %s --param strategies=%s", name, strings.Join(kept, ",")))
+		hints = append(hints,
+			fmt.Sprintf("or leave it out: --scenario %s --param strategies=%s", name, strings.Join(kept, ",")))
 	}
 	if len(chosen) > 1 && len(clean) > 0 {
 		hints = append(hints, "scenarios that need none of it: --scenario "+strings.Join(clean, " | "))

@@ -60,7 +60,8 @@ func piecesFor(provider string, kind backend.Kind, clocks bool) []Piece {
 		pieces = []Piece{serverPiece(kind)}
 	case "embedded":
 		if !linked.Catalog().Has(kind, backend.RedisProtocol) || linked.Catalog().Has(kind, backend.Replication) {
-			return []Piece{notServed(provider, kind, fmt.Errorf("serves single and redlock topologies only (miniredis has no replication): choose another --provider"))}
+			return []Piece{notServed(provider, kind, fmt.Errorf(
+				"serves single and redlock topologies only (miniredis has no replication): choose another --provider"))}
 		}
 		return []Piece{Miniredis} // its clocks are models: no libfaketime
 	case "container":
@@ -82,7 +83,8 @@ func piecesFor(provider string, kind backend.Kind, clocks bool) []Piece {
 func serverPiece(kind backend.Kind) Piece {
 	sh, err := linked.Catalog().Lookup(kind)
 	if err != nil {
-		return Piece{Name: fmt.Sprintf("a server for %s topologies", kind), find: func() (Found, error) { return Found{}, err }}
+		return Piece{Name: fmt.Sprintf("a server for %s topologies", kind),
+			find: func() (Found, error) { return Found{}, err }}
 	}
 	server := sh.Server()
 	return Piece{Name: server.Name, Install: server.Install, find: func() (Found, error) {

@@ -34,7 +34,8 @@ var allowed = map[string][]string{
 // SentinelCommands are what go-redis's failover client sends to the sentinels
 // themselves. Those connections are made inside go-redis, out of the hook's reach: the
 // list says what a sentinel ACL user needs, and the ACL test proves it is enough.
-var SentinelCommands = []string{"SENTINEL GET-MASTER-ADDR-BY-NAME", "SENTINEL SENTINELS", "SENTINEL REPLICAS", "SUBSCRIBE", "PSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE"}
+var SentinelCommands = []string{"SENTINEL GET-MASTER-ADDR-BY-NAME", "SENTINEL SENTINELS", "SENTINEL REPLICAS",
+	"SUBSCRIBE", "PSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE"}
 
 // ScriptCalls are the commands the lockers' Lua scripts (redsync's and bsm/redislock's
 // too) call inside the server. No client sends them, so the hook never sees them; an ACL
@@ -137,5 +138,7 @@ func (e *RefusedError) Error() string {
 	if e.Detail != "" {
 		return fmt.Sprintf("lockbench refused to send %s for purpose %q: %s; it was not sent", e.Command, e.Purpose, e.Detail)
 	}
-	return fmt.Sprintf("lockbench refused to send %s: not on the allow-list of purpose %q (redisconn/allowlist.go); it was not sent", e.Command, e.Purpose)
+	return fmt.Sprintf(
+		"lockbench refused to send %s: not on the allow-list of purpose %q (redisconn/allowlist.go); it was not sent",
+		e.Command, e.Purpose)
 }

@@ -57,7 +57,8 @@ func checkKeys(purpose, prefix, name string, args []any) error {
 	}
 	for _, k := range keysOf(name, args) {
 		if !strings.HasPrefix(k, prefix) {
-			return &RefusedError{Purpose: purpose, Command: CommandName(args), Detail: fmt.Sprintf("key %q is outside the run's prefix %s", k, prefix)}
+			return &RefusedError{Purpose: purpose, Command: CommandName(args), Detail: fmt.Sprintf(
+				"key %q is outside the run's prefix %s", k, prefix)}
 		}
 	}
 	return nil

@@ -98,7 +98,8 @@ func Capacities(stores *backend.Catalog, run *resultsdir.Run, slo SLO) []Capacit
 	var out []Capacity
 	for _, k := range keys {
 		groups := byKey[k]
-		sort.SliceStable(groups, func(i, j int) bool { return groups[i].Condition.TargetRate < groups[j].Condition.TargetRate })
+		sort.SliceStable(groups,
+			func(i, j int) bool { return groups[i].Condition.TargetRate < groups[j].Condition.TargetRate })
 		c := Capacity{Strategy: k.strategy, Condition: k.cond, Rates: len(groups)}
 		for _, g := range groups {
 			rate := g.Condition.TargetRate
@@ -124,9 +125,11 @@ func (c Capacity) Sentence(slo SLO) string {
 		return fmt.Sprintf("%s: no offered rate tried kept %s; the lowest, %s/s, gave %s",
 			where, slo, stats.FormatRate(c.Broke), c.BrokeWhy)
 	case c.Broke == 0:
-		return fmt.Sprintf("%s: at least %s/s: every rate tried kept %s (%s at the highest); the limit lies beyond the rates measured",
+		return fmt.Sprintf(
+			"%s: at least %s/s: every rate tried kept %s (%s at the highest); the limit lies beyond the rates measured",
 			where, stats.FormatRate(c.Kept), slo, stats.FormatDuration(c.KeptAt))
 	}
 	return fmt.Sprintf("%s: %s/s (%s %s there); %s/s broke it (%s)",
-		where, stats.FormatRate(c.Kept), slo.Percentile, stats.FormatDuration(c.KeptAt), stats.FormatRate(c.Broke), c.BrokeWhy)
+		where, stats.FormatRate(c.Kept), slo.Percentile, stats.FormatDuration(c.KeptAt), stats.FormatRate(c.Broke),
+		c.BrokeWhy)
 }

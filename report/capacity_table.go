@@ -1,8 +1,10 @@
 package report
 
 import (
+	_ "embed"
 	"fmt"
 	"strings"
+	"text/template"
 
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/stats"
@@ -26,20 +28,49 @@ func CapacityCell(s capacity.SearchRecord) string {
 
 // searchCondition describes the condition of a search in words.
 func searchCondition(s capacity.SearchRecord) string {
-	return fmt.Sprintf("%s on %s, hold %s, %s arrivals", plural(s.Clients, "client"), plural(s.Keys, "key"), s.Hold, s.Arrival)
+	return fmt.Sprintf("%s on %s, hold %s, %s arrivals", plural(s.Clients, "client"), plural(s.Keys, "key"), s.Hold,
+		s.Arrival)
+}
+
+// capacityTableText holds the capacity section's prose; this file prepares its values.
+//
+//go:embed capacity_table.md.tmpl
+var capacityTableText string
+
+var capacityTable = template.Must(template.New("capacity_table.md.tmpl").Parse(capacityTableText))
+
+// searchedCapacityView is the searched-capacity section's values: the search's rules, then one row per search.
+type searchedCapacityView struct {
+	SLO, Metric, RecordFile string
+	MinSamples              int64
+	PrecisionPercent        float64
+	MinDeliveredPercent     float64
+	MaxFaultPercent         float64
+	SaturatedPercent        float64
+	Searches                []searchRow
+}
+
+// searchRow is one search as a row of the table.
+type searchRow struct {
+	Strategy, Condition, Capacity, Saturated, CPU string
+	Servers, Probes                               int
 }
 
 // writeSearchedCapacity is the section of a `lockbench capacity` folder: one row per
 // search, and what saturated at its top probes; then its knee figures.
 func writeSearchedCapacity(b *strings.Builder, rec capacity.Record, figs []Figure) {
-	fmt.Fprintf(b, "## Capacity searched: the highest offered rate that kept %s\n\n", rec.SLO)
-	fmt.Fprintf(b, "For each strategy and condition the open-loop rate grew by 2× until the budget broke, then was bisected until the highest rate kept and the lowest broken were within %.1f%%. A rate is kept when two probes kept it and broken when two broke it (a third settles a split), each with at least %d samples of `%s` beyond its warm-up, at least %.0f%% of the offered rate delivered, and errors and drops at most %.1f%% of requests. Every probe is a cell of this folder (`results.json`); verdicts and CPU are in `%s`. CPU is cores busy over the probes at the kept and the broken rate, read from /proc (warm-up included); a server counts as saturated at %.0f%% of one core (Redis runs commands on one thread), the generator at %.0f%% of its cores.\n\n",
-		100*rec.Precision, rec.MinSamples, rec.Metric, 100*capacity.MinDelivered, 100*capacity.MaxFaultShare, capacity.RecordFile, 100*capacity.SaturatedShare, 100*capacity.SaturatedShare)
-	b.WriteString("| strategy | condition | highest rate within budget | what saturated | CPU at the top probes (cores) | servers | probes |\n|---|---|---|---|---|---:|---:|\n")
-	for _, s := range rec.Searches {
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %d | %d |\n", s.Strategy, searchCondition(s), CapacityCell(s), s.Saturated, cpuList(s), s.Servers, len(s.Probes))
+	v := searchedCapacityView{
+		SLO: rec.SLO, Metric: rec.Metric, RecordFile: capacity.RecordFile, MinSamples: rec.MinSamples,
+		PrecisionPercent: 100 * rec.Precision, MinDeliveredPercent: 100 * capacity.MinDelivered,
+		MaxFaultPercent: 100 * capacity.MaxFaultShare, SaturatedPercent: 100 * capacity.SaturatedShare,
 	}
-	b.WriteString("\n")
+	for _, s := range rec.Searches {
+		v.Searches = append(v.Searches, searchRow{s.Strategy, searchCondition(s), CapacityCell(s), s.Saturated,
+			cpuList(s), s.Servers, len(s.Probes)})
+	}
+	if err := capacityTable.ExecuteTemplate(b, "searched capacity", v); err != nil {
+		panic("capacity_table.md.tmpl: " + err.Error()) // the template and its values are both this package's
+	}
 	writeFigureList(b, figs)
 }
 

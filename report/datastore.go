@@ -165,11 +165,13 @@ func abs(n int) int {
 // the reading the numbers give.
 func writeDataCorrectness(b *strings.Builder, stores *backend.Catalog, ways []*Way, fig string) {
 	b.WriteString("## What keeps the data correct\n\n")
-	b.WriteString("Rows are the lock strategy (with the fence source where it is not the lock's own) or `none` for the lock-free " +
-		"strategies; columns are the write's guard. Each cell: updates lost over the proven faults of the `lost-updates` " +
-		"safety scenario (every break it ran summed: a pause past the TTL, a Sentinel failover, a Redlock node restarting " +
-		"empty, a clock jump; for the lock-free strategies a pause between read and write and a redelivered change), then the cost of one correct update without faults (p50 at 8 clients on one hot row, from " +
-		"the update workload). `–` is a side not measured.\n\n")
+	b.WriteString(
+		"Rows are the lock strategy (with the fence source where it is not the lock's own) or `none` for the lock-free " +
+			"strategies; columns are the write's guard. Each cell: updates lost over the proven faults of the `lost-updates` " +
+			"safety scenario (every break it ran summed: a pause past the TTL, a Sentinel failover, a Redlock node restarting " +
+			"empty, a clock jump; for the lock-free strategies a pause between read and write and a redelivered change), then " +
+			"the cost of one correct update without faults (p50 at 8 clients on one hot row, from " +
+			"the update workload). `–` is a side not measured.\n\n")
 	rows, cols := wayGrid(stores, ways)
 	b.WriteString("| lock |")
 	for _, c := range cols {
@@ -265,7 +267,8 @@ func cellText(w *Way) string {
 	lost := "–"
 	if w.Faults > 0 {
 		p := w.Verdict()
-		lost = fmt.Sprintf("**%d lost** in %d faults (%d of %d lost some, %.0f–%.0f%%)", w.Lost, w.Faults, p.K, p.N, 100*p.Lo, 100*p.Hi)
+		lost = fmt.Sprintf("**%d lost** in %d faults (%d of %d lost some, %.0f–%.0f%%)", w.Lost, w.Faults, p.K, p.N,
+			100*p.Lo, 100*p.Hi)
 		if w.Lost == 0 {
 			lost = fmt.Sprintf("0 lost in %d faults (0 of %d, ≤%.0f%%)", w.Faults, p.N, 100*p.Hi)
 		}
@@ -282,7 +285,8 @@ func cellText(w *Way) string {
 	cost := "–"
 	if w.Cost != nil {
 		lat := w.Cost.Latency[resultsdir.MetricUpdate]
-		cost = fmt.Sprintf("%s p50, %s/s", stats.FormatDuration(lat.P50.D()), stats.FormatRate(w.Cost.Update.UpdatesPerSecond))
+		cost = fmt.Sprintf("%s p50, %s/s", stats.FormatDuration(lat.P50.D()),
+			stats.FormatRate(w.Cost.Update.UpdatesPerSecond))
 		if w.Cost.Clients != costClients || w.Cost.Keys != 1 {
 			cost += fmt.Sprintf(" (%d clients, %d rows)", w.Cost.Clients, w.Cost.Keys)
 		}
@@ -306,7 +310,9 @@ func writeDataReading(b *strings.Builder, ways []*Way) {
 		byGuard[w.Guard] = append(byGuard[w.Guard], w)
 	}
 	sort.SliceStable(guards, func(i, j int) bool { return guardOrder(guards[i]) < guardOrder(guards[j]) })
-	b.WriteString("**Reading**, guard by guard (a way is correct here when, over every proven fault, it lost no update, applied no stale holder's change, applied no change twice and sent no side effect for a change that was not applied; the faults each way was tried with are named):\n\n")
+	b.WriteString("**Reading**, guard by guard (a way is correct here when, over every proven fault, it lost no update, " +
+		"applied no stale holder's change, applied no change twice and sent no side effect for a change that was not " +
+		"applied; the faults each way was tried with are named):\n\n")
 	var correct []string
 	for _, g := range guards {
 		var good, bad []string
@@ -358,11 +364,15 @@ func writeDataReading(b *strings.Builder, ways []*Way) {
 	}
 	b.WriteString("\n")
 	if len(correct) > 0 {
-		fmt.Fprintf(b, "So a lock used for correctness can only be paired with %s; with every other guard above the lock is for efficiency only (it saves duplicate work, it does not protect the data). ", strings.Join(correct, ", "))
+		fmt.Fprintf(b, "So a lock used for correctness can only be paired with %s; with every other guard above the lock "+
+			"is for efficiency only (it saves duplicate work, it does not protect the data). ", strings.Join(correct, ", "))
 	} else {
-		b.WriteString("No lock with any guard kept the data correct through its faults: every lock here is for efficiency only. ")
+		b.WriteString(
+			"No lock with any guard kept the data correct through its faults: every lock here is for efficiency only. ")
 	}
-	b.WriteString("A side effect beyond the database (the outbox) escapes whenever the guard refuses a change after it was sent. Zero in N faults only bounds the rate, by the interval shown in the table; it proves nothing beyond it.\n\n")
+	b.WriteString("A side effect beyond the database (the outbox) escapes whenever the guard refuses a change after it " +
+		"was sent. Zero in N faults only bounds the rate, by the interval shown in the table; it proves nothing beyond " +
+		"it.\n\n")
 }
 
 // readSafety reads the safety folders; each must hold a lost-updates run.
@@ -378,7 +388,9 @@ func readSafety(dirs []string) ([]*results.Report, error) {
 			found = found || r.Scenario == LostUpdatesScenario
 		}
 		if !found {
-			return nil, fmt.Errorf("--safety %s: no %s scenario in its results.json (run lockbench safety --scenario %s)", sd, LostUpdatesScenario, LostUpdatesScenario)
+			return nil,
+				fmt.Errorf("--safety %s: no %s scenario in its results.json (run lockbench safety --scenario %s)", sd,
+					LostUpdatesScenario, LostUpdatesScenario)
 		}
 		reports = append(reports, res.Reports...)
 	}

@@ -42,7 +42,9 @@ func Load(dir string) (*resultsdir.Run, error) {
 				continue
 			}
 			if filepath.IsAbs(rel) || strings.HasPrefix(filepath.Clean(rel), "..") {
-				return nil, fmt.Errorf("%s: cell %s: histogram path %q leaves the results folder", filepath.Join(dir, resultsdir.JSONFile), c.Name, rel)
+				return nil,
+					fmt.Errorf("%s: cell %s: histogram path %q leaves the results folder", filepath.Join(dir, resultsdir.JSONFile),
+						c.Name, rel)
 			}
 			if _, err := resultsdir.ReadHistogram(dir, rel); err != nil {
 				return nil, err

@@ -1,9 +1,11 @@
 package report
 
 import (
+	_ "embed"
 	"fmt"
 	"sort"
 	"strings"
+	"text/template"
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
@@ -24,57 +26,95 @@ type dataSection struct {
 	figure string // path of the cost-vs-loss figure, relative to the results folder
 }
 
+// reportTemplateText holds report.md's prose; this file only prepares the values it shows.
+//
+//go:embed report.md.tmpl
+var reportTemplateText string
+
+var reportTemplate = template.Must(template.New("report.md.tmpl").
+	Funcs(template.FuncMap{"join": strings.Join}).
+	Parse(reportTemplateText))
+
+// reportView is every value report.md shows; the sections other files write come rendered.
+type reportView struct {
+	Measured                 measuredView
+	Reading, Capacity        string
+	Figures                  []Figure
+	Tables                   *tablesView // nil without lock cells
+	DataCorrectness, Updates string
+}
+
 func markdown(run *resultsdir.Run, figs []Figure, opts Options, data *dataSection) string {
 	lockRun, updateCells := SplitUpdates(run)
 	groups := stats.Groups(opts.Stores, lockRun)
 	metric := stats.LatencyMetric(groups)
-	var b strings.Builder
-	b.WriteString("# Lock strategies compared: lockbench report\n\n")
-	writeMeasured(&b, opts.Stores, run, groups)
+	v := reportView{Measured: measuredOf(opts.Stores, run, groups), Figures: figs}
 	if len(lockRun.Cells) > 0 {
-		writeReading(&b, opts.Stores, groups, metric)
+		v.Reading = written(func(b *strings.Builder) { writeReading(b, opts.Stores, groups, metric) })
 		if opts.SLO != nil {
-			writeCapacity(&b, opts.Stores, lockRun, *opts.SLO)
+			v.Capacity = written(func(b *strings.Builder) { writeCapacity(b, opts.Stores, lockRun, *opts.SLO) })
 		}
-	}
-	writeFigures(&b, figs)
-	if len(lockRun.Cells) > 0 {
-		writeTables(&b, groups, metric)
+		v.Tables = tablesOf(groups, metric)
 	}
 	if data != nil {
-		writeDataCorrectness(&b, opts.Stores, data.ways, data.figure)
+		v.DataCorrectness = written(func(b *strings.Builder) {
+			writeDataCorrectness(b, opts.Stores, data.ways, data.figure)
+		})
 	}
 	if len(updateCells) > 0 {
-		writeUpdates(&b, updateCells)
+		v.Updates = written(func(b *strings.Builder) { writeUpdates(b, updateCells) })
+	}
+	var b strings.Builder
+	if err := reportTemplate.ExecuteTemplate(&b, "report", v); err != nil {
+		panic("report.md.tmpl: " + err.Error()) // the template and its values are both this package's
 	}
 	return b.String()
 }
 
-func writeMeasured(b *strings.Builder, stores *backend.Catalog, run *resultsdir.Run, groups []*stats.Group) {
-	env := run.Environment
-	b.WriteString("## What was measured, on what\n\n")
-	state := "complete"
-	if !run.Complete {
-		state = "INCOMPLETE (interrupted or still running): read the numbers as partial"
-	}
-	fmt.Fprintf(b, "Run started %s", run.Started.UTC().Format(time.RFC3339))
-	if !run.Finished.IsZero() {
-		fmt.Fprintf(b, ", finished %s", run.Finished.UTC().Format(time.RFC3339))
-	}
-	fmt.Fprintf(b, "; %s. %d cells", state, len(run.Cells))
-	if lockRun, _ := SplitUpdates(run); len(lockRun.Cells) > 0 && len(groups) != len(lockRun.Cells) {
-		fmt.Fprintf(b, " (%d distinct, the others repeats)", len(groups))
-	}
-	fmt.Fprintf(b, ", strategies %s.", strings.Join(quoted(cellStrategies(stores, run)), ", "))
-	if d, w := cellDurations(run); d != "" {
-		fmt.Fprintf(b, " Each cell measured for %s after a warm-up of %s.", d, w)
-	}
-	b.WriteString(" Every cell is listed in `results.csv`; latency histograms are in `histograms/`.\n\n")
+// written is what write puts in a fresh builder: the sections still written in Go.
+func written(write func(*strings.Builder)) string {
+	var b strings.Builder
+	write(&b)
+	return b.String()
+}
 
-	b.WriteString("```text\n")
-	row := func(k, v string) {
-		if v != "" {
-			fmt.Fprintf(b, "%-12s %s\n", k, v)
+// measuredView is what was measured, on what.
+type measuredView struct {
+	Started, Finished string // Finished "" while the run is unfinished
+	Complete          bool
+	Cells             int
+	Distinct          int // distinct conditions when some cells repeat, else 0
+	Strategies        string
+	Durations         *cellTimes // nil when cells differ
+	Environment       []environmentRow
+}
+
+// cellTimes is how long every cell measured, after its warm-up.
+type cellTimes struct{ Measured, Warmup string }
+
+// environmentRow is one line of the environment block; its key is "" after the first of a list.
+type environmentRow struct{ Key, Value string }
+
+func measuredOf(stores *backend.Catalog, run *resultsdir.Run, groups []*stats.Group) measuredView {
+	env := run.Environment
+	v := measuredView{
+		Started:    run.Started.UTC().Format(time.RFC3339),
+		Complete:   run.Complete,
+		Cells:      len(run.Cells),
+		Strategies: strings.Join(quoted(cellStrategies(stores, run)), ", "),
+	}
+	if !run.Finished.IsZero() {
+		v.Finished = run.Finished.UTC().Format(time.RFC3339)
+	}
+	if lockRun, _ := SplitUpdates(run); len(lockRun.Cells) > 0 && len(groups) != len(lockRun.Cells) {
+		v.Distinct = len(groups)
+	}
+	if d, w := cellDurations(run); d != "" {
+		v.Durations = &cellTimes{d, w}
+	}
+	row := func(k, value string) {
+		if value != "" {
+			v.Environment = append(v.Environment, environmentRow{k, value})
 		}
 	}
 	row("go", env.GoVersion)
@@ -94,7 +134,7 @@ func writeMeasured(b *strings.Builder, stores *backend.Catalog, run *resultsdir.
 	for i, k := range sortedKeys(env.Waiting) {
 		row(map[bool]string{true: "waiting"}[i == 0], k+": "+env.Waiting[k])
 	}
-	b.WriteString("```\n\n")
+	return v
 }
 
 // cellDurations summarises the measured and warm-up durations, "" when cells differ.
@@ -120,17 +160,27 @@ func keyOf(c stats.Condition) tableKey {
 	return tableKey{c.Hold, c.TTL, c.Network, c.SlowNode, c.NetLatency, c.Jitter, c.Load, c.Arrival}
 }
 
-func writeTables(b *strings.Builder, groups []*stats.Group, metric string) {
-	b.WriteString("## Latency and throughput by condition\n\n")
-	fmt.Fprintf(b, "Latency columns are the %s; `cycles/s` counts completed acquire-hold-release cycles per second; `refused` is the share of attempts refused because another client held the key.", metricWords(metric))
-	repeated := false
+// tablesView is the latency and throughput tables, one per condition held constant.
+type tablesView struct {
+	MetricWords string
+	Repeated    bool // some cell was repeated: figures are medians, with a runs column
+	Tables      []conditionTable
+}
+
+// conditionTable is one table: its condition, its columns and its rows of cells.
+type conditionTable struct {
+	Hold, TTL, Network string
+	Open               bool
+	Arrival            string
+	Head, Align        []string
+	Rows               [][]string
+}
+
+func tablesOf(groups []*stats.Group, metric string) *tablesView {
+	v := &tablesView{MetricWords: metricWords(metric)}
 	for _, g := range groups {
-		repeated = repeated || len(g.Repeats) > 1
+		v.Repeated = v.Repeated || len(g.Repeats) > 1
 	}
-	if repeated {
-		b.WriteString(" Where a cell was repeated, each figure is the median of its repeats (`runs`).")
-	}
-	b.WriteString("\n\n")
 	var keys []tableKey
 	rows := map[tableKey][]*stats.Group{}
 	for _, g := range groups { // groups come sorted by condition, so tables and rows do too
@@ -142,40 +192,36 @@ func writeTables(b *strings.Builder, groups []*stats.Group, metric string) {
 	}
 	for _, k := range keys {
 		first := rows[k][0].Condition
-		open := first.Open()
-		load := "closed loop"
-		if open {
-			load = fmt.Sprintf("open loop, %s arrivals", first.Arrival)
+		t := conditionTable{Hold: k.hold.String(), TTL: k.ttl.String(), Network: first.NetworkLabel(),
+			Open: first.Open(), Arrival: first.Arrival}
+		t.Head = []string{"strategy", "clients", "keys"}
+		t.Align = []string{"---", "---:", "---:"}
+		if t.Open {
+			t.Head = append(t.Head, "offered/s", "achieved/s")
+			t.Align = append(t.Align, "---:", "---:")
 		}
-		fmt.Fprintf(b, "### hold %s, TTL %s, %s, %s\n\n", k.hold, k.ttl, first.NetworkLabel(), load)
-		head := []string{"strategy", "clients", "keys"}
-		align := []string{"---", "---:", "---:"}
-		if open {
-			head = append(head, "offered/s", "achieved/s")
-			align = append(align, "---:", "---:")
+		t.Head = append(t.Head, "p50", "p99", "p99.9", "cycles/s", "refused", "errors")
+		t.Align = append(t.Align, "---:", "---:", "---:", "---:", "---:", "---:")
+		if v.Repeated {
+			t.Head, t.Align = append(t.Head, "runs"), append(t.Align, "---:")
 		}
-		head = append(head, "p50", "p99", "p99.9", "cycles/s", "refused", "errors")
-		align = append(align, "---:", "---:", "---:", "---:", "---:", "---:")
-		if repeated {
-			head, align = append(head, "runs"), append(align, "---:")
-		}
-		fmt.Fprintf(b, "| %s |\n|%s|\n", strings.Join(head, " | "), strings.Join(align, "|"))
 		for _, g := range rows[k] {
 			c := g.Condition
 			cells := []string{"`" + g.Strategy + "`", fmt.Sprint(c.Clients), fmt.Sprint(c.Keys)}
-			if open {
+			if t.Open {
 				cells = append(cells, stats.FormatRate(c.TargetRate), stats.FormatRate(g.AchievedRate()))
 			}
 			cells = append(cells,
 				latencyCell(g, metric, stats.P50), latencyCell(g, metric, stats.P99), latencyCell(g, metric, stats.P999),
 				stats.FormatRate(g.Throughput()), refused(g), fmt.Sprint(errorCount(g)))
-			if repeated {
+			if v.Repeated {
 				cells = append(cells, fmt.Sprint(len(g.Repeats)))
 			}
-			fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
+			t.Rows = append(t.Rows, cells)
 		}
-		b.WriteString("\n")
+		v.Tables = append(v.Tables, t)
 	}
+	return v
 }
 
 func latencyCell(g *stats.Group, metric string, p stats.Percentile) string {
@@ -210,16 +256,6 @@ func metricWords(metric string) string {
 		return "time to acquire the lock, retries included (`acquire`)"
 	}
 	return "time of one acquire attempt (`attempt`)"
-}
-
-func writeFigures(b *strings.Builder, figs []Figure) {
-	if len(figs) == 0 {
-		return
-	}
-	b.WriteString("## Figures\n\n")
-	for _, f := range figs {
-		fmt.Fprintf(b, "![%s](%s)\n\n%s [SVG](%s)\n\n", f.Name, f.Files[0], f.Caption, f.Files[1])
-	}
 }
 
 func quoted(names []string) []string {

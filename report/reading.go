@@ -55,7 +55,8 @@ func writeNeverAcquired(b *strings.Builder, groups []*stats.Group) {
 			c.NetworkLabel(), c.LoadLabel(), attempts, refused, errs))
 	}
 	writeTable(b, "### Cells where no lock was ever acquired\n\n",
-		"These cells granted nothing in their measured time (summed over repeats); they are left out of the ratios above and of the figures.\n\n",
+		"These cells granted nothing in their measured time (summed over repeats); they are left out of the ratios above "+
+			"and of the figures.\n\n",
 		"| strategy | clients | keys | condition | attempts | refused | errors |\n|---|---:|---:|---|---:|---:|---:|\n", rows)
 }
 
@@ -67,14 +68,17 @@ func writeLadder(b *strings.Builder, stores *backend.Catalog, groups []*stats.Gr
 		kind = "Under contention"
 	}
 	fmt.Fprintf(b, "### %s: the cost of each step up in safety\n\n", kind)
-	fmt.Fprintf(b, "Ratios of the cells `%s` (one per strategy: %s, hold %s, TTL %s, no injected latency, closed loop). Latency is the %s; a ratio above 1× costs latency, a throughput ratio below 1× costs capacity.\n\n",
-		strings.Replace(st[0].from.Name, "strategy="+st[0].from.Strategy, "strategy=*", 1), plural(cond.Clients, "client")+" on "+plural(cond.Keys, "key"), cond.Hold, cond.TTL, metricWords(metric))
+	fmt.Fprintf(b, "Ratios of the cells `%s` (one per strategy: %s, hold %s, TTL %s, no injected latency, closed loop). "+
+		"Latency is the %s; a ratio above 1× costs latency, a throughput ratio below 1× costs capacity.\n\n",
+		strings.Replace(st[0].from.Name, "strategy="+st[0].from.Strategy, "strategy=*", 1), plural(cond.Clients, "client")+
+			" on "+plural(cond.Keys, "key"), cond.Hold, cond.TTL, metricWords(metric))
 	b.WriteString("| step | what it adds | p50 | p99 | p99.9 | cycles/s |\n|---|---|---:|---:|---:|---:|\n")
 	for _, s := range st {
 		fmt.Fprintf(b, "| `%s` → `%s` | %s | %s | %s | %s | %s |\n", s.from.Strategy, s.to.Strategy, s.adds,
 			latencyRatio(s.from, s.to, metric, stats.P50), latencyRatio(s.from, s.to, metric, stats.P99),
 			latencyRatio(s.from, s.to, metric, stats.P999),
-			fmt.Sprintf("%s (%s → %s)", ratio(s.from.Throughput(), s.to.Throughput()), stats.FormatRate(s.from.Throughput()), stats.FormatRate(s.to.Throughput())))
+			fmt.Sprintf("%s (%s → %s)", ratio(s.from.Throughput(), s.to.Throughput()), stats.FormatRate(s.from.Throughput()),
+				stats.FormatRate(s.to.Throughput())))
 	}
 	b.WriteString("\n")
 	var main []step
@@ -85,7 +89,8 @@ func writeLadder(b *strings.Builder, stores *backend.Catalog, groups []*stats.Gr
 	}
 	if len(main) > 1 {
 		first, last := main[0].from, main[len(main)-1].to
-		fmt.Fprintf(b, "From `%s` to `%s` in all: p50 %s and p99 %s the latency, %s the throughput.\n\n", first.Strategy, last.Strategy,
+		fmt.Fprintf(b, "From `%s` to `%s` in all: p50 %s and p99 %s the latency, %s the throughput.\n\n", first.Strategy,
+			last.Strategy,
 			ratio(float64(first.Latency(metric, stats.P50)), float64(last.Latency(metric, stats.P50))),
 			ratio(float64(first.Latency(metric, stats.P99)), float64(last.Latency(metric, stats.P99))),
 			ratio(first.Throughput(), last.Throughput()))
@@ -138,8 +143,11 @@ func writeNetworkReading(b *strings.Builder, groups []*stats.Group, metric strin
 			stats.FormatDuration(l.worst.Latency(metric, stats.P99)), per))
 	}
 	writeTable(b, "### Injected network latency\n\n",
-		"How much p99 grew per millisecond injected on every link, between the cell without injected latency and the one with the most (closed loop, same clients and keys). It counts how many injected delays lie on the critical path of one acquire.\n\n",
-		"| strategy | clients | keys | p99, none | injected | p99 there | ms of p99 per injected ms |\n|---|---:|---:|---:|---:|---:|---:|\n", rows)
+		"How much p99 grew per millisecond injected on every link, between the cell without injected latency and the one "+
+			"with the most (closed loop, same clients and keys). It counts how many injected delays lie on the critical path "+
+			"of one acquire.\n\n",
+		"| strategy | clients | keys | p99, none | injected | p99 there | ms of p99 per injected ms "+
+			"|\n|---|---:|---:|---:|---:|---:|---:|\n", rows)
 }
 
 // writeSlowNodeReading compares the strategies measured with one slow node (Redlock's)
@@ -173,8 +181,10 @@ func writeSlowNodeReading(b *strings.Builder, groups []*stats.Group, metric stri
 		return slow[i].Strategy < slow[j].Strategy
 	})
 	b.WriteString("### One slow node\n\n")
-	b.WriteString("p99 with one node slowed, against the same strategy with no injected latency (closed loop; the strategies measured with one slow node, Redlock's).\n\n")
-	b.WriteString("| strategy | clients | keys | slow node | added | p99 | p99 without | ratio |\n|---|---:|---:|---|---:|---:|---:|---:|\n")
+	b.WriteString("p99 with one node slowed, against the same strategy with no injected latency (closed loop; the " +
+		"strategies measured with one slow node, Redlock's).\n\n")
+	b.WriteString("| strategy | clients | keys | slow node | added | p99 | p99 without | ratio " +
+		"|\n|---|---:|---:|---|---:|---:|---:|---:|\n")
 	for _, g := range slow {
 		c := g.Condition
 		if !g.HasLatency(metric) {
@@ -186,7 +196,8 @@ func writeSlowNodeReading(b *strings.Builder, groups []*stats.Group, metric stri
 			w := bg.Latency(metric, stats.P99)
 			without, ratioText = stats.FormatDuration(w), ratio(float64(w), float64(p99))
 		}
-		fmt.Fprintf(b, "| `%s` | %d | %d | %s | %s | %s | %s | %s |\n", g.Strategy, c.Clients, c.Keys, c.SlowNode, c.NetLatency,
+		fmt.Fprintf(b, "| `%s` | %d | %d | %s | %s | %s | %s | %s |\n", g.Strategy, c.Clients, c.Keys, c.SlowNode,
+			c.NetLatency,
 			stats.FormatDuration(p99), without, ratioText)
 	}
 	b.WriteString("\n")
@@ -196,10 +207,14 @@ func writeCapacity(b *strings.Builder, stores *backend.Catalog, run *resultsdir.
 	fmt.Fprintf(b, "## Capacity: the highest offered rate that kept %s\n\n", slo)
 	caps := Capacities(stores, run, slo)
 	if len(caps) == 0 {
-		b.WriteString("This run holds no open-loop cells, so no offered rate can be read. Run with open-loop load to answer it.\n\n")
+		b.WriteString(
+			"This run holds no open-loop cells, so no offered rate can be read. Run with open-loop load to answer it.\n\n")
 		return
 	}
-	fmt.Fprintf(b, "Read from open-loop cells: a rate keeps the budget when the %s of `%s` stayed at or under %s and the generator delivered at least %.0f%% of the offered rate; a rate counts only if every lower rate tried kept it too. Capacity lies between the last rate kept and the first broken; measure finer rates in between for a tighter answer.\n\n",
+	fmt.Fprintf(b, "Read from open-loop cells: a rate keeps the budget when the %s of `%s` stayed at or under %s and "+
+		"the generator delivered at least %.0f%% of the offered rate; a rate counts only if every lower rate tried kept it "+
+		"too. Capacity lies between the last rate kept and the first broken; measure finer rates in between for a tighter "+
+		"answer.\n\n",
 		slo.Percentile, slo.Metric, stats.FormatDuration(slo.Budget), 100*minDelivered)
 	for _, c := range caps {
 		fmt.Fprintf(b, "- %s\n", c.Sentence(slo))

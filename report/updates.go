@@ -46,11 +46,15 @@ type updateLoad struct{ clients, rows int }
 // writeUpdates is the cost of one correct update by every way, one table per load.
 func writeUpdates(b *strings.Builder, cells []resultsdir.Cell) {
 	b.WriteString("## The cost of one correct update\n\n")
-	b.WriteString("Each way updates an account row end to end: a lock strategy takes the row's lock, writes in its guard mode " +
-		"and releases; a lock-free strategy lets the store judge the write (`cas-version`, `unique-key`, `atomic` on PostgreSQL; " +
-		"`lua-cas`, `watch-multi` on Redis). `retries/update` counts lock refusals or version conflicts per update; `refused` " +
-		"counts changes the store refused (stale fence, duplicate key); `lost` is the audit after the run: applied changes " +
-		"missing from the rows, which must be 0 without faults. Latency is one update, retries included.\n\n")
+	b.WriteString(
+		"Each way updates an account row end to end: a lock strategy takes the row's lock, writes in its guard mode " +
+			"and releases; a lock-free strategy lets the store judge the write (`cas-version`, `unique-key`, `atomic` on " +
+			"PostgreSQL; " +
+			"`lua-cas`, `watch-multi` on Redis). `retries/update` counts lock refusals or version conflicts per update; " +
+			"`refused` " +
+			"counts changes the store refused (stale fence, duplicate key); `lost` is the audit after the run: applied " +
+			"changes " +
+			"missing from the rows, which must be 0 without faults. Latency is one update, retries included.\n\n")
 	var loads []updateLoad
 	byLoad := map[updateLoad][]resultsdir.Cell{}
 	for _, c := range cells {
@@ -74,7 +78,8 @@ func writeUpdates(b *strings.Builder, cells []resultsdir.Cell) {
 			rows = fmt.Sprintf("%d rows", k.rows)
 		}
 		fmt.Fprintf(b, "### %d client(s), %s\n\n", k.clients, rows)
-		b.WriteString("| strategy | guard | fence | updates/s | p50 | p99 | p99.9 | retries/update | refused | lost | errors |\n")
+		b.WriteString(
+			"| strategy | guard | fence | updates/s | p50 | p99 | p99.9 | retries/update | refused | lost | errors |\n")
 		b.WriteString("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, c := range byLoad[k] {
 			u, lat := c.Update, c.Latency[resultsdir.MetricUpdate]
@@ -93,13 +98,15 @@ func writeUpdates(b *strings.Builder, cells []resultsdir.Cell) {
 				errs += n
 			}
 			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %.2f | %d | %d | %d |\n", c.Strategy, guard, fence,
-				stats.FormatRate(u.UpdatesPerSecond), stats.FormatDuration(lat.P50.D()), stats.FormatDuration(lat.P99.D()), stats.FormatDuration(lat.P999.D()), u.RetriesPerUpdate, u.Refused, u.LostUpdates, errs)
+				stats.FormatRate(u.UpdatesPerSecond), stats.FormatDuration(lat.P50.D()), stats.FormatDuration(lat.P99.D()),
+				stats.FormatDuration(lat.P999.D()), u.RetriesPerUpdate, u.Refused, u.LostUpdates, errs)
 		}
 		b.WriteString("\n")
 	}
 	for _, c := range cells {
 		if c.Update != nil && (c.Update.LostUpdates != 0 || c.Update.Duplicates != 0) {
-			fmt.Fprintf(b, "**Finding:** `%s` lost %d updates (%d applied twice) with no fault injected.\n\n", c.Name, c.Update.LostUpdates, c.Update.Duplicates)
+			fmt.Fprintf(b, "**Finding:** `%s` lost %d updates (%d applied twice) with no fault injected.\n\n", c.Name,
+				c.Update.LostUpdates, c.Update.Duplicates)
 		}
 	}
 }

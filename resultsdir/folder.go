@@ -54,7 +54,8 @@ func runCSV(run *Run) []byte {
 			errs += n
 		}
 		row := []string{
-			c.Name, itoa(int64(c.Repeat)), c.Strategy, itoa(int64(c.Clients)), itoa(int64(c.Keys)), itoa(int64(c.Hold)), itoa(int64(c.TTL)),
+			c.Name, itoa(int64(c.Repeat)), c.Strategy, itoa(int64(c.Clients)), itoa(int64(c.Keys)), itoa(int64(c.Hold)),
+			itoa(int64(c.TTL)),
 			c.Network.Profile, itoa(int64(c.Network.Latency)), c.Load.Mode, c.Load.Arrival,
 			ftoa(c.Load.TargetRate), ftoa(c.Load.AchievedRate), itoa(int64(c.Elapsed)), itoa(c.Attempts),
 			itoa(c.Granted), itoa(c.Refused), itoa(errs), ftoa(c.CyclesPerSecond), ftoa(c.ContendedFailureRatio),
@@ -97,7 +98,9 @@ func DecodeRun(path string, b []byte) (*Run, error) {
 		return nil, fmt.Errorf("%s: %w (no schema_version)", path, ErrNotResultsFolder)
 	}
 	if run.SchemaVersion > SchemaVersion {
-		return nil, fmt.Errorf("%s: schema version %d is newer than this lockbench reads (%d): upgrade lockbench", path, run.SchemaVersion, SchemaVersion)
+		return nil,
+			fmt.Errorf("%s: schema version %d is newer than this lockbench reads (%d): upgrade lockbench", path,
+				run.SchemaVersion, SchemaVersion)
 	}
 	return &run, nil
 }
@@ -194,7 +197,8 @@ func DecodeHistogramLog(path string, f io.Reader) ([]*hdrhistogram.Histogram, er
 		}
 		// Each line names its own range and precision: a few bytes can ask for tens of MB.
 		if size += h.ByteSize(); size > maxHistogramLogBytes {
-			return nil, fmt.Errorf("%s: corrupt histogram log: its histograms would take over %d MiB", path, maxHistogramLogBytes>>20)
+			return nil,
+				fmt.Errorf("%s: corrupt histogram log: its histograms would take over %d MiB", path, maxHistogramLogBytes>>20)
 		}
 		parts = append(parts, h)
 	}

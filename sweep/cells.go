@@ -163,7 +163,8 @@ func (s Sweep) cells() ([]Cell, error) {
 	if len(s.Strategies) == 0 {
 		return nil, fmt.Errorf("strategies: none given (want some of %s)", strings.Join(locks.Strategies(), ", "))
 	}
-	for field, list := range map[string][]string{"strategies": s.Strategies, "guards": s.Guards, "keys": s.Keys, "network": s.Network,
+	for field, list := range map[string][]string{"strategies": s.Strategies, "guards": s.Guards, "keys": s.Keys,
+		"network": s.Network,
 		"clients": texts(s.Clients), "hold": texts(s.Hold), "ttl": texts(s.TTL), "rate": texts(s.Rate)} {
 		if err := distinct(list); err != nil {
 			return nil, fmt.Errorf("%s: %w", field, err)
@@ -181,7 +182,8 @@ func (s Sweep) cells() ([]Cell, error) {
 		if s.Workload == WorkloadUpdate {
 			for _, n := range s.Network {
 				if n != "none" {
-					return nil, fmt.Errorf("network %q: the update workload runs without a network profile (its PostgreSQL rows are not reached through the proxies)", n)
+					return nil, fmt.Errorf("network %q: the update workload runs without a network profile (its PostgreSQL rows are "+
+						"not reached through the proxies)", n)
 				}
 			}
 		}

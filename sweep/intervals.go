@@ -36,9 +36,12 @@ func (cfg Config) validateIntervals() error {
 	case k == 0:
 		return nil
 	case k < 2:
-		return fmt.Errorf("intervals = %d: want at least 2 (one interval has no spread to measure noise from), or leave it unset for %d", k, DefaultIntervals)
+		return fmt.Errorf(
+			"intervals = %d: want at least 2 (one interval has no spread to measure noise from), or leave it unset for "+
+				"%d", k, DefaultIntervals)
 	case cfg.Duration.D()/time.Duration(k) < MinInterval:
-		return fmt.Errorf("intervals = %d: a measured duration of %v holds at most %d intervals of %v; lower intervals or raise duration",
+		return fmt.Errorf(
+			"intervals = %d: a measured duration of %v holds at most %d intervals of %v; lower intervals or raise duration",
 			k, cfg.Duration, int(cfg.Duration.D()/MinInterval), MinInterval)
 	}
 	return nil

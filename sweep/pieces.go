@@ -30,7 +30,8 @@ func (r *Runner) intervals() bench.Intervals {
 func summarizePieces(pieces []piece) []resultsdir.Interval {
 	var out []resultsdir.Interval
 	for _, p := range pieces {
-		iv := resultsdir.Interval{Elapsed: resultsdir.Duration(p.elapsed), Granted: p.granted, Latency: map[string]resultsdir.Summary{}}
+		iv := resultsdir.Interval{Elapsed: resultsdir.Duration(p.elapsed), Granted: p.granted,
+			Latency: map[string]resultsdir.Summary{}}
 		if p.elapsed > 0 {
 			iv.CyclesPerSecond = float64(p.granted) / p.elapsed.Seconds()
 		}
@@ -44,7 +45,8 @@ func summarizePieces(pieces []piece) []resultsdir.Interval {
 
 // spans lays one metric's histograms end to end from start, one per piece, for the
 // cell's histogram log; the whole histogram when the measurement was not split.
-func spans(metric string, whole *hdrhistogram.Histogram, pieces []piece, start time.Time, elapsed time.Duration) []resultsdir.Span {
+func spans(metric string, whole *hdrhistogram.Histogram, pieces []piece, start time.Time,
+	elapsed time.Duration) []resultsdir.Span {
 	if len(pieces) == 0 {
 		return []resultsdir.Span{{H: whole, Start: start, End: start.Add(elapsed)}}
 	}

@@ -61,7 +61,8 @@ func QuickConfig() Config {
 			{Strategies: ladder(), Clients: []int{1, 8, 64}, Keys: []string{"1", PerClient}},
 			// Network latency on every node, for the ladder's strategies whose store runs
 			// behind the proxies (etcd's gRPC client and the cluster client do not).
-			{Strategies: networked(ladder()), Clients: []int{8}, Keys: []string{PerClient}, Network: []string{"uniform:1ms", "uniform:5ms"}},
+			{Strategies: networked(ladder()), Clients: []int{8}, Keys: []string{PerClient},
+				Network: []string{"uniform:1ms", "uniform:5ms"}},
 			// One slow Redlock node, waiting for all nodes or for a majority.
 			{Strategies: registered(linked.Catalog().InPreset(backend.SlowNodeSweep)), Clients: []int{8},
 				Keys: []string{PerClient}, Network: []string{"none", "one-slow:20ms"}},

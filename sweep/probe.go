@@ -31,7 +31,8 @@ func (s *Session) Topology() topologies.Topology { return s.topo }
 // Measure runs cell as the index-th cell of the run (its key prefix, arrival seed and
 // histogram files follow from index) with its own warm-up and measured duration,
 // appends it to the run and rewrites the results folder. It injects no network.
-func (s *Session) Measure(ctx context.Context, index int, cell Cell, warmup, duration time.Duration) (resultsdir.Cell, error) {
+func (s *Session) Measure(ctx context.Context, index int, cell Cell, warmup, duration time.Duration) (resultsdir.Cell,
+	error) {
 	saved := s.r.Config
 	defer func() { s.r.Config = saved }()
 	s.r.Config.Warmup, s.r.Config.Duration = Duration(warmup), Duration(duration)

@@ -31,7 +31,8 @@ type rendezvous struct {
 // openRendezvous dials the topology's first master; only Redis deployments have one.
 func openRendezvous(topo topologies.Topology, runID string, w Worker) (*rendezvous, error) {
 	if !linked.Catalog().Has(topo.Spec().Kind, backend.RedisProtocol) {
-		return nil, fmt.Errorf("workers agree their start and read the target's clock on a Redis master; a %s topology has none", topo.Spec().Kind)
+		return nil, fmt.Errorf(
+			"workers agree their start and read the target's clock on a Redis master; a %s topology has none", topo.Spec().Kind)
 	}
 	// On servers not ours its keys, like every other, stay under the run's prefix.
 	opts := redisconn.Options{PoolSize: 2, Access: topologies.AccessOf(topo), KeyPrefix: topologies.KeyPrefixOf(topo)}
@@ -59,7 +60,9 @@ func (z *rendezvous) agree(ctx context.Context, index int, name string, workers 
 		return time.Time{}, fmt.Errorf("rendezvous for cell %s: %w", name, err)
 	}
 	if n > int64(workers) {
-		return time.Time{}, fmt.Errorf("rendezvous for cell %s: %d arrivals for %d workers: run id %q was used before, or two workers share an index", name, n, workers, z.runID)
+		return time.Time{}, fmt.Errorf(
+			"rendezvous for cell %s: %d arrivals for %d workers: run id %q was used before, or two workers share an "+
+				"index", name, n, workers, z.runID)
 	}
 	if n == int64(workers) {
 		at := time.Now().Add(z.lead).UnixMilli()
@@ -83,7 +86,8 @@ func (z *rendezvous) agree(ctx context.Context, index int, name string, workers 
 		}
 		if time.Now().After(deadline) {
 			arrived, _ := z.client.Get(ctx, arrivals).Int64()
-			return time.Time{}, fmt.Errorf("rendezvous for cell %s timed out after %v: %d of %d workers arrived", name, z.wait, arrived, workers)
+			return time.Time{},
+				fmt.Errorf("rendezvous for cell %s timed out after %v: %d of %d workers arrived", name, z.wait, arrived, workers)
 		}
 		if !sleep.For(ctx, z.poll) {
 			return time.Time{}, ctx.Err()

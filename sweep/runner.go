@@ -196,7 +196,8 @@ func describe(topo topologies.Topology) string {
 }
 
 // measure runs one cell's warm-up and measured part and records them.
-func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topologies.Topology, network *netem.Network) (resultsdir.Cell, error) {
+func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topologies.Topology,
+	network *netem.Network) (resultsdir.Cell, error) {
 	if cell.Workload == WorkloadUpdate {
 		return r.measureUpdates(ctx, index, cell, topo)
 	}
@@ -219,7 +220,8 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 		return resultsdir.Cell{}, err
 	}
 	r.noteWaiting(cell.Strategy, bench.Waiting(l, load))
-	open := bench.Open{Rate: cell.Rate * float64(clients) / float64(cell.Clients), Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index)}
+	open := bench.Open{Rate: cell.Rate * float64(clients) / float64(cell.Clients), Arrival: cell.Arrival,
+		Seed: r.Config.Seed + uint64(index)}
 	if r.Worker != nil { // each worker's arrivals of their own, not copies of one another's
 		open.Seed += uint64(r.Worker.Index) << 32
 	}
@@ -298,7 +300,8 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 const connectBudget = time.Minute
 
 // runLoad runs the cell's load for d, closed or open.
-func (r *Runner) runLoad(ctx context.Context, l locks.Locker, load bench.Load, open bench.Open, cell Cell, d time.Duration) (bench.OpenResult, error) {
+func (r *Runner) runLoad(ctx context.Context, l locks.Locker, load bench.Load, open bench.Open, cell Cell,
+	d time.Duration) (bench.OpenResult, error) {
 	runCtx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	if cell.Load == "open" {

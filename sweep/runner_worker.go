@@ -66,7 +66,9 @@ func (r *Runner) agreeStart(ctx context.Context, index int, cell Cell, topo topo
 	if !w.StartAt.IsZero() {
 		at := w.scheduled(r.Config, index)
 		if late := time.Since(at.Add(-r.Config.Warmup.D())); late > 0 {
-			return workerStart{}, fmt.Errorf("scheduled start %s passed %v ago: give a later --start-at or a longer --cell-gap", at.Add(-r.Config.Warmup.D()).Format(time.RFC3339Nano), late.Round(time.Millisecond))
+			return workerStart{}, fmt.Errorf(
+				"scheduled start %s passed %v ago: give a later --start-at or a longer --cell-gap",
+				at.Add(-r.Config.Warmup.D()).Format(time.RFC3339Nano), late.Round(time.Millisecond))
 		}
 		return workerStart{scheduled: at, offset: offset}, nil
 	}

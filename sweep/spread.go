@@ -57,7 +57,8 @@ func holdOf(shape string, mean time.Duration) (contention.Hold, error) {
 		}
 		return contention.ParseHold("lognormal:" + mean.String() + "," + sigma)
 	}
-	return contention.Hold{}, fmt.Errorf("%q: want %s, exp or lognormal:SIGMA (the hold axis gives the mean)", shape, ConstHold)
+	return contention.Hold{}, fmt.Errorf("%q: want %s, exp or lognormal:SIGMA (the hold axis gives the mean)", shape,
+		ConstHold)
 }
 
 // spread is the cell's draw of keys and holds for the load engine; nil when the cell

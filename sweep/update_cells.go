@@ -25,7 +25,8 @@ const (
 
 // measureUpdates runs one update cell: its way over the strategy's deployment and the
 // database holding the rows, then audits the rows.
-func (r *Runner) measureUpdates(ctx context.Context, index int, cell Cell, topo topologies.Topology) (resultsdir.Cell, error) {
+func (r *Runner) measureUpdates(ctx context.Context, index int, cell Cell, topo topologies.Topology) (resultsdir.Cell,
+	error) {
 	setup := updates.Setup{
 		Strategy: cell.Strategy, Guard: cell.Guard, Topology: topo,
 		Clients: cell.Clients, Rows: cell.Keys, TTL: cell.TTL,
@@ -106,7 +107,8 @@ func (r *Runner) closeData() {
 }
 
 // recordUpdates turns an update measurement and its audit into a results cell.
-func (r *Runner) recordUpdates(index int, cell Cell, res bench.UpdateResult, audit updates.Audit, start time.Time) (resultsdir.Cell, error) {
+func (r *Runner) recordUpdates(index int, cell Cell, res bench.UpdateResult, audit updates.Audit,
+	start time.Time) (resultsdir.Cell, error) {
 	out := resultsdir.Cell{
 		Name: cell.Name(), Repeat: cell.Repeat, Strategy: cell.Strategy, Clients: cell.Clients, Keys: cell.Keys,
 		Hold: resultsdir.Duration(cell.Hold), TTL: resultsdir.Duration(cell.TTL),
@@ -141,7 +143,8 @@ func (r *Runner) recordUpdates(index int, cell Cell, res bench.UpdateResult, aud
 	}
 	out.Intervals = summarizePieces(pieces)
 	rel := filepath.Join(resultsdir.HistogramsDir, fmt.Sprintf("%03d-%s.hlog", index, resultsdir.MetricUpdate))
-	if err := resultsdir.WriteHistogramLog(r.Out, rel, spans(resultsdir.MetricUpdate, res.Update, pieces, start, res.Elapsed)); err != nil {
+	if err := resultsdir.WriteHistogramLog(r.Out, rel,
+		spans(resultsdir.MetricUpdate, res.Update, pieces, start, res.Elapsed)); err != nil {
 		return out, err
 	}
 	out.Latency[resultsdir.MetricUpdate] = resultsdir.Summarize(res.Update)

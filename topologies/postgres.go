@@ -17,7 +17,8 @@ import (
 // topologies/testenv can skip or fail on a missing server without importing a driver.
 
 // ErrNoPostgres says the PostgreSQL server binaries were not found.
-var ErrNoPostgres = errors.New("PostgreSQL server (initdb, postgres) not found: install it (Debian/Ubuntu: apt-get install postgresql) or set POSTGRES_BIN_DIR to the directory holding initdb and postgres")
+var ErrNoPostgres = errors.New("PostgreSQL server (initdb, postgres) not found: install it (Debian/Ubuntu: apt-get " +
+	"install postgresql) or set POSTGRES_BIN_DIR to the directory holding initdb and postgres")
 
 // PostgresRunAsUser is the system user the server runs as when this program is root:
 // initdb and postgres refuse to run as root. The Debian package creates it.
@@ -54,12 +55,14 @@ func FindPostgres(binDir string) (PostgresInstall, error) {
 	}
 	u, err := user.Lookup(PostgresRunAsUser)
 	if err != nil {
-		return PostgresInstall{}, fmt.Errorf("running as root, and initdb and postgres refuse to run as root: system user %q not found to run them as (Debian/Ubuntu: apt-get install postgresql creates it): %w", PostgresRunAsUser, err)
+		return PostgresInstall{}, fmt.Errorf("running as root, and initdb and postgres refuse to run as root: system user "+
+			"%q not found to run them as (Debian/Ubuntu: apt-get install postgresql creates it): %w", PostgresRunAsUser, err)
 	}
 	uid, errU := strconv.ParseUint(u.Uid, 10, 32)
 	gid, errG := strconv.ParseUint(u.Gid, 10, 32)
 	if errU != nil || errG != nil {
-		return PostgresInstall{}, fmt.Errorf("system user %q: uid %q, gid %q are not numbers", PostgresRunAsUser, u.Uid, u.Gid)
+		return PostgresInstall{},
+			fmt.Errorf("system user %q: uid %q, gid %q are not numbers", PostgresRunAsUser, u.Uid, u.Gid)
 	}
 	install.RunAs = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
 	return install, nil

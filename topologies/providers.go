@@ -94,7 +94,8 @@ func ProviderNamed(name string) (Provider, error) {
 		if p := externalProvider(); p != nil {
 			return p, nil
 		}
-		return nil, errors.New("provider external: no deployment given: pass --deployment FILE (or deployment: in the config, LOCKBENCH_DEPLOYMENT in tests); see docs/external.md")
+		return nil, errors.New("provider external: no deployment given: pass --deployment FILE (or deployment: in the " +
+			"config, LOCKBENCH_DEPLOYMENT in tests); see docs/external.md")
 	}
 	if _, ok := families[name]; ok {
 		if name == "container" {

@@ -28,7 +28,8 @@ var ErrNotReformable = errors.New("topology cannot be re-formed in place")
 func Reform(ctx context.Context, topo Topology) (Reformed, error) {
 	r, ok := topo.(Reformer)
 	if !ok {
-		return Reformed{}, fmt.Errorf("reform: a %s topology of provider %s: %w", topo.Spec().Kind, topo.Provider(), ErrNotReformable)
+		return Reformed{},
+			fmt.Errorf("reform: a %s topology of provider %s: %w", topo.Spec().Kind, topo.Provider(), ErrNotReformable)
 	}
 	return r.Reform(ctx)
 }

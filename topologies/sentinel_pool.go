@@ -51,7 +51,8 @@ type Borrowed struct {
 
 // NewSentinelPool keeps up to size deployments made by start (which also tunes them);
 // size 0 re-uses nothing: every loan is a fresh deployment, closed on return.
-func NewSentinelPool(size int, reformTimeout time.Duration, start func(ctx context.Context) (Topology, error)) *SentinelPool {
+func NewSentinelPool(size int, reformTimeout time.Duration,
+	start func(ctx context.Context) (Topology, error)) *SentinelPool {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &SentinelPool{start: start, size: size, reformTimeout: reformTimeout, ctx: ctx, cancel: cancel,
 		back: make(chan comeback, max(size, 1)), live: map[Topology]bool{}}

@@ -80,7 +80,8 @@ func newFencer(strategy string, topo topologies.Topology, prefix string, poolSiz
 	case LeaseFence:
 		return leaseFencer{strategy}, nil
 	case RedisIncr:
-		return incrFencer{client: redis.NewClient(&redis.Options{Addr: topo.Masters()[0].Addr(), PoolSize: poolSize}), key: prefix + "fence"}, nil
+		return incrFencer{client: redis.NewClient(&redis.Options{Addr: topo.Masters()[0].Addr(), PoolSize: poolSize}),
+			key: prefix + "fence"}, nil
 	}
 	return nil, fmt.Errorf("strategy %s has no fence", strategy)
 }

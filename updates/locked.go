@@ -35,7 +35,8 @@ func newLocked(ctx context.Context, s Setup) (_ Way, err error) {
 		}
 	}()
 	// One connection per client: fewer would measure the pool's queue, not the lock.
-	locker, err := locks.ForTopology(ctx, s.Strategy, s.Topology, locks.Options{RedisOptions: locks.RedisOptions{PoolSize: s.Clients}})
+	locker, err := locks.ForTopology(ctx, s.Strategy, s.Topology,
+		locks.Options{RedisOptions: locks.RedisOptions{PoolSize: s.Clients}})
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +76,8 @@ func (w *locked) Update(ctx context.Context, client, account int) (bench.UpdateO
 			return out, fmt.Errorf("fence: %w", err)
 		}
 	}
-	outcome, err := w.res.Apply(ctx, w.mode, pgaccount.Change{Client: fmt.Sprint(client), Account: account, Token: token, Amount: 1})
+	outcome, err := w.res.Apply(ctx, w.mode, pgaccount.Change{Client: fmt.Sprint(client), Account: account,
+		Token: token, Amount: 1})
 	out.Refused = outcome == ledger.Refused
 	return out, err
 }

@@ -26,11 +26,17 @@ var lockFree = map[string]lockFreeWay{}
 func init() {
 	postgres := backend.Spec{Kind: topologies.Postgres}
 	for _, m := range pgaccount.LockFrees() {
-		lockFree[string(m)] = lockFreeWay{postgres, func(ctx context.Context, s Setup) (Way, error) { return newPGLockFree(ctx, s, m) }}
+		lockFree[string(m)] = lockFreeWay{postgres, func(ctx context.Context,
+			s Setup) (Way, error) {
+			return newPGLockFree(ctx, s, m)
+		}}
 	}
 	redis := backend.Spec{Kind: topologies.Single}
 	for _, m := range []redisaccount.Method{redisaccount.LuaCAS, redisaccount.WatchMulti} {
-		lockFree[string(m)] = lockFreeWay{redis, func(ctx context.Context, s Setup) (Way, error) { return newRedisLockFree(ctx, s, m) }}
+		lockFree[string(m)] = lockFreeWay{redis, func(ctx context.Context,
+			s Setup) (Way, error) {
+			return newRedisLockFree(ctx, s, m)
+		}}
 	}
 }
 
@@ -83,7 +89,8 @@ func newRedisLockFree(ctx context.Context, s Setup, m redisaccount.Method) (Way,
 func (w *redisLockFree) Name() string { return string(w.method) }
 
 func (w *redisLockFree) Update(ctx context.Context, client, account int) (bench.UpdateOutcome, error) {
-	outcome, retries, err := w.res.Apply(ctx, w.method, redisaccount.Change{Client: strconv.Itoa(client), Account: account, Amount: 1})
+	outcome, retries, err := w.res.Apply(ctx, w.method, redisaccount.Change{Client: strconv.Itoa(client),
+		Account: account, Amount: 1})
 	return bench.UpdateOutcome{Retries: retries, Refused: outcome == ledger.Refused}, err
 }
 
@@ -92,7 +99,8 @@ func (w *redisLockFree) Audit(ctx context.Context) (Audit, error) {
 	if err != nil {
 		return Audit{}, err
 	}
-	return Audit{Intended: a.Intended, Applied: a.Applied, Failed: a.Failed, LostUpdates: a.LostUpdates, LostAmount: a.LostAmount}, nil
+	return Audit{Intended: a.Intended, Applied: a.Applied, Failed: a.Failed, LostUpdates: a.LostUpdates,
+		LostAmount: a.LostAmount}, nil
 }
 
 func (w *redisLockFree) Close() error { w.res.Close(); return nil }

@@ -92,7 +92,8 @@ func Validate(strategy, guard string) error {
 	}
 	if NeedsFence(mode) {
 		if source, _ := FenceOf(strategy); source == NoFence {
-			return fmt.Errorf("guard %s needs a fencing token and strategy %s has none (no counter every grant passes through)", guard, strategy)
+			return fmt.Errorf(
+				"guard %s needs a fencing token and strategy %s has none (no counter every grant passes through)", guard, strategy)
 		}
 	}
 	return nil

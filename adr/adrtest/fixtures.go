@@ -65,11 +65,13 @@ func WriteBench(dir string) error {
 
 // trial is one judged trial with its counts and inputs.
 func trial(n int, counts map[results.Measure]int, inputs map[string]float64) results.Trial {
-	return results.Trial{N: n, Seed: uint64(n), Outcome: results.Judged, Counts: counts, Inputs: inputs, Proof: []string{"synthetic"}}
+	return results.Trial{N: n, Seed: uint64(n), Outcome: results.Judged, Counts: counts, Inputs: inputs,
+		Proof: []string{"synthetic"}}
 }
 
 // variant adds n judged trials, the first k with each of broke's measures at 1.
-func variant(name string, params map[string]string, measure results.Measure, n, k int, broke []results.Measure, inputs func(i int) map[string]float64) *results.Variant {
+func variant(name string, params map[string]string, measure results.Measure, n, k int, broke []results.Measure,
+	inputs func(i int) map[string]float64) *results.Variant {
 	v := &results.Variant{Name: name, Params: params, Measure: measure, Description: "synthetic " + name}
 	for i := 0; i < n; i++ {
 		counts := map[results.Measure]int{}
@@ -117,8 +119,9 @@ func Reports() []*results.Report {
 		broken [2]int
 	}{{"none", [2]int{18, 8}}, {"wait1", [2]int{2, 0}}, {"wait2", [2]int{0, 0}}} {
 		for i, d := range []float64{0, 50} {
-			fl.Variants = append(fl.Variants, variant(fmt.Sprintf("%s-delay-%gms", m.mode, d), nil, results.LostLocks, 20, m.broken[i],
-				[]results.Measure{results.Violations, results.LostLocks}, lag(d)))
+			fl.Variants = append(fl.Variants,
+				variant(fmt.Sprintf("%s-delay-%gms", m.mode, d), nil, results.LostLocks, 20, m.broken[i],
+					[]results.Measure{results.Violations, results.LostLocks}, lag(d)))
 		}
 	}
 	// The same scenario on a Redis Cluster (--param strategies=cluster): the key's
@@ -129,25 +132,32 @@ func Reports() []*results.Report {
 	}{{"none", [2]int{20, 16}}, {"wait1", [2]int{0, 0}}} {
 		for i, d := range []float64{0, 50} {
 			params := map[string]string{"strategy": keyedStore, "mode": m.mode, "delay": fmt.Sprintf("%gms", d)}
-			fl.Variants = append(fl.Variants, variant(fmt.Sprintf("%s/%s-delay-%gms", keyedStore, m.mode, d), params, results.LostLocks, 20, m.broken[i],
-				[]results.Measure{results.Violations, results.LostLocks}, lag(d)))
+			fl.Variants = append(fl.Variants,
+				variant(fmt.Sprintf("%s/%s-delay-%gms", keyedStore, m.mode, d), params, results.LostLocks, 20, m.broken[i],
+					[]results.Measure{results.Violations, results.LostLocks}, lag(d)))
 		}
 	}
 	pp := &results.Report{Scenario: "pause-past-ttl", Complete: true, Seed: 1, TrialsPerVariant: 10}
-	for _, s := range []struct{ strategy, fence string }{{"single", "INCR on the lock's Redis"}, {"etcd", "the key's create revision"}} {
+	for _, s := range []struct{ strategy, fence string }{{"single", "INCR on the lock's Redis"}, {"etcd",
+		"the key's create revision"}} {
 		params := map[string]string{"strategy": s.strategy, "fence": s.fence}
 		for _, suffix := range []string{"no-watchdog", "watchdog"} {
-			pp.Variants = append(pp.Variants, variant(s.strategy+"/"+suffix, params, results.Violations, 10, 10, []results.Measure{results.Violations, results.StaleAccepted}, nil))
+			pp.Variants = append(pp.Variants,
+				variant(s.strategy+"/"+suffix, params, results.Violations, 10, 10,
+					[]results.Measure{results.Violations, results.StaleAccepted}, nil))
 		}
 		for _, suffix := range []string{"no-watchdog-fenced", "watchdog-fenced"} {
-			v := variant(s.strategy+"/"+suffix, params, results.StaleAccepted, 10, 10, []results.Measure{results.Violations, results.StaleRejected}, nil)
+			v := variant(s.strategy+"/"+suffix, params, results.StaleAccepted, 10, 10,
+				[]results.Measure{results.Violations, results.StaleRejected}, nil)
 			pp.Variants = append(pp.Variants, v)
 		}
 	}
-	rr := &results.Report{Scenario: "redlock-restart", Complete: true, Seed: 1, TrialsPerVariant: 10, Variants: []*results.Variant{
-		variant("redlock/restart-empty", map[string]string{"strategy": "redlock"}, results.Violations, 10, 10, mutex, nil),
-		variant("redlock/appendfsync-always", map[string]string{"strategy": "redlock"}, results.Violations, 10, 0, mutex, nil),
-	}}
+	rr := &results.Report{Scenario: "redlock-restart", Complete: true, Seed: 1, TrialsPerVariant: 10,
+		Variants: []*results.Variant{
+			variant("redlock/restart-empty", map[string]string{"strategy": "redlock"}, results.Violations, 10, 10, mutex, nil),
+			variant("redlock/appendfsync-always", map[string]string{"strategy": "redlock"}, results.Violations, 10, 0, mutex,
+				nil),
+		}}
 	// redlock-quorum: redlock's grants on exactly a quorum, 0 of 20 alone and 8 of 20
 	// with 4 racing; a restart of a node holding the key broke where the grant sat on
 	// exactly a quorum (9 of 20 racing), as the model's rule says.
@@ -159,18 +169,23 @@ func Reports() []*results.Report {
 	}{{"uncontended", "1", 0, 0}, {"contended-4", "4", 8, 9}} {
 		params := map[string]string{"strategy": "redlock", "clients": c.clients}
 		rq.Variants = append(rq.Variants,
-			variant("redlock/"+c.contention+"/share", params, results.QuorumOnly, 20, c.share, []results.Measure{results.QuorumOnly}, nil),
+			variant("redlock/"+c.contention+"/share", params, results.QuorumOnly, 20, c.share,
+				[]results.Measure{results.QuorumOnly}, nil),
 			variant("redlock/"+c.contention+"/restart-empty", params, results.Violations, 20, c.broke, quorum, nil))
 	}
-	ek := &results.Report{Scenario: "etcd-leader-kill", Complete: true, Seed: 1, TrialsPerVariant: 10, Variants: []*results.Variant{
-		variant("etcd-lone-member-disk-loss", nil, results.ReissuedTokens, 10, 10, []results.Measure{results.ReissuedTokens, results.Violations}, nil),
-	}}
-	sk := &results.Report{Scenario: "single-clock-skew", Complete: true, Seed: 1, TrialsPerVariant: 10, Variants: []*results.Variant{
-		variant("jump-forward", nil, results.Violations, 10, 10, mutex, nil),
-	}}
-	kl := &results.Report{Scenario: "redlock-kleppmann", Complete: true, Seed: 1, TrialsPerVariant: 10, Variants: []*results.Variant{
-		variant("jump", nil, results.Violations, 10, 10, mutex, nil),
-	}}
+	ek := &results.Report{Scenario: "etcd-leader-kill", Complete: true, Seed: 1, TrialsPerVariant: 10,
+		Variants: []*results.Variant{
+			variant("etcd-lone-member-disk-loss", nil, results.ReissuedTokens, 10, 10,
+				[]results.Measure{results.ReissuedTokens, results.Violations}, nil),
+		}}
+	sk := &results.Report{Scenario: "single-clock-skew", Complete: true, Seed: 1, TrialsPerVariant: 10,
+		Variants: []*results.Variant{
+			variant("jump-forward", nil, results.Violations, 10, 10, mutex, nil),
+		}}
+	kl := &results.Report{Scenario: "redlock-kleppmann", Complete: true, Seed: 1, TrialsPerVariant: 10,
+		Variants: []*results.Variant{
+			variant("jump", nil, results.Violations, 10, 10, mutex, nil),
+		}}
 	cj := &results.Report{Scenario: "redlock-clock-jump", Complete: true, Seed: 1, TrialsPerVariant: 4}
 	for _, k := range []int{1, 2, 3} {
 		for _, j := range []string{"2ms", "30ms", "300ms"} {
@@ -179,27 +194,32 @@ func Reports() []*results.Report {
 				broken = 4
 			}
 			params := map[string]string{"strategy": "redlock", "k": fmt.Sprint(k), "jump": j, "ttl": "1s"}
-			cj.Variants = append(cj.Variants, variant(fmt.Sprintf("k=%d/J=%s", k, j), params, results.Violations, 4, broken, mutex,
-				func(int) map[string]float64 { return map[string]float64{"a_acquire_ms": 2, "b_attempt_ms": 1} }))
+			cj.Variants = append(cj.Variants,
+				variant(fmt.Sprintf("k=%d/J=%s", k, j), params, results.Violations, 4, broken, mutex,
+					func(int) map[string]float64 { return map[string]float64{"a_acquire_ms": 2, "b_attempt_ms": 1} }))
 		}
 	}
-	lu := &results.Report{Scenario: "lost-updates", Complete: true, Seed: 1, TrialsPerVariant: 10, Variants: []*results.Variant{
-		variant("pause/cas-version", map[string]string{"strategy": "cas-version"}, results.LostUpdates, 10, 0, []results.Measure{results.LostUpdates}, nil),
-		variant("pause/unique-key", map[string]string{"strategy": "unique-key"}, results.LostUpdates, 10, 0, []results.Measure{results.LostUpdates}, nil),
-	}}
+	lu := &results.Report{Scenario: "lost-updates", Complete: true, Seed: 1, TrialsPerVariant: 10,
+		Variants: []*results.Variant{
+			variant("pause/cas-version", map[string]string{"strategy": "cas-version"}, results.LostUpdates, 10, 0,
+				[]results.Measure{results.LostUpdates}, nil),
+			variant("pause/unique-key", map[string]string{"strategy": "unique-key"}, results.LostUpdates, 10, 0,
+				[]results.Measure{results.LostUpdates}, nil),
+		}}
 	// replication-lag: each trial's background rate and its probes' lags on two
 	// replicas, longer under more load.
 	rl := &results.Report{Scenario: "replication-lag", Complete: true, Seed: 1, TrialsPerVariant: 5}
 	for _, r := range []float64{0, 1000, 5000} {
-		rl.Variants = append(rl.Variants, variant(fmt.Sprintf("rate-%g", r), map[string]string{"rate": fmt.Sprint(r)}, results.ProbesUnseen, 5, 0,
-			[]results.Measure{results.ProbesUnseen}, func(i int) map[string]float64 {
-				in := map[string]float64{"load_per_s": r * (0.98 + 0.01*float64(i))}
-				for p := 0; p < 20; p++ {
-					in[fmt.Sprintf("lag_ms_r0_p%03d", p)] = 0.05 + r/5000*float64((p*3+i)%10)/10
-					in[fmt.Sprintf("lag_ms_r1_p%03d", p)] = 0.05 + r/5000*float64((p*7+i)%10)/20
-				}
-				return in
-			}))
+		rl.Variants = append(rl.Variants,
+			variant(fmt.Sprintf("rate-%g", r), map[string]string{"rate": fmt.Sprint(r)}, results.ProbesUnseen, 5, 0,
+				[]results.Measure{results.ProbesUnseen}, func(i int) map[string]float64 {
+					in := map[string]float64{"load_per_s": r * (0.98 + 0.01*float64(i))}
+					for p := 0; p < 20; p++ {
+						in[fmt.Sprintf("lag_ms_r0_p%03d", p)] = 0.05 + r/5000*float64((p*3+i)%10)/10
+						in[fmt.Sprintf("lag_ms_r1_p%03d", p)] = 0.05 + r/5000*float64((p*7+i)%10)/20
+					}
+					return in
+				}))
 	}
 	return []*results.Report{fl, pp, rr, rq, ek, sk, kl, cj, lu, rl}
 }

@@ -10,7 +10,8 @@ func HandVariant(name string, by results.Measure, n, k int) *results.Variant {
 		if i < k {
 			c = 1
 		}
-		v.Add(results.Trial{N: i, Outcome: results.Judged, Counts: map[results.Measure]int{by: c}, Proof: []string{"by hand"}})
+		v.Add(results.Trial{N: i, Outcome: results.Judged, Counts: map[results.Measure]int{by: c},
+			Proof: []string{"by hand"}})
 	}
 	return v
 }

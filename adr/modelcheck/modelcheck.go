@@ -36,7 +36,8 @@ func Pause(reports []*results.Report, ttl, hold time.Duration) []Side {
 func SingleJump(reports []*results.Report, ttl, hold time.Duration) []Side {
 	return sides(reports, "single-clock-skew", func(p map[string]string) (string, bool) {
 		h, err := time.ParseDuration(p["hold"])
-		return fmt.Sprintf("a jump of %s (%s x TTL - hold)", p["jump"], p["jump_factor"]), err == nil && h == hold && AtTTL(p, ttl)
+		return fmt.Sprintf("a jump of %s (%s x TTL - hold)", p["jump"], p["jump_factor"]), err == nil && h == hold &&
+			AtTTL(p, ttl)
 	})
 }
 
@@ -132,7 +133,8 @@ func sideLines(sides []sideResult) []string {
 			out = append(out, s.strategies[0]+", "+s.outcome)
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s on each of %s (%d)", s.outcome, strings.Join(s.strategies, ", "), len(s.strategies)))
+		out = append(out,
+			fmt.Sprintf("%s on each of %s (%d)", s.outcome, strings.Join(s.strategies, ", "), len(s.strategies)))
 	}
 	return out
 }
@@ -159,13 +161,16 @@ func Covered(ss []Side, n int) []string {
 // Figure draws the sides against the model's rule, one column a strategy and side: the
 // model predicts none below the boundary and every one above.
 func Figure(name, title, caption string, ss []Side) decision.ModelCheck {
-	f := decision.ModelCheck{Name: name, Title: title, YLabel: "share of judged trials with two holders", Caption: caption, Upright: true}
+	f := decision.ModelCheck{Name: name, Title: title, YLabel: "share of judged trials with two holders",
+		Caption: caption, Upright: true}
 	for _, s := range ss {
 		side, predicted := "above", 1.0
 		if s.Below {
 			side, predicted = "below", 0
 		}
-		f.Points = append(f.Points, decision.ModelPoint{Label: s.Strategy + " " + side, Predicted: predicted, K: s.P.K, N: s.P.N, Lo: s.P.Lo, Hi: s.P.Hi})
+		f.Points = append(f.Points,
+			decision.ModelPoint{Label: s.Strategy + " " + side, Predicted: predicted, K: s.P.K, N: s.P.N, Lo: s.P.Lo,
+				Hi: s.P.Hi})
 	}
 	return f
 }

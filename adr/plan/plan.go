@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,14 +22,31 @@ import (
 type Step struct {
 	What    string   // what it measures, in words
 	Why     string   // which figure of the ADR needs it
-	Command string   // the exact lockbench command; "" when none measures it yet
-	Args    []string // the command's arguments after "lockbench"
+	Command string   // the exact lockbench command, rendered from Args; "" when none measures it yet
+	Args    []string // the command's arguments after "lockbench", --out and the folder last
 	NotYet  string   // with no command: what the suite cannot do yet
 	// Estimate is the time the command takes, and EstimateFrom the measurement it
 	// is read from; zero with "" when no time was measured for it.
 	Estimate     time.Duration
 	EstimateFrom string
 	Out          string // the folder the command writes
+	// measure is the command's arguments after "lockbench" up to --out: Into adds the
+	// folder, so that the command is built from its parts and never parsed back.
+	measure []string
+}
+
+// safetyArgs is a `lockbench safety` run of scenario, seeded, with params after it.
+func safetyArgs(scenario string, trials int, params ...string) []string {
+	return append([]string{"safety", "--scenario", scenario, "--trials", strconv.Itoa(trials), "--seed", "1"}, params...)
+}
+
+// paramArgs is each name=value as a --param argument.
+func paramArgs(namesValues ...string) []string {
+	var out []string
+	for _, nv := range namesValues {
+		out = append(out, "--param", nv)
+	}
+	return out
 }
 
 // Plan is what `lockbench adr --plan` prints: the steps still to run, and what the
@@ -80,21 +98,23 @@ func MakePlan(w *workload.Workload, workloadPath string, in *adr.Inputs, out str
 	p.quorumStep(w, in, out)
 	p.boundarySteps(w, in, out)
 	p.trialSteps(w, in, out)
-	for i, st := range p.Steps {
-		if st.Command != "" {
-			p.Steps[i] = st.Into(st.Out)
-		}
-	}
 	return p
+}
+
+// add takes st into the plan, its command rendered from its parts for the folder it writes.
+func (p *Plan) add(st Step) {
+	if len(st.measure) > 0 {
+		st = st.Into(st.Out)
+	}
+	p.Steps = append(p.Steps, st)
 }
 
 // Into is the step writing dir: its command, with the folder last as its own argument
 // (a path may hold spaces).
 func (s Step) Into(dir string) Step {
-	base, _, _ := strings.Cut(s.Command, " --out ")
 	s.Out = dir
-	s.Args = append(strings.Fields(strings.TrimPrefix(base, "lockbench ")), "--out", dir)
-	s.Command = base + " --out " + dir
+	s.Args = append(slices.Clip(s.measure), "--out", dir)
+	s.Command = "lockbench " + strings.Join(s.Args, " ")
 	return s
 }
 
@@ -165,17 +185,21 @@ func (p *Plan) benchSteps(w *workload.Workload, in *adr.Inputs, out string) {
 	warmup, dur := 2*time.Second, benchDuration(w)
 	dir := filepath.Join(out, "bench")
 	rate := adr.Plain(w.LockRate)
-	what := fmt.Sprintf("one open-loop cell per strategy (%s) at %s locks/s (poisson arrivals), hold %v, TTL %v, %d clients, keys %s",
+	what := fmt.Sprintf(
+		"one open-loop cell per strategy (%s) at %s locks/s (poisson arrivals), hold %v, TTL %v, %d clients, keys %s",
 		strings.Join(missing, ", "), rate, w.HoldD, w.TTLD, clients, keys)
 	if w.Keys.Distribution == workload.Zipf && w.Keys.Count > 1 {
 		what += "; `run` spreads arrivals uniformly over its keys, so the workload's zipf skew is not in the cost"
 	}
 	per := warmup + dur + measuredCellOverhead
-	p.Steps = append(p.Steps, Step{
+	p.add(Step{
 		What: what,
-		Why:  fmt.Sprintf("the cost at the rate and the capacity within %s (%v measured per cell: 10 samples past the percentile)", w.SLO, dur),
-		Command: fmt.Sprintf("lockbench run --strategies %s --clients %d --keys %s --hold %v --ttl %v --load open --rate %s --arrival poisson --duration %v --warmup %v --seed 1",
-			strings.Join(missing, ","), clients, keys, w.HoldD, w.TTLD, rate, dur, warmup),
+		Why: fmt.Sprintf(
+			"the cost at the rate and the capacity within %s (%v measured per cell: 10 samples past the percentile)", w.SLO,
+			dur),
+		measure: []string{"run", "--strategies", strings.Join(missing, ","), "--clients", strconv.Itoa(clients),
+			"--keys", keys, "--hold", w.HoldD.String(), "--ttl", w.TTLD.String(), "--load", "open", "--rate", rate,
+			"--arrival", "poisson", "--duration", dur.String(), "--warmup", warmup.String(), "--seed", "1"},
 		Estimate:     time.Duration(len(missing)) * per,
 		EstimateFrom: fmt.Sprintf("%d cells x %v: %s", len(missing), per, measuredCellFrom),
 		Out:          dir,
@@ -216,10 +240,12 @@ func (p *Plan) updateStep(w *workload.Workload, in *adr.Inputs, out string) {
 	warmup, dur := 2*time.Second, 10*time.Second
 	dir := filepath.Join(out, "bench-update")
 	per := warmup + dur + measuredUpdateCellOverhead
-	p.Steps = append(p.Steps, Step{
-		What:         fmt.Sprintf("one update cell per lock-free way (%s), closed loop, 1 client", strings.Join(missing, ", ")),
-		Why:          "the lock-free ways' cost: one whole correct update",
-		Command:      fmt.Sprintf("lockbench run --workload update --strategies %s --clients 1 --keys 1 --duration %v --warmup %v --seed 1", strings.Join(missing, ","), dur, warmup),
+	p.add(Step{
+		What: fmt.Sprintf("one update cell per lock-free way (%s), closed loop, 1 client",
+			strings.Join(missing, ", ")),
+		Why: "the lock-free ways' cost: one whole correct update",
+		measure: []string{"run", "--workload", "update", "--strategies", strings.Join(missing, ","), "--clients", "1",
+			"--keys", "1", "--duration", dur.String(), "--warmup", warmup.String(), "--seed", "1"},
 		Estimate:     time.Duration(len(missing)) * per,
 		EstimateFrom: fmt.Sprintf("%d cells x %v: %s", len(missing), per, measuredUpdateCellFrom),
 		Out:          dir,
@@ -251,10 +277,12 @@ func (p *Plan) lagStep(w *workload.Workload, in *adr.Inputs, out string) {
 	dir := filepath.Join(out, "replication-lag")
 	const trials = 5 // 50 probes on each of 2 replicas a trial: 500 lags a replica
 	t, _ := trialTimeOf("replication-lag", in)
-	p.Steps = append(p.Steps, Step{
-		What:         fmt.Sprintf("replication lag at %d writes/s (a SET and a release per lock, plus %s other writes/s)", rate, adr.Plain(w.OtherWrites)),
+	p.add(Step{
+		What: fmt.Sprintf(
+			"replication lag at %d writes/s (a SET and a release per lock, plus %s other writes/s)", rate,
+			adr.Plain(w.OtherWrites)),
 		Why:          "the crash-failover model's lag distribution",
-		Command:      fmt.Sprintf("lockbench safety --scenario replication-lag --trials %d --seed 1 --param rates=%d --param saturate=off", trials, rate),
+		measure:      safetyArgs("replication-lag", trials, paramArgs("rates="+strconv.Itoa(rate), "saturate=off")...),
 		Estimate:     time.Duration(trials) * t.at(0, 0),
 		EstimateFrom: fmt.Sprintf("%d trials x %.2f s: %s", trials, t.Seconds, t.From),
 		Out:          dir,
@@ -273,7 +301,8 @@ func (p *Plan) quorumStep(w *workload.Workload, in *adr.Inputs, out string) {
 	}
 	var missing []string
 	for _, o := range planOptions(w) {
-		if !adr.QuorumSized(backend.RestartEmptyFault, o) || adr.NotApplicable(backend.RestartEmptyFault, o) != "" || slices.Contains(missing, o.Probe) {
+		if !adr.QuorumSized(backend.RestartEmptyFault, o) || adr.NotApplicable(backend.RestartEmptyFault, o) != "" ||
+			slices.Contains(missing, o.Probe) {
 			continue
 		}
 		if o.Kind != adr.Lock { // the model sizes the lock's own side only
@@ -290,10 +319,11 @@ func (p *Plan) quorumStep(w *workload.Workload, in *adr.Inputs, out string) {
 	}
 	t, _ := trialTimeOf("redlock-quorum", in)
 	variants := 8 * len(missing) // share and three restarts, alone and racing, per strategy
-	p.Steps = append(p.Steps, Step{
-		What:         fmt.Sprintf("how often grants of %s sit on exactly a quorum, alone and with racing clients, and the restart of a node holding the key", strings.Join(missing, ", ")),
+	p.add(Step{
+		What: fmt.Sprintf("how often grants of %s sit on exactly a quorum, alone and with racing clients, and the "+
+			"restart of a node holding the key", strings.Join(missing, ", ")),
 		Why:          "the Redlock restart-empty model's shares, and its check",
-		Command:      fmt.Sprintf("lockbench safety --scenario redlock-quorum --trials %d --seed 1 --param strategies=%s", quorumTrials, strings.Join(missing, ",")),
+		measure:      safetyArgs("redlock-quorum", quorumTrials, paramArgs("strategies="+strings.Join(missing, ","))...),
 		Estimate:     time.Duration(variants*quorumTrials) * t.at(0, 0),
 		EstimateFrom: fmt.Sprintf("%d trials x %.2f s: %s", variants*quorumTrials, t.Seconds, t.From),
 		Out:          filepath.Join(out, "redlock-quorum"),
@@ -302,7 +332,7 @@ func (p *Plan) quorumStep(w *workload.Workload, in *adr.Inputs, out string) {
 
 // planned is how the plan runs a scenario: its params and the variants they make.
 type planned struct {
-	params   string
+	params   []string
 	variants int // with byStrategy, per strategy
 	pooled   int // variants one probe pools (the kill delays of a failover-loss mode)
 	// byStrategy: the scenario runs on the options' strategies (--param strategies=).
@@ -312,7 +342,7 @@ type planned struct {
 // plannedRuns are the scenarios the ADR reads, run as their per-trial times were
 // measured (measuredTrials), so that the variant count and the time per trial hold.
 var plannedRuns = map[string]planned{
-	"failover-loss":     {params: "--param modes=none,wait1,wait2,min-replicas,planned", variants: 25, pooled: 5},
+	"failover-loss":     {params: paramArgs("modes=none,wait1,wait2,min-replicas,planned"), variants: 25, pooled: 5},
 	"pause-past-ttl":    {variants: 5, byStrategy: true}, // at the workload's TTL: see pauseParams
 	"single-clock-skew": {variants: 5},
 	"redlock-kleppmann": {variants: 6},
@@ -320,7 +350,8 @@ var plannedRuns = map[string]planned{
 	"redlock-fence":     {variants: 4},
 	"etcd-leader-kill":  {variants: 1, byStrategy: true},
 	"fence-regression":  {variants: 2, byStrategy: true},
-	"lost-updates":      {params: "--param breaks=pause --param strategies=single,cas-version,unique-key,atomic --param guards=unfenced,fenced", variants: 7},
+	"lost-updates": {params: paramArgs("breaks=pause", "strategies=single,cas-version,unique-key,atomic",
+		"guards=unfenced,fenced"), variants: 7},
 }
 
 // demoTrials is how often a forced interleaving is run: enough to show it is forced
@@ -411,7 +442,8 @@ func (p *Plan) trialSteps(w *workload.Workload, in *adr.Inputs, out string) {
 				want, reason = demoTrials, label+" (not sized: the lab's count only)"
 			default:
 				pool := max(plannedRuns[scenario].pooled, 1)
-				per := int(math.Ceil(float64(adr.ZeroSeenTrials(rate*share*w.Occupancy.LocksHeld, budget/float64(striking))) / float64(pool)))
+				per := int(math.Ceil(float64(adr.ZeroSeenTrials(rate*share*w.Occupancy.LocksHeld,
+					budget/float64(striking))) / float64(pool)))
 				if per == 0 {
 					continue // within the budget even if every such fault broke every held lock
 				}
@@ -453,7 +485,8 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 	}
 	run, known := plannedRuns[scenario]
 	if run.byStrategy && len(n.lacking) == 0 {
-		p.Have = append(p.Have, fmt.Sprintf("%s: %d judged trials a variant on each of %s", scenario, n.trials, strings.Join(n.strategies, ", ")))
+		p.Have = append(p.Have,
+			fmt.Sprintf("%s: %d judged trials a variant on each of %s", scenario, n.trials, strings.Join(n.strategies, ", ")))
 		return
 	}
 	if !run.byStrategy && have >= n.trials {
@@ -464,7 +497,7 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 	if run.byStrategy {
 		n.strategies = n.lacking // the others have theirs
 		sort.Strings(n.strategies)
-		params, variants = "--param strategies="+strings.Join(n.strategies, ","), run.variants*len(n.strategies)
+		params, variants = paramArgs("strategies="+strings.Join(n.strategies, ",")), run.variants*len(n.strategies)
 	}
 	what := fmt.Sprintf("%s: %d trials a variant (%d variants)", scenario, n.trials, variants)
 	if !known {
@@ -479,8 +512,7 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 		what = fmt.Sprintf("%s: %d trials a variant (%d variants)", scenario, n.trials, variants)
 	}
 	dir := filepath.Join(out, scenario)
-	cmd := strings.TrimSpace(fmt.Sprintf("lockbench safety --scenario %s --trials %d --seed 1 %s", scenario, n.trials, params))
-	st := Step{What: what, Why: why, Command: cmd, Out: dir}
+	st := Step{What: what, Why: why, measure: safetyArgs(scenario, n.trials, params...), Out: dir}
 	if t, ok := trialTimeOf(scenario, in); ok && known {
 		wait := t.WaitPerTTL
 		ttl := t.TTL
@@ -489,18 +521,22 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 		}
 		per := t.at(ttl, wait)
 		st.Estimate = time.Duration(n.trials*variants) * per
-		st.EstimateFrom = fmt.Sprintf("%d trials x %d variants x %v a trial: %s", n.trials, variants, per.Round(10*time.Millisecond), t.From)
+		st.EstimateFrom = fmt.Sprintf("%d trials x %d variants x %v a trial: %s", n.trials, variants,
+			per.Round(10*time.Millisecond), t.From)
 		if scenario == "pause-past-ttl" {
 			rounds := pauseRounds(n.trials)
 			st.Estimate = time.Duration(rounds*variants) * per
-			st.EstimateFrom = fmt.Sprintf("%d variants x %d round(s) of %d trials at once x %v a trial: %s; its fixed part kept, the wait made %g x the workload's TTL (four variants pause %g x it, the slow-work one works 3 x it); %s",
-				variants, rounds, pauseAtOnce(n.trials), per.Round(10*time.Millisecond), t.From, pauseWait(pauseFactor), pauseFactor, pauseAtOnceFrom)
+			st.EstimateFrom = fmt.Sprintf("%d variants x %d round(s) of %d trials at once x %v a trial: %s; its fixed part "+
+				"kept, the wait made %g x the workload's TTL (four variants pause %g x it, the slow-work one works 3 x it); %s",
+				variants, rounds, pauseAtOnce(n.trials), per.Round(10*time.Millisecond), t.From, pauseWait(pauseFactor),
+				pauseFactor, pauseAtOnceFrom)
 		}
 		if len(keyedStores) > 0 {
-			st.EstimateFrom += fmt.Sprintf("; a %s trial, which starts its own deployment, timed as a sentinel one", strings.Join(keyedStores, " or "))
+			st.EstimateFrom += fmt.Sprintf("; a %s trial, which starts its own deployment, timed as a sentinel one",
+				strings.Join(keyedStores, " or "))
 		}
 	}
-	p.Steps = append(p.Steps, st)
+	p.add(st)
 }
 
 // keyedFailoverVariants is what failover-loss runs on a store whose primary is the
@@ -509,7 +545,7 @@ const keyedFailoverVariants = 2 * 5
 
 // failoverParams names the stores of the options' keyed strategies (failover-loss
 // runs sentinel unless told; a cluster only when named), with their variants.
-func failoverParams(params string, variants int, strategies []string) (string, int, []string) {
+func failoverParams(params []string, variants int, strategies []string) ([]string, int, []string) {
 	var stores []string
 	for _, s := range strategies {
 		if store, _, ok := adr.KeyedFailoverOf(s); ok && !slices.Contains(stores, store) {
@@ -520,7 +556,8 @@ func failoverParams(params string, variants int, strategies []string) (string, i
 		return params, variants, nil
 	}
 	sort.Strings(stores)
-	return params + " --param strategies=sentinel," + strings.Join(stores, ","), variants + keyedFailoverVariants*len(stores), stores
+	return append(slices.Clip(params), paramArgs("strategies=sentinel,"+strings.Join(stores, ","))...), variants +
+		keyedFailoverVariants*len(stores), stores
 }
 
 // pauseFactor is the shortest pause pause-past-ttl runs (its pause-factor's floor):
@@ -534,13 +571,16 @@ func pauseWait(factor float64) float64 { return (4*factor + 3) / 5 }
 // pauseParams runs pause-past-ttl at the workload's TTL on the options' strategies
 // (only the strategies whose servers grant its TTL as asked), trials
 // trials a variant at once.
-func pauseParams(w *workload.Workload, options []string, trials int) (string, int, string) {
+func pauseParams(w *workload.Workload, options []string, trials int) ([]string, int, string) {
 	run := grantedAsAsked(w, slices.Clone(options))
 	sort.Strings(run)
 	strategies := strings.Join(run, ",")
 	n := plannedRuns["pause-past-ttl"].variants * len(run)
-	return fmt.Sprintf("--param strategies=%s --param ttl=%v --param pause-factor=%g --param parallel=%d", strategies, w.TTLD, pauseFactor, pauseAtOnce(trials)), n,
-		fmt.Sprintf("pause-past-ttl at the workload's TTL %v, pausing %g x it (the scenario's shortest pause): %d variants", w.TTLD, pauseFactor, n)
+	return paramArgs("strategies="+strategies, "ttl="+w.TTLD.String(), fmt.Sprintf("pause-factor=%g", pauseFactor),
+			"parallel="+strconv.Itoa(pauseAtOnce(trials))), n,
+		fmt.Sprintf(
+			"pause-past-ttl at the workload's TTL %v, pausing %g x it (the scenario's shortest pause): %d variants", w.TTLD,
+			pauseFactor, n)
 }
 
 // pauseParallel is the most pause-past-ttl trials of a variant the plan runs at once: a
@@ -548,7 +588,8 @@ func pauseParams(w *workload.Workload, options []string, trials int) (string, in
 const pauseParallel = 4
 
 // pauseAtOnceFrom is the measurement behind running them at once.
-const pauseAtOnceFrom = "trials at once: `lockbench safety --scenario pause-past-ttl --trials 2 --seed 1 --param strategies=single` took 9.33 s one at a time and 4.80 s with `--param parallel=2`, the same 10 judged"
+const pauseAtOnceFrom = "trials at once: `lockbench safety --scenario pause-past-ttl --trials 2 --seed 1 --param " +
+	"strategies=single` took 9.33 s one at a time and 4.80 s with `--param parallel=2`, the same 10 judged"
 
 // pauseAtOnce is how many of trials run at once.
 func pauseAtOnce(trials int) int { return max(1, min(trials, pauseParallel)) }

@@ -26,13 +26,13 @@ const boundaryTrials = 3
 // and just above it (the scenarios' boundary-factors default).
 var boundaryFactors = []float64{0.8, 1.2}
 
-// factorsParam is boundaryFactors as the scenarios' --param.
+// factorsParam is boundaryFactors as a name=value for the scenarios' --param.
 func factorsParam() string {
 	var fs []string
 	for _, f := range boundaryFactors {
 		fs = append(fs, strconv.FormatFloat(f, 'g', -1, 64))
 	}
-	return "--param boundary-factors=" + strings.Join(fs, ",")
+	return "boundary-factors=" + strings.Join(fs, ",")
 }
 
 // boundarySteps check the size models at the workload's TTL and hold: a pause just
@@ -63,7 +63,9 @@ func (p *Plan) pauseBoundaryStep(w *workload.Workload, in *adr.Inputs, out strin
 	have := modelcheck.Covered(modelcheck.Pause(in.Safety, w.TTLD, w.HoldD), boundaryTrials)
 	run = slices.DeleteFunc(run, func(s string) bool { return slices.Contains(have, s) })
 	if len(have) > 0 {
-		p.Have = append(p.Have, fmt.Sprintf("pause boundary at the workload's TTL and hold, %d judged a side or more: %s", boundaryTrials, strings.Join(have, ", ")))
+		p.Have = append(p.Have, fmt.Sprintf(
+			"pause boundary at the workload's TTL and hold, %d judged a side or more: %s", boundaryTrials,
+			strings.Join(have, ", ")))
 	}
 	if len(run) == 0 {
 		return
@@ -72,11 +74,14 @@ func (p *Plan) pauseBoundaryStep(w *workload.Workload, in *adr.Inputs, out strin
 	left := clocks.SingleJumpThreshold(w.TTLD, w.HoldD) // the lease left after the hold: TTL - hold
 	variants := len(boundaryFactors) * len(run)
 	st := Step{
-		What: fmt.Sprintf("pause-past-ttl's boundary mode at the workload's TTL %v: the holder works its %v hold, then stops %s the lease left (%v), unfenced, on %s: %d variants",
+		What: fmt.Sprintf("pause-past-ttl's boundary mode at the workload's TTL %v: the holder works its %v hold, then "+
+			"stops %s the lease left (%v), unfenced, on %s: %d variants",
 			w.TTLD, w.HoldD, factorsText(), left, strings.Join(run, ", "), variants),
-		Why: "the pause model's boundary: a pause breaks the lock exactly when it outlasts the lease left (none below, every one above)",
-		Command: fmt.Sprintf("lockbench safety --scenario pause-past-ttl --trials %d --seed 1 --param strategies=%s --param ttl=%v --param mode=boundary --param pause-at=%v %s --param parallel=%d",
-			boundaryTrials, strings.Join(run, ","), w.TTLD, w.HoldD, factorsParam(), pauseAtOnce(boundaryTrials)),
+		Why: "the pause model's boundary: a pause breaks the lock exactly when it outlasts the lease left (none below, " +
+			"every one above)",
+		measure: safetyArgs("pause-past-ttl", boundaryTrials, paramArgs("strategies="+strings.Join(run, ","),
+			"ttl="+w.TTLD.String(), "mode=boundary", "pause-at="+w.HoldD.String(), factorsParam(),
+			"parallel="+strconv.Itoa(pauseAtOnce(boundaryTrials)))...),
 		Out: filepath.Join(out, "pause-boundary"),
 	}
 	if t, ok := trialTimeOf("pause-past-ttl", in); ok {
@@ -87,10 +92,11 @@ func (p *Plan) pauseBoundaryStep(w *workload.Workload, in *adr.Inputs, out strin
 		per := t.at(w.TTLD, wait)
 		rounds := pauseRounds(boundaryTrials)
 		st.Estimate = time.Duration(rounds*variants) * per
-		st.EstimateFrom = fmt.Sprintf("%d variants x %d round(s) of %d trials at once x %v a trial (its fixed part kept, the wait made the hold and the stop): %s; %s",
+		st.EstimateFrom = fmt.Sprintf("%d variants x %d round(s) of %d trials at once x %v a trial (its fixed part kept, "+
+			"the wait made the hold and the stop): %s; %s",
 			variants, rounds, pauseAtOnce(boundaryTrials), per.Round(10*time.Millisecond), t.From, pauseAtOnceFrom)
 	}
-	p.Steps = append(p.Steps, st)
+	p.add(st)
 }
 
 // grantedAsAsked drops the strategies whose servers would not grant the workload's TTL
@@ -117,10 +123,11 @@ const singleJumpTTLFloor = 200 * time.Millisecond
 // singleJumpBoundaryStep runs single-clock-skew's boundary mode at the workload's TTL
 // and hold: jumps either side of TTL - hold, A leaving after its hold.
 func (p *Plan) singleJumpBoundaryStep(w *workload.Workload, in *adr.Inputs, out string) {
-	if r := w.Faults.ClockJump; r == nil || r.PerYear == 0 || !slices.ContainsFunc(planOptions(w), func(o *adr.Option) bool {
-		pr, ok := adr.ProbeFor(backend.ClockJumpFault, o)
-		return ok && pr.Scenario == "single-clock-skew"
-	}) {
+	if r := w.Faults.ClockJump; r == nil || r.PerYear == 0 ||
+		!slices.ContainsFunc(planOptions(w), func(o *adr.Option) bool {
+			pr, ok := adr.ProbeFor(backend.ClockJumpFault, o)
+			return ok && pr.Scenario == "single-clock-skew"
+		}) {
 		return
 	}
 	threshold := clocks.SingleJumpThreshold(w.TTLD, w.HoldD)
@@ -129,28 +136,33 @@ func (p *Plan) singleJumpBoundaryStep(w *workload.Workload, in *adr.Inputs, out 
 		jumps = append(jumps, time.Duration(f*float64(threshold)).Round(time.Millisecond).String())
 	}
 	st := Step{
-		What: fmt.Sprintf("single-clock-skew's boundary mode at the workload's TTL %v and hold %v: the master's clock jumps %s (%s TTL - hold = %v) at the grant, A leaving after its hold: %d variants",
+		What: fmt.Sprintf("single-clock-skew's boundary mode at the workload's TTL %v and hold %v: the master's clock "+
+			"jumps %s (%s TTL - hold = %v) at the grant, A leaving after its hold: %d variants",
 			w.TTLD, w.HoldD, strings.Join(jumps, " and "), factorsText(), threshold, len(boundaryFactors)),
-		Why: "the single-master jump model: the smallest breaking jump is TTL - hold (none below breaks, every one above does)",
+		Why: "the single-master jump model: the smallest breaking jump is TTL - hold (none below breaks, every one above " +
+			"does)",
 		Out: filepath.Join(out, "single-jump-boundary"),
 	}
 	if slices.Contains(modelcheck.Covered(modelcheck.SingleJump(in.Safety, w.TTLD, w.HoldD), boundaryTrials), "single") {
-		p.Have = append(p.Have, fmt.Sprintf("single-master jump boundary at the workload's TTL and hold, %d judged a side or more", boundaryTrials))
+		p.Have = append(p.Have, fmt.Sprintf(
+			"single-master jump boundary at the workload's TTL and hold, %d judged a side or more", boundaryTrials))
 		return
 	}
 	if w.TTLD < singleJumpTTLFloor {
 		st.NotYet = fmt.Sprintf("single-clock-skew runs TTLs of %v or more; the workload's is %v", singleJumpTTLFloor, w.TTLD)
-		p.Steps = append(p.Steps, st)
+		p.add(st)
 		return
 	}
-	st.Command = fmt.Sprintf("lockbench safety --scenario single-clock-skew --trials %d --seed 1 --param mode=boundary --param ttl=%v --param hold=%v %s",
-		boundaryTrials, w.TTLD, w.HoldD, factorsParam())
+	st.measure = safetyArgs("single-clock-skew", boundaryTrials,
+		paramArgs("mode=boundary", "ttl="+w.TTLD.String(), "hold="+w.HoldD.String(), factorsParam())...)
 	if t, ok := trialTimeOf("single-clock-skew", in); ok {
 		per := t.at(w.HoldD, 1) // A leaves after its hold, not its lease
 		st.Estimate = time.Duration(boundaryTrials*len(boundaryFactors)) * per
-		st.EstimateFrom = fmt.Sprintf("%d trials x %d variants x %v a trial (its fixed part kept, the wait made the hold): %s", boundaryTrials, len(boundaryFactors), per.Round(10*time.Millisecond), t.From)
+		st.EstimateFrom = fmt.Sprintf(
+			"%d trials x %d variants x %v a trial (its fixed part kept, the wait made the hold): %s", boundaryTrials,
+			len(boundaryFactors), per.Round(10*time.Millisecond), t.From)
 	}
-	p.Steps = append(p.Steps, st)
+	p.add(st)
 }
 
 // jumpBoundaryClient is the strategy the step runs: the first registered, by position
@@ -195,28 +207,32 @@ func (p *Plan) redlockJumpStep(w *workload.Workload, in *adr.Inputs, out string)
 		Out:  filepath.Join(out, "redlock-clock-jump"),
 	}
 	if redlockJumpsJudged(in, w.TTLD, below) >= boundaryTrials && redlockJumpsJudged(in, w.TTLD, above) >= boundaryTrials {
-		p.Have = append(p.Have, fmt.Sprintf("Redlock jump boundary at the workload's TTL (%v and %v), %d judged a side or more", below, above, boundaryTrials))
+		p.Have = append(p.Have, fmt.Sprintf(
+			"Redlock jump boundary at the workload's TTL (%v and %v), %d judged a side or more", below, above, boundaryTrials))
 		return
 	}
 	if !fits || below < time.Millisecond {
-		st.NotYet = fmt.Sprintf("a trial lasts about one TTL (%v) and the jumps must be at least 1 ms apart: it does not fit", w.TTLD)
-		p.Steps = append(p.Steps, st)
+		st.NotYet = fmt.Sprintf(
+			"a trial lasts about one TTL (%v) and the jumps must be at least 1 ms apart: it does not fit", w.TTLD)
+		p.add(st)
 		return
 	}
 	client, registered := jumpBoundaryClient()
 	if !registered {
 		st.NotYet = "no registered strategy locks independent masters awaiting every node's answer"
-		p.Steps = append(p.Steps, st)
+		p.add(st)
 		return
 	}
-	st.Command = fmt.Sprintf("lockbench safety --scenario redlock-clock-jump --trials %d --seed 1 --param strategies=%s --param k=3 --param ttl=%v --param jumps=%v,%v",
-		boundaryTrials, client, w.TTLD, below, above)
+	st.measure = safetyArgs("redlock-clock-jump", boundaryTrials,
+		paramArgs("strategies="+client, "k=3", "ttl="+w.TTLD.String(), fmt.Sprintf("jumps=%v,%v", below, above))...)
 	if ok {
 		per := t.at(w.TTLD, 1)
 		st.Estimate = time.Duration(boundaryTrials*2) * per
-		st.EstimateFrom = fmt.Sprintf("%d trials x 2 variants x %v a trial (its fixed part kept, the lease made the workload's TTL): %s", boundaryTrials, per.Round(10*time.Millisecond), t.From)
+		st.EstimateFrom = fmt.Sprintf(
+			"%d trials x 2 variants x %v a trial (its fixed part kept, the lease made the workload's TTL): %s", boundaryTrials,
+			per.Round(10*time.Millisecond), t.From)
 	}
-	p.Steps = append(p.Steps, st)
+	p.add(st)
 }
 
 // unsizedSteps names, per fault, the options whose probability no model carries to
@@ -241,9 +257,10 @@ func (p *Plan) unsizedSteps(w *workload.Workload) {
 		if len(labels) == 0 {
 			continue
 		}
-		p.Steps = append(p.Steps, Step{
-			What:   fmt.Sprintf("%s sized to the workload for %s", k, strings.Join(labels, ", ")),
-			Why:    "the ADR's count a year: without a model the lab's probability is not the workload's, so it counts as missing evidence",
+		p.add(Step{
+			What: fmt.Sprintf("%s sized to the workload for %s", k, strings.Join(labels, ", ")),
+			Why: "the ADR's count a year: without a model the lab's probability is not the workload's, so it counts as " +
+				"missing evidence",
 			NotYet: notSizedWhy[k],
 		})
 	}
@@ -251,11 +268,18 @@ func (p *Plan) unsizedSteps(w *workload.Workload) {
 
 // notSizedWhy says what a model of each unsized fault would need.
 var notSizedWhy = map[backend.Fault]string{
-	backend.FailoverFault:        "no model carries the lab's kill delays and replica lags (failover-loss, fence-regression) to the workload's under a guard (WAIT, min-replicas, a cluster's failover) or behind a fence; the crash-failover model sizes Sentinel's two holders with no guard only",
-	backend.PlannedFailoverFault: "no model carries failover-loss's planned failovers (SENTINEL FAILOVER at its kill delays and replica pauses) to the workload's lag: the crash model does not (the promoted replica applies what it was sent before it takes the master's role), and the window in which the old master still grants before it is demoted is not measured",
-	backend.RestartEmptyFault:    "no model carries a node restarting empty to what reaches the data behind a fence (redlock-fence's per-node counters, a lone member's disk), nor to a Redlock of other than five nodes; the quorum model sizes a five-node Redlock's two holders only",
-	backend.ClockJumpFault: "no model gives the share of the workload's holds on exactly a quorum" +
-		" including the jumping node",
+	backend.FailoverFault: "no model carries the lab's kill delays and replica lags (failover-loss, " +
+		"fence-regression) to the workload's under a guard (WAIT, min-replicas, a cluster's failover) or behind a fence; " +
+		"the crash-failover model sizes Sentinel's two holders with no guard only",
+	backend.PlannedFailoverFault: "no model carries failover-loss's planned failovers (SENTINEL FAILOVER at its kill " +
+		"delays and replica pauses) to the workload's lag: the crash model does not (the promoted replica applies " +
+		"what it was sent before it takes the master's role), and the window in which the old master still grants " +
+		"before it is demoted is not measured",
+	backend.RestartEmptyFault: "no model carries a node restarting empty to what reaches the data behind a fence " +
+		"(redlock-fence's per-node counters, a lone member's disk), nor to a Redlock of other than five nodes; the quorum " +
+		"model sizes a five-node Redlock's two holders only",
+	backend.ClockJumpFault: "no model gives the share of the workload's holds on exactly a quorum including the " +
+		"jumping node",
 }
 
 // boundaryReport says a report ran a scenario's boundary mode, whose trials neither

@@ -26,7 +26,8 @@ func (p *Plan) Text() string {
 		i++
 		fmt.Fprintf(&b, "%d. %s\n   for: %s\n   %s\n", i, s.What, s.Why, s.Command)
 		if s.EstimateFrom == "" {
-			b.WriteString("   estimated: unknown (no per-trial time measured for it: run it once with --trials 1 to time it)\n\n")
+			b.WriteString(
+				"   estimated: unknown (no per-trial time measured for it: run it once with --trials 1 to time it)\n\n")
 			continue
 		}
 		fmt.Fprintf(&b, "   estimated: %s (%s)\n\n", roundEstimate(s.Estimate), s.EstimateFrom)

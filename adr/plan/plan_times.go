@@ -30,29 +30,38 @@ func (t trialTime) at(ttl time.Duration, waitPerTTL float64) time.Duration {
 // command, run from an empty folder, and the report's seconds over its trials.
 var measuredTrials = map[string]trialTime{
 	"pause-past-ttl": {Seconds: 0.94, TTL: 300 * time.Millisecond, WaitPerTTL: 3,
-		From: "`lockbench safety --scenario pause-past-ttl --trials 2 --seed 1 --param strategies=single`: 10 trials in 9.4 s, each waiting 3 x TTL"},
+		From: "`lockbench safety --scenario pause-past-ttl --trials 2 --seed 1 --param strategies=single`: 10 trials in " +
+			"9.4 s, each waiting 3 x TTL"},
 	"single-clock-skew": {Seconds: 1.16, TTL: time.Second, WaitPerTTL: 1,
-		From: "`lockbench safety --scenario single-clock-skew --trials 2 --seed 1`: 10 trials in 11.6 s, each waiting out a 1 s lease"},
+		From: "`lockbench safety --scenario single-clock-skew --trials 2 --seed 1`: 10 trials in 11.6 s, each waiting out " +
+			"a 1 s lease"},
 	"replication-lag": {Seconds: 0.63,
-		From: "`lockbench safety --scenario replication-lag --trials 2 --seed 1 --param rates=0,1000 --param saturate=off`: 4 trials in 2.5 s"},
+		From: "`lockbench safety --scenario replication-lag --trials 2 --seed 1 --param rates=0,1000 --param " +
+			"saturate=off`: 4 trials in 2.5 s"},
 	"failover-loss": {Seconds: 2.9,
-		From: "`lockbench safety --scenario failover-loss --trials 1 --seed 1 --param modes=none --param delays=0s,50ms`: 2 trials in 5.8 s"},
+		From: "`lockbench safety --scenario failover-loss --trials 1 --seed 1 --param modes=none --param delays=0s,50ms`: " +
+			"2 trials in 5.8 s"},
 	"redlock-clock-jump": {Seconds: 1.67, TTL: time.Second, WaitPerTTL: 1,
-		From: "`lockbench safety --scenario redlock-clock-jump --trials 2 --seed 1 --param k=3 --param jumps=2ms,300ms --param strategies=redlock`: 4 trials in 6.7 s, each about its 1 s lease"},
+		From: "`lockbench safety --scenario redlock-clock-jump --trials 2 --seed 1 --param k=3 --param jumps=2ms,300ms " +
+			"--param strategies=redlock`: 4 trials in 6.7 s, each about its 1 s lease"},
 	"redlock-restart": {Seconds: 1.53,
 		From: "`lockbench safety --scenario redlock-restart --trials 1 --seed 1`: 5 trials in 7.6 s"},
 	"redlock-quorum": {Seconds: 0.45,
-		From: "`lockbench safety --scenario redlock-quorum --trials 20 --seed 1` (findings/safety-all-20): 320 trials in 2 min 23 s"},
+		From: "`lockbench safety --scenario redlock-quorum --trials 20 --seed 1` (findings/safety-all-20): 320 trials in 2 " +
+			"min 23 s"},
 	"redlock-kleppmann": {Seconds: 1.56,
 		From: "`lockbench safety --scenario redlock-kleppmann --trials 1 --seed 1`: 6 trials in 9.4 s"},
 	"fence-regression": {Seconds: 7.39,
-		From: "`lockbench safety --scenario fence-regression --trials 1 --seed 1 --param strategies=sentinel`: 2 trials in 14.8 s"},
+		From: "`lockbench safety --scenario fence-regression --trials 1 --seed 1 --param strategies=sentinel`: 2 trials in " +
+			"14.8 s"},
 	"redlock-fence": {Seconds: 2.83,
 		From: "`lockbench safety --scenario redlock-fence --trials 1 --seed 1`: 4 trials in 11.3 s"},
 	"etcd-leader-kill": {Seconds: 2.73,
-		From: "`lockbench safety --scenario etcd-leader-kill --trials 1 --seed 1 --param strategies=etcd-3,etcd`: 2 trials in 5.5 s"},
+		From: "`lockbench safety --scenario etcd-leader-kill --trials 1 --seed 1 --param strategies=etcd-3,etcd`: 2 trials " +
+			"in 5.5 s"},
 	"lost-updates": {Seconds: 1.23,
-		From: "`lockbench safety --scenario lost-updates --trials 1 --seed 1 --param breaks=pause --param strategies=single,cas-version,unique-key,atomic --param guards=unfenced,fenced`: 7 trials in 8.6 s"},
+		From: "`lockbench safety --scenario lost-updates --trials 1 --seed 1 --param breaks=pause --param " +
+			"strategies=single,cas-version,unique-key,atomic --param guards=unfenced,fenced`: 7 trials in 8.6 s"},
 }
 
 // measuredCellOverhead is one benchmark cell's time beyond its warm-up and measured part
@@ -61,14 +70,18 @@ var measuredTrials = map[string]trialTime{
 // --duration 2s --warmup 500ms`, one cell in 2.79 s (results.json started to finished).
 const measuredCellOverhead = 290 * time.Millisecond
 
-const measuredCellFrom = "one cell's warm-up and measured part, plus 0.29 s to start and stop its servers (measured for single: `lockbench run --strategies single --clients 8 --keys 8 --hold 20ms --ttl 30s --load open --rate 200 --duration 2s --warmup 500ms` took 2.79 s); a replicated or consensus deployment starts slower"
+const measuredCellFrom = "one cell's warm-up and measured part, plus 0.29 s to start and stop its servers (measured " +
+	"for single: `lockbench run --strategies single --clients 8 --keys 8 --hold 20ms --ttl 30s --load open --rate 200 " +
+	"--duration 2s --warmup 500ms` took 2.79 s); a replicated or consensus deployment starts slower"
 
 // measuredUpdateCellOverhead is the same for a `run --workload update` cell, which
 // starts PostgreSQL too: `lockbench run --workload update --strategies cas-version
 // --clients 1 --duration 2s --warmup 500ms`, one cell in 3.78 s.
 const measuredUpdateCellOverhead = 1280 * time.Millisecond
 
-const measuredUpdateCellFrom = "one cell's warm-up and measured part, plus 1.28 s to start and stop its servers with PostgreSQL (measured: `lockbench run --workload update --strategies cas-version --clients 1 --duration 2s --warmup 500ms` took 3.78 s)"
+const measuredUpdateCellFrom = "one cell's warm-up and measured part, plus 1.28 s to start and stop its servers with " +
+	"PostgreSQL (measured: `lockbench run --workload update --strategies cas-version --clients 1 --duration 2s --warmup " +
+	"500ms` took 3.78 s)"
 
 // trialTimeOf is the per-trial time of scenario: from the given results when they ran
 // it (their report's seconds over its trials), else the one measured here; false when

@@ -30,7 +30,8 @@ func (k Keys) validate() (field, msg string) {
 	case k.Distribution != Uniform && k.Distribution != Zipf:
 		return ".distribution", fmt.Sprintf("%q: want uniform or zipf", k.Distribution)
 	case k.Distribution == Zipf && !(k.ZipfExponent > 0):
-		return ".zipf_exponent", fmt.Sprintf("%v: a zipf spread needs an exponent above 0 (1 is the classic law)", k.ZipfExponent)
+		return ".zipf_exponent",
+			fmt.Sprintf("%v: a zipf spread needs an exponent above 0 (1 is the classic law)", k.ZipfExponent)
 	case k.Distribution == Uniform && k.ZipfExponent != 0:
 		return ".zipf_exponent", "only a zipf spread has it"
 	case k.Distribution == Zipf && k.Count > maxZipfKeys:
@@ -62,8 +63,9 @@ func OccupancyOf(rate float64, hold time.Duration, k Keys) Occupancy {
 	h := hold.Seconds()
 	if k.Distribution != Zipf || k.Count == 1 {
 		u := rate * h / float64(k.Count)
-		return Occupancy{AnyHeld: 1 - math.Pow(1-math.Min(u, 1), float64(k.Count)), LocksHeld: rate * h, Busiest: u, BusiestRate: rate / float64(k.Count),
-			FoundHeld: math.Min(u, 1)}
+		return Occupancy{AnyHeld: 1 - math.Pow(1-math.Min(u, 1), float64(k.Count)), LocksHeld: rate * h, Busiest: u,
+			BusiestRate: rate / float64(k.Count),
+			FoundHeld:   math.Min(u, 1)}
 	}
 	norm := 0.0
 	for i := 1; i <= k.Count; i++ {
@@ -77,7 +79,8 @@ func OccupancyOf(rate float64, hold time.Duration, k Keys) Occupancy {
 		foundHeld += share * u
 	}
 	top := rate / norm
-	return Occupancy{AnyHeld: 1 - math.Exp(logFree), LocksHeld: rate * h, Busiest: top * h, BusiestRate: top, FoundHeld: foundHeld}
+	return Occupancy{AnyHeld: 1 - math.Exp(logFree), LocksHeld: rate * h, Busiest: top * h, BusiestRate: top,
+		FoundHeld: foundHeld}
 }
 
 // infeasible says why the busiest key cannot be a mutex at this rate, or "".
@@ -85,6 +88,7 @@ func (o Occupancy) infeasible(hold time.Duration) string {
 	if o.Busiest < 1 {
 		return ""
 	}
-	return fmt.Sprintf("infeasible: the busiest key takes %.4g locks/s x %v hold = %.3g s of holding a second, and a mutex holds at most 1 s a second: spread the locks over more keys or shorten the hold",
+	return fmt.Sprintf("infeasible: the busiest key takes %.4g locks/s x %v hold = %.3g s of holding a second, and a "+
+		"mutex holds at most 1 s a second: spread the locks over more keys or shorten the hold",
 		o.BusiestRate, hold, o.Busiest)
 }

@@ -198,7 +198,8 @@ func (w *Workload) validate(file string) error {
 	}
 	if w.Purpose == Efficiency {
 		if w.DuplicateBudget == nil {
-			return bad("duplicate_work_budget_per_year", "missing: an efficiency lock needs the duplicate runs a year the team accepts")
+			return bad("duplicate_work_budget_per_year",
+				"missing: an efficiency lock needs the duplicate runs a year the team accepts")
 		}
 		if *w.DuplicateBudget < 0 {
 			return bad("duplicate_work_budget_per_year", "%v is negative", *w.DuplicateBudget)
@@ -206,13 +207,15 @@ func (w *Workload) validate(file string) error {
 	}
 	if w.Purpose == Correctness {
 		if w.ViolationBudget == nil {
-			return bad("violation_budget_per_year", "missing: a correctness option qualifies only when the upper end of its violations reaching the data a year is within it (0 is allowed and needs the most trials)")
+			return bad("violation_budget_per_year", "missing: a correctness option qualifies only when the upper end of its "+
+				"violations reaching the data a year is within it (0 is allowed and needs the most trials)")
 		}
 		if *w.ViolationBudget < 0 {
 			return bad("violation_budget_per_year", "%v is negative", *w.ViolationBudget)
 		}
 	} else if w.ViolationBudget != nil {
-		return bad("violation_budget_per_year", "only a correctness workload has it (efficiency counts duplicate_work_budget_per_year)")
+		return bad("violation_budget_per_year",
+			"only a correctness workload has it (efficiency counts duplicate_work_budget_per_year)")
 	}
 	for _, k := range FaultKinds {
 		if err := w.Faults.Rate(k).validate(k); err != nil {

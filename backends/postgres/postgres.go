@@ -22,7 +22,8 @@ const (
 )
 
 func init() {
-	server := backend.Requirement{Name: "PostgreSQL server (initdb, postgres)", Install: "apt-get install postgresql", Find: findServer, Version: serverVersion}
+	server := backend.Requirement{Name: "PostgreSQL server (initdb, postgres)", Install: "apt-get install " +
+		"postgresql", Find: findServer, Version: serverVersion}
 	linked.Register(backend.Descriptor{Store: "postgres", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 60,
 		Capabilities: []backend.Capability{backend.OwnFence},

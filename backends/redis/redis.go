@@ -25,20 +25,27 @@ const (
 )
 
 // Server is what every Redis deployment runs on here (a cluster's too).
-var Server = backend.Requirement{Name: "redis-server", Install: "apt-get install redis-server", Find: redisadmin.FindRedisServer, Version: serverVersion}
+var Server = backend.Requirement{Name: "redis-server", Install: "apt-get install redis-server",
+	Find: redisadmin.FindRedisServer, Version: serverVersion}
 
 func init() {
 	reaches := []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
-	linked.Register(backend.Descriptor{Store: "redis", Server: Server, Flavours: backend.ServerFlavours(), Shapes: []backend.Shape{
-		{Kind: Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
-			Validate: func(s backend.Spec) error { return validate(s, nil) }, Strategies: singleStrategies},
-		{Kind: Replicated, Rank: 20, Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication}, reaches...),
-			Defaults: defaultReplicas, Validate: func(s backend.Spec) error { return validate(s, atLeastOneReplica) }, Strategies: replicatedStrategies},
-		{Kind: Sentinel, Rank: 30, Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication, backend.Failover}, reaches...),
-			Defaults: func(s backend.Spec) backend.Spec { return sentinelDefaults(defaultReplicas(s)) },
-			Validate: func(s backend.Spec) error { return validate(s, nil, validateSentinels) }, Strategies: sentinelStrategies},
-		{Kind: Redlock, Rank: 40, Capabilities: append([]backend.Capability{backend.IndependentMajority}, reaches...), Defaults: redlockDefaults, Validate: validateRedlock, Strategies: redlockStrategies},
-	}, Axes: scalingAxes})
+	linked.Register(backend.Descriptor{Store: "redis", Server: Server, Flavours: backend.ServerFlavours(),
+		Shapes: []backend.Shape{
+			{Kind: Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
+				Validate: func(s backend.Spec) error { return validate(s, nil) }, Strategies: singleStrategies},
+			{Kind: Replicated, Rank: 20,
+				Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication}, reaches...),
+				Defaults:     defaultReplicas, Validate: func(s backend.Spec) error { return validate(s, atLeastOneReplica) },
+				Strategies: replicatedStrategies},
+			{Kind: Sentinel, Rank: 30,
+				Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication, backend.Failover}, reaches...),
+				Defaults:     func(s backend.Spec) backend.Spec { return sentinelDefaults(defaultReplicas(s)) },
+				Validate:     func(s backend.Spec) error { return validate(s, nil, validateSentinels) },
+				Strategies:   sentinelStrategies},
+			{Kind: Redlock, Rank: 40, Capabilities: append([]backend.Capability{backend.IndependentMajority}, reaches...),
+				Defaults: redlockDefaults, Validate: validateRedlock, Strategies: redlockStrategies},
+		}, Axes: scalingAxes})
 }
 
 func defaultReplicas(s backend.Spec) backend.Spec {
@@ -74,7 +81,8 @@ func redlockDefaults(s backend.Spec) backend.Spec {
 // noMembers refuses the fields only the consensus and SQL stores have.
 func noMembers(s backend.Spec) error {
 	if s.Members != 0 || s.UnsafeNoFsync {
-		return fmt.Errorf("members = %d, unsafe-no-fsync = %v: only etcd and zookeeper topologies have members, only etcd, postgres and zookeeper have unsafe-no-fsync", s.Members, s.UnsafeNoFsync)
+		return fmt.Errorf("members = %d, unsafe-no-fsync = %v: only etcd and zookeeper topologies have members, only etcd, "+
+			"postgres and zookeeper have unsafe-no-fsync", s.Members, s.UnsafeNoFsync)
 	}
 	return nil
 }

@@ -38,7 +38,8 @@ type waitShape struct {
 }
 
 var waitShapes = []waitShape{
-	{"wait-1of1", 11, 1, 1}, {"wait-1of2", 12, 2, 1}, {"wait-2of2", 13, 2, 2}, {"wait-1of4", 14, 4, 1}, {"wait-4of4", 15, 4, 4},
+	{"wait-1of1", 11, 1, 1}, {"wait-1of2", 12, 2, 1}, {"wait-2of2", 13, 2, 2}, {"wait-1of4", 14, 4, 1},
+	{"wait-4of4", 15, 4, 4},
 }
 
 // onRedlockAxis places a Redlock of masters nodes on its axis.
@@ -47,7 +48,8 @@ func onRedlockAxis(masters int) *backend.Scaling {
 }
 
 func (s redlockSize) strategy() backend.Strategy {
-	return backend.Strategy{Name: s.name, Position: s.position, SafetyRank: backend.RankMajority, Scaling: onRedlockAxis(s.masters), Probes: redlockProbes(s.name, ""),
+	return backend.Strategy{Name: s.name, Position: s.position, SafetyRank: backend.RankMajority,
+		Scaling: onRedlockAxis(s.masters), Probes: redlockProbes(s.name, ""),
 		Capabilities: awaitsEveryNode}
 }
 
@@ -56,7 +58,8 @@ func (w waitShape) strategy() backend.Strategy {
 	if w.acks == w.replicas && w.replicas > 1 {
 		series = "WAIT all"
 	}
-	return backend.Strategy{Name: w.name, Position: w.position, Scaling: &backend.Scaling{Axis: waitReplicas, At: float64(w.replicas), Series: series}}
+	return backend.Strategy{Name: w.name, Position: w.position,
+		Scaling: &backend.Scaling{Axis: waitReplicas, At: float64(w.replicas), Series: series}}
 }
 
 // sizedStrategies declares each size of one of the axes.

@@ -9,7 +9,8 @@ import (
 // The presets that measure the four strategies of one master, its replicas, Sentinel
 // and Redlock: every matrix, the scaling ones included (one master and Redlock also
 // take the quick matrix's open-loop sweep, Redlock's two clients its slow-node one).
-var everyPreset = []backend.Preset{backend.RunMatrix, backend.UpdateMatrix, backend.CapacitySearch, backend.ScalingMatrix}
+var everyPreset = []backend.Preset{backend.RunMatrix, backend.UpdateMatrix, backend.CapacitySearch,
+	backend.ScalingMatrix}
 
 // redlock5 is the deployment a synthetic run records for five-node Redlock.
 const redlock5 = "redlock-5 (5 masters)"
@@ -17,13 +18,17 @@ const redlock5 = "redlock-5 (5 masters)"
 // singleStrategies run on one master: the SET NX lock, and the two lock-free ways
 // that let Redis judge an account's update (locks and updates build them).
 var singleStrategies = []backend.Strategy{
-	{Name: "single", Position: 0, SafetyRank: backend.RankOneMaster, Presets: append([]backend.Preset{backend.OpenLoopSweep}, everyPreset...),
-		Ladder:       &backend.Rung{Adds: "one Redis master; the lock dies with it"},
-		Synthetic:    &backend.Synthetic{Attempt: 70 * time.Microsecond, RoundTrips: 1, Capacity: 40000, Topology: "single", Small: true, OpenLoop: backend.BothMatrix},
+	{Name: "single", Position: 0, SafetyRank: backend.RankOneMaster,
+		Presets: append([]backend.Preset{backend.OpenLoopSweep}, everyPreset...),
+		Ladder:  &backend.Rung{Adds: "one Redis master; the lock dies with it"},
+		Synthetic: &backend.Synthetic{Attempt: 70 * time.Microsecond, RoundTrips: 1, Capacity: 40000,
+			Topology: "single", Small: true, OpenLoop: backend.BothMatrix},
 		Capabilities: []backend.Capability{backend.BaselineCommand},
 		// lost-updates breaks one master's lock by a clock jump behind the lock's own fence.
-		Probes: []backend.Probe{{Fault: backend.ClockJumpFault, Scenario: "single-clock-skew", Lock: []string{"jump-forward"}, Mechanism: backend.MasterClockJump,
-			Fenced: &backend.DataProbe{Scenario: "lost-updates", Variants: []string{"clock-jump/single/lock/fenced"}, Measure: "stale_changes_applied"}}}},
+		Probes: []backend.Probe{{Fault: backend.ClockJumpFault, Scenario: "single-clock-skew",
+			Lock: []string{"jump-forward"}, Mechanism: backend.MasterClockJump,
+			Fenced: &backend.DataProbe{Scenario: "lost-updates", Variants: []string{"clock-jump/single/lock/fenced"},
+				Measure: "stale_changes_applied"}}}},
 	{Name: "lua-cas", Position: 21},
 	{Name: "watch-multi", Position: 22},
 	// bsm/redislock's client on one master (backends/redis/redislock/bsm.go).
@@ -41,17 +46,22 @@ var singleStrategies = []backend.Strategy{
 // the WAIT shapes of the scaling-wait-replicas axis (scaling.go).
 var replicatedStrategies = append([]backend.Strategy{
 	{Name: "wait", Position: 1, SafetyRank: backend.RankReplicaAck, Presets: everyPreset,
-		Ladder:    &backend.Rung{Adds: "the key reached a replica (`WAIT`) before the lock is granted"},
-		Synthetic: &backend.Synthetic{Attempt: 200 * time.Microsecond, RoundTrips: 2, Capacity: 16000, Topology: "replicated (master + 2 replicas)", Small: true, OpenLoop: backend.FullMatrix},
-		Probes:    []backend.Probe{{Fault: backend.FailoverFault, Scenario: "failover-loss", Lock: []string{"wait1-delay-*"}}}},
+		Ladder: &backend.Rung{Adds: "the key reached a replica (`WAIT`) before the lock is granted"},
+		Synthetic: &backend.Synthetic{Attempt: 200 * time.Microsecond, RoundTrips: 2, Capacity: 16000,
+			Topology: "replicated (master + 2 replicas)", Small: true, OpenLoop: backend.FullMatrix},
+		Probes: []backend.Probe{{Fault: backend.FailoverFault, Scenario: "failover-loss",
+			Lock: []string{"wait1-delay-*"}}}},
 	waitAOFReplica, waitAOFBoth,
 }, sizedStrategies(waitShapes)...)
 
 var sentinelStrategies = []backend.Strategy{
 	{Name: "sentinel", Position: 2, SafetyRank: backend.RankFailover, Presets: everyPreset,
-		Synthetic: &backend.Synthetic{Attempt: 75 * time.Microsecond, RoundTrips: 1, Capacity: 27000, Topology: "sentinel (master + 2 replicas + 3 sentinels)"},
-		Probes: []backend.Probe{{Fault: backend.FailoverFault, Scenario: "failover-loss", Lock: []string{"none-delay-*"}, Mechanism: backend.AsyncPromotion,
-			Fenced: &backend.DataProbe{Scenario: "fence-regression", Variants: []string{"sentinel/lagging-followers"}, Measure: "reissued_tokens"}},
+		Synthetic: &backend.Synthetic{Attempt: 75 * time.Microsecond, RoundTrips: 1, Capacity: 27000,
+			Topology: "sentinel (master + 2 replicas + 3 sentinels)"},
+		Probes: []backend.Probe{{Fault: backend.FailoverFault, Scenario: "failover-loss", Lock: []string{"none-delay-*"},
+			Mechanism: backend.AsyncPromotion,
+			Fenced: &backend.DataProbe{Scenario: "fence-regression", Variants: []string{"sentinel/lagging-followers"},
+				Measure: "reissued_tokens"}},
 			// SENTINEL FAILOVER with no guard; no scenario measures a fence through it.
 			{Fault: backend.PlannedFailoverFault, Scenario: "failover-loss", Lock: []string{"planned-delay-*"}}},
 		Guards: []backend.Guard{
@@ -62,13 +72,18 @@ var sentinelStrategies = []backend.Strategy{
 // redlockStrategies are redsync's: five nodes waiting for every answer or for a
 // majority, and the three- and seven-node sizes of the scaling-redlock-nodes axis (scaling.go).
 var redlockStrategies = append([]backend.Strategy{
-	{Name: "redlock", Position: 3, SafetyRank: backend.RankMajority, Presets: append([]backend.Preset{backend.SlowNodeSweep, backend.OpenLoopSweep}, everyPreset...),
-		Ladder: &backend.Rung{Adds: "a majority of independent masters must grant the key"}, Scaling: onRedlockAxis(5),
-		Synthetic: &backend.Synthetic{Attempt: 180 * time.Microsecond, RoundTrips: 1, Capacity: 3600, Topology: redlock5, Small: true,
+	{Name: "redlock", Position: 3, SafetyRank: backend.RankMajority,
+		Presets: append([]backend.Preset{backend.SlowNodeSweep, backend.OpenLoopSweep}, everyPreset...),
+		Ladder:  &backend.Rung{Adds: "a majority of independent masters must grant the key"}, Scaling: onRedlockAxis(5),
+		Synthetic: &backend.Synthetic{Attempt: 180 * time.Microsecond, RoundTrips: 1, Capacity: 3600, Topology: redlock5,
+			Small:    true,
 			OpenLoop: backend.BothMatrix, SlowNode: backend.WaitsForSlowNode},
-		Probes: append(redlockProbes("redlock", backend.QuorumNodeLoss), kleppmannProbe("jump")), Capabilities: awaitsEveryNode},
-	{Name: "redlock-failfast", Position: 4, SafetyRank: backend.RankMajority, Presets: []backend.Preset{backend.SlowNodeSweep},
-		Synthetic: &backend.Synthetic{Attempt: 165 * time.Microsecond, RoundTrips: 1, Capacity: 3800, Topology: redlock5, Small: true,
+		Probes: append(redlockProbes("redlock", backend.QuorumNodeLoss),
+			kleppmannProbe("jump")), Capabilities: awaitsEveryNode},
+	{Name: "redlock-failfast", Position: 4, SafetyRank: backend.RankMajority,
+		Presets: []backend.Preset{backend.SlowNodeSweep},
+		Synthetic: &backend.Synthetic{Attempt: 165 * time.Microsecond, RoundTrips: 1, Capacity: 3800, Topology: redlock5,
+			Small:    true,
 			SlowNode: backend.MajorityWithoutSlowNode},
 		Probes: append(redlockProbes("redlock-failfast", backend.QuorumNodeLoss), kleppmannProbe("redlock-failfast/jump"))},
 }, sizedStrategies(redlockSizes)...)
@@ -82,12 +97,15 @@ var awaitsEveryNode = []backend.Capability{backend.AwaitsEveryNode}
 // five-node clients name the quorum mechanism: redlock-quorum measures on five nodes
 // how often their grants sit on exactly a quorum, which sizes the restart.
 func redlockProbes(name string, restart backend.Mechanism) []backend.Probe {
-	return []backend.Probe{{Fault: backend.RestartEmptyFault, Scenario: "redlock-restart", Lock: []string{name + "/restart-empty"}, Mechanism: restart,
-		Fenced: &backend.DataProbe{Scenario: "redlock-fence", Variants: []string{"max-fence/restart-empty"}, Measure: "reissued_tokens"}}}
+	return []backend.Probe{{Fault: backend.RestartEmptyFault, Scenario: "redlock-restart",
+		Lock: []string{name + "/restart-empty"}, Mechanism: restart,
+		Fenced: &backend.DataProbe{Scenario: "redlock-fence", Variants: []string{"max-fence/restart-empty"},
+			Measure: "reissued_tokens"}}}
 }
 
 // kleppmannProbe is a node's clock jump under a Redlock client, as redlock-kleppmann
 // runs the two clients it can (redlock's variant bare, the other's with its name).
 func kleppmannProbe(variant string) backend.Probe {
-	return backend.Probe{Fault: backend.ClockJumpFault, Scenario: "redlock-kleppmann", Lock: []string{variant}, Mechanism: backend.QuorumNodeClockJump}
+	return backend.Probe{Fault: backend.ClockJumpFault, Scenario: "redlock-kleppmann", Lock: []string{variant},
+		Mechanism: backend.QuorumNodeClockJump}
 }

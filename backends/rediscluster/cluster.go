@@ -27,7 +27,8 @@ type Cluster struct {
 // Assemble forms the started nodes of layout into a cluster (CLUSTER MEET, the slots,
 // the replicas) and returns once it serves: every provider's last step. provider names
 // the provider, dir holds the nodes' dirs, stop ends them all; on failure Assemble calls it.
-func Assemble(ctx context.Context, spec backend.Spec, provider, dir string, layout Layout, stop func() error) (*Cluster, error) {
+func Assemble(ctx context.Context, spec backend.Spec, provider, dir string, layout Layout,
+	stop func() error) (*Cluster, error) {
 	c := &Cluster{spec: spec, provider: provider, dir: dir, layout: layout, stop: stop}
 	if err := layout.form(ctx); err != nil {
 		c.Close()

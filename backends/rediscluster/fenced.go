@@ -34,7 +34,8 @@ func FenceKey(key string) (string, error) {
 		}
 	}
 	if strings.IndexByte(key, '}') >= 0 {
-		return "", fmt.Errorf("key %q: hashed whole (no {tag}) yet holds a }: no fence key shares its slot; give it a {tag}", key)
+		return "", fmt.Errorf(
+			"key %q: hashed whole (no {tag}) yet holds a }: no fence key shares its slot; give it a {tag}", key)
 	}
 	return "fence:{" + key + "}", nil
 }

@@ -138,8 +138,10 @@ func (l Layout) serving(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", n.Name(), err)
 		}
-		if info["cluster_state"] != "ok" || info["cluster_slots_ok"] != strconv.Itoa(Slots) || info["cluster_known_nodes"] != total {
-			return fmt.Errorf("%s: state %s, %s slots ok, %s of %s nodes known", n.Name(), info["cluster_state"], info["cluster_slots_ok"], info["cluster_known_nodes"], total)
+		if info["cluster_state"] != "ok" || info["cluster_slots_ok"] != strconv.Itoa(Slots) ||
+			info["cluster_known_nodes"] != total {
+			return fmt.Errorf("%s: state %s, %s slots ok, %s of %s nodes known", n.Name(), info["cluster_state"],
+				info["cluster_slots_ok"], info["cluster_known_nodes"], total)
 		}
 		repl, err := redisadmin.Replication(ctx, n.Addr())
 		if err != nil {

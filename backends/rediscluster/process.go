@@ -103,7 +103,8 @@ func Names(spec backend.Spec) []NodeName {
 
 // startNode leases a client and a bus port and starts the node, on new ports when a
 // program outside lockbench bound one first.
-func startNode(ctx context.Context, spec backend.Spec, clusterDir, bin, name string, role topologies.Role) (*node, error) {
+func startNode(ctx context.Context, spec backend.Spec, clusterDir, bin, name string,
+	role topologies.Role) (*node, error) {
 	dir := filepath.Join(clusterDir, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err

@@ -25,14 +25,16 @@ const (
 )
 
 func init() {
-	linked.Register(backend.Descriptor{Store: "rediscluster", Server: redis.Server, Flavours: backend.ServerFlavours(), Shapes: []backend.Shape{{
-		Kind: Kind, Rank: 45,
-		Capabilities: []backend.Capability{backend.Replication},
-		Defaults:     defaults,
-		Validate:     validate,
-		NoNetwork:    "cannot run under a network profile yet (the cluster client dials the addresses the nodes announce, which lockbench's proxies do not map)",
-		Strategies:   strategies,
-	}}})
+	linked.Register(backend.Descriptor{Store: "rediscluster", Server: redis.Server, Flavours: backend.ServerFlavours(),
+		Shapes: []backend.Shape{{
+			Kind: Kind, Rank: 45,
+			Capabilities: []backend.Capability{backend.Replication},
+			Defaults:     defaults,
+			Validate:     validate,
+			NoNetwork: "cannot run under a network profile yet (the cluster client dials the addresses the nodes announce, " +
+				"which lockbench's proxies do not map)",
+			Strategies: strategies,
+		}}})
 }
 
 func defaults(s backend.Spec) backend.Spec {
@@ -50,7 +52,8 @@ func defaults(s backend.Spec) backend.Spec {
 
 func validate(s backend.Spec) error {
 	if s.Members != 0 || s.UnsafeNoFsync || s.Sentinels != 0 {
-		return fmt.Errorf("members = %d, unsafe-no-fsync = %v, sentinels = %d: a cluster topology has none of them", s.Members, s.UnsafeNoFsync, s.Sentinels)
+		return fmt.Errorf("members = %d, unsafe-no-fsync = %v, sentinels = %d: a cluster topology has none of them",
+			s.Members, s.UnsafeNoFsync, s.Sentinels)
 	}
 	if s.Masters < 3 {
 		return fmt.Errorf("cluster masters = %d: must be >= 3 (a majority of masters promotes a replica)", s.Masters)

@@ -27,13 +27,18 @@ const (
 // client dials the addresses the nodes announce, which the proxies do not map).
 var strategies = []backend.Strategy{
 	{Name: StrategyCluster, Position: 23, SafetyRank: backend.RankShardFailover, Presets: clusterPresets,
-		Ladder:        &backend.Rung{From: "single", Adds: "the same `SET NX` on a Redis Cluster: the key's slot's master, routed by the cluster client and failed over by the cluster bus"},
+		Ladder: &backend.Rung{From: "single",
+			Adds: "the same `SET NX` on a Redis Cluster: the key's slot's master, routed by the cluster client and failed " +
+				"over by the cluster bus"},
 		KeyedFailover: &backend.KeyedFailover{Store: StrategyCluster, Mode: "none"},
-		Synthetic:     &backend.Synthetic{Attempt: 120 * time.Microsecond, RoundTrips: 1, Capacity: 26000, Topology: syntheticTopology, Unproxied: true}},
+		Synthetic: &backend.Synthetic{Attempt: 120 * time.Microsecond, RoundTrips: 1, Capacity: 26000,
+			Topology: syntheticTopology, Unproxied: true}},
 	{Name: StrategyWait, Position: 24, SafetyRank: backend.RankShardFailover, Presets: clusterPresets,
-		Ladder:        &backend.Rung{From: StrategyCluster, Adds: "on a Redis Cluster, the key reached its master's replica (`WAIT 1`) before the lock is granted"},
+		Ladder: &backend.Rung{From: StrategyCluster,
+			Adds: "on a Redis Cluster, the key reached its master's replica (`WAIT 1`) before the lock is granted"},
 		KeyedFailover: &backend.KeyedFailover{Store: StrategyCluster, Mode: "wait1"},
-		Synthetic:     &backend.Synthetic{Attempt: 230 * time.Microsecond, RoundTrips: 2, Capacity: 15000, Topology: syntheticTopology, Unproxied: true}},
+		Synthetic: &backend.Synthetic{Attempt: 230 * time.Microsecond, RoundTrips: 2, Capacity: 15000,
+			Topology: syntheticTopology, Unproxied: true}},
 	{Name: StrategyFenced, Position: 25, SafetyRank: backend.RankShardFailover},
 }
 
@@ -46,15 +51,18 @@ func init() {
 	redisconn.Allow(StrategyWait, clusterCommands([]string{"WAIT"}))
 	redisconn.Allow(StrategyFenced, clusterCommands(nil))
 	spec := backend.Spec{Kind: Kind}
-	locks.Register(StrategyCluster, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+	locks.Register(StrategyCluster, spec, func(ctx context.Context, topo topologies.Topology,
+		o locks.Options) (locks.Locker, error) {
 		return NewCluster(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
 	})
-	locks.Register(StrategyWait, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+	locks.Register(StrategyWait, spec, func(ctx context.Context, topo topologies.Topology,
+		o locks.Options) (locks.Locker, error) {
 		w := o.Wait
 		w.RedisOptions = o.RedisOptions
 		return NewClusterWait(ctx, topologies.Addrs(topo.Masters()), w)
 	})
-	locks.Register(StrategyFenced, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+	locks.Register(StrategyFenced, spec, func(ctx context.Context, topo topologies.Topology,
+		o locks.Options) (locks.Locker, error) {
 		return NewClusterFenced(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
 	})
 }
@@ -99,7 +107,8 @@ func NewCluster(ctx context.Context, seeds []string, opts locks.RedisOptions) (l
 	return newClusterLocker(ctx, seeds, StrategyCluster, opts)
 }
 
-func newClusterLocker(ctx context.Context, seeds []string, name string, opts locks.RedisOptions) (*clusterLocker, error) {
+func newClusterLocker(ctx context.Context, seeds []string, name string,
+	opts locks.RedisOptions) (*clusterLocker, error) {
 	c := newClusterClient(seeds, name, opts)
 	core, err := redislock.NewSetNX(ctx, name, c, opts.CommandTimeout())
 	if err != nil {
@@ -135,7 +144,8 @@ func (l *clusterLocker) Extend(ctx context.Context, lease locks.Lease, ttl time.
 // reloadAfter asks for a new slot map (in the background) after any error but the
 // lock's own refusals: a redirect, a node that no longer answers, a cluster down.
 func (l *clusterLocker) reloadAfter(ctx context.Context, err error) {
-	if err != nil && !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, locks.ErrNotReplicated) && !errors.Is(err, locks.ErrNotHeld) {
+	if err != nil && !errors.Is(err, locks.ErrNotAcquired) && !errors.Is(err, locks.ErrNotReplicated) &&
+		!errors.Is(err, locks.ErrNotHeld) {
 		l.client.ReloadState(ctx)
 	}
 }

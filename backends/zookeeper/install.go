@@ -13,7 +13,8 @@ import (
 // linking a client.
 
 // ErrNoServer says Java or the ZooKeeper server jar was not found.
-var ErrNoServer = errors.New("ZooKeeper server not found: install it (Debian/Ubuntu: apt-get install zookeeper, which brings Java) or set ZOOKEEPER_JAVA_DIR to the directory holding zookeeper.jar and JAVA_HOME to a Java runtime")
+var ErrNoServer = errors.New("ZooKeeper server not found: install it (Debian/Ubuntu: apt-get install zookeeper, " +
+	"which brings Java) or set ZOOKEEPER_JAVA_DIR to the directory holding zookeeper.jar and JAVA_HOME to a Java runtime")
 
 // zooKeeperJarDir is where Debian's libzookeeper-java puts zookeeper.jar; the jar's
 // manifest names its dependencies there by absolute path.

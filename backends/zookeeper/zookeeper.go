@@ -27,7 +27,8 @@ const TickTime = 200 * time.Millisecond
 const MaxSessionTimeout = time.Minute
 
 func init() {
-	server := backend.Requirement{Name: "ZooKeeper (Java and zookeeper.jar)", Install: "apt-get install zookeeper", Find: findServer, Version: serverVersion}
+	server := backend.Requirement{Name: "ZooKeeper (Java and zookeeper.jar)", Install: "apt-get install zookeeper",
+		Find: findServer, Version: serverVersion}
 	linked.Register(backend.Descriptor{Store: "zookeeper", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 70,
 		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
@@ -42,10 +43,12 @@ func init() {
 
 func validate(s backend.Spec) error {
 	if s.Members != 1 && s.Members != 3 && s.Members != 5 {
-		return fmt.Errorf("zookeeper ensemble size (members) = %d: must be odd, 1, 3 or 5 (an even ensemble tolerates no more failures than the odd one below it)", s.Members)
+		return fmt.Errorf("zookeeper ensemble size (members) = %d: must be odd, 1, 3 or 5 (an even ensemble tolerates no "+
+			"more failures than the odd one below it)", s.Members)
 	}
 	if s.Replicas != 0 || len(s.Clocks) > 0 {
-		return fmt.Errorf("replicas = %d, clocks = %d: a zookeeper ensemble has members only and runs on true time", s.Replicas, len(s.Clocks))
+		return fmt.Errorf("replicas = %d, clocks = %d: a zookeeper ensemble has members only and runs on true time",
+			s.Replicas, len(s.Clocks))
 	}
 	if err := backend.CheckAlwaysPersists(s); err != nil {
 		return err

@@ -32,7 +32,8 @@ func Check(cfg capacity.Config, budget capacity.Budget) (Plan, error) {
 	}
 	for _, st := range cfg.Strategies {
 		if updates.IsLockFree(st) {
-			return p, fmt.Errorf("strategies: %s cannot run open loop: it is lock-free, only the update workload (closed loop) runs it", st)
+			return p, fmt.Errorf(
+				"strategies: %s cannot run open loop: it is lock-free, only the update workload (closed loop) runs it", st)
 		}
 		if _, e := locks.TopologyFor(st); e != nil {
 			return p, fmt.Errorf("strategies: %w", e)
@@ -62,14 +63,16 @@ func Check(cfg capacity.Config, budget capacity.Budget) (Plan, error) {
 			return p, fmt.Errorf("%s = %v: must be a finite number > 0", field, v)
 		}
 	}
-	p.Params = capacity.Params{Budget: budget, Precision: precision, Start: cfg.Start, Max: cfg.Max, Warmup: warmup, MinDuration: minDur}
+	p.Params = capacity.Params{Budget: budget, Precision: precision, Start: cfg.Start, Max: cfg.Max, Warmup: warmup,
+		MinDuration: minDur}
 	if err := p.Params.Validate(); err != nil {
 		return p, err
 	}
 	// The matrix checks strategies, clients, keys, hold, TTL and arrival as `run` does.
 	p.Sweep = sweep.Config{
-		Sweeps: []sweep.Sweep{{Strategies: cfg.Strategies, Clients: cfg.Clients, Keys: cfg.Keys, Hold: []sweep.Duration{sweep.Duration(hold)},
-			TTL: []sweep.Duration{sweep.Duration(ttl)}, Load: "open", Rate: []float64{cfg.Start}, Arrival: cfg.Arrival}},
+		Sweeps: []sweep.Sweep{{Strategies: cfg.Strategies, Clients: cfg.Clients, Keys: cfg.Keys,
+			Hold: []sweep.Duration{sweep.Duration(hold)},
+			TTL:  []sweep.Duration{sweep.Duration(ttl)}, Load: "open", Rate: []float64{cfg.Start}, Arrival: cfg.Arrival}},
 		Duration: sweep.Duration(minDur), Warmup: sweep.Duration(warmup), Seed: cfg.Seed,
 	}
 	cells, err := p.Sweep.Cells()

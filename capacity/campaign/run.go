@@ -42,7 +42,8 @@ func (p Plan) Run(ctx context.Context, dir string, stdout io.Writer) (capacity.R
 	return rec, run, resultsdir.WriteRun(dir, run)
 }
 
-func (p Plan) searchStrategy(ctx context.Context, runner *sweep.Runner, st string, next *int, rec *capacity.Record, dir string, stdout io.Writer) error {
+func (p Plan) searchStrategy(ctx context.Context, runner *sweep.Runner, st string, next *int, rec *capacity.Record,
+	dir string, stdout io.Writer) error {
 	session, err := runner.Session(ctx, st)
 	if err != nil {
 		return err
@@ -56,13 +57,15 @@ func (p Plan) searchStrategy(ctx context.Context, runner *sweep.Runner, st strin
 			return err
 		}
 		s := capacity.NewSearchRecord(st, res, prober.Servers())
-		s.Clients, s.Keys, s.Hold, s.TTL, s.Arrival = cond.Clients, cond.Keys, resultsdir.Duration(cond.Hold), resultsdir.Duration(cond.TTL), cond.Arrival
+		s.Clients, s.Keys, s.Hold, s.TTL, s.Arrival = cond.Clients, cond.Keys, resultsdir.Duration(cond.Hold),
+			resultsdir.Duration(cond.TTL), cond.Arrival
 		s.Elapsed = resultsdir.Duration(time.Since(began))
 		rec.Searches = append(rec.Searches, s)
 		if err := capacity.WriteRecord(dir, *rec); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s: %s (%d probes, %s)\n", st, answer(s), len(s.Probes), time.Since(began).Round(100*time.Millisecond))
+		fmt.Fprintf(stdout, "%s: %s (%d probes, %s)\n", st, answer(s), len(s.Probes),
+			time.Since(began).Round(100*time.Millisecond))
 	}
 	return nil
 }
@@ -71,13 +74,17 @@ func (p Plan) searchStrategy(ctx context.Context, runner *sweep.Runner, st strin
 func answer(s capacity.SearchRecord) string {
 	switch {
 	case s.GeneratorBound:
-		return fmt.Sprintf("generator-bound at %s/s (kept %s/s): the generator could not deliver more; no server capacity is claimed", stats.FormatRate(s.Broke), stats.FormatRate(s.Kept))
+		return fmt.Sprintf(
+			"generator-bound at %s/s (kept %s/s): the generator could not deliver more; no server capacity is claimed",
+			stats.FormatRate(s.Broke), stats.FormatRate(s.Kept))
 	case s.Kept == 0:
 		return fmt.Sprintf("no rate kept the budget (lowest tried %s/s: %s)", stats.FormatRate(s.Broke), s.BrokeWhy)
 	case s.Broke == 0:
 		return fmt.Sprintf("at least %s/s: the budget held up to the highest rate allowed", stats.FormatRate(s.Kept))
 	case !s.Converged:
-		return fmt.Sprintf("%s/s, %s/s broke it (%s); not within the precision: out of probes", stats.FormatRate(s.Kept), stats.FormatRate(s.Broke), s.BrokeWhy)
+		return fmt.Sprintf("%s/s, %s/s broke it (%s); not within the precision: out of probes", stats.FormatRate(s.Kept),
+			stats.FormatRate(s.Broke), s.BrokeWhy)
 	}
-	return fmt.Sprintf("%s/s within %.1f%% (%s/s broke it: %s)", stats.FormatRate(s.Kept), 100*s.Precision, stats.FormatRate(s.Broke), s.BrokeWhy)
+	return fmt.Sprintf("%s/s within %.1f%% (%s/s broke it: %s)", stats.FormatRate(s.Kept), 100*s.Precision,
+		stats.FormatRate(s.Broke), s.BrokeWhy)
 }

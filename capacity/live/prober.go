@@ -48,7 +48,8 @@ func (p *Prober) Probe(ctx context.Context, rate float64, repeat int, plan capac
 	}
 	none, _ := netem.ParseProfile("none")
 	cell := sweep.Cell{
-		Strategy: p.Strategy, Clients: p.Condition.Clients, Keys: p.Condition.Keys, Hold: p.Condition.Hold, TTL: p.Condition.TTL,
+		Strategy: p.Strategy, Clients: p.Condition.Clients, Keys: p.Condition.Keys, Hold: p.Condition.Hold,
+		TTL:     p.Condition.TTL,
 		Network: none, Load: "open", Rate: rate, Arrival: p.Condition.Arrival, Workload: sweep.WorkloadLock, Repeat: repeat,
 	}
 	index := *p.Next

@@ -21,10 +21,12 @@ var preloadSource []byte
 
 // ErrNoLibfaketime says libfaketimeMT.so.1 was found neither through LIBFAKETIME nor
 // in the usual library directories.
-var ErrNoLibfaketime = errors.New("libfaketimeMT.so.1 not found: install it (Debian/Ubuntu: apt-get install faketime) or set LIBFAKETIME to its path")
+var ErrNoLibfaketime = errors.New(
+	"libfaketimeMT.so.1 not found: install it (Debian/Ubuntu: apt-get install faketime) or set LIBFAKETIME to its path")
 
 // ErrNoCompiler says gcc (or $CC) is missing, so the allocator preload cannot be built.
-var ErrNoCompiler = errors.New("gcc not found: install it (Debian/Ubuntu: apt-get install gcc) or set CC; it builds the small allocator preload that libfaketime needs with redis-server")
+var ErrNoCompiler = errors.New("gcc not found: install it (Debian/Ubuntu: apt-get install gcc) or set CC; it builds " +
+	"the small allocator preload that libfaketime needs with redis-server")
 
 var libraryDirs = []string{
 	"/usr/lib/x86_64-linux-gnu/faketime",

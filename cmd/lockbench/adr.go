@@ -22,9 +22,12 @@ func runADR(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.Var(&dirs, "results", "results folders of `lockbench run` and `lockbench safety` (comma-separate or repeat)")
 	out := fs.String("out", "", "the ADR to write (figures go to figures/ beside it)")
 	date := fs.String("date", "", "the ADR's date, YYYY-MM-DD (default: today, UTC)")
-	plan := fs.Bool("plan", false, "print what the ADR needs that the given results (if any) lack: each lockbench command with its estimated time; --out is the folder the commands write under (default "+defaultMeasureDir+")")
-	measure := fs.Bool("measure", false, "plan as --plan, run the plan's commands into --out (resumably: a complete folder is kept, an interrupted one carried on), then write --out/adr.md")
-	budget := fs.Duration("time-budget", 0, "with --measure: leave the steps whose estimate would pass this (e.g. 30m); 0: no limit")
+	plan := fs.Bool("plan", false, "print what the ADR needs that the given results (if any) lack: each lockbench "+
+		"command with its estimated time; --out is the folder the commands write under (default "+defaultMeasureDir+")")
+	measure := fs.Bool("measure", false, "plan as --plan, run the plan's commands into --out (resumably: a complete "+
+		"folder is kept, an interrupted one carried on), then write --out/adr.md")
+	budget := fs.Duration("time-budget", 0,
+		"with --measure: leave the steps whose estimate would pass this (e.g. 30m); 0: no limit")
 	if err := fs.Parse(args); err != nil {
 		return usagef("%v", err)
 	}
@@ -57,7 +60,8 @@ func runADR(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usagef("unexpected argument %q: lockbench adr --workload w.yaml --results DIR[,DIR...] --out adr.md", fs.Arg(0))
+		return usagef("unexpected argument %q: lockbench adr --workload w.yaml --results DIR[,DIR...] --out adr.md",
+			fs.Arg(0))
 	case *workloadFile == "":
 		return usagef("--workload is required")
 	case len(dirs) == 0:

@@ -46,7 +46,8 @@ func measurePlan(p *plan.Plan, budget time.Duration, stdout, stderr io.Writer) (
 		}
 		state := folder.State
 		if was := folder.OtherParams(st.Args); was != "" { // neither kept nor resumed as if it were this step's
-			return m, fmt.Errorf("step %d: %s (%s) was made with %s, and the plan now runs %s: move it away (or give a complete one to --results to keep reading it) and run again", i, st.Out, state, was, st.Command)
+			return m, fmt.Errorf("step %d: %s (%s) was made with %s, and the plan now runs %s: move it away (or give a "+
+				"complete one to --results to keep reading it) and run again", i, st.Out, state, was, st.Command)
 		}
 		if state == "complete" {
 			fmt.Fprintf(stdout, "step %d: kept %s (complete)\n", i, st.Out)
@@ -72,7 +73,8 @@ func measurePlan(p *plan.Plan, budget time.Duration, stdout, stderr io.Writer) (
 
 // runADRMeasure plans, measures within the budget, and writes the ADR from the given
 // results and every complete folder of the plan to DIR/adr.md.
-func runADRMeasure(workloadFile string, dirs []string, out string, budget time.Duration, date string, stdout, stderr io.Writer) error {
+func runADRMeasure(workloadFile string, dirs []string, out string, budget time.Duration, date string, stdout,
+	stderr io.Writer) error {
 	w, _, err := planInputs(workloadFile, nil) // the workload alone: the folders are read once, below
 	if err != nil {
 		return err
@@ -96,11 +98,13 @@ func runADRMeasure(workloadFile string, dirs []string, out string, budget time.D
 	if budget > 0 {
 		cmd += " --time-budget " + budget.String()
 	}
-	return measureThenWrite(p, workloadFile, append(append([]string{}, dirs...), earlier...), out, budget, date, cmd, stdout, stderr)
+	return measureThenWrite(p, workloadFile, append(append([]string{}, dirs...), earlier...), out, budget, date, cmd,
+		stdout, stderr)
 }
 
 // measureThenWrite runs the plan and writes the ADR, saying what is left.
-func measureThenWrite(p *plan.Plan, workloadFile string, dirs []string, out string, budget time.Duration, date, cmd string, stdout, stderr io.Writer) error {
+func measureThenWrite(p *plan.Plan, workloadFile string, dirs []string, out string, budget time.Duration, date,
+	cmd string, stdout, stderr io.Writer) error {
 	m, err := measurePlan(p, budget, stdout, stderr)
 	if err != nil {
 		return err
@@ -123,7 +127,8 @@ func measureThenWrite(p *plan.Plan, workloadFile string, dirs []string, out stri
 	if d.Chosen != nil {
 		chosen = d.Chosen.Name
 	}
-	fmt.Fprintf(stdout, "wrote %s from %d folders (%d run now, %d given or kept): %d options, chosen: %s\n", path, len(results), len(m.ran), len(results)-len(m.ran), len(d.Options), chosen)
+	fmt.Fprintf(stdout, "wrote %s from %d folders (%d run now, %d given or kept): %d options, chosen: %s\n", path,
+		len(results), len(m.ran), len(results)-len(m.ran), len(d.Options), chosen)
 	if len(m.left) > 0 {
 		fmt.Fprintf(stdout, "left for the time budget %v (run adr --measure again with a larger one to carry on):\n", budget)
 		for _, st := range m.left {

@@ -18,7 +18,8 @@ const defaultMeasureDir = "adr-measure"
 func runADRPlan(workloadFile string, dirs []string, out string, rest []string, stdout io.Writer) error {
 	switch {
 	case len(rest) > 0:
-		return usagef("unexpected argument %q: lockbench adr --workload w.yaml --plan [--results DIR[,DIR...]] [--out DIR]", rest[0])
+		return usagef(
+			"unexpected argument %q: lockbench adr --workload w.yaml --plan [--results DIR[,DIR...]] [--out DIR]", rest[0])
 	case workloadFile == "":
 		return usagef("--workload is required")
 	}

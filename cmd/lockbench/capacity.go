@@ -119,8 +119,10 @@ func resolveCapacity(fs *flag.FlagSet, configFile string) (campaign.Plan, report
 
 // writeCapacityTable prints one row per search.
 func writeCapacityTable(w io.Writer, rec capacity.Record, slo report.SLO) {
-	fmt.Fprintf(w, "\ncapacity: highest offered rate that kept %s on two probes (a rate broke on two; a third settles a split)\n\n", slo)
-	fmt.Fprintf(w, "%-10s %-28s %-46s %-44s %s\n", "strategy", "condition", "highest rate within budget", "saturated at the top probes", "servers")
+	fmt.Fprintf(w,
+		"\ncapacity: highest offered rate that kept %s on two probes (a rate broke on two; a third settles a split)\n\n", slo)
+	fmt.Fprintf(w, "%-10s %-28s %-46s %-44s %s\n", "strategy", "condition", "highest rate within budget",
+		"saturated at the top probes", "servers")
 	for _, s := range rec.Searches {
 		cond := fmt.Sprintf("%d clients, %d keys, %s", s.Clients, s.Keys, s.Arrival)
 		fmt.Fprintf(w, "%-10s %-28s %-46s %-44s %d\n", s.Strategy, cond, report.CapacityCell(s), s.Saturated, s.Servers)

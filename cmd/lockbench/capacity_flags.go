@@ -26,7 +26,8 @@ func newCapacityCLI(stderr io.Writer) *capacityCLI {
 	c.noReport = fs.Bool("no-report", false, "do not write report.md and figures at the end")
 	def := capacity.DefaultConfig(linked.Catalog())
 	fs.String("strategies", strings.Join(def.Strategies, ","), "comma-separated strategies to search")
-	fs.String("slo", def.SLO, "latency budget: PERCENTILE=DURATION (p50, p90, p99, p99.9), optionally attempt: to budget one attempt")
+	fs.String("slo", def.SLO,
+		"latency budget: PERCENTILE=DURATION (p50, p90, p99, p99.9), optionally attempt: to budget one attempt")
 	fs.String("precision", def.Precision, "how close the highest kept and lowest broken rate must be: 5% or 0.05")
 	fs.String("clients", "64", "comma-separated client counts (one search each)")
 	fs.String("keys", "per-client", "comma-separated key counts: 1 .. per-client")
@@ -36,7 +37,8 @@ func newCapacityCLI(stderr io.Writer) *capacityCLI {
 	fs.String("start", "1000", "first offered rate per second")
 	fs.String("max", "1000000", "highest offered rate per second ever tried")
 	fs.String("warmup", def.Warmup, "discarded time before each probe's measured part")
-	fs.String("min-duration", def.MinDuration, "shortest measured part of a probe (it is longer when the percentile needs more samples)")
+	fs.String("min-duration", def.MinDuration,
+		"shortest measured part of a probe (it is longer when the percentile needs more samples)")
 	fs.String("seed", "1", "seed for arrivals and key prefixes")
 	registerExternal(fs, &c.deployment, &c.runID)
 	return &c

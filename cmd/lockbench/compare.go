@@ -17,23 +17,32 @@ import (
 )
 
 func init() {
-	commands["compare"] = command{"compare two results folders cell by cell: lockbench compare OLD NEW (each a folder or a comma-separated list of repeated runs); exit 1 when a figure is significantly worse over all figures compared (--correction), beyond --threshold and the run-to-run noise", runCompare}
+	commands["compare"] = command{"compare two results folders cell by cell: lockbench compare OLD NEW (each a folder " +
+		"or a comma-separated list of repeated runs); exit 1 when a figure is significantly worse over all figures " +
+		"compared (--correction), beyond --threshold and the run-to-run noise", runCompare}
 }
 
 func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	alpha := fs.Float64("alpha", 0.05, "the p-value, adjusted for every figure compared, under which a change is significant")
-	correction := fs.String("correction", stats.Holm, "how p-values are adjusted for the number of figures: holm (family-wise error rate) or bh (false discovery rate)")
-	allowance := fs.String("run-allowance", "50%", "with one run a side (run-to-run noise not measured), the slowdown a worsening of p50 or throughput must also reach to fail; p99 is then shown, not gated")
-	threshold := fs.String("threshold", "5%", "the change a significant worsening must reach to fail the comparison (exit 1)")
-	intervals := fs.Int("intervals", 0, "merge each cell's recorded intervals into K consecutive samples (default: as recorded)")
+	alpha := fs.Float64("alpha", 0.05,
+		"the p-value, adjusted for every figure compared, under which a change is significant")
+	correction := fs.String("correction", stats.Holm,
+		"how p-values are adjusted for the number of figures: holm (family-wise error rate) or bh (false discovery rate)")
+	allowance := fs.String("run-allowance", "50%",
+		"with one run a side (run-to-run noise not measured), the slowdown a worsening of p50 or throughput must also "+
+			"reach to fail; p99 is then shown, not gated")
+	threshold := fs.String("threshold", "5%",
+		"the change a significant worsening must reach to fail the comparison (exit 1)")
+	intervals := fs.Int("intervals", 0,
+		"merge each cell's recorded intervals into K consecutive samples (default: as recorded)")
 	sides, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usagef("%v", err)
 	}
 	if len(sides) != 2 {
-		return usagef("want OLD and NEW, got %d arguments: lockbench compare OLD NEW (OLD and NEW may each be dir1,dir2,... of repeated runs)", len(sides))
+		return usagef("want OLD and NEW, got %d arguments: lockbench compare OLD NEW (OLD and NEW may each be "+
+			"dir1,dir2,... of repeated runs)", len(sides))
 	}
 	if !(*alpha > 0 && *alpha < 1) {
 		return usagef("--alpha %g: want a p-value between 0 and 1, both excluded", *alpha)
@@ -64,7 +73,8 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	res := compare.Compare(old, new, compare.Options{Stores: linked.Catalog(), Alpha: *alpha, Threshold: th / 100,
 		Correction: corr, RunAllowance: ra / 100})
 	if res.Cells == 0 {
-		return usagef("%s and %s have no cell in common (%d and %d cells): nothing to compare", sides[0], sides[1], len(res.OnlyOld), len(res.OnlyNew))
+		return usagef("%s and %s have no cell in common (%d and %d cells): nothing to compare", sides[0], sides[1],
+			len(res.OnlyOld), len(res.OnlyNew))
 	}
 	if err := res.Write(stdout, sides[0], sides[1]); err != nil {
 		return err

@@ -11,7 +11,9 @@ import (
 
 // registerRedisImage adds --redis-image, the image the container provider runs.
 func registerRedisImage(fs *flag.FlagSet, into *string) {
-	fs.StringVar(into, "redis-image", "", "container provider: the Redis image (default "+rediscontainer.OfficialImage+" where a registry answers, else one built from this machine's redis-server; \"host\" asks for that one; env "+rediscontainer.ImageEnv+")")
+	fs.StringVar(into, "redis-image", "", "container provider: the Redis image (default "+rediscontainer.OfficialImage+
+		" where a registry answers, else one built from this machine's redis-server; \"host\" asks for that one; env "+
+		rediscontainer.ImageEnv+")")
 }
 
 // checkProvider fails before anything runs when the chosen provider cannot serve: a

@@ -9,7 +9,8 @@ import (
 )
 
 func init() {
-	commands["doctor"] = command{"print what each provider can serve on this machine, what --provider auto picks and what is missing; exit 1 when run --quick cannot run", runDoctor}
+	commands["doctor"] = command{"print what each provider can serve on this machine, what --provider auto picks and " +
+		"what is missing; exit 1 when run --quick cannot run", runDoctor}
 }
 
 // errQuickCannotRun exits 1 after doctor printed why.

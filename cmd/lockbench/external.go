@@ -9,8 +9,10 @@ import (
 
 // registerExternal adds --deployment and --run-id to a command that measures.
 func registerExternal(fs *flag.FlagSet, deployment, runID *string) {
-	fs.StringVar(deployment, "deployment", "", "YAML file naming servers lockbench does not own (implies --provider external; see docs/external.md)")
-	fs.StringVar(runID, "run-id", "", "the run's id in every key's prefix lockbench:<run-id>: (default: random on --provider external; give the same one on hosts sharing a run)")
+	fs.StringVar(deployment, "deployment", "",
+		"YAML file naming servers lockbench does not own (implies --provider external; see docs/external.md)")
+	fs.StringVar(runID, "run-id", "", "the run's id in every key's prefix lockbench:<run-id>: (default: random on "+
+		"--provider external; give the same one on hosts sharing a run)")
 }
 
 // refusePasswordFlags refuses a password on the command line before the flags are
@@ -19,7 +21,8 @@ func refusePasswordFlags(args []string) error {
 	for _, a := range args {
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if strings.HasPrefix(a, "-") && strings.Contains(strings.ToLower(name), "password") {
-			return usagef("%s: lockbench never takes a password from a flag (visible in ps); give password_file or password_env in the --deployment file", a)
+			return usagef("%s: lockbench never takes a password from a flag (visible in ps); give password_file or "+
+				"password_env in the --deployment file", a)
 		}
 	}
 	return nil
@@ -43,7 +46,8 @@ func parseMeasureFlags(fs *flag.FlagSet, args []string) error {
 // refuseExternalFaults refuses provider external for a command that breaks servers.
 func refuseExternalFaults(command, provider string) error {
 	if provider == external.Name {
-		return usagef("--provider external: %s kills, pauses, partitions and skews the servers it tests, and lockbench only breaks servers it owns; run it on process, container or embedded servers", command)
+		return usagef("--provider external: %s kills, pauses, partitions and skews the servers it tests, and lockbench "+
+			"only breaks servers it owns; run it on process, container or embedded servers", command)
 	}
 	return nil
 }

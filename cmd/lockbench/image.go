@@ -13,7 +13,8 @@ import (
 )
 
 func init() {
-	commands["image"] = command{"build (once) and print the tag of a container image: lockbench image worker (this program and the host's redis-server, for Compose or Kubernetes workers) or lockbench image redis", runImage}
+	commands["image"] = command{"build (once) and print the tag of a container image: lockbench image worker (this " +
+		"program and the host's redis-server, for Compose or Kubernetes workers) or lockbench image redis", runImage}
 }
 
 // images are what `lockbench image` can build, by name.

@@ -45,8 +45,11 @@ type command struct {
 
 var commands = map[string]command{
 	"benchtable": {"read `go test -bench` output on stdin and print a summary table", runBenchTable},
-	"adr":        {"write a draft architecture decision record from a workload file and results folders: lockbench adr --workload w.yaml --results DIR[,DIR...] --out adr.md; --plan prints what it still needs, --measure [--time-budget D] --out DIR runs that and writes DIR/adr.md", runADR},
-	"capacity":   {"search the highest open-loop rate each strategy serves within a latency budget: lockbench capacity --slo p99=5ms [--precision 5%]", runCapacity},
+	"adr": {"write a draft architecture decision record from a workload file and results folders: lockbench adr " +
+		"--workload w.yaml --results DIR[,DIR...] --out adr.md; --plan prints what it still needs, --measure " +
+		"[--time-budget D] --out DIR runs that and writes DIR/adr.md", runADR},
+	"capacity": {"search the highest open-loop rate each strategy serves within a latency budget: lockbench capacity " +
+		"--slo p99=5ms [--precision 5%]", runCapacity},
 }
 
 func main() {

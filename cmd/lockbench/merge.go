@@ -12,14 +12,16 @@ import (
 )
 
 func init() {
-	commands["merge"] = command{"add up the folders of a run's workers (run --worker I/N) or of a safety campaign's (safety --worker I/N) into one results folder: lockbench merge --out OUT DIR... [--max-skew 10ms]", runMerge}
+	commands["merge"] = command{"add up the folders of a run's workers (run --worker I/N) or of a safety campaign's " +
+		"(safety --worker I/N) into one results folder: lockbench merge --out OUT DIR... [--max-skew 10ms]", runMerge}
 }
 
 func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "the merged results folder (must not exist or be empty)")
-	skew := fs.Duration("max-skew", merge.DefaultMaxSkew, "warn when the workers' actual starts or clock offsets to the target disagree by more than this")
+	skew := fs.Duration("max-skew", merge.DefaultMaxSkew,
+		"warn when the workers' actual starts or clock offsets to the target disagree by more than this")
 	dirs, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usagef("%v", err)
@@ -56,7 +58,9 @@ func mergeSafety(out string, dirs []string, stdout, stderr io.Writer) error {
 	for _, r := range res.Results.Reports {
 		trials += suite.TrialsIn(r)
 	}
-	fmt.Fprintf(stdout, "merged %d workers' safety folders (%d scenarios, %d trials) into %s: %s/results.json, %s/results.md\n", len(dirs), len(res.Results.Reports), trials, out, out, out)
+	fmt.Fprintf(stdout,
+		"merged %d workers' safety folders (%d scenarios, %d trials) into %s: %s/results.json, %s/results.md\n", len(dirs),
+		len(res.Results.Reports), trials, out, out, out)
 	return nil
 }
 

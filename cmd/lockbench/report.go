@@ -13,7 +13,8 @@ import (
 )
 
 func init() {
-	commands["report"] = command{"write report.md and figures/ into a results folder: lockbench report DIR [--slo p99=5ms] [--strategy S] [--safety SAFETYDIR]", runReport}
+	commands["report"] = command{"write report.md and figures/ into a results folder: lockbench report DIR [--slo " +
+		"p99=5ms] [--strategy S] [--safety SAFETYDIR]", runReport}
 }
 
 // listFlag collects a flag given several times or as a comma-separated list.
@@ -48,17 +49,20 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 func runReport(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	sloText := fs.String("slo", "", "latency budget for the capacity answer, e.g. p99=5ms (acquire latency) or attempt:p99.9=1ms")
+	sloText := fs.String("slo", "",
+		"latency budget for the capacity answer, e.g. p99=5ms (acquire latency) or attempt:p99.9=1ms")
 	var strategies listFlag
 	fs.Var(&strategies, "strategy", "only this strategy (repeat or comma-separate for several)")
 	var safetyDirs listFlag
-	fs.Var(&safetyDirs, "safety", "a `lockbench safety --scenario lost-updates` results folder: adds the table \"what keeps the data correct\" (repeat for several)")
+	fs.Var(&safetyDirs, "safety", "a `lockbench safety --scenario lost-updates` results folder: adds the table \"what "+
+		"keeps the data correct\" (repeat for several)")
 	dirs, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usagef("%v", err)
 	}
 	if len(dirs) != 1 {
-		return usagef("want one results folder, got %d arguments: lockbench report DIR [--slo p99=5ms] [--strategy S]", len(dirs))
+		return usagef("want one results folder, got %d arguments: lockbench report DIR [--slo p99=5ms] [--strategy S]",
+			len(dirs))
 	}
 	opts := report.Options{Stores: linked.Catalog(), Strategies: strategies, Safety: safetyDirs}
 	if *sloText != "" {

@@ -64,7 +64,8 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := preflightCells(cfg.Provider, cells); err != nil {
 		return err
 	}
-	plan := runs.Plan{Config: cfg, Cells: cells, Worker: worker, Out: f.out, Resume: f.resume, Flags: runs.FlagsToRecord(fs), Progress: f.progress}
+	plan := runs.Plan{Config: cfg, Cells: cells, Worker: worker, Out: f.out, Resume: f.resume,
+		Flags: runs.FlagsToRecord(fs), Progress: f.progress}
 	r, err := runs.Start(stdout, plan)
 	if err != nil || r == nil {
 		return err

@@ -44,13 +44,16 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "results folder (default results/<timestamp>; must not exist or be empty)")
 	fs.BoolVar(&f.noReport, "no-report", false, "do not write report.md and figures at the end")
 	fs.StringVar(&f.progress, "progress", "auto", "auto, bar or plain")
-	fs.StringVar(&f.strategies, "strategies", "", "comma-separated: "+strings.Join(locks.Strategies(), ", ")+"; with --workload update also the lock-free "+strings.Join(updates.LockFree(), ", "))
+	fs.StringVar(&f.strategies, "strategies", "", "comma-separated: "+strings.Join(locks.Strategies(),
+		", ")+"; with --workload update also the lock-free "+strings.Join(updates.LockFree(), ", "))
 	fs.StringVar(&f.clients, "clients", "", "comma-separated client counts, e.g. 1,8,64,256")
 	fs.StringVar(&f.keys, "keys", "", "comma-separated key counts: 1 (all fight for one key) .. per-client")
 	fs.StringVar(&f.hold, "hold", "", "comma-separated time held inside the lock, e.g. 0,1ms,10ms")
-	fs.StringVar(&f.keyDist, "key-dist", "", "how a cycle picks its key: fixed (client c on key c mod keys; the default), "+
-		"uniform or zipf:S (drawn each cycle over --keys keys, which may outnumber the clients)")
-	fs.StringVar(&f.holdDist, "hold-dist", "", "shape of the holds whose mean --hold gives: const (the default), exp or lognormal:SIGMA")
+	fs.StringVar(&f.keyDist, "key-dist", "",
+		"how a cycle picks its key: fixed (client c on key c mod keys; the default), "+
+			"uniform or zipf:S (drawn each cycle over --keys keys, which may outnumber the clients)")
+	fs.StringVar(&f.holdDist, "hold-dist", "",
+		"shape of the holds whose mean --hold gives: const (the default), exp or lognormal:SIGMA")
 	fs.StringVar(&f.ttl, "ttl", "", "comma-separated lock TTLs, e.g. 10s")
 	fs.StringVar(&f.network, "network", "", "comma-separated profiles: none, uniform:5ms[~1ms], one-slow:20ms[@node]")
 	fs.StringVar(&f.load, "load", "", "closed (acquire, hold, release, repeat) or open (fixed arrival rate)")
@@ -63,12 +66,23 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 		"where the strategy has one, lockbench's backoff elsewhere) or attempts (one attempt at a time, "+
 		"lockbench's backoff; the default)")
 	fs.StringVar(&f.seed, "seed", "", "seed for everything random")
-	fs.StringVar(&f.workload, "workload", "lock", "lock (acquire, hold, release) or update (one correct update of an account row: lock + guarded write, or lock-free)")
-	fs.StringVar(&f.guards, "guards", "", "update workload: comma-separated write guards for lock strategies: "+strings.Join(pgaccount.ModeNames(), ", ")+" (default unfenced, and fenced where the strategy has a fence)")
-	fs.StringVar(&f.intervals, "intervals", "", fmt.Sprintf("cut each cell's measured part into K intervals, each summarized in results.json: the within-run samples compare tests (default %d, fewer when --duration holds fewer of %v)", sweep.DefaultIntervals, sweep.MinInterval))
-	fs.StringVar(&f.repeat, "repeat", "", "measure the whole matrix N times, pass after pass (A B A B, not A A B B); compare and report use the repeats as samples")
-	fs.StringVar(&f.resume, "resume", "", "carry on the interrupted run in this folder instead of --out: alone, the command it recorded measures the cells the folder lacks; flags given beside it must agree")
-	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: per topology kind; auto: processes when installed, else containers, else embedded)")
+	fs.StringVar(&f.workload, "workload", "lock",
+		"lock (acquire, hold, release) or update (one correct update of an account row: lock + guarded write, or lock-free)")
+	fs.StringVar(&f.guards, "guards", "",
+		"update workload: comma-separated write guards for lock strategies: "+strings.Join(pgaccount.ModeNames(),
+			", ")+" (default unfenced, and fenced where the strategy has a fence)")
+	fs.StringVar(&f.intervals, "intervals", "",
+		fmt.Sprintf("cut each cell's measured part into K intervals, each summarized in results.json: the within-run "+
+			"samples compare tests (default %d, fewer when --duration holds fewer of "+
+			"%v)", sweep.DefaultIntervals, sweep.MinInterval))
+	fs.StringVar(&f.repeat, "repeat", "",
+		"measure the whole matrix N times, pass after pass (A B A B, not A A B B); compare and report use the repeats as "+
+			"samples")
+	fs.StringVar(&f.resume, "resume", "",
+		"carry on the interrupted run in this folder instead of --out: alone, the command it recorded measures the cells "+
+			"the folder lacks; flags given beside it must agree")
+	fs.StringVar(&f.provider, "provider", "", "how servers run: "+strings.Join(topologies.ProviderNames(),
+		", ")+" (default: per topology kind; auto: processes when installed, else containers, else embedded)")
 	registerServerFlavour(fs, &f.server)
 	registerRedisImage(fs, &f.redisImage)
 	registerExternal(fs, &f.deployment, &f.runID)

@@ -23,24 +23,35 @@ import (
 )
 
 func init() {
-	commands["safety"] = command{"reproduce a way a Redis lock breaks on real servers and count it (results.json in --out)", runSafety}
+	commands["safety"] = command{"reproduce a way a Redis lock breaks on real servers and count it (results.json in " +
+		"--out)", runSafety}
 }
 
 func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("safety", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	scenario := fs.String("scenario", "", "scenario name, or all (see --list)")
-	all := fs.Bool("all", false, "every scenario, as --scenario all: results.md opens with the table of the write-up's claims")
-	trials := fs.Int("trials", 20, "trials per variant (per point for sweeps); with --until-width, the most each variant runs")
-	untilWidth := fs.String("until-width", "", "stop each variant once its 95% confidence sequence (valid under stopping on the data) is narrower than this, e.g. 5% or 0.05; its tables then read that interval")
+	all := fs.Bool("all", false,
+		"every scenario, as --scenario all: results.md opens with the table of the write-up's claims")
+	trials := fs.Int("trials", 20,
+		"trials per variant (per point for sweeps); with --until-width, the most each variant runs")
+	untilWidth := fs.String("until-width", "",
+		"stop each variant once its 95% confidence sequence (valid under stopping on the data) is narrower than this, e.g. "+
+			"5% or 0.05; its tables then read that interval")
 	seed := fs.Int64("seed", 1, "seed of every random choice; the same seed replays them")
-	worker := fs.String("worker", "", "run only share I of N (I from 0) of the campaign: trial n of every variant when n % N == I, with the seed the whole run gives it; each worker starts its own servers, and lockbench merge adds the N folders up")
+	worker := fs.String("worker", "",
+		"run only share I of N (I from 0) of the campaign: trial n of every variant when n % N == I, with the seed the "+
+			"whole run gives it; each worker starts its own servers, and lockbench merge adds the N folders up")
 	out := fs.String("out", "", "results folder: results.json, results.md, figures/ and viz/ (porcupine pages)")
-	resume := fs.String("resume", "", "carry on the interrupted run in this folder instead of --out: alone, with the flags it recorded; flags given beside it must agree")
+	resume := fs.String("resume", "",
+		"carry on the interrupted run in this folder instead of --out: alone, with the flags it recorded; flags given "+
+			"beside it must agree")
 	list := fs.Bool("list", false, "list scenarios, their params, the strategies and the registered faults, then exit")
 	var server string
 	registerServerFlavour(fs, &server)
-	provider := fs.String("provider", "", "topology provider for every scenario: "+strings.Join(topologies.ProviderNames(), ", ")+" (default: each kind's own; auto: processes when installed, else containers, else embedded)")
+	provider := fs.String("provider", "",
+		"topology provider for every scenario: "+strings.Join(topologies.ProviderNames(),
+			", ")+" (default: each kind's own; auto: processes when installed, else containers, else embedded)")
 	var redisImage string
 	registerRedisImage(fs, &redisImage)
 	params := paramFlags{}
@@ -119,7 +130,8 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := preflightScenarios(*provider, chosen, lab.Params(params)); err != nil {
 		return err
 	}
-	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider, Server: server, RedisImage: redisImage, UntilWidth: width, Worker: share}
+	cmd := results.Command{Trials: *trials, Seed: *seed, Params: params, Provider: *provider, Server: server,
+		RedisImage: redisImage, UntilWidth: width, Worker: share}
 	for _, s := range chosen {
 		cmd.Scenarios = append(cmd.Scenarios, s.Name())
 	}
@@ -144,7 +156,8 @@ func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 }
 
 // safetyFigures draws the figures of a safety run with plots/violations.
-var safetyFigures = suite.Drawer{Dir: plots.Dir, Draw: func(dir string, reports []*results.Report) ([]results.FigureRef, error) {
+var safetyFigures = suite.Drawer{Dir: plots.Dir, Draw: func(dir string,
+	reports []*results.Report) ([]results.FigureRef, error) {
 	figs, err := violations.WriteSafety(dir, linked.Catalog(), reports)
 	var refs []results.FigureRef
 	for _, fig := range figs {

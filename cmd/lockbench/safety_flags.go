@@ -49,10 +49,12 @@ func safetyWorker(v string, trials int, width float64) (*results.Worker, error) 
 		return nil, err
 	}
 	if width > 0 {
-		return nil, usagef("--worker %s with --until-width: stopping by width cannot be split over workers (each would stop on its own share's data, and the union's interval would not hold); give a fixed --trials", v)
+		return nil, usagef("--worker %s with --until-width: stopping by width cannot be split over workers (each would "+
+			"stop on its own share's data, and the union's interval would not hold); give a fixed --trials", v)
 	}
 	if trials < of {
-		return nil, usagef("--worker %s with --trials %d: fewer trials per variant than workers leaves a worker none", v, trials)
+		return nil,
+			usagef("--worker %s with --trials %d: fewer trials per variant than workers leaves a worker none", v, trials)
 	}
 	return &results.Worker{Index: index, Of: of}, nil
 }

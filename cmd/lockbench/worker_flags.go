@@ -17,10 +17,14 @@ type workerFlags struct {
 }
 
 func (f *workerFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.worker, "worker", "", "run only share I of N (0-based) of every cell, e.g. --worker \"$INDEX/3\"; needs --run-id, the same on every worker")
-	fs.StringVar(&f.startAt, "start-at", "", "workers: RFC3339 time the first cell starts; each later cell after the warm-up, duration and --cell-gap of those before (default: agree each cell's start on the target)")
-	fs.StringVar(&f.cellGap, "cell-gap", sweep.DefaultCellGap.String(), "workers with --start-at: time between one cell's end and the next one's start, for opening connections")
-	fs.StringVar(&f.wait, "rendezvous-timeout", sweep.DefaultRendezvousWait.String(), "workers without --start-at: how long to wait at each cell for the other workers")
+	fs.StringVar(&f.worker, "worker", "", "run only share I of N (0-based) of every cell, e.g. --worker \"$INDEX/3\"; "+
+		"needs --run-id, the same on every worker")
+	fs.StringVar(&f.startAt, "start-at", "", "workers: RFC3339 time the first cell starts; each later cell after the "+
+		"warm-up, duration and --cell-gap of those before (default: agree each cell's start on the target)")
+	fs.StringVar(&f.cellGap, "cell-gap", sweep.DefaultCellGap.String(),
+		"workers with --start-at: time between one cell's end and the next one's start, for opening connections")
+	fs.StringVar(&f.wait, "rendezvous-timeout", sweep.DefaultRendezvousWait.String(),
+		"workers without --start-at: how long to wait at each cell for the other workers")
 }
 
 // resolve returns the worker asked for (nil: the whole run); givenRunID is the run id
@@ -39,7 +43,8 @@ func (f *workerFlags) resolve(fs *flag.FlagSet, cfg *sweep.Config, givenRunID st
 		return nil, err
 	}
 	if givenRunID == "" {
-		return nil, usagef("--worker %s needs --run-id: the workers' shared keys and start agreement are named by it", f.worker)
+		return nil,
+			usagef("--worker %s needs --run-id: the workers' shared keys and start agreement are named by it", f.worker)
 	}
 	w := &sweep.Worker{Index: index, Of: of}
 	if f.startAt != "" {
@@ -95,7 +100,8 @@ const workerProvider = "external"
 // checkWorkerProvider refuses --worker with a provider that starts servers.
 func checkWorkerProvider(provider string) error {
 	if provider != workerProvider {
-		return usagef("--worker: the workers must target one deployment: give --provider %s --deployment FILE (provider %q would start servers of its own in each worker)", workerProvider, provider)
+		return usagef("--worker: the workers must target one deployment: give --provider %s --deployment FILE (provider %q "+
+			"would start servers of its own in each worker)", workerProvider, provider)
 	}
 	return nil
 }

@@ -30,7 +30,8 @@ func headlineBlock(res results.Results, dir, readmeDir string) (string, error) {
 		}
 	}
 	if rep == nil {
-		return "", usageError{fmt.Sprintf("%s has no %s report: the headline is drawn from it (run --all)", dir, headlineScenario)}
+		return "",
+			usageError{fmt.Sprintf("%s has no %s report: the headline is drawn from it (run --all)", dir, headlineScenario)}
 	}
 	figure, err := figureLink(res, dir, readmeDir)
 	if err != nil {

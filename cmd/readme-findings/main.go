@@ -105,7 +105,8 @@ func findingsBlock(res results.Results, dir string) (string, error) {
 	}
 	cmd := append([]string{"lockbench"}, line[min(1, len(line)):]...)
 	var b strings.Builder
-	fmt.Fprintf(&b, "From one run, `%s` (folder `%s`), its trials judged by the claims in safety/results and written into this block by `scripts/readme-findings.sh %s`.\n\n",
+	fmt.Fprintf(&b, "From one run, `%s` (folder `%s`), its trials judged by the claims in safety/results and written "+
+		"into this block by `scripts/readme-findings.sh %s`.\n\n",
 		strings.Join(cmd, " "), filepath.Base(dir), dir)
 	b.WriteString(strings.TrimSpace(strings.TrimPrefix(table, claimsTitle)))
 	b.WriteString("\n")

@@ -24,7 +24,8 @@ func Check(t testing.TB, path, got string, update bool, pkg string) {
 		t.Fatalf("%v (go test ./%s -update writes it)", err, pkg)
 	}
 	if got != string(want) {
-		t.Errorf("output differs from %s (go test ./%s -update rewrites it after a deliberate change):\n%s", path, pkg, FirstDiff(string(want), got))
+		t.Errorf("output differs from %s (go test ./%s -update rewrites it after a deliberate change):\n%s", path, pkg,
+			FirstDiff(string(want), got))
 	}
 }
 

@@ -16,7 +16,8 @@ import (
 
 // AcquireEventually retries one attempt at a time until granted. Refusals are always
 // retried; other errors (an election in progress) only when tolerateErrors.
-func AcquireEventually(ctx context.Context, t testing.TB, l locks.Locker, key string, ttl time.Duration, tolerateErrors bool) locks.Lease {
+func AcquireEventually(ctx context.Context, t testing.TB, l locks.Locker, key string, ttl time.Duration,
+	tolerateErrors bool) locks.Lease {
 	t.Helper()
 	var last error
 	for {

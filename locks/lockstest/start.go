@@ -49,7 +49,8 @@ func StartStrategyAs[T topologies.Topology](t *testing.T, name string) (locks.Lo
 
 // EachStrategy runs test as a subtest on every strategy of names, in parallel, each
 // over its own topology (a T) with default options: test may fault it.
-func EachStrategy[T topologies.Topology](t *testing.T, names []string, test func(t *testing.T, name string, l locks.Locker, topo T)) {
+func EachStrategy[T topologies.Topology](t *testing.T, names []string,
+	test func(t *testing.T, name string, l locks.Locker, topo T)) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

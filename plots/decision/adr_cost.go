@@ -36,7 +36,9 @@ func adrCostFigure(f ADRCost) (plots.Drawn, error) {
 	var xs, ys []float64
 	for _, pt := range f.Points {
 		if pt.PerYear <= 0 || pt.CostMs <= 0 {
-			return plots.Drawn{}, fmt.Errorf("figure %s: %s: log axes need positive values, got %v a year at %v ms", f.Name, pt.Label, pt.PerYear, pt.CostMs)
+			return plots.Drawn{},
+				fmt.Errorf("figure %s: %s: log axes need positive values, got %v a year at %v ms", f.Name, pt.Label, pt.PerYear,
+					pt.CostMs)
 		}
 		xs, ys = append(xs, pt.PerYear), append(ys, pt.CostMs)
 	}
@@ -92,7 +94,8 @@ func adrCostFigure(f ADRCost) (plots.Drawn, error) {
 		}
 	}
 	if f.BudgetMs > 0 {
-		l, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: math.Log10(f.BudgetMs)}, {X: p.X.Max, Y: math.Log10(f.BudgetMs)}})
+		l,
+			err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: math.Log10(f.BudgetMs)}, {X: p.X.Max, Y: math.Log10(f.BudgetMs)}})
 		if err != nil {
 			return plots.Drawn{}, err
 		}
@@ -103,11 +106,14 @@ func adrCostFigure(f ADRCost) (plots.Drawn, error) {
 		looks = append(looks, plots.BudgetLook)
 	}
 	if f.Threshold > 0 {
-		l, err := plotter.NewLine(plotter.XYs{{X: math.Log10(f.Threshold), Y: p.Y.Min}, {X: math.Log10(f.Threshold), Y: p.Y.Max}})
+		l,
+			err := plotter.NewLine(plotter.XYs{{X: math.Log10(f.Threshold), Y: p.Y.Min},
+			{X: math.Log10(f.Threshold), Y: p.Y.Max}})
 		if err != nil {
 			return plots.Drawn{}, err
 		}
-		l.LineStyle = draw.LineStyle{Color: plots.Palette[3], Width: vg.Points(1), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
+		l.LineStyle = draw.LineStyle{Color: plots.Palette[3], Width: vg.Points(1),
+			Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
 		p.Add(l)
 		p.Legend.Add(f.ThresholdLabel, l)
 		labels = append(labels, f.ThresholdLabel)

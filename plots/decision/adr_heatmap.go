@@ -129,14 +129,16 @@ func heatFigure(h HeatMap) (plots.Drawn, error) {
 			if err != nil {
 				return plots.Drawn{}, fmt.Errorf("figure %s: %w", h.Name, err)
 			}
-			line.LineStyle = draw.LineStyle{Color: plots.Ink, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
+			line.LineStyle = draw.LineStyle{Color: plots.Ink, Width: vg.Points(2),
+				Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
 			pts.GlyphStyle = draw.GlyphStyle{Color: plots.Ink, Radius: vg.Points(3), Shape: draw.CrossGlyph{}}
 			p.Add(line, pts)
 			p.Legend.Add(h.BoundaryLabel, line, pts)
 			series = append(series, h.BoundaryLabel)
 		}
 	}
-	return plots.Drawn{Figure: plots.Figure{Name: h.Name, Caption: h.Caption, Series: series, Looks: heatmapLooks(series)}, Plot: p}, nil
+	return plots.Drawn{Figure: plots.Figure{Name: h.Name, Caption: h.Caption, Series: series,
+		Looks: heatmapLooks(series)}, Plot: p}, nil
 }
 
 // heatPalette runs from pale yellow (0: never broke) to dark red (1: always broke), n

@@ -46,7 +46,8 @@ func WriteCostVsLoss(dir string, stores *backend.Catalog, points []CostLossPoint
 // costVsLoss builds the figure of WriteCostVsLoss in memory.
 func costVsLoss(stores *backend.Catalog, points []CostLossPoint) (plots.Drawn, error) {
 	p := plots.NewPlot("Cost of one correct update vs changes gone wrong when the lock breaks",
-		"p50 of one correct update, ms (8 clients, one hot row; log scale)", "lost + stale + doubled changes per 1,000 faults")
+		"p50 of one correct update, ms (8 clients, one hot row; log scale)",
+		"lost + stale + doubled changes per 1,000 faults")
 	// Log10 of the cost with labelled ticks, like every log axis of the suite.
 	p.X.Tick.Marker = plots.LogTicks{}
 	var costs []float64
@@ -66,7 +67,9 @@ func costVsLoss(stores *backend.Catalog, points []CostLossPoint) (plots.Drawn, e
 		var lifts []int
 		for _, pt := range bySeries[name] {
 			if pt.CostMs <= 0 {
-				return plots.Drawn{}, fmt.Errorf("figure %s: %s (%s): a log axis needs a positive cost, got %v ms", CostVsLossName, pt.Strategy, name, pt.CostMs)
+				return plots.Drawn{},
+					fmt.Errorf("figure %s: %s (%s): a log axis needs a positive cost, got %v ms", CostVsLossName, pt.Strategy, name,
+						pt.CostMs)
 			}
 			costs = append(costs, pt.CostMs)
 			xys = append(xys, plotter.XY{X: math.Log10(pt.CostMs), Y: pt.WrongPer1000})
@@ -105,7 +108,10 @@ func costVsLoss(stores *backend.Catalog, points []CostLossPoint) (plots.Drawn, e
 		looks = append(looks, st.Look(name, false))
 	}
 	return plots.Drawn{Figure: plots.Figure{Name: CostVsLossName, Series: order, Looks: looks,
-		Caption: "Each point is one way to update the row: x is what one correct update costs with no fault (update workload), y how many changes went wrong (updates lost, a stale holder's change applied, a change applied twice) per 1,000 faults the lost-updates scenario proved. Bottom is correct; a lock with a write the store does not judge sits high, whatever it costs."}, Plot: p}, nil
+		Caption: "Each point is one way to update the row: x is what one correct update costs with no fault (update " +
+			"workload), y how many changes went wrong (updates lost, a stale holder's change applied, a change applied twice) " +
+			"per 1,000 faults the lost-updates scenario proved. Bottom is correct; a lock with a write the store does not " +
+			"judge sits high, whatever it costs."}, Plot: p}, nil
 }
 
 // labelLifts gives each point how many lines up its label goes: points within a
@@ -118,7 +124,8 @@ func labelLifts(points []CostLossPoint) map[CostLossPoint]int {
 	for i, pt := range sorted {
 		n := 0
 		for _, prev := range sorted[:i] {
-			if math.Abs(math.Log10(pt.CostMs)-math.Log10(prev.CostMs)) < 0.25 && math.Abs(pt.WrongPer1000-prev.WrongPer1000) < 30 {
+			if math.Abs(math.Log10(pt.CostMs)-math.Log10(prev.CostMs)) < 0.25 &&
+				math.Abs(pt.WrongPer1000-prev.WrongPer1000) < 30 {
 				n++
 			}
 		}

@@ -10,7 +10,8 @@ import (
 
 // byCondition splits groups into sets that share every condition field the key keeps,
 // in condition order.
-func byCondition(groups []*stats.Group, keep func(stats.Condition) stats.Condition) ([]stats.Condition, map[stats.Condition][]*stats.Group) {
+func byCondition(groups []*stats.Group,
+	keep func(stats.Condition) stats.Condition) ([]stats.Condition, map[stats.Condition][]*stats.Group) {
 	sets := map[stats.Condition][]*stats.Group{}
 	var keys []stats.Condition
 	for _, g := range groups {
@@ -53,12 +54,14 @@ func titleCase(metric string) string {
 
 // closedWorkload keys a closed-loop cell by its workload alone, whatever its network.
 func closedWorkload(c stats.Condition) stats.Condition {
-	return stats.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL, KeyDist: c.KeyDist, HoldDist: c.HoldDist}
+	return stats.Condition{Clients: c.Clients, Keys: c.Keys, Hold: c.Hold, TTL: c.TTL, KeyDist: c.KeyDist,
+		HoldDist: c.HoldDist}
 }
 
 // workloadSlug names a figure's file after the workload it draws.
 func workloadSlug(c stats.Condition) string {
-	parts := []string{fmt.Sprintf("clients=%d", c.Clients), fmt.Sprintf("keys=%d", c.Keys), "hold=" + c.Hold.String(), "ttl=" + c.TTL.String()}
+	parts := []string{fmt.Sprintf("clients=%d", c.Clients), fmt.Sprintf("keys=%d", c.Keys), "hold=" + c.Hold.String(),
+		"ttl=" + c.TTL.String()}
 	if c.KeyDist != "" {
 		parts = append(parts, "key-dist="+c.KeyDist)
 	}

@@ -43,8 +43,10 @@ func networkFigures(src *source) ([]plots.Drawn, error) {
 			"latency injected on every link, each direction (ms)", "")
 		d, err := src.msAgainstX(p, fmt.Sprintf("p99 %s latency (ms)", metric), all, func(scale string) plots.Figure {
 			return plots.Figure{
-				Name:    "network_" + workloadSlug(cond),
-				Caption: fmt.Sprintf("p99 %s against the latency injected on every link (as configured; the measured added round trip is in results.json), %s, closed loop%s.%s%s%s", metricLabel(metric), describe(cond), scale, spreadNote(groups), measuredNote(groups), noData(missing(groups, metric))),
+				Name: "network_" + workloadSlug(cond),
+				Caption: fmt.Sprintf("p99 %s against the latency injected on every link (as configured; the measured added round "+
+					"trip is in results.json), %s, closed loop%s.%s%s%s", metricLabel(metric), describe(cond), scale,
+					spreadNote(groups), measuredNote(groups), noData(missing(groups, metric))),
 			}
 		})
 		if err != nil {
@@ -112,7 +114,8 @@ func againstNetLatency(sr plots.Series, groups []*stats.Group, metric string, p 
 
 // msAgainstX draws all on p, x ticked at the values measured and y in ms (log where
 // they span decades), and names it with fig, which is given the scale's note.
-func (s *source) msAgainstX(p *plot.Plot, yLabel string, all []plots.Series, fig func(scale string) plots.Figure) (plots.Drawn, error) {
+func (s *source) msAgainstX(p *plot.Plot, yLabel string, all []plots.Series,
+	fig func(scale string) plots.Figure) (plots.Drawn, error) {
 	var ys []float64
 	for _, sr := range all {
 		for _, pt := range sr.Points {

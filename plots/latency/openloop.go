@@ -71,12 +71,17 @@ func openLoopFigures(src *source) ([]plots.Drawn, error) {
 		plots.PadLog(&p.Y)
 		name := "open-loop"
 		if len(keys) > 1 {
-			name = fmt.Sprintf("open-loop-%d_%s", i+1, slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys)))
+			name = fmt.Sprintf("open-loop-%d_%s", i+1,
+				slug(fmt.Sprintf("clients=%d", cond.Clients), fmt.Sprintf("keys=%d", cond.Keys)))
 		}
 		out = append(out, plots.Drawn{Figure: plots.Figure{
 			Name: name,
-			Caption: fmt.Sprintf("Open loop (%s arrivals): p99 %s against the offered rate, %s, %s. Where a line turns up, requests arrive faster than the lock is served and a queue builds; a ringed point did not serve its offered rate (achieved below %.0f%% of it, less the Poisson count's noise), so its latency is that of a backlog, not of the rate on the axis.%s%s",
-				cond.Arrival, metricLabel(metric), describe(cond), cond.NetworkLabel(), 100*capacity.MinDelivered, spreadNote(groups), noData(missing(groups, metric))),
+			Caption: fmt.Sprintf("Open loop (%s arrivals): p99 %s against the offered rate, %s, %s. Where a line turns up, "+
+				"requests arrive faster than the lock is served and a queue builds; a ringed point did not serve its offered "+
+				"rate (achieved below %.0f%% of it, less the Poisson count's noise), so its latency is that of a backlog, not of "+
+				"the rate on the axis.%s%s",
+				cond.Arrival, metricLabel(metric), describe(cond), cond.NetworkLabel(), 100*capacity.MinDelivered,
+				spreadNote(groups), noData(missing(groups, metric))),
 			Series: legend.Labels,
 			Looks:  legend.Looks,
 		}, Plot: p})

@@ -12,7 +12,8 @@ import (
 func slowNodeFigures(src *source) ([]plots.Drawn, error) {
 	slowed := stats.SlowNodeStrategies(src.groups)
 	cells := src.where(func(g *stats.Group) bool {
-		return slowed[g.Strategy] && !g.Condition.Open() && (g.Condition.Network == "none" || g.Condition.Network == "one-slow")
+		return slowed[g.Strategy] && !g.Condition.Open() &&
+			(g.Condition.Network == "none" || g.Condition.Network == "one-slow")
 	})
 	keys, sets := byCondition(cells, closedWorkload)
 	var out []plots.Drawn
@@ -41,7 +42,8 @@ func slowNodeFigures(src *source) ([]plots.Drawn, error) {
 		d, err := src.msAgainstX(p, fmt.Sprintf("%s latency (ms)", metric), all, func(scale string) plots.Figure {
 			return plots.Figure{
 				Name: "redlock-slow-node_" + workloadSlug(cond),
-				Caption: fmt.Sprintf("One slow node (the strategies measured with one: Redlock's): p99 (solid) and p50 (dashed) %s against the latency added to that node, %s, closed loop%s.%s%s",
+				Caption: fmt.Sprintf("One slow node (the strategies measured with one: Redlock's): p99 (solid) and p50 (dashed) "+
+					"%s against the latency added to that node, %s, closed loop%s.%s%s",
 					metricLabel(metric), describe(cond), scale, spreadNote(groups), noData(missing(groups, metric))),
 			}
 		})

@@ -47,7 +47,9 @@ func spectrumFigures(src *source) ([]plots.Drawn, error) {
 				return nil, err
 			}
 			pts := spectrum(h)
-			all = append(all, plots.Series{Label: g.Strategy, Strategy: g.Strategy, Points: pts, Spread: spectrumSpread(pts, parts), Marked: spectrumMark})
+			all = append(all,
+				plots.Series{Label: g.Strategy, Strategy: g.Strategy, Points: pts, Spread: spectrumSpread(pts, parts),
+					Marked: spectrumMark})
 		}
 		legend, err := src.styles.Add(p, plots.LogAxes{X: true, Y: true}, all)
 		if err != nil {
@@ -59,10 +61,12 @@ func spectrumFigures(src *source) ([]plots.Drawn, error) {
 		p.X.Min = 0
 		plots.PadLog(&p.Y)
 		out = append(out, plots.Drawn{Figure: plots.Figure{
-			Name:    "spectrum_" + workloadSlug(cond),
-			Caption: fmt.Sprintf("Latency spectrum of %s, %s: the latency below which each percentile of requests finished, from the HdrHistogram logs (repeats merged); markers at 50%%, 90%%, 99%%, 99.9%%... only, the line runs through every sampled percentile.%s%s", metricLabel(metric), describe(cond), spectrumNote(groups), noData(empty)),
-			Series:  legend.Labels,
-			Looks:   legend.Looks,
+			Name: "spectrum_" + workloadSlug(cond),
+			Caption: fmt.Sprintf("Latency spectrum of %s, %s: the latency below which each percentile of requests finished, "+
+				"from the HdrHistogram logs (repeats merged); markers at 50%%, 90%%, 99%%, 99.9%%... only, the line runs through "+
+				"every sampled percentile.%s%s", metricLabel(metric), describe(cond), spectrumNote(groups), noData(empty)),
+			Series: legend.Labels,
+			Looks:  legend.Looks,
 		}, Plot: p})
 	}
 	return out, nil

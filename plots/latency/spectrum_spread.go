@@ -60,5 +60,6 @@ func spectrumNote(groups []*stats.Group) string {
 	if spreadKinds(groups) == "" {
 		return ""
 	}
-	return " Bars at 90%, 99%, 99.9%...: the middle half of that percentile over the cell's intervals, where every interval holds enough requests to resolve it."
+	return " Bars at 90%, 99%, 99.9%...: the middle half of that percentile over the cell's intervals, where every " +
+		"interval holds enough requests to resolve it."
 }

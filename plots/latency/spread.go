@@ -15,7 +15,8 @@ import (
 
 // samplesOf picks a group's samples of f: one per repeat when there are several, else
 // one per interval of its single cell.
-func samplesOf(g *stats.Group, whole func(*resultsdir.Cell) float64, piece func(*resultsdir.Interval) float64) []float64 {
+func samplesOf(g *stats.Group, whole func(*resultsdir.Cell) float64,
+	piece func(*resultsdir.Interval) float64) []float64 {
 	var out []float64
 	if len(g.Repeats) >= 2 {
 		for _, c := range g.Repeats {

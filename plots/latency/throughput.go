@@ -61,7 +61,8 @@ func throughputFigures(src *source) ([]plots.Drawn, error) {
 			}
 			out = append(out, plots.Drawn{Figure: plots.Figure{
 				Name: name,
-				Caption: fmt.Sprintf("Throughput (completed cycles per second, median of repeats) against the number of clients, %s, closed loop, no injected latency, hold %s, TTL %s%s.%s",
+				Caption: fmt.Sprintf("Throughput (completed cycles per second, median of repeats) against the number of clients, "+
+					"%s, closed loop, no injected latency, hold %s, TTL %s%s.%s",
 					kind.words, cond.Hold, cond.TTL, scaleNote(axes.Y), spreadNote(members)),
 				Series: legend.Labels,
 				Looks:  legend.Looks,

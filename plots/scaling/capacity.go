@@ -120,11 +120,14 @@ func KneeFigure(dir string, stores *backend.Catalog, name, condition, percentile
 		looks = append(looks, plots.KneeLook)
 	}
 	if lo > 0 {
-		line, err := plotter.NewLine(plots.Log10XY(plotter.XYs{{X: lo, Y: plots.MS(float64(budget))}, {X: hi, Y: plots.MS(float64(budget))}}, true, true))
+		line,
+			err := plotter.NewLine(plots.Log10XY(plotter.XYs{{X: lo, Y: plots.MS(float64(budget))},
+			{X: hi, Y: plots.MS(float64(budget))}}, true, true))
 		if err != nil {
 			return plots.Figure{}, err
 		}
-		line.LineStyle = draw.LineStyle{Color: plots.Ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
+		line.LineStyle = draw.LineStyle{Color: plots.Ink, Width: vg.Points(1),
+			Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
 		p.Add(line)
 		p.Legend.Add("budget "+stats.FormatDuration(budget), line)
 		labels = append(labels, "budget "+stats.FormatDuration(budget))
@@ -134,7 +137,8 @@ func KneeFigure(dir string, stores *backend.Catalog, name, condition, percentile
 	plots.PadLog(&p.Y)
 	return plots.WriteOne(dir, plots.Drawn{Figure: plots.Figure{
 		Name: name,
-		Caption: fmt.Sprintf("Capacity search, %s: every probe's %s against its offered rate (filled: kept the budget; rings: broke it), the budget (dotted) and each strategy's highest rate kept on a probe and its repeat (dashed).",
+		Caption: fmt.Sprintf("Capacity search, %s: every probe's %s against its offered rate (filled: kept the budget; "+
+			"rings: broke it), the budget (dotted) and each strategy's highest rate kept on a probe and its repeat (dashed).",
 			condition, percentile),
 		Series: labels,
 		Looks:  looks,

@@ -39,7 +39,8 @@ func KneeFigures(dir string, stores *backend.Catalog, rec capacity.Record) ([]pl
 		if len(order) > 1 {
 			name = fmt.Sprintf("capacity-knee-%d_clients=%d_keys=%d", i+1, c.clients, c.keys)
 		}
-		words := fmt.Sprintf("%s on %s, hold %s, %s arrivals", plots.Plural(c.clients, "client"), plots.Plural(c.keys, "key"), c.hold, c.arrival)
+		words := fmt.Sprintf("%s on %s, hold %s, %s arrivals", plots.Plural(c.clients, "client"),
+			plots.Plural(c.keys, "key"), c.hold, c.arrival)
 		f, err := KneeFigure(dir, stores, name, words, rec.Percentile+" "+rec.Metric, rec.Budget.D(), sets[c])
 		if err != nil {
 			return nil, err

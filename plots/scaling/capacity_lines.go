@@ -39,5 +39,6 @@ func ScalingFigure(dir, name, title, xLabel, caption string, all []LineSeries) (
 	if axes.Y {
 		plots.PadLog(&p.Y)
 	}
-	return plots.WriteOne(dir, plots.Drawn{Figure: plots.Figure{Name: name, Caption: caption, Series: legend.Labels, Looks: legend.Looks}, Plot: p})
+	return plots.WriteOne(dir,
+		plots.Drawn{Figure: plots.Figure{Name: name, Caption: caption, Series: legend.Labels, Looks: legend.Looks}, Plot: p})
 }

@@ -49,7 +49,8 @@ func ScalingFigures(dir string, groups []*stats.Group, axes []ScalingAxis) ([]pl
 		for _, g := range groups {
 			pos, ok := ax.At[g.Strategy]
 			c := g.Condition
-			if !ok || c.Open() || c.Network != "none" || c.Contended() || c.Hold != 0 || !g.HasLatency(resultsdir.MetricAcquire) {
+			if !ok || c.Open() || c.Network != "none" || c.Contended() || c.Hold != 0 ||
+				!g.HasLatency(resultsdir.MetricAcquire) {
 				continue
 			}
 			label := fmt.Sprintf("%s, %s", ax.Series(g.Strategy), plots.Plural(c.Clients, "client"))
@@ -57,7 +58,8 @@ func ScalingFigures(dir string, groups []*stats.Group, axes []ScalingAxis) ([]pl
 				marks = append(marks, fmt.Sprintf("`%s` at %d clients: %s", g.Strategy, c.Clients, m))
 			}
 			order[label] = [2]string{ax.Series(g.Strategy), fmt.Sprintf("%06d", c.Clients)}
-			lines[label] = append(lines[label], plotter.XY{X: pos, Y: float64(g.Latency(resultsdir.MetricAcquire, stats.P99)) / 1e6})
+			lines[label] = append(lines[label],
+				plotter.XY{X: pos, Y: float64(g.Latency(resultsdir.MetricAcquire, stats.P99)) / 1e6})
 			positions[pos] = true
 		}
 		if len(positions) < 2 {
@@ -78,7 +80,9 @@ func ScalingFigures(dir string, groups []*stats.Group, axes []ScalingAxis) ([]pl
 		for _, l := range labels {
 			all = append(all, LineSeries{Label: l, Style: l, Points: lines[l]})
 		}
-		caption := fmt.Sprintf("%s: p99 of the time to acquire, closed loop, a key per client, no injected latency, one line per client count.", ax.Title)
+		caption := fmt.Sprintf(
+			"%s: p99 of the time to acquire, closed loop, a key per client, no injected latency, one line per client "+
+				"count.", ax.Title)
 		if len(marks) > 0 {
 			caption += " Points with errors or drops above the threshold: " + strings.Join(marks, "; ") + "."
 		}

@@ -74,7 +74,8 @@ func USLFigure(dir string, stores *backend.Catalog, name, condition string, all 
 	plots.PadLog(&p.X)
 	return plots.WriteOne(dir, plots.Drawn{Figure: plots.Figure{
 		Name: name,
-		Caption: fmt.Sprintf("Throughput (completed cycles per second) against clients, %s: measured (glyphs) and the Universal Scalability Law fitted by least squares (dashed); a strategy whose fit is poor has no curve.",
+		Caption: fmt.Sprintf("Throughput (completed cycles per second) against clients, %s: measured (glyphs) and the "+
+			"Universal Scalability Law fitted by least squares (dashed); a strategy whose fit is poor has no curve.",
 			condition),
 		Series: labels,
 		Looks:  looks,

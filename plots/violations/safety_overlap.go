@@ -73,7 +73,8 @@ func overlapFigure(rep *results.Report) ([]plots.Drawn, error) {
 		case len(overlaps) == 0:
 			rows[int(row)] = fmt.Sprintf("%s%sno overlap in %s", name, sep, trials(v.Tally.Judged))
 		default:
-			rows[int(row)] = fmt.Sprintf("%s%s%s in %s", name, sep, plots.Plural(len(overlaps), "overlap"), trials(v.Tally.Judged))
+			rows[int(row)] = fmt.Sprintf("%s%s%s in %s", name, sep, plots.Plural(len(overlaps), "overlap"),
+				trials(v.Tally.Judged))
 		}
 		if len(overlaps) == 0 {
 			continue
@@ -126,7 +127,9 @@ func overlapFigure(rep *results.Report) ([]plots.Drawn, error) {
 			none = append(none, v.Name)
 		}
 	}
-	caption := fmt.Sprintf("%s (seed %d): overlap durations, one row per variant: each ring is one overlap (two holders inside the critical section at once), the box spans the quartiles with the median inside, whiskers reach 1.5 IQR.", rep.Scenario, rep.Seed)
+	caption := fmt.Sprintf("%s (seed %d): overlap durations, one row per variant: each ring is one overlap (two holders "+
+		"inside the critical section at once), the box spans the quartiles with the median inside, whiskers reach 1.5 "+
+		"IQR.", rep.Scenario, rep.Seed)
 	if len(none) > 0 {
 		caption += " No overlap in " + strings.Join(none, ", ") + "."
 	}

@@ -81,7 +81,8 @@ func seriesFigure(rep *results.Report, xLabel string, all []results.Series, st p
 	if probability {
 		// A little beyond [0,1] so that glyphs at 0 and 1 are not cut by the frame.
 		p.Y.Min, p.Y.Max = -0.04, 1.04
-		p.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 0.25, Label: "0.25"}, {Value: 0.5, Label: "0.5"}, {Value: 0.75, Label: "0.75"}, {Value: 1, Label: "1"}}
+		p.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 0.25, Label: "0.25"},
+			{Value: 0.5, Label: "0.5"}, {Value: 0.75, Label: "0.75"}, {Value: 1, Label: "1"}}
 	}
 	// Swept values over more than a factor of 20 (clock jumps of 2 to 300 ms) crowd
 	// the small ones against the axis: log10 of x, ticked at the values run.
@@ -138,7 +139,8 @@ func seriesFigure(rep *results.Report, xLabel string, all []results.Series, st p
 		}
 	}
 	plots.PadLinear(&p.X, xs)
-	caption := fmt.Sprintf("%s (seed %d): %s against %s, one line per series; a point is the share among its judged trials (trials where the fault was not produced or the grant was refused are left out)",
+	caption := fmt.Sprintf("%s (seed %d): %s against %s, one line per series; a point is the share among its judged "+
+		"trials (trials where the fault was not produced or the grant was refused are left out)",
 		rep.Scenario, rep.Seed, yLabel, xLabel)
 	if withModel {
 		caption += "; measured series are drawn as points, each model as a dashed line in its colour"

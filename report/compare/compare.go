@@ -305,7 +305,8 @@ func (r Result) Summary() string {
 	if len(r.OnlyNew) > 0 {
 		parts = append(parts, fmt.Sprintf("%d cells only in new", len(r.OnlyNew)))
 	}
-	return strings.Join(parts, ", ") + fmt.Sprintf(" (%d figures of %d cell%s, alpha %g)", len(r.Rows), r.Cells, plural(r.Cells), r.Options.Alpha)
+	return strings.Join(parts, ", ") +
+		fmt.Sprintf(" (%d figures of %d cell%s, alpha %g)", len(r.Rows), r.Cells, plural(r.Cells), r.Options.Alpha)
 }
 
 // percent prints a fraction as a percentage without needless digits: 5%, 2.5%.

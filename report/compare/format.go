@@ -68,7 +68,8 @@ func (r Result) Write(w io.Writer, oldLabel, newLabel string) error {
 		fmt.Fprintf(w, "%s need at least 6 samples for a 95%% interval around the median\n", markUnbounded)
 	}
 	if tooFew {
-		fmt.Fprintf(w, "%s need at least 4 samples a side to reach alpha %g: measure with --intervals or --repeat\n", markTooFew, r.Options.Alpha)
+		fmt.Fprintf(w, "%s need at least 4 samples a side to reach alpha %g: measure with --intervals or --repeat\n",
+			markTooFew, r.Options.Alpha)
 	}
 	for _, n := range r.OnlyOld {
 		fmt.Fprintf(w, "only in old: %s\n", n)

@@ -47,7 +47,8 @@ func Regroup(dir string, run *resultsdir.Run, k int) error {
 				return err
 			}
 			if len(parts) != n {
-				return fmt.Errorf("%s: cell %s: %s holds %d interval histograms, results.json %d intervals", dir, c.Name, rel, len(parts), n)
+				return fmt.Errorf("%s: cell %s: %s holds %d interval histograms, results.json %d intervals", dir, c.Name, rel,
+					len(parts), n)
 			}
 			for g := range grouped {
 				grouped[g].Latency[metric] = resultsdir.Summarize(mergeAll(parts[g*n/k : (g+1)*n/k]))

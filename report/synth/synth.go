@@ -129,7 +129,8 @@ func generate(o Options) (*resultsdir.Run, []histogramLog) {
 		SchemaVersion: resultsdir.SchemaVersion,
 		Started:       Started, Finished: Started.Add(20 * time.Minute), Complete: true,
 		Environment: resultsdir.Environment{
-			GoVersion: "go1.26.8", RedisServer: "Redis server v=7.0.15 sha=00000000:0 malloc=jemalloc-5.3.0 bits=64 build=synthetic",
+			GoVersion: "go1.26.8", RedisServer: "Redis server v=7.0.15 sha=00000000:0 malloc=jemalloc-5.3.0 bits=64 " +
+				"build=synthetic",
 			Libraries: map[string]string{
 				"github.com/go-redsync/redsync/v4": "v4.18.1",
 				"github.com/redis/go-redis/v9":     "v9.23.0",
@@ -190,16 +191,21 @@ func matrix(stores *backend.Catalog, small bool) []cellSpec {
 				break
 			}
 			added := map[string]resultsdir.Duration{"node-0": resultsdir.Duration(2*l + l/16)}
-			specs = append(specs, cellSpec{m, 8, 8, resultsdir.Network{Profile: "uniform", Latency: resultsdir.Duration(l), MeasuredAddedRTT: added}, closed})
+			specs = append(specs,
+				cellSpec{m, 8, 8, resultsdir.Network{Profile: "uniform", Latency: resultsdir.Duration(l), MeasuredAddedRTT: added},
+					closed})
 		}
 		if m.SlowNode != backend.NoSlowNode {
 			for _, l := range slow {
-				specs = append(specs, cellSpec{m, 8, 8, resultsdir.Network{Profile: "one-slow", Latency: resultsdir.Duration(l), SlowNode: "master-4"}, closed})
+				specs = append(specs,
+					cellSpec{m, 8, 8, resultsdir.Network{Profile: "one-slow", Latency: resultsdir.Duration(l), SlowNode: "master-4"},
+						closed})
 			}
 		}
 		if m.OpenLoop == backend.BothMatrix || (!small && m.OpenLoop == backend.FullMatrix) {
 			for _, r := range rates {
-				specs = append(specs, cellSpec{m, 64, 64, none, resultsdir.LoadMode{Mode: "open", Arrival: "poisson", TargetRate: r}})
+				specs = append(specs,
+					cellSpec{m, 64, 64, none, resultsdir.LoadMode{Mode: "open", Arrival: "poisson", TargetRate: r}})
 			}
 		}
 	}
@@ -244,7 +250,8 @@ func makeCell(s cellSpec, index, repeat int, o Options, rng *rand.Rand) (results
 	cell := resultsdir.Cell{
 		Name: Name(s.m.name, s.clients, s.keys, s.net, s.load), Strategy: s.m.name, Clients: s.clients, Keys: s.keys,
 		Hold: 0, TTL: resultsdir.Duration(10 * time.Second), Network: s.net, Load: s.load,
-		Warmup: resultsdir.Duration(time.Second), Duration: resultsdir.Duration(elapsed), Elapsed: resultsdir.Duration(elapsed),
+		Warmup: resultsdir.Duration(time.Second), Duration: resultsdir.Duration(elapsed),
+		Elapsed:         resultsdir.Duration(elapsed),
 		CyclesPerSecond: cps, Latency: map[string]resultsdir.Summary{}, Histograms: map[string]string{},
 	}
 	cell.Granted = int64(cps * elapsed.Seconds())

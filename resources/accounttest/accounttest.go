@@ -59,7 +59,8 @@ type Result struct {
 
 // PausedChange is Paused for one change applied by how (a mode or method) for client:
 // apply sets between as the change's Between hook and applies it.
-func PausedChange(t *testing.T, how any, client string, apply func(between func(context.Context) error) (ledger.Outcome, int, error), during func()) Result {
+func PausedChange(t *testing.T, how any, client string,
+	apply func(between func(context.Context) error) (ledger.Outcome, int, error), during func()) Result {
 	t.Helper()
 	return Paused(t, fmt.Sprintf("%s: %s", how, client), func(between func(context.Context) error) Result {
 		out, retries, err := apply(between)
@@ -70,7 +71,8 @@ func PausedChange(t *testing.T, how any, client string, apply func(between func(
 // Concurrently has clients goroutines, released at once, each apply each changes in
 // turn (apply gets the client's name); a client stops at its first change not applied.
 // It returns those failures and the retries of every change.
-func Concurrently(clients, each int, apply func(client string) (ledger.Outcome, int, error)) (failures []error, retries int) {
+func Concurrently(clients, each int, apply func(client string) (ledger.Outcome, int, error)) (failures []error,
+	retries int) {
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	var mu sync.Mutex

@@ -111,7 +111,8 @@ func writeCASVersion(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.O
 			return ledger.Applied, retries, nil
 		}
 		if retries >= MaxCASRetries {
-			return ledger.Failed, retries, fmt.Errorf("pgaccount: cas-version: account %d's version moved under every one of %d retries", ch.Account, retries)
+			return ledger.Failed, retries, fmt.Errorf("pgaccount: cas-version: account %d's version moved under every one of "+
+				"%d retries", ch.Account, retries)
 		}
 		if err := ctx.Err(); err != nil {
 			return ledger.Failed, retries, fmt.Errorf("pgaccount: cas-version: gave up after %d retries: %w", retries, err)
@@ -141,7 +142,8 @@ func writeUniqueKey(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.Ou
 
 // writeUniqueKeyTx records the key and decrements, inside tx.
 func writeUniqueKeyTx(ctx context.Context, tx pgx.Tx, ch Change) error {
-	tag, err := tx.Exec(ctx, "INSERT INTO applied_change (key, account, amount) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
+	tag, err := tx.Exec(ctx,
+		"INSERT INTO applied_change (key, account, amount) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
 		ch.IdempotencyKey, ch.Account, ch.Amount)
 	if err != nil {
 		return fmt.Errorf("pgaccount: unique-key insert: %w", err)

@@ -209,7 +209,8 @@ func (r *Resource) reset(ctx context.Context) error {
 				return err
 			}
 		}
-		_, err := tx.Exec(ctx, "INSERT INTO account (id, balance, version, fence) SELECT g, $2, 0, 0 FROM generate_series(1, $1::integer) g",
+		_, err := tx.Exec(ctx,
+			"INSERT INTO account (id, balance, version, fence) SELECT g, $2, 0, 0 FROM generate_series(1, $1::integer) g",
 			r.accounts, r.initial)
 		return err
 	})
@@ -316,7 +317,8 @@ func writeFenced(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.Outco
 
 // readRow reads the row a read-first guard builds on.
 func readRow(ctx context.Context, db *pgxpool.Pool, id int) (balance, version, fence int64, err error) {
-	err = db.QueryRow(ctx, "SELECT balance, version, fence FROM account WHERE id = $1", id).Scan(&balance, &version, &fence)
+	err = db.QueryRow(ctx, "SELECT balance, version, fence FROM account WHERE id = $1", id).Scan(&balance, &version,
+		&fence)
 	if errors.Is(err, pgx.ErrNoRows) {
 		err = errNoRow
 	}

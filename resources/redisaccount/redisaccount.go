@@ -274,7 +274,8 @@ func watchedWrite(ctx context.Context, tx *redis.Tx, key string, ch Change, firs
 // giveUp says why a change whose check failed is not retried again, or nil to retry.
 func giveUp(ctx context.Context, m Method, ch Change, retries int) error {
 	if retries >= MaxRetries {
-		return fmt.Errorf("redisaccount: %s: account %d's version moved under every one of %d retries", m, ch.Account, retries)
+		return fmt.Errorf("redisaccount: %s: account %d's version moved under every one of %d retries", m, ch.Account,
+			retries)
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redisaccount: %s: gave up after %d retries: %w", m, retries, err)

@@ -67,9 +67,10 @@ const (
 	LinearUnknown = string(porcupine.Unknown)
 )
 
-// MutexOperations turns a history of one lock into porcupine operations: each stay inside the critical section is an acquire (from the attempt's
-// start to entering) and a release (from leaving to the release's return); refused
-// attempts are acquires that returned false. A stay that never left never releases.
+// MutexOperations turns a history of one lock into porcupine operations: each stay
+// inside the critical section is an acquire (from the attempt's start to entering) and
+// a release (from leaving to the release's return); refused attempts are acquires that
+// returned false. A stay that never left never releases.
 func MutexOperations(h history.History) []porcupine.Operation {
 	if len(h) == 0 {
 		return nil
@@ -92,7 +93,9 @@ func MutexOperations(h history.History) []porcupine.Operation {
 			invoked[e.Client] = e.Time
 		case history.AcquireRefused:
 			if start, ok := invoked[e.Client]; ok {
-				ops = append(ops, porcupine.Operation{ClientId: id(e.Client), Input: mutexInput{Acquire: true, Client: id(e.Client)}, Output: false, Call: at(start), Return: at(e.Time)})
+				ops = append(ops,
+					porcupine.Operation{ClientId: id(e.Client), Input: mutexInput{Acquire: true, Client: id(e.Client)}, Output: false,
+						Call: at(start), Return: at(e.Time)})
 				delete(invoked, e.Client)
 			}
 		case history.Entered:
@@ -100,13 +103,17 @@ func MutexOperations(h history.History) []porcupine.Operation {
 			if !ok {
 				start = e.Time
 			}
-			ops = append(ops, porcupine.Operation{ClientId: id(e.Client), Input: mutexInput{Acquire: true, Client: id(e.Client)}, Output: true, Call: at(start), Return: at(e.Time)})
+			ops = append(ops,
+				porcupine.Operation{ClientId: id(e.Client), Input: mutexInput{Acquire: true, Client: id(e.Client)}, Output: true,
+					Call: at(start), Return: at(e.Time)})
 			delete(invoked, e.Client)
 		case history.Left:
 			leftAt[e.Client] = e.Time
 		case history.Released, history.Crashed:
 			if left, ok := leftAt[e.Client]; ok {
-				ops = append(ops, porcupine.Operation{ClientId: id(e.Client), Input: mutexInput{Client: id(e.Client)}, Output: true, Call: at(left), Return: at(e.Time)})
+				ops = append(ops,
+					porcupine.Operation{ClientId: id(e.Client), Input: mutexInput{Client: id(e.Client)}, Output: true, Call: at(left),
+						Return: at(e.Time)})
 				delete(leftAt, e.Client)
 			}
 		}
@@ -119,7 +126,9 @@ func MutexOperations(h history.History) []porcupine.Operation {
 	}
 	sort.Strings(clients)
 	for _, c := range clients {
-		ops = append(ops, porcupine.Operation{ClientId: id(c), Input: mutexInput{Client: id(c)}, Output: true, Call: at(leftAt[c]), Return: end})
+		ops = append(ops,
+			porcupine.Operation{ClientId: id(c), Input: mutexInput{Client: id(c)}, Output: true, Call: at(leftAt[c]),
+				Return: end})
 	}
 	return ops
 }

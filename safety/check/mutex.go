@@ -72,7 +72,8 @@ func MutualExclusion(h history.History) MutexReport {
 					first, second = b, a
 				}
 				r.Violations++
-				r.Overlaps = append(r.Overlaps, Overlap{Resource: res, First: first.client, Second: second.client, Start: start, Duration: end.Sub(start)})
+				r.Overlaps = append(r.Overlaps,
+					Overlap{Resource: res, First: first.client, Second: second.client, Start: start, Duration: end.Sub(start)})
 			}
 		}
 	}

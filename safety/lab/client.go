@@ -71,7 +71,8 @@ func (c *Client) Acquire(ctx context.Context, key string, ttl time.Duration) (lo
 		c.rec.Record(history.Event{Client: c.ID, Kind: history.AcquireRefused, Key: key, Detail: err.Error()})
 		return lease, err
 	}
-	c.rec.Record(history.Event{Client: c.ID, Kind: history.AcquireGranted, Key: key, Token: lease.Token, Fence: lease.Fence, HasFence: lease.HasFence, ValidUntil: lease.ValidUntil})
+	c.rec.Record(history.Event{Client: c.ID, Kind: history.AcquireGranted, Key: key, Token: lease.Token,
+		Fence: lease.Fence, HasFence: lease.HasFence, ValidUntil: lease.ValidUntil})
 	return lease, nil
 }
 
@@ -190,7 +191,8 @@ func (c *Client) Watchdog(ctx context.Context, lease locks.Lease, ttl time.Durat
 // StoreClients makes one recorded client per id over st's topology, each with a
 // locker of its own (fenced: leases carry a fence); closeAll closes every locker. A
 // locker that cannot be made is the trial's setup error.
-func StoreClients(ctx context.Context, st Store, topo topologies.Topology, fenced bool, rec *history.Recorder, ids ...string) (clients []*Client, closeAll func(), err error) {
+func StoreClients(ctx context.Context, st Store, topo topologies.Topology, fenced bool, rec *history.Recorder,
+	ids ...string) (clients []*Client, closeAll func(), err error) {
 	closeAll = func() {
 		for _, c := range clients {
 			c.Locker.Close()

@@ -196,7 +196,9 @@ func AwaitOffset(ctx context.Context, e ModelClock) (ClockReading, string, error
 	}
 	got, want, _ := e.showsOffset(r)
 	if !ok {
-		return r, "", NoFault("%s's clock read %s for %v; its model (%s) says %s", e.Node.Name(), signed(got), clockShowBound, e.Model, signed(want))
+		return r, "",
+			NoFault("%s's clock read %s for %v; its model (%s) says %s", e.Node.Name(), signed(got), clockShowBound, e.Model,
+				signed(want))
 	}
 	model := signed(want)
 	if e.Model.IsTrue() {
@@ -216,7 +218,9 @@ func AwaitGrowth(ctx context.Context, e ModelClock, first ClockReading) (string,
 	got, want, _ := e.showsGrowth(first, r)
 	between := r.mid().Sub(first.mid())
 	if !ok {
-		return "", NoFault("%s's clock gained %s over %v; its model (%s) says %s", e.Node.Name(), signed(got), between.Round(time.Millisecond), e.Model, signed(want))
+		return "",
+			NoFault("%s's clock gained %s over %v; its model (%s) says %s", e.Node.Name(), signed(got),
+				between.Round(time.Millisecond), e.Model, signed(want))
 	}
 	rate := float64(r.node.Sub(first.node)) / float64(between)
 	return fmt.Sprintf("%s's clock ran at rate %.4f over %v, gaining %s (model rate %g: %s)",

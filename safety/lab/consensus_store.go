@@ -35,7 +35,8 @@ func (s ConsensusStore) Primary(ctx context.Context, topo topologies.Topology) (
 }
 
 // AwaitPromotion waits for a leader other than old.
-func (s ConsensusStore) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
+func (s ConsensusStore) AwaitPromotion(ctx context.Context, topo topologies.Topology,
+	old topologies.Node) (topologies.Node, error) {
 	return AwaitNewLeader(ctx, topo, old)
 }
 
@@ -45,12 +46,14 @@ func (s ConsensusStore) FenceLinearizable() bool { return true }
 
 // Lag pauses one follower of primary (a minority: the others still commit) and resumes
 // it just before the primary is killed, so that it lagged until the last moment.
-func (s ConsensusStore) Lag(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error) {
+func (s ConsensusStore) Lag(ctx context.Context, t *Trial, topo topologies.Topology,
+	primary topologies.Node) (func(context.Context) error, error) {
 	follower, err := FollowerOf(topo, primary)
 	if err != nil {
 		return nil, fmt.Errorf("%w to pause", err)
 	}
-	return nemesis.Inject(ctx, "node-pause", nemesis.Target{Topology: topo, Nodes: []topologies.Node{follower}, Recorder: t.Rec})
+	return nemesis.Inject(ctx, "node-pause",
+		nemesis.Target{Topology: topo, Nodes: []topologies.Node{follower}, Recorder: t.Rec})
 }
 
 // Synced has nothing to wait for: a granted write is committed on a quorum.

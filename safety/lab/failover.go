@@ -12,8 +12,11 @@ import (
 // KillPrimary SIGKILLs old, the store's primary, and awaits another's promotion for
 // at most timeout: the one way every scenario causes a failover. No promotion ends
 // the trial as fault_not_produced; a promotion is recorded as the trial's proof.
-func KillPrimary(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
-	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{old}, Recorder: t.Rec}); err != nil {
+func KillPrimary(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node,
+	timeout time.Duration) (topologies.Node, error) {
+	if _,
+		err := nemesis.Inject(ctx, "node-kill",
+		nemesis.Target{Topology: topo, Nodes: []topologies.Node{old}, Recorder: t.Rec}); err != nil {
 		return nil, Failed("nemesis", err)
 	}
 	return AwaitPromotion(ctx, t, st, topo, old, timeout)
@@ -21,13 +24,15 @@ func KillPrimary(ctx context.Context, t *Trial, st Promoter, topo topologies.Top
 
 // AwaitPromotion waits at most timeout for a primary other than old (stopped, killed
 // or cut off by the caller).
-func AwaitPromotion(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node, timeout time.Duration) (topologies.Node, error) {
+func AwaitPromotion(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node,
+	timeout time.Duration) (topologies.Node, error) {
 	return AwaitPromotionAfter(ctx, t, st, topo, old, timeout, old.Name()+" stopped")
 }
 
 // AwaitPromotionAfter is AwaitPromotion for a promotion caused otherwise (a planned
 // failover): since says what it follows, for the proof.
-func AwaitPromotionAfter(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node, timeout time.Duration, since string) (topologies.Node, error) {
+func AwaitPromotionAfter(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node,
+	timeout time.Duration, since string) (topologies.Node, error) {
 	from := time.Now()
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -14,7 +14,8 @@ import (
 
 // ObserveKey reads key on node through the store and records what it found, as the
 // observer. A read that fails is an error of the trial, never an absent key.
-func ObserveKey(ctx context.Context, t *Trial, kr KeyReader, topo topologies.Topology, node topologies.Node, key string) (redisadmin.KeyState, error) {
+func ObserveKey(ctx context.Context, t *Trial, kr KeyReader, topo topologies.Topology, node topologies.Node,
+	key string) (redisadmin.KeyState, error) {
 	octx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	s, err := kr.ReadKey(octx, topo, node, key)
@@ -25,7 +26,8 @@ func ObserveKey(ctx context.Context, t *Trial, kr KeyReader, topo topologies.Top
 	if ttl < 0 {
 		ttl = history.NoExpiry
 	}
-	t.Rec.Record(history.Event{Client: "observer", Kind: history.Observed, Key: key, Node: node.Addr(), Present: s.Present, Holder: s.Value, TTL: ttl})
+	t.Rec.Record(history.Event{Client: "observer", Kind: history.Observed, Key: key, Node: node.Addr(),
+		Present: s.Present, Holder: s.Value, TTL: ttl})
 	return s, nil
 }
 

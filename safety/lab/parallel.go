@@ -17,7 +17,8 @@ import (
 //
 // When ctx ends, the trials in flight are ended too; every trial that finished is
 // still added, in trial order, before RunVariant returns ctx's error.
-func (e *Env) RunVariant(ctx context.Context, scenario string, v *results.Variant, parallel int, fn func(ctx context.Context, t *Trial) error) error {
+func (e *Env) RunVariant(ctx context.Context, scenario string, v *results.Variant, parallel int,
+	fn func(ctx context.Context, t *Trial) error) error {
 	if parallel <= 1 {
 		for n := range e.TrialsOf(v) {
 			if err := e.RunTrial(ctx, scenario, v, n, fn); err != nil {

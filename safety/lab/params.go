@@ -70,7 +70,8 @@ func Parse(scenario string, decls []Param, raw Params) (Values, error) {
 		if len(names) > 0 {
 			want = "one of " + strings.Join(names, ", ")
 		}
-		return nil, &ParamError{Name: unknown[0], Value: raw[unknown[0]], Want: "a param of scenario " + scenario + ": " + want}
+		return nil,
+			&ParamError{Name: unknown[0], Value: raw[unknown[0]], Want: "a param of scenario " + scenario + ": " + want}
 	}
 	vals := Values{}
 	for _, d := range decls {
@@ -104,7 +105,8 @@ func DurationParam(name string, def, least time.Duration, help string) Param {
 
 // DurationsParam is a comma-separated list of durations >= 0.
 func DurationsParam(name string, def []time.Duration, help string) Param {
-	return listParam(name, def, time.Duration.String, help, "a comma-separated list of durations >= 0 such as 0ms,10ms,50ms",
+	return listParam(name, def, time.Duration.String, help,
+		"a comma-separated list of durations >= 0 such as 0ms,10ms,50ms",
 		func(s string) (time.Duration, bool) {
 			d, err := time.ParseDuration(s)
 			return d, err == nil && d >= 0
@@ -143,7 +145,8 @@ func IntParam(name string, def, least, most int, help string) Param {
 
 // IntsParam is a comma-separated list of integers within [least, most].
 func IntsParam(name string, def []int, least, most int, help string) Param {
-	return listParam(name, def, strconv.Itoa, help, fmt.Sprintf("a comma-separated list of integers from %d to %d", least, most),
+	return listParam(name, def, strconv.Itoa, help,
+		fmt.Sprintf("a comma-separated list of integers from %d to %d", least, most),
 		func(s string) (int, bool) {
 			n, err := strconv.Atoi(s)
 			return n, err == nil && n >= least && n <= most
@@ -152,13 +155,14 @@ func IntsParam(name string, def []int, least, most int, help string) Param {
 
 // FloatParam is one number within [least, most].
 func FloatParam(name string, def, least, most float64, help string) Param {
-	return Param{Name: name, Default: strconv.FormatFloat(def, 'g', -1, 64), Help: help, Parse: func(s string) (any, string) {
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || f < least || f > most {
-			return nil, fmt.Sprintf("a number from %g to %g", least, most)
-		}
-		return f, ""
-	}}
+	return Param{Name: name, Default: strconv.FormatFloat(def, 'g', -1, 64), Help: help,
+		Parse: func(s string) (any, string) {
+			f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || f < least || f > most {
+				return nil, fmt.Sprintf("a number from %g to %g", least, most)
+			}
+			return f, ""
+		}}
 }
 
 // FloatsParam is a comma-separated list of numbers within [least, most].

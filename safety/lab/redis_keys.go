@@ -13,7 +13,8 @@ import (
 // it directly).
 type RedisKeys struct{}
 
-func (RedisKeys) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node, key string) (redisadmin.KeyState, error) {
+func (RedisKeys) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node,
+	key string) (redisadmin.KeyState, error) {
 	return redisadmin.ReadKey(ctx, primary.Addr(), key)
 }
 

@@ -81,7 +81,8 @@ func ProvedEmpty(ctx context.Context, topo topologies.Topology, nodes []topologi
 		}
 		names = append(names, n.Name())
 	}
-	return fmt.Sprintf("%s came back from the restart without the key, before B's first attempt", strings.Join(names, ", ")), nil
+	return fmt.Sprintf("%s came back from the restart without the key, before B's first attempt",
+		strings.Join(names, ", ")), nil
 }
 
 // Keys lists a node set's indexes in order.

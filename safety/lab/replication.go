@@ -21,8 +21,11 @@ const replicaLag = 2 * time.Second
 
 // PauseReplicas makes replicas stop applying their master's stream (CLIENT PAUSE) for
 // replicaLag: a replica promoted meanwhile drops what it held unapplied. Nothing to heal.
-func PauseReplicas(ctx context.Context, t *Trial, topo topologies.Topology, replicas []topologies.Node) (func(context.Context) error, error) {
-	if _, err := nemesis.Inject(ctx, "replication-pause", nemesis.Target{Topology: topo, Nodes: replicas, Duration: replicaLag, Recorder: t.Rec}); err != nil {
+func PauseReplicas(ctx context.Context, t *Trial, topo topologies.Topology,
+	replicas []topologies.Node) (func(context.Context) error, error) {
+	if _,
+		err := nemesis.Inject(ctx, "replication-pause",
+		nemesis.Target{Topology: topo, Nodes: replicas, Duration: replicaLag, Recorder: t.Rec}); err != nil {
 		return nil, err
 	}
 	return nemesis.NoHeal, nil

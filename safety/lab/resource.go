@@ -100,7 +100,8 @@ func (r *Resource) Write(client, key, token string, fence int64, hasFence bool) 
 	case stale:
 		r.stats.StaleRejected++
 	}
-	r.rec.Record(history.Event{Client: client, Kind: history.Write, Key: key, Token: token, Resource: r.name, Fence: fence, HasFence: hasFence, Accepted: accepted})
+	r.rec.Record(history.Event{Client: client, Kind: history.Write, Key: key, Token: token, Resource: r.name,
+		Fence: fence, HasFence: hasFence, Accepted: accepted})
 	return accepted
 }
 

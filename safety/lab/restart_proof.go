@@ -24,7 +24,8 @@ func ProveRestart(ctx context.Context, t *Trial, n topologies.Node, runIDBefore 
 		return Failed("observe", err)
 	}
 	if key.Present == empty {
-		return NoFault("%s restarted (run_id %s), and A's key is present=%v there, want %v", n.Name(), after[:8], key.Present, !empty)
+		return NoFault("%s restarted (run_id %s), and A's key is present=%v there, want %v", n.Name(), after[:8],
+			key.Present, !empty)
 	}
 	t.Prove("%s restarted (run_id %s -> %s) with A's key present=%v", n.Name(), runIDBefore[:8], after[:8], key.Present)
 	return nil

@@ -94,7 +94,8 @@ func Run(ctx context.Context, s Scenario, env *Env) (*results.Report, error) {
 
 // NewReport is the empty report of one run of s.
 func (e *Env) NewReport(s Scenario) *results.Report {
-	return &results.Report{Scenario: s.Name(), Summary: s.Summary(), Seed: e.Seed, TrialsPerVariant: e.Trials, Params: e.Params}
+	return &results.Report{Scenario: s.Name(), Summary: s.Summary(), Seed: e.Seed, TrialsPerVariant: e.Trials,
+		Params: e.Params}
 }
 
 // logMu keeps the lines of trials running side by side whole and apart.

@@ -29,7 +29,8 @@ func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Of) }
 // does not go through TrialsOf (a bisection choosing its next probe from the last),
 // so its trials cannot be split over workers.
 func errOutsideShard(scenario string, n int, s Shard) error {
-	return fmt.Errorf("scenario %s ran trial %d, which is not worker %s's: its trials do not go through the shared loop, so it cannot be split over workers; run it without --worker", scenario, n, s)
+	return fmt.Errorf("scenario %s ran trial %d, which is not worker %s's: its trials do not go through the shared "+
+		"loop, so it cannot be split over workers; run it without --worker", scenario, n, s)
 }
 
 // checkShard refuses a share of a run that cannot be split soundly. Stopping by width
@@ -41,7 +42,8 @@ func (e *Env) checkShard() error {
 		return err
 	}
 	if !e.Shard.Whole() && e.UntilWidth > 0 {
-		return fmt.Errorf("worker %s: stopping by width cannot be split over workers (each would stop on its own share's data); run the campaign with a fixed --trials", e.Shard)
+		return fmt.Errorf("worker %s: stopping by width cannot be split over workers (each would stop on its own share's "+
+			"data); run the campaign with a fixed --trials", e.Shard)
 	}
 	return nil
 }

@@ -25,7 +25,8 @@ func (e *Env) TrialsOf(v *results.Variant) iter.Seq[int] {
 // markStopping says on v how its trial count is chosen, when the data choose it.
 func (e *Env) markStopping(v *results.Variant) {
 	if e.UntilWidth > 0 {
-		v.Stopping = fmt.Sprintf("until the 95%% confidence sequence is narrower than %s, at most %d trials", percent(e.UntilWidth), e.Trials)
+		v.Stopping = fmt.Sprintf("until the 95%% confidence sequence is narrower than %s, at most %d trials",
+			percent(e.UntilWidth), e.Trials)
 	}
 }
 

@@ -52,7 +52,8 @@ type FailoverReader interface {
 
 // KeyReader reads the lock key on the current primary, as the next client would find it.
 type KeyReader interface {
-	ReadKey(ctx context.Context, topo topologies.Topology, primary topologies.Node, key string) (redisadmin.KeyState, error)
+	ReadKey(ctx context.Context, topo topologies.Topology, primary topologies.Node, key string) (redisadmin.KeyState,
+		error)
 }
 
 // storeMaker builds the adapter of one topology kind for a strategy of that kind.
@@ -90,7 +91,8 @@ type Promoter interface {
 // keyedPromoter is a Promoter that can also follow the key whose primary died (a
 // cluster whose paused replicas cannot say whose replicas they are).
 type keyedPromoter interface {
-	AwaitPromotionOf(ctx context.Context, topo topologies.Topology, old topologies.Node, key string) (topologies.Node, error)
+	AwaitPromotionOf(ctx context.Context, topo topologies.Topology, old topologies.Node, key string) (topologies.Node,
+		error)
 }
 
 // PrimaryOf is the node taking key's writes now: the store's one primary, or, on a
@@ -121,7 +123,8 @@ func StoreFor(strategy string) (Store, error) {
 	// Scenarios pick stores by what their kind declares: an adapter without its
 	// descriptor would silently fit nothing.
 	if _, err := linked.Catalog().Lookup(spec.Kind); err != nil {
-		return nil, fmt.Errorf("strategy %s: its store's descriptor is not registered (import its backends/<store> package): %w", strategy, err)
+		return nil, fmt.Errorf(
+			"strategy %s: its store's descriptor is not registered (import its backends/<store> package): %w", strategy, err)
 	}
 	return build(strategy, spec), nil
 }
@@ -141,7 +144,8 @@ func StrategiesWhere(fits func(Store) bool) []string {
 // StoresParam declares a scenario's strategies param: the default list, checked
 // against the strategies that fit when the run starts (the registry fills at init).
 func StoresParam(name string, def []string, fits func(Store) bool, help string) Param {
-	return Param{Name: name, Default: strings.Join(def, ","), Help: help + " (any strategy whose store fits: see --list)", Parse: func(s string) (any, string) {
+	return Param{Name: name, Default: strings.Join(def, ","), Help: help + " (any strategy whose store fits: see " +
+		"--list)", Parse: func(s string) (any, string) {
 		allowed := StrategiesWhere(fits)
 		var out []Store
 		for _, part := range strings.Split(s, ",") {

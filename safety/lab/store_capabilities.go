@@ -10,7 +10,8 @@ import (
 type ReplicationControl interface {
 	// Lag makes the followers of primary miss the writes that follow, as far as the store
 	// lets it go on working; the func returned runs just before the primary is killed.
-	Lag(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error)
+	Lag(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error,
+		error)
 	// Synced waits until every follower has every write so far.
 	Synced(ctx context.Context, topo topologies.Topology, primary topologies.Node) error
 }
@@ -21,7 +22,8 @@ type FollowerEmptyRestarter interface {
 	// RestartFollowerEmpty restarts a follower of primary without its data and returns
 	// it once the trial has proof of both halves: the disk was empty and the server
 	// caught up from the leader; otherwise the trial's NoFault or Failed error.
-	RestartFollowerEmpty(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (topologies.Node, error)
+	RestartFollowerEmpty(ctx context.Context, t *Trial, topo topologies.Topology,
+		primary topologies.Node) (topologies.Node, error)
 }
 
 // FenceReader reads the fence counter of a key on one node.

@@ -129,17 +129,20 @@ func errorKind(err error) string {
 
 // RunTrials runs every variant's trials in order and returns the report that holds
 // them: the loop every scenario shares.
-func RunTrials[V interface{ Result() *results.Variant }](ctx context.Context, env *Env, s Scenario, variants []V, trial func(ctx context.Context, v V, t *Trial) error) (*results.Report, error) {
+func RunTrials[V interface{ Result() *results.Variant }](ctx context.Context, env *Env, s Scenario, variants []V,
+	trial func(ctx context.Context, v V, t *Trial) error) (*results.Report, error) {
 	return RunTrialsAtOnce(ctx, env, s, variants, 1, trial)
 }
 
 // RunTrialsAtOnce is RunTrials with up to parallel trials of a variant at once
 // (RunVariant: each trial keeps its seed and key, outcomes are recorded in trial
 // order); trial must be safe to run side by side with itself.
-func RunTrialsAtOnce[V interface{ Result() *results.Variant }](ctx context.Context, env *Env, s Scenario, variants []V, parallel int, trial func(ctx context.Context, v V, t *Trial) error) (*results.Report, error) {
+func RunTrialsAtOnce[V interface{ Result() *results.Variant }](ctx context.Context, env *Env, s Scenario, variants []V,
+	parallel int, trial func(ctx context.Context, v V, t *Trial) error) (*results.Report, error) {
 	rep := env.NewReport(s)
 	for _, v := range variants {
-		if err := env.RunVariant(ctx, s.Name(), v.Result(), parallel, func(ctx context.Context, t *Trial) error { return trial(ctx, v, t) }); err != nil {
+		if err := env.RunVariant(ctx, s.Name(), v.Result(), parallel,
+			func(ctx context.Context, t *Trial) error { return trial(ctx, v, t) }); err != nil {
 			return nil, err
 		}
 		rep.Variants = append(rep.Variants, v.Result())
@@ -152,7 +155,8 @@ func RunTrialsAtOnce[V interface{ Result() *results.Variant }](ctx context.Conte
 // other failure is the trial's outcome.
 // A trial the interrupted run being resumed finished is not run again: its record is
 // added as it was.
-func (e *Env) RunTrial(ctx context.Context, scenario string, v *results.Variant, n int, fn func(ctx context.Context, t *Trial) error) error {
+func (e *Env) RunTrial(ctx context.Context, scenario string, v *results.Variant, n int,
+	fn func(ctx context.Context, t *Trial) error) error {
 	if !e.Shard.Holds(n) {
 		return errOutsideShard(scenario, n, e.Shard)
 	}
@@ -182,7 +186,8 @@ type ranTrial struct {
 
 // runOne runs trial n of variant and judges it; it touches nothing shared but the log
 // and its own page, so trials may run side by side. The error is ctx's, when it ended.
-func (e *Env) runOne(ctx context.Context, scenario, variant string, n int, fn func(ctx context.Context, t *Trial) error) (ranTrial, error) {
+func (e *Env) runOne(ctx context.Context, scenario, variant string, n int,
+	fn func(ctx context.Context, t *Trial) error) (ranTrial, error) {
 	t := &Trial{N: n, Rec: history.NewRecorder(), Rand: e.Rand(variant, n), Inputs: map[string]float64{},
 		Key: fmt.Sprintf("%s:%s:%d:%d", scenario, variant, e.Seed, n)}
 	start := time.Now()
@@ -190,7 +195,8 @@ func (e *Env) runOne(ctx context.Context, scenario, variant string, n int, fn fu
 	if ctx.Err() != nil {
 		return ranTrial{}, ctx.Err()
 	}
-	rec := results.Trial{N: n, Seed: e.TrialSeed(variant, n), Inputs: t.Inputs, Proof: t.proof, Seconds: time.Since(start).Seconds()}
+	rec := results.Trial{N: n, Seed: e.TrialSeed(variant, n), Inputs: t.Inputs, Proof: t.proof,
+		Seconds: time.Since(start).Seconds()}
 	var nf *noFault
 	var ng *notGranted
 	var page string
@@ -296,6 +302,7 @@ func (e *Env) vizPath(scenario, variant string, n int) string {
 	if e.OutDir == "" {
 		return ""
 	}
-	name := strings.NewReplacer("/", "-", ":", "-", " ", "-", "=", "").Replace(fmt.Sprintf("%s-%s-trial%03d", scenario, variant, n))
+	name := strings.NewReplacer("/", "-", ":", "-", " ", "-", "=",
+		"").Replace(fmt.Sprintf("%s-%s-trial%03d", scenario, variant, n))
 	return filepath.Join(e.OutDir, "viz", name+".html")
 }

@@ -19,7 +19,9 @@ type Step struct {
 func RunSchedule(ctx context.Context, steps []Step) ([]Heal, error) {
 	for i := 1; i < len(steps); i++ {
 		if steps[i].After < steps[i-1].After {
-			return nil, fmt.Errorf("schedule step %d (%s at %v) comes before step %d (%v)", i, steps[i].Fault, steps[i].After, i-1, steps[i-1].After)
+			return nil,
+				fmt.Errorf("schedule step %d (%s at %v) comes before step %d (%v)", i, steps[i].Fault, steps[i].After, i-1,
+					steps[i-1].After)
 		}
 	}
 	start := time.Now()

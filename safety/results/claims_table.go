@@ -39,10 +39,13 @@ func ClaimsTable(reports []*Report) string {
 	return b.String()
 }
 
-var claimsPreamble = "Each claim is one or more hypotheses on one measure, each with its test; the claim is supported only when every hypothesis is, and contradicted when one is. " +
-	"A forced interleaving is a demonstration, not a rate: it breaks in every judged trial (always) or in none (never), and one counter-example contradicts it. " +
+var claimsPreamble = "Each claim is one or more hypotheses on one measure, each with its test; the claim is " +
+	"supported only when every hypothesis is, and contradicted when one is. " +
+	"A forced interleaving is a demonstration, not a rate: it breaks in every judged trial (always) or in none (never), " +
+	"and one counter-example contradicts it. " +
 	"A break that happens by chance is shown by one judged trial, each judged only with the proof of its fault. " +
-	"\"Fewer\" is Fisher's exact test, one-sided, at each condition apart (a delay, a strategy), with Holm across the conditions at 0.05; breaking more often, significantly, contradicts it. " +
+	"\"Fewer\" is Fisher's exact test, one-sided, at each condition apart (a delay, a strategy), with Holm across the " +
+	"conditions at 0.05; breaking more often, significantly, contradicts it. " +
 	"Conditions are never pooled; counts are k/n judged (of the trials run). " +
 	"A hypothesis is not shown while a variant it names did not run or was judged fewer than " + strconv.Itoa(MinJudged) +
 	" times (an occurrence excepted: one judged break is its proof).\n\n"

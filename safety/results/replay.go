@@ -34,7 +34,9 @@ func ReplayDifferences(a, b Results) []string {
 	for i, ra := range a.Reports {
 		rb := b.Reports[i]
 		if ra.Scenario != rb.Scenario || len(ra.Variants) != len(rb.Variants) {
-			diffs = append(diffs, fmt.Sprintf("report %d: %s with %d variants against %s with %d", i, ra.Scenario, len(ra.Variants), rb.Scenario, len(rb.Variants)))
+			diffs = append(diffs,
+				fmt.Sprintf("report %d: %s with %d variants against %s with %d", i, ra.Scenario, len(ra.Variants), rb.Scenario,
+					len(rb.Variants)))
 			continue
 		}
 		for j, va := range ra.Variants {
@@ -59,8 +61,10 @@ func variantDifferences(scenario string, a, b *Variant) []string {
 		}
 	}
 	x, y := a.Tally, b.Tally
-	if x.Trials != y.Trials || x.Judged != y.Judged || x.FaultNotProduced != y.FaultNotProduced || x.NotGranted != y.NotGranted ||
-		!reflect.DeepEqual(x.Errors, y.Errors) || !reflect.DeepEqual(x.Broke, y.Broke) || !reflect.DeepEqual(x.Sums, y.Sums) ||
+	if x.Trials != y.Trials || x.Judged != y.Judged || x.FaultNotProduced != y.FaultNotProduced ||
+		x.NotGranted != y.NotGranted ||
+		!reflect.DeepEqual(x.Errors, y.Errors) || !reflect.DeepEqual(x.Broke, y.Broke) ||
+		!reflect.DeepEqual(x.Sums, y.Sums) ||
 		x.Headline != y.Headline || x.Anytime != y.Anytime || x.Overlap.N != y.Overlap.N {
 		diffs = append(diffs, fmt.Sprintf("%s tally: %+v against %+v", where, x, y))
 	}

@@ -88,21 +88,28 @@ func (r *Report) Table() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s (seed %d, %d trials per variant", r.Scenario, r.Seed, r.TrialsPerVariant)
 	if r.Seconds > 0 {
-		fmt.Fprintf(&b, "; %.1f trials per minute, %v in all", r.TrialsPerMinute, (time.Duration(r.Seconds * float64(time.Second))).Round(time.Second))
+		fmt.Fprintf(&b, "; %.1f trials per minute, %v in all", r.TrialsPerMinute,
+			(time.Duration(r.Seconds * float64(time.Second))).Round(time.Second))
 	}
 	if r.Provider != "" {
 		fmt.Fprintf(&b, "; servers from provider %s", r.Provider)
 	}
 	fmt.Fprintf(&b, ")\n\n%s\n\n", r.Summary)
-	b.WriteString("| variant | claims | trials | judged | headline: trials where it was > 0 (95% interval) | two holders: trials / pairs | fault not produced | not granted | errors | lost locks | orphans | reissued tokens | stale accepted / rejected | honest rejected / diverged | not linearizable / unknown | second client granted | overlap ms p50/p99/max | window ms p50/p99/max | trial s p50 |\n")
+	b.WriteString("| variant | claims | trials | judged | headline: trials where it was > 0 (95% interval) | two " +
+		"holders: trials / pairs | fault not produced | not granted | errors | lost locks | orphans | reissued tokens | " +
+		"stale accepted / rejected | honest rejected / diverged | not linearizable / unknown | second client granted | " +
+		"overlap ms p50/p99/max | window ms p50/p99/max | trial s p50 |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, v := range r.Variants {
 		t := v.Tally
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s: %s | %d / %d | %d | %d | %s | %d | %d | %d | %d / %d | %d / %d | %d / %d | %d | %s | %s | %s |\n",
-			v.Name, claims(v.Claims), t.Trials, t.Judged, v.Measure, Headline(r.Scenario, v), t.Broke[Violations], t.Sums[Violations],
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s: %s | %d / %d | %d | %d | %s | %d | %d | %d | %d / %d | %d / %d | %d / "+
+			"%d | %d | %s | %s | %s |\n",
+			v.Name, claims(v.Claims), t.Trials, t.Judged, v.Measure, Headline(r.Scenario, v), t.Broke[Violations],
+			t.Sums[Violations],
 			t.FaultNotProduced, t.NotGranted, t.ErrorsString(), t.Sums[LostLocks], t.Sums[Orphans], t.Sums[ReissuedTokens],
 			t.Sums[StaleAccepted], t.Sums[StaleRejected], t.Sums[HonestRejected], t.Sums[Diverged],
-			t.Sums[NotLinearizable], t.Sums[LinearUnknown], t.Broke[SecondGranted], t.Overlap.short(), t.Window.short(), t.TrialSeconds.median())
+			t.Sums[NotLinearizable], t.Sums[LinearUnknown], t.Broke[SecondGranted], t.Overlap.short(), t.Window.short(),
+			t.TrialSeconds.median())
 	}
 	b.WriteString(r.smallestBreaking())
 	b.WriteString(r.auditCounts())

@@ -43,9 +43,14 @@ func (res Results) Markdown() string {
 		md.WriteString(res.unfinished())
 	}
 	if len(res.MergedFrom) > 0 {
-		fmt.Fprintf(&md, "Merged by `lockbench merge` from %d workers' folders (%s): every trial as its worker recorded it, the tallies and intervals recomputed from them all.\n\n", len(res.MergedFrom), strings.Join(res.MergedFrom, ", "))
+		fmt.Fprintf(&md, "Merged by `lockbench merge` from %d workers' folders (%s): every trial as its worker recorded "+
+			"it, the tallies and intervals recomputed from them all.\n\n", len(res.MergedFrom),
+			strings.Join(res.MergedFrom, ", "))
 	}
-	md.WriteString("A trial is judged only once it proved its fault happened; the others are counted as fault not produced, not granted, or errors by kind. Intervals are 95% Wilson intervals over the judged trials. A forced interleaving (a variant a claim checks as always or never) is a demonstration: its row gives the count, with no interval.\n\n")
+	md.WriteString("A trial is judged only once it proved its fault happened; the others are counted as fault not " +
+		"produced, not granted, or errors by kind. Intervals are 95% Wilson intervals over the judged trials. A forced " +
+		"interleaving (a variant a claim checks as always or never) is a demonstration: its row gives the count, with no " +
+		"interval.\n\n")
 	md.WriteString(ClaimsTable(res.Reports))
 	for _, r := range res.Reports {
 		md.WriteString(r.Table())

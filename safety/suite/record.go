@@ -28,7 +28,8 @@ func ReadRecord(dir string) (results.Results, error) {
 		return res, usage.Errorf("--resume %s: %v", dir, err)
 	}
 	if res.Command == nil || res.Environment == nil {
-		return res, usage.Errorf("--resume %s: %s records no command: not a `lockbench safety` folder, or written by a lockbench that cannot resume it", dir, filepath.Join(dir, "results.json"))
+		return res, usage.Errorf("--resume %s: %s records no command: not a `lockbench safety` folder, or written by a "+
+			"lockbench that cannot resume it", dir, filepath.Join(dir, "results.json"))
 	}
 	return res, nil
 }

@@ -16,7 +16,8 @@ import (
 // with this software (env): a different run is a usage error naming the first
 // difference, and nothing in dir changes. A complete run has nothing left: nil folder,
 // nil error.
-func Resume(stdout io.Writer, dir string, res results.Results, cmd results.Command, env resultsdir.Environment) (*Folder, error) {
+func Resume(stdout io.Writer, dir string, res results.Results, cmd results.Command,
+	env resultsdir.Environment) (*Folder, error) {
 	recorded := filepath.Join(dir, "results.json")
 	if d, ok := samerun.First(cmd, *res.Command); ok {
 		return nil, usage.Errorf("--resume %s: not the run recorded in %s: %s", dir, recorded, d)
@@ -37,6 +38,7 @@ func Resume(stdout io.Writer, dir string, res results.Results, cmd results.Comma
 	for _, r := range res.Reports {
 		f.resumed[r.Scenario] = r
 	}
-	f.res = results.Results{Command: res.Command, Environment: res.Environment, Resumed: append(res.Resumed, time.Now().UTC())}
+	f.res = results.Results{Command: res.Command, Environment: res.Environment,
+		Resumed: append(res.Resumed, time.Now().UTC())}
 	return f, nil
 }

@@ -46,7 +46,8 @@ func (s *Suite) Run(ctx context.Context) error {
 		if env.Shard.Whole() {
 			fmt.Fprintf(stderr, "safety: %s, %d trials per variant, seed %d\n", sc.Name(), env.Trials, env.Seed)
 		} else {
-			fmt.Fprintf(stderr, "safety: %s, worker %s: trials n %% %d == %d of %d per variant, seed %d\n", sc.Name(), env.Shard, env.Shard.Of, env.Shard.Index, env.Trials, env.Seed)
+			fmt.Fprintf(stderr, "safety: %s, worker %s: trials n %% %d == %d of %d per variant, seed %d\n", sc.Name(),
+				env.Shard, env.Shard.Of, env.Shard.Index, env.Trials, env.Seed)
 		}
 		rep, err := lab.Run(ctx, sc, env)
 		if err != nil && errors.Is(err, lab.ErrNeedsPartitions) && len(s.Scenarios) > 1 && s.Cuts != nil && ctx.Err() == nil {
@@ -84,7 +85,8 @@ func (s *Suite) Run(ctx context.Context) error {
 	if interrupted {
 		fmt.Fprintf(stdout, "\ninterrupted after %d of %d scenarios", finished, len(s.Scenarios))
 		if len(folder.res.Reports) > 0 {
-			fmt.Fprintf(stdout, "; every trial that finished is in %s (carry on: lockbench safety --resume %s)", folder.dir, folder.dir)
+			fmt.Fprintf(stdout, "; every trial that finished is in %s (carry on: lockbench safety --resume %s)", folder.dir,
+				folder.dir)
 		}
 		fmt.Fprintln(stdout)
 		return interrupt.Of(ctx)
@@ -99,7 +101,8 @@ func (s *Suite) runOnCuttingProvider(ctx context.Context, sc lab.Scenario, refus
 	if err != nil {
 		return nil, fmt.Errorf("%w (and provider %s: %v)", refusal, s.Cuts.name, err)
 	}
-	fmt.Fprintf(s.Stderr, "safety: %s cuts links, which processes cannot: its servers run on provider %s\n", sc.Name(), s.Cuts.name)
+	fmt.Fprintf(s.Stderr, "safety: %s cuts links, which processes cannot: its servers run on provider %s\n", sc.Name(),
+		s.Cuts.name)
 	moved := *s.Env
 	moved.Start = start
 	rep, err := lab.Run(ctx, sc, &moved)

@@ -50,10 +50,12 @@ func SetupExternal(cfg *sweep.Config, cells []sweep.Cell, runID string) (string,
 // refuseOnExternal says why cell cannot run on servers lockbench does not own, or nil.
 func refuseOnExternal(d *external.Deployment, c sweep.Cell) error {
 	if c.Network.Name != "none" {
-		return usage.Errorf("--network %s on provider external: a network profile puts proxies and faults between lockbench and the servers, and lockbench only breaks servers it owns; use --network none", c.Network)
+		return usage.Errorf("--network %s on provider external: a network profile puts proxies and faults between "+
+			"lockbench and the servers, and lockbench only breaks servers it owns; use --network none", c.Network)
 	}
 	if c.Workload == sweep.WorkloadUpdate {
-		return usage.Errorf("--workload update on provider external: the update workload writes rows to a PostgreSQL it starts and a fence counter outside the lock commands; only the lock workload runs on external servers")
+		return usage.Errorf("--workload update on provider external: the update workload writes rows to a PostgreSQL it " +
+			"starts and a fence counter outside the lock commands; only the lock workload runs on external servers")
 	}
 	spec, err := updates.TopologyFor(c.Strategy)
 	if err != nil {

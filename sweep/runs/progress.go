@@ -37,7 +37,8 @@ func (o *lineObserver) CellStarted(int, sweep.Cell) {}
 func (o *lineObserver) CellDone(i int, c resultsdir.Cell) {
 	if c.IsUpdate() && c.Update != nil {
 		lat := c.Latency[resultsdir.MetricUpdate]
-		fmt.Fprintf(o.w, "[%d/%d] %s%s: %.0f updates/s, update p50 %v p99 %v, %d lost%s\n", i+1, o.total, c.Name, repeatNote(c),
+		fmt.Fprintf(o.w, "[%d/%d] %s%s: %.0f updates/s, update p50 %v p99 %v, %d lost%s\n", i+1, o.total, c.Name,
+			repeatNote(c),
 			c.Update.UpdatesPerSecond, lat.P50, lat.P99, c.Update.LostUpdates, errorNote(c))
 		return
 	}

@@ -97,7 +97,8 @@ func agreeWithRecord(fs *flag.FlagSet, dir string, recorded map[string][]string,
 			there = want[0]
 		}
 		if here := f.Value.String(); (!ok && here != f.DefValue) || (ok && here != want[0]) {
-			err = usage.Errorf("--resume %s: not the run recorded in %s: --%s is %s here, %s there", dir, resultsdir.FlagsFile, f.Name, here, there)
+			err = usage.Errorf("--resume %s: not the run recorded in %s: --%s is %s here, %s there", dir, resultsdir.FlagsFile,
+				f.Name, here, there)
 		}
 	})
 	return err

@@ -14,7 +14,8 @@ import (
 // with this software (env): a different run is a usage error naming the first
 // difference, and nothing in dir changes. A complete run has nothing left: nil run,
 // nil error.
-func resumeRun(stdout io.Writer, dir string, cfg sweep.Config, env resultsdir.Environment, cells int) (*resultsdir.Run, error) {
+func resumeRun(stdout io.Writer, dir string, cfg sweep.Config, env resultsdir.Environment, cells int) (*resultsdir.Run,
+	error) {
 	run, err := sweep.Resume(dir, cfg, env)
 	if err != nil {
 		return nil, usage.Errorf("--resume %s: %v", dir, err)

@@ -74,7 +74,8 @@ func (r *Run) Dir() string { return r.dir }
 // it keeps the finished cells, says how to carry on and returns the interruption.
 func (r *Run) Execute(ctx context.Context, stdout io.Writer) error {
 	p := r.plan
-	runner := &sweep.Runner{Config: p.Config, Out: r.dir, Run: r.rec, Observer: NewObserver(stdout, p.Progress, p.Config), Worker: p.Worker}
+	runner := &sweep.Runner{Config: p.Config, Out: r.dir, Run: r.rec, Observer: NewObserver(stdout, p.Progress, p.Config),
+		Worker: p.Worker}
 	if err := runner.Execute(ctx, p.Cells); err != nil {
 		return fmt.Errorf("%v (results so far: %s)", err, r.dir)
 	}
@@ -83,7 +84,9 @@ func (r *Run) Execute(ctx context.Context, stdout io.Writer) error {
 	}
 	WriteSummary(stdout, r.rec)
 	if !r.rec.Complete {
-		fmt.Fprintf(stdout, "\ninterrupted after %d of %d cells; finished cells are in %s (carry on: lockbench run --resume %s)\n", len(r.rec.Cells), len(p.Cells), r.dir, r.dir)
+		fmt.Fprintf(stdout,
+			"\ninterrupted after %d of %d cells; finished cells are in %s (carry on: lockbench run --resume %s)\n",
+			len(r.rec.Cells), len(p.Cells), r.dir, r.dir)
 		return interrupt.Of(ctx)
 	}
 	return nil

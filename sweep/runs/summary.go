@@ -82,7 +82,8 @@ func floorP99(f *resultsdir.QueueFloor) string {
 func writeUpdateSummary(w io.Writer, cells []resultsdir.Cell) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "strategy\tguard\tclients\trows\tupdates/s\tupdate p50\tp99\tp99.9\tretries/update\trefused\tlost\terrors\t")
+	fmt.Fprintln(tw, "strategy\tguard\tclients\trows\tupdates/s\tupdate "+
+		"p50\tp99\tp99.9\tretries/update\trefused\tlost\terrors\t")
 	for _, c := range cells {
 		u, lat := c.Update, c.Latency[resultsdir.MetricUpdate]
 		if u == nil {
@@ -99,7 +100,8 @@ func writeUpdateSummary(w io.Writer, cells []resultsdir.Cell) {
 	tw.Flush()
 	for _, c := range cells {
 		if c.Update != nil && (c.Update.LostUpdates != 0 || c.Update.Duplicates != 0) {
-			fmt.Fprintf(w, "FINDING: %s lost %d updates (%d duplicates) without any fault injected\n", c.Name, c.Update.LostUpdates, c.Update.Duplicates)
+			fmt.Fprintf(w, "FINDING: %s lost %d updates (%d duplicates) without any fault injected\n", c.Name,
+				c.Update.LostUpdates, c.Update.Duplicates)
 		}
 	}
 }

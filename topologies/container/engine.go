@@ -52,16 +52,19 @@ func engine(ctx context.Context) (*client.Client, error) {
 	// answer; a host the user named must answer itself.
 	if host := os.Getenv("DOCKER_HOST"); host != "" {
 		if err := pingHost(dctx, host); err != nil {
-			return nil, fmt.Errorf("provider container: the container engine at DOCKER_HOST=%s does not answer (%v): start it, or unset DOCKER_HOST to use the default socket", host, err)
+			return nil, fmt.Errorf("provider container: the container engine at DOCKER_HOST=%s does not answer (%v): start "+
+				"it, or unset DOCKER_HOST to use the default socket", host, err)
 		}
 	}
 	c, err := testcontainers.NewDockerClientWithOpts(dctx)
 	if err != nil {
-		return nil, fmt.Errorf("provider container: no container engine answers (%v): install Docker (Debian/Ubuntu: apt-get install docker.io) and start it, or set DOCKER_HOST", err)
+		return nil, fmt.Errorf("provider container: no container engine answers (%v): install Docker (Debian/Ubuntu: "+
+			"apt-get install docker.io) and start it, or set DOCKER_HOST", err)
 	}
 	if _, err := c.Ping(dctx, client.PingOptions{}); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("provider container: the container engine does not answer a ping (%v): start it (systemctl start docker, or dockerd), or set DOCKER_HOST", err)
+		return nil, fmt.Errorf("provider container: the container engine does not answer a ping (%v): start it (systemctl "+
+			"start docker, or dockerd), or set DOCKER_HOST", err)
 	}
 	engineCli = c.Client
 	return engineCli, nil

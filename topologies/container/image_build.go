@@ -54,7 +54,8 @@ func tarContext(files map[string]string, dockerfile string) (io.Reader, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	add := func(name string, mode int64, b []byte) error {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: mode, Size: int64(len(b)), Typeflag: tar.TypeReg}); err != nil {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: mode, Size: int64(len(b)),
+			Typeflag: tar.TypeReg}); err != nil {
 			return err
 		}
 		_, err := tw.Write(b)

@@ -95,7 +95,8 @@ func (t *topology) runService(ctx context.Context, n *Server) error {
 				c.WorkingDir = n.dir
 			},
 			HostConfigModifier: func(hc *mobycontainer.HostConfig) {
-				hc.PortBindings = network.PortMap{port: {{HostIP: netip.MustParseAddr("127.0.0.1"), HostPort: strconv.Itoa(n.port)}}}
+				hc.PortBindings = network.PortMap{port: {{HostIP: netip.MustParseAddr("127.0.0.1"),
+					HostPort: strconv.Itoa(n.port)}}}
 				hc.Binds = append(hc.Binds, n.dir+":"+n.dir)
 				for _, p := range n.svc.Mounts {
 					hc.Binds = append(hc.Binds, p+":"+p+":ro")

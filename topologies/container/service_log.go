@@ -14,7 +14,9 @@ import (
 func containerLog(n *Server) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	r, err := n.topo.cli.ContainerLogs(ctx, n.id, client.ContainerLogsOptions{ShowStdout: true, ShowStderr: true, Tail: "15"})
+	r,
+		err := n.topo.cli.ContainerLogs(ctx, n.id,
+		client.ContainerLogsOptions{ShowStdout: true, ShowStderr: true, Tail: "15"})
 	if err != nil {
 		return "(no log: " + err.Error() + ")"
 	}

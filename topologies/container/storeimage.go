@@ -60,7 +60,9 @@ func (im ScratchImage) build(ctx context.Context, c *client.Client) (string, err
 	if err != nil {
 		return "", err
 	}
-	res, err := c.ImageBuild(ctx, buildCtx, client.ImageBuildOptions{Tags: []string{tag}, Labels: labels, Remove: true, ForceRemove: true})
+	res,
+		err := c.ImageBuild(ctx, buildCtx,
+		client.ImageBuildOptions{Tags: []string{tag}, Labels: labels, Remove: true, ForceRemove: true})
 	if err != nil {
 		return "", fmt.Errorf("build %s from %s: %w", tag, im.Source, err)
 	}

@@ -55,12 +55,15 @@ func removeAll(c *client.Client, containerIDs []string, networkID string) error 
 	defer cancel()
 	var first error
 	for _, id := range containerIDs {
-		if _, err := c.ContainerRemove(ctx, id, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true}); err != nil && first == nil && !isNotFound(err) {
+		if _,
+			err := c.ContainerRemove(ctx, id, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true}); err != nil &&
+			first == nil && !isNotFound(err) {
 			first = err
 		}
 	}
 	if networkID != "" {
-		if _, err := c.NetworkRemove(ctx, networkID, client.NetworkRemoveOptions{}); err != nil && first == nil && !isNotFound(err) {
+		if _, err := c.NetworkRemove(ctx, networkID, client.NetworkRemoveOptions{}); err != nil && first == nil &&
+			!isNotFound(err) {
 			first = err
 		}
 	}

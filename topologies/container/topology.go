@@ -150,7 +150,9 @@ func (t *topology) own(x topologies.Node) (*Server, error) {
 	if x != nil {
 		name = x.Name() + " at " + x.Addr()
 	}
-	return nil, fmt.Errorf("partition: node %s is not a node of this container topology (nodes of different topologies share no link to cut)", name)
+	return nil, fmt.Errorf(
+		"partition: node %s is not a node of this container topology (nodes of different topologies share no link to "+
+			"cut)", name)
 }
 
 // Cut drops every packet between a and b, both ways, inside both containers' namespaces.

@@ -69,7 +69,8 @@ func applyRules(pid int, peers []peer, withHooks bool) error {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("packet filter rules in the namespace of pid %d (nsenter and iptables must be installed: apt-get install util-linux iptables): %w: %s", pid, err, strings.TrimSpace(out.String()))
+		return fmt.Errorf("packet filter rules in the namespace of pid %d (nsenter and iptables must be installed: apt-get "+
+			"install util-linux iptables): %w: %s", pid, err, strings.TrimSpace(out.String()))
 	}
 	return nil
 }

@@ -36,7 +36,8 @@ type node struct {
 }
 
 func startNode(name string, m clocks.Model, skewed, persist bool, clock clocks.Clock) (*node, error) {
-	n := &node{name: name, clock: clocks.NewNodeClock(m, clock), skewed: skewed, persist: persist, srv: miniredis.NewMiniRedis()}
+	n := &node{name: name, clock: clocks.NewNodeClock(m, clock), skewed: skewed, persist: persist,
+		srv: miniredis.NewMiniRedis()}
 	n.last = n.clock.Now()
 	n.srv.SetTime(n.last)
 	if err := n.srv.StartAddr("127.0.0.1:0"); err != nil {

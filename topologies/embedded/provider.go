@@ -42,7 +42,8 @@ func (p Provider) Start(ctx context.Context, spec backend.Spec) (topologies.Topo
 	}
 	// miniredis speaks Redis and keeps no replicas.
 	if !linked.Catalog().Has(spec.Kind, backend.RedisProtocol) || linked.Catalog().Has(spec.Kind, backend.Replication) {
-		return nil, fmt.Errorf("provider embedded serves single and redlock topologies, not %s (miniredis has no replication)", spec.Kind)
+		return nil, fmt.Errorf(
+			"provider embedded serves single and redlock topologies, not %s (miniredis has no replication)", spec.Kind)
 	}
 	clock := p.Clock
 	if clock == nil {

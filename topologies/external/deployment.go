@@ -104,7 +104,8 @@ func checkTopKeys(data []byte, keys []RoleKey) error {
 		return nil // comments only: no role given
 	}
 	if doc := root.Content[0]; doc.Kind != yaml.MappingNode {
-		return fmt.Errorf("line %d: want a mapping of the file's roles (%s and tls)", doc.Line, strings.Join(keyNames(keys), ", "))
+		return fmt.Errorf("line %d: want a mapping of the file's roles (%s and tls)", doc.Line,
+			strings.Join(keyNames(keys), ", "))
 	}
 	top := root.Content[0].Content
 	for i := 0; i < len(top); i += 2 {
@@ -208,7 +209,8 @@ func (d *Deployment) Check(strategy string, spec backend.Spec) error {
 func (d *Deployment) layout(strategy string, spec backend.Spec) (Store, Layout, error) {
 	s, ok := storeFor(spec.Kind)
 	if !ok {
-		return Store{}, Layout{}, fmt.Errorf("strategy %s runs on %s, which provider external does not serve: it serves %s", strategy, spec.Kind, kindNames())
+		return Store{}, Layout{}, fmt.Errorf(
+			"strategy %s runs on %s, which provider external does not serve: it serves %s", strategy, spec.Kind, kindNames())
 	}
 	l, err := s.Layout(d, strategy, spec)
 	return s, l, err

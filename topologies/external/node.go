@@ -26,7 +26,8 @@ func (n node) Restart(context.Context, topologies.RestartMode) error {
 }
 
 func (n node) notOwned(what string) error {
-	return fmt.Errorf("%s %s (%s): lockbench does not own this server (provider external) and never breaks it", what, n.name, n.addr)
+	return fmt.Errorf("%s %s (%s): lockbench does not own this server (provider external) and never breaks it", what,
+		n.name, n.addr)
 }
 
 // NewNodes are the servers at addrs, named prefix-0, prefix-1, ... in the file's order.

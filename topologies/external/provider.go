@@ -83,10 +83,12 @@ func (d *Deployment) servers(l Layout, kind backend.Kind) (Servers, error) {
 // faults and fsync settings act on the servers themselves.
 func Refuses(spec backend.Spec) error {
 	if len(spec.Clocks) > 0 {
-		return fmt.Errorf("provider external: clock faults skew the servers' clocks, and lockbench only breaks servers it owns")
+		return fmt.Errorf(
+			"provider external: clock faults skew the servers' clocks, and lockbench only breaks servers it owns")
 	}
 	if spec.UnsafeNoFsync {
-		return fmt.Errorf("provider external: unsafe-no-fsync is a setting of the servers, which lockbench does not own: use strategy etcd")
+		return fmt.Errorf(
+			"provider external: unsafe-no-fsync is a setting of the servers, which lockbench does not own: use strategy etcd")
 	}
 	if !(Provider{}).Serves(spec.Kind) {
 		return fmt.Errorf("provider external does not serve %s topologies: it serves %s", spec.Kind, kindNames())

@@ -62,7 +62,8 @@ func writeAcknowledged(ctx context.Context, c *redis.Client, want int) bool {
 
 // WaitSentinelsAgree waits until every sentinel names masterAddr as master and sees
 // the replicas and all other sentinels, so that a failover can reach its quorum at once.
-func WaitSentinelsAgree(ctx context.Context, sentinels []topologies.Node, masterName, masterAddr string, replicas int) error {
+func WaitSentinelsAgree(ctx context.Context, sentinels []topologies.Node, masterName, masterAddr string,
+	replicas int) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	last := "no answer yet"

@@ -40,13 +40,15 @@ const minPingPeriod = 100 * time.Millisecond
 // TuneSentinels applies timers to every sentinel of topo.
 func TuneSentinels(ctx context.Context, topo topologies.Topology, t SentinelTimers) error {
 	if t.PingPeriod != 0 && t.PingPeriod < minPingPeriod {
-		return fmt.Errorf("sentinel ping period %v: must be >= %v, or no replica is fresh enough to promote", t.PingPeriod, minPingPeriod)
+		return fmt.Errorf("sentinel ping period %v: must be >= %v, or no replica is fresh enough to promote", t.PingPeriod,
+			minPingPeriod)
 	}
 	args := []any{"SENTINEL", "DEBUG"}
 	for _, p := range []struct {
 		name string
 		d    time.Duration
-	}{{"info-period", t.InfoPeriod}, {"ask-period", t.AskPeriod}, {"publish-period", t.PublishPeriod}, {"ping-period", t.PingPeriod}} {
+	}{{"info-period", t.InfoPeriod}, {"ask-period", t.AskPeriod}, {"publish-period", t.PublishPeriod},
+		{"ping-period", t.PingPeriod}} {
 		if p.d > 0 {
 			args = append(args, p.name, p.d.Milliseconds())
 		}

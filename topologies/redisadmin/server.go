@@ -10,10 +10,12 @@ import (
 )
 
 // ErrNoRedisServer says redis-server was found neither through REDIS_SERVER nor on PATH.
-var ErrNoRedisServer = errors.New("redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set REDIS_SERVER to its path")
+var ErrNoRedisServer = errors.New(
+	"redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set REDIS_SERVER to its path")
 
 // ErrNoValkeyServer says valkey-server was found neither through VALKEY_SERVER nor on PATH.
-var ErrNoValkeyServer = errors.New("valkey-server not found: install it (Debian 12: apt-get install -t bookworm-backports valkey-server, as scripts/deps.sh does) or set VALKEY_SERVER to its path")
+var ErrNoValkeyServer = errors.New("valkey-server not found: install it (Debian 12: apt-get install -t " +
+	"bookworm-backports valkey-server, as scripts/deps.sh does) or set VALKEY_SERVER to its path")
 
 // FindRedisServer returns the redis-server binary: $REDIS_SERVER if set, else PATH.
 func FindRedisServer() (string, error) {

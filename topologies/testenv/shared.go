@@ -10,7 +10,8 @@ import (
 // StartShared starts the topology each name needs (specFor says which) with Start, once
 // per kind however many names share it, for the whole of tb: a subtest's would stop
 // with the subtest. It maps each name to its topology.
-func StartShared(tb testing.TB, names []string, specFor func(string) (backend.Spec, error)) map[string]topologies.Topology {
+func StartShared(tb testing.TB, names []string,
+	specFor func(string) (backend.Spec, error)) map[string]topologies.Topology {
 	tb.Helper()
 	byKind := map[backend.Kind]topologies.Topology{}
 	byName := map[string]topologies.Topology{}

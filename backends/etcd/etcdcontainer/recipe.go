@@ -58,7 +58,8 @@ func (c *cluster) initialCluster() string {
 func start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
 	// A member is this program re-executed: only etcdtopo's init turns it into one.
 	if _, err := topologies.ProviderNamed("etcd-process"); err != nil {
-		return nil, fmt.Errorf("this program does not link backends/etcd/etcdtopo, whose member entry every container runs (import it): %w", err)
+		return nil, fmt.Errorf(
+			"this program does not link backends/etcd/etcdtopo, whose member entry every container runs (import it): %w", err)
 	}
 	image, mounts, err := container.OnceImage("etcd", func() (string, []string, error) {
 		tag, exe, err := buildImage(ctx, d)
@@ -68,7 +69,8 @@ func start(ctx context.Context, d *container.Deployment) (topologies.Topology, e
 		return nil, err
 	}
 	exe := mounts[0]
-	c := &cluster{Deployment: d, token: fmt.Sprintf("lockbench-%d", time.Now().UnixNano()), ids: map[*container.Server]uint64{}}
+	c := &cluster{Deployment: d, token: fmt.Sprintf("lockbench-%d", time.Now().UnixNano()),
+		ids: map[*container.Server]uint64{}}
 	members := d.Spec().Members
 	ports, err := d.Ports(2 * members)
 	if err != nil {
@@ -201,7 +203,8 @@ func (c *cluster) WaitLeader(ctx context.Context) (topologies.Node, error) {
 
 // seenLeader asks the member itself (Status) which leader it knows of.
 func seenLeader(ctx context.Context, s *container.Server) (uint64, error) {
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{s.Addr()}, DialTimeout: time.Second, Logger: zap.NewNop()})
+	cli,
+		err := clientv3.New(clientv3.Config{Endpoints: []string{s.Addr()}, DialTimeout: time.Second, Logger: zap.NewNop()})
 	if err != nil {
 		return 0, err
 	}

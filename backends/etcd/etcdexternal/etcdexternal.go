@@ -42,7 +42,8 @@ func probe(ctx context.Context, s *external.Servers) ([]resultsdir.ExternalServe
 		if err != nil {
 			return nil, fmt.Errorf("provider external: %s at %s does not answer: %w", n.Name(), n.Addr(), err)
 		}
-		out = append(out, resultsdir.ExternalServer{Role: string(n.Role()), Name: n.Name(), Addr: n.Addr(), Version: st.Version})
+		out = append(out,
+			resultsdir.ExternalServer{Role: string(n.Role()), Name: n.Name(), Addr: n.Addr(), Version: st.Version})
 	}
 	return out, nil
 }

@@ -26,9 +26,11 @@ var Variants = []struct {
 func init() {
 	for _, v := range Variants {
 		spec := backend.Spec{Kind: etcd.Kind, Members: v.Members, UnsafeNoFsync: v.UnsafeNoFsync}
-		locks.Register(v.Name, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+		locks.Register(v.Name, spec, func(ctx context.Context, topo topologies.Topology,
+			o locks.Options) (locks.Locker, error) {
 			// Every member is a client endpoint; the client balances over them.
-			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), Options{DialTimeout: o.Timeout, Access: o.Access, KeyPrefix: o.KeyPrefix})
+			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), Options{DialTimeout: o.Timeout, Access: o.Access,
+				KeyPrefix: o.KeyPrefix})
 		})
 	}
 }

@@ -37,7 +37,8 @@ type server struct {
 func (s *server) DSN() string { return s.dsn(postgres.Database) }
 
 func (s *server) dsn(database string) string {
-	u := url.URL{Scheme: "postgres", User: url.User(postgres.User), Host: s.Masters()[0].Addr(), Path: "/" + database, RawQuery: "sslmode=disable"}
+	u := url.URL{Scheme: "postgres", User: url.User(postgres.User), Host: s.Masters()[0].Addr(), Path: "/" + database,
+		RawQuery: "sslmode=disable"}
 	return u.String()
 }
 
@@ -107,7 +108,8 @@ func (s *server) initdb(ctx context.Context, c *container.Server) error {
 			return err
 		}
 	}
-	cmd := exec.CommandContext(ctx, s.install.Initdb(), "-D", dataDir(c), "-U", postgres.User, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync")
+	cmd := exec.CommandContext(ctx, s.install.Initdb(), "-D", dataDir(c), "-U", postgres.User, "--auth=trust",
+		"--encoding=UTF8", "--locale=C", "--no-sync")
 	cmd.Dir = c.Dir()
 	cmd.Env = append(os.Environ(), "LC_ALL=C")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.install.RunAs}
@@ -116,7 +118,8 @@ func (s *server) initdb(ctx context.Context, c *container.Server) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s: initdb: %w: %s", c.Name(), err, strings.TrimSpace(out.String()))
 	}
-	hba := "# lockbench: trust; the port is published on 127.0.0.1 only\nlocal all all trust\nhost all all 0.0.0.0/0 trust\n"
+	hba := "# lockbench: trust; the port is published on 127.0.0.1 only\nlocal all all trust\nhost all all 0.0.0.0/0 " +
+		"trust\n"
 	if err := os.WriteFile(filepath.Join(dataDir(c), "pg_hba.conf"), []byte(hba), 0o600); err != nil {
 		return err
 	}
@@ -178,7 +181,8 @@ func (s *server) ready(ctx context.Context, c *container.Server) error {
 func (s *server) psql(ctx context.Context, database, sql string, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(s.install.BinDir, "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", s.dsn(database), "-c", sql)
+	cmd := exec.CommandContext(ctx, filepath.Join(s.install.BinDir, "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d",
+		s.dsn(database), "-c", sql)
 	cmd.Env = append(os.Environ(), "PGCONNECT_TIMEOUT=2")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("psql: %v: %s", err, strings.TrimSpace(string(out)))

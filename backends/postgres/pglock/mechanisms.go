@@ -19,7 +19,8 @@ type advisory struct{}
 // commits (and so makes the sequence advance durable) before it answers.
 func (advisory) grant(ctx context.Context, _ *Locker, conn *pgxpool.Conn, key string) (int64, error) {
 	var fence *int64
-	err := conn.QueryRow(ctx, "SELECT CASE WHEN pg_try_advisory_lock($1) THEN nextval('lockbench_fence') END", lockID(key)).Scan(&fence)
+	err := conn.QueryRow(ctx, "SELECT CASE WHEN pg_try_advisory_lock($1) THEN nextval('lockbench_fence') END",
+		lockID(key)).Scan(&fence)
 	if err != nil {
 		return 0, fmt.Errorf("%s: try lock: %w", Advisory, err)
 	}
@@ -72,7 +73,8 @@ func (f forUpdate) take(
 			if err := rollback(ctx, conn); err != nil {
 				return 0, err
 			}
-			if _, err := conn.Exec(ctx, "INSERT INTO lockbench_locks (key) VALUES ($1) ON CONFLICT DO NOTHING", key); err != nil {
+			if _,
+				err := conn.Exec(ctx, "INSERT INTO lockbench_locks (key) VALUES ($1) ON CONFLICT DO NOTHING", key); err != nil {
 				return 0, fmt.Errorf("%s: insert the key's row: %w", ForUpdate, err)
 			}
 			continue

@@ -102,7 +102,8 @@ func NewForUpdate(ctx context.Context, dsn string, opts pooloptions.Options) (*L
 	return newLocker(ctx, ForUpdate, dsn, opts, forUpdate{}, 2)
 }
 
-func newLocker(ctx context.Context, name, dsn string, opts pooloptions.Options, mech mechanism, connsPerClient int) (*Locker, error) {
+func newLocker(ctx context.Context, name, dsn string, opts pooloptions.Options, mech mechanism,
+	connsPerClient int) (*Locker, error) {
 	opts, err := opts.WithDefaults(name, defaultPoolSize, defaultTimeout)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,8 @@ func init() {
 		Advisory:  NewAdvisory,
 		ForUpdate: NewForUpdate,
 	} {
-		locks.Register(name, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+		locks.Register(name, spec, func(ctx context.Context, topo topologies.Topology,
+			o locks.Options) (locks.Locker, error) {
 			server, ok := topo.(interface{ DSN() string })
 			if !ok {
 				return nil, fmt.Errorf("%s: topology from provider %s has no DSN", name, topo.Provider())

@@ -37,8 +37,10 @@ func Open(ctx context.Context, dsn string) (lostupdates.Accounts, error) {
 // accounts is a pgaccount.Resource seen by the lab.
 type accounts struct{ r *pgaccount.Resource }
 
-func (a accounts) Apply(ctx context.Context, mode string, ch lostupdates.AccountChange) (lostupdates.AccountOutcome, error) {
-	change := pgaccount.Change{Client: ch.Client, Account: 1, Token: ch.Token, Amount: ch.Amount, Between: ch.Between, IdempotencyKey: ch.Key}
+func (a accounts) Apply(ctx context.Context, mode string,
+	ch lostupdates.AccountChange) (lostupdates.AccountOutcome, error) {
+	change := pgaccount.Change{Client: ch.Client, Account: 1, Token: ch.Token, Amount: ch.Amount, Between: ch.Between,
+		IdempotencyKey: ch.Key}
 	var out ledger.Outcome
 	if lf, err := pgaccount.ParseLockFree(mode); err == nil {
 		out, _, err = a.r.ApplyLockFree(ctx, lf, change)

@@ -71,7 +71,8 @@ func (n *node) logPath() string       { return filepath.Join(n.dir, "server.log"
 func (n *node) Addr() string          { return net.JoinHostPort("127.0.0.1", strconv.Itoa(n.port)) }
 
 func (n *node) dsn(database string) string {
-	u := url.URL{Scheme: "postgres", User: url.User(postgres.User), Host: n.Addr(), Path: "/" + database, RawQuery: "sslmode=disable"}
+	u := url.URL{Scheme: "postgres", User: url.User(postgres.User), Host: n.Addr(), Path: "/" + database,
+		RawQuery: "sslmode=disable"}
 	return u.String()
 }
 
@@ -89,7 +90,8 @@ func (n *node) command(bin string, args ...string) *exec.Cmd {
 func (n *node) initdb(ctx context.Context) error {
 	// --no-sync: the dir does not outlive a machine crash (its owner dies with it), so
 	// syncing initdb's files buys nothing; the server's fsync setting governs commits.
-	cmd := n.command(n.install.Initdb(), "-D", n.dataDir, "-U", postgres.User, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync")
+	cmd := n.command(n.install.Initdb(), "-D", n.dataDir, "-U", postgres.User, "--auth=trust", "--encoding=UTF8",
+		"--locale=C", "--no-sync")
 	cmd.Dir = n.dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

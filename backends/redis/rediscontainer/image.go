@@ -80,7 +80,9 @@ func Image(ctx context.Context, clocked bool) (string, error) {
 		if perr := container.PullImage(ctx, OfficialImage); perr == nil {
 			got = OfficialImage
 		} else if got, err = hostImage(ctx); err != nil {
-			err = fmt.Errorf("no Redis image: the official %s is not here and cannot be pulled (%v), and none can be built from the host: %w", OfficialImage, perr, err)
+			err = fmt.Errorf(
+				"no Redis image: the official %s is not here and cannot be pulled (%v), and none can be built from the host: "+
+					"%w", OfficialImage, perr, err)
 		}
 	default:
 		if err = container.PullImage(ctx, key); err == nil {

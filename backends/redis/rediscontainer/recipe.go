@@ -35,7 +35,8 @@ func start(ctx context.Context, d *container.Deployment) (topologies.Topology, e
 		return nil, err
 	}
 	if clocked && !hasFaketime(ctx, image) {
-		return nil, fmt.Errorf("clocks: image %s has no libfaketime; clock faults need the image built from the host (%s=%s, with faketime and gcc installed)", image, ImageEnv, HostImage)
+		return nil, fmt.Errorf("clocks: image %s has no libfaketime; clock faults need the image built from the host "+
+			"(%s=%s, with faketime and gcc installed)", image, ImageEnv, HostImage)
 	}
 	replicas := 0
 	if spec.Kind == redis.Replicated || spec.Kind == redis.Sentinel {
@@ -103,7 +104,9 @@ func addSentinels(d *container.Deployment, image string, master *container.Serve
 	}
 	for i, port := range ports {
 		config := func(s *container.Server) []string { return sentinelConfig(d.Spec(), s, master) }
-		if _, err := addServer(d, image, fmt.Sprintf("sentinel-%d", i), topologies.RoleSentinel, port, nil, true, config); err != nil {
+		if _,
+			err := addServer(d, image, fmt.Sprintf("sentinel-%d", i), topologies.RoleSentinel, port, nil, true,
+			config); err != nil {
 			return err
 		}
 	}

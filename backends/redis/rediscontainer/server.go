@@ -57,7 +57,8 @@ func AddNodes(d *container.Deployment, image string, nodes []Node) ([]*container
 // addServer declares one redis-server (or sentinel) on d: its config is written before
 // the first start only, so that what the server rewrites in it (REPLICAOF, a sentinel's
 // view) survives a restart, as the process provider's does.
-func addServer(d *container.Deployment, image, name string, role topologies.Role, port int, peerPorts []int, sentinel bool, config func(*container.Server) []string) (*container.Server, error) {
+func addServer(d *container.Deployment, image, name string, role topologies.Role, port int, peerPorts []int,
+	sentinel bool, config func(*container.Server) []string) (*container.Server, error) {
 	dir := filepath.Join(d.Dir(), name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -114,7 +115,8 @@ func addServer(d *container.Deployment, image, name string, role topologies.Role
 // listens is how every Redis server and sentinel of a container starts its config:
 // every interface of the container, the published port, the log on stdout.
 func listens(s *container.Server) []string {
-	return []string{"bind 0.0.0.0", "protected-mode no", fmt.Sprintf("port %d", s.Port()), "daemonize no", `logfile ""`, "dir " + s.Dir()}
+	return []string{"bind 0.0.0.0", "protected-mode no", fmt.Sprintf("port %d", s.Port()), "daemonize no", `logfile ""`,
+		"dir " + s.Dir()}
 }
 
 // dataConfig listens on every interface of the container, on the published port, and

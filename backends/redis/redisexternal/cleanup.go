@@ -20,7 +20,8 @@ func cleanup(ctx context.Context, s external.Servers, prefix string) (int64, err
 	if len(s.Sentinels) > 0 {
 		// Whoever is master now holds the keys, also after a failover.
 		opts.SentinelAccess = s.SentinelAccess
-		clients = append(clients, redisconn.NewFailoverClient(topologies.Addrs(s.Sentinels), s.Spec.MasterName, redisconn.PurposeCleanup, opts))
+		clients = append(clients,
+			redisconn.NewFailoverClient(topologies.Addrs(s.Sentinels), s.Spec.MasterName, redisconn.PurposeCleanup, opts))
 	} else {
 		for _, m := range s.Masters {
 			clients = append(clients, redisconn.NewClient(m.Addr(), redisconn.PurposeCleanup, opts))

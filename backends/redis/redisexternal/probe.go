@@ -59,7 +59,8 @@ func askMaster(ctx context.Context, s external.Servers) (string, error) {
 
 // redisVersion pings addr and reads redis_version from INFO server.
 func redisVersion(ctx context.Context, addr string, access redisconn.Access) (string, error) {
-	c := redisconn.NewClient(addr, redisconn.PurposeProbe, redisconn.Options{PoolSize: 1, Timeout: external.ProbeTimeout, Access: access})
+	c := redisconn.NewClient(addr, redisconn.PurposeProbe, redisconn.Options{PoolSize: 1,
+		Timeout: external.ProbeTimeout, Access: access})
 	defer c.Close()
 	if err := c.Ping(ctx).Err(); err != nil {
 		return "", fmt.Errorf("does not answer: %w", err)

@@ -108,10 +108,12 @@ func replicatedLayout(r *ReplicatedRole, strategy string, spec backend.Spec) (ex
 		return external.Layout{}, external.MissingRole(strategy, "replicated.replicas", "the replicas WAIT counts")
 	}
 	if len(r.Replicas) < spec.Replicas {
-		return external.Layout{}, fmt.Errorf("deployment file: strategy %s needs %d replicas, replicated.replicas lists %d", strategy, spec.Replicas, len(r.Replicas))
+		return external.Layout{}, fmt.Errorf("deployment file: strategy %s needs %d replicas, replicated.replicas lists "+
+			"%d", strategy, spec.Replicas, len(r.Replicas))
 	}
 	replicas := external.NewNodes(topologies.RoleReplica, "replica", r.Replicas)
-	return external.Layout{Masters: masters(r.Master), Replicas: replicas, Spec: backend.Spec{Replicas: len(replicas)}}, nil
+	return external.Layout{Masters: masters(r.Master), Replicas: replicas,
+		Spec: backend.Spec{Replicas: len(replicas)}}, nil
 }
 
 // sentinelLayout gives the sentinels alone: the probe asks them which server is master.
@@ -132,10 +134,12 @@ func redlockLayout(r *RedlockRole, strategy string, spec backend.Spec) (external
 		return external.Layout{}, external.MissingRole(strategy, "redlock.masters", "the N independent masters")
 	}
 	if spec.Masters != 0 && spec.Masters != len(r.Masters) {
-		return external.Layout{}, fmt.Errorf("deployment file: strategy %s runs on %d masters, redlock.masters lists %d", strategy, spec.Masters, len(r.Masters))
+		return external.Layout{}, fmt.Errorf("deployment file: strategy %s runs on %d masters, redlock.masters lists %d",
+			strategy, spec.Masters, len(r.Masters))
 	}
 	if len(r.Masters)%2 == 0 {
-		return external.Layout{}, fmt.Errorf("deployment file: strategy %s: redlock.masters has %d addresses; want an odd number, so that a majority is unique", strategy, len(r.Masters))
+		return external.Layout{}, fmt.Errorf("deployment file: strategy %s: redlock.masters has %d addresses; want an odd "+
+			"number, so that a majority is unique", strategy, len(r.Masters))
 	}
 	return external.Layout{Masters: masters(r.Masters...), Spec: backend.Spec{Masters: len(r.Masters)}}, nil
 }

@@ -24,7 +24,8 @@ func (s sentinelStore) Primary(ctx context.Context, topo topologies.Topology) (t
 	return lab.NodeAt(topo, addr)
 }
 
-func (s sentinelStore) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
+func (s sentinelStore) AwaitPromotion(ctx context.Context, topo topologies.Topology,
+	old topologies.Node) (topologies.Node, error) {
 	addr, err := redisadmin.WaitForNewMaster(ctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
 	if err != nil {
 		return nil, err
@@ -35,7 +36,8 @@ func (s sentinelStore) AwaitPromotion(ctx context.Context, topo topologies.Topol
 // Lag makes every replica of primary stop applying its stream (CLIENT PAUSE) for long
 // enough that the master dies first. The replicas are primary's others, not the
 // topology's first ones: a re-formed deployment may have promoted one of those.
-func (s sentinelStore) Lag(ctx context.Context, t *lab.Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error) {
+func (s sentinelStore) Lag(ctx context.Context, t *lab.Trial, topo topologies.Topology,
+	primary topologies.Node) (func(context.Context) error, error) {
 	return lab.PauseReplicas(ctx, t, topo, lab.ReplicasOf(topo, primary))
 }
 

@@ -59,7 +59,8 @@ type clientHolder interface {
 
 // locker builds the strategy's locker, with a fencing counter on counterAddr ("": on
 // the locker's own connection).
-func (s masterStore) locker(ctx context.Context, topo topologies.Topology, fenced bool, counterAddr string) (locks.Locker, error) {
+func (s masterStore) locker(ctx context.Context, topo topologies.Topology, fenced bool,
+	counterAddr string) (locks.Locker, error) {
 	l, err := locks.ForTopology(ctx, s.strategy, topo, locks.Options{})
 	if err != nil || !fenced {
 		return l, err

@@ -40,7 +40,8 @@ func init() {
 		})
 	locks.Register("sentinel", backend.Spec{Kind: topologies.Sentinel},
 		func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
-			return NewSentinel(ctx, topologies.Addrs(topo.Sentinels()), SentinelOptions{RedisOptions: o.RedisOptions, MasterName: topo.Spec().MasterName})
+			return NewSentinel(ctx, topologies.Addrs(topo.Sentinels()),
+				SentinelOptions{RedisOptions: o.RedisOptions, MasterName: topo.Spec().MasterName})
 		})
 	locks.Register("redlock", backend.Spec{Kind: topologies.Redlock}, redlockBuilder("redlock", false))
 	// redlock-failfast answers once a majority has, instead of waiting for every node:

@@ -34,7 +34,8 @@ func (w *waitLocker) Acquire(ctx context.Context, key string, ttl time.Duration)
 // and WAIT in one pipeline, the lock given back (by giveBack) unless opts.Replicas
 // replicas acknowledged it. A store whose key's master is found per key (a cluster)
 // calls it with that master's client.
-func AcquireAcknowledged(ctx context.Context, client redis.Cmdable, key string, ttl time.Duration, opts locks.WaitOptions, giveBack func(context.Context, locks.Lease)) (locks.Lease, error) {
+func AcquireAcknowledged(ctx context.Context, client redis.Cmdable, key string, ttl time.Duration,
+	opts locks.WaitOptions, giveBack func(context.Context, locks.Lease)) (locks.Lease, error) {
 	opts = opts.WithDefaults()
 	if ttl <= 0 {
 		return locks.Lease{}, fmt.Errorf("ttl = %v: must be > 0", ttl)

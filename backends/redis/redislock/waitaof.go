@@ -35,7 +35,8 @@ type FsyncAck struct {
 
 // ErrNoWaitAOF says the server does not know WAITAOF (Redis before 7.2: redis-server
 // 7.0.15 here); Valkey 7.2+ and Redis 7.2+ do.
-var ErrNoWaitAOF = errors.New("the server has no WAITAOF command (it needs Redis 7.2+ or Valkey 7.2+: run with --server valkey)")
+var ErrNoWaitAOF = errors.New("the server has no WAITAOF command (it needs Redis 7.2+ or Valkey 7.2+: run with " +
+	"--server valkey)")
 
 func (d FsyncDemand) withDefaults() FsyncDemand {
 	if d.Timeout <= 0 {
@@ -52,7 +53,8 @@ func (d FsyncDemand) String() string {
 // a replica's, is a grant no crash-restart would keep).
 func (d FsyncDemand) met(ack FsyncAck) error {
 	if ack.Local < int64(d.Local) || ack.Replicas < int64(d.Replicas) {
-		return fmt.Errorf("%w: %s answered %d local and %d replica fsyncs", locks.ErrNotReplicated, d, ack.Local, ack.Replicas)
+		return fmt.Errorf("%w: %s answered %d local and %d replica fsyncs", locks.ErrNotReplicated, d, ack.Local,
+			ack.Replicas)
 	}
 	return nil
 }
@@ -68,7 +70,8 @@ type waitAOFLocker struct {
 // NewWaitAOF locks on the master at addr under name, each grant waiting for demand's
 // fsyncs. It fails at once, naming WAITAOF, on a server without the command, and on a
 // master without an append-only file when demand.Local > 0.
-func NewWaitAOF(ctx context.Context, addr, name string, demand FsyncDemand, opts locks.RedisOptions) (locks.Locker, error) {
+func NewWaitAOF(ctx context.Context, addr, name string, demand FsyncDemand,
+	opts locks.RedisOptions) (locks.Locker, error) {
 	master := redisconn.NewClient(addr, name, opts)
 	core, err := newSetNX(ctx, name, master, opts.CommandTimeout())
 	if err != nil {
@@ -92,7 +95,8 @@ func (w *waitAOFLocker) Acquire(ctx context.Context, key string, ttl time.Durati
 // WAITAOF on the same connection (it counts that connection's writes), the lock given
 // back (by giveBack) unless demand's fsyncs covered it. It returns WAITAOF's reply
 // whenever the server gave one.
-func AcquireFsynced(ctx context.Context, client *redis.Client, key string, ttl time.Duration, demand FsyncDemand, giveBack func(context.Context, locks.Lease)) (locks.Lease, FsyncAck, error) {
+func AcquireFsynced(ctx context.Context, client *redis.Client, key string, ttl time.Duration, demand FsyncDemand,
+	giveBack func(context.Context, locks.Lease)) (locks.Lease, FsyncAck, error) {
 	demand = demand.withDefaults()
 	if ttl <= 0 {
 		return locks.Lease{}, FsyncAck{}, fmt.Errorf("ttl = %v: must be > 0", ttl)

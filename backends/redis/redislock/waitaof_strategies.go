@@ -45,7 +45,8 @@ func (s WaitAOFStrategy) build(ctx context.Context, addr string, o locks.Options
 func init() {
 	for _, s := range WaitAOFStrategies {
 		redisconn.Allow(s.Name, append([]string{"WAITAOF"}, lockCommands...))
-		locks.Register(s.Name, s.spec(), func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+		locks.Register(s.Name, s.spec(), func(ctx context.Context, topo topologies.Topology,
+			o locks.Options) (locks.Locker, error) {
 			return s.build(ctx, topo.Masters()[0].Addr(), o)
 		})
 		locks.RegisterAddressed(s.Name, func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {

@@ -46,7 +46,9 @@ func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topol
 		return nil, err
 	}
 	if !slices.Contains(kinds, spec.Kind) {
-		return nil, fmt.Errorf("topology kind %q: the process provider runs redis-server only; %s", spec.Kind, topologies.OwnProcessProvider(spec.Kind))
+		return nil,
+			fmt.Errorf("topology kind %q: the process provider runs redis-server only; %s", spec.Kind,
+				topologies.OwnProcessProvider(spec.Kind))
 	}
 	bin := p.Bin
 	if bin == "" {
@@ -144,7 +146,8 @@ func (t *processTopology) launch(ctx context.Context) error {
 
 // startRole starts count nodes of role, named after it (master-0, master-1...), adding
 // each to nodes as it comes up so that Close stops them should a later one fail.
-func (t *processTopology) startRole(ctx context.Context, nodes *[]*processNode, role topologies.Role, count int, config func(port int) string) error {
+func (t *processTopology) startRole(ctx context.Context, nodes *[]*processNode, role topologies.Role, count int,
+	config func(port int) string) error {
 	for i := 0; i < count; i++ {
 		n, err := t.startNode(ctx, fmt.Sprintf("%s-%d", role, i), role, config)
 		if err != nil {
@@ -157,7 +160,8 @@ func (t *processTopology) startRole(ctx context.Context, nodes *[]*processNode, 
 
 // startNode makes the node's dir and config and starts it, taking a new free port
 // when another program grabbed the one it picked.
-func (t *processTopology) startNode(ctx context.Context, name string, role topologies.Role, config func(port int) string) (*processNode, error) {
+func (t *processTopology) startNode(ctx context.Context, name string, role topologies.Role,
+	config func(port int) string) (*processNode, error) {
 	dir := filepath.Join(t.dir, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err

@@ -20,7 +20,8 @@ type processNode struct {
 
 // newProcessNode readies a node that runs bin on its config in dir, with env added
 // (a fake-time preload, say); nothing runs until start.
-func newProcessNode(name string, role topologies.Role, bin, dir string, port int, env []string, skew *faketime.Node) *processNode {
+func newProcessNode(name string, role topologies.Role, bin, dir string, port int, env []string,
+	skew *faketime.Node) *processNode {
 	var args []string
 	if role == topologies.RoleSentinel {
 		args = []string{"--sentinel"}

@@ -28,7 +28,9 @@ func (t *processTopology) Reform(ctx context.Context) (topologies.Reformed, erro
 	start := time.Now()
 	var done topologies.Reformed
 	if t.spec.Kind != topologies.Sentinel {
-		return done, fmt.Errorf("reform: a %s topology of provider %s: %w (process sentinel deployments only)", t.spec.Kind, t.Provider(), topologies.ErrNotReformable)
+		return done,
+			fmt.Errorf("reform: a %s topology of provider %s: %w (process sentinel deployments only)", t.spec.Kind,
+				t.Provider(), topologies.ErrNotReformable)
 	}
 	data := append(append([]*processNode{}, t.masters...), t.replicas...)
 	last := "nothing checked yet"
@@ -43,7 +45,8 @@ func (t *processTopology) Reform(ctx context.Context) (topologies.Reformed, erro
 		}
 		select {
 		case <-ctx.Done():
-			return done, fmt.Errorf("reform: not healthy after %v (%s): %w", time.Since(start).Round(time.Millisecond), last, ctx.Err())
+			return done,
+				fmt.Errorf("reform: not healthy after %v (%s): %w", time.Since(start).Round(time.Millisecond), last, ctx.Err())
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
@@ -51,7 +54,8 @@ func (t *processTopology) Reform(ctx context.Context) (topologies.Reformed, erro
 
 // reformStep repairs what it can and says what is still wrong ("" when verified);
 // an error is a repair that failed outright.
-func (t *processTopology) reformStep(ctx context.Context, data []*processNode, done *topologies.Reformed) (string, error) {
+func (t *processTopology) reformStep(ctx context.Context, data []*processNode, done *topologies.Reformed) (string,
+	error) {
 	qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	for _, n := range data {
@@ -71,10 +75,12 @@ func (t *processTopology) reformStep(ctx context.Context, data []*processNode, d
 	master := views[0].Master.Addr
 	for _, v := range views {
 		if v.Master.FailoverState != "" || v.Master.Has("failover_in_progress") || v.Master.Has("o_down") {
-			return fmt.Sprintf("sentinel %s: failover of %s in flight (flags %v, state %q)", v.Sentinel, v.Master.Addr, v.Master.Flags, v.Master.FailoverState), nil
+			return fmt.Sprintf("sentinel %s: failover of %s in flight (flags %v, state %q)", v.Sentinel, v.Master.Addr,
+				v.Master.Flags, v.Master.FailoverState), nil
 		}
 		if v.Master.Addr != master {
-			return fmt.Sprintf("sentinels disagree: %s names %s, %s names %s", views[0].Sentinel, master, v.Sentinel, v.Master.Addr), nil
+			return fmt.Sprintf("sentinels disagree: %s names %s, %s names %s", views[0].Sentinel, master, v.Sentinel,
+				v.Master.Addr), nil
 		}
 	}
 	m := nodeOf(data, master)
@@ -118,7 +124,8 @@ func (t *processTopology) reformStep(ctx context.Context, data []*processNode, d
 	} else if info.Role != "master" {
 		return fmt.Sprintf("master %s reports role %s", master, info.Role), nil
 	} else if redisadmin.Online(info) < len(replicas) || !redisadmin.Acknowledged(qctx, master, len(replicas)) {
-		return fmt.Sprintf("master %s: replicas %+v, want %d online and acknowledging", master, info.Replicas, len(replicas)), nil
+		return fmt.Sprintf("master %s: replicas %+v, want %d online and acknowledging", master, info.Replicas,
+			len(replicas)), nil
 	}
 	for _, v := range views {
 		if why := v.Unsettled(master, replicas, len(t.sentinels)-1); why != "" {

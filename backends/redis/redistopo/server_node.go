@@ -29,7 +29,8 @@ type ServerNode struct {
 // NewServerNode readies bin on dir's server.conf with args after it; env, when not
 // nil, gives the variables added to this process's own (a fake-time preload). Nothing
 // runs until Start.
-func NewServerNode(name string, role topologies.Role, bin, dir string, port int, args []string, env func() []string) *ServerNode {
+func NewServerNode(name string, role topologies.Role, bin, dir string, port int, args []string,
+	env func() []string) *ServerNode {
 	n := &ServerNode{name: name, role: role, dir: dir, port: port}
 	n.Node = supervise.New(supervise.Config{
 		Name: name,

@@ -11,7 +11,8 @@ import (
 // Lag makes every replica of primary (the key's master) stop applying its stream, as
 // Sentinel's adapter does: the replica promoted after the kill drops what it held
 // unapplied.
-func (s store) Lag(ctx context.Context, t *lab.Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error, error) {
+func (s store) Lag(ctx context.Context, t *lab.Trial, topo topologies.Topology,
+	primary topologies.Node) (func(context.Context) error, error) {
 	replicas, err := s.ReplicasOf(ctx, topo, primary)
 	if err != nil {
 		return nil, err

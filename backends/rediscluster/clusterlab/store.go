@@ -50,18 +50,23 @@ func (s store) Locker(ctx context.Context, topo topologies.Topology, fenced bool
 	return locks.ForTopology(ctx, s.strategy, topo, locks.Options{})
 }
 
-func (s store) WaitLocker(ctx context.Context, topo topologies.Topology, replicas int, timeout time.Duration) (locks.Locker, error) {
-	return rediscluster.NewClusterWait(ctx, topologies.Addrs(topo.Masters()), locks.WaitOptions{Replicas: replicas, Timeout: timeout})
+func (s store) WaitLocker(ctx context.Context, topo topologies.Topology, replicas int,
+	timeout time.Duration) (locks.Locker, error) {
+	return rediscluster.NewClusterWait(ctx, topologies.Addrs(topo.Masters()),
+		locks.WaitOptions{Replicas: replicas, Timeout: timeout})
 }
 
 // PlacedLocker is the strategy's locker, or with waitReplicas > 0 cluster-wait's, that
 // learns the cluster from seeds and dials every node through dial.
-func (s store) PlacedLocker(ctx context.Context, seeds []topologies.Node, dial func(ctx context.Context, network, addr string) (net.Conn, error), waitReplicas int, waitTimeout time.Duration) (locks.Locker, error) {
+func (s store) PlacedLocker(ctx context.Context, seeds []topologies.Node,
+	dial func(ctx context.Context, network, addr string) (net.Conn, error), waitReplicas int,
+	waitTimeout time.Duration) (locks.Locker, error) {
 	opts := locks.RedisOptions{Dialer: dial}
 	addrs := topologies.Addrs(seeds)
 	switch {
 	case waitReplicas > 0:
-		return rediscluster.NewClusterWait(ctx, addrs, locks.WaitOptions{RedisOptions: opts, Replicas: waitReplicas, Timeout: waitTimeout})
+		return rediscluster.NewClusterWait(ctx, addrs,
+			locks.WaitOptions{RedisOptions: opts, Replicas: waitReplicas, Timeout: waitTimeout})
 	case s.strategy == rediscluster.StrategyFenced:
 		return rediscluster.NewClusterFenced(ctx, addrs, opts)
 	case s.strategy == rediscluster.StrategyWait:
@@ -70,7 +75,8 @@ func (s store) PlacedLocker(ctx context.Context, seeds []topologies.Node, dial f
 	return rediscluster.NewCluster(ctx, addrs, opts)
 }
 
-func (s store) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node, key string) (redisadmin.KeyState, error) {
+func (s store) ReadKey(ctx context.Context, _ topologies.Topology, primary topologies.Node,
+	key string) (redisadmin.KeyState, error) {
 	return redisadmin.ReadKey(ctx, primary.Addr(), key)
 }
 
@@ -89,7 +95,8 @@ func (s store) PrimaryFor(ctx context.Context, topo topologies.Topology, key str
 }
 
 // ReplicasOf are the running nodes whose master is primary now.
-func (s store) ReplicasOf(ctx context.Context, topo topologies.Topology, primary topologies.Node) ([]topologies.Node, error) {
+func (s store) ReplicasOf(ctx context.Context, topo topologies.Topology, primary topologies.Node) ([]topologies.Node,
+	error) {
 	var out []topologies.Node
 	for _, n := range topo.Nodes() {
 		if !n.Running() || n.Addr() == primary.Addr() {
@@ -123,7 +130,8 @@ func (s store) FlagsOf(ctx context.Context, observer, node topologies.Node) ([]s
 }
 
 // AwaitPromotion polls old's replicas until one reports role master: the bus elected it.
-func (s store) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node, error) {
+func (s store) AwaitPromotion(ctx context.Context, topo topologies.Topology, old topologies.Node) (topologies.Node,
+	error) {
 	replicas, err := s.ReplicasOf(ctx, topo, old)
 	if err != nil {
 		return nil, err
@@ -155,7 +163,8 @@ const answerWithin = time.Second
 // the trial (CLIENT PAUSE) cannot say whose replicas they are: then it asks the nodes
 // that answer which master serves key now, until one other than old does and reports
 // role master itself.
-func (s store) AwaitPromotionOf(ctx context.Context, topo topologies.Topology, old topologies.Node, key string) (topologies.Node, error) {
+func (s store) AwaitPromotionOf(ctx context.Context, topo topologies.Topology, old topologies.Node,
+	key string) (topologies.Node, error) {
 	if replicas, err := s.ReplicasOf(ctx, topo, old); err == nil {
 		return awaitMasterAmong(ctx, old, replicas)
 	}

@@ -43,7 +43,8 @@ func buildImage(ctx context.Context, d *container.Deployment, install zookeeper.
 	}
 	files := container.Files{"/etc/passwd": "/etc/passwd", "/etc/group": "/etc/group"}
 	elves := []string{filepath.Join(home, "bin", "java"), filepath.Join(home, "lib", "server", "libjvm.so")}
-	for _, lib := range []string{"libjava", "libjimage", "libjli", "libnet", "libnio", "libzip", "libverify", "libextnet", "libmanagement", "libmanagement_ext", "libjsvml"} {
+	for _, lib := range []string{"libjava", "libjimage", "libjli", "libnet", "libnio", "libzip", "libverify", "libextnet",
+		"libmanagement", "libmanagement_ext", "libjsvml"} {
 		elves = append(elves, filepath.Join(home, "lib", lib+".so"))
 	}
 	for _, e := range elves {

@@ -42,7 +42,8 @@ func start(ctx context.Context, d *container.Deployment) (topologies.Topology, e
 	if err != nil {
 		return nil, err
 	}
-	image, mounts, err := container.OnceImage("zookeeper", func() (string, []string, error) { return buildImage(ctx, d, install) })
+	image, mounts,
+		err := container.OnceImage("zookeeper", func() (string, []string, error) { return buildImage(ctx, d, install) })
 	if err != nil {
 		return nil, err
 	}

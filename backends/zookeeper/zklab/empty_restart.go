@@ -38,7 +38,8 @@ func zkDataDir(topo topologies.Topology, node topologies.Node) (string, error) {
 // both halves of the fault: the disk was empty (the marker is gone) and the server
 // rejoined and caught up from the leader (srvr: a follower at or past the leader's
 // zxid of before the restart, which it can only have learnt from the leader).
-func (zkStore) RestartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topologies.Topology, primary topologies.Node) (topologies.Node, error) {
+func (zkStore) RestartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topologies.Topology,
+	primary topologies.Node) (topologies.Node, error) {
 	follower, err := lab.FollowerOf(topo, primary)
 	if err != nil {
 		return nil, lab.Failed("nemesis", fmt.Errorf("%w to restart", err))
@@ -59,7 +60,9 @@ func (zkStore) RestartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topo
 	if err != nil {
 		return nil, lab.Failed("observe", fmt.Errorf("follower %s: %w", follower.Name(), err))
 	}
-	if _, err := nemesis.Inject(ctx, "node-restart-"+topologies.RestartEmpty.String(), nemesis.Target{Topology: topo, Nodes: []topologies.Node{follower}, Recorder: t.Rec}); err != nil {
+	if _,
+		err := nemesis.Inject(ctx, "node-restart-"+topologies.RestartEmpty.String(),
+		nemesis.Target{Topology: topo, Nodes: []topologies.Node{follower}, Recorder: t.Rec}); err != nil {
 		return nil, lab.Failed("nemesis", err)
 	}
 	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
@@ -74,7 +77,9 @@ func (zkStore) RestartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topo
 			break
 		}
 		if time.Now().After(deadline) {
-			return nil, lab.NoFault("%s restarted empty but did not catch up with the leader's zxid %#x within 20 s (last: %+v, %v)", follower.Name(), before.Zxid, after, err)
+			return nil, lab.NoFault(
+				"%s restarted empty but did not catch up with the leader's zxid %#x within 20 s (last: %+v, %v)", follower.Name(),
+				before.Zxid, after, err)
 		}
 		if lab.Sleep(ctx, 20*time.Millisecond) != nil {
 			return nil, ctx.Err()
@@ -83,6 +88,7 @@ func (zkStore) RestartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topo
 	t.Input("zxid_leader_before_restart", float64(before.Zxid))
 	t.Input("zxid_restarted_before", float64(own.Zxid))
 	t.Input("zxid_restarted_after_sync", float64(after.Zxid))
-	t.Prove("%s restarted with an empty data dir (marker gone) and rejoined as a follower at zxid %#x, the leader's was %#x before", follower.Name(), after.Zxid, before.Zxid)
+	t.Prove("%s restarted with an empty data dir (marker gone) and rejoined as a follower at zxid %#x, the leader's was "+
+		"%#x before", follower.Name(), after.Zxid, before.Zxid)
 	return follower, nil
 }

@@ -24,9 +24,11 @@ var Variants = []struct {
 func init() {
 	for _, v := range Variants {
 		spec := backend.Spec{Kind: zookeeper.Kind, Members: v.Members}
-		locks.Register(v.Name, spec, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+		locks.Register(v.Name, spec, func(ctx context.Context, topo topologies.Topology,
+			o locks.Options) (locks.Locker, error) {
 			// Every server is in the connect string; each session picks one at random.
-			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), pooloptions.Options{PoolSize: o.PoolSize, Timeout: o.Timeout, Dialer: o.Dialer})
+			return New(ctx, v.Name, topologies.Addrs(topo.Masters()), pooloptions.Options{PoolSize: o.PoolSize,
+				Timeout: o.Timeout, Dialer: o.Dialer})
 		})
 	}
 }

@@ -76,7 +76,8 @@ func (s *session) lost() bool {
 }
 
 // openSession connects to servers and waits until one grants a session of timeout.
-func openSession(ctx context.Context, servers []string, timeout, wait time.Duration, dial func(ctx context.Context, network, addr string) (net.Conn, error)) (*session, error) {
+func openSession(ctx context.Context, servers []string, timeout, wait time.Duration,
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)) (*session, error) {
 	s := &session{requested: timeout, granted: make(chan struct{})}
 	var dialer zk.Dialer = net.DialTimeout
 	if dial != nil {
@@ -86,7 +87,9 @@ func openSession(ctx context.Context, servers []string, timeout, wait time.Durat
 			return dial(ctx, network, addr)
 		}
 	}
-	conn, _, err := zk.Connect(servers, timeout, zk.WithLogger(sessionLog{s}), zk.WithEventCallback(s.onEvent), zk.WithDialer(dialer))
+	conn, _,
+		err := zk.Connect(servers, timeout, zk.WithLogger(sessionLog{s}), zk.WithEventCallback(s.onEvent),
+		zk.WithDialer(dialer))
 	if err != nil {
 		return nil, fmt.Errorf("connect to %v: %w", servers, err)
 	}

@@ -109,7 +109,8 @@ func requestedTimeout(ttl time.Duration) time.Duration {
 // errTooShort refuses a ttl the server would stretch: the holder would believe it held
 // the lock for less time than the server grants it, and the next owner would wait longer.
 func errTooShort(ttl, minimum time.Duration) error {
-	return fmt.Errorf("ttl = %v is below ZooKeeper's minimum session timeout %v (2 x tickTime): a lease cannot be shorter than its session", ttl, minimum)
+	return fmt.Errorf("ttl = %v is below ZooKeeper's minimum session timeout %v (2 x tickTime): a lease cannot be "+
+		"shorter than its session", ttl, minimum)
 }
 
 // call runs one round of requests bounded by ctx and the locker's timeout. go-zookeeper
@@ -269,7 +270,8 @@ func (l *Locker) giveBack(ctx context.Context, h heldNode) error {
 
 // connectionTrouble says a call got no answer: the session's fate is not known yet.
 func connectionTrouble(err error) bool {
-	return errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrNoServer) || errors.Is(err, context.DeadlineExceeded)
+	return errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrNoServer) ||
+		errors.Is(err, context.DeadlineExceeded)
 }
 
 // settle waits, no longer than the session could live unheard nor than one call, until

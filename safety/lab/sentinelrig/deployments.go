@@ -38,7 +38,8 @@ func DefaultStrategy() (string, error) {
 			return st.Name, nil
 		}
 	}
-	return "", fmt.Errorf("no registered strategy's store fits the sentinel deployments (a master whose sentinels promote a replica, over Redis): import its backends/<store> package")
+	return "", fmt.Errorf("no registered strategy's store fits the sentinel deployments (a master whose sentinels " +
+		"promote a replica, over Redis): import its backends/<store> package")
 }
 
 // storeOf is the store of the strategy c names, or of DefaultStrategy.
@@ -55,7 +56,8 @@ func storeOf(c Config) (lab.FailoverReader, error) {
 		return nil, err
 	}
 	if !Fits(st) {
-		return nil, fmt.Errorf("strategy %s: its store cannot be the sentinel deployments (a master whose sentinels promote a replica, over Redis)", strategy)
+		return nil, fmt.Errorf("strategy %s: its store cannot be the sentinel deployments (a master whose sentinels "+
+			"promote a replica, over Redis)", strategy)
 	}
 	return st.(lab.FailoverReader), nil
 }
@@ -98,7 +100,8 @@ func (r *Run) Close() {
 }
 
 // Borrow runs fn on a healthy deployment from pool and gives it back to re-form.
-func Borrow(ctx context.Context, pool *topologies.SentinelPool, use *DeploymentUse, fn func(topologies.Topology) error) error {
+func Borrow(ctx context.Context, pool *topologies.SentinelPool, use *DeploymentUse,
+	fn func(topologies.Topology) error) error {
 	dep, err := pool.Take(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -162,7 +165,8 @@ func (u *DeploymentUse) count(b *topologies.Borrowed) {
 func (u *DeploymentUse) Note() string {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	s := fmt.Sprintf("deployments: %d trials on a re-formed one, %d on a fresh one, %d on a fresh one replacing a deployment that did not re-form in time", u.reformed, u.fresh, u.replaced)
+	s := fmt.Sprintf("deployments: %d trials on a re-formed one, %d on a fresh one, %d on a fresh one replacing a "+
+		"deployment that did not re-form in time", u.reformed, u.fresh, u.replaced)
 	if u.reformMs.N > 0 {
 		s += fmt.Sprintf("; re-form p50 %.0f ms, max %.0f ms", u.reformMs.P50, u.reformMs.Max)
 	}

@@ -32,13 +32,16 @@ func ProveCut(ctx context.Context, t *lab.Trial, master topologies.Node) error {
 	}
 	for _, r := range info.Replicas {
 		if r.Offset >= info.Offset {
-			return lab.NoFault("replica %s acknowledged offset %d, the master's %d after the grant: the cut did not hold", r.Addr, r.Offset, info.Offset)
+			return lab.NoFault("replica %s acknowledged offset %d, the master's %d after the grant: the cut did not hold",
+				r.Addr, r.Offset, info.Offset)
 		}
 	}
 	if len(info.Replicas) == 0 {
-		t.Prove("before the kill the master %s had no replica connected (offset %d after the grant)", master.Name(), info.Offset)
+		t.Prove("before the kill the master %s had no replica connected (offset %d after the grant)", master.Name(),
+			info.Offset)
 	} else {
-		t.Prove("before the kill every replica of %s had acknowledged less than its offset %d after the grant: %+v", master.Name(), info.Offset, info.Replicas)
+		t.Prove("before the kill every replica of %s had acknowledged less than its offset %d after the grant: %+v",
+			master.Name(), info.Offset, info.Replicas)
 	}
 	return nil
 }
@@ -46,7 +49,8 @@ func ProveCut(ctx context.Context, t *lab.Trial, master topologies.Node) error {
 // ProveKeyThenContest ends a trial on the node that is master after the fault: A's key
 // read there is the proof (where names the node as the proof says it), B then tries
 // for the lock there, and A leaves the resource.
-func ProveKeyThenContest(ctx context.Context, t *lab.Trial, kr lab.KeyReader, topo topologies.Topology, master topologies.Node, where string, a *lab.Client, res *lab.Resource, lease locks.Lease) error {
+func ProveKeyThenContest(ctx context.Context, t *lab.Trial, kr lab.KeyReader, topo topologies.Topology,
+	master topologies.Node, where string, a *lab.Client, res *lab.Resource, lease locks.Lease) error {
 	state, err := lab.ObserveKey(ctx, t, kr, topo, master, t.Key)
 	if err != nil {
 		return err
@@ -91,7 +95,8 @@ func SecondHolder(ctx context.Context, t *lab.Trial, res *lab.Resource, master t
 				return err
 			}
 		default:
-			return lab.Failed("second-acquire", fmt.Errorf("B on the promoted %s (patience %v): %w", master.Name(), SecondClientPatience, err))
+			return lab.Failed("second-acquire",
+				fmt.Errorf("B on the promoted %s (patience %v): %w", master.Name(), SecondClientPatience, err))
 		}
 	}
 }

@@ -27,7 +27,8 @@ var redlockClients = []clockClient{redlockClient, failFastClient}
 
 func redlockClientsParam() lab.Param {
 	names := lab.CatalogueNames(redlockClients, clockClient.Name)
-	return lab.ChoicesParam("strategies", names, names, "the Redlock clients A and B use: redlock waits for every node's answer, redlock-failfast returns at a majority")
+	return lab.ChoicesParam("strategies", names, names,
+		"the Redlock clients A and B use: redlock waits for every node's answer, redlock-failfast returns at a majority")
 }
 
 // chosenRedlockClients are the clients the strategies param names, in its order.
@@ -39,7 +40,8 @@ func chosenRedlockClients(p lab.Values) []clockClient {
 // flight reached a restarted node, and how often B got in anyway.
 func lateSetNote(v *results.Variant) string {
 	landed, none := splitJudged(v, aLateSets, func(x float64) bool { return x > 0 })
-	return fmt.Sprintf("a SET of A's landed on a restarted node after the grant in %d judged trials (two holders in %d), in none in %d (two holders in %d)",
+	return fmt.Sprintf("a SET of A's landed on a restarted node after the grant in %d judged trials (two holders in "+
+		"%d), in none in %d (two holders in %d)",
 		landed.trials, landed.broke, none.trials, none.broke)
 }
 
@@ -71,7 +73,8 @@ const bPartialNodes = "b_partial_nodes"
 
 // partialLocks counts the nodes holding a token other than A's and, if B was granted,
 // B's: SETs of refused attempts that landed after their client gave up and released.
-func partialLocks(ctx context.Context, nodes []topologies.Node, key string, a, b locks.Lease, bGranted bool) (int, error) {
+func partialLocks(ctx context.Context, nodes []topologies.Node, key string, a, b locks.Lease, bGranted bool) (int,
+	error) {
 	notA, err := lab.ReadQuorumNodes(ctx, nodes, key, a.Token)
 	if err != nil {
 		return 0, err
@@ -96,7 +99,8 @@ func partialLocks(ctx context.Context, nodes []topologies.Node, key string, a, b
 // partial locks behind and how often B got in anyway.
 func partialNote(v *results.Variant) string {
 	left, clean := splitJudged(v, bPartialNodes, func(x float64) bool { return x > 0 })
-	return fmt.Sprintf("B's refused attempts left partial locks on some node in %d judged trials (B got in in %d), none in %d (B got in in %d)",
+	return fmt.Sprintf("B's refused attempts left partial locks on some node in %d judged trials (B got in in %d), none "+
+		"in %d (B got in in %d)",
 		left.trials, left.broke, clean.trials, clean.broke)
 }
 
@@ -105,13 +109,15 @@ func partialNote(v *results.Variant) string {
 func quorumNote(v *results.Variant, n int) string {
 	majority := n/2 + 1
 	exact, beyond := splitJudged(v, aNodesHeld, func(x float64) bool { return int(x) <= majority })
-	return fmt.Sprintf("A's grant held on exactly %d of %d nodes in %d judged trials (two holders in %d), on more in %d (two holders in %d)",
+	return fmt.Sprintf("A's grant held on exactly %d of %d nodes in %d judged trials (two holders in %d), on more in %d "+
+		"(two holders in %d)",
 		majority, n, exact.trials, exact.broke, beyond.trials, beyond.broke)
 }
 
 // eachRedlockClient runs run for each Redlock client the strategies param names, into
 // one report of s.
-func eachRedlockClient(env *lab.Env, s lab.Scenario, p lab.Values, run func(rep *results.Report, client clockClient) error) (*results.Report, error) {
+func eachRedlockClient(env *lab.Env, s lab.Scenario, p lab.Values,
+	run func(rep *results.Report, client clockClient) error) (*results.Report, error) {
 	rep := env.NewReport(s)
 	for _, client := range chosenRedlockClients(p) {
 		if err := run(rep, client); err != nil {
@@ -130,7 +136,8 @@ func measuredAndModel(name, xLabel string, xs []float64, variants []clockVariant
 		if pt, ok := results.VariantPoint(xs[i], v.Result(), results.Violations); ok {
 			measured.Points = append(measured.Points, pt)
 		}
-		model.Points = append(model.Points, results.ValuePoint(xs[i], lab.BoolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))
+		model.Points = append(model.Points,
+			results.ValuePoint(xs[i], lab.BoolFloat(v.race.predict(nominalAcquire, nominalAttempt).Violation())))
 	}
 	return []results.Series{measured, model}
 }

@@ -25,7 +25,8 @@ func (kleppmannClock) Summary() string {
 func (kleppmannClock) Params() []lab.Param {
 	return []lab.Param{
 		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL"),
-		lab.DurationParam("jump", 500*time.Millisecond, time.Millisecond, "how far node 3's clock jumps forward right after A's grant"),
+		lab.DurationParam("jump", 500*time.Millisecond, time.Millisecond,
+			"how far node 3's clock jumps forward right after A's grant"),
 		redlockClientsParam(),
 	}
 }
@@ -59,8 +60,10 @@ func kleppmannVariants(client clockClient, ttl, jump, small time.Duration) []clo
 		{"jump-within-drift", small, fmt.Sprintf("node 3 jumps only %v, a quarter of redsync's drift allowance", small)},
 	} {
 		variants = append(variants, newClockVariant(client.prefix()+c.name,
-			client.name+": A locks nodes 1-3 while 4, 5 are down; "+c.what+"; 4, 5 return empty; B retries until A's validity ends",
-			map[string]string{"strategy": client.name, "jump": c.j.String(), "ttl": ttl.String()}, kleppmannRace(client, ttl, c.j), map[string]float64{"jump_ms": lab.Millis(c.j)}))
+			client.name+": A locks nodes 1-3 while 4, 5 are down; "+c.what+"; 4, 5 return empty; B retries until A's validity "+
+				"ends",
+			map[string]string{"strategy": client.name, "jump": c.j.String(), "ttl": ttl.String()},
+			kleppmannRace(client, ttl, c.j), map[string]float64{"jump_ms": lab.Millis(c.j)}))
 	}
 	return variants
 }

@@ -84,7 +84,8 @@ func (r clockRace) reachable(nodes []topologies.Node) []topologies.Node {
 
 func (r clockRace) locker(ctx context.Context, topo topologies.Topology) (locks.Locker, error) {
 	if r.redlock() {
-		return locks.AtAddrs(ctx, "redlock", topologies.Addrs(topo.Masters()), locks.Options{Redlock: locks.RedlockOptions{DriftFactor: r.drift, FailFast: r.failFast()}})
+		return locks.AtAddrs(ctx, "redlock", topologies.Addrs(topo.Masters()),
+			locks.Options{Redlock: locks.RedlockOptions{DriftFactor: r.drift, FailFast: r.failFast()}})
 	}
 	return locks.AtAddrs(ctx, "single", []string{topo.Masters()[0].Addr()}, locks.Options{})
 }
@@ -178,7 +179,8 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 		down = append(down, nodes[i])
 	}
 	if len(down) > 0 {
-		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: down, Recorder: t.Rec}); err != nil {
+		if _,
+			err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: down, Recorder: t.Rec}); err != nil {
 			return lab.Failed("nemesis", err)
 		}
 	}
@@ -201,7 +203,8 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	}
 	if !r.neverFire {
 		topologies.FireClockEvent(topo, grantEvent)
-		t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "clock event " + grantEvent + ": " + topo.Spec().ClockSummary()})
+		t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "clock event " + grantEvent +
+			": " + topo.Spec().ClockSummary()})
 	}
 	if err := a.Enter(ctx, res, lease); err != nil {
 		return err
@@ -212,7 +215,9 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 		return err
 	}
 	if len(down) > 0 {
-		if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Topology: topo, Nodes: down, Recorder: t.Rec}); err != nil {
+		if _,
+			err := nemesis.Inject(ctx, "node-restart-empty",
+			nemesis.Target{Topology: topo, Nodes: down, Recorder: t.Rec}); err != nil {
 			return lab.Failed("nemesis", err)
 		}
 		line, err := lab.ProvedEmpty(ctx, topo, down, t.Key)
@@ -295,7 +300,8 @@ func (r clockRace) firstGrant(ctx context.Context, t *lab.Trial, a *lab.Client) 
 	}
 }
 
-func (r clockRace) challenge(ctx context.Context, t *lab.Trial, b *lab.Client, started time.Time, aElapsed time.Duration, aLeaves time.Time) (locks.Lease, bool, error) {
+func (r clockRace) challenge(ctx context.Context, t *lab.Trial, b *lab.Client, started time.Time,
+	aElapsed time.Duration, aLeaves time.Time) (locks.Lease, bool, error) {
 	predicted := r.predict(aElapsed, 0)
 	fineFrom := started.Add(predicted.EarliestB - 30*time.Millisecond)
 	window := bWindow{closes: aLeaves}
@@ -349,7 +355,9 @@ func (r clockRace) challenge(ctx context.Context, t *lab.Trial, b *lab.Client, s
 func (r clockRace) raced(w *bWindow, started time.Time, aElapsed time.Duration) error {
 	if !w.grantedInTime && w.fastest > 0 && !r.predict(aElapsed, w.fastest).Violation() {
 		if slices.Contains(claimsFromModel(r, expectGuard), results.Breaks(results.Violations)) {
-			return lab.Late("B's fastest attempt took %v, too slow for the break the variant claims: B was late on a busy machine", w.fastest.Round(time.Microsecond))
+			return lab.Late(
+				"B's fastest attempt took %v, too slow for the break the variant claims: B was late on a busy machine",
+				w.fastest.Round(time.Microsecond))
 		}
 		w.opens, w.inWindow = time.Time{}, w.anyInTime
 	}
@@ -385,9 +393,12 @@ func (w *bWindow) missed(started time.Time) error {
 		return nil
 	}
 	if w.opens.IsZero() {
-		return lab.Late("none of B's attempts returned before A left (%v after A's acquire began): B was late on a busy machine", w.closes.Sub(started).Round(time.Millisecond))
+		return lab.Late(
+			"none of B's attempts returned before A left (%v after A's acquire began): B was late on a busy machine",
+			w.closes.Sub(started).Round(time.Millisecond))
 	}
-	return lab.Late("none of B's attempts ran inside the race's window (from %v, when the model frees a quorum, to %v, when A left, after A's acquire began): B was late on a busy machine",
+	return lab.Late("none of B's attempts ran inside the race's window (from %v, when the model frees a quorum, to %v, "+
+		"when A left, after A's acquire began): B was late on a busy machine",
 		w.opens.Sub(started).Round(time.Millisecond), w.closes.Sub(started).Round(time.Millisecond))
 }
 
@@ -407,9 +418,11 @@ type clockWatch struct {
 }
 
 // watchClocks reads the skewed nodes right after the grant: a step must show within
-// clockShowBound and before A leaves (later, it was not a fault during A's hold); a rate gets its first reading. The true nodes (the unreachable ones among
-// them, down at this point) are read by confirm.
-func (r clockRace) watchClocks(ctx context.Context, nodes []topologies.Node, grantAt, aLeaves time.Time) (*clockWatch, error) {
+// clockShowBound and before A leaves (later, it was not a fault during A's hold); a rate
+// gets its first reading. The true nodes (the unreachable ones among them, down at this
+// point) are read by confirm.
+func (r clockRace) watchClocks(ctx context.Context, nodes []topologies.Node, grantAt, aLeaves time.Time) (*clockWatch,
+	error) {
 	w := &clockWatch{first: map[int]lab.ClockReading{}}
 	for i, n := range nodes {
 		m, err := lab.ExpectClock(n, r.clocks[i], map[string]time.Time{grantEvent: grantAt})
@@ -435,9 +448,12 @@ func (r clockRace) watchClocks(ctx context.Context, nodes []topologies.Node, gra
 				return nil, err
 			}
 			if reading.Received.After(aLeaves) {
-				return nil, lab.NoFault("%s showed its step only %v after the grant, after A had left", m.Node.Name(), reading.Received.Sub(grantAt).Round(time.Millisecond))
+				return nil,
+					lab.NoFault("%s showed its step only %v after the grant, after A had left", m.Node.Name(),
+						reading.Received.Sub(grantAt).Round(time.Millisecond))
 			}
-			w.proof = append(w.proof, fmt.Sprintf("%s %v after the grant", line, reading.Received.Sub(grantAt).Round(10*time.Microsecond)))
+			w.proof = append(w.proof,
+				fmt.Sprintf("%s %v after the grant", line, reading.Received.Sub(grantAt).Round(10*time.Microsecond)))
 		}
 	}
 	return w, nil
@@ -467,7 +483,8 @@ func (w *clockWatch) confirm(ctx context.Context) error {
 		}
 	}
 	if len(trueClocks) > 0 {
-		w.proof = append(w.proof, fmt.Sprintf("true clocks after the race: %s (within %v)", strings.Join(trueClocks, ", "), lab.OffsetTolerance))
+		w.proof = append(w.proof,
+			fmt.Sprintf("true clocks after the race: %s (within %v)", strings.Join(trueClocks, ", "), lab.OffsetTolerance))
 	}
 	return nil
 }
@@ -480,14 +497,16 @@ type clockVariant struct {
 }
 
 // newClockVariant measures violations, with the claims the model leaves no doubt about.
-func newClockVariant(name, description string, params map[string]string, race clockRace, inputs map[string]float64) clockVariant {
+func newClockVariant(name, description string, params map[string]string, race clockRace,
+	inputs map[string]float64) clockVariant {
 	return clockVariant{lab.Variant{Variant: &results.Variant{Name: name, Description: description, Params: params,
 		Measure: results.Violations, Claims: claimsFromModel(race, expectGuard)}}, race, inputs}
 }
 
 // runClockVariants runs every variant's trials, each through env.runTrial, and notes
 // the model's prediction beside what was measured.
-func runClockVariants(ctx context.Context, env *lab.Env, s lab.Scenario, variants []clockVariant) (*results.Report, error) {
+func runClockVariants(ctx context.Context, env *lab.Env, s lab.Scenario, variants []clockVariant) (*results.Report,
+	error) {
 	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v clockVariant, t *lab.Trial) error {
 		for k, x := range v.inputs {
 			t.Input(k, x)
@@ -522,7 +541,8 @@ func noteModel(v *results.Variant, r clockRace) {
 	if t := v.Tally; t.Judged > 0 {
 		got = fmt.Sprintf("broke in %d of %d judged trials", t.Broke[results.Violations], t.Judged)
 	}
-	note := fmt.Sprintf("model: %s; measured: %s (A's acquire %v, B's attempt %v)", say, got, aMed.Round(time.Microsecond), bMed.Round(time.Microsecond))
+	note := fmt.Sprintf("model: %s; measured: %s (A's acquire %v, B's attempt %v)", say, got,
+		aMed.Round(time.Microsecond), bMed.Round(time.Microsecond))
 	v.Notes = append([]string{note}, v.Notes...)
 }
 
@@ -546,9 +566,12 @@ func medianInput(trials []results.Trial, name string) time.Duration {
 // the same race with the timings measured along the way. Its variant is a
 // measurement. A probe whose trials were not all judged counts as not breaking, and
 // says so: the result is then marked with how many trials went unjudged.
-func searchSmallest(ctx context.Context, env *lab.Env, scenario, name string, lo, hi, tol float64, race func(float64) clockRace, show func(float64) string) (*results.Variant, error) {
+func searchSmallest(ctx context.Context, env *lab.Env, scenario, name string, lo, hi, tol float64,
+	race func(float64) clockRace, show func(float64) string) (*results.Variant, error) {
 	v := &results.Variant{Name: name, Measure: results.Violations,
-		Description: fmt.Sprintf("bisection over [%s, %s] to %s, %d trials per probe; breaks = a judged trial with two holders", show(lo), show(hi), show(tol), env.Trials)}
+		Description: fmt.Sprintf(
+			"bisection over [%s, %s] to %s, %d trials per probe; breaks = a judged trial with two holders", show(lo), show(hi),
+			show(tol), env.Trials)}
 	var runErr error
 	unjudged := 0
 	probe := func(x float64) bool {
@@ -583,7 +606,9 @@ func searchSmallest(ctx context.Context, env *lab.Env, scenario, name string, lo
 		return nil, runErr
 	}
 	aMed, bMed := medianInput(v.Trials, "a_acquire_ms"), medianInput(v.Trials, "b_attempt_ms")
-	predicted, pok := clocks.SmallestBreaking(lo, hi, tol/1000, func(x float64) bool { return race(x).predict(aMed, bMed).Violation() })
+	predicted,
+		pok := clocks.SmallestBreaking(lo, hi, tol/1000,
+		func(x float64) bool { return race(x).predict(aMed, bMed).Violation() })
 	measured, model := "none up to "+show(hi), "none up to "+show(hi)
 	if ok {
 		measured = show(found)

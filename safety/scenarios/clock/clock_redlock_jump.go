@@ -27,7 +27,8 @@ func (redlockClockJump) Params() []lab.Param {
 	return []lab.Param{
 		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL (each trial lasts about this long)"),
 		lab.IntsParam("k", []int{1, 2, 3}, 0, 5, "how many nodes jump"),
-		lab.DurationsParam("jumps", []time.Duration{2 * time.Millisecond, 30 * time.Millisecond, 300 * time.Millisecond}, "the jumps J to run"),
+		lab.DurationsParam("jumps", []time.Duration{2 * time.Millisecond, 30 * time.Millisecond, 300 * time.Millisecond},
+			"the jumps J to run"),
 		lab.SwitchParam("search", false, "on: also bisect the smallest breaking J for each k, to 1 ms"),
 		redlockClientsParam(),
 	}
@@ -49,13 +50,16 @@ func (s redlockClockJump) Run(ctx context.Context, env *lab.Env, p lab.Values) (
 }
 
 // runClient runs every k and J for one Redlock client into rep.
-func (s redlockClockJump) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, client clockClient, ttl time.Duration, jumps []time.Duration) error {
+func (s redlockClockJump) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report,
+	client clockClient, ttl time.Duration, jumps []time.Duration) error {
 	pre := client.prefix()
 	for _, k := range p.Ints("k") {
 		var variants []clockVariant
 		for _, j := range jumps {
 			variants = append(variants, newClockVariant(fmt.Sprintf("%sk=%d/J=%v", pre, k, j),
-				fmt.Sprintf("%s: %d of 5 nodes jump forward %v right after A's grant (TTL %v); B retries until A's validity ends", client.name, k, j, ttl),
+				fmt.Sprintf(
+					"%s: %d of 5 nodes jump forward %v right after A's grant (TTL %v); B retries until A's validity ends",
+					client.name, k, j, ttl),
 				map[string]string{"strategy": client.name, "k": fmt.Sprint(k), "jump": j.String(), "ttl": ttl.String()},
 				jumpRace(client, ttl, k, j), map[string]float64{"k": float64(k), "jump_ms": lab.Millis(j)}))
 		}
@@ -70,7 +74,9 @@ func (s redlockClockJump) runClient(ctx context.Context, env *lab.Env, p lab.Val
 		}
 		rep.Series = append(rep.Series, measuredAndModel(fmt.Sprintf("%sk=%d", pre, k), "jump J (ms)", xs, variants)...)
 		if p.Bool("search") {
-			v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sk=%d/smallest-J", pre, k), 0, float64(ttl), float64(time.Millisecond),
+			v,
+				err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sk=%d/smallest-J", pre, k), 0, float64(ttl),
+				float64(time.Millisecond),
 				func(x float64) clockRace { return jumpRace(client, ttl, k, time.Duration(x)) },
 				func(x float64) string { return time.Duration(x).Round(10 * time.Microsecond).String() })
 			if err != nil {

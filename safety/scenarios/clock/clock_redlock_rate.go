@@ -20,7 +20,8 @@ func init() { lab.Register(redlockClockRate{}, lab.StartsFaked()) }
 
 func (redlockClockRate) Name() string { return "redlock-clock-rate" }
 func (redlockClockRate) Summary() string {
-	return "k of 5 Redlock nodes run fast by rate r; B tries: breaks for k >= 3 once r > 1/(1-drift); a larger drift factor moves it"
+	return "k of 5 Redlock nodes run fast by rate r; B tries: breaks for k >= 3 once r > 1/(1-drift); a larger drift " +
+		"factor moves it"
 }
 func (redlockClockRate) Params() []lab.Param {
 	return []lab.Param{
@@ -45,15 +46,18 @@ func (s redlockClockRate) Run(ctx context.Context, env *lab.Env, p lab.Values) (
 }
 
 // runClient runs every drift, k and r for one Redlock client into rep.
-func (s redlockClockRate) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, client clockClient, ttl time.Duration, rates []float64) error {
+func (s redlockClockRate) runClient(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report,
+	client clockClient, ttl time.Duration, rates []float64) error {
 	pre := client.prefix()
 	for _, drift := range p.Floats("drifts") {
 		for _, k := range p.Ints("k") {
 			var variants []clockVariant
 			for _, r := range rates {
 				variants = append(variants, newClockVariant(fmt.Sprintf("%sdrift=%g/k=%d/r=%g", pre, drift, k, r),
-					fmt.Sprintf("%s: %d of 5 nodes run at rate %g (TTL %v, drift factor %g); B retries until A's validity ends", client.name, k, r, ttl, drift),
-					map[string]string{"strategy": client.name, "k": fmt.Sprint(k), "rate": fmt.Sprint(r), "drift": fmt.Sprint(drift), "ttl": ttl.String()},
+					fmt.Sprintf("%s: %d of 5 nodes run at rate %g (TTL %v, drift factor %g); B retries until A's validity ends",
+						client.name, k, r, ttl, drift),
+					map[string]string{"strategy": client.name, "k": fmt.Sprint(k), "rate": fmt.Sprint(r), "drift": fmt.Sprint(drift),
+						"ttl": ttl.String()},
 					rateRace(client, ttl, k, r, drift), map[string]float64{"k": float64(k), "rate": r, "drift": drift}))
 			}
 			part, err := runClockVariants(ctx, env, s, variants)
@@ -61,9 +65,11 @@ func (s redlockClockRate) runClient(ctx context.Context, env *lab.Env, p lab.Val
 				return err
 			}
 			rep.Variants = append(rep.Variants, part.Variants...)
-			rep.Series = append(rep.Series, measuredAndModel(fmt.Sprintf("%sk=%d drift=%g", pre, k, drift), "clock rate r", rates, variants)...)
+			rep.Series = append(rep.Series,
+				measuredAndModel(fmt.Sprintf("%sk=%d drift=%g", pre, k, drift), "clock rate r", rates, variants)...)
 			if p.Bool("search") {
-				v, err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sdrift=%g/k=%d/smallest-r", pre, drift, k), 1, 1.5, 0.001,
+				v,
+					err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sdrift=%g/k=%d/smallest-r", pre, drift, k), 1, 1.5, 0.001,
 					func(x float64) clockRace { return rateRace(client, ttl, k, x, drift) },
 					func(x float64) string { return fmt.Sprintf("%.4f", x) })
 				if err != nil {

@@ -26,14 +26,18 @@ func init() { lab.Register(sentinelClockSkew{}, lab.StartsFaked()) }
 
 func (sentinelClockSkew) Name() string { return "sentinel-clock-skew" }
 func (sentinelClockSkew) Summary() string {
-	return "the replicas' clocks differ from the master's; the master dies after a replicated grant: a replica ahead expires the key at promotion, B locks"
+	return "the replicas' clocks differ from the master's; the master dies after a replicated grant: a replica ahead " +
+		"expires the key at promotion, B locks"
 }
 func (sentinelClockSkew) Params() []lab.Param {
 	return []lab.Param{
-		lab.OneStoreParam("strategies", "sentinel", fitsSentinelClockSkew, "the lock service: a Redis master whose sentinels promote one of its replicas"),
+		lab.OneStoreParam("strategies", "sentinel", fitsSentinelClockSkew,
+			"the lock service: a Redis master whose sentinels promote one of its replicas"),
 		lab.DurationParam("ttl", 20*time.Second, 5*time.Second, "the lock's TTL (must outlast the failover, about 2 s here)"),
-		lab.DurationParam("offset", 30*time.Second, time.Second, "how far the replicas' clocks are ahead (and, in replica-behind, behind)"),
-		lab.DurationParam("promotion-timeout", 20*time.Second, time.Second, "how long to wait for sentinels to promote a replica"),
+		lab.DurationParam("offset", 30*time.Second, time.Second,
+			"how far the replicas' clocks are ahead (and, in replica-behind, behind)"),
+		lab.DurationParam("promotion-timeout", 20*time.Second, time.Second,
+			"how long to wait for sentinels to promote a replica"),
 	}
 }
 
@@ -53,9 +57,11 @@ func (s sentinelClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) 
 	ttl, offset, promotion := p.Duration("ttl"), p.Duration("offset"), p.Duration("promotion-timeout")
 	failover := p.Store("strategies").(lab.FailoverReader) // fitsSentinelClockSkew checked it
 	v := func(name string, off time.Duration, claims ...results.Claim) sentinelSkewVariant {
-		return sentinelSkewVariant{lab.Variant{Variant: &results.Variant{Name: name, Measure: results.Violations, Claims: claims,
-			Params:      map[string]string{"replica_offset": off.String(), "ttl": ttl.String()},
-			Description: fmt.Sprintf("both replicas' clocks are %v from the master's; A locks (TTL %v), WAIT 2, the master is SIGKILLed; B tries on the promoted replica", off, ttl)}}, off}
+		return sentinelSkewVariant{lab.Variant{Variant: &results.Variant{Name: name, Measure: results.Violations,
+			Claims: claims,
+			Params: map[string]string{"replica_offset": off.String(), "ttl": ttl.String()},
+			Description: fmt.Sprintf("both replicas' clocks are %v from the master's; A locks (TTL %v), WAIT 2, the master is "+
+				"SIGKILLed; B tries on the promoted replica", off, ttl)}}, off}
 	}
 	// Ahead by less than the TTL, the key survives if the failover is quick enough:
 	// a measurement, not a claim.
@@ -73,7 +79,8 @@ func (s sentinelClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) 
 	})
 }
 
-func (s sentinelClockSkew) trial(ctx context.Context, env *lab.Env, st lab.FailoverReader, v sentinelSkewVariant, t *lab.Trial, ttl, promotion time.Duration) error {
+func (s sentinelClockSkew) trial(ctx context.Context, env *lab.Env, st lab.FailoverReader, v sentinelSkewVariant,
+	t *lab.Trial, ttl, promotion time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+ttl)
 	defer cancel()
 	replicaClock := clocks.Model{Offset: v.replicaOffset}

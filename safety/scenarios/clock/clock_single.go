@@ -24,15 +24,20 @@ func init() { lab.Register(singleClockSkew{}, lab.StartsFaked(topologies.Single)
 
 func (singleClockSkew) Name() string { return "single-clock-skew" }
 func (singleClockSkew) Summary() string {
-	return "a single master's clock jumps forward, back, or runs fast/slow while A holds: forward or fast hands B the lock early; mode=boundary jumps just below and just above TTL - hold"
+	return "a single master's clock jumps forward, back, or runs fast/slow while A holds: forward or fast hands B the " +
+		"lock early; mode=boundary jumps just below and just above TTL - hold"
 }
 func (singleClockSkew) Params() []lab.Param {
 	return []lab.Param{
 		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL"),
 		lab.DurationParam("jump", 300*time.Millisecond, time.Millisecond, "the size of the forward and backward jumps"),
-		lab.ChoiceParam("mode", mechanismMode, []string{mechanismMode, boundaryMode}, "mechanism: the five clocks above, A holding its whole lease; boundary: only forward jumps of each boundary-factor x (TTL - hold), A leaving after hold"),
-		lab.DurationParam("hold", 500*time.Millisecond, time.Millisecond, "boundary mode: how long A works before it leaves (below ttl)"),
-		lab.BoundaryFactorsParam("boundary mode: the master's clock jumps each of these times TTL - hold right after A's grant (below 1: no break expected; above 1: a break)"),
+		lab.ChoiceParam("mode", mechanismMode, []string{mechanismMode, boundaryMode}, "mechanism: the five clocks above, A "+
+			"holding its whole lease; boundary: only forward jumps of each boundary-factor x (TTL - hold), A leaving after "+
+			"hold"),
+		lab.DurationParam("hold", 500*time.Millisecond, time.Millisecond,
+			"boundary mode: how long A works before it leaves (below ttl)"),
+		lab.BoundaryFactorsParam("boundary mode: the master's clock jumps each of these times TTL - hold right after A's " +
+			"grant (below 1: no break expected; above 1: a break)"),
 	}
 }
 

@@ -20,9 +20,12 @@ const (
 )
 
 // runBoundary runs one forward jump per factor of TTL - hold, A leaving after hold.
-func (s singleClockSkew) runBoundary(ctx context.Context, env *lab.Env, ttl, hold time.Duration, factors []float64) (*results.Report, error) {
+func (s singleClockSkew) runBoundary(ctx context.Context, env *lab.Env, ttl, hold time.Duration,
+	factors []float64) (*results.Report, error) {
 	if hold >= ttl {
-		return nil, &lab.ParamError{Name: "hold", Value: hold.String(), Want: "a duration shorter than ttl (" + ttl.String() + "): A leaves before its lease ends"}
+		return nil,
+			&lab.ParamError{Name: "hold", Value: hold.String(), Want: "a duration shorter than ttl (" + ttl.String() +
+				"): A leaves before its lease ends"}
 	}
 	threshold := clocks.SingleJumpThreshold(ttl, hold)
 	var variants []clockVariant
@@ -35,8 +38,10 @@ func (s singleClockSkew) runBoundary(ctx context.Context, env *lab.Env, ttl, hol
 		j := time.Duration(f * float64(threshold)).Round(time.Millisecond)
 		race := clockRace{client: oneMasterClient, ttl: ttl, hold: hold, clocks: []clocks.Model{jumpModel(j)}}
 		variants = append(variants, newClockVariant(fmt.Sprintf("jump-%s-%sx", side, factor),
-			fmt.Sprintf("the master's clock jumps forward %v (%s x TTL - hold = %v) at A's grant; A leaves after %v, B retries until then; the model: %s", j, factor, threshold, hold, what),
-			map[string]string{"clock": jumpModel(j).String(), "ttl": ttl.String(), "hold": hold.String(), "jump": j.String(), "side": side,
+			fmt.Sprintf("the master's clock jumps forward %v (%s x TTL - hold = %v) at A's grant; A leaves after %v, B "+
+				"retries until then; the model: %s", j, factor, threshold, hold, what),
+			map[string]string{"clock": jumpModel(j).String(), "ttl": ttl.String(), "hold": hold.String(), "jump": j.String(),
+				"side":        side,
 				"jump_factor": factor, "threshold": threshold.String()},
 			race, map[string]float64{"jump_ms": lab.Millis(j), "hold_ms": lab.Millis(hold)}))
 	}

@@ -25,7 +25,8 @@ func init() { lab.Register(etcdLeaderKill{}, lab.StartsKinds()) }
 
 func (etcdLeaderKill) Name() string { return "etcd-leader-kill" }
 func (etcdLeaderKill) Summary() string {
-	return "kill a consensus leader (etcd's, ZooKeeper's) right after a grant: no second holder, fences keep growing; a lone member's lost disk breaks both"
+	return "kill a consensus leader (etcd's, ZooKeeper's) right after a grant: no second holder, fences keep growing; a " +
+		"lone member's lost disk breaks both"
 }
 
 // defaultConsensus are the lock services it runs on unless told, each as a group of
@@ -37,10 +38,14 @@ func loneMember(st lab.Store) bool { return st.Spec().WithDefaults(linked.Catalo
 
 func (etcdLeaderKill) Params() []lab.Param {
 	return []lab.Param{
-		lab.StoresParam("strategies", lab.RegisteredOf(defaultConsensus), lab.IsConsensusFailover, "the consensus services: a group of three has its leader killed, a lone member loses its disk"),
-		lab.DurationParam("ttl", 10*time.Second, 5*time.Second, "the lock's TTL: long enough that only a lost lock, never expiry, lets B in (a leader election must fit well inside it)"),
-		lab.DurationParam("probe", time.Second, time.Millisecond, "how long B keeps trying while A holds the lock after the fault"),
-		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new leader before the trial is fault_not_produced"),
+		lab.StoresParam("strategies", lab.RegisteredOf(defaultConsensus), lab.IsConsensusFailover,
+			"the consensus services: a group of three has its leader killed, a lone member loses its disk"),
+		lab.DurationParam("ttl", 10*time.Second, 5*time.Second, "the lock's TTL: long enough that only a lost lock, never "+
+			"expiry, lets B in (a leader election must fit well inside it)"),
+		lab.DurationParam("probe", time.Second, time.Millisecond,
+			"how long B keeps trying while A holds the lock after the fault"),
+		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond,
+			"how long to wait for a new leader before the trial is fault_not_produced"),
 	}
 }
 
@@ -55,7 +60,9 @@ type etcdKillVariant struct {
 func (s etcdLeaderKill) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, probe, election := p.Duration("ttl"), p.Duration("probe"), p.Duration("election-timeout")
 	if probe >= ttl {
-		return nil, &lab.ParamError{Name: "probe", Value: env.Params["probe"], Want: "a duration shorter than ttl (" + ttl.String() + ")"}
+		return nil,
+			&lab.ParamError{Name: "probe", Value: env.Params["probe"], Want: "a duration shorter than ttl (" + ttl.String() +
+				")"}
 	}
 	rep := env.NewReport(s)
 	for _, st := range p.Stores("strategies") {
@@ -76,7 +83,9 @@ func leaderKillVariant(st lab.Store) etcdKillVariant {
 	if loneMember(st) {
 		return etcdKillVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "-lone-member-disk-loss",
 			Description: "1 member restarted without its data dir right after A's grant: B gets the lock with a smaller fence",
-			Measure:     results.ReissuedTokens, Claims: []results.Claim{results.Always(results.ReissuedTokens), results.Always(results.Violations)}}}, strategy, true}
+			Measure:     results.ReissuedTokens,
+			Claims:      []results.Claim{results.Always(results.ReissuedTokens), results.Always(results.Violations)}}},
+			strategy, true}
 	}
 	return etcdKillVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "-leader-kill",
 		Description: fmt.Sprintf("%d members; SIGKILL-equivalent of the leader right after A's grant: "+
@@ -85,27 +94,30 @@ func leaderKillVariant(st lab.Store) etcdKillVariant {
 			results.Holds(results.ReissuedTokens), results.Holds(results.StaleAccepted)}}}, strategy, false}
 }
 
-func (s etcdLeaderKill) runVariant(ctx context.Context, env *lab.Env, st lab.Failover, v etcdKillVariant, ttl, probe, election time.Duration) (*results.Report, error) {
+func (s etcdLeaderKill) runVariant(ctx context.Context, env *lab.Env, st lab.Failover, v etcdKillVariant, ttl, probe,
+	election time.Duration) (*results.Report, error) {
 	topo, err := env.StartTopology(ctx, st.Spec())
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	return lab.RunTrials(ctx, env, s, []etcdKillVariant{v}, func(ctx context.Context, v etcdKillVariant, t *lab.Trial) error {
-		err := s.trial(ctx, topo, st, v, t, ttl, probe, election)
-		// The next trial needs every member again: a killed one comes back from disk.
-		for _, n := range topo.Nodes() {
-			if !n.Running() {
-				if rerr := n.Restart(ctx, topologies.RestartFromDisk); rerr != nil && err == nil {
-					err = lab.Failed("heal", fmt.Errorf("restart %s: %w", n.Name(), rerr))
+	return lab.RunTrials(ctx, env, s, []etcdKillVariant{v},
+		func(ctx context.Context, v etcdKillVariant, t *lab.Trial) error {
+			err := s.trial(ctx, topo, st, v, t, ttl, probe, election)
+			// The next trial needs every member again: a killed one comes back from disk.
+			for _, n := range topo.Nodes() {
+				if !n.Running() {
+					if rerr := n.Restart(ctx, topologies.RestartFromDisk); rerr != nil && err == nil {
+						err = lab.Failed("heal", fmt.Errorf("restart %s: %w", n.Name(), rerr))
+					}
 				}
 			}
-		}
-		return err
-	})
+			return err
+		})
 }
 
-func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st lab.Failover, v etcdKillVariant, t *lab.Trial, ttl, probe, election time.Duration) error {
+func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st lab.Failover, v etcdKillVariant,
+	t *lab.Trial, ttl, probe, election time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+election)
 	defer cancel()
 	res := lab.NewResource("resource", true, t.Rec)
@@ -182,8 +194,11 @@ func (etcdLeaderKill) probeFor(v etcdKillVariant, leaseA locks.Lease, probe time
 
 // loseDisk restarts every member without its data, then proves the store forgot A's
 // lease: an observer's keep-alive of it is refused.
-func (s etcdLeaderKill) loseDisk(ctx context.Context, t *lab.Trial, topo topologies.Topology, st lab.Failover, lease locks.Lease, ttl time.Duration) error {
-	if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Topology: topo, Nodes: topo.Nodes(), Recorder: t.Rec}); err != nil {
+func (s etcdLeaderKill) loseDisk(ctx context.Context, t *lab.Trial, topo topologies.Topology, st lab.Failover,
+	lease locks.Lease, ttl time.Duration) error {
+	if _,
+		err := nemesis.Inject(ctx, "node-restart-empty",
+		nemesis.Target{Topology: topo, Nodes: topo.Nodes(), Recorder: t.Rec}); err != nil {
 		return lab.Failed("nemesis", err)
 	}
 	observer, err := st.Locker(ctx, topo, true)

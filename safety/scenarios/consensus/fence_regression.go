@@ -30,13 +30,16 @@ func init() { lab.Register(fenceRegression{}, lab.StartsKinds()) }
 
 func (fenceRegression) Name() string { return "fence-regression" }
 func (fenceRegression) Summary() string {
-	return "the primary dies after its followers lagged: an INCR fence on Redis goes backwards (tokens reissued, the honest holder refused, fenced stores diverge); etcd's revision does not"
+	return "the primary dies after its followers lagged: an INCR fence on Redis goes backwards (tokens reissued, the " +
+		"honest holder refused, fenced stores diverge); etcd's revision does not"
 }
 func (fenceRegression) Params() []lab.Param {
 	return []lab.Param{
-		lab.StoresParam("strategies", []string{"sentinel", "etcd-3"}, fitsFenceRegression, "the lock services to run on (a primary that fails over, followers that can lag)"),
+		lab.StoresParam("strategies", []string{"sentinel", "etcd-3"}, fitsFenceRegression,
+			"the lock services to run on (a primary that fails over, followers that can lag)"),
 		lab.IntParam("cycles", 3, 1, 1000, "lock cycles in each phase (before the lag, during it, after the promotion)"),
-		lab.DurationParam("promotion-timeout", 20*time.Second, time.Millisecond, "how long to wait for a new primary before the trial is fault_not_produced"),
+		lab.DurationParam("promotion-timeout", 20*time.Second, time.Millisecond,
+			"how long to wait for a new primary before the trial is fault_not_produced"),
 	}
 }
 
@@ -75,17 +78,23 @@ func (s fenceRegression) variants(st lab.Store) []fenceVariant {
 	}
 	name := st.Strategy()
 	mk := func(suffix, what string, claims []results.Claim) lab.Variant {
-		return lab.Variant{Variant: &results.Variant{Name: name + "/" + suffix, Measure: results.ReissuedTokens, Claims: claims,
+		return lab.Variant{Variant: &results.Variant{Name: name + "/" + suffix, Measure: results.ReissuedTokens,
+			Claims: claims,
 			Params: map[string]string{"strategy": name, "fence": st.FenceSource()}, Description: name + ": " + what}}
 	}
 	out := []fenceVariant{
-		{mk("lagging-followers", "the followers lag (Redis: CLIENT PAUSE on every replica; etcd: one follower paused, resumed just before the kill) while A's last cycles reach resource-1 only; the primary is killed; B locks on the new one",
+		{mk("lagging-followers",
+			"the followers lag (Redis: CLIENT PAUSE on every replica; etcd: one follower paused, resumed just before the "+
+				"kill) while A's last cycles reach resource-1 only; the primary is killed; B locks on the new one",
 			claim(!fenceLinearizable(st))), st, true, false},
-		{mk("replicated", "control: every write reached every follower before the primary is killed", claim(false)), st, false, false},
+		{mk("replicated", "control: every write reached every follower before the primary is killed", claim(false)), st,
+			false, false},
 	}
 	if _, ok := st.(lab.FollowerEmptyRestarter); ok {
 		// Measured on ZooKeeper (docs/zookeeper.md): the empty server syncs from the leader, so no fence regresses.
-		out = append(out, fenceVariant{mk("follower-restarted-empty", "a follower loses its disk and restarts (marker file gone, it rejoins and syncs from the leader) before A's last cycles; the leader is killed; B locks on the new one",
+		out = append(out, fenceVariant{mk("follower-restarted-empty",
+			"a follower loses its disk and restarts (marker file gone, it rejoins and syncs from the leader) before A's last "+
+				"cycles; the leader is killed; B locks on the new one",
 			claim(false)), st, false, true})
 	}
 	return out
@@ -99,9 +108,11 @@ func (s fenceRegression) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 			spec.Replicas, spec.DownAfter, spec.FailoverTimeout = 2, 500*time.Millisecond, 3*time.Second
 		}
 		if linked.Catalog().Has(spec.Kind, backend.Consensus) && spec.Members < 3 {
-			return nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"], Want: "stores with followers: " + st.Strategy() + " has one member"}
+			return nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"],
+				Want: "stores with followers: " + st.Strategy() + " has one member"}
 		}
-		part, err := lab.RunTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v fenceVariant, t *lab.Trial) error {
+		part, err := lab.RunTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v fenceVariant,
+			t *lab.Trial) error {
 			return s.trial(ctx, env, spec, v, t, p.Int("cycles"), p.Duration("promotion-timeout"))
 		})
 		if err != nil {
@@ -133,7 +144,8 @@ func fencedCycle(ctx context.Context, c *lab.Client, key string, r1 *lab.Resourc
 }
 
 // fencedCycles runs n fencedCycles in a row, stopping at the first error.
-func fencedCycles(ctx context.Context, c *lab.Client, key string, n int, r1 *lab.Resource, writeTo ...*lab.Resource) error {
+func fencedCycles(ctx context.Context, c *lab.Client, key string, n int, r1 *lab.Resource,
+	writeTo ...*lab.Resource) error {
 	for i := 0; i < n; i++ {
 		if err := fencedCycle(ctx, c, key, r1, writeTo...); err != nil {
 			return err
@@ -144,7 +156,8 @@ func fencedCycles(ctx context.Context, c *lab.Client, key string, n int, r1 *lab
 
 // fencedClient is a recorded client of st's fenced lock; closing its Locker is the
 // caller's.
-func fencedClient(ctx context.Context, st lab.Store, topo topologies.Topology, id string, rec *history.Recorder) (*lab.Client, error) {
+func fencedClient(ctx context.Context, st lab.Store, topo topologies.Topology, id string,
+	rec *history.Recorder) (*lab.Client, error) {
 	l, err := st.Locker(ctx, topo, true)
 	if err != nil {
 		return nil, lab.Failed("setup", err)
@@ -152,7 +165,8 @@ func fencedClient(ctx context.Context, st lab.Store, topo topologies.Topology, i
 	return lab.NewClient(id, l, rec), nil
 }
 
-func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec backend.Spec, v fenceVariant, t *lab.Trial, cycles int, promotion time.Duration) error {
+func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec backend.Spec, v fenceVariant, t *lab.Trial,
+	cycles int, promotion time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+promotion)
 	defer cancel()
 	topo, err := env.StartTopology(ctx, spec)
@@ -225,7 +239,8 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec backend.S
 // proveFenceState reads the fence counter on the promoted node, where the store keeps
 // one: with lagging followers the cut must really have lost A's last fences (else
 // nothing was cut), and in the control nothing may be missing (else WAIT did not work).
-func proveFenceState(ctx context.Context, t *lab.Trial, st lab.Store, next topologies.Node, last int64, lagged bool) error {
+func proveFenceState(ctx context.Context, t *lab.Trial, st lab.Store, next topologies.Node, last int64,
+	lagged bool) error {
 	fr, ok := st.(lab.FenceReader)
 	if !ok {
 		return nil // the fence is the store's own (a revision): the promotion is the proof
@@ -240,7 +255,9 @@ func proveFenceState(ctx context.Context, t *lab.Trial, st lab.Store, next topol
 	case lagged && got >= last:
 		return lab.NoFault("the promoted %s holds fence %d, A's last was %d: the lag lost nothing", next.Name(), got, last)
 	case !lagged && got < last:
-		return lab.Failed("sync", fmt.Errorf("the promoted %s holds fence %d, below A's last %d, although every write was acknowledged", next.Name(), got, last))
+		return lab.Failed("sync",
+			fmt.Errorf("the promoted %s holds fence %d, below A's last %d, although every write was acknowledged",
+				next.Name(), got, last))
 	}
 	t.Prove("the promoted %s holds fence %d, A's last accepted was %d", next.Name(), got, last)
 	return nil

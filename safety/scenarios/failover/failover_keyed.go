@@ -22,7 +22,8 @@ var keyedGuards = map[string]bool{"none": true, "wait1": true}
 // Cluster): a fresh deployment per trial, the key's master SIGKILLed delay after the
 // grant while its replicas are held back by CLIENT PAUSE, and a replica promoted by the
 // store itself (for a cluster, the bus after cluster-node-timeout = down-after).
-func (s failoverLoss) runKeyed(ctx context.Context, env *lab.Env, rep *results.Report, st lab.KeyedFailover, cfg sentinelrig.Config) error {
+func (s failoverLoss) runKeyed(ctx context.Context, env *lab.Env, rep *results.Report, st lab.KeyedFailover,
+	cfg sentinelrig.Config) error {
 	spec := st.Spec()
 	spec.DownAfter = cfg.DownAfter
 	for _, g := range cfg.Guards {
@@ -47,16 +48,21 @@ func (s failoverLoss) runKeyed(ctx context.Context, env *lab.Env, rep *results.R
 	return nil
 }
 
-func keyedVariant(st lab.KeyedFailover, spec backend.Spec, cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration) *failoverVariant {
+func keyedVariant(st lab.KeyedFailover, spec backend.Spec, cfg sentinelrig.Config, g sentinelrig.Guard,
+	delay time.Duration) *failoverVariant {
 	grant := st.Strategy() + ": its own grant on the key's master"
 	if g.WaitReplicas > 0 {
-		grant = fmt.Sprintf("%s: SET NX PX on the key's master, then WAIT %d %d there", st.Strategy(), g.WaitReplicas, cfg.WaitTimeout.Milliseconds())
+		grant = fmt.Sprintf("%s: SET NX PX on the key's master, then WAIT %d %d there", st.Strategy(), g.WaitReplicas,
+			cfg.WaitTimeout.Milliseconds())
 	}
 	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name: fmt.Sprintf("%s/%s-delay-%dms", st.Strategy(), g.Mode, delay.Milliseconds()),
-		Description: fmt.Sprintf("%s; each replica of that master stops applying the stream (CLIENT PAUSE) for a drawn lag in [0, %v] just before the grant; the master SIGKILLed %v after the grant; a replica promoted by the store (node timeout %v)",
+		Description: fmt.Sprintf("%s; each replica of that master stops applying the stream (CLIENT PAUSE) for a drawn lag "+
+			"in [0, %v] just before the grant; the master SIGKILLed %v after the grant; a replica promoted by the store (node "+
+			"timeout %v)",
 			grant, cfg.LagMax, delay, spec.DownAfter),
-		Params:  map[string]string{"strategy": st.Strategy(), "mode": g.Mode, "delay": delay.String(), "lag_max": cfg.LagMax.String(), "node_timeout": spec.DownAfter.String()},
+		Params: map[string]string{"strategy": st.Strategy(), "mode": g.Mode, "delay": delay.String(),
+			"lag_max": cfg.LagMax.String(), "node_timeout": spec.DownAfter.String()},
 		Measure: results.LostLocks,
 		Claims:  keyedClaims(spec, cfg, g, delay),
 	}}, guard: g, delay: delay}
@@ -74,7 +80,8 @@ func keyedClaims(spec backend.Spec, cfg sentinelrig.Config, g sentinelrig.Guard,
 	return nil
 }
 
-func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec backend.Spec, cfg sentinelrig.Config, v *failoverVariant, t *lab.Trial) error {
+func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec backend.Spec, cfg sentinelrig.Config,
+	v *failoverVariant, t *lab.Trial) error {
 	topo, err := env.StartTopology(ctx, spec)
 	if err != nil {
 		return lab.Failed("setup", err)
@@ -119,7 +126,8 @@ func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec ba
 		return err
 	}
 	killed := time.Now()
-	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary}, Recorder: t.Rec}); err != nil {
+	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary},
+		Recorder: t.Rec}); err != nil {
 		return lab.Failed("nemesis", err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, cfg.PromotionTimeout)
@@ -134,6 +142,7 @@ func keyedTrial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec ba
 	// Failover time: from the SIGKILL to the replica reporting itself master.
 	failover := time.Since(killed)
 	t.Input("promotion_ms", lab.Millis(failover))
-	t.Prove("%s reported itself master %v after %s was SIGKILLed", next.Name(), failover.Round(time.Millisecond), primary.Name())
+	t.Prove("%s reported itself master %v after %s was SIGKILLed", next.Name(), failover.Round(time.Millisecond),
+		primary.Name())
 	return afterPromotion(ctx, t, st, topo, next, killed, lags, a, res, lease)
 }

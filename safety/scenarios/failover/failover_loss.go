@@ -24,7 +24,8 @@ func init() { lab.Register(failoverLoss{}, lab.StartsKinds(topologies.Sentinel))
 
 func (failoverLoss) Name() string { return "failover-loss" }
 func (failoverLoss) Summary() string {
-	return "sentinel master dies delay after a grant: the promoted replica may lack the lock (loss probability vs delay and lag; WAIT 1, WAIT 2, min-replicas-to-write; zombie master)"
+	return "sentinel master dies delay after a grant: the promoted replica may lack the lock (loss probability vs delay " +
+		"and lag; WAIT 1, WAIT 2, min-replicas-to-write; zombie master)"
 }
 
 var failoverGuards = []sentinelrig.Guard{
@@ -46,21 +47,43 @@ func guardMode(g sentinelrig.Guard) string { return g.Mode }
 
 func (failoverLoss) Params() []lab.Param {
 	return []lab.Param{
-		lab.StoresParam("strategies", []string{"sentinel"}, fitsFailoverLoss, "the lock services to run on: sentinel (every mode), or a store whose primary is the key's master, such as cluster (modes none and wait1, cut pause, a fresh deployment per trial, down-after as its node timeout)"),
-		lab.ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 (SET then WAIT n), min-replicas (min-replicas-to-write 1, max-lag 10 s, above every lag run: the crash case it cannot see), min-replicas-stalled (every replica stopped past stalled-max-lag before the grant: where it refuses), zombie (stop the master, resume it after the failover), planned (no guard; SENTINEL FAILOVER instead of the kill, as host patching does: the old master lives on and is demoted)"),
-		lab.DurationsParam("delays", []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}, "time from grant to SIGKILL of the master (planned: to SENTINEL FAILOVER)"),
-		lab.DurationParam("lag-max", 50*time.Millisecond, 0, "each replica stops applying the stream (CLIENT PAUSE) for a whole number of ms drawn uniformly in [0, lag-max] just before the grant; 0 means natural lag only"),
-		lab.ChoiceParam("cut", "pause", []string{"pause", "link-kill"}, "how the replicas miss the grant: pause (CLIENT PAUSE each for its drawn lag) or link-kill (SIGSTOP the replicas and CLIENT KILL TYPE replica on the master before the grant, SIGCONT after the kill: every grant is missed)"),
-		lab.DurationParam("stalled-max-lag", time.Second, time.Second, "min-replicas-stalled: min-replicas-max-lag, whole seconds (Redis counts a replica's lag in seconds since its last once-a-second ack)"),
-		lab.DurationParam("wait-timeout", 200*time.Millisecond, time.Millisecond, "WAIT's timeout in the wait modes: fewer acks by then refuse the grant"),
-		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds (sentinels then ping and reconnect every half of it, at most 1 s)"),
-		lab.DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout: a promotion must be seen within it, and sentinel sees one only at its next once-a-second INFO of the replica"),
-		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master before the trial is fault_not_produced"),
-		lab.DurationParam("zombie-watch", 20*time.Second, 100*time.Millisecond, "zombie mode: how long to keep probing the resumed old master for writes; a window cut here is a lower bound"),
-		lab.SwitchParam("reuse", true, "re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
-		lab.IntParam("parallel", defaultParallel, 1, 8, "trials run at once, each on a deployment of its own under a key of its own (the servers wait on sentinel most of a trial): trial n keeps its seed and draws whatever this is, and outcomes are recorded in trial order; 1 runs them one after another"),
-		lab.IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation per trial running at once, so that one re-forms while a trial runs on another"),
-		lab.DurationParam("reform-timeout", 15*time.Second, time.Second, "with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
+		lab.StoresParam("strategies", []string{"sentinel"}, fitsFailoverLoss, "the lock services to run on: sentinel "+
+			"(every mode), or a store whose primary is the key's master, such as cluster (modes none and wait1, cut pause, a "+
+			"fresh deployment per trial, down-after as its node timeout)"),
+		lab.ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 "+
+			"(SET then WAIT n), min-replicas (min-replicas-to-write 1, max-lag 10 s, above every lag run: the crash case it "+
+			"cannot see), min-replicas-stalled (every replica stopped past stalled-max-lag before the grant: where it "+
+			"refuses), zombie (stop the master, resume it after the failover), planned (no guard; SENTINEL FAILOVER instead "+
+			"of the kill, as host patching does: the old master lives on and is demoted)"),
+		lab.DurationsParam("delays",
+			[]time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond},
+			"time from grant to SIGKILL of the master (planned: to SENTINEL FAILOVER)"),
+		lab.DurationParam("lag-max", 50*time.Millisecond, 0, "each replica stops applying the stream (CLIENT PAUSE) for a "+
+			"whole number of ms drawn uniformly in [0, lag-max] just before the grant; 0 means natural lag only"),
+		lab.ChoiceParam("cut", "pause", []string{"pause", "link-kill"}, "how the replicas miss the grant: pause (CLIENT "+
+			"PAUSE each for its drawn lag) or link-kill (SIGSTOP the replicas and CLIENT KILL TYPE replica on the master "+
+			"before the grant, SIGCONT after the kill: every grant is missed)"),
+		lab.DurationParam("stalled-max-lag", time.Second, time.Second, "min-replicas-stalled: min-replicas-max-lag, whole "+
+			"seconds (Redis counts a replica's lag in seconds since its last once-a-second ack)"),
+		lab.DurationParam("wait-timeout", 200*time.Millisecond, time.Millisecond,
+			"WAIT's timeout in the wait modes: fewer acks by then refuse the grant"),
+		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond,
+			"sentinel down-after-milliseconds (sentinels then ping and reconnect every half of it, at most 1 s)"),
+		lab.DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout: a "+
+			"promotion must be seen within it, and sentinel sees one only at its next once-a-second INFO of the replica"),
+		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond,
+			"how long to wait for a new master before the trial is fault_not_produced"),
+		lab.DurationParam("zombie-watch", 20*time.Second, 100*time.Millisecond,
+			"zombie mode: how long to keep probing the resumed old master for writes; a window cut here is a lower bound"),
+		lab.SwitchParam("reuse", true,
+			"re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
+		lab.IntParam("parallel", defaultParallel, 1, 8, "trials run at once, each on a deployment of its own under a key "+
+			"of its own (the servers wait on sentinel most of a trial): trial n keeps its seed and draws whatever this is, "+
+			"and outcomes are recorded in trial order; 1 runs them one after another"),
+		lab.IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation per trial running at once, so "+
+			"that one re-forms while a trial runs on another"),
+		lab.DurationParam("reform-timeout", 15*time.Second, time.Second,
+			"with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
 	}
 }
 
@@ -110,11 +133,13 @@ func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 		}
 	}
 	if len(keyed) > 0 && p.String("cut") != "pause" {
-		return nil, &lab.ParamError{Name: "cut", Value: p.String("cut"), Want: "pause: a store whose primary is the key's master (" + keyed[0].Strategy() + ") runs no link-kill"}
+		return nil, &lab.ParamError{Name: "cut", Value: p.String("cut"), Want: "pause: a store whose primary is the key's " +
+			"master (" + keyed[0].Strategy() + ") runs no link-kill"}
 	}
 	// The sentinel deployments' variants do not name their store: one such store a run.
 	if len(promoted) > 1 {
-		return nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"], Want: "at most one store whose sentinels promote a replica (" + promoted[0].Strategy() + " or " + promoted[1].Strategy() + ")"}
+		return nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"], Want: "at most one store whose " +
+			"sentinels promote a replica (" + promoted[0].Strategy() + " or " + promoted[1].Strategy() + ")"}
 	}
 	if len(promoted) == 1 {
 		if err := s.runSentinel(ctx, env, p, rep, promoted[0].Strategy()); err != nil {
@@ -129,17 +154,21 @@ func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 	return rep, nil
 }
 
-func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report, strategy string) error {
+func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Values, rep *results.Report,
+	strategy string) error {
 	maxLag := p.Duration("stalled-max-lag")
 	if maxLag%time.Second != 0 {
-		return &lab.ParamError{Name: "stalled-max-lag", Value: maxLag.String(), Want: "whole seconds: Redis's min-replicas-max-lag is an integer of seconds"}
+		return &lab.ParamError{Name: "stalled-max-lag", Value: maxLag.String(), Want: "whole seconds: Redis's " +
+			"min-replicas-max-lag is an integer of seconds"}
 	}
 	cfg := readFailoverConfig(p, env.Trials)
 	cfg.Strategy = strategy
 	if cfg.LinkKill {
 		// A planned failover needs a replica that answers; link-kill stops them all.
-		if _, explicit := env.Params["modes"]; explicit && slices.ContainsFunc(cfg.Guards, func(g sentinelrig.Guard) bool { return g.Planned }) {
-			return &lab.ParamError{Name: "modes", Value: env.Params["modes"], Want: "modes without planned under cut=link-kill: a planned failover needs a replica that answers, and link-kill stops every one"}
+		if _, explicit := env.Params["modes"]; explicit &&
+			slices.ContainsFunc(cfg.Guards, func(g sentinelrig.Guard) bool { return g.Planned }) {
+			return &lab.ParamError{Name: "modes", Value: env.Params["modes"], Want: "modes without planned under " +
+				"cut=link-kill: a planned failover needs a replica that answers, and link-kill stops every one"}
 		}
 		cfg.Guards = slices.DeleteFunc(cfg.Guards, func(g sentinelrig.Guard) bool { return g.Planned })
 	}
@@ -152,7 +181,8 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 		if g.Mode == stalledMode {
 			v := stalledVariant(maxLag)
 			if err := s.runVariant(ctx, env, r.Parallel, v, func(ctx context.Context, t *lab.Trial) error {
-				return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use, func(topo topologies.Topology) error { return stalledTrial(ctx, r, topo, maxLag, t) })
+				return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use,
+					func(topo topologies.Topology) error { return stalledTrial(ctx, r, topo, maxLag, t) })
 			}); err != nil {
 				return err
 			}
@@ -162,7 +192,8 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 		if g.Zombie {
 			v := zombieVariant(r)
 			if err := s.runVariant(ctx, env, r.Parallel, v, func(ctx context.Context, t *lab.Trial) error {
-				return sentinelrig.Borrow(ctx, r.ZombieDeployments, &v.use, func(topo topologies.Topology) error { return zombieTrial(ctx, r, topo, t) })
+				return sentinelrig.Borrow(ctx, r.ZombieDeployments, &v.use,
+					func(topo topologies.Topology) error { return zombieTrial(ctx, r, topo, t) })
 			}); err != nil {
 				return err
 			}
@@ -173,7 +204,8 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 		for _, delay := range r.Delays {
 			v := delayVariant(r, g, delay)
 			if err := s.runVariant(ctx, env, r.Parallel, v, func(ctx context.Context, t *lab.Trial) error {
-				return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use, func(topo topologies.Topology) error { return lossTrial(ctx, r, topo, v, t) })
+				return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use,
+					func(topo topologies.Topology) error { return lossTrial(ctx, r, topo, v, t) })
 			}); err != nil {
 				return err
 			}
@@ -190,7 +222,8 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 }
 
 // runVariant runs v's trials, parallel at once (see the param).
-func (s failoverLoss) runVariant(ctx context.Context, env *lab.Env, parallel int, v *failoverVariant, trial func(ctx context.Context, t *lab.Trial) error) error {
+func (s failoverLoss) runVariant(ctx context.Context, env *lab.Env, parallel int, v *failoverVariant,
+	trial func(ctx context.Context, t *lab.Trial) error) error {
 	if err := env.RunVariant(ctx, s.Name(), v.Result(), parallel, func(ctx context.Context, t *lab.Trial) error {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
@@ -220,7 +253,8 @@ func crashCase(g sentinelrig.Guard) string {
 	if !g.MinReplicas {
 		return ""
 	}
-	return "; every lag run is far below the max-lag of 10 s, so the master counts both replicas good: the crash case min-replicas-to-write cannot see"
+	return "; every lag run is far below the max-lag of 10 s, so the master counts both replicas good: the crash case " +
+		"min-replicas-to-write cannot see"
 }
 
 // lossClaims: WAIT 2 keeps the key on every replica; with no guard a grant that no
@@ -241,11 +275,14 @@ func lossClaims(cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration
 func zombieVariant(r *sentinelrig.Run) *failoverVariant {
 	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name: "zombie",
-		Description: "SIGSTOP the master until a replica is promoted; B locks on the new master; SIGCONT the old one; A, still pointed at it, locks there too; " +
-			"sentinel's INFO and hello periods are left at their defaults (10 s, 2 s): they decide when sentinel turns the old master into a replica",
-		Params:   map[string]string{"mode": "zombie", "zombie_watch": r.ZombieWatch.String()},
-		Measure:  results.Violations,
-		Claims:   []results.Claim{results.Breaks(results.Violations), results.Breaks(results.SplitBrainWindow)},
-		WindowIs: "from the old master's first probe write after its resume to its last accepted one (it accepts until sentinel turns it into a replica; a window still open at zombie-watch is a lower bound)",
+		Description: "SIGSTOP the master until a replica is promoted; B locks on the new master; SIGCONT the old one; A, " +
+			"still pointed at it, locks there too; " +
+			"sentinel's INFO and hello periods are left at their defaults (10 s, 2 s): they decide when sentinel turns the " +
+			"old master into a replica",
+		Params:  map[string]string{"mode": "zombie", "zombie_watch": r.ZombieWatch.String()},
+		Measure: results.Violations,
+		Claims:  []results.Claim{results.Breaks(results.Violations), results.Breaks(results.SplitBrainWindow)},
+		WindowIs: "from the old master's first probe write after its resume to its last accepted one (it accepts until " +
+			"sentinel turns it into a replica; a window still open at zombie-watch is a lower bound)",
 	}}, guard: sentinelrig.Guard{Mode: "zombie", Zombie: true}}
 }

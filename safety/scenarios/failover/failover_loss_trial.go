@@ -17,7 +17,8 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology, v *failoverVariant, t *lab.Trial) error {
+func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology, v *failoverVariant,
+	t *lab.Trial) error {
 	st := r.Store
 	primary, err := st.Primary(ctx, topo)
 	if err != nil {
@@ -29,7 +30,9 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 	}
 	var locker locks.Locker
 	if v.guard.WaitReplicas > 0 {
-		locker, err = locks.AtAddrs(ctx, "wait", []string{primary.Addr()}, locks.Options{Wait: locks.WaitOptions{Replicas: v.guard.WaitReplicas, Timeout: r.WaitTimeout}})
+		locker,
+			err = locks.AtAddrs(ctx, "wait", []string{primary.Addr()},
+			locks.Options{Wait: locks.WaitOptions{Replicas: v.guard.WaitReplicas, Timeout: r.WaitTimeout}})
 	} else {
 		locker, err = st.Locker(ctx, topo, false)
 	}
@@ -44,7 +47,9 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 	healCut := nemesis.NoHeal
 	var lags *replicaLags
 	if r.LinkKill {
-		if healCut, err = nemesis.Inject(ctx, "replication-link-kill", nemesis.Target{Nodes: append([]topologies.Node{primary}, replicas...), Recorder: t.Rec}); err != nil {
+		if healCut,
+			err = nemesis.Inject(ctx, "replication-link-kill",
+			nemesis.Target{Nodes: append([]topologies.Node{primary}, replicas...), Recorder: t.Rec}); err != nil {
 			return lab.Failed("nemesis", err)
 		}
 		defer healCut(context.Background()) // stopped replicas must not outlive the trial
@@ -68,7 +73,9 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 	if r.LinkKill {
 		// The stopped replicas resume only once the master is dead: they reconnect
 		// to nothing, and a stopped replica could not be promoted.
-		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary}, Recorder: t.Rec}); err != nil {
+		if _,
+			err := nemesis.Inject(ctx, "node-kill",
+			nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary}, Recorder: t.Rec}); err != nil {
 			return lab.Failed("nemesis", err)
 		}
 		if err := healCut(ctx); err != nil {
@@ -90,14 +97,16 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 // plannedFailover asks the sentinels to hand primary's role to a replica, as host
 // patching does, and waits for the promotion; a sentinel that finds no replica fit
 // (NOGOODSLAVE) produced no fault.
-func plannedFailover(ctx context.Context, t *lab.Trial, st lab.Promoter, topo topologies.Topology, primary topologies.Node, timeout time.Duration) (topologies.Node, error) {
+func plannedFailover(ctx context.Context, t *lab.Trial, st lab.Promoter, topo topologies.Topology,
+	primary topologies.Node, timeout time.Duration) (topologies.Node, error) {
 	if _, err := nemesis.Inject(ctx, "sentinel-failover", nemesis.Target{Topology: topo, Recorder: t.Rec}); err != nil {
 		if refusedFailover(err) {
 			return nil, lab.NoFault("the sentinels started no failover: %v", err)
 		}
 		return nil, lab.Failed("nemesis", err)
 	}
-	return lab.AwaitPromotionAfter(ctx, t, st, topo, primary, timeout, "SENTINEL FAILOVER, "+primary.Name()+" still running")
+	return lab.AwaitPromotionAfter(ctx, t, st, topo, primary, timeout, "SENTINEL FAILOVER, "+primary.Name()+
+		" still running")
 }
 
 // refusedFailover: the sentinel answered but would not fail over now (no replica fit,
@@ -116,8 +125,10 @@ type replicaLags struct {
 	errs     []error
 }
 
-func pauseReplicas(ctx context.Context, t *lab.Trial, replicas []topologies.Node, lagMax time.Duration) (*replicaLags, error) {
-	l := &replicaLags{replicas: replicas, lags: make([]time.Duration, len(replicas)), ends: make([]time.Time, len(replicas)), errs: make([]error, len(replicas))}
+func pauseReplicas(ctx context.Context, t *lab.Trial, replicas []topologies.Node, lagMax time.Duration) (*replicaLags,
+	error) {
+	l := &replicaLags{replicas: replicas, lags: make([]time.Duration, len(replicas)),
+		ends: make([]time.Time, len(replicas)), errs: make([]error, len(replicas))}
 	for i, r := range replicas {
 		l.lags[i] = time.Duration(t.Rand.Int64N(lagMax.Milliseconds()+1)) * time.Millisecond
 		t.Input(fmt.Sprintf("lag_replica%d_ms", i), lab.Millis(l.lags[i]))
@@ -125,14 +136,17 @@ func pauseReplicas(ctx context.Context, t *lab.Trial, replicas []topologies.Node
 			l.ends[i] = time.Now()
 			continue
 		}
-		if _, err := nemesis.Inject(ctx, "replication-pause", nemesis.Target{Nodes: []topologies.Node{r}, Duration: l.lags[i], Recorder: t.Rec}); err != nil {
+		if _,
+			err := nemesis.Inject(ctx, "replication-pause",
+			nemesis.Target{Nodes: []topologies.Node{r}, Duration: l.lags[i], Recorder: t.Rec}); err != nil {
 			l.wait()
 			return nil, err
 		}
 		l.done.Add(1)
 		go func(i int, addr string) {
 			defer l.done.Done()
-			c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, Protocol: 2, DisableIdentity: true, ReadTimeout: lagMax + 2*time.Second})
+			c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, Protocol: 2, DisableIdentity: true,
+				ReadTimeout: lagMax + 2*time.Second})
 			defer c.Close()
 			l.errs[i] = c.Ping(ctx).Err()
 			l.ends[i] = time.Now()
@@ -165,7 +179,8 @@ func (l *replicaLags) record(ctx context.Context, t *lab.Trial, killed time.Time
 // afterPromotion is what every failover-loss trial does once a replica took over: the
 // replicas' lag recorded, the key read on the promoted node (the proof), and B's try
 // there.
-func afterPromotion(ctx context.Context, t *lab.Trial, kr lab.KeyReader, topo topologies.Topology, next topologies.Node, killed time.Time, lags *replicaLags, a *lab.Client, res *lab.Resource, lease locks.Lease) error {
+func afterPromotion(ctx context.Context, t *lab.Trial, kr lab.KeyReader, topo topologies.Topology,
+	next topologies.Node, killed time.Time, lags *replicaLags, a *lab.Client, res *lab.Resource, lease locks.Lease) error {
 	if lags != nil {
 		if err := lags.record(ctx, t, killed, next); err != nil {
 			return err
@@ -176,7 +191,8 @@ func afterPromotion(ctx context.Context, t *lab.Trial, kr lab.KeyReader, topo to
 
 // enterThenWait has A take the lock for a minute, enter the resource and stay there
 // delay: the grant the failover's kill is then timed against.
-func enterThenWait(ctx context.Context, t *lab.Trial, a *lab.Client, res *lab.Resource, delay time.Duration) (locks.Lease, error) {
+func enterThenWait(ctx context.Context, t *lab.Trial, a *lab.Client, res *lab.Resource,
+	delay time.Duration) (locks.Lease, error) {
 	lease, err := a.Acquire(ctx, t.Key, time.Minute)
 	if err != nil {
 		return lease, lab.FirstGrant(err)

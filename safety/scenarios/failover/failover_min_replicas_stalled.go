@@ -26,8 +26,11 @@ const stalledMode = "min-replicas-stalled"
 func stalledVariant(maxLag time.Duration) *failoverVariant {
 	return &failoverVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name: stalledMode,
-		Description: fmt.Sprintf("min-replicas-to-write 1, min-replicas-max-lag %v on every data node; every replica SIGSTOPped until the master counts no good replica (min_slaves_good_slaves:0); then A's SET NX PX through sentinel: "+
-			"grants refused (NOREPLICAS) counted, with the key read back absent. A refused grant is no lock, so none can be lost here: lost_locks (0) is not its measure, and no claim reads it", maxLag),
+		Description: fmt.Sprintf("min-replicas-to-write 1, min-replicas-max-lag %v on every data node; every replica "+
+			"SIGSTOPped until the master counts no good replica (min_slaves_good_slaves:0); then A's SET NX PX through "+
+			"sentinel: "+
+			"grants refused (NOREPLICAS) counted, with the key read back absent. A refused grant is no lock, so none can be "+
+			"lost here: lost_locks (0) is not its measure, and no claim reads it", maxLag),
 		Params:  map[string]string{"mode": stalledMode, "max_lag": maxLag.String()},
 		Measure: results.GrantsRefused,
 		Claims:  []results.Claim{results.Always(results.GrantsRefused)},
@@ -35,7 +38,8 @@ func stalledVariant(maxLag time.Duration) *failoverVariant {
 }
 
 // stalledTrial: the master counts no good replica, then A asks for the lock.
-func stalledTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology, maxLag time.Duration, t *lab.Trial) error {
+func stalledTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology, maxLag time.Duration,
+	t *lab.Trial) error {
 	st := r.Store
 	primary, err := st.Primary(ctx, topo)
 	if err != nil {
@@ -87,7 +91,8 @@ func stalledTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topol
 		return lab.Failed("observe", fmt.Errorf("EXISTS on %s: %w", primary.Name(), err))
 	}
 	if n != 0 {
-		return lab.Failed("observe", fmt.Errorf("the master %s refused A's SET (%v) yet holds %s", primary.Name(), refusal, t.Key))
+		return lab.Failed("observe",
+			fmt.Errorf("the master %s refused A's SET (%v) yet holds %s", primary.Name(), refusal, t.Key))
 	}
 	t.Count(results.GrantsRefused, 1)
 	t.Prove("the master %s refused A's SET: %v; %s is absent there: no lock was granted", primary.Name(), refusal, t.Key)
@@ -110,7 +115,8 @@ func setMaxLag(ctx context.Context, topo topologies.Topology, maxLag time.Durati
 
 // awaitNoGoodReplica polls the master's INFO replication until it counts no good
 // replica (it refreshes that count once a second), and proves it with each lag.
-func awaitNoGoodReplica(ctx context.Context, t *lab.Trial, master topologies.Node, maxLag, timeout time.Duration) error {
+func awaitNoGoodReplica(ctx context.Context, t *lab.Trial, master topologies.Node, maxLag,
+	timeout time.Duration) error {
 	c := lab.PlainClient(master.Addr())
 	defer c.Close()
 	deadline := time.Now().Add(timeout)
@@ -130,7 +136,8 @@ func awaitNoGoodReplica(ctx context.Context, t *lab.Trial, master topologies.Nod
 			for _, r := range info.Replicas {
 				lags = append(lags, fmt.Sprintf("%s lag %d s", r.Addr, r.Lag))
 			}
-			t.Prove("the master %s counts no good replica (min_slaves_good_slaves:0, min-replicas-max-lag %v): %s", master.Name(), maxLag, strings.Join(lags, ", "))
+			t.Prove("the master %s counts no good replica (min_slaves_good_slaves:0, min-replicas-max-lag %v): %s",
+				master.Name(), maxLag, strings.Join(lags, ", "))
 			return nil
 		}
 		last = "min_slaves_good_slaves:" + good
@@ -138,7 +145,8 @@ func awaitNoGoodReplica(ctx context.Context, t *lab.Trial, master topologies.Nod
 			return err
 		}
 	}
-	return lab.NoFault("the master %s still counted a good replica %v after the replicas stopped: %s", master.Name(), timeout, last)
+	return lab.NoFault("the master %s still counted a good replica %v after the replicas stopped: %s", master.Name(),
+		timeout, last)
 }
 
 // infoField is one field of an INFO reply, "" when absent.

@@ -12,7 +12,8 @@ import (
 // lossByDelay is the probability the lock was lost against the kill delay, one point
 // per delay with its interval.
 func lossByDelay(g sentinelrig.Guard, variants []*failoverVariant) results.Series {
-	s := results.Series{Name: "mode=" + g.Mode, X: "delay from grant to master kill (ms)", Y: "probability the lock was lost"}
+	s := results.Series{Name: "mode=" + g.Mode, X: "delay from grant to master kill (ms)", Y: "probability the lock was " +
+		"lost"}
 	for _, v := range variants {
 		if p, ok := results.VariantPoint(lab.Millis(v.delay), v.Result(), results.LostLocks); ok {
 			s.Points = append(s.Points, p)
@@ -48,7 +49,8 @@ func lossByLagMargin(g sentinelrig.Guard, variants []*failoverVariant) results.S
 		keys = append(keys, k)
 	}
 	sort.Ints(keys)
-	s := results.Series{Name: "mode=" + g.Mode + " by lag", X: "promoted replica's measured pause end minus master kill (ms, 10 ms buckets, lower edge)", Y: "probability the lock was lost"}
+	s := results.Series{Name: "mode=" + g.Mode + " by lag", X: "promoted replica's measured pause end minus master kill " +
+		"(ms, 10 ms buckets, lower edge)", Y: "probability the lock was lost"}
 	for _, k := range keys {
 		if p, ok := results.ProbabilityPoint(float64(k*10), buckets[k].lost, buckets[k].n); ok {
 			s.Points = append(s.Points, p)

@@ -83,9 +83,11 @@ func zombieTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topolo
 	t.Input("probes", float64(probe.sent))
 	t.Input("probes_accepted", float64(probe.accepted))
 	if probe.accepted == 0 && errA != nil {
-		return lab.NoFault("the old master %s accepted no write after it resumed (A: %v): it was a replica already", old.Name(), errA)
+		return lab.NoFault("the old master %s accepted no write after it resumed (A: %v): it was a replica already",
+			old.Name(), errA)
 	}
-	t.Prove("the old master %s took writes after it resumed: %d of %d probes accepted, A's acquire there %s; %s", old.Name(), probe.accepted, probe.sent,
+	t.Prove("the old master %s took writes after it resumed: %d of %d probes accepted, A's acquire there %s; %s",
+		old.Name(), probe.accepted, probe.sent,
 		map[bool]string{true: "granted", false: fmt.Sprintf("refused (%v)", errA)}[errA == nil],
 		map[bool]string{true: "then it answered READONLY", false: "still accepting when the watch ended"}[probe.demoted])
 	if errA == nil {
@@ -130,7 +132,8 @@ func (p *zombieProbe) write(ctx context.Context) error {
 		return lab.Failed("probe", fmt.Errorf("probe write to %s: %w", p.node.Name(), err))
 	}
 	p.sent++
-	e := history.Event{Client: "observer", Kind: history.ProbeWritten, Key: p.key, Node: p.node.Addr(), Accepted: err == nil}
+	e := history.Event{Client: "observer", Kind: history.ProbeWritten, Key: p.key, Node: p.node.Addr(),
+		Accepted: err == nil}
 	if err != nil {
 		e.Detail = err.Error()
 		p.demoted = true

@@ -12,7 +12,8 @@ import (
 
 // windowAxis is shared by P(lag > x) and failover-loss's P(lost) against delay, so
 // that the figures draw them together: the loss window is the lag.
-const windowAxis = "ms after the master acknowledged (replication lag; for failover-loss: delay from grant to master kill)"
+const windowAxis = "ms after the master acknowledged (replication lag; for failover-loss: delay from grant to master " +
+	"kill)"
 
 // survivalAt are the x of P(lag > x), in ms.
 var survivalAt = []float64{0, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100}
@@ -51,7 +52,8 @@ func lagSeries(variants []*lagVariant) []results.Series {
 	}{{"p50", 0.5}, {"p99", 0.99}, {"p99.9", 0.999}, {"max", 1}}
 	var out []results.Series
 	for _, q := range quantiles {
-		s := results.Series{Name: "lag " + q.name, X: "background write rate to the master (writes/s, measured)", Y: "replication lag: SET acknowledged to visible on a replica (ms)"}
+		s := results.Series{Name: "lag " + q.name, X: "background write rate to the master (writes/s, measured)",
+			Y: "replication lag: SET acknowledged to visible on a replica (ms)"}
 		for _, v := range variants {
 			if lags, rate := pooledLags(v); len(lags) > 0 {
 				s.Points = append(s.Points, results.ValuePoint(rate, results.Quantile(lags, q.q)))
@@ -64,7 +66,8 @@ func lagSeries(variants []*lagVariant) []results.Series {
 		if len(lags) == 0 {
 			continue
 		}
-		s := results.Series{Name: fmt.Sprintf("P(lag > x), %s (%.0f writes/s)", v.Name, rate), X: windowAxis, Y: "probability a replica lacks the write (lag) / the lock was lost (failover-loss)"}
+		s := results.Series{Name: fmt.Sprintf("P(lag > x), %s (%.0f writes/s)", v.Name, rate), X: windowAxis,
+			Y: "probability a replica lacks the write (lag) / the lock was lost (failover-loss)"}
 		for _, x := range survivalAt {
 			i, _ := slices.BinarySearch(lags, x)
 			for i < len(lags) && lags[i] <= x {

@@ -26,18 +26,23 @@ func init() { lab.Register(replicationLag{}, lab.StartsKinds(topologies.Replicat
 
 func (replicationLag) Name() string { return "replication-lag" }
 func (replicationLag) Summary() string {
-	return "replication lag (SET acknowledged on the master to visible on each replica, polled) against the background write rate, idle to saturation: p50/p99/p99.9/max, and P(lag > x) beside failover-loss's P(lost) against delay-to-kill"
+	return "replication lag (SET acknowledged on the master to visible on each replica, polled) against the background " +
+		"write rate, idle to saturation: p50/p99/p99.9/max, and P(lag > x) beside failover-loss's P(lost) against " +
+		"delay-to-kill"
 }
 
 func (replicationLag) Params() []lab.Param {
 	return []lab.Param{
-		lab.IntsParam("rates", []int{0, 1000, 10000}, 0, 1000000, "background write rates (writes/s) to the master, 0 for idle"),
+		lab.IntsParam("rates", []int{0, 1000, 10000}, 0, 1000000,
+			"background write rates (writes/s) to the master, 0 for idle"),
 		lab.SwitchParam("saturate", true, "add a variant whose background writers write as fast as they can"),
 		lab.IntParam("probes", 50, 1, 10000, "probes per trial"),
 		lab.DurationParam("probe-interval", 5*time.Millisecond, 0, "pause between one probe seen everywhere and the next"),
-		lab.DurationParam("poll-timeout", 2*time.Second, time.Millisecond, "a probe not visible on a replica by then is counted as unseen"),
+		lab.DurationParam("poll-timeout", 2*time.Second, time.Millisecond,
+			"a probe not visible on a replica by then is counted as unseen"),
 		lab.DurationParam("warmup", 200*time.Millisecond, 0, "background load runs this long before the first probe"),
-		pathParam("failover-results", "", "a failover-loss run's output folder (or its results.json): its loss-vs-delay series are laid over P(lag > x)"),
+		pathParam("failover-results", "",
+			"a failover-loss run's output folder (or its results.json): its loss-vs-delay series are laid over P(lag > x)"),
 	}
 }
 
@@ -66,13 +71,15 @@ type lagConfig struct {
 }
 
 func (s replicationLag) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
-	c := lagConfig{probes: p.Int("probes"), interval: p.Duration("probe-interval"), pollTimeout: p.Duration("poll-timeout"),
-		warmup: p.Duration("warmup"), failoverResults: p.String("failover-results")}
+	c := lagConfig{probes: p.Int("probes"), interval: p.Duration("probe-interval"),
+		pollTimeout: p.Duration("poll-timeout"),
+		warmup:      p.Duration("warmup"), failoverResults: p.String("failover-results")}
 	var overlay []results.Series
 	if c.failoverResults != "" {
 		var err error
 		if overlay, err = failoverOverlay(c.failoverResults); err != nil {
-			return nil, &lab.ParamError{Name: "failover-results", Value: c.failoverResults, Want: "a failover-loss output folder or results.json (" + err.Error() + ")"}
+			return nil, &lab.ParamError{Name: "failover-results", Value: c.failoverResults, Want: "a failover-loss output " +
+				"folder or results.json (" + err.Error() + ")"}
 		}
 	}
 	var variants []*lagVariant
@@ -103,16 +110,19 @@ func lagVariantOf(c lagConfig, rate int, saturate bool) *lagVariant {
 	name, load := fmt.Sprintf("rate-%d", rate), fmt.Sprintf("%d writes/s in the background", rate)
 	switch {
 	case saturate:
-		name, load = "saturate", fmt.Sprintf("%d writers pipelining %d SETs per round trip as fast as they can", loadWriters, loadBatch)
+		name, load = "saturate",
+			fmt.Sprintf("%d writers pipelining %d SETs per round trip as fast as they can", loadWriters, loadBatch)
 	case rate == 0:
 		load = "no background writes"
 	}
 	return &lagVariant{Variant: lab.Variant{Variant: &results.Variant{
-		Name:        name,
-		Description: fmt.Sprintf("master and 2 replicas; %s; %d probes per trial: SET on the master, then each replica polled (GET, back to back) until the value is visible", load, c.probes),
-		Params:      map[string]string{"rate": fmt.Sprint(rate), "saturate": fmt.Sprint(saturate), "probes": fmt.Sprint(c.probes)},
-		Measure:     results.ProbesUnseen,
-		Claims:      []results.Claim{results.Holds(results.ProbesUnseen)},
+		Name: name,
+		Description: fmt.Sprintf("master and 2 replicas; %s; %d probes per trial: SET on the master, then each replica "+
+			"polled (GET, back to back) until the value is visible", load, c.probes),
+		Params: map[string]string{"rate": fmt.Sprint(rate), "saturate": fmt.Sprint(saturate),
+			"probes": fmt.Sprint(c.probes)},
+		Measure: results.ProbesUnseen,
+		Claims:  []results.Claim{results.Holds(results.ProbesUnseen)},
 	}}, rate: rate, saturate: saturate}
 }
 
@@ -179,7 +189,8 @@ func lagTrial(ctx context.Context, topo topologies.Topology, c lagConfig, v *lag
 
 // pollReplicas polls each replica until key holds value, and returns each one's time
 // from acked to the read that saw it; -1 for a replica that did not show it in time.
-func pollReplicas(ctx context.Context, rcs []*redis.Client, key, value string, acked time.Time, timeout time.Duration) ([]time.Duration, error) {
+func pollReplicas(ctx context.Context, rcs []*redis.Client, key, value string, acked time.Time,
+	timeout time.Duration) ([]time.Duration, error) {
 	lags := make([]time.Duration, len(rcs))
 	errs := make([]error, len(rcs))
 	var wg sync.WaitGroup

@@ -40,7 +40,8 @@ func lostUpdatesStarts() lab.Starts {
 }
 
 func (lostUpdates) Summary() string {
-	return "the lock breaks in the middle of a change to an account row on PostgreSQL: which write guard (unfenced, fenced, check-then-write, read-modify-write, +outbox) keeps the data correct, by an audit of the rows"
+	return "the lock breaks in the middle of a change to an account row on PostgreSQL: which write guard (unfenced, " +
+		"fenced, check-then-write, read-modify-write, +outbox) keeps the data correct, by an audit of the rows"
 }
 
 // lockBreak is one way the lock breaks, and the stores it can break: what it breaks
@@ -53,13 +54,17 @@ type lockBreak struct {
 
 var lockBreaks = []lockBreak{
 	{"pause", leaseOfOneAuthority,
-		"A stops (client-pause) for pause-factor x the granted lease in the middle of its change; B retries meanwhile and is granted once the lease has run out"},
+		"A stops (client-pause) for pause-factor x the granted lease in the middle of its change; B retries meanwhile and " +
+			"is granted once the lease has run out"},
 	{"failover", failsOverToAReplica,
-		"the replicas lag (CLIENT PAUSE) from before A's first lease; in the middle of A's change its master (a cluster's: the key's) is SIGKILLed; a replica that never saw A's lease (nor its INCR fences) is promoted; B locks there"},
+		"the replicas lag (CLIENT PAUSE) from before A's first lease; in the middle of A's change its master (a cluster's: " +
+			"the key's) is SIGKILLed; a replica that never saw A's lease (nor its INCR fences) is promoted; B locks there"},
 	{"redlock-restart", isFiveNodeRedlock,
-		"A holds nodes 0-2 of 5 (3 and 4 are down); in the middle of its change node 2 restarts with no data and 3, 4 come back empty; B wins nodes 2-4"},
+		"A holds nodes 0-2 of 5 (3 and 4 are down); in the middle of its change node 2 restarts with no data and 3, 4 come " +
+			"back empty; B wins nodes 2-4"},
 	{clockJump, loneRedisMaster,
-		"in the middle of A's change the master's clock (libfaketime) jumps forward twice the lease: A's key expires early; B locks while A's lease still runs"},
+		"in the middle of A's change the master's clock (libfaketime) jumps forward twice the lease: A's key expires " +
+			"early; B locks while A's lease still runs"},
 }
 
 // clockJump is the break that moves a clock, which preflight must know.
@@ -218,9 +223,10 @@ func (g accountGuard) needsFence() bool { return g.base == "fenced" || g.base ==
 
 func (g accountGuard) what() string {
 	s := map[string]string{
-		"unfenced":          "UPDATE balance = balance - amount (one atomic statement, no token)",
-		"fenced":            "UPDATE ... WHERE fence < token, setting fence = token (the database refuses a stale token)",
-		"check-then-write":  "SELECT the row, compare its fence with the token in the client, then UPDATE the computed balance and the token",
+		"unfenced": "UPDATE balance = balance - amount (one atomic statement, no token)",
+		"fenced":   "UPDATE ... WHERE fence < token, setting fence = token (the database refuses a stale token)",
+		"check-then-write": "SELECT the row, compare its fence with the token in the client, then UPDATE the computed " +
+			"balance and the token",
 		"read-modify-write": "SELECT the balance, compute, UPDATE balance = computed (only the lock guards it)",
 	}[g.base]
 	if g.outbox {
@@ -236,11 +242,20 @@ func parseAccountGuard(name string) accountGuard {
 
 func (lostUpdates) Params() []lab.Param {
 	return []lab.Param{
-		lab.ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks, and the lock services each fits: "+breaksHelp()+" (the pause break also stops the lock-free writers between read and write; clock-jump moves the master's clock with libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
-		lab.ChoicesParam("strategies", defaultStrategies(), allStrategies(), "the lock services to break (each break runs on those among them that it fits), and the lock-free writers "+strings.Join(lockFreeModes, ", ")+" (no lock)"),
-		lab.ChoicesParam("guards", AccountModes(), AccountModes(), "the write guards of the account row (resources/pgaccount modes)"),
-		lab.ChoicesParam("fences", []string{fenceOfLock, fencePGSeq}, []string{fenceOfLock, fencePGSeq}, "where the token comes from: lock (the lock service's own fence: INCR on the Redis master, etcd's revision, pglock's sequence; Redlock has none) or pg-sequence (nextval of a sequence on the account's database, right after each grant)"),
-		lab.DurationParam("ttl", 500*time.Millisecond, 100*time.Millisecond, "the lease of the pause break (etcd grants whole seconds, at least 2 s); clock-jump asks for at least 1 s, redlock-restart 2 s and failover 10 s, so that their fault breaks the lock before the lease ends"),
+		lab.ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks, and the lock services each fits: "+
+			breaksHelp()+" (the pause break also stops the lock-free writers between read and write; clock-jump moves the "+
+			"master's clock with libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
+		lab.ChoicesParam("strategies", defaultStrategies(), allStrategies(),
+			"the lock services to break (each break runs on those among them that it fits), and the lock-free writers "+
+				strings.Join(lockFreeModes, ", ")+" (no lock)"),
+		lab.ChoicesParam("guards", AccountModes(), AccountModes(),
+			"the write guards of the account row (resources/pgaccount modes)"),
+		lab.ChoicesParam("fences", []string{fenceOfLock, fencePGSeq}, []string{fenceOfLock, fencePGSeq}, "where the token "+
+			"comes from: lock (the lock service's own fence: INCR on the Redis master, etcd's revision, pglock's sequence; "+
+			"Redlock has none) or pg-sequence (nextval of a sequence on the account's database, right after each grant)"),
+		lab.DurationParam("ttl", 500*time.Millisecond, 100*time.Millisecond, "the lease of the pause break (etcd grants "+
+			"whole seconds, at least 2 s); clock-jump asks for at least 1 s, redlock-restart 2 s and failover 10 s, so that "+
+			"their fault breaks the lock before the lease ends"),
 		lab.FloatParam("pause-factor", 2, 1.2, 100, "pause: A stops for this many times the lease the store granted"),
 	}
 }
@@ -283,10 +298,12 @@ func lostUpdatesClaims(v lostUpdatesVariant) []results.Claim {
 	switch {
 	case v.guard.base == "unfenced":
 		// One atomic statement loses nothing: it just lets the stale holder write.
-		cs = append(cs, results.Holds(results.LostUpdates), results.Always(results.StaleApplied), results.Holds(results.HonestRejected))
+		cs = append(cs, results.Holds(results.LostUpdates), results.Always(results.StaleApplied),
+			results.Holds(results.HonestRejected))
 	case v.guard.base == "read-modify-write":
 		// A computed from the row before B's change and writes over it.
-		cs = append(cs, results.Always(results.LostUpdates), results.Always(results.StaleApplied), results.Holds(results.HonestRejected))
+		cs = append(cs, results.Always(results.LostUpdates), results.Always(results.StaleApplied),
+			results.Holds(results.HonestRejected))
 	case v.guard.base == "check-then-write":
 		// A's check passed before B wrote: A overwrites B's change (or, with a reissued
 		// fence, B's own check refused it). Either way one change is lost.
@@ -297,7 +314,8 @@ func lostUpdatesClaims(v lostUpdatesVariant) []results.Claim {
 			escaped = results.Claim{} // B refused or not: measured
 		}
 	case v.monotonic(): // fenced, fence only grows: B's token is above A's
-		cs = append(cs, results.Holds(results.LostUpdates), results.Always(results.StaleRefused), results.Holds(results.StaleApplied), results.Holds(results.HonestRejected))
+		cs = append(cs, results.Holds(results.LostUpdates), results.Always(results.StaleRefused),
+			results.Holds(results.StaleApplied), results.Holds(results.HonestRejected))
 		escaped = results.Always(results.EscapedSideEffects) // A's side effect was sent
 	default: // fenced, Redis INCR reissued by the failover: B's token is not above the row's
 		cs = append(cs, results.Breaks(results.LostUpdates), results.Breaks(results.HonestRejected))
@@ -330,11 +348,13 @@ func (s lostUpdates) plan(env *lab.Env, p lab.Values) ([]lostUpdatesPlan, []lock
 		if !ok {
 			continue // redelivery: lock-free writers only
 		}
-		strategies := brk.storesOf(slices.DeleteFunc(allStrategies(), func(st string) bool { return !slices.Contains(chosen, st) }))
+		strategies := brk.storesOf(slices.DeleteFunc(allStrategies(),
+			func(st string) bool { return !slices.Contains(chosen, st) }))
 		lockFreeToo := brk.name == lockFreePause && len(s.lockFreePlan(p)) > 0
 		if len(strategies) == 0 && !lockFreeToo && explicit("breaks") && explicit("strategies") {
 			return nil, nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"],
-				Want: fmt.Sprintf("a strategy that break %s runs on (%s)", brk.name, strings.Join(brk.storesOf(availableStrategies()), ", "))}
+				Want: fmt.Sprintf("a strategy that break %s runs on (%s)", brk.name,
+					strings.Join(brk.storesOf(availableStrategies()), ", "))}
 		}
 		for _, st := range strategies {
 			used[st] = true
@@ -345,11 +365,13 @@ func (s lostUpdates) plan(env *lab.Env, p lab.Values) ([]lostUpdatesPlan, []lock
 			}
 			for _, fence := range p.Strings("fences") {
 				for _, g := range p.Strings("guards") {
-					v := lostUpdatesVariant{brk: brk, strategy: st, fence: fence, guard: parseAccountGuard(g), lockFence: lab.FenceOrdersEveryGrant(store)}
+					v := lostUpdatesVariant{brk: brk, strategy: st, fence: fence, guard: parseAccountGuard(g),
+						lockFence: lab.FenceOrdersEveryGrant(store)}
 					if v.guard.needsFence() && !v.hasFence() {
 						if explicit("guards") && explicit("fences") && (explicit("breaks") || explicit("strategies")) {
 							return nil, nil, &lab.ParamError{Name: "guards", Value: env.Params["guards"],
-								Want: fmt.Sprintf("guards that fit fences=%s: guard %s needs a fence; %s has none (use fences=%s)", env.Params["fences"], g, st, fencePGSeq)}
+								Want: fmt.Sprintf("guards that fit fences=%s: guard %s needs a fence; %s has none (use fences=%s)",
+									env.Params["fences"], g, st, fencePGSeq)}
 						}
 						continue
 					}
@@ -369,13 +391,15 @@ func (s lostUpdates) plan(env *lab.Env, p lab.Values) ([]lostUpdatesPlan, []lock
 		for _, st := range chosen {
 			if !used[st] {
 				return nil, nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"],
-					Want: fmt.Sprintf("strategies the chosen breaks (%s) run on: %s runs on none of them", strings.Join(p.Strings("breaks"), ", "), st)}
+					Want: fmt.Sprintf("strategies the chosen breaks (%s) run on: %s runs on none of them",
+						strings.Join(p.Strings("breaks"), ", "), st)}
 			}
 		}
 	}
 	if len(plans) == 0 && len(lockFree) == 0 {
 		return nil, nil, &lab.ParamError{Name: "guards", Value: strings.Join(p.Strings("guards"), ","),
-			Want: "guards that make a variant with the chosen breaks and fences (every one of these needs a fence the lock services have not)"}
+			Want: "guards that make a variant with the chosen breaks and fences (every one of these needs a fence the lock " +
+				"services have not)"}
 	}
 	return plans, lockFree, nil
 }
@@ -391,9 +415,10 @@ func (lostUpdates) variant(v lostUpdatesVariant) lostUpdatesVariant {
 	v.Variant = lab.Variant{Variant: &results.Variant{
 		Name:        strings.Join([]string{v.brk.name, v.strategy, v.fence, v.guard.String()}, "/"),
 		Description: fmt.Sprintf("%s: %s. Fence: %s. Guard: %s.", v.strategy, v.brk.what, fence, v.guard.what()),
-		Params:      map[string]string{"break": v.brk.name, "strategy": v.strategy, "fence": v.fence, "guard": v.guard.String()},
-		Measure:     results.LostUpdates,
-		Claims:      lostUpdatesClaims(v),
+		Params: map[string]string{"break": v.brk.name, "strategy": v.strategy, "fence": v.fence,
+			"guard": v.guard.String()},
+		Measure: results.LostUpdates,
+		Claims:  lostUpdatesClaims(v),
 	}}
 	return v
 }
@@ -418,7 +443,8 @@ func (s lostUpdates) Run(ctx context.Context, env *lab.Env, p lab.Values) (*resu
 	}
 	for _, plan := range plans {
 		if _, err := locks.TopologyFor(plan.strategy); err != nil {
-			return nil, fmt.Errorf("%w (etcd registers with backends/etcd/etcdlock, pg-advisory with backends/postgres/pglock)", err)
+			return nil, fmt.Errorf(
+				"%w (etcd registers with backends/etcd/etcdlock, pg-advisory with backends/postgres/pglock)", err)
 		}
 	}
 	pg, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Postgres})
@@ -430,16 +456,19 @@ func (s lostUpdates) Run(ctx context.Context, env *lab.Env, p lab.Values) (*resu
 	if !ok {
 		return nil, fmt.Errorf("topology from provider %s has no DSN", pg.Provider())
 	}
-	cfg := lostUpdatesConfig{ttl: p.Duration("ttl"), pauseFactor: p.Float("pause-factor"), pg: pg, dsn: db.DSN(), open: open}
+	cfg := lostUpdatesConfig{ttl: p.Duration("ttl"), pauseFactor: p.Float("pause-factor"), pg: pg, dsn: db.DSN(),
+		open: open}
 	rep := env.NewReport(s)
 	for _, plan := range plans {
 		rig, err := newBreakRig(ctx, env, plan.brk.name, plan.strategy, cfg)
 		if err != nil {
 			return nil, err
 		}
-		part, err := lab.RunTrials(ctx, env, s, plan.variants, func(ctx context.Context, v lostUpdatesVariant, t *lab.Trial) error {
-			return lostUpdatesTrial(ctx, rig, cfg, v, t)
-		})
+		part,
+			err := lab.RunTrials(ctx, env, s, plan.variants,
+			func(ctx context.Context, v lostUpdatesVariant, t *lab.Trial) error {
+				return lostUpdatesTrial(ctx, rig, cfg, v, t)
+			})
 		if n := rig.close(); n != "" {
 			for _, v := range plan.variants {
 				v.Note(n)

@@ -53,7 +53,8 @@ func newBrokenLock(st lab.Store, topo topologies.Topology, ttl time.Duration) *b
 	return &brokenLock{store: st, topo: topo, ttl: ttl, ttlB: ttl, until: "the end of A's lease", lag: noop, hold: noop,
 		proveGrant: func(leaseA locks.Lease, grantedAt time.Time) error {
 			if !grantedAt.Before(leaseA.ValidUntil) {
-				return lab.Failed("timing", fmt.Errorf("B was granted %v after A's lease ended: the expiry handed it the lock, not the fault (the %v lease is too short for this machine)",
+				return lab.Failed("timing", fmt.Errorf("B was granted %v after A's lease ended: the expiry handed it the lock, "+
+					"not the fault (the %v lease is too short for this machine)",
 					grantedAt.Sub(leaseA.ValidUntil).Round(time.Millisecond), ttl))
 			}
 			return nil
@@ -164,7 +165,9 @@ func (r *pauseRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock)
 	// B is granted only once the lease A was granted has run out, while A is stopped.
 	lk.proveGrant = func(leaseA locks.Lease, grantedAt time.Time) error {
 		if grantedAt.Before(leaseA.ValidUntil) {
-			return lab.Failed("timing", fmt.Errorf("B was granted %v before A's lease ended: not the pause", leaseA.ValidUntil.Sub(grantedAt).Round(time.Millisecond)))
+			return lab.Failed("timing",
+				fmt.Errorf("B was granted %v before A's lease ended: not the pause",
+					leaseA.ValidUntil.Sub(grantedAt).Round(time.Millisecond)))
 		}
 		t.Input("b_granted_after_lease_ms", lab.Millis(grantedAt.Sub(leaseA.ValidUntil)))
 		return nil
@@ -173,7 +176,8 @@ func (r *pauseRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock)
 		away, left := time.Since(stopped), leaseA.ValidUntil.Sub(stopped)
 		t.Input("away_ms", lab.Millis(away))
 		if away <= left {
-			return lab.NoFault("A was stopped %v, within the %v left of its lease", away.Round(time.Millisecond), left.Round(time.Millisecond))
+			return lab.NoFault("A was stopped %v, within the %v left of its lease", away.Round(time.Millisecond),
+				left.Round(time.Millisecond))
 		}
 		t.Prove("A stopped %v in the middle of its change, %v past its lease (granted %v)", away.Round(time.Millisecond),
 			(away - left).Round(time.Millisecond), leaseA.ValidUntil.Sub(leaseA.Start).Round(time.Millisecond))
@@ -212,8 +216,10 @@ const failoverLease = 10 * time.Second
 const failoverPromotion = 15 * time.Second
 
 func newFailoverRig(env *lab.Env, strategy string) (*failoverRig, error) {
-	run, err := sentinelrig.NewRun(env, sentinelrig.Config{Strategy: strategy, DownAfter: 400 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
-		Reuse: true, Deployments: 2, ReformTimeout: 15 * time.Second})
+	run,
+		err := sentinelrig.NewRun(env,
+		sentinelrig.Config{Strategy: strategy, DownAfter: 400 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
+			Reuse: true, Deployments: 2, ReformTimeout: 15 * time.Second})
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +255,9 @@ type keyedFailoverRig struct {
 func newKeyedFailoverRig(env *lab.Env, st lab.Store) (*keyedFailoverRig, error) {
 	fs, ok := st.(failoverStore)
 	if !ok {
-		return nil, fmt.Errorf("lost-updates: the failover break cannot run on %s (its store has no replica to lag, promote and read)", st.Strategy())
+		return nil, fmt.Errorf(
+			"lost-updates: the failover break cannot run on %s (its store has no replica to lag, promote and read)",
+			st.Strategy())
 	}
 	return &keyedFailoverRig{env: env, store: fs}, nil
 }
@@ -273,7 +281,8 @@ func (r *keyedFailoverRig) trial(ctx context.Context, t *lab.Trial, fn func(*bro
 // lag from before A's first lease; in the middle of A's change the primary is killed,
 // and the trial goes on only once the promoted replica is proven to lack A's lease (and
 // A's fences, where the lock has them); B then has patience to be granted.
-func breakByFailover(ctx context.Context, t *lab.Trial, st failoverStore, topo topologies.Topology, patience time.Duration, fn func(*brokenLock) error) error {
+func breakByFailover(ctx context.Context, t *lab.Trial, st failoverStore, topo topologies.Topology,
+	patience time.Duration, fn func(*brokenLock) error) error {
 	primary, err := lab.PrimaryOf(ctx, st, topo, t.Key)
 	if err != nil {
 		return lab.Failed("setup", err)
@@ -313,7 +322,9 @@ func breakByFailover(ctx context.Context, t *lab.Trial, st failoverStore, topo t
 			}
 			t.Input("fence_on_promoted", float64(got))
 			if got >= leaseA.Fence {
-				return time.Time{}, lab.NoFault("the promoted %s holds fence %d, A's lease had %d: the lag lost no fence", next.Name(), got, leaseA.Fence)
+				return time.Time{},
+					lab.NoFault("the promoted %s holds fence %d, A's lease had %d: the lag lost no fence", next.Name(), got,
+						leaseA.Fence)
 			}
 			t.Prove("the promoted %s holds fence %d, below A's %d: B's INCR reissues a fence", next.Name(), got, leaseA.Fence)
 		}
@@ -383,7 +394,8 @@ func (r *redlockRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLoc
 		return err
 	}
 	lk.breakLock = func(ctx context.Context, _ *lab.Client, leaseA locks.Lease) (time.Time, error) {
-		if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Nodes: nodes[2:], Recorder: t.Rec}); err != nil {
+		if _,
+			err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Nodes: nodes[2:], Recorder: t.Rec}); err != nil {
 			return time.Time{}, lab.Failed("nemesis", err)
 		}
 		if err := lab.ProveRestart(ctx, t, victim, before, true); err != nil {
@@ -430,7 +442,8 @@ func (r *clockRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock)
 	lk.breakLock = func(ctx context.Context, _ *lab.Client, leaseA locks.Lease) (time.Time, error) {
 		firedAt := time.Now()
 		topologies.FireClockEvent(topo, breakEvent)
-		t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "clock event " + breakEvent + ": " + topo.Spec().ClockSummary()})
+		t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "clock event " + breakEvent +
+			": " + topo.Spec().ClockSummary()})
 		m, err := lab.ExpectClock(node, model, map[string]time.Time{breakEvent: firedAt})
 		if err != nil {
 			return time.Time{}, err
@@ -442,7 +455,8 @@ func (r *clockRig) trial(ctx context.Context, t *lab.Trial, fn func(*brokenLock)
 		if reading.Received.After(leaseA.ValidUntil) {
 			return time.Time{}, lab.NoFault("%s showed its jump only after A's lease ended", node.Name())
 		}
-		t.Prove("%s %v after the jump, with %v left of A's lease", line, reading.Received.Sub(firedAt).Round(10*time.Microsecond),
+		t.Prove("%s %v after the jump, with %v left of A's lease", line,
+			reading.Received.Sub(firedAt).Round(10*time.Microsecond),
 			leaseA.ValidUntil.Sub(reading.Received).Round(time.Millisecond))
 		return leaseA.ValidUntil, nil
 	}

@@ -25,8 +25,9 @@ const (
 )
 
 var lockFreeFaults = map[string]string{
-	lockFreePause:      "A stops (pause-factor x ttl) between its read and its write; B makes its whole change meanwhile",
-	lockFreeRedelivery: "A's change is applied, its reply is taken as lost, and A sends the same change (same idempotency key) again",
+	lockFreePause: "A stops (pause-factor x ttl) between its read and its write; B makes its whole change meanwhile",
+	lockFreeRedelivery: "A's change is applied, its reply is taken as lost, and A sends the same change (same " +
+		"idempotency key) again",
 }
 
 var lockFreeWhat = map[string]string{
@@ -147,6 +148,7 @@ func lockFreeTrial(ctx context.Context, cfg lostUpdatesConfig, v lockFreeVariant
 	t.Input("expected_balance", float64(audit.Expected))
 	t.Count(results.LostUpdates, lost)
 	t.Count(results.Duplicates, audit.Duplicates)
-	t.Prove("audit: row balance %d (expected %d), version %d of %d applied, %d applied twice", audit.Balance, audit.Expected, audit.Version, audit.Applied, audit.Duplicates)
+	t.Prove("audit: row balance %d (expected %d), version %d of %d applied, %d applied twice", audit.Balance,
+		audit.Expected, audit.Version, audit.Applied, audit.Duplicates)
 	return nil
 }

@@ -99,7 +99,8 @@ func registeredAccounts() (OpenAccounts, error) {
 	accountsMu.Lock()
 	defer accountsMu.Unlock()
 	if accountsOpen == nil {
-		return nil, errors.New("lost-updates needs its account resource on PostgreSQL: import github.com/lockbench/lockbench/backends/postgres/pgresource (cmd/lockbench does)")
+		return nil, errors.New("lost-updates needs its account resource on PostgreSQL: import " +
+			"github.com/lockbench/lockbench/backends/postgres/pgresource (cmd/lockbench does)")
 	}
 	return accountsOpen, nil
 }
@@ -127,13 +128,15 @@ const accountResource = "account"
 // long-running system has), then change #2 under LA; just before #2's write the lock
 // is broken and B, granted, makes change #3; then A's write goes through its guard.
 // The audit of the row gives the counts; the history gives the overlap.
-func lostUpdatesTrial(ctx context.Context, rig breakRig, cfg lostUpdatesConfig, v lostUpdatesVariant, t *lab.Trial) error {
+func lostUpdatesTrial(ctx context.Context, rig breakRig, cfg lostUpdatesConfig, v lostUpdatesVariant,
+	t *lab.Trial) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	return rig.trial(ctx, t, func(lk *brokenLock) error { return lostUpdatesOn(ctx, lk, cfg, v, t) })
 }
 
-func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v lostUpdatesVariant, t *lab.Trial) error {
+func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v lostUpdatesVariant,
+	t *lab.Trial) error {
 	acct, err := cfg.open(ctx, cfg.dsn)
 	if err != nil {
 		return lab.Failed("setup", fmt.Errorf("accounts: %w", err))
@@ -146,7 +149,8 @@ func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v
 	}
 	defer closeClients()
 	a, b := clients[0], clients[1]
-	w := &accountWriter{t: t, acct: acct, res: lab.NewResource(accountResource, false, t.Rec), mode: v.guard.String(), v: v}
+	w := &accountWriter{t: t, acct: acct, res: lab.NewResource(accountResource, false, t.Rec), mode: v.guard.String(),
+		v: v}
 
 	if err := lk.lag(ctx); err != nil {
 		return lab.Failed("nemesis", err)
@@ -227,8 +231,10 @@ func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v
 	t.Count(results.StaleRefused, boolCount(aOut == AccountRefused))
 	t.Count(results.HonestRejected, boolCount(bOut == AccountRefused))
 	t.Count(results.EscapedSideEffects, audit.EscapedSideEffects)
-	t.Prove("audit: A's stale change %s, B's %s; row balance %d (expected %d), version %d of %d applied, fence %d; %d of %d side effects escaped",
-		aOut, bOut, audit.Balance, audit.Expected, audit.Version, audit.Applied, audit.Fence, audit.EscapedSideEffects, audit.SideEffects)
+	t.Prove("audit: A's stale change %s, B's %s; row balance %d (expected %d), version %d of %d applied, fence %d; %d "+
+		"of %d side effects escaped",
+		aOut, bOut, audit.Balance, audit.Expected, audit.Version, audit.Applied, audit.Fence, audit.EscapedSideEffects,
+		audit.SideEffects)
 	return nil
 }
 
@@ -236,7 +242,8 @@ func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v
 // B take it (retrying, bounded by the break) and make its change whole, and returns
 // once A may go on (a paused A only when its pause ends). It proves the break: B
 // granted while A had not released, with the break's own evidence.
-func breakAndOvertake(ctx context.Context, lk *brokenLock, w *accountWriter, a, b *lab.Client, leaseA locks.Lease) (locks.Lease, AccountOutcome, error) {
+func breakAndOvertake(ctx context.Context, lk *brokenLock, w *accountWriter, a, b *lab.Client,
+	leaseA locks.Lease) (locks.Lease, AccountOutcome, error) {
 	t := w.t
 	deadline, err := lk.breakLock(ctx, a, leaseA)
 	if err != nil {
@@ -248,7 +255,9 @@ func breakAndOvertake(ctx context.Context, lk *brokenLock, w *accountWriter, a, 
 			return leaseB, AccountFailed, ctx.Err()
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return leaseB, AccountFailed, lab.NoFault("B was not granted by %s (%v after A's grant): %v", lk.until, deadline.Sub(leaseA.Start).Round(time.Millisecond), err)
+			return leaseB, AccountFailed,
+				lab.NoFault("B was not granted by %s (%v after A's grant): %v", lk.until,
+					deadline.Sub(leaseA.Start).Round(time.Millisecond), err)
 		}
 		return leaseB, AccountFailed, lab.Failed("second-acquire", err)
 	}
@@ -302,7 +311,8 @@ func (w *accountWriter) fence(ctx context.Context, lease locks.Lease) (int64, er
 }
 
 // change is one client's change under lease, whole: a failed one is the trial's error.
-func (w *accountWriter) change(ctx context.Context, c *lab.Client, lease locks.Lease, fence, amount int64, between func(context.Context) error) (AccountOutcome, error) {
+func (w *accountWriter) change(ctx context.Context, c *lab.Client, lease locks.Lease, fence, amount int64,
+	between func(context.Context) error) (AccountOutcome, error) {
 	if err := c.Enter(ctx, w.res, lease); err != nil {
 		return AccountFailed, err
 	}
@@ -314,8 +324,9 @@ func (w *accountWriter) change(ctx context.Context, c *lab.Client, lease locks.L
 		}
 		return out, lab.Failed("resource", fmt.Errorf("%s's change of %d: %w", c.ID, amount, err))
 	}
-	w.t.Rec.Record(history.Event{Client: c.ID, Kind: history.Write, Key: lease.Key, Token: lease.Token, Resource: w.res.Name(),
-		Fence: fence, HasFence: w.v.hasFence(), Accepted: out == AccountApplied})
+	w.t.Rec.Record(history.Event{Client: c.ID, Kind: history.Write, Key: lease.Key, Token: lease.Token,
+		Resource: w.res.Name(),
+		Fence:    fence, HasFence: w.v.hasFence(), Accepted: out == AccountApplied})
 	c.Leave(w.res, lease)
 	return out, nil
 }

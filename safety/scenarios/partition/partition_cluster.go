@@ -24,7 +24,8 @@ func init() { lab.Register(clusterSplitBrain{}, lab.StartsKinds()) }
 
 func (clusterSplitBrain) Name() string { return "cluster-split-brain" }
 func (clusterSplitBrain) Summary() string {
-	return "partition: a Redis Cluster's key master and client A cut from the other nodes; the master takes writes until cluster-node-timeout, the majority promotes its replica and B locks there (needs --provider container)"
+	return "partition: a Redis Cluster's key master and client A cut from the other nodes; the master takes writes " +
+		"until cluster-node-timeout, the majority promotes its replica and B locks there (needs --provider container)"
 }
 
 // quorumStore is a store whose nodes say whether they still reach a majority (a Redis
@@ -39,7 +40,9 @@ type quorumStore interface {
 	// PlacedLocker is the strategy's locker (with waitReplicas > 0, its grants wait for
 	// that many replicas) learning the cluster from seeds and dialing every node through
 	// dial: a client on one side of a cut.
-	PlacedLocker(ctx context.Context, seeds []topologies.Node, dial func(ctx context.Context, network, addr string) (net.Conn, error), waitReplicas int, waitTimeout time.Duration) (locks.Locker, error)
+	PlacedLocker(ctx context.Context, seeds []topologies.Node,
+		dial func(ctx context.Context, network, addr string) (net.Conn, error), waitReplicas int,
+		waitTimeout time.Duration) (locks.Locker, error)
 }
 
 func fitsClusterSplit(s lab.Store) bool { _, ok := s.(quorumStore); return ok }
@@ -49,13 +52,20 @@ var clusterSplitModes = []string{"none", "wait1"}
 
 func (clusterSplitBrain) Params() []lab.Param {
 	return []lab.Param{
-		lab.StoresParam("strategies", []string{"cluster"}, fitsClusterSplit, "the lock services A and B use: a Redis Cluster's strategy whose own grant does not wait for replicas (cluster, cluster-fenced)"),
-		lab.ChoicesParam("modes", clusterSplitModes, clusterSplitModes, "what guards A's and B's grants: none (the strategy's own) or wait1 (SET NX PX, then WAIT 1 on the key's master)"),
-		lab.DurationParam("wait-timeout", 200*time.Millisecond, time.Millisecond, "WAIT's timeout in mode wait1: fewer acknowledgements by then refuse the grant"),
-		lab.DurationsParam("node-timeouts", []time.Duration{time.Second, 3 * time.Second}, "cluster-node-timeout of every node: after it a cut master stops taking writes and the others mark it failed"),
-		lab.DurationParam("ttl", 15*time.Second, time.Second, "A's and B's lock TTL: A's must outlast the promotion (about the node timeout plus the replica's election)"),
-		lab.DurationParam("cut-hold", 5*time.Second, time.Second, "once the promotion is seen, how long the cut lasts while B is refused (cluster-wait's promoted master has no replica until the old master rejoins it after the heal)"),
-		lab.DurationParam("promotion-timeout", 30*time.Second, time.Millisecond, "how long after the cut to wait for the proofs and the promotion before the trial is fault_not_produced"),
+		lab.StoresParam("strategies", []string{"cluster"}, fitsClusterSplit, "the lock services A and B use: a Redis "+
+			"Cluster's strategy whose own grant does not wait for replicas (cluster, cluster-fenced)"),
+		lab.ChoicesParam("modes", clusterSplitModes, clusterSplitModes,
+			"what guards A's and B's grants: none (the strategy's own) or wait1 (SET NX PX, then WAIT 1 on the key's master)"),
+		lab.DurationParam("wait-timeout", 200*time.Millisecond, time.Millisecond,
+			"WAIT's timeout in mode wait1: fewer acknowledgements by then refuse the grant"),
+		lab.DurationsParam("node-timeouts", []time.Duration{time.Second, 3 * time.Second},
+			"cluster-node-timeout of every node: after it a cut master stops taking writes and the others mark it failed"),
+		lab.DurationParam("ttl", 15*time.Second, time.Second,
+			"A's and B's lock TTL: A's must outlast the promotion (about the node timeout plus the replica's election)"),
+		lab.DurationParam("cut-hold", 5*time.Second, time.Second, "once the promotion is seen, how long the cut lasts "+
+			"while B is refused (cluster-wait's promoted master has no replica until the old master rejoins it after the heal)"),
+		lab.DurationParam("promotion-timeout", 30*time.Second, time.Millisecond,
+			"how long after the cut to wait for the proofs and the promotion before the trial is fault_not_produced"),
 	}
 }
 
@@ -91,15 +101,22 @@ func (s clusterSplitBrain) variants(p lab.Values) []clusterSplitVariant {
 				violations, grant = results.Holds(results.Violations), "SET NX PX then WAIT 1 on the key's master"
 			}
 			for _, nt := range p.Durations("node-timeouts") {
-				out = append(out, clusterSplitVariant{store: st.(quorumStore), waitReplicas: waits, nodeTimeout: nt, Variant: lab.Variant{Variant: &results.Variant{
-					Name: fmt.Sprintf("%s/%s-node-timeout-%v", st.Strategy(), mode, nt),
-					Description: fmt.Sprintf("3 masters, 1 replica each, cluster-node-timeout %v; the key's master and A (in its namespace) cut from the other 5 nodes; A locks there right after the cut (%s); a probe takes fresh locks on that master every %v; its replica, promoted by the majority, grants B the same lock the same way (B in its namespace)",
-						nt, grant, splitProbeInterval),
-					Params:   map[string]string{"strategy": st.Strategy(), "mode": mode, "node_timeout": nt.String()},
-					Measure:  results.SplitBrainWindow,
-					Claims:   []results.Claim{violations, results.Always(results.SplitBrainWindow)},
-					WindowIs: "from the cut (the first grant probe on the cut master) to that master's last accepted grant: it ends at its first CLUSTERDOWN, once it counts fewer than a majority of masters",
-				}}})
+				out = append(out,
+					clusterSplitVariant{store: st.(quorumStore), waitReplicas: waits, nodeTimeout: nt,
+						Variant: lab.Variant{Variant: &results.Variant{
+							Name: fmt.Sprintf("%s/%s-node-timeout-%v", st.Strategy(), mode, nt),
+							Description: fmt.Sprintf("3 masters, 1 replica each, cluster-node-timeout %v; the key's master and A (in its "+
+								"namespace) cut from the other 5 nodes; A locks there right after the cut (%s); a probe takes fresh locks on "+
+								"that master every %v; its replica, promoted by the majority, grants B the same lock the same way (B in its "+
+								"namespace)",
+								nt, grant, splitProbeInterval),
+							Params:  map[string]string{"strategy": st.Strategy(), "mode": mode, "node_timeout": nt.String()},
+							Measure: results.SplitBrainWindow,
+							Claims:  []results.Claim{violations, results.Always(results.SplitBrainWindow)},
+							WindowIs: "from the cut (the first grant probe on the cut master) to that master's last accepted grant: it " +
+								"ends " +
+								"at its first CLUSTERDOWN, once it counts fewer than a majority of masters",
+						}}})
 			}
 		}
 	}
@@ -108,7 +125,8 @@ func (s clusterSplitBrain) variants(p lab.Values) []clusterSplitVariant {
 
 func (s clusterSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	variants := s.variants(p)
-	c := clusterSplitConfig{ttl: p.Duration("ttl"), cutHold: p.Duration("cut-hold"), promotionTimeout: p.Duration("promotion-timeout"), waitTimeout: p.Duration("wait-timeout")}
+	c := clusterSplitConfig{ttl: p.Duration("ttl"), cutHold: p.Duration("cut-hold"),
+		promotionTimeout: p.Duration("promotion-timeout"), waitTimeout: p.Duration("wait-timeout")}
 	if len(variants) == 0 {
 		return env.NewReport(s), nil
 	}

@@ -62,7 +62,8 @@ func (tr clusterSplitTrial) run(ctx context.Context) error {
 	}
 	cutAt := time.Now() // every link cut: the window and every time below count from here
 	t.Input("cut_took_ms", lab.Millis(cutAt.Sub(cutBegan)))
-	t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "partition: " + old.Name() + " and A cut from every other node"})
+	t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "partition: " + old.Name() +
+		" and A cut from every other node"})
 	// The first probe marks the cut, and the probes go on while A asks (WAIT 1 waits):
 	// the window runs from the cut.
 	if err := probe.grant(ctx); err != nil {
@@ -86,7 +87,9 @@ func (tr clusterSplitTrial) run(ctx context.Context) error {
 		// The window A races for (the cut master still taking writes) closed before A got
 		// in: on a busy machine the master can count the cluster failed within
 		// milliseconds of the cut. Not judged; a test environment runs it again.
-		return lab.Late("A's attempt was answered CLUSTERDOWN %v after the cut: the cut master had stopped taking writes before it arrived", ar.answered.Sub(cutAt).Round(time.Millisecond))
+		return lab.Late(
+			"A's attempt was answered CLUSTERDOWN %v after the cut: the cut master had stopped taking writes before it "+
+				"arrived", ar.answered.Sub(cutAt).Round(time.Millisecond))
 	default:
 		return lab.Failed("first-acquire", ar.err)
 	}
@@ -119,7 +122,8 @@ func lockOnMinority(ctx context.Context, a *lab.Client, res *lab.Resource, key s
 // masters on its side, it takes the trial's lock, trying until granted or patience
 // runs out (the first tries may meet a slot map not yet updated, or, waiting for a
 // replica, a promoted master that has none until the old one rejoins it).
-func (tr clusterSplitTrial) lockOnMajority(ctx context.Context, next, old topologies.Node, res *lab.Resource, patience time.Duration) bResult {
+func (tr clusterSplitTrial) lockOnMajority(ctx context.Context, next, old topologies.Node, res *lab.Resource,
+	patience time.Duration) bResult {
 	dial, err := dialerInside(next)
 	if err != nil {
 		return bResult{err: lab.Failed("setup", err)}

@@ -94,7 +94,8 @@ func (w *clusterWatch) step(ctx context.Context, promo chan promotion) (bool, er
 	}
 	proven := !w.minorityDown.IsZero() && !w.markedFail.IsZero()
 	if !proven && time.Since(w.cutAt) >= c.promotionTimeout {
-		return false, lab.NoFault("the partition was not seen from both sides %v after the cut (the cut master's state fail: %v; flagged fail by the majority: %v)",
+		return false, lab.NoFault("the partition was not seen from both sides %v after the cut (the cut master's state "+
+			"fail: %v; flagged fail by the majority: %v)",
 			c.promotionTimeout, !w.minorityDown.IsZero(), !w.markedFail.IsZero())
 	}
 	if w.next != nil && !w.reached && (w.probe.refusal != "" || w.b != nil || time.Since(w.promoted) >= c.cutHold) {
@@ -137,7 +138,8 @@ func (w *clusterWatch) promotedTo(ctx context.Context, p promotion) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return lab.NoFault("no replica of %s promoted within %v of the cut: %v (%s)", w.old.Name(), c.promotionTimeout, p.err, w.replicasView(ctx))
+		return lab.NoFault("no replica of %s promoted within %v of the cut: %v (%s)", w.old.Name(), c.promotionTimeout,
+			p.err, w.replicasView(ctx))
 	}
 	w.next, w.promoted = p.next, p.at
 	t.Input("promotion_ms", lab.Millis(p.at.Sub(w.cutAt)))
@@ -160,7 +162,8 @@ func (w *clusterWatch) replicasView(ctx context.Context) string {
 	for _, r := range replicas {
 		state, err1 := st.ClusterState(ctx, r)
 		flags, err2 := st.FlagsOf(ctx, r, w.old)
-		view := fmt.Sprintf("%s says cluster_state:%s and flags %s %s", r.Name(), state, w.old.Name(), strings.Join(flags, ","))
+		view := fmt.Sprintf("%s says cluster_state:%s and flags %s %s", r.Name(), state, w.old.Name(),
+			strings.Join(flags, ","))
 		if err := errors.Join(err1, err2); err != nil {
 			view += " (" + err.Error() + ")"
 		}
@@ -182,7 +185,8 @@ func (w *clusterWatch) observe(ctx context.Context) error {
 		if state == "fail" {
 			w.minorityDown = time.Now()
 			t.Input("minority_down_ms", lab.Millis(w.minorityDown.Sub(w.cutAt)))
-			t.Prove("the cut, seen by %s: its CLUSTER INFO said cluster_state:fail %v after it", w.old.Name(), w.minorityDown.Sub(w.cutAt).Round(time.Millisecond))
+			t.Prove("the cut, seen by %s: its CLUSTER INFO said cluster_state:fail %v after it", w.old.Name(),
+				w.minorityDown.Sub(w.cutAt).Round(time.Millisecond))
 		}
 	}
 	if w.markedFail.IsZero() {
@@ -194,7 +198,8 @@ func (w *clusterWatch) observe(ctx context.Context) error {
 		if slices.Contains(flags, "fail") {
 			w.markedFail = time.Now()
 			t.Input("marked_fail_ms", lab.Millis(w.markedFail.Sub(w.cutAt)))
-			t.Prove("the cut, seen by the majority: %s flagged %s fail %v after it", observer.Name(), w.old.Name(), w.markedFail.Sub(w.cutAt).Round(time.Millisecond))
+			t.Prove("the cut, seen by the majority: %s flagged %s fail %v after it", observer.Name(), w.old.Name(),
+				w.markedFail.Sub(w.cutAt).Round(time.Millisecond))
 		}
 	}
 	return nil
@@ -214,7 +219,8 @@ func (w *clusterWatch) proveB(ctx context.Context, b bResult) error {
 	if !w.healed.IsZero() && b.grantedAt.After(w.healed) {
 		t.Input("b_granted_after_heal", 1)
 	}
-	t.Prove("B granted on the promoted %s %v after the cut, its token read there", w.next.Name(), b.grantedAt.Sub(w.cutAt).Round(time.Millisecond))
+	t.Prove("B granted on the promoted %s %v after the cut, its token read there", w.next.Name(),
+		b.grantedAt.Sub(w.cutAt).Round(time.Millisecond))
 	return nil
 }
 
@@ -245,7 +251,8 @@ func (w *clusterWatch) ended() {
 	}
 	if p.refusal != "" {
 		t.Input("refused_after_cut_ms", lab.Millis(p.refused.Sub(w.cutAt)))
-		t.Prove("the cut master %s granted %d of %d probes, then answered %s %v after the cut", w.old.Name(), p.accepted, p.sent, p.refusal, p.refused.Sub(w.cutAt).Round(time.Millisecond))
+		t.Prove("the cut master %s granted %d of %d probes, then answered %s %v after the cut", w.old.Name(), p.accepted,
+			p.sent, p.refusal, p.refused.Sub(w.cutAt).Round(time.Millisecond))
 	}
 }
 

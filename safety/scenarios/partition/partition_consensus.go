@@ -20,7 +20,8 @@ func init() { lab.Register(consensusPartition{}, lab.StartsKinds()) }
 
 func (consensusPartition) Name() string { return "consensus-partition" }
 func (consensusPartition) Summary() string {
-	return "partition: a consensus leader (etcd-3, zookeeper-3) cut off from its two followers, a client still reaching it: it grants nothing, B locks on the majority only after A's lease ran out (needs --provider container)"
+	return "partition: a consensus leader (etcd-3, zookeeper-3) cut off from its two followers, a client still reaching " +
+		"it: it grants nothing, B locks on the majority only after A's lease ran out (needs --provider container)"
 }
 
 // isConsensusGroup is a consensus store deployed as three members, a leader and the
@@ -31,9 +32,11 @@ func isConsensusGroup(s lab.Store) bool {
 
 func (consensusPartition) Params() []lab.Param {
 	return []lab.Param{
-		lab.StoresParam("strategies", lab.RegisteredOf([]string{"etcd-3"}), isConsensusGroup, "the three-member consensus groups whose leader is isolated"),
+		lab.StoresParam("strategies", lab.RegisteredOf([]string{"etcd-3"}), isConsensusGroup,
+			"the three-member consensus groups whose leader is isolated"),
 		lab.DurationParam("ttl", 5*time.Second, 2*time.Second, "A's lease: B must wait it out on the majority"),
-		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond, "how long to wait for a leader among the majority before the trial is fault_not_produced"),
+		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond,
+			"how long to wait for a leader among the majority before the trial is fault_not_produced"),
 	}
 }
 
@@ -48,11 +51,13 @@ func (s consensusPartition) Run(ctx context.Context, env *lab.Env, p lab.Values)
 	for _, st := range p.Stores("strategies") {
 		strategy := st.Strategy()
 		v := consensusPartitionVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "/isolated-leader",
-			Description: "3 members; the leader cut from both followers after A's grant, A's client still reaching only it: the isolated leader grants nothing, B locks on the majority once A's lease ran out",
-			Params:      map[string]string{"strategy": strategy, "ttl": ttl.String()},
-			Measure:     results.Violations,
-			Claims:      []results.Claim{results.Holds(results.Violations), results.Holds(results.SplitBrainWindow), results.Always(results.SecondGranted)},
-			WindowIs:    "from the majority's new leader to the isolated leader's last accepted grant (none expected)",
+			Description: "3 members; the leader cut from both followers after A's grant, A's client still reaching only it: " +
+				"the isolated leader grants nothing, B locks on the majority once A's lease ran out",
+			Params:  map[string]string{"strategy": strategy, "ttl": ttl.String()},
+			Measure: results.Violations,
+			Claims: []results.Claim{results.Holds(results.Violations), results.Holds(results.SplitBrainWindow),
+				results.Always(results.SecondGranted)},
+			WindowIs: "from the majority's new leader to the isolated leader's last accepted grant (none expected)",
 		}}, st.(lab.Failover)}
 		topo, err := env.StartTopology(ctx, st.Spec())
 		if err != nil {
@@ -63,12 +68,15 @@ func (s consensusPartition) Run(ctx context.Context, env *lab.Env, p lab.Values)
 			topo.Close()
 			return nil, perr
 		}
-		r, err := lab.RunTrials(ctx, env, s, []consensusPartitionVariant{v}, func(ctx context.Context, v consensusPartitionVariant, t *lab.Trial) error {
-			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+election)
-			defer cancel()
-			defer part.HealAll()
-			return consensusPartitionTrial{topo: topo, part: part, st: v.store, strategy: strategy, ttl: ttl, election: election, t: t}.run(ctx)
-		})
+		r,
+			err := lab.RunTrials(ctx, env, s, []consensusPartitionVariant{v},
+			func(ctx context.Context, v consensusPartitionVariant, t *lab.Trial) error {
+				ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+election)
+				defer cancel()
+				defer part.HealAll()
+				return consensusPartitionTrial{topo: topo, part: part, st: v.store, strategy: strategy, ttl: ttl,
+					election: election, t: t}.run(ctx)
+			})
 		topo.Close()
 		if err != nil {
 			return nil, err

@@ -69,7 +69,8 @@ func (r consensusPartitionTrial) run(ctx context.Context) error {
 		return lab.Failed("nemesis", err)
 	}
 	cutAt := time.Now()
-	t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "partition: " + old.Name() + " cut from both followers"})
+	t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "partition: " + old.Name() +
+		" cut from both followers"})
 
 	bDone := make(chan error, 1)
 	go func() { bDone <- r.lockOnMajority(ctx, b, res, cutAt) }()
@@ -85,7 +86,8 @@ func (r consensusPartitionTrial) run(ctx context.Context) error {
 		_, perr := probeC.Locker.Acquire(pctx, fmt.Sprintf("%s:isolated-grant:%d", t.Key, asked), r.ttl)
 		cancel()
 		asked++
-		e := history.Event{Client: "A-grants", Kind: history.ProbeWritten, Key: t.Key + ":isolated-grant", Node: old.Addr(), Accepted: perr == nil}
+		e := history.Event{Client: "A-grants", Kind: history.ProbeWritten, Key: t.Key + ":isolated-grant", Node: old.Addr(),
+			Accepted: perr == nil}
 		if perr != nil {
 			e.Detail = perr.Error()
 		} else {
@@ -107,7 +109,8 @@ func (r consensusPartitionTrial) run(ctx context.Context) error {
 	if asked == 0 {
 		return lab.NoFault("A's validity ended before the isolated leader could be asked for a grant")
 	}
-	t.Prove("the isolated leader %s (still running: %v) granted %d of %d locks asked of it after %s was elected", old.Name(), old.Running(), granted, asked, next.Name())
+	t.Prove("the isolated leader %s (still running: %v) granted %d of %d locks asked of it after %s was elected",
+		old.Name(), old.Running(), granted, asked, next.Name())
 	return nil
 }
 
@@ -118,7 +121,8 @@ type sideLeader interface {
 
 // awaitLeaderAmong proves the cut from both sides: the majority agrees on a leader
 // other than old, and old is asked whom it sees.
-func (r consensusPartitionTrial) awaitLeaderAmong(ctx context.Context, old topologies.Node, others []topologies.Node, cutAt time.Time) (topologies.Node, error) {
+func (r consensusPartitionTrial) awaitLeaderAmong(ctx context.Context, old topologies.Node, others []topologies.Node,
+	cutAt time.Time) (topologies.Node, error) {
 	sl, ok := r.topo.(sideLeader)
 	if !ok {
 		// ZooKeeper's ensemble names the one server that says it leads: once the
@@ -137,7 +141,8 @@ func (r consensusPartitionTrial) awaitLeaderAmong(ctx context.Context, old topol
 					seen = l.Name()
 				}
 			}
-			r.t.Prove("%s elected leader by the majority %v after %s was cut from both followers (the isolated one sees as leader: %s)",
+			r.t.Prove(
+				"%s elected leader by the majority %v after %s was cut from both followers (the isolated one sees as leader: %s)",
 				next.Name(), time.Since(cutAt).Round(time.Millisecond), old.Name(), seen)
 			return next, nil
 		}
@@ -160,7 +165,8 @@ func (w wholeGroup) LeaderAmong(ctx context.Context, _ []topologies.Node) (topol
 
 // lockOnMajority is B on the two followers: it keeps trying until granted, through the
 // election's errors, for at most the lease and the election beyond it.
-func (r consensusPartitionTrial) lockOnMajority(ctx context.Context, b *lab.Client, res *lab.Resource, cutAt time.Time) error {
+func (r consensusPartitionTrial) lockOnMajority(ctx context.Context, b *lab.Client, res *lab.Resource,
+	cutAt time.Time) error {
 	deadline := cutAt.Add(3*r.ttl + r.election)
 	for {
 		actx, cancel := context.WithTimeout(ctx, time.Second)
@@ -181,7 +187,8 @@ func (r consensusPartitionTrial) lockOnMajority(ctx context.Context, b *lab.Clie
 			return ctx.Err()
 		}
 		if time.Now().After(deadline) {
-			return lab.Failed("second-acquire", fmt.Errorf("B on the majority, %v after the cut: %w", time.Since(cutAt).Round(time.Millisecond), err))
+			return lab.Failed("second-acquire",
+				fmt.Errorf("B on the majority, %v after the cut: %w", time.Since(cutAt).Round(time.Millisecond), err))
 		}
 		if !errors.Is(err, locks.ErrNotAcquired) {
 			_ = lab.Sleep(ctx, 50*time.Millisecond)

@@ -20,7 +20,9 @@ type netnsNode interface{ NetNS() (string, error) }
 func dialerInside(node topologies.Node) (func(ctx context.Context, network, addr string) (net.Conn, error), error) {
 	nn, ok := node.(netnsNode)
 	if !ok {
-		return nil, fmt.Errorf("node %s has no network namespace of its own: a client cannot be placed beside it (use --provider container)", node.Name())
+		return nil, fmt.Errorf(
+			"node %s has no network namespace of its own: a client cannot be placed beside it (use --provider container)",
+			node.Name())
 	}
 	path, err := nn.NetNS()
 	if err != nil {

@@ -19,7 +19,8 @@ type freshDeployments struct {
 
 // startFirst starts spec's deployment, or returns the scenario's refusal of a provider
 // that cannot partition (lab.ErrNeedsPartitions).
-func startFirst(ctx context.Context, scenario string, spec backend.Spec, start func(context.Context, backend.Spec) (topologies.Topology, error), fits func(running, wanted backend.Spec) bool) (*freshDeployments, error) {
+func startFirst(ctx context.Context, scenario string, spec backend.Spec, start func(context.Context,
+	backend.Spec) (topologies.Topology, error), fits func(running, wanted backend.Spec) bool) (*freshDeployments, error) {
 	topo, err := start(ctx, spec)
 	if err != nil {
 		return nil, err

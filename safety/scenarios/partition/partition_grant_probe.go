@@ -66,7 +66,8 @@ func (p *grantProbe) grant(ctx context.Context) error {
 		return lab.Failed("probe", fmt.Errorf("grant probe on %s: %w", p.node.Name(), err))
 	}
 	p.sent++
-	e := history.Event{Client: "A", Kind: history.ProbeWritten, Key: "lockbench:split-grant:" + p.t.Key, Node: p.node.Addr(), Accepted: err == nil}
+	e := history.Event{Client: "A", Kind: history.ProbeWritten, Key: "lockbench:split-grant:" + p.t.Key,
+		Node: p.node.Addr(), Accepted: err == nil}
 	if err != nil {
 		e.Detail = err.Error()
 		if p.refusal == "" {

@@ -20,7 +20,8 @@ const reachProbe = 300 * time.Millisecond
 
 // proveReach dials every node through who's dialer: those in want must answer, the
 // others must stay silent (a timeout, not a refusal). It proves the client's cut.
-func proveReach(ctx context.Context, t *lab.Trial, who string, dial dialFunc, nodes []topologies.Node, want map[int]bool) error {
+func proveReach(ctx context.Context, t *lab.Trial, who string, dial dialFunc, nodes []topologies.Node,
+	want map[int]bool) error {
 	var reached, dropped []int
 	as := true
 	for i, n := range nodes {
@@ -39,7 +40,8 @@ func proveReach(ctx context.Context, t *lab.Trial, who string, dial dialFunc, no
 		as = as && (err == nil) == want[i]
 	}
 	if !as {
-		return lab.NoFault("%s reached nodes %v, its connections to %v unanswered: not the cut asked for", who, reached, dropped)
+		return lab.NoFault("%s reached nodes %v, its connections to %v unanswered: not the cut asked for", who, reached,
+			dropped)
 	}
 	t.Prove("%s reached nodes %v; its connections to %v went unanswered for %v", who, reached, dropped, reachProbe)
 	return nil

@@ -22,12 +22,15 @@ func init() { lab.Register(redlockPartition{}, lab.StartsKinds(topologies.Redloc
 
 func (redlockPartition) Name() string { return "redlock-partition" }
 func (redlockPartition) Summary() string {
-	return "partition: a Redlock client cut from 2 of 5 nodes still locks with 3; two clients reaching different majorities, a shared node restarting empty: two holders unless the restart is delayed (needs --provider container)"
+	return "partition: a Redlock client cut from 2 of 5 nodes still locks with 3; two clients reaching different " +
+		"majorities, a shared node restarting empty: two holders unless the restart is delayed (needs --provider container)"
 }
 
 func (redlockPartition) Params() []lab.Param {
 	return []lab.Param{
-		lab.DurationParam("ttl", 8*time.Second, time.Second, "the lock's TTL; redsync gives each node TTL x 0.05 to answer, so a cut node costs that much validity; a container restart takes seconds under load, and A must still be valid after it"),
+		lab.DurationParam("ttl", 8*time.Second, time.Second, "the lock's TTL; redsync gives each node TTL x 0.05 to "+
+			"answer, so a cut node costs that much validity; a container restart takes seconds under load, and A must still "+
+			"be valid after it"),
 	}
 }
 
@@ -40,17 +43,21 @@ type redlockPartitionVariant struct {
 
 func (redlockPartition) variants() []redlockPartitionVariant {
 	mk := func(name, what string, claims ...results.Claim) lab.Variant {
-		return lab.Variant{Variant: &results.Variant{Name: name, Description: what, Measure: results.Violations, Claims: claims,
+		return lab.Variant{Variant: &results.Variant{Name: name, Description: what, Measure: results.Violations,
+			Claims: claims,
 			Params: map[string]string{"strategy": "redlock"}}}
 	}
 	return []redlockPartitionVariant{
 		{Variant: mk("no-cut", "control: A, beside node 0, reaches all five nodes and locks; B, on the host, tries",
 			results.Holds(results.Violations), results.Holds(results.SecondGranted))},
-		{Variant: mk("minority-cut", "A, beside node 0, is cut from nodes 3 and 4 and locks with 0,1,2; B, on the host, reaching all five, tries",
+		{Variant: mk("minority-cut",
+			"A, beside node 0, is cut from nodes 3 and 4 and locks with 0,1,2; B, on the host, reaching all five, tries",
 			results.Holds(results.Violations), results.Holds(results.SecondGranted)), cutA: true},
-		{Variant: mk("majorities-restart-empty", "A (cut from 3,4) holds 0,1,2; node 2 restarts empty right after the grant; B (beside node 4, cut from 0,1) locks 2,3,4",
+		{Variant: mk("majorities-restart-empty", "A (cut from 3,4) holds 0,1,2; node 2 restarts empty right after the "+
+			"grant; B (beside node 4, cut from 0,1) locks 2,3,4",
 			results.Always(results.Violations)), cutA: true, restart: true},
-		{Variant: mk("majorities-delayed-restart", "as majorities-restart-empty, but node 2 is killed after the grant and restarted empty only after the TTL; A stops at the end of its validity",
+		{Variant: mk("majorities-delayed-restart", "as majorities-restart-empty, but node 2 is killed after the grant and "+
+			"restarted empty only after the TTL; A stops at the end of its validity",
 			results.Holds(results.Violations), results.Always(results.SecondGranted)), cutA: true, restart: true, delayed: true},
 	}
 }
@@ -66,10 +73,11 @@ func (s redlockPartition) Run(ctx context.Context, env *lab.Env, p lab.Values) (
 	if err != nil {
 		return nil, err
 	}
-	return lab.RunTrials(ctx, env, s, s.variants(), func(ctx context.Context, v redlockPartitionVariant, t *lab.Trial) error {
-		ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
-		defer cancel()
-		defer part.HealAll() // a trial's cuts never outlive it
-		return redlockPartitionTrial{topo: topo, part: part, v: v, ttl: ttl, t: t}.run(ctx)
-	})
+	return lab.RunTrials(ctx, env, s, s.variants(),
+		func(ctx context.Context, v redlockPartitionVariant, t *lab.Trial) error {
+			ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
+			defer cancel()
+			defer part.HealAll() // a trial's cuts never outlive it
+			return redlockPartitionTrial{topo: topo, part: part, v: v, ttl: ttl, t: t}.run(ctx)
+		})
 }

@@ -107,7 +107,8 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 	if !slices.Equal(on, lab.Keys(want)) {
 		return lab.NoFault("A's key is on nodes %v, want %v", on, lab.Keys(want))
 	}
-	t.Prove("A granted on nodes %v (validity %v of a %v TTL, after %v)", on, lease.ValidUntil.Sub(granted).Round(time.Millisecond), r.ttl, granted.Sub(lease.Start).Round(time.Millisecond))
+	t.Prove("A granted on nodes %v (validity %v of a %v TTL, after %v)", on,
+		lease.ValidUntil.Sub(granted).Round(time.Millisecond), r.ttl, granted.Sub(lease.Start).Round(time.Millisecond))
 
 	aInside := true
 	if r.v.restart {
@@ -134,7 +135,8 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 	}
 	if aInside {
 		if time.Now().After(lease.ValidUntil) {
-			return lab.Failed("timing", fmt.Errorf("A's validity ended before B was done (%v after A's grant, the restart took %.0f ms): the %v TTL is too short for this machine",
+			return lab.Failed("timing", fmt.Errorf("A's validity ended before B was done (%v after A's grant, the restart "+
+				"took %.0f ms): the %v TTL is too short for this machine",
 				time.Since(granted).Round(time.Millisecond), t.Inputs["restart_ms"], r.ttl))
 		}
 		a.Write(ctx, res, lease)
@@ -155,10 +157,13 @@ func release(ctx context.Context, c *lab.Client, lease locks.Lease) {
 // restartShared restarts the node both majorities share with no data: at once, or,
 // delayed, killed now and back only after A's TTL (A stops at the end of its validity).
 // It returns whether A is still inside.
-func (r redlockPartitionTrial) restartShared(ctx context.Context, a *lab.Client, res *lab.Resource, lease locks.Lease, victim topologies.Node, before string) (bool, error) {
+func (r redlockPartitionTrial) restartShared(ctx context.Context, a *lab.Client, res *lab.Resource, lease locks.Lease,
+	victim topologies.Node, before string) (bool, error) {
 	t, inside := r.t, true
 	if r.v.delayed {
-		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: []topologies.Node{victim}, Recorder: t.Rec}); err != nil {
+		if _,
+			err := nemesis.Inject(ctx, "node-kill",
+			nemesis.Target{Nodes: []topologies.Node{victim}, Recorder: t.Rec}); err != nil {
 			return inside, lab.Failed("nemesis", err)
 		}
 		_ = lab.Sleep(ctx, time.Until(lease.ValidUntil))
@@ -167,7 +172,9 @@ func (r redlockPartitionTrial) restartShared(ctx context.Context, a *lab.Client,
 		_ = lab.Sleep(ctx, time.Until(lease.Start.Add(r.ttl)))
 	}
 	from := time.Now()
-	if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Nodes: []topologies.Node{victim}, Recorder: t.Rec}); err != nil {
+	if _,
+		err := nemesis.Inject(ctx, "node-restart-empty",
+		nemesis.Target{Nodes: []topologies.Node{victim}, Recorder: t.Rec}); err != nil {
 		return inside, lab.Failed("nemesis", err)
 	}
 	t.Input("restart_ms", lab.Millis(time.Since(from)))
@@ -175,12 +182,15 @@ func (r redlockPartitionTrial) restartShared(ctx context.Context, a *lab.Client,
 }
 
 // clientBeside is a recorded Redlock client whose connections open in n's namespace.
-func (r redlockPartitionTrial) clientBeside(ctx context.Context, id string, n topologies.Node) (*lab.Client, func(), dialFunc, error) {
+func (r redlockPartitionTrial) clientBeside(ctx context.Context, id string, n topologies.Node) (*lab.Client, func(),
+	dialFunc, error) {
 	dial, err := dialerInside(n)
 	if err != nil {
 		return nil, nil, nil, lab.Failed("setup", err)
 	}
-	l, err := locks.AtAddrs(ctx, "redlock", topologies.Addrs(r.topo.Masters()), locks.Options{RedisOptions: locks.RedisOptions{Dialer: dial}})
+	l,
+		err := locks.AtAddrs(ctx, "redlock", topologies.Addrs(r.topo.Masters()),
+		locks.Options{RedisOptions: locks.RedisOptions{Dialer: dial}})
 	if err != nil {
 		return nil, nil, nil, lab.Failed("setup", err)
 	}
@@ -194,7 +204,8 @@ func (r redlockPartitionTrial) cut(n topologies.Node, from ...topologies.Node) e
 			return lab.Failed("nemesis", err)
 		}
 	}
-	r.t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: fmt.Sprintf("partition: %s cut from %s", n.Name(), nodeList(from))})
+	r.t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: fmt.Sprintf(
+		"partition: %s cut from %s", n.Name(), nodeList(from))})
 	return nil
 }
 

@@ -24,19 +24,28 @@ func init() { lab.Register(sentinelSplitBrain{}, lab.StartsKinds()) }
 
 func (sentinelSplitBrain) Name() string { return "sentinel-split-brain" }
 func (sentinelSplitBrain) Summary() string {
-	return "partition: the master and client A cut off from replicas and sentinels; a replica is promoted, B locks there: two masters grant the lock until min-replicas-max-lag stops the old one or the heal demotes it (needs --provider container)"
+	return "partition: the master and client A cut off from replicas and sentinels; a replica is promoted, B locks " +
+		"there: two masters grant the lock until min-replicas-max-lag stops the old one or the heal demotes it (needs " +
+		"--provider container)"
 }
 
 func (sentinelSplitBrain) Params() []lab.Param {
 	return []lab.Param{
-		lab.OneStoreParam("strategies", "sentinel", fitsSentinelSplitBrain, "the lock service: a Redis master whose sentinels promote one of its replicas"),
-		lab.IntsParam("min-replicas", []int{0, 1}, 0, 2, "min-replicas-to-write on every data node: 0 (off) or the number of replicas a master needs to accept writes"),
-		lab.DurationsParam("max-lags", []time.Duration{time.Second, 5 * time.Second, 10 * time.Second}, "min-replicas-max-lag (whole seconds, at least 1 s) for min-replicas > 0"),
+		lab.OneStoreParam("strategies", "sentinel", fitsSentinelSplitBrain,
+			"the lock service: a Redis master whose sentinels promote one of its replicas"),
+		lab.IntsParam("min-replicas", []int{0, 1}, 0, 2,
+			"min-replicas-to-write on every data node: 0 (off) or the number of replicas a master needs to accept writes"),
+		lab.DurationsParam("max-lags", []time.Duration{time.Second, 5 * time.Second, 10 * time.Second},
+			"min-replicas-max-lag (whole seconds, at least 1 s) for min-replicas > 0"),
 		lab.DurationParam("ttl", 5*time.Second, time.Second, "A's and B's lock TTL: A's must outlast the promotion"),
-		lab.DurationParam("cut-hold", 12*time.Second, 3*time.Second, "the longest the partition lasts while the old master still grants; then it heals and the old master is watched until it is demoted"),
-		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds (pings every half of it)"),
-		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master before the trial is fault_not_produced"),
-		lab.DurationParam("demotion-watch", 30*time.Second, time.Second, "after the heal, how long to keep probing the old master for its demotion; a window still open then is a lower bound"),
+		lab.DurationParam("cut-hold", 12*time.Second, 3*time.Second, "the longest the partition lasts while the old master "+
+			"still grants; then it heals and the old master is watched until it is demoted"),
+		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond,
+			"sentinel down-after-milliseconds (pings every half of it)"),
+		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond,
+			"how long to wait for a new master before the trial is fault_not_produced"),
+		lab.DurationParam("demotion-watch", 30*time.Second, time.Second, "after the heal, how long to keep probing the old "+
+			"master for its demotion; a window still open then is a lower bound"),
 	}
 }
 
@@ -94,7 +103,8 @@ func (s sentinelSplitBrain) variants(p lab.Values) ([]splitBrainVariant, error) 
 		}
 		for _, lag := range p.Durations("max-lags") {
 			if lag < time.Second || lag%time.Second != 0 {
-				return nil, &lab.ParamError{Name: "max-lags", Value: lag.String(), Want: "whole seconds, at least 1s (min-replicas-max-lag counts seconds)"}
+				return nil, &lab.ParamError{Name: "max-lags", Value: lag.String(), Want: "whole seconds, at least 1s " +
+					"(min-replicas-max-lag counts seconds)"}
 			}
 			out = append(out, s.variant(m, lag))
 		}
@@ -111,19 +121,23 @@ func (sentinelSplitBrain) variant(m int, lag time.Duration) splitBrainVariant {
 	claims := []results.Claim{results.Always(results.Violations), results.Always(results.SplitBrainWindow)}
 	if m > 0 {
 		name = fmt.Sprintf("min-replicas-%d-max-lag-%ds", m, int(lag.Seconds()))
-		what = fmt.Sprintf("min-replicas-to-write %d, min-replicas-max-lag %d (repl-timeout %d): the old master refuses once its replicas' lag passes %v", m, int(lag.Seconds()), int((lag + 2*time.Second).Seconds()), lag)
+		what = fmt.Sprintf("min-replicas-to-write %d, min-replicas-max-lag %d (repl-timeout %d): the old master refuses "+
+			"once its replicas' lag passes %v", m, int(lag.Seconds()), int((lag + 2*time.Second).Seconds()), lag)
 		if lag <= time.Second {
 			claims = claims[:1]
 		}
 	}
 	sv := splitBrainVariant{minReplicas: m, maxLag: lag}
 	sv.Variant = lab.Variant{Variant: &results.Variant{
-		Name:        name,
-		Description: "master and A cut off from replicas and sentinels; A locks on the old master, B on the promoted replica; " + what,
-		Params:      map[string]string{"min_replicas_to_write": fmt.Sprint(m), "min_replicas_max_lag": lag.String(), "repl_timeout": sv.replTimeout().String()},
-		Measure:     results.SplitBrainWindow,
-		Claims:      claims,
-		WindowIs:    "from the promotion (the first grant probe on the old master) to the old master's last accepted grant: it ends at its first NOREPLICAS, or at READONLY once sentinel demotes it after the heal",
+		Name: name,
+		Description: "master and A cut off from replicas and sentinels; A locks on the old master, B on the promoted " +
+			"replica; " + what,
+		Params: map[string]string{"min_replicas_to_write": fmt.Sprint(m), "min_replicas_max_lag": lag.String(),
+			"repl_timeout": sv.replTimeout().String()},
+		Measure: results.SplitBrainWindow,
+		Claims:  claims,
+		WindowIs: "from the promotion (the first grant probe on the old master) to the old master's last accepted " +
+			"grant: it ends at its first NOREPLICAS, or at READONLY once sentinel demotes it after the heal",
 	}}
 	return sv
 }
@@ -133,7 +147,8 @@ func (s sentinelSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values)
 	if err != nil {
 		return nil, err
 	}
-	c := splitBrainConfig{store: p.Store("strategies").(lab.Failover), ttl: p.Duration("ttl"), cutHold: p.Duration("cut-hold"), downAfter: p.Duration("down-after"),
+	c := splitBrainConfig{store: p.Store("strategies").(lab.Failover), ttl: p.Duration("ttl"),
+		cutHold: p.Duration("cut-hold"), downAfter: p.Duration("down-after"),
 		promotionTimeout: p.Duration("promotion-timeout"), demotionWatch: p.Duration("demotion-watch")}
 	if len(variants) == 0 {
 		return env.NewReport(s), nil

@@ -47,7 +47,8 @@ func (c splitBrainConfig) trial(ctx context.Context, topo topologies.Topology, t
 		return lab.Failed("nemesis", err)
 	}
 	cutAt := time.Now()
-	t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "partition: " + old.Name() + " cut from every replica and sentinel"})
+	t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "partition: " + old.Name() +
+		" cut from every replica and sentinel"})
 	leaseA, err := a.Acquire(ctx, t.Key, c.ttl)
 	if err != nil {
 		return lab.FirstGrant(err)
@@ -86,9 +87,12 @@ func (c splitBrainConfig) trial(ctx context.Context, topo topologies.Topology, t
 
 // finish checks that B entered while A's lease (nil: A holds none) was still valid,
 // then lets A and B each write and leave, and B release.
-func (b bResult) finish(ctx context.Context, res *lab.Resource, a *lab.Client, leaseA *locks.Lease, ttl time.Duration) error {
+func (b bResult) finish(ctx context.Context, res *lab.Resource, a *lab.Client, leaseA *locks.Lease,
+	ttl time.Duration) error {
 	if leaseA != nil && b.enteredAt.After(leaseA.ValidUntil) {
-		return lab.Failed("timing", fmt.Errorf("B entered %v after A's validity ended: the %v TTL is too short for this promotion", b.enteredAt.Sub(leaseA.ValidUntil), ttl))
+		return lab.Failed("timing", fmt.Errorf(
+			"B entered %v after A's validity ended: the %v TTL is too short for this promotion",
+			b.enteredAt.Sub(leaseA.ValidUntil), ttl))
 	}
 	if leaseA != nil {
 		a.Write(ctx, res, *leaseA)
@@ -121,7 +125,8 @@ func grantedB(ctx context.Context, b *lab.Client, res *lab.Resource, lease locks
 
 // lockOnNewMaster is B: a client of the promoted master, which takes the lock A holds
 // on the old one (the cut kept A's key from the replicas).
-func (c splitBrainConfig) lockOnNewMaster(ctx context.Context, next topologies.Node, res *lab.Resource, t *lab.Trial) bResult {
+func (c splitBrainConfig) lockOnNewMaster(ctx context.Context, next topologies.Node, res *lab.Resource,
+	t *lab.Trial) bResult {
 	b, err := lab.SingleClient(ctx, "B", next.Addr(), t.Rec)
 	if err != nil {
 		return bResult{err: err}

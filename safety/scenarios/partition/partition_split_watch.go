@@ -40,7 +40,8 @@ func (w *splitWatch) run(ctx context.Context, t *lab.Trial) error {
 			t.Input("healed_after_cut_ms", lab.Millis(w.healed.Sub(w.cutAt)))
 		}
 		if !w.proven && time.Since(w.cutAt) >= w.c.cutHold+5*time.Second {
-			return lab.NoFault("%s still listed replicas %v after the cut", w.old.Name(), time.Since(w.cutAt).Round(time.Millisecond))
+			return lab.NoFault("%s still listed replicas %v after the cut", w.old.Name(),
+				time.Since(w.cutAt).Round(time.Millisecond))
 		}
 		if w.probe.refusal != "" && !w.healed.IsZero() {
 			return w.ended(t)
@@ -84,7 +85,8 @@ func (w *splitWatch) ended(t *lab.Trial) error {
 	t.Input("grants_probed", float64(p.sent))
 	t.Input("grants_accepted", float64(p.accepted))
 	if p.refusal == "" {
-		t.Prove("the old master %s still granted %v after the heal: %d of %d probes accepted", w.old.Name(), w.c.demotionWatch, p.accepted, p.sent)
+		t.Prove("the old master %s still granted %v after the heal: %d of %d probes accepted", w.old.Name(),
+			w.c.demotionWatch, p.accepted, p.sent)
 		return nil
 	}
 	if p.refused.Before(w.healed) {
@@ -95,6 +97,7 @@ func (w *splitWatch) ended(t *lab.Trial) error {
 	if p.refusal == "NOREPLICAS" {
 		t.Input("ended_by_noreplicas", 1)
 	}
-	t.Prove("the old master %s granted %d of %d probes, then answered %s %v after the cut", w.old.Name(), p.accepted, p.sent, p.refusal, p.refused.Sub(w.cutAt).Round(time.Millisecond))
+	t.Prove("the old master %s granted %d of %d probes, then answered %s %v after the cut", w.old.Name(), p.accepted,
+		p.sent, p.refusal, p.refused.Sub(w.cutAt).Round(time.Millisecond))
 	return nil
 }

@@ -29,11 +29,13 @@ func init() { lab.Register(redlockFence{}, lab.StartsKinds(topologies.Redlock)) 
 
 func (redlockFence) Name() string { return "redlock-fence" }
 func (redlockFence) Summary() string {
-	return "Redlock's per-node INCR fence (max over the granting majority) goes backwards after lagged counters or an empty restart; its random token lets a stale write in"
+	return "Redlock's per-node INCR fence (max over the granting majority) goes backwards after lagged counters or an " +
+		"empty restart; its random token lets a stale write in"
 }
 func (redlockFence) Params() []lab.Param {
 	return []lab.Param{
-		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL (redsync gives each node TTL x 0.05 to answer; a stopped node costs that per command)"),
+		lab.DurationParam("ttl", time.Second, 200*time.Millisecond,
+			"the lock's TTL (redsync gives each node TTL x 0.05 to answer; a stopped node costs that per command)"),
 		lab.IntParam("cycles", 3, 2, 50, "lock cycles in each phase of the lagged and restart variants"),
 	}
 }
@@ -59,17 +61,22 @@ func (s redlockFence) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 	}
 	defer topo.Close()
 	mk := func(h fenceHistory, fence, what string, claims ...results.Claim) redlockFenceVariant {
-		return redlockFenceVariant{lab.Variant{Variant: &results.Variant{Name: fence + "/" + string(h), Description: what, Measure: claims[0].Measure,
-			Claims: claims, Params: map[string]string{"fence": fence}}}, h}
+		return redlockFenceVariant{lab.Variant{Variant: &results.Variant{Name: fence + "/" + string(h), Description: what,
+			Measure: claims[0].Measure,
+			Claims:  claims, Params: map[string]string{"fence": fence}}}, h}
 	}
 	variants := []redlockFenceVariant{
-		mk(fenceSteady, "max-fence", "all five nodes answer every grant, A and B in turn: the largest per-node INCR only grows",
+		mk(fenceSteady, "max-fence",
+			"all five nodes answer every grant, A and B in turn: the largest per-node INCR only grows",
 			results.Holds(results.ReissuedTokens), results.Holds(results.HonestRejected)),
-		mk(fenceLagged, "max-fence", "grants on {0,1,2} (3,4 stopped), then on {0,3,4} (1,2 stopped), then B's on {1,2,3,4} (0 stopped): B's majority never saw the largest count",
+		mk(fenceLagged, "max-fence", "grants on {0,1,2} (3,4 stopped), then on {0,3,4} (1,2 stopped), then B's on "+
+			"{1,2,3,4} (0 stopped): B's majority never saw the largest count",
 			results.Always(results.ReissuedTokens), results.Always(results.HonestRejected)),
-		mk(fenceRestarted, "max-fence", "grants on {0,1,2} (3,4 stopped); node 2 restarts empty; B's grant on {2,3,4} (0,1 stopped) counts from 1",
+		mk(fenceRestarted, "max-fence",
+			"grants on {0,1,2} (3,4 stopped); node 2 restarts empty; B's grant on {2,3,4} (0,1 stopped) counts from 1",
 			results.Always(results.ReissuedTokens), results.Always(results.HonestRejected)),
-		mk(randomToken, "token", "A pauses past its lease before writing; B writes; A writes with its random token to a store that can only compare tokens: accepted",
+		mk(randomToken, "token", "A pauses past its lease before writing; B writes; A writes with its random token to a "+
+			"store that can only compare tokens: accepted",
 			results.Always(results.StaleAccepted), results.Always(results.FenceViolations), results.Always(results.Violations)),
 	}
 	ttl, cycles := p.Duration("ttl"), p.Int("cycles")
@@ -103,7 +110,8 @@ func wakeAll(ctx context.Context, topo topologies.Topology) error {
 
 // counterTrial runs lock cycles with the per-node max fence through the phases of h,
 // every write to a resource that refuses a fence not above the highest it took.
-func (s redlockFence) counterTrial(ctx context.Context, topo topologies.Topology, h fenceHistory, t *lab.Trial, ttl time.Duration, cycles int) error {
+func (s redlockFence) counterTrial(ctx context.Context, topo topologies.Topology, h fenceHistory, t *lab.Trial,
+	ttl time.Duration, cycles int) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	nodes := topo.Masters()
@@ -216,10 +224,12 @@ func proveCounters(t *lab.Trial, before []int64, majority []int, what string) er
 	top := slices.Max(before)
 	for _, i := range majority {
 		if before[i] < 0 || before[i] >= top {
-			return lab.NoFault("counters before B's grant %v: node %d of B's majority %v is not behind the largest", before, i, majority)
+			return lab.NoFault("counters before B's grant %v: node %d of B's majority %v is not behind the largest", before, i,
+				majority)
 		}
 	}
-	t.Prove("counters before B's grant %v: every node of B's majority %v %s behind the largest, %d", before, majority, what, top)
+	t.Prove("counters before B's grant %v: every node of B's majority %v %s behind the largest, %d", before, majority,
+		what, top)
 	return nil
 }
 
@@ -291,6 +301,7 @@ func (s redlockFence) tokenTrial(ctx context.Context, topo topologies.Topology, 
 	if !wrote.After(leaseA.ValidUntil) {
 		return lab.NoFault("A wrote %v before its validity ended", leaseA.ValidUntil.Sub(wrote))
 	}
-	t.Prove("A wrote %v after its validity ended, %v after B's grant", wrote.Sub(leaseA.ValidUntil).Round(time.Millisecond), wrote.Sub(leaseB.Start).Round(time.Millisecond))
+	t.Prove("A wrote %v after its validity ended, %v after B's grant",
+		wrote.Sub(leaseA.ValidUntil).Round(time.Millisecond), wrote.Sub(leaseB.Start).Round(time.Millisecond))
 	return nil
 }

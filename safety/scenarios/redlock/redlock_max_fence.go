@@ -55,7 +55,9 @@ func (m *maxFenceRedlock) Acquire(ctx context.Context, key string, ttl time.Dura
 	}
 	if granting <= len(m.nodes)/2 {
 		_ = m.Locker.Release(ctx, lease)
-		return locks.Lease{}, fmt.Errorf("per-node fence: counted on %d of %d nodes, not a majority (%v)", granting, len(m.nodes), errors.Join(missed...))
+		return locks.Lease{},
+			fmt.Errorf("per-node fence: counted on %d of %d nodes, not a majority (%v)", granting, len(m.nodes),
+				errors.Join(missed...))
 	}
 	lease.Fence, lease.HasFence = fence, true
 	return lease, nil
@@ -92,5 +94,6 @@ func fenceCounters(ctx context.Context, addrs []string, key string) []int64 {
 // nodeClient reads one Redlock node with deadlines a stopped node cannot stretch.
 func nodeClient(addr string) *redis.Client {
 	return redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, Protocol: 2, DisableIdentity: true,
-		DialTimeout: nodeAnswerTimeout, ReadTimeout: nodeAnswerTimeout, WriteTimeout: nodeAnswerTimeout, ContextTimeoutEnabled: true})
+		DialTimeout: nodeAnswerTimeout, ReadTimeout: nodeAnswerTimeout, WriteTimeout: nodeAnswerTimeout,
+		ContextTimeoutEnabled: true})
 }

@@ -24,14 +24,18 @@ func init() { lab.Register(redlockQuorum{}, lab.StartsKinds()) }
 
 func (redlockQuorum) Name() string { return "redlock-quorum" }
 func (redlockQuorum) Summary() string {
-	return "redsync #186: how often redlock and redlock-failfast grants sit on exactly a quorum, the break rate when one of its nodes restarts empty, and partial locks left under contention"
+	return "redsync #186: how often redlock and redlock-failfast grants sit on exactly a quorum, the break rate when " +
+		"one of its nodes restarts empty, and partial locks left under contention"
 }
 func (redlockQuorum) Params() []lab.Param {
 	return []lab.Param{
-		lab.StoresParam("strategies", []string{"redlock", "redlock-failfast"}, isRedlock, "the Redlock strategies to compare"),
-		lab.DurationParam("ttl", time.Second, 500*time.Millisecond, "the lock's TTL (the restart and B's tries must fit inside it)"),
+		lab.StoresParam("strategies", []string{"redlock", "redlock-failfast"}, isRedlock,
+			"the Redlock strategies to compare"),
+		lab.DurationParam("ttl", time.Second, 500*time.Millisecond,
+			"the lock's TTL (the restart and B's tries must fit inside it)"),
 		lab.IntParam("clients", 4, 2, 16, "clients racing for each grant in the contended variants"),
-		lab.DurationParam("settle", 50*time.Millisecond, 0, "how long after every client is done the nodes are read for partial locks"),
+		lab.DurationParam("settle", 50*time.Millisecond, 0,
+			"how long after every client is done the nodes are read for partial locks"),
 	}
 }
 
@@ -79,9 +83,12 @@ func quorumVariants(strategy string, clients int) []quorumVariant {
 	if clients > 1 {
 		contention = fmt.Sprintf("contended-%d", clients)
 	}
-	mk := func(name, what string, restart bool, subset quorumSubset, headline results.Measure, claims ...results.Claim) quorumVariant {
-		return quorumVariant{Variant: lab.Variant{Variant: &results.Variant{Name: strategy + "/" + contention + "/" + name, Description: what,
-			Measure: headline, Claims: claims, Params: map[string]string{"strategy": strategy, "clients": fmt.Sprint(clients)}}},
+	mk := func(name, what string, restart bool, subset quorumSubset, headline results.Measure,
+		claims ...results.Claim) quorumVariant {
+		return quorumVariant{Variant: lab.Variant{Variant: &results.Variant{Name: strategy + "/" + contention + "/" + name,
+			Description: what,
+			Measure:     headline, Claims: claims,
+			Params: map[string]string{"strategy": strategy, "clients": fmt.Sprint(clients)}}},
 			strategy: strategy, clients: clients, restart: restart, subset: subset}
 	}
 	var shareClaims []results.Claim
@@ -96,13 +103,16 @@ func quorumVariants(strategy string, clients int) []quorumVariant {
 		racing = "one client locks"
 	}
 	return []quorumVariant{
-		mk("share", racing+"; its key is read on all five nodes right after the grant; after everyone is done the nodes are read for keys left",
+		mk("share", racing+"; its key is read on all five nodes right after the grant; after everyone is done the nodes "+
+			"are read for keys left",
 			false, anyQuorum, results.QuorumOnly, shareClaims...),
 		mk("restart-empty", racing+"; one node holding the winner's key restarts empty right after the grant; B tries",
 			true, anyQuorum, results.Violations),
-		mk("restart-empty-exact-quorum", "as restart-empty, judged only where the key was on exactly 3 nodes at the grant, 2 after the restart, and the rest free",
+		mk("restart-empty-exact-quorum", "as restart-empty, judged only where the key was on exactly 3 nodes at the grant, "+
+			"2 after the restart, and the rest free",
 			true, exactQuorum, results.Violations, results.Always(results.Violations)),
-		mk("restart-empty-beyond-quorum", "as restart-empty, judged only where the key was on 4 or 5 nodes at the grant (a quorum left after the restart)",
+		mk("restart-empty-beyond-quorum",
+			"as restart-empty, judged only where the key was on 4 or 5 nodes at the grant (a quorum left after the restart)",
 			true, beyondQuorum, results.Violations, results.Holds(results.Violations)),
 	}
 }

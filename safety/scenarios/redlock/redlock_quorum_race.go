@@ -27,7 +27,8 @@ type quorumGrant struct {
 // raceForQuorum starts every client's single acquire at once on a fresh key per round
 // until one is granted. The winner reads its key on all nodes in its own goroutine,
 // before the others are waited for: that read is the grant's, not the race's end.
-func raceForQuorum(ctx context.Context, clients []*lab.Client, nodes []topologies.Node, key string, ttl time.Duration) (*quorumGrant, error) {
+func raceForQuorum(ctx context.Context, clients []*lab.Client, nodes []topologies.Node, key string,
+	ttl time.Duration) (*quorumGrant, error) {
 	var keys []string
 	for round := 0; round < quorumRaceRounds; round++ {
 		k := fmt.Sprintf("%s:round-%d", key, round)
@@ -44,7 +45,8 @@ func raceForQuorum(ctx context.Context, clients []*lab.Client, nodes []topologie
 }
 
 // raceRound is one race: nil when nobody won.
-func raceRound(ctx context.Context, clients []*lab.Client, nodes []topologies.Node, key string, ttl time.Duration) (*quorumGrant, error) {
+func raceRound(ctx context.Context, clients []*lab.Client, nodes []topologies.Node, key string,
+	ttl time.Duration) (*quorumGrant, error) {
 	start := make(chan struct{})
 	var (
 		mu     sync.Mutex
@@ -81,7 +83,8 @@ func raceRound(ctx context.Context, clients []*lab.Client, nodes []topologies.No
 	case len(errs) > 0:
 		return nil, lab.Failed("acquire", errors.Join(errs...))
 	case len(grants) > 1:
-		return nil, lab.Failed("acquire", fmt.Errorf("%d clients granted %s in one race: Redlock's majority should admit one", len(grants), key))
+		return nil, lab.Failed("acquire", fmt.Errorf(
+			"%d clients granted %s in one race: Redlock's majority should admit one", len(grants), key))
 	case len(grants) == 1:
 		return grants[0], nil
 	}
@@ -89,7 +92,8 @@ func raceRound(ctx context.Context, clients []*lab.Client, nodes []topologies.No
 }
 
 // newQuorumClients makes n clients of strategy, each with its own connections.
-func newQuorumClients(ctx context.Context, t *lab.Trial, topo topologies.Topology, strategy string, ids ...string) ([]*lab.Client, func(), error) {
+func newQuorumClients(ctx context.Context, t *lab.Trial, topo topologies.Topology, strategy string,
+	ids ...string) ([]*lab.Client, func(), error) {
 	var clients []*lab.Client
 	closeAll := func() {
 		for _, c := range clients {

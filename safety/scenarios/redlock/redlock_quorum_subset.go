@@ -22,7 +22,8 @@ func (q quorumSubset) admits(atGrant, after lab.QuorumNodes, nodes int) error {
 	case exactQuorum:
 		free := nodes - len(after.Holding) - len(after.Foreign)
 		if len(atGrant.Holding) != quorum || len(after.Holding) != quorum-1 || free < quorum {
-			return lab.NoFault("not an exact-quorum grant: held on %v at the grant, %v after the restart, %d nodes free (want %d, %d, >= %d)",
+			return lab.NoFault(
+				"not an exact-quorum grant: held on %v at the grant, %v after the restart, %d nodes free (want %d, %d, >= %d)",
 				atGrant.Holding, after.Holding, free, quorum, quorum-1, quorum)
 		}
 	case beyondQuorum:

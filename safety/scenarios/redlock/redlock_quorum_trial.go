@@ -27,7 +27,8 @@ func countQuorumOnly(t *lab.Trial, g *quorumGrant, nodes int) {
 
 // shareTrial: the clients race, the winner works and releases, every client is done;
 // then the nodes are read for any lock key left behind.
-func (s redlockQuorum) shareTrial(ctx context.Context, topo topologies.Topology, v quorumVariant, t *lab.Trial, ttl, settle time.Duration) error {
+func (s redlockQuorum) shareTrial(ctx context.Context, topo topologies.Topology, v quorumVariant, t *lab.Trial, ttl,
+	settle time.Duration) error {
 	nodes := topo.Masters()
 	clients, closeAll, err := newQuorumClients(ctx, t, topo, v.strategy, racerIDs(v.clients)...)
 	if err != nil {
@@ -56,7 +57,8 @@ func (s redlockQuorum) shareTrial(ctx context.Context, topo topologies.Topology,
 		return lab.Failed("observe", err)
 	}
 	t.Count(results.PartialLocks, left)
-	t.Prove("%s's key read on nodes %v (%d of %d) right after its grant; %d lock keys left on the nodes %v after every client was done",
+	t.Prove("%s's key read on nodes %v (%d of %d) right after its grant; %d lock keys left on the nodes %v after every "+
+		"client was done",
 		g.client.ID, g.atGrant.Holding, len(g.atGrant.Holding), len(nodes), left, settle)
 	return nil
 }
@@ -64,7 +66,8 @@ func (s redlockQuorum) shareTrial(ctx context.Context, topo topologies.Topology,
 // restartTrial: the clients race; one node of those holding the winner's key restarts
 // empty right after the grant; B, a client that did not race, tries while the winner
 // still holds.
-func (s redlockQuorum) restartTrial(ctx context.Context, topo topologies.Topology, v quorumVariant, t *lab.Trial, ttl time.Duration) error {
+func (s redlockQuorum) restartTrial(ctx context.Context, topo topologies.Topology, v quorumVariant, t *lab.Trial,
+	ttl time.Duration) error {
 	nodes := topo.Masters()
 	clients, closeAll, err := newQuorumClients(ctx, t, topo, v.strategy, append(racerIDs(v.clients), "B")...)
 	if err != nil {
@@ -111,7 +114,9 @@ func restartEmptyProven(ctx context.Context, t *lab.Trial, n topologies.Node) er
 	if err != nil {
 		return lab.Failed("observe", err)
 	}
-	if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Nodes: []topologies.Node{n}, Recorder: t.Rec}); err != nil {
+	if _,
+		err := nemesis.Inject(ctx, "node-restart-empty",
+		nemesis.Target{Nodes: []topologies.Node{n}, Recorder: t.Rec}); err != nil {
 		return lab.Failed("nemesis", err)
 	}
 	after, err := redisadmin.RunID(ctx, n.Addr())

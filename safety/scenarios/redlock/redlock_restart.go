@@ -27,12 +27,14 @@ func init() { lab.Register(redlockRestart{}, lab.StartsKinds()) }
 
 func (redlockRestart) Name() string { return "redlock-restart" }
 func (redlockRestart) Summary() string {
-	return "a Redlock node restarts empty right after a grant: a second client wins a majority; delayed restart, appendfsync always or WithSetNXOnExtend change it"
+	return "a Redlock node restarts empty right after a grant: a second client wins a majority; delayed restart, " +
+		"appendfsync always or WithSetNXOnExtend change it"
 }
 func (redlockRestart) Params() []lab.Param {
 	return []lab.Param{
 		lab.StoresParam("strategies", []string{"redlock"}, isRedlock, "the Redlock strategies to run"),
-		lab.DurationParam("ttl", 2*time.Second, 500*time.Millisecond, "the lock's TTL (the delayed restart waits this long; node restarts take tens of ms each)"),
+		lab.DurationParam("ttl", 2*time.Second, 500*time.Millisecond,
+			"the lock's TTL (the delayed restart waits this long; node restarts take tens of ms each)"),
 	}
 }
 
@@ -55,21 +57,27 @@ func (s redlockRestart) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 	rep := env.NewReport(s)
 	for _, st := range p.Stores("strategies") {
 		mk := func(name, what string, claims ...results.Claim) lab.Variant {
-			return lab.Variant{Variant: &results.Variant{Name: st.Strategy() + "/" + name, Measure: results.Violations, Claims: claims,
+			return lab.Variant{Variant: &results.Variant{Name: st.Strategy() + "/" + name, Measure: results.Violations,
+				Claims: claims,
 				Params: map[string]string{"strategy": st.Strategy()}, Description: what}}
 		}
 		// Where A had stopped, B must get in: 0 violations then means the lock moved on
 		// cleanly, not that nobody could lock. Where A still holds, B must not.
 		variants := []redlockVariant{
-			{Variant: mk("restart-empty", "node 2 of A's majority {0,1,2} restarts with no data right after the grant; nodes 3,4 come back empty; B tries",
+			{Variant: mk("restart-empty",
+				"node 2 of A's majority {0,1,2} restarts with no data right after the grant; nodes 3,4 come back empty; B tries",
 				results.Always(results.Violations))},
-			{Variant: mk("delayed-restart", "node 2 is killed right after the grant and restarted empty only after the TTL; A stops at the end of its validity",
+			{Variant: mk("delayed-restart",
+				"node 2 is killed right after the grant and restarted empty only after the TTL; A stops at the end of its validity",
 				results.Holds(results.Violations), results.Always(results.SecondGranted)), delayed: true},
 			{Variant: mk("appendfsync-always", "appendonly yes, appendfsync always; node 2 restarts from its AOF",
 				results.Holds(results.Violations), results.Holds(results.SecondGranted)), fsync: true},
-			{Variant: mk("extend-setnx", "restart empty, then A extends with WithSetNXOnExtend (re-creating the key on the empty nodes) before B tries",
+			{Variant: mk("extend-setnx",
+				"restart empty, then A extends with WithSetNXOnExtend (re-creating the key on the empty nodes) before B tries",
 				results.Holds(results.Violations), results.Holds(results.SecondGranted)), extend: true, setnxExt: true},
-			{Variant: mk("extend-plain", "restart empty, then A extends without it: the extend fails on a majority, A learns it lost the lock and stops before B tries",
+			{Variant: mk("extend-plain",
+				"restart empty, then A extends without it: the extend fails on a majority, A learns it lost the lock and stops "+
+					"before B tries",
 				results.Holds(results.Violations), results.Always(results.SecondGranted)), extend: true},
 		}
 		for i := range variants {
@@ -84,7 +92,8 @@ func (s redlockRestart) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 	return rep, nil
 }
 
-func (s redlockRestart) runVariant(ctx context.Context, env *lab.Env, v redlockVariant, ttl time.Duration) (*results.Report, error) {
+func (s redlockRestart) runVariant(ctx context.Context, env *lab.Env, v redlockVariant,
+	ttl time.Duration) (*results.Report, error) {
 	spec := backend.Spec{Kind: topologies.Redlock, Masters: 5}
 	if v.fsync {
 		spec.AppendFsync = "always"
@@ -94,12 +103,14 @@ func (s redlockRestart) runVariant(ctx context.Context, env *lab.Env, v redlockV
 		return nil, err
 	}
 	defer topo.Close()
-	return lab.RunTrials(ctx, env, s, []redlockVariant{v}, func(ctx context.Context, v redlockVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, s, []redlockVariant{v}, func(ctx context.Context, v redlockVariant,
+		t *lab.Trial) error {
 		return s.trial(ctx, topo, v, t, ttl)
 	})
 }
 
-func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v redlockVariant, t *lab.Trial, ttl time.Duration) error {
+func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v redlockVariant, t *lab.Trial,
+	ttl time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
 	defer cancel()
 	nodes := topo.Masters()
@@ -115,7 +126,8 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 		restart = "node-restart-from-disk"
 	}
 	res := lab.NewResource("resource", false, t.Rec)
-	la, err := locks.ForTopology(ctx, v.strategy, topo, locks.Options{Redlock: locks.RedlockOptions{SetNXOnExtend: v.setnxExt}})
+	la, err := locks.ForTopology(ctx, v.strategy, topo,
+		locks.Options{Redlock: locks.RedlockOptions{SetNXOnExtend: v.setnxExt}})
 	if err != nil {
 		return lab.Failed("setup", err)
 	}
@@ -144,7 +156,8 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 	}
 	aInside := true
 	if v.delayed {
-		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: []topologies.Node{victim}, Recorder: t.Rec}); err != nil {
+		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: []topologies.Node{victim},
+			Recorder: t.Rec}); err != nil {
 			return lab.Failed("nemesis", err)
 		}
 		// A works until its validity ends, then stops: the node is back only after that.

@@ -13,7 +13,8 @@ import (
 // secondTry is B's brief try for the key the holder has after the fault: granted, B
 // works in res (staying dwell) and releases; not granted within the try, B does
 // nothing. Any other failure ends the trial.
-func secondTry(ctx context.Context, b *lab.Client, key string, ttl time.Duration, res *lab.Resource, dwell time.Duration) error {
+func secondTry(ctx context.Context, b *lab.Client, key string, ttl time.Duration, res *lab.Resource,
+	dwell time.Duration) error {
 	tryCtx, tryCancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	leaseB, err := b.AcquireUntil(tryCtx, key, ttl, 20*time.Millisecond)
 	tryCancel()
@@ -37,7 +38,8 @@ func secondTry(ctx context.Context, b *lab.Client, key string, ttl time.Duration
 // fault, not the fault's.
 func finishHolder(ctx context.Context, a *lab.Client, res *lab.Resource, lease locks.Lease, ttl time.Duration) error {
 	if time.Now().After(lease.ValidUntil) {
-		return lab.Failed("timing", fmt.Errorf("%s's validity ended before B was done: the %v TTL is too short for this machine", a.ID, ttl))
+		return lab.Failed("timing", fmt.Errorf(
+			"%s's validity ended before B was done: the %v TTL is too short for this machine", a.ID, ttl))
 	}
 	a.Write(ctx, res, lease)
 	a.Leave(res, lease)

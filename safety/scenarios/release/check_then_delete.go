@@ -27,14 +27,18 @@ func init() { lab.Register(checkThenDelete{}, lab.StartsKinds(topologies.Single)
 
 func (checkThenDelete) Name() string { return "check-then-delete" }
 func (checkThenDelete) Summary() string {
-	return "a release by GET, compare, then DEL deletes the next holder's lock when the TTL runs out between them (paused, and naturally under load); the Lua release never does"
+	return "a release by GET, compare, then DEL deletes the next holder's lock when the TTL runs out between them " +
+		"(paused, and naturally under load); the Lua release never does"
 }
 func (checkThenDelete) Params() []lab.Param {
 	return []lab.Param{
-		lab.DurationParam("ttl", 100*time.Millisecond, 10*time.Millisecond, "pause variants: A's TTL; A stops for twice this between its GET and its DEL"),
+		lab.DurationParam("ttl", 100*time.Millisecond, 10*time.Millisecond,
+			"pause variants: A's TTL; A stops for twice this between its GET and its DEL"),
 		lab.DurationParam("load-ttl", 20*time.Millisecond, 2*time.Millisecond, "load variants: every client's TTL"),
-		lab.DurationParam("load-window", time.Millisecond, 0, "load variants: each hold ends a uniform random time in [0, window] before the TTL"),
-		lab.IntParam("clients", 16, 2, 256, "load variants: clients contending for the key, each retrying at once when refused"),
+		lab.DurationParam("load-window", time.Millisecond, 0,
+			"load variants: each hold ends a uniform random time in [0, window] before the TTL"),
+		lab.IntParam("clients", 16, 2, 256,
+			"load variants: clients contending for the key, each retrying at once when refused"),
 		lab.DurationParam("load", time.Second, 100*time.Millisecond, "load variants: how long each trial's load runs"),
 	}
 }
@@ -56,18 +60,24 @@ func (s checkThenDelete) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 		return lab.Variant{Variant: &results.Variant{Name: name, Description: what, Measure: headline, Claims: claims}}
 	}
 	variants := []checkThenDeleteVariant{
-		{mk("get-then-del/pause", "A's check (GET) sees its token; A stops 2 x TTL before its DEL; B takes the expired key; A's DEL removes B's lock and C walks in beside B",
-			results.ForeignDeletes, results.Always(results.ForeignDeletes), results.Always(results.Violations), results.Always(results.CutShort)), true, false},
-		{mk("lua/pause", "A stops 2 x TTL at the same point, then releases by Lua (DEL only if GET == token, one server-side step): B keeps its lock, C waits",
+		{mk("get-then-del/pause", "A's check (GET) sees its token; A stops 2 x TTL before its DEL; B takes the expired "+
+			"key; A's DEL removes B's lock and C walks in beside B",
+			results.ForeignDeletes, results.Always(results.ForeignDeletes), results.Always(results.Violations),
+			results.Always(results.CutShort)), true, false},
+		{mk("lua/pause", "A stops 2 x TTL at the same point, then releases by Lua (DEL only if GET == token, one "+
+			"server-side step): B keeps its lock, C waits",
 			results.Violations, results.Holds(results.Violations), results.Holds(results.CutShort)), false, false},
 		// Both load variants count locks cut short, from the holder's side, so that the
 		// claim compares the Lua release with GET-compare-DEL on one measure.
-		{mk("get-then-del/load", "clients contend, each holding until a random instant in the last load-window of its TTL, then releasing by GET, compare, DEL: the DELs that removed another owner's key, and the holders who found their key gone or another's before their lease could expire",
+		{mk("get-then-del/load", "clients contend, each holding until a random instant in the last load-window of its TTL, "+
+			"then releasing by GET, compare, DEL: the DELs that removed another owner's key, and the holders who found their "+
+			"key gone or another's before their lease could expire",
 			results.ForeignDeletes, results.Breaks(results.ForeignDeletes), results.Breaks(results.CutShort)), true, true},
 		{mk("lua/load", "the same load, released by Lua: no holder ever finds its key removed before its lease could expire",
 			results.CutShort, results.Holds(results.CutShort)), false, true},
 	}
-	load := loadShape{ttl: p.Duration("load-ttl"), window: p.Duration("load-window"), clients: p.Int("clients"), length: p.Duration("load")}
+	load := loadShape{ttl: p.Duration("load-ttl"), window: p.Duration("load-window"), clients: p.Int("clients"),
+		length: p.Duration("load")}
 	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v checkThenDeleteVariant, t *lab.Trial) error {
 		if v.underLoad {
 			return releaseUnderLoad(ctx, addr, v.getThenDel, load, t)
@@ -78,7 +88,8 @@ func (s checkThenDelete) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 
 // pauseTrial: A releases while its lease is still valid and stops between the check
 // and the DEL (or, Lua, before its one step) for twice its TTL; B holds meanwhile.
-func (s checkThenDelete) pauseTrial(ctx context.Context, addr string, v checkThenDeleteVariant, t *lab.Trial, ttl time.Duration) error {
+func (s checkThenDelete) pauseTrial(ctx context.Context, addr string, v checkThenDeleteVariant, t *lab.Trial,
+	ttl time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	res := lab.NewResource("resource", false, t.Rec)
@@ -192,13 +203,16 @@ func (s checkThenDelete) pauseTrial(ctx context.Context, addr string, v checkThe
 // proveLateRelease: the fault is A's release reaching the server after its lease ended
 // and after B was granted. GET-then-DEL: A's check read its own token before its lease
 // ended, and its DEL's own answer names whose key it removed.
-func proveLateRelease(t *lab.Trial, getThenDel bool, leaseA, leaseB locks.Lease, released, checked time.Time, removed []string) error {
+func proveLateRelease(t *lab.Trial, getThenDel bool, leaseA, leaseB locks.Lease, released, checked time.Time,
+	removed []string) error {
 	if !getThenDel {
 		if !released.After(leaseA.ValidUntil) || !leaseB.Start.Before(released) {
-			return lab.NoFault("A's release came back at %v, its lease ended at %v, B asked at %v: not a late release over B's lock",
+			return lab.NoFault(
+				"A's release came back at %v, its lease ended at %v, B asked at %v: not a late release over B's lock",
 				released.Format(time.StampMicro), leaseA.ValidUntil.Format(time.StampMicro), leaseB.Start.Format(time.StampMicro))
 		}
-		t.Prove("A's Lua release came back %v after its lease ended, %v after B was granted", released.Sub(leaseA.ValidUntil).Round(time.Millisecond), released.Sub(leaseB.Start).Round(time.Millisecond))
+		t.Prove("A's Lua release came back %v after its lease ended, %v after B was granted",
+			released.Sub(leaseA.ValidUntil).Round(time.Millisecond), released.Sub(leaseB.Start).Round(time.Millisecond))
 		return nil
 	}
 	if len(removed) == 0 || checked.IsZero() {
@@ -211,7 +225,8 @@ func proveLateRelease(t *lab.Trial, getThenDel bool, leaseA, leaseB locks.Lease,
 		return lab.NoFault("A's DEL removed %q, not B's token %s (B was granted only after it)", removed[0], leaseB.Token)
 	}
 	t.Count(results.ForeignDeletes, len(removed))
-	t.Prove("A's GET answered its own token %v before its lease ended; its DEL (GETDEL) removed B's token %s, %v after the check",
+	t.Prove("A's GET answered its own token %v before its lease ended; its DEL (GETDEL) removed B's token %s, %v after "+
+		"the check",
 		leaseA.ValidUntil.Sub(checked).Round(time.Millisecond), leaseB.Token, released.Sub(checked).Round(time.Millisecond))
 	return nil
 }

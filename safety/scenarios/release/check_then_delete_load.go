@@ -99,14 +99,16 @@ func releaseUnderLoad(ctx context.Context, addr string, getThenDel bool, shape l
 	if getThenDel {
 		t.Count(results.ForeignDeletes, tally.foreign)
 	}
-	t.Prove("%d clients, %d grants; %d releases started within %v of their lease's end (%d DELs found the key already expired and free)",
+	t.Prove("%d clients, %d grants; %d releases started within %v of their lease's end (%d DELs found the key already "+
+		"expired and free)",
 		shape.clients, tally.grants, tally.nearEnd, shape.window, tally.gapExpired)
 	return nil
 }
 
 // holdLoop takes the key, holds it until a random instant in the last window of its
 // TTL, releases, and starts over, until end.
-func holdLoop(ctx context.Context, l locks.Locker, key string, shape loadShape, end time.Time, seed uint64, tally *loadTally) {
+func holdLoop(ctx context.Context, l locks.Locker, key string, shape loadShape, end time.Time, seed uint64,
+	tally *loadTally) {
 	rnd := rand.New(rand.NewPCG(seed, 0))
 	for ctx.Err() == nil && time.Now().Before(end) {
 		lease, err := l.Acquire(ctx, key, shape.ttl)

@@ -25,14 +25,18 @@ func init() { lab.Register(checkThenWriteLock{}, lab.StartsKinds()) }
 
 func (checkThenWriteLock) Name() string { return "check-then-write-lock" }
 func (checkThenWriteLock) Summary() string {
-	return "a holder that wakes from a pause, checks its lock (GET or PTTL), sees it valid and writes: the lock expired between the answer and the write; the fenced write is refused"
+	return "a holder that wakes from a pause, checks its lock (GET or PTTL), sees it valid and writes: the lock expired " +
+		"between the answer and the write; the fenced write is refused"
 }
 func (checkThenWriteLock) Params() []lab.Param {
 	return []lab.Param{
-		lab.OneStoreParam("strategies", "single", fitsCheckThenWrite, "the lock service: one Redis master that A asks about its key (GET, PTTL) and that numbers the fenced grants"),
+		lab.OneStoreParam("strategies", "single", fitsCheckThenWrite,
+			"the lock service: one Redis master that A asks about its key (GET, PTTL) and that numbers the fenced grants"),
 		lab.DurationParam("ttl", 100*time.Millisecond, 20*time.Millisecond, "A's TTL; A's pause ends in the last land of it"),
-		lab.DurationParam("land", 10*time.Millisecond, time.Millisecond, "A's check lands at a uniform random instant in the last land of its lease (write=after-expiry: land before its end)"),
-		lab.DurationParam("gap", 5*time.Millisecond, 0, "the time between the check's answer and A's write (its own work, a context switch)"),
+		lab.DurationParam("land", 10*time.Millisecond, time.Millisecond, "A's check lands at a uniform random instant in "+
+			"the last land of its lease (write=after-expiry: land before its end)"),
+		lab.DurationParam("gap", 5*time.Millisecond, 0,
+			"the time between the check's answer and A's write (its own work, a context switch)"),
 		lab.ChoiceParam("write", writeAfterGap, []string{writeAfterGap, writeAfterExpiry},
 			"when A writes: after the gap (a rate: how often a valid answer was already wrong), or once B wrote "+
 				"(a pause forced between the answer and the write: a demonstration, whatever the machine's load)"),
@@ -66,17 +70,22 @@ func (s checkThenWriteLock) Run(ctx context.Context, env *lab.Env, p lab.Values)
 	}
 	defer topo.Close()
 	mk := func(name, what string, claims ...results.Claim) lab.Variant {
-		return lab.Variant{Variant: &results.Variant{Name: name, Description: what, Measure: claims[0].Measure, Claims: claims,
+		return lab.Variant{Variant: &results.Variant{Name: name, Description: what, Measure: claims[0].Measure,
+			Claims: claims,
 			Params: map[string]string{"fence": store.FenceSource()}}}
 	}
 	var variants []checkWriteVariant
 	for _, how := range []lockCheck{checkByGet, checkByPTTL} {
 		ask := map[lockCheck]string{checkByGet: "GET key == its token", checkByPTTL: "PTTL key > 0"}[how]
 		variants = append(variants,
-			checkWriteVariant{mk(string(how)+"/unfenced", "A's check ("+ask+") says valid; A writes after the gap; the lock had expired and B wrote first: the unfenced resource takes A's stale write",
-				results.Always(results.StaleAccepted), results.Always(results.ExpiredAfterCheck), results.Always(results.Violations)), how, false},
-			checkWriteVariant{mk(string(how)+"/fenced", "the same, the resource checks the fence ("+store.FenceSource()+"): A's stale write is refused",
-				results.Holds(results.StaleAccepted), results.Always(results.StaleRejected), results.Always(results.ExpiredAfterCheck)), how, true},
+			checkWriteVariant{mk(string(how)+"/unfenced", "A's check ("+ask+") says valid; A writes after the gap; the lock "+
+				"had expired and B wrote first: the unfenced resource takes A's stale write",
+				results.Always(results.StaleAccepted), results.Always(results.ExpiredAfterCheck),
+				results.Always(results.Violations)), how, false},
+			checkWriteVariant{mk(string(how)+"/fenced", "the same, the resource checks the fence ("+store.FenceSource()+
+				"): A's stale write is refused",
+				results.Holds(results.StaleAccepted), results.Always(results.StaleRejected),
+				results.Always(results.ExpiredAfterCheck)), how, true},
 		)
 	}
 	timing := checkTiming{ttl: p.Duration("ttl"), land: p.Duration("land"), gap: p.Duration("gap"),
@@ -111,7 +120,8 @@ func noteCheckRate(v *results.Variant, land, gap time.Duration) {
 	}
 	if valid > 0 {
 		lo, hi := results.Wilson(expired, valid)
-		rate := fmt.Sprintf("checks landing in the last %v of the lease, write %v later: of %d checks that said valid, %d were wrong at the write (%.0f-%.0f%%)",
+		rate := fmt.Sprintf("checks landing in the last %v of the lease, write %v later: of %d checks that said valid, %d "+
+			"were wrong at the write (%.0f-%.0f%%)",
 			land, gap, valid, expired, 100*lo, 100*hi)
 		v.Notes = append([]string{rate}, v.Notes...) // first: the trials' own notes may fill the cap
 		v.Notes = v.Notes[:min(len(v.Notes), 10)]
@@ -191,7 +201,9 @@ func (s checkThenWriteLock) trial(ctx context.Context, store lab.Store, topo top
 	}
 	t.Input("pttl_seen_ms", lab.Millis(left))
 	if !valid {
-		return finish(lab.NoFault("A's check (%s) said the lock was gone, %v before its lease's end: A would not write", v.check, leaseA.ValidUntil.Sub(answered)))
+		return finish(lab.NoFault(
+			"A's check (%s) said the lock was gone, %v before its lease's end: A would not write", v.check,
+			leaseA.ValidUntil.Sub(answered)))
 	}
 	t.Input("check_said_valid", 1)
 	if timing.forced {
@@ -204,7 +216,8 @@ func (s checkThenWriteLock) trial(ctx context.Context, store lab.Store, topo top
 		return finish(lab.Failed("observe", err))
 	}
 	if seen.Present && seen.Value == leaseA.Token {
-		return finish(lab.NoFault("A's key was still A's %v after the check said valid: the check was right this time", time.Since(answered).Round(time.Microsecond)))
+		return finish(lab.NoFault("A's key was still A's %v after the check said valid: the check was right this time",
+			time.Since(answered).Round(time.Microsecond)))
 	}
 	t.Input("expired_at_write", 1)
 	select { // the race is B's write landing first; B is inside within a ms or so

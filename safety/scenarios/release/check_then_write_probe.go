@@ -21,7 +21,8 @@ const (
 
 // askValid asks the server, as the holder's process would, whether lease still holds;
 // left is the PTTL seen (0 for the GET check).
-func askValid(ctx context.Context, c *redis.Client, how lockCheck, lease locks.Lease) (valid bool, left time.Duration, err error) {
+func askValid(ctx context.Context, c *redis.Client, how lockCheck, lease locks.Lease) (valid bool, left time.Duration,
+	err error) {
 	switch how {
 	case checkByGet:
 		owner, err := c.Get(ctx, lease.Key).Result()

@@ -12,7 +12,8 @@ import (
 // threeClients makes clients A, B and C of the single master at addr, each on a
 // connection of its own, its locker the plain single one or what wrap makes of it;
 // closeAll closes them all.
-func threeClients(ctx context.Context, addr string, rec *history.Recorder, wrap func(id string, l locks.Locker) locks.Locker) (clients []*lab.Client, closeAll func(), err error) {
+func threeClients(ctx context.Context, addr string, rec *history.Recorder,
+	wrap func(id string, l locks.Locker) locks.Locker) (clients []*lab.Client, closeAll func(), err error) {
 	closeAll = func() {
 		for _, c := range clients {
 			c.Locker.Close()
@@ -31,7 +32,8 @@ func threeClients(ctx context.Context, addr string, rec *history.Recorder, wrap 
 
 // workDone takes the lock for c and does its work in res (enter, write, leave): a
 // holder with only its release left.
-func workDone(ctx context.Context, c *lab.Client, res *lab.Resource, key string, ttl time.Duration) (locks.Lease, error) {
+func workDone(ctx context.Context, c *lab.Client, res *lab.Resource, key string, ttl time.Duration) (locks.Lease,
+	error) {
 	lease, err := c.Acquire(ctx, key, ttl)
 	if err != nil {
 		return lease, lab.FirstGrant(err)

@@ -25,7 +25,8 @@ func (setnxExpire) Summary() string {
 	return "the holder dies between SETNX and EXPIRE: the lock is orphaned; SET NX PX is one command and expires"
 }
 func (setnxExpire) Params() []lab.Param {
-	return []lab.Param{lab.DurationParam("ttl", 200*time.Millisecond, time.Millisecond, "the lock's TTL; the second client tries after twice this")}
+	return []lab.Param{lab.DurationParam("ttl", 200*time.Millisecond, time.Millisecond,
+		"the lock's TTL; the second client tries after twice this")}
 }
 
 type setnxVariant struct {
@@ -41,17 +42,21 @@ func (s setnxExpire) Run(ctx context.Context, env *lab.Env, p lab.Values) (*resu
 	}
 	defer topo.Close()
 	variants := []setnxVariant{
-		{lab.Variant{Variant: &results.Variant{Name: "setnx-then-expire", Description: "SETNX key token, then EXPIRE key ttl; the client is killed after SETNX replied",
+		{lab.Variant{Variant: &results.Variant{Name: "setnx-then-expire", Description: "SETNX key token, then EXPIRE key " +
+			"ttl; the client is killed after SETNX replied",
 			Measure: results.Orphans, Claims: []results.Claim{results.Always(results.Orphans)}}}, true},
-		{lab.Variant{Variant: &results.Variant{Name: "set-nx-px", Description: "SET key token NX PX ttl (redislock.NewSingle); the client is killed after SET replied",
-			Measure: results.Orphans, Claims: []results.Claim{results.Holds(results.Orphans), results.Always(results.SecondGranted)}}}, false},
+		{lab.Variant{Variant: &results.Variant{Name: "set-nx-px", Description: "SET key token NX PX ttl " +
+			"(redislock.NewSingle); the client is killed after SET replied",
+			Measure: results.Orphans,
+			Claims:  []results.Claim{results.Holds(results.Orphans), results.Always(results.SecondGranted)}}}, false},
 	}
 	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v setnxVariant, t *lab.Trial) error {
 		return s.trial(ctx, topo, v, t, ttl)
 	})
 }
 
-func (s setnxExpire) trial(ctx context.Context, topo topologies.Topology, v setnxVariant, t *lab.Trial, ttl time.Duration) error {
+func (s setnxExpire) trial(ctx context.Context, topo topologies.Topology, v setnxVariant, t *lab.Trial,
+	ttl time.Duration) error {
 	addr := topo.Masters()[0].Addr()
 	var holder *lab.Client
 	crash := func(ctx context.Context) error {

@@ -23,10 +23,12 @@ func init() { lab.Register(unsafeRelease{}, lab.StartsKinds(topologies.Single)) 
 
 func (unsafeRelease) Name() string { return "unsafe-release" }
 func (unsafeRelease) Summary() string {
-	return "a release by plain DEL after the TTL ran out frees the next holder's lock: two holders; the Lua release fixes it"
+	return "a release by plain DEL after the TTL ran out frees the next holder's lock: two holders; the Lua release " +
+		"fixes it"
 }
 func (unsafeRelease) Params() []lab.Param {
-	return []lab.Param{lab.DurationParam("ttl", 300*time.Millisecond, 10*time.Millisecond, "A's TTL; A stalls for twice this between its work and its release")}
+	return []lab.Param{lab.DurationParam("ttl", 300*time.Millisecond, 10*time.Millisecond,
+		"A's TTL; A stalls for twice this between its work and its release")}
 }
 
 type releaseVariant struct {
@@ -44,7 +46,8 @@ func (s unsafeRelease) Run(ctx context.Context, env *lab.Env, p lab.Values) (*re
 	variants := []releaseVariant{
 		{lab.Variant{Variant: &results.Variant{Name: "plain-del", Description: "release by DEL key, whoever owns it",
 			Measure: results.Violations, Claims: []results.Claim{results.Always(results.Violations)}}}, true},
-		{lab.Variant{Variant: &results.Variant{Name: "lua-release", Description: "release by Lua: DEL only if GET key == token (redislock.NewSingle)",
+		{lab.Variant{Variant: &results.Variant{Name: "lua-release", Description: "release by Lua: DEL only if GET key == " +
+			"token (redislock.NewSingle)",
 			Measure: results.Violations, Claims: []results.Claim{results.Holds(results.Violations)}}}, false},
 	}
 	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v releaseVariant, t *lab.Trial) error {
@@ -52,7 +55,8 @@ func (s unsafeRelease) Run(ctx context.Context, env *lab.Env, p lab.Values) (*re
 	})
 }
 
-func (s unsafeRelease) trial(ctx context.Context, addr string, v releaseVariant, t *lab.Trial, ttl time.Duration) error {
+func (s unsafeRelease) trial(ctx context.Context, addr string, v releaseVariant, t *lab.Trial,
+	ttl time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	res := lab.NewResource("resource", false, t.Rec)
@@ -112,7 +116,8 @@ func (s unsafeRelease) trial(ctx context.Context, addr string, v releaseVariant,
 			return lab.NoFault("A released at %v, its lease ended at %v, B was granted at %v: not a late release over B's lock",
 				released.Format(time.StampMicro), leaseA.ValidUntil.Format(time.StampMicro), at.Format(time.StampMicro))
 		}
-		t.Prove("A released %v after its lease ended, %v after B was granted", released.Sub(leaseA.ValidUntil).Round(time.Millisecond), released.Sub(at).Round(time.Millisecond))
+		t.Prove("A released %v after its lease ended, %v after B was granted",
+			released.Sub(leaseA.ValidUntil).Round(time.Millisecond), released.Sub(at).Round(time.Millisecond))
 	default:
 		close(cDone)
 		if err := <-bErr; err != nil {

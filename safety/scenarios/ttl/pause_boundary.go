@@ -48,10 +48,13 @@ func boundaryVariants(st lab.Store, ttl time.Duration, factors []float64, pauseA
 			claims = []results.Claim{results.Holds(results.Violations), results.Holds(results.StaleAccepted)}
 			what = "the stop ends inside its lease: B is refused throughout, one holder"
 		}
-		v := lab.Variant{Variant: &results.Variant{Name: fmt.Sprintf("%s/%s-lease-%sx", name, side, factor), Measure: results.Violations, Claims: claims,
+		v := lab.Variant{Variant: &results.Variant{Name: fmt.Sprintf("%s/%s-lease-%sx", name, side, factor),
+			Measure: results.Violations, Claims: claims,
 			Params: map[string]string{"strategy": name, "fence": st.FenceSource(), "side": side, "pause_factor": factor,
 				"pause_at": pauseAt.String(), "ttl": ttl.String()},
-			Description: fmt.Sprintf("%s: A works %v, then stops for %s x the lease it has left (no watchdog, unfenced resource); %s", name, pauseAt, factor, what)}}
+			Description: fmt.Sprintf(
+				"%s: A works %v, then stops for %s x the lease it has left (no watchdog, unfenced resource); %s", name, pauseAt,
+				factor, what)}}
 		out = append(out, pauseVariant{Variant: v, store: st, stops: true, boundary: &stopSize{side, f, pauseAt}})
 	}
 	return out
@@ -85,7 +88,9 @@ func (v *stopSize) prove(t *lab.Trial, lease locks.Lease, pause time.Duration) e
 	t.Input("lease_left_ms", lab.Millis(leaseLeft))
 	r := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
 	if away < v.pauseAt+pause {
-		return lab.NoFault("A wrote %v after entering, before its %v of work and %v stop could have ended: the stop did not happen", r(away), v.pauseAt, r(pause))
+		return lab.NoFault(
+			"A wrote %v after entering, before its %v of work and %v stop could have ended: the stop did not happen", r(away),
+			v.pauseAt, r(pause))
 	}
 	past := away > leaseLeft
 	if past != (v.side == "above") {
@@ -93,7 +98,9 @@ func (v *stopSize) prove(t *lab.Trial, lease locks.Lease, pause time.Duration) e
 		if past {
 			where = "past"
 		}
-		return lab.NoFault("A was away %v, %s the %v left of its lease: not a %s-boundary trial (stop %v, %g x the lease left at its start)", r(away), where, r(leaseLeft), v.side, r(pause), v.factor)
+		return lab.NoFault(
+			"A was away %v, %s the %v left of its lease: not a %s-boundary trial (stop %v, %g x the lease left at its "+
+				"start)", r(away), where, r(leaseLeft), v.side, r(pause), v.factor)
 	}
 	gap := leaseLeft - away
 	when := "before"

@@ -27,17 +27,25 @@ func init() { lab.Register(pausePastTTL{}, lab.StartsKinds()) }
 
 func (pausePastTTL) Name() string { return "pause-past-ttl" }
 func (pausePastTTL) Summary() string {
-	return "the holder pauses longer than its lease: two holders with or without a watchdog, on Redis and on etcd; a fenced resource rejects every stale write; mode=boundary stops just below and just above the lease left"
+	return "the holder pauses longer than its lease: two holders with or without a watchdog, on Redis and on etcd; a " +
+		"fenced resource rejects every stale write; mode=boundary stops just below and just above the lease left"
 }
 func (pausePastTTL) Params() []lab.Param {
 	return []lab.Param{
 		lab.StoresParam("strategies", []string{"single", "etcd"}, lab.AnyStore, "the lock services to run on"),
-		lab.DurationParam("ttl", 300*time.Millisecond, 30*time.Millisecond, "the TTL asked for (etcd grants whole seconds, at least 2 s)"),
+		lab.DurationParam("ttl", 300*time.Millisecond, 30*time.Millisecond,
+			"the TTL asked for (etcd grants whole seconds, at least 2 s)"),
 		lab.FloatParam("pause-factor", 3, 1.5, 100, "the holder stops for this many times the TTL the store granted"),
-		lab.ChoiceParam("mode", mechanismMode, []string{mechanismMode, boundaryMode}, "mechanism: the five variants at pause-factor; boundary: only an unfenced holder paused each boundary-factor x the lease it has left (the pause model's boundary)"),
-		lab.BoundaryFactorsParam("boundary mode: A stops for each of these times the lease it has left (below 1: no break expected; above 1: a break)"),
-		lab.DurationParam("pause-at", 0, 0, "boundary mode: A works this long inside its lease before it stops (the model's time held; below ttl)"),
-		lab.IntParam("parallel", 1, 1, 8, "trials of a variant run at once on the store's one deployment, each with its own clients, key and resource (a trial mostly waits out its pause): trial n keeps its seed and key whatever this is, outcomes are recorded in trial order; 1 runs them one after another"),
+		lab.ChoiceParam("mode", mechanismMode, []string{mechanismMode, boundaryMode}, "mechanism: the five variants at "+
+			"pause-factor; boundary: only an unfenced holder paused each boundary-factor x the lease it has left (the pause "+
+			"model's boundary)"),
+		lab.BoundaryFactorsParam("boundary mode: A stops for each of these times the lease it has left (below 1: no break " +
+			"expected; above 1: a break)"),
+		lab.DurationParam("pause-at", 0, 0,
+			"boundary mode: A works this long inside its lease before it stops (the model's time held; below ttl)"),
+		lab.IntParam("parallel", 1, 1, 8, "trials of a variant run at once on the store's one deployment, each with its "+
+			"own clients, key and resource (a trial mostly waits out its pause): trial n keeps its seed and key whatever this "+
+			"is, outcomes are recorded in trial order; 1 runs them one after another"),
 	}
 }
 
@@ -53,7 +61,8 @@ type pauseVariant struct {
 func (s pausePastTTL) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, factor := p.Duration("ttl"), p.Float("pause-factor")
 	if p.String("mode") == boundaryMode && p.Duration("pause-at") >= ttl {
-		return nil, &lab.ParamError{Name: "pause-at", Value: p.Duration("pause-at").String(), Want: "a duration shorter than ttl (" + ttl.String() + "): A must stop inside its lease"}
+		return nil, &lab.ParamError{Name: "pause-at", Value: p.Duration("pause-at").String(), Want: "a duration shorter " +
+			"than ttl (" + ttl.String() + "): A must stop inside its lease"}
 	}
 	rep := env.NewReport(s)
 	for _, st := range p.Stores("strategies") {
@@ -82,7 +91,8 @@ func (s pausePastTTL) variants(st lab.Store) []pauseVariant {
 			results.Always(results.Violations), results.Always(results.StaleAccepted)), st, false, false, true, nil},
 		{v("watchdog", "A pauses past its lease; its watchdog (extend every TTL/3) pauses with it; unfenced resource",
 			results.Always(results.Violations), results.Always(results.StaleAccepted)), st, true, false, true, nil},
-		{v("no-watchdog-fenced", "as no-watchdog, the resource checks the fence ("+st.FenceSource()+"): A's stale write is rejected",
+		{v("no-watchdog-fenced", "as no-watchdog, the resource checks the fence ("+st.FenceSource()+"): A's stale write is "+
+			"rejected",
 			results.Holds(results.StaleAccepted), results.Always(results.StaleRejected)), st, false, true, true, nil},
 		{v("watchdog-fenced", "as watchdog, fenced resource: A's stale write is rejected",
 			results.Holds(results.StaleAccepted), results.Always(results.StaleRejected)), st, true, true, true, nil},
@@ -91,18 +101,21 @@ func (s pausePastTTL) variants(st lab.Store) []pauseVariant {
 	}
 }
 
-func (s pausePastTTL) runStore(ctx context.Context, env *lab.Env, st lab.Store, variants []pauseVariant, ttl time.Duration, factor float64, parallel int) (*results.Report, error) {
+func (s pausePastTTL) runStore(ctx context.Context, env *lab.Env, st lab.Store, variants []pauseVariant,
+	ttl time.Duration, factor float64, parallel int) (*results.Report, error) {
 	topo, err := env.StartTopology(ctx, st.Spec())
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	return lab.RunTrialsAtOnce(ctx, env, s, variants, parallel, func(ctx context.Context, v pauseVariant, t *lab.Trial) error {
-		return s.trial(ctx, topo, v, t, ttl, factor)
-	})
+	return lab.RunTrialsAtOnce(ctx, env, s, variants, parallel,
+		func(ctx context.Context, v pauseVariant, t *lab.Trial) error {
+			return s.trial(ctx, topo, v, t, ttl, factor)
+		})
 }
 
-func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pauseVariant, t *lab.Trial, ttl time.Duration, factor float64) error {
+func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pauseVariant, t *lab.Trial,
+	ttl time.Duration, factor float64) error {
 	granted := v.store.GrantedTTL(ttl)
 	pause := time.Duration(factor * float64(granted))
 	if v.boundary != nil {
@@ -228,7 +241,8 @@ func provePause(t *lab.Trial, lease locks.Lease, stopped bool) error {
 	away, leaseLeft := wrote.Sub(entered), lease.ValidUntil.Sub(entered)
 	t.Input("away_ms", lab.Millis(away))
 	if away <= leaseLeft {
-		return lab.NoFault("A was away %v, within the %v left of its lease", away.Round(time.Millisecond), leaseLeft.Round(time.Millisecond))
+		return lab.NoFault("A was away %v, within the %v left of its lease", away.Round(time.Millisecond),
+			leaseLeft.Round(time.Millisecond))
 	}
 	what := "stopped"
 	if !stopped {

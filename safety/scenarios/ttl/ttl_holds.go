@@ -21,7 +21,8 @@ var holdDistributionNames = []string{"constant", "exponential", "lognormal", "pa
 
 // holdDistributions builds the named distributions of mean hold; draws are capped at
 // most so that a long-tailed draw cannot stall a run.
-func holdDistributions(names []string, mean time.Duration, sigma, alpha float64, most time.Duration) []holdDistribution {
+func holdDistributions(names []string, mean time.Duration, sigma, alpha float64,
+	most time.Duration) []holdDistribution {
 	m := float64(mean)
 	capped := func(x float64) time.Duration { return min(time.Duration(x), most) }
 	var out []holdDistribution
@@ -35,11 +36,13 @@ func holdDistributions(names []string, mean time.Duration, sigma, alpha float64,
 				draw: func(r *rand.Rand) time.Duration { return capped(r.ExpFloat64() * m) }})
 		case "lognormal":
 			mu := math.Log(m) - sigma*sigma/2 // mean exp(mu + sigma²/2) = hold
-			out = append(out, holdDistribution{name: name, describe: fmt.Sprintf("lognormal, mean %v, sigma %g (median %v)", mean, sigma, time.Duration(math.Exp(mu)).Round(time.Millisecond)),
+			out = append(out, holdDistribution{name: name, describe: fmt.Sprintf(
+				"lognormal, mean %v, sigma %g (median %v)", mean, sigma, time.Duration(math.Exp(mu)).Round(time.Millisecond)),
 				draw: func(r *rand.Rand) time.Duration { return capped(math.Exp(mu + sigma*r.NormFloat64())) }})
 		case "pareto":
 			xm := m * (alpha - 1) / alpha // mean alpha·xm/(alpha-1) = hold
-			out = append(out, holdDistribution{name: name, floor: time.Duration(xm), describe: fmt.Sprintf("Pareto, mean %v, alpha %g (minimum %v)", mean, alpha, time.Duration(xm).Round(time.Millisecond)),
+			out = append(out, holdDistribution{name: name, floor: time.Duration(xm), describe: fmt.Sprintf(
+				"Pareto, mean %v, alpha %g (minimum %v)", mean, alpha, time.Duration(xm).Round(time.Millisecond)),
 				draw: func(r *rand.Rand) time.Duration { return capped(xm / math.Pow(1-r.Float64(), 1/alpha)) }})
 		}
 	}

@@ -13,7 +13,8 @@ func ttlSeries(c ttlConfig, variants []*ttlVariant) []results.Series {
 	for i := range c.dists {
 		d := &c.dists[i]
 		for _, watchdog := range []bool{false, true} {
-			s := results.Series{Name: "hold=" + d.name + withWatchdog(watchdog), X: "TTL (ms)", Y: "probability the TTL expired mid-work"}
+			s := results.Series{Name: "hold=" + d.name + withWatchdog(watchdog), X: "TTL (ms)", Y: "probability the TTL " +
+				"expired mid-work"}
 			for _, v := range variants {
 				if v.dist != d || v.watchdog != watchdog {
 					continue
@@ -26,7 +27,8 @@ func ttlSeries(c ttlConfig, variants []*ttlVariant) []results.Series {
 		}
 	}
 	for _, watchdog := range []bool{false, true} {
-		s := results.Series{Name: "blocked after crash" + withWatchdog(watchdog), X: blockedAxis, Y: "time the lock stayed blocked after its holder crashed (ms, median of judged trials)"}
+		s := results.Series{Name: "blocked after crash" + withWatchdog(watchdog), X: blockedAxis, Y: "time the lock stayed " +
+			"blocked after its holder crashed (ms, median of judged trials)"}
 		for _, v := range variants {
 			if v.dist != nil || v.watchdog != watchdog {
 				continue

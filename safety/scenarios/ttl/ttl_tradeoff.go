@@ -23,19 +23,28 @@ func init() { lab.Register(ttlTradeoff{}, lab.StartsKinds(topologies.Single)) }
 
 func (ttlTradeoff) Name() string { return "ttl-tradeoff" }
 func (ttlTradeoff) Summary() string {
-	return "TTL trade-off: P(TTL expires mid-work) per hold-time distribution against the time a crashed holder's lock stays blocked, with and without a watchdog (single Redis)"
+	return "TTL trade-off: P(TTL expires mid-work) per hold-time distribution against the time a crashed holder's lock " +
+		"stays blocked, with and without a watchdog (single Redis)"
 }
 
 func (ttlTradeoff) Params() []lab.Param {
 	return []lab.Param{
-		lab.ChoicesParam("distributions", holdDistributionNames, holdDistributionNames, "hold-time distributions, all of mean hold: constant, exponential, lognormal, pareto"),
+		lab.ChoicesParam("distributions", holdDistributionNames, holdDistributionNames,
+			"hold-time distributions, all of mean hold: constant, exponential, lognormal, pareto"),
 		lab.DurationParam("hold", 100*time.Millisecond, time.Millisecond, "the mean hold time of every distribution"),
 		lab.FloatParam("lognormal-sigma", 1, 0.1, 4, "the lognormal's sigma (of the log of the hold)"),
-		lab.FloatParam("pareto-alpha", 1.5, 1.05, 10, "the Pareto's tail index: smaller is a longer tail (the mean exists above 1)"),
-		lab.DurationParam("hold-max", 2*time.Second, time.Millisecond, "no drawn hold is longer: a long tail must not stall a run"),
-		lab.DurationsParam("ttls", []time.Duration{25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}, "the TTLs swept (each at least 3 ms: the watchdog extends every TTL/3)"),
-		lab.DurationParam("poll", time.Millisecond, 100*time.Microsecond, "after a crash, the second client retries its acquire this often"),
-		lab.IntParam("crash-after-extends", 2, 1, 100, "with a watchdog, the holder crashes right after this many extensions succeeded"),
+		lab.FloatParam("pareto-alpha", 1.5, 1.05, 10,
+			"the Pareto's tail index: smaller is a longer tail (the mean exists above 1)"),
+		lab.DurationParam("hold-max", 2*time.Second, time.Millisecond,
+			"no drawn hold is longer: a long tail must not stall a run"),
+		lab.DurationsParam("ttls",
+			[]time.Duration{25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond,
+				400 * time.Millisecond},
+			"the TTLs swept (each at least 3 ms: the watchdog extends every TTL/3)"),
+		lab.DurationParam("poll", time.Millisecond, 100*time.Microsecond,
+			"after a crash, the second client retries its acquire this often"),
+		lab.IntParam("crash-after-extends", 2, 1, 100,
+			"with a watchdog, the holder crashes right after this many extensions succeeded"),
 	}
 }
 
@@ -56,13 +65,16 @@ func readTTLConfig(p lab.Values) (ttlConfig, error) {
 		hold: p.Duration("hold"), holdMax: p.Duration("hold-max")}
 	for _, ttl := range c.ttls {
 		if ttl < minTTL {
-			return c, &lab.ParamError{Name: "ttls", Value: ttl.String(), Want: fmt.Sprintf("TTLs of at least %v (the watchdog extends every TTL/3)", minTTL)}
+			return c, &lab.ParamError{Name: "ttls", Value: ttl.String(), Want: fmt.Sprintf(
+				"TTLs of at least %v (the watchdog extends every TTL/3)", minTTL)}
 		}
 	}
 	if c.holdMax < c.hold {
-		return c, &lab.ParamError{Name: "hold-max", Value: c.holdMax.String(), Want: fmt.Sprintf("at least the mean hold %v", c.hold)}
+		return c, &lab.ParamError{Name: "hold-max", Value: c.holdMax.String(), Want: fmt.Sprintf(
+			"at least the mean hold %v", c.hold)}
 	}
-	c.dists = holdDistributions(p.Strings("distributions"), c.hold, p.Float("lognormal-sigma"), p.Float("pareto-alpha"), c.holdMax)
+	c.dists = holdDistributions(p.Strings("distributions"), c.hold, p.Float("lognormal-sigma"), p.Float("pareto-alpha"),
+		c.holdMax)
 	return c, nil
 }
 
@@ -127,7 +139,8 @@ func withWatchdog(watchdog bool) string {
 }
 
 func (c ttlConfig) expiryVariant(d *holdDistribution, ttl time.Duration, watchdog bool) *ttlVariant {
-	what := fmt.Sprintf("SET NX PX %v; A works a hold drawn from %s (at most %v), then reads its key", ttl, d.describe, c.holdMax)
+	what := fmt.Sprintf("SET NX PX %v; A works a hold drawn from %s (at most %v), then reads its key", ttl, d.describe,
+		c.holdMax)
 	if watchdog {
 		what += "; a watchdog extends to the TTL every TTL/3 while A works"
 	} else {
@@ -136,9 +149,10 @@ func (c ttlConfig) expiryVariant(d *holdDistribution, ttl time.Duration, watchdo
 	return &ttlVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name:        fmt.Sprintf("%s/ttl-%dms%s", d.name, ttl.Milliseconds(), withWatchdog(watchdog)),
 		Description: what,
-		Params:      map[string]string{"distribution": d.name, "ttl": ttl.String(), "watchdog": fmt.Sprint(watchdog), "hold": c.hold.String()},
-		Measure:     results.ExpiredMidWork,
-		Claims:      expiryClaims(d, ttl, watchdog),
+		Params: map[string]string{"distribution": d.name, "ttl": ttl.String(), "watchdog": fmt.Sprint(watchdog),
+			"hold": c.hold.String()},
+		Measure: results.ExpiredMidWork,
+		Claims:  expiryClaims(d, ttl, watchdog),
 	}}, dist: d, ttl: ttl, watchdog: watchdog}
 }
 
@@ -159,9 +173,12 @@ func expiryClaims(d *holdDistribution, ttl time.Duration, watchdog bool) []resul
 }
 
 func (c ttlConfig) crashVariant(ttl time.Duration, watchdog bool) *ttlVariant {
-	what := fmt.Sprintf("SET NX PX %v; A crashes right after its grant replied; B retries every %v and is granted once the key expires", ttl, c.poll)
+	what := fmt.Sprintf(
+		"SET NX PX %v; A crashes right after its grant replied; B retries every %v and is granted once the key "+
+			"expires", ttl, c.poll)
 	if watchdog {
-		what = fmt.Sprintf("SET NX PX %v with a watchdog (extend every TTL/3); A crashes right after its extension #%d replied, its watchdog with it; B retries every %v", ttl, c.crashAfterExtends, c.poll)
+		what = fmt.Sprintf("SET NX PX %v with a watchdog (extend every TTL/3); A crashes right after its extension #%d "+
+			"replied, its watchdog with it; B retries every %v", ttl, c.crashAfterExtends, c.poll)
 	}
 	return &ttlVariant{Variant: lab.Variant{Variant: &results.Variant{
 		Name:        fmt.Sprintf("crash/ttl-%dms%s", ttl.Milliseconds(), withWatchdog(watchdog)),

@@ -87,7 +87,8 @@ func expiryTrial(ctx context.Context, topo topologies.Topology, v *ttlVariant, t
 			countWatchdogTiming(t, timed.longestReach(time.Now()), v.ttl, expired)
 		}
 		t.Prove("A read its key %v after its grant (hold %v, TTL %v, %d extensions): %s", after.Round(100*time.Microsecond),
-			hold.Round(100*time.Microsecond), v.ttl, extensionsOf(t.Rec.History(), "A"), sentinelrig.DescribeKey(state, lease.Token))
+			hold.Round(100*time.Microsecond), v.ttl, extensionsOf(t.Rec.History(), "A"),
+			sentinelrig.DescribeKey(state, lease.Token))
 		if held {
 			_ = a.Release(ctx, lease)
 		}
@@ -118,7 +119,8 @@ func readOwnKey(ctx context.Context, t *lab.Trial, c *redis.Client, key string) 
 	if s.Present && ttl < 0 {
 		ttl = history.NoExpiry
 	}
-	t.Rec.Record(history.Event{Client: "A", Kind: history.Observed, Key: key, Node: c.Options().Addr, Present: s.Present, Holder: s.Value, TTL: ttl})
+	t.Rec.Record(history.Event{Client: "A", Kind: history.Observed, Key: key, Node: c.Options().Addr, Present: s.Present,
+		Holder: s.Value, TTL: ttl})
 	return s, nil
 }
 
@@ -166,7 +168,8 @@ func crashTrial(ctx context.Context, topo topologies.Topology, c ttlConfig, v *t
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(time.Duration(c.crashAfterExtends+2) * v.ttl):
-			return lab.NoFault("the watchdog did not extend %d times within %v", c.crashAfterExtends, time.Duration(c.crashAfterExtends+2)*v.ttl)
+			return lab.NoFault("the watchdog did not extend %d times within %v", c.crashAfterExtends,
+				time.Duration(c.crashAfterExtends+2)*v.ttl)
 		}
 		last = fmt.Sprintf("extension #%d", c.crashAfterExtends)
 	}
@@ -181,7 +184,8 @@ func crashTrial(ctx context.Context, topo topologies.Topology, c ttlConfig, v *t
 		return err
 	}
 	if !state.Present || state.Value != lease.Token {
-		return lab.NoFault("A's key was %s right after its crash: the lock was not left blocked", sentinelrig.DescribeKey(state, lease.Token))
+		return lab.NoFault("A's key was %s right after its crash: the lock was not left blocked",
+			sentinelrig.DescribeKey(state, lease.Token))
 	}
 	pollCtx, cancel := context.WithTimeout(ctx, 10*v.ttl+5*time.Second)
 	leaseB, err := b.AcquireUntil(pollCtx, t.Key, v.ttl, c.poll)
@@ -209,7 +213,9 @@ func crashTrial(ctx context.Context, topo topologies.Topology, c ttlConfig, v *t
 	if after := timed.sentAfter(crashed); after > 0 {
 		return lab.Failed("watchdog", fmt.Errorf("A's watchdog sent %d extensions after A crashed", after))
 	}
-	t.Prove("A crashed %v after its %s replied (round trip %v); its key was still held then (PTTL %v); B, polling every %v, was granted %v after the crash (TTL %v, bound %v)",
-		gap.Round(time.Microsecond), last, rtt.Round(time.Microsecond), state.TTL, c.poll, blocked.Round(100*time.Microsecond), v.ttl, (v.ttl - tolerance).Round(100*time.Microsecond))
+	t.Prove("A crashed %v after its %s replied (round trip %v); its key was still held then (PTTL %v); B, polling every "+
+		"%v, was granted %v after the crash (TTL %v, bound %v)",
+		gap.Round(time.Microsecond), last, rtt.Round(time.Microsecond), state.TTL, c.poll,
+		blocked.Round(100*time.Microsecond), v.ttl, (v.ttl - tolerance).Round(100*time.Microsecond))
 	return nil
 }

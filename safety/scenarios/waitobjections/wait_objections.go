@@ -26,7 +26,9 @@ func init() {
 
 func (waitObjections) Name() string { return "wait-objections" }
 func (waitObjections) Summary() string {
-	return "the objections to WAIT: the lagging replica promoted by replica-priority, the acknowledger dying with the master, master and acknowledger restarting empty (loss with WAIT 1 vs WAIT 2); and WAIT's latency against replicas waited for and replica lag"
+	return "the objections to WAIT: the lagging replica promoted by replica-priority, the acknowledger dying with the " +
+		"master, master and acknowledger restarting empty (loss with WAIT 1 vs WAIT 2); and WAIT's latency against " +
+		"replicas waited for and replica lag"
 }
 
 // objection is one way the acknowledged grant is lost, as --param objections names it.
@@ -35,9 +37,12 @@ type objection struct {
 }
 
 var objections = []objection{
-	{"a1-priority", "the lagging replica has replica-priority 1, the acknowledger 100; the master is SIGKILLed at once: sentinel promotes the lagging one"},
-	{"a2-acker-dies", "the master and the acknowledging replica are SIGKILLed together: the lagging one is the only replica left to promote"},
-	{"b-restart-empty", "the master and the acknowledging replica restart empty together (node-restart-empty): what they acknowledged was only in memory"},
+	{"a1-priority", "the lagging replica has replica-priority 1, the acknowledger 100; the master is SIGKILLed at once: " +
+		"sentinel promotes the lagging one"},
+	{"a2-acker-dies", "the master and the acknowledging replica are SIGKILLed together: the lagging one is the only " +
+		"replica left to promote"},
+	{"b-restart-empty", "the master and the acknowledging replica restart empty together (node-restart-empty): what " +
+		"they acknowledged was only in memory"},
 }
 
 func objectionNames() []string { return lab.CatalogueNames(objections, objectionName) }
@@ -47,17 +52,25 @@ func objectionName(o objection) string { return o.name }
 func (waitObjections) Params() []lab.Param {
 	return []lab.Param{
 		lab.ChoicesParam("objections", objectionNames(), objectionNames(), "which objections to run"),
-		lab.IntsParam("waits", []int{1, 2}, 1, 2, "WAIT numreplicas of the objection variants (with WAIT 2 the restart variant keeps the key on the replica left standing: its fate is a race of failover against resync)"),
-		lab.DurationParam("lag", 300*time.Millisecond, 10*time.Millisecond, "CLIENT PAUSE of the lagging replica, started just before the grant; kept under 5 sentinel ping periods so that sentinel still finds it fresh enough to promote"),
-		lab.DurationParam("wait-timeout", 2*time.Second, time.Millisecond, "WAIT's timeout: fewer acks by then refuse the grant (not_granted)"),
+		lab.IntsParam("waits", []int{1, 2}, 1, 2, "WAIT numreplicas of the objection variants (with WAIT 2 the restart "+
+			"variant keeps the key on the replica left standing: its fate is a race of failover against resync)"),
+		lab.DurationParam("lag", 300*time.Millisecond, 10*time.Millisecond, "CLIENT PAUSE of the lagging replica, started "+
+			"just before the grant; kept under 5 sentinel ping periods so that sentinel still finds it fresh enough to promote"),
+		lab.DurationParam("wait-timeout", 2*time.Second, time.Millisecond,
+			"WAIT's timeout: fewer acks by then refuse the grant (not_granted)"),
 		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond, "sentinel down-after-milliseconds"),
 		lab.DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout"),
-		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond, "how long to wait for a new master (or a settled one after a restart) before the trial is fault_not_produced"),
-		lab.SwitchParam("reuse", true, "re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
+		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond,
+			"how long to wait for a new master (or a settled one after a restart) before the trial is fault_not_produced"),
+		lab.SwitchParam("reuse", true,
+			"re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
 		lab.IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation"),
-		lab.DurationParam("reform-timeout", 15*time.Second, time.Second, "with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
+		lab.DurationParam("reform-timeout", 15*time.Second, time.Second,
+			"with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
 		lab.SwitchParam("cost", true, "add the cost variants: SET + WAIT n latency against the lag of one replica"),
-		lab.DurationsParam("cost-lags", []time.Duration{0, 5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond}, "cost: CLIENT PAUSE of one replica just before each sample (the other replica is not paused)"),
+		lab.DurationsParam("cost-lags",
+			[]time.Duration{0, 5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond},
+			"cost: CLIENT PAUSE of one replica just before each sample (the other replica is not paused)"),
 		lab.IntsParam("cost-waits", []int{0, 1, 2}, 0, 2, "cost: WAIT numreplicas (0: SET alone, the baseline)"),
 		lab.IntParam("cost-samples", 20, 1, 10000, "cost: timed samples per trial"),
 	}
@@ -96,8 +109,11 @@ type objectionVariant struct {
 func (s waitObjections) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	c := readWaitObjectionsConfig(p)
 	// 5 ping periods is sentinel's freshness bound on a replica's last reply.
-	if ping := min(max(c.deployments.DownAfter/2, 120*time.Millisecond), time.Second); len(c.objections) > 0 && c.lag >= 5*ping {
-		return nil, &lab.ParamError{Name: "lag", Value: c.lag.String(), Want: fmt.Sprintf("a pause under 5 sentinel ping periods (%v at down-after %v), or sentinel will not promote the lagging replica", 5*ping, c.deployments.DownAfter)}
+	if ping := min(max(c.deployments.DownAfter/2, 120*time.Millisecond), time.Second); len(c.objections) > 0 &&
+		c.lag >= 5*ping {
+		return nil, &lab.ParamError{Name: "lag", Value: c.lag.String(), Want: fmt.Sprintf(
+			"a pause under 5 sentinel ping periods (%v at down-after %v), or sentinel will not promote the lagging "+
+				"replica", 5*ping, c.deployments.DownAfter)}
 	}
 	rep := env.NewReport(s)
 	if len(c.objections) > 0 {
@@ -124,12 +140,14 @@ func (s waitObjections) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 	return rep, nil
 }
 
-func (s waitObjections) runObjection(ctx context.Context, env *lab.Env, r *sentinelrig.Run, c waitObjectionsConfig, v *objectionVariant) error {
+func (s waitObjections) runObjection(ctx context.Context, env *lab.Env, r *sentinelrig.Run, c waitObjectionsConfig,
+	v *objectionVariant) error {
 	for n := range env.TrialsOf(v.Result()) {
 		if err := env.RunTrial(ctx, s.Name(), v.Result(), n, func(ctx context.Context, t *lab.Trial) error {
 			ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 			defer cancel()
-			return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use, func(topo topologies.Topology) error { return objectionTrial(ctx, r, c, topo, v, t) })
+			return sentinelrig.Borrow(ctx, r.LossDeployments, &v.use,
+				func(topo topologies.Topology) error { return objectionTrial(ctx, r, c, topo, v, t) })
 		}); err != nil {
 			return err
 		}
@@ -150,9 +168,11 @@ func objectionVariants(c waitObjectionsConfig) []*objectionVariant {
 			}
 			out = append(out, &objectionVariant{Variant: lab.Variant{Variant: &results.Variant{
 				Name: fmt.Sprintf("%s-wait%d", o.name, w),
-				Description: fmt.Sprintf("SET NX PX on the master, then WAIT %d %d; one replica paused (CLIENT PAUSE %v) just before the grant, the other acknowledges; %s",
+				Description: fmt.Sprintf("SET NX PX on the master, then WAIT %d %d; one replica paused (CLIENT PAUSE %v) just "+
+					"before the grant, the other acknowledges; %s",
 					w, c.waitTimeout.Milliseconds(), c.lag, fault),
-				Params:  map[string]string{"objection": o.name, "wait": fmt.Sprint(w), "lag": c.lag.String(), "wait_timeout": c.waitTimeout.String()},
+				Params: map[string]string{"objection": o.name, "wait": fmt.Sprint(w), "lag": c.lag.String(),
+					"wait_timeout": c.waitTimeout.String()},
 				Measure: results.LostLocks,
 				Claims:  objectionClaims(o, w),
 			}}, objection: o, wait: w})

@@ -35,10 +35,12 @@ func costVariants(c waitObjectionsConfig) []*costVariant {
 				grant = "SET alone (the baseline WAIT adds to)"
 			}
 			out = append(out, &costVariant{Variant: lab.Variant{Variant: &results.Variant{
-				Name:        fmt.Sprintf("cost-wait%d-lag-%dms", w, lag.Milliseconds()),
-				Description: fmt.Sprintf("master and 2 replicas; %d timed samples per trial: one replica paused (CLIENT PAUSE %v, the other not) just before each %s", c.costSamples, lag, grant),
-				Params:      map[string]string{"wait": fmt.Sprint(w), "lag": lag.String(), "samples": fmt.Sprint(c.costSamples), "wait_timeout": c.waitTimeout.String()},
-				Measure:     results.WaitShort,
+				Name: fmt.Sprintf("cost-wait%d-lag-%dms", w, lag.Milliseconds()),
+				Description: fmt.Sprintf("master and 2 replicas; %d timed samples per trial: one replica paused (CLIENT PAUSE "+
+					"%v, the other not) just before each %s", c.costSamples, lag, grant),
+				Params: map[string]string{"wait": fmt.Sprint(w), "lag": lag.String(), "samples": fmt.Sprint(c.costSamples),
+					"wait_timeout": c.waitTimeout.String()},
+				Measure: results.WaitShort,
 				// A pause far below WAIT's timeout is always waited out.
 				Claims: []results.Claim{results.Holds(results.WaitShort)},
 			}}, wait: w, lag: lag})
@@ -47,7 +49,8 @@ func costVariants(c waitObjectionsConfig) []*costVariant {
 	return out
 }
 
-func (s waitObjections) runCost(ctx context.Context, env *lab.Env, c waitObjectionsConfig) ([]*results.Variant, []results.Series, error) {
+func (s waitObjections) runCost(ctx context.Context, env *lab.Env, c waitObjectionsConfig) ([]*results.Variant,
+	[]results.Series, error) {
 	variants := costVariants(c)
 	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Replicated, Replicas: 2})
 	if err != nil {
@@ -67,15 +70,18 @@ func (s waitObjections) runCost(ctx context.Context, env *lab.Env, c waitObjecti
 
 // costTrial times c.costSamples grants; each sample's latency is an input
 // (wait_ms_s<sample>) so that the series can pool them.
-func costTrial(ctx context.Context, topo topologies.Topology, c waitObjectionsConfig, v *costVariant, t *lab.Trial) error {
+func costTrial(ctx context.Context, topo topologies.Topology, c waitObjectionsConfig, v *costVariant,
+	t *lab.Trial) error {
 	master, replicas := topo.Masters()[0], topo.Replicas()
 	if len(replicas) < 2 {
 		return lab.Failed("setup", fmt.Errorf("replicated topology has %d replicas, want 2", len(replicas)))
 	}
 	lagging := replicas[0]
-	mc := redis.NewClient(&redis.Options{Addr: master.Addr(), MaxRetries: -1, Protocol: 2, DisableIdentity: true, ReadTimeout: c.waitTimeout + 2*time.Second})
+	mc := redis.NewClient(&redis.Options{Addr: master.Addr(), MaxRetries: -1, Protocol: 2, DisableIdentity: true,
+		ReadTimeout: c.waitTimeout + 2*time.Second})
 	defer mc.Close()
-	lc := redis.NewClient(&redis.Options{Addr: lagging.Addr(), MaxRetries: -1, Protocol: 2, DisableIdentity: true, ReadTimeout: v.lag + 2*time.Second})
+	lc := redis.NewClient(&redis.Options{Addr: lagging.Addr(), MaxRetries: -1, Protocol: 2, DisableIdentity: true,
+		ReadTimeout: v.lag + 2*time.Second})
 	defer lc.Close()
 	if err := mc.Ping(ctx).Err(); err != nil {
 		return lab.Failed("setup", fmt.Errorf("PING master %s: %w", master.Name(), err))
@@ -114,16 +120,21 @@ func costTrial(ctx context.Context, topo topologies.Topology, c waitObjectionsCo
 	slices.Sort(paused)
 	t.Input("pause_p50_ms", results.Quantile(paused, 0.5))
 	if v.lag > 0 && results.Quantile(paused, 0.5) < lab.Millis(v.lag) {
-		return lab.NoFault("the paused %s answered a PING %.1f ms (median) after its pause began, before the %v pause could end", lagging.Name(), results.Quantile(paused, 0.5), v.lag)
+		return lab.NoFault(
+			"the paused %s answered a PING %.1f ms (median) after its pause began, before the %v pause could end",
+			lagging.Name(), results.Quantile(paused, 0.5), v.lag)
 	}
-	t.Prove("%d grants timed (p50 %.2f ms, max %.2f ms; %d short of %d acks); %s paused %v before each, answering again %.1f ms (median) after the pause began",
-		c.costSamples, results.Quantile(took, 0.5), slices.Max(took), short, v.wait, lagging.Name(), v.lag, results.Quantile(paused, 0.5))
+	t.Prove("%d grants timed (p50 %.2f ms, max %.2f ms; %d short of %d acks); %s paused %v before each, answering again "+
+		"%.1f ms (median) after the pause began",
+		c.costSamples, results.Quantile(took, 0.5), slices.Max(took), short, v.wait, lagging.Name(), v.lag,
+		results.Quantile(paused, 0.5))
 	return nil
 }
 
 // timedGrant sends SET key PX then WAIT n in one round trip (SET alone for n = 0) and
 // returns how long the replies took and how many replicas WAIT counted.
-func timedGrant(ctx context.Context, c *redis.Client, key string, n int, timeout time.Duration) (time.Duration, int, error) {
+func timedGrant(ctx context.Context, c *redis.Client, key string, n int, timeout time.Duration) (time.Duration, int,
+	error) {
 	var wait *redis.Cmd
 	start := time.Now()
 	_, err := c.Pipelined(ctx, func(p redis.Pipeliner) error {
@@ -166,7 +177,8 @@ func costSeries(variants []*costVariant) []results.Series {
 			name string
 			q    float64
 		}{{"p50", 0.5}, {"p99", 0.99}} {
-			s := results.Series{Name: label + " latency " + q.name, X: "lag of one of 2 replicas: its CLIENT PAUSE as measured, from the PAUSE to its next answer (ms, median)", Y: "SET + WAIT round trip (ms)"}
+			s := results.Series{Name: label + " latency " + q.name, X: "lag of one of 2 replicas: its CLIENT PAUSE as " +
+				"measured, from the PAUSE to its next answer (ms, median)", Y: "SET + WAIT round trip (ms)"}
 			for _, v := range byWait[w] {
 				if lat, pause := pooledWaits(v); len(lat) > 0 {
 					s.Points = append(s.Points, results.ValuePoint(pause, results.Quantile(lat, q.q)))

@@ -12,7 +12,8 @@ import (
 
 // settledMaster waits until the sentinels name one master, none is failing over or
 // flags it down, and that node answers as a master: the node B would lock on.
-func settledMaster(ctx context.Context, st lab.Failover, topo topologies.Topology, timeout time.Duration) (topologies.Node, error) {
+func settledMaster(ctx context.Context, st lab.Failover, topo topologies.Topology,
+	timeout time.Duration) (topologies.Node, error) {
 	deadline := time.Now().Add(timeout)
 	last := "nothing read yet"
 	for time.Now().Before(deadline) {
@@ -44,8 +45,10 @@ func unsettledSentinels(ctx context.Context, topo topologies.Topology) string {
 		if err != nil {
 			return fmt.Sprintf("%s: %v", s.Name(), err)
 		}
-		if v.Master.FailoverState != "" || v.Master.Has("failover_in_progress") || v.Master.Has("s_down") || v.Master.Has("o_down") {
-			return fmt.Sprintf("sentinel %s: master %s flags %v, failover state %q", s.Name(), v.Master.Addr, v.Master.Flags, v.Master.FailoverState)
+		if v.Master.FailoverState != "" || v.Master.Has("failover_in_progress") || v.Master.Has("s_down") ||
+			v.Master.Has("o_down") {
+			return fmt.Sprintf("sentinel %s: master %s flags %v, failover state %q", s.Name(), v.Master.Addr, v.Master.Flags,
+				v.Master.FailoverState)
 		}
 		if master != "" && v.Master.Addr != master {
 			return fmt.Sprintf("sentinels disagree: %s and %s", master, v.Master.Addr)

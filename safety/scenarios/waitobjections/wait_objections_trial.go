@@ -16,7 +16,8 @@ import (
 // objectionTrial: one replica (the lagging one) is paused, A's SET + WAIT n is
 // granted, the objection's fault strikes at once; then the key is read on whoever is
 // master and B tries the lock there.
-func objectionTrial(ctx context.Context, r *sentinelrig.Run, c waitObjectionsConfig, topo topologies.Topology, v *objectionVariant, t *lab.Trial) error {
+func objectionTrial(ctx context.Context, r *sentinelrig.Run, c waitObjectionsConfig, topo topologies.Topology,
+	v *objectionVariant, t *lab.Trial) error {
 	st := r.Store
 	primary, err := st.Primary(ctx, topo)
 	if err != nil {
@@ -35,14 +36,18 @@ func objectionTrial(ctx context.Context, r *sentinelrig.Run, c waitObjectionsCon
 	if err := favourForPromotion(ctx, topo, primary, lagging, acker); err != nil {
 		return lab.Failed("setup", err)
 	}
-	locker, err := locks.AtAddrs(ctx, "wait", []string{primary.Addr()}, locks.Options{Wait: locks.WaitOptions{Replicas: v.wait, Timeout: c.waitTimeout}})
+	locker,
+		err := locks.AtAddrs(ctx, "wait", []string{primary.Addr()},
+		locks.Options{Wait: locks.WaitOptions{Replicas: v.wait, Timeout: c.waitTimeout}})
 	if err != nil {
 		return lab.Failed("setup", err)
 	}
 	defer locker.Close()
 	a := lab.NewClient("A", locker, t.Rec)
 	res := lab.NewResource("resource", false, t.Rec)
-	heal, err := nemesis.Inject(ctx, "replication-pause", nemesis.Target{Nodes: []topologies.Node{lagging}, Duration: c.lag, Recorder: t.Rec})
+	heal,
+		err := nemesis.Inject(ctx, "replication-pause",
+		nemesis.Target{Nodes: []topologies.Node{lagging}, Duration: c.lag, Recorder: t.Rec})
 	if err != nil {
 		return lab.Failed("nemesis", err)
 	}
@@ -65,10 +70,13 @@ func objectionTrial(ctx context.Context, r *sentinelrig.Run, c waitObjectionsCon
 	case "a1-priority":
 		master, err = lab.KillPrimary(ctx, t, st, topo, primary, c.promotionTimeout)
 		if err == nil && master.Addr() != lagging.Addr() {
-			return lab.NoFault("sentinel promoted the acknowledging %s, not the lagging %s of replica-priority 1", master.Name(), lagging.Name())
+			return lab.NoFault("sentinel promoted the acknowledging %s, not the lagging %s of replica-priority 1",
+				master.Name(), lagging.Name())
 		}
 	case "a2-acker-dies":
-		if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary, acker}, Recorder: t.Rec}); err != nil {
+		if _,
+			err := nemesis.Inject(ctx, "node-kill",
+			nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary, acker}, Recorder: t.Rec}); err != nil {
 			return lab.Failed("nemesis", err)
 		}
 		master, err = lab.AwaitPromotion(ctx, t, st, topo, primary, c.promotionTimeout)
@@ -81,7 +89,8 @@ func objectionTrial(ctx context.Context, r *sentinelrig.Run, c waitObjectionsCon
 		return err
 	}
 	t.Input("fault_to_master_ms", lab.Millis(time.Since(granted)))
-	return sentinelrig.ProveKeyThenContest(ctx, t, st, topo, master, "the master "+master.Name()+" after the fault", a, res, lease)
+	return sentinelrig.ProveKeyThenContest(ctx, t, st, topo, master, "the master "+master.Name()+" after the fault", a,
+		res, lease)
 }
 
 // proveOnlyAckerHas reads the master's replication state right after a WAIT 1 grant:
@@ -98,20 +107,28 @@ func proveOnlyAckerHas(ctx context.Context, t *lab.Trial, master, lagging, acker
 	ackerAt, ok1 := offsets[acker.Addr()]
 	laggingAt, ok2 := offsets[lagging.Addr()]
 	if !ok1 || !ok2 {
-		return lab.Failed("observe", fmt.Errorf("master %s lists replicas %+v, want %s and %s", master.Name(), info.Replicas, acker.Addr(), lagging.Addr()))
+		return lab.Failed("observe",
+			fmt.Errorf("master %s lists replicas %+v, want %s and %s", master.Name(), info.Replicas, acker.Addr(),
+				lagging.Addr()))
 	}
 	if laggingAt >= info.Offset {
-		return lab.NoFault("the paused %s acknowledged offset %d, the master's %d after the grant: it holds the key too", lagging.Name(), laggingAt, info.Offset)
+		return lab.NoFault(
+			"the paused %s acknowledged offset %d, the master's %d after the grant: it holds the key too", lagging.Name(),
+			laggingAt, info.Offset)
 	}
-	t.Prove("after the grant the master %s was at offset %d: acknowledger %s at %d, lagging %s at %d", master.Name(), info.Offset, acker.Name(), ackerAt, lagging.Name(), laggingAt)
+	t.Prove("after the grant the master %s was at offset %d: acknowledger %s at %d, lagging %s at %d", master.Name(),
+		info.Offset, acker.Name(), ackerAt, lagging.Name(), laggingAt)
 	return nil
 }
 
 // restartEmptyTogether restarts the master and the acknowledger with no data, proves
 // both came back empty, and returns the master the sentinels settle on (the restarted
 // one, or a replica promoted if the restart outlasted down-after).
-func restartEmptyTogether(ctx context.Context, t *lab.Trial, st lab.Failover, topo topologies.Topology, c waitObjectionsConfig, primary, acker topologies.Node) (topologies.Node, error) {
-	if _, err := nemesis.Inject(ctx, "node-restart-empty", nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary, acker}, Recorder: t.Rec}); err != nil {
+func restartEmptyTogether(ctx context.Context, t *lab.Trial, st lab.Failover, topo topologies.Topology,
+	c waitObjectionsConfig, primary, acker topologies.Node) (topologies.Node, error) {
+	if _,
+		err := nemesis.Inject(ctx, "node-restart-empty",
+		nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary, acker}, Recorder: t.Rec}); err != nil {
 		return nil, lab.Failed("nemesis", err)
 	}
 	for _, n := range []topologies.Node{primary, acker} {
