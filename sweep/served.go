@@ -15,9 +15,10 @@ import (
 // count, so that a library's polls, retries and scripts are counted where they land.
 // It is nil where no count is read: a kind whose masters do not answer any Redis
 // command, a worker (its servers serve the other workers too), or a deployment this
-// run did not start (it may serve others).
+// run did not start (it may serve others, behind an ACL and TLS the counter lacks).
 func (r *Runner) servedCounters(topo topologies.Topology) servedCounters {
-	if r.Worker != nil || r.Target != nil || !linked.Catalog().Has(topo.Spec().Kind, backend.RedisProtocol) {
+	ours := r.Target == nil && r.Config.Deployment == ""
+	if r.Worker != nil || !ours || !linked.Catalog().Has(topo.Spec().Kind, backend.RedisProtocol) {
 		return nil
 	}
 	var out servedCounters
