@@ -6,6 +6,6 @@ package locks
 // lost lock only when a later call fails.
 type LossNotifier interface {
 	// Lost returns a channel closed once lease's lock has ended for any reason (lost,
-	// given back, past its TTL); false when the locker does not hold lease.
+	// given back, past its TTL); false when the locker does not hold lease (any more).
 	Lost(lease Lease) (<-chan struct{}, bool)
 }

@@ -219,7 +219,7 @@ func (r *rueidisLocker) heldLock(lease locks.Lease) *heldlease.Lease[rueidisHold
 // Lost is the library's lock context's end: an invalidation of the key (with
 // client-side caching) or the watchdog's next extension finding it gone ends it.
 func (r *rueidisLocker) Lost(lease locks.Lease) (<-chan struct{}, bool) {
-	h := r.held.Get(lease.Token, lease.Key)
+	h := r.heldLock(lease)
 	if h == nil {
 		return nil, false
 	}
