@@ -135,6 +135,11 @@ func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (lo
 		if errors.Is(err, concurrency.ErrLocked) {
 			return locks.Lease{}, locks.ErrNotAcquired
 		}
+		if errors.Is(err, rpctypes.ErrLeaseNotFound) {
+			// The attempt outlived its own lease before its put: it timed out, holding nothing.
+			return locks.Lease{}, fmt.Errorf("lease %x lapsed before the lock was taken (%d s lease): %w",
+				int64(grant.ID), grant.TTL, context.DeadlineExceeded)
+		}
 		return locks.Lease{}, err
 	}
 	return locks.Lease{
