@@ -139,7 +139,7 @@ func RunClosed(ctx context.Context, l locks.Locker, load Load, another func() bo
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)
 	shares := newShares(load.Clients)
-	keys := newTurns()
+	keys := load.turns()
 	start := parts.begin()
 	wait := startClients(tallies, func(c int, t *tally[*Recorder]) {
 		next := load.draws(c)
@@ -174,8 +174,9 @@ func cycle(ctx context.Context, l locks.Locker, load Load, keys *turns, req requ
 	} else {
 		lease, granted = attempt(ctx, l, load, req.key, rec)
 	}
+	grantedAt := time.Now()
 	if granted {
-		if gap, ok := keys.granted(req.key, time.Now()); ok {
+		if gap, ok := keys.granted(req.key, grantedAt); ok {
 			record(rec.Handoff, gap)
 		}
 	}
@@ -183,7 +184,7 @@ func cycle(ctx context.Context, l locks.Locker, load Load, keys *turns, req requ
 	if !granted {
 		return 0, false
 	}
-	return holdAndRelease(ctx, l, keys, req, lease, rec)
+	return holdAndRelease(ctx, l, keys, req, lease, grantedAt, rec)
 }
 
 // request is one cycle's ask: its key, how long to hold it, and when it started (a
@@ -226,12 +227,11 @@ func attempt(ctx context.Context, l locks.Locker, load Load, key string, rec *Re
 	}
 }
 
-// holdAndRelease records the wait from req.start to the grant, holds for req.hold, and
-// releases; it returns the wait when the cycle completed.
+// holdAndRelease records the wait from req.start to the grant at grantedAt, holds for
+// req.hold, and releases; it returns the wait when the cycle completed.
 func holdAndRelease(ctx context.Context, l locks.Locker, keys *turns, req request, lease locks.Lease,
-	rec *Recorder) (time.Duration, bool) {
-	granted := time.Now()
-	waited := granted.Sub(req.start)
+	grantedAt time.Time, rec *Recorder) (time.Duration, bool) {
+	waited := grantedAt.Sub(req.start)
 	record(rec.AcquireWait, waited)
 	held := req.hold <= 0 || sleep.For(ctx, req.hold)
 	releaseStart := time.Now()

@@ -23,9 +23,23 @@ type turn struct {
 
 func newTurns() *turns { return &turns{keys: map[string]*turn{}} }
 
+// turns is the load's hand-off tracker, or nil where no two of its clients can ask for
+// one key (fixed keys, as many as the clients): nothing to time, and no shared mutex in
+// the measured loop. A nil tracker's methods do nothing.
+func (l Load) turns() *turns {
+	drawn := l.Spread != nil && l.Spread.Keys != nil
+	if !drawn && l.Clients <= l.Keys {
+		return nil
+	}
+	return newTurns()
+}
+
 // wait notes that a client starts waiting for key; done() undoes it, at a grant or a
 // wait given up.
 func (t *turns) wait(key string) (done func()) {
+	if t == nil {
+		return func() {}
+	}
 	t.mu.Lock()
 	k := t.keys[key]
 	if k == nil {
@@ -46,6 +60,9 @@ func (t *turns) wait(key string) (done func()) {
 // releasing notes a holder's release call starting at start: a hand-off begins if
 // another client waits for key.
 func (t *turns) releasing(key string, start time.Time) {
+	if t == nil {
+		return
+	}
 	t.mu.Lock()
 	if k := t.keys[key]; k != nil && k.waiting > 0 {
 		k.released = start
@@ -56,6 +73,9 @@ func (t *turns) releasing(key string, start time.Time) {
 // releaseFailed withdraws the release that started at start: it freed nothing (the
 // lease had run out, and whoever holds the key now was granted without it).
 func (t *turns) releaseFailed(key string, start time.Time) {
+	if t == nil {
+		return
+	}
 	t.mu.Lock()
 	if k := t.keys[key]; k != nil && k.released.Equal(start) {
 		k.released = time.Time{}
@@ -65,6 +85,9 @@ func (t *turns) releaseFailed(key string, start time.Time) {
 
 // granted notes key's grant at now and returns the hand-off it ended, if one was pending.
 func (t *turns) granted(key string, now time.Time) (time.Duration, bool) {
+	if t == nil {
+		return 0, false
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	k := t.keys[key]

@@ -45,7 +45,7 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 		return OpenResult{}, err
 	}
 	queue := make(chan time.Time, open.Queue)
-	keys := newTurns()
+	keys := load.turns()
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)
 	start := clock.Now()

@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"github.com/lockbench/lockbench/contention"
 	"github.com/lockbench/lockbench/contention/floor"
 	"github.com/lockbench/lockbench/resultsdir"
 )
@@ -19,18 +18,11 @@ func queueFloor(c Cell, seed uint64) (*resultsdir.QueueFloor, error) {
 	if c.Load != "open" || c.Arrival != "poisson" || c.KeyDist == "" || c.Hold <= 0 {
 		return nil, nil
 	}
-	keys, err := contention.ParseKeys(c.KeyDist, c.Keys)
+	keys, hold, err := c.draws()
 	if err != nil {
 		return nil, err
 	}
-	hold, err := contention.NewHold(contention.Const, c.Hold, 0)
-	if c.HoldDist != "" {
-		hold, err = holdOf(c.HoldDist, c.Hold)
-	}
-	if err != nil {
-		return nil, err
-	}
-	f, err := floor.Compute(c.Rate, keys, hold, floor.Options{Sim: floor.SimOptions{Seed: seed}})
+	f, err := floor.Compute(c.Rate, keys, *hold, floor.Options{Sim: floor.SimOptions{Seed: seed}})
 	if err != nil {
 		return nil, err
 	}

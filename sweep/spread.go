@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,21 +45,47 @@ func holdDist(spec string) (string, error) {
 
 // holdOf is the distribution shape at a mean: exp, or lognormal:SIGMA.
 func holdOf(shape string, mean time.Duration) (contention.Hold, error) {
-	kind, sigma, hasSigma := strings.Cut(shape, ":")
+	kind, sigmaText, hasSigma := strings.Cut(shape, ":")
+	sigma := 0.0
 	switch contention.HoldKind(kind) {
 	case contention.Exp:
 		if hasSigma {
 			return contention.Hold{}, fmt.Errorf("%q: exp takes no parameter; the hold axis gives its mean", shape)
 		}
-		return contention.ParseHold("exp:" + mean.String())
 	case contention.Lognormal:
 		if !hasSigma {
 			return contention.Hold{}, fmt.Errorf("%q: lognormal needs its sigma, e.g. lognormal:0.5", shape)
 		}
-		return contention.ParseHold("lognormal:" + mean.String() + "," + sigma)
+		var err error
+		if sigma, err = strconv.ParseFloat(strings.TrimSpace(sigmaText), 64); err != nil {
+			return contention.Hold{}, fmt.Errorf("%q: sigma %q is not a number", shape, sigmaText)
+		}
+	default:
+		return contention.Hold{}, fmt.Errorf("%q: want %s, exp or lognormal:SIGMA (the hold axis gives the mean)",
+			shape, ConstHold)
 	}
-	return contention.Hold{}, fmt.Errorf("%q: want %s, exp or lognormal:SIGMA (the hold axis gives the mean)", shape,
-		ConstHold)
+	return contention.NewHold(contention.HoldKind(kind), mean, sigma)
+}
+
+// draws are the cell's key popularity (nil: fixed keys) and hold distribution (a
+// constant at Hold when no spread is named; nil for a constant hold of 0).
+func (c Cell) draws() (*contention.Keys, *contention.Hold, error) {
+	var keys *contention.Keys
+	if c.KeyDist != "" {
+		var err error
+		if keys, err = contention.ParseKeys(c.KeyDist, c.Keys); err != nil {
+			return nil, nil, err
+		}
+	}
+	if c.HoldDist == "" {
+		if c.Hold <= 0 {
+			return keys, nil, nil
+		}
+		h, err := contention.NewHold(contention.Const, c.Hold, 0)
+		return keys, &h, err
+	}
+	h, err := holdOf(c.HoldDist, c.Hold)
+	return keys, &h, err
 }
 
 // spread is the cell's draw of keys and holds for the load engine; nil when the cell
@@ -67,20 +94,13 @@ func (c Cell) spread(seed uint64) (*bench.Spread, error) {
 	if c.KeyDist == "" && c.HoldDist == "" {
 		return nil, nil
 	}
-	s := &bench.Spread{Seed: seed}
-	if c.KeyDist != "" {
-		keys, err := contention.ParseKeys(c.KeyDist, c.Keys)
-		if err != nil {
-			return nil, err
-		}
-		s.Keys = keys
+	keys, hold, err := c.draws()
+	if err != nil {
+		return nil, err
 	}
+	s := &bench.Spread{Keys: keys, Seed: seed}
 	if c.HoldDist != "" {
-		h, err := holdOf(c.HoldDist, c.Hold)
-		if err != nil {
-			return nil, err
-		}
-		s.Hold = &h
+		s.Hold = hold
 	}
 	return s, nil
 }

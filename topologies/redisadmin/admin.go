@@ -45,6 +45,11 @@ func AdminQuery(ctx context.Context, addr string, args ...any) (any, error) {
 func infoFields(ctx context.Context, addr, section string) (map[string]string, error) {
 	c := AdminClient(addr)
 	defer c.Close()
+	return infoFieldsOn(ctx, c, section)
+}
+
+// infoFieldsOn runs INFO section on an open client and returns its key:value lines.
+func infoFieldsOn(ctx context.Context, c *redis.Client, section string) (map[string]string, error) {
 	text, err := c.Info(ctx, section).Result()
 	if err != nil {
 		return nil, err

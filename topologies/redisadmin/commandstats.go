@@ -28,14 +28,13 @@ func (cc *CommandCounter) Close() error { return cc.c.Close() }
 
 // Served is the server's count now.
 func (cc *CommandCounter) Served(ctx context.Context) (int64, error) {
-	text, err := cc.c.Info(ctx, "commandstats").Result()
+	fields, err := infoFieldsOn(ctx, cc.c, "commandstats")
 	if err != nil {
 		return 0, err
 	}
 	var total int64
-	for _, line := range strings.Split(text, "\n") {
-		name, stats, ok := strings.Cut(strings.TrimSpace(line), ":")
-		if !ok || !strings.HasPrefix(name, "cmdstat_") || name == "cmdstat_info" {
+	for name, stats := range fields {
+		if !strings.HasPrefix(name, "cmdstat_") || name == "cmdstat_info" {
 			continue
 		}
 		calls, err := callsOf(stats)
