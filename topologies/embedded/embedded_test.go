@@ -237,3 +237,33 @@ func TestStrobeMovesTTLBothWays(t *testing.T) {
 		t.Fatalf("PTTL across a strobe edge (%v -> %v) = %v, want %v", stepBefore, stepAfter, ttl, want)
 	}
 }
+
+// A server clock that stood still while true time moved is reported as lag from the
+// mark on, even once a command has brought it up to date, and a new mark forgets it: a
+// key set in that span started its TTL in the past.
+func TestClockLagCountsTimeTheServerClockStoodStill(t *testing.T) {
+	fake := clocks.NewFake(time.Unix(1_000_000, 0))
+	topo, err := embedded.Provider{Clock: fake}.Start(context.Background(), backend.Spec{Kind: topologies.Redlock, Masters: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	catchUp := func() { // a command brings its node's clock up to date
+		for _, n := range topo.Masters() {
+			if _, err := client(t, n).Time(context.Background()).Result(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	topologies.MarkClockLag(topo)
+	fake.Advance(2 * time.Second)
+	catchUp()
+	if lag := topologies.MaxClockLag(topo); lag != 2*time.Second {
+		t.Fatalf("lag after 2 s that the servers' clocks stood still = %v, want 2s", lag)
+	}
+	topologies.MarkClockLag(topo)
+	catchUp()
+	if lag := topologies.MaxClockLag(topo); lag != 0 {
+		t.Fatalf("lag after a new mark with every clock up to date = %v, want 0", lag)
+	}
+}

@@ -19,14 +19,17 @@ import (
 type node struct {
 	name    string
 	clock   *clocks.NodeClock
-	skewed  bool // named in Spec.Clocks; otherwise a true clock (still driven)
-	persist bool // AppendFsync set: data survives a restart, as a synced AOF would
+	truth   clocks.Clock // the true time the model reads: lag is measured on it
+	skewed  bool         // named in Spec.Clocks; otherwise a true clock (still driven)
+	persist bool         // AppendFsync set: data survives a restart, as a synced AOF would
 
 	srv  *miniredis.Miniredis
 	addr string
 
-	tickMu sync.Mutex
-	last   time.Time // model wall time the server was last advanced to
+	tickMu   sync.Mutex
+	last     time.Time     // model wall time the server was last advanced to
+	lastReal time.Time     // true time of that advance
+	maxLag   time.Duration // longest span between advances since MarkLag
 
 	mu      sync.Mutex
 	running bool
@@ -36,9 +39,9 @@ type node struct {
 }
 
 func startNode(name string, m clocks.Model, skewed, persist bool, clock clocks.Clock) (*node, error) {
-	n := &node{name: name, clock: clocks.NewNodeClock(m, clock), skewed: skewed, persist: persist,
+	n := &node{name: name, clock: clocks.NewNodeClock(m, clock), truth: clock, skewed: skewed, persist: persist,
 		srv: miniredis.NewMiniRedis()}
-	n.last = n.clock.Now()
+	n.last, n.lastReal = n.clock.Now(), clock.Now()
 	n.srv.SetTime(n.last)
 	if err := n.srv.StartAddr("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("%s: start miniredis: %w", name, err)
@@ -56,9 +59,10 @@ func startNode(name string, m clocks.Model, skewed, persist bool, clock clocks.C
 func (n *node) advance() {
 	n.tickMu.Lock()
 	defer n.tickMu.Unlock()
-	now := n.clock.Now()
+	now, real := n.clock.Now(), n.truth.Now()
 	d := now.Sub(n.last)
-	n.last = now
+	n.maxLag = max(n.maxLag, real.Sub(n.lastReal))
+	n.last, n.lastReal = now, real
 	n.srv.SetTime(now)
 	if d != 0 {
 		n.srv.FastForward(d)
@@ -86,6 +90,21 @@ func (n *node) beforeCommand(_ *server.Peer, _ string, _ ...string) bool {
 		n.advance()
 	}
 	return false
+}
+
+// MarkLag starts a new span for MaxLag.
+func (n *node) MarkLag() {
+	n.tickMu.Lock()
+	defer n.tickMu.Unlock()
+	n.maxLag = 0
+}
+
+// MaxLag is the longest the server's clock stood still since MarkLag: a busy machine
+// can starve the ticker, and a key set then starts its TTL that much in the past.
+func (n *node) MaxLag() time.Duration {
+	n.tickMu.Lock()
+	defer n.tickMu.Unlock()
+	return max(n.maxLag, n.truth.Since(n.lastReal))
 }
 
 // tickEvery bounds how stale a node's clock can be when a command skipped advance.

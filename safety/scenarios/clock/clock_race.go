@@ -184,12 +184,15 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 			return lab.Failed("nemesis", err)
 		}
 	}
+	topologies.MarkClockLag(topo)
 	started, lease, err := r.firstGrant(ctx, t, a)
 	if err != nil {
 		return lab.FirstGrant(err)
 	}
 	aElapsed := time.Since(started)
 	grantAt := time.Now()
+	lag := topologies.MaxClockLag(topo)
+	t.Input("store_clock_lag_ms", lab.Millis(lag))
 	t.Input("a_acquire_ms", lab.Millis(aElapsed))
 	t.Input("a_valid_ms", lab.Millis(lease.ValidUntil.Sub(grantAt)))
 	aLeaves := r.leavesAt(grantAt, lease)
@@ -200,6 +203,10 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 			return lab.Failed("observe", err)
 		}
 		t.Input(aNodesHeld, float64(len(held.Holding)))
+		if len(held.Foreign) > 0 {
+			return lab.Late("nodes %v hold another token at A's key, left by A's own late attempt: the race is "+
+				"for a key that is A's alone", held.Foreign)
+		}
 	}
 	if !r.neverFire {
 		topologies.FireClockEvent(topo, grantEvent)
@@ -272,18 +279,29 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	if err := watch.confirm(ctx); err != nil {
 		return err
 	}
+	if bGranted {
+		if err := r.lagCouldDecide(aElapsed, lag); err != nil {
+			return err
+		}
+	}
 	for _, line := range watch.proof {
 		t.Prove("%s", line)
 	}
 	return nil
 }
 
-// challenge is B trying until A leaves (its validity or its hold ends): coarsely at first, every millisecond
-// from a little before the model says the keys could be free (the history stays
-// small). Contention is the only refusal B shrugs off; any other failure ends the
-// trial as an error. The race was run only if one of B's attempts began once the model
-// has a quorum free and returned before A left: on a busy machine B can be late for a
-// window of a few milliseconds, and a trial it missed shows nothing.
+// lagCouldDecide refuses a trial in which B got in and the store's clock stood still
+// long enough, while A's keys were set, to flip the model's answer: those keys started
+// their TTL that much in the past, so the machine's load, not the clocks, may have
+// freed a quorum. A B kept out is judged whatever the lag: lag only shortens A's keys.
+func (r clockRace) lagCouldDecide(aElapsed, lag time.Duration) error {
+	if lag == 0 || r.outcome(aElapsed, aElapsed/2, 0).Violation() == r.outcome(aElapsed, aElapsed/2-lag, 0).Violation() {
+		return nil
+	}
+	return lab.Late("the store's clock stood %v behind true time while A's keys were set (its ticker starved on a "+
+		"busy machine): enough to change the model's answer", lag.Round(100*time.Microsecond))
+}
+
 // firstGrant is A's acquire and when the granting attempt began. A node past its
 // deadline is A's own lateness on a busy machine, not the clock's doing: A asks again,
 // as a client would (partial SETs of a failed attempt are released by it), and the
@@ -300,6 +318,12 @@ func (r clockRace) firstGrant(ctx context.Context, t *lab.Trial, a *lab.Client) 
 	}
 }
 
+// challenge is B trying until A leaves (its validity or its hold ends): coarsely at first, every millisecond
+// from a little before the model says the keys could be free (the history stays
+// small). Contention is the only refusal B shrugs off; any other failure ends the
+// trial as an error. The race was run only if one of B's attempts began once the model
+// has a quorum free and returned before A left: on a busy machine B can be late for a
+// window of a few milliseconds, and a trial it missed shows nothing.
 func (r clockRace) challenge(ctx context.Context, t *lab.Trial, b *lab.Client, started time.Time,
 	aElapsed time.Duration, aLeaves time.Time) (locks.Lease, bool, error) {
 	predicted := r.predict(aElapsed, 0)

@@ -199,11 +199,13 @@ func TestClockFaultThatMissesTheNodeIsNotJudged(t *testing.T) {
 }
 
 // The measured boundary must exist where the model puts one and not where it puts none,
-// and never below the drift allowance.
+// and never below the drift allowance. At a 1 s TTL the allowance (12 ms) is wider than a
+// loaded machine's stalls of the embedded store's clock.
 func TestClockSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 	t.Parallel()
 	env := providerEnv(t, "embedded", nil)
-	ttl := 300 * time.Millisecond
+	ttl := time.Second
+	allowance := ttl/100 + 2*time.Millisecond // redsync's drift: 1% of the TTL and 2 ms
 	for _, k := range []int{2, 3} {
 		v, err := searchSmallest(context.Background(), env, "redlock-clock-jump", "search", 0, float64(ttl), float64(5*time.Millisecond),
 			func(x float64) clockRace { return jumpRace(redlockClient, ttl, k, time.Duration(x)) },
@@ -227,8 +229,9 @@ func TestClockSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 			if strings.HasPrefix(measured, "none") || strings.HasPrefix(v.Params["model_smallest"], "none") {
 				t.Fatalf("k=3: measured %s, model %s: want a boundary from both", measured, v.Params["model_smallest"])
 			}
-			if d, err := time.ParseDuration(strings.Fields(measured)[0]); err != nil || d < 3*time.Millisecond {
-				t.Errorf("k=3: measured smallest jump %s is below the drift allowance (3ms): the validity should cover it", measured)
+			if d, err := time.ParseDuration(strings.Fields(measured)[0]); err != nil || d < allowance {
+				t.Errorf("k=3: measured smallest jump %s is below the drift allowance (%v): the validity should cover it",
+					measured, allowance)
 			}
 		}
 	}

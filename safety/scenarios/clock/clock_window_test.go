@@ -76,3 +76,32 @@ func TestSlowBIsLateOnlyWhereTheVariantClaimsABreak(t *testing.T) {
 		t.Errorf("claimed break, a fast B refused only before the window: %v; want late", err)
 	}
 }
+
+// A store clock that stood still while A's keys were set counts against a trial in
+// which B got in only where it could flip the model: two jumped nodes of five leave A a quorum unless its
+// keys started their TTL far enough in the past.
+func TestStoreClockLagUnjudgesOnlyWhereItCouldDecide(t *testing.T) {
+	t.Parallel()
+	holds := jumpRace(redlockClient, 300*time.Millisecond, 2, 300*time.Millisecond)
+	breaks := jumpRace(redlockClient, 300*time.Millisecond, 3, 300*time.Millisecond)
+	aElapsed := 4 * time.Millisecond
+	for _, c := range []struct {
+		name   string
+		race   clockRace
+		lag    time.Duration
+		judged bool
+	}{
+		{"no lag", holds, 0, true},
+		{"a tick's lag under the drift allowance", holds, time.Millisecond, true},
+		{"lag past the drift allowance", holds, 20 * time.Millisecond, false},
+		{"a break the lag cannot undo", breaks, 20 * time.Millisecond, true},
+	} {
+		err := c.race.lagCouldDecide(aElapsed, c.lag)
+		if c.judged != (err == nil) {
+			t.Errorf("%s: %v, want judged %v", c.name, err, c.judged)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "fault not produced: ") {
+			t.Errorf("%s: %q, want fault_not_produced", c.name, err)
+		}
+	}
+}

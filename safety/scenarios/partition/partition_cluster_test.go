@@ -19,7 +19,7 @@ import (
 // the heal (the promoted master has no replica until the old one rejoins it).
 func TestClusterSplitBrain(t *testing.T) {
 	t.Parallel()
-	env := labtest.ContainerEnv(t, 1, lab.Params{"node-timeouts": "500ms", "ttl": "10s", "cut-hold": "2s"})
+	env := labtest.ContainerEnv(t, 1, lab.Params{"node-timeouts": "2s", "ttl": "10s", "cut-hold": "2s"})
 	rep := labtest.RunIn(t, env, "cluster-split-brain", 4*time.Minute)
 	if len(rep.Variants) != 2 {
 		t.Fatalf("%d variants, want none and wait1 at one node timeout", len(rep.Variants))
@@ -36,7 +36,7 @@ func TestClusterSplitBrain(t *testing.T) {
 				}
 			}
 			in := tr.Inputs
-			if tr.WindowMs <= 0 || in["last_grant_after_cut_ms"] <= 0 || in["promotion_ms"] <= 0 || in["node_timeout_ms"] != 500 {
+			if tr.WindowMs <= 0 || in["last_grant_after_cut_ms"] <= 0 || in["promotion_ms"] <= 0 || in["node_timeout_ms"] != 2000 {
 				t.Errorf("%s trial %d: window %v ms, inputs %v: want the window, the last grant, the promotion and the node timeout measured", v.Name, tr.N, tr.WindowMs, in)
 			}
 			if !(in["refused_after_cut_ms"] > in["last_grant_after_cut_ms"] && in["refused_after_cut_ms"] < in["healed_after_cut_ms"]) {
