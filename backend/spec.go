@@ -44,6 +44,9 @@ type Spec struct {
 	// UnsafeNoFsync runs etcd, PostgreSQL or ZooKeeper without fsync: a lower bound on its cost,
 	// NOT a safe deployment (an acknowledged write can vanish on a crash).
 	UnsafeNoFsync bool
+	// ForgetfulDisk puts each node's data on a file system that keeps only what was
+	// fsynced across a host crash (crashfs), so that RestartAfterHostCrash can lose it.
+	ForgetfulDisk bool
 }
 
 // WithDefaults returns s with every zero field set to its default: the kind's own

@@ -56,6 +56,9 @@ const (
 	RestartFromDisk
 	// RestartWithSnapshot saves a snapshot first (if the node answers), then restarts from it.
 	RestartWithSnapshot
+	// RestartAfterHostCrash kills the node as a power loss would: its disk forgets every
+	// write not fsynced (needs Spec.ForgetfulDisk), and it starts on what remains.
+	RestartAfterHostCrash
 )
 
 func (m RestartMode) String() string {
@@ -66,6 +69,8 @@ func (m RestartMode) String() string {
 		return "from-disk"
 	case RestartWithSnapshot:
 		return "with-snapshot"
+	case RestartAfterHostCrash:
+		return "after-host-crash"
 	}
 	return fmt.Sprintf("RestartMode(%d)", int(m))
 }

@@ -30,3 +30,28 @@ func ProveRestart(ctx context.Context, t *Trial, n topologies.Node, runIDBefore 
 	t.Prove("%s restarted (run_id %s -> %s) with A's key present=%v", n.Name(), runIDBefore[:8], after[:8], key.Present)
 	return nil
 }
+
+// ProveHostCrash checks that the node came back as a new process after a host crash
+// and proves what its disk dropped and whether A's key survived: either can happen,
+// and the scenario's measure counts which did.
+func ProveHostCrash(ctx context.Context, t *Trial, n topologies.Node, runIDBefore string) error {
+	after, err := redisadmin.RunID(ctx, n.Addr())
+	if err != nil {
+		return Failed("observe", err)
+	}
+	if after == runIDBefore {
+		return NoFault("%s kept run_id %s: it did not restart", n.Name(), after)
+	}
+	crash, err := topologies.LastHostCrash(n)
+	if err != nil {
+		return Failed("observe", err)
+	}
+	key, err := redisadmin.ReadKey(ctx, n.Addr(), t.Key) // read, not observed: one Redlock node is not the lock
+	if err != nil {
+		return Failed("observe", err)
+	}
+	t.Input("bytes_dropped", float64(crash.BytesDropped))
+	t.Prove("%s's host crashed and it restarted (run_id %s -> %s) with A's key present=%v; %s", n.Name(),
+		runIDBefore[:8], after[:8], key.Present, crash.Summary)
+	return nil
+}

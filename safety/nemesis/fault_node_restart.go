@@ -8,7 +8,8 @@ import (
 )
 
 // nodeRestart kills the target nodes and starts them again on the same address, with
-// no data (a lost disk) or with what persistence wrote (nothing unless AppendFsync).
+// no data (a lost disk), with what persistence wrote (nothing unless AppendFsync), or
+// with what a host crash left of it (only what was fsynced).
 type nodeRestart struct {
 	mode topologies.RestartMode
 }
@@ -16,9 +17,15 @@ type nodeRestart struct {
 func init() {
 	Register(nodeRestart{topologies.RestartEmpty})
 	Register(nodeRestart{topologies.RestartFromDisk})
+	Register(nodeRestart{topologies.RestartAfterHostCrash})
 }
 
-func (f nodeRestart) Name() string { return "node-restart-" + f.mode.String() }
+func (f nodeRestart) Name() string {
+	if f.mode == topologies.RestartAfterHostCrash {
+		return "host-crash"
+	}
+	return "node-restart-" + f.mode.String()
+}
 
 func (f nodeRestart) Inject(ctx context.Context, t Target) (Heal, error) {
 	if len(t.Nodes) == 0 {

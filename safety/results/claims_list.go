@@ -141,8 +141,21 @@ var WriteupClaims = []WriteupClaim{
 	{Step: "Redlock", Claim: "a node of the majority restarting empty breaks mutual exclusion",
 		Scenario: "redlock-restart", By: Violations, Checks: []Check{
 			always(Breaking, "a node of the grant restarts empty: a second client gets a majority", "*/restart-empty"),
-			never(Fix, "delayed restart, fsync always, or extend by SETNX", "*/delayed-restart", "*/appendfsync-always",
-				"*/extend-setnx")}},
+			always(Breaking, "a node of the grant loses what it had not fsynced in a host crash (appendfsync no)",
+				"*/host-crash-no"),
+			never(Fix, "extend by SETNX re-creates the key before a second client asks", "*/extend-setnx")}},
+	// The Redlock author's two answers to node restarts, each a hypothesis of its own.
+	{Step: "Redlock", Claim: "appendfsync always keeps a Redlock grant through a host crash of a node of its majority",
+		Scenario: "redlock-restart", By: Violations, Checks: []Check{
+			never(Fix, "the crashed node restarts on an AOF fsynced before each reply", "*/appendfsync-always")}},
+	{Step: "Redlock", Claim: "a node restarted only after the TTL keeps mutual exclusion, even empty",
+		Scenario: "redlock-restart", By: Violations, Checks: []Check{
+			never(Fix, "the node restarts empty once A's lock has expired", "*/delayed-restart")}},
+	{Step: "step 4", Claim: "a single master whose host crashes loses an acknowledged lock unless its AOF was fsynced " +
+		"before the reply",
+		Scenario: "host-crash", By: LostLocks, Checks: []Check{
+			always(Breaking, "appendfsync no: the AOF never reached the disk", "*/appendfsync-no"),
+			never(Fix, "appendfsync always", "*/appendfsync-always")}},
 	{Step: "step 4", Claim: "a partition makes two masters: the cut-off old master grants the lock while the promoted " +
 		"replica grants it too, with or without min-replicas-to-write",
 		Scenario: "sentinel-split-brain", By: Violations, Checks: []Check{

@@ -171,6 +171,9 @@ func (n *Server) waitEngineStopped(ctx context.Context) error {
 }
 
 func (n *Server) Restart(ctx context.Context, mode topologies.RestartMode) error {
+	if err := topologies.RefuseHostCrash(n.Name(), mode); err != nil {
+		return err
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.stopped {

@@ -192,6 +192,9 @@ func (n *node) releaseLocked() {
 // disk: RestartFromDisk keeps the data only when the spec asked for persistence, and
 // RestartWithSnapshot keeps it if the node could answer a SAVE (running, not paused).
 func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
+	if err := topologies.RefuseHostCrash(n.name, mode); err != nil {
+		return err
+	}
 	n.mu.Lock()
 	if n.stopped {
 		n.mu.Unlock()

@@ -18,6 +18,9 @@ import (
 // and re-added through the others, as an operator replaces a lost disk, and catches up
 // from the leader.
 func restartMember(ctx context.Context, c *Cluster, m clusterMember, mode topologies.RestartMode) error {
+	if err := topologies.RefuseHostCrash(m.Name(), mode); err != nil {
+		return err
+	}
 	oldID, err := m.halt()
 	if err != nil {
 		return err

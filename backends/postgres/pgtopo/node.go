@@ -232,6 +232,9 @@ func (n *node) untrackPausedLocked() {
 // RestartFromDisk recovers from its WAL, RestartWithSnapshot checkpoints first (if the
 // server answers), RestartEmpty starts from a fresh initdb (a lost disk).
 func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
+	if err := topologies.RefuseHostCrash(n.Name(), mode); err != nil {
+		return err
+	}
 	var checkpoint func(context.Context) error
 	if mode == topologies.RestartWithSnapshot {
 		checkpoint = n.checkpoint

@@ -5,6 +5,7 @@ package redistopo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks/faketime"
+	"github.com/lockbench/lockbench/crashfs"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/supervise"
@@ -174,6 +176,14 @@ func (t *processTopology) startNode(ctx context.Context, name string, role topol
 			return nil, fmt.Errorf("%s: clock model: %w", name, err)
 		}
 	}
+	var disk *crashfs.FS
+	if t.spec.ForgetfulDisk && role != topologies.RoleSentinel {
+		var err error
+		if disk, err = mountForgetfulDisk(dir); err != nil {
+			skew.Close()
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
 	var n *processNode
 	err := supervise.RetryPorts(5, func() error {
 		port, err := topologies.FreePort()
@@ -181,6 +191,7 @@ func (t *processTopology) startNode(ctx context.Context, name string, role topol
 			return err
 		}
 		n = newProcessNode(name, role, t.bin, dir, port, t.env, skew)
+		n.disk = disk
 		if err := os.WriteFile(n.ConfPath(), []byte(config(port)), 0o644); err != nil {
 			topologies.ReleasePort(port)
 			return err
@@ -195,15 +206,55 @@ func (t *processTopology) startNode(ctx context.Context, name string, role topol
 	})
 	if err != nil {
 		skew.Close()
+		if disk != nil {
+			_ = disk.Unmount()
+		}
 		return nil, err
 	}
 	return n, nil
+}
+
+// forgetfulDataDir is where, under a node's dir, its data sits when on a forgetful disk.
+const forgetfulDataDir = "data"
+
+// mountForgetfulDisk mounts a crashfs at dir/data over dir/disk, with appendonlydir
+// already made durable, as on a host up for a while: Redis 7.0 makes it on its first
+// start without fsyncing its parent, and a crash then would lose the AOF whatever the
+// policy (crashfs's tests show it).
+func mountForgetfulDisk(dir string) (*crashfs.FS, error) {
+	backing, data := filepath.Join(dir, "disk"), filepath.Join(dir, forgetfulDataDir)
+	for _, d := range []string{backing, data} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	disk, err := crashfs.Mount(backing, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := errors.Join(os.Mkdir(filepath.Join(data, "appendonlydir"), 0o755), syncDir(data)); err != nil {
+		return nil, errors.Join(fmt.Errorf("forgetful disk: %w", err), disk.Unmount())
+	}
+	return disk, nil
+}
+
+// syncDir fsyncs a directory, making its entries durable.
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	return errors.Join(f.Sync(), f.Close())
 }
 
 // serverConfig is a redis-server config: loopback only, no persistence unless asked,
 // replication that starts streaming at once.
 func (t *processTopology) serverConfig(port int, replicaOf string) string {
 	lines := append(redisadmin.LoopbackListens(port), redisadmin.RedisDataConfig(t.spec.AppendFsync)...)
+	if t.spec.ForgetfulDisk {
+		// Redis opens its log relative to dir: the log stays beside the config, off the disk that forgets.
+		lines = append(lines, "dir "+forgetfulDataDir, "logfile ../server.log")
+	}
 	if replicaOf != "" {
 		host, p, _ := net.SplitHostPort(replicaOf)
 		lines = append(lines, fmt.Sprintf("replicaof %s %s", host, p))

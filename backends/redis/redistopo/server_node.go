@@ -68,6 +68,9 @@ func (n *ServerNode) LogPath() string { return filepath.Join(n.dir, "server.log"
 // first for RestartWithSnapshot, and forgets its data for RestartEmpty (files other
 // than the data, a cluster's nodes.conf, are kept).
 func (n *ServerNode) Restart(ctx context.Context, mode topologies.RestartMode) error {
+	if err := topologies.RefuseHostCrash(n.name, mode); err != nil {
+		return err
+	}
 	var snapshot func(context.Context) error
 	if mode == topologies.RestartWithSnapshot {
 		snapshot = func(ctx context.Context) error { return redisadmin.AdminDo(ctx, n.Addr(), "SAVE") }

@@ -78,6 +78,9 @@ func (s *server) config() ServerConfig {
 // from nothing (zxids from 0 again), a member of an ensemble syncs from the leader.
 // It returns once the server serves.
 func (s *server) Restart(ctx context.Context, mode topologies.RestartMode) error {
+	if err := topologies.RefuseHostCrash(s.Name(), mode); err != nil {
+		return err
+	}
 	var forget func() error
 	if mode == topologies.RestartEmpty {
 		forget = func() error {

@@ -7,6 +7,7 @@ import (
 	_ "github.com/lockbench/lockbench/safety/scenarios/clock"
 	_ "github.com/lockbench/lockbench/safety/scenarios/consensus"   // etcd-leader-kill, fence-regression
 	_ "github.com/lockbench/lockbench/safety/scenarios/failover"    // failover-loss
+	_ "github.com/lockbench/lockbench/safety/scenarios/hostcrash"   // host-crash
 	_ "github.com/lockbench/lockbench/safety/scenarios/lag"         // replication-lag
 	_ "github.com/lockbench/lockbench/safety/scenarios/lostupdates" // lost-updates
 	// sentinel-split-brain, cluster-split-brain, redlock-partition, consensus-partition

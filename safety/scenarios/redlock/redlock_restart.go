@@ -19,8 +19,10 @@ import (
 // redlockRestart: A holds a Redlock on exactly 3 of 5 nodes (two are down when it
 // locks). One of A's three restarts with no data right after the grant and the two
 // come back empty: B finds 3 free nodes and wins a majority while A still holds. A
-// restart delayed past the TTL, appendfsync always, or an extend that re-creates
-// missing keys (WithSetNXOnExtend) each change what happens; the run measures it.
+// restart delayed past the TTL, an extend that re-creates missing keys
+// (WithSetNXOnExtend), or a node that keeps its data across a host crash (appendfsync
+// always on a disk that forgets what was not fsynced; everysec and no beside it) each
+// change what happens; the run measures it.
 type redlockRestart struct{}
 
 func init() { lab.Register(redlockRestart{}, lab.StartsKinds()) }
@@ -28,7 +30,8 @@ func init() { lab.Register(redlockRestart{}, lab.StartsKinds()) }
 func (redlockRestart) Name() string { return "redlock-restart" }
 func (redlockRestart) Summary() string {
 	return "a Redlock node restarts empty right after a grant: a second client wins a majority; delayed restart, " +
-		"appendfsync always or WithSetNXOnExtend change it"
+		"appendfsync always through a host crash or WithSetNXOnExtend change it (the host crashes need --provider " +
+		"process)"
 }
 func (redlockRestart) Params() []lab.Param {
 	return []lab.Param{
@@ -46,10 +49,10 @@ func isRedlock(s lab.Store) bool {
 type redlockVariant struct {
 	lab.Variant
 	strategy string
-	fsync    bool // appendfsync always, restart from disk
-	delayed  bool // the node stays down for the TTL
-	extend   bool // A extends once the nodes are back, before B tries
-	setnxExt bool // ... with WithSetNXOnExtend
+	fsync    string // the appendfsync policy of a host crash on a forgetful disk; "" restarts empty
+	delayed  bool   // the node stays down for the TTL
+	extend   bool   // A extends once the nodes are back, before B tries
+	setnxExt bool   // ... with WithSetNXOnExtend
 }
 
 func (s redlockRestart) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
@@ -70,8 +73,13 @@ func (s redlockRestart) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 			{Variant: mk("delayed-restart",
 				"node 2 is killed right after the grant and restarted empty only after the TTL; A stops at the end of its validity",
 				results.Holds(results.Violations), results.Always(results.SecondGranted)), delayed: true},
-			{Variant: mk("appendfsync-always", "appendonly yes, appendfsync always; node 2 restarts from its AOF",
-				results.Holds(results.Violations), results.Holds(results.SecondGranted)), fsync: true},
+			{Variant: mk("appendfsync-always", "appendonly yes, appendfsync always, on disks that keep only what was "+
+				"fsynced; node 2's host crashes right after the grant (3 and 4's too) and it restarts on what its disk kept",
+				results.Holds(results.Violations), results.Holds(results.SecondGranted)), fsync: "always"},
+			{Variant: mk("host-crash-everysec", "the same host crash under appendfsync everysec: the crash races the "+
+				"fsync of the next second"), fsync: "everysec"},
+			{Variant: mk("host-crash-no", "the same host crash under appendfsync no: the AOF never reached the disk",
+				results.Always(results.Violations)), fsync: "no"},
 			{Variant: mk("extend-setnx",
 				"restart empty, then A extends with WithSetNXOnExtend (re-creating the key on the empty nodes) before B tries",
 				results.Holds(results.Violations), results.Holds(results.SecondGranted)), extend: true, setnxExt: true},
@@ -94,10 +102,7 @@ func (s redlockRestart) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 
 func (s redlockRestart) runVariant(ctx context.Context, env *lab.Env, v redlockVariant,
 	ttl time.Duration) (*results.Report, error) {
-	spec := backend.Spec{Kind: topologies.Redlock, Masters: 5}
-	if v.fsync {
-		spec.AppendFsync = "always"
-	}
+	spec := backend.Spec{Kind: topologies.Redlock, Masters: 5, AppendFsync: v.fsync, ForgetfulDisk: v.fsync != ""}
 	topo, err := env.StartTopology(ctx, spec)
 	if err != nil {
 		return nil, err
@@ -114,16 +119,20 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 	ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
 	defer cancel()
 	nodes := topo.Masters()
+	restart, comeBack := "node-restart-empty", topologies.RestartEmpty
+	if v.fsync != "" {
+		if _, ok := nodes[2].(topologies.HostCrashed); !ok {
+			return lab.Failed("setup", fmt.Errorf("a host crash needs a disk that forgets: run it with --provider process"))
+		}
+		// Emptied, a node would make appendonlydir anew without fsyncing its parent.
+		restart, comeBack = "host-crash", topologies.RestartFromDisk
+	}
 	for _, n := range nodes { // a previous trial's victims come back first
 		if !n.Running() {
-			if err := n.Restart(ctx, topologies.RestartEmpty); err != nil {
+			if err := n.Restart(ctx, comeBack); err != nil {
 				return lab.Failed("setup", err)
 			}
 		}
-	}
-	restart := "node-restart-empty"
-	if v.fsync {
-		restart = "node-restart-from-disk"
 	}
 	res := lab.NewResource("resource", false, t.Rec)
 	la, err := locks.ForTopology(ctx, v.strategy, topo,
@@ -169,7 +178,7 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 	if _, err := nemesis.Inject(ctx, restart, nemesis.Target{Nodes: nodes[2:], Recorder: t.Rec}); err != nil {
 		return lab.Failed("nemesis", err)
 	}
-	if err := lab.ProveRestart(ctx, t, victim, before, !v.fsync); err != nil {
+	if err := s.proveRestart(ctx, t, victim, before, v); err != nil {
 		return err
 	}
 	if v.extend {
@@ -190,4 +199,14 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 		return finishHolder(ctx, a, res, lease, ttl)
 	}
 	return nil
+}
+
+// proveRestart shows the victim restarted: empty, or after a host crash with what its
+// disk dropped.
+func (redlockRestart) proveRestart(ctx context.Context, t *lab.Trial, victim topologies.Node, before string,
+	v redlockVariant) error {
+	if v.fsync != "" {
+		return lab.ProveHostCrash(ctx, t, victim, before)
+	}
+	return lab.ProveRestart(ctx, t, victim, before, true)
 }
