@@ -87,14 +87,16 @@ type Cell struct {
 	Hold     Duration `json:"hold"`
 	// KeyDist and HoldDist are the draws of a cell whose keys or holds were spread
 	// (uniform or zipf:S; exp or lognormal:SIGMA around Hold); empty when fixed.
-	KeyDist  string   `json:"key_dist,omitempty"`
-	HoldDist string   `json:"hold_dist,omitempty"`
-	TTL      Duration `json:"ttl"`
-	Network  Network  `json:"network"`
-	Load     LoadMode `json:"load"`
-	Warmup   Duration `json:"warmup"`
-	Duration Duration `json:"duration"` // measured part, as asked
-	Elapsed  Duration `json:"elapsed"`  // measured part, as it ran
+	KeyDist  string `json:"key_dist,omitempty"`
+	HoldDist string `json:"hold_dist,omitempty"`
+	// AppendFsync is the servers' append-only-file policy when the run set one.
+	AppendFsync string   `json:"appendfsync,omitempty"`
+	TTL         Duration `json:"ttl"`
+	Network     Network  `json:"network"`
+	Load        LoadMode `json:"load"`
+	Warmup      Duration `json:"warmup"`
+	Duration    Duration `json:"duration"` // measured part, as asked
+	Elapsed     Duration `json:"elapsed"`  // measured part, as it ran
 
 	Attempts        int64            `json:"attempts"`
 	Granted         int64            `json:"granted"`

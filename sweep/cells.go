@@ -35,6 +35,8 @@ type Cell struct {
 	KeyDist  string  // "": fixed keys; else uniform or zipf:S, drawn each cycle
 	HoldDist string  // "": constant holds; else exp or lognormal:SIGMA around Hold
 	Guard    string  // update only: the write's guard mode; empty for a lock-free strategy
+	// AppendFsync is the servers' append-only-file policy; "": the strategy's own.
+	AppendFsync string
 	// Repeat is the pass of a repeated run this cell belongs to (1..N), 0 when the run
 	// is not repeated. It is not part of the name: repeats share one.
 	Repeat int
@@ -58,6 +60,9 @@ func (c Cell) Name() string {
 	}
 	if c.HoldDist != "" {
 		name += "/hold-dist=" + c.HoldDist
+	}
+	if c.AppendFsync != "" {
+		name += "/appendfsync=" + c.AppendFsync
 	}
 	if c.Workload == WorkloadUpdate {
 		name += "/workload=update/guard=" + guardName(c.Guard)
@@ -164,7 +169,7 @@ func (s Sweep) cells() ([]Cell, error) {
 		return nil, fmt.Errorf("strategies: none given (want some of %s)", strings.Join(locks.Strategies(), ", "))
 	}
 	for field, list := range map[string][]string{"strategies": s.Strategies, "guards": s.Guards, "keys": s.Keys,
-		"network": s.Network,
+		"network": s.Network, "appendfsync": s.AppendFsync,
 		"clients": texts(s.Clients), "hold": texts(s.Hold), "ttl": texts(s.TTL), "rate": texts(s.Rate)} {
 		if err := distinct(list); err != nil {
 			return nil, fmt.Errorf("%s: %w", field, err)
@@ -226,6 +231,10 @@ func (s Sweep) cells() ([]Cell, error) {
 			return nil, fmt.Errorf("ttl = %v: must be > 0", t)
 		}
 	}
+	policies, err := s.appendFsyncPolicies()
+	if err != nil {
+		return nil, err
+	}
 	var networks []netem.Profile
 	for _, n := range s.Network {
 		p, err := netem.ParseProfile(n)
@@ -258,23 +267,26 @@ func (s Sweep) cells() ([]Cell, error) {
 	}
 	var out []Cell
 	for _, st := range s.Strategies {
-		for _, network := range networks {
-			for _, clients := range s.Clients {
-				keyCounts, err := keysFor(s.Keys, clients, keyDist != "")
-				if err != nil {
-					return nil, err
-				}
-				for _, keys := range keyCounts {
-					for _, hold := range s.Hold {
-						for _, ttl := range s.TTL {
-							for _, rate := range rates {
-								for _, guard := range guards[st] {
-									c := Cell{Strategy: st, Clients: clients, Keys: keys, Hold: hold.D(), TTL: ttl.D(), Network: network,
-										Load: s.Load, Workload: s.Workload, Guard: guard, KeyDist: keyDist, HoldDist: holdDist}
-									if s.Load == "open" {
-										c.Rate, c.Arrival = rate, s.Arrival
+		for _, fsync := range policies { // one deployment each: its cells run together
+			for _, network := range networks {
+				for _, clients := range s.Clients {
+					keyCounts, err := keysFor(s.Keys, clients, keyDist != "")
+					if err != nil {
+						return nil, err
+					}
+					for _, keys := range keyCounts {
+						for _, hold := range s.Hold {
+							for _, ttl := range s.TTL {
+								for _, rate := range rates {
+									for _, guard := range guards[st] {
+										c := Cell{Strategy: st, Clients: clients, Keys: keys, Hold: hold.D(), TTL: ttl.D(),
+											Network: network, Load: s.Load, Workload: s.Workload, Guard: guard, KeyDist: keyDist,
+											HoldDist: holdDist, AppendFsync: fsync}
+										if s.Load == "open" {
+											c.Rate, c.Arrival = rate, s.Arrival
+										}
+										out = append(out, c)
 									}
-									out = append(out, c)
 								}
 							}
 						}
@@ -389,4 +401,25 @@ func distinct(list []string) error {
 		seen[v] = true
 	}
 	return nil
+}
+
+// appendFsyncPolicies checks the appendfsync axis: each a Redis policy, and every
+// strategy on a store with an append-only file. [""] when the axis is empty.
+func (s Sweep) appendFsyncPolicies() ([]string, error) {
+	if len(s.AppendFsync) == 0 {
+		return []string{""}, nil
+	}
+	for _, p := range s.AppendFsync {
+		for _, st := range s.Strategies {
+			spec, err := updates.TopologyFor(st)
+			if err != nil {
+				return nil, err
+			}
+			spec.AppendFsync = p
+			if err := spec.WithDefaults(linked.Catalog()).Validate(linked.Catalog()); err != nil {
+				return nil, fmt.Errorf("appendfsync: strategy %s: %w", st, err)
+			}
+		}
+	}
+	return s.AppendFsync, nil
 }

@@ -61,6 +61,9 @@ type Sweep struct {
 	// HoldDist is the shape of the holds whose mean the hold axis gives: const (the
 	// default), exp or lognormal:SIGMA.
 	HoldDist string `yaml:"hold-dist,omitempty"`
+	// AppendFsync are the append-only-file policies the Redis kinds' servers run under
+	// (no, everysec, always), each its own deployment; empty: the strategy's own.
+	AppendFsync []string `yaml:"appendfsync,omitempty"`
 	// Workload is lock (acquire, hold, release: the default) or update (one correct
 	// update of an account row, end to end); Guards are the update's write modes.
 	Workload string   `yaml:"workload,omitempty"`

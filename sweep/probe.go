@@ -18,7 +18,7 @@ type Session struct {
 
 // Session starts the servers strategy runs on; Close stops them.
 func (r *Runner) Session(ctx context.Context, strategy string) (*Session, error) {
-	topo, err := r.startTopology(ctx, strategy)
+	topo, err := r.startTopology(ctx, Cell{Strategy: strategy})
 	if err != nil {
 		return nil, err
 	}

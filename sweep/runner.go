@@ -97,7 +97,7 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) (err error) {
 		} else if i == 0 || cell.Strategy != cells[i-1].Strategy || topologyMismatch(topo, cell) {
 			closeAll()
 			var err error
-			if topo, err = r.startTopology(ctx, cell.Strategy); err != nil {
+			if topo, err = r.startTopology(ctx, cell); err != nil {
 				return err
 			}
 		}
@@ -143,16 +143,29 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) (err error) {
 }
 
 func topologyMismatch(topo topologies.Topology, cell Cell) bool {
-	spec, err := updates.TopologyFor(cell.Strategy)
-	return err != nil || topo == nil || topo.Spec().Kind != spec.Kind
+	spec, err := cellSpec(cell)
+	return err != nil || topo == nil || topo.Spec().Kind != spec.Kind || topo.Spec().AppendFsync != spec.AppendFsync
 }
 
-func (r *Runner) startTopology(ctx context.Context, strategy string) (topologies.Topology, error) {
-	spec, err := updates.TopologyFor(strategy)
+// cellSpec is the deployment a cell runs on: its strategy's, under the cell's policy.
+func cellSpec(cell Cell) (backend.Spec, error) {
+	spec, err := updates.TopologyFor(cell.Strategy)
+	if cell.AppendFsync != "" {
+		spec.AppendFsync = cell.AppendFsync
+	}
+	return spec, err
+}
+
+func (r *Runner) startTopology(ctx context.Context, cell Cell) (topologies.Topology, error) {
+	spec, err := cellSpec(cell)
 	if err != nil {
 		return nil, err
 	}
-	return r.start(ctx, strategy, spec)
+	name := cell.Strategy
+	if cell.AppendFsync != "" {
+		name += "/appendfsync=" + cell.AppendFsync // the environment lists each deployment apart
+	}
+	return r.start(ctx, name, spec)
 }
 
 // start runs one deployment with the configured provider (or the kind's default);
@@ -316,7 +329,7 @@ func (r *Runner) record(index int, cell Cell, res bench.OpenResult, start time.T
 	out := resultsdir.Cell{
 		Name: cell.Name(), Repeat: cell.Repeat, Strategy: cell.Strategy, Clients: cell.Clients, Keys: cell.Keys,
 		Hold: resultsdir.Duration(cell.Hold), TTL: resultsdir.Duration(cell.TTL),
-		KeyDist: cell.KeyDist, HoldDist: cell.HoldDist,
+		KeyDist: cell.KeyDist, HoldDist: cell.HoldDist, AppendFsync: cell.AppendFsync,
 		Network: resultsdir.Network{
 			Profile: cell.Network.Name, Latency: resultsdir.Duration(cell.Network.Latency),
 			Jitter: resultsdir.Duration(cell.Network.Jitter), SlowNode: cell.Network.SlowNode,

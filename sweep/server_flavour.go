@@ -15,7 +15,8 @@ func (cfg Config) flavoured(spec backend.Spec) backend.Spec {
 	return topologies.OnFlavour(spec, cfg.Server)
 }
 
-// runningServer is what the first master says it runs ("valkey 8.0.1"), for the
+// runningServer is what the first master says it runs ("valkey 8.0.1", and its
+// append-only-file policy when it keeps one, "redis 7.0.15, appendfsync always"), for the
 // record of a topology of Redis's kinds; empty for other stores or when it cannot tell.
 func runningServer(ctx context.Context, topo topologies.Topology) string {
 	sh, err := linked.Catalog().Lookup(topo.Spec().Kind)
@@ -27,6 +28,10 @@ func runningServer(ctx context.Context, topo topologies.Topology) string {
 	server, err := redisadmin.RunningServer(ctx, topo.Masters()[0].Addr())
 	if err != nil {
 		return ""
+	}
+	// The policy as the server answers it: the price of a grant depends on it.
+	if fsync, err := redisadmin.AppendFsync(ctx, topo.Masters()[0].Addr()); err == nil && fsync != "" {
+		server += ", appendfsync " + fsync
 	}
 	return server
 }

@@ -24,7 +24,7 @@ type runFlags struct {
 	quick, noReport                    bool
 	strategies, clients, keys, hold    string
 	ttl, network, load, rate, arrival  string
-	keyDist, holdDist                  string
+	keyDist, holdDist, appendFsync     string
 	duration, warmup, retryDelay, seed string
 	wait                               string
 	provider, workload, guards         string
@@ -55,6 +55,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.holdDist, "hold-dist", "",
 		"shape of the holds whose mean --hold gives: const (the default), exp or lognormal:SIGMA")
 	fs.StringVar(&f.ttl, "ttl", "", "comma-separated lock TTLs, e.g. 10s")
+	fs.StringVar(&f.appendFsync, "appendfsync", "", "comma-separated append-only-file policies of the Redis "+
+		"servers, each its own deployment: no, everysec, always (default: no persistence)")
 	fs.StringVar(&f.network, "network", "", "comma-separated profiles: none, uniform:5ms[~1ms], one-slow:20ms[@node]")
 	fs.StringVar(&f.load, "load", "", "closed (acquire, hold, release, repeat) or open (fixed arrival rate)")
 	fs.StringVar(&f.rate, "rate", "", "open load: comma-separated arrival rates per second")
@@ -137,6 +139,7 @@ func (f *runFlags) override(fs *flag.FlagSet, cfg sweep.Config) (sweep.Config, e
 	set("hold", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Hold, e = parseDurations(v); return }))
 	set("key-dist", eachSweep(func(s *sweep.Sweep, v string) error { s.KeyDist = v; return nil }))
 	set("hold-dist", eachSweep(func(s *sweep.Sweep, v string) error { s.HoldDist = v; return nil }))
+	set("appendfsync", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.AppendFsync, e = splitList(v); return }))
 	set("ttl", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.TTL, e = parseDurations(v); return }))
 	set("network", eachSweep(func(s *sweep.Sweep, v string) (e error) { s.Network, e = splitList(v); return }))
 	set("load", eachSweep(func(s *sweep.Sweep, v string) error { s.Load = v; return nil }))

@@ -55,7 +55,7 @@ func writeLockSummary(w io.Writer, cells []resultsdir.Cell) {
 		if attempt.Count == 0 && c.Granted > 0 {
 			p50, p99, p999 = "-", "-", "-" // a library's own wait: no attempt is seen from outside
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t", c.Strategy, c.Clients, keys, network, load,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t", strategyOf(c), c.Clients, keys, network, load,
 			c.CyclesPerSecond, p50, p99, p999, acquire.P99.Rounded())
 		if floors {
 			fmt.Fprintf(tw, "%s\t", floorP99(c.Floor))
@@ -63,6 +63,14 @@ func writeLockSummary(w io.Writer, cells []resultsdir.Cell) {
 		fmt.Fprintf(tw, "%.0f%%\t%d\t\n", 100*c.ContendedFailureRatio, errorCount(c))
 	}
 	tw.Flush()
+}
+
+// strategyOf names a cell's strategy with the servers' policy when the run set one.
+func strategyOf(c resultsdir.Cell) string {
+	if c.AppendFsync == "" {
+		return c.Strategy
+	}
+	return c.Strategy + " appendfsync=" + c.AppendFsync
 }
 
 // floorP99 prints a cell's queueing floor at p99: "-" without one, "unbounded" when a
@@ -93,7 +101,7 @@ func writeUpdateSummary(w io.Writer, cells []resultsdir.Cell) {
 		if guard == "" {
 			guard = "(lock-free)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%s\t%s\t%s\t%.2f\t%d\t%d\t%d\t\n", c.Strategy, guard, c.Clients, c.Keys,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%s\t%s\t%s\t%.2f\t%d\t%d\t%d\t\n", strategyOf(c), guard, c.Clients, c.Keys,
 			u.UpdatesPerSecond, lat.P50.Rounded(), lat.P99.Rounded(), lat.P999.Rounded(),
 			u.RetriesPerUpdate, u.Refused, u.LostUpdates, errorCount(c))
 	}
