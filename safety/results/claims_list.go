@@ -154,8 +154,12 @@ var WriteupClaims = []WriteupClaim{
 	{Step: "step 4", Claim: "a single master whose host crashes loses an acknowledged lock unless its AOF was fsynced " +
 		"before the reply",
 		Scenario: "host-crash", By: LostLocks, Checks: []Check{
-			always(Breaking, "appendfsync no: the AOF never reached the disk", "*/appendfsync-no"),
-			never(Fix, "appendfsync always", "*/appendfsync-always")}},
+			always(Breaking, "appendfsync no: the AOF never reached the disk", "single/appendfsync-no"),
+			never(Fix, "appendfsync always", "single/appendfsync-always")}},
+	{Step: "step 4", Claim: "WAITAOF 1 0 after the SET keeps a lock through the master's host crash under appendfsync " +
+		"everysec (Valkey)",
+		Scenario: "host-crash", By: LostLocks, Checks: []Check{
+			never(Fix, "the grant waits for the master's fsync", "waitaof-local/appendfsync-everysec")}},
 	{Step: "step 4", Claim: "a partition makes two masters: the cut-off old master grants the lock while the promoted " +
 		"replica grants it too, with or without min-replicas-to-write",
 		Scenario: "sentinel-split-brain", By: Violations, Checks: []Check{
