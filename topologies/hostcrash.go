@@ -7,6 +7,7 @@ type HostCrash struct {
 	Lost         bool   // anything at all: a file's content, an entry
 	BytesDropped int64  // bytes that changed back
 	Summary      string // one line naming each file and entry, for a trial's proof
+	Count        int    // this node's host crashes so far, this one included
 }
 
 // HostCrashed is a node on a forgetful disk (Spec.ForgetfulDisk).

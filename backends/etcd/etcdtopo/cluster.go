@@ -141,6 +141,19 @@ func (c *Cluster) launch(ctx context.Context) error {
 		if err := m.WaitReady(ctx); err != nil {
 			return err
 		}
+		if err := settle(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settle makes the names a member's first start made durable on a forgetful disk:
+// etcd fsyncs its WAL and db files but not every directory entry it creates, which a
+// journal commit would carry a few seconds later.
+func settle(m clusterMember) error {
+	if s, ok := m.(interface{ settleDisk() error }); ok {
+		return s.settleDisk()
 	}
 	return nil
 }

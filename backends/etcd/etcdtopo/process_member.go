@@ -17,6 +17,7 @@ import (
 
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/forgetful"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
@@ -42,6 +43,7 @@ type processMember struct {
 	id      uint64           // raft member ID the child reported when ready
 	closed  bool             // the topology is closed: make no admin client
 	admin   *clientv3.Client // asks this member for its view of the leader
+	disk    *forgetful.Disk  // its data dir when it forgets what was not fsynced; nil: an ordinary one
 }
 
 // newProcessMember makes the member's temp dir and picks its two ports.
@@ -63,6 +65,13 @@ func newProcessMember(c *Cluster, exe, name, token string) (clusterMember, error
 	}
 	m := &processMember{name: name, dir: dir, exe: exe, clientPort: client, peerPort: peer,
 		noFsync: c.spec.UnsafeNoFsync, compaction: c.compaction, token: token, cluster: c}
+	if c.spec.ForgetfulDisk {
+		if m.disk, err = forgetful.Mount(dir); err != nil {
+			topologies.ReleasePort(client)
+			topologies.ReleasePort(peer)
+			return nil, errors.Join(fmt.Errorf("%s: %w", name, err), topologies.RemoveTempDir(dir))
+		}
+	}
 	m.Node = supervise.New(supervise.Config{
 		Name:    name,
 		Addr:    m.Addr,
@@ -96,7 +105,7 @@ func (m *processMember) peerAddr() string {
 func (m *processMember) peerURL() string      { return "http://" + m.peerAddr() }
 func (m *processMember) clusterEntry() string { return m.name + "=" + m.peerURL() }
 func (m *processMember) dirPath() string      { return m.dir }
-func (m *processMember) dataDir() string      { return filepath.Join(m.dir, "data") }
+func (m *processMember) dataDir() string      { return forgetful.DataDir(m.dir) }
 func (m *processMember) logPath() string      { return filepath.Join(m.dir, "etcd.log") }
 func (m *processMember) outPath() string      { return filepath.Join(m.dir, "member.out") }
 func (m *processMember) configPath() string   { return filepath.Join(m.dir, "member.json") }
@@ -200,12 +209,34 @@ func (m *processMember) dropAdmin() {
 	}
 }
 
+// crashDisk has the member's disk forget what was not fsynced: a host crash, once
+// halt has killed it. An error names the missing disk where there is none.
+func (m *processMember) crashDisk() error {
+	if m.disk == nil {
+		return topologies.RefuseHostCrash(m.name, topologies.RestartAfterHostCrash)
+	}
+	return m.disk.Crash()
+}
+
+// settleDisk makes durable every name on a forgetful disk (see settle).
+func (m *processMember) settleDisk() error { return m.disk.SettleEntries() }
+
+// LastHostCrash is what the last host crash dropped; false before the first, or on a
+// member with an ordinary disk.
+func (m *processMember) LastHostCrash() (topologies.HostCrash, bool) {
+	if m.disk == nil {
+		return topologies.HostCrash{}, false
+	}
+	return m.disk.Last()
+}
+
 // close stops the member for good; safe on a member never started.
 func (m *processMember) close() {
 	m.mu.Lock()
 	m.closed = true
 	m.mu.Unlock()
 	m.Close()
+	_ = m.disk.Unmount()
 	m.dropAdmin() // never started: nothing killed, but a Leader call may have made one
 	topologies.ReleasePort(m.clientPort)
 	topologies.ReleasePort(m.peerPort)

@@ -16,16 +16,23 @@ import (
 // snapshot to take. RestartEmpty deletes the data dir: a lone member starts a new
 // cluster, its revisions counting from 1 again; a member of a larger cluster is removed
 // and re-added through the others, as an operator replaces a lost disk, and catches up
-// from the leader.
+// from the leader. RestartAfterHostCrash starts from what a forgetful disk kept of the
+// data dir (a process member's, Spec.ForgetfulDisk).
 func restartMember(ctx context.Context, c *Cluster, m clusterMember, mode topologies.RestartMode) error {
-	if err := topologies.RefuseHostCrash(m.Name(), mode); err != nil {
-		return err
+	crasher, forgets := m.(interface{ crashDisk() error })
+	if mode == topologies.RestartAfterHostCrash && !forgets {
+		return topologies.RefuseHostCrash(m.Name(), mode)
 	}
 	oldID, err := m.halt()
 	if err != nil {
 		return err
 	}
 	state := "existing"
+	if mode == topologies.RestartAfterHostCrash {
+		if err := crasher.crashDisk(); err != nil {
+			return err
+		}
+	}
 	if mode == topologies.RestartEmpty {
 		if err := os.RemoveAll(m.dataDir()); err != nil {
 			return fmt.Errorf("%s: forget data: %w", m.Name(), err)
@@ -41,7 +48,10 @@ func restartMember(ctx context.Context, c *Cluster, m clusterMember, mode topolo
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	return m.WaitReady(ctx)
+	if err := m.WaitReady(ctx); err != nil {
+		return err
+	}
+	return settle(m)
 }
 
 // replace removes m's old identity from the cluster and adds it back as a new member

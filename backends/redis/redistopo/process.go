@@ -5,7 +5,6 @@ package redistopo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -18,8 +17,8 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks/faketime"
-	"github.com/lockbench/lockbench/crashfs"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/forgetful"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
@@ -176,10 +175,11 @@ func (t *processTopology) startNode(ctx context.Context, name string, role topol
 			return nil, fmt.Errorf("%s: clock model: %w", name, err)
 		}
 	}
-	var disk *crashfs.FS
+	var disk *forgetful.Disk
 	if t.spec.ForgetfulDisk && role != topologies.RoleSentinel {
 		var err error
-		if disk, err = mountForgetfulDisk(dir); err != nil {
+		// appendonlydir provisioned: Redis 7.0 makes it without fsyncing its parent (crashfs's tests).
+		if disk, err = forgetful.Mount(dir, "appendonlydir"); err != nil {
 			skew.Close()
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -206,45 +206,10 @@ func (t *processTopology) startNode(ctx context.Context, name string, role topol
 	})
 	if err != nil {
 		skew.Close()
-		if disk != nil {
-			_ = disk.Unmount()
-		}
+		_ = disk.Unmount()
 		return nil, err
 	}
 	return n, nil
-}
-
-// forgetfulDataDir is where, under a node's dir, its data sits when on a forgetful disk.
-const forgetfulDataDir = "data"
-
-// mountForgetfulDisk mounts a crashfs at dir/data over dir/disk, with appendonlydir
-// already made durable, as on a host up for a while: Redis 7.0 makes it on its first
-// start without fsyncing its parent, and a crash then would lose the AOF whatever the
-// policy (crashfs's tests show it).
-func mountForgetfulDisk(dir string) (*crashfs.FS, error) {
-	backing, data := filepath.Join(dir, "disk"), filepath.Join(dir, forgetfulDataDir)
-	for _, d := range []string{backing, data} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-	}
-	disk, err := crashfs.Mount(backing, data)
-	if err != nil {
-		return nil, err
-	}
-	if err := errors.Join(os.Mkdir(filepath.Join(data, "appendonlydir"), 0o755), syncDir(data)); err != nil {
-		return nil, errors.Join(fmt.Errorf("forgetful disk: %w", err), disk.Unmount())
-	}
-	return disk, nil
-}
-
-// syncDir fsyncs a directory, making its entries durable.
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	return errors.Join(f.Sync(), f.Close())
 }
 
 // serverConfig is a redis-server config: loopback only, no persistence unless asked,
@@ -253,7 +218,7 @@ func (t *processTopology) serverConfig(port int, replicaOf string) string {
 	lines := append(redisadmin.LoopbackListens(port), redisadmin.RedisDataConfig(t.spec.AppendFsync)...)
 	if t.spec.ForgetfulDisk {
 		// Redis opens its log relative to dir: the log stays beside the config, off the disk that forgets.
-		lines = append(lines, "dir "+forgetfulDataDir, "logfile ../server.log")
+		lines = append(lines, "dir "+forgetful.DataName, "logfile ../server.log")
 	}
 	if replicaOf != "" {
 		host, p, _ := net.SplitHostPort(replicaOf)

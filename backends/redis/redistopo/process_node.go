@@ -3,13 +3,12 @@ package redistopo
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
-	"github.com/lockbench/lockbench/crashfs"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/forgetful"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
@@ -17,11 +16,8 @@ import (
 // a fake one.
 type processNode struct {
 	*ServerNode
-	skew *faketime.Node // drives this node's libfaketime; nil keeps true time
-	disk *crashfs.FS    // the forgetful disk its data sits on; nil keeps an ordinary one
-
-	mu        sync.Mutex
-	lastCrash *topologies.HostCrash
+	skew *faketime.Node  // drives this node's libfaketime; nil keeps true time
+	disk *forgetful.Disk // the disk its data sits on when it forgets; nil keeps an ordinary one
 }
 
 // newProcessNode readies a node that runs bin on its config in dir, with env added
@@ -66,7 +62,7 @@ func (n *processNode) calibrate(ctx context.Context) error {
 func (n *processNode) Restart(ctx context.Context, mode topologies.RestartMode) error {
 	var err error
 	if mode == topologies.RestartAfterHostCrash && n.disk != nil {
-		err = n.Node.Restart(ctx, nil, n.crashDisk) // the process is killed before its disk forgets
+		err = n.Node.Restart(ctx, nil, n.disk.Crash) // the process is killed before its disk forgets
 	} else {
 		err = n.ServerNode.Restart(ctx, mode)
 	}
@@ -76,27 +72,13 @@ func (n *processNode) Restart(ctx context.Context, mode topologies.RestartMode) 
 	return n.calibrate(ctx)
 }
 
-// crashDisk throws away what the disk holds beyond its last fsyncs and keeps the report.
-func (n *processNode) crashDisk() error {
-	r, err := n.disk.Crash()
-	if err != nil {
-		return fmt.Errorf("%s: host crash: %w", n.name, err)
-	}
-	n.mu.Lock()
-	n.lastCrash = &topologies.HostCrash{Lost: r.Lost(), BytesDropped: r.BytesDropped, Summary: r.String()}
-	n.mu.Unlock()
-	return nil
-}
-
 // LastHostCrash is what the last host crash dropped; false before the first, or on a
 // node with an ordinary disk.
 func (n *processNode) LastHostCrash() (topologies.HostCrash, bool) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.lastCrash == nil {
+	if n.disk == nil {
 		return topologies.HostCrash{}, false
 	}
-	return *n.lastCrash, true
+	return n.disk.Last()
 }
 
 // stop kills the process for good.
@@ -105,9 +87,7 @@ func (n *processNode) stop() {
 	if n.skew != nil {
 		n.skew.Close()
 	}
-	if n.disk != nil {
-		_ = n.disk.Unmount()
-	}
+	_ = n.disk.Unmount()
 	topologies.ReleasePort(n.port)
 }
 
