@@ -156,6 +156,9 @@ var WriteupClaims = []WriteupClaim{
 		Scenario: "host-crash", By: LostLocks, Checks: []Check{
 			always(Breaking, "appendfsync no: the AOF never reached the disk", "single/appendfsync-no"),
 			never(Fix, "appendfsync always", "single/appendfsync-always")}},
+	{Step: "rule 3", Claim: "a lone etcd member fsyncs its WAL before it answers: its host crash keeps the lock",
+		Scenario: "host-crash", By: Violations, Checks: []Check{
+			never(Fix, "B, with the same strategy, asks while A still holds", "etcd/host-crash")}},
 	{Step: "step 4", Claim: "WAITAOF 1 0 after the SET keeps a lock through the master's host crash under appendfsync " +
 		"everysec (Valkey)",
 		Scenario: "host-crash", By: LostLocks, Checks: []Check{

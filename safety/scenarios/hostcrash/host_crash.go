@@ -2,10 +2,13 @@ package hostcrash
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
 
+	"github.com/lockbench/lockbench/backend/linked"
+	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -14,20 +17,21 @@ import (
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
-// hostCrash: A's lock is granted by a single master whose data sits on a disk that
-// keeps only what was fsynced; the host crashes right after the grant and the master
-// starts on what its disk kept. Under appendfsync no the AOF was never fsynced and
-// the lock is gone, so B takes it while A still holds it; under always the grant
-// waited for the fsync; everysec is the measured case in between. A process kill
-// could not tell the policies apart: the kernel keeps what a dead process wrote.
+// hostCrash: A's lock is granted by a store of one node (a Redis master, a lone etcd
+// member) whose data sits on a disk that keeps only what was fsynced; the host crashes
+// right after the grant and the node starts on what its disk kept. Under appendfsync
+// no the AOF was never fsynced and the lock is gone, so B takes it while A still holds
+// it; under always the grant waited for the fsync; everysec is the measured case in
+// between; etcd fsyncs its WAL before it answers. A process kill could not tell them
+// apart: the kernel keeps what a dead process wrote.
 type hostCrash struct{}
 
-func init() { lab.Register(hostCrash{}, lab.StartsKinds(topologies.Single)) }
+func init() { lab.Register(hostCrash{}, lab.StartsKinds()) }
 
 func (hostCrash) Name() string { return "host-crash" }
 func (hostCrash) Summary() string {
-	return "a single Redis master's host loses power right after a grant and restarts on what was fsynced: " +
-		"appendfsync no loses the lock, always keeps it, everysec is measured (needs --provider process)"
+	return "a one-node store's host loses power right after a grant and restarts on what was fsynced: Redis's " +
+		"appendfsync no loses the lock, always keeps it, everysec is measured; a lone etcd member keeps it (needs --provider process)"
 }
 
 // policies are the appendfsync policies, in the order of what they keep.
@@ -35,17 +39,24 @@ var policies = []string{"no", "everysec", "always"}
 
 func (hostCrash) Params() []lab.Param {
 	return []lab.Param{
-		lab.StoresParam("strategies", []string{"single", "waitaof-local"}, onOneMaster,
-			"the lock strategies to run, each on one master; one that names its own policy (waitaof-local: "+
-				"everysec) runs under that one only"),
-		lab.ChoicesParam("fsync", policies, policies, "the master's appendfsync policies"),
+		lab.StoresParam("strategies", []string{"single", "waitaof-local", "etcd"}, onOneNode,
+			"the lock strategies to run, each on one node: a Redis master, or a lone etcd member (etcd, "+
+				"etcd-unsafe-nofsync); a Redis strategy that names its own policy (waitaof-local: everysec) runs under "+
+				"that one only"),
+		lab.ChoicesParam("fsync", policies, policies, "the Redis master's appendfsync policies (etcd keeps its own)"),
 		lab.DurationParam("ttl", 10*time.Second, time.Second,
 			"the lock's TTL: A's lease must outlast the crash, the restart and B's try"),
 	}
 }
 
-// onOneMaster: a store whose deployment is one Redis master.
-func onOneMaster(s lab.Store) bool { return s.Spec().Kind == topologies.Single }
+// onOneNode: a store whose deployment is one Redis master or one consensus member.
+func onOneNode(s lab.Store) bool {
+	spec := s.Spec().WithDefaults(linked.Catalog())
+	return spec.Kind == topologies.Single || spec.Members == 1
+}
+
+// speaksRedis: the store's node keeps an AOF under a policy, and its keys can be read.
+func speaksRedis(s lab.Store) bool { return s.Spec().Kind == topologies.Single }
 
 type hostCrashVariant struct {
 	lab.Variant
@@ -55,7 +66,14 @@ type hostCrashVariant struct {
 
 // claims says what each policy promises for A's acknowledged lock; a strategy that
 // waits for fsyncs of its own is measured, its promise a claim of the write-up's table.
+// etcd with fsync promises never to let B in; without it, nothing.
 func claims(st lab.Store, fsync string) []results.Claim {
+	if !speaksRedis(st) {
+		if st.Spec().UnsafeNoFsync {
+			return nil
+		}
+		return []results.Claim{results.Holds(results.Violations)}
+	}
 	if st.Spec().AppendFsync != "" {
 		return nil
 	}
@@ -78,11 +96,7 @@ func (s hostCrash) Run(ctx context.Context, env *lab.Env, p lab.Values) (*result
 				"leaves out", st.Strategy(), st.Spec().AppendFsync)
 		}
 		for _, fsync := range fsyncs {
-			v := hostCrashVariant{strategy: st, fsync: fsync, Variant: lab.Variant{Variant: &results.Variant{
-				Name: fmt.Sprintf("%s/appendfsync-%s", st.Strategy(), fsync), Measure: results.LostLocks,
-				Claims: claims(st, fsync), Params: map[string]string{"strategy": st.Strategy(), "appendfsync": fsync},
-				Description: fmt.Sprintf("appendonly yes, appendfsync %s, data on a disk that keeps only what was fsynced; "+
-					"the host crashes right after A's grant, the master restarts on what remains, B tries", fsync)}}}
+			v := newVariant(st, fsync)
 			part, err := s.runVariant(ctx, env, v, ttl)
 			if err != nil {
 				return nil, err
@@ -93,9 +107,29 @@ func (s hostCrash) Run(ctx context.Context, env *lab.Env, p lab.Values) (*result
 	return rep, nil
 }
 
+// newVariant is st under fsync (a Redis policy, or "" for a store with none). A Redis
+// variant counts locks lost, read on the restarted master; another store's, second
+// holders, as its own key cannot be read the same way.
+func newVariant(st lab.Store, fsync string) hostCrashVariant {
+	v := &results.Variant{Name: st.Strategy() + "/host-crash", Measure: results.Violations, Claims: claims(st, fsync),
+		Params: map[string]string{"strategy": st.Strategy()},
+		Description: "data on a disk that keeps only what was fsynced; the host crashes right after A's grant, the " +
+			"node restarts on what remains, B tries"}
+	if speaksRedis(st) {
+		v.Name, v.Measure, v.Params["appendfsync"] = fmt.Sprintf("%s/appendfsync-%s", st.Strategy(), fsync),
+			results.LostLocks, fsync
+		v.Description = fmt.Sprintf("appendonly yes, appendfsync %s, %s", fsync, v.Description)
+	}
+	return hostCrashVariant{strategy: st, fsync: fsync, Variant: lab.Variant{Variant: v}}
+}
+
 // policiesOf are the policies st runs under: its own alone when it names one (a
-// WAITAOF grant is shaped for its policy), else every one asked for.
+// WAITAOF grant is shaped for its policy), else every one asked for; "" alone for a
+// store with no AOF, which keeps its own.
 func policiesOf(st lab.Store, asked []string) []string {
+	if !speaksRedis(st) {
+		return []string{""}
+	}
 	own := st.Spec().AppendFsync
 	if own == "" {
 		return asked
@@ -109,15 +143,18 @@ func policiesOf(st lab.Store, asked []string) []string {
 func (s hostCrash) runVariant(ctx context.Context, env *lab.Env, v hostCrashVariant,
 	ttl time.Duration) (*results.Report, error) {
 	spec := v.strategy.Spec()
-	spec.AppendFsync, spec.ForgetfulDisk = v.fsync, true
+	spec.ForgetfulDisk = true
+	if v.fsync != "" {
+		spec.AppendFsync = v.fsync
+	}
 	topo, err := env.StartTopology(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
 	if _, ok := topo.Masters()[0].(topologies.HostCrashed); !ok {
-		return nil, fmt.Errorf("host-crash: provider %s has no disk that forgets: run it with --provider process",
-			topo.Provider())
+		return nil, fmt.Errorf("host-crash: strategy %s: provider %s has no disk that forgets (Redis and etcd have "+
+			"one on their process providers: --provider process)", v.strategy.Strategy(), topo.Provider())
 	}
 	return lab.RunTrials(ctx, env, s, []hostCrashVariant{v}, func(ctx context.Context, v hostCrashVariant,
 		t *lab.Trial) error {
@@ -125,12 +162,12 @@ func (s hostCrash) runVariant(ctx context.Context, env *lab.Env, v hostCrashVari
 	})
 }
 
-// trial grants A the lock, crashes the master's host at once and has B try on what
-// the master kept. Judged once the master restarted and its disk said what it dropped.
+// trial grants A the lock, crashes the node's host at once and has B try on what the
+// node kept. Judged once the node restarted and its disk said what it dropped.
 func trial(ctx context.Context, topo topologies.Topology, v hostCrashVariant, t *lab.Trial, ttl time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute+ttl)
 	defer cancel()
-	master := topo.Masters()[0]
+	node := topo.Masters()[0]
 	la, err := v.strategy.Locker(ctx, topo, false)
 	if err != nil {
 		return lab.Failed("setup", err)
@@ -138,9 +175,15 @@ func trial(ctx context.Context, topo topologies.Topology, v hostCrashVariant, t 
 	defer la.Close()
 	a := lab.NewClient("A", la, t.Rec)
 	res := lab.NewResource("resource", false, t.Rec)
-	before, err := redisadmin.RunID(ctx, master.Addr())
+	before, err := crashesOf(node)
 	if err != nil {
-		return lab.Failed("observe", err)
+		return err
+	}
+	runID := ""
+	if speaksRedis(v.strategy) {
+		if runID, err = redisadmin.RunID(ctx, node.Addr()); err != nil {
+			return lab.Failed("observe", err)
+		}
 	}
 	lease, err := a.Acquire(ctx, t.Key, ttl)
 	if err != nil {
@@ -149,20 +192,72 @@ func trial(ctx context.Context, topo topologies.Topology, v hostCrashVariant, t 
 	if err := a.Enter(ctx, res, lease); err != nil {
 		return err
 	}
-	if _, err := nemesis.Inject(ctx, "host-crash", nemesis.Target{Topology: topo, Nodes: []topologies.Node{master},
+	if _, err := nemesis.Inject(ctx, "host-crash", nemesis.Target{Topology: topo, Nodes: []topologies.Node{node},
 		Recorder: t.Rec}); err != nil {
 		return lab.Failed("nemesis", err)
 	}
-	if err := lab.ProveHostCrash(ctx, t, master, before); err != nil {
-		return err
+	if speaksRedis(v.strategy) {
+		if err := lab.ProveHostCrash(ctx, t, node, runID); err != nil {
+			return err
+		}
+		err = sentinelrig.ProveKeyThenContest(ctx, t, lab.RedisKeys{}, topo, node, "the restarted "+node.Name(), a, res,
+			lease)
+	} else {
+		err = proveThenContest(ctx, t, topo, v.strategy, node, before, a, res, lease, ttl)
 	}
-	if err := sentinelrig.ProveKeyThenContest(ctx, t, lab.RedisKeys{}, topo, master, "the restarted "+master.Name(),
-		a, res, lease); err != nil {
+	if err != nil {
 		return err
 	}
 	if time.Now().After(lease.ValidUntil) {
 		return lab.Failed("timing", fmt.Errorf("A's lease ended before B was done: the %v TTL is too short here", ttl))
 	}
 	_ = a.Release(ctx, lease) // refused where B took the key: expected
+	return nil
+}
+
+// crashesOf is how many host crashes node has had.
+func crashesOf(node topologies.Node) (int, error) {
+	hc, ok := node.(topologies.HostCrashed)
+	if !ok {
+		return 0, lab.Failed("setup", fmt.Errorf("%s: no disk that forgets", node.Name()))
+	}
+	c, _ := hc.LastHostCrash()
+	return c.Count, nil
+}
+
+// proveThenContest, for a store whose keys the lab does not read: proves this trial's
+// crash by the disk's own count and report, then has B, with the same strategy, try
+// for A's key while A is still inside; B let in is two holders.
+func proveThenContest(ctx context.Context, t *lab.Trial, topo topologies.Topology, st lab.Store, node topologies.Node,
+	before int, a *lab.Client, res *lab.Resource, lease locks.Lease, ttl time.Duration) error {
+	crash, err := topologies.LastHostCrash(node)
+	if err != nil || crash.Count != before+1 || !node.Running() {
+		return lab.NoFault("%s: no host crash of its own seen (%v, crash %d after %d, running %v)", node.Name(), err,
+			crash.Count, before, node.Running())
+	}
+	t.Input("bytes_dropped", float64(crash.BytesDropped))
+	t.Prove("%s's host crashed and it restarted; %s", node.Name(), crash.Summary)
+	lb, err := st.Locker(ctx, topo, false)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer lb.Close()
+	b := lab.NewClient("B", lb, t.Rec)
+	tryCtx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	leaseB, err := b.AcquireUntil(tryCtx, t.Key, ttl, 50*time.Millisecond)
+	cancel()
+	switch {
+	case err == nil:
+		_ = b.Enter(ctx, res, leaseB)
+		b.Write(ctx, res, leaseB)
+		b.Leave(res, leaseB)
+		_ = b.Release(ctx, leaseB)
+		t.Prove("B was granted %s while A still held it", t.Key)
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		t.Prove("B, asking for 2 s, was refused: A's lock was there")
+	default:
+		return lab.Failed("second-acquire", err)
+	}
+	a.Leave(res, lease)
 	return nil
 }

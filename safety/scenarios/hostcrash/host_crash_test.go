@@ -101,3 +101,20 @@ func TestHostCrashRunsAWAITAOFStrategyUnderItsOwnPolicyOnly(t *testing.T) {
 		t.Fatalf("waitaof-local asked to run under always: %v, want a refusal naming its own policy", err)
 	}
 }
+
+// A lone etcd member fsyncs its WAL before it answers: its host crash keeps A's lock,
+// and B, with the same strategy, is refused in every judged trial (labtest holds the
+// claim); each proof names the crash the member's disk saw.
+func TestEtcdMemberKeepsTheLockThroughAHostCrash(t *testing.T) {
+	t.Parallel()
+	rep := labtest.RunScenario(t, "host-crash", 3, lab.Params{"strategies": "etcd"})
+	for _, v := range rep.Variants {
+		for _, tr := range v.Trials {
+			proof := strings.Join(tr.Proof, "; ")
+			if tr.Outcome == results.Judged && (!strings.Contains(proof, "host crashed and it restarted; crash dropped") ||
+				!strings.Contains(proof, "B, asking for 2 s, was refused")) {
+				t.Errorf("%s trial %d judged on %q: want the crash and B's refusal proved", v.Name, tr.N, proof)
+			}
+		}
+	}
+}
