@@ -209,14 +209,8 @@ func (m *processMember) dropAdmin() {
 	}
 }
 
-// crashDisk has the member's disk forget what was not fsynced: a host crash, once
-// halt has killed it. An error names the missing disk where there is none.
-func (m *processMember) crashDisk() error {
-	if m.disk == nil {
-		return topologies.RefuseHostCrash(m.name, topologies.RestartAfterHostCrash)
-	}
-	return m.disk.Crash()
-}
+// forgetfulDisk is the member's disk when it forgets what was not fsynced, else nil.
+func (m *processMember) forgetfulDisk() *forgetful.Disk { return m.disk }
 
 // settleDisk makes durable every name on a forgetful disk (see settle).
 func (m *processMember) settleDisk() error { return m.disk.SettleEntries() }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/membership"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/forgetful"
 )
 
 // restartMember kills m if it runs and starts it again behind the same client and peer
@@ -19,9 +20,12 @@ import (
 // from the leader. RestartAfterHostCrash starts from what a forgetful disk kept of the
 // data dir (a process member's, Spec.ForgetfulDisk).
 func restartMember(ctx context.Context, c *Cluster, m clusterMember, mode topologies.RestartMode) error {
-	crasher, forgets := m.(interface{ crashDisk() error })
-	if mode == topologies.RestartAfterHostCrash && !forgets {
-		return topologies.RefuseHostCrash(m.Name(), mode)
+	var disk *forgetful.Disk
+	if d, ok := m.(interface{ forgetfulDisk() *forgetful.Disk }); ok {
+		disk = d.forgetfulDisk()
+	}
+	if mode == topologies.RestartAfterHostCrash && disk == nil {
+		return topologies.RefuseHostCrash(m.Name(), mode) // before the kill: the member keeps running
 	}
 	oldID, err := m.halt()
 	if err != nil {
@@ -29,8 +33,8 @@ func restartMember(ctx context.Context, c *Cluster, m clusterMember, mode topolo
 	}
 	state := "existing"
 	if mode == topologies.RestartAfterHostCrash {
-		if err := crasher.crashDisk(); err != nil {
-			return err
+		if err := disk.Crash(); err != nil {
+			return fmt.Errorf("%s: %w", m.Name(), err)
 		}
 	}
 	if mode == topologies.RestartEmpty {

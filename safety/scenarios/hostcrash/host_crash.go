@@ -31,7 +31,8 @@ func init() { lab.Register(hostCrash{}, lab.StartsKinds()) }
 func (hostCrash) Name() string { return "host-crash" }
 func (hostCrash) Summary() string {
 	return "a one-node store's host loses power right after a grant and restarts on what was fsynced: Redis's " +
-		"appendfsync no loses the lock, always keeps it, everysec is measured; a lone etcd member keeps it (needs --provider process)"
+		"appendfsync no loses the lock, always keeps it, everysec is measured; a lone etcd member keeps it " +
+		"(needs --provider process)"
 }
 
 // policies are the appendfsync policies, in the order of what they keep.
