@@ -35,7 +35,7 @@ func LastHostCrash(n Node) (HostCrash, error) {
 func RefuseHostCrash(name string, mode RestartMode) error {
 	if mode == RestartAfterHostCrash {
 		return fmt.Errorf("%s: a restart after a host crash needs a forgetful disk "+
-			"(Spec.ForgetfulDisk: Redis and Valkey on the process provider)", name)
+			"(Spec.ForgetfulDisk: Redis, Valkey and etcd on their process providers)", name)
 	}
 	return nil
 }

@@ -85,7 +85,9 @@ func writeSpecOutcomes(w io.Writer, every int) int {
 											s := backend.Spec{Kind: k, Replicas: rep, Masters: m, Members: mem, Sentinels: sen, SentinelQuorum: q, AppendFsync: af, UnsafeNoFsync: unsafe, Clocks: cl, DownAfter: da}
 											d := s.WithDefaults(linked.Catalog())
 											line := fmt.Sprintf("%d c%d %v %v %v %v %v %v %v %v %v => %+v | %v | %v | %s\n", n, ci, s.Kind, s.Replicas, s.Masters, s.Members, s.Sentinels, s.SentinelQuorum, s.AppendFsync, s.UnsafeNoFsync, s.DownAfter, d, withoutNewKinds(d.Validate(linked.Catalog())), d.NodeNames(linked.Catalog()), d.ClockSummary())
-											// Server came after the pin and is empty in every spec here: its field is cut so the pin holds.
+											// Server and ForgetfulDisk came after the pin and are zero in every spec here: their
+											// fields are cut so the pin holds.
+											line = strings.Replace(line, " ForgetfulDisk:false", "", 1)
 											fmt.Fprint(w, strings.Replace(line, " Server: ", " ", 1))
 											n++
 										}
