@@ -247,6 +247,7 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	}()
 
 	leaseB, bGranted, bErr := r.challenge(ctx, t, b, started, aElapsed, aLeaves)
+	bInBeforeALeft := bGranted && time.Now().Before(aLeaves) // B enters at once: beside A or not
 	if bGranted && bErr == nil {
 		_ = b.Enter(ctx, res, leaseB)
 		_, _ = b.Write(ctx, res, leaseB)
@@ -279,7 +280,7 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	if err := watch.confirm(ctx); err != nil {
 		return err
 	}
-	if bGranted {
+	if bInBeforeALeft {
 		if err := r.lagCouldDecide(aElapsed, lag); err != nil {
 			return err
 		}
@@ -290,10 +291,11 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	return nil
 }
 
-// lagCouldDecide refuses a trial in which B got in and the store's clock stood still
-// long enough, while A's keys were set, to flip the model's answer: those keys started
-// their TTL that much in the past, so the machine's load, not the clocks, may have
-// freed a quorum. A B kept out is judged whatever the lag: lag only shortens A's keys.
+// lagCouldDecide refuses a trial in which B got in before A left and the store's clock
+// stood still long enough, while A's keys were set, to flip the model's answer: those
+// keys started their TTL that much in the past, so the machine's load, not the clocks,
+// may have freed a quorum. A B kept out until A left is judged whatever the lag: lag
+// only shortens A's keys.
 func (r clockRace) lagCouldDecide(aElapsed, lag time.Duration) error {
 	if lag == 0 || r.outcome(aElapsed, aElapsed/2, 0).Violation() == r.outcome(aElapsed, aElapsed/2-lag, 0).Violation() {
 		return nil
