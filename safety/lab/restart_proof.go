@@ -10,12 +10,9 @@ import (
 // ProveRestart checks that the node really restarted (a new run_id) and what it kept:
 // nothing after an empty restart, A's key after a restart from an fsynced AOF.
 func ProveRestart(ctx context.Context, t *Trial, n topologies.Node, runIDBefore string, empty bool) error {
-	after, err := redisadmin.RunID(ctx, n.Addr())
+	after, err := newRunID(ctx, n, runIDBefore)
 	if err != nil {
-		return Failed("observe", err)
-	}
-	if after == runIDBefore {
-		return NoFault("%s kept run_id %s: it did not restart", n.Name(), after)
+		return err
 	}
 	// Read, not observed into the history: one node of five missing the key is not a
 	// lost Redlock, and the lost-lock checker must not count it.
@@ -35,12 +32,9 @@ func ProveRestart(ctx context.Context, t *Trial, n topologies.Node, runIDBefore 
 // and proves what its disk dropped and whether A's key survived: either can happen,
 // and the scenario's measure counts which did.
 func ProveHostCrash(ctx context.Context, t *Trial, n topologies.Node, runIDBefore string) error {
-	after, err := redisadmin.RunID(ctx, n.Addr())
+	after, err := newRunID(ctx, n, runIDBefore)
 	if err != nil {
-		return Failed("observe", err)
-	}
-	if after == runIDBefore {
-		return NoFault("%s kept run_id %s: it did not restart", n.Name(), after)
+		return err
 	}
 	crash, err := topologies.LastHostCrash(n)
 	if err != nil {
@@ -54,4 +48,16 @@ func ProveHostCrash(ctx context.Context, t *Trial, n topologies.Node, runIDBefor
 	t.Prove("%s's host crashed and it restarted (run_id %s -> %s) with A's key present=%v; %s", n.Name(),
 		runIDBefore[:8], after[:8], key.Present, crash.Summary)
 	return nil
+}
+
+// newRunID is n's run_id, which must differ from before: the node restarted.
+func newRunID(ctx context.Context, n topologies.Node, before string) (string, error) {
+	after, err := redisadmin.RunID(ctx, n.Addr())
+	if err != nil {
+		return "", Failed("observe", err)
+	}
+	if after == before {
+		return "", NoFault("%s kept run_id %s: it did not restart", n.Name(), after)
+	}
+	return after, nil
 }

@@ -25,15 +25,15 @@ func RunningServer(ctx context.Context, addr string) (string, error) {
 // AppendFsync is the append-only-file policy the server at addr runs: "" when it keeps
 // no AOF, else no, everysec or always, as CONFIG GET answers.
 func AppendFsync(ctx context.Context, addr string) (string, error) {
-	fields, err := infoFields(ctx, addr, "persistence")
+	c := AdminClient(addr)
+	defer c.Close()
+	fields, err := infoFieldsOn(ctx, c, "persistence")
 	if err != nil {
 		return "", fmt.Errorf("INFO persistence on %s: %w", addr, err)
 	}
 	if fields["aof_enabled"] != "1" {
 		return "", nil
 	}
-	c := AdminClient(addr)
-	defer c.Close()
 	kv, err := c.ConfigGet(ctx, "appendfsync").Result()
 	if err != nil {
 		return "", fmt.Errorf("CONFIG GET appendfsync on %s: %w", addr, err)

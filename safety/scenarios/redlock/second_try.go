@@ -2,7 +2,6 @@ package redlock
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -10,27 +9,11 @@ import (
 	"github.com/lockbench/lockbench/safety/lab"
 )
 
-// secondTry is B's brief try for the key the holder has after the fault: granted, B
-// works in res (staying dwell) and releases; not granted within the try, B does
-// nothing. Any other failure ends the trial.
+// secondTry is B's brief try (300 ms) for the key the holder has after the fault.
 func secondTry(ctx context.Context, b *lab.Client, key string, ttl time.Duration, res *lab.Resource,
 	dwell time.Duration) error {
-	tryCtx, tryCancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	leaseB, err := b.AcquireUntil(tryCtx, key, ttl, 20*time.Millisecond)
-	tryCancel()
-	switch {
-	case err == nil:
-		_ = b.Enter(ctx, res, leaseB)
-		b.Write(ctx, res, leaseB)
-		if dwell > 0 {
-			_ = lab.Sleep(ctx, dwell)
-		}
-		b.Leave(res, leaseB)
-		_ = b.Release(ctx, leaseB)
-	case !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
-		return lab.Failed("second-acquire", err)
-	}
-	return nil
+	_, err := lab.SecondTry(ctx, b, key, ttl, res, 300*time.Millisecond, 20*time.Millisecond, dwell)
+	return err
 }
 
 // finishHolder has the holder, still inside, write, leave and release after B's try.
