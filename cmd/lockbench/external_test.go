@@ -124,7 +124,8 @@ func TestExternalRunTrespassesNowhere(t *testing.T) {
 		"--clients", "2", "--keys", "1", "--duration", "1s", "--warmup", "0", "--intervals", "2",
 		"--no-report", "--progress", "plain", "--out", out}, strings.NewReader(""), &stdout, &stderr)
 	if code != 0 {
-		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout.String(), stderr.String())
+		file, _ := os.ReadFile(deployment) // names a password file, never a password
+		t.Fatalf("exit %d\nstdout %s\nstderr %s\ndeployment file:\n%s", code, stdout.String(), stderr.String(), file)
 	}
 	r, err := resultsdir.ReadRun(out)
 	if err != nil {
