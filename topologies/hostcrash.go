@@ -14,6 +14,18 @@ type HostCrash struct {
 type HostCrashed interface {
 	// LastHostCrash is what its last host crash dropped; false before the first.
 	LastHostCrash() (HostCrash, bool)
+	// WriteBack makes all it wrote so far durable, as the kernel's write-back would
+	// for a node up a while: what a crash can take is then the trial's own writes.
+	WriteBack() error
+}
+
+// WriteBack makes all that n wrote so far survive its host's crash, or says why not.
+func WriteBack(n Node) error {
+	hc, ok := n.(HostCrashed)
+	if !ok {
+		return fmt.Errorf("%s: not on a forgetful disk (Spec.ForgetfulDisk)", n.Name())
+	}
+	return hc.WriteBack()
 }
 
 // LastHostCrash is what n's disk dropped at its last host crash, or an error saying
@@ -35,7 +47,7 @@ func LastHostCrash(n Node) (HostCrash, error) {
 func RefuseHostCrash(name string, mode RestartMode) error {
 	if mode == RestartAfterHostCrash {
 		return fmt.Errorf("%s: a restart after a host crash needs a forgetful disk "+
-			"(Spec.ForgetfulDisk: Redis, Valkey and etcd on their process providers)", name)
+			"(Spec.ForgetfulDisk: Redis, Valkey, etcd, PostgreSQL and ZooKeeper on their process providers)", name)
 	}
 	return nil
 }

@@ -159,6 +159,14 @@ var WriteupClaims = []WriteupClaim{
 	{Step: "rule 3", Claim: "a lone etcd member fsyncs its WAL before it answers: its host crash keeps the lock",
 		Scenario: "host-crash", By: Violations, Checks: []Check{
 			never(Fix, "B, with the same strategy, asks while A still holds", "etcd/host-crash")}},
+	{Step: "rule 3", Claim: "a lone ZooKeeper server fsyncs its transaction log before it answers: its host crash " +
+		"keeps the lock",
+		Scenario: "host-crash", By: Violations, Checks: []Check{
+			never(Fix, "B, with the same strategy, asks while A still holds", "zookeeper/host-crash")}},
+	{Step: "rule 1", Claim: "PostgreSQL keeps a committed change through a host crash only while fsync is on",
+		Scenario: "host-crash", By: LostUpdates, Checks: []Check{
+			never(Fix, "fsync on: the commit's WAL is fsynced before it answers", "postgres/fsync-on"),
+			always(Breaking, "fsync off: nothing reaches the disk", "postgres/fsync-off")}},
 	{Step: "step 4", Claim: "WAITAOF 1 0 after the SET keeps a lock through the master's host crash under appendfsync " +
 		"everysec (Valkey)",
 		Scenario: "host-crash", By: LostLocks, Checks: []Check{

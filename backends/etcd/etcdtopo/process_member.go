@@ -215,6 +215,9 @@ func (m *processMember) forgetfulDisk() *forgetful.Disk { return m.disk }
 // settleDisk makes durable every name on a forgetful disk (see settle).
 func (m *processMember) settleDisk() error { return m.disk.SettleEntries() }
 
+// WriteBack makes all the member wrote durable on its forgetful disk; none on an ordinary one.
+func (m *processMember) WriteBack() error { return m.disk.WriteBack() }
+
 // LastHostCrash is what the last host crash dropped; false before the first, or on a
 // member with an ordinary disk.
 func (m *processMember) LastHostCrash() (topologies.HostCrash, bool) {

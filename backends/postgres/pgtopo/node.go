@@ -19,6 +19,7 @@ import (
 
 	"github.com/lockbench/lockbench/backends/postgres"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/forgetful"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
@@ -32,10 +33,11 @@ type node struct {
 	*supervise.Node
 	name    string
 	install topologies.PostgresInstall
-	dir     string   // the topology's dir: socket, log
-	dataDir string   // initdb's dir, the server's working directory
-	port    int      // fixed once the server first starts
-	config  []string // lines appended to postgresql.conf after each initdb
+	dir     string          // the topology's dir: socket, log
+	dataDir string          // initdb's dir, the server's working directory
+	port    int             // fixed once the server first starts
+	config  []string        // lines appended to postgresql.conf after each initdb
+	disk    *forgetful.Disk // the data dir's when it forgets what was not fsynced; nil: an ordinary one
 
 	mu      sync.Mutex
 	paused  []int // server processes stopped by Pause, tracked by the reaper
@@ -49,7 +51,10 @@ func newNode(n *node) *node {
 		Addr: n.Addr,
 		Command: func() (*exec.Cmd, error) {
 			cmd := n.command(n.install.Postgres(), "-D", n.dataDir, "-p", strconv.Itoa(n.port))
-			cmd.Dir = n.dataDir
+			// The postmaster moves into its data dir itself. The forked child must not, before
+			// its exec: on a forgetful disk this process serves that dir, and the child, a copy of
+			// it, once waited for good on its own chdir there.
+			cmd.Dir = n.dir
 			return cmd, nil
 		},
 		Output:     n.logPath(),
@@ -88,10 +93,13 @@ func (n *node) command(bin string, args ...string) *exec.Cmd {
 // initdb makes a fresh data dir with the lockbench superuser, trust auth on loopback
 // and the socket only, and n.config appended to postgresql.conf.
 func (n *node) initdb(ctx context.Context) error {
-	// --no-sync: the dir does not outlive a machine crash (its owner dies with it), so
-	// syncing initdb's files buys nothing; the server's fsync setting governs commits.
-	cmd := n.command(n.install.Initdb(), "-D", n.dataDir, "-U", postgres.User, "--auth=trust", "--encoding=UTF8",
-		"--locale=C", "--no-sync")
+	args := []string{"-D", n.dataDir, "-U", postgres.User, "--auth=trust", "--encoding=UTF8", "--locale=C"}
+	// --no-sync on an ordinary disk: the dir does not outlive a machine crash (its owner
+	// dies with it). A disk that forgets is there to crash: initdb syncs, as by default.
+	if n.disk == nil {
+		args = append(args, "--no-sync")
+	}
+	cmd := n.command(n.install.Initdb(), args...)
 	cmd.Dir = n.dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -232,14 +240,19 @@ func (n *node) untrackPausedLocked() {
 // RestartFromDisk recovers from its WAL, RestartWithSnapshot checkpoints first (if the
 // server answers), RestartEmpty starts from a fresh initdb (a lost disk).
 func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
-	if err := topologies.RefuseHostCrash(n.Name(), mode); err != nil {
-		return err
+	if n.disk == nil {
+		if err := topologies.RefuseHostCrash(n.Name(), mode); err != nil {
+			return err
+		}
 	}
 	var checkpoint func(context.Context) error
 	if mode == topologies.RestartWithSnapshot {
 		checkpoint = n.checkpoint
 	}
 	var fresh func() error
+	if mode == topologies.RestartAfterHostCrash {
+		fresh = n.crashDisk
+	}
 	if mode == topologies.RestartEmpty {
 		fresh = func() error {
 			if err := n.forgetData(); err != nil {
@@ -257,6 +270,23 @@ func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
 	}
 	return nil
 }
+
+// crashDisk follows the kill of a host crash: the shared memory goes as a reboot would
+// take it (its id is in a postmaster.pid the crash may take back), then the disk forgets.
+func (n *node) crashDisk() error {
+	n.mu.Lock()
+	removeLeftSegment(n.dataDir)
+	n.crashed = false
+	n.mu.Unlock()
+	return n.disk.Crash()
+}
+
+// LastHostCrash is what the last host crash dropped; false before the first, or on an
+// ordinary disk.
+func (n *node) LastHostCrash() (topologies.HostCrash, bool) { return n.disk.Last() }
+
+// WriteBack makes all the server wrote durable on its forgetful disk; none on an ordinary one.
+func (n *node) WriteBack() error { return n.disk.WriteBack() }
 
 func (n *node) checkpoint(ctx context.Context) error {
 	conn, err := pgconn.Connect(ctx, n.dsn("postgres"))

@@ -8,6 +8,7 @@ package pgtopo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/lockbench/lockbench/backends/internal/providerspec"
 	"github.com/lockbench/lockbench/backends/postgres"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/forgetful"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
@@ -81,7 +83,7 @@ func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topol
 	if err != nil {
 		realDir = dir
 	}
-	dataDir := filepath.Join(realDir, "data")
+	dataDir := forgetful.DataDir(realDir)
 	s := &Server{spec: spec, dir: dir}
 	// On SIGINT/SIGTERM the reaper kills the postmaster; what it forked and the shared
 	// memory it made are this provider's to clean before the dir goes.
@@ -97,11 +99,41 @@ func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topol
 		port:    p.Port,
 		config:  serverConfig(spec, realDir),
 	})
+	if spec.ForgetfulDisk {
+		if s.node.disk, err = mountForgetful(realDir, install); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	if err := s.launch(ctx, p.Port == 0); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// mountForgetful puts the data dir on a disk that forgets what was not fsynced, owned
+// by the server's user and durable before initdb fills it (initdb fsyncs what it makes
+// inside the data dir, never the entry naming it).
+func mountForgetful(dir string, install topologies.PostgresInstall) (*forgetful.Disk, error) {
+	disk, err := forgetful.Mount(dir)
+	if err != nil {
+		return nil, fmt.Errorf("master-0: %w", err)
+	}
+	data := forgetful.DataDir(dir)
+	if cred := install.RunAs; cred != nil {
+		err = os.Chown(data, int(cred.Uid), int(cred.Gid))
+	}
+	if err == nil {
+		err = os.Chmod(data, 0o700)
+	}
+	if err == nil {
+		err = disk.SettleEntries()
+	}
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("master-0: forgetful disk: %w", err), disk.Unmount())
+	}
+	return disk, nil
 }
 
 // serverConfig is what the server runs with beyond initdb's defaults: loopback only,
@@ -154,7 +186,7 @@ func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.node.stop()
 		topologies.ReleasePort(s.leasedPort)
-		err = topologies.RemoveTempDir(s.dir)
+		err = errors.Join(s.node.disk.Unmount(), topologies.RemoveTempDir(s.dir))
 		s.forgetReap()
 	})
 	return err
@@ -190,5 +222,8 @@ func (s *Server) launch(ctx context.Context, pickPorts bool) error {
 	if err != nil {
 		return err
 	}
-	return n.createDatabase(ctx)
+	if err := n.createDatabase(ctx); err != nil {
+		return err
+	}
+	return n.disk.WriteBack() // a server up a while: its setup is on disk, whatever fsync says
 }

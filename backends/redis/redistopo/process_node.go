@@ -81,6 +81,9 @@ func (n *processNode) LastHostCrash() (topologies.HostCrash, bool) {
 	return n.disk.Last()
 }
 
+// WriteBack makes all the node wrote durable on its forgetful disk; none on an ordinary one.
+func (n *processNode) WriteBack() error { return n.disk.WriteBack() }
+
 // stop kills the process for good.
 func (n *processNode) stop() {
 	n.Close()

@@ -84,11 +84,34 @@ func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topol
 	for i := 0; i < spec.Members; i++ {
 		e.servers = append(e.servers, newServer(e, i))
 	}
+	if err := e.mountDisks(); err != nil {
+		e.Close()
+		return nil, err
+	}
 	if err := e.launch(ctx); err != nil {
 		e.Close()
 		return nil, err
 	}
+	for _, s := range e.servers {
+		if err := s.settleDisk(ctx); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
 	return e, nil
+}
+
+// mountDisks puts every server's data dir on a disk that forgets, when the spec asks.
+func (e *Ensemble) mountDisks() error {
+	if !e.spec.ForgetfulDisk {
+		return nil
+	}
+	for _, s := range e.servers {
+		if err := s.mountDisk(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Ensemble is a running ZooKeeper ensemble (or one standalone server). Masters() and
@@ -146,11 +169,13 @@ func (e *Ensemble) Pids() []int {
 func (e *Ensemble) Close() error {
 	var err error
 	e.closeOnce.Do(func() {
+		var unmounts []error
 		for _, s := range e.servers {
 			s.Close()
+			unmounts = append(unmounts, s.disk.Unmount())
 		}
 		e.releasePorts()
-		err = topologies.RemoveTempDir(e.dir)
+		err = errors.Join(append(unmounts, topologies.RemoveTempDir(e.dir))...)
 	})
 	return err
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo/srvr"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/forgetful"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
@@ -23,6 +24,7 @@ type server struct {
 	dir      string // this server's dir: zoo.cfg, log4j.properties, logs, data/
 	ports    Ports  // fixed once the ensemble first starts
 	ensemble *Ensemble
+	disk     *forgetful.Disk // data/ when it forgets what was not fsynced; nil: an ordinary disk
 }
 
 // newServer readies server number i of e; nothing runs until start.
@@ -76,12 +78,18 @@ func (s *server) config() ServerConfig {
 // logs every acknowledged write before it answers, unless UnsafeNoFsync); RestartEmpty
 // deletes the data dir but myid, as a server whose disk was lost: a lone server starts
 // from nothing (zxids from 0 again), a member of an ensemble syncs from the leader.
-// It returns once the server serves.
+// RestartAfterHostCrash starts from what a forgetful disk kept of the data dir. It
+// returns once the server serves.
 func (s *server) Restart(ctx context.Context, mode topologies.RestartMode) error {
-	if err := topologies.RefuseHostCrash(s.Name(), mode); err != nil {
-		return err
+	if s.disk == nil {
+		if err := topologies.RefuseHostCrash(s.Name(), mode); err != nil {
+			return err
+		}
 	}
 	var forget func() error
+	if mode == topologies.RestartAfterHostCrash {
+		forget = s.disk.Crash // the JVM is killed before its disk forgets
+	}
 	if mode == topologies.RestartEmpty {
 		forget = func() error {
 			if err := os.RemoveAll(s.config().DataDir()); err != nil {
@@ -92,7 +100,30 @@ func (s *server) Restart(ctx context.Context, mode topologies.RestartMode) error
 	}
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	return s.Node.Restart(ctx, nil, forget)
+	if err := s.Node.Restart(ctx, nil, forget); err != nil {
+		return err
+	}
+	return s.settleDisk(ctx)
 }
+
+// mountDisk puts the server's data dir on a disk that forgets what was not fsynced.
+func (s *server) mountDisk() error {
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return err
+	}
+	disk, err := forgetful.Mount(s.dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.name, err)
+	}
+	s.disk = disk
+	return nil
+}
+
+// LastHostCrash is what the last host crash dropped; false before the first, or on an
+// ordinary disk.
+func (s *server) LastHostCrash() (topologies.HostCrash, bool) { return s.disk.Last() }
+
+// WriteBack makes all the server wrote durable on its forgetful disk; none on an ordinary one.
+func (s *server) WriteBack() error { return s.disk.WriteBack() }
 
 var _ topologies.Node = (*server)(nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/backend/linked"
@@ -17,11 +18,12 @@ import (
 )
 
 // hostCrash: A's lock is granted by a store of one node (a Redis master, a lone etcd
-// member) whose data sits on a disk that keeps only what was fsynced; the host crashes
+// member or ZooKeeper server) whose data sits on a disk that keeps only what was fsynced; the host crashes
 // right after the grant and the node starts on what its disk kept. Under appendfsync
 // no the AOF was never fsynced and the lock is gone, so B takes it while A still holds
 // it; under always the grant waited for the fsync; everysec is the measured case in
-// between; etcd fsyncs its WAL before it answers. A process kill could not tell them
+// between; etcd and ZooKeeper fsync their logs before they answer. PostgreSQL's
+// variants commit a change instead (postgres.go). A process kill could not tell them
 // apart: the kernel keeps what a dead process wrote.
 type hostCrash struct{}
 
@@ -29,8 +31,9 @@ func init() { lab.Register(hostCrash{}, lab.StartsKinds()) }
 
 func (hostCrash) Name() string { return "host-crash" }
 func (hostCrash) Summary() string {
-	return "a one-node store's host loses power right after a grant and restarts on what was fsynced: Redis's " +
-		"appendfsync no loses the lock, always keeps it, everysec is measured; a lone etcd member keeps it " +
+	return "a one-node store's host loses power right after a grant or a commit and restarts on what was " +
+		"fsynced: Redis's appendfsync no loses the lock, always keeps it, everysec is measured; a lone etcd " +
+		"member or ZooKeeper server keeps it; PostgreSQL keeps a commit under fsync, loses it without " +
 		"(needs --provider process)"
 }
 
@@ -39,14 +42,30 @@ var policies = []string{"no", "everysec", "always"}
 
 func (hostCrash) Params() []lab.Param {
 	return []lab.Param{
-		lab.StoresParam("strategies", []string{"single", "waitaof-local", "etcd"}, onOneNode,
-			"the lock strategies to run, each on one node: a Redis master, or a lone etcd member (etcd, "+
-				"etcd-unsafe-nofsync); a Redis strategy that names its own policy (waitaof-local: everysec) runs under "+
-				"that one only"),
-		lab.ChoicesParam("fsync", policies, policies, "the Redis master's appendfsync policies (etcd keeps its own)"),
+		orNone(lab.StoresParam("strategies", []string{"single", "waitaof-local", "etcd", "zookeeper"}, onOneNode,
+			"the lock strategies to run, each on one node: a Redis master, a lone etcd member (etcd, "+
+				"etcd-unsafe-nofsync) or a lone ZooKeeper server (zookeeper); a Redis strategy that names its "+
+				"own policy (waitaof-local: everysec) runs under that one only; none runs none")),
+		lab.ChoicesParam("fsync", policies, policies,
+			"the Redis master's appendfsync policies (etcd and ZooKeeper keep their own)"),
+		lab.ChoicesParam("postgres", pgSettings, append(slices.Clone(pgSettings), pgNone),
+			"PostgreSQL's settings, each a server whose committed change the crash follows: "+pgFsyncOn+", "+
+				pgAsyncCommit+", "+pgFsyncOff+"; "+pgNone+" runs none"),
 		lab.DurationParam("ttl", 10*time.Second, time.Second,
 			"the lock's TTL: A's lease must outlast the crash, the restart and B's try"),
 	}
+}
+
+// orNone lets a list param say "none": the run is then the other params' variants only.
+func orNone(p lab.Param) lab.Param {
+	parse := p.Parse
+	p.Parse = func(s string) (any, string) {
+		if strings.TrimSpace(s) == pgNone {
+			return []lab.Store{}, ""
+		}
+		return parse(s)
+	}
+	return p
 }
 
 // onOneNode: a store whose deployment is one Redis master or one consensus member.
@@ -104,6 +123,16 @@ func (s hostCrash) Run(ctx context.Context, env *lab.Env, p lab.Values) (*result
 			rep.Variants = append(rep.Variants, part.Variants...)
 		}
 	}
+	for _, setting := range p.Strings("postgres") {
+		if setting == pgNone {
+			continue
+		}
+		part, err := s.runPostgres(ctx, env, newPGVariant(setting))
+		if err != nil {
+			return nil, err
+		}
+		rep.Variants = append(rep.Variants, part.Variants...)
+	}
 	return rep, nil
 }
 
@@ -153,8 +182,8 @@ func (s hostCrash) runVariant(ctx context.Context, env *lab.Env, v hostCrashVari
 	}
 	defer topo.Close()
 	if _, ok := topo.Masters()[0].(topologies.HostCrashed); !ok {
-		return nil, fmt.Errorf("host-crash: strategy %s: provider %s has no disk that forgets (Redis and etcd have "+
-			"one on their process providers: --provider process)", v.strategy.Strategy(), topo.Provider())
+		return nil, fmt.Errorf("host-crash: strategy %s: provider %s has no disk that forgets (Redis, etcd and "+
+			"ZooKeeper have one on their process providers: --provider process)", v.strategy.Strategy(), topo.Provider())
 	}
 	return lab.RunTrials(ctx, env, s, []hostCrashVariant{v}, func(ctx context.Context, v hostCrashVariant,
 		t *lab.Trial) error {

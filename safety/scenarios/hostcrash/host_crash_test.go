@@ -21,7 +21,7 @@ import (
 // proved the restart and what the disk dropped, the AOF's unsynced bytes under no.
 func TestHostCrashLosesTheLockOnlyWhereTheAOFWasNotFsynced(t *testing.T) {
 	t.Parallel()
-	rep := labtest.RunScenario(t, "host-crash", 3, lab.Params{"strategies": "single", "fsync": "no,always"})
+	rep := labtest.RunScenario(t, "host-crash", 3, lab.Params{"strategies": "single", "fsync": "no,always", "postgres": "none"})
 	if len(rep.Variants) != 2 {
 		t.Fatalf("%d variants, want appendfsync no and always", len(rep.Variants))
 	}
@@ -46,7 +46,7 @@ func TestHostCrashLosesTheLockOnlyWhereTheAOFWasNotFsynced(t *testing.T) {
 // naming the provider to use, rather than pass a restart from disk off as a crash.
 func TestHostCrashRefusesAProviderWithoutAForgetfulDisk(t *testing.T) {
 	t.Parallel()
-	env := labtest.TestEnv(t, 1, lab.Params{"strategies": "single", "fsync": "no"})
+	env := labtest.TestEnv(t, 1, lab.Params{"strategies": "single", "fsync": "no", "postgres": "none"})
 	env.Start = func(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 		topo, err := embedded.Provider{}.Start(ctx, spec)
 		if err == nil {
@@ -72,7 +72,7 @@ func TestHostCrashRefusesAProviderWithoutAForgetfulDisk(t *testing.T) {
 func TestValkeyAcknowledgesWAITAOFLocalBeforeItsFsync(t *testing.T) {
 	t.Parallel()
 	testenv.RequireValkey(t)
-	rep := labtest.RunScenario(t, "host-crash", 5, lab.Params{"strategies": "waitaof-local", "fsync": "everysec"})
+	rep := labtest.RunScenario(t, "host-crash", 5, lab.Params{"strategies": "waitaof-local", "fsync": "everysec", "postgres": "none"})
 	lost := 0
 	for _, v := range rep.Variants {
 		for _, tr := range v.Trials {
@@ -92,7 +92,7 @@ func TestValkeyAcknowledgesWAITAOFLocalBeforeItsFsync(t *testing.T) {
 // A strategy shaped for its own policy refuses a run that leaves that policy out.
 func TestHostCrashRunsAWAITAOFStrategyUnderItsOwnPolicyOnly(t *testing.T) {
 	t.Parallel()
-	env := labtest.TestEnv(t, 1, lab.Params{"strategies": "waitaof-local", "fsync": "always"})
+	env := labtest.TestEnv(t, 1, lab.Params{"strategies": "waitaof-local", "fsync": "always", "postgres": "none"})
 	s, err := lab.Lookup("host-crash")
 	if err != nil {
 		t.Fatal(err)
@@ -107,11 +107,56 @@ func TestHostCrashRunsAWAITAOFStrategyUnderItsOwnPolicyOnly(t *testing.T) {
 // claim); each proof names the crash the member's disk saw.
 func TestEtcdMemberKeepsTheLockThroughAHostCrash(t *testing.T) {
 	t.Parallel()
-	rep := labtest.RunScenario(t, "host-crash", 3, lab.Params{"strategies": "etcd"})
+	rep := labtest.RunScenario(t, "host-crash", 3, lab.Params{"strategies": "etcd", "postgres": "none"})
 	for _, v := range rep.Variants {
 		for _, tr := range v.Trials {
 			proof := strings.Join(tr.Proof, "; ")
 			if tr.Outcome == results.Judged && (!strings.Contains(proof, "host crashed and it restarted; crash dropped") ||
+				!strings.Contains(proof, "B, asking for 2 s, was refused")) {
+				t.Errorf("%s trial %d judged on %q: want the crash and B's refusal proved", v.Name, tr.N, proof)
+			}
+		}
+	}
+}
+
+// PostgreSQL fsyncs a commit's WAL before it answers: with fsync on, the host crash
+// that follows the commit keeps the row in every judged trial; with fsync off it takes
+// the row back in every one (labtest holds both claims); synchronous_commit off is a
+// rate. Each judged trial proved the restart by the server's start time.
+func TestPostgresKeepsACommitThroughAHostCrashOnlyWithFsync(t *testing.T) {
+	t.Parallel()
+	testenv.RequirePostgres(t)
+	rep := labtest.RunScenario(t, "host-crash", 3, lab.Params{"strategies": "none", "postgres": "fsync-on,fsync-off"})
+	seen := 0
+	for _, v := range rep.Variants {
+		if v.Params["strategy"] != "postgres" {
+			continue
+		}
+		seen++
+		for _, tr := range v.Trials {
+			proof := strings.Join(tr.Proof, "; ")
+			if tr.Outcome == results.Judged && !strings.Contains(proof, "host crashed and it restarted (started") {
+				t.Errorf("%s trial %d judged on %q: want the restart proved", v.Name, tr.N, proof)
+			}
+			if tr.Outcome == results.Judged && v.Params["setting"] == "fsync-off" && !strings.Contains(proof, "pg_wal/") {
+				t.Errorf("%s trial %d: %q: want the WAL's unsynced bytes dropped", v.Name, tr.N, proof)
+			}
+		}
+	}
+	if seen != 2 {
+		t.Fatalf("%d PostgreSQL variants, want fsync-on and fsync-off", seen)
+	}
+}
+
+// A lone ZooKeeper server fsyncs its transaction log before it answers: its host crash
+// keeps A's lock, and B is refused in every judged trial (labtest holds the claim).
+func TestZooKeeperServerKeepsTheLockThroughAHostCrash(t *testing.T) {
+	t.Parallel()
+	rep := labtest.RunScenario(t, "host-crash", 3, lab.Params{"strategies": "zookeeper", "postgres": "none"})
+	for _, v := range rep.Variants {
+		for _, tr := range v.Trials {
+			proof := strings.Join(tr.Proof, "; ")
+			if tr.Outcome == results.Judged && (!strings.Contains(proof, "host crashed and it restarted; crash") ||
 				!strings.Contains(proof, "B, asking for 2 s, was refused")) {
 				t.Errorf("%s trial %d judged on %q: want the crash and B's refusal proved", v.Name, tr.N, proof)
 			}
