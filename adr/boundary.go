@@ -36,6 +36,8 @@ func boundaryChecked(m *SizeModel, w *workload.Workload, k backend.Fault, report
 		if len(parts) > 0 {
 			m.Checked = strings.Join(parts, "; ")
 		}
+	case k == backend.HostCrashFault && m.Name == unsyncedModelName:
+		unsyncedChecked(m, reports)
 	case k == backend.ClockJumpFault && m.Name == redlockJumpModel:
 		if s := redlockJumpAtTTL(w, reports); s != "" {
 			m.Checked = "redlock-kleppmann checks the mechanism at the lab's sizes; " + s
@@ -48,6 +50,23 @@ func boundaryChecked(m *SizeModel, w *workload.Workload, k backend.Fault, report
 				clocks.SingleJumpThreshold(w.TTLD, w.HoldD), text)
 			m.Contradicted = against
 		}
+	}
+}
+
+// unsyncedChecked counts host-crash's trials of a master that never fsyncs: the model
+// holds only if every judged one lost the lock it had just granted.
+func unsyncedChecked(m *SizeModel, reports []*results.Report) {
+	lost, judged := 0, 0
+	for _, v := range results.Matching(reports, "host-crash", []string{unsyncedVariant}) {
+		lost, judged = lost+v.Tally.Broke[results.LostLocks], judged+v.Tally.Judged
+	}
+	if judged == 0 {
+		return
+	}
+	m.Checked = fmt.Sprintf("host-crash's %s checks it at the lab's sizes, a crash right after the grant: %d of %d "+
+		"judged lost the lock", unsyncedVariant, lost, judged)
+	if lost < judged {
+		m.Contradicted = fmt.Sprintf("%d of %d judged crashes of %s kept the lock", judged-lost, judged, unsyncedVariant)
 	}
 }
 

@@ -47,12 +47,44 @@ func SizeModelFor(w *workload.Workload, k backend.Fault, o *Option) *SizeModel {
 			Assumes: "the one member holds every lock and the fence's counter: losing its disk loses them whatever the sizes",
 			Why:     "every counted restart-empty is of the only member",
 			Checked: "etcd-leader-kill's lone-member disk loss checks it"}
+	case backend.UnsyncedLoss:
+		return unsyncedModel(w)
 	case backend.MasterClockJump:
 		return jumpModel(w)
 	case backend.QuorumNodeClockJump:
 		return redlockJumpSizes(w)
 	}
 	return nil
+}
+
+// writeBack is how long Linux keeps a write in memory before it writes it back on its
+// own (vm.dirty_expire_centisecs, 30 s by default): the only sync a server that never
+// fsyncs gets.
+const writeBack = 30 * time.Second
+
+const (
+	unsyncedModelName = "a lone server's unsynced writes"
+	unsyncedVariant   = "single/appendfsync-no" // host-crash's master that never fsyncs
+)
+
+// unsyncedModel: a server that never fsyncs (no AOF, or appendfsync no) loses in a
+// host crash every lock granted within the kernel's write-back delay before it. A lock
+// held at the crash was granted less than a hold before, so with holds within that
+// delay every held lock is lost, whatever the sizes; a longer hold may have reached the
+// disk, so the share is then an upper end.
+func unsyncedModel(w *workload.Workload) *SizeModel {
+	m := &SizeModel{Name: unsyncedModelName, Share: 1,
+		Assumes: fmt.Sprintf("the server never fsyncs: its host crash loses every lock granted within the kernel's "+
+			"%v write-back before it, so every lock held at the crash (granted less than a hold before)", writeBack),
+		Why: fmt.Sprintf("the %v hold is within the %v write-back: every held lock is lost", w.HoldD, writeBack),
+		Checked: "host-crash's " + unsyncedVariant + " checks it at the lab's sizes (a crash right after the grant); " +
+			"it is not in the given results"}
+	if w.HoldD > writeBack {
+		m.Bound = true
+		m.Why = fmt.Sprintf("the %v hold is longer than the %v write-back: a lock granted earlier may have reached the "+
+			"disk; every held lock is counted lost (upper end)", w.HoldD, writeBack)
+	}
+	return m
 }
 
 // redlockJumpSizes: a forward jump J on one Redlock node expires its key there J early,

@@ -18,6 +18,7 @@ var labConditions = map[string]string{
 	"redlock-restart":   "a node of the grant restarting empty, forced",
 	"redlock-fence":     "a node's counter lagging or restarting empty, forced",
 	"etcd-leader-kill":  "a member restarting without its disk, forced",
+	"host-crash":        "a host crash right after the grant, forced",
 }
 
 // markNotSized marks a measurement that no model carries to the workload (the fault

@@ -122,14 +122,18 @@ func TestEfficiencyCountsUnmeasuredFaultsAtTheirWorst(t *testing.T) {
 	if v := option(t, d, "cas-version (no lock)").Verdict; v.Meets {
 		t.Fatalf("no lock cannot save duplicate work: %+v", v)
 	}
-	// redlock: no pause-past-ttl variant for it, and its clock jump measured only at
-	// the lab's sizes (not sized): both count at their worst.
+	// redlock: no pause-past-ttl nor host-crash variant for it, and its clock jump
+	// measured only at the lab's sizes (not sized): all three count at their worst.
 	redlock := option(t, d, "redlock")
 	pause, jump := redlock.Faults[slices.Index(workload.FaultKinds, backend.ClientPauseFault)], redlock.Faults[slices.Index(workload.FaultKinds, backend.ClockJumpFault)]
+	crash := redlock.Faults[slices.Index(workload.FaultKinds, backend.HostCrashFault)]
 	if pause.Kind != backend.ClientPauseFault || pause.Mutex != nil || jump.Kind != backend.ClockJumpFault || jump.Mutex == nil || jump.Mutex.Uncounted == "" {
 		t.Fatalf("redlock's pause %+v, jump %+v: want the pause unmeasured and the jump not sized", pause, jump)
 	}
-	if want := pause.PerYear*pause.LocksHeld + jump.PerYear*jump.LocksHeld; redlock.Verdict.Unmeasured != want {
+	if crash.Kind != backend.HostCrashFault || crash.Mutex != nil || crash.MutexIn != "redlock-restart" {
+		t.Fatalf("redlock's host crash %+v: want it unmeasured, in redlock-restart", crash)
+	}
+	if want := pause.PerYear*pause.LocksHeld + jump.PerYear*jump.LocksHeld + crash.PerYear*crash.LocksHeld; redlock.Verdict.Unmeasured != want {
 		t.Fatalf("redlock's unmeasured bound %v, want %v", redlock.Verdict.Unmeasured, want)
 	}
 }

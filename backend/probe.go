@@ -11,6 +11,9 @@ const (
 	ClientPauseFault     Fault = "client_pause"       // the holder stops past its lease
 	RestartEmptyFault    Fault = "node_restart_empty" // a server comes back without its data
 	ClockJumpFault       Fault = "clock_jump"         // a server's clock leaps forward
+	// HostCrashFault: a server's host loses power; the server restarts on what its
+	// disk had fsynced.
+	HostCrashFault Fault = "host_crash"
 )
 
 // Mechanism is how a fault breaks a strategy's lock, where a model of the decision
@@ -32,6 +35,9 @@ const (
 	// QuorumNodeLoss: one node restarting empty drops the key there; two holders need
 	// the key on exactly a quorum that includes that node.
 	QuorumNodeLoss Mechanism = "quorum-node-loss"
+	// UnsyncedLoss: the one node's host crash loses every lock its disk had not synced;
+	// with no fsync of its own, every lock it holds.
+	UnsyncedLoss Mechanism = "unsynced-loss"
 )
 
 // Probe is where the safety suite measures a strategy under one fault, as the
@@ -73,6 +79,15 @@ func LeaderKill(name string) Probe {
 	v := []string{name + "-leader-kill"}
 	return Probe{Fault: FailoverFault, Scenario: "etcd-leader-kill", Lock: v,
 		Fenced: &DataProbe{Variants: v, Measure: "stale_writes_accepted"}}
+}
+
+// LoneMemberHostCrash is a one-member store's host-crash probe: host-crash crashes the
+// only member's host right after a grant (variant NAME/host-crash), and it restarts on
+// what its fsynced log kept; its fence is read there too, as tokens handed out again.
+func LoneMemberHostCrash(name string) Probe {
+	v := []string{name + "/host-crash"}
+	return Probe{Fault: HostCrashFault, Scenario: "host-crash", Lock: v,
+		Fenced: &DataProbe{Variants: v, Measure: "reissued_tokens"}}
 }
 
 // LoneMemberDiskLoss is a one-member store's restart-empty probe: etcd-leader-kill

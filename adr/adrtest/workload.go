@@ -18,4 +18,5 @@ faults:
   client_pause: {per_year: 1, longer_than: 1s, source: team's guess}
   node_restart_empty: {per_year: 0, source: team's guess}
   clock_jump: {per_year: 1, above: 100ms, source: team's guess}
+  host_crash: {per_year: 0, source: team's guess}
 `

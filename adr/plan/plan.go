@@ -289,6 +289,17 @@ func (p *Plan) lagStep(w *workload.Workload, in *adr.Inputs, out string) {
 	})
 }
 
+// quorumSizedAtAll says whether the quorum model sizes some fault the workload counts
+// for option o: a node restarting empty, or a node's host crash, that can strike it.
+func quorumSizedAtAll(w *workload.Workload, o *adr.Option) bool {
+	for _, k := range []backend.Fault{backend.RestartEmptyFault, backend.HostCrashFault} {
+		if w.Faults.Rate(k).PerYear > 0 && adr.QuorumSized(k, o) && adr.NotApplicable(k, o) == "" {
+			return true
+		}
+	}
+	return false
+}
+
 // quorumTrials is how many trials each redlock-quorum variant runs: the model reads
 // two shares from them, so their intervals are the model's.
 const quorumTrials = 20
@@ -296,13 +307,9 @@ const quorumTrials = 20
 // quorumStep measures how often the five-node Redlock clients' grants sit on exactly
 // a quorum, alone and racing: the restart-empty model's shares.
 func (p *Plan) quorumStep(w *workload.Workload, in *adr.Inputs, out string) {
-	if w.Faults.Rate(backend.RestartEmptyFault).PerYear == 0 {
-		return
-	}
 	var missing []string
 	for _, o := range planOptions(w) {
-		if !adr.QuorumSized(backend.RestartEmptyFault, o) || adr.NotApplicable(backend.RestartEmptyFault, o) != "" ||
-			slices.Contains(missing, o.Probe) {
+		if !quorumSizedAtAll(w, o) || slices.Contains(missing, o.Probe) {
 			continue
 		}
 		if o.Kind != adr.Lock { // the model sizes the lock's own side only
@@ -346,10 +353,12 @@ var plannedRuns = map[string]planned{
 	"pause-past-ttl":    {variants: 5, byStrategy: true}, // at the workload's TTL: see pauseParams
 	"single-clock-skew": {variants: 5},
 	"redlock-kleppmann": {variants: 6},
-	"redlock-restart":   {variants: 5, byStrategy: true},
-	"redlock-fence":     {variants: 4},
-	"etcd-leader-kill":  {variants: 1, byStrategy: true},
-	"fence-regression":  {variants: 2, byStrategy: true},
+	"redlock-restart":   {variants: 7, byStrategy: true},
+	// A Redis master only under appendfsync no, as the options deploy it (no AOF: no fsync).
+	"host-crash":       {params: paramArgs("fsync=no", "postgres=none"), variants: 1, byStrategy: true},
+	"redlock-fence":    {variants: 4},
+	"etcd-leader-kill": {variants: 1, byStrategy: true},
+	"fence-regression": {variants: 2, byStrategy: true},
 	"lost-updates": {params: paramArgs("breaks=pause", "strategies=single,cas-version,unique-key,atomic",
 		"guards=unfenced,fenced"), variants: 7},
 }
@@ -497,7 +506,8 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 	if run.byStrategy {
 		n.strategies = n.lacking // the others have theirs
 		sort.Strings(n.strategies)
-		params, variants = paramArgs("strategies="+strings.Join(n.strategies, ",")), run.variants*len(n.strategies)
+		params = append(paramArgs("strategies="+strings.Join(n.strategies, ",")), run.params...)
+		variants = run.variants * len(n.strategies)
 	}
 	what := fmt.Sprintf("%s: %d trials a variant (%d variants)", scenario, n.trials, variants)
 	if !known {

@@ -38,6 +38,9 @@ var measuredTrials = map[string]trialTime{
 	"replication-lag": {Seconds: 0.63,
 		From: "`lockbench safety --scenario replication-lag --trials 2 --seed 1 --param rates=0,1000 --param " +
 			"saturate=off`: 4 trials in 2.5 s"},
+	"host-crash": {Seconds: 2.17,
+		From: "`lockbench safety --scenario host-crash --trials 2 --seed 1 --param strategies=single,etcd,zookeeper " +
+			"--param fsync=no --param postgres=none`: 6 trials in 13 s (2026-12-05)"},
 	"failover-loss": {Seconds: 2.9,
 		From: "`lockbench safety --scenario failover-loss --trials 1 --seed 1 --param modes=none --param delays=0s,50ms`: " +
 			"2 trials in 5.8 s"},

@@ -31,7 +31,7 @@ const (
 // FaultKinds lists every fault the workload file may name (backend.Fault), in the order the ADR shows them.
 var FaultKinds = []backend.Fault{
 	backend.FailoverFault, backend.PlannedFailoverFault, backend.ClientPauseFault,
-	backend.RestartEmptyFault, backend.ClockJumpFault,
+	backend.RestartEmptyFault, backend.ClockJumpFault, backend.HostCrashFault,
 }
 
 // Workload is the decision's input, as the team writes it (see docs/adr.md).
@@ -82,6 +82,8 @@ type Faults struct {
 	ClientPause     *FaultRate `yaml:"client_pause"`
 	RestartEmpty    *FaultRate `yaml:"node_restart_empty"`
 	ClockJump       *FaultRate `yaml:"clock_jump"`
+	// HostCrash is a host losing power: its servers restart on what their disks had fsynced.
+	HostCrash *FaultRate `yaml:"host_crash"`
 }
 
 // FaultRate is one kind's expected count per year and where the figure comes from.
@@ -109,6 +111,8 @@ func (f Faults) Rate(k backend.Fault) *FaultRate {
 		return f.RestartEmpty
 	case backend.ClockJumpFault:
 		return f.ClockJump
+	case backend.HostCrashFault:
+		return f.HostCrash
 	}
 	return nil
 }

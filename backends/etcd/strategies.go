@@ -15,7 +15,7 @@ var strategies = []backend.Strategy{
 		Ladder:  &backend.Rung{Adds: "Raft consensus, with a revision usable as a fencing token"},
 		Synthetic: &backend.Synthetic{Attempt: 480 * time.Microsecond, RoundTrips: 1, Capacity: 4000,
 			Topology: "etcd (1 member, embedded)", Small: true, OpenLoop: backend.FullMatrix},
-		Probes: []backend.Probe{backend.LoneMemberDiskLoss("etcd")}},
+		Probes: []backend.Probe{backend.LoneMemberDiskLoss("etcd"), backend.LoneMemberHostCrash("etcd")}},
 	{Name: "etcd-3", Position: 6, SafetyRank: backend.RankConsensus, Presets: []backend.Preset{backend.RunMatrix},
 		Ladder: &backend.Rung{Adds: "a consensus group of several members: survives losing a minority"},
 		Probes: []backend.Probe{backend.LeaderKill("etcd-3")}},

@@ -28,7 +28,10 @@ var singleStrategies = []backend.Strategy{
 		Probes: []backend.Probe{{Fault: backend.ClockJumpFault, Scenario: "single-clock-skew",
 			Lock: []string{"jump-forward"}, Mechanism: backend.MasterClockJump,
 			Fenced: &backend.DataProbe{Scenario: "lost-updates", Variants: []string{"clock-jump/single/lock/fenced"},
-				Measure: "stale_changes_applied"}}}},
+				Measure: "stale_changes_applied"}},
+			// The master as deployed keeps no AOF: appendfsync no, which never fsyncs, is its host crash.
+			{Fault: backend.HostCrashFault, Scenario: "host-crash", Lock: []string{"single/appendfsync-no"},
+				Mechanism: backend.UnsyncedLoss}}},
 	{Name: "lua-cas", Position: 21},
 	{Name: "watch-multi", Position: 22},
 	// bsm/redislock's client on one master (backends/redis/redislock/bsm.go).
@@ -93,14 +96,19 @@ var redlockStrategies = append([]backend.Strategy{
 var awaitsEveryNode = []backend.Capability{backend.AwaitsEveryNode}
 
 // redlockProbes are where a Redlock client is measured on a node restarting empty
-// (redlock-restart, and the max-fence client's tokens in redlock-fence). Only the
+// (redlock-restart, and the max-fence client's tokens in redlock-fence), and on a
+// node's host crash (redlock-restart). Only the
 // five-node clients name the quorum mechanism: redlock-quorum measures on five nodes
 // how often their grants sit on exactly a quorum, which sizes the restart.
 func redlockProbes(name string, restart backend.Mechanism) []backend.Probe {
 	return []backend.Probe{{Fault: backend.RestartEmptyFault, Scenario: "redlock-restart",
 		Lock: []string{name + "/restart-empty"}, Mechanism: restart,
 		Fenced: &backend.DataProbe{Scenario: "redlock-fence", Variants: []string{"max-fence/restart-empty"},
-			Measure: "reissued_tokens"}}}
+			Measure: "reissued_tokens"}},
+		// Its nodes as deployed keep no AOF: a node's host crash under appendfsync no, which
+		// never fsyncs, loses the key there as an empty restart does.
+		{Fault: backend.HostCrashFault, Scenario: "redlock-restart", Lock: []string{name + "/host-crash-no"},
+			Mechanism: restart}}
 }
 
 // kleppmannProbe is a node's clock jump under a Redlock client, as redlock-kleppmann

@@ -156,6 +156,10 @@ var WriteupClaims = []WriteupClaim{
 		Scenario: "host-crash", By: LostLocks, Checks: []Check{
 			always(Breaking, "appendfsync no: the AOF never reached the disk", "single/appendfsync-no"),
 			never(Fix, "appendfsync always", "single/appendfsync-always")}},
+	{Step: "step 4", Claim: "a single master's host crash that loses an acknowledged lock lets a second client in " +
+		"beside its holder", Scenario: "host-crash", By: Violations, Checks: []Check{
+		always(Breaking, "appendfsync no: B is granted the lost lock while A still holds it", "single/appendfsync-no"),
+		never(Fix, "appendfsync always: B is refused", "single/appendfsync-always")}},
 	{Step: "rule 3", Claim: "a lone etcd member fsyncs its WAL before it answers: its host crash keeps the lock",
 		Scenario: "host-crash", By: Violations, Checks: []Check{
 			never(Fix, "B, with the same strategy, asks while A still holds", "etcd/host-crash")}},
@@ -163,6 +167,9 @@ var WriteupClaims = []WriteupClaim{
 		"keeps the lock",
 		Scenario: "host-crash", By: Violations, Checks: []Check{
 			never(Fix, "B, with the same strategy, asks while A still holds", "zookeeper/host-crash")}},
+	{Step: "rule 3", Claim: "a lone consensus member's fence does not go backwards through its host crash: the " +
+		"revision or zxid it handed out is on its disk", Scenario: "host-crash", By: ReissuedTokens, Checks: []Check{
+		never(Fix, "B's token is above A's, or B is refused", "etcd/host-crash", "zookeeper/host-crash")}},
 	{Step: "rule 1", Claim: "PostgreSQL keeps a committed change through a host crash only while fsync is on",
 		Scenario: "host-crash", By: LostUpdates, Checks: []Check{
 			never(Fix, "fsync on: the commit's WAL is fsynced before it answers", "postgres/fsync-on"),

@@ -85,13 +85,14 @@ type hostCrashVariant struct {
 
 // claims says what each policy promises for A's acknowledged lock; a strategy that
 // waits for fsyncs of its own is measured, its promise a claim of the write-up's table.
-// etcd with fsync promises never to let B in; without it, nothing.
+// etcd and ZooKeeper with fsync promise never to let B in, nor to hand A's fencing
+// token out again; without it, nothing.
 func claims(st lab.Store, fsync string) []results.Claim {
 	if !speaksRedis(st) {
 		if st.Spec().UnsafeNoFsync {
 			return nil
 		}
-		return []results.Claim{results.Holds(results.Violations)}
+		return []results.Claim{results.Holds(results.Violations), results.Holds(results.ReissuedTokens)}
 	}
 	if st.Spec().AppendFsync != "" {
 		return nil
