@@ -17,10 +17,17 @@ type Guard struct {
 	MinReplicas  bool   // min-replicas-to-write 1 (max-lag 10 s) on every data node
 	Zombie       bool   // stop the master through the failover and resume it, instead of killing it
 	Planned      bool   // SENTINEL FAILOVER instead of the kill: the old master lives on, demoted
+	// WaitAOF is the WAITAOF strategy whose grant this is (SET, then WAITAOF): it runs
+	// on a Valkey deployment with an append-only file on every data node (Durable).
+	WaitAOF string
+	// WaitAOFCommand is that strategy's command after the SET, for the description.
+	WaitAOFCommand string
 }
 
 // Unguarded is a grant that nothing waits for: SET NX and go.
-func (g Guard) Unguarded() bool { return g.WaitReplicas == 0 && !g.MinReplicas && !g.Zombie }
+func (g Guard) Unguarded() bool {
+	return g.WaitReplicas == 0 && !g.MinReplicas && !g.Zombie && g.WaitAOF == ""
+}
 
 // Failover says how the master goes, for a variant's description.
 func (g Guard) Failover(delay time.Duration) string {
@@ -35,6 +42,9 @@ func (g Guard) Grant(waitTimeout time.Duration) string {
 	switch {
 	case g.WaitReplicas > 0:
 		return fmt.Sprintf("SET NX PX on the master, then WAIT %d %d", g.WaitReplicas, waitTimeout.Milliseconds())
+	case g.WaitAOF != "":
+		return fmt.Sprintf("%s: SET NX PX on the master, then %s %d (Valkey, appendfsync %s on every data node)",
+			g.WaitAOF, g.WaitAOFCommand, waitTimeout.Milliseconds(), DurableFsync)
 	case g.MinReplicas:
 		return "SET NX PX through sentinel, min-replicas-to-write 1 (max-lag 10 s) on every data node"
 	}
@@ -59,7 +69,14 @@ type Config struct {
 	// Parallel is how many trials run at once, each on a deployment of its own (0
 	// counts as 1).
 	Parallel int
+	// Durable runs Valkey with an append-only file under DurableFsync on every data
+	// node: what a WAITAOF guard needs to count fsyncs.
+	Durable bool
 }
+
+// DurableFsync is a durable deployment's appendfsync: a replica under everysec made
+// each WAITAOF wait about a second.
+const DurableFsync = "always"
 
 // parallel is Parallel, at least 1.
 func (c Config) parallel() int { return max(c.Parallel, 1) }
@@ -82,6 +99,9 @@ func (c Config) spec(base backend.Spec) backend.Spec {
 	// A re-formed node full-syncs from an RDB on disk: after a diskless sync Redis
 	// 7.0 streams nothing to the replica until its once-a-second first ACK.
 	base.ExtraConfig = []string{"repl-diskless-sync no"}
+	if c.Durable {
+		base.Server, base.AppendFsync = backend.ServerValkey, DurableFsync
+	}
 	return base
 }
 

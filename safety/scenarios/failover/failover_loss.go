@@ -36,7 +36,12 @@ var failoverGuards = []sentinelrig.Guard{
 	{Mode: stalledMode, MinReplicas: true},
 	{Mode: "zombie", Zombie: true},
 	{Mode: plannedMode, Planned: true},
+	{Mode: "waitaof-replica", WaitAOF: "waitaof-replica", WaitAOFCommand: "WAITAOF 0 1"},
+	{Mode: "waitaof-both", WaitAOF: "waitaof-both", WaitAOFCommand: "WAITAOF 1 1"},
 }
+
+// defaultModes leave out the WAITAOF guards, which need Valkey: --param modes names them.
+var defaultModes = []string{"none", "wait1", "wait2", "min-replicas", stalledMode, "zombie", plannedMode}
 
 // plannedMode: no guard, and SENTINEL FAILOVER (host patching) instead of a kill.
 const plannedMode = "planned"
@@ -50,11 +55,12 @@ func (failoverLoss) Params() []lab.Param {
 		lab.StoresParam("strategies", []string{"sentinel"}, fitsFailoverLoss, "the lock services to run on: sentinel "+
 			"(every mode), or a store whose primary is the key's master, such as cluster (modes none and wait1, cut pause, a "+
 			"fresh deployment per trial, down-after as its node timeout)"),
-		lab.ChoicesParam("modes", guardModes(), guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 "+
+		lab.ChoicesParam("modes", defaultModes, guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 "+
 			"(SET then WAIT n), min-replicas (min-replicas-to-write 1, max-lag 10 s, above every lag run: the crash case it "+
 			"cannot see), min-replicas-stalled (every replica stopped past stalled-max-lag before the grant: where it "+
 			"refuses), zombie (stop the master, resume it after the failover), planned (no guard; SENTINEL FAILOVER instead "+
-			"of the kill, as host patching does: the old master lives on and is demoted)"),
+			"of the kill, as host patching does: the old master lives on and is demoted); named only: waitaof-replica, "+
+			"waitaof-both (SET then WAITAOF 0 1 or 1 1, on Valkey deployments of their own with appendfsync always)"),
 		lab.DurationsParam("delays",
 			[]time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond},
 			"time from grant to SIGKILL of the master (planned: to SENTINEL FAILOVER)"),
@@ -172,7 +178,26 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 		}
 		cfg.Guards = slices.DeleteFunc(cfg.Guards, func(g sentinelrig.Guard) bool { return g.Planned })
 	}
-	r, err := sentinelrig.NewRun(env, cfg)
+	// A WAITAOF guard runs on deployments of its own: Valkey, an AOF on every data node.
+	durable := cfg
+	durable.Durable = true
+	durable.Guards = slices.DeleteFunc(slices.Clone(cfg.Guards), func(g sentinelrig.Guard) bool { return g.WaitAOF == "" })
+	cfg.Guards = slices.DeleteFunc(cfg.Guards, func(g sentinelrig.Guard) bool { return g.WaitAOF != "" })
+	for _, c := range []sentinelrig.Config{cfg, durable} {
+		if len(c.Guards) == 0 {
+			continue
+		}
+		if err := s.runGuards(ctx, env, rep, c, maxLag); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runGuards runs every guard of c on deployments of c's own.
+func (s failoverLoss) runGuards(ctx context.Context, env *lab.Env, rep *results.Report, c sentinelrig.Config,
+	maxLag time.Duration) error {
+	r, err := sentinelrig.NewRun(env, c)
 	if err != nil {
 		return err
 	}
@@ -214,7 +239,7 @@ func (s failoverLoss) runSentinel(ctx context.Context, env *lab.Env, p lab.Value
 		}
 		rep.Series = append(rep.Series, lossByDelay(g, variants))
 		// Under WAIT the grant itself waits out the lag, so the margin means nothing there.
-		if !r.LinkKill && r.LagMax > 0 && g.WaitReplicas == 0 {
+		if !r.LinkKill && r.LagMax > 0 && g.WaitReplicas == 0 && g.WaitAOF == "" {
 			rep.Series = append(rep.Series, lossByLagMargin(g, variants))
 		}
 	}
@@ -259,14 +284,16 @@ func crashCase(g sentinelrig.Guard) string {
 
 // lossClaims: WAIT 2 keeps the key on every replica; with no guard a grant that no
 // replica saw (link-kill) is always lost, and a kill before any drawn lag can end
-// loses it in some trials. Everything else is a point of the sweep.
+// loses it in some trials. Everything else is a point of the sweep, the WAITAOF
+// guards' too.
 func lossClaims(cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration) []results.Claim {
 	switch {
 	case g.WaitReplicas >= 2:
 		return []results.Claim{results.Holds(results.LostLocks)}
 	case g.Unguarded() && cfg.LinkKill:
 		return []results.Claim{results.Always(results.LostLocks)}
-	case g.WaitReplicas == 0 && !g.Planned && !cfg.LinkKill && delay == 0 && cfg.LagMax >= 20*time.Millisecond:
+	case g.WaitReplicas == 0 && g.WaitAOF == "" && !g.Planned && !cfg.LinkKill && delay == 0 &&
+		cfg.LagMax >= 20*time.Millisecond:
 		return []results.Claim{results.Breaks(results.LostLocks)}
 	}
 	return nil

@@ -29,11 +29,15 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 		return lab.Failed("setup", err)
 	}
 	var locker locks.Locker
-	if v.guard.WaitReplicas > 0 {
+	switch {
+	case v.guard.WaitReplicas > 0:
 		locker,
 			err = locks.AtAddrs(ctx, "wait", []string{primary.Addr()},
 			locks.Options{Wait: locks.WaitOptions{Replicas: v.guard.WaitReplicas, Timeout: r.WaitTimeout}})
-	} else {
+	case v.guard.WaitAOF != "":
+		locker, err = locks.AtAddrs(ctx, v.guard.WaitAOF, []string{primary.Addr()},
+			locks.Options{Wait: locks.WaitOptions{Timeout: r.WaitTimeout}})
+	default:
 		locker, err = st.Locker(ctx, topo, false)
 	}
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // Every loss mode runs (wait1 and min-replicas included) on re-used deployments;
@@ -320,6 +321,25 @@ func TestARefusedPlannedFailoverIsNoFault(t *testing.T) {
 	} {
 		if got := refusedFailover(errors.New(msg)); got != refused {
 			t.Errorf("%q: refused %v, want %v", msg, got, refused)
+		}
+	}
+}
+
+// The WAITAOF guards run on Valkey deployments of their own, an AOF on every data node:
+// a grant is judged only once WAITAOF counted the fsyncs it demands (a replica's, and
+// for waitaof-both the master's), so a judged trial shows the guard ran there; on
+// Redis 7.0, or replicas without an AOF, none would be granted.
+func TestFailoverLossWaitAOFGuardsRunOnValkeyWithAnAOF(t *testing.T) {
+	t.Parallel()
+	testenv.RequireValkey(t)
+	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "waitaof-replica,waitaof-both",
+		"delays": "0ms", "wait-timeout": "2s"})
+	if len(rep.Variants) != 2 {
+		t.Fatalf("%d variants, want waitaof-replica and waitaof-both at 0 ms", len(rep.Variants))
+	}
+	for _, v := range rep.Variants {
+		if !strings.Contains(v.Description, "then WAITAOF") || !strings.Contains(v.Description, "appendfsync always") {
+			t.Errorf("%s: %q: want the WAITAOF grant on a durable deployment described", v.Name, v.Description)
 		}
 	}
 }
