@@ -68,23 +68,23 @@ func TestAHostCrashWithoutItsScenarioIsMissing(t *testing.T) {
 
 // lostEvery is n judged trials of a master that lost A's lock and let B in, each one.
 func lostEvery(name string, n int) *results.Variant {
-	v := &results.Variant{Name: name, Measure: results.LostLocks,
-		Claims: []results.Claim{results.Always(results.LostLocks), results.Always(results.Violations)}}
-	for i := 0; i < n; i++ {
-		v.Add(results.Trial{N: i, Outcome: results.Judged, Proof: []string{"by hand"},
-			Counts: map[results.Measure]int{results.LostLocks: 1, results.Violations: 1}})
-	}
-	return v
+	return judgedAlike(name, n, map[results.Measure]int{results.LostLocks: 1, results.Violations: 1},
+		results.Always(results.LostLocks), results.Always(results.Violations))
 }
 
 // kept is n judged trials of a lone member that kept A's lock: no second holder, no
 // token handed out again.
 func kept(name string, n int) *results.Variant {
-	v := &results.Variant{Name: name, Measure: results.Violations,
-		Claims: []results.Claim{results.Holds(results.Violations), results.Holds(results.ReissuedTokens)}}
+	return judgedAlike(name, n, map[results.Measure]int{results.Violations: 0, results.ReissuedTokens: 0},
+		results.Holds(results.Violations), results.Holds(results.ReissuedTokens))
+}
+
+// judgedAlike is n judged trials with the same counts, under claims (the first's
+// measure the variant's).
+func judgedAlike(name string, n int, counts map[results.Measure]int, claims ...results.Claim) *results.Variant {
+	v := &results.Variant{Name: name, Measure: claims[0].Measure, Claims: claims}
 	for i := 0; i < n; i++ {
-		v.Add(results.Trial{N: i, Outcome: results.Judged, Proof: []string{"by hand"},
-			Counts: map[results.Measure]int{results.Violations: 0, results.ReissuedTokens: 0}})
+		v.Add(results.Trial{N: i, Outcome: results.Judged, Proof: []string{"by hand"}, Counts: counts})
 	}
 	return v
 }

@@ -102,20 +102,26 @@ func TestHostCrashRunsAWAITAOFStrategyUnderItsOwnPolicyOnly(t *testing.T) {
 	}
 }
 
-// A lone etcd member fsyncs its WAL before it answers: its host crash keeps A's lock,
-// and B, with the same strategy, is refused in every judged trial (labtest holds the
-// claim); each proof names the crash the member's disk saw.
-func TestEtcdMemberKeepsTheLockThroughAHostCrash(t *testing.T) {
+// A lone etcd member or ZooKeeper server fsyncs its log before it answers: its host
+// crash keeps A's lock, and B, with the same strategy, is refused in every judged trial
+// (labtest holds the claims, A's fencing token not handed out again among them); each
+// proof names the crash the member's disk saw.
+func TestLoneConsensusMemberKeepsTheLockThroughAHostCrash(t *testing.T) {
 	t.Parallel()
-	rep := labtest.RunScenario(t, "host-crash", 3, lab.Params{"strategies": "etcd", "postgres": "none"})
-	for _, v := range rep.Variants {
-		for _, tr := range v.Trials {
-			proof := strings.Join(tr.Proof, "; ")
-			if tr.Outcome == results.Judged && (!strings.Contains(proof, "host crashed and it restarted; crash dropped") ||
-				!strings.Contains(proof, "B, asking for 2 s, was refused")) {
-				t.Errorf("%s trial %d judged on %q: want the crash and B's refusal proved", v.Name, tr.N, proof)
+	for _, strategy := range []string{"etcd", "zookeeper"} {
+		t.Run(strategy, func(t *testing.T) {
+			t.Parallel()
+			rep := labtest.RunScenario(t, "host-crash", 3, lab.Params{"strategies": strategy, "postgres": "none"})
+			for _, v := range rep.Variants {
+				for _, tr := range v.Trials {
+					proof := strings.Join(tr.Proof, "; ")
+					if tr.Outcome == results.Judged && (!strings.Contains(proof, "host crashed and it restarted; crash") ||
+						!strings.Contains(proof, "B, asking for 2 s, was refused")) {
+						t.Errorf("%s trial %d judged on %q: want the crash and B's refusal proved", v.Name, tr.N, proof)
+					}
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -145,21 +151,5 @@ func TestPostgresKeepsACommitThroughAHostCrashOnlyWithFsync(t *testing.T) {
 	}
 	if seen != 2 {
 		t.Fatalf("%d PostgreSQL variants, want fsync-on and fsync-off", seen)
-	}
-}
-
-// A lone ZooKeeper server fsyncs its transaction log before it answers: its host crash
-// keeps A's lock, and B is refused in every judged trial (labtest holds the claim).
-func TestZooKeeperServerKeepsTheLockThroughAHostCrash(t *testing.T) {
-	t.Parallel()
-	rep := labtest.RunScenario(t, "host-crash", 3, lab.Params{"strategies": "zookeeper", "postgres": "none"})
-	for _, v := range rep.Variants {
-		for _, tr := range v.Trials {
-			proof := strings.Join(tr.Proof, "; ")
-			if tr.Outcome == results.Judged && (!strings.Contains(proof, "host crashed and it restarted; crash") ||
-				!strings.Contains(proof, "B, asking for 2 s, was refused")) {
-				t.Errorf("%s trial %d judged on %q: want the crash and B's refusal proved", v.Name, tr.N, proof)
-			}
-		}
 	}
 }
