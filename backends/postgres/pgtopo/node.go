@@ -238,7 +238,8 @@ func (n *node) untrackPausedLocked() {
 
 // Restart kills the server if it runs and starts it again on the same port:
 // RestartFromDisk recovers from its WAL, RestartWithSnapshot checkpoints first (if the
-// server answers), RestartEmpty starts from a fresh initdb (a lost disk).
+// server answers), RestartEmpty starts from a fresh initdb (a lost disk),
+// RestartAfterHostCrash from what a forgetful disk kept (Spec.ForgetfulDisk).
 func (n *node) Restart(ctx context.Context, mode topologies.RestartMode) error {
 	if n.disk == nil {
 		if err := topologies.RefuseHostCrash(n.Name(), mode); err != nil {

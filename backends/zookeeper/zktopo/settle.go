@@ -13,11 +13,11 @@ import (
 const settleTimeout = 10 * time.Second
 
 // settleDisk readies a server on a forgetful disk as one up a while would be, its
-// disk written back (Linux: within 30 s) after a start: ZooKeeper writes the snapshot
-// it takes at every start without fsyncing it, and makes its transaction log at the
-// first write after a start, fsyncing the log's content but never the directory naming
-// it. A crash soon after a start loses both, and the server then refuses to start ("No
-// snapshot found, but there are log entries"). So a session is opened and closed (two
+// disk written back (Linux: within 30 s) after a start: ZooKeeper left the snapshot of
+// its first start unsynced (a crash reverted version-2/snapshot.0), and makes its
+// transaction log at the first write after a start, fsyncing the log's content but
+// never the directory naming it. A crash soon after the first start lost both, and the
+// server then refused to start ("No snapshot found, but there are log entries"). So a session is opened and closed (two
 // logged writes) and the disk written back; later writes stay as their fsyncs left them.
 func (s *server) settleDisk(ctx context.Context) error {
 	if s.disk == nil {
