@@ -305,22 +305,65 @@ func TestAStartThatTimesOutIsKilledAndQuotesItsLog(t *testing.T) {
 	probeAddr := net.JoinHostPort("127.0.0.1", strconv.Itoa(other))
 	c := newChild(t, "serve", supervise.Config{Attempt: 50 * time.Millisecond})
 	c.says = "starting slowly"
+	out := filepath.Join(t.TempDir(), "slow.out")
 	n := supervise.New(supervise.Config{
 		Name:    "slow-0",
 		Addr:    func() string { return probeAddr },
 		Command: func() (*exec.Cmd, error) { return childCommand(t, "serve", c.addr, c.says), nil },
-		Output:  filepath.Join(t.TempDir(), "slow.out"),
+		Output:  out,
 		Ready:   func(ctx context.Context) error { return ping(ctx, probeAddr) },
 	})
 	defer n.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
+	// The deadline passes once the child has written its line, however long a busy
+	// machine takes to start it: the log, not the scheduler, is what the error quotes.
+	ctx := expiresOnceWritten(t, out, c.says)
 	err = n.Start(ctx)
 	if err == nil || !strings.Contains(err.Error(), "deadline exceeded") || !strings.Contains(err.Error(), "starting slowly") {
 		t.Errorf("start whose probe never answers: %v, want a deadline error quoting the log", err)
 	}
 	if n.Running() {
 		t.Error("a child that never came up still runs")
+	}
+}
+
+// expiresOnceWritten is a context whose deadline passes once path holds line (polled),
+// or after a minute at most.
+func expiresOnceWritten(t *testing.T, path, line string) context.Context {
+	t.Helper()
+	ctx := &signalledDeadline{Context: context.Background(), done: make(chan struct{})}
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	go func() {
+		defer close(ctx.done)
+		for limit := time.After(time.Minute); ; {
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), line) {
+				return
+			}
+			select {
+			case <-limit:
+				return
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	return ctx
+}
+
+// signalledDeadline reads as past its deadline once done is closed.
+type signalledDeadline struct {
+	context.Context
+	done chan struct{}
+}
+
+func (c *signalledDeadline) Done() <-chan struct{} { return c.done }
+func (c *signalledDeadline) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
 	}
 }
 
