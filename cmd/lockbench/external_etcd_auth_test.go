@@ -116,7 +116,7 @@ func (e authEtcd) deploymentFile(t *testing.T, dir, user string) string {
 // runEtcdAuth runs strategy etcd on the deployment under the fixed run id.
 func runEtcdAuth(deployment, out string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"run", "--deployment", deployment, "--run-id", etcdAuthRunID, "--strategies", "etcd",
+	code := runOnDeployment([]string{"run", "--deployment", deployment, "--run-id", etcdAuthRunID, "--strategies", "etcd",
 		"--clients", "2", "--keys", "per-client", "--duration", "1s", "--warmup", "200ms", "--intervals", "2",
 		"--no-report", "--progress", "plain", "--out", out}, nil, &stdout, &stderr)
 	return code, stdout.String(), stderr.String()

@@ -46,7 +46,7 @@ func TestExternalEtcdLeavesNoKey(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"run", "--deployment", path, "--run-id", "etcd-test-run", "--strategies", "etcd", "--clients", "2", "--keys", "per-client",
+	code := runOnDeployment([]string{"run", "--deployment", path, "--run-id", "etcd-test-run", "--strategies", "etcd", "--clients", "2", "--keys", "per-client",
 		"--duration", "1s", "--warmup", "0", "--intervals", "2", "--no-report", "--progress", "plain", "--out", out}, nil, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())

@@ -42,6 +42,8 @@ func TestExternalInterruptedRunDeletesItsKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	runID := external.NewRunID()
+	externalTurn.Lock() // this run holds the process's external deployment to the end
+	t.Cleanup(externalTurn.Unlock)
 	external.Use(d, runID)
 	admin := adminClient(t, addr)
 	ctx := context.Background()

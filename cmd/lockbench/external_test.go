@@ -120,7 +120,7 @@ func TestExternalRunTrespassesNowhere(t *testing.T) {
 	deployment := s.deploymentFile(t, dir)
 	out := filepath.Join(dir, "out")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"run", "--deployment", deployment, "--strategies", "single,wait,sentinel,redlock,redlock-failfast",
+	code := runOnDeployment([]string{"run", "--deployment", deployment, "--strategies", "single,wait,sentinel,redlock,redlock-failfast",
 		"--clients", "2", "--keys", "1", "--duration", "1s", "--warmup", "0", "--intervals", "2",
 		"--no-report", "--progress", "plain", "--out", out}, strings.NewReader(""), &stdout, &stderr)
 	if code != 0 {
@@ -172,7 +172,7 @@ func TestExternalWrongPasswordFailsClearly(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
-	code := run([]string{"run", "--deployment", path, "--strategies", "single", "--clients", "1", "--keys", "1",
+	code := runOnDeployment([]string{"run", "--deployment", path, "--strategies", "single", "--clients", "1", "--keys", "1",
 		"--duration", "1s", "--no-report", "--out", filepath.Join(dir, "out")}, nil, io.Discard, &stderr)
 	if code == 0 || !strings.Contains(stderr.String(), "master-0") || !strings.Contains(stderr.String(), "WRONGPASS") {
 		t.Errorf("exit %d, stderr %q: want a failure naming the server and the refusal", code, stderr.String())

@@ -90,7 +90,7 @@ func TestExternalOverTLS(t *testing.T) {
 	runOn := func(serverName string) (int, string, string) {
 		out := filepath.Join(dir, "out-"+serverName)
 		var stderr bytes.Buffer
-		code := run([]string{"run", "--deployment", deployment(serverName), "--strategies", "single", "--clients", "1", "--keys", "1",
+		code := runOnDeployment([]string{"run", "--deployment", deployment(serverName), "--strategies", "single", "--clients", "1", "--keys", "1",
 			"--duration", "1s", "--warmup", "0", "--intervals", "2", "--no-report", "--progress", "plain", "--out", out}, nil, io.Discard, &stderr)
 		return code, out, stderr.String()
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,7 +28,11 @@ func writeTestFile(t *testing.T, dir, name, content string) string {
 func refusesBadInput(t *testing.T, args []string, out, want string) {
 	t.Helper()
 	var stderr bytes.Buffer
-	if code := run(args, strings.NewReader(""), io.Discard, &stderr); code != exitUsage {
+	cli := run
+	if slices.Contains(args, "--deployment") {
+		cli = runOnDeployment
+	}
+	if code := cli(args, strings.NewReader(""), io.Discard, &stderr); code != exitUsage {
 		t.Errorf("%v: exit %d, want %d (stderr %q)", args, code, exitUsage, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), want) {
