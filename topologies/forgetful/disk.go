@@ -42,7 +42,7 @@ func Mount(dir string, provision ...string) (*Disk, error) {
 			return nil, errors.Join(fmt.Errorf("forgetful disk: %w", err), fs.Unmount())
 		}
 	}
-	if err := syncDir(data); err != nil {
+	if err := syncPath(data); err != nil {
 		return nil, errors.Join(fmt.Errorf("forgetful disk: %w", err), fs.Unmount())
 	}
 	return &Disk{fs: fs}, nil
@@ -91,15 +91,7 @@ func (d *Disk) Unmount() error {
 // changed (ext4: 5 s): for servers that make files on their first start without
 // fsyncing their directories. File contents stay as their own fsyncs left them.
 func (d *Disk) SettleEntries() error {
-	if d == nil {
-		return nil
-	}
-	return filepath.WalkDir(d.fs.Mountpoint(), func(path string, e os.DirEntry, err error) error {
-		if err != nil || !e.IsDir() {
-			return err
-		}
-		return syncDir(path)
-	})
+	return d.syncTree(func(e os.DirEntry) bool { return e.IsDir() })
 }
 
 // WriteBack makes everything under the data directory durable, each file's content and
@@ -107,19 +99,25 @@ func (d *Disk) SettleEntries() error {
 // expiry (Linux: 30 s): for a node up a while before the trial, whose server need not
 // fsync (PostgreSQL with fsync off) yet whose older writes reached the disk all the same.
 func (d *Disk) WriteBack() error {
+	// A file opened read-only fsyncs its content as well.
+	return d.syncTree(func(e os.DirEntry) bool { return e.IsDir() || e.Type().IsRegular() })
+}
+
+// syncTree fsyncs every entry under the data directory that pick takes; nothing on a nil disk.
+func (d *Disk) syncTree(pick func(os.DirEntry) bool) error {
 	if d == nil {
 		return nil
 	}
 	return filepath.WalkDir(d.fs.Mountpoint(), func(path string, e os.DirEntry, err error) error {
-		if err != nil || !(e.IsDir() || e.Type().IsRegular()) {
+		if err != nil || !pick(e) {
 			return err
 		}
-		return syncDir(path) // a file opened read-only fsyncs its content as well
+		return syncPath(path)
 	})
 }
 
-// syncDir fsyncs a directory, or a file, making its entries or content durable.
-func syncDir(dir string) error {
+// syncPath fsyncs a directory or a file, making its entries or content durable.
+func syncPath(dir string) error {
 	f, err := os.Open(dir)
 	if err != nil {
 		return err

@@ -37,6 +37,9 @@ func (hostCrash) Summary() string {
 		"(needs --provider process)"
 }
 
+// none, as a list param's value, runs none of its variants.
+const none = "none"
+
 // policies are the appendfsync policies, in the order of what they keep.
 var policies = []string{"no", "everysec", "always"}
 
@@ -48,9 +51,9 @@ func (hostCrash) Params() []lab.Param {
 				"own policy (waitaof-local: everysec) runs under that one only; none runs none")),
 		lab.ChoicesParam("fsync", policies, policies,
 			"the Redis master's appendfsync policies (etcd and ZooKeeper keep their own)"),
-		lab.ChoicesParam("postgres", pgSettings, append(slices.Clone(pgSettings), pgNone),
+		lab.ChoicesParam("postgres", pgSettings, append(slices.Clone(pgSettings), none),
 			"PostgreSQL's settings, each a server whose committed change the crash follows: "+pgFsyncOn+", "+
-				pgAsyncCommit+", "+pgFsyncOff+"; "+pgNone+" runs none"),
+				pgAsyncCommit+", "+pgFsyncOff+"; "+none+" runs none"),
 		lab.DurationParam("ttl", 10*time.Second, time.Second,
 			"the lock's TTL: A's lease must outlast the crash, the restart and B's try"),
 	}
@@ -60,7 +63,7 @@ func (hostCrash) Params() []lab.Param {
 func orNone(p lab.Param) lab.Param {
 	parse := p.Parse
 	p.Parse = func(s string) (any, string) {
-		if strings.TrimSpace(s) == pgNone {
+		if strings.TrimSpace(s) == none {
 			return []lab.Store{}, ""
 		}
 		return parse(s)
@@ -125,7 +128,7 @@ func (s hostCrash) Run(ctx context.Context, env *lab.Env, p lab.Values) (*result
 		}
 	}
 	for _, setting := range p.Strings("postgres") {
-		if setting == pgNone {
+		if setting == none {
 			continue
 		}
 		part, err := s.runPostgres(ctx, env, newPGVariant(setting))
@@ -255,15 +258,25 @@ func crashesOf(node topologies.Node) (int, error) {
 	return c.Count, nil
 }
 
+// ownCrash is node's last host crash when it is this trial's (the disk counted one more
+// than before) and the node runs again; otherwise the trial's fault was not produced.
+func ownCrash(node topologies.Node, before int) (topologies.HostCrash, error) {
+	crash, err := topologies.LastHostCrash(node)
+	if err != nil || crash.Count != before+1 || !node.Running() {
+		return crash, lab.NoFault("%s: no host crash of its own seen (%v, crash %d after %d, running %v)", node.Name(),
+			err, crash.Count, before, node.Running())
+	}
+	return crash, nil
+}
+
 // proveThenContest, for a store whose keys the lab does not read: proves this trial's
 // crash by the disk's own count and report, then has B, with the same strategy, try
 // for A's key while A is still inside; B let in is two holders.
 func proveThenContest(ctx context.Context, t *lab.Trial, topo topologies.Topology, st lab.Store, node topologies.Node,
 	before int, a *lab.Client, res *lab.Resource, lease locks.Lease, ttl time.Duration) error {
-	crash, err := topologies.LastHostCrash(node)
-	if err != nil || crash.Count != before+1 || !node.Running() {
-		return lab.NoFault("%s: no host crash of its own seen (%v, crash %d after %d, running %v)", node.Name(), err,
-			crash.Count, before, node.Running())
+	crash, err := ownCrash(node, before)
+	if err != nil {
+		return err
 	}
 	t.Input("bytes_dropped", float64(crash.BytesDropped))
 	t.Prove("%s's host crashed and it restarted; %s", node.Name(), crash.Summary)

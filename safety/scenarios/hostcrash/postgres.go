@@ -21,7 +21,6 @@ const (
 	pgFsyncOn         = "fsync-on"               // the default: the commit's WAL is fsynced before it answers
 	pgFsyncOff        = "fsync-off"              // nothing is fsynced, ever
 	pgAsyncCommit     = "synchronous-commit-off" // the WAL writer fsyncs within 3 x wal_writer_delay
-	pgNone            = "none"                   // no PostgreSQL variant
 	pgTable           = "host_crash_changes"
 	pgStartTimeQuery  = "SELECT pg_postmaster_start_time()::text"
 	pgChangeStatement = "INSERT INTO " + pgTable + " (change) VALUES ($1)"
@@ -142,10 +141,9 @@ func pgTrial(ctx context.Context, dsn string, node topologies.Node, t *lab.Trial
 // row is gone.
 func pgProveAndRead(ctx context.Context, dsn string, node topologies.Node, t *lab.Trial, before int,
 	started string) error {
-	crash, err := topologies.LastHostCrash(node)
-	if err != nil || crash.Count != before+1 {
-		return lab.NoFault("%s: no host crash of its own seen (%v, crash %d after %d)", node.Name(), err,
-			crash.Count, before)
+	crash, err := ownCrash(node, before)
+	if err != nil {
+		return err
 	}
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
@@ -168,10 +166,10 @@ func pgProveAndRead(ctx context.Context, dsn string, node topologies.Node, t *la
 	t.Input("bytes_dropped", float64(crash.BytesDropped))
 	t.Prove("%s's host crashed and it restarted (started %s, then %s) with A's change present=%v; %s", node.Name(),
 		started, restarted, !lost, crash.Summary)
+	count := 0
 	if lost {
-		t.Count(results.LostUpdates, 1)
-	} else {
-		t.Count(results.LostUpdates, 0)
+		count = 1
 	}
+	t.Count(results.LostUpdates, count)
 	return nil
 }
