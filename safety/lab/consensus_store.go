@@ -45,7 +45,7 @@ func (s ConsensusStore) AwaitPromotion(ctx context.Context, topo topologies.Topo
 func (s ConsensusStore) FenceLinearizable() bool { return true }
 
 // Lag pauses one follower of primary (a minority: the others still commit) and resumes
-// it just before the primary is killed, so that it lagged until the last moment.
+// it once the primary is dead, so that it lagged until the last moment.
 func (s ConsensusStore) Lag(ctx context.Context, t *Trial, topo topologies.Topology,
 	primary topologies.Node) (func(context.Context) error, error) {
 	follower, err := FollowerOf(topo, primary)

@@ -14,9 +14,19 @@ import (
 // the trial as fault_not_produced; a promotion is recorded as the trial's proof.
 func KillPrimary(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node,
 	timeout time.Duration) (topologies.Node, error) {
+	return KillLaggedPrimary(ctx, t, st, topo, old, nemesis.NoHeal, timeout)
+}
+
+// KillLaggedPrimary is KillPrimary for a primary whose followers were made to lag:
+// endLag (ReplicationControl.Lag's) runs once old is dead, before the wait.
+func KillLaggedPrimary(ctx context.Context, t *Trial, st Promoter, topo topologies.Topology, old topologies.Node,
+	endLag func(context.Context) error, timeout time.Duration) (topologies.Node, error) {
 	if _,
 		err := nemesis.Inject(ctx, "node-kill",
 		nemesis.Target{Topology: topo, Nodes: []topologies.Node{old}, Recorder: t.Rec}); err != nil {
+		return nil, Failed("nemesis", err)
+	}
+	if err := endLag(ctx); err != nil {
 		return nil, Failed("nemesis", err)
 	}
 	return AwaitPromotion(ctx, t, st, topo, old, timeout)

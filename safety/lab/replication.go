@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -15,20 +14,14 @@ import (
 // What the Redis adapters with replicas share (sentinel's, a cluster's): their lag, their
 // sync and their fence counter, given the replicas and the key they are asked for.
 
-// replicaLag is how long a lagging Redis replica stops applying its master's stream:
-// long enough that the master is killed and a replica promoted first.
-const replicaLag = 2 * time.Second
-
-// PauseReplicas makes replicas stop applying their master's stream (CLIENT PAUSE) for
-// replicaLag: a replica promoted meanwhile drops what it held unapplied. Nothing to heal.
-func PauseReplicas(ctx context.Context, t *Trial, topo topologies.Topology,
+// CutReplicas stops replicas (SIGSTOP) and kills their links on primary: primary's
+// later writes go nowhere, however long the trial takes to reach the kill. The func
+// returned resumes them; it runs once primary is dead, so that they reconnect to
+// nothing (a stopped replica could not be promoted).
+func CutReplicas(ctx context.Context, t *Trial, primary topologies.Node,
 	replicas []topologies.Node) (func(context.Context) error, error) {
-	if _,
-		err := nemesis.Inject(ctx, "replication-pause",
-		nemesis.Target{Topology: topo, Nodes: replicas, Duration: replicaLag, Recorder: t.Rec}); err != nil {
-		return nil, err
-	}
-	return nemesis.NoHeal, nil
+	return nemesis.Inject(ctx, "replication-link-kill",
+		nemesis.Target{Nodes: append([]topologies.Node{primary}, replicas...), Recorder: t.Rec})
 }
 
 // AwaitAcks waits until n replicas of primary acknowledged every write so far (WAIT).

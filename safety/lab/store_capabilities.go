@@ -9,7 +9,7 @@ import (
 // ReplicationControl is a store whose followers a scenario can make lag, or wait for.
 type ReplicationControl interface {
 	// Lag makes the followers of primary miss the writes that follow, as far as the store
-	// lets it go on working; the func returned runs just before the primary is killed.
+	// lets it go on working; the func returned ends the lag, once the primary is dead.
 	Lag(ctx context.Context, t *Trial, topo topologies.Topology, primary topologies.Node) (func(context.Context) error,
 		error)
 	// Synced waits until every follower has every write so far.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lockbench/lockbench/internal/registry"
@@ -38,6 +39,17 @@ type Heal func(ctx context.Context) error
 
 // NoHeal is the Heal of a fault nothing undoes.
 func NoHeal(context.Context) error { return nil }
+
+// Once is h run at most once: a heal due at a set point can also be deferred, for the
+// paths that never reach that point, without undoing the fault twice.
+func Once(h Heal) Heal {
+	var once sync.Once
+	var err error
+	return func(ctx context.Context) error {
+		once.Do(func() { err = h(ctx) })
+		return err
+	}
+}
 
 // Fault is one way of breaking something, in one small file, registered by name.
 type Fault interface {

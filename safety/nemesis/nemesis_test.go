@@ -2,6 +2,7 @@ package nemesis
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -50,5 +51,19 @@ func TestClientFaultsAreNoted(t *testing.T) {
 	}
 	if h := rec.History(); len(h) != 2 || h[0].Kind != history.FaultInjected || h[1].Kind != history.FaultInjected {
 		t.Errorf("history %+v: want both faults noted", h)
+	}
+}
+
+func TestOnceHealsOnceAndKeepsItsError(t *testing.T) {
+	calls := 0
+	failed := errors.New("resume failed")
+	h := Once(func(context.Context) error { calls++; return failed })
+	for range 3 {
+		if err := h(context.Background()); !errors.Is(err, failed) {
+			t.Fatalf("heal returned %v, want %v", err, failed)
+		}
+	}
+	if calls != 1 {
+		t.Fatalf("the fault was healed %d times, want once", calls)
 	}
 }

@@ -33,12 +33,12 @@ func (s sentinelStore) AwaitPromotion(ctx context.Context, topo topologies.Topol
 	return lab.NodeAt(topo, addr)
 }
 
-// Lag makes every replica of primary stop applying its stream (CLIENT PAUSE) for long
-// enough that the master dies first. The replicas are primary's others, not the
-// topology's first ones: a re-formed deployment may have promoted one of those.
+// Lag cuts every replica of primary off (stopped, its link killed) until the master is
+// dead. The replicas are primary's others, not the topology's first ones: a re-formed
+// deployment may have promoted one of those.
 func (s sentinelStore) Lag(ctx context.Context, t *lab.Trial, topo topologies.Topology,
 	primary topologies.Node) (func(context.Context) error, error) {
-	return lab.PauseReplicas(ctx, t, topo, lab.ReplicasOf(topo, primary))
+	return lab.CutReplicas(ctx, t, primary, lab.ReplicasOf(topo, primary))
 }
 
 // Synced waits until both replicas acknowledged every write so far (WAIT).

@@ -8,16 +8,16 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// Lag makes every replica of primary (the key's master) stop applying its stream, as
-// Sentinel's adapter does: the replica promoted after the kill drops what it held
-// unapplied.
+// Lag cuts every replica of primary (the key's master) off until the master is dead,
+// as Sentinel's adapter does: the replica promoted after the kill never saw the writes
+// that followed.
 func (s store) Lag(ctx context.Context, t *lab.Trial, topo topologies.Topology,
 	primary topologies.Node) (func(context.Context) error, error) {
 	replicas, err := s.ReplicasOf(ctx, topo, primary)
 	if err != nil {
 		return nil, err
 	}
-	return lab.PauseReplicas(ctx, t, topo, replicas)
+	return lab.CutReplicas(ctx, t, primary, replicas)
 }
 
 // Synced waits until every replica of primary acknowledged every write so far (WAIT).

@@ -159,8 +159,8 @@ func awaitMasterAmong(ctx context.Context, old topologies.Node, replicas []topol
 // not hold up the poll of the others for long.
 const answerWithin = time.Second
 
-// AwaitPromotionOf is AwaitPromotion where old was key's master. Replicas paused by
-// the trial (CLIENT PAUSE) cannot say whose replicas they are: then it asks the nodes
+// AwaitPromotionOf is AwaitPromotion where old was key's master. Replicas stopped or
+// paused by the trial cannot say whose replicas they are: then it asks the nodes
 // that answer which master serves key now, until one other than old does and reports
 // role master itself.
 func (s store) AwaitPromotionOf(ctx context.Context, topo topologies.Topology, old topologies.Node,

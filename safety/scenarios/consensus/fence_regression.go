@@ -9,6 +9,7 @@ import (
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -20,7 +21,7 @@ import (
 // honest new holder, and two fenced resources that saw different writes answer the
 // same holder differently. On etcd the fence is the raft-ordered revision: raft elects
 // only a member holding every committed entry, so fences keep growing even when a
-// follower lagged until just before the leader died. On a ZooKeeper ensemble a third
+// follower lagged until the leader died. On a ZooKeeper ensemble a third
 // variant restarts a follower with an empty disk first: it must sync from the leader.
 // On a Redis Cluster (--param strategies=cluster) the fence is an INCR in the lock
 // key's slot, on the slot's master, replicated as asynchronously as Sentinel's.
@@ -84,8 +85,8 @@ func (s fenceRegression) variants(st lab.Store) []fenceVariant {
 	}
 	out := []fenceVariant{
 		{mk("lagging-followers",
-			"the followers lag (Redis: CLIENT PAUSE on every replica; etcd: one follower paused, resumed just before the "+
-				"kill) while A's last cycles reach resource-1 only; the primary is killed; B locks on the new one",
+			"the followers lag (Redis: every replica stopped and its link cut; etcd: one follower paused; each "+
+				"resumed once the primary is dead) while A's last cycles reach resource-1 only; the primary is killed; B locks on the new one",
 			claim(!fenceLinearizable(st))), st, true, false},
 		{mk("replicated", "control: every write reached every follower before the primary is killed", claim(false)), st,
 			false, false},
@@ -193,11 +194,15 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec backend.S
 	if err := ctl.Synced(ctx, topo, primary); err != nil {
 		return lab.Failed("sync", err)
 	}
-	beforeKill := func(context.Context) error { return ctl.Synced(ctx, topo, primary) }
+	endLag := nemesis.NoHeal
 	if v.lag {
-		if beforeKill, err = ctl.Lag(ctx, t, topo, primary); err != nil {
+		heal, err := ctl.Lag(ctx, t, topo, primary)
+		if err != nil {
 			return lab.Failed("nemesis", err)
 		}
+		endLag = nemesis.Once(heal)
+		// A follower still cut off must not outlive the trial.
+		defer func() { _ = endLag(context.Background()) }()
 	}
 	var restarted topologies.Node
 	if v.emptyRestart {
@@ -209,11 +214,13 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec backend.S
 	if err := fencedCycles(ctx, a, t.Key, cycles, r1, r1); err != nil {
 		return err
 	}
-	if err := beforeKill(ctx); err != nil {
-		return lab.Failed("nemesis", err)
+	if !v.lag {
+		if err := ctl.Synced(ctx, topo, primary); err != nil {
+			return lab.Failed("sync", err)
+		}
 	}
 	last := r1.Stats().HighestFence
-	next, err := lab.KillPrimary(ctx, t, st.(lab.Promoter), topo, primary, promotion)
+	next, err := lab.KillLaggedPrimary(ctx, t, st.(lab.Promoter), topo, primary, endLag, promotion)
 	if err != nil {
 		return err
 	}

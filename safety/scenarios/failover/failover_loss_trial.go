@@ -51,11 +51,11 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 	healCut := nemesis.NoHeal
 	var lags *replicaLags
 	if r.LinkKill {
-		if healCut,
-			err = nemesis.Inject(ctx, "replication-link-kill",
-			nemesis.Target{Nodes: append([]topologies.Node{primary}, replicas...), Recorder: t.Rec}); err != nil {
+		heal, err := lab.CutReplicas(ctx, t, primary, replicas)
+		if err != nil {
 			return lab.Failed("nemesis", err)
 		}
+		healCut = nemesis.Once(heal)
 		defer healCut(context.Background()) // stopped replicas must not outlive the trial
 	} else if r.LagMax > 0 {
 		if lags, err = pauseReplicas(ctx, t, replicas, r.LagMax); err != nil {
@@ -77,15 +77,7 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 	if r.LinkKill {
 		// The stopped replicas resume only once the master is dead: they reconnect
 		// to nothing, and a stopped replica could not be promoted.
-		if _,
-			err := nemesis.Inject(ctx, "node-kill",
-			nemesis.Target{Topology: topo, Nodes: []topologies.Node{primary}, Recorder: t.Rec}); err != nil {
-			return lab.Failed("nemesis", err)
-		}
-		if err := healCut(ctx); err != nil {
-			return lab.Failed("nemesis", err)
-		}
-		next, err = lab.AwaitPromotion(ctx, t, st, topo, primary, r.PromotionTimeout)
+		next, err = lab.KillLaggedPrimary(ctx, t, st, topo, primary, healCut, r.PromotionTimeout)
 	} else if v.guard.Planned {
 		next, err = plannedFailover(ctx, t, st, topo, primary, r.PromotionTimeout)
 	} else {

@@ -198,7 +198,7 @@ type failoverStore interface {
 }
 
 // failoverRig: the strategy's sentinel deployments borrowed from failover-loss's re-forming pool.
-// The replicas lag (CLIENT PAUSE, the sentinel adapter's Lag) from before A's first lease, so
+// The replicas lag (cut off: the sentinel adapter's Lag) from before A's first lease, so
 // that neither of A's leases nor their INCR fences reach them; the master is killed in
 // the middle of A's change and a replica is promoted; B locks on it.
 type failoverRig struct {
@@ -211,8 +211,8 @@ type failoverRig struct {
 // B the lock.
 const failoverLease = 10 * time.Second
 
-// failoverPromotion bounds the wait for a promotion; the replicas stay paused for 2 s
-// of it, and the promotion waits for them.
+// failoverPromotion bounds the wait for a promotion, which starts once the replicas
+// resume.
 const failoverPromotion = 15 * time.Second
 
 func newFailoverRig(env *lab.Env, strategy string) (*failoverRig, error) {
@@ -287,23 +287,23 @@ func breakByFailover(ctx context.Context, t *lab.Trial, st failoverStore, topo t
 	if err != nil {
 		return lab.Failed("setup", err)
 	}
-	// A replica still paused must not go back to the pool so.
-	defer unpauseAll(topo)
 	lk := newBrokenLock(st, topo, failoverLease)
-	beforeKill := nemesis.NoHeal
+	endLag := nemesis.NoHeal
+	// A replica still cut off must not go back to the pool so.
+	defer func() { _ = endLag(context.Background()) }()
 	var lagged time.Time
 	lk.lag = func(ctx context.Context) error {
 		heal, err := st.Lag(ctx, t, topo, primary)
-		beforeKill, lagged = heal, time.Now()
-		return err
+		if err != nil {
+			return err
+		}
+		endLag, lagged = nemesis.Once(heal), time.Now()
+		return nil
 	}
 	lk.until = "the end of B's patience on the promoted master"
 	lk.breakLock = func(ctx context.Context, _ *lab.Client, leaseA locks.Lease) (time.Time, error) {
-		if err := beforeKill(ctx); err != nil {
-			return time.Time{}, lab.Failed("nemesis", err)
-		}
 		t.Input("kill_after_lag_ms", lab.Millis(time.Since(lagged)))
-		next, err := lab.KillPrimary(ctx, t, st, topo, primary, failoverPromotion)
+		next, err := lab.KillLaggedPrimary(ctx, t, st, topo, primary, endLag, failoverPromotion)
 		if err != nil {
 			return time.Time{}, err
 		}
@@ -331,17 +331,6 @@ func breakByFailover(ctx context.Context, t *lab.Trial, st failoverStore, topo t
 		return time.Now().Add(patience), nil
 	}
 	return fn(lk)
-}
-
-// unpauseAll ends any CLIENT PAUSE left on topo's running data nodes.
-func unpauseAll(topo topologies.Topology) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	for _, n := range append(topo.Masters(), topo.Replicas()...) {
-		if n.Running() {
-			_ = redisadmin.ClientUnpause(ctx, n.Addr())
-		}
-	}
 }
 
 // redlockRig: A holds a Redlock on nodes 0-2 of 5 (3 and 4 are down when it locks);
