@@ -86,7 +86,8 @@ func (s fenceRegression) variants(st lab.Store) []fenceVariant {
 	out := []fenceVariant{
 		{mk("lagging-followers",
 			"the followers lag (Redis: every replica stopped and its link cut; etcd: one follower paused; each "+
-				"resumed once the primary is dead) while A's last cycles reach resource-1 only; the primary is killed; B locks on the new one",
+				"resumed once the primary is dead) while A's last cycles reach resource-1 only; the primary is killed; "+
+				"B locks on the new one",
 			claim(!fenceLinearizable(st))), st, true, false},
 		{mk("replicated", "control: every write reached every follower before the primary is killed", claim(false)), st,
 			false, false},

@@ -57,8 +57,9 @@ var lockBreaks = []lockBreak{
 		"A stops (client-pause) for pause-factor x the granted lease in the middle of its change; B retries meanwhile and " +
 			"is granted once the lease has run out"},
 	{"failover", failsOverToAReplica,
-		"the replicas lag (stopped, their links cut) from before A's first lease; in the middle of A's change its master (a cluster's: " +
-			"the key's) is SIGKILLed; a replica that never saw A's lease (nor its INCR fences) is promoted; B locks there"},
+		"the replicas lag (stopped, their links cut) from before A's first lease; in the middle of A's change " +
+			"its master (a cluster's: the key's) is SIGKILLed; a replica that never saw A's lease (nor its INCR " +
+			"fences) is promoted; B locks there"},
 	{"redlock-restart", isFiveNodeRedlock,
 		"A holds nodes 0-2 of 5 (3 and 4 are down); in the middle of its change node 2 restarts with no data and 3, 4 come " +
 			"back empty; B wins nodes 2-4"},
