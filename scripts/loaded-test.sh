@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Times `make test` from fresh clones of HEAD, each with an empty Go module cache, while
+# `make bench` runs in a loop beside it in a clone of its own: the suite must stay green
+# and within its budget on a busy machine (docs/testing.md). Prints one line per run
+# (result, seconds, load average seen) and exits non-zero at the first red run.
+#   bash scripts/loaded-test.sh [runs]   (default 5; logs under $LOADED_DIR, /tmp/loaded)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+case $runs in '' | *[!0-9]* | 0) echo "runs: want a count >= 1, got '$runs'" >&2 && exit 2 ;; esac
+out=${LOADED_DIR:-/tmp/loaded}
+rm -rf "$out" && mkdir -p "$out"
+head=$(git rev-parse HEAD)
+
+git clone -q . "$out/bench"
+# The loop runs in a process group of its own, so that one kill stops it and its servers.
+setsid bash -c "cd '$out/bench' && while :; do make bench >>'$out/bench.log' 2>&1 || sleep 5; done" &
+loop=$!
+sampler=
+stop() {
+  [ -n "$sampler" ] && kill "$sampler" 2>/dev/null
+  kill -TERM -- "-$loop" 2>/dev/null || true
+  wait "$loop" 2>/dev/null || true
+}
+trap stop EXIT
+
+for i in $(seq 1 "$runs"); do
+  dir="$out/run$i"
+  git clone -q . "$dir"
+  modcache=$(mktemp -d)
+  (while :; do cut -d' ' -f1 /proc/loadavg; sleep 15; done) >"$dir.load" &
+  sampler=$!
+  start=$(date +%s)
+  rc=0
+  (cd "$dir" && GOMODCACHE=$modcache CI=true make test) >"$dir.log" 2>&1 || rc=$?
+  took=$(($(date +%s) - start))
+  kill "$sampler" 2>/dev/null; sampler=
+  chmod -R u+w "$modcache" && rm -rf "$modcache"
+  load=$(sort -n "$dir.load" | awk '{a[NR]=$1} END {printf "%s-%s (median %s)", a[1], a[NR], a[int((NR+1)/2)]}')
+  verdict=green; [ "$rc" = 0 ] || verdict="red (exit $rc)"
+  echo "run $i at ${head:0:7}: $verdict in $took s, load average $load; log $dir.log"
+  [ "$rc" = 0 ] || exit 1
+done
