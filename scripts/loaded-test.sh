@@ -16,13 +16,15 @@ git clone -q . "$out/bench"
 # The loop runs in a process group of its own, so that one kill stops it and its servers.
 setsid bash -c "cd '$out/bench' && while :; do make bench >>'$out/bench.log' 2>&1 || sleep 5; done" &
 loop=$!
-sampler=
+sampler= tests=
 stop() {
   [ -n "$sampler" ] && kill "$sampler" 2>/dev/null
+  [ -n "$tests" ] && kill -TERM -- "-$tests" 2>/dev/null && wait "$tests" 2>/dev/null
   kill -TERM -- "-$loop" 2>/dev/null || true
   wait "$loop" 2>/dev/null || true
 }
 trap stop EXIT
+trap 'exit 130' INT TERM
 
 for i in $(seq 1 "$runs"); do
   dir="$out/run$i"
@@ -32,7 +34,12 @@ for i in $(seq 1 "$runs"); do
   sampler=$!
   start=$(date +%s)
   rc=0
-  (cd "$dir" && GOMODCACHE=$modcache CI=true make test) >"$dir.log" 2>&1 || rc=$?
+  # In a process group of its own, waited for in the background: a signal to this
+  # script stops the run at once, its servers with it.
+  setsid bash -c "cd '$dir' && GOMODCACHE='$modcache' CI=true exec make test" >"$dir.log" 2>&1 &
+  tests=$!
+  wait "$tests" || rc=$?
+  tests=
   took=$(($(date +%s) - start))
   kill "$sampler" 2>/dev/null; sampler=
   chmod -R u+w "$modcache" && rm -rf "$modcache"
