@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/topologies/testenv"
-
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func TestSafetyBadProviderOrClockParamExitsTwo(t *testing.T) {
