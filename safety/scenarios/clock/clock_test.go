@@ -131,14 +131,15 @@ func TestPartialLocksCountTokensOfNoGrant(t *testing.T) {
 }
 
 // Sized so that a loaded 2-core machine cannot decide a race: with 3 s TTLs, Redlock's
-// per-node bound (TTL x 0.05) is 150 ms, and each rate sits well to one side of each
-// drift's boundary (1/(1-drift)): at 1.08, drift 0.01 leaves B about 190 ms less A's
-// acquire, drift 0.1 keeps it out with 78 ms to spare. At 300 ms TTLs and rate 1.04
-// (15 ms a node, windows of a few milliseconds) these failed at load 20 without a
-// retry; at 1.04 and 3 s, an acquire of A's slowed to 107 ms still closed the window.
+// per-node bound (TTL x 0.05) is 150 ms. The rates run at 10 s, where each sits well to
+// one side of each drift's boundary (1/(1-drift)): at 1.08, drift 0.01 leaves B about
+// 640 ms less A's acquire, drift 0.1 keeps it out with 260 ms to spare. At 3 s that
+// window was 190 ms, and at load 20 one of B's attempts took 198 ms and missed it; at
+// 300 ms TTLs and rate 1.04 (15 ms a node, windows of a few milliseconds) these failed
+// at load 20 without a retry.
 var clockScenarioParams = map[string]lab.Params{
 	"redlock-clock-jump": {"ttl": "3s", "k": "2,3", "jumps": "20ms,1s", "strategies": "redlock"},
-	"redlock-clock-rate": {"ttl": "3s", "k": "3", "rates": "1.005,1.08,1.3", "drifts": "0.01,0.1", "strategies": "redlock"},
+	"redlock-clock-rate": {"ttl": "10s", "k": "3", "rates": "1.005,1.08,1.3", "drifts": "0.01,0.1", "strategies": "redlock"},
 	"redlock-kleppmann":  {"ttl": "3s", "jump": "1500ms", "strategies": "redlock,redlock-failfast"},
 	"single-clock-skew":  {"ttl": "3s", "jump": "1s"},
 }
