@@ -3,13 +3,14 @@
 # `make bench` runs in a loop beside it in a clone of its own: the suite must stay green
 # and within its budget on a busy machine (docs/testing.md). Prints one line per run
 # (result, seconds, load average seen) and exits non-zero at the first red run.
-#   bash scripts/loaded-test.sh [runs]   (default 5; logs under $LOADED_DIR, /tmp/loaded)
+#   bash scripts/loaded-test.sh [runs]   (default 5; logs under $LOADED_DIR, else a new
+#   folder under /tmp/loaded named by the time it started)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 case $runs in '' | *[!0-9]* | 0) echo "runs: want a count >= 1, got '$runs'" >&2 && exit 2 ;; esac
-out=${LOADED_DIR:-/tmp/loaded}
-rm -rf "$out" && mkdir -p "$out"
+out=${LOADED_DIR:-/tmp/loaded/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out"
 head=$(git rev-parse HEAD)
 
 git clone -q . "$out/bench"

@@ -64,6 +64,10 @@ const counterTTL = 2 * time.Second
 // ran: a worker whose acquire failed (reported on t) stops, so the two differ only by
 // increments two holders lost.
 func CountUnderLock(t testing.TB, l locks.Locker, workers, increments int) (count, done int64) {
+	return countUnderLock(t, l, counterTTL, workers, increments)
+}
+
+func countUnderLock(t testing.TB, l locks.Locker, ttl time.Duration, workers, increments int) (count, done int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	var counter lostUpdateCounter
@@ -75,7 +79,7 @@ func CountUnderLock(t testing.TB, l locks.Locker, workers, increments int) (coun
 		go func() {
 			defer wg.Done()
 			for i := 0; i < increments; i++ {
-				lease := AcquireEventually(ctx, t, l, key, counterTTL, false)
+				lease := AcquireEventually(ctx, t, l, key, ttl, false)
 				if lease.Token == "" {
 					return
 				}
@@ -103,10 +107,15 @@ func (NoLock) Release(context.Context, locks.Lease) error { return nil }
 // exclusion under contention, refuse another owner's token, free the lock when its
 // TTL runs out (with a larger fence after, where there are fences), refuse a bad TTL.
 func Conformance(t *testing.T, l locks.Locker, workers, increments int) {
+	conformance(t, l, counterTTL, workers, increments)
+}
+
+// conformance is Conformance with the counter's locks at counterLockTTL.
+func conformance(t *testing.T, l locks.Locker, counterLockTTL time.Duration, workers, increments int) {
 	ctx := context.Background()
 
 	t.Run("mutual exclusion keeps a racy counter exact", func(t *testing.T) {
-		got, done := CountUnderLock(t, l, workers, increments)
+		got, done := countUnderLock(t, l, counterLockTTL, workers, increments)
 		if got != done {
 			t.Errorf("counter = %d after %d increments: two holders at once", got, done)
 		}
