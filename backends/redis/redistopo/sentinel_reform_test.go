@@ -110,9 +110,10 @@ func TestReformSentinelAfterKills(t *testing.T) {
 }
 
 // A zombie: the old master was stopped through a failover and resumed; the reform
-// turns it into a replica without waiting for sentinel to.
+// turns it into a replica without waiting for sentinel to. At a 300 ms down-after, at
+// load 20, sentinel failed over a second time before the reform read the master.
 func TestReformSentinelRepointsAZombie(t *testing.T) {
-	topo := quickSentinel(t, 300*time.Millisecond, false)
+	topo := quickSentinel(t, 1500*time.Millisecond, false)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	old := currentMaster(t, topo)

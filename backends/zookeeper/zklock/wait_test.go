@@ -63,7 +63,8 @@ func queued(t *testing.T, e *zktopo.Ensemble) func(ctx context.Context, key stri
 }
 
 // TestWaitLongerThanTTLKeepsItsPlace: the client heartbeats a waiter's session while
-// its node queues, and the granted lease runs a session timeout from its grant.
+// its node queues, and the granted lease runs a session timeout from its grant. The
+// session is 4 s: at the servers' least (400 ms), at load 20, the server expired it.
 func TestWaitLongerThanTTLKeepsItsPlace(t *testing.T) {
 	const name = "zookeeper"
 	holder, topo := lockstest.SharedStrategy(t, name, locks.Options{})
@@ -75,7 +76,7 @@ func TestWaitLongerThanTTLKeepsItsPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ttl := e.MinSessionTimeout()
+	ttl := 4 * time.Second
 	granted := make(chan locks.Lease, 1)
 	go func() {
 		lease, err := waiter.AcquireWaiting(ctx, key, ttl)
