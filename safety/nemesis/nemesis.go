@@ -40,13 +40,13 @@ type Heal func(ctx context.Context) error
 // NoHeal is the Heal of a fault nothing undoes.
 func NoHeal(context.Context) error { return nil }
 
-// Once is h run at most once: a heal due at a set point can also be deferred, for the
+// once is h run at most once: a heal due at a set point can also be deferred, for the
 // paths that never reach that point, without undoing the fault twice.
-func Once(h Heal) Heal {
-	var once sync.Once
+func once(h Heal) Heal {
+	var done sync.Once
 	var err error
 	return func(ctx context.Context) error {
-		once.Do(func() { err = h(ctx) })
+		done.Do(func() { err = h(ctx) })
 		return err
 	}
 }
@@ -69,7 +69,8 @@ func Named(name string) (Fault, error) { return faults.Get(name) }
 func Names() []string { return faults.Names() }
 
 // Inject runs the registered fault name on t; scenarios use it so every fault they
-// cause goes through the registry and into the history.
+// cause goes through the registry and into the history. Its heal undoes the fault at
+// most once, however often it is called (at its point, and deferred).
 func Inject(ctx context.Context, name string, t Target) (Heal, error) {
 	f, err := Named(name)
 	if err != nil {
@@ -79,7 +80,7 @@ func Inject(ctx context.Context, name string, t Target) (Heal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fault %s: %w", name, err)
 	}
-	return heal, nil
+	return once(heal), nil
 }
 
 // note records that the nemesis acted.

@@ -57,7 +57,7 @@ func TestClientFaultsAreNoted(t *testing.T) {
 func TestOnceHealsOnceAndKeepsItsError(t *testing.T) {
 	calls := 0
 	failed := errors.New("resume failed")
-	h := Once(func(context.Context) error { calls++; return failed })
+	h := once(func(context.Context) error { calls++; return failed })
 	for range 3 {
 		if err := h(context.Background()); !errors.Is(err, failed) {
 			t.Fatalf("heal returned %v, want %v", err, failed)

@@ -117,8 +117,8 @@ func (d *Disk) syncTree(pick func(os.DirEntry) bool) error {
 }
 
 // syncPath fsyncs a directory or a file, making its entries or content durable.
-func syncPath(dir string) error {
-	f, err := os.Open(dir)
+func syncPath(path string) error {
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}

@@ -17,8 +17,9 @@ const settleTimeout = 10 * time.Second
 // its first start unsynced (a crash reverted version-2/snapshot.0), and makes its
 // transaction log at the first write after a start, fsyncing the log's content but
 // never the directory naming it. A crash soon after the first start lost both, and the
-// server then refused to start ("No snapshot found, but there are log entries"). So a session is opened and closed (two
-// logged writes) and the disk written back; later writes stay as their fsyncs left them.
+// server then refused to start ("No snapshot found, but there are log entries"). So a
+// session is opened and closed (two logged writes) and the disk written back; later
+// writes stay as their fsyncs left them.
 func (s *server) settleDisk(ctx context.Context) error {
 	if s.disk == nil {
 		return nil

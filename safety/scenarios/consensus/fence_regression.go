@@ -197,11 +197,9 @@ func (s fenceRegression) trial(ctx context.Context, env *lab.Env, spec backend.S
 	}
 	endLag := nemesis.NoHeal
 	if v.lag {
-		heal, err := ctl.Lag(ctx, t, topo, primary)
-		if err != nil {
+		if endLag, err = ctl.Lag(ctx, t, topo, primary); err != nil {
 			return lab.Failed("nemesis", err)
 		}
-		endLag = nemesis.Once(heal)
 		// A follower still cut off must not outlive the trial.
 		defer func() { _ = endLag(context.Background()) }()
 	}

@@ -51,11 +51,9 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 	healCut := nemesis.NoHeal
 	var lags *replicaLags
 	if r.LinkKill {
-		heal, err := lab.CutReplicas(ctx, t, primary, replicas)
-		if err != nil {
+		if healCut, err = lab.CutReplicas(ctx, t, primary, replicas); err != nil {
 			return lab.Failed("nemesis", err)
 		}
-		healCut = nemesis.Once(heal)
 		defer healCut(context.Background()) // stopped replicas must not outlive the trial
 	} else if r.LagMax > 0 {
 		if lags, err = pauseReplicas(ctx, t, replicas, r.LagMax); err != nil {
