@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockbench/lockbench/adr/plan"
 	"github.com/lockbench/lockbench/resultsdir"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // lagStep is a tiny real step: one replication-lag trial of 5 probes on a real Redis.
@@ -26,6 +27,7 @@ func lagStep(dir string, estimate time.Duration) plan.Step {
 // the complete folder is kept, not measured twice.
 func TestADRMeasureRunsATinyPlanResumably(t *testing.T) {
 	t.Parallel()
+	testenv.NeedsServers(t)
 	root := t.TempDir()
 	out := filepath.Join(root, "m")
 	first, second := filepath.Join(out, "lag"), filepath.Join(out, "lag-long")
