@@ -124,7 +124,7 @@ func (s redlockFence) counterTrial(ctx context.Context, topo topologies.Topology
 		if err != nil {
 			return nil, lab.Failed("setup", err)
 		}
-		return lab.NewClient(id, newMaxFenceRedlock(l, addrs), t.Rec), nil
+		return lab.NewClient(id, newMaxFenceRedlock(l, addrs, countedAnswer(ttl)), t.Rec), nil
 	}
 	a, err := newClient("A")
 	if err != nil {
