@@ -7,6 +7,10 @@ TEST_TIMEOUT ?= 20m
 BENCH_CPU  ?= 1
 BENCH_TIME ?= 1s
 BENCH      ?= .
+# Every go command here builds with -trimpath: a package compiled once is cached by its
+# content, not by where its checkout or module cache lies, so a fresh clone, or a fresh
+# module cache, compiles only what changed (docs/testing.md).
+export GOFLAGS += -trimpath
 
 .PHONY: bench gobench test test-plain test-raced deps vet build fuzz short
 
