@@ -46,6 +46,9 @@ type Variant struct {
 	// Stopping says how the trial count was chosen when the data chose it
 	// (--until-width); then Interval is the confidence sequence.
 	Stopping string `json:"stopping,omitempty"`
+	// Natural: the fault comes at its own rate (the scheduler, not a nemesis, makes it),
+	// so a "some" claim is a rate to measure, not a behaviour a test may assert.
+	Natural bool `json:"natural,omitempty"`
 }
 
 // Interval is the headline count with the interval valid for how the trials stopped:

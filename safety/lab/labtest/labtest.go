@@ -5,6 +5,7 @@ package labtest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -72,24 +73,45 @@ func RunIn(t *testing.T, env *lab.Env, name string, limit time.Duration) *result
 // AssertClaims fails every variant with no judged trial or a claim that does not hold.
 func AssertClaims(t *testing.T, rep *results.Report) {
 	t.Helper()
+	failures, rates := ClaimFailures(rep)
+	for _, r := range rates {
+		t.Log(r)
+	}
+	for _, f := range failures {
+		t.Error(f)
+	}
+}
+
+// ClaimFailures says what AssertClaims fails, and the rates it only reports: a natural
+// variant's "some" claims, since whether a race the scheduler runs was hit in a few
+// trials is the machine's load, not the lock's behaviour.
+func ClaimFailures(rep *results.Report) (failures, rates []string) {
 	for _, v := range rep.Variants {
 		if v.Tally.Judged == 0 {
-			t.Errorf("%s/%s: no trial judged (%d fault not produced, %d not granted, errors %s; notes %v)",
-				rep.Scenario, v.Name, v.Tally.FaultNotProduced, v.Tally.NotGranted, v.Tally.ErrorsString(), v.Notes)
+			failures = append(failures, fmt.Sprintf("%s/%s: no trial judged (%d fault not produced, %d not granted, "+
+				"errors %s; notes %v)", rep.Scenario, v.Name, v.Tally.FaultNotProduced, v.Tally.NotGranted,
+				v.Tally.ErrorsString(), v.Notes))
 			continue
 		}
 		for _, c := range v.Claims {
-			if ok, why := c.Check(v.Tally); !ok {
-				t.Errorf("%s/%s: claim %s failed over %d judged trials: %d broke, sum %d %s", rep.Scenario, v.Name, c,
-					v.Tally.Judged, v.Tally.Broke[c.Measure], v.Tally.Sums[c.Measure], why)
+			ok, why := c.Check(v.Tally)
+			switch {
+			case v.Natural && c.Want == results.Some:
+				rates = append(rates, fmt.Sprintf("%s/%s: claim %s is a natural rate, not asserted: held %v, %d of %d "+
+					"judged trials broke", rep.Scenario, v.Name, c, ok, v.Tally.Broke[c.Measure], v.Tally.Judged))
+			case !ok:
+				failures = append(failures, fmt.Sprintf("%s/%s: claim %s failed over %d judged trials: %d broke, sum %d %s",
+					rep.Scenario, v.Name, c, v.Tally.Judged, v.Tally.Broke[c.Measure], v.Tally.Sums[c.Measure], why))
 			}
 		}
 		for _, tr := range v.Trials {
 			if tr.Outcome == results.Judged && len(tr.Proof) == 0 {
-				t.Errorf("%s/%s trial %d: judged without a proof", rep.Scenario, v.Name, tr.N)
+				failures = append(failures, fmt.Sprintf("%s/%s trial %d: judged without a proof", rep.Scenario, v.Name,
+					tr.N))
 			}
 		}
 	}
+	return failures, rates
 }
 
 // RoundTrip checks the report survives results.json.

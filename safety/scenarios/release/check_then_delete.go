@@ -76,6 +76,9 @@ func (s checkThenDelete) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 		{mk("lua/load", "the same load, released by Lua: no holder ever finds its key removed before its lease could expire",
 			results.CutShort, results.Holds(results.CutShort)), false, true},
 	}
+	for _, v := range variants {
+		v.Natural = v.underLoad // the scheduler, not a pause, runs the TTL out between check and DEL
+	}
 	load := loadShape{ttl: p.Duration("load-ttl"), window: p.Duration("load-window"), clients: p.Int("clients"),
 		length: p.Duration("load")}
 	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v checkThenDeleteVariant, t *lab.Trial) error {
