@@ -105,3 +105,32 @@ func TestStoreClockLagUnjudgesOnlyWhereItCouldDecide(t *testing.T) {
 		}
 	}
 }
+
+// A waiting Redlock client whose grant missed a reachable node is not the model's race:
+// two jumped nodes of five then leave B a quorum the clocks did not free, so the trial
+// is not judged; a fail-fast grant on a bare majority is its own variant's premise.
+func TestAGrantShortOfEveryReachableNodeIsNotJudged(t *testing.T) {
+	t.Parallel()
+	waiting := jumpRace(redlockClient, time.Second, 2, time.Second)
+	failFast := jumpRace(failFastClient, time.Second, 2, time.Second)
+	for _, c := range []struct {
+		name      string
+		race      clockRace
+		held      int
+		reachable int
+		judged    bool
+	}{
+		{"waiting, on all five", waiting, 5, 5, true},
+		{"waiting, one node missed", waiting, 4, 5, false},
+		{"waiting, on the three reachable", waiting, 3, 3, true},
+		{"fail-fast, on a majority", failFast, 3, 5, true},
+	} {
+		err := c.race.grantAsModelled(c.held, c.reachable)
+		if c.judged != (err == nil) {
+			t.Errorf("%s: %v, want judged %v", c.name, err, c.judged)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "fault not produced: ") {
+			t.Errorf("%s: %q, want fault_not_produced", c.name, err)
+		}
+	}
+}
