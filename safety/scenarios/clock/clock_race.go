@@ -320,19 +320,13 @@ func (r clockRace) lagCouldDecide(aElapsed, lag time.Duration) error {
 }
 
 // firstGrant is A's acquire and when the granting attempt began. A node past its
-// deadline is A's own lateness on a busy machine, not the clock's doing: A asks again,
-// as a client would (partial SETs of a failed attempt are released by it), and the
-// race is timed from the attempt that was granted.
+// deadline is A's own lateness on a busy machine, not the clock's doing: A asks again
+// (partial SETs of a failed attempt are released by it), and the race is timed from the
+// attempt that was granted.
 func (r clockRace) firstGrant(ctx context.Context, t *lab.Trial, a *lab.Client) (time.Time, locks.Lease, error) {
-	const attempts = 10
-	for n := 1; ; n++ {
-		started := time.Now()
-		lease, err := a.Acquire(ctx, t.Key, r.ttl)
-		if err == nil || n == attempts || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
-			t.Input("a_attempts", float64(n))
-			return started, lease, err
-		}
-	}
+	g, err := lab.AcquireAlone(ctx, a, t.Key, r.ttl, 0)
+	t.Input("a_attempts", float64(g.Attempts))
+	return g.Started, g.Lease, err
 }
 
 // challenge is B trying until A leaves (its validity or its hold ends): coarsely at first, every millisecond

@@ -20,10 +20,13 @@ import (
 // guard and with max-lag 5 s and 10 s). Here: each judged trial proved the promotion,
 // the cut and B's grant; min-replicas ended the window by NOREPLICAS during the cut,
 // no guard only by the demotion after the heal; and a shorter max-lag gave a shorter
-// window, the unguarded one the longest.
+// window, the unguarded one the longest. Max-lag 1 s is left to the CLI: at load 20 the
+// replicas' once-a-second acknowledgements lagged past it, and the master refused A's
+// first grant (NOREPLICAS) before any cut.
 func TestSentinelSplitBrain(t *testing.T) {
 	t.Parallel()
-	rep := labtest.RunIn(t, labtest.ContainerEnv(t, 1, nil), "sentinel-split-brain", 4*time.Minute)
+	env := labtest.ContainerEnv(t, 1, lab.Params{"max-lags": "5s,10s"})
+	rep := labtest.RunIn(t, env, "sentinel-split-brain", 4*time.Minute)
 	window := map[string]float64{}
 	for _, v := range rep.Variants {
 		guarded := v.Params["min_replicas_to_write"] != "0"
@@ -47,7 +50,7 @@ func TestSentinelSplitBrain(t *testing.T) {
 			window[v.Name] = max(window[v.Name], tr.WindowMs)
 		}
 	}
-	order := []string{"min-replicas-0", "min-replicas-1-max-lag-10s", "min-replicas-1-max-lag-5s", "min-replicas-1-max-lag-1s"}
+	order := []string{"min-replicas-0", "min-replicas-1-max-lag-10s", "min-replicas-1-max-lag-5s"}
 	for i := 1; i < len(order); i++ {
 		if !(window[order[i-1]] > window[order[i]]) {
 			t.Errorf("window %s %.0f ms, %s %.0f ms: want the first longer (windows %v)", order[i-1], window[order[i-1]], order[i], window[order[i]], window)

@@ -66,7 +66,7 @@ func (m *maxFenceRedlock) Acquire(ctx context.Context, key string, ttl time.Dura
 	if granting <= len(m.nodes)/2 {
 		_ = m.Locker.Release(ctx, lease)
 		return locks.Lease{},
-			fmt.Errorf("per-node fence: counted on %d of %d nodes, not a majority (%v)", granting, len(m.nodes),
+			fmt.Errorf("per-node fence: counted on %d of %d nodes, not a majority (%w)", granting, len(m.nodes),
 				errors.Join(missed...))
 	}
 	lease.Fence, lease.HasFence = fence, true

@@ -142,10 +142,11 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 	}
 	defer closeB()
 
-	leaseA, err := a.Acquire(ctx, t.Key, ttl)
+	grantA, err := lab.AcquireAlone(ctx, a, t.Key, ttl, 100*time.Millisecond)
 	if err != nil {
 		return lab.FirstGrant(err)
 	}
+	leaseA := grantA.Lease
 	t.Input("granted_ttl_ms", lab.Millis(leaseA.ValidUntil.Sub(leaseA.Start)))
 	stopWatchdog := func() {}
 	if v.watchdog {
