@@ -40,3 +40,14 @@ func AppendFsync(ctx context.Context, addr string) (string, error) {
 	}
 	return kv["appendfsync"], nil
 }
+
+// AOFRewriting says whether the server at addr is rewriting its append-only file or has
+// a rewrite scheduled: a replica does so after each full sync, and until it is done the
+// writes it applies go to a temporary file that appendfsync does not cover.
+func AOFRewriting(ctx context.Context, addr string) (bool, error) {
+	fields, err := infoFields(ctx, addr, "persistence")
+	if err != nil {
+		return false, fmt.Errorf("INFO persistence on %s: %w", addr, err)
+	}
+	return fields["aof_rewrite_in_progress"] != "0" || fields["aof_rewrite_scheduled"] != "0", nil
+}

@@ -77,8 +77,11 @@ func onOneNode(s lab.Store) bool {
 	return spec.Kind == topologies.Single || spec.Members == 1
 }
 
-// speaksRedis: the store's node keeps an AOF under a policy, and its keys can be read.
-func speaksRedis(s lab.Store) bool { return s.Spec().Kind == topologies.Single }
+// speaksRedis: the store's nodes keep an AOF under a policy, and their keys can be read.
+func speaksRedis(s lab.Store) bool {
+	kind := s.Spec().Kind
+	return kind == topologies.Single || kind == topologies.Replicated
+}
 
 type hostCrashVariant struct {
 	lab.Variant

@@ -1,0 +1,206 @@
+package hostcrash
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
+)
+
+// hostCrashFailover: both at once. A's grant waited for the one replica (WAIT 1: the
+// write reached its memory; WAITAOF 0 1: its fsync); then the master's and the
+// replica's hosts lose power together. The master stays down, the replica restarts on
+// what its disk kept and is promoted (REPLICAOF NO ONE, as an operator or an
+// orchestrator would), and B locks there. A failover alone cannot tell WAIT from
+// WAITAOF: the replica keeps its memory; a power loss takes what was not fsynced.
+type hostCrashFailover struct{}
+
+func init() { lab.Register(hostCrashFailover{}, lab.StartsKinds()) }
+
+func (hostCrashFailover) Name() string { return "host-crash-failover" }
+func (hostCrashFailover) Summary() string {
+	return "a master and the replica that acknowledged A's grant lose power together; the replica restarts on what " +
+		"it fsynced and is promoted: WAIT 1 keeps the lock only where the replica fsyncs every write, WAITAOF 0 1 " +
+		"always (needs --provider process)"
+}
+
+// failoverPolicies are the replica's policies a WAIT grant runs under by default: the
+// one that never fsyncs and the one that fsyncs every write (everysec is asked for).
+var failoverPolicies = []string{"no", "always"}
+
+func (hostCrashFailover) Params() []lab.Param {
+	return []lab.Param{
+		lab.StoresParam("strategies", []string{"wait", "waitaof-replica"}, replicated,
+			"the lock strategies to run, each on a master and one replica: wait (SET NX PX, then WAIT 1) runs under "+
+				"each fsync policy, a WAITAOF strategy under its own (waitaof-replica: always, on Valkey)"),
+		lab.ChoicesParam("fsync", failoverPolicies, policies,
+			"the appendfsync policies of master and replica for a strategy that names none"),
+		lab.DurationParam("ttl", 15*time.Second, time.Second,
+			"the lock's TTL: A's lease must outlast the crash, the replica's restart, its promotion and B's try"),
+	}
+}
+
+// replicated: a store whose deployment is a master with replicas and no failover of its own.
+func replicated(s lab.Store) bool { return s.Spec().Kind == topologies.Replicated }
+
+// failoverClaims: a replica that never fsyncs loses every acknowledged lock to the power
+// loss; one that fsyncs every write (always, or WAITAOF's demand) keeps each; everysec
+// races its next fsync, a rate to measure.
+func failoverClaims(fsync string) []results.Claim {
+	switch fsync {
+	case "no":
+		return []results.Claim{results.Always(results.LostLocks), results.Always(results.Violations)}
+	case "always":
+		return []results.Claim{results.Holds(results.LostLocks), results.Holds(results.Violations)}
+	}
+	return nil
+}
+
+func newFailoverVariant(st lab.Store, fsync string) hostCrashVariant {
+	grant := "WAIT 1"
+	if st.Spec().AppendFsync != "" {
+		grant = "its own demand (" + st.Strategy() + ")"
+	}
+	v := &results.Variant{Name: fmt.Sprintf("%s/appendfsync-%s", st.Strategy(), fsync), Measure: results.LostLocks,
+		Claims: failoverClaims(fsync), Params: map[string]string{"strategy": st.Strategy(), "appendfsync": fsync},
+		Description: fmt.Sprintf("a master and one replica, appendonly yes, appendfsync %s, data on disks that keep "+
+			"only what was fsynced; A's grant waits for %s; both hosts lose power at once; the replica restarts on "+
+			"what its disk kept and is promoted; B tries there", fsync, grant)}
+	return hostCrashVariant{strategy: st, fsync: fsync, Variant: lab.Variant{Variant: v}}
+}
+
+func (s hostCrashFailover) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	var variants []hostCrashVariant
+	for _, st := range p.Stores("strategies") {
+		fsyncs := policiesOf(st, p.Strings("fsync"))
+		if len(fsyncs) == 0 {
+			return nil, fmt.Errorf("host-crash-failover: strategy %s runs under its own appendfsync %s, which --param "+
+				"fsync leaves out", st.Strategy(), st.Spec().AppendFsync)
+		}
+		for _, fsync := range fsyncs {
+			variants = append(variants, newFailoverVariant(st, fsync))
+		}
+	}
+	ttl := p.Duration("ttl")
+	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v hostCrashVariant, t *lab.Trial) error {
+		return failoverTrial(ctx, env, v, t, ttl)
+	})
+}
+
+// failoverSpec is v's deployment: one replica, so that it is the one WAIT counted.
+func failoverSpec(v hostCrashVariant) backend.Spec {
+	spec := v.strategy.Spec()
+	spec.Replicas, spec.ForgetfulDisk, spec.AppendFsync = 1, true, v.fsync
+	return spec
+}
+
+// failoverTrial runs on a deployment of its own: the master it kills stays down.
+func failoverTrial(ctx context.Context, env *lab.Env, v hostCrashVariant, t *lab.Trial, ttl time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute+ttl)
+	defer cancel()
+	topo, err := env.StartTopology(ctx, failoverSpec(v))
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer topo.Close()
+	master, replicas := topo.Masters()[0], topo.Replicas()
+	if len(replicas) != 1 {
+		return lab.Failed("setup", fmt.Errorf("%d replicas, want the one that acknowledges", len(replicas)))
+	}
+	replica := replicas[0]
+	if _, ok := replica.(topologies.HostCrashed); !ok {
+		return fmt.Errorf("host-crash-failover: provider %s has no disk that forgets (--provider process)",
+			topo.Provider())
+	}
+	la, err := v.strategy.Locker(ctx, topo, false)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer la.Close()
+	a := lab.NewClient("A", la, t.Rec)
+	res := lab.NewResource("resource", false, t.Rec)
+	if err := awaitSteadyAOF(ctx, t, replica); err != nil {
+		return err
+	}
+	runID, err := redisadmin.RunID(ctx, replica.Addr())
+	if err != nil {
+		return lab.Failed("observe", err)
+	}
+	g, err := lab.AcquireAlone(ctx, a, t.Key, ttl, 100*time.Millisecond)
+	if err != nil {
+		return lab.FirstGrant(err)
+	}
+	lease := g.Lease
+	if err := a.Enter(ctx, res, lease); err != nil {
+		return err
+	}
+	// The power goes on both hosts: the master's never comes back.
+	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Topology: topo, Nodes: []topologies.Node{master},
+		Recorder: t.Rec}); err != nil {
+		return lab.Failed("nemesis", err)
+	}
+	if _, err := nemesis.Inject(ctx, "host-crash", nemesis.Target{Topology: topo, Nodes: []topologies.Node{replica},
+		Recorder: t.Rec}); err != nil {
+		return lab.Failed("nemesis", err)
+	}
+	if err := lab.ProveHostCrash(ctx, t, replica, runID); err != nil {
+		return err
+	}
+	if err := promote(ctx, t, replica); err != nil {
+		return err
+	}
+	if err := sentinelrig.ProveKeyThenContest(ctx, t, lab.RedisKeys{}, topo, replica, "the promoted "+replica.Name(),
+		a, res, lease); err != nil {
+		return err
+	}
+	if time.Now().After(lease.ValidUntil) {
+		return lab.Failed("timing", fmt.Errorf("A's lease ended before B was done: the %v TTL is too short here", ttl))
+	}
+	return nil
+}
+
+// promote makes the restarted replica a master, as an operator would with its master
+// gone, and proves it by the role it reports.
+func promote(ctx context.Context, t *lab.Trial, replica topologies.Node) error {
+	if err := redisadmin.AdminDo(ctx, replica.Addr(), "REPLICAOF", "NO", "ONE"); err != nil {
+		return lab.Failed("nemesis", fmt.Errorf("promote %s: %w", replica.Name(), err))
+	}
+	role, err := redisadmin.CurrentRole(ctx, replica.Addr())
+	if err != nil {
+		return lab.Failed("observe", err)
+	}
+	if role != "master" {
+		return lab.NoFault("%s reports role %s after REPLICAOF NO ONE: not promoted", replica.Name(), role)
+	}
+	t.Prove("%s promoted (REPLICAOF NO ONE; role master), its master still down", replica.Name())
+	return nil
+}
+
+// awaitSteadyAOF waits out the AOF rewrite a replica starts after its first full sync:
+// until it ends, the writes the replica applies sit in a temporary file its appendfsync
+// does not cover (a first version of this scenario lost 12 of 20 WAIT-acknowledged locks
+// under always that way), a condition of its own, not the steady one measured here.
+func awaitSteadyAOF(ctx context.Context, t *lab.Trial, replica topologies.Node) error {
+	began := time.Now()
+	for {
+		rewriting, err := redisadmin.AOFRewriting(ctx, replica.Addr())
+		if err != nil {
+			return lab.Failed("observe", err)
+		}
+		if !rewriting {
+			t.Prove("%s's AOF steady before A's grant (no rewrite running or scheduled, %v after the start)",
+				replica.Name(), time.Since(began).Round(time.Millisecond))
+			return nil
+		}
+		if err := lab.Sleep(ctx, 20*time.Millisecond); err != nil {
+			return lab.Failed("setup", fmt.Errorf("%s's AOF rewrite did not end: %w", replica.Name(), err))
+		}
+	}
+}
