@@ -26,9 +26,13 @@ func sharedCluster(t *testing.T) *rediscluster.Cluster {
 	return testenv.Shared(t, backend.Spec{Kind: rediscluster.Kind}).(*rediscluster.Cluster)
 }
 
+// build gives WAIT 2 s, not its 100 ms default (at load 24 a replica's acknowledgement
+// missed 100 ms, and the grant was refused), and each reply 5 s, so that WAIT's own
+// timeout answers first.
 func build(t *testing.T, name string, c *rediscluster.Cluster) locks.Locker {
 	t.Helper()
-	l, err := locks.ForTopology(context.Background(), name, c, locks.Options{})
+	l, err := locks.ForTopology(context.Background(), name, c, locks.Options{
+		RedisOptions: locks.RedisOptions{Timeout: 5 * time.Second}, Wait: locks.WaitOptions{Timeout: 2 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}

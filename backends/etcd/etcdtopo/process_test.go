@@ -84,7 +84,7 @@ func TestProcessClusterServesLockConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	lockstest.Conformance(t, l, 8, 15)
+	lockstest.ConformanceAt(t, l, 10*time.Second, 8, 15)
 }
 
 // The out-of-process provider refuses, before it starts anything, what it cannot run.
