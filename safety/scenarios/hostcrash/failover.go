@@ -160,8 +160,8 @@ func failoverTrial(ctx context.Context, env *lab.Env, v hostCrashVariant, t *lab
 		a, res, lease); err != nil {
 		return err
 	}
-	if time.Now().After(lease.ValidUntil) {
-		return lab.Failed("timing", fmt.Errorf("A's lease ended before B was done: the %v TTL is too short here", ttl))
+	if err := leaseOutlasted(lease, ttl); err != nil {
+		return err
 	}
 	return nil
 }

@@ -244,10 +244,19 @@ func trial(ctx context.Context, topo topologies.Topology, v hostCrashVariant, t 
 	if err != nil {
 		return err
 	}
+	if err := leaseOutlasted(lease, ttl); err != nil {
+		return err
+	}
+	_ = a.Release(ctx, lease) // refused where B took the key: expected
+	return nil
+}
+
+// leaseOutlasted refuses a trial in which A's lease ended before B was done: B's grant
+// would then say nothing of the crash.
+func leaseOutlasted(lease locks.Lease, ttl time.Duration) error {
 	if time.Now().After(lease.ValidUntil) {
 		return lab.Failed("timing", fmt.Errorf("A's lease ended before B was done: the %v TTL is too short here", ttl))
 	}
-	_ = a.Release(ctx, lease) // refused where B took the key: expected
 	return nil
 }
 

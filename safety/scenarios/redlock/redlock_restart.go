@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
@@ -38,8 +39,13 @@ func (redlockRestart) Params() []lab.Param {
 		lab.StoresParam("strategies", []string{"redlock"}, isRedlock, "the Redlock strategies to run"),
 		lab.DurationParam("ttl", 2*time.Second, 500*time.Millisecond,
 			"the lock's TTL (the delayed restart waits this long; node restarts take tens of ms each)"),
+		lab.ChoicesParam("fsync", hostCrashPolicies, hostCrashPolicies,
+			"the appendfsync policies of the host-crash variants (always is the Redlock author's first remedy)"),
 	}
 }
+
+// hostCrashPolicies are the policies a node's host crash runs under, in the order of what they keep.
+var hostCrashPolicies = []string{"no", "everysec", "always"}
 
 // isRedlock: independent masters, a majority grants.
 func isRedlock(s lab.Store) bool {
@@ -89,6 +95,9 @@ func (s redlockRestart) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 				results.Holds(results.Violations), results.Always(results.SecondGranted)), extend: true},
 		}
 		for i := range variants {
+			if variants[i].fsync != "" && !slices.Contains(p.Strings("fsync"), variants[i].fsync) {
+				continue
+			}
 			variants[i].strategy = st.Strategy()
 			part, err := s.runVariant(ctx, env, variants[i], ttl)
 			if err != nil {

@@ -1,6 +1,8 @@
 package redlock
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lockbench/lockbench/safety/lab"
@@ -12,4 +14,18 @@ import (
 func TestRedlockRestart(t *testing.T) {
 	t.Parallel()
 	labtest.RunScenario(t, "redlock-restart", 1, lab.Params{"ttl": "8s"})
+}
+
+// --param fsync picks the host-crash variants; the restarts that keep no AOF all run.
+func TestRedlockRestartRunsTheHostCrashesOfTheAskedPolicies(t *testing.T) {
+	t.Parallel()
+	rep := labtest.RunScenario(t, "redlock-restart", 1, lab.Params{"ttl": "8s", "fsync": "always"})
+	var names []string
+	for _, v := range rep.Variants {
+		names = append(names, strings.TrimPrefix(v.Name, "redlock/"))
+	}
+	want := []string{"restart-empty", "delayed-restart", "appendfsync-always", "extend-setnx", "extend-plain"}
+	if !slices.Equal(names, want) {
+		t.Errorf("variants %v, want %v", names, want)
+	}
 }
