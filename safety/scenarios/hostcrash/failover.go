@@ -50,26 +50,13 @@ func (hostCrashFailover) Params() []lab.Param {
 // replicated: a store whose deployment is a master with replicas and no failover of its own.
 func replicated(s lab.Store) bool { return s.Spec().Kind == topologies.Replicated }
 
-// failoverClaims: a replica that never fsyncs loses every acknowledged lock to the power
-// loss; one that fsyncs every write (always, or WAITAOF's demand) keeps each; everysec
-// races its next fsync, a rate to measure.
-func failoverClaims(fsync string) []results.Claim {
-	switch fsync {
-	case "no":
-		return []results.Claim{results.Always(results.LostLocks), results.Always(results.Violations)}
-	case "always":
-		return []results.Claim{results.Holds(results.LostLocks), results.Holds(results.Violations)}
-	}
-	return nil
-}
-
 func newFailoverVariant(st lab.Store, fsync string) hostCrashVariant {
 	grant := "WAIT 1"
 	if st.Spec().AppendFsync != "" {
 		grant = "its own demand (" + st.Strategy() + ")"
 	}
 	v := &results.Variant{Name: fmt.Sprintf("%s/appendfsync-%s", st.Strategy(), fsync), Measure: results.LostLocks,
-		Claims: failoverClaims(fsync), Params: map[string]string{"strategy": st.Strategy(), "appendfsync": fsync},
+		Claims: policyClaims(fsync), Params: map[string]string{"strategy": st.Strategy(), "appendfsync": fsync},
 		Description: fmt.Sprintf("a master and one replica, appendonly yes, appendfsync %s, data on disks that keep "+
 			"only what was fsynced; A's grant waits for %s; both hosts lose power at once; the replica restarts on "+
 			"what its disk kept and is promoted; B tries there", fsync, grant)}
@@ -79,10 +66,9 @@ func newFailoverVariant(st lab.Store, fsync string) hostCrashVariant {
 func (s hostCrashFailover) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	var variants []hostCrashVariant
 	for _, st := range p.Stores("strategies") {
-		fsyncs := policiesOf(st, p.Strings("fsync"))
-		if len(fsyncs) == 0 {
-			return nil, fmt.Errorf("host-crash-failover: strategy %s runs under its own appendfsync %s, which --param "+
-				"fsync leaves out", st.Strategy(), st.Spec().AppendFsync)
+		fsyncs, err := policiesOf(st, p.Strings("fsync"))
+		if err != nil {
+			return nil, fmt.Errorf("host-crash-failover: %w", err)
 		}
 		for _, fsync := range fsyncs {
 			variants = append(variants, newFailoverVariant(st, fsync))

@@ -103,6 +103,12 @@ func claims(st lab.Store, fsync string) []results.Claim {
 	if st.Spec().AppendFsync != "" {
 		return nil
 	}
+	return policyClaims(fsync)
+}
+
+// policyClaims is what an AOF policy promises the acknowledged lock of the node that
+// restarts on its disk.
+func policyClaims(fsync string) []results.Claim {
 	switch fsync {
 	case "no": // the AOF reaches the disk only when the kernel decides: after a crash, never
 		return []results.Claim{results.Always(results.LostLocks), results.Always(results.Violations)}
@@ -116,10 +122,9 @@ func (s hostCrash) Run(ctx context.Context, env *lab.Env, p lab.Values) (*result
 	ttl := p.Duration("ttl")
 	rep := env.NewReport(s)
 	for _, st := range p.Stores("strategies") {
-		fsyncs := policiesOf(st, p.Strings("fsync"))
-		if len(fsyncs) == 0 {
-			return nil, fmt.Errorf("host-crash: strategy %s runs under its own appendfsync %s, which --param fsync "+
-				"leaves out", st.Strategy(), st.Spec().AppendFsync)
+		fsyncs, err := policiesOf(st, p.Strings("fsync"))
+		if err != nil {
+			return nil, fmt.Errorf("host-crash: %w", err)
 		}
 		for _, fsync := range fsyncs {
 			v := newVariant(st, fsync)
@@ -161,19 +166,20 @@ func newVariant(st lab.Store, fsync string) hostCrashVariant {
 
 // policiesOf are the policies st runs under: its own alone when it names one (a
 // WAITAOF grant is shaped for its policy), else every one asked for; "" alone for a
-// store with no AOF, which keeps its own.
-func policiesOf(st lab.Store, asked []string) []string {
+// store with no AOF, which keeps its own. Asked to leave its own out, st is refused.
+func policiesOf(st lab.Store, asked []string) ([]string, error) {
 	if !speaksRedis(st) {
-		return []string{""}
+		return []string{""}, nil
 	}
 	own := st.Spec().AppendFsync
 	if own == "" {
-		return asked
+		return asked, nil
 	}
 	if slices.Contains(asked, own) {
-		return []string{own}
+		return []string{own}, nil
 	}
-	return nil
+	return nil, fmt.Errorf("strategy %s runs under its own appendfsync %s, which --param fsync leaves out",
+		st.Strategy(), own)
 }
 
 func (s hostCrash) runVariant(ctx context.Context, env *lab.Env, v hostCrashVariant,

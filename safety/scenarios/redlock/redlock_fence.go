@@ -233,9 +233,9 @@ func proveCounters(t *lab.Trial, before []int64, majority []int, what string) er
 	return nil
 }
 
-// grantWriteRelease is one holder's turn: grant, one write, release.
-// One client locks at a time, so an attempt cut off by a node's deadline is the client's
-// lateness (it asks again, ttl/4 apart, past a stray key's TTL at most), not contention.
+// grantWriteRelease is one holder's turn: grant, one write, release. One client locks
+// at a time, so an attempt cut off by a node's deadline is the client's lateness (it asks
+// again, ttl/4 apart, past a stray key's TTL at most), not contention.
 func grantWriteRelease(ctx context.Context, c *lab.Client, res *lab.Resource, key string, ttl time.Duration) error {
 	g, err := lab.AcquireAlone(ctx, c, key, ttl, ttl/4)
 	lease := g.Lease
