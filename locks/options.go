@@ -65,4 +65,7 @@ type RueidisOptions struct {
 	// TryNextAfter bounds one SET by the library, and is its polling period without
 	// client-side caching (rueidislock: 20 ms). Tests on a loaded machine raise it.
 	TryNextAfter time.Duration
+	// FallbackSETPX acquires by SET PX (a validity the server counts) instead of SET PXAT
+	// (an instant on the client's clock); the library's extensions stay PEXPIREAT.
+	FallbackSETPX bool
 }

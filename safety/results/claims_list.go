@@ -214,6 +214,15 @@ var WriteupClaims = []WriteupClaim{
 			occurs("the clock runs 10% fast", "rate-1.1"),
 			never(Breaking, "clock jumps back or runs slow", "jump-back", "rate-0.9"),
 			never(Control, "true clock", "true-clock")}},
+	{Step: "Redlock", Claim: "rueidislock sets its key's end from the client's clock: a server clock ahead by more " +
+		"than the key's validity lets B in beside A; FallbackSETPX holds only until the watchdog's first push",
+		Scenario: "rueidislock-clock-behind", By: Violations, Checks: []Check{
+			always(Breaking, "SET PXAT already past on the server: B is granted beside A at once", "*/server-ahead"),
+			always(Breaking, "FallbackSETPX without client-side caching: the first push deletes the key, B gets in "+
+				"before A is told", "rueidislock-nocache/server-ahead-setpx"),
+			never(Fix, "FallbackSETPX with client-side caching: the deletion's invalidation tells A before B tries",
+				"rueidislock/server-ahead-setpx"),
+			never(Control, "true clocks", "*/true-clock")}},
 	{Step: "fencing 1", Claim: "an INCR fence on the same Redis goes backwards after a failover; etcd's revision does not",
 		Scenario: "fence-regression", By: ReissuedTokens, Checks: []Check{
 			occurs("followers lag, the master dies: the promoted one reissues tokens", "sentinel/lagging-followers"),

@@ -26,7 +26,14 @@ const (
 	rueidisNoCacheName = "rueidislock-nocache"
 	// rueidisTryNextAfter is the library's default TryNextAfter (rueidislock/lock.go, NewLocker).
 	rueidisTryNextAfter = 20 * time.Millisecond
+	// RueidisKeyValidity is the library's default KeyValidity, which the adapter keeps: how
+	// far ahead of the client's clock each SET PXAT and each watchdog push puts the key's end.
+	RueidisKeyValidity = 5 * time.Second
 )
+
+// RueidisKey is the server key the adapter's lock on name lives in: the library's
+// default prefix, key 0 of KeyMajority*2-1 = 1.
+func RueidisKey(name string) string { return "rueidislock:0:" + name }
 
 func init() {
 	for name, noCache := range map[string]bool{rueidisName: false, rueidisNoCacheName: true} {
@@ -70,9 +77,10 @@ func NewRueidis(addr, name string, noCache bool, o locks.Options) (locks.Locker,
 		return nil, fmt.Errorf("%s: its client passes no key guard, so it does not run on a shared server", name)
 	}
 	lib, err := rueidislock.NewLocker(rueidislock.LockerOption{
-		ClientOption: rueidisClient(addr, noCache, o.RedisOptions),
-		KeyMajority:  1, // one server: one key
-		TryNextAfter: o.Rueidis.TryNextAfter,
+		ClientOption:  rueidisClient(addr, noCache, o.RedisOptions),
+		KeyMajority:   1, // one server: one key
+		TryNextAfter:  o.Rueidis.TryNextAfter,
+		FallbackSETPX: o.Rueidis.FallbackSETPX,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -9,16 +9,13 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 var rueidisStrategies = []string{"rueidislock", "rueidislock-nocache"}
-
-// rueidisKey is the server's key for a lock named key: the library's default prefix,
-// then the index of the key among KeyMajority*2-1 (one here).
-func rueidisKey(key string) string { return "rueidislock:0:" + key }
 
 // The library's answers reach the house's errors, with and without client-side caching.
 func TestRueidisMapsTheLibrarysAnswers(t *testing.T) {
@@ -50,15 +47,15 @@ func testRueidisAnswers(t *testing.T, l locks.Locker, server *redis.Client) {
 		if err := l.Release(ctx, foreign); !errors.Is(err, locks.ErrNotHeld) {
 			t.Errorf("release with a foreign token: %v, want ErrNotHeld", err)
 		}
-		if err := server.Get(ctx, rueidisKey(key)).Err(); err != nil {
-			t.Errorf("GET %s after a foreign release: %v, want the held key", rueidisKey(key), err)
+		if err := server.Get(ctx, redislock.RueidisKey(key)).Err(); err != nil {
+			t.Errorf("GET %s after a foreign release: %v, want the held key", redislock.RueidisKey(key), err)
 		}
 	})
 
 	t.Run("a lock the library found lost is not held", func(t *testing.T) {
 		key := testenv.Key(t, "lost")
 		lease := acquireBSM(t, l, key)
-		if err := server.Del(ctx, rueidisKey(key)).Err(); err != nil {
+		if err := server.Del(ctx, redislock.RueidisKey(key)).Err(); err != nil {
 			t.Fatal(err)
 		}
 		// With caching the invalidation tells the library at once, without it the
@@ -88,7 +85,7 @@ func testRueidisAnswers(t *testing.T, l locks.Locker, server *redis.Client) {
 		if err := l.Release(ctx, lease); err != nil {
 			t.Fatal(err)
 		}
-		if err := server.Get(ctx, rueidisKey(key)).Err(); err != redis.Nil {
+		if err := server.Get(ctx, redislock.RueidisKey(key)).Err(); err != redis.Nil {
 			t.Errorf("GET after release: %v, want no key", err)
 		}
 	})

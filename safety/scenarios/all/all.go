@@ -3,7 +3,8 @@
 package all
 
 import (
-	// single-clock-skew, sentinel-clock-skew, redlock-clock-jump, redlock-clock-rate, redlock-kleppmann
+	// single-clock-skew, sentinel-clock-skew, redlock-clock-jump, redlock-clock-rate, redlock-kleppmann,
+	// rueidislock-clock-behind
 	_ "github.com/lockbench/lockbench/safety/scenarios/clock"
 	_ "github.com/lockbench/lockbench/safety/scenarios/consensus"   // etcd-leader-kill, fence-regression
 	_ "github.com/lockbench/lockbench/safety/scenarios/failover"    // failover-loss

@@ -299,11 +299,12 @@ func TestSentinelClockSkewTakesAFailoverStoreByCapability(t *testing.T) {
 func TestClockScenariosRefuseBadParams(t *testing.T) {
 	t.Parallel()
 	for name, bad := range map[string][]lab.Params{
-		"single-clock-skew":   {{"ttl": "100ms"}, {"jump": "soon"}, {"jumps": "1ms"}, {"mode": "boundary", "ttl": "300ms", "hold": "300ms"}, {"boundary-factors": "1"}},
-		"redlock-clock-jump":  {{"k": "6"}, {"jumps": "-1ms"}, {"search": "maybe"}},
-		"redlock-clock-rate":  {{"rates": "0"}, {"drifts": "0.9"}, {"k": "1,x"}},
-		"redlock-kleppmann":   {{"ttl": "10ms"}, {"jump": "0s"}},
-		"sentinel-clock-skew": {{"ttl": "1s"}, {"promotion-timeout": "0s"}, {"offset": "later"}, {"strategies": "single"}, {"strategies": "sentinel,sentinel"}},
+		"single-clock-skew":        {{"ttl": "100ms"}, {"jump": "soon"}, {"jumps": "1ms"}, {"mode": "boundary", "ttl": "300ms", "hold": "300ms"}, {"boundary-factors": "1"}},
+		"redlock-clock-jump":       {{"k": "6"}, {"jumps": "-1ms"}, {"search": "maybe"}},
+		"redlock-clock-rate":       {{"rates": "0"}, {"drifts": "0.9"}, {"k": "1,x"}},
+		"redlock-kleppmann":        {{"ttl": "10ms"}, {"jump": "0s"}},
+		"rueidislock-clock-behind": {{"ahead": "5s"}, {"strategies": "redlock"}, {"ahead": "soon"}},
+		"sentinel-clock-skew":      {{"ttl": "1s"}, {"promotion-timeout": "0s"}, {"offset": "later"}, {"strategies": "single"}, {"strategies": "sentinel,sentinel"}},
 	} {
 		s, err := lab.Lookup(name)
 		if err != nil {
