@@ -125,10 +125,13 @@ func nameFields(data []byte, err error) error {
 // YAML renders cfg as a config file ParseYAML reads back.
 func (cfg Config) YAML() ([]byte, error) { return yaml.Marshal(cfg) }
 
-// DefaultWait is how cycles wait when a config names no way: one attempt at a time,
-// as every run recorded before the wait was a setting (a resumed folder must not
-// change it), and as the shipped findings were measured.
-const DefaultWait = bench.WaitAttempts
+// DefaultWait is how cycles wait when a config names no way: each library's or store's
+// own wait, with the one-attempt cost probed beside it (bench.ProbeAttempts).
+const DefaultWait = bench.WaitNatural
+
+// recordedWait is the wait of a run whose saved config names none: it was recorded
+// before the wait was a setting, one attempt at a time, and resumes so.
+const recordedWait = bench.WaitAttempts
 
 // WaitMode is the config's wait, or DefaultWait.
 func (cfg Config) WaitMode() string {

@@ -14,6 +14,7 @@ import (
 // SaveConfig writes cfg into dir as config.yaml: the matrix a later --resume must ask
 // for again.
 func SaveConfig(dir string, cfg Config) error {
+	cfg.Wait = cfg.WaitMode() // named, so that a resume never reads another default
 	data, err := cfg.YAML()
 	if err != nil {
 		return err
@@ -35,6 +36,9 @@ func ReadConfig(dir string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("%s: %w", path, err)
 	}
+	if cfg.Wait == "" {
+		cfg.Wait = recordedWait
+	}
 	return cfg, nil
 }
 
@@ -52,6 +56,7 @@ func Resume(dir string, cfg Config, env resultsdir.Environment) (*resultsdir.Run
 		return nil, err
 	}
 	// Through YAML and back, as the saved one came: both read the same way.
+	cfg.Wait = cfg.WaitMode()
 	asked, err := cfg.YAML()
 	if err != nil {
 		return nil, err

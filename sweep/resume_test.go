@@ -54,6 +54,28 @@ func TestResumeChecksTheRunItCarriesOn(t *testing.T) {
 		}
 	}
 
+	// A folder saved before the wait was a setting names none: it was measured one
+	// attempt at a time and resumes so, never under today's default.
+	oldDir := t.TempDir()
+	if err := resultsdir.WriteFileAtomic(filepath.Join(oldDir, resultsdir.ConfigFile),
+		[]byte("duration: 1s\nseed: 3\nsweeps:\n  - strategies: [single]\n    clients: [1, 8]\n    keys: [\"1\"]\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := resultsdir.WriteRun(oldDir, run); err != nil {
+		t.Fatal(err)
+	}
+	if saved, err := ReadConfig(oldDir); err != nil || saved.WaitMode() != "attempts" {
+		t.Errorf("a config without wait reads as %q (%v), want attempts", saved.Wait, err)
+	}
+	if _, err := Resume(oldDir, cfg, env); err == nil || !strings.Contains(err.Error(), `wait is "natural" here, "attempts"`) {
+		t.Errorf("resume of an attempts folder under the natural default: %v", err)
+	}
+	attempts := cfg
+	attempts.Wait = "attempts"
+	if _, err := Resume(oldDir, attempts, env); err != nil {
+		t.Errorf("resume of an attempts folder asked as attempts: %v", err)
+	}
+
 	os.Remove(filepath.Join(dir, resultsdir.ConfigFile))
 	if _, err := Resume(dir, cfg, env); err == nil || !strings.Contains(err.Error(), "cannot resume") {
 		t.Errorf("a folder without its config: %v", err)

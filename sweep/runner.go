@@ -247,6 +247,14 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 		return resultsdir.Cell{}, fmt.Errorf("open connections: %w", err)
 	}
 	load.NoWarm = true
+	// A library's own wait hides its attempts: their cost is timed apart, before the
+	// load (and before a worker's agreed start), to stand beside the wait.
+	var probe *hdrhistogram.Histogram
+	if bench.NeedsAttemptProbe(l, load) {
+		if probe, err = bench.ProbeAttempts(ctx, l, load); err != nil {
+			return resultsdir.Cell{}, err
+		}
+	}
 	start, err := r.agreeStart(ctx, index, cell, topo)
 	if !start.scheduled.IsZero() {
 		r.lastEnd = start.scheduled.Add(r.Config.Duration.D())
@@ -298,6 +306,9 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	after, err := counters.served(ctx)
 	if err != nil {
 		return resultsdir.Cell{}, fmt.Errorf("count the servers' commands: %w", err)
+	}
+	if probe != nil {
+		res.Attempt.Merge(probe)
 	}
 	measured, err := r.record(index, cell, res, res.Started) // the clock's start, after every connection opened
 	if counters != nil {

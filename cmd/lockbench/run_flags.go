@@ -64,9 +64,9 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.duration, "duration", "", "measured time per cell, e.g. 5s")
 	fs.StringVar(&f.warmup, "warmup", "", "discarded time per cell before measuring, e.g. 1s")
 	fs.StringVar(&f.retryDelay, "retry-delay", "", "pause after a refused attempt (default 0: retry at once)")
-	fs.StringVar(&f.wait, "wait", "", "how a cycle waits for a held key: natural (the library's own wait "+
-		"where the strategy has one, lockbench's backoff elsewhere) or attempts (one attempt at a time, "+
-		"lockbench's backoff; the default)")
+	fs.StringVar(&f.wait, "wait", "", "how a cycle waits for a held key: natural (the library's or store's own "+
+		"wait where the strategy has one, lockbench's backoff elsewhere; the default) or attempts (one attempt at "+
+		"a time, lockbench's backoff, as runs recorded before this setting)")
 	fs.StringVar(&f.seed, "seed", "", "seed for everything random")
 	fs.StringVar(&f.workload, "workload", "lock",
 		"lock (acquire, hold, release) or update (one correct update of an account row: lock + guarded write, or lock-free)")

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/bench"
+
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 	"golang.org/x/term"
@@ -42,15 +44,22 @@ func (o *lineObserver) CellDone(i int, c resultsdir.Cell) {
 			c.Update.UpdatesPerSecond, lat.P50, lat.P99, c.Update.LostUpdates, errorNote(c))
 		return
 	}
-	if attempt := c.Latency[resultsdir.MetricAttempt]; attempt.Count > 0 || c.Granted == 0 {
-		fmt.Fprintf(o.w, "[%d/%d] %s%s: %.0f cycles/s, attempt p50 %v p99 %v%s\n", i+1, o.total, c.Name, repeatNote(c),
-			c.CyclesPerSecond, attempt.P50, attempt.P99, errorNote(c))
-		return
+	attempt, acquire := c.Latency[resultsdir.MetricAttempt], c.Latency[resultsdir.MetricAcquire]
+	head := fmt.Sprintf("[%d/%d] %s%s: %.0f cycles/s", i+1, o.total, c.Name, repeatNote(c), c.CyclesPerSecond)
+	switch {
+	case c.Load.Wait == bench.WaitNatural && acquire.Count > 0:
+		// The wait is the measure; one attempt's cost stands beside it where it was seen.
+		oneAttempt := ""
+		if attempt.Count > 0 {
+			oneAttempt = fmt.Sprintf(", one attempt p50 %v p99 %v", attempt.P50, attempt.P99)
+		}
+		fmt.Fprintf(o.w, "%s, natural wait p50 %v p99 %v%s%s\n", head, acquire.P50, acquire.P99, oneAttempt, errorNote(c))
+	case attempt.Count > 0 || c.Granted == 0:
+		fmt.Fprintf(o.w, "%s, attempt p50 %v p99 %v%s\n", head, attempt.P50, attempt.P99, errorNote(c))
+	default:
+		// A library's own wait shows no attempt from outside: its wait is the measure.
+		fmt.Fprintf(o.w, "%s, natural wait p50 %v p99 %v%s\n", head, acquire.P50, acquire.P99, errorNote(c))
 	}
-	// A library's own wait shows no attempt from outside: its wait is the measure.
-	acquire := c.Latency[resultsdir.MetricAcquire]
-	fmt.Fprintf(o.w, "[%d/%d] %s%s: %.0f cycles/s, natural wait p50 %v p99 %v%s\n", i+1, o.total, c.Name, repeatNote(c),
-		c.CyclesPerSecond, acquire.P50, acquire.P99, errorNote(c))
 }
 
 // repeatNote says which pass of a repeated run a cell belongs to.

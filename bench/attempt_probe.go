@@ -1,0 +1,63 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/lockbench/lockbench/internal/sleep"
+	"github.com/lockbench/lockbench/locks"
+)
+
+// A probe's size: this many granted attempts, or fewer if its time runs out.
+const (
+	probeSize  = 200
+	probeBound = 2 * time.Second
+)
+
+// NeedsAttemptProbe says whether a cell of load on l hides its attempts: a Waiter that
+// waits its own way shows no single attempt from outside, so its one-attempt cost is
+// probed apart (ProbeAttempts) to stand beside its wait.
+func NeedsAttemptProbe(l locks.Locker, load Load) bool {
+	_, ok := waiter(l, load)
+	return ok
+}
+
+// ProbeAttempts times one-attempt grants (Acquire, then Release) of a key no client of
+// load asks for, one after another, on the servers as they are before the load
+// starts: up to ProbeAttempts of them within probeBound. A refusal (the key left by
+// another process) is skipped; an error ends the probe.
+func ProbeAttempts(ctx context.Context, l locks.Locker, load Load) (*hdrhistogram.Histogram, error) {
+	h := NewHistogram()
+	// A key of this process's own: processes sharing a load probe apart.
+	key := fmt.Sprintf("%sprobe:%d", load.KeyPrefix, load.FirstClient)
+	ctx, cancel := context.WithTimeout(ctx, probeBound)
+	defer cancel()
+	for h.TotalCount() < probeSize && ctx.Err() == nil {
+		started := time.Now()
+		lease, err := l.Acquire(ctx, key, load.TTL)
+		took := time.Since(started)
+		switch {
+		case ctx.Err() != nil:
+			if err == nil {
+				_ = l.Release(context.WithoutCancel(ctx), lease)
+			}
+			return h, nil // the bound, not the lock, cut it short
+		case errors.Is(err, locks.ErrNotAcquired):
+			if !sleep.For(ctx, time.Millisecond) {
+				return h, nil
+			}
+			continue
+		case err != nil:
+			return h, fmt.Errorf("probe one attempt: %w", err)
+		}
+		record(h, took)
+		if err := l.Release(context.WithoutCancel(ctx), lease); err != nil {
+			return h, fmt.Errorf("probe one attempt: release: %w", err)
+		}
+	}
+	return h, nil
+}
