@@ -118,3 +118,44 @@ func TestClosedLoopReportsFairnessOverItsClients(t *testing.T) {
 		t.Errorf("fairness %+v: want 4 clients and Jain's index within [1/4, 1]", fr)
 	}
 }
+
+// The probe times one-attempt grants of a key of its own, each given back, and only for
+// a Waiter waiting naturally: the load's keys stay free and the locker holds nothing after.
+func TestProbeTimesGrantedAttemptsOfAnIdleKey(t *testing.T) {
+	f := newFakeWaiter()
+	load := bench.Load{Clients: 4, Keys: 1, TTL: time.Second, Wait: bench.WaitNatural, KeyPrefix: "p:"}
+	if !bench.NeedsAttemptProbe(f, load) {
+		t.Fatal("a Waiter waiting naturally: want a probe")
+	}
+	for _, other := range []struct {
+		l    locks.Locker
+		load bench.Load
+	}{{f, bench.Load{Wait: bench.WaitAttempts}}, {&memLocker{holders: map[string]string{}}, load}} {
+		if bench.NeedsAttemptProbe(other.l, other.load) {
+			t.Errorf("%T waiting %q: a probe, want none (its attempts are the load's)", other.l, other.load.Wait)
+		}
+	}
+	h, err := bench.ProbeAttempts(context.Background(), f, load)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.TotalCount() != 200 || f.attempts.Load() != 200 || f.waits.Load() != 0 {
+		t.Errorf("%d attempts timed, %d Acquires, %d waits: want 200 one-attempt grants", h.TotalCount(),
+			f.attempts.Load(), f.waits.Load())
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.holders) != 0 {
+		t.Errorf("after the probe the locker holds %v: every grant must be given back", f.holders)
+	}
+}
+
+// A probe that meets an error says so: it is not a cost of one attempt.
+func TestProbeReportsAnError(t *testing.T) {
+	f := newFakeWaiter()
+	f.failNth = 1 // every Acquire fails
+	_, err := bench.ProbeAttempts(context.Background(), f, bench.Load{Clients: 1, Keys: 1, TTL: time.Second})
+	if err == nil || !strings.Contains(err.Error(), "injected failure") {
+		t.Errorf("probe on a failing locker: %v, want its error", err)
+	}
+}
