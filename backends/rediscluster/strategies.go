@@ -18,6 +18,8 @@ import (
 const (
 	StrategyCluster = "cluster"      // SET NX PX on the key's master, Lua release, through ClusterClient
 	StrategyWait    = "cluster-wait" // the same, then WAIT on the key's master for its replica
+	// StrategyRueidis is rueidislock as shipped on a cluster: 2 of 3 keys, each in its own slot.
+	StrategyRueidis = "rueidislock-cluster"
 )
 
 // strategies are what every list of strategies knows of the cluster's: beside the
@@ -40,6 +42,7 @@ var strategies = []backend.Strategy{
 		Synthetic: &backend.Synthetic{Attempt: 230 * time.Microsecond, RoundTrips: 2, Capacity: 15000,
 			Topology: syntheticTopology, Unproxied: true}},
 	{Name: StrategyFenced, Position: 25, SafetyRank: backend.RankShardFailover},
+	{Name: StrategyRueidis, Position: 36, SafetyRank: backend.RankShardFailover},
 }
 
 var clusterPresets = []backend.Preset{backend.RunMatrix, backend.UpdateMatrix, backend.CapacitySearch}
@@ -60,6 +63,10 @@ func init() {
 		w := o.Wait
 		w.RedisOptions = o.RedisOptions
 		return NewClusterWait(ctx, topologies.Addrs(topo.Masters()), w)
+	})
+	locks.Register(StrategyRueidis, spec, func(ctx context.Context, topo topologies.Topology,
+		o locks.Options) (locks.Locker, error) {
+		return redislock.NewRueidisCluster(topologies.Addrs(topo.Masters()), StrategyRueidis, false, o)
 	})
 	locks.Register(StrategyFenced, spec, func(ctx context.Context, topo topologies.Topology,
 		o locks.Options) (locks.Locker, error) {

@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
@@ -348,5 +349,43 @@ func TestEveryStrategyFindsThePromotedReplica(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
+	}
+}
+
+// rueidislock on a cluster passes the same conformance as the house's lockers, and each
+// grant sits on at least a majority of its three keys, each on its slot's master.
+func TestRueidislockOnAClusterConforms(t *testing.T) {
+	t.Parallel()
+	c := sharedCluster(t)
+	// One SET may outlast the library's 20 ms bound on a loaded machine.
+	l, err := locks.ForTopology(context.Background(), rediscluster.StrategyRueidis, c,
+		locks.Options{Rueidis: locks.RueidisOptions{TryNextAfter: time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	lockstest.Conformance(t, l, 8, 50)
+
+	ctx, name := context.Background(), testenv.Key(t, "spread")
+	lease, err := l.Acquire(ctx, name, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release(ctx, lease)
+	held := 0
+	for i := range 3 {
+		key := redislock.RueidisKeyOf(name, i)
+		master, err := rediscluster.KeyMaster(ctx, c.Masters()[0].Addr(), key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		server := redis.NewClient(&redis.Options{Addr: master})
+		if n, err := server.Exists(ctx, key).Result(); err == nil && n == 1 {
+			held++
+		}
+		server.Close()
+	}
+	if held < redislock.RueidisClusterMajority {
+		t.Errorf("a grant on %d of its 3 keys, want at least %d", held, redislock.RueidisClusterMajority)
 	}
 }

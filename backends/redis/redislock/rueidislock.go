@@ -31,9 +31,12 @@ const (
 	RueidisKeyValidity = 5 * time.Second
 )
 
-// RueidisKey is the server key the adapter's lock on name lives in: the library's
-// default prefix, key 0 of KeyMajority*2-1 = 1.
-func RueidisKey(name string) string { return "rueidislock:0:" + name }
+// RueidisKey is the server key the adapter's lock on name lives in on one server: the
+// library's default prefix, key 0 of KeyMajority*2-1 = 1.
+func RueidisKey(name string) string { return RueidisKeyOf(name, 0) }
+
+// RueidisKeyOf is key i of the KeyMajority*2-1 keys of the lock on name.
+func RueidisKeyOf(name string, i int) string { return fmt.Sprintf("rueidislock:%d:%s", i, name) }
 
 func init() {
 	for name, noCache := range map[string]bool{rueidisName: false, rueidisNoCacheName: true} {
@@ -73,12 +76,25 @@ type rueidisHold struct {
 // redisconn's allow-list and key guard cannot wrap: it runs only on servers whose keys
 // are all lockbench's (no run prefix).
 func NewRueidis(addr, name string, noCache bool, o locks.Options) (locks.Locker, error) {
+	return newRueidis([]string{addr}, name, noCache, 1, o) // one server: one key
+}
+
+// NewRueidisCluster locks through rueidislock on the Redis Cluster seeds belong to, with
+// the library's KeyMajority (2 of 3 keys, each in the slot its name hashes to).
+func NewRueidisCluster(seeds []string, name string, noCache bool, o locks.Options) (locks.Locker, error) {
+	return newRueidis(seeds, name, noCache, RueidisClusterMajority, o)
+}
+
+// RueidisClusterMajority is the library's default KeyMajority: a lock is 2 of 3 keys.
+const RueidisClusterMajority = 2
+
+func newRueidis(seeds []string, name string, noCache bool, majority int32, o locks.Options) (locks.Locker, error) {
 	if o.KeyPrefix != "" {
 		return nil, fmt.Errorf("%s: its client passes no key guard, so it does not run on a shared server", name)
 	}
 	lib, err := rueidislock.NewLocker(rueidislock.LockerOption{
-		ClientOption:  rueidisClient(addr, noCache, o.RedisOptions),
-		KeyMajority:   1, // one server: one key
+		ClientOption:  rueidisClient(seeds, noCache, o.RedisOptions),
+		KeyMajority:   majority,
 		TryNextAfter:  o.Rueidis.TryNextAfter,
 		FallbackSETPX: o.Rueidis.FallbackSETPX,
 	})
@@ -97,9 +113,9 @@ func NewRueidis(addr, name string, noCache bool, o locks.Options) (locks.Locker,
 }
 
 // rueidisClient is the library's client with the house's address, access and bounds.
-func rueidisClient(addr string, noCache bool, o locks.RedisOptions) rueidis.ClientOption {
+func rueidisClient(seeds []string, noCache bool, o locks.RedisOptions) rueidis.ClientOption {
 	c := rueidis.ClientOption{
-		InitAddress:      []string{addr},
+		InitAddress:      seeds,
 		Username:         o.Access.Username,
 		Password:         o.Access.Password,
 		TLSConfig:        o.Access.TLS,

@@ -1,0 +1,31 @@
+package rediscluster
+
+import "strings"
+
+// KeySlot is the hash slot Redis puts key in, computed here as CLUSTER KEYSLOT answers:
+// CRC16 (XMODEM) of the key, or of its hash tag (what a first '{' and the next '}'
+// enclose, when not empty), modulo Slots.
+func KeySlot(key string) int {
+	if open := strings.IndexByte(key, '{'); open >= 0 {
+		if end := strings.IndexByte(key[open+1:], '}'); end > 0 {
+			key = key[open+1 : open+1+end]
+		}
+	}
+	return int(crc16(key)) % Slots
+}
+
+// crc16 is CRC-16/XMODEM: polynomial 0x1021, initial value 0, no reflection.
+func crc16(s string) uint16 {
+	var crc uint16
+	for i := 0; i < len(s); i++ {
+		crc ^= uint16(s[i]) << 8
+		for range 8 {
+			if crc&0x8000 != 0 {
+				crc = crc<<1 ^ 0x1021
+			} else {
+				crc <<= 1
+			}
+		}
+	}
+	return crc
+}

@@ -1,0 +1,335 @@
+package failover
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backends/redis/redislock"
+	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
+	"github.com/lockbench/lockbench/safety/nemesis"
+	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/topologies"
+)
+
+// rueidisClusterSpread: rueidislock on a Redis Cluster holds a lock on 2 of 3 keys,
+// each in the slot its name hashes to, so a majority of keys is not a majority of
+// masters: with three masters, most names put two of their keys on one master. That
+// master dies, and a replica is promoted without them: either its link was cut before
+// A's grant (replication lost them), or it had them but the failover outlasted their
+// validity (5 s, pushed by A's watchdog, which cannot reach the dead master). B is then
+// granted within A's lease. A name whose three keys sit on three masters loses one key
+// and keeps the lock.
+type rueidisClusterSpread struct{}
+
+func init() { lab.Register(rueidisClusterSpread{}, lab.StartsKinds()) }
+
+// The two placements of a name's keys a trial looks for.
+const (
+	sharedPlacement = "majority-on-one-master"
+	spreadPlacement = "spread"
+	// namesTried bounds the search for a name of the placement asked, over namesWidths
+	// lengths of its suffix.
+	namesTried  = 400
+	namesWidths = 8
+)
+
+func (rueidisClusterSpread) Name() string { return "rueidislock-cluster-spread" }
+func (rueidisClusterSpread) Summary() string {
+	return "rueidislock on a Redis Cluster: a name whose majority of keys shares one master loses the lock when that " +
+		"master fails over without them; a name spread over three masters keeps it"
+}
+func (rueidisClusterSpread) Params() []lab.Param {
+	return []lab.Param{
+		lab.OneStoreParam("strategy", "rueidislock-cluster", fitsRueidisCluster, "rueidislock on a cluster"),
+		lab.DurationParam("node-timeout", 5*time.Second, time.Second,
+			"cluster-node-timeout: how long the masters wait before they fail the dead one"),
+		lab.DurationParam("promotion-timeout", time.Minute, time.Second, "how long a replica has to be promoted"),
+	}
+}
+
+func fitsRueidisCluster(s lab.Store) bool {
+	return lab.IsKeyedFailover(s) && strings.HasPrefix(s.Strategy(), "rueidislock")
+}
+
+type spreadVariant struct {
+	lab.Variant
+	placement string
+	// replicated: the replicas acknowledged A's keys (WAIT 1) before the kill; otherwise
+	// their link was cut before A's grant.
+	replicated bool
+	// restoreKeys is a test hook: the keys are written back on the promoted replica
+	// before it is read, as if it had kept them, and no trial may be judged.
+	restoreKeys bool
+}
+
+func (s rueidisClusterSpread) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
+	st := p.Store("strategy").(lab.KeyedFailover)
+	spec := st.Spec()
+	spec.DownAfter = p.Duration("node-timeout")
+	variants := spreadVariants(st, spec)
+	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v spreadVariant, t *lab.Trial) error {
+		return s.trial(ctx, env, st, spec, v, t, p.Duration("promotion-timeout"))
+	})
+}
+
+func spreadVariants(st lab.Store, spec backend.Spec) []spreadVariant {
+	v := func(placement string, replicated bool, what string, claims ...results.Claim) spreadVariant {
+		name, link := st.Strategy()+"/"+placement+"/cut", "replicas cut off before the grant"
+		if replicated {
+			name, link = st.Strategy()+"/"+placement+"/replicated", "replicas acknowledged the keys (WAIT 1)"
+		}
+		return spreadVariant{placement: placement, replicated: replicated, Variant: lab.Variant{Variant: &results.Variant{
+			Name: name, Measure: results.LostLocks, Claims: claims, Description: st.Strategy() + ": " + what + "; " + link,
+			Params: map[string]string{"strategy": st.Strategy(), "placement": placement, "replicated": fmt.Sprint(replicated),
+				"node_timeout": spec.DownAfter.String()}}}}
+	}
+	shared := "two or three of the name's keys on the master that dies"
+	spread := "the name's three keys on three masters: the one that dies takes one key, A keeps two"
+	// Failing a master takes at least the node timeout; past the keys' validity they expire unpushed.
+	var outlasted []results.Claim
+	if spec.DownAfter >= redislock.RueidisKeyValidity {
+		outlasted = []results.Claim{results.Always(results.LostLocks)}
+	}
+	return []spreadVariant{
+		v(sharedPlacement, false, shared, results.Always(results.LostLocks)),
+		v(sharedPlacement, true, shared+": the failover outlasts their validity", outlasted...),
+		v(spreadPlacement, false, spread, results.Holds(results.LostLocks)),
+		v(spreadPlacement, true, spread, results.Holds(results.LostLocks)),
+	}
+}
+
+// trial: a fresh cluster; a name of the variant's placement; the master to kill cut off
+// from its replicas, or its replicas acknowledging A's keys; A's grant; the kill, the
+// promotion; then B, on a client that learns the cluster after it, tries once.
+func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.KeyedFailover, spec backend.Spec,
+	v spreadVariant, t *lab.Trial, promotion time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute+promotion)
+	defer cancel()
+	topo, err := env.StartTopology(ctx, spec)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer topo.Close()
+	name, target, onTarget, err := nameOnTarget(ctx, st, topo, t.Key, v.placement)
+	if err != nil {
+		return err
+	}
+	t.Input("keys_on_killed_master", float64(len(onTarget)))
+	replicas, err := st.ReplicasOf(ctx, topo, target)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	opts := locks.Options{Rueidis: locks.RueidisOptions{TryNextAfter: time.Second}} // one SET's bound on a busy machine
+	la, err := locks.ForTopology(ctx, st.Strategy(), topo, opts)
+	if err != nil {
+		return lab.Failed("setup", err)
+	}
+	defer la.Close()
+	if err := lab.WarmUp(ctx, la, name+":warm"); err != nil { // the slot map, learned before any cut
+		return err
+	}
+	a := lab.NewClient("A", la, t.Rec)
+	res := lab.NewResource("resource", false, t.Rec)
+	healCut := nemesis.NoHeal
+	if !v.replicated {
+		if healCut, err = lab.CutReplicas(ctx, t, target, replicas); err != nil {
+			return lab.Failed("nemesis", err)
+		}
+	}
+	defer healCut(context.Background()) // stopped replicas must not outlive the trial
+	lease, err := a.Acquire(ctx, name, time.Hour)
+	if err != nil {
+		return lab.FirstGrant(err)
+	}
+	if err := a.Enter(ctx, res, lease); err != nil {
+		return err
+	}
+	defer a.Leave(res, lease) // a no-op once A left
+	link := "whose replicas were cut off"
+	if v.replicated {
+		if err := lab.AwaitAcks(ctx, target, 1); err != nil {
+			return lab.Failed("observe", err)
+		}
+		link = "whose replica acknowledged them"
+	} else if err := sentinelrig.ProveCut(ctx, t, target); err != nil {
+		return err
+	}
+	held, err := keysHeld(ctx, st, topo, name)
+	if err != nil {
+		return err
+	}
+	t.Prove("A's grant left %d of its 3 keys on the masters, %d of them on %s, %s", held, len(onTarget),
+		target.Name(), link)
+	killed := time.Now()
+	next, err := lab.KillLaggedPrimary(ctx, t, st, topo, target, healCut, promotion)
+	if err != nil {
+		return err
+	}
+	t.Input("promotion_ms", lab.Millis(time.Since(killed)))
+	if v.restoreKeys {
+		if err := restore(ctx, next, onTarget); err != nil {
+			return err
+		}
+	}
+	lost, err := keysGoneOn(ctx, st, topo, next, onTarget)
+	if err != nil {
+		return err
+	}
+	t.Prove("%s was promoted without %d of A's keys", next.Name(), lost)
+	if lost != len(onTarget) {
+		return lab.NoFault("the promoted %s lacks %d of the %d keys the dead master held", next.Name(), lost,
+			len(onTarget))
+	}
+	// A correct holder stops once its library says the lock is gone; B tries after A had
+	// its chance to hear.
+	told := false
+	if lost, ok := la.(locks.LossNotifier).Lost(lease); ok {
+		told = waitTold(ctx, lost, toldBound)
+	}
+	if told {
+		t.Input("a_told_before_b", 1)
+		a.Leave(res, lease)
+	} else {
+		t.Input("a_told_before_b", 0)
+	}
+	granted, err := secondTry(ctx, t, st, topo, res, name)
+	if err != nil {
+		return err
+	}
+	// The lock is lost if B is granted within A's lease, told or not: counted here, as
+	// the server's keys are the library's, not the lease's.
+	t.Count(results.LostLocks, map[bool]int{false: 0, true: 1}[granted])
+	return nil
+}
+
+// restore writes keys on node for a minute: the test hook's replica that kept them.
+func restore(ctx context.Context, node topologies.Node, keys []string) error {
+	c := lab.PlainClient(node.Addr())
+	defer c.Close()
+	for _, k := range keys {
+		if err := c.Set(ctx, k, "restored", time.Minute).Err(); err != nil {
+			return lab.Failed("observe", fmt.Errorf("restore %s on %s: %w", k, node.Name(), err))
+		}
+	}
+	return nil
+}
+
+// toldBound is how long B waits for the library to tell A, once the promotion is seen.
+const toldBound = 500 * time.Millisecond
+
+// waitTold waits up to bound for lost to close.
+func waitTold(ctx context.Context, lost <-chan struct{}, bound time.Duration) bool {
+	timer := time.NewTimer(bound)
+	defer timer.Stop()
+	select {
+	case <-lost:
+		return true
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+// nameOnTarget finds a name, from key, whose three keys sit as placement asks, the
+// master to kill (the one holding two or three of them, or, spread, key 0's) and the
+// keys it holds.
+func nameOnTarget(ctx context.Context, st lab.KeyedFailover, topo topologies.Topology, key, placement string) (string,
+	topologies.Node, []string, error) {
+	seen := map[string]bool{}
+	for n := range namesTried {
+		// Names of several lengths: at some lengths no name spreads its keys over three
+		// masters (CRC16 is linear, and the keys differ in one character).
+		name := fmt.Sprintf("%s:%0*d", key, 1+n%namesWidths, n/namesWidths)
+		byMaster := map[string][]string{}
+		for i := range redislock.RueidisClusterMajority*2 - 1 {
+			k := redislock.RueidisKeyOf(name, i)
+			m, err := st.PrimaryFor(ctx, topo, k)
+			if err != nil {
+				return "", nil, nil, lab.Failed("setup", err)
+			}
+			byMaster[m.Addr()] = append(byMaster[m.Addr()], k)
+			seen[m.Addr()] = true
+		}
+		for addr, keys := range byMaster {
+			shared := placement == sharedPlacement && len(keys) >= redislock.RueidisClusterMajority
+			spread := placement == spreadPlacement && len(byMaster) == 3 && keys[0] == redislock.RueidisKeyOf(name, 0)
+			if shared || spread {
+				m, err := lab.NodeAt(topo, addr)
+				if err != nil {
+					return "", nil, nil, lab.Failed("setup", err)
+				}
+				return name, m, keys, nil
+			}
+		}
+	}
+	return "", nil, nil, lab.Failed("setup", fmt.Errorf("no name of %d tried has its keys %s; their slots' masters: %v",
+		namesTried, placement, slices.Sorted(maps.Keys(seen))))
+}
+
+// keysHeld counts the lock's keys present on the masters of their slots.
+func keysHeld(ctx context.Context, st lab.KeyedFailover, topo topologies.Topology, name string) (int, error) {
+	held := 0
+	for i := range redislock.RueidisClusterMajority*2 - 1 {
+		key := redislock.RueidisKeyOf(name, i)
+		m, err := st.PrimaryFor(ctx, topo, key)
+		if err != nil {
+			return 0, lab.Failed("observe", err)
+		}
+		state, err := st.ReadKey(ctx, topo, m, key)
+		if err != nil {
+			return 0, lab.Failed("observe", fmt.Errorf("read %s on %s: %w", key, m.Name(), err))
+		}
+		if state.Present {
+			held++
+		}
+	}
+	return held, nil
+}
+
+// keysGoneOn counts the keys node lacks: the promoted replica, read for the keys its
+// dead master held.
+func keysGoneOn(ctx context.Context, st lab.KeyedFailover, topo topologies.Topology, node topologies.Node,
+	keys []string) (int, error) {
+	gone := 0
+	for _, key := range keys {
+		state, err := st.ReadKey(ctx, topo, node, key)
+		if err != nil {
+			return 0, lab.Failed("observe", fmt.Errorf("read %s on %s: %w", key, node.Name(), err))
+		}
+		if !state.Present {
+			gone++
+		}
+	}
+	return gone, nil
+}
+
+// secondTry is B on a fresh client, which learns the cluster as it is after the
+// promotion: granted, it works briefly inside the resource; refused, it stops.
+func secondTry(ctx context.Context, t *lab.Trial, st lab.Store, topo topologies.Topology, res *lab.Resource,
+	name string) (bool, error) {
+	lb, err := locks.ForTopology(ctx, st.Strategy(), topo,
+		locks.Options{Rueidis: locks.RueidisOptions{TryNextAfter: time.Second}})
+	if err != nil {
+		return false, lab.Failed("second-acquire", err)
+	}
+	defer lb.Close()
+	b := lab.NewClient("B", lb, t.Rec)
+	lease, err := b.Acquire(ctx, name, time.Minute)
+	switch {
+	case errors.Is(err, locks.ErrNotAcquired):
+		return false, nil
+	case err != nil:
+		return false, lab.Failed("second-acquire", err)
+	}
+	b.Work(ctx, res, lease, func() { _ = lab.Sleep(ctx, 20*time.Millisecond) })
+	_ = b.Release(ctx, lease)
+	return true, nil
+}

@@ -1,0 +1,63 @@
+package failover
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/backends/rediscluster"
+	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
+	"github.com/lockbench/lockbench/safety/results"
+)
+
+// rueidislock on a cluster: a name whose majority of keys sits on the master that fails
+// over loses the lock, a name spread over three masters keeps it; each trial judged on
+// the cut, the promotion and the keys read back on the promoted replica. Two trials a
+// variant: a cluster here now and then promotes no replica within the minute
+// (docs/cluster.md), a trial not judged.
+func TestRueidislockClusterSpread(t *testing.T) {
+	t.Parallel()
+	rep := labtest.RunScenario(t, "rueidislock-cluster-spread", 2, lab.Params{})
+	for _, v := range rep.Variants {
+		for _, tr := range v.Trials {
+			onKilled := tr.Inputs["keys_on_killed_master"]
+			switch {
+			case tr.Outcome != results.Judged:
+			case v.Params["placement"] == spreadPlacement && onKilled != 1,
+				v.Params["placement"] == sharedPlacement && onKilled < 2:
+				t.Errorf("%s trial %d: %v of the name's keys on the killed master", v.Name, tr.N, onKilled)
+			}
+		}
+	}
+}
+
+// A promoted replica that has the lock's keys (written back by the test hook) lost
+// nothing: the trial is not judged, whatever B then does.
+func TestRueidislockClusterSpreadJudgesOnlyKeysThePromotionLost(t *testing.T) {
+	t.Parallel()
+	env := labtest.TestEnv(t, 1, nil)
+	st, err := lab.StoreFor(rediscluster.StrategyRueidis)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyed := st.(lab.KeyedFailover)
+	spec := keyed.Spec()
+	spec.DownAfter = 5 * time.Second
+	v := spreadVariants(keyed, spec)[0]
+	v.restoreKeys = true
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	s := rueidisClusterSpread{}
+	if err := env.RunTrial(ctx, s.Name(), v.Variant.Variant, 0, func(ctx context.Context, tr *lab.Trial) error {
+		return s.trial(ctx, env, keyed, spec, v, tr, time.Minute)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tr := v.Trials[0]
+	t.Logf("%s: %s", tr.Outcome, tr.Message)
+	if tr.Outcome != results.FaultNotProduced {
+		t.Errorf("keys kept on the promoted replica: %s (%s), want %s", tr.Outcome, tr.Message,
+			results.FaultNotProduced)
+	}
+}
