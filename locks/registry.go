@@ -3,6 +3,7 @@ package locks
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/internal/registry"
@@ -21,19 +22,35 @@ type Options struct {
 // Builder makes a strategy's locker over a running topology of the strategy's kind.
 type Builder func(ctx context.Context, topo topologies.Topology, opts Options) (Locker, error)
 
-// strategy knows the deployment it runs on and how to build its locker from it.
+// strategy knows the deployment it runs on, how to build its locker from it, and what
+// its client does on its own.
 type strategy struct {
 	topology backend.Spec
 	build    Builder
+	traits   []Trait
 }
+
+// Trait is what a strategy's client does that callers must know before they build it.
+type Trait string
+
+// ExtendsItself: the library keeps a held key alive from goroutines of its own client
+// (rueidislock's watchdog), so stopping the caller's code alone stops no extension: only
+// a pause of the whole process would.
+const ExtendsItself Trait = "extends-itself"
 
 var strategies = registry.New[strategy]("strategy")
 
-// Register adds a strategy, from the init of its store's lockers (backends/<store>/...).
-// It panics on a duplicate name, as registering the same driver twice is a programming
-// error.
-func Register(name string, topology backend.Spec, build Builder) {
-	strategies.Add(name, strategy{topology: topology, build: build})
+// Register adds a strategy, from the init of its store's lockers (backends/<store>/...),
+// with the traits of its client. It panics on a duplicate name, as registering the same
+// driver twice is a programming error.
+func Register(name string, topology backend.Spec, build Builder, traits ...Trait) {
+	strategies.Add(name, strategy{topology: topology, build: build, traits: traits})
+}
+
+// Has says whether the named strategy's client has trait (false for an unknown name).
+func Has(name string, trait Trait) bool {
+	s, err := lookup(name)
+	return err == nil && slices.Contains(s.traits, trait)
 }
 
 // Strategies lists the strategy names, sorted.

@@ -67,7 +67,7 @@ func init() {
 	locks.Register(StrategyRueidis, spec, func(ctx context.Context, topo topologies.Topology,
 		o locks.Options) (locks.Locker, error) {
 		return redislock.NewRueidisCluster(topologies.Addrs(topo.Masters()), StrategyRueidis, false, o)
-	})
+	}, locks.ExtendsItself)
 	locks.Register(StrategyFenced, spec, func(ctx context.Context, topo topologies.Topology,
 		o locks.Options) (locks.Locker, error) {
 		return NewClusterFenced(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)

@@ -223,8 +223,9 @@ var WriteupClaims = []WriteupClaim{
 			never(Fix, "FallbackSETPX with client-side caching: the deletion's invalidation tells A before B tries",
 				"rueidislock/server-ahead-setpx"),
 			never(Control, "true clocks", "*/true-clock")}},
-	{Step: "step 4", Claim: "rueidislock on a Redis Cluster: a majority of its keys is not a majority of masters; a name " +
-		"whose majority shares the master that fails over loses the lock, a name spread over three masters keeps it",
+	{Step: "step 4", Claim: "rueidislock on a Redis Cluster: a majority of its keys is not a majority of masters; " +
+		"a name whose majority shares the master that fails over loses the lock, a name spread over three masters " +
+		"keeps it",
 		Scenario: "rueidislock-cluster-spread", By: LostLocks, Checks: []Check{
 			always(Breaking, "two of the name's keys on the master that dies, its replicas cut off: B is granted",
 				"*/majority-on-one-master/cut"),

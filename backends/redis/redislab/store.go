@@ -70,5 +70,8 @@ func (s masterStore) locker(ctx context.Context, topo topologies.Topology, fence
 	if c, ok := l.(clientHolder); ok && counterAddr == "" {
 		return lab.CounterFenced(l, c.Client(), false), nil
 	}
+	if counterAddr == "" {
+		counterAddr = topo.Masters()[0].Addr() // a library's own client: the counter on the fixed master
+	}
 	return lab.CounterFenced(l, lab.PlainClient(counterAddr), true), nil
 }

@@ -43,7 +43,7 @@ func init() {
 		locks.Register(name, backend.Spec{Kind: topologies.Single},
 			func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 				return NewRueidis(topo.Masters()[0].Addr(), name, noCache, o)
-			})
+			}, locks.ExtendsItself)
 		locks.RegisterAddressed(name, func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
 			if len(addrs) != 1 {
 				return nil, fmt.Errorf("%s: one master's address, got %d", name, len(addrs))

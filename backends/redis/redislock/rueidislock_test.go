@@ -123,3 +123,18 @@ func TestRueidisWaitsForTheHolder(t *testing.T) {
 		})
 	}
 }
+
+// rueidislock's strategies say their library extends held keys on its own; the house's
+// and the other libraries' do not.
+func TestOnlyRueidislockExtendsItself(t *testing.T) {
+	for _, name := range rueidisStrategies {
+		if !locks.Has(name, locks.ExtendsItself) {
+			t.Errorf("%s: not marked as extending itself", name)
+		}
+	}
+	for _, name := range []string{"single", "redlock", "bsm-redislock", "bsm-redislock-exp"} {
+		if locks.Has(name, locks.ExtendsItself) {
+			t.Errorf("%s: marked as extending itself", name)
+		}
+	}
+}

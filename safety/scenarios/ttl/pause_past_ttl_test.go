@@ -1,11 +1,15 @@
 package ttl
 
 import (
+	"context"
+	"errors"
 	"testing"
 
+	"github.com/lockbench/lockbench/backend"
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // registers the etcd strategies and provider
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
+	"github.com/lockbench/lockbench/topologies"
 )
 
 // TestPausePastTTL runs the scenario on Redis and on etcd: consensus does not stop the
@@ -30,6 +34,30 @@ func TestPausePastTTLTrialsAtOnce(t *testing.T) {
 			if tr.N != i {
 				t.Errorf("%s: trial %d recorded at place %d", v.Name, tr.N, i)
 			}
+		}
+	}
+}
+
+// The libraries whose client extends nothing on its own take the same pause: bsm's
+// redislock as the house's single does (its fenced variants on the master's counter);
+// rueidislock, whose watchdog runs in its library beyond the lab's pause, is refused
+// before anything starts.
+func TestPausePastTTLRunsTheLibrariesItCanPause(t *testing.T) {
+	t.Parallel()
+	labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "bsm-redislock", "pause-factor": "2"})
+	s, err := lab.Lookup("pause-past-ttl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"rueidislock", "rueidislock-nocache"} {
+		env := &lab.Env{Trials: 1, Params: lab.Params{"strategies": name},
+			Start: func(context.Context, backend.Spec) (topologies.Topology, error) {
+				t.Errorf("%s started a topology", name)
+				return nil, errors.New("no servers in this test")
+			}}
+		var pe *lab.ParamError
+		if _, err := lab.Run(context.Background(), s, env); !errors.As(err, &pe) || pe.Name != "strategies" {
+			t.Errorf("pause-past-ttl on %s: %v, want a strategies param error", name, err)
 		}
 	}
 }
