@@ -163,6 +163,20 @@ func Until(ctx context.Context, done <-chan struct{}) {
 	}
 }
 
+// Within waits up to bound for done to close and says whether it did: a library
+// telling its holder, given a fair chance before the next step.
+func Within(ctx context.Context, done <-chan struct{}, bound time.Duration) bool {
+	timer := time.NewTimer(bound)
+	defer timer.Stop()
+	select {
+	case <-done:
+		return true
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	return false
+}
+
 // Watchdog extends the lease to ttl every ttl/3, as Redisson's does, until stop is
 // called or an extension fails. It runs in the client's process, so it pauses with it.
 func (c *Client) Watchdog(ctx context.Context, lease locks.Lease, ttl time.Duration) (stop func()) {

@@ -127,31 +127,16 @@ func rueidisVariants(name string, ahead time.Duration) []rueidisVariant {
 func (s rueidisClockBehind) trial(ctx context.Context, node topologies.Node, v rueidisVariant, t *lab.Trial) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	clockModel := clocks.Model{Offset: v.ahead}
-	if v.ahead == 0 {
-		clockModel = clocks.Model{}
-	}
-	expect, err := lab.ExpectClock(node, clockModel, nil)
+	clockLine, err := serverClockShows(ctx, node, v.ahead)
 	if err != nil {
 		return err
 	}
-	_, clockLine, err := lab.AwaitOffset(ctx, expect)
+	a, b, closeAll, err := rueidisClients(ctx, node, v, t)
 	if err != nil {
 		return err
 	}
-	opts := locks.Options{Rueidis: locks.RueidisOptions{FallbackSETPX: v.setPX,
-		TryNextAfter: time.Second}} // one SET's bound: the library's 20 ms runs out on a busy machine
+	defer closeAll()
 	res := lab.NewResource("resource", false, t.Rec)
-	clients := make([]*lab.Client, 2)
-	for i, id := range []string{"A", "B"} {
-		l, err := locks.AtAddrs(ctx, v.strategy, []string{node.Addr()}, opts)
-		if err != nil {
-			return lab.Failed("setup", fmt.Errorf("client %s: %w", id, err))
-		}
-		defer l.Close()
-		clients[i] = lab.NewClient(id, l, t.Rec)
-	}
-	a, b := clients[0], clients[1]
 	server := lab.PlainClient(node.Addr())
 	defer server.Close()
 	key := redislock.RueidisKey(t.Key)
@@ -183,7 +168,7 @@ func (s rueidisClockBehind) trial(ctx context.Context, node topologies.Node, v r
 		return err
 	}
 	// A correct holder stops once told; B tries only after A had its chance to hear.
-	told := waitNotice(ctx, lost, noticeBound)
+	told := lab.Within(ctx, lost, noticeBound)
 	toldAfter := time.Since(grantAt)
 	if told {
 		t.Input("a_told_ms", lab.Millis(toldAfter))
@@ -208,6 +193,42 @@ func (s rueidisClockBehind) trial(ctx context.Context, node topologies.Node, v r
 		t.Prove("the library told A its lock was gone %v after the grant", toldAfter.Round(time.Millisecond))
 	}
 	return nil
+}
+
+// serverClockShows reads node's clock until it shows ahead (0: true time), or refuses
+// to judge the trial; it returns the reading's line for the proof.
+func serverClockShows(ctx context.Context, node topologies.Node, ahead time.Duration) (string, error) {
+	model := clocks.Model{Offset: ahead}
+	expect, err := lab.ExpectClock(node, model, nil)
+	if err != nil {
+		return "", err
+	}
+	_, line, err := lab.AwaitOffset(ctx, expect)
+	return line, err
+}
+
+// rueidisClients are A and B, each with a locker of its own on node, acquiring as v says.
+func rueidisClients(ctx context.Context, node topologies.Node, v rueidisVariant, t *lab.Trial) (a, b *lab.Client,
+	closeAll func(), err error) {
+	opts := locks.Options{Rueidis: locks.RueidisOptions{FallbackSETPX: v.setPX,
+		TryNextAfter: time.Second}} // one SET's bound: the library's 20 ms runs out on a busy machine
+	var lockers []locks.Locker
+	closeAll = func() {
+		for _, l := range lockers {
+			l.Close()
+		}
+	}
+	var clients []*lab.Client
+	for _, id := range []string{"A", "B"} {
+		l, err := locks.AtAddrs(ctx, v.strategy, []string{node.Addr()}, opts)
+		if err != nil {
+			closeAll()
+			return nil, nil, nil, lab.Failed("setup", fmt.Errorf("client %s: %w", id, err))
+		}
+		lockers = append(lockers, l)
+		clients = append(clients, lab.NewClient(id, l, t.Rec))
+	}
+	return clients[0], clients[1], closeAll, nil
 }
 
 // keyFate shows what the clock did to A's key, or refuses to judge a trial where it
@@ -274,17 +295,4 @@ func awaitPush(ctx context.Context, server *redis.Client, key string, left time.
 	}
 	return "", time.Now(), lab.NoFault("A's key %s was neither pushed nor gone within %v", key,
 		left+redislock.RueidisKeyValidity)
-}
-
-// waitNotice waits up to bound for lost to close: the library telling its holder.
-func waitNotice(ctx context.Context, lost <-chan struct{}, bound time.Duration) bool {
-	timer := time.NewTimer(bound)
-	defer timer.Stop()
-	select {
-	case <-lost:
-		return true
-	case <-timer.C:
-	case <-ctx.Done():
-	}
-	return false
 }

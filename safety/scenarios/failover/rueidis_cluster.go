@@ -188,25 +188,33 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 		return lab.NoFault("the promoted %s lacks %d of the %d keys the dead master held", next.Name(), lost,
 			len(onTarget))
 	}
-	// A correct holder stops once its library says the lock is gone; B tries after A had
-	// its chance to hear.
+	return contest(ctx, t, st, topo, a, res, lease, name)
+}
+
+// contest gives A its chance to hear from its library that the lock is gone (a correct
+// holder then stops), then lets B try once. The lock is lost if B is granted within A's
+// lease, told or not: counted here, as the server's keys are the library's, not the
+// lease's.
+func contest(ctx context.Context, t *lab.Trial, st lab.Store, topo topologies.Topology, a *lab.Client,
+	res *lab.Resource, lease locks.Lease, name string) error {
 	told := false
-	if lost, ok := la.(locks.LossNotifier).Lost(lease); ok {
-		told = waitTold(ctx, lost, toldBound)
+	if lost, ok := a.Locker.(locks.LossNotifier).Lost(lease); ok {
+		told = lab.Within(ctx, lost, toldBound)
 	}
+	t.Input("a_told_before_b", 0)
 	if told {
 		t.Input("a_told_before_b", 1)
 		a.Leave(res, lease)
-	} else {
-		t.Input("a_told_before_b", 0)
 	}
 	granted, err := secondTry(ctx, t, st, topo, res, name)
 	if err != nil {
 		return err
 	}
-	// The lock is lost if B is granted within A's lease, told or not: counted here, as
-	// the server's keys are the library's, not the lease's.
-	t.Count(results.LostLocks, map[bool]int{false: 0, true: 1}[granted])
+	lostLocks := 0
+	if granted {
+		lostLocks = 1
+	}
+	t.Count(results.LostLocks, lostLocks)
 	return nil
 }
 
@@ -224,19 +232,6 @@ func restore(ctx context.Context, node topologies.Node, keys []string) error {
 
 // toldBound is how long B waits for the library to tell A, once the promotion is seen.
 const toldBound = 500 * time.Millisecond
-
-// waitTold waits up to bound for lost to close.
-func waitTold(ctx context.Context, lost <-chan struct{}, bound time.Duration) bool {
-	timer := time.NewTimer(bound)
-	defer timer.Stop()
-	select {
-	case <-lost:
-		return true
-	case <-timer.C:
-	case <-ctx.Done():
-	}
-	return false
-}
 
 // nameOnTarget finds a name, from key, whose three keys sit as placement asks, the
 // master to kill (the one holding two or three of them, or, spread, key 0's) and the
