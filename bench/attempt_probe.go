@@ -28,8 +28,8 @@ func NeedsAttemptProbe(l locks.Locker, load Load) bool {
 
 // ProbeAttempts times one-attempt grants (Acquire, then Release) of a key no client of
 // load asks for, one after another, on the servers as they are before the load
-// starts: up to ProbeAttempts of them within probeBound. A refusal (the key left by
-// another process) is skipped; an error ends the probe.
+// starts: up to probeSize of them within probeBound. A refusal (the key left by
+// another process) is skipped; an error ends the probe with what it timed so far.
 func ProbeAttempts(ctx context.Context, l locks.Locker, load Load) (*hdrhistogram.Histogram, error) {
 	h := NewHistogram()
 	// A key of this process's own: processes sharing a load probe apart.

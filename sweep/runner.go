@@ -249,11 +249,9 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	load.NoWarm = true
 	// A library's own wait hides its attempts: their cost is timed apart, before the
 	// load (and before a worker's agreed start), to stand beside the wait.
-	var probe *hdrhistogram.Histogram
+	probe, probeErr := bench.NewHistogram(), error(nil)
 	if bench.NeedsAttemptProbe(l, load) {
-		if probe, err = bench.ProbeAttempts(ctx, l, load); err != nil {
-			return resultsdir.Cell{}, err
-		}
+		probe, probeErr = bench.ProbeAttempts(ctx, l, load)
 	}
 	start, err := r.agreeStart(ctx, index, cell, topo)
 	if !start.scheduled.IsZero() {
@@ -307,8 +305,9 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	if err != nil {
 		return resultsdir.Cell{}, fmt.Errorf("count the servers' commands: %w", err)
 	}
-	if probe != nil {
-		res.Attempt.Merge(probe)
+	res.Attempt.Merge(probe)
+	if probeErr != nil {
+		res.Errors["attempt-probe"]++ // counted with the cell's errors; its load ran whole
 	}
 	measured, err := r.record(index, cell, res, res.Started) // the clock's start, after every connection opened
 	if counters != nil {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/bench"
-
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 	"golang.org/x/term"
