@@ -3,6 +3,7 @@ package redislock_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -112,6 +113,13 @@ func TestRueidisWaitsForTheHolder(t *testing.T) {
 			t.Parallel()
 			opts := locks.Options{Rueidis: locks.RueidisOptions{TryNextAfter: time.Second}}
 			_, topo := lockstest.SharedStrategy(t, name, opts)
+			// A wait that never ended (docs/libraries.md, open): the library's goroutines
+			// at that moment are the lead, so a failure logs them.
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("rueidis goroutines at the failure:\n%s", rueidisStacks())
+				}
+			})
 			setup := lockstest.WaiterSetup{New: newRedisWaiter(name, topo, opts), Expiring: 300 * time.Millisecond}
 			if name == "rueidislock" {
 				// With client-side caching, a wait behind a holder whose TTL ran out stayed
@@ -137,4 +145,17 @@ func TestOnlyRueidislockExtendsItself(t *testing.T) {
 			t.Errorf("%s: marked as extending itself", name)
 		}
 	}
+}
+
+// rueidisStacks are the stacks of every goroutine running rueidis code.
+func rueidisStacks() string {
+	buf := make([]byte, 1<<22)
+	buf = buf[:runtime.Stack(buf, true)]
+	var out []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "rueidis") {
+			out = append(out, g)
+		}
+	}
+	return strings.Join(out, "\n\n")
 }
