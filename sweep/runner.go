@@ -249,7 +249,8 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	load.NoWarm = true
 	// A library's own wait hides its attempts: their cost is timed apart, before the
 	// load (and before a worker's agreed start), to stand beside the wait.
-	probe, probeErr := bench.NewHistogram(), error(nil)
+	var probe *hdrhistogram.Histogram
+	var probeErr error
 	if bench.NeedsAttemptProbe(l, load) {
 		probe, probeErr = bench.ProbeAttempts(ctx, l, load)
 	}
@@ -305,7 +306,9 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	if err != nil {
 		return resultsdir.Cell{}, fmt.Errorf("count the servers' commands: %w", err)
 	}
-	res.Attempt.Merge(probe)
+	if probe != nil {
+		res.Attempt.Merge(probe)
+	}
 	if probeErr != nil {
 		res.Errors["attempt-probe"]++ // counted with the cell's errors; its load ran whole
 	}

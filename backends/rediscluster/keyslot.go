@@ -1,6 +1,12 @@
 package rediscluster
 
-import "strings"
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/lockbench/lockbench/topologies/redisadmin"
+)
 
 // KeySlot is the hash slot Redis puts key in, computed here as CLUSTER KEYSLOT answers:
 // CRC16 (XMODEM) of the key, or of its hash tag (what a first '{' and the next '}'
@@ -28,4 +34,24 @@ func crc16(s string) uint16 {
 		}
 	}
 	return crc
+}
+
+// SlotMasters reads once, from the node at addr (CLUSTER SLOTS), which master serves
+// each slot, and answers for any slot from that reading: the address, or false where
+// no master serves it.
+func SlotMasters(ctx context.Context, addr string) (func(slot int) (string, bool), error) {
+	c := redisadmin.AdminClient(addr)
+	defer c.Close()
+	ranges, err := c.ClusterSlots(ctx).Result()
+	if err != nil {
+		return nil, fmt.Errorf("CLUSTER SLOTS on %s: %w", addr, err)
+	}
+	return func(slot int) (string, bool) {
+		for _, r := range ranges {
+			if int(r.Start) <= slot && slot <= int(r.End) && len(r.Nodes) > 0 {
+				return r.Nodes[0].Addr, true
+			}
+		}
+		return "", false
+	}, nil
 }

@@ -163,6 +163,11 @@ func Until(ctx context.Context, done <-chan struct{}) {
 	}
 }
 
+// NoticeBound is how long a scenario gives a library to tell its holder that the lock is
+// gone before the next client tries: an invalidation takes milliseconds, rueidislock's
+// next push without one 2.5 s.
+const NoticeBound = 500 * time.Millisecond
+
 // Within waits up to bound for done to close and says whether it did: a library
 // telling its holder, given a fair chance before the next step.
 func Within(ctx context.Context, done <-chan struct{}, bound time.Duration) bool {

@@ -45,20 +45,16 @@ func (o *lineObserver) CellDone(i int, c resultsdir.Cell) {
 	}
 	attempt, acquire := c.Latency[resultsdir.MetricAttempt], c.Latency[resultsdir.MetricAcquire]
 	head := fmt.Sprintf("[%d/%d] %s%s: %.0f cycles/s", i+1, o.total, c.Name, repeatNote(c), c.CyclesPerSecond)
-	switch {
-	case c.Load.Wait == bench.WaitNatural && acquire.Count > 0:
+	if c.Load.Wait == bench.WaitNatural && acquire.Count > 0 {
 		// The wait is the measure; one attempt's cost stands beside it where it was seen.
 		oneAttempt := ""
 		if attempt.Count > 0 {
 			oneAttempt = fmt.Sprintf(", one attempt p50 %v p99 %v", attempt.P50, attempt.P99)
 		}
 		fmt.Fprintf(o.w, "%s, natural wait p50 %v p99 %v%s%s\n", head, acquire.P50, acquire.P99, oneAttempt, errorNote(c))
-	case attempt.Count > 0 || c.Granted == 0:
-		fmt.Fprintf(o.w, "%s, attempt p50 %v p99 %v%s\n", head, attempt.P50, attempt.P99, errorNote(c))
-	default:
-		// A library's own wait shows no attempt from outside: its wait is the measure.
-		fmt.Fprintf(o.w, "%s, natural wait p50 %v p99 %v%s\n", head, acquire.P50, acquire.P99, errorNote(c))
+		return
 	}
+	fmt.Fprintf(o.w, "%s, attempt p50 %v p99 %v%s\n", head, attempt.P50, attempt.P99, errorNote(c))
 }
 
 // repeatNote says which pass of a repeated run a cell belongs to.

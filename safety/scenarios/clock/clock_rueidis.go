@@ -31,9 +31,6 @@ func init() { lab.Register(rueidisClockBehind{}, lab.StartsFaked(topologies.Sing
 const (
 	rueidisCached   = "rueidislock"
 	rueidisUncached = "rueidislock-nocache"
-	// noticeBound is how long B waits, before each try, for the library to tell A its
-	// lock is gone: an invalidation takes milliseconds, the next push 2.5 s.
-	noticeBound = 500 * time.Millisecond
 	// rueidisHoldTTL is the lease A and B ask for: longer than the trial, so that only
 	// the library, never the lease's own end, stops A's lock.
 	rueidisHoldTTL = time.Minute
@@ -168,7 +165,7 @@ func (s rueidisClockBehind) trial(ctx context.Context, node topologies.Node, v r
 		return err
 	}
 	// A correct holder stops once told; B tries only after A had its chance to hear.
-	told := lab.Within(ctx, lost, noticeBound)
+	told := lab.Within(ctx, lost, lab.NoticeBound)
 	toldAfter := time.Since(grantAt)
 	if told {
 		t.Input("a_told_ms", lab.Millis(toldAfter))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/redislock"
+	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
@@ -118,7 +119,7 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 		return lab.Failed("setup", err)
 	}
 	defer topo.Close()
-	name, target, onTarget, err := nameOnTarget(ctx, st, topo, t.Key, v.placement)
+	lock, target, onTarget, err := nameOnTarget(ctx, topo, t.Key, v.placement)
 	if err != nil {
 		return err
 	}
@@ -133,7 +134,7 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 		return lab.Failed("setup", err)
 	}
 	defer la.Close()
-	if err := lab.WarmUp(ctx, la, name+":warm"); err != nil { // the slot map, learned before any cut
+	if err := lab.WarmUp(ctx, la, lock.name+":warm"); err != nil { // the slot map, learned before any cut
 		return err
 	}
 	a := lab.NewClient("A", la, t.Rec)
@@ -145,7 +146,7 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 		}
 	}
 	defer healCut(context.Background()) // stopped replicas must not outlive the trial
-	lease, err := a.Acquire(ctx, name, time.Hour)
+	lease, err := a.Acquire(ctx, lock.name, time.Hour)
 	if err != nil {
 		return lab.FirstGrant(err)
 	}
@@ -162,7 +163,7 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 	} else if err := sentinelrig.ProveCut(ctx, t, target); err != nil {
 		return err
 	}
-	held, err := keysHeld(ctx, st, topo, name)
+	held, err := keysHeld(ctx, st, topo, lock)
 	if err != nil {
 		return err
 	}
@@ -188,7 +189,7 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 		return lab.NoFault("the promoted %s lacks %d of the %d keys the dead master held", next.Name(), lost,
 			len(onTarget))
 	}
-	return contest(ctx, t, st, topo, a, res, lease, name)
+	return contest(ctx, t, st, topo, a, res, lease, lock.name)
 }
 
 // contest gives A its chance to hear from its library that the lock is gone (a correct
@@ -199,7 +200,7 @@ func contest(ctx context.Context, t *lab.Trial, st lab.Store, topo topologies.To
 	res *lab.Resource, lease locks.Lease, name string) error {
 	told := false
 	if lost, ok := a.Locker.(locks.LossNotifier).Lost(lease); ok {
-		told = lab.Within(ctx, lost, toldBound)
+		told = lab.Within(ctx, lost, lab.NoticeBound)
 	}
 	t.Input("a_told_before_b", 0)
 	if told {
@@ -230,51 +231,58 @@ func restore(ctx context.Context, node topologies.Node, keys []string) error {
 	return nil
 }
 
-// toldBound is how long B waits for the library to tell A, once the promotion is seen.
-const toldBound = 500 * time.Millisecond
+// placed is a lock name and the master each of its keys sits on.
+type placed struct {
+	name     string
+	masterOf map[string]string // key -> the address of its slot's master
+}
 
 // nameOnTarget finds a name, from key, whose three keys sit as placement asks, the
 // master to kill (the one holding two or three of them, or, spread, key 0's) and the
-// keys it holds.
-func nameOnTarget(ctx context.Context, st lab.KeyedFailover, topo topologies.Topology, key, placement string) (string,
-	topologies.Node, []string, error) {
+// keys it holds. Slots are computed here, on one reading of the cluster's slot map.
+func nameOnTarget(ctx context.Context, topo topologies.Topology, key, placement string) (placed, topologies.Node,
+	[]string, error) {
+	slotMaster, err := rediscluster.SlotMasters(ctx, topo.Masters()[0].Addr())
+	if err != nil {
+		return placed{}, nil, nil, lab.Failed("setup", err)
+	}
 	seen := map[string]bool{}
 	for n := range namesTried {
 		// Names of several lengths: at some lengths no name spreads its keys over three
 		// masters (CRC16 is linear, and the keys differ in one character).
-		name := fmt.Sprintf("%s:%0*d", key, 1+n%namesWidths, n/namesWidths)
+		p := placed{name: fmt.Sprintf("%s:%0*d", key, 1+n%namesWidths, n/namesWidths), masterOf: map[string]string{}}
 		byMaster := map[string][]string{}
 		for i := range redislock.RueidisClusterMajority*2 - 1 {
-			k := redislock.RueidisKeyOf(name, i)
-			m, err := st.PrimaryFor(ctx, topo, k)
-			if err != nil {
-				return "", nil, nil, lab.Failed("setup", err)
+			k := redislock.RueidisKeyOf(p.name, i)
+			m, ok := slotMaster(rediscluster.KeySlot(k))
+			if !ok {
+				return placed{}, nil, nil, lab.Failed("setup", fmt.Errorf("no master serves the slot of %s", k))
 			}
-			byMaster[m.Addr()] = append(byMaster[m.Addr()], k)
-			seen[m.Addr()] = true
+			p.masterOf[k] = m
+			byMaster[m] = append(byMaster[m], k)
+			seen[m] = true
 		}
 		for addr, keys := range byMaster {
 			shared := placement == sharedPlacement && len(keys) >= redislock.RueidisClusterMajority
-			spread := placement == spreadPlacement && len(byMaster) == 3 && keys[0] == redislock.RueidisKeyOf(name, 0)
+			spread := placement == spreadPlacement && len(byMaster) == 3 && keys[0] == redislock.RueidisKeyOf(p.name, 0)
 			if shared || spread {
 				m, err := lab.NodeAt(topo, addr)
 				if err != nil {
-					return "", nil, nil, lab.Failed("setup", err)
+					return placed{}, nil, nil, lab.Failed("setup", err)
 				}
-				return name, m, keys, nil
+				return p, m, keys, nil
 			}
 		}
 	}
-	return "", nil, nil, lab.Failed("setup", fmt.Errorf("no name of %d tried has its keys %s; their slots' masters: %v",
-		namesTried, placement, slices.Sorted(maps.Keys(seen))))
+	return placed{}, nil, nil, lab.Failed("setup", fmt.Errorf("no name of %d tried has its keys %s; their slots' "+
+		"masters: %v", namesTried, placement, slices.Sorted(maps.Keys(seen))))
 }
 
 // keysHeld counts the lock's keys present on the masters of their slots.
-func keysHeld(ctx context.Context, st lab.KeyedFailover, topo topologies.Topology, name string) (int, error) {
+func keysHeld(ctx context.Context, st lab.KeyedFailover, topo topologies.Topology, p placed) (int, error) {
 	held := 0
-	for i := range redislock.RueidisClusterMajority*2 - 1 {
-		key := redislock.RueidisKeyOf(name, i)
-		m, err := st.PrimaryFor(ctx, topo, key)
+	for key, addr := range p.masterOf {
+		m, err := lab.NodeAt(topo, addr)
 		if err != nil {
 			return 0, lab.Failed("observe", err)
 		}
