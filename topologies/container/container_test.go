@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -238,21 +240,28 @@ func TestContainerPartitionCutsAndHeals(t *testing.T) {
 // A cut is made inside the containers' namespaces: the host's own rules never change.
 func TestContainerPartitionLeavesHostRulesAlone(t *testing.T) {
 	topo := startContainers(t, backend.Spec{Kind: topologies.Replicated, Replicas: 1})
-	before := hostRules(t)
+	// Other tests' networks come and go meanwhile, each with rules for its own bridge:
+	// only this topology's bridge and the rules naming no bridge are compared.
+	ours := "br-" + NetworkID(topo)[:12]
+	before := hostRules(t, ours)
 	if err := topo.Cut(topo.Masters()[0], topo.Replicas()[0]); err != nil {
 		t.Fatal(err)
 	}
-	during := hostRules(t)
+	during := hostRules(t, ours)
 	if err := topo.HealAll(); err != nil {
 		t.Fatal(err)
 	}
-	if during != before || hostRules(t) != before {
+	if during != before || hostRules(t, ours) != before {
 		t.Fatalf("the host's rules changed with a cut:\nbefore:\n%s\nduring:\n%s", before, during)
 	}
 }
 
-// hostRules dumps the host's rules through both iptables backends (the engine may use either).
-func hostRules(t *testing.T) string {
+// otherBridge matches a bridge of any Docker network.
+var otherBridge = regexp.MustCompile(`br-[0-9a-f]{12}`)
+
+// hostRules dumps the host's rules through both iptables backends (the engine may use
+// either), leaving out those that name a bridge other than ours.
+func hostRules(t *testing.T, ours string) string {
 	t.Helper()
 	var all strings.Builder
 	for _, save := range []string{"iptables-save", "iptables-legacy-save", "iptables-nft-save"} {
@@ -264,9 +273,13 @@ func hostRules(t *testing.T) string {
 			t.Fatalf("%s: %v", save, err)
 		}
 		for _, line := range strings.Split(string(out), "\n") {
-			if !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, ":") { // comments and counters change by themselves
-				all.WriteString(line + "\n")
+			if strings.HasPrefix(line, "#") || strings.HasPrefix(line, ":") { // comments and counters change by themselves
+				continue
 			}
+			if slices.ContainsFunc(otherBridge.FindAllString(line, -1), func(b string) bool { return b != ours }) {
+				continue
+			}
+			all.WriteString(line + "\n")
 		}
 	}
 	return all.String()

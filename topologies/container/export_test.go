@@ -77,3 +77,6 @@ func FilterRules(n topologies.Node) (string, error) {
 	out, err := exec.Command("nsenter", "-t", strconv.Itoa(nd.topo.pidOf(nd)), "-n", "iptables", "-w", "-S", cutChain).CombinedOutput()
 	return string(out), err
 }
+
+// NetworkID is the ID of the network a topology this provider started runs on.
+func NetworkID(topo topologies.Topology) string { return topo.(*Deployment).networkID() }
