@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // The ZooKeeper lookups live beside the descriptor, which declares them as its server's
@@ -31,7 +32,13 @@ type Install struct {
 	Classpath []string
 	// Logging says the binding was found: without it the server's log stays empty.
 	Logging bool
+	// JVMOptions come before the server's own: $LOCKBENCH_ZOOKEEPER_JVM_OPTIONS, split
+	// at spaces (make test starts every server with C1 only, a third less CPU a start).
+	JVMOptions []string
 }
+
+// JVMOptionsEnv names the extra JVM options every ZooKeeper server is started with.
+const JVMOptionsEnv = "LOCKBENCH_ZOOKEEPER_JVM_OPTIONS"
 
 // Find finds java ($JAVA_HOME/bin/java, else java on PATH) and zookeeper.jar
 // ($ZOOKEEPER_JAVA_DIR, else /usr/share/java).
@@ -48,7 +55,8 @@ func Find() (Install, error) {
 	if fi, err := os.Stat(jar); err != nil || fi.IsDir() {
 		return Install{}, fmt.Errorf("no %s: %w", jar, ErrNoServer)
 	}
-	install := Install{Java: java, Classpath: []string{jar}, Logging: true}
+	install := Install{Java: java, Classpath: []string{jar}, Logging: true,
+		JVMOptions: strings.Fields(os.Getenv(JVMOptionsEnv))}
 	for _, name := range zooKeeperLogJars {
 		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); err != nil {

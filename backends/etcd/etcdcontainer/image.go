@@ -2,18 +2,19 @@ package etcdcontainer
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 
+	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/topologies/container"
 )
 
 // buildImage holds what this program needs to run inside a container: the libraries ldd
 // lists for it and the loader (nothing when it is static). The program itself is
-// mounted read-only, not copied: a member is this program re-executed (etcdtopo's
-// RunMemberIfAsked), so the image stays the same across rebuilds of lockbench.
+// mounted read-only, not copied: a member is that program (etcdtopo.MemberExecutable)
+// re-executed (etcdtopo's RunMemberIfAsked), so the image stays the same across rebuilds
+// of lockbench.
 func buildImage(ctx context.Context, d *container.Deployment) (image, exe string, err error) {
-	exe, err = os.Executable()
+	exe, err = etcdtopo.MemberExecutable()
 	if err != nil {
 		return "", "", err
 	}

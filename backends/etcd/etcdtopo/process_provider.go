@@ -3,7 +3,6 @@ package etcdtopo
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
@@ -13,7 +12,7 @@ import (
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
-// Process starts every member as a child process of its own (this executable, run again
+// Process starts every member as a child process of its own (MemberExecutable, run again
 // as one member: see RunMemberIfAsked), on 127.0.0.1, each in its own temp dir and
 // process group: etcd then no longer shares the benchmark's Go scheduler, as Redis and
 // ZooKeeper never do.
@@ -35,9 +34,9 @@ func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topol
 	if err != nil {
 		return nil, err
 	}
-	exe, err := os.Executable()
+	exe, err := MemberExecutable()
 	if err != nil {
-		return nil, fmt.Errorf("etcd-process: find this executable to run members: %w", err)
+		return nil, fmt.Errorf("etcd-process: %w", err)
 	}
 	var c *Cluster
 	err = supervise.RetryPorts(portAttempts, func() error {

@@ -72,12 +72,21 @@ func TestProcessClusterServesLockConformance(t *testing.T) {
 	if c.Provider() != "etcd-process" {
 		t.Errorf("provider %q", c.Provider())
 	}
+	want, err := etcdtopo.MemberExecutable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ = filepath.EvalSymlinks(want)
 	seen := map[int]bool{}
 	for i, pid := range c.Pids() {
 		if pid == 0 || pid == os.Getpid() || seen[pid] || !alive(pid) {
 			t.Fatalf("member %d pid %d: want a live process of its own (pids %v)", i, pid, c.Pids())
 		}
 		seen[pid] = true
+		// make test names a build without the race detector; else this test binary.
+		if exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe"); err != nil || exe != want {
+			t.Errorf("member %d runs %q (%v), want %s", i, exe, err, want)
+		}
 	}
 	l, err := locks.ForTopology(context.Background(), "etcd-3", c, locks.Options{})
 	if err != nil {
@@ -102,6 +111,17 @@ func TestProcessStartRefusesWhatItCannotRun(t *testing.T) {
 	}
 	if _, err := (etcdtopo.Process{CompactionRetention: -time.Second}).Start(context.Background(), backend.Spec{Kind: etcd.Kind}); err == nil || !strings.Contains(err.Error(), "compaction retention") {
 		t.Errorf("negative retention: %v, want an error naming it", err)
+	}
+}
+
+// A member program named by the environment must be one; the error names the variable.
+func TestAMemberProgramThatIsNoneIsRefused(t *testing.T) {
+	for _, exe := range []string{filepath.Join(t.TempDir(), "missing"), t.TempDir()} {
+		t.Setenv(etcdtopo.MemberExeEnv, exe)
+		_, err := etcdtopo.Process{}.Start(context.Background(), backend.Spec{Kind: etcd.Kind})
+		if err == nil || !strings.Contains(err.Error(), etcdtopo.MemberExeEnv) {
+			t.Errorf("%s=%s: error %v, want one naming the variable", etcdtopo.MemberExeEnv, exe, err)
+		}
 	}
 }
 

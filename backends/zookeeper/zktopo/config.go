@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -115,19 +116,20 @@ func (c ServerConfig) Write() error {
 
 // JavaArgs is the JVM's arguments: the install's classpath, this server's log4j config,
 // no JMX port, a heap sized for a benchmark rather than a quarter of the RAM, and the
-// JVM's temp files in the server's dir (a container has no /tmp).
+// JVM's temp files in the server's dir (a container has no /tmp), after the install's
+// own JVM options.
 func (c ServerConfig) JavaArgs(install zookeeper.Install) []string {
-	return []string{
+	return append(slices.Clone(install.JVMOptions),
 		"-Xms64m", "-Xmx512m", "-XX:-UsePerfData",
-		"-Djava.io.tmpdir=" + c.Dir,
+		"-Djava.io.tmpdir="+c.Dir,
 		"-Djava.net.preferIPv4Stack=true",
-		"-Dlog4j.configuration=file:" + filepath.Join(c.Dir, "log4j.properties"),
-		"-Dzookeeper.log.dir=" + c.Dir,
+		"-Dlog4j.configuration=file:"+filepath.Join(c.Dir, "log4j.properties"),
+		"-Dzookeeper.log.dir="+c.Dir,
 		"-Dzookeeper.jmx.log4j.disable=true",
 		"-cp", strings.Join(install.Classpath, ":"),
 		"org.apache.zookeeper.server.quorum.QuorumPeerMain",
 		c.cfgPath(),
-	}
+	)
 }
 
 // DefaultTickTime is the registered provider's tick (zookeeper.TickTime says why).

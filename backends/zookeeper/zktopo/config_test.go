@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backends/zookeeper"
+	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 // One config serves a process and a container: they differ only in where the server
@@ -55,5 +56,25 @@ func TestServerConfigWritesWhatTheJVMReads(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(c.Dir, f)); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// The install's JVM options reach the JVM before the server's own, and the class name
+// and config stay last.
+func TestTheInstallsJVMOptionsComeFirst(t *testing.T) {
+	t.Setenv(zookeeper.JVMOptionsEnv, " -XX:TieredStopAtLevel=1   -XX:+UseSerialGC ")
+	install, err := zookeeper.Find()
+	if err != nil {
+		testenv.MissingTool(t, err)
+	}
+	c := ServerConfig{ID: 1, Dir: t.TempDir(), Tick: DefaultTickTime, Port: 9}
+	args := c.JavaArgs(install)
+	if !slices.Equal(args[:2], []string{"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"}) ||
+		args[len(args)-1] != filepath.Join(c.Dir, "zoo.cfg") {
+		t.Errorf("JVM arguments %v", args)
+	}
+	t.Setenv(zookeeper.JVMOptionsEnv, "")
+	if install, _ = zookeeper.Find(); len(install.JVMOptions) != 0 {
+		t.Errorf("no options set, got %q", install.JVMOptions)
 	}
 }
