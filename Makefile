@@ -14,10 +14,6 @@ export GOFLAGS += -trimpath
 
 .PHONY: bench gobench test test-plain test-raced deps vet build fuzz short
 
-# Test binaries link without DWARF (-w): linking is the largest CPU cost of `make short`
-# and a seventh of `make test`'s, DWARF a third of each link, and a test's stack traces
-# come from the binary's own tables, not DWARF.
-TEST_LDFLAGS ?= -ldflags=-w
 # Every ZooKeeper server a test starts compiles with C1 only and collects with one
 # thread: a third less CPU a start (benchmarks keep the JVM's defaults).
 TEST_JVM_OPTIONS ?= -XX:TieredStopAtLevel=1 -XX:+UseSerialGC
@@ -42,7 +38,7 @@ vet:
 
 # The inner loop: every pure test, no server started (testenv.NeedsServers skips the rest).
 short:
-	$(GO) test -short -count=1 $(TEST_LDFLAGS) ./...
+	$(GO) test -short -count=1 ./...
 
 # The README's test command: tidy and vet, then every package's tests once, against real
 # servers. A package runs under the race detector by the rule scripts/race-packages.sh
@@ -63,11 +59,11 @@ test: deps vet
 	@$(MAKE) --no-print-directory -j 2 test-plain test-raced
 
 test-plain: build
-	@s=$$(date +%s); $(GO) test -count=1 $(TEST_LDFLAGS) -timeout $(TEST_TIMEOUT) $(PLAIN) && \
+	@s=$$(date +%s); $(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PLAIN) && \
 		echo "plain packages took $$(( $$(date +%s) - s )) s"
 
 test-raced: build
-	@s=$$(date +%s); $(GO) test -race -p $(RACED_AT_ONCE) -count=1 $(TEST_LDFLAGS) -timeout $(TEST_TIMEOUT) $(RACED) && \
+	@s=$$(date +%s); $(GO) test -race -p $(RACED_AT_ONCE) -count=1 -timeout $(TEST_TIMEOUT) $(RACED) && \
 		echo "raced packages took $$(( $$(date +%s) - s )) s"
 
 # Each reader of user files fuzzed for a short, bounded time: no input may panic it.
