@@ -58,12 +58,17 @@ PLAIN     = $(filter-out $(RACED),$(shell $(GO) list ./...))
 test: deps vet
 	@$(MAKE) --no-print-directory -j 2 test-plain test-raced
 
+# Each stage starts its packages longest first, by the times its last run recorded in Go's
+# build cache (scripts/longest-first.sh): a long package started last runs alone at the end.
+TEST_TIMES ?= $(shell $(GO) env GOCACHE)/lockbench-test-times
 test-plain: build
-	@s=$$(date +%s); $(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PLAIN) && \
+	@s=$$(date +%s); bash scripts/longest-first.sh $(TEST_TIMES)-plain \
+		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -- $(PLAIN) && \
 		echo "plain packages took $$(( $$(date +%s) - s )) s"
 
 test-raced: build
-	@s=$$(date +%s); $(GO) test -race -p $(RACED_AT_ONCE) -count=1 -timeout $(TEST_TIMEOUT) $(RACED) && \
+	@s=$$(date +%s); bash scripts/longest-first.sh $(TEST_TIMES)-raced \
+		$(GO) test -race -p $(RACED_AT_ONCE) -count=1 -timeout $(TEST_TIMEOUT) -- $(RACED) && \
 		echo "raced packages took $$(( $$(date +%s) - s )) s"
 
 # Each reader of user files fuzzed for a short, bounded time: no input may panic it.

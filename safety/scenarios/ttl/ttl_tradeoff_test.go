@@ -3,6 +3,7 @@ package ttl
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
@@ -48,5 +49,27 @@ func TestTTLTradeoff(t *testing.T) {
 	}
 	if crashes == 0 {
 		t.Error("no crash trial judged")
+	}
+}
+
+// A key found gone is the work's expiry only when the read came inside the TTL or the
+// work itself outlasted it; a read a TTL late after shorter work is the stall's.
+func TestAReadStalledPastTheTTLIsNotTheWorks(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		hold, ttl, after time.Duration
+		stalled          bool
+	}{
+		{100 * ms, 300 * ms, 101 * ms, false}, // on time
+		{100 * ms, 300 * ms, 434 * ms, true},  // seen under load: 333 ms of stall
+		{100 * ms, 300 * ms, 299 * ms, true},  // within Redis's whole-ms expiry of the TTL
+		{100 * ms, 10 * ms, 16 * ms, false},   // the work outlasts the TTL: its own expiry
+		{10 * ms, 10 * ms, 16 * ms, false},    // work as long as the TTL: its own
+		{7 * ms, 10 * ms, 16 * ms, true},      // shorter work, read late
+		{100 * ms, 300 * ms, 298 * ms, false}, // the read was inside the TTL
+	} {
+		if got := stalledPastTTL(tc.hold, tc.ttl, tc.after); got != tc.stalled {
+			t.Errorf("hold %v, TTL %v, read after %v: stalled %v, want %v", tc.hold, tc.ttl, tc.after, got, tc.stalled)
+		}
 	}
 }

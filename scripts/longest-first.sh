@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs `go test` over packages, the longest first by the times the last run recorded,
+# then records this run's: with -p N, a long package started last would run alone at the
+# end while the others' slots stand idle.
+#   bash scripts/longest-first.sh TIMES_FILE GO_TEST_COMMAND... -- PACKAGE...
+# TIMES_FILE holds "seconds package" lines (kept in Go's build cache by the Makefile, so
+# every clone on a machine shares it); a package it does not name runs after the rest,
+# in the order given. The exit status is go test's.
+set -uo pipefail
+[ $# -ge 3 ] || { echo "usage: longest-first.sh TIMES_FILE GO_TEST_COMMAND... -- PACKAGE..." >&2; exit 2; }
+times=$1
+shift
+cmd=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do cmd+=("$1") && shift; done
+[ "${1:-}" = -- ] || { echo "longest-first.sh: no -- before the packages" >&2; exit 2; }
+shift
+
+# Each package with its recorded seconds (-1 when none), sorted longest first; sort -s
+# keeps the given order among equals.
+ordered=$(for p in "$@"; do
+  t=$(awk -v p="$p" '$2 == p { t = $1 } END { print (t == "" ? -1 : t) }' "$times" 2>/dev/null || echo -1)
+  echo "$t $p"
+done | sort -s -k1,1 -g -r | cut -d' ' -f2)
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+# shellcheck disable=SC2086 # package paths hold no spaces
+"${cmd[@]}" $ordered | tee "$out"
+rc=${PIPESTATUS[0]}
+
+# ok/FAIL lines end in the package's seconds; keep the newest, and every package not run.
+new=$(mktemp)
+{
+  awk -F'\t' '($1 ~ /^(ok|FAIL)/) && $3 ~ /s$/ { sub(/s$/, "", $3); print $3 + 0, $2 }' "$out"
+  [ -f "$times" ] && cat "$times"
+} | awk '!seen[$2]++' >"$new"
+mv "$new" "$times" 2>/dev/null || rm -f "$new"
+exit "$rc"
