@@ -139,7 +139,10 @@ func TestExternalRunTrespassesNowhere(t *testing.T) {
 	}
 	for _, c := range r.Cells {
 		t.Logf("%s as ACL user %s: %d granted, %.0f cycles/s", c.Strategy, aclUser, c.Granted, c.CyclesPerSecond)
-		if c.Granted == 0 || len(c.Errors) > 0 {
+		// A WAIT that timed out (not-replicated) was a command the user may run: the
+		// machine's load, not the ACL, decides whether a replica answers in time.
+		_, timedOut := c.Errors["not-replicated"]
+		if c.Granted == 0 || len(c.Errors) > 1 || len(c.Errors) == 1 && !timedOut {
 			t.Errorf("%s: granted %d, errors %v", c.Strategy, c.Granted, c.Errors)
 		}
 		servers := r.Environment.External[c.Strategy]
