@@ -37,3 +37,16 @@ func TestThePurePackagesReadNoRegistry(t *testing.T) {
 		}
 	}
 }
+
+// The etcd server is linked only where a member may run or an embedded cluster start:
+// the container rendering, which every store's tests link, names the member program
+// without linking etcd (the server doubles a test binary's link).
+func TestTheContainerRenderingLinksNoEtcdServer(t *testing.T) {
+	deps := testenv.Deps(t, testenv.Module+"backends/etcd/etcdcontainer")
+	if got := testenv.DependsOn(deps, "go.etcd.io/etcd/server/v3"); len(got) > 0 {
+		t.Errorf("etcdcontainer links the etcd server: %v", got)
+	}
+	if len(testenv.DependsOn(deps, testenv.Module+"backends/etcd/etcdtopo/memberfile")) == 0 {
+		t.Error("go list -deps of etcdcontainer shows no memberfile: the check is blind")
+	}
+}

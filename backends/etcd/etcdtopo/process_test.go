@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/backends/etcd"
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // the etcd-3 strategy
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
+	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
@@ -72,7 +73,7 @@ func TestProcessClusterServesLockConformance(t *testing.T) {
 	if c.Provider() != "etcd-process" {
 		t.Errorf("provider %q", c.Provider())
 	}
-	want, err := etcdtopo.MemberExecutable()
+	want, err := memberfile.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,10 +118,10 @@ func TestProcessStartRefusesWhatItCannotRun(t *testing.T) {
 // A member program named by the environment must be one; the error names the variable.
 func TestAMemberProgramThatIsNoneIsRefused(t *testing.T) {
 	for _, exe := range []string{filepath.Join(t.TempDir(), "missing"), t.TempDir()} {
-		t.Setenv(etcdtopo.MemberExeEnv, exe)
+		t.Setenv(memberfile.ExeEnv, exe)
 		_, err := etcdtopo.Process{}.Start(context.Background(), backend.Spec{Kind: etcd.Kind})
-		if err == nil || !strings.Contains(err.Error(), etcdtopo.MemberExeEnv) {
-			t.Errorf("%s=%s: error %v, want one naming the variable", etcdtopo.MemberExeEnv, exe, err)
+		if err == nil || !strings.Contains(err.Error(), memberfile.ExeEnv) {
+			t.Errorf("%s=%s: error %v, want one naming the variable", memberfile.ExeEnv, exe, err)
 		}
 	}
 }
