@@ -19,8 +19,10 @@ import (
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
-// pausedTTL is the paused holder's lease: short, so the server expires it quickly.
-const pausedTTL = time.Second
+// pausedTTL is the paused holder's lease: short, so the server expires it soon, and long
+// enough that go-zookeeper, which closes a connection whose reply takes 2/3 of the
+// session, keeps it on a busy machine (at 1 s, load 14 closed the holder's first create).
+const pausedTTL = 4 * time.Second
 
 // TestHelperPausedHolder is not a test: run as a child by the test below, it takes a
 // lock on the servers in LOCKBENCH_ZK_SERVERS, prints its fence, then waits for SIGUSR1
