@@ -17,7 +17,7 @@ export GOFLAGS += -trimpath
 # Every ZooKeeper server a test starts compiles with C1 only and collects with one
 # thread: a third less CPU a start (benchmarks keep the JVM's defaults).
 TEST_JVM_OPTIONS ?= -XX:TieredStopAtLevel=1 -XX:+UseSerialGC
-test-plain test-raced short: export LOCKBENCH_ZOOKEEPER_JVM_OPTIONS = $(TEST_JVM_OPTIONS)
+test-plain test-raced: export LOCKBENCH_ZOOKEEPER_JVM_OPTIONS = $(TEST_JVM_OPTIONS)
 # The etcd members a test starts run as the lockbench binary, built without the race
 # detector: a raced test binary re-executed as a member ran etcd itself raced.
 test-plain test-raced: export LOCKBENCH_ETCD_MEMBER_EXE = $(CURDIR)/lockbench

@@ -17,10 +17,9 @@ shift
 
 # Each package with its recorded seconds (-1 when none), sorted longest first; sort -s
 # keeps the given order among equals.
-ordered=$(for p in "$@"; do
-  t=$(awk -v p="$p" '$2 == p { t = $1 } END { print (t == "" ? -1 : t) }' "$times" 2>/dev/null || echo -1)
-  echo "$t $p"
-done | sort -s -k1,1 -g -r | cut -d' ' -f2)
+ordered=$(printf '%s\n' "$@" |
+  awk 'FILENAME == ARGV[1] { t[$2] = $1; next } { print ($0 in t ? t[$0] : -1), $0 }' "$( [ -f "$times" ] && echo "$times" || echo /dev/null)" - |
+  sort -s -k1,1 -g -r | cut -d' ' -f2)
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
