@@ -18,9 +18,10 @@ export GOFLAGS += -trimpath
 # thread: a third less CPU a start (benchmarks keep the JVM's defaults).
 TEST_JVM_OPTIONS ?= -XX:TieredStopAtLevel=1 -XX:+UseSerialGC
 test-plain test-raced: export LOCKBENCH_ZOOKEEPER_JVM_OPTIONS = $(TEST_JVM_OPTIONS)
-# The etcd members a test starts run as the lockbench binary, built without the race
-# detector: a raced test binary re-executed as a member ran etcd itself raced.
-test-plain test-raced: export LOCKBENCH_ETCD_MEMBER_EXE = $(CURDIR)/lockbench
+# The helper processes a test starts (etcd members, the FUSE servers of forgetful disks)
+# run as the lockbench binary, built without the race detector: a raced test binary
+# re-executed as a helper ran etcd, or every FUSE request, raced.
+test-plain test-raced: export LOCKBENCH_HELPER_EXE = $(CURDIR)/lockbench
 
 deps:
 	@bash scripts/deps.sh

@@ -1,6 +1,7 @@
 // Package forgetful is a node's data directory on crashfs, for the providers whose
 // nodes can crash as a host does: mount, crash (keeping the report for the trial's
-// proof), unmount. It knows nothing of the server that writes there.
+// proof), unmount. A helper process serves the mount (server.go). It knows nothing of the
+// server that writes there.
 package forgetful
 
 import (
@@ -10,13 +11,12 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/lockbench/lockbench/crashfs"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 // Disk is one node's forgetful data directory.
 type Disk struct {
-	fs *crashfs.FS
+	srv *server // the helper process that serves the mount
 
 	mu      sync.Mutex
 	crashes int
@@ -33,19 +33,19 @@ func Mount(dir string, provision ...string) (*Disk, error) {
 			return nil, err
 		}
 	}
-	fs, err := crashfs.Mount(backing, data)
+	srv, err := startServer(backing, data)
 	if err != nil {
 		return nil, err
 	}
 	for _, sub := range provision {
 		if err := os.Mkdir(filepath.Join(data, sub), 0o755); err != nil {
-			return nil, errors.Join(fmt.Errorf("forgetful disk: %w", err), fs.Unmount())
+			return nil, errors.Join(fmt.Errorf("forgetful disk: %w", err), srv.Unmount())
 		}
 	}
 	if err := syncPath(data); err != nil {
-		return nil, errors.Join(fmt.Errorf("forgetful disk: %w", err), fs.Unmount())
+		return nil, errors.Join(fmt.Errorf("forgetful disk: %w", err), srv.Unmount())
 	}
-	return &Disk{fs: fs}, nil
+	return &Disk{srv: srv}, nil
 }
 
 // DataName is the data directory's name under a node's dir, for servers told it relative.
@@ -57,7 +57,7 @@ func DataDir(dir string) string { return filepath.Join(dir, DataName) }
 // Crash throws away what the disk holds beyond its last fsyncs, and keeps the report.
 // The node's process must be dead by then, as after a power loss.
 func (d *Disk) Crash() error {
-	r, err := d.fs.Crash()
+	r, err := d.srv.Crash()
 	if err != nil {
 		return fmt.Errorf("host crash: %w", err)
 	}
@@ -83,7 +83,7 @@ func (d *Disk) Unmount() error {
 	if d == nil {
 		return nil
 	}
-	return d.fs.Unmount()
+	return d.srv.Unmount()
 }
 
 // SettleEntries makes every name under the data directory durable (each directory
@@ -108,7 +108,7 @@ func (d *Disk) syncTree(pick func(os.DirEntry) bool) error {
 	if d == nil {
 		return nil
 	}
-	return filepath.WalkDir(d.fs.Mountpoint(), func(path string, e os.DirEntry, err error) error {
+	return filepath.WalkDir(d.srv.mountpoint, func(path string, e os.DirEntry, err error) error {
 		if err != nil || !pick(e) {
 			return err
 		}

@@ -4,17 +4,17 @@ import (
 	"context"
 	"path/filepath"
 
-	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
+	"github.com/lockbench/lockbench/internal/reexec"
 	"github.com/lockbench/lockbench/topologies/container"
 )
 
 // buildImage holds what this program needs to run inside a container: the libraries ldd
 // lists for it and the loader (nothing when it is static). The program itself is
-// mounted read-only, not copied: a member is that program (memberfile.Executable)
+// mounted read-only, not copied: a member is that program (reexec.Executable)
 // re-executed (etcdtopo's RunMemberIfAsked), so the image stays the same across rebuilds
 // of lockbench.
 func buildImage(ctx context.Context, d *container.Deployment) (image, exe string, err error) {
-	exe, err = memberfile.Executable()
+	exe, err = reexec.Executable()
 	if err != nil {
 		return "", "", err
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/lockbench/lockbench/backends/etcd"
 	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // the etcd-3 strategy
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
-	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
+	"github.com/lockbench/lockbench/internal/reexec"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
 	"github.com/lockbench/lockbench/topologies"
@@ -73,7 +73,7 @@ func TestProcessClusterServesLockConformance(t *testing.T) {
 	if c.Provider() != "etcd-process" {
 		t.Errorf("provider %q", c.Provider())
 	}
-	want, err := memberfile.Executable()
+	want, err := reexec.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,10 +118,10 @@ func TestProcessStartRefusesWhatItCannotRun(t *testing.T) {
 // A member program named by the environment must be one; the error names the variable.
 func TestAMemberProgramThatIsNoneIsRefused(t *testing.T) {
 	for _, exe := range []string{filepath.Join(t.TempDir(), "missing"), t.TempDir()} {
-		t.Setenv(memberfile.ExeEnv, exe)
+		t.Setenv(reexec.Env, exe)
 		_, err := etcdtopo.Process{}.Start(context.Background(), backend.Spec{Kind: etcd.Kind})
-		if err == nil || !strings.Contains(err.Error(), memberfile.ExeEnv) {
-			t.Errorf("%s=%s: error %v, want one naming the variable", memberfile.ExeEnv, exe, err)
+		if err == nil || !strings.Contains(err.Error(), reexec.Env) {
+			t.Errorf("%s=%s: error %v, want one naming the variable", reexec.Env, exe, err)
 		}
 	}
 }

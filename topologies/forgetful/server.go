@@ -1,0 +1,130 @@
+package forgetful
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+
+	"github.com/lockbench/lockbench/crashfs"
+	"github.com/lockbench/lockbench/internal/reexec"
+)
+
+// server is a crashfs mount served by a helper process of its own (reexec.Executable,
+// which serves when its environment asks: see ServeIfAsked), so that a raced test binary
+// serves no FUSE request under the race detector, and the mount ends cleanly when the
+// process that made it dies.
+type server struct {
+	mountpoint string
+
+	mu     sync.Mutex // one request at a time
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *json.Decoder
+	closed bool
+}
+
+// order is the parent's request; answer the helper's reply (and its first line, once mounted).
+type (
+	order struct {
+		Do string `json:"do"` // crash or unmount
+	}
+	answer struct {
+		Report crashfs.Report `json:"report"`
+		Error  string         `json:"error,omitempty"`
+	}
+	serveSpec struct {
+		Backing    string `json:"backing"`
+		Mountpoint string `json:"mountpoint"`
+	}
+)
+
+// serveEnv carries, in a helper's environment, the directories it serves (JSON serveSpec).
+const serveEnv = "LOCKBENCH_CRASHFS_SERVE"
+
+// startServer starts a helper serving backing at mountpoint and returns once it is mounted.
+func startServer(backing, mountpoint string) (*server, error) {
+	exe, err := reexec.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("forgetful disk: %w", err)
+	}
+	spec, err := json.Marshal(serveSpec{Backing: backing, Mountpoint: mountpoint})
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), serveEnv+"="+string(spec))
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("forgetful disk: start its server %s: %w", exe, err)
+	}
+	s := &server{mountpoint: mountpoint, cmd: cmd, in: in, out: json.NewDecoder(bufio.NewReader(out))}
+	var first answer
+	if err := s.out.Decode(&first); err != nil || first.Error != "" {
+		in.Close() // a helper that mounted nothing exits at the end of its input
+		werr := cmd.Wait()
+		if first.Error != "" {
+			return nil, errors.New(first.Error)
+		}
+		return nil, fmt.Errorf("forgetful disk: its server (%s) ended before it mounted %s: %w", exe, mountpoint,
+			errors.Join(err, werr))
+	}
+	return s, nil
+}
+
+// Crash asks the helper to crash the mount, and returns what the crash threw away.
+func (s *server) Crash() (crashfs.Report, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return crashfs.Report{}, crashfs.ErrUnmounted
+	}
+	a, err := s.ask("crash")
+	return a.Report, err
+}
+
+// Unmount ends the mount and the helper, keeping the live state; calling it again does nothing.
+func (s *server) Unmount() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	_, err := s.ask("unmount")
+	err = errors.Join(err, s.in.Close())
+	if werr := s.cmd.Wait(); werr != nil {
+		err = errors.Join(err, fmt.Errorf("crashfs server: %w", werr))
+	}
+	return err
+}
+
+// ask sends one order and reads its answer; the caller holds s.mu.
+func (s *server) ask(do string) (answer, error) {
+	var a answer
+	if err := json.NewEncoder(s.in).Encode(order{Do: do}); err != nil {
+		return a, fmt.Errorf("crashfs server (pid %d): send %s: %w", s.cmd.Process.Pid, do, err)
+	}
+	if err := s.out.Decode(&a); err != nil {
+		return a, fmt.Errorf("crashfs server (pid %d): no answer to %s: %w", s.cmd.Process.Pid, do, err)
+	}
+	if a.Error != "" {
+		return a, errors.New(a.Error)
+	}
+	return a, nil
+}
+
+// pid is the helper's process id, for tests.
+func (s *server) pid() int { return s.cmd.Process.Pid }
