@@ -40,6 +40,13 @@
 // lost, each entry that disappears and each that comes back, so that a scenario can
 // show its fault happened before it judges a trial.
 //
+// # In a helper process
+//
+// MountInHelper serves the same mount from a process of its own: this program run again
+// (ServeIfAsked), or the build $LOCKBENCH_HELPER_EXE names (make test gives one without
+// the race detector). The mount then costs the caller no CPU, and ends when the caller
+// dies, as its helper's input closes.
+//
 // Writes reach the server as FUSE WRITE requests (no writeback cache, no passthrough),
 // so none escapes the record; copy_file_range is refused, and the kernel falls back to
 // reads and writes.

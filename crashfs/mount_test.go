@@ -58,8 +58,29 @@ func needsFUSE(t *testing.T) {
 	}
 }
 
+// mountInHelper is mountAt served by a helper process (crashfs.MountInHelper).
+func mountInHelper(t *testing.T, backing, mountpoint string) *crashfs.Helper {
+	t.Helper()
+	h, err := crashfs.MountInHelper(backing, mountpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := h.Unmount(); err != nil {
+			t.Errorf("unmount: %v", err)
+		}
+	})
+	return h
+}
+
+// crashable is a mount served by this process (crashfs.FS) or by a helper.
+type crashable interface {
+	Mountpoint() string
+	Crash() (crashfs.Report, error)
+}
+
 // crash crashes fsys and fails t if that fails.
-func crash(t *testing.T, fsys *crashfs.FS) crashfs.Report {
+func crash(t *testing.T, fsys crashable) crashfs.Report {
 	t.Helper()
 	r, err := fsys.Crash()
 	if err != nil {

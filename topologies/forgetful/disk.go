@@ -1,7 +1,7 @@
 // Package forgetful is a node's data directory on crashfs, for the providers whose
 // nodes can crash as a host does: mount, crash (keeping the report for the trial's
-// proof), unmount. A helper process serves the mount (server.go). It knows nothing of the
-// server that writes there.
+// proof), unmount. A helper process serves the mount (crashfs.MountInHelper). It knows
+// nothing of the server that writes there.
 package forgetful
 
 import (
@@ -11,12 +11,13 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/lockbench/lockbench/crashfs"
 	"github.com/lockbench/lockbench/topologies"
 )
 
 // Disk is one node's forgetful data directory.
 type Disk struct {
-	srv *server // the helper process that serves the mount
+	srv *crashfs.Helper // the process that serves the mount
 
 	mu      sync.Mutex
 	crashes int
@@ -33,7 +34,7 @@ func Mount(dir string, provision ...string) (*Disk, error) {
 			return nil, err
 		}
 	}
-	srv, err := startServer(backing, data)
+	srv, err := crashfs.MountInHelper(backing, data)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +109,7 @@ func (d *Disk) syncTree(pick func(os.DirEntry) bool) error {
 	if d == nil {
 		return nil
 	}
-	return filepath.WalkDir(d.srv.mountpoint, func(path string, e os.DirEntry, err error) error {
+	return filepath.WalkDir(d.srv.Mountpoint(), func(path string, e os.DirEntry, err error) error {
 		if err != nil || !pick(e) {
 			return err
 		}

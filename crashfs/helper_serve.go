@@ -1,4 +1,4 @@
-package forgetful
+package crashfs
 
 import (
 	"encoding/json"
@@ -8,23 +8,21 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/lockbench/lockbench/crashfs"
 )
 
-// Every program that can mount a forgetful disk can serve one: the helper is this
-// program (or the build reexec names) run again. Test binaries run inits before TestMain.
+// Every program that links crashfs can be its helper: the helper is this program (or
+// the build reexec names) run again. Test binaries run inits before TestMain.
 func init() { ServeIfAsked() }
 
-// ServeIfAsked serves one crashfs mount and exits if this process was started as its
-// helper (by Mount); otherwise it returns at once. Calling it again is harmless.
+// ServeIfAsked serves one mount and exits if this process was started as its helper (by
+// MountInHelper); otherwise it returns at once. Calling it again is harmless.
 func ServeIfAsked() {
 	raw, asked := os.LookupEnv(serveEnv)
 	if !asked {
 		return
 	}
 	if err := serve(raw, os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "crashfs server:", err)
+		fmt.Fprintln(os.Stderr, "crashfs helper:", err)
 		os.Exit(1)
 	}
 	os.Exit(0)
@@ -41,7 +39,7 @@ func serve(raw string, in io.Reader, out io.Writer) error {
 	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
 		return errors.Join(fmt.Errorf("%s: %w", serveEnv, err), enc.Encode(answer{Error: serveEnv + ": " + err.Error()}))
 	}
-	fs, err := crashfs.Mount(spec.Backing, spec.Mountpoint)
+	fs, err := Mount(spec.Backing, spec.Mountpoint)
 	if err != nil {
 		return errors.Join(err, enc.Encode(answer{Error: err.Error()}))
 	}
@@ -62,7 +60,7 @@ func serve(raw string, in io.Reader, out io.Writer) error {
 		case "unmount":
 			return enc.Encode(answer{Error: errorText(fs.Unmount())})
 		default:
-			a.Error = fmt.Sprintf("crashfs server: no order %q (crash, unmount)", o.Do)
+			a.Error = fmt.Sprintf("crashfs helper: no order %q (crash, unmount)", o.Do)
 		}
 		if err := enc.Encode(a); err != nil {
 			return errors.Join(err, fs.Unmount())

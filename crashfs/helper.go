@@ -1,4 +1,4 @@
-package forgetful
+package crashfs
 
 import (
 	"bufio"
@@ -10,15 +10,14 @@ import (
 	"os/exec"
 	"sync"
 
-	"github.com/lockbench/lockbench/crashfs"
 	"github.com/lockbench/lockbench/internal/reexec"
 )
 
-// server is a crashfs mount served by a helper process of its own (reexec.Executable,
-// which serves when its environment asks: see ServeIfAsked), so that a raced test binary
-// serves no FUSE request under the race detector, and the mount ends cleanly when the
-// process that made it dies.
-type server struct {
+// Helper is a mount served by a process of its own (reexec.Executable, which serves when
+// its environment asks: see ServeIfAsked): a raced test binary then serves no FUSE
+// request under the race detector, and the mount ends cleanly when the process that
+// made it dies.
+type Helper struct {
 	mountpoint string
 
 	mu     sync.Mutex // one request at a time
@@ -34,8 +33,8 @@ type (
 		Do string `json:"do"` // crash or unmount
 	}
 	answer struct {
-		Report crashfs.Report `json:"report"`
-		Error  string         `json:"error,omitempty"`
+		Report Report `json:"report"`
+		Error  string `json:"error,omitempty"`
 	}
 	serveSpec struct {
 		Backing    string `json:"backing"`
@@ -46,11 +45,12 @@ type (
 // serveEnv carries, in a helper's environment, the directories it serves (JSON serveSpec).
 const serveEnv = "LOCKBENCH_CRASHFS_SERVE"
 
-// startServer starts a helper serving backing at mountpoint and returns once it is mounted.
-func startServer(backing, mountpoint string) (*server, error) {
+// MountInHelper starts a helper that mounts backing at mountpoint (as Mount does) and
+// returns once it is mounted.
+func MountInHelper(backing, mountpoint string) (*Helper, error) {
 	exe, err := reexec.Executable()
 	if err != nil {
-		return nil, fmt.Errorf("forgetful disk: %w", err)
+		return nil, fmt.Errorf("crashfs: %w", err)
 	}
 	spec, err := json.Marshal(serveSpec{Backing: backing, Mountpoint: mountpoint})
 	if err != nil {
@@ -68,9 +68,9 @@ func startServer(backing, mountpoint string) (*server, error) {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("forgetful disk: start its server %s: %w", exe, err)
+		return nil, fmt.Errorf("crashfs: start its helper %s: %w", exe, err)
 	}
-	s := &server{mountpoint: mountpoint, cmd: cmd, in: in, out: json.NewDecoder(bufio.NewReader(out))}
+	s := &Helper{mountpoint: mountpoint, cmd: cmd, in: in, out: json.NewDecoder(bufio.NewReader(out))}
 	var first answer
 	if err := s.out.Decode(&first); err != nil || first.Error != "" {
 		in.Close() // a helper that mounted nothing exits at the end of its input
@@ -78,25 +78,25 @@ func startServer(backing, mountpoint string) (*server, error) {
 		if first.Error != "" {
 			return nil, errors.New(first.Error)
 		}
-		return nil, fmt.Errorf("forgetful disk: its server (%s) ended before it mounted %s: %w", exe, mountpoint,
+		return nil, fmt.Errorf("crashfs: its helper (%s) ended before it mounted %s: %w", exe, mountpoint,
 			errors.Join(err, werr))
 	}
 	return s, nil
 }
 
-// Crash asks the helper to crash the mount, and returns what the crash threw away.
-func (s *server) Crash() (crashfs.Report, error) {
+// Crash crashes the mount in the helper, as FS.Crash does, and returns its report.
+func (s *Helper) Crash() (Report, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return crashfs.Report{}, crashfs.ErrUnmounted
+		return Report{}, ErrUnmounted
 	}
 	a, err := s.ask("crash")
 	return a.Report, err
 }
 
-// Unmount ends the mount and the helper, keeping the live state; calling it again does nothing.
-func (s *server) Unmount() error {
+// Unmount ends the mount, as FS.Unmount does, and the helper; calling it again does nothing.
+func (s *Helper) Unmount() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -106,19 +106,19 @@ func (s *server) Unmount() error {
 	_, err := s.ask("unmount")
 	err = errors.Join(err, s.in.Close())
 	if werr := s.cmd.Wait(); werr != nil {
-		err = errors.Join(err, fmt.Errorf("crashfs server: %w", werr))
+		err = errors.Join(err, fmt.Errorf("crashfs helper: %w", werr))
 	}
 	return err
 }
 
 // ask sends one order and reads its answer; the caller holds s.mu.
-func (s *server) ask(do string) (answer, error) {
+func (s *Helper) ask(do string) (answer, error) {
 	var a answer
 	if err := json.NewEncoder(s.in).Encode(order{Do: do}); err != nil {
-		return a, fmt.Errorf("crashfs server (pid %d): send %s: %w", s.cmd.Process.Pid, do, err)
+		return a, fmt.Errorf("crashfs helper (pid %d): send %s: %w", s.cmd.Process.Pid, do, err)
 	}
 	if err := s.out.Decode(&a); err != nil {
-		return a, fmt.Errorf("crashfs server (pid %d): no answer to %s: %w", s.cmd.Process.Pid, do, err)
+		return a, fmt.Errorf("crashfs helper (pid %d): no answer to %s: %w", s.cmd.Process.Pid, do, err)
 	}
 	if a.Error != "" {
 		return a, errors.New(a.Error)
@@ -126,5 +126,8 @@ func (s *server) ask(do string) (answer, error) {
 	return a, nil
 }
 
-// pid is the helper's process id, for tests.
-func (s *server) pid() int { return s.cmd.Process.Pid }
+// Mountpoint is where the file system is mounted.
+func (s *Helper) Mountpoint() string { return s.mountpoint }
+
+// Pid is the helper's process id.
+func (s *Helper) Pid() int { return s.cmd.Process.Pid }
