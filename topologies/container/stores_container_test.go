@@ -269,26 +269,17 @@ func TestContainerZooKeeperLeaderIsolatedThenRejoins(t *testing.T) {
 	within(t, 60*time.Second, "the old leader serves again", func() error { _, err := srvr.Mode(ctx, old.Addr()); return err })
 }
 
-// TestContainerStoresStartAtEverySize: every store and size the provider serves comes up
-// and serves (a leader for the consensus stores, SELECT 1 for PostgreSQL); the start
-// time each took is logged, from Start to serving, the images already built.
-func TestContainerStoresStartAtEverySize(t *testing.T) {
+// TestContainerStoresStartAtFiveMembers: the consensus stores at the largest size the
+// provider serves come up and elect a leader. Every other store and size starts in the
+// tests above (PostgreSQL, ZooKeeper at 1 and 3, etcd at 1 and 3): starting them again
+// here cost nine containers and changed no outcome.
+func TestContainerStoresStartAtFiveMembers(t *testing.T) {
 	t.Parallel()
-	for _, spec := range []backend.Spec{
-		{Kind: topologies.Postgres},
-		{Kind: zookeeper.Kind, Members: 1}, {Kind: zookeeper.Kind, Members: 3}, {Kind: zookeeper.Kind, Members: 5},
-		{Kind: etcd.Kind, Members: 1}, {Kind: etcd.Kind, Members: 3}, {Kind: etcd.Kind, Members: 5},
-	} {
+	for _, spec := range []backend.Spec{{Kind: zookeeper.Kind, Members: 5}, {Kind: etcd.Kind, Members: 5}} {
 		t.Run(fmt.Sprintf("%s-%d", spec.Kind, spec.Members), func(t *testing.T) {
 			topo := startContainers(t, spec)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			if db, ok := topo.(interface{ DSN() string }); ok {
-				if _, err := pgExec(ctx, db.DSN(), "SELECT 1"); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
 			leader, err := topo.(leaderWaiter).WaitLeader(ctx)
 			if err != nil {
 				t.Fatal(err)
