@@ -66,10 +66,20 @@ type spreadVariant struct {
 	// replicated: the replicas acknowledged A's keys (WAIT 1) before the kill; otherwise
 	// their link was cut before A's grant.
 	replicated bool
+	// thirdHeld: another client holds the name's third key at A's grant and frees it
+	// after, so A's grant sits on exactly a majority of keys (redsync #186's case): the
+	// library tries each remaining key once after a majority, and not again.
+	thirdHeld bool
 	// restoreKeys is a test hook: the keys are written back on the promoted replica
 	// before it is read, as if it had kept them, and no trial may be judged.
 	restoreKeys bool
+	// retakeThird is a test hook: the freed third key is written again before B tries, as
+	// if A had taken it, and no trial may be judged.
+	retakeThird bool
 }
+
+// otherHolder is the value of the third key while another client holds it.
+const otherHolder = "another-holder"
 
 func (s rueidisClusterSpread) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	st := p.Store("strategy").(lab.KeyedFailover)
@@ -99,11 +109,16 @@ func spreadVariants(st lab.Store, spec backend.Spec) []spreadVariant {
 	if spec.DownAfter >= redislock.RueidisKeyValidity {
 		outlasted = []results.Claim{results.Always(results.LostLocks)}
 	}
+	exact := v(spreadPlacement, false, "the name's three keys on three masters, the third held by another client at "+
+		"A's grant and freed after it: A holds exactly two, and the master that dies takes one",
+		results.Always(results.LostLocks))
+	exact.Name, exact.thirdHeld, exact.Params["third_key"] = st.Strategy()+"/exact-majority/cut", true, "held at the grant"
 	return []spreadVariant{
 		v(sharedPlacement, false, shared, results.Always(results.LostLocks)),
 		v(sharedPlacement, true, shared+": the failover outlasts their validity", outlasted...),
 		v(spreadPlacement, false, spread, results.Holds(results.LostLocks)),
 		v(spreadPlacement, true, spread, results.Holds(results.LostLocks)),
+		exact,
 	}
 }
 
@@ -139,6 +154,12 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 	}
 	a := lab.NewClient("A", la, t.Rec)
 	res := lab.NewResource("resource", false, t.Rec)
+	third := redislock.RueidisKeyOf(lock.name, redislock.RueidisClusterMajority*2-2)
+	if v.thirdHeld {
+		if err := setThird(ctx, lock.masterOf[third], third); err != nil {
+			return err
+		}
+	}
 	healCut := nemesis.NoHeal
 	if !v.replicated {
 		if healCut, err = lab.CutReplicas(ctx, t, target, replicas); err != nil {
@@ -167,6 +188,12 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 	if err != nil {
 		return err
 	}
+	if v.thirdHeld {
+		if err := freeThird(ctx, t, lock.masterOf[third], third); err != nil {
+			return err
+		}
+		held--
+	}
 	t.Prove("A's grant left %d of its 3 keys on the masters, %d of them on %s, %s", held, len(onTarget),
 		target.Name(), link)
 	killed := time.Now()
@@ -189,7 +216,76 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 		return lab.NoFault("the promoted %s lacks %d of the %d keys the dead master held", next.Name(), lost,
 			len(onTarget))
 	}
+	if v.retakeThird {
+		if err := setThird(ctx, lock.masterOf[third], third); err != nil {
+			return err
+		}
+	}
+	if v.thirdHeld {
+		if err := thirdStillFree(ctx, t, lock.masterOf[third], third); err != nil {
+			return err
+		}
+	}
 	return contest(ctx, t, st, topo, a, res, lease, lock.name)
+}
+
+// setThird has another client hold the third key on its master.
+func setThird(ctx context.Context, addr, key string) error {
+	c := lab.PlainClient(addr)
+	defer c.Close()
+	if err := whileClusterDown(ctx, func() error { return c.Set(ctx, key, otherHolder, time.Minute).Err() }); err != nil {
+		return lab.Failed("setup", fmt.Errorf("hold %s on %s: %w", key, addr, err))
+	}
+	return nil
+}
+
+// freeThird shows the other client still held the third key after A's grant (A's grant
+// did not take it), then frees it, as a client that failed to reach a majority does.
+func freeThird(ctx context.Context, t *lab.Trial, addr, key string) error {
+	c := lab.PlainClient(addr)
+	defer c.Close()
+	var v string
+	err := whileClusterDown(ctx, func() (err error) { v, err = c.Get(ctx, key).Result(); return err })
+	if err != nil || v != otherHolder {
+		return lab.NoFault("the third key %s held %q after A's grant (%v), not the other client's", key, v, err)
+	}
+	if err := whileClusterDown(ctx, func() error { return c.Del(ctx, key).Err() }); err != nil {
+		return lab.Failed("nemesis", fmt.Errorf("free %s on %s: %w", key, addr, err))
+	}
+	t.Prove("another client held the third key %s at A's grant, and freed it after", key)
+	return nil
+}
+
+// thirdStillFree shows A did not take the freed third key: its library tried it once,
+// while the other client held it, and not again. Read just before B tries.
+func thirdStillFree(ctx context.Context, t *lab.Trial, addr, key string) error {
+	c := lab.PlainClient(addr)
+	defer c.Close()
+	var n int64
+	if err := whileClusterDown(ctx, func() (err error) { n, err = c.Exists(ctx, key).Result(); return err }); err != nil {
+		return lab.Failed("observe", fmt.Errorf("read %s on %s: %w", key, addr, err))
+	}
+	if n != 0 {
+		return lab.NoFault("A took the freed third key %s: its grant no longer sits on exactly a majority", key)
+	}
+	t.Prove("the third key %s was still free before B tried: A held at most the two it was granted", key)
+	return nil
+}
+
+// whileClusterDown runs f again while a node answers CLUSTERDOWN, for up to 30 s: the
+// masters count the cluster down from a master's failure until they learn of its
+// replica's promotion, and briefly when three clusters start at once on two cores.
+func whileClusterDown(ctx context.Context, f func() error) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := f()
+		if err == nil || !strings.HasPrefix(err.Error(), "CLUSTERDOWN ") || time.Now().After(deadline) {
+			return err
+		}
+		if err := lab.Sleep(ctx, 100*time.Millisecond); err != nil {
+			return err
+		}
+	}
 }
 
 // contest gives A its chance to hear from its library that the lock is gone (a correct

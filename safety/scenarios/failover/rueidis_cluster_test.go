@@ -2,6 +2,7 @@ package failover
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,7 +13,8 @@ import (
 )
 
 // rueidislock on a cluster: a name whose majority of keys sits on the master that fails
-// over loses the lock, a name spread over three masters keeps it; each trial judged on
+// over loses the lock, a name spread over three masters keeps it, unless its grant sat on
+// exactly two keys (the third held by another client at the grant); each trial judged on
 // the cut, the promotion and the keys read back on the promoted replica. Two trials a
 // variant: a cluster here now and then promotes no replica within the minute
 // (docs/cluster.md), a trial not judged.
@@ -59,5 +61,38 @@ func TestRueidislockClusterSpreadJudgesOnlyKeysThePromotionLost(t *testing.T) {
 	if tr.Outcome != results.FaultNotProduced {
 		t.Errorf("keys kept on the promoted replica: %s (%s), want %s", tr.Outcome, tr.Message,
 			results.FaultNotProduced)
+	}
+}
+
+// An exact-majority trial whose third key is taken again before B tries (the test hook,
+// as if A had taken it) is not judged: A's grant no longer sits on exactly two keys.
+func TestRueidislockExactMajorityJudgesOnlyAThirdKeyLeftFree(t *testing.T) {
+	t.Parallel()
+	env := labtest.TestEnv(t, 1, nil)
+	st, err := lab.StoreFor(rediscluster.StrategyRueidis)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyed := st.(lab.KeyedFailover)
+	spec := keyed.Spec()
+	spec.DownAfter = 5 * time.Second
+	variants := spreadVariants(keyed, spec)
+	v := variants[len(variants)-1]
+	if !v.thirdHeld {
+		t.Fatalf("the last variant, %s, is not the exact-majority one", v.Name)
+	}
+	v.retakeThird = true
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	s := rueidisClusterSpread{}
+	if err := env.RunTrial(ctx, s.Name(), v.Variant.Variant, 0, func(ctx context.Context, tr *lab.Trial) error {
+		return s.trial(ctx, env, keyed, spec, v, tr, time.Minute)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tr := v.Trials[0]
+	t.Logf("%s: %s", tr.Outcome, tr.Message)
+	if tr.Outcome != results.FaultNotProduced || !strings.Contains(tr.Message, "third key") {
+		t.Errorf("third key taken again: %s (%s), want %s naming it", tr.Outcome, tr.Message, results.FaultNotProduced)
 	}
 }
