@@ -70,9 +70,9 @@ func MountInHelper(backing, mountpoint string) (*Helper, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("crashfs: start its helper %s: %w", exe, err)
 	}
-	s := &Helper{mountpoint: mountpoint, cmd: cmd, in: in, out: json.NewDecoder(bufio.NewReader(out))}
+	h := &Helper{mountpoint: mountpoint, cmd: cmd, in: in, out: json.NewDecoder(bufio.NewReader(out))}
 	var first answer
-	if err := s.out.Decode(&first); err != nil || first.Error != "" {
+	if err := h.out.Decode(&first); err != nil || first.Error != "" {
 		in.Close() // a helper that mounted nothing exits at the end of its input
 		werr := cmd.Wait()
 		if first.Error != "" {
@@ -81,44 +81,44 @@ func MountInHelper(backing, mountpoint string) (*Helper, error) {
 		return nil, fmt.Errorf("crashfs: its helper (%s) ended before it mounted %s: %w", exe, mountpoint,
 			errors.Join(err, werr))
 	}
-	return s, nil
+	return h, nil
 }
 
 // Crash crashes the mount in the helper, as FS.Crash does, and returns its report.
-func (s *Helper) Crash() (Report, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+func (h *Helper) Crash() (Report, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
 		return Report{}, ErrUnmounted
 	}
-	a, err := s.ask("crash")
+	a, err := h.ask("crash")
 	return a.Report, err
 }
 
 // Unmount ends the mount, as FS.Unmount does, and the helper; calling it again does nothing.
-func (s *Helper) Unmount() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+func (h *Helper) Unmount() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
 		return nil
 	}
-	s.closed = true
-	_, err := s.ask("unmount")
-	err = errors.Join(err, s.in.Close())
-	if werr := s.cmd.Wait(); werr != nil {
+	h.closed = true
+	_, err := h.ask("unmount")
+	err = errors.Join(err, h.in.Close())
+	if werr := h.cmd.Wait(); werr != nil {
 		err = errors.Join(err, fmt.Errorf("crashfs helper: %w", werr))
 	}
 	return err
 }
 
-// ask sends one order and reads its answer; the caller holds s.mu.
-func (s *Helper) ask(do string) (answer, error) {
+// ask sends one order and reads its answer; the caller holds h.mu.
+func (h *Helper) ask(do string) (answer, error) {
 	var a answer
-	if err := json.NewEncoder(s.in).Encode(order{Do: do}); err != nil {
-		return a, fmt.Errorf("crashfs helper (pid %d): send %s: %w", s.cmd.Process.Pid, do, err)
+	if err := json.NewEncoder(h.in).Encode(order{Do: do}); err != nil {
+		return a, fmt.Errorf("crashfs helper (pid %d): send %s: %w", h.cmd.Process.Pid, do, err)
 	}
-	if err := s.out.Decode(&a); err != nil {
-		return a, fmt.Errorf("crashfs helper (pid %d): no answer to %s: %w", s.cmd.Process.Pid, do, err)
+	if err := h.out.Decode(&a); err != nil {
+		return a, fmt.Errorf("crashfs helper (pid %d): no answer to %s: %w", h.cmd.Process.Pid, do, err)
 	}
 	if a.Error != "" {
 		return a, errors.New(a.Error)
@@ -127,7 +127,7 @@ func (s *Helper) ask(do string) (answer, error) {
 }
 
 // Mountpoint is where the file system is mounted.
-func (s *Helper) Mountpoint() string { return s.mountpoint }
+func (h *Helper) Mountpoint() string { return h.mountpoint }
 
 // Pid is the helper's process id.
-func (s *Helper) Pid() int { return s.cmd.Process.Pid }
+func (h *Helper) Pid() int { return h.cmd.Process.Pid }
