@@ -225,13 +225,16 @@ var WriteupClaims = []WriteupClaim{
 			never(Control, "true clocks", "*/true-clock")}},
 	{Step: "step 4", Claim: "rueidislock on a Redis Cluster: a majority of its keys is not a majority of masters; " +
 		"a name whose majority shares the master that fails over loses the lock, a name spread over three masters " +
-		"keeps it",
+		"keeps it, unless its grant sat on exactly two keys (redsync #186's case)",
 		Scenario: "rueidislock-cluster-spread", By: LostLocks, Checks: []Check{
 			always(Breaking, "two of the name's keys on the master that dies, its replicas cut off: B is granted",
 				"*/majority-on-one-master/cut"),
 			always(Breaking, "the same with the keys replicated: the failover outlasts their 5 s validity",
 				"*/majority-on-one-master/replicated"),
-			never(Fix, "the three keys on three masters: A keeps two, B is refused", "*/spread/*")}},
+			never(Fix, "the three keys on three masters: A keeps two, B is refused", "*/spread/*"),
+			always(Breaking, "the three keys on three masters, the third held by another client at A's grant and "+
+				"freed after: the library does not try it again, and one master's failover lets B in",
+				"*/exact-majority/cut")}},
 	{Step: "fencing 1", Claim: "an INCR fence on the same Redis goes backwards after a failover; etcd's revision does not",
 		Scenario: "fence-regression", By: ReissuedTokens, Checks: []Check{
 			occurs("followers lag, the master dies: the promoted one reissues tokens", "sentinel/lagging-followers"),
