@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/backends/rediscluster"
@@ -246,8 +248,11 @@ func freeThird(ctx context.Context, t *lab.Trial, addr, key string) error {
 	defer c.Close()
 	var v string
 	err := whileClusterDown(ctx, func() (err error) { v, err = c.Get(ctx, key).Result(); return err })
-	if err != nil || v != otherHolder {
-		return lab.NoFault("the third key %s held %q after A's grant (%v), not the other client's", key, v, err)
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return lab.Failed("observe", fmt.Errorf("read %s on %s: %w", key, addr, err))
+	}
+	if v != otherHolder {
+		return lab.NoFault("the third key %s held %q after A's grant, not the other client's", key, v)
 	}
 	if err := whileClusterDown(ctx, func() error { return c.Del(ctx, key).Err() }); err != nil {
 		return lab.Failed("nemesis", fmt.Errorf("free %s on %s: %w", key, addr, err))
