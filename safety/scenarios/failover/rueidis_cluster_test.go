@@ -38,26 +38,11 @@ func TestRueidislockClusterSpread(t *testing.T) {
 // nothing: the trial is not judged, whatever B then does.
 func TestRueidislockClusterSpreadJudgesOnlyKeysThePromotionLost(t *testing.T) {
 	t.Parallel()
-	env := labtest.TestEnv(t, 1, nil)
-	st, err := lab.StoreFor(rediscluster.StrategyRueidis)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyed := st.(lab.KeyedFailover)
-	spec := keyed.Spec()
-	spec.DownAfter = 5 * time.Second
-	v := spreadVariants(keyed, spec)[0]
-	v.restoreKeys = true
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	s := rueidisClusterSpread{}
-	if err := env.RunTrial(ctx, s.Name(), v.Variant.Variant, 0, func(ctx context.Context, tr *lab.Trial) error {
-		return s.trial(ctx, env, keyed, spec, v, tr, time.Minute)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	tr := v.Trials[0]
-	t.Logf("%s: %s", tr.Outcome, tr.Message)
+	tr := oneSpreadTrial(t, func(vs []spreadVariant) spreadVariant {
+		v := vs[0]
+		v.restoreKeys = true
+		return v
+	})
 	if tr.Outcome != results.FaultNotProduced {
 		t.Errorf("keys kept on the promoted replica: %s (%s), want %s", tr.Outcome, tr.Message,
 			results.FaultNotProduced)
@@ -68,6 +53,23 @@ func TestRueidislockClusterSpreadJudgesOnlyKeysThePromotionLost(t *testing.T) {
 // as if A had taken it) is not judged: A's grant no longer sits on exactly two keys.
 func TestRueidislockExactMajorityJudgesOnlyAThirdKeyLeftFree(t *testing.T) {
 	t.Parallel()
+	tr := oneSpreadTrial(t, func(vs []spreadVariant) spreadVariant {
+		v := vs[len(vs)-1]
+		if !v.thirdHeld {
+			t.Fatalf("the last variant, %s, is not the exact-majority one", v.Name)
+		}
+		v.retakeThird = true
+		return v
+	})
+	if tr.Outcome != results.FaultNotProduced || !strings.Contains(tr.Message, "third key") {
+		t.Errorf("third key taken again: %s (%s), want %s naming it", tr.Outcome, tr.Message, results.FaultNotProduced)
+	}
+}
+
+// oneSpreadTrial runs once the variant pick makes of the scenario's, on a cluster whose
+// masters fail one after 5 s, and returns the trial.
+func oneSpreadTrial(t *testing.T, pick func([]spreadVariant) spreadVariant) results.Trial {
+	t.Helper()
 	env := labtest.TestEnv(t, 1, nil)
 	st, err := lab.StoreFor(rediscluster.StrategyRueidis)
 	if err != nil {
@@ -76,12 +78,7 @@ func TestRueidislockExactMajorityJudgesOnlyAThirdKeyLeftFree(t *testing.T) {
 	keyed := st.(lab.KeyedFailover)
 	spec := keyed.Spec()
 	spec.DownAfter = 5 * time.Second
-	variants := spreadVariants(keyed, spec)
-	v := variants[len(variants)-1]
-	if !v.thirdHeld {
-		t.Fatalf("the last variant, %s, is not the exact-majority one", v.Name)
-	}
-	v.retakeThird = true
+	v := pick(spreadVariants(keyed, spec))
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	s := rueidisClusterSpread{}
@@ -92,7 +89,5 @@ func TestRueidislockExactMajorityJudgesOnlyAThirdKeyLeftFree(t *testing.T) {
 	}
 	tr := v.Trials[0]
 	t.Logf("%s: %s", tr.Outcome, tr.Message)
-	if tr.Outcome != results.FaultNotProduced || !strings.Contains(tr.Message, "third key") {
-		t.Errorf("third key taken again: %s (%s), want %s naming it", tr.Outcome, tr.Message, results.FaultNotProduced)
-	}
+	return tr
 }
