@@ -47,7 +47,9 @@ func TestNoDialLandsInTheMeasurement(t *testing.T) {
 				switch {
 				case warmed && after != 0:
 					t.Errorf("warmed: %d dials began inside the measurement", after)
-				case warmed && tc.warmDials > 0 && before != tc.warmDials:
+				// At least: a connection the load timed out during the warm-up is dialled
+				// again (321 of 320 in a fresh-clone run), still before the clock.
+				case warmed && tc.warmDials > 0 && before < tc.warmDials:
 					t.Errorf("warmed: %d dials before the clock, want one per client per node (%d)", before, tc.warmDials)
 				case !warmed && after == 0:
 					t.Errorf("cold: no dial inside the measurement either: the count cannot tell")

@@ -12,12 +12,13 @@ import (
 )
 
 // On a Redis Cluster the key's master is killed right after the grant while its replica
-// is paused: labtest asserts the claims (lost in some trial with no guard, never under
-// WAIT 1 with the one replica), and every judged trial proves its promotion, the read
-// on the promoted replica, and records the failover time.
+// is paused: labtest asserts the claims (never lost under WAIT 1 with the one replica),
+// and every judged trial proves its promotion, the read on the promoted replica, and
+// records the failover time. The lag drawn stays under 20 ms, where no loss is claimed:
+// whether the kill beats the replication stream is a rate (TestFailoverLoss says why).
 func TestFailoverLossOnACluster(t *testing.T) {
 	t.Parallel()
-	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"strategies": "cluster", "modes": "none,wait1", "delays": "0ms", "lag-max": "150ms", "wait-timeout": "2s"})
+	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"strategies": "cluster", "modes": "none,wait1", "delays": "0ms", "lag-max": "10ms", "wait-timeout": "2s"})
 	want := map[string]bool{"cluster mode=none": true, "cluster mode=wait1": true}
 	for _, s := range rep.Series {
 		if !want[s.Name] {
