@@ -17,16 +17,16 @@ import (
 
 // Two masters grant the lock while the old one is cut off: labtest.RunIn asserts the claims
 // (A and B inside together in every judged trial; a window after the promotion with no
-// guard and with max-lag 5 s and 10 s). Here: each judged trial proved the promotion,
-// the cut and B's grant; min-replicas ended the window by NOREPLICAS during the cut,
-// no guard only by the demotion after the heal; and a shorter max-lag gave a shorter
-// window, the unguarded one the longest. Max-lag 1 s is left to the CLI: at load 20 the
-// replicas' once-a-second acknowledgements lagged past it, and the master refused A's
-// first grant (NOREPLICAS) before any cut. A's 15 s lease outlasts the promotion: at 5 s,
-// in a quiet fresh-clone run beside the longest packages, B entered 3.7 s after it ended.
+// guard and with max-lag 10 s). Here: each judged trial proved the promotion, the cut
+// and B's grant; min-replicas ended the window by NOREPLICAS during the cut, no guard
+// only by the demotion after the heal, a longer window. Max-lag 1 s and 5 s are left to
+// the CLI: at 1 s, at load 20, the replicas' once-a-second acknowledgements lagged past
+// it and the master refused A's first grant before any cut; at 5 s a promotion that took
+// 4.3 s came after the old master's first NOREPLICAS, no window. A's 15 s lease outlasts
+// the promotion: at 5 s, in a quiet fresh-clone run, B entered 3.7 s after it ended.
 func TestSentinelSplitBrain(t *testing.T) {
 	t.Parallel()
-	env := labtest.ContainerEnv(t, 1, lab.Params{"max-lags": "5s,10s", "ttl": "15s"})
+	env := labtest.ContainerEnv(t, 1, lab.Params{"max-lags": "10s", "ttl": "15s"})
 	rep := labtest.RunIn(t, env, "sentinel-split-brain", 4*time.Minute)
 	window := map[string]float64{}
 	for _, v := range rep.Variants {
@@ -51,7 +51,7 @@ func TestSentinelSplitBrain(t *testing.T) {
 			window[v.Name] = max(window[v.Name], tr.WindowMs)
 		}
 	}
-	order := []string{"min-replicas-0", "min-replicas-1-max-lag-10s", "min-replicas-1-max-lag-5s"}
+	order := []string{"min-replicas-0", "min-replicas-1-max-lag-10s"}
 	for i := 1; i < len(order); i++ {
 		if !(window[order[i-1]] > window[order[i]]) {
 			t.Errorf("window %s %.0f ms, %s %.0f ms: want the first longer (windows %v)", order[i-1], window[order[i-1]], order[i], window[order[i]], window)
