@@ -33,14 +33,7 @@ func mountForTest(t *testing.T, seed map[string]string) *crashfs.FS {
 func mountAt(t *testing.T, backing, mountpoint string) *crashfs.FS {
 	t.Helper()
 	fsys, err := crashfs.Mount(backing, mountpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := fsys.Unmount(); err != nil {
-			t.Errorf("unmount: %v", err)
-		}
-	})
+	unmountAtEnd(t, fsys, err)
 	return fsys
 }
 
@@ -62,15 +55,21 @@ func needsFUSE(t *testing.T) {
 func mountInHelper(t *testing.T, backing, mountpoint string) *crashfs.Helper {
 	t.Helper()
 	h, err := crashfs.MountInHelper(backing, mountpoint)
+	unmountAtEnd(t, h, err)
+	return h
+}
+
+// unmountAtEnd fails t on a mount's error, else unmounts it when t ends.
+func unmountAtEnd(t *testing.T, m interface{ Unmount() error }, err error) {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := h.Unmount(); err != nil {
+		if err := m.Unmount(); err != nil {
 			t.Errorf("unmount: %v", err)
 		}
 	})
-	return h
 }
 
 // crashable is a mount served by this process (crashfs.FS) or by a helper.

@@ -58,28 +58,14 @@ func TestLossClaimsRideOnTheirConditions(t *testing.T) {
 	none, wait2 := sentinelrig.Guard{Mode: "none"}, sentinelrig.Guard{Mode: "wait2", WaitReplicas: 2}
 	minReplicas := sentinelrig.Guard{Mode: "min-replicas", MinReplicas: true}
 	lagged, cut := sentinelrig.Config{LagMax: 150 * time.Millisecond}, sentinelrig.Config{LinkKill: true}
-	for _, c := range []struct {
-		name  string
-		cfg   sentinelrig.Config
-		g     sentinelrig.Guard
-		delay time.Duration
-		want  string
-	}{
+	checkClaims(t, lossClaims, []claimCase{
 		{"cut off, no guard", cut, none, 0, "lost_locks every"},
 		{"lagged, killed at once", lagged, none, 0, "lost_locks some"},
 		{"lagged, min-replicas, killed at once", lagged, minReplicas, 0, "lost_locks some"},
 		{"lagged, killed 100 ms later", lagged, none, 100 * time.Millisecond, ""},
 		{"lagged under 20 ms", sentinelrig.Config{LagMax: 10 * time.Millisecond}, none, 0, ""},
 		{"WAIT 2", lagged, wait2, 0, "lost_locks none"},
-	} {
-		var got []string
-		for _, cl := range lossClaims(c.cfg, c.g, c.delay) {
-			got = append(got, string(cl.Measure)+" "+string(cl.Want))
-		}
-		if strings.Join(got, ", ") != c.want {
-			t.Errorf("%s: claims %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // On a cluster the same: a loss claimed only for a kill at once after lags of 20 ms or
@@ -88,20 +74,33 @@ func TestKeyedLossClaimsRideOnTheirConditions(t *testing.T) {
 	spec := backend.Spec{Replicas: 1}
 	none, wait1 := sentinelrig.Guard{Mode: "none"}, sentinelrig.Guard{Mode: "wait1", WaitReplicas: 1}
 	lagged, brief := sentinelrig.Config{LagMax: 150 * time.Millisecond}, sentinelrig.Config{LagMax: 10 * time.Millisecond}
-	for _, c := range []struct {
-		name  string
-		cfg   sentinelrig.Config
-		g     sentinelrig.Guard
-		delay time.Duration
-		want  string
-	}{
+	keyed := func(cfg sentinelrig.Config, g sentinelrig.Guard, delay time.Duration) []results.Claim {
+		return keyedClaims(spec, cfg, g, delay)
+	}
+	checkClaims(t, keyed, []claimCase{
 		{"lagged, killed at once", lagged, none, 0, "lost_locks some"},
 		{"lagged under 20 ms", brief, none, 0, ""},
 		{"lagged, killed 100 ms later", lagged, none, 100 * time.Millisecond, ""},
 		{"WAIT on the one replica", brief, wait1, 0, "lost_locks none"},
-	} {
+	})
+}
+
+// claimCase is one condition of a variant and the claims it should carry, "measure want" joined.
+type claimCase struct {
+	name  string
+	cfg   sentinelrig.Config
+	g     sentinelrig.Guard
+	delay time.Duration
+	want  string
+}
+
+// checkClaims compares the claims claimsOf gives each case's condition with the case's.
+func checkClaims(t *testing.T, claimsOf func(sentinelrig.Config, sentinelrig.Guard, time.Duration) []results.Claim,
+	cases []claimCase) {
+	t.Helper()
+	for _, c := range cases {
 		var got []string
-		for _, cl := range keyedClaims(spec, c.cfg, c.g, c.delay) {
+		for _, cl := range claimsOf(c.cfg, c.g, c.delay) {
 			got = append(got, string(cl.Measure)+" "+string(cl.Want))
 		}
 		if strings.Join(got, ", ") != c.want {
