@@ -100,8 +100,9 @@ func start(ctx context.Context, d *container.Deployment) (topologies.Topology, e
 func waitServing(ctx context.Context, s *container.Server) error {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
+	var asker srvr.Patient
 	for {
-		_, err := srvr.Mode(ctx, s.Addr())
+		_, err := asker.Mode(ctx, s.Addr())
 		if err == nil {
 			return nil
 		}

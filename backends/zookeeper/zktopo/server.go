@@ -25,6 +25,7 @@ type server struct {
 	ports    Ports  // fixed once the ensemble first starts
 	ensemble *Ensemble
 	disk     *forgetful.Disk // data/ when it forgets what was not fsynced; nil: an ordinary disk
+	asker    srvr.Patient    // waits longer for a server the load slows
 }
 
 // newServer readies server number i of e; nothing runs until start.
@@ -48,7 +49,7 @@ func newServer(e *Ensemble, i int) *server {
 		Logs:   []string{s.config().LogPath()},
 		// Serving: it answers srvr with a mode (it has joined a quorum, or runs standalone).
 		Ready: func(ctx context.Context) error {
-			_, err := srvr.Mode(ctx, s.Addr())
+			_, err := s.asker.Mode(ctx, s.Addr())
 			return err
 		},
 		Every: 20 * time.Millisecond,

@@ -6,10 +6,12 @@ package srvr
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,7 +27,11 @@ const (
 // Ask asks a server for its srvr report and returns its fields ("Mode", "Zxid"...).
 // A server not in a quorum answers that it is not serving: an error.
 func Ask(ctx context.Context, addr string) (map[string]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	return askWithin(ctx, addr, timeout)
+}
+
+func askWithin(ctx context.Context, addr string, limit time.Duration) (map[string]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", addr)
@@ -65,6 +71,39 @@ func Mode(ctx context.Context, addr string) (string, error) {
 		return "", err
 	}
 	return f["Mode"], nil
+}
+
+// Patient asks one server again and again, as a wait for it to serve does. Each answer
+// that did not come in time doubles its wait, up to maxPatience: a server the load slows
+// past one second is found serving in the end instead of timing out forever. Its zero
+// value is ready; it is safe for concurrent use.
+type Patient struct{ wait atomic.Int64 }
+
+// maxPatience bounds one exchange of a Patient.
+const maxPatience = 16 * time.Second
+
+// Mode is the server's mode, asked with the wait the earlier answers earned.
+func (p *Patient) Mode(ctx context.Context, addr string) (string, error) {
+	wait := p.Wait()
+	f, err := askWithin(ctx, addr, wait)
+	p.wait.Store(int64(next(wait, err)))
+	if err != nil {
+		return "", err
+	}
+	return f["Mode"], nil
+}
+
+// Wait is how long the next exchange may take.
+func (p *Patient) Wait() time.Duration { return max(time.Duration(p.wait.Load()), timeout) }
+
+// next is the wait after an exchange that waited wait and ended in err: twice as long
+// after a timeout.
+func next(wait time.Duration, err error) time.Duration {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
+		return min(2*wait, maxPatience)
+	}
+	return wait
 }
 
 // State is what a server says of itself: its mode and the last zxid it has applied.

@@ -2,9 +2,12 @@ package srvr_test
 
 import (
 	"context"
+	"errors"
 	"net"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo/srvr"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -43,5 +46,57 @@ func TestAnAnswerWithoutModeOrZxidIsAnError(t *testing.T) {
 	badZxid := answering(t, "Zxid: zero\nMode: leader\n")
 	if st, err := srvr.Read(context.Background(), badZxid); err == nil {
 		t.Errorf("zxid %q read as %+v", "zero", st)
+	}
+}
+
+// TestAPatientAskerWaitsOutASlowServer: a server that answers srvr only 1.5 s after it
+// was asked never answers a one-second exchange; a Patient doubles its wait after the
+// timeout and reads the mode (an asker that never grew its wait would ask for a minute).
+func TestAPatientAskerWaitsOutASlowServer(t *testing.T) {
+	const late = 1500 * time.Millisecond
+	addr := testenv.Serve(t, func(c net.Conn) {
+		defer c.Close()
+		buf := make([]byte, 4)
+		if _, err := c.Read(buf); err != nil {
+			return
+		}
+		// An asker that gave up has closed its end: the read returns before late.
+		_ = c.SetReadDeadline(time.Now().Add(late))
+		if _, err := c.Read(buf); errors.Is(err, os.ErrDeadlineExceeded) {
+			_, _ = c.Write([]byte("Mode: leader\n"))
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var asker srvr.Patient
+	var timeouts int
+	for {
+		m, err := asker.Mode(ctx, addr)
+		if err == nil {
+			if m != srvr.Leader {
+				t.Fatalf("mode %q, want leader", m)
+			}
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("no answer within a minute (wait now %v): %v", asker.Wait(), err)
+		}
+		timeouts++
+	}
+	t.Logf("answered after %d timeouts, with a wait of %v", timeouts, asker.Wait())
+}
+
+// TestAPatientAskerKeepsItsWaitOnOtherErrors: only a timeout earns a longer wait; a
+// refused connection or a server outside a quorum asks again as soon.
+func TestAPatientAskerKeepsItsWaitOnOtherErrors(t *testing.T) {
+	notServing := answering(t, "This ZooKeeper instance is not currently serving requests\n")
+	var asker srvr.Patient
+	for range 3 {
+		if _, err := asker.Mode(context.Background(), notServing); err == nil {
+			t.Fatal("a server outside a quorum has no mode")
+		}
+	}
+	if asker.Wait() != time.Second {
+		t.Errorf("wait %v after three quick refusals, want 1s", asker.Wait())
 	}
 }
