@@ -21,7 +21,8 @@ type Verdict struct {
 	// Why it does not, in words; Missing lists the measurements that would decide it.
 	Why     []string
 	Missing []string
-	// RuledOut: a measurement (not a missing one) fails it.
+	// RuledOut: a measurement (not a missing one) fails it: for a rate, the lower end
+	// of its interval over the budget; an interval that straddles it is not yet.
 	RuledOut bool
 	// Unmeasured is what the unmeasured faults add to an efficiency option's upper
 	// end at their worst (every such fault breaking the lock).
@@ -121,15 +122,19 @@ func judge(w *workload.Workload, o *Option) Verdict {
 	} else if o.Kind != LockFree {
 		// Efficiency needs only an upper end: an unmeasured fault counts at its worst,
 		// P(violation | fault) <= 1, so it adds its rate x the held share to the end.
-		// A measured upper end over the budget rules it out; one over it only with the
+		// The rule is correctness's: a measured lower end over the budget rules it out;
+		// an interval that straddles it waits for trials, as one over it only with the
 		// missing faults (not measured, or not sized) at their worst waits for them.
 		v.Unmeasured = UnmeasuredBound(o.Faults, missing)
 		switch {
-		case total.Hi > *w.DuplicateBudget:
+		case total.Lo > *w.DuplicateBudget:
 			v.Why = append(v.Why,
-				fmt.Sprintf("up to %s duplicate runs a year, over the budget of %s", count(total.Hi+v.Unmeasured),
+				fmt.Sprintf("at least %s duplicate runs a year, over the budget of %s", count(total.Lo),
 					Plain(*w.DuplicateBudget)))
 			v.RuledOut = true
+		case total.Hi > *w.DuplicateBudget:
+			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year (at least %s), over the budget of %s: "+
+				"more trials narrow it", count(total.Hi+v.Unmeasured), count(total.Lo), Plain(*w.DuplicateBudget)))
 		case total.Hi+v.Unmeasured > *w.DuplicateBudget:
 			v.Why = append(v.Why, fmt.Sprintf(
 				"up to %s duplicate runs a year counting the missing faults at their worst, over the budget of %s: %s",

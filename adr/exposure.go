@@ -36,6 +36,9 @@ type Exposure struct {
 	// at the workload's contention; QuorumWhy says why it could not (lab count kept).
 	Quorum    *QuorumModel
 	QuorumWhy string
+	// Unchecked names the model the lab's check kept out of the figures (it failed, or
+	// never ran): the measurement then is the lab's, not sized.
+	Unchecked string
 }
 
 // Measured is a conditional probability read from safety variants, and what it makes
@@ -91,6 +94,9 @@ func exposures(w *workload.Workload, reports []*results.Report, o *Option) []Exp
 			switch mechanismOf(k, o) {
 			case backend.AsyncPromotion:
 				e.Crash, e.CrashWhy = crashModel(w, reports)
+				if e.Crash != nil && e.Crash.Check.failure() != "" { // only a model its lab check holds sizes
+					e.Crash, e.CrashWhy, e.Unchecked = nil, e.Crash.Check.failure(), "crash-failover"
+				}
 				if e.Mutex != nil && e.Crash != nil {
 					e.Mutex.modelled(e, "crash-failover", e.Crash.P)
 				}
@@ -98,6 +104,8 @@ func exposures(w *workload.Workload, reports []*results.Report, o *Option) []Exp
 				e.Quorum, e.QuorumWhy = quorumModel(w, o.Probe, reports)
 				switch {
 				case e.Mutex == nil || e.Quorum == nil:
+				case e.Quorum.Check.failure(o.Probe) != "":
+					e.Quorum, e.QuorumWhy, e.Unchecked = nil, e.Quorum.Check.failure(o.Probe), "Redlock restart"
 				case e.Mutex.Demo != Always: // the rule rests on the forced restart breaking every time
 					e.Quorum, e.QuorumWhy = nil, fmt.Sprintf("%s's forced restart of a node of an exact quorum broke %d of %d "+
 						"judged, not every one: the model's rule is not shown", e.Mutex.Scenario, e.Mutex.P.K, e.Mutex.P.N)

@@ -3,6 +3,7 @@ package adr
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,7 @@ type CrashModel struct {
 	WriteRate  float64 // the workload's: a SET and a release per lock, plus its other writes
 	Others     float64 // the workload's other writes a second to the same Redis
 	Samples    int     // lag samples (every replica, every probe)
+	Trials     int     // the trials they came from: the interval resamples these
 	P          Expected
 	Check      CrashCheck
 }
@@ -38,6 +40,30 @@ type CrashCheck struct {
 	Agree, Trials int
 }
 
+// failure says why the check does not let the model into the figures: no check ran,
+// or a kill delay's measured interval misses the prediction; "" when each holds it.
+func (c CrashCheck) failure() string {
+	if len(c.Rows) == 0 {
+		return "the crash-failover model is unchecked: no failover-loss trial with no guard and measured lags " +
+			"(`lockbench safety --scenario failover-loss --param modes=none`)"
+	}
+	if c.Within == len(c.Rows) {
+		return ""
+	}
+	var rows []string
+	for _, r := range c.Rows {
+		rows = append(rows, r.text())
+	}
+	return fmt.Sprintf(
+		"the crash-failover model failed its check: %d of %d kill delays' intervals miss its prediction (%s)",
+		len(c.Rows)-c.Within, len(c.Rows), strings.Join(rows, "; "))
+}
+
+func (r CrashCheckRow) text() string {
+	return fmt.Sprintf("%s ms: predicted %s, lost %s", strconv.FormatFloat(r.DelayMs, 'f', -1, 64), percent(r.Predicted),
+		r.Measured)
+}
+
 // CrashCheckRow is one kill delay of the check.
 type CrashCheckRow struct {
 	Variant   string
@@ -49,30 +75,24 @@ type CrashCheckRow struct {
 // crashModel computes the model from the reports, or says why it cannot.
 func crashModel(w *workload.Workload, reports []*results.Report) (*CrashModel, string) {
 	m := &CrashModel{WriteRate: 2*w.LockRate + w.OtherWrites, Others: w.OtherWrites}
-	lags, why := m.LagAt(reports)
+	trials, why := m.LagAt(reports)
 	if why != "" {
 		return nil, why
 	}
 	h := float64(w.HoldD) / float64(time.Millisecond)
-	var sum, sumSq float64
-	for _, l := range lags {
-		x := math.Min(l, h) / h
-		sum += x
-		sumSq += x * x
+	share := func(l float64) float64 { return math.Min(l, h) / h }
+	m.P = trialBootstrap(trials, share)
+	m.Trials = len(trials)
+	for _, lags := range trials {
+		m.Samples += len(lags)
 	}
-	n := float64(len(lags))
-	mean := sum / n
-	sd := math.Sqrt(math.Max(0, sumSq/n-mean*mean))
-	half := z95 * sd / math.Sqrt(n) // the mean of thousands of samples: normal enough
-	m.Samples = len(lags)
-	m.P = Expected{Central: mean, Lo: math.Max(0, mean-half), Hi: math.Min(1, mean+half)}
 	m.Check = crashCheck(reports)
 	return m, ""
 }
 
 // LagAt reads the lag samples of the replication-lag variant whose measured write rate
-// is the smallest at or above the workload's.
-func (m *CrashModel) LagAt(reports []*results.Report) ([]float64, string) {
+// is the smallest at or above the workload's, one slice per trial that has any.
+func (m *CrashModel) LagAt(reports []*results.Report) ([][]float64, string) {
 	type point struct {
 		v    *results.Variant
 		rate float64
@@ -107,18 +127,57 @@ func (m *CrashModel) LagAt(reports []*results.Report) ([]float64, string) {
 				"replication-lag)", points[len(points)-1].rate, m.WriteRate)
 	}
 	m.LagVariant, m.LagRate = points[i].v.Name, points[i].rate
-	var lags []float64
+	var trials [][]float64
 	for _, tr := range points[i].v.Trials {
+		var lags []float64
 		for name, x := range tr.Inputs {
 			if strings.HasPrefix(name, "lag_ms_") {
 				lags = append(lags, x)
 			}
 		}
+		if len(lags) > 0 {
+			trials = append(trials, lags)
+		}
 	}
-	if len(lags) == 0 {
+	if len(trials) == 0 {
 		return nil, "replication-lag variant " + m.LagVariant + " has no lag samples"
 	}
-	return lags, ""
+	return trials, ""
+}
+
+// bootstrapDraws is how many resamples of the trials an interval is read from.
+const bootstrapDraws = 2000
+
+// trialBootstrap is the mean of f over every sample, with a 95% interval that resamples
+// whole trials: one trial's samples share its server's state and are not independent,
+// so a thousand of them from five trials know no more of the next trial than five do.
+// One trial says nothing of the spread between trials: its interval is 0-1.
+func trialBootstrap(trials [][]float64, f func(float64) float64) Expected {
+	sums, counts := make([]float64, len(trials)), make([]float64, len(trials))
+	var sum, n float64
+	for i, lags := range trials {
+		for _, l := range lags {
+			sums[i] += f(l)
+		}
+		counts[i] = float64(len(lags))
+		sum, n = sum+sums[i], n+counts[i]
+	}
+	central := sum / n
+	if len(trials) < 2 {
+		return Expected{Central: central, Lo: 0, Hi: 1}
+	}
+	rng := rand.New(rand.NewPCG(1, uint64(len(trials)))) // the same results give the same interval
+	means := make([]float64, bootstrapDraws)
+	for d := range means {
+		var s, c float64
+		for range trials {
+			i := rng.IntN(len(trials))
+			s, c = s+sums[i], c+counts[i]
+		}
+		means[d] = s / c
+	}
+	sort.Float64s(means)
+	return Expected{Central: central, Lo: means[int(0.025*bootstrapDraws)], Hi: means[int(0.975*bootstrapDraws)-1]}
 }
 
 // crashCheck compares the model's rule (lost exactly when the promoted replica had not
@@ -185,9 +244,7 @@ func (m *CrashModel) Line() string {
 	if len(m.Check.Rows) > 0 {
 		var rows []string
 		for _, r := range m.Check.Rows {
-			rows = append(rows,
-				fmt.Sprintf("%s ms: predicted %s, lost %s", strconv.FormatFloat(r.DelayMs, 'f', -1, 64), percent(r.Predicted),
-					r.Measured))
+			rows = append(rows, r.text())
 		}
 		check = fmt.Sprintf("checked against failover-loss with no guard: %d of %d delays' intervals contain the "+
 			"prediction, %d of %d judged trials called (%s)",
@@ -195,8 +252,8 @@ func (m *CrashModel) Line() string {
 	}
 	return fmt.Sprintf("crash failover against the replication lag: a held lock is lost when granted within the "+
 		"promoted replica's lag before the crash, so P(lost | held) = E[min(lag, hold)] / hold = %s (%s), from %d lag "+
-		"samples of replication-lag `%s` (%.0f writes/s measured, the workload writes %.0f/s: a SET and a release per lock "+
-		"plus %s others); %s",
-		percent(m.P.Central), percentSpan(m.P.Lo, m.P.Hi), m.Samples, m.LagVariant, m.LagRate, m.WriteRate, Plain(m.Others),
-		check)
+		"samples in %d trials of replication-lag `%s` (%.0f writes/s measured, the workload writes %.0f/s: a SET and a "+
+		"release per lock plus %s others); %s",
+		percent(m.P.Central), percentSpan(m.P.Lo, m.P.Hi), m.Samples, m.Trials, m.LagVariant, m.LagRate, m.WriteRate,
+		Plain(m.Others), check)
 }

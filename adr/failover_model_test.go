@@ -86,3 +86,54 @@ func TestNotAppliedReadsThePauseEndFirst(t *testing.T) {
 		t.Error("no reading at all")
 	}
 }
+
+// The crash model enters only when its check holds: every kill delay's interval holds
+// its prediction. One that misses (95% predicted at 0 ms, 8 of 20 lost) keeps it out,
+// as does no check at all.
+func TestOnlyACrashModelItsCheckHoldsSizes(t *testing.T) {
+	row := func(predicted float64, lost int) CrashCheckRow {
+		return CrashCheckRow{Variant: "none-delay-0ms", Predicted: predicted, Measured: results.ProportionOf(lost, 20)}
+	}
+	for _, c := range []struct {
+		name  string
+		check CrashCheck
+		want  string
+	}{
+		{"kept", CrashCheck{Rows: []CrashCheckRow{row(0.9, 18)}, Within: 1}, ""},
+		{"broken", CrashCheck{Rows: []CrashCheckRow{row(0.9, 18), row(0.95, 8)}, Within: 1},
+			"the crash-failover model failed its check: 1 of 2 kill delays' intervals miss its prediction"},
+		{"never checked", CrashCheck{}, "the crash-failover model is unchecked: no failover-loss trial with no guard"},
+	} {
+		if got := c.check.failure(); !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("%s: failure %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// Lag samples are resampled by trial: five trials whose 100 samples each sit at 10, 20,
+// 30, 40 and 50% of the hold have a mean of 30%, and an interval as wide as five trials
+// allow, not the sliver 500 independent samples would give (28.8-31.2%). One trial gives
+// no spread between trials: 0-1.
+func TestCrashModelIntervalResamplesTrials(t *testing.T) {
+	var trials [][]float64
+	for i := 1; i <= 5; i++ {
+		var lags []float64
+		for range 100 {
+			lags = append(lags, float64(i))
+		}
+		trials = append(trials, lags)
+	}
+	share := func(l float64) float64 { return l / 10 }
+	p := trialBootstrap(trials, share)
+	adrtest.Near(t, "mean", p.Central, 0.3)
+	t.Logf("five trials: %+v", p)
+	if p.Lo > 0.2 || p.Hi < 0.4 || p.Lo < 0.1 || p.Hi > 0.5 {
+		t.Errorf("interval %+v: want about 18-42%%, the spread of five trial means", p)
+	}
+	if again := trialBootstrap(trials, share); again != p {
+		t.Errorf("the same trials gave %+v, then %+v", p, again)
+	}
+	if one := trialBootstrap(trials[:1], share); one.Lo != 0 || one.Hi != 1 {
+		t.Errorf("one trial: %+v, want 0-1", one)
+	}
+}

@@ -32,6 +32,8 @@ func (e Exposure) markNotSized(m *Measured) {
 	}
 	why := ""
 	switch {
+	case e.Unchecked != "":
+		why = "its " + e.Unchecked + " model is not held by its lab check (see the model)"
 	case e.Model != nil && e.Model.Contradicted != "":
 		why = "its size model is contradicted at the workload's TTL (" + e.Model.Contradicted + ")"
 	case e.Model == nil || e.Model.Unsized:

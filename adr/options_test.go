@@ -275,3 +275,26 @@ func TestSafetyOnlyResultsGiveTheOptionsTheirProbesName(t *testing.T) {
 		}
 	}
 }
+
+// Efficiency rules an option out by correctness's rule: only when the lower end of its
+// duplicates a year is over the budget. An interval that straddles the budget (1 of 4
+// judged: 0.9-14 a year against 10) is not yet, however high its upper end.
+func TestEfficiencyRulesOutOnTheLowerEndOnly(t *testing.T) {
+	w := loadWorkload(t, "testdata/efficiency.yaml")
+	for _, c := range []struct {
+		year     Expected
+		ruledOut bool
+		why      string
+	}{
+		{Expected{Central: 5, Lo: 0.9, Hi: 14}, false, "up to 14.0 duplicate runs a year (at least 0.900), over the budget of 10: more trials narrow it"},
+		{Expected{Central: 20, Lo: 16.8, Hi: 20}, true, "at least 16.8 duplicate runs a year, over the budget of 10"},
+	} {
+		e := Exposure{Kind: backend.FailoverFault, PerYear: 20, LocksHeld: 1, Held: 1,
+			Mutex: &Measured{Scenario: "failover-loss", By: results.Violations, Year: c.year}}
+		o := &Option{Name: "sentinel", Kind: Lock, Probe: "sentinel", Cost: Cost{Measured: true, Within: true}, Faults: []Exposure{e}}
+		v := judge(w, o)
+		if why := strings.Join(v.Why, "; "); v.Meets || v.RuledOut != c.ruledOut || why != c.why {
+			t.Errorf("duplicates %+v a year: ruled out %v, why %q; want %v, %q", c.year, v.RuledOut, why, c.ruledOut, c.why)
+		}
+	}
+}

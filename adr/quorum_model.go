@@ -47,6 +47,28 @@ type QuorumCheck struct {
 	Agree, Trials, Over, Under int
 }
 
+// failure says why the check does not let strategy's model into the figures: no check
+// ran, or a contention's measured interval misses the prediction; "" when each holds it.
+func (c QuorumCheck) failure(strategy string) string {
+	if len(c.Rows) == 0 {
+		return fmt.Sprintf("the restart model is unchecked: no judged redlock-quorum restart-empty trial of %s "+
+			"(`lockbench safety --scenario redlock-quorum --param strategies=%s`)", strategy, strategy)
+	}
+	if c.Within == len(c.Rows) {
+		return ""
+	}
+	var rows []string
+	for _, r := range c.Rows {
+		rows = append(rows, r.text())
+	}
+	return fmt.Sprintf("the restart model failed its check: %d of %d contentions' intervals miss its prediction (%s)",
+		len(c.Rows)-c.Within, len(c.Rows), strings.Join(rows, "; "))
+}
+
+func (r QuorumCheckRow) text() string {
+	return fmt.Sprintf("%s: predicted %s, broke %s", r.Variant, percent(r.Predicted), r.Measured)
+}
+
 // QuorumCheckRow is one contention of the check.
 type QuorumCheckRow struct {
 	Variant   string
@@ -162,7 +184,7 @@ func (m *QuorumModel) Line() string {
 	if len(m.Check.Rows) > 0 {
 		var rows []string
 		for _, r := range m.Check.Rows {
-			rows = append(rows, fmt.Sprintf("%s: predicted %s, broke %s", r.Variant, percent(r.Predicted), r.Measured))
+			rows = append(rows, r.text())
 		}
 		missed := ""
 		if c := m.Check; c.Over+c.Under > 0 {

@@ -104,3 +104,31 @@ func TestQuorumCheckCallsEveryRestart(t *testing.T) {
 		t.Errorf("line does not say the check failed: %s", line)
 	}
 }
+
+// The model enters the figures only when its check holds: a history that keeps the
+// rule lets it in, one that breaks it (every restart broke, 8 of 20 predicted) or no
+// restart trial at all keeps it out, and the reason names the command or the rows.
+func TestOnlyAQuorumModelItsCheckHoldsSizes(t *testing.T) {
+	w := &workload.Workload{Occupancy: workload.OccupancyOf(10, 50*time.Millisecond, workload.Keys{Count: 1, Distribution: workload.Uniform})}
+	type r = struct{ exact, broke bool }
+	var agree, against []r
+	for i := 0; i < 20; i++ {
+		agree, against = append(agree, r{i < 8, i < 8}), append(against, r{i < 8, true})
+	}
+	for _, c := range []struct {
+		name     string
+		restarts []r
+		want     string
+	}{
+		{"kept", agree, ""},
+		{"broken", against, "the restart model failed its check: 1 of 1 contentions' intervals miss its prediction " +
+			"(redlock/contended-4/restart-empty: predicted 40%, broke 20 of 20 judged"},
+		{"never checked", nil, "the restart model is unchecked: no judged redlock-quorum restart-empty trial of redlock " +
+			"(`lockbench safety --scenario redlock-quorum --param strategies=redlock`)"},
+	} {
+		m, _ := quorumModel(w, "redlock", quorumReports(0, 8, c.restarts))
+		if got := m.Check.failure("redlock"); !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("%s: failure %q, want %q", c.name, got, c.want)
+		}
+	}
+}
