@@ -79,11 +79,14 @@ func demoText(m *Measured) string {
 	if m.SizedBy != "" && m.Share < 1 {
 		sized = fmt.Sprintf(", x %s of the counted faults large enough to break a hold (%s)", percent(m.Share), m.SizedBy)
 	}
+	every := "every held lock a counted fault finds breaks"
+	if m.By == results.Duplicates { // a redelivery is one change, held lock or none
+		every = "every counted redelivery applies its change twice"
+	}
 	switch m.Demo {
 	case Always:
-		return fmt.Sprintf("%d of %d judged, a forced interleaving: the mechanism breaks it always (not a rate), so every "+
-			"held lock a counted fault finds breaks%s: %s",
-			m.P.K, m.P.N, sized, yearly(m.Year, true))
+		return fmt.Sprintf("%d of %d judged, a forced interleaving: the mechanism breaks it always (not a rate), so %s%s: %s",
+			m.P.K, m.P.N, every, sized, yearly(m.Year, true))
 	case Never:
 		return fmt.Sprintf(
 			"0 of %d judged, a forced interleaving: the mechanism never breaks it (not a rate): 0 a year", m.P.N)

@@ -72,9 +72,12 @@ type Measured struct {
 // exposures computes every fault kind's exposure of option o.
 func exposures(w *workload.Workload, reports []*results.Report, o *Option) []Exposure {
 	var out []Exposure
-	for _, k := range workload.FaultKinds {
+	for _, k := range w.FaultKinds() {
 		e := Exposure{Kind: k, PerYear: w.Faults.Rate(k).PerYear, Held: w.Occupancy.AnyHeld, LocksHeld: w.Occupancy.LocksHeld,
 			Model: SizeModelFor(w, k, o)}
+		if k == backend.RedeliveryFault { // one change a redelivery: no held lock multiplies it
+			e.Held, e.LocksHeld = 1, 1
+		}
 		boundaryChecked(e.Model, w, k, reports)
 		if e.NA = NotApplicable(k, o); e.NA != "" {
 			out = append(out, e)

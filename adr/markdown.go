@@ -114,7 +114,7 @@ func driversOf(d *Decision) driversView {
 	} else {
 		v.Budget = Plain(*w.DuplicateBudget)
 	}
-	for _, k := range workload.FaultKinds {
+	for _, k := range w.FaultKinds() {
 		r := w.Faults.Rate(k)
 		counted := ""
 		switch k {

@@ -38,8 +38,11 @@ const redlockJumpModel = "clock jump on a Redlock node"
 // the lab's probability to the workload (a failover, a Redlock node restarting empty):
 // such a probability is not sized, and counts as missing evidence (notsized.go).
 func SizeModelFor(w *workload.Workload, k backend.Fault, o *Option) *SizeModel {
-	if k == backend.ClientPauseFault {
+	switch k {
+	case backend.ClientPauseFault:
 		return pauseModel(w) // every strategy's lease outlasted alike
+	case backend.RedeliveryFault:
+		return redeliveryModel
 	}
 	switch mechanismOf(k, o) {
 	case backend.LoneMemberLoss:
@@ -56,6 +59,15 @@ func SizeModelFor(w *workload.Workload, k backend.Fault, o *Option) *SizeModel {
 	}
 	return nil
 }
+
+// redeliveryModel: a redelivery is the same change sent after the first was applied,
+// so no TTL, hold or pause of the workload enters: the lab's scripted one is the
+// workload's. Each redelivery is one change, whether or not a lock is held.
+var redeliveryModel = &SizeModel{Name: "a redelivered change", Share: 1,
+	Assumes: "the same change is sent again after the first was applied: no TTL, hold or pause enters, and each " +
+		"redelivery is one change whatever locks are held",
+	Why:     "every counted redelivery finds its change applied",
+	Checked: "lost-updates' redelivery variants script it (a claim: only a unique key refuses it)"}
 
 // writeBack is how long Linux keeps a write in memory before it writes it back on its
 // own (vm.dirty_expire_centisecs, 30 s by default): the only sync a server that never

@@ -298,3 +298,45 @@ func TestEfficiencyRulesOutOnTheLowerEndOnly(t *testing.T) {
 		}
 	}
 }
+
+// A workload whose harm includes a change applied twice names redelivery: a lock-free
+// writer that applies a scripted redelivery twice (cas-version, 10 of 10, a forced
+// interleaving its claim backs) is ruled out at 12 redeliveries a year, a unique key
+// (0 of 10) counts none, and a lock counts it as missing evidence: no scenario runs a
+// redelivery through a lock service.
+func TestRedeliveryCountsTheChangesAppliedTwice(t *testing.T) {
+	w := withViolationBudget(loadWorkload(t, "testdata/correctness.yaml"), 1)
+	w.Faults.Redelivery = &workload.FaultRate{PerYear: 12, Source: "team's guess"}
+	if slices.Index(w.FaultKinds(), backend.RedeliveryFault) < 0 {
+		t.Fatal("a workload that names redelivery weighs it")
+	}
+	d := decideSynthetic(t, "testdata/correctness.yaml")
+	d = Decide(w, d.Inputs)
+	at := func(o *Option) Exposure {
+		for _, e := range o.Faults {
+			if e.Kind == backend.RedeliveryFault {
+				return e
+			}
+		}
+		t.Fatalf("%s: no redelivery exposure", o.Name)
+		return Exposure{}
+	}
+	cas := option(t, d, "cas-version (no lock)")
+	if e := at(cas); e.Data == nil || e.Data.Demo != Always || e.Data.Year != (Expected{12, 12, 12}) {
+		t.Errorf("cas-version under redelivery: %+v", e.Data)
+	}
+	if v := cas.Verdict; v.Meets || !v.RuledOut || !strings.Contains(strings.Join(v.Why, ";"), "at least 12.0 violations") {
+		t.Errorf("cas-version applies every redelivery twice: %+v", v)
+	}
+	if e := at(option(t, d, "unique-key (no lock)")); e.Data == nil || e.Data.Demo != Never || e.Data.Year != (Expected{}) {
+		t.Errorf("unique-key under redelivery: %+v", e.Data)
+	}
+	fenced := option(t, d, "etcd + fence")
+	if e := at(fenced); e.NA != "" || e.Data != nil || !slices.Contains(fenced.Verdict.Missing,
+		"redelivery (no lockbench scenario measures it for etcd + fence)") {
+		t.Errorf("a lock under redelivery: %+v, missing %v", e, fenced.Verdict.Missing)
+	}
+	if d.Chosen != nil && d.Chosen.Name == "cas-version (no lock)" {
+		t.Error("chose the writer that applies redeliveries twice")
+	}
+}

@@ -28,7 +28,7 @@ func (p Probe) DataScenario() string {
 
 // NotApplicable says why a fault cannot strike an option; "" when it can.
 func NotApplicable(k backend.Fault, o *Option) string {
-	if o.Kind == LockFree && k != backend.ClientPauseFault {
+	if o.Kind == LockFree && k != backend.ClientPauseFault && k != backend.RedeliveryFault {
 		// The faults are the lock service's; the store's own durability is the same
 		// under every option and is not compared here.
 		return "no lock service: the store judges every update"
@@ -47,9 +47,17 @@ func NotApplicable(k backend.Fault, o *Option) string {
 func ProbeFor(k backend.Fault, o *Option) (Probe, bool) {
 	s := o.Probe
 	if o.Kind == LockFree {
-		if k == backend.ClientPauseFault {
+		switch k {
+		case backend.ClientPauseFault:
 			return Probe{Scenario: "lost-updates", Data: []string{"pause/" + s}, DataBy: results.LostUpdates}, true
+		case backend.RedeliveryFault:
+			return Probe{Scenario: "lost-updates", Data: []string{"redelivery/" + s}, DataBy: results.Duplicates}, true
 		}
+		return Probe{}, false
+	}
+	if k == backend.RedeliveryFault {
+		// A redelivered change takes the lock (and a fresh fence) again once the first
+		// is done: no scenario runs it through a lock service yet.
 		return Probe{}, false
 	}
 	if k == backend.ClientPauseFault {

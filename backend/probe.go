@@ -14,6 +14,9 @@ const (
 	// HostCrashFault: a server's host loses power; the server restarts on what its
 	// disk had fsynced.
 	HostCrashFault Fault = "host_crash"
+	// RedeliveryFault: a change is sent again after it was applied (its reply was
+	// lost, a queue delivers at least once); its harm is the change applied twice.
+	RedeliveryFault Fault = "redelivery"
 )
 
 // Mechanism is how a fault breaks a strategy's lock, where a model of the decision

@@ -205,6 +205,11 @@ func Reports() []*results.Report {
 				[]results.Measure{results.LostUpdates}, nil),
 			variant("pause/unique-key", map[string]string{"strategy": "unique-key"}, results.LostUpdates, 10, 0,
 				[]results.Measure{results.LostUpdates}, nil),
+			// A scripted redelivery: applied twice by every writer but a unique key.
+			variant("redelivery/cas-version", map[string]string{"strategy": "cas-version"}, results.Duplicates, 10, 10,
+				[]results.Measure{results.Duplicates}, nil),
+			variant("redelivery/unique-key", map[string]string{"strategy": "unique-key"}, results.Duplicates, 10, 0,
+				[]results.Measure{results.Duplicates}, nil),
 		}}
 	// replication-lag: each trial's background rate and its probes' lags on two
 	// replicas, longer under more load.

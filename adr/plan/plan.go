@@ -359,8 +359,8 @@ var plannedRuns = map[string]planned{
 	"redlock-fence":    {variants: 4},
 	"etcd-leader-kill": {variants: 1, byStrategy: true},
 	"fence-regression": {variants: 2, byStrategy: true},
-	"lost-updates": {params: paramArgs("breaks=pause", "strategies=single,cas-version,unique-key,atomic",
-		"guards=unfenced,fenced"), variants: 7},
+	"lost-updates": {params: paramArgs("breaks=pause,redelivery", "strategies=single,cas-version,unique-key,atomic",
+		"guards=unfenced,fenced"), variants: 10},
 }
 
 // demoTrials is how often a forced interleaving is run: enough to show it is forced
@@ -396,14 +396,14 @@ func (p *Plan) trialSteps(w *workload.Workload, in *adr.Inputs, out string) {
 		side = "two holders"
 	}
 	striking := 0
-	for _, k := range workload.FaultKinds {
+	for _, k := range w.FaultKinds() {
 		if w.Faults.Rate(k).PerYear > 0 {
 			striking++
 		}
 	}
 	needs := map[string]*need{}
 	for _, o := range planOptions(w) {
-		for _, k := range workload.FaultKinds {
+		for _, k := range w.FaultKinds() {
 			rate := w.Faults.Rate(k).PerYear
 			if rate == 0 || adr.NotApplicable(k, o) != "" {
 				continue

@@ -238,7 +238,7 @@ func (p *Plan) redlockJumpStep(w *workload.Workload, in *adr.Inputs, out string)
 // unsizedSteps names, per fault, the options whose probability no model carries to
 // the workload: the ADR counts them as missing evidence whatever the lab runs.
 func (p *Plan) unsizedSteps(w *workload.Workload) {
-	for _, k := range workload.FaultKinds {
+	for _, k := range w.FaultKinds() {
 		if w.Faults.Rate(k).PerYear == 0 {
 			continue
 		}

@@ -31,7 +31,7 @@ const (
 // FaultKinds lists every fault the workload file may name (backend.Fault), in the order the ADR shows them.
 var FaultKinds = []backend.Fault{
 	backend.FailoverFault, backend.PlannedFailoverFault, backend.ClientPauseFault,
-	backend.RestartEmptyFault, backend.ClockJumpFault, backend.HostCrashFault,
+	backend.RestartEmptyFault, backend.ClockJumpFault, backend.HostCrashFault, backend.RedeliveryFault,
 }
 
 // Workload is the decision's input, as the team writes it (see docs/adr.md).
@@ -73,6 +73,18 @@ type Budget struct {
 	Max        string `yaml:"max"`        // a duration, "5ms"
 }
 
+// FaultKinds are the kinds the workload weighs: every one of FaultKinds but an
+// optional one it does not name (redelivery).
+func (w *Workload) FaultKinds() []backend.Fault {
+	var out []backend.Fault
+	for _, k := range FaultKinds {
+		if k != backend.RedeliveryFault || w.Faults.Redelivery != nil {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // Faults are the rates the team expects per year, one entry per kind.
 type Faults struct {
 	// Failover is a crash: the primary dies and another is promoted.
@@ -84,6 +96,9 @@ type Faults struct {
 	ClockJump       *FaultRate `yaml:"clock_jump"`
 	// HostCrash is a host losing power: its servers restart on what their disks had fsynced.
 	HostCrash *FaultRate `yaml:"host_crash"`
+	// Redelivery is a change sent again after it was applied: optional, as files written
+	// before it have none; absent, no change is counted as applied twice.
+	Redelivery *FaultRate `yaml:"redelivery"`
 }
 
 // FaultRate is one kind's expected count per year and where the figure comes from.
@@ -113,6 +128,8 @@ func (f Faults) Rate(k backend.Fault) *FaultRate {
 		return f.ClockJump
 	case backend.HostCrashFault:
 		return f.HostCrash
+	case backend.RedeliveryFault:
+		return f.Redelivery
 	}
 	return nil
 }
@@ -221,7 +238,7 @@ func (w *Workload) validate(file string) error {
 		return bad("violation_budget_per_year",
 			"only a correctness workload has it (efficiency counts duplicate_work_budget_per_year)")
 	}
-	for _, k := range FaultKinds {
+	for _, k := range w.FaultKinds() {
 		if err := w.Faults.Rate(k).validate(k); err != nil {
 			return bad("faults."+string(k)+err.field, "%s", err.msg)
 		}

@@ -2,9 +2,12 @@ package workload
 
 import (
 	"errors"
-	"github.com/lockbench/lockbench/adr/adrtest"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lockbench/lockbench/adr/adrtest"
+	"github.com/lockbench/lockbench/backend"
 )
 
 func TestGoodWorkloadParses(t *testing.T) {
@@ -36,6 +39,9 @@ func TestBadWorkloadNamesTheField(t *testing.T) {
 		{"missing source", "clock_jump: {per_year: 1, above: 100ms, source: team's guess}", "clock_jump: {per_year: 1, above: 100ms}", "faults.clock_jump.source"},
 		{"pause without its size", "longer_than: 1s, ", "", "faults.client_pause.longer_than"},
 		{"efficiency without its budget", "purpose: correctness", "purpose: efficiency", "duplicate_work_budget_per_year"},
+		{"redelivery without a source", "faults:\n", "faults:\n  redelivery: {per_year: 12}\n", "faults.redelivery.source"},
+		{"redelivery with a size", "faults:\n", "faults:\n  redelivery: {per_year: 1, longer_than: 1s, source: x}\n",
+			"faults.redelivery.longer_than"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -52,6 +58,27 @@ func TestBadWorkloadNamesTheField(t *testing.T) {
 				t.Fatalf("error %q does not name %s", err, c.field)
 			}
 		})
+	}
+}
+
+// Redelivery is the one optional fault (files written before it name none): absent, the
+// workload does not weigh it; named, it does.
+func TestRedeliveryIsWeighedOnlyWhereNamed(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		weigh bool
+	}{
+		{adrtest.GoodWorkload, false},
+		{strings.Replace(adrtest.GoodWorkload, "faults:\n", "faults:\n  redelivery: {per_year: 12, source: team's guess}\n", 1),
+			true},
+	} {
+		w, err := Parse("w.yaml", []byte(c.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(w.FaultKinds(), backend.RedeliveryFault); got != c.weigh {
+			t.Errorf("redelivery weighed: %v, want %v", got, c.weigh)
+		}
 	}
 }
 
