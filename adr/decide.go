@@ -36,6 +36,10 @@ type Decision struct {
 	Inputs   *Inputs
 	Options  []*Option
 	Chosen   *Option // nil: no option is shown to meet the purpose
+	// Floor is the wait for held keys no lock can beat, against the latency budget;
+	// nil with FloorWhy when it could not be computed (or the budget is on the max).
+	Floor    *QueueFloor
+	FloorWhy string
 }
 
 // Decide prices and judges every option and picks the cheapest that meets the purpose:
@@ -44,9 +48,16 @@ func Decide(w *workload.Workload, in *Inputs) *Decision {
 	run := in.merged()
 	groups := stats.Groups(linked.Catalog(), run)
 	d := &Decision{Workload: w, Inputs: in, Options: Options(in)}
+	var err error
+	if d.Floor, err = queueFloorOf(w); err != nil {
+		d.FloorWhy = err.Error()
+	}
 	for _, o := range d.Options {
 		o.Cost = costOf(w, run, groups, o.Strategy, o.Kind == LockFree)
 		o.Cost.NoLockService = o.Kind == LockFree
+		if d.Floor != nil && !d.Floor.Meets() && o.Kind != LockFree {
+			o.beyondFloor = d.Floor.floorWhy(w)
+		}
 		o.Faults = exposures(w, in.Safety, o)
 		o.Verdict = judge(w, o)
 	}
@@ -144,6 +155,9 @@ func judge(w *workload.Workload, o *Option) Verdict {
 	}
 	v.Year = total
 	switch {
+	case o.beyondFloor != "": // the lock service's cost cannot matter
+		v.Why = append(v.Why, o.beyondFloor)
+		v.RuledOut = true
 	case !o.Cost.Measured:
 		v.Why = append(v.Why, "cost not measured: "+o.Cost.Why)
 	case !o.Cost.Within:

@@ -97,6 +97,7 @@ type driversView struct {
 	Faults                []faultRateRow
 	Occupancy, SizeModels string // sentences of their own files' writers
 	ShortPauses           *shortPauses
+	Floor                 string // the queueing floor against the budget, one sentence
 }
 
 // faultRateRow is one row of the workload's fault rates.
@@ -108,7 +109,7 @@ type shortPauses struct{ LongerThan, TTL string }
 func driversOf(d *Decision) driversView {
 	w := d.Workload
 	v := driversView{SLO: w.SLO.String(), Rate: stats.FormatRate(w.LockRate),
-		Correctness: w.Purpose == workload.Correctness}
+		Correctness: w.Purpose == workload.Correctness, Floor: floorText(d)}
 	if v.Correctness {
 		v.Budget = Plain(*w.ViolationBudget)
 	} else {
@@ -168,6 +169,27 @@ func consideredOptions(d *Decision) []consideredOption {
 // side is what the purpose counts: data for correctness, two holders for efficiency.
 func side(w *workload.Workload, o *Option) bool {
 	return w.Purpose == workload.Correctness || o.Kind == LockFree
+}
+
+// floorText says where the queueing floor leaves the latency budget: within it, or out
+// of every lock's reach and what would bring it back.
+func floorText(d *Decision) string {
+	f, w := d.Floor, d.Workload
+	switch {
+	case f == nil && d.FloorWhy != "":
+		return "The queueing floor could not be computed: " + d.FloorWhy + "."
+	case f == nil:
+		return ""
+	case f.Meets():
+		return fmt.Sprintf("The queueing floor (a perfect lock: M/G/1 per key, FIFO, no lock overhead) keeps it: %s of "+
+			"requests wait longer than %s for a held key (%s allows %s; the floor's %s: %s; %s).",
+			shareText(f.Exceed), stats.FormatDuration(w.SLO.Budget), f.Percentile, percent(f.Allowed), f.Percentile, f.Wait,
+			f.Method)
+	}
+	return fmt.Sprintf("**No lock can meet the latency budget**: at the queueing floor (a perfect lock: M/G/1 per key, "+
+		"FIFO, no lock overhead) %s of requests wait longer than %s for a held key, over the %s a %s allows (the floor's "+
+		"%s: %s; %s). What would: %s.", shareText(f.Exceed), stats.FormatDuration(w.SLO.Budget), percent(f.Allowed),
+		f.Percentile, f.Percentile, f.Wait, f.Method, f.whatWould(w))
 }
 
 // undecidedView is the outcome when no option is chosen.

@@ -30,6 +30,9 @@ type Option struct {
 	Cost     Cost
 	Faults   []Exposure
 	Verdict  Verdict
+	// beyondFloor says, for a lock, that the workload's queueing floor alone breaks the
+	// latency budget: no lock's cost can keep it.
+	beyondFloor string
 }
 
 // KeyedFailoverOf is the store and mode of a keyed failover strategy; ok false if the
