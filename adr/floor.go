@@ -130,6 +130,16 @@ func floorKeys(k workload.Keys) (*contention.Keys, error) {
 	return contention.UniformKeys(k.Count)
 }
 
+// LocksBeyondFloor says why no lock can meet the workload's latency budget (its
+// queueing floor alone misses it); "" when one might, or the floor cannot say.
+func LocksBeyondFloor(w *workload.Workload) string {
+	f, err := queueFloorOf(w)
+	if err != nil || f == nil || f.Meets() {
+		return ""
+	}
+	return f.floorWhy(w)
+}
+
 // floorWhy says, for a lock option, that the floor alone breaks the latency budget.
 func (f *QueueFloor) floorWhy(w *workload.Workload) string {
 	return fmt.Sprintf("no lock can meet %s within %s at %s/s: at the queueing floor (a perfect lock: M/G/1 per key, "+

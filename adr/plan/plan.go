@@ -55,6 +55,9 @@ type Plan struct {
 	Workload string
 	Steps    []Step
 	Have     []string
+	// Skipped says what the plan leaves out because no result of it could change the
+	// decision.
+	Skipped []string
 }
 
 // Total is the summed estimate of the steps that have one, and how many have none.
@@ -92,6 +95,13 @@ func planStrategies() []string {
 // under out. in may be empty (no results given).
 func MakePlan(w *workload.Workload, workloadPath string, in *adr.Inputs, out string) *Plan {
 	p := &Plan{Workload: workloadPath}
+	if why := adr.LocksBeyondFloor(w); why != "" {
+		// Every lock is ruled out before any measurement: run only the ways with no lock.
+		p.Skipped = append(p.Skipped, "every lock's cost and faults: "+why)
+		p.updateStep(w, in, out)
+		p.trialSteps(w, in, out)
+		return p
+	}
 	p.benchSteps(w, in, out)
 	p.updateStep(w, in, out)
 	p.lagStep(w, in, out)
@@ -623,6 +633,15 @@ func planBudget(w *workload.Workload) *float64 {
 // and the lock-free ways (a lock alone never qualifies).
 func planOptions(w *workload.Workload) []*adr.Option {
 	var out []*adr.Option
+	if adr.LocksBeyondFloor(w) != "" { // no lock can meet the latency budget
+		if w.Purpose == workload.Efficiency {
+			return nil
+		}
+		for _, s := range adr.LockFreeStrategies {
+			out = append(out, &adr.Option{Kind: adr.LockFree, Probe: s})
+		}
+		return out
+	}
 	for _, s := range planStrategies() {
 		if w.Purpose == workload.Correctness {
 			out = append(out, &adr.Option{Kind: adr.Fenced, Probe: s})

@@ -28,10 +28,7 @@ func TestPlanListsTheBoundaryRunsAtTheWorkloadsTTLAndHold(t *testing.T) {
 		{"../../docs/adr-workload.yaml", "50ms", "23.96s and 35.94s", quorumRun, redlockUnsized},
 		{"../../docs/adr-workload-correctness.yaml", "20ms", "23.984s and 35.976s", redlockUnsized, quorumRun},
 	} {
-		w, err := workload.Load(c.workload)
-		if err != nil {
-			t.Fatal(err)
-		}
+		w := lockable(t, c.workload)
 		text := MakePlan(w, c.workload, &adr.Inputs{}, "m").Text()
 		for _, want := range []string{
 			"--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=",
@@ -56,10 +53,7 @@ func TestPlanListsTheBoundaryRunsAtTheWorkloadsTTLAndHold(t *testing.T) {
 // Both sides run at the workload's TTL and hold, 3 judged each, are had, not planned
 // again; at another hold they are planned.
 func TestPlanKeepsBoundaryRunsItHas(t *testing.T) {
-	w, err := workload.Load("../../docs/adr-workload.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := lockable(t, "../../docs/adr-workload.yaml")
 	side := func(name, side, hold string, broke int) *results.Variant {
 		v := adrtest.HandVariant(name, results.Violations, 3, broke)
 		v.Params = map[string]string{"side": side, "ttl": "30s", "hold": hold, "jump": "x", "jump_factor": "y"}
@@ -97,10 +91,7 @@ func TestBoundaryRunsOnlyWhereTheTTLIsGrantedAsAsked(t *testing.T) {
 
 // The quorum model's shares given for redlock are had; redlock-failfast's are planned.
 func TestPlanMeasuresOnlyTheQuorumSharesItLacks(t *testing.T) {
-	w, err := workload.Load("../../docs/adr-workload.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := lockable(t, "../../docs/adr-workload.yaml")
 	p := MakePlan(w, "w.yaml", &adr.Inputs{Safety: adrtest.Reports()}, "m")
 	if !slices.Contains(p.Have, "grants on exactly a quorum of redlock, alone and racing") {
 		t.Errorf("redlock's given shares are not had: %q", p.Have)
@@ -114,10 +105,7 @@ func TestPlanMeasuresOnlyTheQuorumSharesItLacks(t *testing.T) {
 // Redlock's jump boundary at the workload's TTL, 3 judged a side, is had; at another
 // TTL, or with fewer judged, it is planned.
 func TestPlanKeepsTheRedlockJumpBoundaryItHas(t *testing.T) {
-	w, err := workload.Load("../../docs/adr-workload.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := lockable(t, "../../docs/adr-workload.yaml")
 	side := func(jump, ttl string, judged int) *results.Variant {
 		v := adrtest.HandVariant("k=3/J="+jump, results.Violations, judged, 0)
 		v.Params = map[string]string{"strategy": "redlock", "k": "3", "jump": jump, "ttl": ttl}
@@ -146,10 +134,7 @@ func TestPlanKeepsTheRedlockJumpBoundaryItHas(t *testing.T) {
 // of its own, do not.
 func TestPlanCountsTheRedlockJumpBoundaryByTheDeclaredClient(t *testing.T) {
 	linked.Register(backendtest.QuorumStore("plan-test"))
-	w, err := workload.Load("../../docs/adr-workload.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := lockable(t, "../../docs/adr-workload.yaml")
 	sides := func(strategy string) []*results.Report {
 		var vs []*results.Variant
 		for _, jump := range []string{"270ms", "330ms"} {

@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/adrtest"
@@ -13,10 +15,7 @@ import (
 // A rate already seen above 0 is not planned (no trial count brings it within the
 // budget), and a demonstration run often enough is listed as had, not run again.
 func TestPlanSkipsSeenRatesAndDemonstrationsRun(t *testing.T) {
-	w, err := workload.Load("../../docs/adr-workload-correctness.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := lockable(t, "../../docs/adr-workload-correctness.yaml")
 	var safety []*results.Report
 	safety = append(safety, adrtest.HandReport("fence-regression", adrtest.HandVariant("sentinel/lagging-followers", results.ReissuedTokens, 10, 1))...)
 	safety = append(safety, adrtest.HandReport("lost-updates", adrtest.HandVariant("pause/cas-version", results.LostUpdates, 3, 0),
@@ -76,10 +75,7 @@ func TestTrialTimeFromTheGivenResults(t *testing.T) {
 // variants (none and wait1 at five delays) beside sentinel's 25 (four guards and the
 // planned failover at five delays); without them it stays sentinel's.
 func TestPlannedFailoverTrialsRunOnTheClusterItsOptionsNeed(t *testing.T) {
-	w, err := workload.Load("../testdata/efficiency.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := lockable(t, "../testdata/efficiency.yaml")
 	p := &Plan{}
 	p.trialStep(w, &adr.Inputs{}, "m", "failover-loss", &need{trials: 2, reasons: []string{"cluster under failover"}, strategies: []string{"sentinel", "cluster-wait", "cluster"}})
 	p.trialStep(w, &adr.Inputs{}, "n", "failover-loss", &need{trials: 2, reasons: []string{"sentinel under failover"}, strategies: []string{"sentinel", "wait"}})
@@ -99,10 +95,7 @@ func TestPlannedFailoverTrialsRunOnTheClusterItsOptionsNeed(t *testing.T) {
 // pause-past-ttl runs on the strategies whose variants lack judged trials, not on every
 // option again: a kept folder where one strategy's trials failed asks for that one.
 func TestPlanRunsAScenarioOnlyOnTheStrategiesThatLackIt(t *testing.T) {
-	w, err := workload.Load("../../docs/adr-workload.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := lockable(t, "../../docs/adr-workload.yaml")
 	var vs []*results.Variant
 	for _, s := range planStrategies() {
 		judged := 3
@@ -118,5 +111,51 @@ func TestPlanRunsAScenarioOnlyOnTheStrategiesThatLackIt(t *testing.T) {
 	text := MakePlan(w, "w.yaml", &adr.Inputs{Safety: adrtest.HandReport("pause-past-ttl", vs...)}, "m").Text()
 	if !strings.Contains(text, "--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=cluster-wait --param ttl=30s --param pause-factor=1.5") {
 		t.Errorf("pause-past-ttl is not planned on cluster-wait alone:\n%s", text)
+	}
+}
+
+// lockable loads a shipped workload with its latency budget at 200 ms. At their own
+// budgets no lock can meet either (their queueing floors' p99 are 168 ms and 25 ms), so
+// the plan runs no lock's step; these tests are about those steps.
+func lockable(t *testing.T, path string) *workload.Workload {
+	t.Helper()
+	w, err := workload.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SLO.Budget, w.Budget.Max = 200*time.Millisecond, "200ms"
+	if why := adr.LocksBeyondFloor(w); why != "" {
+		t.Fatalf("%s at 200 ms: %s", path, why)
+	}
+	return w
+}
+
+// Where the queueing floor rules every lock out, the plan runs no lock's step: the
+// efficiency example runs nothing, the correctness one only the ways with no lock, and
+// each says why it leaves the rest out.
+func TestPlanRunsNoLockStepWhenTheFloorRulesEveryLockOut(t *testing.T) {
+	for _, c := range []struct {
+		path  string
+		steps []string
+	}{
+		{"../../docs/adr-workload.yaml", nil},
+		{"../../docs/adr-workload-correctness.yaml", []string{"m/bench-update", "m/lost-updates"}},
+	} {
+		w, err := workload.Load(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := MakePlan(w, c.path, &adr.Inputs{}, "m")
+		var outs []string
+		for _, s := range p.Steps {
+			outs = append(outs, s.Out)
+		}
+		if !slices.Equal(outs, c.steps) {
+			t.Errorf("%s plans %v, want %v", c.path, outs, c.steps)
+		}
+		if text := p.Text(); !strings.Contains(text, "Not run, as no result of it could change the decision:") ||
+			!strings.Contains(text, "every lock's cost and faults: no lock can meet p99 within 10.0ms") {
+			t.Errorf("%s: the plan does not say why it runs no lock:\n%s", c.path, text)
+		}
 	}
 }

@@ -50,6 +50,12 @@ func (p *Plan) Text() string {
 			fmt.Fprintf(&b, "* %s (for %s): %s\n", s.What, s.Why, s.NotYet)
 		}
 	}
+	if len(p.Skipped) > 0 {
+		b.WriteString("\nNot run, as no result of it could change the decision:\n\n")
+		for _, s := range p.Skipped {
+			fmt.Fprintf(&b, "* %s\n", s)
+		}
+	}
 	if len(p.Have) > 0 {
 		b.WriteString("\nAlready in the given results:\n\n")
 		for _, h := range p.Have {

@@ -189,7 +189,7 @@ func TestADRMeasureReadsWhatItCompletedEarlier(t *testing.T) {
 	out, lag := earlierLag(t, "[]")
 	// The synthetic results hold replication lag up to 5000 writes/s: the lag step is had.
 	var stdout, stderr bytes.Buffer
-	if err := runADRMeasure(adrExample, strings.Split(adrInputs(t), ","), out, time.Nanosecond, "2026-12-02", &stdout, &stderr); err != nil {
+	if err := runADRMeasure(lockable(t, adrExample), strings.Split(adrInputs(t), ","), out, time.Nanosecond, "2026-12-02", &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	md, err := os.ReadFile(filepath.Join(out, "adr.md"))
@@ -207,7 +207,7 @@ func TestADRMeasurePutsWhatAFolderLacksBesideIt(t *testing.T) {
 	// Its lag was measured at 5 writes/s, below the workload's 20.
 	out, lag := earlierLag(t, `[{"scenario": "replication-lag", "complete": true, "variants": [{"name": "rate-5", "trials": [{"trial": 0, "outcome": "judged", "inputs": {"load_per_s": 5, "lag_ms_r0_p000": 0.1}}]}]}]`)
 	var stdout, stderr bytes.Buffer
-	if err := runADRMeasure(adrExample, nil, out, time.Nanosecond, "2026-12-02", &stdout, &stderr); err != nil {
+	if err := runADRMeasure(lockable(t, adrExample), nil, out, time.Nanosecond, "2026-12-02", &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "--param rates=20 --param saturate=off --out "+lag+"-more  # estimated") {

@@ -16,7 +16,7 @@ func TestADRPlanForTheShippedWorkloads(t *testing.T) {
 		want     []string
 	}{
 		{adrExample, []string{
-			"lockbench run --strategies ", "--clients 4 --keys 1 --hold 50ms --ttl 30s --load open --rate 10 --arrival poisson --duration 1m40s",
+			"lockbench run --strategies ", "--clients 5 --keys 1 --hold 50ms --ttl 30s --load open --rate 10 --arrival poisson --duration 1m40s",
 			"--scenario replication-lag --trials 5 --seed 1 --param rates=20 ",
 			"--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=", "--param ttl=30s --param pause-factor=1.5 --param parallel=3 --out m/pause-past-ttl",
 			"--scenario redlock-clock-jump --trials 3 --seed 1 --param strategies=redlock --param k=3 --param ttl=30s --param jumps=270ms,330ms",
@@ -24,7 +24,7 @@ func TestADRPlanForTheShippedWorkloads(t *testing.T) {
 			"--param ttl=30s --param mode=boundary --param pause-at=50ms --param boundary-factors=0.8,1.2 --param parallel=3 --out m/pause-boundary",
 			"--scenario single-clock-skew --trials 3 --seed 1 --param mode=boundary --param ttl=30s --param hold=50ms"}},
 		{"../../docs/adr-workload-correctness.yaml", []string{
-			"--clients 12 --keys per-client --hold 20ms --ttl 30s --load open --rate 200 --arrival poisson --duration 10s",
+			"--clients 88 --keys per-client --hold 20ms --ttl 30s --load open --rate 200 --arrival poisson --duration 10s",
 			"zipf skew is not in the cost",
 			"lockbench run --workload update --strategies cas-version,unique-key,atomic",
 			"--param rates=400 ",
@@ -37,7 +37,7 @@ func TestADRPlanForTheShippedWorkloads(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(filepath.Base(c.workload), func(t *testing.T) {
-			code, stdout, stderr := runLockbench("adr", "--workload", c.workload, "--plan", "--out", "m")
+			code, stdout, stderr := runLockbench("adr", "--workload", lockable(t, c.workload), "--plan", "--out", "m")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -64,7 +64,7 @@ func TestADRPlanForTheShippedWorkloads(t *testing.T) {
 // to 5000 writes/s) covers the efficiency workload's 20 writes/s.
 func TestADRPlanLeavesOutWhatTheResultsHave(t *testing.T) {
 	t.Parallel()
-	code, stdout, stderr := runLockbench("adr", "--workload", adrExample, "--plan", "--results", adrInputs(t))
+	code, stdout, stderr := runLockbench("adr", "--workload", lockable(t, adrExample), "--plan", "--results", adrInputs(t))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -18,6 +18,27 @@ func adrInputs(t *testing.T) string {
 
 const adrExample = "../../docs/adr-workload.yaml"
 
+// lockable writes the workload file at path with its latency budget at 200 ms, past
+// either floor's p99 (168 ms and 25 ms), and returns the copy's path. At their own
+// budgets no lock can meet the shipped workloads (their queueing floors), and the plan
+// then runs no lock's step: these tests are about those.
+func lockable(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "  max: 10ms", "  max: 200ms", 1)
+	if text == string(b) {
+		t.Fatalf("%s: no latency budget of 10ms to raise", path)
+	}
+	copied := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(copied, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return copied
+}
+
 func runLockbench(args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
 	code := run(args, strings.NewReader(""), &stdout, &stderr)
