@@ -52,6 +52,9 @@ func Decide(w *workload.Workload, in *Inputs) *Decision {
 	if d.Floor, err = queueFloorOf(w); err != nil {
 		d.FloorWhy = err.Error()
 	}
+	if d.Floor != nil && !d.Floor.Meets() {
+		d.Options = append(d.Options, unmeasuredLocks(d.Options)...)
+	}
 	for _, o := range d.Options {
 		o.Cost = costOf(w, run, groups, o.Strategy, o.Kind == LockFree)
 		o.Cost.NoLockService = o.Kind == LockFree

@@ -194,6 +194,7 @@ func floorText(d *Decision) string {
 
 // undecidedView is the outcome when no option is chosen.
 type undecidedView struct {
+	NoLock   bool // the queueing floor rules every lock out (the drivers say why)
 	Cheapest *cheapestOpen
 	InTheWay []optionReason
 }
@@ -210,8 +211,18 @@ func undecidedOf(d *Decision) undecidedView {
 		c := closest[0]
 		v.Cheapest = &cheapestOpen{c.Name, serversText(c.Cost), strings.Join(c.Verdict.Missing, ", ")}
 	}
+	var floored []string // ruled out by the floor alone: one line for all
 	for _, o := range closest {
+		if o.beyondFloor != "" && len(o.Verdict.Why) == 1 {
+			floored = append(floored, o.Name)
+			continue
+		}
 		v.InTheWay = append(v.InTheWay, optionReason{o.Name, strings.Join(o.Verdict.Why, "; ")})
+	}
+	if len(floored) > 0 {
+		v.NoLock = true
+		v.InTheWay = append(v.InTheWay, optionReason{"every lock (" + strings.Join(floored, ", ") + ")",
+			"the queueing floor alone misses the latency budget (Decision Drivers)"})
 	}
 	return v
 }
@@ -434,6 +445,9 @@ type optionDetail struct {
 	Name   string
 	Cost   Cost
 	Faults []faultLine
+	// BeyondFloor: the queueing floor rules it out; its cost and unmeasured faults are
+	// not said (no measurement of them could change that).
+	BeyondFloor bool
 }
 
 // faultLine is what one fault does to an option; Case says which sentence says it.
@@ -457,15 +471,29 @@ func prosConsOf(d *Decision) prosConsView {
 			sideCell(w, o, false), sideCell(w, o, true), meetsCell(o)})
 		v.Reasons = append(v.Reasons, verdictReason{
 			Name: o.Name, Meets: o.Verdict.Meets, AtWorst: o.Verdict.Meets && o.Verdict.Unmeasured > 0,
-			Missing: strings.Join(o.Verdict.Missing, ", "), Cell: meetsCell(o), Why: strings.Join(o.Verdict.Why, "; "),
+			Missing: strings.Join(o.Verdict.Missing, ", "), Cell: meetsCell(o), Why: strings.Join(shortWhy(o), "; "),
 		})
-		detail := optionDetail{Name: o.Name, Cost: o.Cost}
+		detail := optionDetail{Name: o.Name, Cost: o.Cost, BeyondFloor: o.beyondFloor != ""}
 		for _, e := range o.Faults {
-			detail.Faults = append(detail.Faults, faultLineOf(o, e))
+			if l := faultLineOf(o, e); !detail.BeyondFloor || l.Case != "not measured" {
+				detail.Faults = append(detail.Faults, l)
+			}
 		}
 		v.Options = append(v.Options, detail)
 	}
 	return v
+}
+
+// shortWhy is the option's reasons with the queueing floor's said once, in the drivers.
+func shortWhy(o *Option) []string {
+	var out []string
+	for _, why := range o.Verdict.Why {
+		if why == o.beyondFloor {
+			why = "no lock can meet the latency budget (the queueing floor, under Decision Drivers)"
+		}
+		out = append(out, why)
+	}
+	return out
 }
 
 func faultLineOf(o *Option, e Exposure) faultLine {

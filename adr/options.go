@@ -8,6 +8,7 @@ import (
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/stats"
+	"github.com/lockbench/lockbench/sweep"
 )
 
 // OptionKind says what stands between a broken lock and the data.
@@ -68,6 +69,32 @@ func probedBy(scenario, variant string) []string {
 			if p.Scenario == scenario && results.Names(p.Lock, variant) {
 				out = appendNew(out, st.Name)
 			}
+		}
+	}
+	return out
+}
+
+// WeighedStrategies is the lock strategies the ADR weighs when it measures: those of
+// the quick matrix (the Redis ladder and the consensus baselines built in), sorted.
+func WeighedStrategies() []string {
+	var out []string
+	for _, sw := range sweep.QuickConfig().Sweeps {
+		for _, s := range sw.Strategies {
+			out = appendNew(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// unmeasuredLocks are the weighed strategies the results do not name, as lock options
+// with nothing measured: where the queueing floor rules every lock out, the record
+// lists them too, though no measurement of them was needed.
+func unmeasuredLocks(have []*Option) []*Option {
+	var out []*Option
+	for _, s := range WeighedStrategies() {
+		if !slices.ContainsFunc(have, func(o *Option) bool { return o.Probe == s }) {
+			out = append(out, &Option{Name: s, Kind: Lock, Probe: s})
 		}
 	}
 	return out

@@ -17,6 +17,9 @@ type Request struct {
 	Out      string   // the ADR's path
 	Date     string   // the front matter's date
 	Command  string   // the command line, quoted in the ADR
+	// NoneNeeded: the plan needed no measurement (the queueing floor rules every lock
+	// out, and no other option was asked for), so no results is not an error.
+	NoneNeeded bool
 }
 
 // Generate reads and checks every input, decides, draws the figures beside the ADR
@@ -27,9 +30,11 @@ func Generate(req Request) (*Decision, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := LoadInputs(req.Results)
-	if err != nil {
-		return nil, err
+	in := &Inputs{}
+	if len(req.Results) > 0 || !req.NoneNeeded {
+		if in, err = LoadInputs(req.Results); err != nil {
+			return nil, err
+		}
 	}
 	d := Decide(w, in)
 	dir := filepath.Dir(req.Out)

@@ -15,7 +15,6 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/safety/results"
-	"github.com/lockbench/lockbench/sweep"
 )
 
 // Step is one measurement the ADR needs that the given results lack.
@@ -76,20 +75,8 @@ func (p *Plan) Total() (time.Duration, int) {
 	return sum, unknown
 }
 
-// planStrategies is the lock strategies the plan weighs: those of the quick matrix
-// (the Redis ladder and the consensus baselines built in), as the ADR's examples run.
-func planStrategies() []string {
-	var out []string
-	for _, sw := range sweep.QuickConfig().Sweeps {
-		for _, s := range sw.Strategies {
-			if !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+// planStrategies is the lock strategies the plan weighs (adr.WeighedStrategies).
+func planStrategies() []string { return adr.WeighedStrategies() }
 
 // MakePlan lists what the ADR of w needs that in lacks, each step writing a folder
 // under out. in may be empty (no results given).

@@ -115,15 +115,20 @@ func measureThenWrite(p *plan.Plan, workloadFile string, dirs []string, out stri
 			results = append(results, d)
 		}
 	}
-	if len(results) == 0 {
+	// A plan with nothing to run (the workload decides alone) writes from no results.
+	if len(results) == 0 && len(m.left) > 0 {
 		return fmt.Errorf("nothing measured within the time budget %v, and no --results given: no ADR to write", budget)
 	}
 	path := filepath.Join(out, "adr.md")
-	d, err := adr.Generate(adr.Request{Workload: workloadFile, Results: results, Out: path, Date: date, Command: cmd})
+	d, err := adr.Generate(adr.Request{Workload: workloadFile, Results: results, Out: path, Date: date, Command: cmd,
+		NoneNeeded: len(p.Steps) == 0})
 	if err != nil {
 		return err
 	}
 	chosen := "none yet (no option is shown to meet the purpose)"
+	if d.Chosen == nil && d.Floor != nil && !d.Floor.Meets() && len(p.Steps) == 0 {
+		chosen = "none (no lock can meet the latency budget: its queueing floor)"
+	}
 	if d.Chosen != nil {
 		chosen = d.Chosen.Name
 	}

@@ -214,3 +214,30 @@ func TestADRMeasurePutsWhatAFolderLacksBesideIt(t *testing.T) {
 		t.Errorf("the lag step does not go beside the earlier folder:\n%s", stdout.String())
 	}
 }
+
+// The shipped efficiency workload needs no measurement: its queueing floor rules every
+// lock out, and a lock is its only way. --measure runs nothing and still writes the
+// record, which says so; a plan with a step left (here: a time budget too small for
+// any) and no results writes none.
+func TestADRMeasureWritesTheRecordTheFloorDecides(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := runADRMeasure(adrExample, nil, out, 0, "2026-12-06", &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	md, err := os.ReadFile(filepath.Join(out, "adr.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Chosen option: none. No lock can meet the latency budget",
+		"**No lock can meet the latency budget**", "from 0 folders (0 run now"} {
+		if !strings.Contains(string(md)+stdout.String(), want) {
+			t.Errorf("missing %q:\n%s", want, stdout.String())
+		}
+	}
+	if err := runADRMeasure(lockable(t, adrExample), nil, t.TempDir(), time.Nanosecond, "2026-12-06", &stdout,
+		&stderr); err == nil || !strings.Contains(err.Error(), "no ADR to write") {
+		t.Errorf("a plan left whole with no results: %v", err)
+	}
+}
