@@ -99,6 +99,9 @@ func cheaper(a, b *Option) bool {
 // the team's budget; correctness needs a fence or a store-side guard and no violation
 // reaching the data in any judged trial of every fault that can strike.
 func judge(w *workload.Workload, o *Option) Verdict {
+	if o.beyondFloor != "" { // the floor alone decides: no measurement of it can change that
+		return Verdict{Why: []string{o.beyondFloor}, RuledOut: true}
+	}
 	var v Verdict
 	dataSide := w.Purpose == workload.Correctness
 	if !dataSide && o.Kind == LockFree {
@@ -158,9 +161,6 @@ func judge(w *workload.Workload, o *Option) Verdict {
 	}
 	v.Year = total
 	switch {
-	case o.beyondFloor != "": // the lock service's cost cannot matter
-		v.Why = append(v.Why, o.beyondFloor)
-		v.RuledOut = true
 	case !o.Cost.Measured:
 		v.Why = append(v.Why, "cost not measured: "+o.Cost.Why)
 	case !o.Cost.Within:

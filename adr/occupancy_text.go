@@ -30,7 +30,7 @@ func writeOccupancy(b *strings.Builder, w *workload.Workload) {
 // writeSizeModels states each size model the options use, once, with its numbers.
 func writeSizeModels(b *strings.Builder, d *Decision) {
 	seen := map[string]bool{}
-	for _, o := range d.Options {
+	for _, o := range weighed(d) {
 		for _, e := range o.Faults {
 			if e.Model == nil || e.NA != "" || seen[e.Model.Name] {
 				continue
@@ -39,7 +39,7 @@ func writeSizeModels(b *strings.Builder, d *Decision) {
 			fmt.Fprintf(b, "* Size model for %s, %s.\n", e.Kind, e.Model.Line())
 		}
 	}
-	for _, o := range d.Options {
+	for _, o := range weighed(d) {
 		for _, e := range o.Faults {
 			switch {
 			case e.Crash != nil && !seen["crash"]:
@@ -59,7 +59,7 @@ func writeSizeModels(b *strings.Builder, d *Decision) {
 // writeQuorumModels states the Redlock restart model of each strategy the options
 // probe, once (its shares are the strategy's own).
 func writeQuorumModels(b *strings.Builder, d *Decision, seen map[string]bool) {
-	for _, o := range d.Options {
+	for _, o := range weighed(d) {
 		for _, e := range o.Faults {
 			key := "quorum/" + o.Probe
 			switch {
@@ -77,4 +77,16 @@ func writeQuorumModels(b *strings.Builder, d *Decision, seen map[string]bool) {
 			seen[key] = true
 		}
 	}
+}
+
+// weighed are the options whose faults the record weighs: those the queueing floor does
+// not rule out, whose models and sizes are then the ones worth stating.
+func weighed(d *Decision) []*Option {
+	var out []*Option
+	for _, o := range d.Options {
+		if o.beyondFloor == "" {
+			out = append(out, o)
+		}
+	}
+	return out
 }
