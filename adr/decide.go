@@ -23,7 +23,9 @@ type Verdict struct {
 	Missing []string
 	// RuledOut: a measurement (not a missing one) fails it: for a rate, the lower end
 	// of its interval over the budget; an interval that straddles it is not yet.
+	// RuledBy are the reasons of Why that rule it out.
 	RuledOut bool
+	RuledBy  []string
 	// Unmeasured is what the unmeasured faults add to an efficiency option's upper
 	// end at their worst (every such fault breaking the lock).
 	Unmeasured float64
@@ -100,18 +102,15 @@ func cheaper(a, b *Option) bool {
 // reaching the data in any judged trial of every fault that can strike.
 func judge(w *workload.Workload, o *Option) Verdict {
 	if o.beyondFloor != "" { // the floor alone decides: no measurement of it can change that
-		return Verdict{Why: []string{o.beyondFloor}, RuledOut: true}
+		return Verdict{Why: []string{o.beyondFloor}, RuledBy: []string{o.beyondFloor}, RuledOut: true}
 	}
 	var v Verdict
 	dataSide := w.Purpose == workload.Correctness
 	if !dataSide && o.Kind == LockFree {
-		v.Why = append(v.Why, "no lock: for efficiency the lock is what saves the duplicate work")
-		v.RuledOut = true
+		v.rule("no lock: for efficiency the lock is what saves the duplicate work")
 	}
 	if dataSide && o.Kind == Lock {
-		v.Why = append(v.Why,
-			"a lock alone (a correctness lock needs a fence the resource checks, or no lock and a store-side guard)")
-		v.RuledOut = true
+		v.rule("a lock alone (a correctness lock needs a fence the resource checks, or no lock and a store-side guard)")
 	}
 	total, missing := Total(o.Faults, dataSide || o.Kind == LockFree)
 	for _, k := range missing {
@@ -127,10 +126,8 @@ func judge(w *workload.Workload, o *Option) Verdict {
 			v.Why = append(v.Why, what+strings.Join(v.Missing, ", "))
 		}
 		if total.Lo > *w.ViolationBudget {
-			v.Why = append(v.Why,
-				fmt.Sprintf("at least %s violations reaching the data a year, over the budget of %s", count(total.Lo),
-					Plain(*w.ViolationBudget)))
-			v.RuledOut = true
+			v.rule(fmt.Sprintf("at least %s violations reaching the data a year, over the budget of %s", count(total.Lo),
+				Plain(*w.ViolationBudget)))
 		} else if total.Hi > *w.ViolationBudget {
 			v.Why = append(v.Why,
 				fmt.Sprintf("up to %s violations reaching the data a year, over the budget of %s: %s", count(total.Hi),
@@ -145,10 +142,8 @@ func judge(w *workload.Workload, o *Option) Verdict {
 		v.Unmeasured = UnmeasuredBound(o.Faults, missing)
 		switch {
 		case total.Lo > *w.DuplicateBudget:
-			v.Why = append(v.Why,
-				fmt.Sprintf("at least %s duplicate runs a year, over the budget of %s", count(total.Lo),
-					Plain(*w.DuplicateBudget)))
-			v.RuledOut = true
+			v.rule(fmt.Sprintf("at least %s duplicate runs a year, over the budget of %s", count(total.Lo),
+				Plain(*w.DuplicateBudget)))
 		case total.Hi > *w.DuplicateBudget:
 			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year (at least %s), over the budget of %s: "+
 				"more trials narrow it", count(total.Hi+v.Unmeasured), count(total.Lo), Plain(*w.DuplicateBudget)))
@@ -164,12 +159,15 @@ func judge(w *workload.Workload, o *Option) Verdict {
 	case !o.Cost.Measured:
 		v.Why = append(v.Why, "cost not measured: "+o.Cost.Why)
 	case !o.Cost.Within:
-		v.Why = append(v.Why,
-			fmt.Sprintf("not shown within %s at %s/s%s", w.SLO, stats.FormatRate(w.LockRate), queueWords(w, o.Cost)))
-		v.RuledOut = true
+		v.rule(fmt.Sprintf("not shown within %s at %s/s%s", w.SLO, stats.FormatRate(w.LockRate), queueWords(w, o.Cost)))
 	}
 	v.Meets = len(v.Why) == 0
 	return v
+}
+
+// rule gives a reason that rules the option out.
+func (v *Verdict) rule(why string) {
+	v.Why, v.RuledBy, v.RuledOut = append(v.Why, why), append(v.RuledBy, why), true
 }
 
 // variantsOf names the variants behind a measurement, for the ADR's trace.

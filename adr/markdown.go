@@ -47,6 +47,7 @@ func Markdown(d *Decision, meta Meta) string {
 // adrView is every value the record shows, in the template's sections.
 type adrView struct {
 	Date, Title  string
+	Summary      []string // the first screen: the decision and why not the others
 	Context      contextView
 	Drivers      driversView
 	Options      []consideredOption
@@ -64,8 +65,9 @@ func recordView(d *Decision, meta Meta) adrView {
 		title = "Which lock for " + w.Protects
 	}
 	v := adrView{
-		Date:  meta.Date,
-		Title: title,
+		Date:    meta.Date,
+		Title:   title,
+		Summary: summaryOf(d),
 		Context: contextView{
 			Protects: w.Protects, Correctness: w.Purpose == workload.Correctness,
 			Rate: stats.FormatRate(w.LockRate), Hold: w.HoldD.String(), TTL: w.TTLD.String(),
@@ -485,9 +487,12 @@ func prosConsOf(d *Decision) prosConsView {
 }
 
 // shortWhy is the option's reasons with the queueing floor's said once, in the drivers.
-func shortWhy(o *Option) []string {
+func shortWhy(o *Option) []string { return shortReasons(o, o.Verdict.Why) }
+
+// shortReasons are reasons of o's with the queueing floor's said once, in the drivers.
+func shortReasons(o *Option, reasons []string) []string {
 	var out []string
-	for _, why := range o.Verdict.Why {
+	for _, why := range reasons {
 		if why == o.beyondFloor {
 			why = "no lock can meet the latency budget (the queueing floor, under Decision Drivers)"
 		}
