@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockbench/lockbench/adr/adrtest"
 	"github.com/lockbench/lockbench/backend"
@@ -89,6 +90,33 @@ func TestEveryCountedNumberOfTheShippedRecordsTraces(t *testing.T) {
 		}
 		got, counted := Untraced(Decide(w, in))
 		if len(got) > 0 {
+			t.Errorf("%s: %d of %d untraced:\n%s", c.dir, len(got), counted, strings.Join(got, "\n"))
+		}
+		t.Logf("%s: %d counted numbers, each traced", c.dir, counted)
+	}
+}
+
+// The earlier whole records' folders, every lock measured, decided at a 200 ms budget
+// (at their own the queueing floor rules every lock out and nothing is weighed): every
+// number they count traces too.
+func TestEveryCountedNumberOfTheEarlierWholeRecordsTraces(t *testing.T) {
+	for _, c := range []struct{ workload, dir string }{
+		{"../docs/adr-workload.yaml", "../findings/adr-efficiency"},
+		{"../docs/adr-workload-correctness.yaml", "../findings/adr-correctness"},
+	} {
+		w := loadWorkload(t, c.workload)
+		w.SLO.Budget = 200 * time.Millisecond
+		files, _ := filepath.Glob(filepath.Join(c.dir, "*", "results.json"))
+		folders := []string{"../findings/redlock-quorum"}
+		for _, f := range files {
+			folders = append(folders, filepath.Dir(f))
+		}
+		in, err := LoadInputs(folders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, counted := Untraced(Decide(w, in))
+		if len(got) > 0 || counted == 0 {
 			t.Errorf("%s: %d of %d untraced:\n%s", c.dir, len(got), counted, strings.Join(got, "\n"))
 		}
 		t.Logf("%s: %d counted numbers, each traced", c.dir, counted)
