@@ -25,8 +25,10 @@ type CrashModel struct {
 	Others     float64 // the workload's other writes a second to the same Redis
 	Samples    int     // lag samples (every replica, every probe)
 	Trials     int     // the trials they came from: the interval resamples these
-	P          Expected
-	Check      CrashCheck
+	// TeamLag is the workload's own lag, read instead of the lab's when given.
+	TeamLag *workload.Lag
+	P       Expected
+	Check   CrashCheck
 }
 
 // CrashCheck holds the model against failover-loss with no guard: per kill delay d,
@@ -75,6 +77,11 @@ type CrashCheckRow struct {
 // crashModel computes the model from the reports, or says why it cannot.
 func crashModel(w *workload.Workload, reports []*results.Report) (*CrashModel, string) {
 	m := &CrashModel{WriteRate: 2*w.LockRate + w.OtherWrites, Others: w.OtherWrites}
+	if w.ReplicationLag != nil {
+		m.TeamLag, m.P = w.ReplicationLag, teamLagP(w.ReplicationLag, w.HoldD)
+		m.Check = crashCheck(reports)
+		return m, ""
+	}
 	trials, why := m.LagAt(reports)
 	if why != "" {
 		return nil, why
@@ -88,6 +95,17 @@ func crashModel(w *workload.Workload, reports []*results.Report) (*CrashModel, s
 	}
 	m.Check = crashCheck(reports)
 	return m, ""
+}
+
+// teamLagP bounds E[min(lag, hold)] / hold from the team's two percentiles: half the
+// lags are below the p50, 1% above the p99, and min(lag, hold) / hold grows with the lag
+// (at most 1), so the lower end counts only what must be at least each percentile, the
+// upper end each band at its top; the central figure is their midpoint.
+func teamLagP(l *workload.Lag, hold time.Duration) Expected {
+	share := func(d time.Duration) float64 { return math.Min(float64(d), float64(hold)) / float64(hold) }
+	lo := 0.49*share(l.P50D) + 0.01*share(l.P99D)
+	hi := 0.5*share(l.P50D) + 0.49*share(l.P99D) + 0.01
+	return Expected{Central: (lo + hi) / 2, Lo: lo, Hi: hi}
 }
 
 // LagAt reads the lag samples of the replication-lag variant whose measured write rate
@@ -250,7 +268,14 @@ func (m *CrashModel) Line() string {
 			"prediction, %d of %d judged trials called (%s)",
 			m.Check.Within, len(m.Check.Rows), m.Check.Agree, m.Check.Trials, strings.Join(rows, "; "))
 	}
-	return fmt.Sprintf("crash failover against the replication lag: a held lock is lost when granted within the "+
+	if l := m.TeamLag; l != nil {
+		return fmt.Sprintf("crash failover against the team's replication lag: a held lock is lost when granted "+
+			"within the promoted replica's lag before the crash, so P(lost | held) = E[min(lag, hold)] / hold, between %s "+
+			"and %s from the workload's lag (p50 %v, p99 %v: %s; two percentiles bound it, no more), midpoint %s; %s",
+			percent(m.P.Lo), percent(m.P.Hi), l.P50D, l.P99D, l.Source, percent(m.P.Central), check)
+	}
+	return fmt.Sprintf("crash failover against the lab's replication lag (a loopback replica's, not the team's: "+
+		"give replication_lag in the workload): a held lock is lost when granted within the "+
 		"promoted replica's lag before the crash, so P(lost | held) = E[min(lag, hold)] / hold = %s (%s), from %d lag "+
 		"samples in %d trials of replication-lag `%s` (%.0f writes/s measured, the workload writes %.0f/s: a SET and a "+
 		"release per lock plus %s others); %s",

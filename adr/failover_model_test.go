@@ -137,3 +137,29 @@ func TestCrashModelIntervalResamplesTrials(t *testing.T) {
 		t.Errorf("one trial: %+v, want 0-1", one)
 	}
 }
+
+// A workload that gives its own lag is read instead of the lab's: hold 2 ms, p50 0.5 ms,
+// p99 3 ms. min(lag, hold) / hold is 0.25 at the p50 and 1 at the p99, so the lower end
+// is 0.49 x 0.25 + 0.01 x 1 = 0.1325 and the upper 0.5 x 0.25 + 0.49 x 1 + 0.01 = 0.625.
+// Without it the line says the lag is the lab's.
+func TestCrashModelReadsTheTeamsLag(t *testing.T) {
+	w := &workload.Workload{LockRate: 100}
+	w.HoldD = 2e6
+	w.ReplicationLag = &workload.Lag{P50D: 500e3, P99D: 3e6, Source: "INFO replication, a week"}
+	m, why := crashModel(w, nil)
+	if why != "" {
+		t.Fatal(why)
+	}
+	adrtest.Near(t, "lower end", m.P.Lo, 0.1325)
+	adrtest.Near(t, "upper end", m.P.Hi, 0.625)
+	adrtest.Near(t, "midpoint", m.P.Central, (0.1325+0.625)/2)
+	if line := m.Line(); !strings.Contains(line, "the team's replication lag") ||
+		!strings.Contains(line, "p50 500µs, p99 3ms: INFO replication, a week") {
+		t.Errorf("line: %s", line)
+	}
+	w.ReplicationLag = nil
+	reps := []*results.Report{lagReport(map[string]float64{"rate-300": 300}, []float64{0.5, 1, 3})}
+	if m, _ := crashModel(w, reps); !strings.Contains(m.Line(), "the lab's replication lag (a loopback replica's, not the team's") {
+		t.Errorf("the lab's lag is not said as the lab's: %s", m.Line())
+	}
+}

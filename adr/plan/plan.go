@@ -265,6 +265,10 @@ func (p *Plan) lagStep(w *workload.Workload, in *adr.Inputs, out string) {
 	if w.Faults.Failover == nil || w.Faults.Failover.PerYear == 0 {
 		return
 	}
+	if w.ReplicationLag != nil {
+		p.Have = append(p.Have, "the team's replication lag (the workload's replication_lag)")
+		return
+	}
 	m := &adr.CrashModel{WriteRate: 2*w.LockRate + w.OtherWrites}
 	if _, why := m.LagAt(in.Safety); why == "" {
 		p.Have = append(p.Have, fmt.Sprintf("replication lag at or above the workload's %.0f writes/s", m.WriteRate))

@@ -159,3 +159,18 @@ func TestPlanRunsNoLockStepWhenTheFloorRulesEveryLockOut(t *testing.T) {
 		}
 	}
 }
+
+// A workload that gives its own replication lag needs none of the lab's: the plan runs
+// no replication-lag step and lists the lag as had.
+func TestPlanReadsTheTeamsLagInsteadOfMeasuringOne(t *testing.T) {
+	w := lockable(t, "../../docs/adr-workload.yaml")
+	if !strings.Contains(MakePlan(w, "w.yaml", &adr.Inputs{}, "m").Text(), "--scenario replication-lag") {
+		t.Fatal("without the team's lag the plan measures the lab's")
+	}
+	w.ReplicationLag = &workload.Lag{P50: "1ms", P99: "20ms", Source: "INFO replication", P50D: time.Millisecond,
+		P99D: 20 * time.Millisecond}
+	text := MakePlan(w, "w.yaml", &adr.Inputs{}, "m").Text()
+	if strings.Contains(text, "--scenario replication-lag") || !strings.Contains(text, "the team's replication lag") {
+		t.Errorf("the team's lag given, the plan:\n%s", text)
+	}
+}

@@ -49,6 +49,9 @@ type Workload struct {
 	// OtherWrites is the writes a second the lock's Redis takes besides the lock's own:
 	// they lengthen the replication lag a failover loses locks in.
 	OtherWrites float64 `yaml:"other_writes_per_second,omitempty"`
+	// ReplicationLag is the team's own lag from master to replica, as percentiles it
+	// measured; absent, the failover model reads the lab's (a loopback replica's).
+	ReplicationLag *Lag `yaml:"replication_lag,omitempty"`
 	// Keys is how the locks spread over keys: each key's lock is a mutex.
 	Keys   Keys   `yaml:"keys"`
 	Budget Budget `yaml:"latency_budget"`
@@ -65,6 +68,34 @@ type Workload struct {
 	WatchdogD   time.Duration `yaml:"-"` // 0: no watchdog
 	SLO         report.SLO    `yaml:"-"`
 	Occupancy   Occupancy     `yaml:"-"`
+}
+
+// Lag is a replication lag the team measured on its own deployment: two percentiles
+// and where they come from.
+type Lag struct {
+	P50    string `yaml:"p50"`
+	P99    string `yaml:"p99"`
+	Source string `yaml:"source"`
+	// Parsed by Validate.
+	P50D, P99D time.Duration `yaml:"-"`
+}
+
+// validate parses the percentiles: both above 0, the p50 at most the p99, a source.
+func (l *Lag) validate() (field, msg string) {
+	var err error
+	if l.P50D, err = PositiveDuration(l.P50); err != nil {
+		return ".p50", err.Error()
+	}
+	if l.P99D, err = PositiveDuration(l.P99); err != nil {
+		return ".p99", err.Error()
+	}
+	if l.P50D > l.P99D {
+		return ".p50", fmt.Sprintf("%v is above the p99, %v", l.P50D, l.P99D)
+	}
+	if l.Source == "" {
+		return ".source", "missing: say how it was measured (INFO replication offsets, a --deployment run)"
+	}
+	return "", ""
 }
 
 // Budget is the latency budget: a percentile of the time to acquire.
@@ -196,6 +227,11 @@ func (w *Workload) validate(file string) error {
 		}
 		if w.WatchdogD >= w.TTLD {
 			return bad("watchdog_interval", "%v: a watchdog must extend before the %v TTL runs out", w.WatchdogD, w.TTLD)
+		}
+	}
+	if w.ReplicationLag != nil {
+		if field, msg := w.ReplicationLag.validate(); msg != "" {
+			return bad("replication_lag"+field, "%s", msg)
 		}
 	}
 	if w.OtherWrites < 0 || math.IsNaN(w.OtherWrites) {

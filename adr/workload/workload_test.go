@@ -40,6 +40,11 @@ func TestBadWorkloadNamesTheField(t *testing.T) {
 		{"pause without its size", "longer_than: 1s, ", "", "faults.client_pause.longer_than"},
 		{"efficiency without its budget", "purpose: correctness", "purpose: efficiency", "duplicate_work_budget_per_year"},
 		{"redelivery without a source", "faults:\n", "faults:\n  redelivery: {per_year: 12}\n", "faults.redelivery.source"},
+		{"a lag's p50 above its p99", "faults:\n", "replication_lag: {p50: 5ms, p99: 1ms, source: x}\nfaults:\n",
+			"replication_lag.p50"},
+		{"a lag with no source", "faults:\n", "replication_lag: {p50: 1ms, p99: 5ms}\nfaults:\n", "replication_lag.source"},
+		{"a lag that is no duration", "faults:\n", "replication_lag: {p50: 1ms, p99: soon, source: x}\nfaults:\n",
+			"replication_lag.p99"},
 		{"redelivery with a size", "faults:\n", "faults:\n  redelivery: {per_year: 1, longer_than: 1s, source: x}\n",
 			"faults.redelivery.longer_than"},
 	}
