@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -34,5 +35,21 @@ func TestTheFirstScreenOfAFloorDecision(t *testing.T) {
 	if len(lines) < 2 || !strings.Contains(strings.Join(lines[1:], "\n"),
 		"no lock can meet the latency budget (the queueing floor, under Decision Drivers)") {
 		t.Errorf("why not: %q", lines[1:])
+	}
+}
+
+// The shipped records read in paragraphs a reviewer takes in at once: none of their
+// prose lines (table rows and commands aside) runs past 600 characters.
+func TestTheShippedRecordsKeepParagraphsShort(t *testing.T) {
+	for _, path := range []string{"../findings/adr-efficiency-2026-12-06/adr.md", "../findings/adr-correctness-2026-12-06/adr.md"} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if len(line) > 600 && !strings.HasPrefix(line, "|") && !strings.HasPrefix(line, "    ") {
+				t.Errorf("%s:%d: %d characters: %.80s...", path, i+1, len(line), line)
+			}
+		}
 	}
 }
