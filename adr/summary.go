@@ -8,8 +8,8 @@ import (
 	"github.com/lockbench/lockbench/stats"
 )
 
-// planBudgetOf is the budget a year the purpose counts against, as the record says it.
-func planBudgetOf(w *workload.Workload) string {
+// budgetText is the budget a year the purpose counts against, as the record says it.
+func budgetText(w *workload.Workload) string {
 	if w.Purpose == workload.Correctness {
 		return Plain(*w.ViolationBudget)
 	}
@@ -23,7 +23,7 @@ func summaryOf(d *Decision) []string {
 	var lines []string
 	switch o := d.Chosen; {
 	case o != nil:
-		budget, counted := planBudgetOf(w), "locks broken (duplicate work)"
+		budget, counted := budgetText(w), "locks broken (duplicate work)"
 		if w.Purpose == workload.Correctness {
 			counted = "violations reaching the data"
 		}
