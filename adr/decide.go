@@ -49,13 +49,13 @@ type Decision struct {
 func Decide(w *workload.Workload, in *Inputs) *Decision {
 	run := in.merged()
 	groups := stats.Groups(linked.Catalog(), run)
-	d := &Decision{Workload: w, Inputs: in, Options: Options(in)}
+	d := &Decision{Workload: w, Inputs: in, Options: candidatesOnly(w, Options(in))}
 	var err error
 	if d.Floor, err = queueFloorOf(w); err != nil {
 		d.FloorWhy = err.Error()
 	}
 	if d.Floor != nil && !d.Floor.Meets() {
-		d.Options = append(d.Options, unmeasuredLocks(d.Options)...)
+		d.Options = append(d.Options, unmeasuredLocks(w, d.Options)...)
 	}
 	for _, o := range d.Options {
 		o.Cost = costOf(w, run, groups, o.Strategy, o.Kind == LockFree)

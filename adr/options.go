@@ -1,10 +1,12 @@
 package adr
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/stats"
@@ -74,9 +76,15 @@ func probedBy(scenario, variant string) []string {
 	return out
 }
 
-// WeighedStrategies is the lock strategies the ADR weighs when it measures: those of
-// the quick matrix (the Redis ladder and the consensus baselines built in), sorted.
-func WeighedStrategies() []string {
+// WeighedStrategies is the lock strategies the ADR weighs: the workload's candidates,
+// or those of the quick matrix (the Redis ladder and the consensus baselines built in),
+// sorted.
+func WeighedStrategies(w *workload.Workload) []string {
+	if len(w.Candidates) > 0 {
+		out := slices.Clone(w.Candidates)
+		sort.Strings(out)
+		return out
+	}
 	var out []string
 	for _, sw := range sweep.QuickConfig().Sweeps {
 		for _, s := range sw.Strategies {
@@ -90,14 +98,46 @@ func WeighedStrategies() []string {
 // unmeasuredLocks are the weighed strategies the results do not name, as lock options
 // with nothing measured: where the queueing floor rules every lock out, the record
 // lists them too, though no measurement of them was needed.
-func unmeasuredLocks(have []*Option) []*Option {
+func unmeasuredLocks(w *workload.Workload, have []*Option) []*Option {
 	var out []*Option
-	for _, s := range WeighedStrategies() {
+	for _, s := range WeighedStrategies(w) {
 		if !slices.ContainsFunc(have, func(o *Option) bool { return o.Probe == s }) {
 			out = append(out, &Option{Name: s, Kind: Lock, Probe: s})
 		}
 	}
 	return out
+}
+
+// candidatesOnly keeps, of the options, the ways with no lock and the locks of the
+// workload's candidates, when it names any: the team weighs only what it would run.
+func candidatesOnly(w *workload.Workload, options []*Option) []*Option {
+	if len(w.Candidates) == 0 {
+		return options
+	}
+	return slices.DeleteFunc(options, func(o *Option) bool {
+		return o.Kind != LockFree && !slices.Contains(w.Candidates, o.Probe)
+	})
+}
+
+// LoadWorkload reads a workload file and checks what only the catalog knows: that each
+// candidate is a lock strategy of lockbench's. Bad input is a workload.FieldError.
+func LoadWorkload(path string) (*workload.Workload, error) {
+	w, err := workload.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range w.Candidates {
+		_, known := linked.Catalog().StrategyOf(c)
+		switch {
+		case slices.Contains(LockFreeStrategies, c):
+			return nil, workload.FieldError{File: path, Field: "candidates", Msg: fmt.Sprintf(
+				"%q takes no lock: the ways with no lock are weighed for correctness anyway", c)}
+		case !known:
+			return nil, workload.FieldError{File: path, Field: "candidates", Msg: fmt.Sprintf(
+				"%q is no strategy of lockbench's (lockbench run --help lists them)", c)}
+		}
+	}
+	return w, nil
 }
 
 // LockFreeStrategies are the ways to one correct update that take no lock.

@@ -26,7 +26,7 @@ type Request struct {
 // (in figures/ of its folder) and writes the ADR. Bad input (FieldError, InputError)
 // is found before anything is written.
 func Generate(req Request) (*Decision, error) {
-	w, err := workload.Load(req.Workload)
+	w, err := LoadWorkload(req.Workload)
 	if err != nil {
 		return nil, err
 	}

@@ -76,7 +76,7 @@ func (p *Plan) Total() (time.Duration, int) {
 }
 
 // planStrategies is the lock strategies the plan weighs (adr.WeighedStrategies).
-func planStrategies() []string { return adr.WeighedStrategies() }
+func planStrategies(w *workload.Workload) []string { return adr.WeighedStrategies(w) }
 
 // MakePlan lists what the ADR of w needs that in lacks, each step writing a folder
 // under out. in may be empty (no results given).
@@ -169,7 +169,7 @@ func (p *Plan) benchSteps(w *workload.Workload, in *adr.Inputs, out string) {
 		keys = "per-client" // more keys than clients is the same cell
 	}
 	var missing []string
-	for _, s := range planStrategies() {
+	for _, s := range planStrategies(w) {
 		if cell := benchCellAt(w, in, s); cell != "" {
 			p.Have = append(p.Have, fmt.Sprintf("benchmark of %s at the workload's rate, hold and TTL: %s", s, cell))
 			continue
@@ -262,8 +262,9 @@ func benchCellOf(in *adr.Inputs, s string) bool {
 }
 
 func (p *Plan) lagStep(w *workload.Workload, in *adr.Inputs, out string) {
-	if w.Faults.Failover == nil || w.Faults.Failover.PerYear == 0 {
-		return
+	failsOver := func(o *adr.Option) bool { return adr.NotApplicable(backend.FailoverFault, o) == "" }
+	if w.Faults.Failover == nil || w.Faults.Failover.PerYear == 0 || !slices.ContainsFunc(planOptions(w), failsOver) {
+		return // no option the plan weighs fails over: the crash model has nothing to size
 	}
 	if w.ReplicationLag != nil {
 		p.Have = append(p.Have, "the team's replication lag (the workload's replication_lag)")
@@ -633,7 +634,7 @@ func planOptions(w *workload.Workload) []*adr.Option {
 		}
 		return out
 	}
-	for _, s := range planStrategies() {
+	for _, s := range planStrategies(w) {
 		if w.Purpose == workload.Correctness {
 			out = append(out, &adr.Option{Kind: adr.Fenced, Probe: s})
 			continue
@@ -641,7 +642,7 @@ func planOptions(w *workload.Workload) []*adr.Option {
 		out = append(out, &adr.Option{Kind: adr.Lock, Probe: s})
 	}
 	if w.Purpose == workload.Efficiency {
-		for _, s := range planStrategies() {
+		for _, s := range planStrategies(w) {
 			out = append(out, adr.GuardOptions(s)...)
 		}
 		return out

@@ -120,14 +120,18 @@ func factorsText() string {
 // singleJumpTTLFloor is single-clock-skew's shortest TTL.
 const singleJumpTTLFloor = 200 * time.Millisecond
 
+// weighsAny says some option the plan weighs measures fault k in scenario.
+func weighsAny(w *workload.Workload, k backend.Fault, scenario string) bool {
+	return slices.ContainsFunc(planOptions(w), func(o *adr.Option) bool {
+		pr, ok := adr.ProbeFor(k, o)
+		return ok && pr.Scenario == scenario
+	})
+}
+
 // singleJumpBoundaryStep runs single-clock-skew's boundary mode at the workload's TTL
 // and hold: jumps either side of TTL - hold, A leaving after its hold.
 func (p *Plan) singleJumpBoundaryStep(w *workload.Workload, in *adr.Inputs, out string) {
-	if r := w.Faults.ClockJump; r == nil || r.PerYear == 0 ||
-		!slices.ContainsFunc(planOptions(w), func(o *adr.Option) bool {
-			pr, ok := adr.ProbeFor(backend.ClockJumpFault, o)
-			return ok && pr.Scenario == "single-clock-skew"
-		}) {
+	if r := w.Faults.ClockJump; r == nil || r.PerYear == 0 || !weighsAny(w, backend.ClockJumpFault, "single-clock-skew") {
 		return
 	}
 	threshold := clocks.SingleJumpThreshold(w.TTLD, w.HoldD)
@@ -194,7 +198,7 @@ func redlockJumpsJudged(in *adr.Inputs, ttl, jump time.Duration) int {
 // redlockJumpStep: k >= 3 Redlock nodes jumping break it once J > drift x TTL
 // (redsync's drift 0.01).
 func (p *Plan) redlockJumpStep(w *workload.Workload, in *adr.Inputs, out string) {
-	if r := w.Faults.ClockJump; r == nil || r.PerYear == 0 {
+	if r := w.Faults.ClockJump; r == nil || r.PerYear == 0 || !weighsAny(w, backend.ClockJumpFault, "redlock-kleppmann") {
 		return
 	}
 	edge := time.Duration(0.01 * float64(w.TTLD))

@@ -97,7 +97,7 @@ func TestPlannedFailoverTrialsRunOnTheClusterItsOptionsNeed(t *testing.T) {
 func TestPlanRunsAScenarioOnlyOnTheStrategiesThatLackIt(t *testing.T) {
 	w := lockable(t, "../../docs/adr-workload.yaml")
 	var vs []*results.Variant
-	for _, s := range planStrategies() {
+	for _, s := range planStrategies(w) {
 		judged := 3
 		if s == "cluster-wait" {
 			judged = 0
@@ -172,5 +172,20 @@ func TestPlanReadsTheTeamsLagInsteadOfMeasuringOne(t *testing.T) {
 	text := MakePlan(w, "w.yaml", &adr.Inputs{}, "m").Text()
 	if strings.Contains(text, "--scenario replication-lag") || !strings.Contains(text, "the team's replication lag") {
 		t.Errorf("the team's lag given, the plan:\n%s", text)
+	}
+}
+
+// The plan measures the workload's candidates, not the quick matrix.
+func TestPlanMeasuresTheWorkloadsCandidates(t *testing.T) {
+	w := lockable(t, "../../docs/adr-workload.yaml")
+	w.Candidates = []string{"rueidislock", "bsm-redislock"}
+	text := MakePlan(w, "w.yaml", &adr.Inputs{}, "m").Text()
+	if !strings.Contains(text, "lockbench run --strategies bsm-redislock,rueidislock ") ||
+		!strings.Contains(text, "--param strategies=bsm-redislock,rueidislock") {
+		t.Errorf("the plan does not measure the candidates alone:\n%s", text)
+	}
+	// Neither fails over nor runs on Redlock's nodes: no replica lag, no Redlock jump.
+	if strings.Contains(text, "--scenario replication-lag") || strings.Contains(text, "--scenario redlock-clock-jump") {
+		t.Errorf("the plan measures what no candidate needs:\n%s", text)
 	}
 }

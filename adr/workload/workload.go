@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,6 +53,9 @@ type Workload struct {
 	// ReplicationLag is the team's own lag from master to replica, as percentiles it
 	// measured; absent, the failover model reads the lab's (a loopback replica's).
 	ReplicationLag *Lag `yaml:"replication_lag,omitempty"`
+	// Candidates are the lock strategies the team would run, by lockbench's names (a
+	// library on a store: redsync, rueidislock, etcd...); absent, the quick matrix's.
+	Candidates []string `yaml:"candidates,omitempty"`
 	// Keys is how the locks spread over keys: each key's lock is a mutex.
 	Keys   Keys   `yaml:"keys"`
 	Budget Budget `yaml:"latency_budget"`
@@ -227,6 +231,11 @@ func (w *Workload) validate(file string) error {
 		}
 		if w.WatchdogD >= w.TTLD {
 			return bad("watchdog_interval", "%v: a watchdog must extend before the %v TTL runs out", w.WatchdogD, w.TTLD)
+		}
+	}
+	for i, c := range w.Candidates {
+		if c == "" || slices.Contains(w.Candidates[:i], c) {
+			return bad("candidates", "%q is empty or named twice", c)
 		}
 	}
 	if w.ReplicationLag != nil {

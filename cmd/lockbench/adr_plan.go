@@ -37,7 +37,7 @@ func runADRPlan(workloadFile string, dirs []string, out string, rest []string, s
 // planInputs reads the workload and the given results (none: empty inputs); bad
 // input is a usage error naming what is wrong.
 func planInputs(workloadFile string, dirs []string) (*workload.Workload, *adr.Inputs, error) {
-	w, err := workload.Load(workloadFile)
+	w, err := adr.LoadWorkload(workloadFile)
 	var field workload.FieldError
 	if errors.As(err, &field) {
 		return nil, nil, usageError{err.Error()}
