@@ -46,8 +46,11 @@ type Exposure struct {
 type Measured struct {
 	Scenario string
 	Variants []string // names of the variants pooled
-	By       results.Measure
-	P        results.Proportion // judged trials where By was > 0, of those judged
+	// Each is every variant's own count ("wait1-delay-0ms 2 of 20"), for saying
+	// conditions apart where no model carries them and their pool is no rate.
+	Each []string
+	By   results.Measure
+	P    results.Proportion // judged trials where By was > 0, of those judged
 	// Modelled says P was replaced by ModelName's probability (Year from ModelP).
 	Modelled  bool
 	ModelName string
@@ -155,6 +158,11 @@ func measure(reports []*results.Report, scenario string, patterns []string, by r
 	m := &Measured{Scenario: scenario, By: by, P: cc.Proportion}
 	for _, v := range vs {
 		m.Variants = append(m.Variants, v.Name)
+		broke := by
+		if broke == "" {
+			broke = v.Measure
+		}
+		m.Each = append(m.Each, fmt.Sprintf("%s %d of %d", v.Name, v.Tally.Broke[broke], v.Tally.Judged))
 	}
 	m.Share = e.share()
 	if e.Model != nil {

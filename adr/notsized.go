@@ -50,6 +50,10 @@ func (e Exposure) markNotSized(m *Measured) {
 		where = "its own conditions"
 	}
 	m.Uncounted = fmt.Sprintf("not sized: lab %s at %s (%s); %s", count, variantsOf(m), where, why)
+	if m.Demo == NotDemo && len(m.Each) > 1 { // conditions apart: their pool is no one condition's rate
+		m.Uncounted = fmt.Sprintf("not sized: lab at `%s` %s judged, each apart (%s); %s", m.Scenario,
+			strings.Join(m.Each, ", "), where, why)
+	}
 }
 
 // LabOnly says no model carries option o's probability of fault k to the workload on
