@@ -364,3 +364,32 @@ func logOf(t *testing.T, c *rediscluster.Cluster, name string) string {
 	}
 	return string(b)
 }
+
+// A replica fails over however long its election was held off. Under Redis's default
+// cluster-replica-validity-factor (10), a replica whose master has been gone longer than
+// 10 node timeouts plus the 10 s ping period (15 s at 500 ms) never fails over; a loaded
+// machine's container cluster once outlasted that and its replica was never promoted.
+// Here the two other masters are paused for 20 s after the kill, so that no election
+// can be won before the replica's data is 20 s old; resumed, it is promoted.
+func TestAReplicaPromotesHoweverLongItsElectionWasHeldOff(t *testing.T) {
+	c := startCluster(t, backend.Spec{Masters: 3, Replicas: 1, DownAfter: 500 * time.Millisecond})
+	m0, r0 := c.Masters()[0], c.ReplicasOf(0)[0]
+	others := c.Masters()[1:]
+	for _, m := range others {
+		if err := m.Pause(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = m.Resume() }() // resumed below; this covers a failure before
+	}
+	if err := m0.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Second) // the fault: no majority of masters to vote for 20 s
+	for _, m := range others {
+		if err := m.Resume(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	took := waitRole(t, r0, "master", 60*time.Second)
+	t.Logf("%s promoted %v after the other masters came back, its master killed 20 s before", r0.Name(), took)
+}
