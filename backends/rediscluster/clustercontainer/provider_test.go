@@ -112,7 +112,7 @@ func TestContainerClusterLocksThroughMovedAndFailsOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	killed := time.Now()
-	waitRole(t, replica, "master", 30*time.Second)
+	waitRole(t, replica, "master", 90*time.Second) // an election on a loaded machine: seconds, at times tens
 	t.Logf("%s promoted %v after %s was SIGKILLed (cluster-node-timeout 500ms)", replica.Name(), time.Since(killed).Round(time.Millisecond), m1.Name())
 	if err := c.WaitServing(ctx, 30*time.Second); err != nil {
 		t.Fatal(err)
