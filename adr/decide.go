@@ -54,13 +54,13 @@ func Decide(w *workload.Workload, in *Inputs) *Decision {
 	if d.Floor, err = queueFloorOf(w); err != nil {
 		d.FloorWhy = err.Error()
 	}
-	if d.Floor != nil && !d.Floor.Meets() {
+	if d.Floor.Misses() {
 		d.Options = append(d.Options, unmeasuredLocks(w, d.Options)...)
 	}
 	for _, o := range d.Options {
 		o.Cost = costOf(w, run, groups, o.Strategy, o.Kind == LockFree)
 		o.Cost.NoLockService = o.Kind == LockFree
-		if d.Floor != nil && !d.Floor.Meets() && o.Kind != LockFree {
+		if d.Floor.Misses() && o.Kind != LockFree {
 			o.beyondFloor = d.Floor.floorWhy(w)
 		}
 		o.Faults = exposures(w, in.Safety, o)

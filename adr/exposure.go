@@ -100,18 +100,24 @@ func exposures(w *workload.Workload, reports []*results.Report, o *Option) []Exp
 			switch mechanismOf(k, o) {
 			case backend.AsyncPromotion:
 				e.Crash, e.CrashWhy = crashModel(w, reports)
-				if e.Crash != nil && e.Crash.Check.failure() != "" { // only a model its lab check holds sizes
-					e.Crash, e.CrashWhy, e.Unchecked = nil, e.Crash.Check.failure(), "crash-failover"
+				if e.Crash != nil { // only a model its lab check holds sizes
+					if why := e.Crash.Check.failure(); why != "" {
+						e.Crash, e.CrashWhy, e.Unchecked = nil, why, "crash-failover"
+					}
 				}
 				if e.Mutex != nil && e.Crash != nil {
 					e.Mutex.modelled(e, "crash-failover", e.Crash.P)
 				}
 			case backend.QuorumNodeLoss:
 				e.Quorum, e.QuorumWhy = quorumModel(w, o.Probe, reports)
+				unchecked := ""
+				if e.Quorum != nil {
+					unchecked = e.Quorum.Check.failure(o.Probe)
+				}
 				switch {
 				case e.Mutex == nil || e.Quorum == nil:
-				case e.Quorum.Check.failure(o.Probe) != "":
-					e.Quorum, e.QuorumWhy, e.Unchecked = nil, e.Quorum.Check.failure(o.Probe), "Redlock restart"
+				case unchecked != "":
+					e.Quorum, e.QuorumWhy, e.Unchecked = nil, unchecked, "Redlock restart"
 				case e.Mutex.Demo != Always: // the rule rests on the forced restart breaking every time
 					e.Quorum, e.QuorumWhy = nil, fmt.Sprintf("%s's forced restart of a node of an exact quorum broke %d of %d "+
 						"judged, not every one: the model's rule is not shown", e.Mutex.Scenario, e.Mutex.P.K, e.Mutex.P.N)

@@ -49,16 +49,21 @@ func (c CrashCheck) failure() string {
 		return "the crash-failover model is unchecked: no failover-loss trial with no guard and measured lags " +
 			"(`lockbench safety --scenario failover-loss --param modes=none`)"
 	}
-	if c.Within == len(c.Rows) {
-		return ""
-	}
 	var rows []string
 	for _, r := range c.Rows {
 		rows = append(rows, r.text())
 	}
-	return fmt.Sprintf(
-		"the crash-failover model failed its check: %d of %d kill delays' intervals miss its prediction (%s)",
-		len(c.Rows)-c.Within, len(c.Rows), strings.Join(rows, "; "))
+	return missedCheck("the crash-failover model", "kill delays'", c.Within, rows)
+}
+
+// missedCheck says how a model's lab check missed: how many of its rows' intervals miss
+// the prediction, each row said; "" when every one holds it.
+func missedCheck(model, rowsOf string, within int, rows []string) string {
+	if within == len(rows) {
+		return ""
+	}
+	return fmt.Sprintf("%s failed its check: %d of %d %s intervals miss its prediction (%s)", model,
+		len(rows)-within, len(rows), rowsOf, strings.Join(rows, "; "))
 }
 
 func (r CrashCheckRow) text() string {

@@ -29,6 +29,9 @@ type QueueFloor struct {
 // Meets says a perfect lock could keep the budget.
 func (f *QueueFloor) Meets() bool { return f.Exceed <= f.Allowed }
 
+// Misses says a floor was computed and no lock can keep the budget; false for none.
+func (f *QueueFloor) Misses() bool { return f != nil && !f.Meets() }
+
 // floorSeed fixes the simulation: the same workload gives the same record.
 const floorSeed = 1
 
@@ -56,13 +59,6 @@ type floorInputs struct {
 	budget     time.Duration
 }
 
-// quantileOf is the share of requests a latency percentile keeps within it; false for
-// max, which no queue model bounds.
-func quantileOf(p stats.Percentile) (float64, bool) {
-	q, ok := map[stats.Percentile]float64{stats.P50: 0.5, stats.P90: 0.9, stats.P99: 0.99, stats.P999: 0.999}[p]
-	return q, ok
-}
-
 // queueFloorOf is the workload's floor, computed once; nil when its budget is on the
 // maximum.
 func queueFloorOf(w *workload.Workload) (*QueueFloor, error) {
@@ -80,7 +76,7 @@ func queueFloorOf(w *workload.Workload) (*QueueFloor, error) {
 }
 
 func computeFloor(w *workload.Workload) (*QueueFloor, error) {
-	q, ok := quantileOf(w.SLO.Percentile)
+	q, ok := w.SLO.Percentile.Quantile() // none for max, which no queue model bounds
 	if !ok {
 		return nil, nil
 	}
@@ -134,7 +130,7 @@ func floorKeys(k workload.Keys) (*contention.Keys, error) {
 // queueing floor alone misses it); "" when one might, or the floor cannot say.
 func LocksBeyondFloor(w *workload.Workload) string {
 	f, err := queueFloorOf(w)
-	if err != nil || f == nil || f.Meets() {
+	if err != nil || !f.Misses() {
 		return ""
 	}
 	return f.floorWhy(w)

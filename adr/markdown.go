@@ -112,11 +112,7 @@ func driversOf(d *Decision) driversView {
 	w := d.Workload
 	v := driversView{SLO: w.SLO.String(), Rate: stats.FormatRate(w.LockRate),
 		Correctness: w.Purpose == workload.Correctness, Floor: floorText(d)}
-	if v.Correctness {
-		v.Budget = Plain(*w.ViolationBudget)
-	} else {
-		v.Budget = Plain(*w.DuplicateBudget)
-	}
+	v.Budget = budgetText(w)
 	for _, k := range w.FaultKinds() {
 		r := w.Faults.Rate(k)
 		counted := ""

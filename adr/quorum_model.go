@@ -54,15 +54,11 @@ func (c QuorumCheck) failure(strategy string) string {
 		return fmt.Sprintf("the restart model is unchecked: no judged redlock-quorum restart-empty trial of %s "+
 			"(`lockbench safety --scenario redlock-quorum --param strategies=%s`)", strategy, strategy)
 	}
-	if c.Within == len(c.Rows) {
-		return ""
-	}
 	var rows []string
 	for _, r := range c.Rows {
 		rows = append(rows, r.text())
 	}
-	return fmt.Sprintf("the restart model failed its check: %d of %d contentions' intervals miss its prediction (%s)",
-		len(c.Rows)-c.Within, len(c.Rows), strings.Join(rows, "; "))
+	return missedCheck("the restart model", "contentions'", c.Within, rows)
 }
 
 func (r QuorumCheckRow) text() string {

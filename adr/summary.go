@@ -30,7 +30,7 @@ func summaryOf(d *Decision) []string {
 		lines = append(lines, fmt.Sprintf("**Decision: %s** (%s): %s %s at %s/s, %s of %s against a budget of %s a year.",
 			o.Name, serversText(o.Cost), w.SLO.Percentile, stats.FormatDuration(o.Cost.AtBudget),
 			stats.FormatRate(w.LockRate), yearly(o.Verdict.Year, anySeen(o.Faults, side(w, o))), counted, budget))
-	case d.Floor != nil && !d.Floor.Meets():
+	case d.Floor.Misses():
 		lines = append(lines, fmt.Sprintf("**Decision: none. No lock can meet %s within %s at %s/s**: at the queueing "+
 			"floor %s of requests wait longer for a held key (its %s: %s). What would: %s.", w.SLO.Percentile,
 			stats.FormatDuration(w.SLO.Budget), stats.FormatRate(w.LockRate), shareText(d.Floor.Exceed), d.Floor.Percentile,

@@ -68,6 +68,25 @@ func TestUntracedNumbersAreFound(t *testing.T) {
 	}
 }
 
+// inputsOf reads every results folder directly under dir, and extra; none is no error
+// (a record the floor decides ran nothing).
+func inputsOf(t *testing.T, dir string, extra ...string) *Inputs {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "results.json"))
+	folders := extra
+	for _, f := range files {
+		folders = append(folders, filepath.Dir(f))
+	}
+	if len(folders) == 0 {
+		return &Inputs{}
+	}
+	in, err := LoadInputs(folders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
 // The shipped records, decided again from their folders: every number they count
 // traces (the correctness one counts its lock-free ways' pause and redelivery).
 func TestEveryCountedNumberOfTheShippedRecordsTraces(t *testing.T) {
@@ -75,20 +94,7 @@ func TestEveryCountedNumberOfTheShippedRecordsTraces(t *testing.T) {
 		{"../docs/adr-workload.yaml", "../findings/adr-efficiency-2026-12-06"},
 		{"../docs/adr-workload-correctness.yaml", "../findings/adr-correctness-2026-12-06"},
 	} {
-		w := loadWorkload(t, c.workload)
-		dirs, _ := filepath.Glob(filepath.Join(c.dir, "*", "results.json"))
-		in := &Inputs{}
-		if len(dirs) > 0 {
-			var folders []string
-			for _, f := range dirs {
-				folders = append(folders, filepath.Dir(f))
-			}
-			var err error
-			if in, err = LoadInputs(folders); err != nil {
-				t.Fatal(err)
-			}
-		}
-		got, counted := Untraced(Decide(w, in))
+		got, counted := Untraced(Decide(loadWorkload(t, c.workload), inputsOf(t, c.dir)))
 		if len(got) > 0 {
 			t.Errorf("%s: %d of %d untraced:\n%s", c.dir, len(got), counted, strings.Join(got, "\n"))
 		}
@@ -106,16 +112,7 @@ func TestEveryCountedNumberOfTheEarlierWholeRecordsTraces(t *testing.T) {
 	} {
 		w := loadWorkload(t, c.workload)
 		w.SLO.Budget = 200 * time.Millisecond
-		files, _ := filepath.Glob(filepath.Join(c.dir, "*", "results.json"))
-		folders := []string{"../findings/redlock-quorum"}
-		for _, f := range files {
-			folders = append(folders, filepath.Dir(f))
-		}
-		in, err := LoadInputs(folders)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, counted := Untraced(Decide(w, in))
+		got, counted := Untraced(Decide(w, inputsOf(t, c.dir, "../findings/redlock-quorum")))
 		if len(got) > 0 || counted == 0 {
 			t.Errorf("%s: %d of %d untraced:\n%s", c.dir, len(got), counted, strings.Join(got, "\n"))
 		}

@@ -33,6 +33,13 @@ func ParsePercentile(s string) (Percentile, error) {
 	return "", fmt.Errorf("unknown percentile %q (want one of p50, p90, p99, p99.9, max)", s)
 }
 
+// Quantile is the share of samples the percentile keeps at or below it (p99: 0.99);
+// false for Max, which is no quantile.
+func (p Percentile) Quantile() (float64, bool) {
+	q, ok := map[Percentile]float64{P50: 0.5, P90: 0.9, P99: 0.99, P999: 0.999}[p]
+	return q, ok
+}
+
 // Of reads this percentile from a summary.
 func (p Percentile) Of(s resultsdir.Summary) time.Duration {
 	switch p {

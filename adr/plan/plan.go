@@ -154,10 +154,7 @@ func openClients(w *workload.Workload) int {
 // benchDuration is long enough for the budget's percentile to rest on 10 samples past
 // it (p99: 1000 acquisitions), and at least 10 s.
 func benchDuration(w *workload.Workload) time.Duration {
-	q := 0.99
-	if w.Budget.Percentile == "p99.9" {
-		q = 0.999
-	}
+	q, _ := w.SLO.Percentile.Quantile() // p99 or p99.9: the workload allows no other
 	need := 10 / (1 - q) / w.LockRate
 	return max(10*time.Second, time.Duration(math.Ceil(need))*time.Second)
 }
@@ -625,14 +622,11 @@ func planBudget(w *workload.Workload) *float64 {
 // and the lock-free ways (a lock alone never qualifies).
 func planOptions(w *workload.Workload) []*adr.Option {
 	var out []*adr.Option
-	if adr.LocksBeyondFloor(w) != "" { // no lock can meet the latency budget
+	if adr.LocksBeyondFloor(w) != "" { // no lock can meet the latency budget: none is weighed
 		if w.Purpose == workload.Efficiency {
 			return nil
 		}
-		for _, s := range adr.LockFreeStrategies {
-			out = append(out, &adr.Option{Kind: adr.LockFree, Probe: s})
-		}
-		return out
+		return append(out, lockFreeOptions()...)
 	}
 	for _, s := range planStrategies(w) {
 		if w.Purpose == workload.Correctness {
@@ -647,6 +641,12 @@ func planOptions(w *workload.Workload) []*adr.Option {
 		}
 		return out
 	}
+	return append(out, lockFreeOptions()...)
+}
+
+// lockFreeOptions are the ways to a correct update with no lock, one option each.
+func lockFreeOptions() []*adr.Option {
+	var out []*adr.Option
 	for _, s := range adr.LockFreeStrategies {
 		out = append(out, &adr.Option{Kind: adr.LockFree, Probe: s})
 	}

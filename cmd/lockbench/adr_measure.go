@@ -126,7 +126,7 @@ func measureThenWrite(p *plan.Plan, workloadFile string, dirs []string, out stri
 		return err
 	}
 	chosen := "none yet (no option is shown to meet the purpose)"
-	if d.Chosen == nil && d.Floor != nil && !d.Floor.Meets() && len(p.Steps) == 0 {
+	if d.Chosen == nil && d.Floor.Misses() && len(p.Steps) == 0 {
 		chosen = "none (no lock can meet the latency budget: its queueing floor)"
 	}
 	if d.Chosen != nil {
