@@ -227,15 +227,15 @@ func undecidedOf(d *Decision) undecidedView {
 
 // chosenView is the chosen option and its consequences.
 type chosenView struct {
-	Name, Servers, Percentile, AtBudget, Rate string
-	Correctness                               bool
-	Budget, Yearly                            string
-	P50, P99, P999, How                       string
-	CapacityKept, CapacityMissed              string // at most one is set
-	Consequences                              []consequence
-	NotCounted                                []string // faults the workload rates 0 a year
-	RateBound                                 bool
-	Unmeasured                                *unmeasuredWorst
+	Name, Servers, Percentile, AtBudget string
+	Correctness                         bool
+	Budget, Yearly                      string
+	P50, P99, P999, How                 string
+	CapacityKept, CapacityMissed        string // at most one is set
+	Consequences                        []consequence
+	NotCounted                          []string // faults the workload rates 0 a year
+	RateBound                           bool
+	Unmeasured                          *unmeasuredWorst
 }
 
 // consequence is what one counted fault does to the chosen option.
@@ -264,7 +264,7 @@ func chosenOf(d *Decision) *chosenView {
 	counts := side(w, o)
 	v := &chosenView{
 		Name: o.Name, Servers: serversText(o.Cost), Percentile: fmt.Sprint(w.SLO.Percentile),
-		AtBudget: stats.FormatDuration(o.Cost.AtBudget), Rate: stats.FormatRate(w.LockRate),
+		AtBudget:    stats.FormatDuration(o.Cost.AtBudget),
 		Correctness: w.Purpose == workload.Correctness,
 		Yearly:      yearly(o.Verdict.Year, anySeen(o.Faults, counts)),
 		P50:         stats.FormatDuration(o.Cost.P50), P99: stats.FormatDuration(o.Cost.P99),

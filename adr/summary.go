@@ -27,9 +27,10 @@ func summaryOf(d *Decision) []string {
 		if w.Purpose == workload.Correctness {
 			counted = "violations reaching the data"
 		}
-		lines = append(lines, fmt.Sprintf("**Decision: %s** (%s): %s %s at %s/s, %s of %s against a budget of %s a year.",
-			o.Name, serversText(o.Cost), w.SLO.Percentile, stats.FormatDuration(o.Cost.AtBudget),
-			stats.FormatRate(w.LockRate), yearly(o.Verdict.Year, anySeen(o.Faults, side(w, o))), counted, budget))
+		// The cell's own conditions, not the workload's rate: a closed loop's cost is not one.
+		lines = append(lines, fmt.Sprintf("**Decision: %s** (%s): %s %s (%s), %s of %s against a budget of %s a year.",
+			o.Name, serversText(o.Cost), w.SLO.Percentile, stats.FormatDuration(o.Cost.AtBudget), o.Cost.How,
+			yearly(o.Verdict.Year, anySeen(o.Faults, side(w, o))), counted, budget))
 	case d.Floor.Misses():
 		lines = append(lines, fmt.Sprintf("**Decision: none. No lock can meet %s within %s at %s/s**: at the queueing "+
 			"floor %s of requests wait longer for a held key (its %s: %s). What would: %s.", w.SLO.Percentile,
