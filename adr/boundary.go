@@ -2,6 +2,7 @@ package adr
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -28,11 +29,19 @@ func boundaryChecked(m *SizeModel, w *workload.Workload, k backend.Fault, report
 		if s := pauseAtTTL(w, reports); s != "" {
 			parts = append(parts, "pause-past-ttl checks the mechanism; "+s)
 		}
+		var against []string
 		if sides := modelcheck.Pause(reports, w.TTLD, w.HoldD); len(sides) > 0 {
-			text, against := modelcheck.Text(sides)
+			text, a := modelcheck.Text(sides)
 			parts = append(parts, fmt.Sprintf("pause-past-ttl's boundary mode at the workload's TTL %v: %s", w.TTLD, text))
-			m.Contradicted = against
+			against = appendNonEmpty(against, a)
 		}
+		for _, ttl := range labTTLsRun(reports, w) {
+			text, a := modelcheck.Text(modelcheck.PauseScaled(reports, ttl, w.TTLD, w.HoldD))
+			parts = append(parts, fmt.Sprintf("pause-past-ttl's boundary mode at the lab's TTL %v, the hold scaled to "+
+				"the same share of it (%v): %s", ttl, modelcheck.ScaledHold(w.HoldD, ttl, w.TTLD), text))
+			against = appendNonEmpty(against, a)
+		}
+		m.Contradicted = strings.Join(against, "; ")
 		if len(parts) > 0 {
 			m.Checked = strings.Join(parts, "; ")
 		}
@@ -51,6 +60,33 @@ func boundaryChecked(m *SizeModel, w *workload.Workload, k backend.Fault, report
 			m.Contradicted = against
 		}
 	}
+}
+
+// labTTLsRun are the TTLs other than the workload's at which pause-past-ttl's boundary
+// mode ran with the workload's hold scaled to the same share of the TTL, shortest
+// first.
+func labTTLsRun(reports []*results.Report, w *workload.Workload) []time.Duration {
+	var out []time.Duration
+	for _, r := range reports {
+		if r == nil || r.Scenario != "pause-past-ttl" || r.Params["mode"] != "boundary" {
+			continue
+		}
+		ttl, err := time.ParseDuration(r.Params["ttl"])
+		if err != nil || ttl == w.TTLD || slices.Contains(out, ttl) ||
+			len(modelcheck.PauseScaled([]*results.Report{r}, ttl, w.TTLD, w.HoldD)) == 0 {
+			continue
+		}
+		out = append(out, ttl)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func appendNonEmpty(list []string, s string) []string {
+	if s == "" {
+		return list
+	}
+	return append(list, s)
 }
 
 // unsyncedChecked counts host-crash's trials of a master that never fsyncs: the model
@@ -136,6 +172,16 @@ func boundaryFigures(d *Decision, reports []*results.Report) []decision.ModelChe
 			"pause-past-ttl's boundary mode at the workload's TTL: each strategy's holder stops 0.8 x (below) and 1.2 x "+
 				"(above) the lease it has left. The dot is the share of judged trials with two holders, with its 95% interval; "+
 				"the marker beside it is the model's prediction: none below, every one above.", ss))
+	}
+	for _, ttl := range labTTLsRun(reports, w) {
+		hold := modelcheck.ScaledHold(w.HoldD, ttl, w.TTLD)
+		out = append(out, modelcheck.Figure(fmt.Sprintf("adr-model-pause-boundary-%v", ttl), fmt.Sprintf(
+			"A pause against the lease left at the lab's TTL %v, hold %v", ttl, hold), fmt.Sprintf(
+			"pause-past-ttl's boundary mode at the lab's TTL %v, the workload's hold scaled to the same share of it (%v "+
+				"of %v is %v of %v): each strategy's holder stops 0.8 x (below) and 1.2 x (above) the lease it has left. The "+
+				"dot is the share of judged trials with two holders, with its 95%% interval; the marker beside it is the "+
+				"model's prediction: none below, every one above.", ttl, w.HoldD, w.TTLD, hold, ttl),
+			modelcheck.PauseScaled(reports, ttl, w.TTLD, w.HoldD)))
 	}
 	if ss := modelcheck.SingleJump(reports, w.TTLD, w.HoldD); len(ss) > 0 {
 		out = append(out, modelcheck.Figure("adr-model-single-jump-boundary", fmt.Sprintf(

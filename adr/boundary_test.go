@@ -147,3 +147,44 @@ func TestAFaultSizedAwayAsksNoMeasurement(t *testing.T) {
 		}
 	}
 }
+
+// labBoundaryReport is pause-past-ttl's boundary mode at the lab's TTL ttl, the holder
+// stopping after pauseAt, below broken in brokeBelow of 3.
+func labBoundaryReport(ttl, pauseAt string, brokeBelow int) *results.Report {
+	p := func(side, factor string) map[string]string {
+		return map[string]string{"strategy": "single", "side": side, "pause_factor": factor, "pause_at": pauseAt, "ttl": ttl}
+	}
+	r := adrtest.HandReport("pause-past-ttl", boundaryVariant("single/below-lease-0.8x", p("below", "0.8"), 3, brokeBelow),
+		boundaryVariant("single/above-lease-1.2x", p("above", "1.2"), 3, 3))[0]
+	r.Params = map[string]string{"ttl": ttl, "mode": "boundary", "pause-at": pauseAt}
+	return r
+}
+
+// At the lab's TTLs 2 s and 4 s the workload's 50 ms of 30 s is 3 ms and 7 ms: boundary
+// runs there check the model, a break below either contradicts it, and a run after
+// another hold is not the workload's share.
+func TestPauseBoundaryAtTheLabsTTLsChecksTheModel(t *testing.T) {
+	w := loadWorkload(t, "../docs/adr-workload.yaml") // TTL 30s, hold 50ms
+	single := &Option{Kind: Lock, Probe: "single"}
+	held := SizeModelFor(w, backend.ClientPauseFault, single)
+	boundaryChecked(held, w, backend.ClientPauseFault,
+		[]*results.Report{labBoundaryReport("2s", "3ms", 0), labBoundaryReport("4s", "7ms", 0)})
+	for _, want := range []string{"at the lab's TTL 2s, the hold scaled to the same share of it (3ms)",
+		"at the lab's TTL 4s, the hold scaled to the same share of it (7ms)",
+		"single, below (a stop of 0.8 x the lease left at TTL 4s, after 7ms): two holders in 0 of 3 judged"} {
+		if !strings.Contains(held.Checked, want) || held.Contradicted != "" {
+			t.Errorf("want %q in %s (contradicted %q)", want, held.Checked, held.Contradicted)
+		}
+	}
+	broke := SizeModelFor(w, backend.ClientPauseFault, single)
+	boundaryChecked(broke, w, backend.ClientPauseFault,
+		[]*results.Report{labBoundaryReport("2s", "3ms", 0), labBoundaryReport("4s", "7ms", 2)})
+	if !strings.Contains(broke.Contradicted, "single broke 2 of 3 judged below the boundary") {
+		t.Errorf("a break below the boundary at 4 s does not contradict the model: %q", broke.Contradicted)
+	}
+	other := SizeModelFor(w, backend.ClientPauseFault, single)
+	boundaryChecked(other, w, backend.ClientPauseFault, []*results.Report{labBoundaryReport("2s", "50ms", 3)})
+	if strings.Contains(other.Checked, "lab's TTL") || other.Contradicted != "" {
+		t.Errorf("a run after the unscaled hold was read as the workload's share: %s", other.Checked)
+	}
+}

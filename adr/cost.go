@@ -33,6 +33,10 @@ type Cost struct {
 	KeptRate    float64
 	HasCapacity bool
 	Servers     int // processes in the deployment measured; 0 unknown
+	// Copies is how many copies of the workload's keys the priced cell ran (0 or 1:
+	// the workload itself), through the key-copies model whose check held.
+	Copies      int
+	CopiesCheck *CopiesCheck
 	// NoLockService: a lock-free way, no servers beyond the store every option writes to.
 	NoLockService bool
 	Deployment    string // as the run recorded it
@@ -72,7 +76,14 @@ func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s 
 	for _, g := range open {
 		lowest = min(lowest, g.Condition.TargetRate)
 	}
+	stand, copies, check := copiesPick(w, open, metric)
 	switch {
+	case stand != nil && !check.Holds():
+		c.Why = fmt.Sprintf("its cell ran %d copies of the workload's keys, and the %s model behind it is not checked: %s",
+			copies, KeyCopiesModel, check)
+		return c
+	case stand != nil:
+		pick, c.Copies, c.CopiesCheck, c.How = stand, copies, check, copiesHow(w, stand, copies, check)
 	case len(open) > 0 && lowest <= w.LockRate:
 		best := math.Inf(1)
 		for _, g := range open {
@@ -121,6 +132,9 @@ func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s 
 		c.AttemptAtBudget = pick.Latency(resultsdir.MetricAttempt, w.SLO.Percentile)
 	}
 	c.Within = c.AtBudget <= w.SLO.Budget // closed loop: the cell served at least the rate
+	if c.Copies > 1 {
+		return c // within as timed: a capacity over copies would be C times the team's
+	}
 	cond := pick.Condition
 	cond.TargetRate = 0
 	for _, cp := range report.Capacities(linked.Catalog(), run, w.SLO) {

@@ -136,7 +136,7 @@ func pauseModel(w *workload.Workload) *SizeModel {
 		Assumes: fmt.Sprintf("the holder pauses at a uniform moment of its %v hold, %s; it breaks when the pause outlasts "+
 			"the lease left, TTL %v minus %s", w.HoldD, watchdog, w.TTLD, since),
 		Checked: "pause-past-ttl checks the mechanism with pauses of 3 x its TTL; its boundary at the workload's TTL and " +
-			"hold is not in the given results (`lockbench adr --plan` lists the run)"}
+			"hold, or at two lab TTLs with the hold scaled, is not in the given results (`lockbench adr --plan` lists the run)"}
 	brokenFrom := w.TTLD - leaseSetAtMost(w.HoldD, w.WatchdogD) // the shortest pause that can outlast the lease
 	switch {
 	case least >= w.TTLD:

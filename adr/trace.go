@@ -7,8 +7,8 @@ import (
 	"github.com/lockbench/lockbench/safety/results"
 )
 
-// Untraced lists every count a year the decision adds into an option's total that does
-// not trace to one of the three things a number may rest on: a rate of its own
+// Untraced lists every count a year the decision adds into an option's total, and
+// every cost read through copies of the workload's keys, that does not trace to one of the three things a number may rest on: a rate of its own
 // condition (one variant's judged trials, carried to the workload by a size model the
 // lab does not contradict), a demonstration a supported claim on the same measure backs
 // (each variant on its own trials), or a named model whose lab check holds. Empty when
@@ -16,6 +16,13 @@ import (
 // numbers it traced.
 func Untraced(d *Decision) (out []string, counted int) {
 	for _, o := range d.Options {
+		if o.Cost.Measured && o.Cost.Copies > 1 {
+			counted++
+			if !o.Cost.CopiesCheck.Holds() {
+				out = append(out, fmt.Sprintf("%s's cost: %d copies of the workload's keys, the %s model unchecked (%s)",
+					o.Name, o.Cost.Copies, KeyCopiesModel, o.Cost.CopiesCheck))
+			}
+		}
 		data := d.Workload.Purpose == workload.Correctness || o.Kind == LockFree
 		for _, e := range o.Faults {
 			if e.NA != "" || e.PerYear == 0 || e.sizedAway() {

@@ -44,6 +44,10 @@ func TestParseKeysNamesWhatIsWrong(t *testing.T) {
 		{"uniform", 0, "0 keys: want at least 1"},
 		{"zipf:1", -2, "-2 keys"},
 		{"zipf:1", MaxZipfKeys + 1, "up to 10000000 keys"},
+		{"zipf:1x0", 10, `copies "0": want a whole number`},
+		{"zipf:1x", 10, `copies "": want a whole number`},
+		{"zipf:1x3", 10, "10 keys do not split into 3 copies"},
+		{"zipf:xx2", 10, `exponent "x" is not a number`},
 	} {
 		_, err := ParseKeys(c.spec, c.n)
 		var se *SpecError
@@ -96,7 +100,7 @@ func chiSquareCritical(df int, z float64) float64 {
 // 99.9% point (z = 3.09). The seed is fixed, so the test always gives the same answer.
 func TestSamplerFrequenciesMatchProbabilities(t *testing.T) {
 	const draws = 200_000
-	for _, spec := range []string{"uniform", "zipf:0.8", "zipf:1", "zipf:1.3"} {
+	for _, spec := range []string{"uniform", "zipf:0.8", "zipf:1", "zipf:1.3", "zipf:1x3"} {
 		k, _ := ParseKeys(spec, 30)
 		r := NewRand(42, keyStream)
 		counts := make([]int, k.N())
@@ -122,5 +126,34 @@ func TestOneKeyAlwaysDrawsKeyZero(t *testing.T) {
 		if i := k.Sample(r); i != 0 {
 			t.Fatalf("drew key %d of 1", i)
 		}
+	}
+}
+
+// Copies: zipf:1x4 over 12 keys is four zipf:1 over 3, each asked a quarter of the time,
+// so at four times the rate every key is asked as often as its twin in one copy.
+func TestCopiesGiveEachKeyOneCopysShare(t *testing.T) {
+	one, _ := ParseKeys("zipf:1", 3)
+	four, err := ParseKeys("zipf:1x4", 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if four.N() != 12 || four.Copies() != 4 || four.String() != "zipf:1x4" {
+		t.Fatalf("N %d copies %d %q, want 12, 4, zipf:1x4", four.N(), four.Copies(), four.String())
+	}
+	sum := 0.0
+	for i := range four.N() {
+		sum += four.Prob(i)
+		if got, want := 4*four.Prob(i), one.Prob(i%3); math.Abs(got-want) > 1e-12 {
+			t.Errorf("key %d: 4 x %v = %v, want its twin's %v", i, four.Prob(i), got, want)
+		}
+	}
+	if math.Abs(sum-1) > 1e-12 {
+		t.Errorf("shares sum to %v", sum)
+	}
+	if back, err := ParseKeys(four.String(), 12); err != nil || back.Copies() != 4 {
+		t.Errorf("%q does not parse back to 4 copies (%v)", four.String(), err)
+	}
+	if one.Copies() != 1 {
+		t.Errorf("a spec without copies has %d", one.Copies())
 	}
 }

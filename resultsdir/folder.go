@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -213,7 +214,7 @@ func Summarize(h *hdrhistogram.Histogram) Summary {
 	if h.TotalCount() == 0 {
 		return Summary{}
 	}
-	return Summary{
+	s := Summary{
 		Count: h.TotalCount(),
 		P50:   Duration(h.ValueAtQuantile(50)),
 		P90:   Duration(h.ValueAtQuantile(90)),
@@ -222,4 +223,19 @@ func Summarize(h *hdrhistogram.Histogram) Summary {
 		Max:   Duration(h.Max()),
 		Mean:  Duration(h.Mean()),
 	}
+	low, high := QuantileRanks(h.TotalCount(), 0.99)
+	s.P99Low = Duration(h.ValueAtQuantile(100 * float64(low) / float64(h.TotalCount())))
+	if high <= h.TotalCount() {
+		s.P99High = Duration(h.ValueAtQuantile(100 * float64(high) / float64(h.TotalCount())))
+	}
+	return s
+}
+
+// QuantileRanks are the 1-based ranks of the order statistics that bound the q
+// quantile of n samples at about 95% confidence (the normal approximation to the
+// binomial count of samples below it, with its continuity correction); high may
+// exceed n: no bound above.
+func QuantileRanks(n int64, q float64) (low, high int64) {
+	mid, half := float64(n)*q, 1.96*math.Sqrt(float64(n)*q*(1-q))
+	return max(1, int64(math.Ceil(mid-half))), int64(math.Floor(mid+half)) + 1
 }

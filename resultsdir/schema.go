@@ -261,6 +261,11 @@ type Summary struct {
 	P999  Duration `json:"p99.9"`
 	Max   Duration `json:"max"`
 	Mean  Duration `json:"mean"`
+	// P99Low and P99High bound the p99 at 95% confidence, distribution-free (the
+	// order statistics around rank 0.99 n); P99High is 0 when too few samples lie past
+	// the p99 to bound it above.
+	P99Low  Duration `json:"p99_low,omitempty"`
+	P99High Duration `json:"p99_high,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as "1.5ms" in JSON.

@@ -275,6 +275,11 @@ func (s Sweep) cells() ([]Cell, error) {
 						return nil, err
 					}
 					for _, keys := range keyCounts {
+						if keyDist != "" {
+							if _, err := contention.ParseKeys(keyDist, keys); err != nil {
+								return nil, fmt.Errorf("key-dist with %d keys: %w", keys, err)
+							}
+						}
 						for _, hold := range s.Hold {
 							for _, ttl := range s.TTL {
 								for _, rate := range rates {

@@ -24,7 +24,7 @@ func keyDist(spec string) (string, error) {
 	if spec == "" || spec == FixedKeys {
 		return "", nil
 	}
-	if _, err := contention.ParseKeys(spec, 1); err != nil {
+	if _, err := contention.ParseKeys(spec, contention.CopiesIn(spec)); err != nil {
 		return "", fmt.Errorf("key-dist: %w (or %s: client c on key c mod keys)", err, FixedKeys)
 	}
 	return spec, nil

@@ -40,6 +40,8 @@ func TestSpreadsNameTheirCells(t *testing.T) {
 		"hold-dist":                   {Strategies: []string{"single"}, HoldDist: "lognormal", Hold: []sweep.Duration{ms}},
 		"hold = 0 with hold-dist exp": {Strategies: []string{"single"}, HoldDist: "exp"},
 		"the update workload":         {Strategies: []string{"single"}, KeyDist: "uniform", Workload: sweep.WorkloadUpdate},
+		"key-dist with 10 keys": {Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{"10"},
+			Hold: []sweep.Duration{ms}, KeyDist: "zipf:1x3"},
 	}
 	for field, s := range bad {
 		_, err := sweep.Config{Duration: sweep.Duration(time.Second), Sweeps: []sweep.Sweep{s}}.Cells()

@@ -32,6 +32,24 @@ func Pause(reports []*results.Report, ttl, hold time.Duration) []Side {
 	})
 }
 
+// PauseScaled is pause-past-ttl's boundary variants run at the lab's TTL lab, the
+// holder stopping after ScaledHold(hold, lab, ttl): the workload's hold as the same
+// share of the lab's TTL (the pause model is in units of the lease left).
+func PauseScaled(reports []*results.Report, lab, ttl, hold time.Duration) []Side {
+	want := ScaledHold(hold, lab, ttl)
+	return sides(reports, "pause-past-ttl", func(p map[string]string) (string, bool) {
+		at, err := time.ParseDuration(p["pause_at"])
+		return fmt.Sprintf("a stop of %s x the lease left at TTL %v, after %v", p["pause_factor"], lab, want),
+			err == nil && at == want && AtTTL(p, lab)
+	})
+}
+
+// ScaledHold is hold as the same share of the TTL lab as of ttl, in whole
+// milliseconds (at least one).
+func ScaledHold(hold, lab, ttl time.Duration) time.Duration {
+	return max(time.Millisecond, time.Duration(float64(hold)*float64(lab)/float64(ttl)).Round(time.Millisecond))
+}
+
 // SingleJump is single-clock-skew's boundary variants run at ttl and hold.
 func SingleJump(reports []*results.Report, ttl, hold time.Duration) []Side {
 	return sides(reports, "single-clock-skew", func(p map[string]string) (string, bool) {

@@ -144,76 +144,6 @@ func (p *Plan) Beside(complete []string) {
 	}
 }
 
-// openClients is enough clients for the open-loop rate: twice the arrivals that can
-// be in flight while one waits up to the budget and holds (at least 4).
-func openClients(w *workload.Workload) int {
-	budget, _ := workload.PositiveDuration(w.Budget.Max)
-	return max(4, int(math.Ceil(2*w.LockRate*(w.HoldD+budget).Seconds())))
-}
-
-// benchDuration is long enough for the budget's percentile to rest on 10 samples past
-// it (p99: 1000 acquisitions), and at least 10 s.
-func benchDuration(w *workload.Workload) time.Duration {
-	q, _ := w.SLO.Percentile.Quantile() // p99 or p99.9: the workload allows no other
-	need := 10 / (1 - q) / w.LockRate
-	return max(10*time.Second, time.Duration(math.Ceil(need))*time.Second)
-}
-
-func (p *Plan) benchSteps(w *workload.Workload, in *adr.Inputs, out string) {
-	clients := openClients(w)
-	keys := fmt.Sprint(w.Keys.Count)
-	if w.Keys.Count >= clients {
-		keys = "per-client" // more keys than clients is the same cell
-	}
-	var missing []string
-	for _, s := range planStrategies(w) {
-		if cell := benchCellAt(w, in, s); cell != "" {
-			p.Have = append(p.Have, fmt.Sprintf("benchmark of %s at the workload's rate, hold and TTL: %s", s, cell))
-			continue
-		}
-		missing = append(missing, s)
-	}
-	if len(missing) == 0 {
-		return
-	}
-	warmup, dur := 2*time.Second, benchDuration(w)
-	dir := filepath.Join(out, "bench")
-	rate := adr.Plain(w.LockRate)
-	what := fmt.Sprintf(
-		"one open-loop cell per strategy (%s) at %s locks/s (poisson arrivals), hold %v, TTL %v, %d clients, keys %s",
-		strings.Join(missing, ", "), rate, w.HoldD, w.TTLD, clients, keys)
-	if w.Keys.Distribution == workload.Zipf && w.Keys.Count > 1 {
-		what += "; `run` spreads arrivals uniformly over its keys, so the workload's zipf skew is not in the cost"
-	}
-	per := warmup + dur + measuredCellOverhead
-	p.add(Step{
-		What: what,
-		Why: fmt.Sprintf(
-			"the cost at the rate and the capacity within %s (%v measured per cell: 10 samples past the percentile)", w.SLO,
-			dur),
-		measure: []string{"run", "--strategies", strings.Join(missing, ","), "--clients", strconv.Itoa(clients),
-			"--keys", keys, "--hold", w.HoldD.String(), "--ttl", w.TTLD.String(), "--load", "open", "--rate", rate,
-			"--arrival", "poisson", "--duration", dur.String(), "--warmup", warmup.String(), "--seed", "1"},
-		Estimate:     time.Duration(len(missing)) * per,
-		EstimateFrom: fmt.Sprintf("%d cells x %v: %s", len(missing), per, measuredCellFrom),
-		Out:          dir,
-	})
-}
-
-// benchCellAt names a given open-loop cell of strategy s at the workload's rate (within
-// 5%), hold and TTL; "" when none.
-func benchCellAt(w *workload.Workload, in *adr.Inputs, s string) string {
-	for _, r := range in.Runs {
-		for _, c := range r.Cells {
-			if c.Strategy == s && c.Load.Mode == "open" && math.Abs(c.Load.TargetRate-w.LockRate) <= 0.05*w.LockRate &&
-				c.Hold.D() == w.HoldD && c.TTL.D() == w.TTLD {
-				return c.Name
-			}
-		}
-	}
-	return ""
-}
-
 // updateStep prices the lock-free ways a correctness ADR weighs: one whole update,
 // closed loop with one client, as the ADR prices them (`run --workload update`).
 func (p *Plan) updateStep(w *workload.Workload, in *adr.Inputs, out string) {
@@ -349,7 +279,7 @@ type planned struct {
 // measured (measuredTrials), so that the variant count and the time per trial hold.
 var plannedRuns = map[string]planned{
 	"failover-loss":     {params: paramArgs("modes=none,wait1,wait2,min-replicas,planned"), variants: 25, pooled: 5},
-	"pause-past-ttl":    {variants: 5, byStrategy: true}, // at the workload's TTL: see pauseParams
+	"pause-past-ttl":    {variants: 5, byStrategy: true}, // at pauseTTLs' first: see pauseParams
 	"single-clock-skew": {variants: 5},
 	"redlock-kleppmann": {variants: 6},
 	"redlock-restart":   {variants: 7, byStrategy: true},
@@ -526,7 +456,7 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 		wait := t.WaitPerTTL
 		ttl := t.TTL
 		if scenario == "pause-past-ttl" {
-			wait, ttl = pauseWait(pauseFactor), w.TTLD
+			wait, ttl = pauseWait(pauseFactor), pauseTTLs(w)[0]
 		}
 		per := t.at(ttl, wait)
 		st.Estimate = time.Duration(n.trials*variants) * per
@@ -536,7 +466,7 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 			rounds := pauseRounds(n.trials)
 			st.Estimate = time.Duration(rounds*variants) * per
 			st.EstimateFrom = fmt.Sprintf("%d variants x %d round(s) of %d trials at once x %v a trial: %s; its fixed part "+
-				"kept, the wait made %g x the workload's TTL (four variants pause %g x it, the slow-work one works 3 x it); %s",
+				"kept, the wait made %g x the TTL (four variants pause %g x it, the slow-work one works 3 x it); %s",
 				variants, rounds, pauseAtOnce(n.trials), per.Round(10*time.Millisecond), t.From, pauseWait(pauseFactor),
 				pauseFactor, pauseAtOnceFrom)
 		}
@@ -577,18 +507,23 @@ const pauseFactor = 1.5
 // a strategy pause factor x the TTL, watchdog-slow-work works 3 x it.
 func pauseWait(factor float64) float64 { return (4*factor + 3) / 5 }
 
-// pauseParams runs pause-past-ttl at the workload's TTL on the options' strategies
-// (only the strategies whose servers grant its TTL as asked), trials
-// trials a variant at once.
+// pauseParams runs pause-past-ttl at the first of pauseTTLs (the workload's TTL, or
+// the lab's when the workload's is long) on the options' strategies whose servers grant
+// it as asked, trials trials a variant at once.
 func pauseParams(w *workload.Workload, options []string, trials int) ([]string, int, string) {
-	run := grantedAsAsked(w, slices.Clone(options))
+	ttl := pauseTTLs(w)[0]
+	run := grantedAsAsked(ttl, slices.Clone(options))
 	sort.Strings(run)
 	strategies := strings.Join(run, ",")
 	n := plannedRuns["pause-past-ttl"].variants * len(run)
-	return paramArgs("strategies="+strategies, "ttl="+w.TTLD.String(), fmt.Sprintf("pause-factor=%g", pauseFactor),
+	where := fmt.Sprintf("the workload's TTL %v", ttl)
+	if ttl != w.TTLD {
+		where = fmt.Sprintf("the lab's TTL %v (the workload's %v is longer than %v: the pause model carries the "+
+			"mechanism to it)", ttl, w.TTLD, longestTTLRun)
+	}
+	return paramArgs("strategies="+strategies, "ttl="+ttl.String(), fmt.Sprintf("pause-factor=%g", pauseFactor),
 			"parallel="+strconv.Itoa(pauseAtOnce(trials))), n,
-		fmt.Sprintf(
-			"pause-past-ttl at the workload's TTL %v, pausing %g x it (the scenario's shortest pause): %d variants", w.TTLD,
+		fmt.Sprintf("pause-past-ttl at %s, pausing %g x it (the scenario's shortest pause): %d variants", where,
 			pauseFactor, n)
 }
 

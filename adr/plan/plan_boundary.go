@@ -47,49 +47,65 @@ func (p *Plan) boundarySteps(w *workload.Workload, in *adr.Inputs, out string) {
 }
 
 // pauseBoundaryStep runs pause-past-ttl's boundary mode on the options' strategies:
-// the holder works the workload's hold, then stops either side of the lease left.
+// the holder works the workload's hold, then stops either side of the lease left; at
+// the workload's TTL when it is short, else at the lab's two (pauseTTLs).
 func (p *Plan) pauseBoundaryStep(w *workload.Workload, in *adr.Inputs, out string) {
 	if r := w.Faults.ClientPause; r == nil || r.PerYear == 0 {
 		return
 	}
-	var run []string
+	var options []string
 	for _, o := range planOptions(w) {
 		_, ok := adr.ProbeFor(backend.ClientPauseFault, o)
-		if ok && o.Kind != adr.LockFree && !slices.Contains(run, o.Probe) {
-			run = append(run, o.Probe)
+		if ok && o.Kind != adr.LockFree && !slices.Contains(options, o.Probe) {
+			options = append(options, o.Probe)
 		}
 	}
-	run = grantedAsAsked(w, run)
-	have := modelcheck.Covered(modelcheck.Pause(in.Safety, w.TTLD, w.HoldD), boundaryTrials)
+	for _, ttl := range pauseTTLs(w) {
+		p.pauseBoundaryAt(w, in, out, ttl, slices.Clone(options))
+	}
+}
+
+// pauseBoundaryAt is the boundary step at one TTL: the workload's, with its hold, or
+// a lab TTL with the hold scaled to the same share of it.
+func (p *Plan) pauseBoundaryAt(w *workload.Workload, in *adr.Inputs, out string, ttl time.Duration, run []string) {
+	run = grantedAsAsked(ttl, run)
+	hold, sides := w.HoldD, modelcheck.Pause(in.Safety, w.TTLD, w.HoldD)
+	where, dir := fmt.Sprintf("the workload's TTL %v", ttl), "pause-boundary"
+	if ttl != w.TTLD {
+		hold = modelcheck.ScaledHold(w.HoldD, ttl, w.TTLD)
+		sides = modelcheck.PauseScaled(in.Safety, ttl, w.TTLD, w.HoldD)
+		where = fmt.Sprintf("the lab's TTL %v (the workload's %v is longer than %v: the pause model, in units of the "+
+			"lease left, carries the boundary to it)", ttl, w.TTLD, longestTTLRun)
+		dir += "-" + ttl.String()
+	}
+	have := modelcheck.Covered(sides, boundaryTrials)
 	run = slices.DeleteFunc(run, func(s string) bool { return slices.Contains(have, s) })
 	if len(have) > 0 {
-		p.Have = append(p.Have, fmt.Sprintf(
-			"pause boundary at the workload's TTL and hold, %d judged a side or more: %s", boundaryTrials,
-			strings.Join(have, ", ")))
+		p.Have = append(p.Have, fmt.Sprintf("pause boundary at TTL %v, hold %v, %d judged a side or more: %s", ttl, hold,
+			boundaryTrials, strings.Join(have, ", ")))
 	}
 	if len(run) == 0 {
 		return
 	}
 	sort.Strings(run)
-	left := clocks.SingleJumpThreshold(w.TTLD, w.HoldD) // the lease left after the hold: TTL - hold
+	left := ttl - hold // the lease left after the hold
 	variants := len(boundaryFactors) * len(run)
 	st := Step{
-		What: fmt.Sprintf("pause-past-ttl's boundary mode at the workload's TTL %v: the holder works its %v hold, then "+
-			"stops %s the lease left (%v), unfenced, on %s: %d variants",
-			w.TTLD, w.HoldD, factorsText(), left, strings.Join(run, ", "), variants),
+		What: fmt.Sprintf("pause-past-ttl's boundary mode at %s: the holder works %v, then stops %s the lease left "+
+			"(%v), unfenced, on %s: %d variants", where, hold, factorsText(), left, strings.Join(run, ", "), variants),
 		Why: "the pause model's boundary: a pause breaks the lock exactly when it outlasts the lease left (none below, " +
 			"every one above)",
 		measure: safetyArgs("pause-past-ttl", boundaryTrials, paramArgs("strategies="+strings.Join(run, ","),
-			"ttl="+w.TTLD.String(), "mode=boundary", "pause-at="+w.HoldD.String(), factorsParam(),
+			"ttl="+ttl.String(), "mode=boundary", "pause-at="+hold.String(), factorsParam(),
 			"parallel="+strconv.Itoa(pauseAtOnce(boundaryTrials)))...),
-		Out: filepath.Join(out, "pause-boundary"),
+		Out: filepath.Join(out, dir),
 	}
 	if t, ok := trialTimeOf("pause-past-ttl", in); ok {
 		var wait float64 // a trial lasts the hold and the stop: in TTLs, averaged over the sides
 		for _, f := range boundaryFactors {
-			wait += (w.HoldD.Seconds() + f*left.Seconds()) / w.TTLD.Seconds() / float64(len(boundaryFactors))
+			wait += (hold.Seconds() + f*left.Seconds()) / ttl.Seconds() / float64(len(boundaryFactors))
 		}
-		per := t.at(w.TTLD, wait)
+		per := t.at(ttl, wait)
 		rounds := pauseRounds(boundaryTrials)
 		st.Estimate = time.Duration(rounds*variants) * per
 		st.EstimateFrom = fmt.Sprintf("%d variants x %d round(s) of %d trials at once x %v a trial (its fixed part kept, "+
@@ -99,12 +115,27 @@ func (p *Plan) pauseBoundaryStep(w *workload.Workload, in *adr.Inputs, out strin
 	p.add(st)
 }
 
-// grantedAsAsked drops the strategies whose servers would not grant the workload's TTL
-// as asked (etcd's leases are whole seconds, at least 2 s: backend.Lease), so that no
-// lab run is at another TTL than the workload's.
-func grantedAsAsked(w *workload.Workload, strategies []string) []string {
+// longestTTLRun is the longest workload TTL the pause steps run at; past it they run
+// at labPauseTTLs, two so that the boundary is seen to move with the TTL.
+const longestTTLRun = 5 * time.Second
+
+// labPauseTTLs are whole seconds of at least 2 s: every store grants them as asked.
+var labPauseTTLs = []time.Duration{2 * time.Second, 4 * time.Second}
+
+// pauseTTLs are the TTLs the pause steps run at: the workload's own, or the lab's two.
+func pauseTTLs(w *workload.Workload) []time.Duration {
+	if w.TTLD <= longestTTLRun {
+		return []time.Duration{w.TTLD}
+	}
+	return labPauseTTLs
+}
+
+// grantedAsAsked drops the strategies whose servers would not grant ttl as asked
+// (etcd's leases are whole seconds, at least 2 s: backend.Lease), so that no lab run
+// is at another TTL than the one it names.
+func grantedAsAsked(ttl time.Duration, strategies []string) []string {
 	return slices.DeleteFunc(strategies, func(s string) bool {
-		return !linked.Catalog().LeaseOf(s).GrantsAsAsked(w.TTLD)
+		return !linked.Catalog().LeaseOf(s).GrantsAsAsked(ttl)
 	})
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/adrtest"
-	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/backend/backendtest"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/safety/results"
@@ -16,23 +15,27 @@ import (
 
 // --plan lists the boundary runs at each shipped workload's TTL and hold, sized by
 // hand: TTL 30s - hold 50ms = 29.95s, so jumps of 0.8 x = 23.96s and 1.2 x = 35.94s;
-// - hold 20ms = 29.98s: 23.984s and 35.976s. The pause boundary stops after the hold.
+// - hold 20ms = 29.98s: 23.984s and 35.976s. The pause boundary runs at the lab's TTLs
+// 2 s and 4 s (30 s is past the longest the pause steps wait out), stopping after the
+// hold scaled to the same share: 50 ms of 30 s is 3 ms of 2 s and 7 ms of 4 s; 20 ms
+// is 1 ms and 3 ms.
 // The efficiency workload's Redlock locks are sized by the quorum model (its shares
 // planned); the correctness one's fenced Redlock is not (what reaches the data behind
 // per-node counters has no model).
 func TestPlanListsTheBoundaryRunsAtTheWorkloadsTTLAndHold(t *testing.T) {
 	const quorumRun, redlockUnsized = "--scenario redlock-quorum --trials 20 --seed 1 --param strategies=redlock,redlock-failfast", "node_restart_empty sized to the workload for redlock"
 	for _, c := range []struct {
-		workload, hold, jumps, restart, notRestart string
+		workload, hold, at2, at4, jumps, restart, notRestart string
 	}{
-		{"../../docs/adr-workload.yaml", "50ms", "23.96s and 35.94s", quorumRun, redlockUnsized},
-		{"../../docs/adr-workload-correctness.yaml", "20ms", "23.984s and 35.976s", redlockUnsized, quorumRun},
+		{"../../docs/adr-workload.yaml", "50ms", "3ms", "7ms", "23.96s and 35.94s", quorumRun, redlockUnsized},
+		{"../../docs/adr-workload-correctness.yaml", "20ms", "1ms", "3ms", "23.984s and 35.976s", redlockUnsized, quorumRun},
 	} {
 		w := lockable(t, c.workload)
 		text := MakePlan(w, c.workload, &adr.Inputs{}, "m").Text()
 		for _, want := range []string{
 			"--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=",
-			"--param ttl=30s --param mode=boundary --param pause-at=" + c.hold + " --param boundary-factors=0.8,1.2 --param parallel=3 --out m/pause-boundary",
+			"--param ttl=2s --param mode=boundary --param pause-at=" + c.at2 + " --param boundary-factors=0.8,1.2 --param parallel=3 --out m/pause-boundary-2s",
+			"--param ttl=4s --param mode=boundary --param pause-at=" + c.at4 + " --param boundary-factors=0.8,1.2 --param parallel=3 --out m/pause-boundary-4s",
 			"--scenario single-clock-skew --trials 3 --seed 1 --param mode=boundary --param ttl=30s --param hold=" + c.hold + " --param boundary-factors=0.8,1.2 --out m/single-jump-boundary",
 			"the master's clock jumps " + c.jumps,
 			c.restart,
@@ -82,7 +85,7 @@ func TestBoundaryRunsOnlyWhereTheTTLIsGrantedAsAsked(t *testing.T) {
 		100 * time.Millisecond:  "single",
 		2 * time.Minute:         "etcd,etcd-3,single",
 	} {
-		got := grantedAsAsked(&workload.Workload{TTLD: ttl}, slices.Clone(all))
+		got := grantedAsAsked(ttl, slices.Clone(all))
 		if strings.Join(got, ",") != want {
 			t.Errorf("TTL %v: runs on %v, want %s", ttl, got, want)
 		}

@@ -109,7 +109,7 @@ func TestPlanRunsAScenarioOnlyOnTheStrategiesThatLackIt(t *testing.T) {
 		}
 	}
 	text := MakePlan(w, "w.yaml", &adr.Inputs{Safety: adrtest.HandReport("pause-past-ttl", vs...)}, "m").Text()
-	if !strings.Contains(text, "--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=cluster-wait --param ttl=30s --param pause-factor=1.5") {
+	if !strings.Contains(text, "--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=cluster-wait --param ttl=2s --param pause-factor=1.5") {
 		t.Errorf("pause-past-ttl is not planned on cluster-wait alone:\n%s", text)
 	}
 }

@@ -18,21 +18,20 @@ func TestADRPlanForTheShippedWorkloads(t *testing.T) {
 		{adrExample, []string{
 			"lockbench run --strategies ", "--clients 5 --keys 1 --hold 50ms --ttl 30s --load open --rate 10 --arrival poisson --duration 1m40s",
 			"--scenario replication-lag --trials 5 --seed 1 --param rates=20 ",
-			"--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=", "--param ttl=30s --param pause-factor=1.5 --param parallel=3 --out m/pause-past-ttl",
+			"--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=", "--param ttl=2s --param pause-factor=1.5 --param parallel=3 --out m/pause-past-ttl",
 			"--scenario redlock-clock-jump --trials 3 --seed 1 --param strategies=redlock --param k=3 --param ttl=30s --param jumps=270ms,330ms",
 			"--scenario redlock-restart --trials 3",
-			"--param ttl=30s --param mode=boundary --param pause-at=50ms --param boundary-factors=0.8,1.2 --param parallel=3 --out m/pause-boundary",
+			"--param ttl=2s --param mode=boundary --param pause-at=3ms --param boundary-factors=0.8,1.2 --param parallel=3 --out m/pause-boundary-2s",
 			"--scenario single-clock-skew --trials 3 --seed 1 --param mode=boundary --param ttl=30s --param hold=50ms"}},
 		{"../../docs/adr-workload-correctness.yaml", []string{
-			"--clients 88 --keys per-client --hold 20ms --ttl 30s --load open --rate 200 --arrival poisson --duration 10s",
-			"zipf skew is not in the cost",
+			"--clients 88 --keys 10000 --key-dist zipf:1 --hold 20ms --ttl 30s --load open --rate 200 --arrival poisson --duration 10s",
 			"lockbench run --workload update --strategies cas-version,unique-key,atomic",
 			"--param rates=400 ",
 			// fence-regression's lag is the lab's (not sized): 3 trials for its count, not
 			// the 2455 a bound within the budget would take.
 			"--scenario fence-regression --trials 3 --seed 1 --param strategies=sentinel",
 			"--scenario lost-updates --trials 3 ",
-			"--param ttl=30s --param mode=boundary --param pause-at=20ms --param boundary-factors=0.8,1.2 --param parallel=3 --out m/pause-boundary",
+			"--param ttl=4s --param mode=boundary --param pause-at=3ms --param boundary-factors=0.8,1.2 --param parallel=3 --out m/pause-boundary-4s",
 			"--scenario single-clock-skew --trials 3 --seed 1 --param mode=boundary --param ttl=30s --param hold=20ms"}},
 	}
 	for _, c := range cases {

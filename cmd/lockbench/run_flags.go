@@ -51,7 +51,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.hold, "hold", "", "comma-separated time held inside the lock, e.g. 0,1ms,10ms")
 	fs.StringVar(&f.keyDist, "key-dist", "",
 		"how a cycle picks its key: fixed (client c on key c mod keys; the default), "+
-			"uniform or zipf:S (drawn each cycle over --keys keys, which may outnumber the clients)")
+			"uniform or zipf:S (drawn each cycle over --keys keys, which may outnumber the clients); zipf:SxC is C "+
+			"copies of zipf:S, each over --keys/C keys (at C times a rate, each key sees the rate's own arrivals)")
 	fs.StringVar(&f.holdDist, "hold-dist", "",
 		"shape of the holds whose mean --hold gives: const (the default), exp or lognormal:SIGMA")
 	fs.StringVar(&f.ttl, "ttl", "", "comma-separated lock TTLs, e.g. 10s")

@@ -89,3 +89,29 @@ func TestComputeRefusesBadInput(t *testing.T) {
 		t.Errorf("p100 %v, want NaN: an exponential wait has no top", p)
 	}
 }
+
+// Copies keep every key's queue: zipf:1x5 over 50 keys at 5 x the rate has the floor
+// of zipf:1 over 10 at the rate, exactly (M/M/1) and within the simulation's noise.
+func TestCopiesAtTheirRateKeepTheFloor(t *testing.T) {
+	for _, hold := range []string{"exp:20ms", "const:20ms"} {
+		one, err := Compute(100, mustKeys(t, "zipf:1", 10), mustHold(t, hold), Options{Sim: SimOptions{Seed: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		five, err := Compute(500, mustKeys(t, "zipf:1x5", 50), mustHold(t, hold), Options{Sim: SimOptions{Seed: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Abs(b) }
+		if !near(float64(five.MeanWait), float64(one.MeanWait)) || !near(five.PWait, one.PWait) ||
+			!near(five.Hottest.Rho, one.Hottest.Rho) {
+			t.Errorf("%s: mean wait %v P(wait) %v rho %v, want one copy's %v %v %v", hold, five.MeanWait, five.PWait,
+				five.Hottest.Rho, one.MeanWait, one.PWait, one.Hottest.Rho)
+		}
+		a, _ := one.Percentile(0.99).Duration()
+		b, _ := five.Percentile(0.99).Duration()
+		if ratio := float64(b) / float64(a); ratio < 0.9 || ratio > 1.1 {
+			t.Errorf("%s: p99 floor %v with copies, %v without", hold, b, a)
+		}
+	}
+}

@@ -33,13 +33,14 @@ func PKMeanWait(lambda, m1, m2 float64) Wait {
 }
 
 // eachKeyClass calls f once per set of keys sharing one probability p (count of them):
-// once for uniform keys however many, once per key for Zipf.
+// once for uniform keys however many, once per key of one copy for Zipf (each key's
+// twins in the other copies share its probability).
 func eachKeyClass(keys *contention.Keys, f func(first int, p float64, count int)) {
 	if keys.Uniform() {
 		f(0, keys.Prob(0), keys.N())
 		return
 	}
-	for i := range keys.N() {
-		f(i, keys.Prob(i), 1)
+	for i := range keys.N() / keys.Copies() {
+		f(i, keys.Prob(i), keys.Copies())
 	}
 }

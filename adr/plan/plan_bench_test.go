@@ -1,0 +1,77 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/adr"
+	"github.com/lockbench/lockbench/adr/workload"
+	"github.com/lockbench/lockbench/resultsdir"
+)
+
+// benchOf is the plan's step writing into out/dir; nil when there is none.
+func benchOf(p *Plan, dir string) *Step {
+	for i := range p.Steps {
+		if p.Steps[i].Out == "m/"+dir {
+			return &p.Steps[i]
+		}
+	}
+	return nil
+}
+
+// A lock every ten seconds (0.1/s, 5 s holds) would take 2 h 47 min a cell at its own
+// rate: the plan times 170 copies of its one key at 17/s for 59 s instead (170 keep
+// about 128 requests held or waiting: 17/s x 7.5 s in flight at rho 0.5), and checks
+// the key-copies model at 340 copies; the two steps take a fraction of the old.
+func TestPlanTimesASlowWorkloadThroughCopiesOfItsKeys(t *testing.T) {
+	w, err := workload.Load("../../docs/adr-workload-nightly.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := MakePlan(w, "w.yaml", &adr.Inputs{}, "m")
+	bench, check := benchOf(p, "bench"), benchOf(p, "bench-check")
+	if bench == nil || check == nil {
+		t.Fatalf("no copies step or no check step:\n%s", p.Text())
+	}
+	for _, c := range []struct {
+		step *Step
+		want string
+	}{
+		{bench, "--keys 170 --key-dist uniform --hold 5s --ttl 1m0s --load open --rate 17 "},
+		{check, "--keys 340 --key-dist uniform --hold 5s --ttl 1m0s --load open --rate 34 "},
+	} {
+		if !strings.Contains(c.step.Command, c.want) {
+			t.Errorf("%s\nwant %s", c.step.Command, c.want)
+		}
+	}
+	if both := bench.Estimate + check.Estimate; both > 30*time.Minute {
+		t.Errorf("the cost steps take %v", both)
+	}
+	// With both runs given, nothing is timed again.
+	in := &adr.Inputs{Runs: []*resultsdir.Run{{}}}
+	for _, s := range planStrategies(w) {
+		for _, copies := range []int{170, 340} {
+			in.Runs[0].Cells = append(in.Runs[0].Cells, resultsdir.Cell{Name: s, Strategy: s, Keys: copies,
+				KeyDist: "uniform", Hold: resultsdir.Duration(w.HoldD), TTL: resultsdir.Duration(w.TTLD),
+				Load: resultsdir.LoadMode{Mode: "open", Arrival: "poisson", TargetRate: 0.1 * float64(copies)}})
+		}
+	}
+	if again := MakePlan(w, "w.yaml", in, "m"); benchOf(again, "bench") != nil || benchOf(again, "bench-check") != nil {
+		t.Errorf("cells at both copy counts given, yet planned again:\n%s", again.Text())
+	}
+}
+
+// The efficiency example's own rate fills its samples in 100 s: one copy, its one key,
+// no check; the correctness one draws its keys by its zipf law.
+func TestPlanTimesAFastWorkloadAsItIs(t *testing.T) {
+	eff := MakePlan(lockable(t, "../../docs/adr-workload.yaml"), "w.yaml", &adr.Inputs{}, "m")
+	if b := benchOf(eff, "bench"); b == nil || !strings.Contains(b.Command, "--keys 1 --hold 50ms") ||
+		benchOf(eff, "bench-check") != nil {
+		t.Errorf("efficiency:\n%s", eff.Text())
+	}
+	cor := MakePlan(lockable(t, "../../docs/adr-workload-correctness.yaml"), "w.yaml", &adr.Inputs{}, "m")
+	if b := benchOf(cor, "bench"); b == nil || !strings.Contains(b.Command, "--keys 10000 --key-dist zipf:1 --hold") {
+		t.Errorf("correctness:\n%s", cor.Text())
+	}
+}
