@@ -56,7 +56,8 @@ type CopiesCheck struct {
 
 // copiesCheckOf is the check of group g (at copies) against the strategy's other open
 // groups at another copy count; nil when there is none.
-func copiesCheckOf(w *workload.Workload, g *stats.Group, copies int, others []*stats.Group, metric string) *CopiesCheck {
+func copiesCheckOf(w *workload.Workload, g *stats.Group, copies int, others []*stats.Group,
+	metric string) *CopiesCheck {
 	for _, o := range others {
 		n := CopiesOf(w, o.Condition)
 		if n == 0 || n == copies || o.Strategy != g.Strategy {

@@ -85,6 +85,9 @@ func TestCostThroughCopiesNeedsItsCheck(t *testing.T) {
 		!strings.Contains(c.How, "key copies model") || !strings.Contains(c.How, "the intervals overlap") {
 		t.Fatalf("checked copies: %+v", c)
 	}
+	if cell := capacityCell(c); !strings.Contains(cell, "through") || !strings.Contains(cell, "copies of its keys") {
+		t.Errorf("the capacity column of a copies cost reads %q", cell)
+	}
 	d := &Decision{Workload: w, Options: []*Option{{Name: "single", Cost: c}}}
 	if out, counted := Untraced(d); len(out) != 0 || counted != 1 {
 		t.Errorf("a checked copies cost: untraced %v (%d counted)", out, counted)

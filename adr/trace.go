@@ -8,12 +8,13 @@ import (
 )
 
 // Untraced lists every count a year the decision adds into an option's total, and
-// every cost read through copies of the workload's keys, that does not trace to one of the three things a number may rest on: a rate of its own
-// condition (one variant's judged trials, carried to the workload by a size model the
-// lab does not contradict), a demonstration a supported claim on the same measure backs
-// (each variant on its own trials), or a named model whose lab check holds. Empty when
-// every number is earned; the record's tests fail on anything else. Counted is how many
-// numbers it traced.
+// every cost read through copies of the workload's keys, that does not trace to one of
+// the three things a number may rest on: a rate of its own condition (one variant's
+// judged trials, carried to the workload by a size model the lab does not contradict),
+// a demonstration a supported claim on the same measure backs (each variant on its own
+// trials), or a named model whose lab check holds (the key-copies model's included).
+// Empty when every number is earned; the record's tests fail on anything else. Counted
+// is how many numbers it traced.
 func Untraced(d *Decision) (out []string, counted int) {
 	for _, o := range d.Options {
 		if o.Cost.Measured && o.Cost.Copies > 1 {

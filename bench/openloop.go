@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
@@ -15,6 +16,14 @@ type Open struct {
 	Seed    uint64
 	// Queue bounds the requests waiting for a free client (default 65536).
 	Queue int
+	// Discard is the run's first part: its requests are served, so that every key's
+	// queue fills as the load has it, but not recorded.
+	Discard time.Duration
+	// Drain is how long the clients go on serving the requests already due once the
+	// arrivals stop at ctx's deadline: a long wait near the end is timed, not cut off
+	// (which would leave the longest waits out). Still unserved after it, they are cut
+	// off. 0 stops the clients with the arrivals.
+	Drain time.Duration
 }
 
 // OpenResult adds the open loop's own counts to a Result.
@@ -22,6 +31,8 @@ type OpenResult struct {
 	Result
 	Sent    int64 // requests dispatched on schedule
 	Dropped int64 // requests that found the queue full, or were still queued at the end
+	// Discarded are the grants of the requests due in Discard: served, not recorded.
+	Discarded int64
 }
 
 // AchievedRate is the rate of completed cycles.
@@ -48,24 +59,68 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 	keys := load.turns()
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)
+	discarded := make([]*Recorder, load.Clients)
+	for i := range discarded {
+		discarded[i] = NewRecorder()
+	}
+	clientCtx, stopClients := drainContext(ctx, open.Drain)
+	defer stopClients()
 	start := clock.Now()
-	parts.start = start
+	measured := start.Add(open.Discard)
+	parts.start = measured
 	wait := startClients(tallies, func(c int, t *tally[*Recorder]) {
 		next := load.draws(c)
 		for {
 			select {
-			case <-ctx.Done():
+			case <-clientCtx.Done():
 				return
-			case intended := <-queue:
-				t.moveTo(intended) // a request counts in the interval it was due in
+			case intended, ok := <-queue:
+				if !ok {
+					return // the arrivals stopped and every request due was served
+				}
 				key, hold := next()
-				_, _ = cycle(ctx, l, load, keys, request{key, hold, intended}, t.rec)
+				rec := discarded[c]
+				if !intended.Before(measured) {
+					t.moveTo(intended) // a request counts in the interval it was due in
+					rec = t.rec
+				}
+				_, _ = cycle(clientCtx, l, load, keys, request{key, hold, intended}, rec)
 			}
 		}
 	})
 	sent, dropped := dispatch(ctx, clock, arrival, start, queue)
+	end := clock.Now()
+	close(queue) // dispatch, its only sender, has returned
 	wait()
-	res := OpenResult{Result: lockResult(parts, clock.Now().Sub(start)), Sent: sent}
+	res := OpenResult{Result: lockResult(parts, end.Sub(measured)), Sent: sent}
 	res.Dropped = dropped + int64(len(queue))
+	for _, r := range discarded {
+		res.Discarded += r.Granted
+	}
 	return res, nil
+}
+
+// drainContext is the clients' context: it ends with ctx when ctx is cancelled, and
+// drain after ctx's deadline when it is reached (0: with it).
+func drainContext(ctx context.Context, drain time.Duration) (context.Context, context.CancelFunc) {
+	clients, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-clients.Done():
+			return
+		}
+		if drain <= 0 || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			cancel()
+			return
+		}
+		t := time.NewTimer(drain)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-clients.Done():
+		}
+	}()
+	return clients, cancel
 }

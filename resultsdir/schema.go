@@ -262,8 +262,9 @@ type Summary struct {
 	Max   Duration `json:"max"`
 	Mean  Duration `json:"mean"`
 	// P99Low and P99High bound the p99 at 95% confidence, distribution-free (the
-	// order statistics around rank 0.99 n); P99High is 0 when too few samples lie past
-	// the p99 to bound it above.
+	// order statistics around rank 0.99 n) for independent samples: the waits of one
+	// key's busy period are not, so under contention the truth is wider. P99High is 0
+	// when too few samples lie past the p99 to bound it above.
 	P99Low  Duration `json:"p99_low,omitempty"`
 	P99High Duration `json:"p99_high,omitempty"`
 }

@@ -279,6 +279,10 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 		if !sleepUntil(ctx, start.scheduled) {
 			return resultsdir.Cell{}, ctx.Err()
 		}
+	} else if r.Config.Warmup > 0 && cell.Load == "open" {
+		// One run whose first part is not recorded: the warm-up's requests fill the
+		// measured keys' queues, so that the measuring starts in the load's steady state.
+		open.Discard = r.Config.Warmup.D()
 	} else if r.Config.Warmup > 0 {
 		// Keys of its own: a lock the warm-up's end left behind must not block the
 		// measured part for a TTL.
@@ -295,7 +299,12 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	if err != nil {
 		return resultsdir.Cell{}, fmt.Errorf("count the servers' commands: %w", err)
 	}
-	res, err := r.runLoad(ctx, l, load, open, cell, r.Config.Duration.D())
+	if cell.Load == "open" && r.Worker == nil {
+		// The requests due in the measured part are served to the end, up to as long
+		// again: workers keep to their agreed schedule instead.
+		open.Drain = r.Config.Duration.D()
+	}
+	res, err := r.runLoad(ctx, l, load, open, cell, open.Discard+r.Config.Duration.D())
 	if err != nil {
 		return resultsdir.Cell{}, err
 	}
@@ -314,7 +323,7 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	}
 	measured, err := r.record(index, cell, res, res.Started) // the clock's start, after every connection opened
 	if counters != nil {
-		measured.ServerCommands = servedPerGrant(after-before, res.Granted)
+		measured.ServerCommands = servedPerGrant(after-before, res.Granted+res.Discarded) // the counters span both
 	}
 	if r.Worker != nil {
 		r.tagCell(&measured, cell, start, res.Started, open.Rate)

@@ -63,6 +63,10 @@ func benchWarmup(w *workload.Workload) time.Duration {
 	return max(2*time.Second, time.Duration(math.Ceil(3*inFlightSeconds(w)))*time.Second)
 }
 
+// benchDrain is how long a cell goes on after its measured part, serving the requests
+// due in it: about the longest wait and hold, taken as the warm-up's length.
+func benchDrain(w *workload.Workload) time.Duration { return benchWarmup(w) }
+
 // openClients is enough clients for copies x the open-loop rate: twice the arrivals
 // that can be in flight while one waits up to the budget and holds (at least 4); a
 // copies cell at most twice the requests it expects in flight (each client may hold a
@@ -98,14 +102,13 @@ func (p *Plan) benchSteps(w *workload.Workload, in *adr.Inputs, out string) {
 	var missing, unchecked []string
 	for _, s := range planStrategies(w) {
 		cell, checked := benchCellAt(w, in, s)
-		switch {
-		case cell == "":
+		if cell == "" {
 			missing = append(missing, s)
-		case !checked:
-			p.Have = append(p.Have, fmt.Sprintf("benchmark of %s at the workload's load: %s", s, cell))
+			continue
+		}
+		p.Have = append(p.Have, fmt.Sprintf("benchmark of %s at the workload's load: %s", s, cell))
+		if !checked {
 			unchecked = append(unchecked, s)
-		default:
-			p.Have = append(p.Have, fmt.Sprintf("benchmark of %s at the workload's load: %s", s, cell))
 		}
 	}
 	if len(missing) > 0 {
@@ -143,15 +146,16 @@ func (p *Plan) benchStep(w *workload.Workload, strategies []string, copies int, 
 	}
 	args := append([]string{"run", "--strategies", strings.Join(strategies, ","), "--clients",
 		strconv.Itoa(clients)}, keyArgs(w, copies)...)
-	per := warmup + dur + measuredCellOverhead
+	per := warmup + dur + benchDrain(w) + measuredCellOverhead
 	p.add(Step{
 		What: what,
 		Why:  why,
 		measure: append(args, "--hold", w.HoldD.String(), "--ttl", w.TTLD.String(), "--load", "open", "--rate", rate,
 			"--arrival", "poisson", "--duration", dur.String(), "--warmup", warmup.String(), "--seed", "1"),
-		Estimate:     time.Duration(len(strategies)) * per,
-		EstimateFrom: fmt.Sprintf("%d cells x %v: %s", len(strategies), per, measuredCellFrom),
-		Out:          dir,
+		Estimate: time.Duration(len(strategies)) * per,
+		EstimateFrom: fmt.Sprintf("%d cells x %v (the warm-up, the measured part and as long as the warm-up again to "+
+			"serve the requests due in it): %s", len(strategies), per, measuredCellFrom),
+		Out: dir,
 	})
 }
 

@@ -1,0 +1,53 @@
+package bench_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/bench"
+)
+
+// overloadedKey runs 20 requests a second at one key held 100 ms each (twice what the
+// key can serve) for 500 ms: the queue is still long when the arrivals stop.
+func overloadedKey(t *testing.T, open bench.Open) bench.OpenResult {
+	t.Helper()
+	m := &memLocker{holders: map[string]string{}}
+	load := bench.Load{Clients: 16, Keys: 1, TTL: time.Minute, Hold: 100 * time.Millisecond,
+		RetryDelay: time.Millisecond}
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	open.Rate, open.Arrival, open.Seed = 20, "constant", 1
+	res, err := bench.RunOpen(ctx, m, load, open, bench.RealClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Without a drain the requests still waiting when the arrivals stop are cut off, so
+// the longest waits are missing; with one every request due is served and timed.
+func TestRunOpenDrainsTheRequestsDue(t *testing.T) {
+	cut := overloadedKey(t, bench.Open{})
+	if cut.Granted >= cut.Sent { // one key held 100 ms serves at most 5 in 500 ms
+		t.Fatalf("no drain: sent %d, granted %d: the queue did not outlast the arrivals", cut.Sent, cut.Granted)
+	}
+	drained := overloadedKey(t, bench.Open{Drain: time.Minute})
+	if drained.CutOffAttempts != 0 || drained.CutOffHolds != 0 || drained.Granted != drained.Sent {
+		t.Errorf("drain: sent %d, granted %d, cut off %d attempts and %d holds; want every request served",
+			drained.Sent, drained.Granted, drained.CutOffAttempts, drained.CutOffHolds)
+	}
+	if timed := drained.AcquireWait.TotalCount(); timed != drained.Sent {
+		t.Errorf("%d waits timed of %d requests sent: the queue's tail was not timed", timed, drained.Sent)
+	}
+}
+
+// The requests due in Discard (at 50, 100 and 150 ms of a constant 20/s) are served
+// but recorded apart: every request sent is either discarded or measured.
+func TestRunOpenDiscardsItsFirstPart(t *testing.T) {
+	res := overloadedKey(t, bench.Open{Discard: 200 * time.Millisecond, Drain: time.Minute})
+	if res.Discarded != 3 || res.Granted+res.Discarded != res.Sent {
+		t.Errorf("sent %d: %d discarded, %d measured; want 3 discarded and the rest measured", res.Sent,
+			res.Discarded, res.Granted)
+	}
+}
