@@ -221,6 +221,9 @@ const (
 	// its next grant: the lock idle between holders.
 	MetricHandoff = "handoff"
 	MetricUpdate  = "update" // one correct update, end to end (update workload)
+	// MetricCrashHandoff is from a holder's death (its connections cut, no release) to
+	// a waiting client's grant of its key: how long a crash blocks the key.
+	MetricCrashHandoff = "crash_handoff"
 )
 
 // Metrics lists the latency metrics in report order.

@@ -132,6 +132,9 @@ func (cfg Config) Cells() ([]Cell, error) {
 	if cfg.Repeat < 0 {
 		return nil, fmt.Errorf("repeat = %d: must be >= 1", cfg.Repeat)
 	}
+	if cfg.CrashHandoffs < 0 {
+		return nil, fmt.Errorf("crash-handoffs = %d: want a count of trials from 0", cfg.CrashHandoffs)
+	}
 	if len(cfg.Sweeps) == 0 {
 		return nil, fmt.Errorf("sweeps: none given")
 	}
@@ -148,6 +151,9 @@ func (cfg Config) Cells() ([]Cell, error) {
 				cells = append(cells, c)
 			}
 		}
+	}
+	if err := cfg.checkCrashHandoffs(cells); err != nil {
+		return nil, err
 	}
 	order := map[string]int{}
 	for _, c := range cells {

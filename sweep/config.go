@@ -39,6 +39,9 @@ type Config struct {
 	Intervals int `yaml:"intervals,omitempty"`
 	// Repeat measures the whole matrix this many times over, pass after pass (0 or 1: once).
 	Repeat int `yaml:"repeat,omitempty"`
+	// CrashHandoffs is how many times after each cell a holder dies holding a key while
+	// a client waits for it (bench.ProbeCrashHandoffs); 0: never.
+	CrashHandoffs int `yaml:"crash_handoffs,omitempty"`
 	// RunID, when set, prefixes every key (lockbench:<run-id>:<index>:), shared by all
 	// the workers of one run and apart from every other run's on a shared server.
 	RunID string `yaml:"run_id,omitempty"`

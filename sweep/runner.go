@@ -328,6 +328,9 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	if r.Worker != nil {
 		r.tagCell(&measured, cell, start, res.Started, open.Rate)
 	}
+	if err == nil && r.Config.CrashHandoffs > 0 && r.Worker == nil {
+		err = r.crashHandoffs(ctx, index, cell, topo, l, load, &measured)
+	}
 	return measured, err
 }
 

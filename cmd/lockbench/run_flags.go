@@ -30,6 +30,7 @@ type runFlags struct {
 	provider, workload, guards         string
 	server                             string
 	intervals, repeat                  string
+	crashHandoffs                      string
 	resume                             string
 	preset                             string
 	redisImage                         string
@@ -78,6 +79,10 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 		fmt.Sprintf("cut each cell's measured part into K intervals, each summarized in results.json: the within-run "+
 			"samples compare tests (default %d, fewer when --duration holds fewer of "+
 			"%v)", sweep.DefaultIntervals, sweep.MinInterval))
+	fs.StringVar(&f.crashHandoffs, "crash-handoffs", "", "after each cell, N times: a holder on its own connections "+
+		"dies holding a key (the connections cut, no release) while a client waits for it; the time from the death to "+
+		"the grant is the cell's crash_handoff (default 0: none; not for sentinel or cluster deployments, whose "+
+		"clients learn addresses from the servers)")
 	fs.StringVar(&f.repeat, "repeat", "",
 		"measure the whole matrix N times, pass after pass (A B A B, not A A B B); compare and report use the repeats as "+
 			"samples")
@@ -153,6 +158,7 @@ func (f *runFlags) override(fs *flag.FlagSet, cfg sweep.Config) (sweep.Config, e
 	set("seed", func(v string) (e error) { cfg.Seed, e = strconv.ParseUint(v, 10, 64); return })
 	set("intervals", func(v string) (e error) { cfg.Intervals, e = parseExplicitCount("intervals", v); return })
 	set("repeat", func(v string) (e error) { cfg.Repeat, e = parseExplicitCount("repeat", v); return })
+	set("crash-handoffs", func(v string) (e error) { cfg.CrashHandoffs, e = parseCount(v); return })
 	set("deployment", func(v string) error { cfg.Deployment = v; return nil })
 	set("server", func(v string) (e error) { cfg.Server, e = backend.ParseServerFlavour(v); return })
 	set("provider", func(v string) error {
