@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockbench/lockbench/plots"
 	"github.com/lockbench/lockbench/plots/plotstest"
@@ -183,4 +184,45 @@ func TestStrategyWithoutLatencyIsLeftOutAndNamed(t *testing.T) {
 		return
 	}
 	t.Errorf("no 8-client contended spectrum among %v", plotstest.Names(figs))
+}
+
+// The waiting figures draw each measure a contended condition's cells recorded, one
+// column a strategy: the hand-off, commands per grant and fairness given here for all
+// but etcd; no crash hand-off was given, so none is drawn.
+func TestWaitingFiguresDrawWhatTheCellsRecorded(t *testing.T) {
+	dir := t.TempDir()
+	run, err := synth.Write(dir, synth.Options{Stores: fixtureStores, Seed: 1, Samples: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var given []string
+	for i := range run.Cells {
+		c := &run.Cells[i]
+		if c.Clients != 8 || c.Keys != 1 || c.Network.Profile != "none" || c.Load.Mode == "open" || c.Strategy == "etcd" {
+			continue
+		}
+		given = append(given, c.Strategy)
+		c.Latency[resultsdir.MetricHandoff] = resultsdir.Summary{Count: 100, P50: resultsdir.Duration(300 * time.Microsecond),
+			P99: resultsdir.Duration(2 * time.Millisecond)}
+		c.ServerCommands = &resultsdir.ServerCommands{Executed: 1000, PerGrant: 5}
+		c.Fairness = &resultsdir.Fairness{Clients: 8, Jain: 0.9}
+	}
+	figs, err := WriteAll(dir, fixtureStores, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn := map[string][]string{}
+	for _, f := range figs {
+		if kind, _, _ := strings.Cut(f.Name, "_"); strings.HasPrefix(kind, "waiting-") {
+			drawn[kind] = f.Series
+		}
+	}
+	for _, kind := range []string{"waiting-handoff", "waiting-commands", "waiting-fairness"} {
+		if got := slices.Sorted(slices.Values(drawn[kind])); !slices.Equal(got, slices.Sorted(slices.Values(given))) {
+			t.Errorf("%s: series %v, want %v", kind, got, given)
+		}
+	}
+	if _, ok := drawn["waiting-crash-handoff"]; ok || len(given) < 2 {
+		t.Errorf("a crash hand-off figure without data (%d strategies given)", len(given))
+	}
 }

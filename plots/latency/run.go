@@ -24,6 +24,7 @@ var builders = []func(run *source) ([]plots.Drawn, error){
 	networkFigures,
 	slowNodeFigures,
 	openLoopFigures,
+	waitingFigures,
 }
 
 // source is what a figure builder reads: the run's cell groups, one style per strategy
