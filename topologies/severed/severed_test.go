@@ -7,32 +7,14 @@ import (
 	"net"
 	"testing"
 	"time"
-)
 
-// echo serves lines back on 127.0.0.1 until the test ends.
-func echo(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { _, _ = io.Copy(c, c); c.Close() }()
-		}
-	}()
-	return ln.Addr().String()
-}
+	"github.com/lockbench/lockbench/topologies/testenv"
+)
 
 // Through the proxy a line comes back; once severed, the open connection ends (as a
 // dead peer's would) and a new one is refused.
 func TestSeverEndsEveryConnectionForGood(t *testing.T) {
-	p, err := listen(echo(t))
+	p, err := listen(testenv.Serve(t, func(c net.Conn) { _, _ = io.Copy(c, c); c.Close() })) // an echo server
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +31,7 @@ func TestSeverEndsEveryConnectionForGood(t *testing.T) {
 		t.Fatalf("through the proxy: %q, %v", line, err)
 	}
 	p.close()
-	p.close() // twice is safe
+	p.close()                                          // twice is safe
 	_ = c.SetReadDeadline(time.Now().Add(time.Minute)) // a hang would be the bug, not a slow machine
 	var timeout net.Error
 	if _, err := r.ReadString('\n'); err == nil || errors.As(err, &timeout) && timeout.Timeout() {
