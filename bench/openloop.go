@@ -59,10 +59,7 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 	keys := load.turns()
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)
-	discarded := make([]*Recorder, load.Clients)
-	for i := range discarded {
-		discarded[i] = NewRecorder()
-	}
+	discarded := make([]*Recorder, load.Clients) // made on a client's first discarded request
 	clientCtx, stopClients := drainContext(ctx, open.Drain)
 	defer stopClients()
 	start := clock.Now()
@@ -79,8 +76,13 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 					return // the arrivals stopped and every request due was served
 				}
 				key, hold := next()
-				rec := discarded[c]
-				if !intended.Before(measured) {
+				var rec *Recorder
+				if intended.Before(measured) {
+					if discarded[c] == nil {
+						discarded[c] = NewRecorder()
+					}
+					rec = discarded[c]
+				} else {
 					t.moveTo(intended) // a request counts in the interval it was due in
 					rec = t.rec
 				}
@@ -95,7 +97,9 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 	res := OpenResult{Result: lockResult(parts, end.Sub(measured)), Sent: sent}
 	res.Dropped = dropped + int64(len(queue))
 	for _, r := range discarded {
-		res.Discarded += r.Granted
+		if r != nil {
+			res.Discarded += r.Granted
+		}
 	}
 	return res, nil
 }
