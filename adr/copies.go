@@ -22,8 +22,14 @@ const KeyCopiesModel = "key copies"
 // CopiesOf is how many copies of the workload's keys an open-loop condition ran at
 // the workload's own rate per copy, hold and TTL; 0 when it is no copy of them.
 // One copy is the workload itself.
-func CopiesOf(w *workload.Workload, c stats.Condition) int {
-	if !c.Open() || c.Hold != w.HoldD || c.TTL != w.TTLD || c.HoldDist != "" {
+func CopiesOf(w *workload.Workload, c stats.Condition) int { return copiesOf(w, c, true) }
+
+// UpdateCopiesOf is CopiesOf for an update cell, which holds no lock: its hold and TTL
+// are not the workload's to match.
+func UpdateCopiesOf(w *workload.Workload, c stats.Condition) int { return copiesOf(w, c, false) }
+
+func copiesOf(w *workload.Workload, c stats.Condition, held bool) int {
+	if !c.Open() || c.HoldDist != "" || held && (c.Hold != w.HoldD || c.TTL != w.TTLD) {
 		return 0
 	}
 	copies := 0
@@ -58,8 +64,9 @@ type CopiesCheck struct {
 // groups at another copy count; nil when there is none.
 func copiesCheckOf(w *workload.Workload, g *stats.Group, copies int, others []*stats.Group,
 	metric string) *CopiesCheck {
+	held := metric != resultsdir.MetricUpdate
 	for _, o := range others {
-		n := CopiesOf(w, o.Condition)
+		n := copiesOf(w, o.Condition, held)
 		if n == 0 || n == copies || o.Strategy != g.Strategy {
 			continue
 		}
@@ -119,9 +126,9 @@ func copiesHow(w *workload.Workload, g *stats.Group, copies int, check *CopiesCh
 // or a one-copy group (the workload itself) is there.
 func copiesPick(w *workload.Workload, open []*stats.Group, metric string) (*stats.Group, int, *CopiesCheck) {
 	var pick *stats.Group
-	copies := 0
+	copies, held := 0, metric != resultsdir.MetricUpdate
 	for _, g := range open {
-		n := CopiesOf(w, g.Condition)
+		n := copiesOf(w, g.Condition, held)
 		if n == 1 {
 			return nil, 0, nil
 		}

@@ -110,3 +110,23 @@ func TestCostThroughCopiesNeedsItsCheck(t *testing.T) {
 		t.Errorf("disjoint intervals: %q does not say so", c.Why)
 	}
 }
+
+// A lock-free way timed by one open-loop update cell at the workload's rate is priced
+// there and kept within by its own p99: no rates are swept for a capacity.
+func TestALockFreeWayIsPricedAtTheWorkloadsRate(t *testing.T) {
+	w := loadWorkload(t, "testdata/correctness.yaml")
+	cell := resultsdir.Cell{Name: "atomic/open", Strategy: "cas-version", Clients: 12, Keys: 10, Workload: "update",
+		Network: resultsdir.Network{Profile: "none"}, CyclesPerSecond: w.LockRate,
+		Load: resultsdir.LoadMode{Mode: "open", Arrival: "poisson", TargetRate: w.LockRate, AchievedRate: w.LockRate},
+		Latency: map[string]resultsdir.Summary{resultsdir.MetricUpdate: {Count: 1000,
+			P50: resultsdir.Duration(time.Millisecond), P99: resultsdir.Duration(w.SLO.Budget / 2),
+			P999: resultsdir.Duration(w.SLO.Budget)}}}
+	run := &resultsdir.Run{Cells: []resultsdir.Cell{cell}}
+	c := costOf(w, run, stats.Groups(linked.Catalog(), run), "cas-version", true)
+	if !c.Measured || !c.Within || c.AtBudget != w.SLO.Budget/2 || !strings.HasPrefix(c.How, "open loop") {
+		t.Fatalf("priced %+v", c)
+	}
+	if cell := capacityCell(c); !strings.Contains(cell, "timed at the workload's rate") || !strings.Contains(cell, "within") {
+		t.Errorf("capacity column %q", cell)
+	}
+}

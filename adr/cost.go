@@ -37,6 +37,8 @@ type Cost struct {
 	// the workload itself), through the key-copies model whose check held.
 	Copies      int
 	CopiesCheck *CopiesCheck
+	// NoCapacity says why a cost timed at the workload's load reads no capacity.
+	NoCapacity string
 	// NoLockService: a lock-free way, no servers beyond the store every option writes to.
 	NoLockService bool
 	Deployment    string // as the run recorded it
@@ -76,7 +78,11 @@ func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s 
 	for _, g := range open {
 		lowest = min(lowest, g.Condition.TargetRate)
 	}
-	stand, copies, check := copiesPick(w, open, metric)
+	m := metric
+	if updates {
+		m = resultsdir.MetricUpdate // an update cell times one whole update
+	}
+	stand, copies, check := copiesPick(w, open, m)
 	switch {
 	case stand != nil && !check.Holds():
 		c.Why = fmt.Sprintf("its cell ran %d copies of the workload's keys, and the %s model behind it is not checked: %s",
@@ -121,10 +127,6 @@ func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s 
 		c.Why = "no benchmark cell without injected latency"
 		return c
 	}
-	m := metric
-	if pick.Repeats[0].IsUpdate() {
-		m = resultsdir.MetricUpdate
-	}
 	c.Measured, c.Cell = true, pick.Name
 	c.P50, c.P99, c.P999 = pick.Latency(m, stats.P50), pick.Latency(m, stats.P99), pick.Latency(m, stats.P999)
 	c.AtBudget = pick.Latency(m, w.SLO.Percentile)
@@ -132,8 +134,13 @@ func costOf(w *workload.Workload, run *resultsdir.Run, groups []*stats.Group, s 
 		c.AttemptAtBudget = pick.Latency(resultsdir.MetricAttempt, w.SLO.Percentile)
 	}
 	c.Within = c.AtBudget <= w.SLO.Budget // closed loop: the cell served at least the rate
-	if c.Copies > 1 {
-		return c // within as timed: a capacity over copies would be C times the team's
+	switch {
+	case c.Copies > 1: // within as timed: a capacity over copies would be C times the team's
+		c.NoCapacity = fmt.Sprintf("timed at the workload's load through %d copies of its keys", c.Copies)
+		return c
+	case updates && pick.Condition.Open(): // within as timed: update cells sweep no rates
+		c.NoCapacity = "timed at the workload's rate, one open-loop update cell"
+		return c
 	}
 	cond := pick.Condition
 	cond.TargetRate = 0

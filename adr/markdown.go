@@ -555,12 +555,12 @@ func capacityCell(c Cost) string {
 	switch {
 	case !c.Measured:
 		return "not measured"
-	case c.Copies > 1:
+	case c.NoCapacity != "":
 		within := "over"
 		if c.Within {
 			within = "within"
 		}
-		return fmt.Sprintf("not read: timed at the workload's load through %d copies of its keys (%s)", c.Copies, within)
+		return fmt.Sprintf("not read: %s (%s)", c.NoCapacity, within)
 	case !c.HasCapacity:
 		if c.Within {
 			return "no open-loop cell (closed loop within)"

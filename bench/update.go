@@ -3,10 +3,12 @@ package bench
 import (
 	"context"
 	"fmt"
-	"github.com/lockbench/lockbench/internal/sleep"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/lockbench/lockbench/contention"
+	"github.com/lockbench/lockbench/internal/sleep"
 )
 
 // Updater makes one correct update of an account row, end to end, in its own way: a
@@ -32,8 +34,14 @@ type UpdateOutcome struct {
 type UpdateLoad struct {
 	Clients int
 	// Rows is how many account rows the clients share: 1 is one hot row; Rows = Clients
-	// gives each client its own.
+	// gives each client its own. An open loop's accounts are drawn (Accounts) over
+	// Rows rows, which may outnumber the clients.
 	Rows int
+	// Accounts, when set, draws each update's account by popularity over Rows rows
+	// (open loop only); nil keeps client c on its own row.
+	Accounts *contention.Keys
+	// Seed draws the accounts, each client from a stream of its own.
+	Seed uint64
 	// Intervals, when set, also keeps the recording cut into consecutive pieces.
 	Intervals Intervals
 }
@@ -43,8 +51,10 @@ func (l UpdateLoad) Validate() error {
 	switch {
 	case l.Clients < 1:
 		return fmt.Errorf("clients = %d: must be >= 1", l.Clients)
-	case l.Rows < 1 || l.Rows > l.Clients:
+	case l.Rows < 1 || l.Rows > l.Clients && l.Accounts == nil:
 		return fmt.Errorf("rows = %d: must be between 1 and clients (%d)", l.Rows, l.Clients)
+	case l.Accounts != nil && l.Accounts.N() != l.Rows:
+		return fmt.Errorf("accounts drawn over %d rows, load has %d", l.Accounts.N(), l.Rows)
 	}
 	return nil
 }

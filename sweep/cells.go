@@ -221,8 +221,9 @@ func (s Sweep) cells() ([]Cell, error) {
 	if err != nil {
 		return nil, err
 	}
-	if (keyDist != "" || holdDist != "") && s.Workload == WorkloadUpdate {
-		return nil, fmt.Errorf("key-dist, hold-dist: the update workload keeps each client on its account row")
+	if s.Workload == WorkloadUpdate && (holdDist != "" || keyDist != "" && s.Load != "open") {
+		return nil, fmt.Errorf("key-dist, hold-dist: the update workload has no hold, and draws its accounts only in " +
+			"an open loop (a closed loop keeps each client on its account row)")
 	}
 	for _, h := range s.Hold {
 		if h < 0 {
@@ -364,8 +365,8 @@ func (s Sweep) guardsByStrategy() (map[string][]string, error) {
 		}
 		return out, nil
 	}
-	if s.Load != "closed" {
-		return nil, fmt.Errorf("load %q: the update workload runs a closed loop", s.Load)
+	if s.Load != "closed" && s.Load != "open" {
+		return nil, fmt.Errorf("load %q: the update workload runs a closed or an open loop", s.Load)
 	}
 	for _, st := range s.Strategies {
 		if updates.IsLockFree(st) {

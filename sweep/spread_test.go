@@ -133,3 +133,45 @@ func TestQueueFloorOfACell(t *testing.T) {
 		t.Errorf("fixed keys: floor %+v, %v; the model does not describe them", f, err)
 	}
 }
+
+// TestOpenUpdateCellDrawsItsAccounts: a lock-free way's update cell runs open loop over
+// drawn accounts (more rows than clients), records its rate and draws, and its audit
+// finds every change applied; a closed update loop still refuses drawn accounts.
+func TestOpenUpdateCellDrawsItsAccounts(t *testing.T) {
+	testenv.NeedsServers(t)
+	cfg := sweep.Config{
+		Duration: sweep.Duration(500 * time.Millisecond), Warmup: sweep.Duration(200 * time.Millisecond), Seed: 5,
+		Sweeps: []sweep.Sweep{{Strategies: []string{"atomic"}, Workload: sweep.WorkloadUpdate, Clients: []int{4},
+			Keys: []string{"50"}, KeyDist: "zipf:1", Load: "open", Rate: []float64{100}, Arrival: "poisson"}},
+	}
+	cells, err := cfg.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	run := &resultsdir.Run{Environment: sweep.Environment(cfg, []string{"test"})}
+	r := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: &quietObserver{}}
+	if err := r.Execute(context.Background(), cells); err != nil {
+		t.Fatal(err)
+	}
+	back, err := resultsdir.ReadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Cells) != 1 {
+		t.Fatalf("%d cells written, want 1", len(back.Cells))
+	}
+	c := back.Cells[0]
+	if c.Keys != 50 || c.KeyDist != "zipf:1" || c.Load.Mode != "open" || c.Load.TargetRate != 100 || c.Update == nil {
+		t.Fatalf("recorded %+v", c)
+	}
+	if u := c.Update; u.Applied == 0 || u.LostUpdates != 0 || int64(u.Intended) < u.Applied || len(c.Errors) > 0 {
+		t.Errorf("update stats %+v, errors %v", u, c.Errors)
+	}
+	closed := cfg
+	closed.Sweeps = []sweep.Sweep{{Strategies: []string{"atomic"}, Workload: sweep.WorkloadUpdate, Clients: []int{4},
+		Keys: []string{"50"}, KeyDist: "zipf:1"}}
+	if _, err := closed.Cells(); err == nil || !strings.Contains(err.Error(), "only in an open loop") {
+		t.Errorf("a closed update loop over drawn accounts: %v", err)
+	}
+}

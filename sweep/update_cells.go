@@ -48,6 +48,9 @@ func (r *Runner) measureUpdates(ctx context.Context, index int, cell Cell, topo 
 		return resultsdir.Cell{}, err
 	}
 	defer way.Close()
+	if cell.Load == "open" {
+		return r.measureUpdatesOpen(ctx, index, cell, way)
+	}
 	run := func(d time.Duration, intervals bench.Intervals) (bench.UpdateResult, error) {
 		runCtx, cancel := context.WithTimeout(ctx, d)
 		defer cancel()
@@ -72,6 +75,42 @@ func (r *Runner) measureUpdates(ctx context.Context, index int, cell Cell, topo 
 		return resultsdir.Cell{}, fmt.Errorf("audit: %w", err)
 	}
 	return r.recordUpdates(index, cell, res, audit, start)
+}
+
+// measureUpdatesOpen runs an open-loop update cell: arrivals at the cell's rate, each
+// for an account drawn by its key-dist (a client's own row without one), its warm-up
+// served unrecorded and its due requests drained, as a lock cell's open loop.
+func (r *Runner) measureUpdatesOpen(ctx context.Context, index int, cell Cell, way updates.Way) (resultsdir.Cell,
+	error) {
+	load := bench.UpdateLoad{Clients: cell.Clients, Rows: cell.Keys, Intervals: r.intervals(),
+		Seed: r.Config.Seed + uint64(index)}
+	if cell.KeyDist != "" {
+		keys, _, err := cell.draws()
+		if err != nil {
+			return resultsdir.Cell{}, err
+		}
+		load.Accounts = keys
+	}
+	open := bench.Open{Rate: cell.Rate, Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index),
+		Discard: r.Config.Warmup.D(), Drain: r.Config.Duration.D()}
+	runCtx, cancel := context.WithTimeout(ctx, open.Discard+r.Config.Duration.D())
+	defer cancel()
+	start := time.Now().Add(open.Discard)
+	res, err := bench.RunUpdatesOpen(runCtx, way, load, open)
+	if err != nil {
+		return resultsdir.Cell{}, err
+	}
+	if ctx.Err() != nil {
+		return resultsdir.Cell{}, ctx.Err()
+	}
+	audit, err := way.Audit(context.WithoutCancel(ctx))
+	if err != nil {
+		return resultsdir.Cell{}, fmt.Errorf("audit: %w", err)
+	}
+	out, err := r.recordUpdates(index, cell, res, audit, start)
+	out.KeyDist = cell.KeyDist
+	out.Load.Arrival, out.Load.TargetRate, out.Load.AchievedRate = cell.Arrival, cell.Rate, res.UpdatesPerSecond()
+	return out, err
 }
 
 // postgresFor is the database of the rows: the strategy's own server when it is

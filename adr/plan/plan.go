@@ -144,50 +144,6 @@ func (p *Plan) Beside(complete []string) {
 	}
 }
 
-// updateStep prices the lock-free ways a correctness ADR weighs: one whole update,
-// closed loop with one client, as the ADR prices them (`run --workload update`).
-func (p *Plan) updateStep(w *workload.Workload, in *adr.Inputs, out string) {
-	if w.Purpose != workload.Correctness {
-		return
-	}
-	var missing []string
-	for _, s := range adr.LockFreeStrategies {
-		if benchCellOf(in, s) {
-			p.Have = append(p.Have, "update cells of "+s)
-			continue
-		}
-		missing = append(missing, s)
-	}
-	if len(missing) == 0 {
-		return
-	}
-	warmup, dur := 2*time.Second, 10*time.Second
-	dir := filepath.Join(out, "bench-update")
-	per := warmup + dur + measuredUpdateCellOverhead
-	p.add(Step{
-		What: fmt.Sprintf("one update cell per lock-free way (%s), closed loop, 1 client",
-			strings.Join(missing, ", ")),
-		Why: "the lock-free ways' cost: one whole correct update",
-		measure: []string{"run", "--workload", "update", "--strategies", strings.Join(missing, ","), "--clients", "1",
-			"--keys", "1", "--duration", dur.String(), "--warmup", warmup.String(), "--seed", "1"},
-		Estimate:     time.Duration(len(missing)) * per,
-		EstimateFrom: fmt.Sprintf("%d cells x %v: %s", len(missing), per, measuredUpdateCellFrom),
-		Out:          dir,
-	})
-}
-
-// benchCellOf says whether a given run has a cell of strategy s.
-func benchCellOf(in *adr.Inputs, s string) bool {
-	for _, r := range in.Runs {
-		for _, c := range r.Cells {
-			if c.Strategy == s {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 func (p *Plan) lagStep(w *workload.Workload, in *adr.Inputs, out string) {
 	failsOver := func(o *adr.Option) bool { return adr.NotApplicable(backend.FailoverFault, o) == "" }
 	if w.Faults.Failover == nil || w.Faults.Failover.PerYear == 0 || !slices.ContainsFunc(planOptions(w), failsOver) {

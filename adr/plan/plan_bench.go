@@ -97,11 +97,46 @@ func keyArgs(w *workload.Workload, copies int) []string {
 	return []string{"--keys", strconv.Itoa(n * copies), "--key-dist", "uniform"}
 }
 
+// costCells are the cells that price one kind of option: the locks' acquire-hold-
+// release cycles, or the lock-free ways' whole updates (`run --workload update`).
+type costCells struct {
+	update             bool
+	dir, noun, why     string
+	overhead           time.Duration
+	overheadFrom       string
+	strategiesOfOption []string
+}
+
 func (p *Plan) benchSteps(w *workload.Workload, in *adr.Inputs, out string) {
+	p.costSteps(w, in, costCells{dir: filepath.Join(out, "bench"), noun: "strategy",
+		why: "the cost at the rate and the capacity", overhead: measuredCellOverhead, overheadFrom: measuredCellFrom,
+		strategiesOfOption: planStrategies(w)})
+}
+
+// updateStep prices the lock-free ways a correctness ADR weighs: one whole update, at
+// the workload's load, as the ADR prices them.
+func (p *Plan) updateStep(w *workload.Workload, in *adr.Inputs, out string) {
+	if w.Purpose != workload.Correctness {
+		return
+	}
+	p.costSteps(w, in, costCells{update: true, dir: filepath.Join(out, "bench-update"), noun: "lock-free way",
+		why: "the lock-free ways' cost: one whole correct update", overhead: measuredUpdateCellOverhead,
+		overheadFrom: measuredUpdateCellFrom, strategiesOfOption: adr.LockFreeStrategies})
+}
+
+// costSteps times the strategies of kind whose cells the given results lack, at the
+// workload's load (copies of its keys when its rate is too slow), and checks the
+// key-copies model on every strategy priced through it.
+func (p *Plan) costSteps(w *workload.Workload, in *adr.Inputs, kind costCells) {
+	if kind.update {
+		noHold := *w // an update holds no lock: its cells are sized for requests of no hold
+		noHold.HoldD, noHold.Occupancy = 0, workload.Occupancy{}
+		w = &noHold
+	}
 	copies := benchCopies(w)
 	var missing, unchecked []string
-	for _, s := range planStrategies(w) {
-		cell, checked := benchCellAt(w, in, s)
+	for _, s := range kind.strategiesOfOption {
+		cell, checked := benchCellAt(w, in, s, kind.update)
 		if cell == "" {
 			missing = append(missing, s)
 			continue
@@ -112,10 +147,10 @@ func (p *Plan) benchSteps(w *workload.Workload, in *adr.Inputs, out string) {
 		}
 	}
 	if len(missing) > 0 {
-		p.benchStep(w, missing, copies, filepath.Join(out, "bench"), "")
+		p.benchStep(w, kind, missing, copies, kind.dir, "")
 	}
 	if copies > 1 {
-		p.benchStep(w, append(missing, unchecked...), 2*copies, filepath.Join(out, "bench-check"),
+		p.benchStep(w, kind, append(missing, unchecked...), 2*copies, kind.dir+"-check",
 			fmt.Sprintf("the %s model's check: the same cells at %d copies, whose p99 must agree with %d copies'",
 				adr.KeyCopiesModel, 2*copies, copies))
 	}
@@ -123,53 +158,66 @@ func (p *Plan) benchSteps(w *workload.Workload, in *adr.Inputs, out string) {
 
 // benchStep times strategies in one open-loop cell each at copies copies of the
 // workload's keys; check, when not empty, says the step checks the key-copies model.
-func (p *Plan) benchStep(w *workload.Workload, strategies []string, copies int, dir, check string) {
+func (p *Plan) benchStep(w *workload.Workload, kind costCells, strategies []string, copies int, dir, check string) {
 	if len(strategies) == 0 {
 		return
 	}
 	warmup, dur, clients := benchWarmup(w), benchDuration(w, copies), openClients(w, copies)
 	rate := adr.Plain(w.LockRate * float64(copies))
 	keys := fmt.Sprintf("%d %s", w.Keys.Count, w.Keys.Distribution)
-	what := fmt.Sprintf("one open-loop cell per strategy (%s) at %s locks/s (poisson arrivals), hold %v, TTL %v, "+
-		"%d clients, keys %s", strings.Join(strategies, ", "), rate, w.HoldD, w.TTLD, clients, keys)
-	why := fmt.Sprintf("the cost at the rate and the capacity within %s (%v measured per cell: 10 samples past the "+
-		"percentile)", w.SLO, dur)
+	what := fmt.Sprintf("one open-loop cell per %s (%s) at %s/s (poisson arrivals), %d clients, keys %s",
+		kind.noun, strings.Join(strategies, ", "), rate, clients, keys)
+	if !kind.update {
+		what += fmt.Sprintf(", hold %v, TTL %v", w.HoldD, w.TTLD)
+	}
+	why := fmt.Sprintf("%s within %s (%v measured per cell: 10 samples past the percentile)", kind.why, w.SLO, dur)
 	if copies > 1 {
 		what += fmt.Sprintf(", in %d copies (%s model: each key asked at the workload's own %s/s)", copies,
 			adr.KeyCopiesModel, adr.Plain(w.LockRate))
-		why = fmt.Sprintf("the cost at the workload's load within %s, from %d copies of its keys: %v measured per cell "+
-			"for 10 samples past the percentile, where the workload's own rate would take %v", w.SLO, copies, dur,
-			benchDuration(w, 1))
+		why = fmt.Sprintf("%s at the workload's load within %s, from %d copies of its keys: %v measured per cell "+
+			"for 10 samples past the percentile, where the workload's own rate would take %v", kind.why, w.SLO, copies,
+			dur, benchDuration(w, 1))
 	}
 	if check != "" {
 		why = check
 	}
-	args := append([]string{"run", "--strategies", strings.Join(strategies, ","), "--clients",
-		strconv.Itoa(clients)}, keyArgs(w, copies)...)
-	per := warmup + dur + benchDrain(w) + measuredCellOverhead
+	args := []string{"run"}
+	if kind.update {
+		args = append(args, "--workload", "update")
+	}
+	args = append(append(args, "--strategies", strings.Join(strategies, ","), "--clients", strconv.Itoa(clients)),
+		keyArgs(w, copies)...)
+	if !kind.update {
+		args = append(args, "--hold", w.HoldD.String(), "--ttl", w.TTLD.String())
+	}
+	per := warmup + dur + benchDrain(w) + kind.overhead
 	p.add(Step{
 		What: what,
 		Why:  why,
-		measure: append(args, "--hold", w.HoldD.String(), "--ttl", w.TTLD.String(), "--load", "open", "--rate", rate,
-			"--arrival", "poisson", "--duration", dur.String(), "--warmup", warmup.String(), "--seed", "1"),
+		measure: append(args, "--load", "open", "--rate", rate, "--arrival", "poisson", "--duration", dur.String(),
+			"--warmup", warmup.String(), "--seed", "1"),
 		Estimate: time.Duration(len(strategies)) * per,
 		EstimateFrom: fmt.Sprintf("%d cells x %v (the warm-up, the measured part and as long as the warm-up again to "+
-			"serve the requests due in it): %s", len(strategies), per, measuredCellFrom),
+			"serve the requests due in it): %s", len(strategies), per, kind.overheadFrom),
 		Out: dir,
 	})
 }
 
-// benchCellAt names a given open-loop cell of strategy s that stands for the workload's
-// load (its own, or copies of it: adr.CopiesOf); checked says no check is needed (one
-// copy) or a cell at another copy count is there.
-func benchCellAt(w *workload.Workload, in *adr.Inputs, s string) (cell string, checked bool) {
+// benchCellAt names a given open-loop cell of strategy s (an update cell when update)
+// that stands for the workload's load (its own, or copies of it: adr.CopiesOf);
+// checked says no check is needed (one copy) or a cell at another copy count is there.
+func benchCellAt(w *workload.Workload, in *adr.Inputs, s string, update bool) (cell string, checked bool) {
+	copiesOf := adr.CopiesOf
+	if update {
+		copiesOf = adr.UpdateCopiesOf
+	}
 	counts := map[int]bool{}
 	for _, r := range in.Runs {
 		for _, c := range r.Cells {
-			if c.Strategy != s {
+			if c.Strategy != s || c.IsUpdate() != update {
 				continue
 			}
-			if n := adr.CopiesOf(w, stats.ConditionOf(&c)); n > 0 {
+			if n := copiesOf(w, stats.ConditionOf(&c)); n > 0 {
 				counts[n] = true
 				if cell == "" || n == 1 {
 					cell = c.Name
