@@ -16,7 +16,7 @@ func TestADRPlanForTheShippedWorkloads(t *testing.T) {
 		want     []string
 	}{
 		{adrExample, []string{
-			"lockbench run --strategies ", "--clients 5 --keys 1 --hold 50ms --ttl 30s --load open --rate 10 --arrival poisson --duration 1m40s",
+			"lockbench run --strategies ", "--clients 16 --keys 1 --hold 50ms --ttl 30s --load open --rate 10 --arrival poisson --duration 1m40s",
 			"--scenario replication-lag --trials 5 --seed 1 --param rates=20 ",
 			"--scenario pause-past-ttl --trials 3 --seed 1 --param strategies=", "--param ttl=2s --param pause-factor=1.5 --param parallel=3 --out m/pause-past-ttl",
 			"--scenario redlock-clock-jump --trials 3 --seed 1 --param strategies=redlock --param k=3 --param ttl=30s --param jumps=270ms,330ms",
