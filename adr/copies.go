@@ -29,7 +29,7 @@ func CopiesOf(w *workload.Workload, c stats.Condition) int { return copiesOf(w, 
 func UpdateCopiesOf(w *workload.Workload, c stats.Condition) int { return copiesOf(w, c, false) }
 
 func copiesOf(w *workload.Workload, c stats.Condition, held bool) int {
-	if !c.Open() || c.HoldDist != "" || held && (c.Hold != w.HoldD || c.TTL != w.TTLD) {
+	if !c.Open() || held && (c.Hold != w.HoldD || c.HoldDist != w.HoldDist || c.TTL != w.TTLD) {
 		return 0
 	}
 	copies := 0

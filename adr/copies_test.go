@@ -49,6 +49,11 @@ func TestCopiesOfReadsACellAsTheWorkload(t *testing.T) {
 			t.Errorf("%s over %d keys: %d copies, want %d", c.cell.KeyDist, c.cell.Keys, got, c.want)
 		}
 	}
+	spread := copiesCell("single", 100, "zipf:1x100", time.Second, 0, 0)
+	spread.HoldDist = "exp" // the workload's holds are constant
+	if got := CopiesOf(w, stats.ConditionOf(spread)); got != 0 {
+		t.Errorf("a cell of exponential holds reads as %d copies of constant ones", got)
+	}
 	off := copiesCell("single", 100, "zipf:1x100", time.Second, 0, 0)
 	off.Load.TargetRate = 20 // 0.2/s a copy: not the workload's rate
 	if got := CopiesOf(w, stats.ConditionOf(off)); got != 0 {

@@ -55,6 +55,7 @@ type floorInputs struct {
 	rate       float64
 	keys       workload.Keys
 	hold       time.Duration
+	holdDist   string
 	percentile stats.Percentile
 	budget     time.Duration
 }
@@ -62,7 +63,7 @@ type floorInputs struct {
 // queueFloorOf is the workload's floor, computed once; nil when its budget is on the
 // maximum.
 func queueFloorOf(w *workload.Workload) (*QueueFloor, error) {
-	in := floorInputs{w.LockRate, w.Keys, w.HoldD, w.SLO.Percentile, w.SLO.Budget}
+	in := floorInputs{w.LockRate, w.Keys, w.HoldD, w.HoldDist, w.SLO.Percentile, w.SLO.Budget}
 	floors.Lock()
 	defer floors.Unlock()
 	if f, ok := floors.of[in]; ok {
@@ -85,7 +86,7 @@ func computeFloor(w *workload.Workload) (*QueueFloor, error) {
 		return nil, err
 	}
 	exceed := func(hold time.Duration, requests int) (*floor.Floor, error) {
-		h, err := contention.NewHold(contention.Const, hold, 0)
+		h, err := w.HoldOf(hold)
 		if err != nil {
 			return nil, err
 		}

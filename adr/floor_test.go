@@ -60,3 +60,25 @@ func TestAFloorWithinTheBudgetRulesNothingOut(t *testing.T) {
 		}
 	}
 }
+
+// The floor takes the workload's hold distribution: exponential holds of the same 50 ms
+// mean (E[S^2] twice a constant's) leave more requests waiting past the budget, and a
+// longer p99, than constant ones.
+func TestTheFloorFollowsTheHoldDistribution(t *testing.T) {
+	w := loadWorkload(t, "../docs/adr-workload.yaml")
+	constant, err := computeFloor(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := *w
+	exp.HoldDist = "exp"
+	spread, err := computeFloor(&exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw, _ := constant.Wait.Duration()
+	sw, _ := spread.Wait.Duration()
+	if spread.Exceed <= constant.Exceed || sw <= cw {
+		t.Errorf("exp holds: %.3f over the budget, p99 %v; const: %.3f, %v", spread.Exceed, sw, constant.Exceed, cw)
+	}
+}

@@ -43,11 +43,16 @@ func benchCopies(w *workload.Workload) int {
 }
 
 // inFlightSeconds is how long a request is held or waits at the floor's hottest key,
-// on average (M/D/1: hold x (1 + rho / (2 (1 - rho))); the floor's own check rules
-// out rho >= 1 before any lock step).
+// on average (M/G/1: E[S] + rho E[S^2] / (2 E[S] (1 - rho)); the floor's own check
+// rules out rho >= 1 before any lock step).
 func inFlightSeconds(w *workload.Workload) float64 {
+	m1 := w.HoldD.Seconds()
+	h, err := w.HoldOf(w.HoldD)
+	if m1 == 0 || err != nil {
+		return m1
+	}
 	rho := min(w.Occupancy.Busiest, 0.99)
-	return w.HoldD.Seconds() * (1 + rho/(2*(1-rho)))
+	return m1 + rho*h.SecondMoment()/(2*m1*(1-rho))
 }
 
 // benchDuration is long enough for the budget's percentile to rest on 10 samples past
@@ -195,6 +200,9 @@ func (p *Plan) benchStep(w *workload.Workload, kind costCells, strategies []stri
 		keyArgs(w, copies)...)
 	if !kind.update {
 		args = append(args, "--hold", w.HoldD.String(), "--ttl", w.TTLD.String())
+		if w.HoldDist != "" {
+			args = append(args, "--hold-dist", w.HoldDist)
+		}
 	}
 	per := warmup + dur + benchDrain(w) + kind.overhead
 	p.add(Step{

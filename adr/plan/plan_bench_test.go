@@ -75,3 +75,17 @@ func TestPlanTimesAFastWorkloadAsItIs(t *testing.T) {
 		t.Errorf("correctness:\n%s", cor.Text())
 	}
 }
+
+// A workload whose holds spread exponentially has its cost cells draw them so.
+func TestPlanDrawsTheWorkloadsHolds(t *testing.T) {
+	w := lockable(t, "../../docs/adr-workload.yaml")
+	w.HoldDist = "exp"
+	w.SLO.Budget, w.Budget.Max = time.Second, "1s" // exponential holds' floor passes 200 ms
+	if why := adr.LocksBeyondFloor(w); why != "" {
+		t.Fatal(why)
+	}
+	if b := benchOf(MakePlan(w, "w.yaml", &adr.Inputs{}, "m"), "bench"); b == nil ||
+		!strings.Contains(b.Command, "--hold 50ms --ttl 30s --hold-dist exp --load open") {
+		t.Errorf("the cost cells do not draw exponential holds: %+v", b)
+	}
+}

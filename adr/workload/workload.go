@@ -12,12 +12,14 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/contention"
 	"github.com/lockbench/lockbench/report"
 )
 
@@ -44,6 +46,9 @@ type Workload struct {
 	LockRate float64 `yaml:"lock_rate_per_second"`
 	Hold     string  `yaml:"hold"`
 	TTL      string  `yaml:"ttl"`
+	// HoldDistribution is how holds spread around Hold, their mean: const (the
+	// default), exp or lognormal:SIGMA.
+	HoldDistribution string `yaml:"hold_distribution,omitempty"`
 	// Watchdog is how often the holder's client extends its lease back to the TTL
 	// ("10s", Redisson's every lockWatchdogTimeout / 3); empty: it never does.
 	Watchdog string `yaml:"watchdog_interval,omitempty"`
@@ -69,9 +74,11 @@ type Workload struct {
 
 	// Parsed from the strings above by Validate.
 	HoldD, TTLD time.Duration `yaml:"-"`
-	WatchdogD   time.Duration `yaml:"-"` // 0: no watchdog
-	SLO         report.SLO    `yaml:"-"`
-	Occupancy   Occupancy     `yaml:"-"`
+	// HoldDist is HoldDistribution as `run --hold-dist` takes it: "" for const.
+	HoldDist  string        `yaml:"-"`
+	WatchdogD time.Duration `yaml:"-"` // 0: no watchdog
+	SLO       report.SLO    `yaml:"-"`
+	Occupancy Occupancy     `yaml:"-"`
 }
 
 // Lag is a replication lag the team measured on its own deployment: two percentiles
@@ -225,6 +232,9 @@ func (w *Workload) validate(file string) error {
 	if w.TTLD, err = PositiveDuration(w.TTL); err != nil {
 		return bad("ttl", "%v", err)
 	}
+	if w.HoldDist, err = holdShape(w.HoldDistribution, w.HoldD); err != nil {
+		return bad("hold_distribution", "%v", err)
+	}
 	if w.Watchdog != "" {
 		if w.WatchdogD, err = PositiveDuration(w.Watchdog); err != nil {
 			return bad("watchdog_interval", "%v", err)
@@ -359,4 +369,42 @@ func PositiveDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q: want a positive duration like 5ms", s)
 	}
 	return d, nil
+}
+
+// holdShape checks a hold distribution around mean: "" or const give "", exp and
+// lognormal:SIGMA are kept as `run --hold-dist` takes them.
+func holdShape(spec string, mean time.Duration) (string, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" || spec == string(contention.Const) {
+		return "", nil
+	}
+	kind, sigmaText, hasSigma := strings.Cut(spec, ":")
+	sigma := 0.0
+	switch contention.HoldKind(kind) {
+	case contention.Exp:
+		if hasSigma {
+			return "", fmt.Errorf("%q: exp takes no parameter; hold gives its mean", spec)
+		}
+	case contention.Lognormal:
+		var err error
+		if sigma, err = strconv.ParseFloat(sigmaText, 64); !hasSigma || err != nil {
+			return "", fmt.Errorf("%q: lognormal needs its sigma, e.g. lognormal:0.5", spec)
+		}
+	default:
+		return "", fmt.Errorf("%q: want const, exp or lognormal:SIGMA (hold gives the mean)", spec)
+	}
+	if _, err := contention.NewHold(contention.HoldKind(kind), mean, sigma); err != nil {
+		return "", err
+	}
+	return spec, nil
+}
+
+// HoldOf is the workload's hold distribution.
+func (w *Workload) HoldOf(mean time.Duration) (contention.Hold, error) {
+	if w.HoldDist == "" {
+		return contention.NewHold(contention.Const, mean, 0)
+	}
+	kind, sigmaText, _ := strings.Cut(w.HoldDist, ":")
+	sigma, _ := strconv.ParseFloat(sigmaText, 64) // checked by holdShape
+	return contention.NewHold(contention.HoldKind(kind), mean, sigma)
 }

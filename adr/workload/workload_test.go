@@ -20,6 +20,25 @@ func TestGoodWorkloadParses(t *testing.T) {
 	}
 }
 
+// Holds spread as the file says around their mean: const by default, exp or lognormal
+// as `run --hold-dist` takes them; the floor's hold follows.
+func TestHoldDistributionIsTheRunsHoldDist(t *testing.T) {
+	for spec, want := range map[string]string{"": "", "const": "", "exp": "exp", "lognormal:0.5": "lognormal:0.5"} {
+		text := adrtest.GoodWorkload
+		if spec != "" {
+			text = strings.Replace(text, "ttl: 1s", "ttl: 1s\nhold_distribution: "+spec, 1)
+		}
+		w, err := Parse("w.yaml", []byte(text))
+		if err != nil {
+			t.Fatalf("%q: %v", spec, err)
+		}
+		h, err := w.HoldOf(w.HoldD)
+		if w.HoldDist != want || err != nil || h.Mean() != w.HoldD {
+			t.Errorf("%q: hold-dist %q (want %q), hold %v %v", spec, w.HoldDist, want, h, err)
+		}
+	}
+}
+
 func TestBadWorkloadNamesTheField(t *testing.T) {
 	cases := []struct{ name, from, to, field string }{
 		{"unknown field", "title: t", "title: t\ncolour: red", "colour"},
@@ -28,6 +47,9 @@ func TestBadWorkloadNamesTheField(t *testing.T) {
 		{"zero lock rate", "lock_rate_per_second: 10", "lock_rate_per_second: 0", "lock_rate_per_second"},
 		{"bad hold", "hold: 5ms", "hold: soon", "hold"},
 		{"bad watchdog", "ttl: 1s", "ttl: 1s\nwatchdog_interval: often", "watchdog_interval"},
+		{"unknown hold distribution", "ttl: 1s", "ttl: 1s\nhold_distribution: pareto", "hold_distribution"},
+		{"lognormal without sigma", "ttl: 1s", "ttl: 1s\nhold_distribution: lognormal", "hold_distribution"},
+		{"exp with a parameter", "ttl: 1s", "ttl: 1s\nhold_distribution: exp:2", "hold_distribution"},
 		{"a watchdog slower than the TTL", "ttl: 1s", "ttl: 1s\nwatchdog_interval: 1s", "watchdog_interval"},
 		{"no keys", "keys: {count: 1, distribution: uniform}\n", "", "keys.count"},
 		{"unknown spread", "distribution: uniform}", "distribution: hot}", "keys.distribution"},
