@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/contention"
@@ -113,12 +112,10 @@ func (c *CopiesCheck) String() string {
 
 // copiesHow is how a copies cell ran, in words, for the cost's How.
 func copiesHow(w *workload.Workload, g *stats.Group, copies int, check *CopiesCheck) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "open loop, poisson arrivals, %d copies of the workload's %s at %d x its rate (%s/s offered, "+
+	return fmt.Sprintf("open loop, poisson arrivals, %d copies of the workload's %s at %d x its rate (%s/s offered, "+
 		"%s/s achieved, %s): the %s model, each key asked at the workload's own rate; checked: %s",
 		copies, plural(w.Keys.Count, "key"), copies, stats.FormatRate(g.Condition.TargetRate),
 		stats.FormatRate(g.AchievedRate()), plural(g.Condition.Clients, "client"), KeyCopiesModel, check)
-	return b.String()
 }
 
 // copiesPick is the strategy's open group that stands for the workload through two or

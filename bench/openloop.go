@@ -49,24 +49,60 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 	if err != nil {
 		return OpenResult{}, err
 	}
-	if open.Queue <= 0 {
-		open.Queue = 1 << 16
-	}
 	if err := warm(ctx, l, load); err != nil {
 		return OpenResult{}, err
 	}
-	queue := make(chan time.Time, open.Queue)
 	keys := load.turns()
 	parts := newRecorderSplit(load.Intervals)
 	tallies := parts.tallies(load.Clients, NewRecorder)
 	discarded := make([]*Recorder, load.Clients) // made on a client's first discarded request
+	run := serveOpen(ctx, clock, arrival, open, parts, tallies,
+		func(c int) func(context.Context, time.Time, *Recorder) {
+			next := load.draws(c)
+			return func(ctx context.Context, intended time.Time, rec *Recorder) {
+				key, hold := next()
+				_, _ = cycle(ctx, l, load, keys, request{key, hold, intended}, rec)
+			}
+		},
+		func(c int) *Recorder {
+			if discarded[c] == nil {
+				discarded[c] = NewRecorder()
+			}
+			return discarded[c]
+		})
+	res := OpenResult{Result: lockResult(parts, run.measured), Sent: run.sent, Dropped: run.dropped}
+	for _, r := range discarded {
+		if r != nil {
+			res.Discarded += r.Granted
+		}
+	}
+	return res, nil
+}
+
+// openRun is what serveOpen counted: requests sent on schedule, dropped (a full queue,
+// or never served), and how long the arrivals ran once the measuring began.
+type openRun struct {
+	sent, dropped int64
+	measured      time.Duration
+}
+
+// serveOpen is the open loop both workloads share: arrivals on open's schedule go to
+// the clients, client c serving each with the function serveFor(c) made for it, into
+// its tally's recording, or, for a request due in open.Discard, into discard(c); when
+// the arrivals stop at ctx's deadline the requests due are drained (open.Drain).
+func serveOpen[R any](ctx context.Context, clock Clock, arrival *Arrival, open Open, parts *split[R],
+	tallies []*tally[R], serveFor func(c int) func(context.Context, time.Time, R), discard func(c int) R) openRun {
+	if open.Queue <= 0 {
+		open.Queue = 1 << 16
+	}
+	queue := make(chan time.Time, open.Queue)
 	clientCtx, stopClients := drainContext(ctx, open.Drain)
 	defer stopClients()
 	start := clock.Now()
 	measured := start.Add(open.Discard)
 	parts.start = measured
-	wait := startClients(tallies, func(c int, t *tally[*Recorder]) {
-		next := load.draws(c)
+	wait := startClients(tallies, func(c int, t *tally[R]) {
+		serve := serveFor(c)
 		for {
 			select {
 			case <-clientCtx.Done():
@@ -75,18 +111,12 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 				if !ok {
 					return // the arrivals stopped and every request due was served
 				}
-				key, hold := next()
-				var rec *Recorder
 				if intended.Before(measured) {
-					if discarded[c] == nil {
-						discarded[c] = NewRecorder()
-					}
-					rec = discarded[c]
-				} else {
-					t.moveTo(intended) // a request counts in the interval it was due in
-					rec = t.rec
+					serve(clientCtx, intended, discard(c))
+					continue
 				}
-				_, _ = cycle(clientCtx, l, load, keys, request{key, hold, intended}, rec)
+				t.moveTo(intended) // a request counts in the interval it was due in
+				serve(clientCtx, intended, t.rec)
 			}
 		}
 	})
@@ -94,14 +124,7 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 	end := clock.Now()
 	close(queue) // dispatch, its only sender, has returned
 	wait()
-	res := OpenResult{Result: lockResult(parts, end.Sub(measured)), Sent: sent}
-	res.Dropped = dropped + int64(len(queue))
-	for _, r := range discarded {
-		if r != nil {
-			res.Discarded += r.Granted
-		}
-	}
-	return res, nil
+	return openRun{sent: sent, dropped: dropped + int64(len(queue)), measured: end.Sub(measured)}
 }
 
 // drainContext is the clients' context: it ends with ctx when ctx is cancelled, and

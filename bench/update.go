@@ -8,7 +8,6 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/lockbench/lockbench/contention"
-	"github.com/lockbench/lockbench/internal/sleep"
 )
 
 // Updater makes one correct update of an account row, end to end, in its own way: a
@@ -150,18 +149,7 @@ func RunUpdates(ctx context.Context, u Updater, load UpdateLoad, another func() 
 			rec := t.rec
 			out, err := u.Update(updateCtx, client, load.Account(client))
 			cancel()
-			rec.Retries += int64(out.Retries)
-			switch {
-			case err != nil:
-				rec.Errors[errorKind(err)]++
-				sleep.For(ctx, time.Millisecond)
-				continue
-			case out.Refused:
-				rec.Refused++
-			default:
-				rec.Applied++
-			}
-			record(rec.Update, time.Since(began))
+			rec.tally(ctx, out, err, began)
 		}
 	})
 	wait()

@@ -21,42 +21,26 @@ func RunUpdatesOpen(ctx context.Context, u Updater, load UpdateLoad, open Open) 
 	if err != nil {
 		return UpdateResult{}, err
 	}
-	if open.Queue <= 0 {
-		open.Queue = 1 << 16
-	}
-	queue := make(chan time.Time, open.Queue)
 	parts := newSplit(load.Intervals, newUpdateResult, (*UpdateResult).merge, (*UpdateResult).reset)
 	tallies := parts.tallies(load.Clients, newUpdateResult)
-	clientCtx, stopClients := drainContext(ctx, open.Drain)
-	defer stopClients()
-	start := time.Now()
-	measured := start.Add(open.Discard)
-	parts.start = measured
-	wait := startClients(tallies, func(client int, t *tally[*UpdateResult]) {
-		account := load.accounts(client)
-		thrown := newUpdateResult() // the discarded part's counts
-		for {
-			select {
-			case <-clientCtx.Done():
-				return
-			case intended, ok := <-queue:
-				if !ok {
-					return
-				}
-				rec := thrown
-				if !intended.Before(measured) {
-					t.moveTo(intended)
-					rec = t.rec
-				}
-				updateOnce(clientCtx, u, client, account(), intended, rec)
+	discarded := make([]*UpdateResult, load.Clients) // made on a client's first discarded request
+	run := serveOpen(ctx, RealClock{}, arrival, open, parts, tallies,
+		func(c int) func(context.Context, time.Time, *UpdateResult) {
+			account := load.accounts(c)
+			return func(ctx context.Context, intended time.Time, rec *UpdateResult) {
+				updateCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), updateTimeout)
+				out, err := u.Update(updateCtx, c, account())
+				cancel()
+				rec.tally(ctx, out, err, intended)
 			}
-		}
-	})
-	_, _ = dispatch(ctx, RealClock{}, arrival, start, queue)
-	end := time.Now()
-	close(queue) // dispatch, its only sender, has returned
-	wait()
-	return updateResult(parts, end.Sub(measured)), nil
+		},
+		func(c int) *UpdateResult {
+			if discarded[c] == nil {
+				discarded[c] = newUpdateResult()
+			}
+			return discarded[c]
+		})
+	return updateResult(parts, run.measured), nil
 }
 
 // accounts is client's source of accounts: its own row, or draws by popularity.
@@ -70,22 +54,19 @@ func (l UpdateLoad) accounts(client int) func() int {
 	return func() int { return l.Accounts.Sample(r) + 1 }
 }
 
-// updateOnce makes one update of account for client, timed from began, into rec: an
-// error is counted by kind, after a short pause so that a failing server is not hammered.
-func updateOnce(ctx context.Context, u Updater, client, account int, began time.Time, rec *UpdateResult) {
-	updateCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), updateTimeout)
-	out, err := u.Update(updateCtx, client, account)
-	cancel()
-	rec.Retries += int64(out.Retries)
+// tally counts one update's answer, timed from began: an error by its kind, after a
+// short pause so that a failing server is not hammered.
+func (r *UpdateResult) tally(ctx context.Context, out UpdateOutcome, err error, began time.Time) {
+	r.Retries += int64(out.Retries)
 	switch {
 	case err != nil:
-		rec.Errors[errorKind(err)]++
+		r.Errors[errorKind(err)]++
 		sleep.For(ctx, time.Millisecond)
 		return
 	case out.Refused:
-		rec.Refused++
+		r.Refused++
 	default:
-		rec.Applied++
+		r.Applied++
 	}
-	record(rec.Update, time.Since(began))
+	record(r.Update, time.Since(began))
 }

@@ -73,6 +73,34 @@ func ParseHold(spec string) (Hold, error) {
 	return h, nil
 }
 
+// ShapedHold is a hold of the shape a run's --hold-dist or a workload file names, its
+// mean given apart: const (or ""), exp, or lognormal:SIGMA.
+func ShapedHold(shape string, mean time.Duration) (Hold, error) {
+	shape = strings.TrimSpace(shape)
+	if shape == "" {
+		shape = string(Const)
+	}
+	kind, sigmaText, hasSigma := strings.Cut(shape, ":")
+	sigma := 0.0
+	switch HoldKind(kind) {
+	case Const, Exp:
+		if hasSigma {
+			return Hold{}, holdError(shape, "%s takes no parameter; its mean is given apart", kind)
+		}
+	case Lognormal:
+		if !hasSigma {
+			return Hold{}, holdError(shape, "lognormal needs its sigma, e.g. lognormal:0.5")
+		}
+		var err error
+		if sigma, err = strconv.ParseFloat(strings.TrimSpace(sigmaText), 64); err != nil {
+			return Hold{}, holdError(shape, "sigma %q is not a number", sigmaText)
+		}
+	default:
+		return Hold{}, holdError(shape, "want const, exp or lognormal:SIGMA (the mean is given apart)")
+	}
+	return NewHold(HoldKind(kind), mean, sigma)
+}
+
 // NewHold makes a hold of a kind, mean and (lognormal only) sigma.
 func NewHold(kind HoldKind, mean time.Duration, sigma float64) (Hold, error) {
 	h, msg := newHold(kind, mean, sigma)

@@ -122,3 +122,20 @@ func TestSampledMomentsMatch(t *testing.T) {
 		t.Errorf("const:20ms sampled %v", d)
 	}
 }
+
+// A shape takes its mean apart: const (or nothing), exp, lognormal:SIGMA; a parameter
+// where none belongs, a missing sigma or another kind is named.
+func TestShapedHoldReadsEachShape(t *testing.T) {
+	for shape, kind := range map[string]HoldKind{"": Const, "const": Const, "exp": Exp, "lognormal:0.5": Lognormal} {
+		h, err := ShapedHold(shape, 20*time.Millisecond)
+		if err != nil || h.Kind() != kind || h.Mean() != 20*time.Millisecond {
+			t.Errorf("%q: %v %v, want %s of mean 20ms", shape, h, err, kind)
+		}
+	}
+	for shape, want := range map[string]string{"exp:2": "exp takes no parameter", "lognormal": "needs its sigma",
+		"lognormal:wide": `sigma "wide" is not a number`, "pareto": "want const, exp or lognormal:SIGMA"} {
+		if _, err := ShapedHold(shape, 20*time.Millisecond); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want it to say %q", shape, err, want)
+		}
+	}
+}

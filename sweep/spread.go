@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -37,34 +36,10 @@ func holdDist(spec string) (string, error) {
 	if spec == "" || spec == ConstHold {
 		return "", nil
 	}
-	if _, err := holdOf(spec, time.Millisecond); err != nil {
+	if _, err := contention.ShapedHold(spec, time.Millisecond); err != nil {
 		return "", fmt.Errorf("hold-dist: %w", err)
 	}
 	return spec, nil
-}
-
-// holdOf is the distribution shape at a mean: exp, or lognormal:SIGMA.
-func holdOf(shape string, mean time.Duration) (contention.Hold, error) {
-	kind, sigmaText, hasSigma := strings.Cut(shape, ":")
-	sigma := 0.0
-	switch contention.HoldKind(kind) {
-	case contention.Exp:
-		if hasSigma {
-			return contention.Hold{}, fmt.Errorf("%q: exp takes no parameter; the hold axis gives its mean", shape)
-		}
-	case contention.Lognormal:
-		if !hasSigma {
-			return contention.Hold{}, fmt.Errorf("%q: lognormal needs its sigma, e.g. lognormal:0.5", shape)
-		}
-		var err error
-		if sigma, err = strconv.ParseFloat(strings.TrimSpace(sigmaText), 64); err != nil {
-			return contention.Hold{}, fmt.Errorf("%q: sigma %q is not a number", shape, sigmaText)
-		}
-	default:
-		return contention.Hold{}, fmt.Errorf("%q: want %s, exp or lognormal:SIGMA (the hold axis gives the mean)",
-			shape, ConstHold)
-	}
-	return contention.NewHold(contention.HoldKind(kind), mean, sigma)
 }
 
 // draws are the cell's key popularity (nil: fixed keys) and hold distribution (a
@@ -77,14 +52,10 @@ func (c Cell) draws() (*contention.Keys, *contention.Hold, error) {
 			return nil, nil, err
 		}
 	}
-	if c.HoldDist == "" {
-		if c.Hold <= 0 {
-			return keys, nil, nil
-		}
-		h, err := contention.NewHold(contention.Const, c.Hold, 0)
-		return keys, &h, err
+	if c.HoldDist == "" && c.Hold <= 0 {
+		return keys, nil, nil
 	}
-	h, err := holdOf(c.HoldDist, c.Hold)
+	h, err := contention.ShapedHold(c.HoldDist, c.Hold)
 	return keys, &h, err
 }
 

@@ -65,20 +65,7 @@ func TestSpreadCellRunsAndRecordsItsDraws(t *testing.T) {
 				KeyDist: "zipf:1", HoldDist: "lognormal:0.5", Load: "open", Rate: []float64{200}},
 		},
 	}
-	cells, err := cfg.Cells()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	run := &resultsdir.Run{Environment: sweep.Environment(cfg, []string{"test"})}
-	r := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: &quietObserver{}}
-	if err := r.Execute(context.Background(), cells); err != nil {
-		t.Fatal(err)
-	}
-	back, err := resultsdir.ReadRun(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := executeAndReadBack(t, cfg)
 	if len(back.Cells) != 2 {
 		t.Fatalf("%d cells written, want 2", len(back.Cells))
 	}
@@ -144,20 +131,7 @@ func TestOpenUpdateCellDrawsItsAccounts(t *testing.T) {
 		Sweeps: []sweep.Sweep{{Strategies: []string{"atomic"}, Workload: sweep.WorkloadUpdate, Clients: []int{4},
 			Keys: []string{"50"}, KeyDist: "zipf:1", Load: "open", Rate: []float64{100}, Arrival: "poisson"}},
 	}
-	cells, err := cfg.Cells()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	run := &resultsdir.Run{Environment: sweep.Environment(cfg, []string{"test"})}
-	r := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: &quietObserver{}}
-	if err := r.Execute(context.Background(), cells); err != nil {
-		t.Fatal(err)
-	}
-	back, err := resultsdir.ReadRun(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := executeAndReadBack(t, cfg)
 	if len(back.Cells) != 1 {
 		t.Fatalf("%d cells written, want 1", len(back.Cells))
 	}
@@ -174,4 +148,25 @@ func TestOpenUpdateCellDrawsItsAccounts(t *testing.T) {
 	if _, err := closed.Cells(); err == nil || !strings.Contains(err.Error(), "only in an open loop") {
 		t.Errorf("a closed update loop over drawn accounts: %v", err)
 	}
+}
+
+// executeAndReadBack runs every cell of cfg into a folder of its own and reads back the
+// results.json it wrote.
+func executeAndReadBack(t *testing.T, cfg sweep.Config) *resultsdir.Run {
+	t.Helper()
+	cells, err := cfg.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	run := &resultsdir.Run{Environment: sweep.Environment(cfg, []string{"test"})}
+	r := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: &quietObserver{}}
+	if err := r.Execute(context.Background(), cells); err != nil {
+		t.Fatal(err)
+	}
+	back, err := resultsdir.ReadRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
 }

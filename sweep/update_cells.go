@@ -48,22 +48,11 @@ func (r *Runner) measureUpdates(ctx context.Context, index int, cell Cell, topo 
 		return resultsdir.Cell{}, err
 	}
 	defer way.Close()
+	run := r.runUpdatesClosed
 	if cell.Load == "open" {
-		return r.measureUpdatesOpen(ctx, index, cell, way)
+		run = r.runUpdatesOpen
 	}
-	run := func(d time.Duration, intervals bench.Intervals) (bench.UpdateResult, error) {
-		runCtx, cancel := context.WithTimeout(ctx, d)
-		defer cancel()
-		load := bench.UpdateLoad{Clients: cell.Clients, Rows: cell.Keys, Intervals: intervals}
-		return bench.RunUpdates(runCtx, way, load, func() bool { return true })
-	}
-	if r.Config.Warmup > 0 {
-		if _, err := run(r.Config.Warmup.D(), bench.Intervals{}); err != nil {
-			return resultsdir.Cell{}, fmt.Errorf("warm-up: %w", err)
-		}
-	}
-	start := time.Now()
-	res, err := run(r.Config.Duration.D(), r.intervals())
+	res, start, err := run(ctx, index, cell, way)
 	if err != nil {
 		return resultsdir.Cell{}, err
 	}
@@ -77,40 +66,45 @@ func (r *Runner) measureUpdates(ctx context.Context, index int, cell Cell, topo 
 	return r.recordUpdates(index, cell, res, audit, start)
 }
 
-// measureUpdatesOpen runs an open-loop update cell: arrivals at the cell's rate, each
-// for an account drawn by its key-dist (a client's own row without one), its warm-up
-// served unrecorded and its due requests drained, as a lock cell's open loop.
-func (r *Runner) measureUpdatesOpen(ctx context.Context, index int, cell Cell, way updates.Way) (resultsdir.Cell,
-	error) {
+// runUpdatesClosed runs a closed-loop update cell, each client on its row: a warm-up,
+// then the measured part, which starts at start.
+func (r *Runner) runUpdatesClosed(ctx context.Context, _ int, cell Cell, way updates.Way) (res bench.UpdateResult,
+	start time.Time, err error) {
+	run := func(d time.Duration, intervals bench.Intervals) (bench.UpdateResult, error) {
+		runCtx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		load := bench.UpdateLoad{Clients: cell.Clients, Rows: cell.Keys, Intervals: intervals}
+		return bench.RunUpdates(runCtx, way, load, func() bool { return true })
+	}
+	if r.Config.Warmup > 0 {
+		if _, err := run(r.Config.Warmup.D(), bench.Intervals{}); err != nil {
+			return res, start, fmt.Errorf("warm-up: %w", err)
+		}
+	}
+	start = time.Now()
+	res, err = run(r.Config.Duration.D(), r.intervals())
+	return res, start, err
+}
+
+// runUpdatesOpen runs an open-loop update cell: arrivals at the cell's rate, each for
+// an account drawn by its key-dist (a client's own row without one), its warm-up served
+// unrecorded and its due requests drained, as a lock cell's open loop.
+func (r *Runner) runUpdatesOpen(ctx context.Context, index int, cell Cell, way updates.Way) (res bench.UpdateResult,
+	start time.Time, err error) {
 	load := bench.UpdateLoad{Clients: cell.Clients, Rows: cell.Keys, Intervals: r.intervals(),
 		Seed: r.Config.Seed + uint64(index)}
 	if cell.KeyDist != "" {
-		keys, _, err := cell.draws()
-		if err != nil {
-			return resultsdir.Cell{}, err
+		if load.Accounts, _, err = cell.draws(); err != nil {
+			return res, start, err
 		}
-		load.Accounts = keys
 	}
 	open := bench.Open{Rate: cell.Rate, Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index),
 		Discard: r.Config.Warmup.D(), Drain: r.Config.Duration.D()}
 	runCtx, cancel := context.WithTimeout(ctx, open.Discard+r.Config.Duration.D())
 	defer cancel()
-	start := time.Now().Add(open.Discard)
-	res, err := bench.RunUpdatesOpen(runCtx, way, load, open)
-	if err != nil {
-		return resultsdir.Cell{}, err
-	}
-	if ctx.Err() != nil {
-		return resultsdir.Cell{}, ctx.Err()
-	}
-	audit, err := way.Audit(context.WithoutCancel(ctx))
-	if err != nil {
-		return resultsdir.Cell{}, fmt.Errorf("audit: %w", err)
-	}
-	out, err := r.recordUpdates(index, cell, res, audit, start)
-	out.KeyDist = cell.KeyDist
-	out.Load.Arrival, out.Load.TargetRate, out.Load.AchievedRate = cell.Arrival, cell.Rate, res.UpdatesPerSecond()
-	return out, err
+	start = time.Now().Add(open.Discard)
+	res, err = bench.RunUpdatesOpen(runCtx, way, load, open)
+	return res, start, err
 }
 
 // postgresFor is the database of the rows: the strategy's own server when it is
@@ -153,6 +147,7 @@ func (r *Runner) recordUpdates(index int, cell Cell, res bench.UpdateResult, aud
 		Hold: resultsdir.Duration(cell.Hold), TTL: resultsdir.Duration(cell.TTL),
 		Network:  resultsdir.Network{Profile: cell.Network.Name},
 		Load:     resultsdir.LoadMode{Mode: cell.Load},
+		KeyDist:  cell.KeyDist,
 		Warmup:   resultsdir.Duration(r.Config.Warmup),
 		Duration: resultsdir.Duration(r.Config.Duration),
 		Elapsed:  resultsdir.Duration(res.Elapsed),
@@ -167,6 +162,9 @@ func (r *Runner) recordUpdates(index int, cell Cell, res bench.UpdateResult, aud
 			Intended: audit.Intended, Failed: audit.Failed, LostUpdates: audit.LostUpdates,
 			LostAmount: audit.LostAmount, Duplicates: audit.Duplicates,
 		},
+	}
+	if cell.Load == "open" {
+		out.Load.Arrival, out.Load.TargetRate, out.Load.AchievedRate = cell.Arrival, cell.Rate, res.UpdatesPerSecond()
 	}
 	if len(res.Errors) > 0 {
 		out.Errors = res.Errors

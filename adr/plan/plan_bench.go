@@ -111,17 +111,17 @@ func keyArgs(w *workload.Workload, copies int) []string {
 // costCells are the cells that price one kind of option: the locks' acquire-hold-
 // release cycles, or the lock-free ways' whole updates (`run --workload update`).
 type costCells struct {
-	update             bool
-	dir, noun, why     string
-	overhead           time.Duration
-	overheadFrom       string
-	strategiesOfOption []string
+	update         bool
+	dir, noun, why string
+	overhead       time.Duration
+	overheadFrom   string
+	strategies     []string
 }
 
 func (p *Plan) benchSteps(w *workload.Workload, in *adr.Inputs, out string) {
 	p.costSteps(w, in, costCells{dir: filepath.Join(out, "bench"), noun: "strategy",
 		why: "the cost at the rate and the capacity", overhead: measuredCellOverhead, overheadFrom: measuredCellFrom,
-		strategiesOfOption: planStrategies(w)})
+		strategies: planStrategies(w)})
 }
 
 // updateStep prices the lock-free ways a correctness ADR weighs: one whole update, at
@@ -132,7 +132,7 @@ func (p *Plan) updateStep(w *workload.Workload, in *adr.Inputs, out string) {
 	}
 	p.costSteps(w, in, costCells{update: true, dir: filepath.Join(out, "bench-update"), noun: "lock-free way",
 		why: "the lock-free ways' cost: one whole correct update", overhead: measuredUpdateCellOverhead,
-		overheadFrom: measuredUpdateCellFrom, strategiesOfOption: adr.LockFreeStrategies})
+		overheadFrom: measuredUpdateCellFrom, strategies: adr.LockFreeStrategies})
 }
 
 // costSteps times the strategies of kind whose cells the given results lack, at the
@@ -146,7 +146,7 @@ func (p *Plan) costSteps(w *workload.Workload, in *adr.Inputs, kind costCells) {
 	}
 	copies := benchCopies(w)
 	var missing, unchecked []string
-	for _, s := range kind.strategiesOfOption {
+	for _, s := range kind.strategies {
 		cell, checked := benchCellAt(w, in, s, kind.update)
 		if cell == "" {
 			missing = append(missing, s)

@@ -12,7 +12,6 @@ import (
 	"os"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -378,33 +377,13 @@ func holdShape(spec string, mean time.Duration) (string, error) {
 	if spec == "" || spec == string(contention.Const) {
 		return "", nil
 	}
-	kind, sigmaText, hasSigma := strings.Cut(spec, ":")
-	sigma := 0.0
-	switch contention.HoldKind(kind) {
-	case contention.Exp:
-		if hasSigma {
-			return "", fmt.Errorf("%q: exp takes no parameter; hold gives its mean", spec)
-		}
-	case contention.Lognormal:
-		var err error
-		if sigma, err = strconv.ParseFloat(sigmaText, 64); !hasSigma || err != nil {
-			return "", fmt.Errorf("%q: lognormal needs its sigma, e.g. lognormal:0.5", spec)
-		}
-	default:
-		return "", fmt.Errorf("%q: want const, exp or lognormal:SIGMA (hold gives the mean)", spec)
-	}
-	if _, err := contention.NewHold(contention.HoldKind(kind), mean, sigma); err != nil {
+	if _, err := contention.ShapedHold(spec, mean); err != nil {
 		return "", err
 	}
 	return spec, nil
 }
 
-// HoldOf is the workload's hold distribution.
+// HoldOf is the workload's hold distribution at mean.
 func (w *Workload) HoldOf(mean time.Duration) (contention.Hold, error) {
-	if w.HoldDist == "" {
-		return contention.NewHold(contention.Const, mean, 0)
-	}
-	kind, sigmaText, _ := strings.Cut(w.HoldDist, ":")
-	sigma, _ := strconv.ParseFloat(sigmaText, 64) // checked by holdShape
-	return contention.NewHold(contention.HoldKind(kind), mean, sigma)
+	return contention.ShapedHold(w.HoldDist, mean)
 }
