@@ -2,6 +2,7 @@ package container_test
 
 import (
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"regexp"
@@ -256,6 +257,24 @@ func TestContainerPartitionLeavesHostRulesAlone(t *testing.T) {
 	}
 }
 
+// hairpin matches Docker's rule that lets a container reach its own published port.
+var hairpin = regexp.MustCompile(`-s (\d+\.\d+\.\d+\.\d+)/32 -d \d+\.\d+\.\d+\.\d+/32 .*-j MASQUERADE`)
+
+// subnetOf is the subnet of the network whose bridge is ours, read from the rule that
+// masquerades its traffic leaving the bridge; nil when the dump has none.
+func subnetOf(lines []string, ours string) *net.IPNet {
+	for _, line := range lines {
+		src, rest, ok := strings.Cut(strings.TrimPrefix(line, "-A POSTROUTING -s "), " ")
+		if !ok || rest != "! -o "+ours+" -j MASQUERADE" {
+			continue
+		}
+		if _, subnet, err := net.ParseCIDR(src); err == nil {
+			return subnet
+		}
+	}
+	return nil
+}
+
 // otherBridge matches a bridge of any Docker network.
 var otherBridge = regexp.MustCompile(`br-[0-9a-f]{12}`)
 
@@ -272,11 +291,17 @@ func hostRules(t *testing.T, ours string) string {
 		if err != nil {
 			t.Fatalf("%s: %v", save, err)
 		}
-		for _, line := range strings.Split(string(out), "\n") {
+		lines := strings.Split(string(out), "\n")
+		subnet := subnetOf(lines, ours)
+		for _, line := range lines {
 			if strings.HasPrefix(line, "#") || strings.HasPrefix(line, ":") { // comments and counters change by themselves
 				continue
 			}
 			if slices.ContainsFunc(otherBridge.FindAllString(line, -1), func(b string) bool { return b != ours }) {
+				continue
+			}
+			// A published port's hairpin rule names its container's address, no bridge.
+			if m := hairpin.FindStringSubmatch(line); m != nil && subnet != nil && !subnet.Contains(net.ParseIP(m[1])) {
 				continue
 			}
 			all.WriteString(line + "\n")
