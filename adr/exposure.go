@@ -15,8 +15,12 @@ type Exposure struct {
 	PerYear float64 // faults a year, from the workload
 	Held    float64 // share of them that strike while a lock is held (episodes)
 	// LocksHeld is the expected locks held when one strikes (locks broken per fault,
-	// each held lock breaking with the measured P).
+	// each held lock breaking with the measured P); for a fault that grants for a window,
+	// those held plus those taken in the window the lab measured (Window).
 	LocksHeld float64
+	// Window is how long a fault that grants for a while went on granting in the lab;
+	// nil for a fault of one instant, or one whose window no trial measured.
+	Window *GrantWindow
 	// NA says why the fault cannot strike the option; empty when it can.
 	NA string
 	// Mutex is mutual exclusion lost (two holders); Data what reached the data;
@@ -89,6 +93,11 @@ func exposures(w *workload.Workload, reports []*results.Report, o *Option) []Exp
 		if p, ok := ProbeFor(k, o); ok {
 			if len(p.Mutex) > 0 {
 				e.MutexIn = p.Scenario
+			}
+			if k.GrantsForAWindow() {
+				if e.Window = windowOf(w, reports, p.Scenario, p.Mutex); e.Window != nil {
+					e.LocksHeld += e.Window.Granted
+				}
 			}
 			switch {
 			case p.Data == nil:
@@ -206,13 +215,18 @@ func Total(es []Exposure, data bool) (Expected, []backend.Fault) {
 }
 
 // UnmeasuredBound is the worst the missing faults can add a year: each breaking every
-// lock it finds held (P <= 1), rate x locks held.
+// lock it finds held (P <= 1), rate x locks held; a fault that grants for a window
+// also every lock taken in it, and has no bound while its window is not measured.
 func UnmeasuredBound(es []Exposure, missing []backend.Fault) float64 {
 	var sum float64
 	for _, e := range es {
-		if slices.Contains(missing, e.Kind) && e.NA == "" {
-			sum += e.PerYear * e.share() * e.LocksHeld
+		if !slices.Contains(missing, e.Kind) || e.NA != "" {
+			continue
 		}
+		if e.Kind.GrantsForAWindow() && !e.Window.bounded() {
+			return noWindowBound
+		}
+		sum += e.PerYear * e.share() * e.LocksHeld
 	}
 	return sum
 }

@@ -11,8 +11,11 @@ import (
 
 // count formats a count per year with three significant digits: 0.0412, 1.2, 118.
 func count(x float64) string {
-	if x == 0 {
+	switch {
+	case x == 0:
 		return "0"
+	case math.IsInf(x, 1):
+		return "no bound"
 	}
 	digits := max(0, 2-int(math.Floor(math.Log10(math.Abs(x)))))
 	return strconv.FormatFloat(x, 'f', digits, 64)

@@ -3,6 +3,7 @@ package adr
 import (
 	_ "embed"
 	"fmt"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -455,6 +456,7 @@ type faultLine struct {
 	ModelName       string
 	Mutex, Data     *sideLine
 	DataNotMeasured string // where the data side would be measured
+	Window          string // how long a fault that grants for a window went on granting
 	Refused         *refusal
 }
 
@@ -515,6 +517,9 @@ func faultLineOf(o *Option, e Exposure) faultLine {
 	}
 	if o.Kind != LockFree && e.Mutex != nil {
 		l.Mutex = &sideLine{verdictWord(e.Mutex), inText(false, e.Mutex), traceText(e.Mutex)}
+	}
+	if e.Window != nil {
+		l.Window = e.Window.text(e.LocksHeld - e.Window.Granted)
 	}
 	if o.Kind != Lock || e.Data != e.Mutex {
 		if e.Data == nil {
@@ -596,7 +601,11 @@ func sideCell(w *workload.Workload, o *Option, data bool) string {
 	}
 	s := strings.Replace(strings.Join(parts, ", "), "+,", "+", 1)
 	if !data && w.Purpose == workload.Efficiency {
-		s += fmt.Sprintf(" (at worst +%s)", count(UnmeasuredBound(o.Faults, missing)))
+		if bound := UnmeasuredBound(o.Faults, missing); math.IsInf(bound, 1) {
+			s += " (at worst: no bound, a window not measured)"
+		} else {
+			s += fmt.Sprintf(" (at worst +%s)", count(bound))
+		}
 	}
 	return s
 }

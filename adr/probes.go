@@ -34,7 +34,7 @@ func NotApplicable(k backend.Fault, o *Option) string {
 		return "no lock service: the store judges every update"
 	}
 	_, promotes := declared(backend.FailoverFault, o)
-	if (k == backend.FailoverFault || k == backend.PlannedFailoverFault) && !promotes {
+	if (k == backend.FailoverFault || k.GrantsForAWindow()) && !promotes {
 		return "nothing is promoted: one server, or independent nodes"
 	}
 	return ""
@@ -96,7 +96,7 @@ func declared(k backend.Fault, o *Option) (backend.Probe, bool) {
 		_, ok := st.GuardOf(o.Mode)
 		return backend.Probe{Fault: k, Scenario: "failover-loss", Lock: failoverLossDelays("", o.Mode)}, ok
 	}
-	if k == backend.PlannedFailoverFault && o.Mode != "" {
+	if k.GrantsForAWindow() && o.Mode != "" {
 		return backend.Probe{}, false // a guard is measured through a crash only
 	}
 	if kf := st.KeyedFailover; k == backend.FailoverFault && kf != nil {

@@ -2,6 +2,7 @@ package adr
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -94,8 +95,8 @@ func costFigure(d *Decision) *decision.ADRCost {
 		case len(missing) > 0:
 			label += " (partial)" // faults it is exposed to are missing from x
 		}
-		if !o.Cost.Measured || total.Hi <= 0 || o.Cost.AtBudget <= 0 {
-			continue
+		if !o.Cost.Measured || total.Hi <= 0 || math.IsInf(total.Hi, 1) || o.Cost.AtBudget <= 0 {
+			continue // no point to draw: unpriced, or no bound (a window fault's window not measured)
 		}
 		f.Points = append(f.Points,
 			decision.ADRPoint{Label: label, PerYear: total.Hi, Seen: anySeen(o.Faults, side(w, o)),

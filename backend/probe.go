@@ -8,6 +8,10 @@ const (
 	// PlannedFailoverFault: the store hands the primary's role over on request (host
 	// patching, SENTINEL FAILOVER); the old primary lives on.
 	PlannedFailoverFault Fault = "planned_failover"
+	// MasterStallFault: the primary's host freezes (a VM paused, a swap storm) past the
+	// failover's timeout, a replica is promoted, and the old primary resumes taking
+	// writes beside the new one until it is demoted: split brain.
+	MasterStallFault Fault = "master_stall"
 	ClientPauseFault     Fault = "client_pause"       // the holder stops past its lease
 	RestartEmptyFault    Fault = "node_restart_empty" // a server comes back without its data
 	ClockJumpFault       Fault = "clock_jump"         // a server's clock leaps forward
@@ -18,6 +22,12 @@ const (
 	// lost, a queue delivers at least once); its harm is the change applied twice.
 	RedeliveryFault Fault = "redelivery"
 )
+
+// GrantsForAWindow says the fault leaves a server granting for a while after it struck
+// (a planned failover, a stalled master that resumes: the old primary takes writes
+// until it is demoted), so its harm counts the locks granted in that window as well as
+// those held when it struck.
+func (f Fault) GrantsForAWindow() bool { return f == PlannedFailoverFault || f == MasterStallFault }
 
 // Mechanism is how a fault breaks a strategy's lock, where a model of the decision
 // record carries the lab's probability to a workload's sizes; the record names the

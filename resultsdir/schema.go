@@ -97,6 +97,9 @@ type Cell struct {
 	Warmup      Duration `json:"warmup"`
 	Duration    Duration `json:"duration"` // measured part, as asked
 	Elapsed     Duration `json:"elapsed"`  // measured part, as it ran
+	// Beside is how many strategies' cells the run measured at once, this one among
+	// them, each on its own servers (0: one at a time).
+	Beside int `json:"beside,omitempty"`
 
 	Attempts        int64            `json:"attempts"`
 	Granted         int64            `json:"granted"`

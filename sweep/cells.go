@@ -155,6 +155,9 @@ func (cfg Config) Cells() ([]Cell, error) {
 	if err := cfg.checkCrashHandoffs(cells); err != nil {
 		return nil, err
 	}
+	if err := cfg.checkBeside(cells); err != nil {
+		return nil, err
+	}
 	order := map[string]int{}
 	for _, c := range cells {
 		if _, ok := order[c.Strategy]; !ok {

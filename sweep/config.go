@@ -42,6 +42,9 @@ type Config struct {
 	// CrashHandoffs is how many times after each cell a holder dies holding a key while
 	// a client waits for it (bench.ProbeCrashHandoffs); 0: never.
 	CrashHandoffs int `yaml:"crash_handoffs,omitempty"`
+	// Beside is how many strategies are measured at once, each on its own servers
+	// (0 or 1: one at a time); only cells holding BesideHold or longer may.
+	Beside int `yaml:"beside,omitempty"`
 	// RunID, when set, prefixes every key (lockbench:<run-id>:<index>:), shared by all
 	// the workers of one run and apart from every other run's on a shared server.
 	RunID string `yaml:"run_id,omitempty"`

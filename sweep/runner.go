@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -42,6 +43,11 @@ type Runner struct {
 	lastEnd time.Time             // a worker's last agreed end of a measured part
 
 	data topologies.Topology // the PostgreSQL holding the update workload's rows, once started
+
+	mu sync.Mutex // Run, unclean and Observer, which lanes beside one another share
+	// beforeCell, when set, is called as a lane starts measuring cell index, outside
+	// every lock (tests meet lanes there).
+	beforeCell func(index int)
 }
 
 // Execute measures every cell in order, but those Run already holds (a resumed run's
@@ -61,81 +67,12 @@ func (r *Runner) Execute(ctx context.Context, cells []Cell) (err error) {
 	if err := resultsdir.WriteRun(r.Out, r.Run); err != nil {
 		return err
 	}
-	var topo topologies.Topology
-	var network *netem.Network
-	var networkAdded map[string]time.Duration
-	closeAll := func() {
-		if network != nil {
-			network.Close()
-			network = nil
-		}
-		if topo != nil && topo != r.Target {
-			r.closeTopology(topo)
-		}
-		topo = nil
-	}
 	// Registered first, so it runs last: after every topology closed and cleaned up.
 	defer func() { err = errors.Join(err, r.cleanupError()) }()
 	defer r.closeKept(ctx)
-	defer closeAll()
 	defer r.closeData()
-	for i, cell := range cells {
-		if ctx.Err() != nil {
-			break
-		}
-		if r.Run.Has(cell.Name(), cell.Repeat) || r.hasSkipped(cell) {
-			continue
-		}
-		if skip, err := r.skipEmptyShare(cell); skip || err != nil {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if r.Target != nil {
-			topo = r.Target
-		} else if i == 0 || cell.Strategy != cells[i-1].Strategy || topologyMismatch(topo, cell) {
-			closeAll()
-			var err error
-			if topo, err = r.startTopology(ctx, cell); err != nil {
-				return err
-			}
-		}
-		if network == nil || network.Profile() != cell.Network {
-			if network != nil {
-				network.Close()
-				network = nil
-			}
-			networkAdded = nil
-			if cell.Network.Name != "none" {
-				var err error
-				if network, err = netem.Start(topo, cell.Network, r.Config.Seed); err != nil {
-					return fmt.Errorf("cell %s: %w", cell.Name(), err)
-				}
-				if networkAdded, err = network.MeasureAddedRTT(ctx, 21); err != nil {
-					return fmt.Errorf("cell %s: measure the network: %w", cell.Name(), err)
-				}
-			}
-		}
-		r.Observer.CellStarted(i, cell)
-		measured, err := r.measure(ctx, i, cell, topo, network)
-		if err != nil {
-			if ctx.Err() != nil {
-				break // interrupted mid-cell: keep what was finished
-			}
-			return fmt.Errorf("cell %s: %w", cell.Name(), err)
-		}
-		for node, d := range networkAdded {
-			if measured.Network.MeasuredAddedRTT == nil {
-				measured.Network.MeasuredAddedRTT = map[string]resultsdir.Duration{}
-			}
-			measured.Network.MeasuredAddedRTT[node] = resultsdir.Duration(d)
-		}
-		r.Run.Cells = append(r.Run.Cells, measured)
-		if err := resultsdir.WriteRun(r.Out, r.Run); err != nil {
-			return err
-		}
-		r.Observer.CellDone(i, measured)
+	if err := r.runLanes(ctx, cells); err != nil {
+		return err
 	}
 	r.Run.Complete = ctx.Err() == nil && len(r.Run.Cells)+len(r.Run.Skipped) == len(cells)
 	r.Run.Finished = time.Now().UTC()
@@ -187,8 +124,11 @@ func (r *Runner) start(ctx context.Context, strategy string, spec backend.Spec) 
 	if err != nil {
 		return nil, fmt.Errorf("start %s topology for %s: %w", spec.Kind, strategy, err)
 	}
+	server := runningServer(ctx, topo)
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.Run.Environment.Topologies[strategy] = describe(topo)
-	if server := runningServer(ctx, topo); server != "" {
+	if server != "" {
 		r.Run.Environment.Topologies[strategy] += " on " + server
 	}
 	if ext, ok := topo.(interface {
@@ -423,6 +363,8 @@ func lockHistograms(rec *bench.Recorder) map[string]*hdrhistogram.Histogram {
 // noteWaiting records how strategy's cycles wait, in a run of any age (a folder
 // recorded before the wait was named has no map for it).
 func (r *Runner) noteWaiting(strategy, how string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.Run.Environment.Waiting == nil {
 		r.Run.Environment.Waiting = map[string]string{}
 	}

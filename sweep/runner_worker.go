@@ -156,6 +156,8 @@ func (r *Runner) closeKept(ctx context.Context) {
 func (r *Runner) close(topo topologies.Topology) {
 	err := topo.Close()
 	if prefix := topologies.KeyPrefixOf(topo); err != nil && prefix != "" {
+		r.mu.Lock()
+		defer r.mu.Unlock()
 		r.unclean = append(r.unclean, fmt.Errorf("keys %s* may be left on the %s servers: %w", prefix, topo.Spec().Kind, err))
 	}
 }

@@ -234,7 +234,7 @@ type planned struct {
 // plannedRuns are the scenarios the ADR reads, run as their per-trial times were
 // measured (measuredTrials), so that the variant count and the time per trial hold.
 var plannedRuns = map[string]planned{
-	"failover-loss":     {params: paramArgs("modes=none,wait1,wait2,min-replicas,planned"), variants: 25, pooled: 5},
+	"failover-loss":     {params: paramArgs("modes=" + failoverModes), variants: 25, pooled: 5},
 	"pause-past-ttl":    {variants: 5, byStrategy: true}, // at pauseTTLs' first: see pauseParams
 	"single-clock-skew": {variants: 5},
 	"redlock-kleppmann": {variants: 6},
@@ -248,6 +248,11 @@ var plannedRuns = map[string]planned{
 		"guards=unfenced,fenced"), variants: 10},
 }
 
+// failoverModes are failover-loss's modes the options read but the zombie, which runs
+// only for a workload that counts a master's stall (its trials wait out sentinel's
+// demotion of the resumed master: seconds more each).
+const failoverModes = "none,wait1,wait2,min-replicas,planned"
+
 // demoTrials is how often a forced interleaving is run: enough to show it is forced
 // (k of k); no bound needs more, as it gives none.
 const demoTrials = 3
@@ -257,6 +262,8 @@ type need struct {
 	trials  int      // judged trials per variant
 	reasons []string // the option and fault each count is for
 	seen    []string // rates already seen above 0: no trial count brings them within
+	// zombie: failover-loss runs its zombie mode too (a master's stall is counted).
+	zombie bool
 	// strategies are the options' own (pause-past-ttl runs on each of them); lacking,
 	// those whose variants have fewer judged trials than asked (a scenario run by
 	// strategy runs on those alone).
@@ -319,6 +326,7 @@ func (p *Plan) trialSteps(w *workload.Workload, in *adr.Inputs, out string) {
 				n = &need{}
 				needs[scenario] = n
 			}
+			n.zombie = n.zombie || k == backend.MasterStallFault
 			label := fmt.Sprintf("%s under %s", planLabel(o), k)
 			if !slices.Contains(n.strategies, o.Probe) {
 				n.strategies = append(n.strategies, o.Probe)
@@ -403,6 +411,9 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 	}
 	var keyedStores []string
 	if scenario == "failover-loss" {
+		if n.zombie {
+			params, variants = paramArgs("modes="+failoverModes+",zombie"), variants+1
+		}
 		params, variants, keyedStores = failoverParams(params, variants, n.strategies)
 		what = fmt.Sprintf("%s: %d trials a variant (%d variants)", scenario, n.trials, variants)
 	}
@@ -429,6 +440,12 @@ func (p *Plan) trialStep(w *workload.Workload, in *adr.Inputs, out, scenario str
 		if len(keyedStores) > 0 {
 			st.EstimateFrom += fmt.Sprintf("; a %s trial, which starts its own deployment, timed as a sentinel one",
 				strings.Join(keyedStores, " or "))
+		}
+		if scenario == "failover-loss" && n.zombie {
+			z := measuredTrials["failover-loss/zombie"]
+			extra := time.Duration(float64(n.trials) * (z.Seconds - t.Seconds) * float64(time.Second))
+			st.Estimate += extra
+			st.EstimateFrom += fmt.Sprintf("; the zombie's %d trials %v more: %s", n.trials, extra.Round(time.Second), z.From)
 		}
 	}
 	p.add(st)

@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/adr"
 	"github.com/lockbench/lockbench/adr/workload"
 	"github.com/lockbench/lockbench/stats"
+	"github.com/lockbench/lockbench/sweep"
 )
 
 // A cell at the workload's own rate runs as it is when its samples take at most
@@ -204,17 +205,39 @@ func (p *Plan) benchStep(w *workload.Workload, kind costCells, strategies []stri
 			args = append(args, "--hold-dist", w.HoldDist)
 		}
 	}
+	args = append(args, "--load", "open", "--rate", rate, "--arrival", "poisson", "--duration", dur.String(),
+		"--warmup", warmup.String(), "--seed", "1")
 	per := warmup + dur + benchDrain(w) + kind.overhead
+	rounds, from := len(strategies), fmt.Sprintf("%d cells", len(strategies))
+	if beside := besideOf(w, kind, len(strategies)); beside > 1 {
+		args = append(args, "--beside", strconv.Itoa(beside))
+		rounds = (len(strategies) + beside - 1) / beside
+		what += fmt.Sprintf(", %d strategies at once (their waits are seconds, which another's load moves by "+
+			"milliseconds)", beside)
+		from = fmt.Sprintf("%d rounds of up to %d cells at once", rounds, beside)
+	}
 	p.add(Step{
-		What: what,
-		Why:  why,
-		measure: append(args, "--load", "open", "--rate", rate, "--arrival", "poisson", "--duration", dur.String(),
-			"--warmup", warmup.String(), "--seed", "1"),
-		Estimate: time.Duration(len(strategies)) * per,
-		EstimateFrom: fmt.Sprintf("%d cells x %v (the warm-up, the measured part and as long as the warm-up again to "+
-			"serve the requests due in it): %s", len(strategies), per, kind.overheadFrom),
+		What:     what,
+		Why:      why,
+		measure:  args,
+		Estimate: time.Duration(rounds) * per,
+		EstimateFrom: fmt.Sprintf("%s x %v (the warm-up, the measured part and as long as the warm-up again to "+
+			"serve the requests due in it): %s", from, per, kind.overheadFrom),
 		Out: dir,
 	})
+}
+
+// besideAtMost is how many lock strategies a cost step measures at once where their
+// holds allow it (sweep.BesideHold): each runs its own servers on the 2 cores.
+const besideAtMost = 4
+
+// besideOf is how many of n strategies a cost step measures at once: 1 unless they
+// hold locks of sweep.BesideHold or longer.
+func besideOf(w *workload.Workload, kind costCells, n int) int {
+	if kind.update || w.HoldD < sweep.BesideHold || n < 2 {
+		return 1
+	}
+	return min(n, besideAtMost)
 }
 
 // benchCellAt names a given open-loop cell of strategy s (an update cell when update)

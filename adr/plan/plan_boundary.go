@@ -308,8 +308,11 @@ var notSizedWhy = map[backend.Fault]string{
 		"the crash-failover model sizes Sentinel's two holders with no guard only",
 	backend.PlannedFailoverFault: "no model carries failover-loss's planned failovers (SENTINEL FAILOVER at its kill " +
 		"delays and replica pauses) to the workload's lag: the crash model does not (the promoted replica applies " +
-		"what it was sent before it takes the master's role), and the window in which the old master still grants " +
-		"before it is demoted is not measured",
+		"what it was sent before it takes the master's role); the window in which the old master still grants is " +
+		"measured there (its trials' window_ms) and bounds the worst case, not the count",
+	backend.MasterStallFault: "no model carries failover-loss's zombie (a master stopped until a replica is " +
+		"promoted, then resumed) to the workload's stalls and lag; the window in which the resumed master still " +
+		"grants is measured there (its trials' window_ms) and bounds the worst case, not the count",
 	backend.RestartEmptyFault: "no model carries a node restarting empty to what reaches the data behind a fence " +
 		"(redlock-fence's per-node counters, a lone member's disk), nor to a Redlock of other than five nodes; the quorum " +
 		"model sizes a five-node Redlock's two holders only",

@@ -189,3 +189,19 @@ func TestPlanMeasuresTheWorkloadsCandidates(t *testing.T) {
 		t.Errorf("the plan measures what no candidate needs:\n%s", text)
 	}
 }
+
+// A workload that counts a master's stall has failover-loss run its zombie mode too,
+// timed as a zombie's trials take; one that does not name it runs the other modes only.
+func TestPlanRunsTheZombieWhereAMastersStallCounts(t *testing.T) {
+	w := lockable(t, "../../docs/adr-workload.yaml")
+	without := benchOf(MakePlan(w, "w.yaml", &adr.Inputs{}, "m"), "failover-loss")
+	if without == nil || strings.Contains(without.Command, "zombie") {
+		t.Fatalf("without a master's stall: %+v", without)
+	}
+	w.Faults.MasterStall = &workload.FaultRate{PerYear: 1, Source: "test"}
+	with := benchOf(MakePlan(w, "w.yaml", &adr.Inputs{}, "m"), "failover-loss")
+	if with == nil || !strings.Contains(with.Command, "modes="+failoverModes+",zombie") ||
+		!strings.Contains(with.EstimateFrom, "the zombie's") || with.Estimate <= without.Estimate {
+		t.Errorf("with a master's stall: %+v; want the zombie run and timed", with)
+	}
+}

@@ -44,6 +44,9 @@ var measuredTrials = map[string]trialTime{
 	"failover-loss": {Seconds: 2.9,
 		From: "`lockbench safety --scenario failover-loss --trials 1 --seed 1 --param modes=none --param delays=0s,50ms`: " +
 			"2 trials in 5.8 s"},
+	"failover-loss/zombie": {Seconds: 11.6,
+		From: "`lockbench safety --scenario failover-loss --trials 20 --param modes=zombie`: 20 trials in 232 s, each " +
+			"waiting for sentinel to demote the resumed master (docs/safety.md)"},
 	"redlock-clock-jump": {Seconds: 1.67, TTL: time.Second, WaitPerTTL: 1,
 		From: "`lockbench safety --scenario redlock-clock-jump --trials 2 --seed 1 --param k=3 --param jumps=2ms,300ms " +
 			"--param strategies=redlock`: 4 trials in 6.7 s, each about its 1 s lease"},

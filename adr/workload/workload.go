@@ -32,9 +32,13 @@ const (
 
 // FaultKinds lists every fault the workload file may name (backend.Fault), in the order the ADR shows them.
 var FaultKinds = []backend.Fault{
-	backend.FailoverFault, backend.PlannedFailoverFault, backend.ClientPauseFault,
-	backend.RestartEmptyFault, backend.ClockJumpFault, backend.HostCrashFault, backend.RedeliveryFault,
+	backend.FailoverFault, backend.PlannedFailoverFault, backend.ClientPauseFault, backend.RestartEmptyFault,
+	backend.ClockJumpFault, backend.HostCrashFault, backend.MasterStallFault, backend.RedeliveryFault,
 }
+
+// optional are the fault kinds a file may leave out (those added after files were
+// written): absent, the workload is not weighed against them.
+var optional = map[backend.Fault]bool{backend.MasterStallFault: true, backend.RedeliveryFault: true}
 
 // Workload is the decision's input, as the team writes it (see docs/adr.md).
 type Workload struct {
@@ -115,11 +119,11 @@ type Budget struct {
 }
 
 // FaultKinds are the kinds the workload weighs: every one of FaultKinds but an
-// optional one it does not name (redelivery).
+// optional one it does not name (master_stall, redelivery).
 func (w *Workload) FaultKinds() []backend.Fault {
 	var out []backend.Fault
 	for _, k := range FaultKinds {
-		if k != backend.RedeliveryFault || w.Faults.Redelivery != nil {
+		if !optional[k] || w.Faults.Rate(k) != nil {
 			out = append(out, k)
 		}
 	}
@@ -132,9 +136,12 @@ type Faults struct {
 	Failover *FaultRate `yaml:"failover"`
 	// PlannedFailover is a handover on request (host patching): the old primary lives on.
 	PlannedFailover *FaultRate `yaml:"planned_failover"`
-	ClientPause     *FaultRate `yaml:"client_pause"`
-	RestartEmpty    *FaultRate `yaml:"node_restart_empty"`
-	ClockJump       *FaultRate `yaml:"clock_jump"`
+	// MasterStall is the primary frozen past the failover's timeout, resuming beside the
+	// promoted one: optional, as files written before it have none.
+	MasterStall  *FaultRate `yaml:"master_stall"`
+	ClientPause  *FaultRate `yaml:"client_pause"`
+	RestartEmpty *FaultRate `yaml:"node_restart_empty"`
+	ClockJump    *FaultRate `yaml:"clock_jump"`
 	// HostCrash is a host losing power: its servers restart on what their disks had fsynced.
 	HostCrash *FaultRate `yaml:"host_crash"`
 	// Redelivery is a change sent again after it was applied: optional, as files written
@@ -161,6 +168,8 @@ func (f Faults) Rate(k backend.Fault) *FaultRate {
 		return f.Failover
 	case backend.PlannedFailoverFault:
 		return f.PlannedFailover
+	case backend.MasterStallFault:
+		return f.MasterStall
 	case backend.ClientPauseFault:
 		return f.ClientPause
 	case backend.RestartEmptyFault:

@@ -66,7 +66,9 @@ var sentinelStrategies = []backend.Strategy{
 			Fenced: &backend.DataProbe{Scenario: "fence-regression", Variants: []string{"sentinel/lagging-followers"},
 				Measure: "reissued_tokens"}},
 			// SENTINEL FAILOVER with no guard; no scenario measures a fence through it.
-			{Fault: backend.PlannedFailoverFault, Scenario: "failover-loss", Lock: []string{"planned-delay-*"}}},
+			{Fault: backend.PlannedFailoverFault, Scenario: "failover-loss", Lock: []string{"planned-delay-*"}},
+			// The master SIGSTOPped until a replica is promoted, then resumed: a zombie.
+			{Fault: backend.MasterStallFault, Scenario: "failover-loss", Lock: []string{"zombie"}}},
 		Guards: []backend.Guard{
 			{Mode: "wait2", Name: "sentinel + WAIT 2"},
 			{Mode: "min-replicas", Name: "sentinel + min-replicas-to-write 1"}}},

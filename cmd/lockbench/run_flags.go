@@ -31,6 +31,7 @@ type runFlags struct {
 	server                             string
 	intervals, repeat                  string
 	crashHandoffs                      string
+	beside                             string
 	resume                             string
 	preset                             string
 	redisImage                         string
@@ -83,6 +84,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 		"dies holding a key (the connections cut, no release) while a client waits for it; the time from the death to "+
 		"the grant is the cell's crash_handoff (default 0: none; not for sentinel or cluster deployments, whose "+
 		"clients learn addresses from the servers)")
+	fs.StringVar(&f.beside, "beside", "", "measure up to N strategies at once, each on its own servers (default 1: "+
+		"one at a time); only cells holding 1s or longer, whose waits the milliseconds of another's load cannot move")
 	fs.StringVar(&f.repeat, "repeat", "",
 		"measure the whole matrix N times, pass after pass (A B A B, not A A B B); compare and report use the repeats as "+
 			"samples")
@@ -159,6 +162,7 @@ func (f *runFlags) override(fs *flag.FlagSet, cfg sweep.Config) (sweep.Config, e
 	set("intervals", func(v string) (e error) { cfg.Intervals, e = parseExplicitCount("intervals", v); return })
 	set("repeat", func(v string) (e error) { cfg.Repeat, e = parseExplicitCount("repeat", v); return })
 	set("crash-handoffs", func(v string) (e error) { cfg.CrashHandoffs, e = parseCount(v); return })
+	set("beside", func(v string) (e error) { cfg.Beside, e = parseCount(v); return })
 	set("deployment", func(v string) error { cfg.Deployment = v; return nil })
 	set("server", func(v string) (e error) { cfg.Server, e = backend.ParseServerFlavour(v); return })
 	set("provider", func(v string) error {

@@ -116,7 +116,8 @@ func (r *Report) Table() string {
 	for _, v := range r.Variants {
 		fmt.Fprintf(&b, "\n- **%s**: %s", v.Name, v.Description)
 		if v.WindowIs != "" {
-			b.WriteString(" Window: " + v.WindowIs + ".")
+			b.WriteString(map[bool]string{true: " ", false: ". "}[strings.HasSuffix(v.Description, ".")] + "Window: " +
+				v.WindowIs + ".")
 		}
 		for _, n := range v.Notes {
 			fmt.Fprintf(&b, "\n  - %s", n)

@@ -80,7 +80,8 @@ func (failoverLoss) Params() []lab.Param {
 		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond,
 			"how long to wait for a new master before the trial is fault_not_produced"),
 		lab.DurationParam("zombie-watch", 20*time.Second, 100*time.Millisecond,
-			"zombie mode: how long to keep probing the resumed old master for writes; a window cut here is a lower bound"),
+			"zombie and planned modes: how long to keep probing the old master for writes (after its resume, after "+
+				"SENTINEL FAILOVER); a window cut here is a lower bound"),
 		lab.SwitchParam("reuse", true,
 			"re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
 		lab.IntParam("parallel", defaultParallel, 1, 8, "trials run at once, each on a deployment of its own under a key "+
@@ -269,7 +270,18 @@ func delayVariant(r *sentinelrig.Run, g sentinelrig.Guard, delay time.Duration) 
 		Params:      map[string]string{"mode": g.Mode, "delay": delay.String(), "lag_max": r.LagMax.String(), "cut": r.Cut},
 		Measure:     results.LostLocks,
 		Claims:      lossClaims(r.Config, g, delay),
+		WindowIs:    plannedWindow(g),
 	}}, guard: g, delay: delay}
+}
+
+// plannedWindow says what a planned failover's window measures: the old master lives
+// on, and grants until sentinel turns it into a replica.
+func plannedWindow(g sentinelrig.Guard) string {
+	if !g.Planned {
+		return ""
+	}
+	return "from SENTINEL FAILOVER to the old master's last accepted probe write (it accepts until sentinel turns " +
+		"it into a replica; a window still open at zombie-watch is a lower bound)"
 }
 
 // crashCase says what a min-replicas variant measures: lags far below its max-lag, so

@@ -2,6 +2,7 @@ package failover
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -18,7 +19,7 @@ import (
 )
 
 func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology, v *failoverVariant,
-	t *lab.Trial) error {
+	t *lab.Trial) (err error) {
 	st := r.Store
 	primary, err := st.Primary(ctx, topo)
 	if err != nil {
@@ -77,7 +78,11 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 		// to nothing, and a stopped replica could not be promoted.
 		next, err = lab.KillLaggedPrimary(ctx, t, st, topo, primary, healCut, r.PromotionTimeout)
 	} else if v.guard.Planned {
-		next, err = plannedFailover(ctx, t, st, topo, primary, r.PromotionTimeout)
+		var demoted func() error
+		next, demoted, err = plannedFailover(ctx, t, st, topo, primary, r)
+		if err == nil {
+			defer func() { err = errors.Join(err, demoted()) }()
+		}
 	} else {
 		next, err = lab.KillPrimary(ctx, t, st, topo, primary, r.PromotionTimeout)
 	}
@@ -90,17 +95,50 @@ func lossTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topology
 
 // plannedFailover asks the sentinels to hand primary's role to a replica, as host
 // patching does, and waits for the promotion; a sentinel that finds no replica fit
-// (NOGOODSLAVE) produced no fault.
+// (NOGOODSLAVE) produced no fault. From the request on, primary is probed until it
+// refuses a write as a replica: demoted waits for that and records the window.
 func plannedFailover(ctx context.Context, t *lab.Trial, st lab.Promoter, topo topologies.Topology,
-	primary topologies.Node, timeout time.Duration) (topologies.Node, error) {
+	primary topologies.Node, r *sentinelrig.Run) (next topologies.Node, demoted func() error, err error) {
 	if _, err := nemesis.Inject(ctx, "sentinel-failover", nemesis.Target{Topology: topo, Recorder: t.Rec}); err != nil {
 		if refusedFailover(err) {
-			return nil, lab.NoFault("the sentinels started no failover: %v", err)
+			return nil, nil, lab.NoFault("the sentinels started no failover: %v", err)
 		}
-		return nil, lab.Failed("nemesis", err)
+		return nil, nil, lab.Failed("nemesis", err)
 	}
-	return lab.AwaitPromotionAfter(ctx, t, st, topo, primary, timeout, "SENTINEL FAILOVER, "+primary.Name()+
-		" still running")
+	demoted = watchDemotion(ctx, t, primary, r.ZombieWatch)
+	next, err = lab.AwaitPromotionAfter(ctx, t, st, topo, primary, r.PromotionTimeout, "SENTINEL FAILOVER, "+
+		primary.Name()+" still running")
+	if err != nil {
+		return nil, nil, errors.Join(err, demoted())
+	}
+	return next, demoted, nil
+}
+
+// watchDemotion probes old from now until it answers as a replica or watch ends, in
+// the background; the function returned waits for it and records the probes.
+func watchDemotion(ctx context.Context, t *lab.Trial, old topologies.Node, watch time.Duration) func() error {
+	probe := newZombieProbe(old, t)
+	done := make(chan error, 1)
+	go func() {
+		start := time.Now()
+		err := probe.write(ctx)
+		for err == nil && !probe.demoted && time.Since(start) < watch {
+			if err = lab.Sleep(ctx, zombieProbeInterval); err == nil {
+				err = probe.write(ctx)
+			}
+		}
+		done <- err
+	}()
+	return func() error {
+		err := <-done
+		probe.close()
+		t.Input("probes", float64(probe.sent))
+		t.Input("probes_accepted", float64(probe.accepted))
+		if err == nil && !probe.demoted { // the window outlasted the watch: a lower bound
+			t.Input("window_open_at_watch", 1)
+		}
+		return err
+	}
 }
 
 // refusedFailover: the sentinel answered but would not fail over now (no replica fit,

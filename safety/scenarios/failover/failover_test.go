@@ -340,9 +340,10 @@ func withParam(p lab.Params, name, value string) lab.Params {
 }
 
 // A planned failover (SENTINEL FAILOVER) asked after every replica's pause has ended:
-// each judged trial proves the promotion with the old master still running and reads
-// the key on the promoted replica, which holds A's lock; the mode draws no series by
-// kill delay under link-kill, which it refuses when named.
+// each judged trial proves the promotion with the old master still running, reads the
+// key on the promoted replica, which holds A's lock, and measures how long the old
+// master went on taking writes; the mode draws no series by kill delay under
+// link-kill, which it refuses when named.
 func TestFailoverLossPlanned(t *testing.T) {
 	t.Parallel()
 	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "planned", "delays": "100ms", "lag-max": "20ms"})
@@ -364,6 +365,15 @@ func TestFailoverLossPlanned(t *testing.T) {
 		if !planned || !provesARead(tr) || tr.Counts[results.LostLocks] != 0 {
 			t.Errorf("trial %d judged on %q, %d lost: want the planned promotion and the read proven, the lock kept (every pause had ended)", tr.N, tr.Proof, tr.Counts[results.LostLocks])
 		}
+		// The first probe goes right after SENTINEL FAILOVER's reply, before sentinel's
+		// timer has begun the handover: the old master takes it, and the window opens.
+		if tr.Inputs["probes_accepted"] < 1 || tr.Counts[results.SplitBrainWindow] != 1 {
+			t.Errorf("trial %d: %v probes, %v accepted, window counted %d: want the old master probed from the request on",
+				tr.N, tr.Inputs["probes"], tr.Inputs["probes_accepted"], tr.Counts[results.SplitBrainWindow])
+		}
+	}
+	if v.WindowIs == "" || v.Tally.Window.N == 0 {
+		t.Errorf("the planned failover's window is not described or not tallied: %q, %+v", v.WindowIs, v.Tally.Window)
 	}
 	s, _ := lab.Lookup("failover-loss")
 	env := &lab.Env{Trials: 1, Params: lab.Params{"modes": "planned", "cut": "link-kill"}}

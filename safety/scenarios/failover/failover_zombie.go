@@ -82,6 +82,9 @@ func zombieTrial(ctx context.Context, r *sentinelrig.Run, topo topologies.Topolo
 	}
 	t.Input("probes", float64(probe.sent))
 	t.Input("probes_accepted", float64(probe.accepted))
+	if !probe.demoted { // the window outlasted the watch: a lower bound
+		t.Input("window_open_at_watch", 1)
+	}
 	if probe.accepted == 0 && errA != nil {
 		return lab.NoFault("the old master %s accepted no write after it resumed (A: %v): it was a replica already",
 			old.Name(), errA)
