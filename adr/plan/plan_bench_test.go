@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +89,29 @@ func TestPlanDrawsTheWorkloadsHolds(t *testing.T) {
 	if b := benchOf(MakePlan(w, "w.yaml", &adr.Inputs{}, "m"), "bench"); b == nil ||
 		!strings.Contains(b.Command, "--hold 50ms --ttl 30s --hold-dist exp --load open") {
 		t.Errorf("the cost cells do not draw exponential holds: %+v", b)
+	}
+}
+
+// Any slow workload plans within half an hour: rates down to one lock a minute, TTLs up
+// to five minutes, holds of one to ten seconds, on one key or a hundred.
+func TestASlowWorkloadPlansWithinHalfAnHour(t *testing.T) {
+	base, err := os.ReadFile("../../docs/adr-workload-nightly.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ rate, hold, ttl, keys string }{
+		{"0.0167", "1s", "3m", "1"}, {"0.0167", "5s", "5m", "1"}, {"0.0167", "10s", "5m", "1"},
+		{"0.0167", "10s", "5m", "100"}, {"0.1", "5s", "1m", "1"}, {"1", "5s", "1m", "10"}, {"0.001", "5s", "5m", "1"},
+	} {
+		text := strings.NewReplacer("lock_rate_per_second: 0.1", "lock_rate_per_second: "+c.rate, "hold: 5s",
+			"hold: "+c.hold, "ttl: 60s", "ttl: "+c.ttl, "count: 1", "count: "+c.keys).Replace(string(base))
+		w, err := workload.Parse("w.yaml", []byte(text))
+		if err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+		p := MakePlan(w, "w.yaml", &adr.Inputs{}, "m")
+		if total, unknown := p.Total(); total > 30*time.Minute || unknown > 0 {
+			t.Errorf("%+v: the plan takes %v (%d steps not timed)", c, total, unknown)
+		}
 	}
 }

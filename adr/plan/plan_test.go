@@ -194,6 +194,7 @@ func TestPlanMeasuresTheWorkloadsCandidates(t *testing.T) {
 // timed as a zombie's trials take; one that does not name it runs the other modes only.
 func TestPlanRunsTheZombieWhereAMastersStallCounts(t *testing.T) {
 	w := lockable(t, "../../docs/adr-workload.yaml")
+	w.Faults.MasterStall = nil
 	without := benchOf(MakePlan(w, "w.yaml", &adr.Inputs{}, "m"), "failover-loss")
 	if without == nil || strings.Contains(without.Command, "zombie") {
 		t.Fatalf("without a master's stall: %+v", without)

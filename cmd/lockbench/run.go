@@ -65,7 +65,7 @@ func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	plan := runs.Plan{Config: cfg, Cells: cells, Worker: worker, Out: f.out, Resume: f.resume,
-		Flags: runs.FlagsToRecord(fs), Progress: f.progress}
+		Flags: runs.FlagsToRecord(fs), Progress: f.progress, CommandLine: append([]string{"lockbench", "run"}, args...)}
 	r, err := runs.Start(stdout, plan)
 	if err != nil || r == nil {
 		return err

@@ -104,6 +104,10 @@ func TestUpdateWorkloadAuditsEveryWay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The run's own command, whichever process ran it (adr --measure runs it in its own).
+	if cl := got.Environment.CommandLine; len(cl) < 3 || cl[0] != "lockbench" || cl[1] != "run" || cl[2] != "--workload" {
+		t.Errorf("results.json records the command %q, want lockbench run and its flags", cl)
+	}
 	ways := map[string]bool{}
 	for _, c := range got.Cells {
 		ways[c.Strategy+"+"+c.Guard] = true

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/lockbench/lockbench/internal/interrupt"
@@ -23,6 +22,9 @@ type Plan struct {
 	Out, Resume string
 	Flags       map[string]string // the flags beside the config, for flags.json
 	Progress    string            // auto, bar or plain
+	// CommandLine is the command that made the run, as results.json records it: the
+	// run command's own, also when another command (adr --measure) ran it.
+	CommandLine []string
 }
 
 // Run is a plan with its folder open.
@@ -36,7 +38,7 @@ type Run struct {
 // config and flags, or the interrupted run, checked to be the one the plan asks for
 // with this software. A resumed run that is complete has nothing left: nil, nil.
 func Start(stdout io.Writer, p Plan) (*Run, error) {
-	env := sweep.Environment(p.Config, os.Args)
+	env := sweep.Environment(p.Config, p.CommandLine)
 	env.RunID = p.Config.RunID
 	r := &Run{plan: p}
 	if p.Resume != "" {
