@@ -11,10 +11,10 @@ const (
 	// MasterStallFault: the primary's host freezes (a VM paused, a swap storm) past the
 	// failover's timeout, a replica is promoted, and the old primary resumes taking
 	// writes beside the new one until it is demoted: split brain.
-	MasterStallFault Fault = "master_stall"
-	ClientPauseFault     Fault = "client_pause"       // the holder stops past its lease
-	RestartEmptyFault    Fault = "node_restart_empty" // a server comes back without its data
-	ClockJumpFault       Fault = "clock_jump"         // a server's clock leaps forward
+	MasterStallFault  Fault = "master_stall"
+	ClientPauseFault  Fault = "client_pause"       // the holder stops past its lease
+	RestartEmptyFault Fault = "node_restart_empty" // a server comes back without its data
+	ClockJumpFault    Fault = "clock_jump"         // a server's clock leaps forward
 	// HostCrashFault: a server's host loses power; the server restarts on what its
 	// disk had fsynced.
 	HostCrashFault Fault = "host_crash"
