@@ -145,14 +145,14 @@ func judge(w *workload.Workload, o *Option) Verdict {
 		case total.Lo > *w.DuplicateBudget:
 			v.rule(fmt.Sprintf("at least %s duplicate runs a year, over the budget of %s", count(total.Lo),
 				Plain(*w.DuplicateBudget)))
-		case total.Hi > *w.DuplicateBudget:
-			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year (at least %s), over the budget of %s: "+
-				"more trials narrow it", count(total.Hi+v.Unmeasured), count(total.Lo), Plain(*w.DuplicateBudget)))
 		case math.IsInf(v.Unmeasured, 1):
 			v.Why = append(v.Why, fmt.Sprintf("no bound on the duplicate runs a year: %s grants for as long as the "+
 				"old primary goes on taking writes, a window not measured, and every lock taken in it may be granted "+
 				"twice; missing: %s", strings.Join(unboundedWindows(o.Faults, missing), ", "),
 				strings.Join(v.Missing, ", ")))
+		case total.Hi > *w.DuplicateBudget:
+			v.Why = append(v.Why, fmt.Sprintf("up to %s duplicate runs a year (at least %s), over the budget of %s: "+
+				"more trials narrow it", count(total.Hi+v.Unmeasured), count(total.Lo), Plain(*w.DuplicateBudget)))
 		case total.Hi+v.Unmeasured > *w.DuplicateBudget:
 			v.Why = append(v.Why, fmt.Sprintf(
 				"up to %s duplicate runs a year counting the missing faults at their worst, over the budget of %s: %s",

@@ -56,8 +56,8 @@ func (g *GrantWindow) text(heldAtOnce float64) string {
 	if g.Open {
 		at = "for at least"
 	}
-	return fmt.Sprintf("the old primary went on granting %s %s after the fault (the longest of %d judged trials in "+
-		"%s): %s locks at risk per fault, the %s held when it strikes and the %s taken in the window", at,
+	return fmt.Sprintf("the old primary went on granting %s %s (the longest window of %d judged trials in %s): "+
+		"%s locks at risk per fault, the %s held when it strikes and the %s taken in the window", at,
 		g.Longest.Round(time.Millisecond), g.Trials, g.Scenario, count(heldAtOnce+g.Granted), count(heldAtOnce),
 		count(g.Granted))
 }

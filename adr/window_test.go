@@ -50,7 +50,7 @@ func TestAPlannedFailoverCountsTheLocksTakenInItsWindow(t *testing.T) {
 	if got, want := UnmeasuredBound([]Exposure{e}, missing), e.PerYear*e.LocksHeld; math.Abs(got-want) > 1e-9 {
 		t.Errorf("at worst %v a year, want %v: every lock at risk broken", got, want)
 	}
-	if !strings.Contains(e.Window.text(w.Occupancy.LocksHeld), "for up to 9.45s") {
+	if !strings.Contains(e.Window.text(w.Occupancy.LocksHeld), "for up to 9.45s (the longest window of 3") {
 		t.Errorf("window text %q", e.Window.text(w.Occupancy.LocksHeld))
 	}
 
