@@ -21,7 +21,7 @@ import (
 // BenchmarkConsensusProviders measures etcd-3 with its members inside this process
 // (embedded-etcd, sharing the client's Go scheduler) and in processes of their own
 // (etcd-process), beside zookeeper-3 (its own JVMs), in one run, a key per client:
-// the fair consensus baseline of issue 14.
+// the fair consensus baseline.
 func BenchmarkConsensusProviders(b *testing.B) {
 	for _, c := range []struct{ strategy, provider string }{
 		{"etcd-3", "embedded-etcd"},

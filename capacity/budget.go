@@ -46,7 +46,7 @@ func (b Budget) Quantile() (float64, error) {
 
 // MinSamples is how many latencies a probe must record for its percentile to mean
 // something: 10/(1-q), so that ten samples lie beyond it (1,000 for p99, 10,000 for
-// p99.9: the counts issue 18 asks for; its formula 100/(1-q) would be ten times more).
+// p99.9; a rule of 100/(1-q) would ask ten times more).
 func (b Budget) MinSamples() (int64, error) {
 	q, err := b.Quantile()
 	if err != nil {

@@ -80,8 +80,8 @@ func TestParseSLO(t *testing.T) {
 	}
 }
 
-// Issue 14 item 3: a rate with nothing delivered, errors or drops above 0.1%, or one
-// repeat that broke the budget is never kept.
+// A rate with nothing delivered, errors or drops above 0.1%, or one repeat that broke
+// the budget is never kept.
 func TestCapacityNeverKeepsARateWithErrorsDropsOrNothingDelivered(t *testing.T) {
 	slo := SLO{Metric: resultsdir.MetricAcquire, Percentile: stats.P99, Budget: 5 * time.Millisecond}
 	for _, tc := range []struct {

@@ -57,8 +57,8 @@ func gateFailures(results []Result) int {
 	return n
 }
 
-// uncorrectedFailures counts the comparisons the gate before issue 27 failed: any one
-// figure worse at alpha by the threshold, within-run intervals taken at their word.
+// uncorrectedFailures counts the comparisons an uncorrected gate fails: any one figure
+// worse at alpha by the threshold, within-run intervals taken at their word.
 func uncorrectedFailures(results []Result, opts Options) int {
 	n := 0
 	for _, res := range results {

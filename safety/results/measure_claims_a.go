@@ -1,8 +1,8 @@
 package results
 
 // The measures of the check-then-delete gap, the check-then-write race, Redlock's
-// per-node fence and its quorum grants (issue 17, items 1, 2, 6 and 7), listed in
-// Measures so that the tables and tallies show them. Each is read from the lock store
+// per-node fence and its quorum grants, listed in Measures so that the tables and
+// tallies show them. Each is read from the lock store
 // or the resource itself at the moment it happened, never inferred from timings.
 const (
 	// ForeignDeletes: a release's DEL removed a key that held another owner's token

@@ -1,7 +1,7 @@
 package results
 
-// The measures of the TTL trade-off and of the objections to WAIT (issue 17, items 3
-// to 5), listed in Measures so that the tables and tallies show them.
+// The measures of the TTL trade-off and of the objections to WAIT, listed in Measures
+// so that the tables and tallies show them.
 const (
 	// ExpiredMidWork: the holder's own read of its key at the end of its work (or one
 	// read before the end) found the key gone or another's: the TTL ran out mid-work.

@@ -1,7 +1,7 @@
 package results
 
-// WaitShort: WAIT samples of the cost measurement (wait-objections, issue 17 item 4)
-// that returned fewer acknowledgements than asked within WAIT's timeout.
+// WaitShort: WAIT samples of the cost measurement (wait-objections) that returned
+// fewer acknowledgements than asked within WAIT's timeout.
 const WaitShort Measure = "wait_acks_short"
 
 // GrantsRefused: first grants the store refused on purpose in a judged trial whose
