@@ -75,6 +75,7 @@ func (r *Runner) runLanes(ctx context.Context, cells []Cell) error {
 	if len(lanes) == 1 {
 		return r.runLane(ctx, cells, lanes[0])
 	}
+	r.beside = min(r.Config.Beside, len(lanes))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -187,6 +188,7 @@ func (r *Runner) has(cell Cell) bool {
 	return r.Run.Has(cell.Name(), cell.Repeat) || r.hasSkipped(cell)
 }
 
+// started tells the observer, one lane at a time.
 func (r *Runner) started(i int, cell Cell) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -198,9 +200,7 @@ func (r *Runner) started(i int, cell Cell) {
 func (r *Runner) keep(i int, cells []Cell, measured resultsdir.Cell) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if measured.Beside = r.Config.Beside; measured.Beside <= 1 {
-		measured.Beside = 0
-	}
+	measured.Beside = r.beside
 	position := func(c resultsdir.Cell) int {
 		return slices.IndexFunc(cells, func(x Cell) bool { return x.Name() == c.Name && x.Repeat == c.Repeat })
 	}

@@ -31,7 +31,7 @@ type Runner struct {
 	Config   Config
 	Out      string // an existing, empty folder
 	Observer Observer
-	Run      *resultsdir.Run // Environment set by the caller; cells are appended
+	Run      *resultsdir.Run // Environment set by the caller; cells are added in the matrix's order
 	// Worker, when set, runs only its share of every cell (`run --worker I/N`).
 	Worker *Worker
 	// Target, when set, is the running deployment every cell measures: it is neither
@@ -44,7 +44,8 @@ type Runner struct {
 
 	data topologies.Topology // the PostgreSQL holding the update workload's rows, once started
 
-	mu sync.Mutex // Run, unclean and Observer, which lanes beside one another share
+	mu     sync.Mutex // Run, unclean and Observer, which lanes beside one another share
+	beside int        // lanes measured at once: 0 when one at a time
 	// beforeCell, when set, is called as a lane starts measuring cell index, outside
 	// every lock (tests meet lanes there).
 	beforeCell func(index int)
