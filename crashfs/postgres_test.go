@@ -158,6 +158,7 @@ func startPostgres(t *testing.T, install topologies.PostgresInstall, data, base,
 	t.Cleanup(func() { logFile.Close() })
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	server := startServer(t, cmd)
+	server.workdir = data
 	url := fmt.Sprintf("postgres://lockbench@127.0.0.1:%d/postgres?sslmode=disable", port)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

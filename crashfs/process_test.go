@@ -15,6 +15,9 @@ type serverProcess struct {
 	cmd      *exec.Cmd
 	exited   <-chan struct{}
 	killOnce sync.Once
+	// workdir, when set, is where children that left the group work (PostgreSQL's
+	// call setsid): kill ends them there too, before the disk under them goes.
+	workdir string
 }
 
 // startServer starts cmd in its own group and kills the group when t ends.
@@ -29,14 +32,24 @@ func startServer(t *testing.T, cmd *exec.Cmd) *serverProcess {
 	return p
 }
 
-// kill ends the whole group at once (SIGKILL: no shutdown, no fsync, as in a power
-// loss) and waits for its leader; calling it again does nothing.
+// kill ends the server at once (SIGKILL: no shutdown, no fsync, as in a power loss):
+// the processes working in workdir, then its whole group; it waits for the leader and
+// checks none is left; calling it again does nothing.
 func (p *serverProcess) kill(t *testing.T) {
 	t.Helper()
 	p.killOnce.Do(func() {
+		if p.workdir != "" {
+			supervise.KillWorkingIn(p.workdir)
+		}
 		if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
 			t.Errorf("kill %s: %v", p.cmd.Path, err)
 		}
 		<-p.exited
+		if p.workdir == "" {
+			return
+		}
+		if left := supervise.WorkingIn(p.workdir); len(left) > 0 {
+			t.Errorf("processes %v still work in %s after the kill", left, p.workdir)
+		}
 	})
 }

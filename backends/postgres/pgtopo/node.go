@@ -190,7 +190,7 @@ func tail(b []byte) []byte {
 // memory still attached. Once the postmaster is dead nothing forks more: one sweep after
 // it is reaped finds them all, reparented or not.
 func (n *node) killed() {
-	killAll(n.dataDir)
+	supervise.KillWorkingIn(n.dataDir)
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.untrackPausedLocked()
@@ -203,7 +203,7 @@ func (n *node) killed() {
 func (n *node) stopBackends(pid int) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	for _, p := range serverProcesses(n.dataDir) {
+	for _, p := range supervise.WorkingIn(n.dataDir) {
 		if p == pid || syscall.Kill(p, syscall.SIGSTOP) != nil {
 			continue
 		}
@@ -318,7 +318,7 @@ func (n *node) forgetData() error {
 // not end in time; then no straggler may outlive its dir.
 func (n *node) stop() {
 	n.Close()
-	killAll(n.dataDir)
+	supervise.KillWorkingIn(n.dataDir)
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.crashed {

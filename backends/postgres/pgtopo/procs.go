@@ -7,69 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
 // dirPrefix names this provider's temp dirs (topologies.NewTempDir("postgres")).
 const dirPrefix = "lockbench-postgres-"
-
-// deletedSuffix is what the kernel appends to a working directory that was removed.
-const deletedSuffix = " (deleted)"
-
-// cwdOf is the working directory of pid, without a deleted marker; "" if unreadable
-// (gone, a zombie, or not ours to read).
-func cwdOf(pid int) (dir string, deleted bool) {
-	link, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "cwd"))
-	if err != nil {
-		return "", false
-	}
-	if strings.HasSuffix(link, deletedSuffix) {
-		return strings.TrimSuffix(link, deletedSuffix), true
-	}
-	return link, false
-}
-
-// allPids lists the pids in /proc.
-func allPids() []int {
-	entries, _ := os.ReadDir("/proc")
-	pids := make([]int, 0, len(entries))
-	for _, e := range entries {
-		if pid, err := strconv.Atoi(e.Name()); err == nil {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-// serverProcesses lists the live processes working in dataDir: every PostgreSQL server
-// process chdirs there, and none of them leaves.
-func serverProcesses(dataDir string) []int {
-	var out []int
-	for _, pid := range allPids() {
-		if cwd, _ := cwdOf(pid); cwd == dataDir {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
-// killAll SIGKILLs every process working in dataDir until none is left (bounded, so a
-// process that cannot be killed never hangs a Close).
-func killAll(dataDir string) {
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		procs := serverProcesses(dataDir)
-		if len(procs) == 0 {
-			return
-		}
-		for _, p := range procs {
-			_ = syscall.Kill(p, syscall.SIGKILL)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
 
 // removeLeftSegment frees the System V shared memory segment a killed server left
 // behind (a restart would reuse or free it; a Close must). postmaster.pid names it on
@@ -116,12 +61,12 @@ func killOrphanedServers() {
 	dirs, _ := filepath.Glob(prefix + "*")
 	for _, dir := range dirs {
 		if !ownerAlive(dir) {
-			killAll(filepath.Join(dir, "data"))
+			supervise.KillWorkingIn(filepath.Join(dir, "data"))
 			removeLeftSegment(filepath.Join(dir, "data"))
 		}
 	}
-	for _, pid := range allPids() {
-		cwd, deleted := cwdOf(pid)
+	for _, pid := range supervise.Pids() {
+		cwd, deleted := supervise.WorkingDir(pid)
 		if !strings.HasPrefix(cwd, prefix) {
 			continue
 		}

@@ -88,7 +88,7 @@ func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topol
 	// On SIGINT/SIGTERM the reaper kills the postmaster; what it forked and the shared
 	// memory it made are this provider's to clean before the dir goes.
 	s.forgetReap = topologies.OnReap(func() {
-		killAll(dataDir)
+		supervise.KillWorkingIn(dataDir)
 		removeLeftSegment(dataDir)
 	})
 	s.node = newNode(&node{

@@ -64,8 +64,8 @@ func mustQuery(t *testing.T, conn *pgx.Conn, sql string) string {
 func leftovers(t *testing.T) []int {
 	t.Helper()
 	var out []int
-	for _, pid := range allPids() {
-		cwd, deleted := cwdOf(pid)
+	for _, pid := range supervise.Pids() {
+		cwd, deleted := supervise.WorkingDir(pid)
 		if deleted && strings.Contains(cwd, dirPrefix) {
 			out = append(out, pid)
 			continue
@@ -155,7 +155,7 @@ func TestStartServesAndCloseLeavesNothing(t *testing.T) {
 		t.Errorf("Addr %s is not on 127.0.0.1", s.node.Addr())
 	}
 	conn.Close(context.Background())
-	pids := serverProcesses(s.node.dataDir)
+	pids := supervise.WorkingIn(s.node.dataDir)
 	if len(pids) < 2 {
 		t.Fatalf("server processes %v: want the postmaster and its helpers", pids)
 	}
@@ -305,7 +305,7 @@ func TestPauseStopsEveryServerProcessUntilResume(t *testing.T) {
 	mustQuery(t, conn, "SELECT 1::text")
 	node := s.node
 	resume := lockstest.Pause(t, node)
-	for _, pid := range serverProcesses(node.dataDir) {
+	for _, pid := range supervise.WorkingIn(node.dataDir) {
 		if st := stateOf(pid); st != "T" && st != "t" {
 			t.Errorf("server pid %d in state %s while paused, want stopped", pid, st)
 		}
@@ -341,7 +341,7 @@ func TestKillAndRestart(t *testing.T) {
 	}
 	conn.Close(ctx)
 
-	pids := serverProcesses(node.dataDir)
+	pids := supervise.WorkingIn(node.dataDir)
 	if err := node.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestKillAndRestart(t *testing.T) {
 	if err := node.Pause(); err != nil {
 		t.Fatal(err)
 	}
-	pids = serverProcesses(node.dataDir)
+	pids = supervise.WorkingIn(node.dataDir)
 	if err := node.Restart(ctx, topologies.RestartFromDisk); err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +412,7 @@ func startToClose(t *testing.T) (*Server, int) {
 
 func TestCloseAfterKillLeavesNothing(t *testing.T) {
 	s, segment := startToClose(t)
-	pids := serverProcesses(s.node.dataDir)
+	pids := supervise.WorkingIn(s.node.dataDir)
 	if err := s.node.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +427,7 @@ func TestClosePausedServerLeavesNothing(t *testing.T) {
 	if err := s.node.Pause(); err != nil {
 		t.Fatal(err)
 	}
-	pids := serverProcesses(s.node.dataDir)
+	pids := supervise.WorkingIn(s.node.dataDir)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/supervise"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -29,7 +30,7 @@ func TestHelperHoldServer(t *testing.T) {
 		}
 		postmaster := s.node.Pid()
 		pids := []int{postmaster} // first, for the tests that wait on it alone
-		for _, p := range serverProcesses(s.node.dataDir) {
+		for _, p := range supervise.WorkingIn(s.node.dataDir) {
 			if p != postmaster {
 				pids = append(pids, p)
 			}
