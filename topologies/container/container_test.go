@@ -309,8 +309,13 @@ func hostRules(t *testing.T, ours string) string {
 			all.WriteString(line + "\n")
 		}
 	}
-	return all.String()
+	// A table with no rule holds nothing to compare: the legacy backend's empty tables
+	// come and go as other programs load them.
+	return emptyTable.ReplaceAllString(all.String(), "")
 }
+
+// emptyTable is a table's header followed at once by its COMMIT.
+var emptyTable = regexp.MustCompile(`(?m)^\*\w+\nCOMMIT\n`)
 
 // Isolating a node from a set cuts each link; healing all restores them.
 func TestContainerIsolateAndHealAll(t *testing.T) {
