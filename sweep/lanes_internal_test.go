@@ -17,7 +17,9 @@ import (
 // reaches. The folder holds every cell in the matrix's order, each marked beside.
 func TestBesideMeasuresStrategiesAtOnce(t *testing.T) {
 	testenv.RequireRedis(t)
-	cfg := Config{Duration: Duration(1500 * time.Millisecond), Seed: 5, Beside: 2, Sweeps: []Sweep{{
+	// 4 s hold several whole cycles of a 1 s hold, however long a loaded machine takes
+	// to grant (at 1.5 s a redlock cell under CI's load completed none).
+	cfg := Config{Duration: Duration(4 * time.Second), Seed: 5, Beside: 2, Sweeps: []Sweep{{
 		Strategies: []string{"single", "redlock"}, Clients: []int{1, 2}, Keys: []string{PerClient},
 		Hold: []Duration{Duration(BesideHold)}, TTL: []Duration{Duration(10 * time.Second)},
 	}}}
