@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/topologies"

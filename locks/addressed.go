@@ -11,11 +11,9 @@ import (
 // scenario picked (a promoted replica, a minority of Redlock's masters), not a topology.
 type AddressedBuilder func(ctx context.Context, addrs []string, opts Options) (Locker, error)
 
+// addressed are the strategies the scenarios may build at the addresses they pick,
+// without importing the store that registers them (Strategy.Addressed).
 var addressed = registry.New[AddressedBuilder]("strategy over addresses")
-
-// RegisterAddressed lets the scenarios build name's locker at the addresses they pick,
-// without importing the store that registers it.
-func RegisterAddressed(name string, build AddressedBuilder) { addressed.Add(name, build) }
 
 // AtAddrs builds the named strategy's locker over the servers at addrs.
 func AtAddrs(ctx context.Context, name string, addrs []string, opts Options) (Locker, error) {

@@ -5,14 +5,19 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/topologies"
 )
 
 func TestAtAddrsBuildsTheRegisteredStrategyAtTheGivenAddresses(t *testing.T) {
 	var got []string
-	RegisterAddressed("test-addressed", func(_ context.Context, addrs []string, _ Options) (Locker, error) {
-		got = addrs
-		return nil, nil
-	})
+	none := func(context.Context, topologies.Topology, Options) (Locker, error) { return nil, nil }
+	Register(Strategy{Strategy: backend.Strategy{Name: "test-addressed"}, Build: none,
+		Addressed: func(_ context.Context, addrs []string, _ Options) (Locker, error) {
+			got = addrs
+			return nil, nil
+		}})
 	if _, err := AtAddrs(context.Background(), "test-addressed", []string{"127.0.0.1:1", "127.0.0.1:2"}, Options{}); err != nil {
 		t.Fatal(err)
 	}

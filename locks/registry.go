@@ -22,12 +22,23 @@ type Options struct {
 // Builder makes a strategy's locker over a running topology of the strategy's kind.
 type Builder func(ctx context.Context, topo topologies.Topology, opts Options) (Locker, error)
 
-// strategy knows the deployment it runs on, how to build its locker from it, and what
-// its client does on its own.
-type strategy struct {
-	topology backend.Spec
-	build    Builder
-	traits   []Trait
+// Strategy is one way of taking a lock, declared once, in one file of its store's
+// folder: what every list knows of it, the deployment it runs on, and how its locker is
+// built. A store registers its strategies with the rest of itself (backends/store).
+type Strategy struct {
+	backend.Strategy // its name and its place in every list of strategies
+	// Spec is the deployment it runs on: its kind, and the sizes it needs.
+	Spec backend.Spec
+	// Build makes its locker over a running topology; nil for a lock-free way, whose
+	// updates the store judges (package updates builds those).
+	Build Builder
+	// Addressed makes its locker at servers a scenario picked; nil when none may.
+	Addressed AddressedBuilder
+	// Commands are all its go-redis client may send (redisconn's allow-list); nil for a
+	// client that is not go-redis's.
+	Commands []string
+	// Traits are what its client does on its own that callers must know.
+	Traits []Trait
 }
 
 // Trait is what a strategy's client does that callers must know before they build it.
@@ -38,30 +49,39 @@ type Trait string
 // a pause of the whole process would.
 const ExtendsItself Trait = "extends-itself"
 
-var strategies = registry.New[strategy]("strategy")
+var strategies = registry.New[Strategy]("strategy")
 
-// Register adds a strategy, from the init of its store's lockers (backends/<store>/...),
-// with the traits of its client. It panics on a duplicate name, as registering the same
-// driver twice is a programming error.
-func Register(name string, topology backend.Spec, build Builder, traits ...Trait) {
-	strategies.Add(name, strategy{topology: topology, build: build, traits: traits})
+// Register makes s buildable by name, at topologies and, with Addressed, at addresses,
+// and gives its go-redis client its allow-list. A lock-free way (no Build) has nothing
+// here to register. A name registered twice is a programming error and panics.
+func Register(s Strategy) {
+	if s.Build == nil {
+		return
+	}
+	strategies.Add(s.Name, s)
+	if s.Addressed != nil {
+		addressed.Add(s.Name, s.Addressed)
+	}
+	if s.Commands != nil {
+		redisconn.Allow(s.Name, s.Commands)
+	}
 }
 
 // Has says whether the named strategy's client has trait (false for an unknown name).
 func Has(name string, trait Trait) bool {
 	s, err := lookup(name)
-	return err == nil && slices.Contains(s.traits, trait)
+	return err == nil && slices.Contains(s.Traits, trait)
 }
 
 // Strategies lists the strategy names, sorted.
 func Strategies() []string { return strategies.Names() }
 
-func lookup(name string) (strategy, error) { return strategies.Get(name) }
+func lookup(name string) (Strategy, error) { return strategies.Get(name) }
 
 // TopologyFor returns the deployment the named strategy runs on.
 func TopologyFor(name string) (backend.Spec, error) {
 	s, err := lookup(name)
-	return s.topology, err
+	return s.Spec, err
 }
 
 // ForTopology builds the named strategy's locker over a running topology.
@@ -70,8 +90,8 @@ func ForTopology(ctx context.Context, name string, topo topologies.Topology, opt
 	if err != nil {
 		return nil, err
 	}
-	if topo.Spec().Kind != s.topology.Kind {
-		return nil, fmt.Errorf("strategy %s needs a %s topology, got %s", name, s.topology.Kind, topo.Spec().Kind)
+	if topo.Spec().Kind != s.Spec.Kind {
+		return nil, fmt.Errorf("strategy %s needs a %s topology, got %s", name, s.Spec.Kind, topo.Spec().Kind)
 	}
 	if opts.Access == (redisconn.Access{}) {
 		opts.Access = topologies.AccessOf(topo)
@@ -82,5 +102,5 @@ func ForTopology(ctx context.Context, name string, topo topologies.Topology, opt
 	if opts.SentinelAccess == (redisconn.Access{}) {
 		opts.SentinelAccess = topologies.SentinelAccessOf(topo)
 	}
-	return s.build(ctx, topo, opts)
+	return s.Build(ctx, topo, opts)
 }

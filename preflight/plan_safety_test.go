@@ -3,9 +3,7 @@ package preflight_test
 import (
 	"testing"
 
-	_ "github.com/lockbench/lockbench/backends/all"             // every store, as cmd/lockbench registers them
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"   // etcd
-	_ "github.com/lockbench/lockbench/backends/postgres/pglock" // pg-advisory
+	_ "github.com/lockbench/lockbench/backends/all" // every store, as cmd/lockbench registers them
 	"github.com/lockbench/lockbench/preflight"
 	"github.com/lockbench/lockbench/safety/lab"
 	_ "github.com/lockbench/lockbench/safety/scenarios/all"

@@ -15,8 +15,8 @@ import (
 	"github.com/lockbench/lockbench/internal/registry"
 )
 
-// Providers are registered by name, each from its own package (a store's process
-// provider from its folder, the container and embedded providers from theirs), so that
+// Providers are registered by name (a store's own from its registration, the container
+// and embedded providers from their packages), so that
 // programs that do not import one do not carry it; each topology kind has a default one.
 var (
 	providers         = registry.New[Provider]("provider")
@@ -27,7 +27,7 @@ var (
 // families name a way of running servers across kinds: --provider process means
 // redis-server for the Redis kinds and the kind's own process provider for the others.
 // A kind missing from a family is served by the provider registered under the family's name.
-// Stores with providers of their own join with JoinFamily.
+// Stores with providers of their own join by their registration (backends/store).
 var families = map[string]map[backend.Kind]string{
 	"process":   {},
 	"embedded":  {},
@@ -61,6 +61,19 @@ func JoinFamily(family string, kind backend.Kind, provider string) {
 		panic("topologies: no provider family " + family)
 	}
 	families[family][kind] = provider
+}
+
+// SpecOfOwnKind is spec with its defaults, refused unless it is valid and of kind, the
+// only kind provider runs (a store's own process provider).
+func SpecOfOwnKind(spec backend.Spec, kind backend.Kind, provider string) (backend.Spec, error) {
+	spec = spec.WithDefaults(linked.Catalog())
+	if err := spec.Validate(linked.Catalog()); err != nil {
+		return spec, err
+	}
+	if spec.Kind != kind {
+		return spec, fmt.Errorf("topology kind %q: the %s provider runs only %s", spec.Kind, provider, kind)
+	}
+	return spec, nil
 }
 
 // OwnProcessProvider says which provider runs kind's servers as processes, or that

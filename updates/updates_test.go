@@ -8,9 +8,6 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"    // etcd registers itself
-	_ "github.com/lockbench/lockbench/backends/postgres/pglock"  // pg-advisory, pg-for-update
-	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // zookeeper
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"

@@ -8,9 +8,6 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"    // etcd's builders
-	_ "github.com/lockbench/lockbench/backends/postgres/pglock"  // PostgreSQL's
-	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // ZooKeeper's
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/stats"

@@ -1,5 +1,5 @@
-// Package etcd describes etcd's deployment to the backend registry: a Raft cluster of
-// Members members, the consensus baseline.
+// Package etcd describes etcd's deployment: a Raft cluster of Members members, the
+// consensus baseline. etcdstore registers it with the rest of the store.
 package etcd
 
 import (
@@ -7,35 +7,34 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/version"
 )
 
 // Kind is the etcd cluster.
 const Kind backend.Kind = "etcd"
 
-func init() {
-	// Both etcd providers run the etcd server linked into this program.
-	const module = "go.etcd.io/etcd/server/v3"
-	server := backend.Requirement{Name: "etcd (built into this program)",
+// Both etcd providers run the etcd server linked into this program.
+const serverModule = "go.etcd.io/etcd/server/v3"
+
+// Descriptor is etcd's: a cluster of 1, 3 or 5 members (its strategies are etcdlock's).
+var Descriptor = backend.Descriptor{Store: "etcd",
+	Server: backend.Requirement{Name: "etcd (built into this program)",
 		Find: func() (string, error) {
-			path, _, err := version.BuiltIn(module)
+			path, _, err := version.BuiltIn(serverModule)
 			return path, err
 		},
-		Version: func() string { return version.Module(module) },
-	}
-	linked.Register(backend.Descriptor{Store: "etcd", Server: server, Shapes: []backend.Shape{{
+		Version: func() string { return version.Module(serverModule) },
+	},
+	Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 50,
 		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
 		Defaults:     backend.OneMember,
 		Validate:     validate,
 		NoNetwork:    "cannot run under a network profile (etcd's gRPC client does not dial through lockbench's proxies)",
-		Strategies:   strategies,
 		// Leases are whole seconds, and no shorter than about 1.5 election timeouts of
 		// the providers' members.
 		Lease: backend.Lease{Step: time.Second, Min: 2 * time.Second},
-	}}})
-}
+	}}}
 
 func validate(s backend.Spec) error {
 	if s.Members != 1 && s.Members != 3 && s.Members != 5 {

@@ -1,12 +1,17 @@
 // Package newstore_test shows that a store joins every list of strategies by its
-// registration alone: it registers a store no file outside this test names, and reads
+// registration alone: it registers a store, one value, that no file outside this folder
+// names, and reads
 // each list (presets, capacity's defaults, the ladder, the looks of figures, the safety
 // order, the decision record's options and probes, the synthetic matrix).
 package newstore_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +21,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	_ "github.com/lockbench/lockbench/backends/all" // the stores the command links
+	"github.com/lockbench/lockbench/backends/store"
 	"github.com/lockbench/lockbench/capacity"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/plots"
@@ -38,32 +44,73 @@ const (
 	position              = 100
 )
 
+// The whole store, registered once: its kind, two strategies with what every list
+// knows of them, and its servers in containers.
 func init() {
 	every := []backend.Preset{backend.RunMatrix, backend.UpdateMatrix, backend.CapacitySearch, backend.ScalingMatrix}
 	cost := func(attempt time.Duration) *backend.Synthetic {
 		return &backend.Synthetic{Attempt: attempt, RoundTrips: 1, Capacity: 20000, Topology: "testkv (1 server)", Unproxied: true}
 	}
-	linked.Register(backend.Descriptor{Store: "testkv", Shapes: []backend.Shape{{
-		Kind: kind, Rank: 1000, NoNetwork: "a test store",
-		Strategies: []backend.Strategy{
-			{Name: plain, Position: position, SafetyRank: backend.RankFailover + 5, Presets: every,
+	noLocker := func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
+		return nil, errors.New("a test store builds no locker")
+	}
+	store.Register(store.Store{
+		Descriptor: backend.Descriptor{Store: "testkv", Shapes: []backend.Shape{{
+			Kind: kind, Rank: 1000, NoNetwork: "a test store"}}},
+		Strategies: []locks.Strategy{
+			{Strategy: backend.Strategy{Name: plain, Position: position, SafetyRank: backend.RankFailover + 5,
+				Presets:       every,
 				Ladder:        &backend.Rung{From: "single", Adds: "the test store's grant"},
 				KeyedFailover: &backend.KeyedFailover{Store: plain, Mode: "none"},
 				Synthetic:     cost(100 * time.Microsecond)},
-			{Name: waiting, Position: position + 1, SafetyRank: backend.RankFailover + 5, Presets: every,
+				Spec: backend.Spec{Kind: kind}, Build: noLocker},
+			{Strategy: backend.Strategy{Name: waiting, Position: position + 1, SafetyRank: backend.RankFailover + 5,
+				Presets:       every,
 				Ladder:        &backend.Rung{From: plain, Adds: "the test store's grant, acknowledged by a replica"},
 				KeyedFailover: &backend.KeyedFailover{Store: plain, Mode: "wait1"},
 				Synthetic:     cost(200 * time.Microsecond)},
+				Spec: backend.Spec{Kind: kind}, Build: noLocker},
 		},
-	}}})
-	// Its servers in containers: a recipe registered from its folder is all the provider needs.
-	container.RegisterRecipe(kind, func(context.Context, *container.Deployment) (topologies.Topology, error) {
-		return nil, errors.New("a test store starts no server")
+		// Its servers in containers: a recipe in its registration is all the provider needs.
+		Containers: []store.Recipe{{Kind: kind, Start: func(context.Context, *container.Deployment) (topologies.Topology,
+			error) {
+			return nil, errors.New("a test store starts no server")
+		}}},
 	})
-	for _, name := range []string{plain, waiting} {
-		locks.Register(name, backend.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
-			return nil, errors.New("a test store builds no locker")
-		})
+}
+
+// TestNoFileOutsideTheStoreNamesIt: the store above joined every list with no line
+// elsewhere in the tree, lists, docs and scripts included.
+func TestNoFileOutsideTheStoreNamesIt(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	here, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (path == here || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		body, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(body, []byte(plain)) {
+			t.Errorf("%s names the test store %s: a store must need no line outside its folder", path, plain)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -1,5 +1,5 @@
-// Package postgres describes PostgreSQL's deployment to the backend registry: one
-// server, whose rows and advisory locks the strategies use.
+// Package postgres describes PostgreSQL's deployment: one server, whose rows and
+// advisory locks the strategies use. pgstore registers it with the rest of the store.
 package postgres
 
 import (
@@ -7,13 +7,9 @@ import (
 	"regexp"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/version"
 	"github.com/lockbench/lockbench/topologies"
 )
-
-// Kind is the one PostgreSQL server.
-const Kind backend.Kind = "postgres"
 
 // The superuser and database every provider's server gets.
 const (
@@ -21,17 +17,16 @@ const (
 	Database = "lockbench"
 )
 
-func init() {
-	server := backend.Requirement{Name: "PostgreSQL server (initdb, postgres)", Install: "apt-get install " +
-		"postgresql", Find: findServer, Version: serverVersion}
-	linked.Register(backend.Descriptor{Store: "postgres", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
-		Kind: Kind, Rank: 60,
+// Descriptor is PostgreSQL's: one server (its strategies are pglock's).
+var Descriptor = backend.Descriptor{Store: "postgres", ImageFromHost: true,
+	Server: backend.Requirement{Name: "PostgreSQL server (initdb, postgres)", Install: "apt-get install postgresql",
+		Find: findServer, Version: serverVersion},
+	Shapes: []backend.Shape{{
+		Kind: topologies.Postgres, Rank: 60,
 		Capabilities: []backend.Capability{backend.OwnFence},
 		Validate:     validate,
 		NoNetwork:    "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
-		Strategies:   strategies,
-	}}})
-}
+	}}}
 
 func validate(s backend.Spec) error {
 	if s.Members != 0 || s.Replicas != 0 {

@@ -1,5 +1,6 @@
-// Package redis describes Redis's deployments to the backend registry: one master,
-// a replicated master, a master watched by sentinels, and Redlock's independent masters.
+// Package redis describes Redis's deployments: one master, a replicated master, a master
+// watched by sentinels, and Redlock's independent masters. redisstore registers them
+// with the rest of the store.
 package redis
 
 import (
@@ -8,45 +9,46 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/version"
+	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
-
-	// Redis's process provider serves its kinds wherever its descriptor is registered.
-	_ "github.com/lockbench/lockbench/backends/redis/redistopo"
-)
-
-// The kinds Redis starts.
-const (
-	Single     backend.Kind = "single"     // one master
-	Replicated backend.Kind = "replicated" // one master, R replicas
-	Sentinel   backend.Kind = "sentinel"   // one master, replicas, sentinels watching them
-	Redlock    backend.Kind = "redlock"    // N independent masters
 )
 
 // Server is what every Redis deployment runs on here (a cluster's too).
 var Server = backend.Requirement{Name: "redis-server", Install: "apt-get install redis-server",
 	Find: redisadmin.FindRedisServer, Version: serverVersion}
 
-func init() {
-	reaches := []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
-	linked.Register(backend.Descriptor{Store: "redis", Server: Server, Flavours: backend.ServerFlavours(),
-		Shapes: []backend.Shape{
-			{Kind: Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
-				Validate: func(s backend.Spec) error { return validate(s, nil) }, Strategies: singleStrategies},
-			{Kind: Replicated, Rank: 20,
-				Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication}, reaches...),
-				Defaults:     defaultReplicas, Validate: func(s backend.Spec) error { return validate(s, atLeastOneReplica) },
-				Strategies: replicatedStrategies},
-			{Kind: Sentinel, Rank: 30,
-				Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication, backend.Failover}, reaches...),
-				Defaults:     func(s backend.Spec) backend.Spec { return sentinelDefaults(defaultReplicas(s)) },
-				Validate:     func(s backend.Spec) error { return validate(s, nil, validateSentinels) },
-				Strategies:   sentinelStrategies},
-			{Kind: Redlock, Rank: 40, Capabilities: append([]backend.Capability{backend.IndependentMajority}, reaches...),
-				Defaults: redlockDefaults, Validate: validateRedlock, Strategies: redlockStrategies},
-		}, Axes: scalingAxes})
-}
+// Redis's scaling axes: Redlock's masters, and the replicas behind a WAIT (redislock
+// declares the sizes on them).
+const (
+	RedlockNodesAxis = "scaling-redlock-nodes"
+	WaitReplicasAxis = "scaling-wait-replicas"
+)
+
+// reaches: every Redis kind speaks Redis and dials through lockbench's proxies.
+var reaches = []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
+
+// Descriptor is Redis's: its four kinds (topologies names them: the house runs Redis
+// itself) and its two scaling axes; its strategies are redislock's.
+var Descriptor = backend.Descriptor{Store: "redis", Server: Server, Flavours: backend.ServerFlavours(),
+	Shapes: []backend.Shape{
+		{Kind: topologies.Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
+			Validate: func(s backend.Spec) error { return validate(s, nil) }},
+		{Kind: topologies.Replicated, Rank: 20,
+			Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication}, reaches...),
+			Defaults:     defaultReplicas, Validate: func(s backend.Spec) error { return validate(s, atLeastOneReplica) }},
+		{Kind: topologies.Sentinel, Rank: 30,
+			Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication, backend.Failover}, reaches...),
+			Defaults:     func(s backend.Spec) backend.Spec { return sentinelDefaults(defaultReplicas(s)) },
+			Validate:     func(s backend.Spec) error { return validate(s, nil, validateSentinels) }},
+		{Kind: topologies.Redlock, Rank: 40,
+			Capabilities: append([]backend.Capability{backend.IndependentMajority}, reaches...),
+			Defaults:     redlockDefaults, Validate: validateRedlock},
+	},
+	Axes: []backend.ScalingAxis{
+		{Preset: RedlockNodesAxis, Title: "p99 acquire latency against Redlock nodes", XLabel: "Redlock nodes (masters)"},
+		{Preset: WaitReplicasAxis, Title: "p99 acquire latency against WAIT replicas", XLabel: "replicas behind the master"},
+	}}
 
 func defaultReplicas(s backend.Spec) backend.Spec {
 	if s.Replicas == 0 {

@@ -17,11 +17,6 @@ import (
 // ProviderName is the process provider's name; --provider process picks it for clusters.
 const ProviderName = "rediscluster-process"
 
-func init() {
-	topologies.RegisterProvider(Process{}, Kind)
-	topologies.JoinFamily("process", Kind, ProviderName)
-}
-
 // Process starts a cluster's nodes as redis-server processes on 127.0.0.1.
 type Process struct {
 	Bin string // the server binary; empty means the spec's flavour's (redisadmin.FindServer)

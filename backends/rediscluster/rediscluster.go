@@ -1,6 +1,7 @@
 // Package rediscluster is Redis Cluster as one lockbench backend: its descriptor (kind
 // "cluster"), the process provider that starts masters with a replica each and joins
-// them by the cluster bus, and the strategies cluster and cluster-wait.
+// them by the cluster bus, and the strategies cluster and cluster-wait (clusterstore
+// registers them).
 package rediscluster
 
 import (
@@ -8,7 +9,6 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/backends/redis"
 )
 
@@ -24,18 +24,16 @@ const (
 	DefaultNodeTimeout = time.Second
 )
 
-func init() {
-	linked.Register(backend.Descriptor{Store: "rediscluster", Server: redis.Server, Flavours: backend.ServerFlavours(),
-		Shapes: []backend.Shape{{
-			Kind: Kind, Rank: 45,
-			Capabilities: []backend.Capability{backend.Replication},
-			Defaults:     defaults,
-			Validate:     validate,
-			NoNetwork: "cannot run under a network profile yet (the cluster client dials the addresses the nodes announce, " +
-				"which lockbench's proxies do not map)",
-			Strategies: strategies,
-		}}})
-}
+// Descriptor is Redis Cluster's (its strategies are Strategies).
+var Descriptor = backend.Descriptor{Store: "rediscluster", Server: redis.Server, Flavours: backend.ServerFlavours(),
+	Shapes: []backend.Shape{{
+		Kind: Kind, Rank: 45,
+		Capabilities: []backend.Capability{backend.Replication},
+		Defaults:     defaults,
+		Validate:     validate,
+		NoNetwork: "cannot run under a network profile yet (the cluster client dials the addresses the nodes announce, " +
+			"which lockbench's proxies do not map)",
+	}}}
 
 func defaults(s backend.Spec) backend.Spec {
 	if s.Masters == 0 {

@@ -14,7 +14,7 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// The strategies this backend registers.
+// The cluster's strategies.
 const (
 	StrategyCluster = "cluster"      // SET NX PX on the key's master, Lua release, through ClusterClient
 	StrategyWait    = "cluster-wait" // the same, then WAIT on the key's master for its replica
@@ -22,57 +22,55 @@ const (
 	StrategyRueidis = "rueidislock-cluster"
 )
 
-// strategies are what every list of strategies knows of the cluster's: beside the
-// Sentinel on the safety order (each key's master fails over asynchronously), cluster
-// priced beside single and cluster-wait beside cluster on the ladder, each the guard of
-// one failover-loss mode on the cluster, and no injected-latency cells (the cluster
-// client dials the addresses the nodes announce, which the proxies do not map).
-var strategies = []backend.Strategy{
-	{Name: StrategyCluster, Position: 23, SafetyRank: backend.RankShardFailover, Presets: clusterPresets,
+// Strategies are the cluster's, each declared with what every list of strategies knows
+// of it: beside the Sentinel on the safety order (each key's master fails over
+// asynchronously), cluster priced beside single and cluster-wait beside cluster on the
+// ladder, each the guard of one failover-loss mode on the cluster, and no
+// injected-latency cells (the cluster client dials the addresses the nodes announce,
+// which the proxies do not map).
+var Strategies = []locks.Strategy{
+	{Strategy: backend.Strategy{Name: StrategyCluster, Position: 23, SafetyRank: backend.RankShardFailover,
+		Presets: clusterPresets,
 		Ladder: &backend.Rung{From: "single",
 			Adds: "the same `SET NX` on a Redis Cluster: the key's slot's master, routed by the cluster client and failed " +
 				"over by the cluster bus"},
 		KeyedFailover: &backend.KeyedFailover{Store: StrategyCluster, Mode: "none"},
 		Synthetic: &backend.Synthetic{Attempt: 120 * time.Microsecond, RoundTrips: 1, Capacity: 26000,
 			Topology: syntheticTopology, Unproxied: true}},
-	{Name: StrategyWait, Position: 24, SafetyRank: backend.RankShardFailover, Presets: clusterPresets,
+		Spec: cluster, Commands: clusterCommands(nil),
+		Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+			return NewCluster(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
+		}},
+	{Strategy: backend.Strategy{Name: StrategyWait, Position: 24, SafetyRank: backend.RankShardFailover,
+		Presets: clusterPresets,
 		Ladder: &backend.Rung{From: StrategyCluster,
 			Adds: "on a Redis Cluster, the key reached its master's replica (`WAIT 1`) before the lock is granted"},
 		KeyedFailover: &backend.KeyedFailover{Store: StrategyCluster, Mode: "wait1"},
 		Synthetic: &backend.Synthetic{Attempt: 230 * time.Microsecond, RoundTrips: 2, Capacity: 15000,
 			Topology: syntheticTopology, Unproxied: true}},
-	{Name: StrategyFenced, Position: 25, SafetyRank: backend.RankShardFailover},
-	{Name: StrategyRueidis, Position: 36, SafetyRank: backend.RankShardFailover},
+		Spec: cluster, Commands: clusterCommands([]string{"WAIT"}),
+		Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+			w := o.Wait
+			w.RedisOptions = o.RedisOptions
+			return NewClusterWait(ctx, topologies.Addrs(topo.Masters()), w)
+		}},
+	{Strategy: backend.Strategy{Name: StrategyFenced, Position: 25, SafetyRank: backend.RankShardFailover},
+		Spec: cluster, Commands: clusterCommands(nil),
+		Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+			return NewClusterFenced(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
+		}},
+	{Strategy: backend.Strategy{Name: StrategyRueidis, Position: 36, SafetyRank: backend.RankShardFailover},
+		Spec: cluster, Traits: []locks.Trait{locks.ExtendsItself},
+		Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+			return redislock.NewRueidisCluster(topologies.Addrs(topo.Masters()), StrategyRueidis, false, o)
+		}},
 }
+
+var cluster = backend.Spec{Kind: Kind}
 
 var clusterPresets = []backend.Preset{backend.RunMatrix, backend.UpdateMatrix, backend.CapacitySearch}
 
 const syntheticTopology = "cluster (3 masters + 1 replica each)"
-
-func init() {
-	redisconn.Allow(StrategyCluster, clusterCommands(nil))
-	redisconn.Allow(StrategyWait, clusterCommands([]string{"WAIT"}))
-	redisconn.Allow(StrategyFenced, clusterCommands(nil))
-	spec := backend.Spec{Kind: Kind}
-	locks.Register(StrategyCluster, spec, func(ctx context.Context, topo topologies.Topology,
-		o locks.Options) (locks.Locker, error) {
-		return NewCluster(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
-	})
-	locks.Register(StrategyWait, spec, func(ctx context.Context, topo topologies.Topology,
-		o locks.Options) (locks.Locker, error) {
-		w := o.Wait
-		w.RedisOptions = o.RedisOptions
-		return NewClusterWait(ctx, topologies.Addrs(topo.Masters()), w)
-	})
-	locks.Register(StrategyRueidis, spec, func(ctx context.Context, topo topologies.Topology,
-		o locks.Options) (locks.Locker, error) {
-		return redislock.NewRueidisCluster(topologies.Addrs(topo.Masters()), StrategyRueidis, false, o)
-	}, locks.ExtendsItself)
-	locks.Register(StrategyFenced, spec, func(ctx context.Context, topo topologies.Topology,
-		o locks.Options) (locks.Locker, error) {
-		return NewClusterFenced(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
-	})
-}
 
 // clusterCommands are a cluster locker's: the SET NX lock's, CLUSTER SLOTS and SHARDS
 // (how go-redis learns which master serves a slot), COMMAND (where each command's keys

@@ -1,5 +1,5 @@
-// Package zookeeper describes ZooKeeper's deployment to the backend registry: an
-// ensemble of Members servers (Zab), on true time.
+// Package zookeeper describes ZooKeeper's deployment: an ensemble of Members servers
+// (Zab), on true time. zkstore registers it with the rest of the store.
 package zookeeper
 
 import (
@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/internal/version"
 )
 
@@ -26,20 +25,19 @@ const TickTime = 200 * time.Millisecond
 // MaxSessionTimeout is the longest session a server grants (maxSessionTimeout).
 const MaxSessionTimeout = time.Minute
 
-func init() {
-	server := backend.Requirement{Name: "ZooKeeper (Java and zookeeper.jar)", Install: "apt-get install zookeeper",
-		Find: findServer, Version: serverVersion}
-	linked.Register(backend.Descriptor{Store: "zookeeper", Server: server, ImageFromHost: true, Shapes: []backend.Shape{{
+// Descriptor is ZooKeeper's: an ensemble of 1, 3 or 5 servers (its strategies are zklock's).
+var Descriptor = backend.Descriptor{Store: "zookeeper", ImageFromHost: true,
+	Server: backend.Requirement{Name: "ZooKeeper (Java and zookeeper.jar)", Install: "apt-get install zookeeper",
+		Find: findServer, Version: serverVersion},
+	Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 70,
 		Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
 		Defaults:     backend.OneMember,
 		Validate:     validate,
 		NoNetwork:    "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
-		Strategies:   strategies,
 		// A session timeout is whole milliseconds, between 2 ticks and the servers' maximum.
 		Lease: backend.Lease{Step: time.Millisecond, Min: 2 * TickTime, Max: MaxSessionTimeout},
-	}}})
-}
+	}}}
 
 func validate(s backend.Spec) error {
 	if s.Members != 1 && s.Members != 3 && s.Members != 5 {

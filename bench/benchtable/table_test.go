@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/lockbench/lockbench/backends/redis" // declares which strategy sends the baseline's command
+	_ "github.com/lockbench/lockbench/backends/redis/redisstore" // declares which strategy sends the baseline's command
 )
 
 func TestParseBenchOutputKeepsHyphenatedStrategies(t *testing.T) {

@@ -56,14 +56,14 @@ type KeyReader interface {
 		error)
 }
 
-// storeMaker builds the adapter of one topology kind for a strategy of that kind.
-type storeMaker func(strategy string, spec backend.Spec) Store
+// StoreMaker builds the adapter of one topology kind for a strategy of that kind.
+type StoreMaker func(strategy string, spec backend.Spec) Store
 
-var storeMakers = registry.New[storeMaker]("store adapter for topology kind")
+var storeMakers = registry.New[StoreMaker]("store adapter for topology kind")
 
-// RegisterStore makes kind's strategies runnable in the scenarios: called from the
-// init of the adapter that lives in its store's own folder (backends/<store>/...).
-func RegisterStore(kind backend.Kind, build storeMaker) {
+// RegisterStore makes kind's strategies runnable in the scenarios: called by
+// backends/store when the store registers (its adapter lives in its own folder).
+func RegisterStore(kind backend.Kind, build StoreMaker) {
 	storeMakers.Add(string(kind), build)
 }
 

@@ -16,9 +16,7 @@ import (
 // scenario in silence (etcd's adapter once registered without its descriptor).
 func TestStoreForRefusesAKindWithoutDescriptor(t *testing.T) {
 	const kind = "lab-test-undescribed"
-	locks.Register(kind, backend.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
-		return nil, nil
-	})
+	locks.Register(fakeStrategy(kind, kind))
 	RegisterStore(kind, func(string, backend.Spec) Store { return nil }) // refused before it is built
 	_, err := StoreFor(kind)
 	if err == nil || !strings.Contains(err.Error(), "descriptor is not registered") {
@@ -50,10 +48,14 @@ func registerFakeKind(kind backend.Kind, caps []backend.Capability, strategies .
 	linked.Register(backend.Descriptor{Store: string(kind), Shapes: []backend.Shape{{Kind: kind, Rank: 2000, Capabilities: caps}}})
 	RegisterStore(kind, func(strategy string, spec backend.Spec) Store { return fakeStore{strategy, spec} })
 	for _, name := range strategies {
-		locks.Register(name, backend.Spec{Kind: kind}, func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) {
-			return nil, nil
-		})
+		locks.Register(fakeStrategy(name, kind))
 	}
+}
+
+// fakeStrategy is a strategy called name on kind whose locker is never built.
+func fakeStrategy(name string, kind backend.Kind) locks.Strategy {
+	return locks.Strategy{Strategy: backend.Strategy{Name: name}, Spec: backend.Spec{Kind: kind},
+		Build: func(context.Context, topologies.Topology, locks.Options) (locks.Locker, error) { return nil, nil }}
 }
 
 // A one-store param takes one strategy whose store fits, by what its kind declares,

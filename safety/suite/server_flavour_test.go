@@ -8,7 +8,7 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 
 	// Redis's descriptor declares the flavours its kinds run.
-	_ "github.com/lockbench/lockbench/backends/redis"
+	_ "github.com/lockbench/lockbench/backends/redis/redisstore"
 )
 
 // A scenario's topologies start on --server's flavour where their kind has flavours;

@@ -2,7 +2,4 @@ package container_test
 
 // The tests start topologies: they register every store, as cmd/lockbench does
 // (testenv starts what its caller registered).
-import (
-	_ "github.com/lockbench/lockbench/backends/all"
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdtopo" // the member entry etcd's containers run
-)
+import _ "github.com/lockbench/lockbench/backends/all"

@@ -1,7 +1,7 @@
 // Package etcdcontainer runs etcd with the container provider: each member is this
 // program re-executed in a container of its own (etcdtopo's member entry), started from
-// the member file the etcd-process provider writes too. It registers its recipe with
-// topologies/container and imports no etcd server, only the client.
+// the member file the etcd-process provider writes too. Start is its recipe for
+// topologies/container; it imports no etcd server, only the client.
 package etcdcontainer
 
 import (
@@ -18,14 +18,11 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 
-	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/membership"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/container"
 )
-
-func init() { container.RegisterRecipe(etcd.Kind, start) }
 
 // cluster is an etcd cluster in containers, with etcdtopo.Cluster's methods.
 type cluster struct {
@@ -53,9 +50,9 @@ func (c *cluster) initialCluster() string {
 	return strings.Join(es, ",")
 }
 
-// start starts every member's container together and returns once each reports ready
+// Start starts every member's container together and returns once each reports ready
 // (ReadyNotify, the process provider's check).
-func start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
+func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
 	// A member is this program re-executed: only etcdtopo's init turns it into one.
 	if _, err := topologies.ProviderNamed("etcd-process"); err != nil {
 		return nil, fmt.Errorf(

@@ -16,9 +16,8 @@ import (
 	"github.com/lockbench/lockbench/topologies/external"
 )
 
-func init() {
-	external.RegisterStore(external.MembersStore(etcd.Kind, "etcd", probe, cleanup))
-}
+// Store is etcd's part of the deployment file.
+var Store = external.MembersStore(etcd.Kind, "etcd", probe, cleanup)
 
 // client connects to the members (the servers' Masters) with the deployment's user and TLS.
 func client(s external.Servers) (*clientv3.Client, error) {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdexternal"
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdstore" // etcd's part of the deployment file
 	"github.com/lockbench/lockbench/topologies/external"
 )
 

@@ -11,7 +11,7 @@ import (
 // and external providers (etcd's recipe and its external role, in backends/etcd,
 // carry the client) among them.
 func TestCorePackagesDoNotImportEtcd(t *testing.T) {
-	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "safety/lab", testenv.Module + "backends/etcd/etcdlab", testenv.Module + "topologies/container", testenv.Module + "topologies/external", testenv.Module + "topologies/testenv"}
+	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "safety/lab", testenv.Module + "backends/store", testenv.Module + "topologies/container", testenv.Module + "topologies/external", testenv.Module + "topologies/testenv"}
 	if got := testenv.DependsOn(testenv.Deps(t, core...), "go.etcd.io"); len(got) > 0 {
 		t.Errorf("%v depend on etcd: %v", core, got)
 	}

@@ -46,13 +46,13 @@ func TestLostDiskRegressesFences(t *testing.T) {
 }
 
 func TestVariantsRegistered(t *testing.T) {
-	for _, v := range etcdlock.Variants {
-		spec, err := locks.TopologyFor(v.Name)
+	for _, st := range etcdlock.Strategies {
+		spec, err := locks.TopologyFor(st.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if spec.Kind != etcd.Kind || spec.Members != v.Members || spec.UnsafeNoFsync != v.UnsafeNoFsync {
-			t.Errorf("%s runs on %+v", v.Name, spec)
+		if spec.Kind != etcd.Kind || spec.Members != st.Spec.Members || spec.UnsafeNoFsync != st.Spec.UnsafeNoFsync {
+			t.Errorf("%s runs on %+v", st.Name, spec)
 		}
 	}
 }

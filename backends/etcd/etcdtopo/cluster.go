@@ -1,7 +1,7 @@
 // Package etcdtopo runs etcd members (go.etcd.io/etcd/server/v3/embed) for the consensus
 // baseline. It lives apart from package topologies so that programs that never start
-// etcd do not carry its dependency tree. Importing it registers two providers:
-// "etcd-process", the default for etcd.Kind, runs each member in a child process
+// etcd do not carry its dependency tree. It has two providers: "etcd-process", the
+// default for etcd.Kind, runs each member in a child process
 // of its own (this program, re-executed), as Redis and ZooKeeper run; "embedded-etcd"
 // runs every member inside this process, sharing its Go scheduler.
 package etcdtopo
@@ -14,20 +14,14 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
 	"github.com/lockbench/lockbench/topologies"
 )
 
-func init() {
-	topologies.RegisterProvider(Embedded{CompactionRetention: DefaultCompactionRetention})
-	// Out of process is the fair baseline: the client measured alone in its process.
-	topologies.RegisterProvider(Process{CompactionRetention: DefaultCompactionRetention}, etcd.Kind)
-	topologies.JoinFamily("process", etcd.Kind, ProcessName)
-	topologies.JoinFamily("embedded", etcd.Kind, EmbeddedName)
-	topologies.RegisterAutoChoice(etcd.Kind, func() (string, string, error) {
-		return "process", "etcd members run as child processes of this program", nil
-	})
+// AutoChoice runs etcd's members as processes: out of process is the fair baseline, the
+// client measured alone in its process.
+func AutoChoice() (string, string, error) {
+	return "process", "etcd members run as child processes of this program", nil
 }
 
 // DefaultCompactionRetention is the registered providers' auto-compaction window

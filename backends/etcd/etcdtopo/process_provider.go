@@ -7,7 +7,6 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
-	"github.com/lockbench/lockbench/backends/internal/providerspec"
 	"github.com/lockbench/lockbench/internal/reexec"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
@@ -71,7 +70,7 @@ func (c *Cluster) Pids() []int {
 
 // checkSpec validates spec for an etcd provider named name.
 func checkSpec(spec backend.Spec, name string, compaction time.Duration) (backend.Spec, error) {
-	spec, err := providerspec.Check(spec, etcd.Kind, name)
+	spec, err := topologies.SpecOfOwnKind(spec, etcd.Kind, name)
 	if err != nil {
 		return spec, err
 	}

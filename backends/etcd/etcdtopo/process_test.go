@@ -11,7 +11,6 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // the etcd-3 strategy
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/internal/reexec"
 	"github.com/lockbench/lockbench/locks"

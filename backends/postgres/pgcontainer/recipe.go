@@ -1,8 +1,8 @@
 // Package pgcontainer runs PostgreSQL with the container provider: the host's server
 // binaries in an image of their own, initdb run on the host into the server's mounted
-// dir (it needs a shell the image lacks). It registers its recipe with
-// topologies/container and, like the container provider, carries no PostgreSQL driver:
-// it speaks through the host's psql.
+// dir (it needs a shell the image lacks). Start is its recipe for topologies/container;
+// like the container provider, it carries no PostgreSQL driver: it speaks through the
+// host's psql.
 package pgcontainer
 
 import (
@@ -24,8 +24,6 @@ import (
 	"github.com/lockbench/lockbench/topologies/container"
 )
 
-func init() { container.RegisterRecipe(topologies.Postgres, start) }
-
 // server is the one PostgreSQL server in a container.
 type server struct {
 	*container.Deployment
@@ -44,8 +42,8 @@ func (s *server) dsn(database string) string {
 
 func dataDir(c *container.Server) string { return filepath.Join(c.Dir(), "data") }
 
-// start starts the one server and returns once the lockbench database answers.
-func start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
+// Start starts the one server and returns once the lockbench database answers.
+func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
 	install, err := topologies.FindPostgres("")
 	if err != nil {
 		return nil, err

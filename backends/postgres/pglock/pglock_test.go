@@ -208,7 +208,7 @@ func TestStrategiesRegistered(t *testing.T) {
 // TestCorePackagesDoNotImportPgx keeps the driver out of the packages every program and
 // plain test builds.
 func TestCorePackagesDoNotImportPgx(t *testing.T) {
-	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "safety/lab", testenv.Module + "backends/all", testenv.Module + "topologies/testenv"}
+	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "safety/lab", testenv.Module + "backends/store", testenv.Module + "topologies/testenv"}
 	if got := testenv.DependsOn(testenv.Deps(t, core...), "github.com/jackc/pgx/v5"); len(got) > 0 {
 		t.Errorf("%v depend on pgx: %v", core, got)
 	}

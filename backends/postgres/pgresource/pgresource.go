@@ -1,44 +1,44 @@
-// Package pgresource registers resources/pgaccount, the account rows on PostgreSQL,
-// as the resource of the safety lab's lost-updates scenario, and with it the
-// pg-advisory lock (backends/postgres/pglock). It stands apart so that the lab itself carries no
-// database driver: a program that runs lost-updates imports it (cmd/lockbench does).
+// Package pgresource is resources/pgaccount, the account rows on PostgreSQL, seen as
+// the resource of the safety lab's lost-updates scenario (pgstore registers it). It
+// stands apart so that the lab itself carries no database driver.
 package pgresource
 
 import (
 	"context"
 	"fmt"
 
-	_ "github.com/lockbench/lockbench/backends/postgres/pglock" // pg-advisory, and the PostgreSQL provider
 	"github.com/lockbench/lockbench/resources/ledger"
 	"github.com/lockbench/lockbench/resources/pgaccount"
-	"github.com/lockbench/lockbench/safety/scenarios/lostupdates"
+	"github.com/lockbench/lockbench/safety/scenarios/lostupdates/accounts"
 )
 
 // InitialBalance is the one account's balance at the start of every trial.
 const InitialBalance = 1_000_000
 
-func init() {
+// Modes are every way of applying an update the account rows know: under a lock, or
+// judged by the rows themselves.
+func Modes() []string {
 	modes := pgaccount.ModeNames()
 	for _, m := range pgaccount.LockFrees() {
 		modes = append(modes, string(m))
 	}
-	lostupdates.RegisterAccounts(Open, modes)
+	return modes
 }
 
 // Open opens the account resource on dsn with its tables reset: one account row.
-func Open(ctx context.Context, dsn string) (lostupdates.Accounts, error) {
+func Open(ctx context.Context, dsn string) (accounts.Resource, error) {
 	r, err := pgaccount.Open(ctx, dsn, 1, InitialBalance)
 	if err != nil {
 		return nil, err
 	}
-	return accounts{r}, nil
+	return rows{r}, nil
 }
 
-// accounts is a pgaccount.Resource seen by the lab.
-type accounts struct{ r *pgaccount.Resource }
+// rows is a pgaccount.Resource seen by the lab.
+type rows struct{ r *pgaccount.Resource }
 
-func (a accounts) Apply(ctx context.Context, mode string,
-	ch lostupdates.AccountChange) (lostupdates.AccountOutcome, error) {
+func (a rows) Apply(ctx context.Context, mode string,
+	ch accounts.Change) (accounts.Outcome, error) {
 	change := pgaccount.Change{Client: ch.Client, Account: 1, Token: ch.Token, Amount: ch.Amount, Between: ch.Between,
 		IdempotencyKey: ch.Key}
 	var out ledger.Outcome
@@ -48,38 +48,38 @@ func (a accounts) Apply(ctx context.Context, mode string,
 	}
 	m, err := pgaccount.ParseMode(mode)
 	if err != nil {
-		return lostupdates.AccountFailed, err
+		return accounts.Failed, err
 	}
 	out, err = a.r.Apply(ctx, m, change)
 	return outcome(out, err)
 }
 
 // outcome is pgaccount's answer in the lab's words.
-func outcome(out ledger.Outcome, err error) (lostupdates.AccountOutcome, error) {
+func outcome(out ledger.Outcome, err error) (accounts.Outcome, error) {
 	switch out {
 	case ledger.Applied:
-		return lostupdates.AccountApplied, err
+		return accounts.Applied, err
 	case ledger.Refused:
-		return lostupdates.AccountRefused, err
+		return accounts.Refused, err
 	}
 	if err == nil {
 		err = fmt.Errorf("pgaccount: outcome %s without an error", out)
 	}
-	return lostupdates.AccountFailed, err
+	return accounts.Failed, err
 }
 
-func (a accounts) NextFence(ctx context.Context) (int64, error) { return a.r.NextFence(ctx) }
+func (a rows) NextFence(ctx context.Context) (int64, error) { return a.r.NextFence(ctx) }
 
-func (a accounts) Audit(ctx context.Context) (lostupdates.AccountAudit, error) {
+func (a rows) Audit(ctx context.Context) (accounts.Audit, error) {
 	au, err := a.r.Audit(ctx)
 	if err != nil {
-		return lostupdates.AccountAudit{}, err
+		return accounts.Audit{}, err
 	}
 	if len(au.Accounts) != 1 {
-		return lostupdates.AccountAudit{}, fmt.Errorf("pgaccount: audit of %d accounts, want 1", len(au.Accounts))
+		return accounts.Audit{}, fmt.Errorf("pgaccount: audit of %d accounts, want 1", len(au.Accounts))
 	}
 	row := au.Accounts[0]
-	return lostupdates.AccountAudit{
+	return accounts.Audit{
 		Applied: au.Applied, Refused: au.Refused, Failed: au.Failed,
 		LostUpdates: int(au.LostUpdates), LostAmount: au.LostAmount,
 		Balance: au.Balance, Expected: au.Expected, Version: row.Version, Fence: row.Fence,
@@ -87,4 +87,4 @@ func (a accounts) Audit(ctx context.Context) (lostupdates.AccountAudit, error) {
 	}, nil
 }
 
-func (a accounts) Close() { a.r.Close() }
+func (a rows) Close() { a.r.Close() }

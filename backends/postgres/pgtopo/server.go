@@ -17,22 +17,15 @@ import (
 	"sync"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backends/internal/providerspec"
 	"github.com/lockbench/lockbench/backends/postgres"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/forgetful"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
-func init() {
-	topologies.RegisterProvider(Process{}, topologies.Postgres)
-	topologies.JoinFamily("process", topologies.Postgres, ProviderName)
-	topologies.RegisterAutoChoice(topologies.Postgres, autoChoice)
-}
-
-// autoChoice runs the server as a process; containers copy the host's install, so
+// AutoChoice runs the server as a process; containers copy the host's install, so
 // without it nothing can serve postgres.
-func autoChoice() (string, string, error) {
+func AutoChoice() (string, string, error) {
 	if _, err := topologies.FindPostgres(""); err != nil {
 		return "", "", fmt.Errorf("provider auto: no provider can serve postgres: %w", err)
 	}
@@ -61,7 +54,7 @@ func (Process) Name() string { return ProviderName }
 // once that database answers SELECT 1. On any failure it stops what it started and
 // removes the temp dir.
 func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
-	spec, err := providerspec.Check(spec, topologies.Postgres, ProviderName)
+	spec, err := topologies.SpecOfOwnKind(spec, topologies.Postgres, ProviderName)
 	if err != nil {
 		return nil, err
 	}

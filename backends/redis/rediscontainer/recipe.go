@@ -11,23 +11,15 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backends/redis"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
-func init() {
-	for _, k := range []backend.Kind{redis.Single, redis.Replicated, redis.Sentinel, redis.Redlock} {
-		container.RegisterClockedRecipe(k, start)
-	}
-}
-
-// start starts spec's masters and replicas, attaches the replicas, then starts the
+// Start starts spec's masters and replicas, attaches the replicas, then starts the
 // sentinels, and returns the deployment itself: its servers are its masters, replicas
 // and sentinels by role.
-func start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
+func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
 	spec := d.Spec()
 	clocked := len(spec.Clocks) > 0
 	image, err := Image(ctx, clocked)
@@ -39,7 +31,7 @@ func start(ctx context.Context, d *container.Deployment) (topologies.Topology, e
 			"(%s=%s, with faketime and gcc installed)", image, ImageEnv, HostImage)
 	}
 	replicas := 0
-	if spec.Kind == redis.Replicated || spec.Kind == redis.Sentinel {
+	if spec.Kind == topologies.Replicated || spec.Kind == topologies.Sentinel {
 		replicas = spec.Replicas
 	}
 	if err := addData(d, image, spec.Masters, replicas); err != nil {
@@ -65,7 +57,7 @@ func start(ctx context.Context, d *container.Deployment) (topologies.Topology, e
 	if err := redisadmin.WaitReplicasOnline(ctx, master.Addr(), replicas); err != nil {
 		return nil, err
 	}
-	if spec.Kind != redis.Sentinel {
+	if spec.Kind != topologies.Sentinel {
 		return d, nil
 	}
 	if err := addSentinels(d, image, master, spec.Sentinels); err != nil {

@@ -21,21 +21,20 @@ const (
 	keyAuth       = "auth"
 )
 
-func init() {
-	external.RegisterStore(external.Store{
-		Kinds: []backend.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock},
-		Roles: []external.RoleKey{
-			{Key: keySingle, New: func() external.RoleValue { return new(SingleRole) }},
-			{Key: keyReplicated, New: func() external.RoleValue { return new(ReplicatedRole) }},
-			{Key: keySentinel, New: func() external.RoleValue { return new(SentinelRole) }},
-			{Key: keyRedlock, New: func() external.RoleValue { return new(RedlockRole) }},
-			// The masters' and replicas' ACL user, shared by the four roles.
-			{Key: keyAuth, New: func() external.RoleValue { return new(external.Auth) }, Shared: true},
-		},
-		Layout:  layout,
-		Probe:   probe,
-		Cleanup: cleanup,
-	})
+// Store is Redis's part of the deployment file.
+var Store = external.Store{
+	Kinds: []backend.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock},
+	Roles: []external.RoleKey{
+		{Key: keySingle, New: func() external.RoleValue { return new(SingleRole) }},
+		{Key: keyReplicated, New: func() external.RoleValue { return new(ReplicatedRole) }},
+		{Key: keySentinel, New: func() external.RoleValue { return new(SentinelRole) }},
+		{Key: keyRedlock, New: func() external.RoleValue { return new(RedlockRole) }},
+		// The masters' and replicas' ACL user, shared by the four roles.
+		{Key: keyAuth, New: func() external.RoleValue { return new(external.Auth) }, Shared: true},
+	},
+	Layout:  layout,
+	Probe:   probe,
+	Cleanup: cleanup,
 }
 
 // SingleRole is one master (strategy single).

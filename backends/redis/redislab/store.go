@@ -1,7 +1,6 @@
 // Package redislab is Redis's safety adapter: how the lab's scenarios reach one
 // master, a replicated master, a sentinel deployment and Redlock's masters (the
-// primary, a promotion, a lagging replica, the key and its fence), registered with the
-// lab from this store's folder.
+// primary, a promotion, a lagging replica, the key and its fence).
 package redislab
 
 import (
@@ -11,7 +10,6 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backends/redis"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
@@ -26,17 +24,16 @@ type masterStore struct {
 	spec     backend.Spec
 }
 
-func init() {
-	// redis's kinds, not names: the adapter brings their descriptor into every program
-	// that runs it, so scenarios can ask for their capabilities.
-	lab.RegisterStore(redis.Single, newMasterStore)
-	lab.RegisterStore(redis.Replicated, newMasterStore)
-	lab.RegisterStore(redis.Sentinel, func(strategy string, spec backend.Spec) lab.Store {
+// Adapters are each Redis kind's.
+var Adapters = map[backend.Kind]lab.StoreMaker{
+	topologies.Single:     newMasterStore,
+	topologies.Replicated: newMasterStore,
+	topologies.Sentinel: func(strategy string, spec backend.Spec) lab.Store {
 		return sentinelStore{masterStore{strategy: strategy, spec: spec}}
-	})
-	lab.RegisterStore(redis.Redlock, func(strategy string, spec backend.Spec) lab.Store {
+	},
+	topologies.Redlock: func(strategy string, spec backend.Spec) lab.Store {
 		return redlockStore{masterStore{strategy: strategy, spec: spec}}
-	})
+	},
 }
 
 func newMasterStore(strategy string, spec backend.Spec) lab.Store {

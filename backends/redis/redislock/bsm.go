@@ -17,7 +17,6 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/redisconn"
-	"github.com/lockbench/lockbench/topologies"
 )
 
 const bsmName = "bsm-redislock"
@@ -26,20 +25,28 @@ const bsmName = "bsm-redislock"
 // then by EVAL when the server lacks it (the library loads nothing beforehand).
 var bsmCommands = []string{"EVALSHA", "EVAL"}
 
-func init() {
-	for _, v := range bsmVariants {
-		redisconn.Allow(v.name, bsmCommands)
-		locks.Register(v.name, backend.Spec{Kind: topologies.Single},
-			func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
-				return newBSM(topo.Masters()[0].Addr(), v, o.RedisOptions), nil
-			})
-		locks.RegisterAddressed(v.name, func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
-			if len(addrs) != 1 {
-				return nil, fmt.Errorf("%s: one master's address, got %d", v.name, len(addrs))
-			}
-			return newBSM(addrs[0], v, o.RedisOptions), nil
+// bsmVariant is how one bsm-redislock strategy waits: the RetryStrategy its
+// AcquireWaiting passes to Obtain (a new one per wait: the exponential one counts).
+type bsmVariant struct {
+	name     string
+	position int
+	waiting  string
+	retry    func() bsm.RetryStrategy
+}
+
+// bsmDefault is the library as shipped: no RetryStrategy, one attempt.
+var bsmDefault = bsmVariant{name: bsmName, position: 28, waiting: "bsm/redislock: no retry (its default): one attempt",
+	retry: bsm.NoRetry}
+
+func init() { declare(bsmStrategy(bsmDefault)) }
+
+// bsmStrategy is the library waiting as v does, on one master.
+func bsmStrategy(v bsmVariant) locks.Strategy {
+	return atOneMaster(locks.Strategy{Strategy: backend.Strategy{Name: v.name, Position: v.position,
+		SafetyRank: backend.RankOneMaster}, Spec: oneMaster, Commands: bsmCommands},
+		func(_ context.Context, addr string, o locks.Options) (locks.Locker, error) {
+			return newBSM(addr, v, o.RedisOptions), nil
 		})
-	}
 }
 
 // bsmLocker adapts the library to one attempt per Acquire. The library releases and
@@ -56,7 +63,7 @@ type bsmLocker struct {
 // NewBSM locks through bsm/redislock on the Redis server at addr, over the house's
 // client; it waits as the library does by default: not at all.
 func NewBSM(addr string, opts locks.RedisOptions) locks.Locker {
-	return newBSM(addr, bsmVariants[0], opts)
+	return newBSM(addr, bsmDefault, opts)
 }
 
 func newBSM(addr string, v bsmVariant, opts locks.RedisOptions) *bsmLocker {

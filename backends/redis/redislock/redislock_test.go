@@ -90,7 +90,7 @@ func TestRedlockSurvivesAMinorityAndNotAMajority(t *testing.T) {
 }
 
 func TestUnknownStrategy(t *testing.T) {
-	if _, err := locks.TopologyFor("zookeeper"); err == nil || !strings.Contains(err.Error(), "zookeeper") {
+	if _, err := locks.TopologyFor("no-such-strategy"); err == nil || !strings.Contains(err.Error(), "no-such-strategy") {
 		t.Errorf("unknown strategy error %v does not name it", err)
 	}
 }

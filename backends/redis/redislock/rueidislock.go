@@ -18,7 +18,6 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/heldlease"
-	"github.com/lockbench/lockbench/topologies"
 )
 
 const (
@@ -38,18 +37,15 @@ func RueidisKey(name string) string { return RueidisKeyOf(name, 0) }
 // RueidisKeyOf is key i of the KeyMajority*2-1 keys of the lock on name.
 func RueidisKeyOf(name string, i int) string { return fmt.Sprintf("rueidislock:%d:%s", i, name) }
 
+// The library on one master, woken by client-side caching, or by polling alone.
 func init() {
-	for name, noCache := range map[string]bool{rueidisName: false, rueidisNoCacheName: true} {
-		locks.Register(name, backend.Spec{Kind: topologies.Single},
-			func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
-				return NewRueidis(topo.Masters()[0].Addr(), name, noCache, o)
-			}, locks.ExtendsItself)
-		locks.RegisterAddressed(name, func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
-			if len(addrs) != 1 {
-				return nil, fmt.Errorf("%s: one master's address, got %d", name, len(addrs))
-			}
-			return NewRueidis(addrs[0], name, noCache, o)
-		})
+	for i, name := range []string{rueidisName, rueidisNoCacheName} {
+		noCache := name == rueidisNoCacheName
+		declare(atOneMaster(locks.Strategy{Strategy: backend.Strategy{Name: name, Position: 29 + i,
+			SafetyRank: backend.RankOneMaster}, Spec: oneMaster, Traits: []locks.Trait{locks.ExtendsItself}},
+			func(_ context.Context, addr string, o locks.Options) (locks.Locker, error) {
+				return NewRueidis(addr, name, noCache, o)
+			}))
 	}
 }
 

@@ -2,11 +2,9 @@ package redislock
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
-	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -14,6 +12,8 @@ import (
 // the deployment that can give them and the fsync policy its servers run.
 type WaitAOFStrategy struct {
 	Name        string
+	Position    int
+	Rank        backend.SafetyRank
 	Demand      FsyncDemand
 	Kind        backend.Kind
 	AppendFsync string
@@ -25,9 +25,11 @@ type WaitAOFStrategy struct {
 // a replica fsyncs on its own schedule (everysec made each grant wait about 1 s), so
 // the replicated ones run every server under always.
 var WaitAOFStrategies = []WaitAOFStrategy{
-	{"waitaof-local", FsyncDemand{Local: 1}, topologies.Single, "everysec"},
-	{"waitaof-replica", FsyncDemand{Replicas: 1}, topologies.Replicated, "always"},
-	{"waitaof-both", FsyncDemand{Local: 1, Replicas: 1}, topologies.Replicated, "always"},
+	// The master's fsync: survives the master's host crash, not a failover.
+	{"waitaof-local", 33, backend.RankOneMaster, FsyncDemand{Local: 1}, topologies.Single, "everysec"},
+	// A replica's fsync: a promoted replica that crashed too still holds the key.
+	{"waitaof-replica", 34, backend.RankReplicaAck, FsyncDemand{Replicas: 1}, topologies.Replicated, "always"},
+	{"waitaof-both", 35, backend.RankReplicaAck, FsyncDemand{Local: 1, Replicas: 1}, topologies.Replicated, "always"},
 }
 
 // spec runs Valkey (Redis 7.0 has no WAITAOF) with an append-only file on every server.
@@ -35,25 +37,18 @@ func (s WaitAOFStrategy) spec() backend.Spec {
 	return backend.Spec{Kind: s.Kind, Server: backend.ServerValkey, AppendFsync: s.AppendFsync}
 }
 
-func (s WaitAOFStrategy) build(ctx context.Context, addr string, o locks.Options) (locks.Locker, error) {
-	demand := s.Demand
-	// A run's own WAIT bound, when it gave one, bounds WAITAOF too.
-	demand.Timeout = o.Wait.Timeout
-	return NewWaitAOF(ctx, addr, s.Name, demand, o.RedisOptions)
-}
-
+// The WAITAOF strategies, on Valkey: SET NX, then a grant only once append-only files
+// hold the key on disk. No preset names them: `lockbench run --strategies
+// waitaof-local,...` measures them beside WAIT.
 func init() {
 	for _, s := range WaitAOFStrategies {
-		redisconn.Allow(s.Name, append([]string{"WAITAOF"}, lockCommands...))
-		locks.Register(s.Name, s.spec(), func(ctx context.Context, topo topologies.Topology,
-			o locks.Options) (locks.Locker, error) {
-			return s.build(ctx, topo.Masters()[0].Addr(), o)
-		})
-		locks.RegisterAddressed(s.Name, func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
-			if len(addrs) != 1 {
-				return nil, fmt.Errorf("%s: one master's address, got %d", s.Name, len(addrs))
-			}
-			return s.build(ctx, addrs[0], o)
-		})
+		declare(atOneMaster(locks.Strategy{Strategy: backend.Strategy{Name: s.Name, Position: s.Position,
+			SafetyRank: s.Rank}, Spec: s.spec(), Commands: append([]string{"WAITAOF"}, lockCommands...)},
+			func(ctx context.Context, addr string, o locks.Options) (locks.Locker, error) {
+				demand := s.Demand
+				// A run's own WAIT bound, when it gave one, bounds WAITAOF too.
+				demand.Timeout = o.Wait.Timeout
+				return NewWaitAOF(ctx, addr, s.Name, demand, o.RedisOptions)
+			}))
 	}
 }

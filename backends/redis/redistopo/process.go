@@ -1,6 +1,6 @@
 // Package redistopo is Redis's process provider: redis-server (and sentinel)
 // processes on loopback ports, one supervised ServerNode each, started, broken and
-// re-formed in place; it registers as the process family's own provider of Redis's kinds.
+// re-formed in place; it registers as the process family's own provider of Redis's Kinds.
 package redistopo
 
 import (
@@ -31,13 +31,11 @@ type Process struct {
 	Env []string
 }
 
-// kinds are the deployments the process provider starts, as redis-server nodes.
-var kinds = []backend.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock}
+// Kinds are the deployments the process provider starts, as redis-server nodes.
+var Kinds = []backend.Kind{topologies.Single, topologies.Replicated, topologies.Sentinel, topologies.Redlock}
 
-// The process provider serves Redis's kinds unless told otherwise; it keeps the
+// Name: the process provider serves Redis's Kinds unless told otherwise; it keeps the
 // family's own name, which results folders record as their provider.
-func init() { topologies.RegisterProvider(Process{}, kinds...) }
-
 func (Process) Name() string { return "process" }
 
 // Start launches spec's deployment and returns once it is ready to serve locks.
@@ -46,7 +44,7 @@ func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topol
 	if err := spec.Validate(linked.Catalog()); err != nil {
 		return nil, err
 	}
-	if !slices.Contains(kinds, spec.Kind) {
+	if !slices.Contains(Kinds, spec.Kind) {
 		return nil,
 			fmt.Errorf("topology kind %q: the process provider runs redis-server only; %s", spec.Kind,
 				topologies.OwnProcessProvider(spec.Kind))

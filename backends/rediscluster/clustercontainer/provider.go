@@ -18,11 +18,6 @@ import (
 // ProviderName is the provider --provider container picks for clusters.
 const ProviderName = "rediscluster-container"
 
-func init() {
-	topologies.RegisterProvider(Provider{})
-	topologies.JoinFamily("container", rediscluster.Kind, ProviderName)
-}
-
 // Provider starts clusters in containers.
 type Provider struct{}
 

@@ -1,7 +1,7 @@
 // Package clusterlab is the safety lab's adapter for Redis Cluster: where a key's
-// master is, who replicates it, and when a replica has taken its place. It is imported
-// by backends/all, which registers a store whole; the descriptor does not import it,
-// so what imports the descriptor alone does not link the lab.
+// master is, who replicates it, and when a replica has taken its place. clusterstore
+// registers it; the descriptor does not import it, so what imports the descriptor alone
+// does not link the lab.
 package clusterlab
 
 import (
@@ -19,11 +19,8 @@ import (
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
-func init() {
-	lab.RegisterStore(rediscluster.Kind, func(strategy string, spec backend.Spec) lab.Store {
-		return store{strategy: strategy, spec: spec}
-	})
-}
+// New is the adapter of strategy's cluster.
+func New(strategy string, spec backend.Spec) lab.Store { return store{strategy: strategy, spec: spec} }
 
 type store struct {
 	strategy string

@@ -1,7 +1,7 @@
 // Package zkcontainer runs ZooKeeper with the container provider: each server the host's
 // JVM and jars (mounted read-only) in a container of its own, with the process
-// provider's config but listening on the container's interfaces. It registers its
-// recipe with topologies/container.
+// provider's config but listening on the container's interfaces (Start, the recipe
+// zkstore registers with topologies/container).
 package zkcontainer
 
 import (
@@ -18,8 +18,6 @@ import (
 	"github.com/lockbench/lockbench/topologies/container"
 )
 
-func init() { container.RegisterRecipe(zookeeper.Kind, start) }
-
 // ensemble is a ZooKeeper ensemble in containers, with the methods of zktopo's Ensemble
 // that the strategies and the safety lab ask for.
 type ensemble struct {
@@ -35,9 +33,9 @@ func (e *ensemble) TickTime() time.Duration          { return zktopo.DefaultTick
 func (e *ensemble) MinSessionTimeout() time.Duration { return 2 * zktopo.DefaultTickTime }
 func (e *ensemble) MaxSessionTimeout() time.Duration { return zktopo.MaxSessionTimeout }
 
-// start starts every server's container together and returns once each answers srvr
+// Start starts every server's container together and returns once each answers srvr
 // with a mode and one leads: zktopo's checks.
-func start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
+func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
 	install, err := zookeeper.Find()
 	if err != nil {
 		return nil, err

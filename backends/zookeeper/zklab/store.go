@@ -1,6 +1,5 @@
 // Package zklab is ZooKeeper's safety adapter: how the lab's scenarios reach an
-// ensemble (its leader, its shortest session, a lagging follower), registered with the lab
-// from this store's folder.
+// ensemble (its leader, its shortest session, a lagging follower).
 package zklab
 
 import (
@@ -8,7 +7,6 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -21,10 +19,9 @@ import (
 // lock node's czxid as their fence.
 type zkStore struct{ lab.ConsensusStore }
 
-func init() {
-	lab.RegisterStore(zookeeper.Kind, func(strategy string, spec backend.Spec) lab.Store {
-		return zkStore{lab.ConsensusStore{Name: strategy, Deployment: spec}}
-	})
+// New is the adapter of strategy's ensemble.
+func New(strategy string, spec backend.Spec) lab.Store {
+	return zkStore{lab.ConsensusStore{Name: strategy, Deployment: spec}}
 }
 
 // zkMinSession is the shortest session the registered ZooKeeper topology grants: 2 ticks.

@@ -46,13 +46,13 @@ func TestZooKeeperStrategies(t *testing.T) {
 }
 
 func TestVariantsRegistered(t *testing.T) {
-	for _, v := range zklock.Variants {
-		spec, err := locks.TopologyFor(v.Name)
+	for _, st := range zklock.Strategies {
+		spec, err := locks.TopologyFor(st.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if spec.Kind != zookeeper.Kind || spec.Members != v.Members {
-			t.Errorf("%s runs on %+v", v.Name, spec)
+		if spec.Kind != zookeeper.Kind || spec.Members != st.Spec.Members {
+			t.Errorf("%s runs on %+v", st.Name, spec)
 		}
 	}
 }
@@ -111,7 +111,7 @@ func TestLostDiskRegressesFences(t *testing.T) {
 }
 
 func TestCorePackagesDoNotImportZooKeeperClient(t *testing.T) {
-	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "backends/zookeeper/zktopo", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "safety/lab", testenv.Module + "backends/zookeeper/zklab", testenv.Module + "backends/all"}
+	core := []string{testenv.Module + "locks", testenv.Module + "topologies", testenv.Module + "backends/zookeeper/zktopo", testenv.Module + "bench", testenv.Module + "safety", testenv.Module + "safety/lab", testenv.Module + "backends/zookeeper/zklab", testenv.Module + "backends/store"}
 	if got := testenv.DependsOn(testenv.Deps(t, core...), "github.com/go-zookeeper/zk"); len(got) > 0 {
 		t.Errorf("%v depend on the ZooKeeper client: %v", core, got)
 	}

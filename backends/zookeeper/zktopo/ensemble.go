@@ -17,22 +17,15 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backends/internal/providerspec"
 	"github.com/lockbench/lockbench/backends/zookeeper"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo/srvr"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
-func init() {
-	topologies.RegisterProvider(Process{}, zookeeper.Kind)
-	topologies.JoinFamily("process", zookeeper.Kind, ProviderName)
-	topologies.RegisterAutoChoice(zookeeper.Kind, autoChoice)
-}
-
-// autoChoice runs the servers as processes; containers copy the host's Java and jars,
+// AutoChoice runs the servers as processes; containers copy the host's Java and jars,
 // so without them nothing can serve zookeeper.
-func autoChoice() (string, string, error) {
+func AutoChoice() (string, string, error) {
 	if _, err := zookeeper.Find(); err != nil {
 		return "", "", fmt.Errorf("provider auto: no provider can serve zookeeper: %w", err)
 	}
@@ -61,7 +54,7 @@ func (Process) Name() string { return ProviderName }
 // Start launches spec's servers and returns once every one answers srvr and one leads.
 // On any failure it stops what it started and removes the temp dir.
 func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
-	spec, err := providerspec.Check(spec, zookeeper.Kind, ProviderName)
+	spec, err := topologies.SpecOfOwnKind(spec, zookeeper.Kind, ProviderName)
 	if err != nil {
 		return nil, err
 	}

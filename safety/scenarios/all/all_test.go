@@ -6,13 +6,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backend"
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlab"            // the etcd store the consensus scenarios default to
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"           // and its strategies
-	_ "github.com/lockbench/lockbench/backends/postgres/pgresource"     // the account rows and pg-advisory, for lost-updates
-	_ "github.com/lockbench/lockbench/backends/redis/redislab"          // the Redis stores most scenarios default to
-	_ "github.com/lockbench/lockbench/backends/rediscluster/clusterlab" // the cluster store cluster-split-brain defaults to
-	_ "github.com/lockbench/lockbench/backends/zookeeper/zklab"         // the ZooKeeper store
-	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock"        // and its strategies
+	_ "github.com/lockbench/lockbench/backends/all" // every store, as cmd/lockbench registers them
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 )

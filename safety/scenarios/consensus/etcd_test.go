@@ -3,7 +3,6 @@ package consensus
 import (
 	"testing"
 
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // registers the etcd strategies and provider
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 )

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	_ "github.com/lockbench/lockbench/backends/rediscluster/clusterlab" // the cluster's store adapter
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"

@@ -4,8 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	_ "github.com/lockbench/lockbench/backends/all"             // every store, as cmd/lockbench registers them
-	_ "github.com/lockbench/lockbench/backends/postgres/pglock" // pg-advisory
+	_ "github.com/lockbench/lockbench/backends/all" // every store, as cmd/lockbench registers them
 	"github.com/lockbench/lockbench/safety/lab"
 )
 

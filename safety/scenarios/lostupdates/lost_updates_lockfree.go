@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/safety/scenarios/lostupdates/accounts"
 )
 
 // The lock-free guards: no lock at all, the database judges every write. They run
@@ -82,19 +83,19 @@ func lockFreeTrial(ctx context.Context, cfg lostUpdatesConfig, v lockFreeVariant
 		return lab.Failed("setup", fmt.Errorf("accounts: %w", err))
 	}
 	defer acct.Close()
-	apply := func(client, key string, amount int64, between func(context.Context) error) (AccountOutcome, error) {
-		out, err := acct.Apply(ctx, v.mode, AccountChange{Client: client, Key: key, Amount: amount, Between: between})
-		if err != nil || out == AccountFailed {
+	apply := func(client, key string, amount int64, between func(context.Context) error) (accounts.Outcome, error) {
+		out, err := acct.Apply(ctx, v.mode, accounts.Change{Client: client, Key: key, Amount: amount, Between: between})
+		if err != nil || out == accounts.Failed {
 			return out, lab.Failed("resource", fmt.Errorf("%s's change %s: %v", client, key, err))
 		}
 		return out, nil
 	}
 	if out, err := apply("A", t.Key+":A1", firstAmount, nil); err != nil {
 		return err
-	} else if out != AccountApplied {
+	} else if out != accounts.Applied {
 		return lab.Failed("setup", fmt.Errorf("A's first change, alone on the row, was %s", out))
 	}
-	bOut := AccountOutcome("")
+	bOut := accounts.Outcome("")
 	switch v.fault {
 	case lockFreePause:
 		pause := time.Duration(cfg.pauseFactor * float64(cfg.ttl))
@@ -141,7 +142,7 @@ func lockFreeTrial(ctx context.Context, cfg lostUpdatesConfig, v lockFreeVariant
 		return lab.Failed("audit", err)
 	}
 	lost := audit.LostUpdates
-	if bOut == AccountRefused {
+	if bOut == accounts.Refused {
 		lost++ // B's change, refused: lost as surely
 	}
 	t.Input("balance", float64(audit.Balance))

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backend"
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"       // the etcd strategies, for the names
-	_ "github.com/lockbench/lockbench/backends/postgres/pgresource" // the account rows, pg-advisory
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"

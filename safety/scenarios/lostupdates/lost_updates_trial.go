@@ -4,105 +4,30 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+	"slices"
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
+	"github.com/lockbench/lockbench/safety/scenarios/lostupdates/accounts"
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// Accounts is the resource lost-updates protects: account rows in a database, each
-// change written under a guard mode and logged client-side, and an audit that reads
-// the rows back against that log. resources/pgaccount is it, registered by package
-// backends/postgres/pgresource: the lab itself carries no database driver.
-type Accounts interface {
-	// Apply makes one change to the one account row in mode (one of AccountModes),
-	// and says what the database answered; a refusal is not an error.
-	Apply(ctx context.Context, mode string, ch AccountChange) (AccountOutcome, error)
-	// NextFence is the next value of a sequence on the same database.
-	NextFence(ctx context.Context) (int64, error)
-	// Audit judges the row and the side effects against every change intended.
-	Audit(ctx context.Context) (AccountAudit, error)
-	Close()
-}
-
-// AccountChange is one intended change: Client, holding Token, takes Amount. Between
-// runs just before the guarded write statement (after the read of a read-first guard,
-// after the side effect of an outbox one).
-type AccountChange struct {
-	Client  string
-	Token   int64
-	Amount  int64
-	Between func(ctx context.Context) error
-	// Key identifies the change (a lock-free unique-key write needs one; a redelivered
-	// change carries the same).
-	Key string
-}
-
-// AccountOutcome is what the database said about a change.
-type AccountOutcome string
-
-const (
-	AccountApplied AccountOutcome = "applied"
-	AccountRefused AccountOutcome = "refused"
-	AccountFailed  AccountOutcome = "failed" // an error: whether the write landed is unknown
-)
-
-// AccountAudit is the row and the outbox read back, judged against the log.
-type AccountAudit struct {
-	Applied, Refused, Failed int
-	// LostUpdates are applied changes the balance does not show (from the version
-	// every write sets); LostAmount the money they took.
-	LostUpdates int
-	LostAmount  int64
-	Balance     int64 // in the row
-	Expected    int64 // initial - every applied amount
-	Version     int64 // in the row
-	Fence       int64 // in the row
-	// SideEffects are outbox rows; EscapedSideEffects those of changes not applied.
-	SideEffects, EscapedSideEffects int
-	// Duplicates are applied changes whose Key an earlier applied change had.
-	Duplicates int
-}
-
-// OpenAccounts opens the resource on the database at dsn, its tables reset: one row.
-type OpenAccounts func(ctx context.Context, dsn string) (Accounts, error)
-
-var accountsMu sync.Mutex
-var accountsOpen OpenAccounts
-
-// RegisterAccounts makes lost-updates runnable: open is its resource, whose modes must
-// include every one of AccountModes. A second registration, or a resource lacking a
-// mode, is a programming error.
-func RegisterAccounts(open OpenAccounts, modes []string) {
-	accountsMu.Lock()
-	defer accountsMu.Unlock()
-	if accountsOpen != nil {
-		panic("safety: accounts registered twice")
+// registeredAccounts is the account resource a store registered, refused unless it
+// knows every mode lost-updates writes with.
+func registeredAccounts() (accounts.Open, error) {
+	open, modes, err := accounts.Registered()
+	if err != nil {
+		return nil, err
 	}
 	for _, m := range append(AccountModes(), lockFreeModes...) {
-		found := false
-		for _, have := range modes {
-			found = found || have == m
-		}
-		if !found {
-			panic(fmt.Sprintf("safety: the accounts resource has no mode %s (it has %v)", m, modes))
+		if !slices.Contains(modes, m) {
+			return nil, fmt.Errorf("lost-updates: the account resource has no mode %s (it has %v)", m, modes)
 		}
 	}
-	accountsOpen = open
-}
-
-func registeredAccounts() (OpenAccounts, error) {
-	accountsMu.Lock()
-	defer accountsMu.Unlock()
-	if accountsOpen == nil {
-		return nil, errors.New("lost-updates needs its account resource on PostgreSQL: import " +
-			"github.com/lockbench/lockbench/backends/postgres/pgresource (cmd/lockbench does)")
-	}
-	return accountsOpen, nil
+	return open, nil
 }
 
 // lostUpdatesConfig is the run's params and its PostgreSQL server.
@@ -111,7 +36,7 @@ type lostUpdatesConfig struct {
 	pauseFactor float64
 	pg          topologies.Topology
 	dsn         string
-	open        OpenAccounts
+	open        accounts.Open
 }
 
 // The amounts of the three changes, apart so that a lost one shows in the balance.
@@ -168,7 +93,7 @@ func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v
 	if err != nil {
 		return err
 	}
-	if out != AccountApplied {
+	if out != accounts.Applied {
 		return lab.Failed("setup", fmt.Errorf("A's first change, alone on the row, was %s", out))
 	}
 	if err := a.Release(ctx, lease0); err != nil {
@@ -190,7 +115,7 @@ func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v
 	}
 	var hookErr error
 	var leaseB locks.Lease
-	bOut, hooked := AccountFailed, false
+	bOut, hooked := accounts.Failed, false
 	between := func(ctx context.Context) error {
 		hooked = true
 		leaseB, bOut, hookErr = breakAndOvertake(ctx, lk, w, a, b, leaseA)
@@ -223,13 +148,13 @@ func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v
 	t.Input("expected_balance", float64(audit.Expected))
 	t.Input("lost_amount", float64(audit.LostAmount))
 	lost := audit.LostUpdates
-	if bOut == AccountRefused {
+	if bOut == accounts.Refused {
 		lost++ // the current holder's change, refused: lost as surely
 	}
 	t.Count(results.LostUpdates, lost)
-	t.Count(results.StaleApplied, boolCount(aOut == AccountApplied))
-	t.Count(results.StaleRefused, boolCount(aOut == AccountRefused))
-	t.Count(results.HonestRejected, boolCount(bOut == AccountRefused))
+	t.Count(results.StaleApplied, boolCount(aOut == accounts.Applied))
+	t.Count(results.StaleRefused, boolCount(aOut == accounts.Refused))
+	t.Count(results.HonestRejected, boolCount(bOut == accounts.Refused))
 	t.Count(results.EscapedSideEffects, audit.EscapedSideEffects)
 	t.Prove("audit: A's stale change %s, B's %s; row balance %d (expected %d), version %d of %d applied, fence %d; %d "+
 		"of %d side effects escaped",
@@ -243,33 +168,33 @@ func lostUpdatesOn(ctx context.Context, lk *brokenLock, cfg lostUpdatesConfig, v
 // once A may go on (a paused A only when its pause ends). It proves the break: B
 // granted while A had not released, with the break's own evidence.
 func breakAndOvertake(ctx context.Context, lk *brokenLock, w *accountWriter, a, b *lab.Client,
-	leaseA locks.Lease) (locks.Lease, AccountOutcome, error) {
+	leaseA locks.Lease) (locks.Lease, accounts.Outcome, error) {
 	t := w.t
 	deadline, err := lk.breakLock(ctx, a, leaseA)
 	if err != nil {
-		return locks.Lease{}, AccountFailed, err
+		return locks.Lease{}, accounts.Failed, err
 	}
 	leaseB, err := lab.AcquireThroughFaults(ctx, b, t.Key, lk.ttlB, time.Until(deadline))
 	if err != nil {
 		if ctx.Err() != nil {
-			return leaseB, AccountFailed, ctx.Err()
+			return leaseB, accounts.Failed, ctx.Err()
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return leaseB, AccountFailed,
+			return leaseB, accounts.Failed,
 				lab.NoFault("B was not granted by %s (%v after A's grant): %v", lk.until,
 					deadline.Sub(leaseA.Start).Round(time.Millisecond), err)
 		}
-		return leaseB, AccountFailed, lab.Failed("second-acquire", err)
+		return leaseB, accounts.Failed, lab.Failed("second-acquire", err)
 	}
 	grantedAt := time.Now()
 	if err := lk.proveGrant(leaseA, grantedAt); err != nil {
-		return leaseB, AccountFailed, err
+		return leaseB, accounts.Failed, err
 	}
 	t.Prove("B was granted %v after A's grant of the lease A had not released (A's lease ran to %v after its grant)",
 		grantedAt.Sub(leaseA.Start).Round(time.Millisecond), leaseA.ValidUntil.Sub(leaseA.Start).Round(time.Millisecond))
 	fB, err := w.fence(ctx, leaseB)
 	if err != nil {
-		return leaseB, AccountFailed, err
+		return leaseB, accounts.Failed, err
 	}
 	out, err := w.change(ctx, b, leaseB, fB, honestAmount, nil)
 	if err != nil {
@@ -286,7 +211,7 @@ func breakAndOvertake(ctx context.Context, lk *brokenLock, w *accountWriter, a, 
 // resource's answer: entered, written (accepted as the database said), left.
 type accountWriter struct {
 	t    *lab.Trial
-	acct Accounts
+	acct accounts.Resource
 	res  *lab.Resource
 	mode string
 	v    lostUpdatesVariant
@@ -312,12 +237,12 @@ func (w *accountWriter) fence(ctx context.Context, lease locks.Lease) (int64, er
 
 // change is one client's change under lease, whole: a failed one is the trial's error.
 func (w *accountWriter) change(ctx context.Context, c *lab.Client, lease locks.Lease, fence, amount int64,
-	between func(context.Context) error) (AccountOutcome, error) {
+	between func(context.Context) error) (accounts.Outcome, error) {
 	if err := c.Enter(ctx, w.res, lease); err != nil {
-		return AccountFailed, err
+		return accounts.Failed, err
 	}
-	out, err := w.acct.Apply(ctx, w.mode, AccountChange{Client: c.ID, Token: fence, Amount: amount, Between: between})
-	if err != nil || out == AccountFailed {
+	out, err := w.acct.Apply(ctx, w.mode, accounts.Change{Client: c.ID, Token: fence, Amount: amount, Between: between})
+	if err != nil || out == accounts.Failed {
 		c.Leave(w.res, lease)
 		if err == nil {
 			err = errors.New("failed without an error")
@@ -326,7 +251,7 @@ func (w *accountWriter) change(ctx context.Context, c *lab.Client, lease locks.L
 	}
 	w.t.Rec.Record(history.Event{Client: c.ID, Kind: history.Write, Key: lease.Key, Token: lease.Token,
 		Resource: w.res.Name(),
-		Fence:    fence, HasFence: w.v.hasFence(), Accepted: out == AccountApplied})
+		Fence:    fence, HasFence: w.v.hasFence(), Accepted: out == accounts.Applied})
 	c.Leave(w.res, lease)
 	return out, nil
 }

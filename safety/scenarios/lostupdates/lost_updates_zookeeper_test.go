@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backends/zookeeper"
-	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // the zookeeper strategies
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )

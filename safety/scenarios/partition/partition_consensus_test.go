@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backends/etcd"
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock"    // etcd-3, a default of consensus-partition
-	_ "github.com/lockbench/lockbench/backends/zookeeper/zklock" // zookeeper-3
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"

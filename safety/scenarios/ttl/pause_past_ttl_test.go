@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backend"
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // registers the etcd strategies and provider
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/topologies"

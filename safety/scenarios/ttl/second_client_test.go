@@ -46,13 +46,15 @@ func closedAddr(t *testing.T) string {
 var secondClientDead = func() string {
 	name := "test-second-client-dead"
 	built := map[topologies.Topology]int{}
-	locks.Register(name, backend.Spec{Kind: topologies.Single}, func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
+	build := func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 		built[topo]++
 		if built[topo]%2 == 1 {
 			return redislock.NewSingle(ctx, topo.Masters()[0].Addr(), o.RedisOptions)
 		}
 		return refusingLocker{redis.NewClient(&redis.Options{Addr: deadAddr, MaxRetries: -1, DialTimeout: time.Second})}, nil
-	})
+	}
+	locks.Register(locks.Strategy{Strategy: backend.Strategy{Name: name}, Spec: backend.Spec{Kind: topologies.Single},
+		Build: build})
 	return name
 }()
 

@@ -1,14 +1,14 @@
-package etcdlab
+package etcdstore_test
 
 import (
 	"testing"
 
-	_ "github.com/lockbench/lockbench/backends/etcd/etcdlock" // etcd's strategies
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdstore"
 	"github.com/lockbench/lockbench/safety/lab"
 )
 
-// With only etcd's adapter and strategies imported (as a scenario package's tests do),
-// etcd's stores carry their kind's declarations: the consensus scenarios take them.
+// With etcd's registration alone imported, etcd's stores carry their kind's
+// declarations: the consensus scenarios take them.
 func TestEtcdStoresFitTheConsensusScenarios(t *testing.T) {
 	for _, strategy := range []string{"etcd", "etcd-3"} {
 		st, err := lab.StoreFor(strategy)

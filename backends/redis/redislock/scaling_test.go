@@ -1,18 +1,19 @@
-package redis
+package redislock_test
 
 import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
+	"github.com/lockbench/lockbench/backends/redis"
 	"github.com/lockbench/lockbench/locks"
 )
 
 // Each strategy's place on an axis is the size of the deployment its locker runs on.
 func TestScalingStrategiesRunOnTheirSizes(t *testing.T) {
 	sizeOf := map[string]func(backend.Spec) int{
-		redlockNodes: func(s backend.Spec) int { return s.Masters },
-		waitReplicas: func(s backend.Spec) int { return s.Replicas },
+		redis.RedlockNodesAxis: func(s backend.Spec) int { return s.Masters },
+		redis.WaitReplicasAxis: func(s backend.Spec) int { return s.Replicas },
 	}
 	for _, ax := range linked.Catalog().ScalingAxes() {
 		on := linked.Catalog().OnAxis(ax.Preset)
