@@ -8,9 +8,22 @@ import (
 	"testing"
 )
 
-func shape(k Kind, rank int, caps ...Capability) Shape {
-	return Shape{Kind: k, Rank: rank, Capabilities: caps}
-}
+func shape(k Kind, rank int) Shape { return Shape{Kind: k, Rank: rank} }
+
+// Test capabilities: a counter on one master, a raft group, a sequenced server.
+type (
+	counter struct{}
+	raft    struct{}
+	sql     struct{}
+)
+
+func (counter) CounterFence() string  { return "INCR" }
+func (raft) Quorum(s Spec) int        { return s.Members/2 + 1 }
+func (raft) OwnFence() string         { return "revision" }
+func (sql) OwnFence() string          { return "sequence" }
+func (counter) Replicas(s Spec) int   { return s.Replicas }
+func (counter) Sentinels(s Spec) int  { return 0 }
+func (counter) RedisMasters(Spec) int { return 1 }
 
 func TestUnknownKindNamesTheKnownOnesInRankOrder(t *testing.T) {
 	s := NewCatalog()
@@ -63,27 +76,37 @@ func TestARepeatedStoreOrKindIsRefused(t *testing.T) {
 	}
 }
 
-func TestCapabilityQueryReturnsExactlyTheKindsThatDeclaredIt(t *testing.T) {
+func TestCapabilityQueryReturnsExactlyTheKindsThatImplementIt(t *testing.T) {
 	s := NewCatalog()
 	for _, d := range []Descriptor{
-		{Store: "kv", Shapes: []Shape{shape("kv-one", 1, CounterFence), shape("kv-many", 2)}},
-		{Store: "raft", Shapes: []Shape{shape("raft", 3, Consensus, OwnFence)}},
-		{Store: "sql", Shapes: []Shape{shape("sql", 4, OwnFence)}},
+		{Store: "kv", Shapes: []Shape{{Kind: "kv-one", Rank: 1, Can: counter{}}, shape("kv-many", 2)}},
+		{Store: "raft", Shapes: []Shape{{Kind: "raft", Rank: 3, Can: raft{}}}},
+		{Store: "sql", Shapes: []Shape{{Kind: "sql", Rank: 4, Can: sql{}, NoNetwork: "a test"}}},
 	} {
 		if err := s.Add(d); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for c, want := range map[Capability][]Kind{
-		OwnFence:        {"raft", "sql"},
-		Consensus:       {"raft"},
-		CounterFence:    {"kv-one"},
-		NetworkProfiles: nil,
-		"":              {"kv-one", "kv-many", "raft", "sql"},
+	for name, c := range map[string]struct{ got, want []Kind }{
+		"OwnFence":     {KindsThat[OwnFence](s), []Kind{"raft", "sql"}},
+		"Consensus":    {KindsThat[Consensus](s), []Kind{"raft"}},
+		"CounterFence": {KindsThat[CounterFence](s), []Kind{"kv-one"}},
+		"Failover":     {KindsThat[Failover](s), []Kind{"kv-one"}},
+		"Majority":     {KindsThat[IndependentMajority](s), nil},
+		"every kind":   {s.Kinds(), []Kind{"kv-one", "kv-many", "raft", "sql"}},
 	} {
-		if got := s.With(c); !reflect.DeepEqual(got, want) {
-			t.Errorf("with(%q) = %v, want %v", c, got, want)
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s: %v, want %v", name, c.got, c.want)
 		}
+	}
+	if q, ok := CanOf[Consensus](s, "raft"); !ok || q.Quorum(Spec{Members: 5}) != 3 {
+		t.Errorf("raft's quorum of 5 members: %v, %v; want 3", q, ok)
+	}
+	if KindIs[OwnFence](s, "no-such-kind") {
+		t.Error("an unknown kind has a capability")
+	}
+	if sh, _ := s.Lookup("sql"); sh.NetworkProfiles() {
+		t.Error("a kind that says why it runs under no network profile is offered them")
 	}
 }
 
@@ -93,7 +116,7 @@ func TestSpecAsksTheKindsDescriptor(t *testing.T) {
 	refused := errors.New("test kind refuses three replicas")
 	c := NewCatalog()
 	if err := c.Add(Descriptor{Store: "test-only-spec", Shapes: []Shape{{
-		Kind: "test-only-spec", Rank: 1001, Capabilities: []Capability{Replication},
+		Kind: "test-only-spec", Rank: 1001, Can: counter{},
 		Defaults: func(s Spec) Spec {
 			if s.Replicas == 0 {
 				s.Replicas = 1

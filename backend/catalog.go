@@ -98,23 +98,12 @@ func (c *Catalog) sortedLocked() []Shape {
 }
 
 // Kinds lists every kind, in rank order.
-func (c *Catalog) Kinds() []Kind { return c.With("") }
-
-// With lists the kinds that declared capability, in rank order; every kind for "".
-func (c *Catalog) With(capability Capability) []Kind {
+func (c *Catalog) Kinds() []Kind {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	var out []Kind
 	for _, sh := range c.sortedLocked() {
-		if capability == "" || sh.Has(capability) {
-			out = append(out, sh.Kind)
-		}
+		out = append(out, sh.Kind)
 	}
 	return out
-}
-
-// Has says whether kind k is in the catalog and declared capability.
-func (c *Catalog) Has(k Kind, capability Capability) bool {
-	sh, err := c.Lookup(k)
-	return err == nil && sh.Has(capability)
 }

@@ -9,7 +9,7 @@ import (
 // other stores none, and an unknown name is refused naming the known ones.
 func TestServerFlavourIsValidatedByNameAndKind(t *testing.T) {
 	c := NewCatalog()
-	if err := c.Add(Descriptor{Store: "redis", Flavours: ServerFlavours(), Shapes: []Shape{shape("single", 1, RedisProtocol)}}); err != nil {
+	if err := c.Add(Descriptor{Store: "redis", Flavours: ServerFlavours(), Shapes: []Shape{{Kind: "single", Rank: 1, Can: counter{}}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Add(Descriptor{Store: "etcd", Shapes: []Shape{shape("etcd", 2)}}); err != nil {

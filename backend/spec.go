@@ -135,11 +135,11 @@ func (s Spec) NodeNames(c *Catalog) []string {
 		}
 	}
 	add("master", s.Masters)
-	if c.Has(s.Kind, Replication) {
-		add("replica", s.Replicas)
+	if r, ok := CanOf[Replication](c, s.Kind); ok {
+		add("replica", r.Replicas(s))
 	}
-	if c.Has(s.Kind, Failover) {
-		add("sentinel", s.Sentinels)
+	if f, ok := CanOf[Failover](c, s.Kind); ok {
+		add("sentinel", f.Sentinels(s))
 	}
 	return names
 }

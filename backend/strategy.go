@@ -41,23 +41,24 @@ type Strategy struct {
 	// Guards are the failover-loss modes the safety suite measures on its deployment
 	// that no strategy of their own benchmarks (WAIT 2 beside the Sentinel's lock).
 	Guards []Guard
-	// Capabilities are what its client can do beyond what its kind declared
-	// (AwaitsEveryNode); Has asks both.
-	Capabilities []Capability
-	kind         Kind
-	kindCaps     []Capability // its shape's, copied at registration
-}
-
-// Has says whether the strategy or its kind declared c.
-func (s Strategy) Has(c Capability) bool {
-	return slices.Contains(s.Capabilities, c) || slices.Contains(s.kindCaps, c)
+	// AwaitsEveryNode: on independent masters, its client returns only once every node
+	// answered, not at the first majority (redsync without fail-fast), so no SET of its
+	// grant is still in flight when it returns.
+	AwaitsEveryNode bool
+	// BaselineCommand: its acquire is the one command bench's redis-benchmark baseline
+	// times (SET NX PX on one master), so the benchmark table prices it as a multiple of
+	// that baseline.
+	BaselineCommand bool
+	kind            Kind
+	kindCan         any // its shape's Can, copied at registration
 }
 
 // AwaitsEveryIndependentNode says whether s's client locks independent masters and
 // returns only once every one answered (redlock; a fail-fast client returns at a
 // majority, with SETs of its grant still in flight).
 func (s Strategy) AwaitsEveryIndependentNode() bool {
-	return s.Has(IndependentMajority) && s.Has(AwaitsEveryNode)
+	_, independent := s.kindCan.(IndependentMajority)
+	return independent && s.AwaitsEveryNode
 }
 
 // StrategyAwaitsEveryIndependentNode is AwaitsEveryIndependentNode of the catalog's
@@ -67,11 +68,11 @@ func (c *Catalog) StrategyAwaitsEveryIndependentNode(name string) bool {
 	return ok && st.AwaitsEveryIndependentNode()
 }
 
-// StrategyHas says whether the strategy called name is in the catalog and it or its
-// kind declared capability.
-func (c *Catalog) StrategyHas(name string, capability Capability) bool {
+// StrategyOnBaseline says whether the catalog's strategy called name sends the
+// baseline's command (Strategy.BaselineCommand); false for a name not in it.
+func (c *Catalog) StrategyOnBaseline(name string) bool {
 	st, ok := c.StrategyOf(name)
-	return ok && st.Has(capability)
+	return ok && st.BaselineCommand
 }
 
 // Guard is a failover-loss mode that guards a strategy's grants, measured by the
@@ -171,7 +172,7 @@ func (c *Catalog) checkStrategies(d Descriptor) error {
 // addStrategies indexes a registered shape's strategies, each knowing its kind.
 func (c *Catalog) addStrategies(sh Shape) {
 	for _, st := range sh.Strategies {
-		st.kind, st.kindCaps = sh.Kind, sh.Capabilities
+		st.kind, st.kindCan = sh.Kind, sh.Can
 		c.strategies[st.Name] = st
 		c.positions[st.Position] = st.Name
 	}

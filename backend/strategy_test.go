@@ -68,25 +68,26 @@ func TestARepeatedStrategyOrPositionIsRefusedWhole(t *testing.T) {
 	}
 }
 
-// A strategy has what it declared and what its kind declared; a strategy of the same
-// kind has the kind's alone.
-func TestAStrategyHasItsOwnCapabilitiesAndItsKinds(t *testing.T) {
+// A strategy awaits every independent node only where it declared so and its kind is
+// one of independent masters.
+func TestAStrategyAwaitsEveryIndependentNodeByItsOwnAndItsKinds(t *testing.T) {
 	s := NewCatalog()
-	if err := s.Add(Descriptor{Store: "quorum", Shapes: []Shape{{Kind: "quorum", Capabilities: []Capability{IndependentMajority}, Strategies: []Strategy{
-		{Name: "quorum-all", Position: 0, Capabilities: []Capability{AwaitsEveryNode}},
-		{Name: "quorum-fast", Position: 1},
-	}}}}); err != nil {
+	if err := s.Add(Descriptor{Store: "quorum", Shapes: []Shape{
+		{Kind: "quorum", Can: majority{}, Strategies: []Strategy{
+			{Name: "quorum-all", Position: 0, AwaitsEveryNode: true},
+			{Name: "quorum-fast", Position: 1}}},
+		{Kind: "single-node", Strategies: []Strategy{{Name: "single-all", Position: 2, AwaitsEveryNode: true}}},
+	}}); err != nil {
 		t.Fatal(err)
 	}
-	all, _ := s.StrategyOf("quorum-all")
-	fast, _ := s.StrategyOf("quorum-fast")
-	if !all.Has(AwaitsEveryNode) || !all.Has(IndependentMajority) || all.Has(Consensus) {
-		t.Errorf("quorum-all: awaits %v, majority %v, consensus %v; want true, true, false", all.Has(AwaitsEveryNode), all.Has(IndependentMajority), all.Has(Consensus))
-	}
-	if fast.Has(AwaitsEveryNode) || !fast.Has(IndependentMajority) {
-		t.Errorf("quorum-fast: awaits %v, majority %v; want false, true", fast.Has(AwaitsEveryNode), fast.Has(IndependentMajority))
-	}
-	if s.StrategyHas("nosuch-strategy", IndependentMajority) {
-		t.Error("an undeclared strategy has a capability")
+	for name, want := range map[string]bool{"quorum-all": true, "quorum-fast": false, "single-all": false,
+		"nosuch-strategy": false} {
+		if got := s.StrategyAwaitsEveryIndependentNode(name); got != want {
+			t.Errorf("%s awaits every independent node: %v, want %v", name, got, want)
+		}
 	}
 }
+
+type majority struct{}
+
+func (majority) Majority(s Spec) int { return s.Masters/2 + 1 }

@@ -59,7 +59,8 @@ func piecesFor(provider string, kind backend.Kind, clocks bool) []Piece {
 		// The process family's member for kind, or etcd inside this program: the store's own server.
 		pieces = []Piece{serverPiece(kind)}
 	case "embedded":
-		if !linked.Catalog().Has(kind, backend.RedisProtocol) || linked.Catalog().Has(kind, backend.Replication) {
+		if !backend.KindIs[backend.RedisProtocol](linked.Catalog(), kind) ||
+			backend.KindIs[backend.Replication](linked.Catalog(), kind) {
 			return []Piece{notServed(provider, kind, fmt.Errorf(
 				"serves single and redlock topologies only (miniredis has no replication): choose another --provider"))}
 		}

@@ -206,7 +206,7 @@ func (s Sweep) cells() ([]Cell, error) {
 			return nil, fmt.Errorf("strategy %s: %w", st, err)
 		}
 		for _, n := range s.Network {
-			if n != "none" && !shape.Has(backend.NetworkProfiles) {
+			if n != "none" && !shape.NetworkProfiles() {
 				return nil, fmt.Errorf("network %q: strategy %s %s", n, st, shape.NoNetwork)
 			}
 		}

@@ -25,13 +25,19 @@ func registered(names []string) []string {
 	return out
 }
 
+// networkProfiles says whether a run can put kind k under a network profile.
+func networkProfiles(k backend.Kind) bool {
+	sh, err := linked.Catalog().Lookup(k)
+	return err == nil && sh.NetworkProfiles()
+}
+
 // networked keeps the strategies whose deployment runs behind lockbench's latency
 // proxies, asked of the backend descriptors.
 func networked(names []string) []string {
 	var out []string
 	for _, name := range names {
 		spec, err := locks.TopologyFor(name)
-		if err == nil && linked.Catalog().Has(spec.Kind, backend.NetworkProfiles) {
+		if err == nil && networkProfiles(spec.Kind) {
 			out = append(out, name)
 		}
 	}

@@ -30,7 +30,7 @@ type rendezvous struct {
 
 // openRendezvous dials the topology's first master; only Redis deployments have one.
 func openRendezvous(topo topologies.Topology, runID string, w Worker) (*rendezvous, error) {
-	if !linked.Catalog().Has(topo.Spec().Kind, backend.RedisProtocol) {
+	if !backend.KindIs[backend.RedisProtocol](linked.Catalog(), topo.Spec().Kind) {
 		return nil, fmt.Errorf(
 			"workers agree their start and read the target's clock on a Redis master; a %s topology has none", topo.Spec().Kind)
 	}

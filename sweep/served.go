@@ -18,7 +18,7 @@ import (
 // run did not start (it may serve others, behind an ACL and TLS the counter lacks).
 func (r *Runner) servedCounters(topo topologies.Topology) servedCounters {
 	ours := r.Target == nil && r.Config.Deployment == ""
-	if r.Worker != nil || !ours || !linked.Catalog().Has(topo.Spec().Kind, backend.RedisProtocol) {
+	if r.Worker != nil || !ours || !backend.KindIs[backend.RedisProtocol](linked.Catalog(), topo.Spec().Kind) {
 		return nil
 	}
 	var out servedCounters

@@ -33,9 +33,9 @@ func FenceOf(strategy string) (FenceSource, error) {
 		return NoFence, err
 	}
 	switch {
-	case linked.Catalog().Has(spec.Kind, backend.OwnFence):
+	case backend.KindIs[backend.OwnFence](linked.Catalog(), spec.Kind):
 		return LeaseFence, nil
-	case linked.Catalog().Has(spec.Kind, backend.CounterFence):
+	case backend.KindIs[backend.CounterFence](linked.Catalog(), spec.Kind):
 		return RedisIncr, nil
 	}
 	return NoFence, nil

@@ -34,19 +34,19 @@ var redis = backend.Descriptor{Store: "redis", Axes: []backend.ScalingAxis{
 	{Preset: "scaling-wait-replicas", Title: "p99 acquire latency against WAIT replicas",
 		XLabel: "replicas behind the master"},
 }, Shapes: []backend.Shape{
-	{Kind: "single", Rank: 10, Capabilities: []backend.Capability{backend.CounterFence},
+	{Kind: "single", Rank: 10, Can: oneMaster{},
 		Strategies: []backend.Strategy{
 			{Name: "single", Position: 0, SafetyRank: backend.RankOneMaster,
 				Presets: append([]backend.Preset{backend.OpenLoopSweep}, everyPreset...),
 				Ladder:  &backend.Rung{Adds: "one Redis master; the lock dies with it"},
 				Synthetic: &backend.Synthetic{Attempt: 70 * time.Microsecond, RoundTrips: 1, Capacity: 40000,
 					Topology: "single", Small: true, OpenLoop: backend.BothMatrix},
-				Capabilities: []backend.Capability{backend.BaselineCommand}},
+				BaselineCommand: true},
 			{Name: "lua-cas", Position: 21},
 			{Name: "watch-multi", Position: 22},
 			{Name: "bsm-redislock", Position: 28, SafetyRank: backend.RankOneMaster},
 		}},
-	{Kind: "replicated", Rank: 20, Capabilities: []backend.Capability{backend.CounterFence, backend.Replication},
+	{Kind: "replicated", Rank: 20, Can: replicatedMaster{},
 		Strategies: append([]backend.Strategy{
 			{Name: "wait", Position: 1, SafetyRank: backend.RankReplicaAck, Presets: everyPreset,
 				Ladder: &backend.Rung{Adds: "the key reached a replica (`WAIT`) before the lock is granted"},
@@ -54,13 +54,13 @@ var redis = backend.Descriptor{Store: "redis", Axes: []backend.ScalingAxis{
 					Topology: "replicated (master + 2 replicas)", Small: true, OpenLoop: backend.FullMatrix}},
 		}, waitSizes()...)},
 	{Kind: "sentinel", Rank: 30,
-		Capabilities: []backend.Capability{backend.CounterFence, backend.Replication, backend.Failover},
+		Can: watchedMaster{},
 		Strategies: []backend.Strategy{
 			{Name: "sentinel", Position: 2, SafetyRank: backend.RankFailover, Presets: everyPreset,
 				Synthetic: &backend.Synthetic{Attempt: 75 * time.Microsecond, RoundTrips: 1, Capacity: 27000,
 					Topology: "sentinel (master + 2 replicas + 3 sentinels)"}},
 		}},
-	{Kind: "redlock", Rank: 40, Capabilities: []backend.Capability{backend.IndependentMajority},
+	{Kind: "redlock", Rank: 40, Can: independentMasters{},
 		Strategies: []backend.Strategy{
 			{Name: "redlock", Position: 3, SafetyRank: backend.RankMajority,
 				Presets: append([]backend.Preset{backend.SlowNodeSweep, backend.OpenLoopSweep}, everyPreset...),
@@ -68,15 +68,15 @@ var redis = backend.Descriptor{Store: "redis", Axes: []backend.ScalingAxis{
 				Scaling: onRedlockAxis(5),
 				Synthetic: &backend.Synthetic{Attempt: 180 * time.Microsecond, RoundTrips: 1, Capacity: 3600,
 					Topology: redlock5, Small: true, OpenLoop: backend.BothMatrix, SlowNode: backend.WaitsForSlowNode},
-				Capabilities: []backend.Capability{backend.AwaitsEveryNode}},
+				AwaitsEveryNode: true},
 			{Name: "redlock-failfast", Position: 4, SafetyRank: backend.RankMajority,
 				Presets: []backend.Preset{backend.SlowNodeSweep},
 				Synthetic: &backend.Synthetic{Attempt: 165 * time.Microsecond, RoundTrips: 1, Capacity: 3800,
 					Topology: redlock5, Small: true, SlowNode: backend.MajorityWithoutSlowNode}},
 			{Name: "redlock-3", Position: 9, SafetyRank: backend.RankMajority, Scaling: onRedlockAxis(3),
-				Capabilities: []backend.Capability{backend.AwaitsEveryNode}},
+				AwaitsEveryNode: true},
 			{Name: "redlock-7", Position: 10, SafetyRank: backend.RankMajority, Scaling: onRedlockAxis(7),
-				Capabilities: []backend.Capability{backend.AwaitsEveryNode}},
+				AwaitsEveryNode: true},
 		}},
 }}
 
@@ -106,7 +106,7 @@ var clusterPresets = []backend.Preset{backend.RunMatrix, backend.UpdateMatrix, b
 const clusterTopology = "cluster (3 masters + 1 replica each)"
 
 var cluster = backend.Descriptor{Store: "rediscluster", Shapes: []backend.Shape{{Kind: "cluster", Rank: 45,
-	Capabilities: []backend.Capability{backend.Replication},
+	Can: shards{},
 	Strategies: []backend.Strategy{
 		{Name: "cluster", Position: 23, SafetyRank: backend.RankShardFailover, Presets: clusterPresets,
 			Ladder: &backend.Rung{From: "single", Adds: "the same `SET NX` on a Redis Cluster: the key's slot's master, " +
@@ -124,7 +124,7 @@ var cluster = backend.Descriptor{Store: "rediscluster", Shapes: []backend.Shape{
 	}}}}
 
 var etcd = backend.Descriptor{Store: "etcd", Shapes: []backend.Shape{{Kind: "etcd", Rank: 50,
-	Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
+	Can: consensus{},
 	Strategies: []backend.Strategy{
 		{Name: "etcd", Position: 5, SafetyRank: backend.RankConsensus,
 			Presets: []backend.Preset{backend.RunMatrix, backend.UpdateMatrix},
@@ -139,7 +139,7 @@ var etcd = backend.Descriptor{Store: "etcd", Shapes: []backend.Shape{{Kind: "etc
 
 // PostgreSQL's strategies are unranked: they sort after the ranked, by name.
 var postgres = backend.Descriptor{Store: "postgres", Shapes: []backend.Shape{{Kind: "postgres", Rank: 60,
-	Capabilities: []backend.Capability{backend.OwnFence},
+	Can: sequenced{},
 	Strategies: []backend.Strategy{
 		{Name: "pg-advisory", Position: 16, Presets: []backend.Preset{backend.UpdateMatrix}},
 		{Name: "pg-for-update", Position: 17, Presets: []backend.Preset{backend.UpdateMatrix}},
@@ -149,9 +149,31 @@ var postgres = backend.Descriptor{Store: "postgres", Shapes: []backend.Shape{{Ki
 	}}}}
 
 var zookeeper = backend.Descriptor{Store: "zookeeper", Shapes: []backend.Shape{{Kind: "zookeeper", Rank: 70,
-	Capabilities: []backend.Capability{backend.Consensus, backend.OwnFence},
+	Can: consensus{},
 	Strategies: []backend.Strategy{
 		{Name: "zookeeper", Position: 7, SafetyRank: backend.RankConsensus,
 			Presets: []backend.Preset{backend.RunMatrix, backend.UpdateMatrix}},
 		{Name: "zookeeper-3", Position: 8, SafetyRank: backend.RankConsensus, Presets: []backend.Preset{backend.RunMatrix}},
 	}}}}
+
+// The capabilities of the fixture's kinds, as the stores' own declare them.
+type (
+	oneMaster          struct{}
+	replicatedMaster   struct{ oneMaster }
+	watchedMaster      struct{ replicatedMaster }
+	independentMasters struct{}
+	shards             struct{}
+	consensus          struct{}
+	sequenced          struct{}
+)
+
+func (oneMaster) CounterFence() string                     { return "INCR" }
+func (oneMaster) RedisMasters(backend.Spec) int            { return 1 }
+func (replicatedMaster) Replicas(s backend.Spec) int       { return s.Replicas }
+func (watchedMaster) Sentinels(s backend.Spec) int         { return s.Sentinels }
+func (independentMasters) RedisMasters(s backend.Spec) int { return s.Masters }
+func (independentMasters) Majority(s backend.Spec) int     { return s.Masters/2 + 1 }
+func (shards) Replicas(s backend.Spec) int                 { return s.Replicas }
+func (consensus) Quorum(s backend.Spec) int                { return s.Members/2 + 1 }
+func (consensus) OwnFence() string                         { return "the log's index" }
+func (sequenced) OwnFence() string                         { return "a sequence" }

@@ -11,9 +11,9 @@ import "github.com/lockbench/lockbench/backend"
 // real stores', so it can join their catalog.
 func QuorumStore(prefix string) backend.Descriptor {
 	return backend.Descriptor{Store: prefix + "-store", Shapes: []backend.Shape{{
-		Kind: backend.Kind(prefix + "-kind"), Rank: 3000, Capabilities: []backend.Capability{backend.IndependentMajority},
+		Kind: backend.Kind(prefix + "-kind"), Rank: 3000, Can: independentMasters{},
 		Strategies: []backend.Strategy{
-			{Name: prefix + "-waits", Position: 3000, Capabilities: []backend.Capability{backend.AwaitsEveryNode}},
+			{Name: prefix + "-waits", Position: 3000, AwaitsEveryNode: true},
 			{Name: prefix + "-fast", Position: 3001},
 		}}}}
 }

@@ -76,25 +76,26 @@ func withoutNewKinds(err error) string {
 }
 
 func TestCapabilitiesAsDeclared(t *testing.T) {
-	for c, want := range map[backend.Capability][]backend.Kind{
-		"":                          {"single", "replicated", "sentinel", "redlock", "cluster", "etcd", "postgres", "zookeeper"},
-		backend.Consensus:           {"etcd", "zookeeper"},
-		backend.OwnFence:            {"etcd", "postgres", "zookeeper"},
-		backend.CounterFence:        {"single", "replicated", "sentinel"},
-		backend.Replication:         {"replicated", "sentinel", "cluster"},
-		backend.Failover:            {"sentinel"},
-		backend.IndependentMajority: {"redlock"},
-		backend.RedisProtocol:       {"single", "replicated", "sentinel", "redlock"},
-		backend.NetworkProfiles:     {"single", "replicated", "sentinel", "redlock"},
-	} {
-		if got := shippedKinds(linked.Catalog().With(c)); !reflect.DeepEqual(got, want) {
-			t.Errorf("With(%q) = %v, want %v", c, got, want)
+	c := linked.Catalog()
+	var networked []backend.Kind
+	for _, k := range c.Kinds() {
+		if sh, _ := c.Lookup(k); sh.NetworkProfiles() {
+			networked = append(networked, k)
 		}
 	}
-	for _, k := range linked.Catalog().Kinds() {
-		sh, _ := linked.Catalog().Lookup(k)
-		if sh.Has(backend.NetworkProfiles) == (sh.NoNetwork != "") {
-			t.Errorf("%s: network profiles %v but NoNetwork %q: one must say why not", k, sh.Has(backend.NetworkProfiles), sh.NoNetwork)
+	for name, kinds := range map[string]struct{ got, want []backend.Kind }{
+		"every kind":          {c.Kinds(), []backend.Kind{"single", "replicated", "sentinel", "redlock", "cluster", "etcd", "postgres", "zookeeper"}},
+		"Consensus":           {backend.KindsThat[backend.Consensus](c), []backend.Kind{"etcd", "zookeeper"}},
+		"OwnFence":            {backend.KindsThat[backend.OwnFence](c), []backend.Kind{"etcd", "postgres", "zookeeper"}},
+		"CounterFence":        {backend.KindsThat[backend.CounterFence](c), []backend.Kind{"single", "replicated", "sentinel"}},
+		"Replication":         {backend.KindsThat[backend.Replication](c), []backend.Kind{"replicated", "sentinel", "cluster"}},
+		"Failover":            {backend.KindsThat[backend.Failover](c), []backend.Kind{"sentinel"}},
+		"IndependentMajority": {backend.KindsThat[backend.IndependentMajority](c), []backend.Kind{"redlock"}},
+		"RedisProtocol":       {backend.KindsThat[backend.RedisProtocol](c), []backend.Kind{"single", "replicated", "sentinel", "redlock"}},
+		"network profiles":    {networked, []backend.Kind{"single", "replicated", "sentinel", "redlock"}},
+	} {
+		if got := shippedKinds(kinds.got); !reflect.DeepEqual(got, kinds.want) {
+			t.Errorf("%s: %v, want %v", name, got, kinds.want)
 		}
 	}
 }
@@ -104,9 +105,9 @@ func TestCapabilitiesAsDeclared(t *testing.T) {
 func TestStrategyCapabilitiesAsDeclared(t *testing.T) {
 	var got []string
 	for _, st := range linked.Catalog().Strategies() {
-		if st.Has(backend.AwaitsEveryNode) {
+		if st.AwaitsEveryNode {
 			got = append(got, st.Name)
-			if !st.Has(backend.IndependentMajority) {
+			if !st.AwaitsEveryIndependentNode() {
 				t.Errorf("%s awaits every node but its kind %s has no independent majority", st.Name, st.Kind())
 			}
 		}
@@ -117,7 +118,7 @@ func TestStrategyCapabilitiesAsDeclared(t *testing.T) {
 	// The one whose acquire is redis-benchmark's SET NX PX: the benchmark table prices it.
 	var baseline []string
 	for _, st := range linked.Catalog().Strategies() {
-		if st.Has(backend.BaselineCommand) {
+		if st.BaselineCommand {
 			baseline = append(baseline, st.Name)
 		}
 	}

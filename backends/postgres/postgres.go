@@ -23,10 +23,15 @@ var Descriptor = backend.Descriptor{Store: "postgres", ImageFromHost: true,
 		Find: findServer, Version: serverVersion},
 	Shapes: []backend.Shape{{
 		Kind: topologies.Postgres, Rank: 60,
-		Capabilities: []backend.Capability{backend.OwnFence},
-		Validate:     validate,
-		NoNetwork:    "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
+		Can:       sequenced{},
+		Validate:  validate,
+		NoNetwork: "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
 	}}}
+
+// sequenced is the one server, whose sequence numbers every grant.
+type sequenced struct{}
+
+func (sequenced) OwnFence() string { return "nextval of the lockbench_fence sequence" }
 
 func validate(s backend.Spec) error {
 	if s.Members != 0 || s.Replicas != 0 {

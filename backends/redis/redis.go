@@ -25,25 +25,41 @@ const (
 	WaitReplicasAxis = "scaling-wait-replicas"
 )
 
-// reaches: every Redis kind speaks Redis and dials through lockbench's proxies.
-var reaches = []backend.Capability{backend.RedisProtocol, backend.NetworkProfiles}
+// oneMaster is what a lone Redis master can do: number grants by INCR, answer Redis.
+type oneMaster struct{}
+
+func (oneMaster) CounterFence() string          { return "INCR fence:<key> on the master" }
+func (oneMaster) RedisMasters(backend.Spec) int { return 1 }
+
+// replicatedMaster is a master whose replicas copy it asynchronously.
+type replicatedMaster struct{ oneMaster }
+
+func (replicatedMaster) Replicas(s backend.Spec) int { return s.Replicas }
+
+// watchedMaster is a replicated master whose sentinels promote a replica.
+type watchedMaster struct{ replicatedMaster }
+
+func (watchedMaster) Sentinels(s backend.Spec) int { return s.Sentinels }
+
+// independentMasters are Redlock's: a majority of them grants a lock.
+type independentMasters struct{}
+
+func (independentMasters) RedisMasters(s backend.Spec) int { return s.Masters }
+func (independentMasters) Majority(s backend.Spec) int     { return s.Masters/2 + 1 }
 
 // Descriptor is Redis's: its four kinds (topologies names them: the house runs Redis
 // itself) and its two scaling axes; its strategies are redislock's.
 var Descriptor = backend.Descriptor{Store: "redis", Server: Server, Flavours: backend.ServerFlavours(),
 	Shapes: []backend.Shape{
-		{Kind: topologies.Single, Rank: 10, Capabilities: append([]backend.Capability{backend.CounterFence}, reaches...),
+		{Kind: topologies.Single, Rank: 10, Can: oneMaster{},
 			Validate: func(s backend.Spec) error { return validate(s, nil) }},
-		{Kind: topologies.Replicated, Rank: 20,
-			Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication}, reaches...),
-			Defaults:     defaultReplicas, Validate: func(s backend.Spec) error { return validate(s, atLeastOneReplica) }},
-		{Kind: topologies.Sentinel, Rank: 30,
-			Capabilities: append([]backend.Capability{backend.CounterFence, backend.Replication, backend.Failover}, reaches...),
-			Defaults:     func(s backend.Spec) backend.Spec { return sentinelDefaults(defaultReplicas(s)) },
-			Validate:     func(s backend.Spec) error { return validate(s, nil, validateSentinels) }},
-		{Kind: topologies.Redlock, Rank: 40,
-			Capabilities: append([]backend.Capability{backend.IndependentMajority}, reaches...),
-			Defaults:     redlockDefaults, Validate: validateRedlock},
+		{Kind: topologies.Replicated, Rank: 20, Can: replicatedMaster{},
+			Defaults: defaultReplicas, Validate: func(s backend.Spec) error { return validate(s, atLeastOneReplica) }},
+		{Kind: topologies.Sentinel, Rank: 30, Can: watchedMaster{},
+			Defaults: func(s backend.Spec) backend.Spec { return sentinelDefaults(defaultReplicas(s)) },
+			Validate: func(s backend.Spec) error { return validate(s, nil, validateSentinels) }},
+		{Kind: topologies.Redlock, Rank: 40, Can: independentMasters{},
+			Defaults: redlockDefaults, Validate: validateRedlock},
 	},
 	Axes: []backend.ScalingAxis{
 		{Preset: RedlockNodesAxis, Title: "p99 acquire latency against Redlock nodes", XLabel: "Redlock nodes (masters)"},

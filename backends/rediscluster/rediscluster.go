@@ -28,12 +28,17 @@ const (
 var Descriptor = backend.Descriptor{Store: "rediscluster", Server: redis.Server, Flavours: backend.ServerFlavours(),
 	Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 45,
-		Capabilities: []backend.Capability{backend.Replication},
-		Defaults:     defaults,
-		Validate:     validate,
+		Can:      shards{},
+		Defaults: defaults,
+		Validate: validate,
 		NoNetwork: "cannot run under a network profile yet (the cluster client dials the addresses the nodes announce, " +
 			"which lockbench's proxies do not map)",
 	}}}
+
+// shards are a cluster's masters, each with replicas copying it asynchronously.
+type shards struct{}
+
+func (shards) Replicas(s backend.Spec) int { return s.Replicas }
 
 func defaults(s backend.Spec) backend.Spec {
 	if s.Masters == 0 {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/resultsdir"
 	"golang.org/x/perf/benchfmt"
@@ -117,7 +116,7 @@ func writeBenchTable(w io.Writer, rows []benchRow) {
 	// The baseline's shape (64 connections, 64 keys) against each strategy whose
 	// acquire is the baseline's one command.
 	for _, r := range locks {
-		onBaseline := linked.Catalog().StrategyHas(r.params["strategy"], backend.BaselineCommand)
+		onBaseline := linked.Catalog().StrategyOnBaseline(r.params["strategy"])
 		if onBaseline && r.params["clients"] == "64" && r.params["keys"] == "64" {
 			fmt.Fprintf(w, "%-42s %.0f commands/s = %.2f x redis-benchmark\n", r.params["strategy"]+", clients=64 keys=64:",
 				r.metrics["commands/s"], r.metrics["commands/s"]/baseline.metrics["commands/s"])

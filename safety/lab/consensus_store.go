@@ -13,8 +13,8 @@ import (
 
 // ConsensusStore is what every consensus store's adapter shares (etcd's, ZooKeeper's):
 // a strategy and its spec, the leader as primary, a fence from the replicated log, a
-// lagging follower paused, the lease its descriptor says its servers grant. An adapter
-// embeds it and adds its locker.
+// lagging follower paused, the lease its descriptor says its servers grant, the fence
+// its kind names. An adapter embeds it and adds its locker.
 type ConsensusStore struct {
 	Name       string
 	Deployment backend.Spec
@@ -38,6 +38,14 @@ func (s ConsensusStore) Primary(ctx context.Context, topo topologies.Topology) (
 func (s ConsensusStore) AwaitPromotion(ctx context.Context, topo topologies.Topology,
 	old topologies.Node) (topologies.Node, error) {
 	return AwaitNewLeader(ctx, topo, old)
+}
+
+// FenceSource names the number the kind's grants carry (its backend.OwnFence).
+func (s ConsensusStore) FenceSource() string {
+	if f, ok := backend.CanOf[backend.OwnFence](linked.Catalog(), s.Deployment.Kind); ok {
+		return f.OwnFence()
+	}
+	return "none: the kind declares no fence of its own"
 }
 
 // FenceLinearizable: the fence comes from the replicated log, whose election picks only

@@ -188,18 +188,17 @@ func AnyStore(Store) bool { return true }
 // IsConsensusFailover is a store whose members agree each write by a majority and
 // elect a new leader when it dies (etcd, ZooKeeper), as its kind declares.
 func IsConsensusFailover(s Store) bool {
-	return IsFailover(s) && linked.Catalog().Has(s.Spec().Kind, backend.Consensus)
+	return IsFailover(s) && backend.KindIs[backend.Consensus](linked.Catalog(), s.Spec().Kind)
 }
 
 // IsFailover is a store that can fail over.
 func IsFailover(s Store) bool { _, ok := s.(Failover); return ok }
 
 // PromotesRedisReplica is a store whose one primary fails over to a replica that got
-// its keys by replication, all over the Redis protocol (Failover, Replication and
-// RedisProtocol declared by its kind), so a scenario can pause, cut and configure its
-// nodes with Redis commands.
+// its keys by replication, all over the Redis protocol (its kind a backend.Failover and
+// a backend.RedisProtocol), so a scenario can pause, cut and configure its nodes with
+// Redis commands.
 func PromotesRedisReplica(s Store) bool {
 	k, stores := s.Spec().Kind, linked.Catalog()
-	return IsFailover(s) && stores.Has(k, backend.Failover) && stores.Has(k, backend.Replication) &&
-		stores.Has(k, backend.RedisProtocol)
+	return IsFailover(s) && backend.KindIs[backend.Failover](stores, k) && backend.KindIs[backend.RedisProtocol](stores, k)
 }

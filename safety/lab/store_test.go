@@ -44,8 +44,8 @@ func (fakeStore) Locker(context.Context, topologies.Topology, bool) (locks.Locke
 }
 
 // registerFakeKind registers kind with caps, its store adapter, and strategies on it.
-func registerFakeKind(kind backend.Kind, caps []backend.Capability, strategies ...string) {
-	linked.Register(backend.Descriptor{Store: string(kind), Shapes: []backend.Shape{{Kind: kind, Rank: 2000, Capabilities: caps}}})
+func registerFakeKind(kind backend.Kind, can any, strategies ...string) {
+	linked.Register(backend.Descriptor{Store: string(kind), Shapes: []backend.Shape{{Kind: kind, Rank: 2000, Can: can}}})
 	RegisterStore(kind, func(strategy string, spec backend.Spec) Store { return fakeStore{strategy, spec} })
 	for _, name := range strategies {
 		locks.Register(fakeStrategy(name, kind))
@@ -61,9 +61,9 @@ func fakeStrategy(name string, kind backend.Kind) locks.Strategy {
 // A one-store param takes one strategy whose store fits, by what its kind declares,
 // and refuses a list or a store without the capability, naming the ones that fit.
 func TestOneStoreParamTakesOneFittingStrategy(t *testing.T) {
-	registerFakeKind("lab-test-fenced", []backend.Capability{backend.OwnFence}, "lab-test-fenced-a", "lab-test-fenced-b")
+	registerFakeKind("lab-test-fenced", ownFence{}, "lab-test-fenced-a", "lab-test-fenced-b")
 	registerFakeKind("lab-test-plain", nil, "lab-test-plain")
-	fenced := func(s Store) bool { return linked.Catalog().Has(s.Spec().Kind, backend.OwnFence) }
+	fenced := func(s Store) bool { return backend.KindIs[backend.OwnFence](linked.Catalog(), s.Spec().Kind) }
 	p := OneStoreParam("strategies", "lab-test-fenced-a", fenced, "the store")
 	vals, err := Parse("s", []Param{p}, nil)
 	if err != nil || vals.Store("strategies").Strategy() != "lab-test-fenced-a" {
@@ -79,3 +79,8 @@ func TestOneStoreParamTakesOneFittingStrategy(t *testing.T) {
 		}
 	}
 }
+
+// ownFence is a test kind whose grants carry a number of its own.
+type ownFence struct{}
+
+func (ownFence) OwnFence() string { return "a test counter" }

@@ -41,7 +41,8 @@ func (p Provider) Start(ctx context.Context, spec backend.Spec) (topologies.Topo
 		return nil, err
 	}
 	// miniredis speaks Redis and keeps no replicas.
-	if !linked.Catalog().Has(spec.Kind, backend.RedisProtocol) || linked.Catalog().Has(spec.Kind, backend.Replication) {
+	if !backend.KindIs[backend.RedisProtocol](linked.Catalog(), spec.Kind) ||
+		backend.KindIs[backend.Replication](linked.Catalog(), spec.Kind) {
 		return nil, fmt.Errorf(
 			"provider embedded serves single and redlock topologies, not %s (miniredis has no replication)", spec.Kind)
 	}

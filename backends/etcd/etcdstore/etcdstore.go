@@ -37,14 +37,12 @@ func init() {
 }
 
 // adapter is how the safety lab reaches an etcd cluster: its leader, a lagging follower,
-// and leases fenced by the lock key's create revision.
+// and leases fenced by the lock key's create revision (the kind's OwnFence).
 type adapter struct{ lab.ConsensusStore }
 
 func newAdapter(strategy string, spec backend.Spec) lab.Store {
 	return adapter{lab.ConsensusStore{Name: strategy, Deployment: spec}}
 }
-
-func (adapter) FenceSource() string { return "the lock key's create revision (raft-ordered)" }
 
 // Locker ignores fenced: every etcd lease has its revision.
 func (a adapter) Locker(ctx context.Context, topo topologies.Topology, _ bool) (locks.Locker, error) {

@@ -50,7 +50,7 @@ func onRedlockAxis(masters int) *backend.Scaling {
 func (s redlockSize) strategy() locks.Strategy {
 	return locks.Strategy{Strategy: backend.Strategy{Name: s.name, Position: s.position,
 		SafetyRank: backend.RankMajority, Scaling: onRedlockAxis(s.masters), Probes: redlockProbes(s.name, ""),
-		Capabilities: awaitsEveryNode},
+		AwaitsEveryNode: true},
 		Spec: backend.Spec{Kind: topologies.Redlock, Masters: s.masters}, Commands: lockCommands,
 		Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 			r := o.Redlock

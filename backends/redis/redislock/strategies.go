@@ -54,7 +54,7 @@ func init() {
 			Ladder:  &backend.Rung{Adds: "one Redis master; the lock dies with it"},
 			Synthetic: &backend.Synthetic{Attempt: 70 * time.Microsecond, RoundTrips: 1, Capacity: 40000,
 				Topology: "single", Small: true, OpenLoop: backend.BothMatrix},
-			Capabilities: []backend.Capability{backend.BaselineCommand},
+			BaselineCommand: true,
 			// lost-updates breaks one master's lock by a clock jump behind the lock's own fence.
 			Probes: []backend.Probe{{Fault: backend.ClockJumpFault, Scenario: "single-clock-skew",
 				Lock: []string{"jump-forward"}, Mechanism: backend.MasterClockJump,
@@ -109,8 +109,8 @@ func init() {
 			Scaling: onRedlockAxis(5),
 			Synthetic: &backend.Synthetic{Attempt: 180 * time.Microsecond, RoundTrips: 1, Capacity: 3600, Topology: redlock5,
 				Small: true, OpenLoop: backend.BothMatrix, SlowNode: backend.WaitsForSlowNode},
-			Probes:       append(redlockProbes("redlock", backend.QuorumNodeLoss), kleppmannProbe("jump")),
-			Capabilities: awaitsEveryNode},
+			Probes:          append(redlockProbes("redlock", backend.QuorumNodeLoss), kleppmannProbe("jump")),
+			AwaitsEveryNode: true},
 			Spec: backend.Spec{Kind: topologies.Redlock}, Commands: lockCommands, Build: redlockBuilder("redlock", false),
 			Addressed: func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
 				r := o.Redlock
@@ -145,10 +145,6 @@ func atOneMaster(s locks.Strategy, build func(ctx context.Context, addr string, 
 	}
 	return s
 }
-
-// awaitsEveryNode: redsync without fail-fast waits for every node's answer (redlock and
-// its sizes); redlock-failfast returns at a majority.
-var awaitsEveryNode = []backend.Capability{backend.AwaitsEveryNode}
 
 // redlockProbes are where a Redlock client is measured on a node restarting empty
 // (redlock-restart, and the max-fence client's tokens in redlock-fence), and on a

@@ -27,10 +27,6 @@ func New(strategy string, spec backend.Spec) lab.Store {
 // zkMinSession is the shortest session the registered ZooKeeper topology grants: 2 ticks.
 const zkMinSession = 2 * zktopo.DefaultTickTime
 
-func (s zkStore) FenceSource() string {
-	return "the lock node's czxid (ZAB-ordered zxid)"
-}
-
 // Locker ignores fenced: every ZooKeeper lease has its czxid. The locker refuses a ttl
 // below the minimum session; the store asks for the minimum instead, as etcd's server
 // raises a short lease by itself, so that the scenarios' short ttls run here too.

@@ -35,7 +35,7 @@ func TestTheRigsDefaultIsTheFirstStrategyThatFits(t *testing.T) {
 	}
 	for _, name := range lab.StrategiesWhere(sentinelrig.Fits) {
 		st, _ := linked.Catalog().StrategyOf(name)
-		if !linked.Catalog().Has(st.Kind(), backend.Failover) {
+		if !backend.KindIs[backend.Failover](linked.Catalog(), st.Kind()) {
 			t.Errorf("%s fits the rig, but its kind %s declares no failover", name, st.Kind())
 		}
 	}

@@ -106,10 +106,10 @@ func (s fenceRegression) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 	rep := env.NewReport(s)
 	for _, st := range p.Stores("strategies") {
 		spec := st.Spec()
-		if linked.Catalog().Has(spec.Kind, backend.Failover) { // sentinels: a quick failover over two replicas
+		if backend.KindIs[backend.Failover](linked.Catalog(), spec.Kind) { // sentinels: a quick failover over two replicas
 			spec.Replicas, spec.DownAfter, spec.FailoverTimeout = 2, 500*time.Millisecond, 3*time.Second
 		}
-		if linked.Catalog().Has(spec.Kind, backend.Consensus) && spec.Members < 3 {
+		if backend.KindIs[backend.Consensus](linked.Catalog(), spec.Kind) && spec.Members < 3 {
 			return nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"],
 				Want: "stores with followers: " + st.Strategy() + " has one member"}
 		}

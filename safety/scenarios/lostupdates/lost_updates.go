@@ -77,13 +77,15 @@ const clockJump = "clock-jump"
 func leaseOfOneAuthority(st lab.Store) bool {
 	kind := st.Spec().Kind
 	stores := linked.Catalog()
-	return stores.Has(kind, backend.Consensus) || stores.Has(kind, backend.OwnFence) || loneRedisMaster(st)
+	return backend.KindIs[backend.Consensus](stores, kind) || backend.KindIs[backend.OwnFence](stores, kind) ||
+		loneRedisMaster(st)
 }
 
 // loneRedisMaster: one Redis master and no replica, whose clock a fault can move.
 func loneRedisMaster(st lab.Store) bool {
 	kind := st.Spec().Kind
-	return linked.Catalog().Has(kind, backend.CounterFence) && !linked.Catalog().Has(kind, backend.Replication)
+	return backend.KindIs[backend.CounterFence](linked.Catalog(), kind) &&
+		!backend.KindIs[backend.Replication](linked.Catalog(), kind)
 }
 
 // failsOverToAReplica: sentinels, or the cluster bus for the key's master, promote an
@@ -92,13 +94,13 @@ func failsOverToAReplica(st lab.Store) bool {
 	if _, ok := st.(failoverStore); !ok {
 		return false
 	}
-	return lab.IsKeyedFailover(st) || linked.Catalog().Has(st.Spec().Kind, backend.Failover)
+	return lab.IsKeyedFailover(st) || backend.KindIs[backend.Failover](linked.Catalog(), st.Spec().Kind)
 }
 
 // isFiveNodeRedlock: the redlock-restart rig's five independent masters.
 func isFiveNodeRedlock(st lab.Store) bool {
 	spec := st.Spec().WithDefaults(linked.Catalog())
-	return linked.Catalog().Has(spec.Kind, backend.IndependentMajority) && spec.Masters == redlockNodes
+	return backend.KindIs[backend.IndependentMajority](linked.Catalog(), spec.Kind) && spec.Masters == redlockNodes
 }
 
 // defaultLockServices are the lock services run without --param strategies, one or two

@@ -49,7 +49,7 @@ var hostCrashPolicies = []string{"no", "everysec", "always"}
 
 // isRedlock: independent masters, a majority grants.
 func isRedlock(s lab.Store) bool {
-	return linked.Catalog().Has(s.Spec().Kind, backend.IndependentMajority)
+	return backend.KindIs[backend.IndependentMajority](linked.Catalog(), s.Spec().Kind)
 }
 
 type redlockVariant struct {

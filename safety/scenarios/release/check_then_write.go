@@ -52,8 +52,8 @@ const (
 // fitsCheckThenWrite: A's check is GET or PTTL on the store's one master, which holds
 // the key; the fenced variants number grants with its INCR when the strategy has no fence.
 func fitsCheckThenWrite(s lab.Store) bool {
-	k := s.Spec().Kind
-	return linked.Catalog().Has(k, backend.RedisProtocol) && linked.Catalog().Has(k, backend.CounterFence)
+	k, stores := s.Spec().Kind, linked.Catalog()
+	return backend.KindIs[backend.RedisProtocol](stores, k) && backend.KindIs[backend.CounterFence](stores, k)
 }
 
 type checkWriteVariant struct {
