@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -61,7 +62,7 @@ func benchmarkCycles(b *testing.B, strategy string, topo topologies.Topology, lo
 	ctx := context.Background()
 	load.KeyPrefix = topologies.KeyPrefixOf(topo) + load.KeyPrefix // servers not ours: under the run's prefix
 	// One connection per client: fewer would measure the pool's queue, not the lock.
-	l, err := locks.ForTopology(ctx, strategy, topo, locks.Options{RedisOptions: locks.RedisOptions{PoolSize: load.Clients}})
+	l, err := locks.ForTopology(ctx, strategy, topo, locks.Options{Options: redisconn.Options{PoolSize: load.Clients}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -76,7 +77,7 @@ func BenchmarkInjectedLatency(b *testing.B) {
 	testenv.OwnServers(b, topo, "a network profile puts proxies between the client and the servers")
 	const oneWay = 5 * time.Millisecond
 	median := func(network *netem.Network, d time.Duration) time.Duration {
-		opts := locks.RedisOptions{PoolSize: 1}
+		opts := redisconn.Options{PoolSize: 1}
 		if network != nil {
 			opts.Dialer = network.Dialer()
 		}
@@ -117,7 +118,7 @@ func BenchmarkThousandClients(b *testing.B) {
 	topo := testenv.Start(b, backend.Spec{Kind: topologies.Single})
 	const clients = 1000
 	round := func(i int) bench.Result {
-		opts := locks.RedisOptions{PoolSize: clients, Access: topologies.AccessOf(topo), KeyPrefix: topologies.KeyPrefixOf(topo)}
+		opts := redisconn.Options{PoolSize: clients, Access: topologies.AccessOf(topo), KeyPrefix: topologies.KeyPrefixOf(topo)}
 		l, err := redislock.NewSingle(context.Background(), topo.Masters()[0].Addr(), opts)
 		if err != nil {
 			b.Fatal(err)

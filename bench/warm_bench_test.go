@@ -10,6 +10,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -26,7 +27,7 @@ func BenchmarkWarmUp(b *testing.B) {
 	errorsSeen := map[bool]int64{}
 	round := func(i int, warmed bool) {
 		dials := &dialLog{}
-		opts := locks.Options{RedisOptions: locks.RedisOptions{PoolSize: clients, Dialer: dials.dial}}
+		opts := locks.Options{Options: redisconn.Options{PoolSize: clients, Dialer: dials.dial}}
 		l, err := locks.ForTopology(context.Background(), "redlock", topo, opts)
 		if err != nil {
 			b.Fatal(err)

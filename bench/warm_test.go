@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -64,7 +65,7 @@ func TestNoDialLandsInTheMeasurement(t *testing.T) {
 func dialsAroundTheClock(t *testing.T, strategy string, topo topologies.Topology, clients int, warmed bool) (before, after int) {
 	t.Helper()
 	dials := &dialLog{}
-	opts := locks.Options{RedisOptions: locks.RedisOptions{PoolSize: clients, Dialer: dials.dial}}
+	opts := locks.Options{Options: redisconn.Options{PoolSize: clients, Dialer: dials.dial}}
 	l, err := locks.ForTopology(context.Background(), strategy, topo, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +96,7 @@ func dialsAroundTheClock(t *testing.T, strategy string, topo topologies.Topology
 func TestCutOffAttemptsAreCountedApartAndLeaveNoLock(t *testing.T) {
 	const clients = 64
 	topo := testenv.Start(t, backend.Spec{Kind: topologies.Redlock})
-	l, err := locks.ForTopology(context.Background(), "redlock", topo, locks.Options{RedisOptions: locks.RedisOptions{PoolSize: clients}})
+	l, err := locks.ForTopology(context.Background(), "redlock", topo, locks.Options{Options: redisconn.Options{PoolSize: clients}})
 	if err != nil {
 		t.Fatal(err)
 	}

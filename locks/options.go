@@ -10,13 +10,9 @@ import (
 // The option types are plain settings that flags and configs fill; the lockers that
 // read them live with their store (backends/<store>/...).
 
-// RedisOptions are a Redis connection's settings, shared by the SET-NX strategies.
-// Kept as an alias because it names the embedded field (o.RedisOptions, not o.Options).
-type RedisOptions = redisconn.Options
-
 // WaitOptions configure the wait strategy.
 type WaitOptions struct {
-	RedisOptions
+	redisconn.Options
 	// Replicas is how many replicas must acknowledge the SET (default 1).
 	Replicas int
 	// Timeout is WAIT's own timeout (default 100 ms). Zero would block forever.
@@ -45,7 +41,7 @@ func (o WaitOptions) WithDefaults() WaitOptions {
 
 // RedlockOptions configure the redlock strategy; zero values take redsync's defaults.
 type RedlockOptions struct {
-	RedisOptions
+	redisconn.Options
 	// Tries per AcquireWaiting (default: redsync's 32); Acquire is always one try.
 	Tries int
 	// RetryDelay between AcquireWaiting's tries (default: redsync's, 50-250 ms at random).

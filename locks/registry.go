@@ -13,7 +13,7 @@ import (
 
 // Options configure every strategy; each reads the part that concerns it.
 type Options struct {
-	RedisOptions
+	redisconn.Options
 	Wait    WaitOptions    // Replicas, Timeout
 	Redlock RedlockOptions // Tries, DriftFactor, FailFast...
 	Rueidis RueidisOptions // TryNextAfter

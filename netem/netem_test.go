@@ -8,8 +8,8 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/redis/redislock"
-	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -61,7 +61,7 @@ func TestInjectedLatencyShowsInTheMedian(t *testing.T) {
 	}
 
 	// A lock client routed through the network's dialer pays the same delay.
-	l, err := redislock.NewSingle(ctx, topo.Masters()[0].Addr(), locks.RedisOptions{Dialer: network.Dialer()})
+	l, err := redislock.NewSingle(ctx, topo.Masters()[0].Addr(), redisconn.Options{Dialer: network.Dialer()})
 	if err != nil {
 		t.Fatal(err)
 	}

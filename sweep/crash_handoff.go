@@ -9,6 +9,7 @@ import (
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/severed"
@@ -52,7 +53,7 @@ func (r *Runner) crashHandoffs(ctx context.Context, index int, cell Cell, topo t
 		if err != nil {
 			return bench.Holder{}, err
 		}
-		hl, err := locks.ForTopology(ctx, cell.Strategy, cut, locks.Options{RedisOptions: locks.RedisOptions{PoolSize: 1}})
+		hl, err := locks.ForTopology(ctx, cell.Strategy, cut, locks.Options{Options: redisconn.Options{PoolSize: 1}})
 		if err != nil {
 			sever()
 			return bench.Holder{}, err

@@ -14,6 +14,7 @@ import (
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/netem"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/updates"
@@ -156,7 +157,7 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 		return r.measureUpdates(ctx, index, cell, topo)
 	}
 	first, clients := r.share(cell)
-	opts := locks.Options{RedisOptions: locks.RedisOptions{PoolSize: clients}}
+	opts := locks.Options{Options: redisconn.Options{PoolSize: clients}}
 	if network != nil {
 		opts.Dialer = network.Dialer()
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/internal/sleep"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/resources/ledger"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 )
@@ -36,7 +37,7 @@ func newLocked(ctx context.Context, s Setup) (_ Way, err error) {
 	}()
 	// One connection per client: fewer would measure the pool's queue, not the lock.
 	locker, err := locks.ForTopology(ctx, s.Strategy, s.Topology,
-		locks.Options{RedisOptions: locks.RedisOptions{PoolSize: s.Clients}})
+		locks.Options{Options: redisconn.Options{PoolSize: s.Clients}})
 	if err != nil {
 		return nil, err
 	}

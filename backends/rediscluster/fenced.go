@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 )
 
 // StrategyFenced is cluster whose grants carry a fence: one script sets the lock key
@@ -44,12 +45,12 @@ func FenceKey(key string) (string, error) {
 type clusterFenced struct{ *clusterLocker }
 
 // NewClusterFenced locks on the cluster the seeds belong to, numbering each grant.
-func NewClusterFenced(ctx context.Context, seeds []string, opts locks.RedisOptions) (locks.Locker, error) {
+func NewClusterFenced(ctx context.Context, seeds []string, opts redisconn.Options) (locks.Locker, error) {
 	return newFenced(ctx, seeds, StrategyFenced, opts)
 }
 
 // newFenced is the fenced cluster locker whose commands pass purpose's allow-list.
-func newFenced(ctx context.Context, seeds []string, purpose string, opts locks.RedisOptions) (*clusterFenced, error) {
+func newFenced(ctx context.Context, seeds []string, purpose string, opts redisconn.Options) (*clusterFenced, error) {
 	l, err := newClusterLocker(ctx, seeds, purpose, opts)
 	if err != nil {
 		return nil, err

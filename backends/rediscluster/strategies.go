@@ -39,7 +39,7 @@ var Strategies = []locks.Strategy{
 			Topology: syntheticTopology, Unproxied: true}},
 		Spec: cluster, Commands: clusterCommands(nil),
 		Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
-			return NewCluster(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
+			return NewCluster(ctx, topologies.Addrs(topo.Masters()), o.Options)
 		}},
 	{Strategy: backend.Strategy{Name: StrategyWait, Position: 24, SafetyRank: backend.RankShardFailover,
 		Presets: clusterPresets,
@@ -51,13 +51,13 @@ var Strategies = []locks.Strategy{
 		Spec: cluster, Commands: clusterCommands([]string{"WAIT"}),
 		Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 			w := o.Wait
-			w.RedisOptions = o.RedisOptions
+			w.Options = o.Options
 			return NewClusterWait(ctx, topologies.Addrs(topo.Masters()), w)
 		}},
 	{Strategy: backend.Strategy{Name: StrategyFenced, Position: 25, SafetyRank: backend.RankShardFailover},
 		Spec: cluster, Commands: clusterCommands(nil),
 		Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
-			return NewClusterFenced(ctx, topologies.Addrs(topo.Masters()), o.RedisOptions)
+			return NewClusterFenced(ctx, topologies.Addrs(topo.Masters()), o.Options)
 		}},
 	{Strategy: backend.Strategy{Name: StrategyRueidis, Position: 36, SafetyRank: backend.RankShardFailover},
 		Spec: cluster, Traits: []locks.Trait{locks.ExtendsItself},
@@ -84,7 +84,7 @@ func clusterCommands(more []string) []string {
 // follows MOVED and ASK (up to 3 redirects); a command that failed on the network is
 // still tried once more by the cluster client itself, which for a SET NX whose reply
 // was lost answers "taken" for a lock the first send granted (held until its TTL).
-func newClusterClient(seeds []string, purpose string, opts locks.RedisOptions) *redis.ClusterClient {
+func newClusterClient(seeds []string, purpose string, opts redisconn.Options) *redis.ClusterClient {
 	return redis.NewClusterClient(&redis.ClusterOptions{
 		Addrs:    seeds,
 		PoolSize: opts.PoolSize,
@@ -108,12 +108,12 @@ type clusterLocker struct {
 }
 
 // NewCluster locks on the cluster the seeds belong to.
-func NewCluster(ctx context.Context, seeds []string, opts locks.RedisOptions) (locks.Locker, error) {
+func NewCluster(ctx context.Context, seeds []string, opts redisconn.Options) (locks.Locker, error) {
 	return newClusterLocker(ctx, seeds, StrategyCluster, opts)
 }
 
 func newClusterLocker(ctx context.Context, seeds []string, name string,
-	opts locks.RedisOptions) (*clusterLocker, error) {
+	opts redisconn.Options) (*clusterLocker, error) {
 	c := newClusterClient(seeds, name, opts)
 	core, err := redislock.NewSetNX(ctx, name, c, opts.CommandTimeout())
 	if err != nil {
@@ -171,7 +171,7 @@ type clusterWait struct {
 
 // NewClusterWait locks on the cluster and waits for opts.Replicas replicas of the key's master.
 func NewClusterWait(ctx context.Context, seeds []string, opts locks.WaitOptions) (locks.Locker, error) {
-	l, err := newClusterLocker(ctx, seeds, StrategyWait, opts.RedisOptions)
+	l, err := newClusterLocker(ctx, seeds, StrategyWait, opts.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +188,7 @@ type clusterWaitFenced struct {
 
 // NewClusterWaitFenced is NewClusterWait numbering each grant as NewClusterFenced does.
 func NewClusterWaitFenced(ctx context.Context, seeds []string, opts locks.WaitOptions) (locks.Locker, error) {
-	f, err := newFenced(ctx, seeds, StrategyWait, opts.RedisOptions)
+	f, err := newFenced(ctx, seeds, StrategyWait, opts.Options)
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ func sharedCluster(t *testing.T) *rediscluster.Cluster {
 func build(t *testing.T, name string, c *rediscluster.Cluster) locks.Locker {
 	t.Helper()
 	l, err := locks.ForTopology(context.Background(), name, c, locks.Options{
-		RedisOptions: locks.RedisOptions{Timeout: 5 * time.Second}, Wait: locks.WaitOptions{Timeout: 2 * time.Second}})
+		Options: redisconn.Options{Timeout: 5 * time.Second}, Wait: locks.WaitOptions{Timeout: 2 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestALockLandsOnTheMasterOfItsKeysSlot(t *testing.T) {
 	t.Parallel()
 	c := sharedCluster(t)
 	ctx := context.Background()
-	l, err := rediscluster.NewCluster(ctx, []string{c.Masters()[0].Addr()}, locks.RedisOptions{})
+	l, err := rediscluster.NewCluster(ctx, []string{c.Masters()[0].Addr()}, redisconn.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func clusterNodeID(t *testing.T, n topologies.Node) string { return myselfLine(t
 func TestTheLockerFollowsMovedAndAsk(t *testing.T) {
 	c := startCluster(t, backend.Spec{})
 	ctx := context.Background()
-	l, err := rediscluster.NewCluster(ctx, topologies.Addrs(c.Masters()), locks.RedisOptions{})
+	l, err := rediscluster.NewCluster(ctx, topologies.Addrs(c.Masters()), redisconn.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,9 +88,6 @@ type heldConn struct {
 	mu   sync.Mutex // one statement at a time on conn
 }
 
-// heldLease is shorthand for the instantiation this locker uses; an alias, so it stays that type.
-type heldLease = heldlease.Lease[*heldConn]
-
 // NewAdvisory connects a pg-advisory locker to dsn.
 func NewAdvisory(ctx context.Context, dsn string, opts pooloptions.Options) (*Locker, error) {
 	return newLocker(ctx, Advisory, dsn, opts, advisory{}, 1)
@@ -265,7 +262,7 @@ func (l *Locker) Extend(ctx context.Context, lease locks.Lease, ttl time.Duratio
 }
 
 // lapse gives back a lease whose client-side TTL has passed.
-func (l *Locker) lapse(h *heldLease) {
+func (l *Locker) lapse(h *heldlease.Lease[*heldConn]) {
 	if !l.held.Expire(h, nil) {
 		return
 	}

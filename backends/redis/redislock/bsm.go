@@ -45,7 +45,7 @@ func bsmStrategy(v bsmVariant) locks.Strategy {
 	return atOneMaster(locks.Strategy{Strategy: backend.Strategy{Name: v.name, Position: v.position,
 		SafetyRank: backend.RankOneMaster}, Spec: oneMaster, Commands: bsmCommands},
 		func(_ context.Context, addr string, o locks.Options) (locks.Locker, error) {
-			return newBSM(addr, v, o.RedisOptions), nil
+			return newBSM(addr, v, o.Options), nil
 		})
 }
 
@@ -62,11 +62,11 @@ type bsmLocker struct {
 
 // NewBSM locks through bsm/redislock on the Redis server at addr, over the house's
 // client; it waits as the library does by default: not at all.
-func NewBSM(addr string, opts locks.RedisOptions) locks.Locker {
+func NewBSM(addr string, opts redisconn.Options) locks.Locker {
 	return newBSM(addr, bsmDefault, opts)
 }
 
-func newBSM(addr string, v bsmVariant, opts locks.RedisOptions) *bsmLocker {
+func newBSM(addr string, v bsmVariant, opts redisconn.Options) *bsmLocker {
 	c := redisconn.NewClient(addr, v.name, opts)
 	return &bsmLocker{bsmVariant: v, client: c, library: bsm.New(c), timeout: opts.CommandTimeout()}
 }

@@ -31,7 +31,7 @@ func NewRedlock(ctx context.Context, addrs []string, opts locks.RedlockOptions) 
 	r := &redlock{name: "redlock", opts: opts}
 	var pools []redsyncredis.Pool
 	for _, addr := range addrs {
-		c := redisconn.NewClient(addr, r.name, opts.RedisOptions)
+		c := redisconn.NewClient(addr, r.name, opts.Options)
 		r.clients = append(r.clients, c)
 		pools = append(pools, goredis.NewPool(c))
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/heldlease"
+	"github.com/lockbench/lockbench/redisconn"
 )
 
 const (
@@ -89,7 +90,7 @@ func newRueidis(seeds []string, name string, noCache bool, majority int32, o loc
 		return nil, fmt.Errorf("%s: its client passes no key guard, so it does not run on a shared server", name)
 	}
 	lib, err := rueidislock.NewLocker(rueidislock.LockerOption{
-		ClientOption:  rueidisClient(seeds, noCache, o.RedisOptions),
+		ClientOption:  rueidisClient(seeds, noCache, o.Options),
 		KeyMajority:   majority,
 		TryNextAfter:  o.Rueidis.TryNextAfter,
 		FallbackSETPX: o.Rueidis.FallbackSETPX,
@@ -109,7 +110,7 @@ func newRueidis(seeds []string, name string, noCache bool, majority int32, o loc
 }
 
 // rueidisClient is the library's client with the house's address, access and bounds.
-func rueidisClient(seeds []string, noCache bool, o locks.RedisOptions) rueidis.ClientOption {
+func rueidisClient(seeds []string, noCache bool, o redisconn.Options) rueidis.ClientOption {
 	c := rueidis.ClientOption{
 		InitAddress:      seeds,
 		Username:         o.Access.Username,

@@ -54,7 +54,7 @@ func (s redlockSize) strategy() locks.Strategy {
 		Spec: backend.Spec{Kind: topologies.Redlock, Masters: s.masters}, Commands: lockCommands,
 		Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 			r := o.Redlock
-			r.RedisOptions = o.RedisOptions
+			r.Options = o.Options
 			return NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
 		}}
 }
@@ -73,7 +73,7 @@ func (w waitShape) strategy() locks.Strategy {
 				return nil, fmt.Errorf("WAIT %d needs %d replicas, the topology has %d", w.acks, w.acks, got)
 			}
 			opts := o.Wait
-			opts.RedisOptions, opts.Replicas = o.RedisOptions, w.acks
+			opts.Options, opts.Replicas = o.Options, w.acks
 			return NewWait(ctx, topo.Masters()[0].Addr(), opts)
 		}}
 }

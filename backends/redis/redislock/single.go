@@ -152,12 +152,12 @@ func (s *setNX) Extend(ctx context.Context, lease locks.Lease, ttl time.Duration
 }
 
 // NewSingle locks on one Redis server at addr.
-func NewSingle(ctx context.Context, addr string, opts locks.RedisOptions) (locks.Locker, error) {
+func NewSingle(ctx context.Context, addr string, opts redisconn.Options) (locks.Locker, error) {
 	return newSingleFor(ctx, addr, "single", opts)
 }
 
 // newSingleFor is NewSingle whose client serves purpose (wait sends WAIT too).
-func newSingleFor(ctx context.Context, addr, purpose string, opts locks.RedisOptions) (*setNX, error) {
+func newSingleFor(ctx context.Context, addr, purpose string, opts redisconn.Options) (*setNX, error) {
 	c := redisconn.NewClient(addr, purpose, opts)
 	return newSetNX(ctx, purpose, c, opts.CommandTimeout())
 }

@@ -65,7 +65,7 @@ func init() {
 					Mechanism: backend.UnsyncedLoss}}},
 			Spec: oneMaster, Commands: lockCommands},
 			func(ctx context.Context, addr string, o locks.Options) (locks.Locker, error) {
-				return NewSingle(ctx, addr, o.RedisOptions)
+				return NewSingle(ctx, addr, o.Options)
 			}),
 		// The two lock-free ways on one master: Redis judges the account's update (package updates builds them).
 		locks.Strategy{Strategy: backend.Strategy{Name: "lua-cas", Position: 21}, Spec: oneMaster},
@@ -80,7 +80,7 @@ func init() {
 			Spec: replicated, Commands: append([]string{"WAIT"}, lockCommands...)},
 			func(ctx context.Context, addr string, o locks.Options) (locks.Locker, error) {
 				w := o.Wait
-				w.RedisOptions = o.RedisOptions
+				w.Options = o.Options
 				return NewWait(ctx, addr, w)
 			}),
 		locks.Strategy{Strategy: backend.Strategy{Name: "sentinel", Position: 2, SafetyRank: backend.RankFailover,
@@ -101,7 +101,7 @@ func init() {
 			Spec: backend.Spec{Kind: topologies.Sentinel}, Commands: lockCommands,
 			Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 				return NewSentinel(ctx, topologies.Addrs(topo.Sentinels()),
-					SentinelOptions{RedisOptions: o.RedisOptions, MasterName: topo.Spec().MasterName})
+					SentinelOptions{Options: o.Options, MasterName: topo.Spec().MasterName})
 			}},
 		locks.Strategy{Strategy: backend.Strategy{Name: "redlock", Position: 3, SafetyRank: backend.RankMajority,
 			Presets: append([]backend.Preset{backend.SlowNodeSweep, backend.OpenLoopSweep}, everyPreset...),
@@ -114,7 +114,7 @@ func init() {
 			Spec: backend.Spec{Kind: topologies.Redlock}, Commands: lockCommands, Build: redlockBuilder("redlock", false),
 			Addressed: func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
 				r := o.Redlock
-				r.RedisOptions = o.RedisOptions
+				r.Options = o.Options
 				return NewRedlock(ctx, addrs, r)
 			}},
 		// redlock-failfast answers once a majority has, instead of waiting for every node:
@@ -173,7 +173,7 @@ func kleppmannProbe(variant string) backend.Probe {
 func redlockBuilder(name string, failFast bool) locks.Builder {
 	return func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 		r := o.Redlock
-		r.RedisOptions = o.RedisOptions
+		r.Options = o.Options
 		r.FailFast = failFast
 		l, err := NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
 		if err == nil {

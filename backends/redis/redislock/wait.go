@@ -19,7 +19,7 @@ type waitLocker struct {
 // NewWait locks on the master at addr and waits for opts.Replicas replicas.
 func NewWait(ctx context.Context, addr string, opts locks.WaitOptions) (locks.Locker, error) {
 	opts = opts.WithDefaults()
-	core, err := newSingleFor(ctx, addr, "wait", opts.RedisOptions)
+	core, err := newSingleFor(ctx, addr, "wait", opts.Options)
 	if err != nil {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ type waitAOFLocker struct {
 // fsyncs. It fails at once, naming WAITAOF, on a server without the command, and on a
 // master without an append-only file when demand.Local > 0.
 func NewWaitAOF(ctx context.Context, addr, name string, demand FsyncDemand,
-	opts locks.RedisOptions) (locks.Locker, error) {
+	opts redisconn.Options) (locks.Locker, error) {
 	master := redisconn.NewClient(addr, name, opts)
 	core, err := newSetNX(ctx, name, master, opts.CommandTimeout())
 	if err != nil {

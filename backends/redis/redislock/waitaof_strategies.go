@@ -48,7 +48,7 @@ func init() {
 				demand := s.Demand
 				// A run's own WAIT bound, when it gave one, bounds WAITAOF too.
 				demand.Timeout = o.Wait.Timeout
-				return NewWaitAOF(ctx, addr, s.Name, demand, o.RedisOptions)
+				return NewWaitAOF(ctx, addr, s.Name, demand, o.Options)
 			}))
 	}
 }

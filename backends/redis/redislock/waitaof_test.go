@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -70,7 +71,7 @@ func TestWaitAOFLocalRefusesAMasterWithoutAppendOnlyFile(t *testing.T) {
 		if s.Demand.Local == 0 {
 			continue
 		}
-		_, err := redislock.NewWaitAOF(context.Background(), topo.Masters()[0].Addr(), s.Name, s.Demand, locks.RedisOptions{})
+		_, err := redislock.NewWaitAOF(context.Background(), topo.Masters()[0].Addr(), s.Name, s.Demand, redisconn.Options{})
 		if err == nil || !strings.Contains(err.Error(), "appendonly") {
 			t.Errorf("%s on a master with appendonly no: %v, want a refusal naming appendonly", s.Name, err)
 		}

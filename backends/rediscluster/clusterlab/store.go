@@ -14,6 +14,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
@@ -42,7 +43,7 @@ func (s store) Locker(ctx context.Context, topo topologies.Topology, fenced bool
 		if s.strategy == rediscluster.StrategyWait {
 			return rediscluster.NewClusterWaitFenced(ctx, seeds, locks.WaitOptions{})
 		}
-		return rediscluster.NewClusterFenced(ctx, seeds, locks.RedisOptions{})
+		return rediscluster.NewClusterFenced(ctx, seeds, redisconn.Options{})
 	}
 	return locks.ForTopology(ctx, s.strategy, topo, locks.Options{})
 }
@@ -58,16 +59,16 @@ func (s store) WaitLocker(ctx context.Context, topo topologies.Topology, replica
 func (s store) PlacedLocker(ctx context.Context, seeds []topologies.Node,
 	dial func(ctx context.Context, network, addr string) (net.Conn, error), waitReplicas int,
 	waitTimeout time.Duration) (locks.Locker, error) {
-	opts := locks.RedisOptions{Dialer: dial}
+	opts := redisconn.Options{Dialer: dial}
 	addrs := topologies.Addrs(seeds)
 	switch {
 	case waitReplicas > 0:
 		return rediscluster.NewClusterWait(ctx, addrs,
-			locks.WaitOptions{RedisOptions: opts, Replicas: waitReplicas, Timeout: waitTimeout})
+			locks.WaitOptions{Options: opts, Replicas: waitReplicas, Timeout: waitTimeout})
 	case s.strategy == rediscluster.StrategyFenced:
 		return rediscluster.NewClusterFenced(ctx, addrs, opts)
 	case s.strategy == rediscluster.StrategyWait:
-		return rediscluster.NewClusterWait(ctx, addrs, locks.WaitOptions{RedisOptions: opts})
+		return rediscluster.NewClusterWait(ctx, addrs, locks.WaitOptions{Options: opts})
 	}
 	return rediscluster.NewCluster(ctx, addrs, opts)
 }

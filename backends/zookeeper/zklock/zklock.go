@@ -77,9 +77,6 @@ type heldNode struct {
 	s    *session
 }
 
-// heldLease is shorthand for the instantiation this locker uses; an alias, so it stays that type.
-type heldLease = heldlease.Lease[heldNode]
-
 // New connects a locker to servers (host:port) and checks that one grants a session.
 func New(ctx context.Context, name string, servers []string, opts pooloptions.Options) (*Locker, error) {
 	if len(servers) == 0 {
@@ -350,11 +347,11 @@ func (l *Locker) prove(ctx context.Context, h heldNode) (bool, error) {
 }
 
 // lapse gives back a lease whose ValidUntil has passed without an Extend.
-func (l *Locker) lapse(h *heldLease) { l.lapseNow(h) }
+func (l *Locker) lapse(h *heldlease.Lease[heldNode]) { l.lapseNow(h) }
 
 // lapseNow gives back h if it is still held and past its ValidUntil, in the background,
 // and says whether it did.
-func (l *Locker) lapseNow(h *heldLease) bool {
+func (l *Locker) lapseNow(h *heldlease.Lease[heldNode]) bool {
 	lapsed := l.held.Expire(h, func() {
 		why := errLapsed
 		if h.Value.s.lost() {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -190,7 +191,7 @@ func (r redlockPartitionTrial) clientBeside(ctx context.Context, id string, n to
 	}
 	l,
 		err := locks.AtAddrs(ctx, "redlock", topologies.Addrs(r.topo.Masters()),
-		locks.Options{RedisOptions: locks.RedisOptions{Dialer: dial}})
+		locks.Options{Options: redisconn.Options{Dialer: dial}})
 	if err != nil {
 		return nil, nil, nil, lab.Failed("setup", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
@@ -119,7 +120,7 @@ func (s redlockFence) counterTrial(ctx context.Context, topo topologies.Topology
 	res := lab.NewResource("resource", true, t.Rec)
 	newClient := func(id string) (*lab.Client, error) {
 		// A stopped node must cost redsync's per-node budget, not go-redis's 2 s read timeout.
-		opts := locks.Options{RedisOptions: locks.RedisOptions{Timeout: max(ttl/20, 20*time.Millisecond)}}
+		opts := locks.Options{Options: redisconn.Options{Timeout: max(ttl/20, 20*time.Millisecond)}}
 		l, err := locks.AtAddrs(ctx, "redlock", addrs, opts)
 		if err != nil {
 			return nil, lab.Failed("setup", err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
@@ -50,7 +51,7 @@ func releaseUnderLoad(ctx context.Context, addr string, getThenDel bool, shape l
 		}
 	}()
 	for i := 0; i < shape.clients; i++ {
-		l, err := locks.AtAddrs(ctx, "single", []string{addr}, locks.Options{RedisOptions: locks.RedisOptions{PoolSize: 2}})
+		l, err := locks.AtAddrs(ctx, "single", []string{addr}, locks.Options{Options: redisconn.Options{PoolSize: 2}})
 		if err != nil {
 			return lab.Failed("setup", err)
 		}

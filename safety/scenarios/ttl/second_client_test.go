@@ -49,7 +49,7 @@ var secondClientDead = func() string {
 	build := func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 		built[topo]++
 		if built[topo]%2 == 1 {
-			return redislock.NewSingle(ctx, topo.Masters()[0].Addr(), o.RedisOptions)
+			return redislock.NewSingle(ctx, topo.Masters()[0].Addr(), o.Options)
 		}
 		return refusingLocker{redis.NewClient(&redis.Options{Addr: deadAddr, MaxRetries: -1, DialTimeout: time.Second})}, nil
 	}
