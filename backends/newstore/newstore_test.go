@@ -72,7 +72,7 @@ func init() {
 				Spec: backend.Spec{Kind: kind}, Build: noLocker},
 		},
 		// Its servers in containers: a recipe in its registration is all the provider needs.
-		Containers: []store.Recipe{{Kind: kind, Start: func(context.Context, *container.Deployment) (topologies.Topology,
+		Containers: []store.Recipe{{Kind: kind, Start: func(context.Context, *container.Topology) (topologies.Topology,
 			error) {
 			return nil, errors.New("a test store starts no server")
 		}}},

@@ -16,17 +16,22 @@ import (
 // lagging follower paused, the lease its descriptor says its servers grant, the fence
 // its kind names. An adapter embeds it and adds its locker.
 type ConsensusStore struct {
-	Name       string
-	Deployment backend.Spec
+	name string
+	spec backend.Spec
 }
 
-func (s ConsensusStore) Strategy() string   { return s.Name }
-func (s ConsensusStore) Spec() backend.Spec { return s.Deployment }
+// ConsensusStoreOf is the adapter's shared part for strategy on spec.
+func ConsensusStoreOf(strategy string, spec backend.Spec) ConsensusStore {
+	return ConsensusStore{name: strategy, spec: spec}
+}
+
+func (s ConsensusStore) Strategy() string   { return s.name }
+func (s ConsensusStore) Spec() backend.Spec { return s.spec }
 
 // GrantedTTL is the lease the store's servers grant when asked for ttl, by the lease
 // rule its descriptor declares (etcd: whole seconds, at least 2 s).
 func (s ConsensusStore) GrantedTTL(ttl time.Duration) time.Duration {
-	return linked.Catalog().LeaseOf(s.Name).Granted(ttl)
+	return linked.Catalog().LeaseOf(s.name).Granted(ttl)
 }
 
 // Primary is the leader, once the members agree on one.
@@ -42,7 +47,7 @@ func (s ConsensusStore) AwaitPromotion(ctx context.Context, topo topologies.Topo
 
 // FenceSource names the number the kind's grants carry (its backend.OwnFence).
 func (s ConsensusStore) FenceSource() string {
-	if f, ok := backend.CanOf[backend.OwnFence](linked.Catalog(), s.Deployment.Kind); ok {
+	if f, ok := backend.CanOf[backend.OwnFence](linked.Catalog(), s.spec.Kind); ok {
 		return f.OwnFence()
 	}
 	return "none: the kind declares no fence of its own"

@@ -79,4 +79,4 @@ func FilterRules(n topologies.Node) (string, error) {
 }
 
 // NetworkID is the ID of the network a topology this provider started runs on.
-func NetworkID(topo topologies.Topology) string { return topo.(*Deployment).networkID() }
+func NetworkID(topo topologies.Topology) string { return topo.(*Topology).networkID() }

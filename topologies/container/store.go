@@ -17,7 +17,7 @@ import (
 // returns the store's topology (a type embedding d, with the store's own methods).
 // The provider makes the network, the ports, the containers, Kill, Pause, Restart and
 // cuts, and removes everything at Close or on a signal.
-type Recipe func(ctx context.Context, d *Deployment) (topologies.Topology, error)
+type Recipe func(ctx context.Context, d *Topology) (topologies.Topology, error)
 
 // registered is a kind's recipe, and whether it runs the spec's clock models.
 type registered struct {
@@ -57,9 +57,9 @@ func recipeFor(kind backend.Kind) (registered, bool) {
 	return r, ok
 }
 
-// Deployment is one store topology in containers while its recipe builds it, then the
+// Topology is one store topology in containers while its recipe builds it, then the
 // base of the topology the recipe returns (Spec, Nodes, Close, Cut, Heal, ...).
-type Deployment struct{ *topology }
+type Topology struct{ *topology }
 
 // Deploy runs recipe for spec: one container per server on a network made for it,
 // labelled, removed at Close or on a signal, and swept at a later start when its owner
@@ -78,7 +78,7 @@ func Deploy(ctx context.Context, spec backend.Spec, recipe Recipe) (topologies.T
 	t := &topology{spec: spec, cli: cli, dir: dir, cuts: map[[2]string]bool{}, hooked: map[*Server]bool{}}
 	t.netName = fmt.Sprintf("lockbench-%d-%d", os.Getpid(), runSeq.Add(1))
 	t.forget = topologies.OnReap(func() { _ = removeAll(cli, t.trackedIDs(), t.networkID()) })
-	topo, err := recipe(ctx, &Deployment{t})
+	topo, err := recipe(ctx, &Topology{t})
 	if err == nil && len(t.all()) == 0 {
 		err = fmt.Errorf("its recipe started no server")
 	}
@@ -91,15 +91,15 @@ func Deploy(ctx context.Context, spec backend.Spec, recipe Recipe) (topologies.T
 }
 
 // Dir holds every server's dir (<Dir>/<server name>), mounted at the same path inside.
-func (d *Deployment) Dir() string { return d.dir }
+func (d *Topology) Dir() string { return d.dir }
 
 // Ports leases k distinct host ports for the deployment's servers, released at Close.
-func (d *Deployment) Ports(k int) ([]int, error) { return d.distinctPorts(k) }
+func (d *Topology) Ports(k int) ([]int, error) { return d.distinctPorts(k) }
 
 // AddServer declares a server that runs svc, answering clients on port (published on
 // 127.0.0.1) and its peers on peerPorts (carried by the wire rules, never published).
 // Its role places it among the topology's masters, replicas or sentinels.
-func (d *Deployment) AddServer(name string, role topologies.Role, port int, peerPorts []int, svc Service) *Server {
+func (d *Topology) AddServer(name string, role topologies.Role, port int, peerPorts []int, svc Service) *Server {
 	n := &Server{topo: d.topology, name: name, role: role, dir: filepath.Join(d.dir, name), skew: svc.Clock}
 	n.port, n.peerPorts, n.svc = port, peerPorts, &svc
 	switch role {
@@ -114,14 +114,14 @@ func (d *Deployment) AddServer(name string, role topologies.Role, port int, peer
 }
 
 // Servers are the servers declared: masters (or members), replicas, sentinels.
-func (d *Deployment) Servers() []*Server { return d.all() }
+func (d *Topology) Servers() []*Server { return d.all() }
 
 // Start makes the deployment's network at its first call, and starts together the
 // containers of every server declared since (members of a cluster serve only once a
 // quorum runs); a port another program took between the lease and the publish is
 // replaced. A recipe that starts in steps (data servers, then the sentinels watching
 // them) calls it once a step.
-func (d *Deployment) Start(ctx context.Context) error {
+func (d *Topology) Start(ctx context.Context) error {
 	if d.networkID() == "" {
 		if err := d.createNetwork(ctx); err != nil {
 			return err
@@ -137,7 +137,7 @@ func (d *Deployment) Start(ctx context.Context) error {
 }
 
 // Own returns x as a server of this deployment, or an error naming it.
-func (d *Deployment) Own(x topologies.Node) (*Server, error) { return d.own(x) }
+func (d *Topology) Own(x topologies.Node) (*Server, error) { return d.own(x) }
 
 // Dir is the server's host dir, mounted at the same path inside its container.
 func (n *Server) Dir() string { return n.dir }

@@ -157,6 +157,6 @@ func dynamic(p string) bool {
 
 // BuildImage returns repo:<hash of the files>, building it FROM scratch from files when
 // no image of that tag is present: once per machine.
-func (d *Deployment) BuildImage(ctx context.Context, repo string, files Files) (string, error) {
+func (d *Topology) BuildImage(ctx context.Context, repo string, files Files) (string, error) {
 	return filesImage(ctx, d.cli, repo, files)
 }

@@ -3,7 +3,7 @@ package container
 import "github.com/lockbench/lockbench/topologies"
 
 // base is the container topology itself: a store's topology, which embeds its
-// Deployment, has it too.
+// Topology, has it too.
 func (t *topology) base() *topology { return t }
 
 // unwrap is the container topology under a store's topology, or itself; nil when topo

@@ -13,7 +13,7 @@ import (
 // mounted read-only, not copied: a member is that program (reexec.Executable)
 // re-executed (etcdtopo's RunMemberIfAsked), so the image stays the same across rebuilds
 // of lockbench.
-func buildImage(ctx context.Context, d *container.Deployment) (image, exe string, err error) {
+func buildImage(ctx context.Context, d *container.Topology) (image, exe string, err error) {
 	exe, err = reexec.Executable()
 	if err != nil {
 		return "", "", err

@@ -26,7 +26,7 @@ import (
 
 // cluster is an etcd cluster in containers, with etcdtopo.Cluster's methods.
 type cluster struct {
-	*container.Deployment
+	*container.Topology
 	token string
 	idMu  sync.Mutex
 	ids   map[*container.Server]uint64 // raft ID each member reported when ready
@@ -52,7 +52,7 @@ func (c *cluster) initialCluster() string {
 
 // Start starts every member's container together and returns once each reports ready
 // (ReadyNotify, the process provider's check).
-func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
+func Start(ctx context.Context, d *container.Topology) (topologies.Topology, error) {
 	// A member is this program re-executed: only etcdtopo's init turns it into one.
 	if _, err := topologies.ProviderNamed("etcd-process"); err != nil {
 		return nil, fmt.Errorf(
@@ -66,7 +66,7 @@ func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, e
 		return nil, err
 	}
 	exe := mounts[0]
-	c := &cluster{Deployment: d, token: fmt.Sprintf("lockbench-%d", time.Now().UnixNano()),
+	c := &cluster{Topology: d, token: fmt.Sprintf("lockbench-%d", time.Now().UnixNano()),
 		ids: map[*container.Server]uint64{}}
 	members := d.Spec().Members
 	ports, err := d.Ports(2 * members)

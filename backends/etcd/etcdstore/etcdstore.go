@@ -41,10 +41,10 @@ func init() {
 type adapter struct{ lab.ConsensusStore }
 
 func newAdapter(strategy string, spec backend.Spec) lab.Store {
-	return adapter{lab.ConsensusStore{Name: strategy, Deployment: spec}}
+	return adapter{lab.ConsensusStoreOf(strategy, spec)}
 }
 
 // Locker ignores fenced: every etcd lease has its revision.
 func (a adapter) Locker(ctx context.Context, topo topologies.Topology, _ bool) (locks.Locker, error) {
-	return locks.ForTopology(ctx, a.Name, topo, locks.Options{})
+	return locks.ForTopology(ctx, a.Strategy(), topo, locks.Options{})
 }

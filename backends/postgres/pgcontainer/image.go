@@ -14,7 +14,7 @@ import (
 // buildImage holds the host's PostgreSQL install: its bin and lib dirs (every ELF
 // file with the libraries ldd lists), its share dir, the time zone files, and the
 // host's passwd and group (the server looks its own user up). initdb runs on the host.
-func buildImage(ctx context.Context, d *container.Deployment, install topologies.PostgresInstall) (string, error) {
+func buildImage(ctx context.Context, d *container.Topology, install topologies.PostgresInstall) (string, error) {
 	home := filepath.Dir(install.BinDir)                                 // /usr/lib/postgresql/15
 	share := filepath.Join("/usr/share/postgresql", filepath.Base(home)) // its share files
 	files := container.Files{"/etc/passwd": "/etc/passwd", "/etc/group": "/etc/group"}

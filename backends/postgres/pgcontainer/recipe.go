@@ -26,7 +26,7 @@ import (
 
 // server is the one PostgreSQL server in a container.
 type server struct {
-	*container.Deployment
+	*container.Topology
 	install topologies.PostgresInstall
 	needDB  bool // a fresh initdb: the lockbench database is still to be made
 }
@@ -43,7 +43,7 @@ func (s *server) dsn(database string) string {
 func dataDir(c *container.Server) string { return filepath.Join(c.Dir(), "data") }
 
 // Start starts the one server and returns once the lockbench database answers.
-func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
+func Start(ctx context.Context, d *container.Topology) (topologies.Topology, error) {
 	install, err := topologies.FindPostgres("")
 	if err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, e
 	if err != nil {
 		return nil, err
 	}
-	s := &server{Deployment: d, install: install}
+	s := &server{Topology: d, install: install}
 	user := fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
 	if cred := install.RunAs; cred != nil { // postgres refuses to run as root
 		user = fmt.Sprintf("%d:%d", cred.Uid, cred.Gid)

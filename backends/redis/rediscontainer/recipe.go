@@ -19,7 +19,7 @@ import (
 // Start starts spec's masters and replicas, attaches the replicas, then starts the
 // sentinels, and returns the deployment itself: its servers are its masters, replicas
 // and sentinels by role.
-func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
+func Start(ctx context.Context, d *container.Topology) (topologies.Topology, error) {
 	spec := d.Spec()
 	clocked := len(spec.Clocks) > 0
 	image, err := Image(ctx, clocked)
@@ -70,7 +70,7 @@ func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, e
 }
 
 // addData declares the masters, then the replicas, each on a port of its own.
-func addData(d *container.Deployment, image string, masters, replicas int) error {
+func addData(d *container.Topology, image string, masters, replicas int) error {
 	ports, err := d.Ports(masters + replicas)
 	if err != nil {
 		return err
@@ -89,7 +89,7 @@ func addData(d *container.Deployment, image string, masters, replicas int) error
 }
 
 // addSentinels declares n sentinels watching master.
-func addSentinels(d *container.Deployment, image string, master *container.Server, n int) error {
+func addSentinels(d *container.Topology, image string, master *container.Server, n int) error {
 	ports, err := d.Ports(n)
 	if err != nil {
 		return err

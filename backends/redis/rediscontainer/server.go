@@ -31,7 +31,7 @@ type Node struct {
 
 // AddNodes declares nodes on d, each a redis-server from image with its ports leased,
 // and returns them in order; d.Start starts them.
-func AddNodes(d *container.Deployment, image string, nodes []Node) ([]*container.Server, error) {
+func AddNodes(d *container.Topology, image string, nodes []Node) ([]*container.Server, error) {
 	out := make([]*container.Server, 0, len(nodes))
 	for _, rn := range nodes {
 		ports, err := d.Ports(1 + rn.PeerPorts)
@@ -57,7 +57,7 @@ func AddNodes(d *container.Deployment, image string, nodes []Node) ([]*container
 // addServer declares one redis-server (or sentinel) on d: its config is written before
 // the first start only, so that what the server rewrites in it (REPLICAOF, a sentinel's
 // view) survives a restart, as the process provider's does.
-func addServer(d *container.Deployment, image, name string, role topologies.Role, port int, peerPorts []int,
+func addServer(d *container.Topology, image, name string, role topologies.Role, port int, peerPorts []int,
 	sentinel bool, config func(*container.Server) []string) (*container.Server, error) {
 	dir := filepath.Join(d.Dir(), name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {

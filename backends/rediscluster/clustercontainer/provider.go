@@ -36,13 +36,13 @@ func (Provider) Start(ctx context.Context, spec backend.Spec) (topologies.Topolo
 	if err := topologies.RefuseOtherFlavour(ProviderName, spec); err != nil {
 		return nil, err
 	}
-	return container.Deploy(ctx, spec, func(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
+	return container.Deploy(ctx, spec, func(ctx context.Context, d *container.Topology) (topologies.Topology, error) {
 		return assemble(ctx, spec, d)
 	})
 }
 
 // assemble starts the cluster's nodes on d as Redis's own containers, then joins them.
-func assemble(ctx context.Context, spec backend.Spec, d *container.Deployment) (topologies.Topology, error) {
+func assemble(ctx context.Context, spec backend.Spec, d *container.Topology) (topologies.Topology, error) {
 	image, err := rediscontainer.Image(ctx, false)
 	if err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func assemble(ctx context.Context, spec backend.Spec, d *container.Deployment) (
 // can be cut.
 type Cluster struct {
 	*rediscluster.Cluster
-	d *container.Deployment
+	d *container.Topology
 }
 
 // Image is the image the nodes run.

@@ -36,7 +36,7 @@ func javaMounts(install zookeeper.Install) (home string, mounts []string, err er
 
 // buildImage holds only what the mounted Java home needs from outside it: the
 // libraries ldd lists for java and the JVM's own libraries, and the loader.
-func buildImage(ctx context.Context, d *container.Deployment, install zookeeper.Install) (string, []string, error) {
+func buildImage(ctx context.Context, d *container.Topology, install zookeeper.Install) (string, []string, error) {
 	home, mounts, err := javaMounts(install)
 	if err != nil {
 		return "", nil, err

@@ -21,7 +21,7 @@ import (
 // ensemble is a ZooKeeper ensemble in containers, with the methods of zktopo's Ensemble
 // that the strategies and the safety lab ask for.
 type ensemble struct {
-	*container.Deployment
+	*container.Topology
 	install zookeeper.Install
 }
 
@@ -35,7 +35,7 @@ func (e *ensemble) MaxSessionTimeout() time.Duration { return zktopo.MaxSessionT
 
 // Start starts every server's container together and returns once each answers srvr
 // with a mode and one leads: zktopo's checks.
-func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, error) {
+func Start(ctx context.Context, d *container.Topology) (topologies.Topology, error) {
 	install, err := zookeeper.Find()
 	if err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ func Start(ctx context.Context, d *container.Deployment) (topologies.Topology, e
 	if install.Java, err = filepath.EvalSymlinks(install.Java); err != nil {
 		return nil, err
 	}
-	e := &ensemble{Deployment: d, install: install}
+	e := &ensemble{Topology: d, install: install}
 	members := d.Spec().Members
 	ports, err := d.Ports(3 * members)
 	if err != nil {
@@ -117,7 +117,7 @@ func waitServing(ctx context.Context, s *container.Server) error {
 
 // Leader is the one running, unpaused server that reports leader or standalone.
 func (e *ensemble) Leader(ctx context.Context) (topologies.Node, error) {
-	return zktopo.LeaderOf(ctx, e.Deployment.Servers())
+	return zktopo.LeaderOf(ctx, e.Topology.Servers())
 }
 
 // WaitLeader polls Leader until one server leads or ctx ends.

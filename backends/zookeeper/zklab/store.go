@@ -21,7 +21,7 @@ type zkStore struct{ lab.ConsensusStore }
 
 // New is the adapter of strategy's ensemble.
 func New(strategy string, spec backend.Spec) lab.Store {
-	return zkStore{lab.ConsensusStore{Name: strategy, Deployment: spec}}
+	return zkStore{lab.ConsensusStoreOf(strategy, spec)}
 }
 
 // zkMinSession is the shortest session the registered ZooKeeper topology grants: 2 ticks.
@@ -31,7 +31,7 @@ const zkMinSession = 2 * zktopo.DefaultTickTime
 // below the minimum session; the store asks for the minimum instead, as etcd's server
 // raises a short lease by itself, so that the scenarios' short ttls run here too.
 func (s zkStore) Locker(ctx context.Context, topo topologies.Topology, _ bool) (locks.Locker, error) {
-	l, err := locks.ForTopology(ctx, s.Name, topo, locks.Options{})
+	l, err := locks.ForTopology(ctx, s.Strategy(), topo, locks.Options{})
 	if err != nil {
 		return nil, err
 	}
