@@ -13,13 +13,10 @@ func shape(k Kind, rank int) Shape { return Shape{Kind: k, Rank: rank} }
 // Test capabilities: a counter on one master, a raft group, a sequenced server.
 type (
 	counter struct{}
-	raft    struct{}
 	sql     struct{}
 )
 
 func (counter) CounterFence() string  { return "INCR" }
-func (raft) Quorum(s Spec) int        { return s.Members/2 + 1 }
-func (raft) OwnFence() string         { return "revision" }
 func (sql) OwnFence() string          { return "sequence" }
 func (counter) Replicas(s Spec) int   { return s.Replicas }
 func (counter) Sentinels(s Spec) int  { return 0 }
@@ -80,7 +77,7 @@ func TestCapabilityQueryReturnsExactlyTheKindsThatImplementIt(t *testing.T) {
 	s := NewCatalog()
 	for _, d := range []Descriptor{
 		{Store: "kv", Shapes: []Shape{{Kind: "kv-one", Rank: 1, Can: counter{}}, shape("kv-many", 2)}},
-		{Store: "raft", Shapes: []Shape{{Kind: "raft", Rank: 3, Can: raft{}}}},
+		{Store: "raft", Shapes: []Shape{{Kind: "raft", Rank: 3, Can: ConsensusGroup{Fence: "revision"}}}},
 		{Store: "sql", Shapes: []Shape{{Kind: "sql", Rank: 4, Can: sql{}, NoNetwork: "a test"}}},
 	} {
 		if err := s.Add(d); err != nil {

@@ -50,6 +50,13 @@ type IndependentMajority interface {
 	Majority(s Spec) int
 }
 
+// ConsensusGroup is what a consensus store's members can do: a majority of them commits
+// each write, and a grant carries a number the log grows (Fence names it).
+type ConsensusGroup struct{ Fence string }
+
+func (ConsensusGroup) Quorum(s Spec) int  { return s.Members/2 + 1 }
+func (g ConsensusGroup) OwnFence() string { return g.Fence }
+
 // CanOf is what kind k of catalog c can do as C, and whether it can.
 func CanOf[C any](c *Catalog, k Kind) (C, bool) {
 	sh, err := c.Lookup(k)

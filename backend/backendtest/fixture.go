@@ -124,7 +124,7 @@ var cluster = backend.Descriptor{Store: "rediscluster", Shapes: []backend.Shape{
 	}}}}
 
 var etcd = backend.Descriptor{Store: "etcd", Shapes: []backend.Shape{{Kind: "etcd", Rank: 50,
-	Can: consensus{},
+	Can: backend.ConsensusGroup{Fence: "the log's index"},
 	Strategies: []backend.Strategy{
 		{Name: "etcd", Position: 5, SafetyRank: backend.RankConsensus,
 			Presets: []backend.Preset{backend.RunMatrix, backend.UpdateMatrix},
@@ -149,7 +149,7 @@ var postgres = backend.Descriptor{Store: "postgres", Shapes: []backend.Shape{{Ki
 	}}}}
 
 var zookeeper = backend.Descriptor{Store: "zookeeper", Shapes: []backend.Shape{{Kind: "zookeeper", Rank: 70,
-	Can: consensus{},
+	Can: backend.ConsensusGroup{Fence: "the log's index"},
 	Strategies: []backend.Strategy{
 		{Name: "zookeeper", Position: 7, SafetyRank: backend.RankConsensus,
 			Presets: []backend.Preset{backend.RunMatrix, backend.UpdateMatrix}},
@@ -163,7 +163,6 @@ type (
 	watchedMaster      struct{ replicatedMaster }
 	independentMasters struct{}
 	shards             struct{}
-	consensus          struct{}
 	sequenced          struct{}
 )
 
@@ -174,6 +173,4 @@ func (watchedMaster) Sentinels(s backend.Spec) int         { return s.Sentinels 
 func (independentMasters) RedisMasters(s backend.Spec) int { return s.Masters }
 func (independentMasters) Majority(s backend.Spec) int     { return s.Masters/2 + 1 }
 func (shards) Replicas(s backend.Spec) int                 { return s.Replicas }
-func (consensus) Quorum(s backend.Spec) int                { return s.Members/2 + 1 }
-func (consensus) OwnFence() string                         { return "the log's index" }
 func (sequenced) OwnFence() string                         { return "a sequence" }

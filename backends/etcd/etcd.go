@@ -27,7 +27,7 @@ var Descriptor = backend.Descriptor{Store: "etcd",
 	},
 	Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 50,
-		Can:       raft{},
+		Can:       backend.ConsensusGroup{Fence: "the lock key's create revision (raft-ordered)"},
 		Defaults:  backend.OneMember,
 		Validate:  validate,
 		NoNetwork: "cannot run under a network profile (etcd's gRPC client does not dial through lockbench's proxies)",
@@ -35,13 +35,6 @@ var Descriptor = backend.Descriptor{Store: "etcd",
 		// the providers' members.
 		Lease: backend.Lease{Step: time.Second, Min: 2 * time.Second},
 	}}}
-
-// raft is an etcd cluster: a majority of members commits each write, and a grant's
-// revision grows with the log.
-type raft struct{}
-
-func (raft) Quorum(s backend.Spec) int { return s.Members/2 + 1 }
-func (raft) OwnFence() string          { return "the lock key's create revision (raft-ordered)" }
 
 func validate(s backend.Spec) error {
 	if s.Members != 1 && s.Members != 3 && s.Members != 5 {

@@ -51,6 +51,12 @@ type Provider struct {
 	Families []string
 }
 
+// OwnProcess is a store's own process provider: the default for kind, and the process
+// family's member for it.
+func OwnProcess(p topologies.Provider, kind backend.Kind) Provider {
+	return Provider{Provider: p, Kinds: []backend.Kind{kind}, Default: true, Families: []string{"process"}}
+}
+
 // Recipe is a kind's servers in containers.
 type Recipe struct {
 	Kind  backend.Kind

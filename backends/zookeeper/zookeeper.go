@@ -31,20 +31,13 @@ var Descriptor = backend.Descriptor{Store: "zookeeper", ImageFromHost: true,
 		Find: findServer, Version: serverVersion},
 	Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 70,
-		Can:       zab{},
+		Can:       backend.ConsensusGroup{Fence: "the lock node's czxid (ZAB-ordered zxid)"},
 		Defaults:  backend.OneMember,
 		Validate:  validate,
 		NoNetwork: "cannot run under a network profile yet (the profile measures its delay with Redis PINGs)",
 		// A session timeout is whole milliseconds, between 2 ticks and the servers' maximum.
 		Lease: backend.Lease{Step: time.Millisecond, Min: 2 * TickTime, Max: MaxSessionTimeout},
 	}}}
-
-// zab is a ZooKeeper ensemble: a majority of servers commits each write, and a lock
-// node's creation zxid grows with the log.
-type zab struct{}
-
-func (zab) Quorum(s backend.Spec) int { return s.Members/2 + 1 }
-func (zab) OwnFence() string          { return "the lock node's czxid (ZAB-ordered zxid)" }
 
 func validate(s backend.Spec) error {
 	if s.Members != 1 && s.Members != 3 && s.Members != 5 {

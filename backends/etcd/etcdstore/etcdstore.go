@@ -19,15 +19,13 @@ import (
 )
 
 func init() {
-	kinds := []backend.Kind{etcd.Kind}
 	store.Register(store.Store{
 		Descriptor: etcd.Descriptor,
 		Strategies: etcdlock.Strategies,
 		Providers: []store.Provider{
-			{Provider: etcdtopo.Process{CompactionRetention: etcdtopo.DefaultCompactionRetention}, Kinds: kinds,
-				Default: true, Families: []string{"process"}},
-			{Provider: etcdtopo.Embedded{CompactionRetention: etcdtopo.DefaultCompactionRetention}, Kinds: kinds,
-				Families: []string{"embedded"}},
+			store.OwnProcess(etcdtopo.Process{CompactionRetention: etcdtopo.DefaultCompactionRetention}, etcd.Kind),
+			{Provider: etcdtopo.Embedded{CompactionRetention: etcdtopo.DefaultCompactionRetention},
+				Kinds: []backend.Kind{etcd.Kind}, Families: []string{"embedded"}},
 		},
 		Auto:       map[backend.Kind]topologies.AutoChoiceFunc{etcd.Kind: etcdtopo.AutoChoice},
 		Containers: []store.Recipe{{Kind: etcd.Kind, Start: etcdcontainer.Start}},

@@ -17,8 +17,7 @@ func init() {
 	store.Register(store.Store{
 		Descriptor: postgres.Descriptor,
 		Strategies: pglock.Strategies,
-		Providers: []store.Provider{{Provider: pgtopo.Process{}, Kinds: []backend.Kind{topologies.Postgres}, Default: true,
-			Families: []string{"process"}}},
+		Providers:  []store.Provider{store.OwnProcess(pgtopo.Process{}, topologies.Postgres)},
 		Auto:       map[backend.Kind]topologies.AutoChoiceFunc{topologies.Postgres: pgtopo.AutoChoice},
 		Containers: []store.Recipe{{Kind: topologies.Postgres, Start: pgcontainer.Start}},
 		Accounts:   &store.Accounts{Open: pgresource.Open, Modes: pgresource.Modes()},

@@ -12,13 +12,12 @@ import (
 )
 
 func init() {
-	kinds := []backend.Kind{rediscluster.Kind}
 	store.Register(store.Store{
 		Descriptor: rediscluster.Descriptor,
 		Strategies: rediscluster.Strategies,
 		Providers: []store.Provider{
-			{Provider: rediscluster.Process{}, Kinds: kinds, Default: true, Families: []string{"process"}},
-			{Provider: clustercontainer.Provider{}, Kinds: kinds, Families: []string{"container"}},
+			store.OwnProcess(rediscluster.Process{}, rediscluster.Kind),
+			{Provider: clustercontainer.Provider{}, Kinds: []backend.Kind{rediscluster.Kind}, Families: []string{"container"}},
 		},
 		Lab: map[backend.Kind]lab.StoreMaker{rediscluster.Kind: clusterlab.New},
 	})

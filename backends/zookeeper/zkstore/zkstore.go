@@ -18,8 +18,7 @@ func init() {
 	store.Register(store.Store{
 		Descriptor: zookeeper.Descriptor,
 		Strategies: zklock.Strategies,
-		Providers: []store.Provider{{Provider: zktopo.Process{}, Kinds: []backend.Kind{zookeeper.Kind}, Default: true,
-			Families: []string{"process"}}},
+		Providers:  []store.Provider{store.OwnProcess(zktopo.Process{}, zookeeper.Kind)},
 		Auto:       map[backend.Kind]topologies.AutoChoiceFunc{zookeeper.Kind: zktopo.AutoChoice},
 		Containers: []store.Recipe{{Kind: zookeeper.Kind, Start: zkcontainer.Start}},
 		Lab:        map[backend.Kind]lab.StoreMaker{zookeeper.Kind: zklab.New},
