@@ -9,9 +9,6 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// Slots is how many hash slots a Redis Cluster divides its keys into.
-const Slots = 16384
-
 // Cluster is a running Redis Cluster, whoever runs its nodes: master-i serves the i-th
 // share of the slots at start, and replica-i-j replicates it.
 type Cluster struct {

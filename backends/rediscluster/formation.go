@@ -111,7 +111,7 @@ func replicate(ctx context.Context, r, m Member, id string) error {
 
 // SlotRange is master i's share [lo, hi] of the slots among masters.
 func SlotRange(i, masters int) (lo, hi int) {
-	return i * Slots / masters, (i+1)*Slots/masters - 1
+	return i * redisadmin.ClusterSlots / masters, (i+1)*redisadmin.ClusterSlots/masters - 1
 }
 
 // WaitServing waits until every running node reports cluster_state:ok with every slot
@@ -143,7 +143,7 @@ func (l Layout) serving(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", n.Name(), err)
 		}
-		if info["cluster_state"] != "ok" || info["cluster_slots_ok"] != strconv.Itoa(Slots) ||
+		if info["cluster_state"] != "ok" || info["cluster_slots_ok"] != strconv.Itoa(redisadmin.ClusterSlots) ||
 			info["cluster_known_nodes"] != total {
 			return fmt.Errorf("%s: state %s, %s slots ok, %s of %s nodes known", n.Name(), info["cluster_state"],
 				info["cluster_slots_ok"], info["cluster_known_nodes"], total)

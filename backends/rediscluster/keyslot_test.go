@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
-	"github.com/lockbench/lockbench/backends/rediscluster"
+	"github.com/lockbench/lockbench/locks/rueidislayout"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // KeySlot answers as the server's CLUSTER KEYSLOT does, hash tags included.
@@ -30,7 +30,7 @@ func TestKeySlotIsTheServers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := rediscluster.KeySlot(key); int64(got) != want {
+		if got := redisadmin.KeySlot(key); int64(got) != want {
 			t.Errorf("KeySlot(%q) = %d, the server says %d", key, got, want)
 		}
 	}
@@ -44,7 +44,7 @@ func TestKeySlotIsTheServers(t *testing.T) {
 func TestRueidislockKeysSpreadByTheNamesLength(t *testing.T) {
 	t.Parallel()
 	c := sharedCluster(t)
-	masterOf, err := rediscluster.SlotMasters(context.Background(), c.Masters()[0].Addr())
+	masterOf, err := redisadmin.SlotMasters(context.Background(), c.Masters()[0].Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestRueidislockKeysSpreadByTheNamesLength(t *testing.T) {
 			}
 			masters := map[string]bool{}
 			for i := range 3 {
-				slot := rediscluster.KeySlot(redislock.RueidisKeyOf(string(b), i))
+				slot := redisadmin.KeySlot(rueidislayout.KeyOf(string(b), i))
 				m, ok := masterOf(slot)
 				if !ok {
 					t.Fatalf("no master serves slot %d", slot)

@@ -20,7 +20,7 @@ func KeyServedBy(ctx context.Context, addr, prefix string) (string, error) {
 	// is less likely to time out than one a key.
 	for i := 0; i < 10000; i++ {
 		key := fmt.Sprintf("%s{%d}", prefix, i)
-		if owned(KeySlot(key)) {
+		if owned(redisadmin.KeySlot(key)) {
 			return key, nil
 		}
 	}

@@ -10,10 +10,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
+	"github.com/lockbench/lockbench/locks/rueidislayout"
 	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
@@ -374,7 +374,7 @@ func TestRueidislockOnAClusterConforms(t *testing.T) {
 	defer l.Release(ctx, lease)
 	held := 0
 	for i := range 3 {
-		key := redislock.RueidisKeyOf(name, i)
+		key := rueidislayout.KeyOf(name, i)
 		master, err := rediscluster.KeyMaster(ctx, c.Masters()[0].Addr(), key)
 		if err != nil {
 			t.Fatal(err)
@@ -385,7 +385,7 @@ func TestRueidislockOnAClusterConforms(t *testing.T) {
 		}
 		server.Close()
 	}
-	if held < redislock.RueidisClusterMajority {
-		t.Errorf("a grant on %d of its 3 keys, want at least %d", held, redislock.RueidisClusterMajority)
+	if held < rueidislayout.ClusterMajority {
+		t.Errorf("a grant on %d of its 3 keys, want at least %d", held, rueidislayout.ClusterMajority)
 	}
 }

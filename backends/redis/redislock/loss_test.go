@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
+	"github.com/lockbench/lockbench/locks/rueidislayout"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -33,8 +33,8 @@ func TestRueidisTellsTheHolderItsKeyIsGone(t *testing.T) {
 				t.Fatal("a lease just granted is not held")
 			}
 			deleted := time.Now()
-			if n, err := plainClient(t, topo).Del(ctx, redislock.RueidisKey(key)).Result(); err != nil || n != 1 {
-				t.Fatalf("DEL %s: %d, %v", redislock.RueidisKey(key), n, err)
+			if n, err := plainClient(t, topo).Del(ctx, rueidislayout.Key(key)).Result(); err != nil || n != 1 {
+				t.Fatalf("DEL %s: %d, %v", rueidislayout.Key(key), n, err)
 			}
 			select {
 			case <-lost:

@@ -18,6 +18,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/heldlease"
+	"github.com/lockbench/lockbench/locks/rueidislayout"
 	"github.com/lockbench/lockbench/redisconn"
 )
 
@@ -26,17 +27,7 @@ const (
 	rueidisNoCacheName = "rueidislock-nocache"
 	// rueidisTryNextAfter is the library's default TryNextAfter (rueidislock/lock.go, NewLocker).
 	rueidisTryNextAfter = 20 * time.Millisecond
-	// RueidisKeyValidity is the library's default KeyValidity, which the adapter keeps: how
-	// far ahead of the client's clock each SET PXAT and each watchdog push puts the key's end.
-	RueidisKeyValidity = 5 * time.Second
 )
-
-// RueidisKey is the server key the adapter's lock on name lives in on one server: the
-// library's default prefix, key 0 of KeyMajority*2-1 = 1.
-func RueidisKey(name string) string { return RueidisKeyOf(name, 0) }
-
-// RueidisKeyOf is key i of the KeyMajority*2-1 keys of the lock on name.
-func RueidisKeyOf(name string, i int) string { return fmt.Sprintf("rueidislock:%d:%s", i, name) }
 
 // The library on one master, woken by client-side caching, or by polling alone.
 func init() {
@@ -79,11 +70,8 @@ func NewRueidis(addr, name string, noCache bool, o locks.Options) (locks.Locker,
 // NewRueidisCluster locks through rueidislock on the Redis Cluster seeds belong to, with
 // the library's KeyMajority (2 of 3 keys, each in the slot its name hashes to).
 func NewRueidisCluster(seeds []string, name string, noCache bool, o locks.Options) (locks.Locker, error) {
-	return newRueidis(seeds, name, noCache, RueidisClusterMajority, o)
+	return newRueidis(seeds, name, noCache, rueidislayout.ClusterMajority, o)
 }
-
-// RueidisClusterMajority is the library's default KeyMajority: a lock is 2 of 3 keys.
-const RueidisClusterMajority = 2
 
 func newRueidis(seeds []string, name string, noCache bool, majority int32, o locks.Options) (locks.Locker, error) {
 	if o.KeyPrefix != "" {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/lockstest"
+	"github.com/lockbench/lockbench/locks/rueidislayout"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
@@ -48,15 +48,15 @@ func testRueidisAnswers(t *testing.T, l locks.Locker, server *redis.Client) {
 		if err := l.Release(ctx, foreign); !errors.Is(err, locks.ErrNotHeld) {
 			t.Errorf("release with a foreign token: %v, want ErrNotHeld", err)
 		}
-		if err := server.Get(ctx, redislock.RueidisKey(key)).Err(); err != nil {
-			t.Errorf("GET %s after a foreign release: %v, want the held key", redislock.RueidisKey(key), err)
+		if err := server.Get(ctx, rueidislayout.Key(key)).Err(); err != nil {
+			t.Errorf("GET %s after a foreign release: %v, want the held key", rueidislayout.Key(key), err)
 		}
 	})
 
 	t.Run("a lock the library found lost is not held", func(t *testing.T) {
 		key := testenv.Key(t, "lost")
 		lease := acquireBSM(t, l, key)
-		if err := server.Del(ctx, redislock.RueidisKey(key)).Err(); err != nil {
+		if err := server.Del(ctx, rueidislayout.Key(key)).Err(); err != nil {
 			t.Fatal(err)
 		}
 		// With caching the invalidation tells the library at once, without it the
@@ -86,7 +86,7 @@ func testRueidisAnswers(t *testing.T, l locks.Locker, server *redis.Client) {
 		if err := l.Release(ctx, lease); err != nil {
 			t.Fatal(err)
 		}
-		if err := server.Get(ctx, redislock.RueidisKey(key)).Err(); err != redis.Nil {
+		if err := server.Get(ctx, rueidislayout.Key(key)).Err(); err != redis.Nil {
 			t.Errorf("GET after release: %v, want no key", err)
 		}
 	})

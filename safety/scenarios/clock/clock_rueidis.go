@@ -9,9 +9,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backends/redis/redislock"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/locks/rueidislayout"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
@@ -47,7 +47,7 @@ func (rueidisClockBehind) Params() []lab.Param {
 			"rueidislock with client-side caching (told of a lost key by its invalidation) or without (told at the "+
 				"watchdog's next push)"),
 		lab.DurationParam("ahead", 6*time.Second, time.Millisecond, "how far the server's clock runs ahead of the "+
-			"client's (more than the library's key validity, "+redislock.RueidisKeyValidity.String()+")"),
+			"client's (more than the library's key validity, "+rueidislayout.KeyValidity.String()+")"),
 	}
 }
 
@@ -61,9 +61,9 @@ type rueidisVariant struct {
 
 func (s rueidisClockBehind) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ahead := p.Duration("ahead")
-	if ahead <= redislock.RueidisKeyValidity {
+	if ahead <= rueidislayout.KeyValidity {
 		return nil, &lab.ParamError{Name: "ahead", Value: ahead.String(), Want: "more than the library's key validity (" +
-			redislock.RueidisKeyValidity.String() + "): a smaller offset only shortens the key"}
+			rueidislayout.KeyValidity.String() + "): a smaller offset only shortens the key"}
 	}
 	var variants []rueidisVariant
 	for _, name := range p.Strings("strategies") {
@@ -136,7 +136,7 @@ func (s rueidisClockBehind) trial(ctx context.Context, node topologies.Node, v r
 	res := lab.NewResource("resource", false, t.Rec)
 	server := lab.PlainClient(node.Addr())
 	defer server.Close()
-	key := redislock.RueidisKey(t.Key)
+	key := rueidislayout.Key(t.Key)
 
 	grant, err := lab.AcquireAlone(ctx, a, t.Key, rueidisHoldTTL, 0)
 	if err != nil {
@@ -273,7 +273,7 @@ const (
 // within its time left and one more validity.
 func awaitPush(ctx context.Context, server *redis.Client, key string, left time.Duration) (keyChange, time.Time,
 	error) {
-	deadline := time.Now().Add(left + redislock.RueidisKeyValidity)
+	deadline := time.Now().Add(left + rueidislayout.KeyValidity)
 	for last := left; time.Now().Before(deadline); {
 		now, err := server.PTTL(ctx, key).Result()
 		at := time.Now()
@@ -291,5 +291,5 @@ func awaitPush(ctx context.Context, server *redis.Client, key string, left time.
 		}
 	}
 	return "", time.Now(), lab.NoFault("A's key %s was neither pushed nor gone within %v", key,
-		left+redislock.RueidisKeyValidity)
+		left+rueidislayout.KeyValidity)
 }

@@ -12,14 +12,14 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backends/redis/redislock"
-	"github.com/lockbench/lockbench/backends/rediscluster"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/locks/rueidislayout"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // rueidisClusterSpread: rueidislock on a Redis Cluster holds a lock on 2 of 3 keys,
@@ -108,7 +108,7 @@ func spreadVariants(st lab.Store, spec backend.Spec) []spreadVariant {
 	spread := "the name's three keys on three masters: the one that dies takes one key, A keeps two"
 	// Failing a master takes at least the node timeout; past the keys' validity they expire unpushed.
 	var outlasted []results.Claim
-	if spec.DownAfter >= redislock.RueidisKeyValidity {
+	if spec.DownAfter >= rueidislayout.KeyValidity {
 		outlasted = []results.Claim{results.Always(results.LostLocks)}
 	}
 	exact := v(spreadPlacement, false, "the name's three keys on three masters, the third held by another client at "+
@@ -156,7 +156,7 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 	}
 	a := lab.NewClient("A", la, t.Rec)
 	res := lab.NewResource("resource", false, t.Rec)
-	third := redislock.RueidisKeyOf(lock.name, redislock.RueidisClusterMajority*2-2)
+	third := rueidislayout.KeyOf(lock.name, rueidislayout.ClusterMajority*2-2)
 	if v.thirdHeld {
 		if err := setThird(ctx, lock.masterOf[third], third); err != nil {
 			return err
@@ -343,7 +343,7 @@ type placed struct {
 // keys it holds. Slots are computed here, on one reading of the cluster's slot map.
 func nameOnTarget(ctx context.Context, topo topologies.Topology, key, placement string) (placed, topologies.Node,
 	[]string, error) {
-	slotMaster, err := rediscluster.SlotMasters(ctx, topo.Masters()[0].Addr())
+	slotMaster, err := redisadmin.SlotMasters(ctx, topo.Masters()[0].Addr())
 	if err != nil {
 		return placed{}, nil, nil, lab.Failed("setup", err)
 	}
@@ -353,9 +353,9 @@ func nameOnTarget(ctx context.Context, topo topologies.Topology, key, placement 
 		// masters (CRC16 is linear, and the keys differ in one character).
 		p := placed{name: fmt.Sprintf("%s:%0*d", key, 1+n%namesWidths, n/namesWidths), masterOf: map[string]string{}}
 		byMaster := map[string][]string{}
-		for i := range redislock.RueidisClusterMajority*2 - 1 {
-			k := redislock.RueidisKeyOf(p.name, i)
-			m, ok := slotMaster(rediscluster.KeySlot(k))
+		for i := range rueidislayout.ClusterMajority*2 - 1 {
+			k := rueidislayout.KeyOf(p.name, i)
+			m, ok := slotMaster(redisadmin.KeySlot(k))
 			if !ok {
 				return placed{}, nil, nil, lab.Failed("setup", fmt.Errorf("no master serves the slot of %s", k))
 			}
@@ -364,8 +364,8 @@ func nameOnTarget(ctx context.Context, topo topologies.Topology, key, placement 
 			seen[m] = true
 		}
 		for addr, keys := range byMaster {
-			shared := placement == sharedPlacement && len(keys) >= redislock.RueidisClusterMajority
-			spread := placement == spreadPlacement && len(byMaster) == 3 && keys[0] == redislock.RueidisKeyOf(p.name, 0)
+			shared := placement == sharedPlacement && len(keys) >= rueidislayout.ClusterMajority
+			spread := placement == spreadPlacement && len(byMaster) == 3 && keys[0] == rueidislayout.KeyOf(p.name, 0)
 			if shared || spread {
 				m, err := lab.NodeAt(topo, addr)
 				if err != nil {

@@ -1,23 +1,24 @@
-package rediscluster
+package redisadmin
 
 import (
 	"context"
 	"fmt"
 	"strings"
-
-	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
+
+// ClusterSlots is how many hash slots a Redis Cluster divides its keys into.
+const ClusterSlots = 16384
 
 // KeySlot is the hash slot Redis puts key in, computed here as CLUSTER KEYSLOT answers:
 // CRC16 (XMODEM) of the key, or of its hash tag (what a first '{' and the next '}'
-// enclose, when not empty), modulo Slots.
+// enclose, when not empty), modulo ClusterSlots.
 func KeySlot(key string) int {
 	if open := strings.IndexByte(key, '{'); open >= 0 {
 		if end := strings.IndexByte(key[open+1:], '}'); end > 0 {
 			key = key[open+1 : open+1+end]
 		}
 	}
-	return int(crc16(key)) % Slots
+	return int(crc16(key)) % ClusterSlots
 }
 
 // crc16 is CRC-16/XMODEM: polynomial 0x1021, initial value 0, no reflection.
@@ -40,7 +41,7 @@ func crc16(s string) uint16 {
 // each slot, and answers for any slot from that reading: the address, or false where
 // no master serves it.
 func SlotMasters(ctx context.Context, addr string) (func(slot int) (string, bool), error) {
-	c := redisadmin.AdminClient(addr)
+	c := AdminClient(addr)
 	defer c.Close()
 	ranges, err := c.ClusterSlots(ctx).Result()
 	if err != nil {
