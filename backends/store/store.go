@@ -28,8 +28,6 @@ type Store struct {
 	Strategies []locks.Strategy
 	// Providers start its kinds' servers where lockbench's own providers do not.
 	Providers []Provider
-	// Auto is a kind's own --provider auto rule, where the default one does not fit.
-	Auto map[backend.Kind]topologies.AutoChoiceFunc
 	// Containers are its kinds' recipes for the container provider.
 	Containers []Recipe
 	// Lab is each kind's safety adapter: how the scenarios reach its servers.
@@ -49,12 +47,15 @@ type Provider struct {
 	Default bool
 	// Families are the families (process, embedded, container) it answers for, for Kinds.
 	Families []string
+	// Auto is Kinds' own --provider auto rule, where the shared one does not fit; nil
+	// for the shared one.
+	Auto topologies.AutoChoiceFunc
 }
 
-// OwnProcess is a store's own process provider: the default for kind, and the process
-// family's member for it.
-func OwnProcess(p topologies.Provider, kind backend.Kind) Provider {
-	return Provider{Provider: p, Kinds: []backend.Kind{kind}, Default: true, Families: []string{"process"}}
+// OwnProcess is a store's own process provider: the default for kind, the process
+// family's member for it, with kind's --provider auto rule (nil: the shared one).
+func OwnProcess(p topologies.Provider, kind backend.Kind, auto topologies.AutoChoiceFunc) Provider {
+	return Provider{Provider: p, Kinds: []backend.Kind{kind}, Default: true, Families: []string{"process"}, Auto: auto}
 }
 
 // Recipe is a kind's servers in containers.
@@ -89,14 +90,14 @@ func Register(s Store) {
 		} else {
 			topologies.RegisterProvider(p.Provider)
 		}
-		for _, f := range p.Families {
-			for _, k := range p.Kinds {
+		for _, k := range p.Kinds {
+			for _, f := range p.Families {
 				topologies.JoinFamily(f, k, p.Name())
 			}
+			if p.Auto != nil {
+				topologies.RegisterAutoChoice(k, p.Auto)
+			}
 		}
-	}
-	for k, rule := range s.Auto {
-		topologies.RegisterAutoChoice(k, rule)
 	}
 	for _, r := range s.Containers {
 		if r.Clocked {

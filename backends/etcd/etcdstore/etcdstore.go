@@ -23,11 +23,11 @@ func init() {
 		Descriptor: etcd.Descriptor,
 		Strategies: etcdlock.Strategies,
 		Providers: []store.Provider{
-			store.OwnProcess(etcdtopo.Process{CompactionRetention: etcdtopo.DefaultCompactionRetention}, etcd.Kind),
+			store.OwnProcess(etcdtopo.Process{CompactionRetention: etcdtopo.DefaultCompactionRetention}, etcd.Kind,
+				etcdtopo.AutoChoice),
 			{Provider: etcdtopo.Embedded{CompactionRetention: etcdtopo.DefaultCompactionRetention},
 				Kinds: []backend.Kind{etcd.Kind}, Families: []string{"embedded"}},
 		},
-		Auto:       map[backend.Kind]topologies.AutoChoiceFunc{etcd.Kind: etcdtopo.AutoChoice},
 		Containers: []store.Recipe{{Kind: etcd.Kind, Start: etcdcontainer.Start}},
 		Lab:        map[backend.Kind]lab.StoreMaker{etcd.Kind: newAdapter},
 		External:   &etcdexternal.Store,

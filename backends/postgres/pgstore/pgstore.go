@@ -3,7 +3,6 @@
 package pgstore
 
 import (
-	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/postgres"
 	"github.com/lockbench/lockbench/backends/postgres/pgcontainer"
 	"github.com/lockbench/lockbench/backends/postgres/pglock"
@@ -17,8 +16,7 @@ func init() {
 	store.Register(store.Store{
 		Descriptor: postgres.Descriptor,
 		Strategies: pglock.Strategies,
-		Providers:  []store.Provider{store.OwnProcess(pgtopo.Process{}, topologies.Postgres)},
-		Auto:       map[backend.Kind]topologies.AutoChoiceFunc{topologies.Postgres: pgtopo.AutoChoice},
+		Providers:  []store.Provider{store.OwnProcess(pgtopo.Process{}, topologies.Postgres, pgtopo.AutoChoice)},
 		Containers: []store.Recipe{{Kind: topologies.Postgres, Start: pgcontainer.Start}},
 		Accounts:   &store.Accounts{Open: pgresource.Open, Modes: pgresource.Modes()},
 	})

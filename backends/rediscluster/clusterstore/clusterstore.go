@@ -16,7 +16,7 @@ func init() {
 		Descriptor: rediscluster.Descriptor,
 		Strategies: rediscluster.Strategies,
 		Providers: []store.Provider{
-			store.OwnProcess(rediscluster.Process{}, rediscluster.Kind),
+			store.OwnProcess(rediscluster.Process{}, rediscluster.Kind, nil),
 			{Provider: clustercontainer.Provider{}, Kinds: []backend.Kind{rediscluster.Kind}, Families: []string{"container"}},
 		},
 		Lab: map[backend.Kind]lab.StoreMaker{rediscluster.Kind: clusterlab.New},

@@ -11,15 +11,13 @@ import (
 	"github.com/lockbench/lockbench/backends/zookeeper/zklock"
 	"github.com/lockbench/lockbench/backends/zookeeper/zktopo"
 	"github.com/lockbench/lockbench/safety/lab"
-	"github.com/lockbench/lockbench/topologies"
 )
 
 func init() {
 	store.Register(store.Store{
 		Descriptor: zookeeper.Descriptor,
 		Strategies: zklock.Strategies,
-		Providers:  []store.Provider{store.OwnProcess(zktopo.Process{}, zookeeper.Kind)},
-		Auto:       map[backend.Kind]topologies.AutoChoiceFunc{zookeeper.Kind: zktopo.AutoChoice},
+		Providers:  []store.Provider{store.OwnProcess(zktopo.Process{}, zookeeper.Kind, zktopo.AutoChoice)},
 		Containers: []store.Recipe{{Kind: zookeeper.Kind, Start: zkcontainer.Start}},
 		Lab:        map[backend.Kind]lab.StoreMaker{zookeeper.Kind: zklab.New},
 	})
