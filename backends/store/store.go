@@ -106,8 +106,8 @@ func Register(s Store) {
 			container.RegisterRecipe(r.Kind, r.Start)
 		}
 	}
-	for k, make := range s.Lab {
-		lab.RegisterStore(k, make)
+	for k, adapter := range s.Lab {
+		lab.RegisterStore(k, adapter)
 	}
 	if s.External != nil {
 		external.RegisterStore(*s.External)
