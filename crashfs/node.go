@@ -69,36 +69,30 @@ func (n *node) Open(ctx context.Context, flags uint32) (fs.FileHandle, uint32, s
 }
 
 func (n *node) Mkdir(ctx context.Context, name string, mode uint32, out *fuse.EntryOut) (*fs.Inode, syscall.Errno) {
-	if !n.cfs.enter(n.m) {
-		return nil, syscall.EIO
-	}
-	defer n.leave()
-	child, errno := n.LoopbackNode.Mkdir(ctx, name, mode, out)
-	if errno == 0 {
-		n.cfs.created(filepath.Join(n.backingPath(), name))
-	}
-	return child, errno
+	return n.creating(name, func() (*fs.Inode, syscall.Errno) { return n.LoopbackNode.Mkdir(ctx, name, mode, out) })
 }
 
 func (n *node) Mknod(ctx context.Context, name string, mode, rdev uint32,
 	out *fuse.EntryOut) (*fs.Inode, syscall.Errno) {
-	if !n.cfs.enter(n.m) {
-		return nil, syscall.EIO
-	}
-	defer n.leave()
-	child, errno := n.LoopbackNode.Mknod(ctx, name, mode, rdev, out)
-	if errno == 0 {
-		n.cfs.created(filepath.Join(n.backingPath(), name))
-	}
-	return child, errno
+	return n.creating(name, func() (*fs.Inode, syscall.Errno) {
+		return n.LoopbackNode.Mknod(ctx, name, mode, rdev, out)
+	})
 }
 
 func (n *node) Symlink(ctx context.Context, target, name string, out *fuse.EntryOut) (*fs.Inode, syscall.Errno) {
+	return n.creating(name, func() (*fs.Inode, syscall.Errno) {
+		return n.LoopbackNode.Symlink(ctx, target, name, out)
+	})
+}
+
+// creating makes name in this directory by mk, behind the gate, and records the new
+// entry once it exists.
+func (n *node) creating(name string, mk func() (*fs.Inode, syscall.Errno)) (*fs.Inode, syscall.Errno) {
 	if !n.cfs.enter(n.m) {
 		return nil, syscall.EIO
 	}
 	defer n.leave()
-	child, errno := n.LoopbackNode.Symlink(ctx, target, name, out)
+	child, errno := mk()
 	if errno == 0 {
 		n.cfs.created(filepath.Join(n.backingPath(), name))
 	}
