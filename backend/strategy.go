@@ -68,13 +68,6 @@ func (c *Catalog) StrategyAwaitsEveryIndependentNode(name string) bool {
 	return ok && st.AwaitsEveryIndependentNode()
 }
 
-// StrategyOnBaseline says whether the catalog's strategy called name sends the
-// baseline's command (Strategy.BaselineCommand); false for a name not in it.
-func (c *Catalog) StrategyOnBaseline(name string) bool {
-	st, ok := c.StrategyOf(name)
-	return ok && st.BaselineCommand
-}
-
 // Guard is a failover-loss mode that guards a strategy's grants, measured by the
 // safety suite alone; the decision record weighs it as an option of its own.
 type Guard struct {

@@ -116,7 +116,8 @@ func writeBenchTable(w io.Writer, rows []benchRow) {
 	// The baseline's shape (64 connections, 64 keys) against each strategy whose
 	// acquire is the baseline's one command.
 	for _, r := range locks {
-		onBaseline := linked.Catalog().StrategyOnBaseline(r.params["strategy"])
+		st, declared := linked.Catalog().StrategyOf(r.params["strategy"])
+		onBaseline := declared && st.BaselineCommand
 		if onBaseline && r.params["clients"] == "64" && r.params["keys"] == "64" {
 			fmt.Fprintf(w, "%-42s %.0f commands/s = %.2f x redis-benchmark\n", r.params["strategy"]+", clients=64 keys=64:",
 				r.metrics["commands/s"], r.metrics["commands/s"]/baseline.metrics["commands/s"])

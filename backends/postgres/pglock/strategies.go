@@ -7,6 +7,7 @@ import (
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/pooloptions"
+	"github.com/lockbench/lockbench/resources/pgaccount"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -15,15 +16,15 @@ import (
 // ranked on the safety order: they sort after the ranked, by name.
 var Strategies = []locks.Strategy{
 	{Strategy: backend.Strategy{Name: Advisory, Position: 16, Presets: []backend.Preset{backend.UpdateMatrix}},
-		Spec: server, Build: serverLocker(Advisory, NewAdvisory)},
+		Spec: onServer, Build: serverLocker(Advisory, NewAdvisory)},
 	{Strategy: backend.Strategy{Name: ForUpdate, Position: 17, Presets: []backend.Preset{backend.UpdateMatrix}},
-		Spec: server, Build: serverLocker(ForUpdate, NewForUpdate)},
-	{Strategy: backend.Strategy{Name: "cas-version", Position: 18}, Spec: server},
-	{Strategy: backend.Strategy{Name: "unique-key", Position: 19}, Spec: server},
-	{Strategy: backend.Strategy{Name: "atomic", Position: 20}, Spec: server},
+		Spec: onServer, Build: serverLocker(ForUpdate, NewForUpdate)},
+	{Strategy: backend.Strategy{Name: string(pgaccount.CASVersion), Position: 18}, Spec: onServer},
+	{Strategy: backend.Strategy{Name: string(pgaccount.UniqueKey), Position: 19}, Spec: onServer},
+	{Strategy: backend.Strategy{Name: string(pgaccount.Atomic), Position: 20}, Spec: onServer},
 }
 
-var server = backend.Spec{Kind: topologies.Postgres}
+var onServer = backend.Spec{Kind: topologies.Postgres}
 
 // serverLocker builds name's locker by connect, on the topology's server.
 func serverLocker(name string,

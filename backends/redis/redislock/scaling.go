@@ -10,8 +10,9 @@ import (
 	"github.com/lockbench/lockbench/topologies"
 )
 
-// The sizes on Redis's scaling axes (redis.ScalingAxes): Redlock's masters, and the
-// replicas behind a WAIT, each built by the client of the registry's own size.
+// The sizes on Redis's scaling axes (redis.Descriptor's Axes): Redlock's masters, and the
+// replicas behind a WAIT, each built by the client of the registry's own size (whose
+// allow-list, "redlock" or "wait", its client sends under).
 func init() {
 	for _, s := range redlockSizes {
 		declare(s.strategy())
@@ -51,11 +52,9 @@ func (s redlockSize) strategy() locks.Strategy {
 	return locks.Strategy{Strategy: backend.Strategy{Name: s.name, Position: s.position,
 		SafetyRank: backend.RankMajority, Scaling: onRedlockAxis(s.masters), Probes: redlockProbes(s.name, ""),
 		AwaitsEveryNode: true},
-		Spec: backend.Spec{Kind: topologies.Redlock, Masters: s.masters}, Commands: lockCommands,
+		Spec: backend.Spec{Kind: topologies.Redlock, Masters: s.masters},
 		Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
-			r := o.Redlock
-			r.Options = o.Options
-			return NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
+			return redlockAt(ctx, topologies.Addrs(topo.Masters()), o)
 		}}
 }
 
@@ -66,8 +65,7 @@ func (w waitShape) strategy() locks.Strategy {
 	}
 	return locks.Strategy{Strategy: backend.Strategy{Name: w.name, Position: w.position,
 		Scaling: &backend.Scaling{Axis: redis.WaitReplicasAxis, At: float64(w.replicas), Series: series}},
-		Spec:     backend.Spec{Kind: topologies.Replicated, Replicas: w.replicas},
-		Commands: append([]string{"WAIT"}, lockCommands...),
+		Spec: backend.Spec{Kind: topologies.Replicated, Replicas: w.replicas},
 		Build: func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
 			if got := len(topo.Replicas()); got < w.acks {
 				return nil, fmt.Errorf("WAIT %d needs %d replicas, the topology has %d", w.acks, w.acks, got)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/resources/redisaccount"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -68,8 +69,8 @@ func init() {
 				return NewSingle(ctx, addr, o.Options)
 			}),
 		// The two lock-free ways on one master: Redis judges the account's update (package updates builds them).
-		locks.Strategy{Strategy: backend.Strategy{Name: "lua-cas", Position: 21}, Spec: oneMaster},
-		locks.Strategy{Strategy: backend.Strategy{Name: "watch-multi", Position: 22}, Spec: oneMaster},
+		locks.Strategy{Strategy: backend.Strategy{Name: string(redisaccount.LuaCAS), Position: 21}, Spec: oneMaster},
+		locks.Strategy{Strategy: backend.Strategy{Name: string(redisaccount.WatchMulti), Position: 22}, Spec: oneMaster},
 		atOneMaster(locks.Strategy{Strategy: backend.Strategy{Name: "wait", Position: 1, SafetyRank: backend.RankReplicaAck,
 			Presets: everyPreset,
 			Ladder:  &backend.Rung{Adds: "the key reached a replica (`WAIT`) before the lock is granted"},
@@ -112,11 +113,7 @@ func init() {
 			Probes:          append(redlockProbes("redlock", backend.QuorumNodeLoss), kleppmannProbe("jump")),
 			AwaitsEveryNode: true},
 			Spec: backend.Spec{Kind: topologies.Redlock}, Commands: lockCommands, Build: redlockBuilder("redlock", false),
-			Addressed: func(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
-				r := o.Redlock
-				r.Options = o.Options
-				return NewRedlock(ctx, addrs, r)
-			}},
+			Addressed: redlockAt},
 		// redlock-failfast answers once a majority has, instead of waiting for every node:
 		// the variant to compare when one node is slow.
 		locks.Strategy{Strategy: backend.Strategy{Name: "redlock-failfast", Position: 4, SafetyRank: backend.RankMajority,
@@ -172,13 +169,18 @@ func kleppmannProbe(variant string) backend.Probe {
 // redlockBuilder builds Redlock over every master of the topology, under name.
 func redlockBuilder(name string, failFast bool) locks.Builder {
 	return func(ctx context.Context, topo topologies.Topology, o locks.Options) (locks.Locker, error) {
-		r := o.Redlock
-		r.Options = o.Options
-		r.FailFast = failFast
-		l, err := NewRedlock(ctx, topologies.Addrs(topo.Masters()), r)
+		o.Redlock.FailFast = failFast
+		l, err := redlockAt(ctx, topologies.Addrs(topo.Masters()), o)
 		if err == nil {
 			l.(*redlock).name = name
 		}
 		return l, err
 	}
+}
+
+// redlockAt is Redlock over the masters at addrs, with o's Redlock and connection settings.
+func redlockAt(ctx context.Context, addrs []string, o locks.Options) (locks.Locker, error) {
+	r := o.Redlock
+	r.Options = o.Options
+	return NewRedlock(ctx, addrs, r)
 }
