@@ -42,9 +42,10 @@
 // the account rows back and compares them with every change intended on them).
 //
 // Adding a scenario: write <name>.go in its family's package under safety/scenarios
-// (or a new family, imported by scenarios/all) with a type implementing lab.Scenario
-// and `func init() { lab.Register(yours{}, lab.StartsKinds(...)) }`, which says what it
-// starts beside its strategies param's topologies (preflight checks them). Declare its params once with the typed
+// (or a new family, imported by scenarios/all) with a type implementing lab.Runner, and
+// add its line to the family's scenarios.go: lab.Register(yours{}, lab.About{Name,
+// Starts, Summary, Params}), where Starts says what it starts beside its strategies
+// param's topologies (preflight checks them). Declare its params once with the typed
 // constructors of lab/params.go; give it a variant struct that embeds lab.Variant and
 // names its behaviour in fields; give each variant the Claims the write-up makes (the
 // tests assert every claim on judged trials, through labtest.RunScenario); run trials
@@ -52,7 +53,7 @@
 // (lab.StoresParam lets the user pick any strategy of the locks registry whose store
 // fits); cause a failover with lab.KillPrimary.
 //
-// Adding a store: write lab/store_<kind>.go with a type implementing lab.Store (and
-// Failover, KeyReader, or the capabilities a scenario asks for) and registerStore for
-// its topology kind. Adding a fault: one file in safety/nemesis.
+// Adding a store: its registration (backends/store) gives lab its adapter, a type
+// implementing lab.Store (and Failover, KeyReader, or the capabilities a scenario asks
+// for) made for its topology kind. Adding a fault: one file in safety/nemesis.
 package safety

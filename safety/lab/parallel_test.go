@@ -35,7 +35,7 @@ func (*sideBySide) Summary() string { return "trials without servers, run side b
 func (*sideBySide) Params() []Param { return nil }
 
 func (s *sideBySide) Run(ctx context.Context, env *Env, _ Values) (*results.Report, error) {
-	rep := env.NewReport(s)
+	rep := env.NewReport()
 	for _, name := range []string{"first", "second"} {
 		v := &results.Variant{Name: name, Measure: results.Violations}
 		err := env.RunVariant(ctx, s.Name(), v, s.parallel, func(ctx context.Context, t *Trial) error { return s.trial(ctx, env, name, t) })

@@ -18,11 +18,12 @@ type progress struct {
 	resumed *results.Report // what an interrupted run of the same command left, or nil
 }
 
-// begin starts the progress of a run of s, resuming from e.Resume's report of it.
-func (e *Env) begin(s Scenario) *progress {
-	p := &progress{report: e.NewReport(s), started: time.Now()}
+// begin starts the progress of a run of the scenario running, resuming from
+// e.Resume's report of it.
+func (e *Env) begin() *progress {
+	p := &progress{report: e.NewReport(), started: time.Now()}
 	// Trials drew from PCG(run seed, trial seed): another run seed, other trials.
-	if r := e.Resume[s.Name()]; r != nil && r.Seed == e.Seed {
+	if r := e.Resume[e.Scenario()]; r != nil && r.Seed == e.Seed {
 		p.resumed, p.earlier = r, r.Seconds
 	}
 	e.progress = p

@@ -26,7 +26,7 @@ func (s countingScenario) Run(ctx context.Context, env *Env, _ Values) (*results
 	for _, name := range []string{"first", "second"} {
 		variants = append(variants, Variant{&results.Variant{Name: name, Measure: results.Violations}})
 	}
-	return RunTrials(ctx, env, s, variants, func(ctx context.Context, v Variant, t *Trial) error {
+	return RunTrials(ctx, env, variants, func(ctx context.Context, v Variant, t *Trial) error {
 		if s.interrupt != nil {
 			s.interrupt(*s.ran)
 		}

@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"sync"
+
 	"github.com/lockbench/lockbench/internal/registry"
 )
 
@@ -9,19 +11,57 @@ var (
 	starts    = registry.New[Starts]("scenario's starts")
 )
 
-// Register adds s under s.Name() with what it starts beside its strategies param's
-// topologies (preflight checks them before a trial runs); a duplicate name is a
-// programming error.
-func Register(s Scenario, st Starts) {
-	scenarios.Add(s.Name(), s)
-	starts.Add(s.Name(), st)
+// families register their scenarios when first asked: their params' defaults and help
+// name the strategies registered, so they wait until every store's init has run.
+var (
+	families     []func()
+	familiesOnce sync.Once
+)
+
+// RegisterFamily keeps register, which calls Register for each of a family's
+// scenarios, to run before the first Lookup, StartsOf or Names.
+func RegisterFamily(register func()) { families = append(families, register) }
+
+func registerFamilies() {
+	familiesOnce.Do(func() {
+		for _, register := range families {
+			register()
+		}
+	})
 }
 
+// Register adds r under about.Name with what it starts beside its strategies param's
+// topologies (preflight checks them before a trial runs); a duplicate name is a
+// programming error.
+func Register(r Runner, about About) {
+	scenarios.Add(about.Name, registered{about, r})
+	starts.Add(about.Name, about.Starts)
+}
+
+// registered is a Runner told what it is.
+type registered struct {
+	about About
+	Runner
+}
+
+func (r registered) Name() string    { return r.about.Name }
+func (r registered) Summary() string { return r.about.Summary }
+func (r registered) Params() []Param { return r.about.Params }
+
 // Lookup returns the scenario registered as name.
-func Lookup(name string) (Scenario, error) { return scenarios.Get(name) }
+func Lookup(name string) (Scenario, error) {
+	registerFamilies()
+	return scenarios.Get(name)
+}
 
 // StartsOf is what the scenario registered as name starts.
-func StartsOf(name string) (Starts, error) { return starts.Get(name) }
+func StartsOf(name string) (Starts, error) {
+	registerFamilies()
+	return starts.Get(name)
+}
 
 // Names lists the registered scenarios, sorted.
-func Names() []string { return scenarios.Names() }
+func Names() []string {
+	registerFamilies()
+	return scenarios.Names()
+}

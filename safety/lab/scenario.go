@@ -15,8 +15,8 @@ import (
 )
 
 // Scenario is one reproducible way a lock breaks (or holds): a store, clients, a
-// nemesis and the checkers, run Trials times per variant. Register it from its own
-// file with Register in an init function; the CLI runs it by name through Run.
+// nemesis and the checkers, run Trials times per variant. Its family registers its
+// Runner with its About in an init function; the CLI runs it by name through Run.
 type Scenario interface {
 	// Name is the CLI name, lower-case-with-dashes.
 	Name() string
@@ -29,6 +29,20 @@ type Scenario interface {
 	// without a timeout. Cross-parameter mistakes are a *ParamError before anything
 	// starts.
 	Run(ctx context.Context, env *Env, p Values) (*results.Report, error)
+}
+
+// Runner is a scenario's trials: Scenario.Run, for the scenario its About names.
+type Runner interface {
+	Run(ctx context.Context, env *Env, p Values) (*results.Report, error)
+}
+
+// About is what the CLI lists and parses of a scenario: its name, its line in the
+// list, its params and what it starts beside its strategies param's topologies.
+type About struct {
+	Name    string
+	Summary string
+	Params  []Param
+	Starts  Starts
 }
 
 // StartFunc starts a topology; tests pass one that fails (or skips) without servers.
@@ -62,7 +76,16 @@ type Env struct {
 	// with the seeds the whole run gives them.
 	Shard Shard
 
+	running  Scenario  // the scenario Run is running, nil between runs
 	progress *progress // the report of the scenario running, as its trials finish
+}
+
+// Scenario is the name of the scenario Run is running ("" outside a run).
+func (e *Env) Scenario() string {
+	if e.running == nil {
+		return ""
+	}
+	return e.running.Name()
 }
 
 // Run parses env.Params against s's declarations (a *ParamError on bad input, before
@@ -77,8 +100,9 @@ func Run(ctx context.Context, s Scenario, env *Env) (*results.Report, error) {
 	if err := env.checkShard(); err != nil {
 		return nil, err
 	}
-	p := env.begin(s)
-	defer func() { env.progress = nil }()
+	env.running = s
+	p := env.begin()
+	defer func() { env.progress, env.running = nil, nil }()
 	rep, err := s.Run(ctx, env, vals)
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err() // a report returned through an interrupt may lack trials
@@ -92,10 +116,13 @@ func Run(ctx context.Context, s Scenario, env *Env) (*results.Report, error) {
 	return rep, nil
 }
 
-// NewReport is the empty report of one run of s.
-func (e *Env) NewReport(s Scenario) *results.Report {
-	return &results.Report{Scenario: s.Name(), Summary: s.Summary(), Seed: e.Seed, TrialsPerVariant: e.Trials,
-		Params: e.Params}
+// NewReport is the empty report of one run of the scenario running.
+func (e *Env) NewReport() *results.Report {
+	if e.running == nil {
+		panic("lab: NewReport outside Run: no scenario is running")
+	}
+	return &results.Report{Scenario: e.running.Name(), Summary: e.running.Summary(), Seed: e.Seed,
+		TrialsPerVariant: e.Trials, Params: e.Params}
 }
 
 // logMu keeps the lines of trials running side by side whole and apart.

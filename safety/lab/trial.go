@@ -129,19 +129,19 @@ func errorKind(err error) string {
 
 // RunTrials runs every variant's trials in order and returns the report that holds
 // them: the loop every scenario shares.
-func RunTrials[V interface{ Result() *results.Variant }](ctx context.Context, env *Env, s Scenario, variants []V,
+func RunTrials[V interface{ Result() *results.Variant }](ctx context.Context, env *Env, variants []V,
 	trial func(ctx context.Context, v V, t *Trial) error) (*results.Report, error) {
-	return RunTrialsAtOnce(ctx, env, s, variants, 1, trial)
+	return RunTrialsAtOnce(ctx, env, variants, 1, trial)
 }
 
 // RunTrialsAtOnce is RunTrials with up to parallel trials of a variant at once
 // (RunVariant: each trial keeps its seed and key, outcomes are recorded in trial
 // order); trial must be safe to run side by side with itself.
-func RunTrialsAtOnce[V interface{ Result() *results.Variant }](ctx context.Context, env *Env, s Scenario, variants []V,
+func RunTrialsAtOnce[V interface{ Result() *results.Variant }](ctx context.Context, env *Env, variants []V,
 	parallel int, trial func(ctx context.Context, v V, t *Trial) error) (*results.Report, error) {
-	rep := env.NewReport(s)
+	rep := env.NewReport()
 	for _, v := range variants {
-		if err := env.RunVariant(ctx, s.Name(), v.Result(), parallel,
+		if err := env.RunVariant(ctx, env.Scenario(), v.Result(), parallel,
 			func(ctx context.Context, t *Trial) error { return trial(ctx, v, t) }); err != nil {
 			return nil, err
 		}

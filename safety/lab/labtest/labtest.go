@@ -51,6 +51,16 @@ func RunScenario(t *testing.T, name string, trials int, params lab.Params) *resu
 	return RunIn(t, TestEnv(t, trials, params), name, 4*time.Minute)
 }
 
+// Params are the params the scenario registered as name declares.
+func Params(t testing.TB, name string) []lab.Param {
+	t.Helper()
+	s, err := lab.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Params()
+}
+
 // RunIn runs name in env and asserts its claims (see RunScenario).
 func RunIn(t *testing.T, env *lab.Env, name string, limit time.Duration) *results.Report {
 	t.Helper()

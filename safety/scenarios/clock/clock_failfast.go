@@ -115,10 +115,10 @@ func quorumNote(v *results.Variant, n int) string {
 }
 
 // eachRedlockClient runs run for each Redlock client the strategies param names, into
-// one report of s.
-func eachRedlockClient(env *lab.Env, s lab.Scenario, p lab.Values,
+// one report of the scenario running.
+func eachRedlockClient(env *lab.Env, p lab.Values,
 	run func(rep *results.Report, client clockClient) error) (*results.Report, error) {
-	rep := env.NewReport(s)
+	rep := env.NewReport()
 	for _, client := range chosenRedlockClients(p) {
 		if err := run(rep, client); err != nil {
 			return nil, err

@@ -16,21 +16,6 @@ import (
 // lock. (Nodes are 0-indexed here: A holds 0-2, node 2 jumps, 3 and 4 were down.)
 type kleppmannClock struct{}
 
-func init() { lab.Register(kleppmannClock{}, lab.StartsFaked()) }
-
-func (kleppmannClock) Name() string { return "redlock-kleppmann" }
-func (kleppmannClock) Summary() string {
-	return "Kleppmann 2016: A locks nodes 1-3 (4, 5 unreachable), node 3's clock jumps, B locks 3-5 while A still holds"
-}
-func (kleppmannClock) Params() []lab.Param {
-	return []lab.Param{
-		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL"),
-		lab.DurationParam("jump", 500*time.Millisecond, time.Millisecond,
-			"how far node 3's clock jumps forward right after A's grant"),
-		redlockClientsParam(),
-	}
-}
-
 func kleppmannRace(client clockClient, ttl, j time.Duration) clockRace {
 	models := make([]clocks.Model, 5)
 	models[2] = jumpModel(j)
@@ -44,7 +29,7 @@ func (s kleppmannClock) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 	for _, client := range chosenRedlockClients(p) {
 		variants = append(variants, kleppmannVariants(client, ttl, jump, small)...)
 	}
-	return runClockVariants(ctx, env, s, variants)
+	return runClockVariants(ctx, env, variants)
 }
 
 // kleppmannVariants are the sequence and its two controls for one Redlock client.

@@ -540,9 +540,8 @@ func newClockVariant(name, description string, params map[string]string, race cl
 
 // runClockVariants runs every variant's trials, each through env.runTrial, and notes
 // the model's prediction beside what was measured.
-func runClockVariants(ctx context.Context, env *lab.Env, s lab.Scenario, variants []clockVariant) (*results.Report,
-	error) {
-	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v clockVariant, t *lab.Trial) error {
+func runClockVariants(ctx context.Context, env *lab.Env, variants []clockVariant) (*results.Report, error) {
+	rep, err := lab.RunTrials(ctx, env, variants, func(ctx context.Context, v clockVariant, t *lab.Trial) error {
 		for k, x := range v.inputs {
 			t.Input(k, x)
 		}

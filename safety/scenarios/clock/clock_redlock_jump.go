@@ -17,23 +17,6 @@ import (
 // acquire times. The model's boundary is noted beside every measured point.
 type redlockClockJump struct{}
 
-func init() { lab.Register(redlockClockJump{}, lab.StartsFaked()) }
-
-func (redlockClockJump) Name() string { return "redlock-clock-jump" }
-func (redlockClockJump) Summary() string {
-	return "k of 5 Redlock nodes jump forward J right after A's grant; B tries: breaks for k >= 3 once J > drift x TTL"
-}
-func (redlockClockJump) Params() []lab.Param {
-	return []lab.Param{
-		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL (each trial lasts about this long)"),
-		lab.IntsParam("k", []int{1, 2, 3}, 0, 5, "how many nodes jump"),
-		lab.DurationsParam("jumps", []time.Duration{2 * time.Millisecond, 30 * time.Millisecond, 300 * time.Millisecond},
-			"the jumps J to run"),
-		lab.SwitchParam("search", false, "on: also bisect the smallest breaking J for each k, to 1 ms"),
-		redlockClientsParam(),
-	}
-}
-
 func jumpRace(client clockClient, ttl time.Duration, k int, j time.Duration) clockRace {
 	models := make([]clocks.Model, 5)
 	for i := 0; i < k; i++ {
@@ -44,7 +27,7 @@ func jumpRace(client clockClient, ttl time.Duration, k int, j time.Duration) clo
 
 func (s redlockClockJump) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, jumps := p.Duration("ttl"), p.Durations("jumps")
-	return eachRedlockClient(env, s, p, func(rep *results.Report, client clockClient) error {
+	return eachRedlockClient(env, p, func(rep *results.Report, client clockClient) error {
 		return s.runClient(ctx, env, p, rep, client, ttl, jumps)
 	})
 }
@@ -63,7 +46,7 @@ func (s redlockClockJump) runClient(ctx context.Context, env *lab.Env, p lab.Val
 				map[string]string{"strategy": client.name, "k": fmt.Sprint(k), "jump": j.String(), "ttl": ttl.String()},
 				jumpRace(client, ttl, k, j), map[string]float64{"k": float64(k), "jump_ms": lab.Millis(j)}))
 		}
-		part, err := runClockVariants(ctx, env, s, variants)
+		part, err := runClockVariants(ctx, env, variants)
 		if err != nil {
 			return err
 		}
@@ -75,7 +58,7 @@ func (s redlockClockJump) runClient(ctx context.Context, env *lab.Env, p lab.Val
 		rep.Series = append(rep.Series, measuredAndModel(fmt.Sprintf("%sk=%d", pre, k), "jump J (ms)", xs, variants)...)
 		if p.Bool("search") {
 			v,
-				err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sk=%d/smallest-J", pre, k), 0, float64(ttl),
+				err := searchSmallest(ctx, env, env.Scenario(), fmt.Sprintf("%sk=%d/smallest-J", pre, k), 0, float64(ttl),
 				float64(time.Millisecond),
 				func(x float64) clockRace { return jumpRace(client, ttl, k, time.Duration(x)) },
 				func(x float64) string { return time.Duration(x).Round(10 * time.Microsecond).String() })

@@ -16,31 +16,13 @@ import (
 // (plus the acquire times): raising the drift factor moves the boundary up.
 type redlockClockRate struct{}
 
-func init() { lab.Register(redlockClockRate{}, lab.StartsFaked()) }
-
-func (redlockClockRate) Name() string { return "redlock-clock-rate" }
-func (redlockClockRate) Summary() string {
-	return "k of 5 Redlock nodes run fast by rate r; B tries: breaks for k >= 3 once r > 1/(1-drift); a larger drift " +
-		"factor moves it"
-}
-func (redlockClockRate) Params() []lab.Param {
-	return []lab.Param{
-		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL (each trial lasts about this long)"),
-		lab.IntsParam("k", []int{3}, 0, 5, "how many nodes run fast"),
-		lab.FloatsParam("rates", []float64{1.005, 1.02, 1.1}, 0.01, 100, "the rates r to run"),
-		lab.FloatsParam("drifts", []float64{0.01, 0.05}, 1e-9, 0.5, "redsync drift factors to run (0.01 is its default)"),
-		lab.SwitchParam("search", false, "on: also bisect the smallest breaking r for each k and drift, to 0.001"),
-		redlockClientsParam(),
-	}
-}
-
 func rateRace(client clockClient, ttl time.Duration, k int, r, drift float64) clockRace {
 	return clockRace{client: client, ttl: ttl, drift: drift, clocks: clocks.FastOn(5, k, r)}
 }
 
 func (s redlockClockRate) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, rates := p.Duration("ttl"), p.Floats("rates")
-	return eachRedlockClient(env, s, p, func(rep *results.Report, client clockClient) error {
+	return eachRedlockClient(env, p, func(rep *results.Report, client clockClient) error {
 		return s.runClient(ctx, env, p, rep, client, ttl, rates)
 	})
 }
@@ -60,7 +42,7 @@ func (s redlockClockRate) runClient(ctx context.Context, env *lab.Env, p lab.Val
 						"ttl": ttl.String()},
 					rateRace(client, ttl, k, r, drift), map[string]float64{"k": float64(k), "rate": r, "drift": drift}))
 			}
-			part, err := runClockVariants(ctx, env, s, variants)
+			part, err := runClockVariants(ctx, env, variants)
 			if err != nil {
 				return err
 			}
@@ -68,8 +50,8 @@ func (s redlockClockRate) runClient(ctx context.Context, env *lab.Env, p lab.Val
 			rep.Series = append(rep.Series,
 				measuredAndModel(fmt.Sprintf("%sk=%d drift=%g", pre, k, drift), "clock rate r", rates, variants)...)
 			if p.Bool("search") {
-				v,
-					err := searchSmallest(ctx, env, s.Name(), fmt.Sprintf("%sdrift=%g/k=%d/smallest-r", pre, drift, k), 1, 1.5, 0.001,
+				name := fmt.Sprintf("%sdrift=%g/k=%d/smallest-r", pre, drift, k)
+				v, err := searchSmallest(ctx, env, env.Scenario(), name, 1, 1.5, 0.001,
 					func(x float64) clockRace { return rateRace(client, ttl, k, x, drift) },
 					func(x float64) string { return fmt.Sprintf("%.4f", x) })
 				if err != nil {

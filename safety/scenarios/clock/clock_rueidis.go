@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/locks"
@@ -15,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/redis/go-redis/v9"
 )
 
 // rueidisClockBehind: rueidislock writes its key's end as an instant on the client's
@@ -26,8 +25,6 @@ import (
 // invalidation tells A, without it A learns only at the next push, after B is in.
 type rueidisClockBehind struct{}
 
-func init() { lab.Register(rueidisClockBehind{}, lab.StartsFaked(topologies.Single)) }
-
 const (
 	rueidisCached   = "rueidislock"
 	rueidisUncached = "rueidislock-nocache"
@@ -35,21 +32,6 @@ const (
 	// the library, never the lease's own end, stops A's lock.
 	rueidisHoldTTL = time.Minute
 )
-
-func (rueidisClockBehind) Name() string { return "rueidislock-clock-behind" }
-func (rueidisClockBehind) Summary() string {
-	return "rueidislock sets its key's end from the client's clock (PXAT): a server clock ahead by more than the " +
-		"key's validity grants B beside A at once; FallbackSETPX's first push deletes the key instead"
-}
-func (rueidisClockBehind) Params() []lab.Param {
-	return []lab.Param{
-		lab.ChoicesParam("strategies", []string{rueidisCached, rueidisUncached}, []string{rueidisCached, rueidisUncached},
-			"rueidislock with client-side caching (told of a lost key by its invalidation) or without (told at the "+
-				"watchdog's next push)"),
-		lab.DurationParam("ahead", 6*time.Second, time.Millisecond, "how far the server's clock runs ahead of the "+
-			"client's (more than the library's key validity, "+rueidislayout.KeyValidity.String()+")"),
-	}
-}
 
 // rueidisVariant is one strategy under one clock, acquiring by SET PXAT or SET PX.
 type rueidisVariant struct {
@@ -76,7 +58,7 @@ func (s rueidisClockBehind) Run(ctx context.Context, env *lab.Env, p lab.Values)
 			topo.Close()
 		}
 	}()
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v rueidisVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v rueidisVariant, t *lab.Trial) error {
 		topo, ok := servers[v.ahead]
 		if !ok {
 			var err error

@@ -42,7 +42,7 @@ func TestRueidislockClockBehindJudgesOnlyAClockItRead(t *testing.T) {
 	defer topo.Close()
 	s := rueidisClockBehind{}
 	for _, v := range rueidisVariants(rueidisUncached, 6*time.Second)[1:] {
-		if err := env.RunTrial(ctx, s.Name(), v.Variant.Variant, 0, func(ctx context.Context, tr *lab.Trial) error {
+		if err := env.RunTrial(ctx, "rueidislock-clock-behind", v.Variant.Variant, 0, func(ctx context.Context, tr *lab.Trial) error {
 			return s.trial(ctx, topo.Masters()[0], v, tr)
 		}); err != nil {
 			t.Fatal(err)

@@ -22,25 +22,6 @@ import (
 // miniredis has no replication.
 type sentinelClockSkew struct{}
 
-func init() { lab.Register(sentinelClockSkew{}, lab.StartsFaked()) }
-
-func (sentinelClockSkew) Name() string { return "sentinel-clock-skew" }
-func (sentinelClockSkew) Summary() string {
-	return "the replicas' clocks differ from the master's; the master dies after a replicated grant: a replica ahead " +
-		"expires the key at promotion, B locks"
-}
-func (sentinelClockSkew) Params() []lab.Param {
-	return []lab.Param{
-		lab.OneStoreParam("strategies", "sentinel", fitsSentinelClockSkew,
-			"the lock service: a Redis master whose sentinels promote one of its replicas"),
-		lab.DurationParam("ttl", 20*time.Second, 5*time.Second, "the lock's TTL (must outlast the failover, about 2 s here)"),
-		lab.DurationParam("offset", 30*time.Second, time.Second,
-			"how far the replicas' clocks are ahead (and, in replica-behind, behind)"),
-		lab.DurationParam("promotion-timeout", 20*time.Second, time.Second,
-			"how long to wait for sentinels to promote a replica"),
-	}
-}
-
 // fitsSentinelClockSkew: sentinels promote a replica that got the key by replication
 // (WAIT 2 on the master, B's SET NX on the promoted node), and the store reads the key there.
 func fitsSentinelClockSkew(s lab.Store) bool {
@@ -74,7 +55,7 @@ func (s sentinelClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) 
 		v("replica-behind", -offset, results.Holds(results.Violations)),
 		v("true-clocks", 0, results.Holds(results.Violations)),
 	}
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v sentinelSkewVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v sentinelSkewVariant, t *lab.Trial) error {
 		return s.trial(ctx, env, failover, v, t, ttl, promotion)
 	})
 }

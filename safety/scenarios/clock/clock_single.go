@@ -3,8 +3,6 @@ package clock
 import (
 	"context"
 	"fmt"
-	"github.com/lockbench/lockbench/topologies"
-	"time"
 
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/safety/lab"
@@ -19,27 +17,6 @@ import (
 // jump model at a TTL and hold: A leaves after hold, and a jump just below TTL - hold
 // frees the key only after that, one just above before (clock_single_boundary.go).
 type singleClockSkew struct{}
-
-func init() { lab.Register(singleClockSkew{}, lab.StartsFaked(topologies.Single)) }
-
-func (singleClockSkew) Name() string { return "single-clock-skew" }
-func (singleClockSkew) Summary() string {
-	return "a single master's clock jumps forward, back, or runs fast/slow while A holds: forward or fast hands B the " +
-		"lock early; mode=boundary jumps just below and just above TTL - hold"
-}
-func (singleClockSkew) Params() []lab.Param {
-	return []lab.Param{
-		lab.DurationParam("ttl", time.Second, 200*time.Millisecond, "the lock's TTL"),
-		lab.DurationParam("jump", 300*time.Millisecond, time.Millisecond, "the size of the forward and backward jumps"),
-		lab.ChoiceParam("mode", mechanismMode, []string{mechanismMode, boundaryMode}, "mechanism: the five clocks above, A "+
-			"holding its whole lease; boundary: only forward jumps of each boundary-factor x (TTL - hold), A leaving after "+
-			"hold"),
-		lab.DurationParam("hold", 500*time.Millisecond, time.Millisecond,
-			"boundary mode: how long A works before it leaves (below ttl)"),
-		lab.BoundaryFactorsParam("boundary mode: the master's clock jumps each of these times TTL - hold right after A's " +
-			"grant (below 1: no break expected; above 1: a break)"),
-	}
-}
 
 func (s singleClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, jump := p.Duration("ttl"), p.Duration("jump")
@@ -62,5 +39,5 @@ func (s singleClockSkew) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 			fmt.Sprintf("the master's clock: %s (from A's grant for jumps); B retries until A's lease ends", c.model),
 			map[string]string{"clock": c.model.String(), "ttl": ttl.String()}, race, nil))
 	}
-	return runClockVariants(ctx, env, s, variants)
+	return runClockVariants(ctx, env, variants)
 }

@@ -45,5 +45,5 @@ func (s singleClockSkew) runBoundary(ctx context.Context, env *lab.Env, ttl, hol
 				"jump_factor": factor, "threshold": threshold.String()},
 			race, map[string]float64{"jump_ms": lab.Millis(j), "hold_ms": lab.Millis(hold)}))
 	}
-	return runClockVariants(ctx, env, s, variants)
+	return runClockVariants(ctx, env, variants)
 }

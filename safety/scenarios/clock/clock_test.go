@@ -294,7 +294,7 @@ func TestSentinelClockSkewRefusesEmbedded(t *testing.T) {
 // replica that has the key by replication, over Redis), not by the name sentinel.
 func TestSentinelClockSkewTakesAFailoverStoreByCapability(t *testing.T) {
 	t.Parallel()
-	strategies := sentinelClockSkew{}.Params()[0]
+	strategies := labtest.Params(t, "sentinel-clock-skew")[0]
 	if strategies.Name != "strategies" || strategies.Default != "sentinel" {
 		t.Fatalf("first param is %s=%s, want strategies=sentinel", strategies.Name, strategies.Default)
 	}

@@ -3,6 +3,8 @@ package consensus
 import (
 	"strings"
 	"testing"
+
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 )
 
 // etcd-leader-kill runs on any store whose kind declares consensus and that can fail
@@ -10,7 +12,7 @@ import (
 // consensus strategy it was never told of (etcd without fsync) is taken.
 func TestLeaderKillTakesEveryConsensusStoreAndNoOther(t *testing.T) {
 	t.Parallel()
-	strategies := etcdLeaderKill{}.Params()[0]
+	strategies := labtest.Params(t, "etcd-leader-kill")[0]
 	if strategies.Name != "strategies" {
 		t.Fatalf("first param is %s", strategies.Name)
 	}

@@ -21,33 +21,12 @@ import (
 // forgets the lock and starts its revisions again, so fences go backwards.
 type etcdLeaderKill struct{}
 
-func init() { lab.Register(etcdLeaderKill{}, lab.StartsKinds()) }
-
-func (etcdLeaderKill) Name() string { return "etcd-leader-kill" }
-func (etcdLeaderKill) Summary() string {
-	return "kill a consensus leader (etcd's, ZooKeeper's) right after a grant: no second holder, fences keep growing; a " +
-		"lone member's lost disk breaks both"
-}
-
 // defaultConsensus are the lock services it runs on unless told, each as a group of
 // three (its leader killed) or a lone member (its disk lost); any consensus store fits.
 var defaultConsensus = []string{"etcd-3", "etcd", "zookeeper-3", "zookeeper"}
 
 // loneMember says whether a consensus store runs on one member, as its deployment says.
 func loneMember(st lab.Store) bool { return st.Spec().WithDefaults(linked.Catalog()).Members == 1 }
-
-func (etcdLeaderKill) Params() []lab.Param {
-	return []lab.Param{
-		lab.StoresParam("strategies", lab.RegisteredOf(defaultConsensus), lab.IsConsensusFailover,
-			"the consensus services: a group of three has its leader killed, a lone member loses its disk"),
-		lab.DurationParam("ttl", 10*time.Second, 5*time.Second, "the lock's TTL: long enough that only a lost lock, never "+
-			"expiry, lets B in (a leader election must fit well inside it)"),
-		lab.DurationParam("probe", time.Second, time.Millisecond,
-			"how long B keeps trying while A holds the lock after the fault"),
-		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond,
-			"how long to wait for a new leader before the trial is fault_not_produced"),
-	}
-}
 
 type etcdKillVariant struct {
 	lab.Variant
@@ -64,7 +43,7 @@ func (s etcdLeaderKill) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 			&lab.ParamError{Name: "probe", Value: env.Params["probe"], Want: "a duration shorter than ttl (" + ttl.String() +
 				")"}
 	}
-	rep := env.NewReport(s)
+	rep := env.NewReport()
 	for _, st := range p.Stores("strategies") {
 		v := leaderKillVariant(st)
 		part, err := s.runVariant(ctx, env, st.(lab.Failover), v, ttl, probe, election)
@@ -101,7 +80,7 @@ func (s etcdLeaderKill) runVariant(ctx context.Context, env *lab.Env, st lab.Fai
 		return nil, err
 	}
 	defer topo.Close()
-	return lab.RunTrials(ctx, env, s, []etcdKillVariant{v},
+	return lab.RunTrials(ctx, env, []etcdKillVariant{v},
 		func(ctx context.Context, v etcdKillVariant, t *lab.Trial) error {
 			err := s.trial(ctx, topo, st, v, t, ttl, probe, election)
 			// The next trial needs every member again: a killed one comes back from disk.

@@ -27,23 +27,6 @@ import (
 // key's slot, on the slot's master, replicated as asynchronously as Sentinel's.
 type fenceRegression struct{}
 
-func init() { lab.Register(fenceRegression{}, lab.StartsKinds()) }
-
-func (fenceRegression) Name() string { return "fence-regression" }
-func (fenceRegression) Summary() string {
-	return "the primary dies after its followers lagged: an INCR fence on Redis goes backwards (tokens reissued, the " +
-		"honest holder refused, fenced stores diverge); etcd's revision does not"
-}
-func (fenceRegression) Params() []lab.Param {
-	return []lab.Param{
-		lab.StoresParam("strategies", []string{"sentinel", "etcd-3"}, fitsFenceRegression,
-			"the lock services to run on (a primary that fails over, followers that can lag)"),
-		lab.IntParam("cycles", 3, 1, 1000, "lock cycles in each phase (before the lag, during it, after the promotion)"),
-		lab.DurationParam("promotion-timeout", 20*time.Second, time.Millisecond,
-			"how long to wait for a new primary before the trial is fault_not_produced"),
-	}
-}
-
 func fitsFenceRegression(s lab.Store) bool {
 	_, lags := s.(lab.ReplicationControl)
 	return (lab.IsFailover(s) || lab.IsKeyedFailover(s)) && lags
@@ -103,7 +86,7 @@ func (s fenceRegression) variants(st lab.Store) []fenceVariant {
 }
 
 func (s fenceRegression) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
-	rep := env.NewReport(s)
+	rep := env.NewReport()
 	for _, st := range p.Stores("strategies") {
 		spec := st.Spec()
 		if backend.KindIs[backend.Failover](linked.Catalog(), spec.Kind) { // sentinels: a quick failover over two replicas
@@ -113,7 +96,7 @@ func (s fenceRegression) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 			return nil, &lab.ParamError{Name: "strategies", Value: env.Params["strategies"],
 				Want: "stores with followers: " + st.Strategy() + " has one member"}
 		}
-		part, err := lab.RunTrials(ctx, env, s, s.variants(st), func(ctx context.Context, v fenceVariant,
+		part, err := lab.RunTrials(ctx, env, s.variants(st), func(ctx context.Context, v fenceVariant,
 			t *lab.Trial) error {
 			return s.trial(ctx, env, spec, v, t, p.Int("cycles"), p.Duration("promotion-timeout"))
 		})

@@ -20,14 +20,6 @@ import (
 // measures how long the old master takes writes after it comes back.
 type failoverLoss struct{}
 
-func init() { lab.Register(failoverLoss{}, lab.StartsKinds(topologies.Sentinel)) }
-
-func (failoverLoss) Name() string { return "failover-loss" }
-func (failoverLoss) Summary() string {
-	return "sentinel master dies delay after a grant: the promoted replica may lack the lock (loss probability vs delay " +
-		"and lag; WAIT 1, WAIT 2, min-replicas-to-write; zombie master)"
-}
-
 var failoverGuards = []sentinelrig.Guard{
 	{Mode: "none"},
 	{Mode: "wait1", WaitReplicas: 1},
@@ -49,50 +41,6 @@ const plannedMode = "planned"
 func guardModes() []string { return lab.CatalogueNames(failoverGuards, guardMode) }
 
 func guardMode(g sentinelrig.Guard) string { return g.Mode }
-
-func (failoverLoss) Params() []lab.Param {
-	return []lab.Param{
-		lab.StoresParam("strategies", []string{"sentinel"}, fitsFailoverLoss, "the lock services to run on: sentinel "+
-			"(every mode), or a store whose primary is the key's master, such as cluster (modes none and wait1, cut pause, a "+
-			"fresh deployment per trial, down-after as its node timeout)"),
-		lab.ChoicesParam("modes", defaultModes, guardModes(), "what guards the grant: none (sentinel SET NX), wait1, wait2 "+
-			"(SET then WAIT n), min-replicas (min-replicas-to-write 1, max-lag 10 s, above every lag run: the crash case it "+
-			"cannot see), min-replicas-stalled (every replica stopped past stalled-max-lag before the grant: where it "+
-			"refuses), zombie (stop the master, resume it after the failover), planned (no guard; SENTINEL FAILOVER instead "+
-			"of the kill, as host patching does: the old master lives on and is demoted); named only: waitaof-replica, "+
-			"waitaof-both (SET then WAITAOF 0 1 or 1 1, on Valkey deployments of their own with appendfsync always)"),
-		lab.DurationsParam("delays",
-			[]time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond},
-			"time from grant to SIGKILL of the master (planned: to SENTINEL FAILOVER)"),
-		lab.DurationParam("lag-max", 50*time.Millisecond, 0, "each replica stops applying the stream (CLIENT PAUSE) for a "+
-			"whole number of ms drawn uniformly in [0, lag-max] just before the grant; 0 means natural lag only"),
-		lab.ChoiceParam("cut", "pause", []string{"pause", "link-kill"}, "how the replicas miss the grant: pause (CLIENT "+
-			"PAUSE each for its drawn lag) or link-kill (SIGSTOP the replicas and CLIENT KILL TYPE replica on the master "+
-			"before the grant, SIGCONT after the kill: every grant is missed)"),
-		lab.DurationParam("stalled-max-lag", time.Second, time.Second, "min-replicas-stalled: min-replicas-max-lag, whole "+
-			"seconds (Redis counts a replica's lag in seconds since its last once-a-second ack)"),
-		lab.DurationParam("wait-timeout", 200*time.Millisecond, time.Millisecond,
-			"WAIT's timeout in the wait modes: fewer acks by then refuse the grant"),
-		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond,
-			"sentinel down-after-milliseconds (sentinels then ping and reconnect every half of it, at most 1 s)"),
-		lab.DurationParam("failover-timeout", 1500*time.Millisecond, 1100*time.Millisecond, "sentinel failover-timeout: a "+
-			"promotion must be seen within it, and sentinel sees one only at its next once-a-second INFO of the replica"),
-		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond,
-			"how long to wait for a new master before the trial is fault_not_produced"),
-		lab.DurationParam("zombie-watch", 20*time.Second, 100*time.Millisecond,
-			"zombie and planned modes: how long to keep probing the old master for writes (after its resume, after "+
-				"SENTINEL FAILOVER); a window cut here is a lower bound"),
-		lab.SwitchParam("reuse", true,
-			"re-form each sentinel deployment after a trial instead of starting a fresh one per trial"),
-		lab.IntParam("parallel", defaultParallel, 1, 8, "trials run at once, each on a deployment of its own under a key "+
-			"of its own (the servers wait on sentinel most of a trial): trial n keeps its seed and draws whatever this is, "+
-			"and outcomes are recorded in trial order; 1 runs them one after another"),
-		lab.IntParam("deployments", 2, 1, 4, "with reuse: sentinel deployments in rotation per trial running at once, so "+
-			"that one re-forms while a trial runs on another"),
-		lab.DurationParam("reform-timeout", 15*time.Second, time.Second,
-			"with reuse: how long a deployment may take to re-form before a fresh one replaces it"),
-	}
-}
 
 // defaultParallel: trials at once when --param parallel is not given, chosen from the
 // benchmark on a 2-core machine (docs/safety.md, Trial throughput).
@@ -129,7 +77,7 @@ func fitsFailoverLoss(s lab.Store) bool {
 }
 
 func (s failoverLoss) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
-	rep := env.NewReport(s)
+	rep := env.NewReport()
 	var keyed []lab.KeyedFailover
 	var promoted []lab.Store // the sentinel deployments' stores
 	for _, st := range p.Stores("strategies") {
@@ -250,7 +198,7 @@ func (s failoverLoss) runGuards(ctx context.Context, env *lab.Env, rep *results.
 // runVariant runs v's trials, parallel at once (see the param).
 func (s failoverLoss) runVariant(ctx context.Context, env *lab.Env, parallel int, v *failoverVariant,
 	trial func(ctx context.Context, t *lab.Trial) error) error {
-	if err := env.RunVariant(ctx, s.Name(), v.Result(), parallel, func(ctx context.Context, t *lab.Trial) error {
+	if err := env.RunVariant(ctx, env.Scenario(), v.Result(), parallel, func(ctx context.Context, t *lab.Trial) error {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
 		return trial(ctx, t)

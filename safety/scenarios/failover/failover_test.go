@@ -271,7 +271,7 @@ func TestFailoverLossParams(t *testing.T) {
 // and those whose primary is the key's master; no other.
 func TestFailoverLossTakesStoresByCapability(t *testing.T) {
 	t.Parallel()
-	strategies := failoverLoss{}.Params()[0]
+	strategies := labtest.Params(t, "failover-loss")[0]
 	if strategies.Name != "strategies" || strategies.Default != "sentinel" {
 		t.Fatalf("first param is %s=%s, want strategies=sentinel", strategies.Name, strategies.Default)
 	}

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/rueidislayout"
@@ -20,6 +18,7 @@ import (
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
+	"github.com/redis/go-redis/v9"
 )
 
 // rueidisClusterSpread: rueidislock on a Redis Cluster holds a lock on 2 of 3 keys,
@@ -32,8 +31,6 @@ import (
 // and keeps the lock.
 type rueidisClusterSpread struct{}
 
-func init() { lab.Register(rueidisClusterSpread{}, lab.StartsKinds()) }
-
 // The two placements of a name's keys a trial looks for.
 const (
 	sharedPlacement = "majority-on-one-master"
@@ -43,20 +40,6 @@ const (
 	namesTried  = 400
 	namesWidths = 8
 )
-
-func (rueidisClusterSpread) Name() string { return "rueidislock-cluster-spread" }
-func (rueidisClusterSpread) Summary() string {
-	return "rueidislock on a Redis Cluster: a name whose majority of keys shares one master loses the lock when that " +
-		"master fails over without them; a name spread over three masters keeps it"
-}
-func (rueidisClusterSpread) Params() []lab.Param {
-	return []lab.Param{
-		lab.OneStoreParam("strategy", "rueidislock-cluster", fitsRueidisCluster, "rueidislock on a cluster"),
-		lab.DurationParam("node-timeout", 5*time.Second, time.Second,
-			"cluster-node-timeout: how long the masters wait before they fail the dead one"),
-		lab.DurationParam("promotion-timeout", time.Minute, time.Second, "how long a replica has to be promoted"),
-	}
-}
 
 func fitsRueidisCluster(s lab.Store) bool {
 	return lab.IsKeyedFailover(s) && strings.HasPrefix(s.Strategy(), "rueidislock")
@@ -88,7 +71,7 @@ func (s rueidisClusterSpread) Run(ctx context.Context, env *lab.Env, p lab.Value
 	spec := st.Spec()
 	spec.DownAfter = p.Duration("node-timeout")
 	variants := spreadVariants(st, spec)
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v spreadVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v spreadVariant, t *lab.Trial) error {
 		return s.trial(ctx, env, st, spec, v, t, p.Duration("promotion-timeout"))
 	})
 }

@@ -85,7 +85,7 @@ func oneSpreadTrial(t *testing.T, pick func([]spreadVariant) spreadVariant) resu
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	s := rueidisClusterSpread{}
-	if err := env.RunTrial(ctx, s.Name(), v.Variant.Variant, 0, func(ctx context.Context, tr *lab.Trial) error {
+	if err := env.RunTrial(ctx, "rueidislock-cluster-spread", v.Variant.Variant, 0, func(ctx context.Context, tr *lab.Trial) error {
 		return s.trial(ctx, env, keyed, spec, v, tr, time.Minute)
 	}); err != nil {
 		t.Fatal(err)

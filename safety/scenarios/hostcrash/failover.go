@@ -22,30 +22,9 @@ import (
 // WAITAOF: the replica keeps its memory; a power loss takes what was not fsynced.
 type hostCrashFailover struct{}
 
-func init() { lab.Register(hostCrashFailover{}, lab.StartsKinds()) }
-
-func (hostCrashFailover) Name() string { return "host-crash-failover" }
-func (hostCrashFailover) Summary() string {
-	return "a master and the replica that acknowledged A's grant lose power together; the replica restarts on what " +
-		"it fsynced and is promoted: WAIT 1 keeps the lock only where the replica fsyncs every write, WAITAOF 0 1 " +
-		"always (needs --provider process)"
-}
-
 // failoverPolicies are the replica's policies a WAIT grant runs under by default: the
 // one that never fsyncs and the one that fsyncs every write (everysec is asked for).
 var failoverPolicies = []string{"no", "always"}
-
-func (hostCrashFailover) Params() []lab.Param {
-	return []lab.Param{
-		lab.StoresParam("strategies", []string{"wait", "waitaof-replica"}, replicated,
-			"the lock strategies to run, each on a master and one replica: wait (SET NX PX, then WAIT 1) runs under "+
-				"each fsync policy, a WAITAOF strategy under its own (waitaof-replica: always, on Valkey)"),
-		lab.ChoicesParam("fsync", failoverPolicies, policies,
-			"the appendfsync policies of master and replica for a strategy that names none"),
-		lab.DurationParam("ttl", 15*time.Second, time.Second,
-			"the lock's TTL: A's lease must outlast the crash, the replica's restart, its promotion and B's try"),
-	}
-}
 
 // replicated: a store whose deployment is a master with replicas and no failover of its own.
 func replicated(s lab.Store) bool { return s.Spec().Kind == topologies.Replicated }
@@ -75,7 +54,7 @@ func (s hostCrashFailover) Run(ctx context.Context, env *lab.Env, p lab.Values) 
 		}
 	}
 	ttl := p.Duration("ttl")
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v hostCrashVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v hostCrashVariant, t *lab.Trial) error {
 		return failoverTrial(ctx, env, v, t, ttl)
 	})
 }

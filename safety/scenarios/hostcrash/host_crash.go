@@ -27,37 +27,11 @@ import (
 // apart: the kernel keeps what a dead process wrote.
 type hostCrash struct{}
 
-func init() { lab.Register(hostCrash{}, lab.StartsKinds()) }
-
-func (hostCrash) Name() string { return "host-crash" }
-func (hostCrash) Summary() string {
-	return "a one-node store's host loses power right after a grant or a commit and restarts on what was " +
-		"fsynced: Redis's appendfsync no loses the lock, always keeps it, everysec is measured; a lone etcd " +
-		"member or ZooKeeper server keeps it; PostgreSQL keeps a commit under fsync, loses it without " +
-		"(needs --provider process)"
-}
-
 // none, as a list param's value, runs none of its variants.
 const none = "none"
 
 // policies are the appendfsync policies, in the order of what they keep.
 var policies = []string{"no", "everysec", "always"}
-
-func (hostCrash) Params() []lab.Param {
-	return []lab.Param{
-		orNone(lab.StoresParam("strategies", []string{"single", "waitaof-local", "etcd", "zookeeper"}, onOneNode,
-			"the lock strategies to run, each on one node: a Redis master, a lone etcd member (etcd, "+
-				"etcd-unsafe-nofsync) or a lone ZooKeeper server (zookeeper); a Redis strategy that names its "+
-				"own policy (waitaof-local: everysec) runs under that one only; none runs none")),
-		lab.ChoicesParam("fsync", policies, policies,
-			"the Redis master's appendfsync policies (etcd and ZooKeeper keep their own)"),
-		lab.ChoicesParam("postgres", pgSettings, append(slices.Clone(pgSettings), none),
-			"PostgreSQL's settings, each a server whose committed change the crash follows: "+pgFsyncOn+", "+
-				pgAsyncCommit+", "+pgFsyncOff+"; "+none+" runs none"),
-		lab.DurationParam("ttl", 10*time.Second, time.Second,
-			"the lock's TTL: A's lease must outlast the crash, the restart and B's try"),
-	}
-}
 
 // orNone lets a list param say "none": the run is then the other params' variants only.
 func orNone(p lab.Param) lab.Param {
@@ -120,7 +94,7 @@ func policyClaims(fsync string) []results.Claim {
 
 func (s hostCrash) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl := p.Duration("ttl")
-	rep := env.NewReport(s)
+	rep := env.NewReport()
 	for _, st := range p.Stores("strategies") {
 		fsyncs, err := policiesOf(st, p.Strings("fsync"))
 		if err != nil {
@@ -198,7 +172,7 @@ func (s hostCrash) runVariant(ctx context.Context, env *lab.Env, v hostCrashVari
 		return nil, fmt.Errorf("host-crash: strategy %s: provider %s has no disk that forgets (Redis, etcd and "+
 			"ZooKeeper have one on their process providers: --provider process)", v.strategy.Strategy(), topo.Provider())
 	}
-	return lab.RunTrials(ctx, env, s, []hostCrashVariant{v}, func(ctx context.Context, v hostCrashVariant,
+	return lab.RunTrials(ctx, env, []hostCrashVariant{v}, func(ctx context.Context, v hostCrashVariant,
 		t *lab.Trial) error {
 		return trial(ctx, topo, v, t, ttl)
 	})

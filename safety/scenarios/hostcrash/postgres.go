@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -83,7 +82,7 @@ func (s hostCrash) runPostgres(ctx context.Context, env *lab.Env, v pgVariant) (
 	if err := pgPrepare(ctx, db.DSN(), node); err != nil {
 		return nil, fmt.Errorf("host-crash: postgres: %w", err)
 	}
-	return lab.RunTrials(ctx, env, s, []pgVariant{v}, func(ctx context.Context, v pgVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, []pgVariant{v}, func(ctx context.Context, v pgVariant, t *lab.Trial) error {
 		return pgTrial(ctx, db.DSN(), node, t)
 	})
 }

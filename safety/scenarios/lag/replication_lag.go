@@ -8,12 +8,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/redis/go-redis/v9"
 )
 
 // replicationLag: the loss window itself. failover-loss loses a lock when the master
@@ -21,30 +20,6 @@ import (
 // lag. Each probe is a SET acknowledged by the master, then each replica polled until
 // the value is visible; under a background write rate from idle to saturation.
 type replicationLag struct{}
-
-func init() { lab.Register(replicationLag{}, lab.StartsKinds(topologies.Replicated)) }
-
-func (replicationLag) Name() string { return "replication-lag" }
-func (replicationLag) Summary() string {
-	return "replication lag (SET acknowledged on the master to visible on each replica, polled) against the background " +
-		"write rate, idle to saturation: p50/p99/p99.9/max, and P(lag > x) beside failover-loss's P(lost) against " +
-		"delay-to-kill"
-}
-
-func (replicationLag) Params() []lab.Param {
-	return []lab.Param{
-		lab.IntsParam("rates", []int{0, 1000, 10000}, 0, 1000000,
-			"background write rates (writes/s) to the master, 0 for idle"),
-		lab.SwitchParam("saturate", true, "add a variant whose background writers write as fast as they can"),
-		lab.IntParam("probes", 50, 1, 10000, "probes per trial"),
-		lab.DurationParam("probe-interval", 5*time.Millisecond, 0, "pause between one probe seen everywhere and the next"),
-		lab.DurationParam("poll-timeout", 2*time.Second, time.Millisecond,
-			"a probe not visible on a replica by then is counted as unseen"),
-		lab.DurationParam("warmup", 200*time.Millisecond, 0, "background load runs this long before the first probe"),
-		pathParam("failover-results", "",
-			"a failover-loss run's output folder (or its results.json): its loss-vs-delay series are laid over P(lag > x)"),
-	}
-}
 
 // pathParam is a file path, taken as typed; "" means none.
 func pathParam(name, def, help string) lab.Param {
@@ -94,7 +69,7 @@ func (s replicationLag) Run(ctx context.Context, env *lab.Env, p lab.Values) (*r
 		return nil, err
 	}
 	defer topo.Close()
-	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v *lagVariant, t *lab.Trial) error {
+	rep, err := lab.RunTrials(ctx, env, variants, func(ctx context.Context, v *lagVariant, t *lab.Trial) error {
 		ctx, cancel := context.WithTimeout(ctx, time.Duration(c.probes)*(c.interval+c.pollTimeout)+c.warmup+30*time.Second)
 		defer cancel()
 		return lagTrial(ctx, topo, c, v, t)

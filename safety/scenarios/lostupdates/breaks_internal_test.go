@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	_ "github.com/lockbench/lockbench/backends/all" // every store, as cmd/lockbench registers them
 	"github.com/lockbench/lockbench/safety/lab"
+	"github.com/lockbench/lockbench/safety/lab/labtest"
 )
 
 // planOf is which strategies each break runs on, and whether each has a lock fence,
@@ -13,7 +13,7 @@ import (
 func planOf(t *testing.T, params lab.Params) (map[string][]string, map[string]bool) {
 	t.Helper()
 	s := lostUpdates{}
-	values, err := lab.Parse(s.Name(), s.Params(), params)
+	values, err := lab.Parse("lost-updates", labtest.Params(t, "lost-updates"), params)
 	if err != nil {
 		t.Fatal(err)
 	}

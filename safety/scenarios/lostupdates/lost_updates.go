@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
@@ -26,10 +25,6 @@ import (
 // fence only grows, and refuses the honest one where a failover reissued it.
 type lostUpdates struct{}
 
-func init() { lab.Register(lostUpdates{}, lostUpdatesStarts()) }
-
-func (lostUpdates) Name() string { return "lost-updates" }
-
 // lostUpdatesStarts: the account rows' PostgreSQL; the clock-jump break fakes the clock
 // of the lock services it fits.
 func lostUpdatesStarts() lab.Starts {
@@ -37,11 +32,6 @@ func lostUpdatesStarts() lab.Starts {
 		jump, _ := breakNamed(clockJump)
 		return slices.Contains(v.Strings("breaks"), clockJump) && len(jump.storesOf([]string{strategy})) > 0
 	}}
-}
-
-func (lostUpdates) Summary() string {
-	return "the lock breaks in the middle of a change to an account row on PostgreSQL: which write guard (unfenced, " +
-		"fenced, check-then-write, read-modify-write, +outbox) keeps the data correct, by an audit of the rows"
 }
 
 // lockBreak is one way the lock breaks, and the stores it can break: what it breaks
@@ -243,26 +233,6 @@ func parseAccountGuard(name string) accountGuard {
 	return accountGuard{base, outbox}
 }
 
-func (lostUpdates) Params() []lab.Param {
-	return []lab.Param{
-		lab.ChoicesParam("breaks", allBreaks(), allBreaks(), "how the lock breaks, and the lock services each fits: "+
-			breaksHelp()+" (the pause break also stops the lock-free writers between read and write; clock-jump moves the "+
-			"master's clock with libfaketime); redelivery (lock-free writers only: the same change sent twice)"),
-		lab.ChoicesParam("strategies", defaultStrategies(), allStrategies(),
-			"the lock services to break (each break runs on those among them that it fits), and the lock-free writers "+
-				strings.Join(lockFreeModes, ", ")+" (no lock)"),
-		lab.ChoicesParam("guards", AccountModes(), AccountModes(),
-			"the write guards of the account row (resources/pgaccount modes)"),
-		lab.ChoicesParam("fences", []string{fenceOfLock, fencePGSeq}, []string{fenceOfLock, fencePGSeq}, "where the token "+
-			"comes from: lock (the lock service's own fence: INCR on the Redis master, etcd's revision, pglock's sequence; "+
-			"Redlock has none) or pg-sequence (nextval of a sequence on the account's database, right after each grant)"),
-		lab.DurationParam("ttl", 500*time.Millisecond, 100*time.Millisecond, "the lease of the pause break (etcd grants "+
-			"whole seconds, at least 2 s); clock-jump asks for at least 1 s, redlock-restart 2 s and failover 10 s, so that "+
-			"their fault breaks the lock before the lease ends"),
-		lab.FloatParam("pause-factor", 2, 1.2, 100, "pause: A stops for this many times the lease the store granted"),
-	}
-}
-
 // breaksHelp names each break with the lock services it fits.
 func breaksHelp() string {
 	var out []string
@@ -461,14 +431,14 @@ func (s lostUpdates) Run(ctx context.Context, env *lab.Env, p lab.Values) (*resu
 	}
 	cfg := lostUpdatesConfig{ttl: p.Duration("ttl"), pauseFactor: p.Float("pause-factor"), pg: pg, dsn: db.DSN(),
 		open: open}
-	rep := env.NewReport(s)
+	rep := env.NewReport()
 	for _, plan := range plans {
 		rig, err := newBreakRig(ctx, env, plan.brk.name, plan.strategy, cfg)
 		if err != nil {
 			return nil, err
 		}
 		part,
-			err := lab.RunTrials(ctx, env, s, plan.variants,
+			err := lab.RunTrials(ctx, env, plan.variants,
 			func(ctx context.Context, v lostUpdatesVariant, t *lab.Trial) error {
 				return lostUpdatesTrial(ctx, rig, cfg, v, t)
 			})
@@ -483,7 +453,7 @@ func (s lostUpdates) Run(ctx context.Context, env *lab.Env, p lab.Values) (*resu
 		rep.Variants = append(rep.Variants, part.Variants...)
 	}
 	if len(lockFree) > 0 {
-		part, err := lab.RunTrials(ctx, env, s, lockFree, func(ctx context.Context, v lockFreeVariant, t *lab.Trial) error {
+		part, err := lab.RunTrials(ctx, env, lockFree, func(ctx context.Context, v lockFreeVariant, t *lab.Trial) error {
 			return lockFreeTrial(ctx, cfg, v, t)
 		})
 		if err != nil {

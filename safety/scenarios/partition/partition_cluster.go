@@ -20,14 +20,6 @@ import (
 // lock A still holds. Only a provider that can partition runs it.
 type clusterSplitBrain struct{}
 
-func init() { lab.Register(clusterSplitBrain{}, lab.StartsKinds()) }
-
-func (clusterSplitBrain) Name() string { return "cluster-split-brain" }
-func (clusterSplitBrain) Summary() string {
-	return "partition: a Redis Cluster's key master and client A cut from the other nodes; the master takes writes " +
-		"until cluster-node-timeout, the majority promotes its replica and B locks there (needs --provider container)"
-}
-
 // quorumStore is a store whose nodes say whether they still reach a majority (a Redis
 // Cluster, where a master cut from most masters stops taking writes by itself), and
 // whose lockers can be placed on one side of a cut.
@@ -49,25 +41,6 @@ func fitsClusterSplit(s lab.Store) bool { _, ok := s.(quorumStore); return ok }
 
 // clusterSplitModes: A and B take the strategy's own grant, or wait for one replica.
 var clusterSplitModes = []string{"none", "wait1"}
-
-func (clusterSplitBrain) Params() []lab.Param {
-	return []lab.Param{
-		lab.StoresParam("strategies", []string{"cluster"}, fitsClusterSplit, "the lock services A and B use: a Redis "+
-			"Cluster's strategy whose own grant does not wait for replicas (cluster, cluster-fenced)"),
-		lab.ChoicesParam("modes", clusterSplitModes, clusterSplitModes,
-			"what guards A's and B's grants: none (the strategy's own) or wait1 (SET NX PX, then WAIT 1 on the key's master)"),
-		lab.DurationParam("wait-timeout", 200*time.Millisecond, time.Millisecond,
-			"WAIT's timeout in mode wait1: fewer acknowledgements by then refuse the grant"),
-		lab.DurationsParam("node-timeouts", []time.Duration{time.Second, 3 * time.Second},
-			"cluster-node-timeout of every node: after it a cut master stops taking writes and the others mark it failed"),
-		lab.DurationParam("ttl", 15*time.Second, time.Second,
-			"A's and B's lock TTL: A's must outlast the promotion (about the node timeout plus the replica's election)"),
-		lab.DurationParam("cut-hold", 5*time.Second, time.Second, "once the promotion is seen, how long the cut lasts "+
-			"while B is refused (cluster-wait's promoted master has no replica until the old master rejoins it after the heal)"),
-		lab.DurationParam("promotion-timeout", 30*time.Second, time.Millisecond,
-			"how long after the cut to wait for the proofs and the promotion before the trial is fault_not_produced"),
-	}
-}
 
 // clusterSplitConfig is the scenario's params, read once.
 type clusterSplitConfig struct {
@@ -128,15 +101,15 @@ func (s clusterSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values) 
 	c := clusterSplitConfig{ttl: p.Duration("ttl"), cutHold: p.Duration("cut-hold"),
 		promotionTimeout: p.Duration("promotion-timeout"), waitTimeout: p.Duration("wait-timeout")}
 	if len(variants) == 0 {
-		return env.NewReport(s), nil
+		return env.NewReport(), nil
 	}
 	// A provider that cannot partition is refused before any trial: nothing to measure.
-	deployments, err := startFirst(ctx, s.Name(), variants[0].spec(), env.StartTopology, sameCluster)
+	deployments, err := startFirst(ctx, env.Scenario(), variants[0].spec(), env.StartTopology, sameCluster)
 	if err != nil {
 		return nil, err
 	}
 	defer deployments.closeUnused()
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v clusterSplitVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v clusterSplitVariant, t *lab.Trial) error {
 		topo, err := deployments.forTrial(ctx, v.spec())
 		if err != nil {
 			return err

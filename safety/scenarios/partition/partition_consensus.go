@@ -16,28 +16,10 @@ import (
 // B gets the lock only once A's lease has expired there.
 type consensusPartition struct{}
 
-func init() { lab.Register(consensusPartition{}, lab.StartsKinds()) }
-
-func (consensusPartition) Name() string { return "consensus-partition" }
-func (consensusPartition) Summary() string {
-	return "partition: a consensus leader (etcd-3, zookeeper-3) cut off from its two followers, a client still reaching " +
-		"it: it grants nothing, B locks on the majority only after A's lease ran out (needs --provider container)"
-}
-
 // isConsensusGroup is a consensus store deployed as three members, a leader and the
 // two followers the trial cuts it from.
 func isConsensusGroup(s lab.Store) bool {
 	return lab.IsConsensusFailover(s) && s.Spec().WithDefaults(linked.Catalog()).Members == 3
-}
-
-func (consensusPartition) Params() []lab.Param {
-	return []lab.Param{
-		lab.StoresParam("strategies", lab.RegisteredOf([]string{"etcd-3"}), isConsensusGroup,
-			"the three-member consensus groups whose leader is isolated"),
-		lab.DurationParam("ttl", 5*time.Second, 2*time.Second, "A's lease: B must wait it out on the majority"),
-		lab.DurationParam("election-timeout", 20*time.Second, time.Millisecond,
-			"how long to wait for a leader among the majority before the trial is fault_not_produced"),
-	}
 }
 
 type consensusPartitionVariant struct {
@@ -47,7 +29,7 @@ type consensusPartitionVariant struct {
 
 func (s consensusPartition) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl, election := p.Duration("ttl"), p.Duration("election-timeout")
-	rep := env.NewReport(s)
+	rep := env.NewReport()
 	for _, st := range p.Stores("strategies") {
 		strategy := st.Strategy()
 		v := consensusPartitionVariant{lab.Variant{Variant: &results.Variant{Name: strategy + "/isolated-leader",
@@ -63,13 +45,13 @@ func (s consensusPartition) Run(ctx context.Context, env *lab.Env, p lab.Values)
 		if err != nil {
 			return nil, err
 		}
-		part, perr := lab.PartitionerOrRefuse(s.Name(), topo)
+		part, perr := lab.PartitionerOrRefuse(env.Scenario(), topo)
 		if perr != nil {
 			topo.Close()
 			return nil, perr
 		}
 		r,
-			err := lab.RunTrials(ctx, env, s, []consensusPartitionVariant{v},
+			err := lab.RunTrials(ctx, env, []consensusPartitionVariant{v},
 			func(ctx context.Context, v consensusPartitionVariant, t *lab.Trial) error {
 				ctx, cancel := context.WithTimeout(ctx, 2*time.Minute+election)
 				defer cancel()

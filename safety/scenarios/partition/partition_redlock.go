@@ -18,22 +18,6 @@ import (
 // delayed past the TTL, as redlock-restart does.
 type redlockPartition struct{}
 
-func init() { lab.Register(redlockPartition{}, lab.StartsKinds(topologies.Redlock)) }
-
-func (redlockPartition) Name() string { return "redlock-partition" }
-func (redlockPartition) Summary() string {
-	return "partition: a Redlock client cut from 2 of 5 nodes still locks with 3; two clients reaching different " +
-		"majorities, a shared node restarting empty: two holders unless the restart is delayed (needs --provider container)"
-}
-
-func (redlockPartition) Params() []lab.Param {
-	return []lab.Param{
-		lab.DurationParam("ttl", 8*time.Second, time.Second, "the lock's TTL; redsync gives each node TTL x 0.05 to "+
-			"answer, so a cut node costs that much validity; a container restart takes seconds under load, and A must still "+
-			"be valid after it"),
-	}
-}
-
 type redlockPartitionVariant struct {
 	lab.Variant
 	cutA    bool // A (beside node 0) cut from nodes 3 and 4
@@ -69,11 +53,11 @@ func (s redlockPartition) Run(ctx context.Context, env *lab.Env, p lab.Values) (
 		return nil, err
 	}
 	defer topo.Close()
-	part, err := lab.PartitionerOrRefuse(s.Name(), topo)
+	part, err := lab.PartitionerOrRefuse(env.Scenario(), topo)
 	if err != nil {
 		return nil, err
 	}
-	return lab.RunTrials(ctx, env, s, s.variants(),
+	return lab.RunTrials(ctx, env, s.variants(),
 		func(ctx context.Context, v redlockPartitionVariant, t *lab.Trial) error {
 			ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
 			defer cancel()

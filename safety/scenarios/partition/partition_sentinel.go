@@ -20,35 +20,6 @@ import (
 // after the heal. Only a provider that can partition runs it.
 type sentinelSplitBrain struct{}
 
-func init() { lab.Register(sentinelSplitBrain{}, lab.StartsKinds()) }
-
-func (sentinelSplitBrain) Name() string { return "sentinel-split-brain" }
-func (sentinelSplitBrain) Summary() string {
-	return "partition: the master and client A cut off from replicas and sentinels; a replica is promoted, B locks " +
-		"there: two masters grant the lock until min-replicas-max-lag stops the old one or the heal demotes it (needs " +
-		"--provider container)"
-}
-
-func (sentinelSplitBrain) Params() []lab.Param {
-	return []lab.Param{
-		lab.OneStoreParam("strategies", "sentinel", fitsSentinelSplitBrain,
-			"the lock service: a Redis master whose sentinels promote one of its replicas"),
-		lab.IntsParam("min-replicas", []int{0, 1}, 0, 2,
-			"min-replicas-to-write on every data node: 0 (off) or the number of replicas a master needs to accept writes"),
-		lab.DurationsParam("max-lags", []time.Duration{time.Second, 5 * time.Second, 10 * time.Second},
-			"min-replicas-max-lag (whole seconds, at least 1 s) for min-replicas > 0"),
-		lab.DurationParam("ttl", 5*time.Second, time.Second, "A's and B's lock TTL: A's must outlast the promotion"),
-		lab.DurationParam("cut-hold", 12*time.Second, 3*time.Second, "the longest the partition lasts while the old master "+
-			"still grants; then it heals and the old master is watched until it is demoted"),
-		lab.DurationParam("down-after", 400*time.Millisecond, 200*time.Millisecond,
-			"sentinel down-after-milliseconds (pings every half of it)"),
-		lab.DurationParam("promotion-timeout", 15*time.Second, time.Millisecond,
-			"how long to wait for a new master before the trial is fault_not_produced"),
-		lab.DurationParam("demotion-watch", 30*time.Second, time.Second, "after the heal, how long to keep probing the old "+
-			"master for its demotion; a window still open then is a lower bound"),
-	}
-}
-
 // fitsSentinelSplitBrain: sentinels promote a replica of a master cut from them, and A
 // and B lock with SET NX on either master (INFO replication, min-replicas-to-write).
 func fitsSentinelSplitBrain(s lab.Store) bool { return lab.PromotesRedisReplica(s) }
@@ -151,18 +122,18 @@ func (s sentinelSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values)
 		cutHold: p.Duration("cut-hold"), downAfter: p.Duration("down-after"),
 		promotionTimeout: p.Duration("promotion-timeout"), demotionWatch: p.Duration("demotion-watch")}
 	if len(variants) == 0 {
-		return env.NewReport(s), nil
+		return env.NewReport(), nil
 	}
 	// A provider that cannot partition is refused before any trial: nothing to measure.
 	start := func(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 		return c.start(ctx, env, spec)
 	}
-	deployments, err := startFirst(ctx, s.Name(), c.spec(variants[0]), start, sameConfig)
+	deployments, err := startFirst(ctx, env.Scenario(), c.spec(variants[0]), start, sameConfig)
 	if err != nil {
 		return nil, err
 	}
 	defer deployments.closeUnused()
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v splitBrainVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v splitBrainVariant, t *lab.Trial) error {
 		topo, err := deployments.forTrial(ctx, c.spec(v))
 		if err != nil {
 			return err

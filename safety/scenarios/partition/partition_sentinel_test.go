@@ -117,7 +117,7 @@ func TestSentinelSplitBrainMaxLagWholeSeconds(t *testing.T) {
 // sentinel, and starts that store's deployment: for sentinel, the one it always started.
 func TestSentinelSplitBrainTakesAFailoverStoreByCapability(t *testing.T) {
 	t.Parallel()
-	strategies := sentinelSplitBrain{}.Params()[0]
+	strategies := labtest.Params(t, "sentinel-split-brain")[0]
 	if strategies.Name != "strategies" || strategies.Default != "sentinel" {
 		t.Fatalf("first param is %s=%s, want strategies=sentinel", strategies.Name, strategies.Default)
 	}

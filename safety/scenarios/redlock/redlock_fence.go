@@ -26,21 +26,6 @@ import (
 // a paused holder's stale write.
 type redlockFence struct{}
 
-func init() { lab.Register(redlockFence{}, lab.StartsKinds(topologies.Redlock)) }
-
-func (redlockFence) Name() string { return "redlock-fence" }
-func (redlockFence) Summary() string {
-	return "Redlock's per-node INCR fence (max over the granting majority) goes backwards after lagged counters or an " +
-		"empty restart; its random token lets a stale write in"
-}
-func (redlockFence) Params() []lab.Param {
-	return []lab.Param{
-		lab.DurationParam("ttl", time.Second, 200*time.Millisecond,
-			"the lock's TTL (redsync gives each node TTL x 0.05 to answer; a stopped node costs that per command)"),
-		lab.IntParam("cycles", 3, 2, 50, "lock cycles in each phase of the lagged and restart variants"),
-	}
-}
-
 type fenceHistory string
 
 const (
@@ -81,7 +66,7 @@ func (s redlockFence) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 			results.Always(results.StaleAccepted), results.Always(results.FenceViolations), results.Always(results.Violations)),
 	}
 	ttl, cycles := p.Duration("ttl"), p.Int("cycles")
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v redlockFenceVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v redlockFenceVariant, t *lab.Trial) error {
 		if err := wakeAll(ctx, topo); err != nil {
 			return lab.Failed("setup", err)
 		}

@@ -20,25 +20,6 @@ import (
 // SETs leave partial locks behind once every client is done.
 type redlockQuorum struct{}
 
-func init() { lab.Register(redlockQuorum{}, lab.StartsKinds()) }
-
-func (redlockQuorum) Name() string { return "redlock-quorum" }
-func (redlockQuorum) Summary() string {
-	return "redsync #186: how often redlock and redlock-failfast grants sit on exactly a quorum, the break rate when " +
-		"one of its nodes restarts empty, and partial locks left under contention"
-}
-func (redlockQuorum) Params() []lab.Param {
-	return []lab.Param{
-		lab.StoresParam("strategies", []string{"redlock", "redlock-failfast"}, isRedlock,
-			"the Redlock strategies to compare"),
-		lab.DurationParam("ttl", time.Second, 500*time.Millisecond,
-			"the lock's TTL (the restart and B's tries must fit inside it)"),
-		lab.IntParam("clients", 4, 2, 16, "clients racing for each grant in the contended variants"),
-		lab.DurationParam("settle", 50*time.Millisecond, 0,
-			"how long after every client is done the nodes are read for partial locks"),
-	}
-}
-
 type quorumVariant struct {
 	lab.Variant
 	strategy string
@@ -60,7 +41,7 @@ func (s redlockQuorum) Run(ctx context.Context, env *lab.Env, p lab.Values) (*re
 		return nil, err
 	}
 	defer topo.Close()
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v quorumVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v quorumVariant, t *lab.Trial) error {
 		ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
 		defer cancel()
 		if err := wakeAll(ctx, topo); err != nil {

@@ -26,24 +26,6 @@ import (
 // change what happens; the run measures it.
 type redlockRestart struct{}
 
-func init() { lab.Register(redlockRestart{}, lab.StartsKinds()) }
-
-func (redlockRestart) Name() string { return "redlock-restart" }
-func (redlockRestart) Summary() string {
-	return "a Redlock node restarts empty right after a grant: a second client wins a majority; delayed restart, " +
-		"appendfsync always through a host crash or WithSetNXOnExtend change it (the host crashes need --provider " +
-		"process)"
-}
-func (redlockRestart) Params() []lab.Param {
-	return []lab.Param{
-		lab.StoresParam("strategies", []string{"redlock"}, isRedlock, "the Redlock strategies to run"),
-		lab.DurationParam("ttl", 2*time.Second, 500*time.Millisecond,
-			"the lock's TTL (the delayed restart waits this long; node restarts take tens of ms each)"),
-		lab.ChoicesParam("fsync", hostCrashPolicies, hostCrashPolicies,
-			"the appendfsync policies of the host-crash variants (always is the Redlock author's first remedy)"),
-	}
-}
-
 // hostCrashPolicies are the policies a node's host crash runs under, in the order of what they keep.
 var hostCrashPolicies = []string{"no", "everysec", "always"}
 
@@ -63,7 +45,7 @@ type redlockVariant struct {
 
 func (s redlockRestart) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl := p.Duration("ttl")
-	rep := env.NewReport(s)
+	rep := env.NewReport()
 	for _, st := range p.Stores("strategies") {
 		mk := func(name, what string, claims ...results.Claim) lab.Variant {
 			return lab.Variant{Variant: &results.Variant{Name: st.Strategy() + "/" + name, Measure: results.Violations,
@@ -117,7 +99,7 @@ func (s redlockRestart) runVariant(ctx context.Context, env *lab.Env, v redlockV
 		return nil, err
 	}
 	defer topo.Close()
-	return lab.RunTrials(ctx, env, s, []redlockVariant{v}, func(ctx context.Context, v redlockVariant,
+	return lab.RunTrials(ctx, env, []redlockVariant{v}, func(ctx context.Context, v redlockVariant,
 		t *lab.Trial) error {
 		return s.trial(ctx, topo, v, t, ttl)
 	})

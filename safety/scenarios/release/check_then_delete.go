@@ -23,26 +23,6 @@ import (
 // Lua compare-and-delete of redislock.NewSingle runs beside each.
 type checkThenDelete struct{}
 
-func init() { lab.Register(checkThenDelete{}, lab.StartsKinds(topologies.Single)) }
-
-func (checkThenDelete) Name() string { return "check-then-delete" }
-func (checkThenDelete) Summary() string {
-	return "a release by GET, compare, then DEL deletes the next holder's lock when the TTL runs out between them " +
-		"(paused, and naturally under load); the Lua release never does"
-}
-func (checkThenDelete) Params() []lab.Param {
-	return []lab.Param{
-		lab.DurationParam("ttl", 100*time.Millisecond, 10*time.Millisecond,
-			"pause variants: A's TTL; A stops for twice this between its GET and its DEL"),
-		lab.DurationParam("load-ttl", 20*time.Millisecond, 2*time.Millisecond, "load variants: every client's TTL"),
-		lab.DurationParam("load-window", time.Millisecond, 0,
-			"load variants: each hold ends a uniform random time in [0, window] before the TTL"),
-		lab.IntParam("clients", 16, 2, 256,
-			"load variants: clients contending for the key, each retrying at once when refused"),
-		lab.DurationParam("load", time.Second, 100*time.Millisecond, "load variants: how long each trial's load runs"),
-	}
-}
-
 type checkThenDeleteVariant struct {
 	lab.Variant
 	getThenDel bool // release by GET, compare in the client, DEL; false: the Lua release
@@ -81,7 +61,7 @@ func (s checkThenDelete) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 	}
 	load := loadShape{ttl: p.Duration("load-ttl"), window: p.Duration("load-window"), clients: p.Int("clients"),
 		length: p.Duration("load")}
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v checkThenDeleteVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v checkThenDeleteVariant, t *lab.Trial) error {
 		if v.underLoad {
 			return releaseUnderLoad(ctx, addr, v.getThenDel, load, t)
 		}

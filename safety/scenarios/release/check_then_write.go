@@ -21,28 +21,6 @@ import (
 // answer is true when given and stale when used; a fenced resource refuses A's write.
 type checkThenWriteLock struct{}
 
-func init() { lab.Register(checkThenWriteLock{}, lab.StartsKinds()) }
-
-func (checkThenWriteLock) Name() string { return "check-then-write-lock" }
-func (checkThenWriteLock) Summary() string {
-	return "a holder that wakes from a pause, checks its lock (GET or PTTL), sees it valid and writes: the lock expired " +
-		"between the answer and the write; the fenced write is refused"
-}
-func (checkThenWriteLock) Params() []lab.Param {
-	return []lab.Param{
-		lab.OneStoreParam("strategies", "single", fitsCheckThenWrite,
-			"the lock service: one Redis master that A asks about its key (GET, PTTL) and that numbers the fenced grants"),
-		lab.DurationParam("ttl", 100*time.Millisecond, 20*time.Millisecond, "A's TTL; A's pause ends in the last land of it"),
-		lab.DurationParam("land", 10*time.Millisecond, time.Millisecond, "A's check lands at a uniform random instant in "+
-			"the last land of its lease (write=after-expiry: land before its end)"),
-		lab.DurationParam("gap", 5*time.Millisecond, 0,
-			"the time between the check's answer and A's write (its own work, a context switch)"),
-		lab.ChoiceParam("write", writeAfterGap, []string{writeAfterGap, writeAfterExpiry},
-			"when A writes: after the gap (a rate: how often a valid answer was already wrong), or once B wrote "+
-				"(a pause forced between the answer and the write: a demonstration, whatever the machine's load)"),
-	}
-}
-
 // When A writes after its check said valid.
 const (
 	writeAfterGap    = "after-gap"
@@ -90,7 +68,7 @@ func (s checkThenWriteLock) Run(ctx context.Context, env *lab.Env, p lab.Values)
 	}
 	timing := checkTiming{ttl: p.Duration("ttl"), land: p.Duration("land"), gap: p.Duration("gap"),
 		forced: p.String("write") == writeAfterExpiry}
-	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v checkWriteVariant, t *lab.Trial) error {
+	rep, err := lab.RunTrials(ctx, env, variants, func(ctx context.Context, v checkWriteVariant, t *lab.Trial) error {
 		return s.trial(ctx, store, topo, v, t, timing)
 	})
 	if err != nil {

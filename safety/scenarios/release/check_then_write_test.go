@@ -21,7 +21,7 @@ func TestCheckThenWriteLock(t *testing.T) {
 func TestCheckThenWriteRefusesAnUnknownWriteMode(t *testing.T) {
 	t.Parallel()
 	var write lab.Param
-	for _, p := range (checkThenWriteLock{}).Params() {
+	for _, p := range labtest.Params(t, "check-then-write-lock") {
 		if p.Name == "write" {
 			write = p
 		}
@@ -39,7 +39,7 @@ func TestCheckThenWriteRefusesAnUnknownWriteMode(t *testing.T) {
 // numbers grants on one master (wait, sentinel), and no Redlock nor consensus store.
 func TestCheckThenWriteTakesOneRedisMasterByCapability(t *testing.T) {
 	t.Parallel()
-	strategies := checkThenWriteLock{}.Params()[0]
+	strategies := labtest.Params(t, "check-then-write-lock")[0]
 	if strategies.Name != "strategies" || strategies.Default != "single" {
 		t.Fatalf("first param is %s=%s, want strategies=single", strategies.Name, strategies.Default)
 	}

@@ -18,17 +18,6 @@ import (
 // the key is left with no expiry (an orphaned lock); with SET NX PX it expires.
 type setnxExpire struct{}
 
-func init() { lab.Register(setnxExpire{}, lab.StartsKinds(topologies.Single)) }
-
-func (setnxExpire) Name() string { return "setnx-expire" }
-func (setnxExpire) Summary() string {
-	return "the holder dies between SETNX and EXPIRE: the lock is orphaned; SET NX PX is one command and expires"
-}
-func (setnxExpire) Params() []lab.Param {
-	return []lab.Param{lab.DurationParam("ttl", 200*time.Millisecond, time.Millisecond,
-		"the lock's TTL; the second client tries after twice this")}
-}
-
 type setnxVariant struct {
 	lab.Variant
 	twoCommands bool // SETNX then EXPIRE, instead of SET NX PX
@@ -50,7 +39,7 @@ func (s setnxExpire) Run(ctx context.Context, env *lab.Env, p lab.Values) (*resu
 			Measure: results.Orphans,
 			Claims:  []results.Claim{results.Holds(results.Orphans), results.Always(results.SecondGranted)}}}, false},
 	}
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v setnxVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v setnxVariant, t *lab.Trial) error {
 		return s.trial(ctx, topo, v, t, ttl)
 	})
 }

@@ -19,18 +19,6 @@ import (
 // (delete only if the token is still ours) refuses A's release and C waits.
 type unsafeRelease struct{}
 
-func init() { lab.Register(unsafeRelease{}, lab.StartsKinds(topologies.Single)) }
-
-func (unsafeRelease) Name() string { return "unsafe-release" }
-func (unsafeRelease) Summary() string {
-	return "a release by plain DEL after the TTL ran out frees the next holder's lock: two holders; the Lua release " +
-		"fixes it"
-}
-func (unsafeRelease) Params() []lab.Param {
-	return []lab.Param{lab.DurationParam("ttl", 300*time.Millisecond, 10*time.Millisecond,
-		"A's TTL; A stalls for twice this between its work and its release")}
-}
-
 type releaseVariant struct {
 	lab.Variant
 	plainDel bool // release by DEL whoever owns the key, instead of the Lua compare-and-delete
@@ -50,7 +38,7 @@ func (s unsafeRelease) Run(ctx context.Context, env *lab.Env, p lab.Values) (*re
 			"token (redislock.NewSingle)",
 			Measure: results.Violations, Claims: []results.Claim{results.Holds(results.Violations)}}}, false},
 	}
-	return lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v releaseVariant, t *lab.Trial) error {
+	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v releaseVariant, t *lab.Trial) error {
 		return s.trial(ctx, topo.Masters()[0].Addr(), v, t, ttl)
 	})
 }

@@ -23,33 +23,6 @@ import (
 // pause model itself: stops just below and just above the lease left (pause_boundary.go).
 type pausePastTTL struct{}
 
-func init() { lab.Register(pausePastTTL{}, lab.StartsKinds()) }
-
-func (pausePastTTL) Name() string { return "pause-past-ttl" }
-func (pausePastTTL) Summary() string {
-	return "the holder pauses longer than its lease: two holders with or without a watchdog, on Redis and on etcd; a " +
-		"fenced resource rejects every stale write; mode=boundary stops just below and just above the lease left"
-}
-func (pausePastTTL) Params() []lab.Param {
-	return []lab.Param{
-		lab.StoresParam("strategies", []string{"single", "etcd"}, pausable, "the lock services to run on; not "+
-			"rueidislock, whose library extends its key from goroutines the lab's pause of A does not stop"),
-		lab.DurationParam("ttl", 300*time.Millisecond, 30*time.Millisecond,
-			"the TTL asked for (etcd grants whole seconds, at least 2 s)"),
-		lab.FloatParam("pause-factor", 3, 1.5, 100, "the holder stops for this many times the TTL the store granted"),
-		lab.ChoiceParam("mode", mechanismMode, []string{mechanismMode, boundaryMode}, "mechanism: the five variants at "+
-			"pause-factor; boundary: only an unfenced holder paused each boundary-factor x the lease it has left (the pause "+
-			"model's boundary)"),
-		lab.BoundaryFactorsParam("boundary mode: A stops for each of these times the lease it has left (below 1: no break " +
-			"expected; above 1: a break)"),
-		lab.DurationParam("pause-at", 0, 0,
-			"boundary mode: A works this long inside its lease before it stops (the model's time held; below ttl)"),
-		lab.IntParam("parallel", 1, 1, 8, "trials of a variant run at once on the store's one deployment, each with its "+
-			"own clients, key and resource (a trial mostly waits out its pause): trial n keeps its seed and key whatever this "+
-			"is, outcomes are recorded in trial order; 1 runs them one after another"),
-	}
-}
-
 // pausable is a store whose holder stops whole when the lab pauses it: its client
 // extends nothing on its own.
 func pausable(st lab.Store) bool { return !locks.Has(st.Strategy(), locks.ExtendsItself) }
@@ -69,7 +42,7 @@ func (s pausePastTTL) Run(ctx context.Context, env *lab.Env, p lab.Values) (*res
 		return nil, &lab.ParamError{Name: "pause-at", Value: p.Duration("pause-at").String(), Want: "a duration shorter " +
 			"than ttl (" + ttl.String() + "): A must stop inside its lease"}
 	}
-	rep := env.NewReport(s)
+	rep := env.NewReport()
 	for _, st := range p.Stores("strategies") {
 		variants := s.variants(st)
 		if p.String("mode") == boundaryMode {
@@ -113,7 +86,7 @@ func (s pausePastTTL) runStore(ctx context.Context, env *lab.Env, st lab.Store, 
 		return nil, err
 	}
 	defer topo.Close()
-	return lab.RunTrialsAtOnce(ctx, env, s, variants, parallel,
+	return lab.RunTrialsAtOnce(ctx, env, variants, parallel,
 		func(ctx context.Context, v pauseVariant, t *lab.Trial) error {
 			return s.trial(ctx, topo, v, t, ttl, factor)
 		})

@@ -19,35 +19,6 @@ import (
 // first cost whatever the TTL, and dies with its holder, so it keeps the second at TTL.
 type ttlTradeoff struct{}
 
-func init() { lab.Register(ttlTradeoff{}, lab.StartsKinds(topologies.Single)) }
-
-func (ttlTradeoff) Name() string { return "ttl-tradeoff" }
-func (ttlTradeoff) Summary() string {
-	return "TTL trade-off: P(TTL expires mid-work) per hold-time distribution against the time a crashed holder's lock " +
-		"stays blocked, with and without a watchdog (single Redis)"
-}
-
-func (ttlTradeoff) Params() []lab.Param {
-	return []lab.Param{
-		lab.ChoicesParam("distributions", holdDistributionNames, holdDistributionNames,
-			"hold-time distributions, all of mean hold: constant, exponential, lognormal, pareto"),
-		lab.DurationParam("hold", 100*time.Millisecond, time.Millisecond, "the mean hold time of every distribution"),
-		lab.FloatParam("lognormal-sigma", 1, 0.1, 4, "the lognormal's sigma (of the log of the hold)"),
-		lab.FloatParam("pareto-alpha", 1.5, 1.05, 10,
-			"the Pareto's tail index: smaller is a longer tail (the mean exists above 1)"),
-		lab.DurationParam("hold-max", 2*time.Second, time.Millisecond,
-			"no drawn hold is longer: a long tail must not stall a run"),
-		lab.DurationsParam("ttls",
-			[]time.Duration{25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond,
-				400 * time.Millisecond},
-			"the TTLs swept (each at least 3 ms: the watchdog extends every TTL/3)"),
-		lab.DurationParam("poll", time.Millisecond, 100*time.Microsecond,
-			"after a crash, the second client retries its acquire this often"),
-		lab.IntParam("crash-after-extends", 2, 1, 100,
-			"with a watchdog, the holder crashes right after this many extensions succeeded"),
-	}
-}
-
 // ttlConfig is the scenario's params, read once.
 type ttlConfig struct {
 	dists             []holdDistribution
@@ -98,7 +69,7 @@ func (s ttlTradeoff) Run(ctx context.Context, env *lab.Env, p lab.Values) (*resu
 	}
 	defer topo.Close()
 	variants := c.variants()
-	rep, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v *ttlVariant, t *lab.Trial) error {
+	rep, err := lab.RunTrials(ctx, env, variants, func(ctx context.Context, v *ttlVariant, t *lab.Trial) error {
 		ctx, cancel := context.WithTimeout(ctx, 10*(v.ttl+c.holdMax)+30*time.Second)
 		defer cancel()
 		if v.dist == nil {

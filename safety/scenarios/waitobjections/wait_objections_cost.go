@@ -7,13 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
+	"github.com/redis/go-redis/v9"
 )
 
 // costReplicaHz is the paused replica's cron rate: its pauses end within 2 ms.
@@ -57,7 +56,7 @@ func (s waitObjections) runCost(ctx context.Context, env *lab.Env, c waitObjecti
 		return nil, nil, err
 	}
 	defer topo.Close()
-	sub, err := lab.RunTrials(ctx, env, s, variants, func(ctx context.Context, v *costVariant, t *lab.Trial) error {
+	sub, err := lab.RunTrials(ctx, env, variants, func(ctx context.Context, v *costVariant, t *lab.Trial) error {
 		ctx, cancel := context.WithTimeout(ctx, time.Duration(c.costSamples)*(v.lag+c.waitTimeout)+30*time.Second)
 		defer cancel()
 		return costTrial(ctx, topo, c, v, t)
