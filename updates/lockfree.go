@@ -25,7 +25,7 @@ var lockFree = map[string]lockFreeWay{}
 
 func init() {
 	postgres := backend.Spec{Kind: topologies.Postgres}
-	for _, m := range pgaccount.LockFrees() {
+	for _, m := range pgaccount.LockFrees.All() {
 		lockFree[string(m)] = lockFreeWay{postgres, func(ctx context.Context,
 			s Setup) (Way, error) {
 			return newPGLockFree(ctx, s, m)

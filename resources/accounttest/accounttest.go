@@ -118,3 +118,14 @@ func CheckParse[T ~string](t *testing.T, all []T, parse func(string) (T, error),
 		}
 	}
 }
+
+// Audit reads a resource's audit back, failing t on an error, and logs it.
+func Audit[A any](t *testing.T, ctx context.Context, audit func(context.Context) (A, error)) A {
+	t.Helper()
+	a, err := audit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("audit: %+v", a)
+	return a
+}

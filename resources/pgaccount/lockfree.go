@@ -16,7 +16,7 @@ import (
 	"github.com/lockbench/lockbench/resources/ledger"
 )
 
-// LockFree is a way of applying a change with no lock: a closed set.
+// LockFree is a way of applying a change with no lock: one of LockFrees.
 type LockFree string
 
 const (
@@ -31,28 +31,15 @@ const (
 	Atomic LockFree = "atomic"
 )
 
-// MaxCASRetries bounds cas-version's retries of one change: past it the change fails
-// rather than spinning on a row that never stops moving.
-const MaxCASRetries = 10000
-
-// LockFrees lists every lock-free method, in a fixed order.
-func LockFrees() []LockFree { return []LockFree{CASVersion, UniqueKey, Atomic} }
-
-// ParseLockFree turns a name ("cas-version", ...) into a LockFree; an unknown name is
-// an error that names it and the known ones.
-func ParseLockFree(name string) (LockFree, error) {
-	return ledger.ParseName(LockFrees(), name, unknownLockFree)
-}
-
-const unknownLockFree = "pgaccount: unknown lock-free method"
-
-func (m LockFree) valid() error { return ledger.CheckName(LockFrees(), m, unknownLockFree) }
+// LockFrees are the lock-free methods, in a fixed order: LockFrees.Parse turns a name
+// into one, and refuses an unknown name with an error naming it and the known ones.
+var LockFrees = ledger.NewNames("pgaccount: unknown lock-free method", CASVersion, UniqueKey, Atomic)
 
 // ApplyLockFree applies one intended change with method m and no lock, logs it with
 // its outcome in the same log as Apply, and returns the outcome and how many times it
 // retried (cas-version only). A refusal (unique-key's duplicate) is not an error.
 func (r *Resource) ApplyLockFree(ctx context.Context, m LockFree, ch Change) (ledger.Outcome, int, error) {
-	if err := m.valid(); err != nil {
+	if err := LockFrees.Check(m); err != nil {
 		return ledger.Failed, 0, err
 	}
 	if err := ledger.CheckAccount("pgaccount", ch.Account, r.accounts); err != nil {
@@ -110,7 +97,7 @@ func writeCASVersion(ctx context.Context, db *pgxpool.Pool, ch Change) (ledger.O
 		if tag.RowsAffected() == 1 {
 			return ledger.Applied, retries, nil
 		}
-		if retries >= MaxCASRetries {
+		if retries >= ledger.MaxRetries {
 			return ledger.Failed, retries, fmt.Errorf("pgaccount: cas-version: account %d's version moved under every one of "+
 				"%d retries", ch.Account, retries)
 		}

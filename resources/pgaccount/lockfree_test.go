@@ -86,7 +86,7 @@ func TestAtomicAndUniqueKeyKeepTheRace(t *testing.T) {
 // atomic and cas-version apply it again, and Audit counts that duplicate. Neither loses
 // an update: the version counts both writes.
 func TestRedeliveryOnlyUniqueKeyRefuses(t *testing.T) {
-	for _, m := range LockFrees() {
+	for _, m := range LockFrees.All() {
 		t.Run(string(m), func(t *testing.T) {
 			r, ctx := open(t, 1), accounttest.Ctx(t)
 			ch := Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "order-7"}
@@ -203,7 +203,7 @@ func TestEveryLockFreeAloneAndReset(t *testing.T) {
 	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
 	ctx := accounttest.Ctx(t)
 	for round := 0; round < 2; round++ {
-		for _, m := range LockFrees() {
+		for _, m := range LockFrees.All() {
 			r, err := Open(ctx, srv.DSN(), 2, initial)
 			if err != nil {
 				t.Fatal(err)
@@ -228,7 +228,7 @@ func TestEveryLockFreeAloneAndReset(t *testing.T) {
 }
 
 func TestParseLockFree(t *testing.T) {
-	accounttest.CheckParse(t, LockFrees(), ParseLockFree, []string{"cas", "", "fenced", "atomic "}, CASVersion)
+	accounttest.CheckParse(t, LockFrees.All(), LockFrees.Parse, []string{"cas", "", "fenced", "atomic "}, CASVersion)
 	// Bad methods and a unique-key change without a key are refused before any write.
 	r := &Resource{accounts: 1}
 	if _, _, err := r.ApplyLockFree(context.Background(), "optimistic", Change{Account: 1}); err == nil || !strings.Contains(err.Error(), `"optimistic"`) {

@@ -82,13 +82,7 @@ func mustApply(t *testing.T, ctx context.Context, r *Resource, mode Mode, ch Cha
 
 func audit(t *testing.T, ctx context.Context, r *Resource) Audit {
 	t.Helper()
-	a, err := r.Audit(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("audit: intended %d applied %d refused %d failed %d; balance %d expected %d; lost %d updates (%d); side effects %d (refused %d)",
-		a.Intended, a.Applied, a.Refused, a.Failed, a.Balance, a.Expected, a.LostUpdates, a.LostAmount, a.SideEffects, a.RefusedSideEffects)
-	return a
+	return accounttest.Audit(t, ctx, r.Audit)
 }
 
 // Two clients read-modify-write: the first reads, pauses, the second reads and writes,

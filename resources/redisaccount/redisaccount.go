@@ -21,8 +21,12 @@ import (
 	"github.com/lockbench/lockbench/resources/ledger"
 )
 
-// Method is how a change is written to the account hash: a closed set.
+// Method is how a change is written to the account hash: one of Methods.
 type Method string
+
+// Methods are the methods, in a fixed order: Methods.Parse turns a name into one, and
+// refuses an unknown name with an error naming it and the known ones.
+var Methods = ledger.NewNames("redisaccount: unknown method", LuaCAS, WatchMulti, Plain)
 
 const (
 	// LuaCAS: HMGET balance and version, then a script that writes both only if the
@@ -35,23 +39,6 @@ const (
 	// contrast that loses updates.
 	Plain Method = "plain"
 )
-
-// MaxRetries bounds the retries of one change: past it the change fails rather than
-// spinning on a hash that never stops moving.
-const MaxRetries = 10000
-
-// Methods lists every method, in a fixed order.
-func Methods() []Method { return []Method{LuaCAS, WatchMulti, Plain} }
-
-// ParseMethod turns a name ("lua-cas", ...) into a Method; an unknown name is an error
-// that names it and the known ones.
-func ParseMethod(name string) (Method, error) {
-	return ledger.ParseName(Methods(), name, unknownMethod)
-}
-
-const unknownMethod = "redisaccount: unknown method"
-
-func (m Method) valid() error { return ledger.CheckName(Methods(), m, unknownMethod) }
 
 // Change is one intended change: client takes Amount from Account.
 type Change struct {
@@ -133,7 +120,7 @@ func (r *Resource) key(id int) string { return r.prefix + "account:" + strconv.I
 // Apply applies one intended change with method m, logs it with its outcome, and
 // returns the outcome (none of the current methods refuses) and how many times it retried.
 func (r *Resource) Apply(ctx context.Context, m Method, ch Change) (ledger.Outcome, int, error) {
-	if err := m.valid(); err != nil {
+	if err := Methods.Check(m); err != nil {
 		return ledger.Failed, 0, err
 	}
 	if err := ledger.CheckAccount("redisaccount", ch.Account, r.accounts); err != nil {
@@ -273,7 +260,7 @@ func watchedWrite(ctx context.Context, tx *redis.Tx, key string, ch Change, firs
 
 // giveUp says why a change whose check failed is not retried again, or nil to retry.
 func giveUp(ctx context.Context, m Method, ch Change, retries int) error {
-	if retries >= MaxRetries {
+	if retries >= ledger.MaxRetries {
 		return fmt.Errorf("redisaccount: %s: account %d's version moved under every one of %d retries", m, ch.Account,
 			retries)
 	}

@@ -57,20 +57,14 @@ func mustApply(t *testing.T, ctx context.Context, r *Resource, m Method, ch Chan
 
 func audit(t *testing.T, ctx context.Context, r *Resource) Audit {
 	t.Helper()
-	a, err := r.Audit(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("audit: intended %d applied %d failed %d retries %d; balance %d expected %d; lost %d updates (%d)",
-		a.Intended, a.Applied, a.Failed, a.Retries, a.Balance, a.Expected, a.LostUpdates, a.LostAmount)
-	return a
+	return accounttest.Audit(t, ctx, r.Audit)
 }
 
 // The read-modify-write race: a reads, pauses, b applies its whole change, a writes.
 // The checked methods see the version moved and retry, losing nothing; plain writes
 // its stale computation over b's, losing exactly b's update (the interleaving happened).
 func TestRaceBetweenReadAndWrite(t *testing.T) {
-	for _, m := range Methods() {
+	for _, m := range Methods.All() {
 		t.Run(string(m), func(t *testing.T) {
 			r, ctx := open(t, 1)
 			res := paused(t, ctx, r, m, Change{Client: "a", Account: 1, Amount: 10}, func() {
@@ -137,11 +131,11 @@ func TestEveryMethodAloneAndReset(t *testing.T) {
 	defer other.Close()
 	mustApply(t, ctx, other, Plain, Change{Client: "o", Account: 1, Amount: 5})
 	for round := 0; round < 2; round++ {
-		r, err := Open(ctx, addr, "t:", len(Methods()), initial)
+		r, err := Open(ctx, addr, "t:", len(Methods.All()), initial)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, m := range Methods() {
+		for i, m := range Methods.All() {
 			mustApply(t, ctx, r, m, Change{Client: "a", Account: i + 1, Amount: 7})
 			mustApply(t, ctx, r, m, Change{Client: "a", Account: i + 1, Amount: 3})
 		}
@@ -165,7 +159,7 @@ func TestEveryMethodAloneAndReset(t *testing.T) {
 }
 
 func TestParseMethod(t *testing.T) {
-	accounttest.CheckParse(t, Methods(), ParseMethod, []string{"cas", "", "lua-cas ", "atomic"}, WatchMulti)
+	accounttest.CheckParse(t, Methods.All(), Methods.Parse, []string{"cas", "", "lua-cas ", "atomic"}, WatchMulti)
 	// A bad method or account is refused before any command, and not logged.
 	r := &Resource{accounts: 1}
 	if _, _, err := r.Apply(context.Background(), "optimistic", Change{Account: 1}); err == nil || !strings.Contains(err.Error(), `"optimistic"`) {

@@ -19,7 +19,7 @@ const InitialBalance = 1_000_000
 // judged by the rows themselves.
 func Modes() []string {
 	modes := pgaccount.ModeNames()
-	for _, m := range pgaccount.LockFrees() {
+	for _, m := range pgaccount.LockFrees.All() {
 		modes = append(modes, string(m))
 	}
 	return modes
@@ -42,7 +42,7 @@ func (a rows) Apply(ctx context.Context, mode string,
 	change := pgaccount.Change{Client: ch.Client, Account: 1, Token: ch.Token, Amount: ch.Amount, Between: ch.Between,
 		IdempotencyKey: ch.Key}
 	var out ledger.Outcome
-	if lf, err := pgaccount.ParseLockFree(mode); err == nil {
+	if lf, err := pgaccount.LockFrees.Parse(mode); err == nil {
 		out, _, err = a.r.ApplyLockFree(ctx, lf, change)
 		return outcome(out, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/locks/rueidislayout"
@@ -18,7 +20,6 @@ import (
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
-	"github.com/redis/go-redis/v9"
 )
 
 // rueidisClusterSpread: rueidislock on a Redis Cluster holds a lock on 2 of 3 keys,

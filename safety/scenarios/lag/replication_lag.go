@@ -8,11 +8,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
-	"github.com/redis/go-redis/v9"
 )
 
 // replicationLag: the loss window itself. failover-loss loses a lock when the master

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -30,30 +29,21 @@ type checkThenDeleteVariant struct {
 }
 
 func (s checkThenDelete) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
-	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Single})
-	if err != nil {
-		return nil, err
-	}
-	defer topo.Close()
-	addr := topo.Masters()[0].Addr()
-	mk := func(name, what string, headline results.Measure, claims ...results.Claim) lab.Variant {
-		return lab.Variant{Variant: &results.Variant{Name: name, Description: what, Measure: headline, Claims: claims}}
-	}
 	variants := []checkThenDeleteVariant{
-		{mk("get-then-del/pause", "A's check (GET) sees its token; A stops 2 x TTL before its DEL; B takes the expired "+
+		{variant("get-then-del/pause", "A's check (GET) sees its token; A stops 2 x TTL before its DEL; B takes the expired "+
 			"key; A's DEL removes B's lock and C walks in beside B",
 			results.ForeignDeletes, results.Always(results.ForeignDeletes), results.Always(results.Violations),
 			results.Always(results.CutShort)), true, false},
-		{mk("lua/pause", "A stops 2 x TTL at the same point, then releases by Lua (DEL only if GET == token, one "+
+		{variant("lua/pause", "A stops 2 x TTL at the same point, then releases by Lua (DEL only if GET == token, one "+
 			"server-side step): B keeps its lock, C waits",
 			results.Violations, results.Holds(results.Violations), results.Holds(results.CutShort)), false, false},
 		// Both load variants count locks cut short, from the holder's side, so that the
 		// claim compares the Lua release with GET-compare-DEL on one measure.
-		{mk("get-then-del/load", "clients contend, each holding until a random instant in the last load-window of its TTL, "+
+		{variant("get-then-del/load", "clients contend, each holding until a random instant in the last load-window of its TTL, "+
 			"then releasing by GET, compare, DEL: the DELs that removed another owner's key, and the holders who found their "+
 			"key gone or another's before their lease could expire",
 			results.ForeignDeletes, results.Breaks(results.ForeignDeletes), results.Breaks(results.CutShort)), true, true},
-		{mk("lua/load", "the same load, released by Lua: no holder ever finds its key removed before its lease could expire",
+		{variant("lua/load", "the same load, released by Lua: no holder ever finds its key removed before its lease could expire",
 			results.CutShort, results.Holds(results.CutShort)), false, true},
 	}
 	for _, v := range variants {
@@ -61,7 +51,9 @@ func (s checkThenDelete) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 	}
 	load := loadShape{ttl: p.Duration("load-ttl"), window: p.Duration("load-window"), clients: p.Int("clients"),
 		length: p.Duration("load")}
-	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v checkThenDeleteVariant, t *lab.Trial) error {
+	return onOneMaster(ctx, env, variants, func(ctx context.Context, topo topologies.Topology, v checkThenDeleteVariant,
+		t *lab.Trial) error {
+		addr := topo.Masters()[0].Addr()
 		if v.underLoad {
 			return releaseUnderLoad(ctx, addr, v.getThenDel, load, t)
 		}

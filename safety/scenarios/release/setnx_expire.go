@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -24,23 +23,15 @@ type setnxVariant struct {
 }
 
 func (s setnxExpire) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
-	ttl := p.Duration("ttl")
-	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Single})
-	if err != nil {
-		return nil, err
-	}
-	defer topo.Close()
 	variants := []setnxVariant{
-		{lab.Variant{Variant: &results.Variant{Name: "setnx-then-expire", Description: "SETNX key token, then EXPIRE key " +
-			"ttl; the client is killed after SETNX replied",
-			Measure: results.Orphans, Claims: []results.Claim{results.Always(results.Orphans)}}}, true},
-		{lab.Variant{Variant: &results.Variant{Name: "set-nx-px", Description: "SET key token NX PX ttl " +
-			"(redislock.NewSingle); the client is killed after SET replied",
-			Measure: results.Orphans,
-			Claims:  []results.Claim{results.Holds(results.Orphans), results.Always(results.SecondGranted)}}}, false},
+		{variant("setnx-then-expire", "SETNX key token, then EXPIRE key ttl; the client is killed after SETNX replied",
+			results.Orphans, results.Always(results.Orphans)), true},
+		{variant("set-nx-px", "SET key token NX PX ttl (redislock.NewSingle); the client is killed after SET replied",
+			results.Orphans, results.Holds(results.Orphans), results.Always(results.SecondGranted)), false},
 	}
-	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v setnxVariant, t *lab.Trial) error {
-		return s.trial(ctx, topo, v, t, ttl)
+	return onOneMaster(ctx, env, variants, func(ctx context.Context, topo topologies.Topology, v setnxVariant,
+		t *lab.Trial) error {
+		return s.trial(ctx, topo, v, t, p.Duration("ttl"))
 	})
 }
 

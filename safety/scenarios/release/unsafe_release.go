@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/locks"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/nemesis"
@@ -25,21 +24,15 @@ type releaseVariant struct {
 }
 
 func (s unsafeRelease) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
-	ttl := p.Duration("ttl")
-	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Single})
-	if err != nil {
-		return nil, err
-	}
-	defer topo.Close()
 	variants := []releaseVariant{
-		{lab.Variant{Variant: &results.Variant{Name: "plain-del", Description: "release by DEL key, whoever owns it",
-			Measure: results.Violations, Claims: []results.Claim{results.Always(results.Violations)}}}, true},
-		{lab.Variant{Variant: &results.Variant{Name: "lua-release", Description: "release by Lua: DEL only if GET key == " +
-			"token (redislock.NewSingle)",
-			Measure: results.Violations, Claims: []results.Claim{results.Holds(results.Violations)}}}, false},
+		{variant("plain-del", "release by DEL key, whoever owns it",
+			results.Violations, results.Always(results.Violations)), true},
+		{variant("lua-release", "release by Lua: DEL only if GET key == token (redislock.NewSingle)",
+			results.Violations, results.Holds(results.Violations)), false},
 	}
-	return lab.RunTrials(ctx, env, variants, func(ctx context.Context, v releaseVariant, t *lab.Trial) error {
-		return s.trial(ctx, topo.Masters()[0].Addr(), v, t, ttl)
+	return onOneMaster(ctx, env, variants, func(ctx context.Context, topo topologies.Topology, v releaseVariant,
+		t *lab.Trial) error {
+		return s.trial(ctx, topo.Masters()[0].Addr(), v, t, p.Duration("ttl"))
 	})
 }
 

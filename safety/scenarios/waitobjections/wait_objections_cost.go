@@ -7,12 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
-	"github.com/redis/go-redis/v9"
 )
 
 // costReplicaHz is the paused replica's cron rate: its pauses end within 2 ms.
