@@ -1,12 +1,10 @@
 package sweep_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/resultsdir"
 	"github.com/lockbench/lockbench/sweep"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -46,20 +44,7 @@ func TestAppendFsyncCellsRunOnServersWithThatPolicy(t *testing.T) {
 	cfg := sweep.Config{Duration: sweep.Duration(200 * time.Millisecond), Seed: 3, Provider: "process",
 		Sweeps: []sweep.Sweep{{Strategies: []string{"single"}, Clients: []int{1}, Keys: []string{"1"},
 			AppendFsync: []string{"no", "always"}}}}
-	cells, err := cfg.Cells()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	run := &resultsdir.Run{Environment: sweep.Environment(cfg, []string{"test"})}
-	r := &sweep.Runner{Config: cfg, Out: dir, Run: run, Observer: &quietObserver{}}
-	if err := r.Execute(context.Background(), cells); err != nil {
-		t.Fatal(err)
-	}
-	back, err := resultsdir.ReadRun(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := executeAndReadBack(t, cfg)
 	if len(back.Cells) != 2 {
 		t.Fatalf("%d cells, want 2", len(back.Cells))
 	}

@@ -154,19 +154,30 @@ func TestOpenUpdateCellDrawsItsAccounts(t *testing.T) {
 // results.json it wrote.
 func executeAndReadBack(t *testing.T, cfg sweep.Config) *resultsdir.Run {
 	t.Helper()
+	_, _, back := execute(t, cfg)
+	return back
+}
+
+// execute runs every cell of cfg into a folder of its own: the folder, the run as the
+// runner kept it, and as results.json reads back.
+func execute(t *testing.T, cfg sweep.Config) (out string, run, back *resultsdir.Run) {
+	t.Helper()
 	cells, err := cfg.Cells()
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := t.TempDir()
-	run := &resultsdir.Run{Environment: sweep.Environment(cfg, []string{"test"})}
+	out = t.TempDir()
+	run = &resultsdir.Run{Environment: sweep.Environment(cfg, []string{"test"})}
 	r := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: &quietObserver{}}
 	if err := r.Execute(context.Background(), cells); err != nil {
 		t.Fatal(err)
 	}
-	back, err := resultsdir.ReadRun(out)
+	if !run.Complete || len(run.Cells) != len(cells) {
+		t.Fatalf("complete=%v with %d of %d cells", run.Complete, len(run.Cells), len(cells))
+	}
+	back, err = resultsdir.ReadRun(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return back
+	return out, run, back
 }

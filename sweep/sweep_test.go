@@ -105,23 +105,7 @@ func TestRunnerWritesAResultsFolderThatReadsBack(t *testing.T) {
 			{Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{sweep.PerClient}, Load: "open", Rate: []float64{200}, Arrival: "constant"},
 		},
 	}
-	cells, err := cfg.Cells()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	run := &resultsdir.Run{Environment: sweep.Environment(cfg, []string{"test"})}
-	r := &sweep.Runner{Config: cfg, Out: out, Run: run, Observer: &quietObserver{}}
-	if err := r.Execute(context.Background(), cells); err != nil {
-		t.Fatal(err)
-	}
-	if !run.Complete || len(run.Cells) != len(cells) {
-		t.Fatalf("complete=%v with %d of %d cells", run.Complete, len(run.Cells), len(cells))
-	}
-	back, err := resultsdir.ReadRun(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, run, back := execute(t, cfg)
 	if !reflect.DeepEqual(normalize(run), normalize(back)) {
 		t.Errorf("results.json does not read back into the same records")
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -15,8 +14,7 @@ import (
 // runADR writes a draft architecture decision record from a workload file and
 // results folders: lockbench adr --workload w.yaml --results DIR[,DIR...] --out adr.md.
 func runADR(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("adr", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("adr", stderr)
 	workloadFile := fs.String("workload", "", "the decision's workload file (YAML; see docs/adr.md)")
 	var dirs listFlag
 	fs.Var(&dirs, "results", "results folders of `lockbench run` and `lockbench safety` (comma-separate or repeat)")

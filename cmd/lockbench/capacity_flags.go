@@ -18,8 +18,7 @@ type capacityCLI struct {
 }
 
 func newCapacityCLI(stderr io.Writer) *capacityCLI {
-	fs := flag.NewFlagSet("capacity", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("capacity", stderr)
 	c := capacityCLI{fs: fs}
 	c.configFile = fs.String("config", "", "YAML file with the fields below (flags override it)")
 	c.out = fs.String("out", "", "results folder (default results/<timestamp>; must not exist or be empty)")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -23,8 +22,7 @@ func init() {
 }
 
 func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("compare", stderr)
 	alpha := fs.Float64("alpha", 0.05,
 		"the p-value, adjusted for every figure compared, under which a change is significant")
 	correction := fs.String("correction", stats.Holm,

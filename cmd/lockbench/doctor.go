@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"io"
 
 	"github.com/lockbench/lockbench/preflight"
@@ -21,8 +20,7 @@ func (errQuickCannotRun) Error() string {
 }
 
 func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("doctor", stderr)
 	if err := fs.Parse(args); err != nil {
 		return usagef("%v", err)
 	}

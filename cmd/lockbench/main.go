@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -41,6 +42,14 @@ func isUsage(err error) bool {
 type command struct {
 	summary string
 	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
+
+// commandFlags is a subcommand's flag set: a bad flag is an error returned, its message
+// and usage on stderr.
+func commandFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
 }
 
 var commands = map[string]command{

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,8 +16,7 @@ func init() {
 }
 
 func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("merge", stderr)
 	out := fs.String("out", "", "the merged results folder (must not exist or be empty)")
 	skew := fs.Duration("max-skew", merge.DefaultMaxSkew,
 		"warn when the workers' actual starts or clock offsets to the target disagree by more than this")

@@ -47,8 +47,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func runReport(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("report", stderr)
 	sloText := fs.String("slo", "",
 		"latency budget for the capacity answer, e.g. p99=5ms (acquire latency) or attempt:p99.9=1ms")
 	var strategies listFlag

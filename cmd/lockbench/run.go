@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -20,8 +19,7 @@ func init() {
 }
 
 func runRun(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("run", stderr)
 	var f runFlags
 	f.register(fs)
 	if err := parseMeasureFlags(fs, args); err != nil {

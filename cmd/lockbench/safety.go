@@ -28,8 +28,7 @@ func init() {
 }
 
 func runSafety(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("safety", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("safety", stderr)
 	scenario := fs.String("scenario", "", "scenario name, or all (see --list)")
 	all := fs.Bool("all", false,
 		"every scenario, as --scenario all: results.md opens with the table of the write-up's claims")

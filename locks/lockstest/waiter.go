@@ -232,3 +232,26 @@ func awaitQueued(ctx context.Context, t *testing.T, setup WaiterSetup, key strin
 		t.Fatalf("%d waiters queued on %s, want %d", last, key, n)
 	}
 }
+
+// Queue starts waiter waiting for key, which another owner holds, and returns once the
+// store shows it queued (queued counts one waiter); the channel gives the lease granted.
+func Queue(t *testing.T, waiter locks.Waiter, key string, ttl time.Duration,
+	queued func(ctx context.Context, key string) (int, error)) <-chan locks.Lease {
+	t.Helper()
+	ctx := context.Background()
+	granted := make(chan locks.Lease, 1)
+	go func() {
+		lease, err := waiter.AcquireWaiting(ctx, key, ttl)
+		if err != nil {
+			t.Errorf("wait: %v", err)
+		}
+		granted <- lease
+	}()
+	if !testenv.Poll(t, time.Minute, 5*time.Millisecond, func() (bool, error) {
+		n, err := queued(ctx, key)
+		return n == 1, err
+	}) {
+		t.Fatal("the waiter never queued")
+	}
+	return granted
+}

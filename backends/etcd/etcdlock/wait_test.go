@@ -62,17 +62,7 @@ func TestWaitLongerThanTTLKeepsItsPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	granted := make(chan locks.Lease, 1)
-	go func() {
-		lease, err := waiter.AcquireWaiting(ctx, key, 1500*time.Millisecond)
-		if err != nil {
-			t.Errorf("wait: %v", err)
-		}
-		granted <- lease
-	}()
-	if !testenv.Poll(t, time.Minute, 5*time.Millisecond, func() (bool, error) { n, err := count(ctx, key); return n == 1, err }) {
-		t.Fatal("the waiter never queued")
-	}
+	granted := lockstest.Queue(t, waiter, key, 1500*time.Millisecond, count)
 	time.Sleep(4 * time.Second) // the scenario: twice the waiter's 2 s lease
 	if n, err := count(ctx, key); err != nil || n != 1 {
 		t.Fatalf("after 4 s, %d waiters queued (%v): the waiter's lease lapsed in the queue", n, err)

@@ -74,17 +74,7 @@ func TestWaitedLeaseRunsTTLFromItsGrant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	granted := make(chan locks.Lease, 1)
-	go func() {
-		lease, err := waiter.AcquireWaiting(ctx, key, ttl)
-		if err != nil {
-			t.Errorf("wait: %v", err)
-		}
-		granted <- lease
-	}()
-	if !testenv.Poll(t, time.Minute, 5*time.Millisecond, func() (bool, error) { n, err := count(ctx, key); return n == 1, err }) {
-		t.Fatal("the waiter never queued")
-	}
+	granted := lockstest.Queue(t, waiter, key, ttl, count)
 	time.Sleep(2 * ttl) // the scenario: a wait longer than the ttl
 	releasing := time.Now()
 	if err := holder.Release(ctx, held); err != nil {

@@ -47,12 +47,7 @@ func TestBSMMapsTheLibrarysAnswers(t *testing.T) {
 
 	t.Run("a foreign token's release is not held and frees nothing", func(t *testing.T) {
 		key := testenv.Key(t, "foreign")
-		lease := acquireBSM(t, l, key)
-		foreign := lease
-		foreign.Token = locks.NewToken()
-		if err := l.Release(ctx, foreign); !errors.Is(err, locks.ErrNotHeld) {
-			t.Errorf("release with a foreign token: %v, want ErrNotHeld", err)
-		}
+		lease := releaseWithAForeignToken(t, l, key)
 		if got, _ := server.Get(ctx, key).Result(); got != lease.Token {
 			t.Errorf("after a foreign release the key holds %q, want the owner's %q", got, lease.Token)
 		}
@@ -108,6 +103,19 @@ func acquireBSM(t *testing.T, l locks.Locker, key string) locks.Lease {
 		t.Fatalf("acquire %s: %v", key, err)
 	}
 	t.Cleanup(func() { _ = l.Release(context.Background(), lease) })
+	return lease
+}
+
+// releaseWithAForeignToken acquires key and releases it with another token, which
+// must be refused as not held; it returns the lease, still held.
+func releaseWithAForeignToken(t *testing.T, l locks.Locker, key string) locks.Lease {
+	t.Helper()
+	lease := acquireBSM(t, l, key)
+	foreign := lease
+	foreign.Token = locks.NewToken()
+	if err := l.Release(context.Background(), foreign); !errors.Is(err, locks.ErrNotHeld) {
+		t.Errorf("release with a foreign token: %v, want ErrNotHeld", err)
+	}
 	return lease
 }
 

@@ -77,17 +77,7 @@ func TestWaitLongerThanTTLKeepsItsPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	ttl := 4 * time.Second
-	granted := make(chan locks.Lease, 1)
-	go func() {
-		lease, err := waiter.AcquireWaiting(ctx, key, ttl)
-		if err != nil {
-			t.Errorf("wait: %v", err)
-		}
-		granted <- lease
-	}()
-	if !testenv.Poll(t, time.Minute, 5*time.Millisecond, func() (bool, error) { n, err := count(ctx, key); return n == 1, err }) {
-		t.Fatal("the waiter never queued")
-	}
+	granted := lockstest.Queue(t, waiter, key, ttl, count)
 	time.Sleep(3 * ttl) // the scenario: a wait of three session timeouts
 	if n, err := count(ctx, key); err != nil || n != 1 {
 		t.Fatalf("after %v, %d waiters queued (%v): the waiter's session expired in the queue", 3*ttl, n, err)

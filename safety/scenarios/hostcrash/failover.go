@@ -84,13 +84,12 @@ func failoverTrial(ctx context.Context, env *lab.Env, v hostCrashVariant, t *lab
 		return fmt.Errorf("host-crash-failover: provider %s has no disk that forgets (--provider process)",
 			topo.Provider())
 	}
-	la, err := v.strategy.Locker(ctx, topo, false)
+	clients, closeA, err := lab.StoreClients(ctx, v.strategy, topo, false, t.Rec, "A")
 	if err != nil {
-		return lab.Failed("setup", err)
+		return err
 	}
-	defer la.Close()
-	a := lab.NewClient("A", la, t.Rec)
-	res := lab.NewResource("resource", false, t.Rec)
+	defer closeA()
+	a, res := clients[0], lab.NewResource("resource", false, t.Rec)
 	if err := awaitSteadyAOF(ctx, t, replica); err != nil {
 		return err
 	}

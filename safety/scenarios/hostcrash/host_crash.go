@@ -184,13 +184,12 @@ func trial(ctx context.Context, topo topologies.Topology, v hostCrashVariant, t 
 	ctx, cancel := context.WithTimeout(ctx, time.Minute+ttl)
 	defer cancel()
 	node := topo.Masters()[0]
-	la, err := v.strategy.Locker(ctx, topo, false)
+	clients, closeA, err := lab.StoreClients(ctx, v.strategy, topo, false, t.Rec, "A")
 	if err != nil {
-		return lab.Failed("setup", err)
+		return err
 	}
-	defer la.Close()
-	a := lab.NewClient("A", la, t.Rec)
-	res := lab.NewResource("resource", false, t.Rec)
+	defer closeA()
+	a, res := clients[0], lab.NewResource("resource", false, t.Rec)
 	before, err := crashesOf(node)
 	if err != nil {
 		return err
