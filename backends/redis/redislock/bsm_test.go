@@ -79,11 +79,7 @@ func TestBSMMapsTheLibrarysAnswers(t *testing.T) {
 
 	t.Run("a cut-off attempt leaves no lock", func(t *testing.T) {
 		key := testenv.Key(t, "cut")
-		cut, cancel := context.WithCancel(ctx)
-		cancel()
-		if _, err := l.Acquire(cut, key, time.Minute); err == nil {
-			t.Fatal("acquire on an ended context succeeded")
-		}
+		acquireOnAnEndedContext(t, l, key)
 		if err := server.Get(ctx, key).Err(); err != redis.Nil {
 			t.Errorf("GET after a cut-off attempt: %v, want no key", err)
 		}
@@ -104,6 +100,16 @@ func acquireBSM(t *testing.T, l locks.Locker, key string) locks.Lease {
 	}
 	t.Cleanup(func() { _ = l.Release(context.Background(), lease) })
 	return lease
+}
+
+// acquireOnAnEndedContext tries key with a context already cut off, which must fail.
+func acquireOnAnEndedContext(t *testing.T, l locks.Locker, key string) {
+	t.Helper()
+	cut, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := l.Acquire(cut, key, time.Minute); err == nil {
+		t.Fatal("acquire on an ended context succeeded")
+	}
 }
 
 // releaseWithAForeignToken acquires key and releases it with another token, which

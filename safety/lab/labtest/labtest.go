@@ -6,6 +6,7 @@ package labtest
 import (
 	"context"
 	"fmt"
+	"iter"
 	"testing"
 	"time"
 
@@ -165,4 +166,18 @@ func ContainerEnv(t *testing.T, trials int, params lab.Params) *lab.Env {
 		return topo, err
 	}
 	return env
+}
+
+// Judged yields every judged trial of rep with its variant: what a test may read a
+// proof or a measure from.
+func Judged(rep *results.Report) iter.Seq2[*results.Variant, results.Trial] {
+	return func(yield func(*results.Variant, results.Trial) bool) {
+		for _, v := range rep.Variants {
+			for _, tr := range v.Trials {
+				if tr.Outcome == results.Judged && !yield(v, tr) {
+					return
+				}
+			}
+		}
+	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
-	"github.com/lockbench/lockbench/safety/results"
 )
 
 // TestFenceRegressionOnACluster: on a Redis Cluster the fence is an INCR in the lock
@@ -17,18 +16,13 @@ import (
 func TestFenceRegressionOnACluster(t *testing.T) {
 	t.Parallel()
 	rep := labtest.RunScenario(t, "fence-regression", 2, lab.Params{"strategies": "cluster"})
-	for _, v := range rep.Variants {
-		for _, tr := range v.Trials {
-			if tr.Outcome != results.Judged {
-				continue
-			}
-			in := tr.Inputs
-			lagged := v.Name == "cluster/lagging-followers"
-			// The proof read the counter on the promoted replica: below A's last with
-			// the lag, at it without.
-			if lost := in["fence_on_promoted"] < in["last_fence_before_kill"]; lost != lagged {
-				t.Errorf("%s trial %d: fence on the promoted replica %v, A's last %v", v.Name, tr.N, in["fence_on_promoted"], in["last_fence_before_kill"])
-			}
+	for v, tr := range labtest.Judged(rep) {
+		in := tr.Inputs
+		lagged := v.Name == "cluster/lagging-followers"
+		// The proof read the counter on the promoted replica: below A's last with
+		// the lag, at it without.
+		if lost := in["fence_on_promoted"] < in["last_fence_before_kill"]; lost != lagged {
+			t.Errorf("%s trial %d: fence on the promoted replica %v, A's last %v", v.Name, tr.N, in["fence_on_promoted"], in["last_fence_before_kill"])
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
-	"github.com/lockbench/lockbench/safety/results"
 )
 
 // On a Redis Cluster the key's master is killed right after the grant while its replica
@@ -37,14 +36,9 @@ func TestFailoverLossOnACluster(t *testing.T) {
 	if len(rep.Variants) != 2 {
 		t.Fatalf("%d variants, want none and wait1 at one delay", len(rep.Variants))
 	}
-	for _, v := range rep.Variants {
-		for _, tr := range v.Trials {
-			if tr.Outcome != results.Judged {
-				continue
-			}
-			if !provesARead(tr) || tr.Inputs["promotion_ms"] <= 0 {
-				t.Errorf("%s trial %d judged on %q with failover time %v: want the read proven and the time recorded", v.Name, tr.N, tr.Proof, tr.Inputs["promotion_ms"])
-			}
+	for v, tr := range labtest.Judged(rep) {
+		if !provesARead(tr) || tr.Inputs["promotion_ms"] <= 0 {
+			t.Errorf("%s trial %d judged on %q with failover time %v: want the read proven and the time recorded", v.Name, tr.N, tr.Proof, tr.Inputs["promotion_ms"])
 		}
 	}
 }

@@ -123,18 +123,13 @@ func provesARead(tr results.Trial) bool {
 func TestFailoverLossLinkKill(t *testing.T) {
 	t.Parallel()
 	rep := labtest.RunScenario(t, "failover-loss", 2, lab.Params{"modes": "none", "delays": "0ms", "cut": "link-kill"})
-	for _, v := range rep.Variants {
-		for _, tr := range v.Trials {
-			if tr.Outcome != results.Judged {
-				continue
-			}
-			cut := false
-			for _, p := range tr.Proof {
-				cut = cut || strings.HasPrefix(p, "before the kill")
-			}
-			if !cut || !provesARead(tr) {
-				t.Errorf("%s trial %d judged on %q: want the cut and the read proven", v.Name, tr.N, tr.Proof)
-			}
+	for v, tr := range labtest.Judged(rep) {
+		cut := false
+		for _, p := range tr.Proof {
+			cut = cut || strings.HasPrefix(p, "before the kill")
+		}
+		if !cut || !provesARead(tr) {
+			t.Errorf("%s trial %d judged on %q: want the cut and the read proven", v.Name, tr.N, tr.Proof)
 		}
 	}
 }

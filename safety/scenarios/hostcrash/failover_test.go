@@ -23,21 +23,16 @@ func TestMasterAndReplicaCrashKeepOnlyWhatTheReplicaFsynced(t *testing.T) {
 	if len(rep.Variants) != 3 {
 		t.Fatalf("%d variants, want wait under no and always, and waitaof-replica under its always", len(rep.Variants))
 	}
-	for _, v := range rep.Variants {
-		for _, tr := range v.Trials {
-			if tr.Outcome != results.Judged {
-				continue
+	for v, tr := range labtest.Judged(rep) {
+		proof := strings.Join(tr.Proof, "; ")
+		for _, want := range []string{"AOF steady before A's grant", "replica-0's host crashed and it restarted",
+			"replica-0 promoted"} {
+			if !strings.Contains(proof, want) {
+				t.Errorf("%s trial %d judged on %q: want %q", v.Name, tr.N, proof, want)
 			}
-			proof := strings.Join(tr.Proof, "; ")
-			for _, want := range []string{"AOF steady before A's grant", "replica-0's host crashed and it restarted",
-				"replica-0 promoted"} {
-				if !strings.Contains(proof, want) {
-					t.Errorf("%s trial %d judged on %q: want %q", v.Name, tr.N, proof, want)
-				}
-			}
-			if tr.Counts[results.LostLocks] > 0 && !strings.Contains(proof, "appendonlydir/") {
-				t.Errorf("%s trial %d lost the lock with %q: want the replica's AOF bytes dropped", v.Name, tr.N, proof)
-			}
+		}
+		if tr.Counts[results.LostLocks] > 0 && !strings.Contains(proof, "appendonlydir/") {
+			t.Errorf("%s trial %d lost the lock with %q: want the replica's AOF bytes dropped", v.Name, tr.N, proof)
 		}
 	}
 }

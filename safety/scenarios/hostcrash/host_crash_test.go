@@ -10,11 +10,10 @@ import (
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
 	"github.com/lockbench/lockbench/safety/results"
+	_ "github.com/lockbench/lockbench/safety/scenarios/hostcrash"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/embedded"
 	"github.com/lockbench/lockbench/topologies/testenv"
-
-	_ "github.com/lockbench/lockbench/safety/scenarios/hostcrash"
 )
 
 // labtest.RunScenario holds the claims: under appendfsync no every judged trial lost
@@ -26,19 +25,14 @@ func TestHostCrashLosesTheLockOnlyWhereTheAOFWasNotFsynced(t *testing.T) {
 	if len(rep.Variants) != 2 {
 		t.Fatalf("%d variants, want appendfsync no and always", len(rep.Variants))
 	}
-	for _, v := range rep.Variants {
-		for _, tr := range v.Trials {
-			if tr.Outcome != results.Judged {
-				continue
-			}
-			proof := strings.Join(tr.Proof, "; ")
-			if !strings.Contains(proof, "host crashed and it restarted") {
-				t.Errorf("%s trial %d judged on %q: want the restart proved", v.Name, tr.N, proof)
-			}
-			if v.Params["appendfsync"] == "no" && (tr.Inputs["bytes_dropped"] <= 0 || !strings.Contains(proof, "appendonlydir/")) {
-				t.Errorf("%s trial %d: %q, %v bytes dropped: want the AOF's unsynced bytes dropped", v.Name, tr.N, proof,
-					tr.Inputs["bytes_dropped"])
-			}
+	for v, tr := range labtest.Judged(rep) {
+		proof := strings.Join(tr.Proof, "; ")
+		if !strings.Contains(proof, "host crashed and it restarted") {
+			t.Errorf("%s trial %d judged on %q: want the restart proved", v.Name, tr.N, proof)
+		}
+		if v.Params["appendfsync"] == "no" && (tr.Inputs["bytes_dropped"] <= 0 || !strings.Contains(proof, "appendonlydir/")) {
+			t.Errorf("%s trial %d: %q, %v bytes dropped: want the AOF's unsynced bytes dropped", v.Name, tr.N, proof,
+				tr.Inputs["bytes_dropped"])
 		}
 	}
 }

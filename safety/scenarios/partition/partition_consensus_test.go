@@ -7,7 +7,6 @@ import (
 
 	"github.com/lockbench/lockbench/backends/etcd"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
-	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
@@ -23,15 +22,10 @@ func TestConsensusPartition(t *testing.T) {
 		testenv.MissingTool(t, fmt.Errorf("etcd is not served in containers here (%v): nothing to partition", err))
 	}
 	rep := labtest.RunIn(t, labtest.ContainerEnv(t, 1, nil), "consensus-partition", 4*time.Minute)
-	for _, v := range rep.Variants {
-		for _, tr := range v.Trials {
-			if tr.Outcome != results.Judged {
-				continue
-			}
-			for _, want := range []string{"elected leader", "was cut from both followers", "B granted on the majority", "granted 0 of"} {
-				if !hasProof(tr, want) {
-					t.Errorf("%s trial %d judged on %q: want a proof with %q", v.Name, tr.N, tr.Proof, want)
-				}
+	for v, tr := range labtest.Judged(rep) {
+		for _, want := range []string{"elected leader", "was cut from both followers", "B granted on the majority", "granted 0 of"} {
+			if !hasProof(tr, want) {
+				t.Errorf("%s trial %d judged on %q: want a proof with %q", v.Name, tr.N, tr.Proof, want)
 			}
 		}
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/labtest"
-	"github.com/lockbench/lockbench/safety/results"
 )
 
 // labtest.RunIn asserts the claims: a client cut from 2 of 5 still locks (judged means granted)
@@ -20,25 +19,20 @@ func TestRedlockPartition(t *testing.T) {
 	t.Parallel()
 	rep := labtest.RunIn(t, labtest.ContainerEnv(t, 1, lab.Params{"ttl": "20s"}), "redlock-partition", 6*time.Minute)
 	validity := map[string]float64{}
-	for _, v := range rep.Variants {
-		for _, tr := range v.Trials {
-			if tr.Outcome != results.Judged {
-				continue
-			}
-			wants := []string{"A (beside node 0) reached nodes", "A granted on nodes"}
-			switch v.Name {
-			case "minority-cut":
-				wants = append(wants, "unanswered for", "A granted on nodes [0 1 2]")
-			case "majorities-restart-empty", "majorities-delayed-restart":
-				wants = append(wants, "B (beside node 4) reached nodes [2 3 4]", "B granted on nodes [2 3 4]", "restarted")
-			}
-			for _, w := range wants {
-				if !hasProof(tr, w) {
-					t.Errorf("%s trial %d judged on %q: want a proof with %q", v.Name, tr.N, tr.Proof, w)
-				}
-			}
-			validity[v.Name] = tr.Inputs["validity_ms"]
+	for v, tr := range labtest.Judged(rep) {
+		wants := []string{"A (beside node 0) reached nodes", "A granted on nodes"}
+		switch v.Name {
+		case "minority-cut":
+			wants = append(wants, "unanswered for", "A granted on nodes [0 1 2]")
+		case "majorities-restart-empty", "majorities-delayed-restart":
+			wants = append(wants, "B (beside node 4) reached nodes [2 3 4]", "B granted on nodes [2 3 4]", "restarted")
 		}
+		for _, w := range wants {
+			if !hasProof(tr, w) {
+				t.Errorf("%s trial %d judged on %q: want a proof with %q", v.Name, tr.N, tr.Proof, w)
+			}
+		}
+		validity[v.Name] = tr.Inputs["validity_ms"]
 	}
 	if !(validity["minority-cut"] < validity["no-cut"]) {
 		t.Errorf("validity %v: want the cut client's below the uncut one's (it waits out the cut nodes)", validity)
