@@ -1,5 +1,10 @@
 package bench_test
 
-// The tests start topologies: they register every store, as cmd/lockbench does
-// (testenv starts what its caller registered).
-import _ "github.com/lockbench/lockbench/backends/all"
+import (
+	// The tests start topologies: they register every store, as cmd/lockbench does
+	// (testenv starts what its caller registered).
+	_ "github.com/lockbench/lockbench/backends/all"
+	// `go test -bench ./bench` runs etcd's members as this test binary, and in it
+	// (embedded-etcd): it links etcd's server, as lockbench does.
+	_ "github.com/lockbench/lockbench/backends/etcd/etcdrun"
+)

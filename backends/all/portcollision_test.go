@@ -33,7 +33,7 @@ func TestEveryProcessProviderRetriesAPortTakenBeforeItsServerBinds(t *testing.T)
 	}{
 		{"redis", redistopo.Process{}, backend.Spec{Kind: topologies.Single}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
 		{"sentinel", redistopo.Process{}, backend.Spec{Kind: topologies.Sentinel}, func(tb testing.TB) { testenv.RequireRedis(tb) }},
-		{"etcd", etcdtopo.Process{}, backend.Spec{Kind: etcd.Kind, Members: 1}, func(testing.TB) {}},
+		{"etcd", etcdtopo.Process{}, backend.Spec{Kind: etcd.Kind, Members: 1}, func(tb testing.TB) { testenv.RequireServer(tb, etcd.Kind) }},
 		{"zookeeper", zktopo.Process{}, backend.Spec{Kind: zookeeper.Kind, Members: 1}, func(tb testing.TB) { testenv.RequireServer(tb, zookeeper.Kind) }},
 		{"zookeeper-3", zktopo.Process{}, backend.Spec{Kind: zookeeper.Kind, Members: 3}, func(tb testing.TB) { testenv.RequireServer(tb, zookeeper.Kind) }},
 		{"postgres", pgtopo.Process{}, backend.Spec{Kind: topologies.Postgres}, func(tb testing.TB) { testenv.RequirePostgres(tb) }},

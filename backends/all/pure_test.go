@@ -38,15 +38,21 @@ func TestThePurePackagesReadNoRegistry(t *testing.T) {
 	}
 }
 
-// The etcd server is linked only where a member may run or an embedded cluster start:
-// the container rendering, which every store's tests link, names the member program
-// without linking etcd (the server doubles a test binary's link).
-func TestTheContainerRenderingLinksNoEtcdServer(t *testing.T) {
-	deps := testenv.Deps(t, testenv.Module+"backends/etcd/etcdcontainer")
-	if got := testenv.DependsOn(deps, "go.etcd.io/etcd/server/v3"); len(got) > 0 {
-		t.Errorf("etcdcontainer links the etcd server: %v", got)
+// The etcd server is linked only where a member may run or an embedded cluster start
+// (etcdrun's importers): no store's registration links it, so that the test binaries
+// that register every store do not carry it (the server doubles a test binary's link).
+func TestOnlyEtcdrunLinksTheEtcdServer(t *testing.T) {
+	const server = "go.etcd.io/etcd/server/v3"
+	for _, pkg := range []string{"backends/all", "backends/etcd/etcdcontainer"} {
+		deps := testenv.Deps(t, testenv.Module+pkg)
+		if got := testenv.DependsOn(deps, server); len(got) > 0 {
+			t.Errorf("%s links the etcd server: %v", pkg, got)
+		}
+		if len(testenv.DependsOn(deps, testenv.Module+"backends/etcd/etcdtopo/memberfile")) == 0 {
+			t.Errorf("go list -deps of %s shows no memberfile: the check is blind", pkg)
+		}
 	}
-	if len(testenv.DependsOn(deps, testenv.Module+"backends/etcd/etcdtopo/memberfile")) == 0 {
-		t.Error("go list -deps of etcdcontainer shows no memberfile: the check is blind")
+	if len(testenv.DependsOn(testenv.Deps(t, testenv.Module+"backends/etcd/etcdrun"), server)) == 0 {
+		t.Errorf("etcdrun does not link %s: the check names the wrong module", server)
 	}
 }

@@ -7,23 +7,38 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
+	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
+	"github.com/lockbench/lockbench/internal/reexec"
 	"github.com/lockbench/lockbench/internal/version"
 )
 
 // Kind is the etcd cluster.
 const Kind backend.Kind = "etcd"
 
-// Both etcd providers run the etcd server linked into this program.
+// Both etcd providers run the etcd server linked into the program members run as.
 const serverModule = "go.etcd.io/etcd/server/v3"
+
+// memberServer is the program etcd's members run as (lockbench, or a program that links
+// etcdrun) and the version of etcd's server it links.
+func memberServer() (exe, v string, err error) {
+	if exe, err = reexec.ExecutableFor(memberfile.Role); err != nil {
+		return "", "", err
+	}
+	v, err = version.LinkedInto(exe, serverModule)
+	return exe, v, err
+}
 
 // Descriptor is etcd's: a cluster of 1, 3 or 5 members (its strategies are etcdlock's).
 var Descriptor = backend.Descriptor{Store: "etcd",
 	Server: backend.Requirement{Name: "etcd (built into this program)",
 		Find: func() (string, error) {
-			path, _, err := version.BuiltIn(serverModule)
-			return path, err
+			exe, _, err := memberServer()
+			return exe, err
 		},
-		Version: func() string { return version.Module(serverModule) },
+		Version: func() string {
+			_, v, _ := memberServer()
+			return v
+		},
 	},
 	Shapes: []backend.Shape{{
 		Kind: Kind, Rank: 50,

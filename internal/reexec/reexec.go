@@ -30,3 +30,22 @@ func Executable() (string, error) {
 	}
 	return exe, nil
 }
+
+// served are the helper roles this program takes on when re-executed as one.
+var served = map[string]bool{}
+
+// Serves records that this program runs as role when re-executed as one; from the init
+// of the package that links the role's server.
+func Serves(role string) { served[role] = true }
+
+// ExecutableFor is the program a helper of role runs as: Executable's, when that is the
+// build $LOCKBENCH_HELPER_EXE names (lockbench, which takes on every role) or this
+// program serving role. Re-executed for a role it does not serve, a program would run
+// its own main instead: that is an error naming what to do.
+func ExecutableFor(role string) (string, error) {
+	if os.Getenv(Env) == "" && !served[role] {
+		return "", fmt.Errorf("this program does not link the server of an %s: name a lockbench build in %s "+
+			"(make test does)", role, Env)
+	}
+	return Executable()
+}

@@ -4,7 +4,9 @@ package version
 
 import (
 	"context"
+	"debug/buildinfo"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,4 +69,22 @@ func BuiltIn(module string) (path, v string, err error) {
 		return "", "", errors.New(module + " is not linked into this program")
 	}
 	return exe, v, nil
+}
+
+// LinkedInto is the version of module compiled into the program at exe, or an error
+// when it is not linked in (or exe is no Go program).
+func LinkedInto(exe, module string) (string, error) {
+	info, err := buildinfo.ReadFile(exe)
+	if err != nil {
+		return "", err
+	}
+	for _, d := range info.Deps {
+		if d.Path == module {
+			if d.Replace != nil {
+				return d.Replace.Version, nil
+			}
+			return d.Version, nil
+		}
+	}
+	return "", fmt.Errorf("%s is not linked into %s", module, exe)
 }

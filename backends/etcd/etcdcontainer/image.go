@@ -4,17 +4,18 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
 	"github.com/lockbench/lockbench/internal/reexec"
 	"github.com/lockbench/lockbench/topologies/container"
 )
 
 // buildImage holds what this program needs to run inside a container: the libraries ldd
 // lists for it and the loader (nothing when it is static). The program itself is
-// mounted read-only, not copied: a member is that program (reexec.Executable)
-// re-executed (etcdtopo's RunMemberIfAsked), so the image stays the same across rebuilds
+// mounted read-only, not copied: a member is that program (reexec.ExecutableFor)
+// re-executed (etcdrun's RunMemberIfAsked), so the image stays the same across rebuilds
 // of lockbench.
 func buildImage(ctx context.Context, d *container.Topology) (image, exe string, err error) {
-	exe, err = reexec.Executable()
+	exe, err = reexec.ExecutableFor(memberfile.Role)
 	if err != nil {
 		return "", "", err
 	}

@@ -1,9 +1,9 @@
-// Package etcdtopo runs etcd members (go.etcd.io/etcd/server/v3/embed) for the consensus
-// baseline. It lives apart from package topologies so that programs that never start
-// etcd do not carry its dependency tree. It has two providers: "etcd-process", the
-// default for etcd.Kind, runs each member in a child process
-// of its own (this program, re-executed), as Redis and ZooKeeper run; "embedded-etcd"
-// runs every member inside this process, sharing its Go scheduler.
+// Package etcdtopo runs etcd members for the consensus baseline. It lives apart from
+// package topologies so that programs that never start etcd do not carry its dependency
+// tree, and it links no etcd server itself (package etcdrun does). It has two
+// providers: "etcd-process", the default for etcd.Kind, runs each member in a child
+// process of its own (a program that links etcdrun, re-executed), as Redis and ZooKeeper
+// run; "embedded-etcd" runs every member inside this process, sharing its Go scheduler.
 package etcdtopo
 
 import (
@@ -50,6 +50,9 @@ func (p Embedded) Start(ctx context.Context, spec backend.Spec) (topologies.Topo
 	spec, err := checkSpec(spec, p.Name(), p.CompactionRetention)
 	if err != nil {
 		return nil, err
+	}
+	if startServer == nil {
+		return nil, fmt.Errorf("%s: %w", p.Name(), errNoServer)
 	}
 	c := &Cluster{spec: spec, compaction: p.CompactionRetention, provider: p.Name()}
 	c.newMember = c.newEmbeddedMember

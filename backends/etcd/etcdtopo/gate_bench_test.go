@@ -1,4 +1,4 @@
-package etcdtopo
+package etcdtopo_test
 
 import (
 	"context"
@@ -10,21 +10,21 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
+	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 )
 
 // BenchmarkGateOverhead prices the gate every client request crosses (the price of
 // making Pause possible): sequential Puts to one unsafe-no-fsync member, straight to
 // its listener and through its client gate.
 func BenchmarkGateOverhead(b *testing.B) {
-	topo, err := Embedded{}.Start(context.Background(), backend.Spec{Kind: etcd.Kind, UnsafeNoFsync: true})
+	topo, err := etcdtopo.Embedded{}.Start(context.Background(), backend.Spec{Kind: etcd.Kind, UnsafeNoFsync: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer topo.Close()
-	m := topo.(*Cluster).members[0].(*member)
 	paths := map[string]string{
-		"direct": m.server().Clients[0].Addr().String(),
-		"gate":   m.Addr(),
+		"direct": etcdtopo.DirectClientAddr(topo.(*etcdtopo.Cluster), 0),
+		"gate":   topo.Nodes()[0].Addr(),
 	}
 	for _, path := range []string{"direct", "gate"} {
 		b.Run("path="+path, func(b *testing.B) {

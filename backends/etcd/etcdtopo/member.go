@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"go.etcd.io/etcd/server/v3/embed"
-
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -29,7 +27,7 @@ type member struct {
 	cluster    *Cluster
 
 	mu      sync.Mutex
-	etcd    *embed.Etcd
+	etcd    Server
 	id      uint64 // raft member ID of the last start; a member re-added empty gets a new one
 	paused  bool
 	stopped bool // the topology is closed: never start again
@@ -57,7 +55,7 @@ func (m *member) runningLocked() bool {
 		return false
 	}
 	select {
-	case <-m.etcd.Server.StopNotify():
+	case <-m.etcd.Stopped():
 		return false
 	default:
 		return true
@@ -76,7 +74,7 @@ func (m *member) Paused() bool {
 	return m.paused
 }
 
-func (m *member) server() *embed.Etcd {
+func (m *member) server() Server {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.etcd
@@ -84,14 +82,14 @@ func (m *member) server() *embed.Etcd {
 
 // config is the member's configuration: listening on ports the kernel picks (the gates
 // hide them), advertising the gates' stable addresses.
-func (m *member) config(state, initialCluster string) *embed.Config {
-	return embedConfig(memberfile.Member{
+func (m *member) config(state, initialCluster string) memberfile.Member {
+	return memberfile.Member{
 		Name: m.name, DataDir: m.dataDir(), LogPath: m.logPath(),
 		ListenClient: "127.0.0.1:0", AdvertiseClient: m.client.Addr(),
 		ListenPeer: "127.0.0.1:0", AdvertisePeer: m.peer.Addr(),
 		InitialCluster: initialCluster, Token: m.token, State: state,
 		NoFsync: m.noFsync, Compaction: m.compaction,
-	})
+	}
 }
 
 // start launches the member and points its gates at the ports it got. It does not wait
@@ -106,14 +104,17 @@ func (m *member) start(state, initialCluster string) error {
 		return fmt.Errorf("%s: already running", m.name)
 	}
 	m.killLocked() // the remains of a server that stopped by itself
-	e, err := embed.StartEtcd(m.config(state, initialCluster))
+	if startServer == nil {
+		return fmt.Errorf("%s: %w", m.name, errNoServer)
+	}
+	e, err := startServer(m.config(state, initialCluster))
 	if err != nil {
 		return fmt.Errorf("%s: start embedded etcd: %w", m.name, err)
 	}
 	m.etcd = e
-	m.id = uint64(e.Server.MemberID())
-	m.client.setBackend(e.Clients[0].Addr().String())
-	m.peer.setBackend(e.Peers[0].Addr().String())
+	m.id = e.ID()
+	m.client.setBackend(e.ClientAddr())
+	m.peer.setBackend(e.PeerAddr())
 	m.client.thaw()
 	m.peer.thaw()
 	m.paused = false
@@ -127,7 +128,7 @@ func (m *member) WaitReady(ctx context.Context) error {
 		return fmt.Errorf("%s: not running", m.name)
 	}
 	select {
-	case <-e.Server.ReadyNotify():
+	case <-e.Ready():
 		return nil
 	case err := <-e.Err():
 		return fmt.Errorf("%s: %v; log: %s", m.name, err, m.logTail())
@@ -166,9 +167,7 @@ func (m *member) killLocked() {
 		g.cut()
 		g.thaw() // forwarders held by a pause must run to see their closed connections
 	}
-	m.etcd.Server.PauseSending() // nothing more leaves, not even a leadership transfer
-	m.etcd.Server.HardStop()
-	m.etcd.Close()
+	m.etcd.Kill()
 	m.etcd = nil
 	m.paused = false
 }
@@ -185,7 +184,7 @@ func (m *member) Pause() error {
 	}
 	m.client.freeze()
 	m.peer.freeze()
-	m.etcd.Server.PauseSending()
+	m.etcd.PauseSending()
 	m.paused = true
 	return nil
 }
@@ -196,7 +195,7 @@ func (m *member) Resume() error {
 	if !m.runningLocked() {
 		return fmt.Errorf("%s: not running", m.name)
 	}
-	m.etcd.Server.ResumeSending()
+	m.etcd.ResumeSending()
 	m.client.thaw()
 	m.peer.thaw()
 	m.paused = false
@@ -209,7 +208,7 @@ func (m *member) seenLeader() (uint64, error) {
 	if e == nil {
 		return 0, fmt.Errorf("%s: not running", m.name)
 	}
-	return uint64(e.Server.Leader()), nil
+	return e.Leader(), nil
 }
 
 // halt stops the member before a restart and returns the raft ID it ran as.

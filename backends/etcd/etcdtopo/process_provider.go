@@ -7,13 +7,14 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/etcd"
+	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
 	"github.com/lockbench/lockbench/internal/reexec"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
 // Process starts every member as a child process of its own (reexec.Executable,
-// run again as one member: see RunMemberIfAsked), on 127.0.0.1, each in its own temp dir
+// run again as one member: see etcdrun.RunMemberIfAsked), on 127.0.0.1, each in its own temp dir
 // and process group: etcd then no longer shares the benchmark's Go scheduler, as Redis
 // and ZooKeeper never do.
 type Process struct {
@@ -34,7 +35,7 @@ func (p Process) Start(ctx context.Context, spec backend.Spec) (topologies.Topol
 	if err != nil {
 		return nil, err
 	}
-	exe, err := reexec.Executable()
+	exe, err := reexec.ExecutableFor(memberfile.Role)
 	if err != nil {
 		return nil, fmt.Errorf("etcd-process: %w", err)
 	}

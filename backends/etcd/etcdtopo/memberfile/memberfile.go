@@ -1,6 +1,6 @@
 // Package memberfile is the file an etcd member is started from and the one it answers
 // with once it serves: the layout the etcd-process provider and the container rendering
-// write and the member entry (etcdtopo's RunMemberIfAsked) reads. It imports no etcd
+// write and the member entry (etcdrun's RunMemberIfAsked) reads. It imports no etcd
 // package, so the container rendering carries no etcd server.
 package memberfile
 
@@ -15,6 +15,9 @@ import (
 // Env, set in a program's environment, names the member file it runs as one etcd
 // member instead of its own main.
 const Env = "LOCKBENCH_ETCD_MEMBER"
+
+// Role is the helper role (internal/reexec) of a program that runs a member when Env asks.
+const Role = "etcd member"
 
 // DefaultCompaction is the auto-compaction window every provider's members get. Every
 // Mutex attempt leaves a deleted waiter key behind, and every TryLock ranges over the

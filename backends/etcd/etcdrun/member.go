@@ -1,4 +1,8 @@
-package etcdtopo
+// Package etcdrun links etcd's server into the program that imports it: the program then
+// runs one etcd member when the etcd-process provider re-executes it as one, and the
+// embedded provider starts its members in it. Only lockbench itself and the tests that
+// start members in process import it: the server doubles a test binary's link.
+package etcdrun
 
 import (
 	"fmt"
@@ -7,13 +11,19 @@ import (
 
 	"go.etcd.io/etcd/server/v3/embed"
 
+	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
+	"github.com/lockbench/lockbench/internal/reexec"
 )
 
 // Every program that links this package can run a member: the etcd-process provider
 // re-executes the running program, so the takeover must come before any main or
 // TestMain (package inits run first). Calling RunMemberIfAsked again is harmless.
-func init() { RunMemberIfAsked() }
+func init() {
+	etcdtopo.LinkServer(start)
+	reexec.Serves(memberfile.Role)
+	RunMemberIfAsked()
+}
 
 // RunMemberIfAsked runs one etcd member and exits if this process was started as one
 // (memberfile.Env set); otherwise it returns at once.

@@ -1,4 +1,4 @@
-package etcdtopo
+package etcdrun
 
 import (
 	"net/url"
@@ -8,8 +8,8 @@ import (
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
 )
 
-// embedConfig is the member's embed configuration: loopback only, errors-only logging to its
-// own file so that benchmark output stays parseable.
+// embedConfig is a member's embed configuration: loopback only, errors-only logging to
+// its own file so that benchmark output stays parseable.
 func embedConfig(mc memberfile.Member) *embed.Config {
 	cfg := embed.NewConfig()
 	cfg.Name = mc.Name
