@@ -15,15 +15,15 @@ import (
 	"github.com/lockbench/lockbench/backend/linked"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
-
-	// Linked here so that LOCKBENCH_PROVIDER=container works in every package's tests.
-	_ "github.com/lockbench/lockbench/topologies/container"
 	"github.com/lockbench/lockbench/topologies/external"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // ProviderEnv names the provider tests and benchmarks start topologies with: process,
 // container, embedded, auto, external or a registered name; empty means each kind's default.
+// The container provider is there in the tests that register the stores (their recipes
+// link it); testenv does not link it for every test, as docker's client quadruples a
+// test binary's link.
 const ProviderEnv = "LOCKBENCH_PROVIDER"
 
 // DeploymentEnv is the deployment file of LOCKBENCH_PROVIDER=external (docs/external.md).

@@ -39,11 +39,12 @@ func (s checkThenDelete) Run(ctx context.Context, env *lab.Env, p lab.Values) (*
 			results.Violations, results.Holds(results.Violations), results.Holds(results.CutShort)), false, false},
 		// Both load variants count locks cut short, from the holder's side, so that the
 		// claim compares the Lua release with GET-compare-DEL on one measure.
-		{variant("get-then-del/load", "clients contend, each holding until a random instant in the last load-window of its TTL, "+
-			"then releasing by GET, compare, DEL: the DELs that removed another owner's key, and the holders who found their "+
-			"key gone or another's before their lease could expire",
+		{variant("get-then-del/load", "clients contend, each holding until a random instant in the last load-window of "+
+			"its TTL, then releasing by GET, compare, DEL: the DELs that removed another owner's key, and the holders who "+
+			"found their key gone or another's before their lease could expire",
 			results.ForeignDeletes, results.Breaks(results.ForeignDeletes), results.Breaks(results.CutShort)), true, true},
-		{variant("lua/load", "the same load, released by Lua: no holder ever finds its key removed before its lease could expire",
+		{variant("lua/load",
+			"the same load, released by Lua: no holder ever finds its key removed before its lease could expire",
 			results.CutShort, results.Holds(results.CutShort)), false, true},
 	}
 	for _, v := range variants {
