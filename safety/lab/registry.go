@@ -14,20 +14,25 @@ var (
 // families register their scenarios when first asked: their params' defaults and help
 // name the strategies registered, so they wait until every store's init has run.
 var (
-	families     []func()
-	familiesOnce sync.Once
+	familiesMu sync.Mutex
+	families   []func()
+	ranUpTo    int // families[:ranUpTo] have registered their scenarios
 )
 
 // RegisterFamily keeps register, which calls Register for each of a family's
-// scenarios, to run before the first Lookup, StartsOf or Names.
-func RegisterFamily(register func()) { families = append(families, register) }
+// scenarios, to run before the next Lookup, StartsOf or Names.
+func RegisterFamily(register func()) {
+	familiesMu.Lock()
+	defer familiesMu.Unlock()
+	families = append(families, register)
+}
 
 func registerFamilies() {
-	familiesOnce.Do(func() {
-		for _, register := range families {
-			register()
-		}
-	})
+	familiesMu.Lock()
+	defer familiesMu.Unlock()
+	for ; ranUpTo < len(families); ranUpTo++ {
+		families[ranUpTo]()
+	}
 }
 
 // Register adds r under about.Name with what it starts beside its strategies param's
