@@ -13,9 +13,9 @@ import (
 	"github.com/lockbench/lockbench/topologies/supervise"
 )
 
-// Process starts every member as a child process of its own (reexec.Executable,
-// run again as one member: see etcdrun.RunMemberIfAsked), on 127.0.0.1, each in its own temp dir
-// and process group: etcd then no longer shares the benchmark's Go scheduler, as Redis
+// Process starts every member as a child process of its own (reexec.ExecutableFor,
+// run again as one member: see etcdrun.RunMemberIfAsked), on 127.0.0.1, each in its own
+// temp dir and process group: etcd then no longer shares the benchmark's Go scheduler, as Redis
 // and ZooKeeper never do.
 type Process struct {
 	// CompactionRetention turns on periodic auto-compaction keeping this much history;
