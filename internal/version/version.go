@@ -47,8 +47,14 @@ func Module(path string) string {
 	if !ok {
 		return ""
 	}
+	return versionIn(info, path)
+}
+
+// versionIn is the version of module among info's dependencies (its replacement's, if
+// replaced), "" when it is not one.
+func versionIn(info *debug.BuildInfo, module string) string {
 	for _, d := range info.Deps {
-		if d.Path == path {
+		if d.Path == module {
 			if d.Replace != nil {
 				return d.Replace.Version
 			}
@@ -78,13 +84,8 @@ func LinkedInto(exe, module string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, d := range info.Deps {
-		if d.Path == module {
-			if d.Replace != nil {
-				return d.Replace.Version, nil
-			}
-			return d.Version, nil
-		}
+	if v := versionIn(info, module); v != "" {
+		return v, nil
 	}
 	return "", fmt.Errorf("%s is not linked into %s", module, exe)
 }

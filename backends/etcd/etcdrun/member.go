@@ -9,8 +9,6 @@ import (
 	"os"
 	"time"
 
-	"go.etcd.io/etcd/server/v3/embed"
-
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo"
 	"github.com/lockbench/lockbench/backends/etcd/etcdtopo/memberfile"
 	"github.com/lockbench/lockbench/internal/reexec"
@@ -46,26 +44,26 @@ func runMember(path string) error {
 	if err != nil {
 		return err
 	}
-	e, err := embed.StartEtcd(embedConfig(cfg.Member))
+	s, err := serve(cfg.Member)
 	if err != nil {
 		return fmt.Errorf("start embedded etcd: %w", err)
 	}
-	defer e.Close()
+	defer s.Close()
 	select {
-	case <-e.Server.ReadyNotify():
-	case err := <-e.Err():
+	case <-s.Ready():
+	case err := <-s.Err():
 		return err
 	}
-	if err := memberfile.WriteReady(cfg.ReadyPath, uint64(e.Server.MemberID())); err != nil {
+	if err := memberfile.WriteReady(cfg.ReadyPath, s.ID()); err != nil {
 		return err
 	}
 	orphaned := time.NewTicker(500 * time.Millisecond)
 	defer orphaned.Stop()
 	for {
 		select {
-		case <-e.Server.StopNotify():
+		case <-s.Stopped():
 			return fmt.Errorf("etcd stopped by itself")
-		case err := <-e.Err():
+		case err := <-s.Err():
 			return err
 		case <-orphaned.C:
 			if os.Getppid() != cfg.ParentPid {
