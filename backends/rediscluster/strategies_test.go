@@ -358,8 +358,7 @@ func TestRueidislockOnAClusterConforms(t *testing.T) {
 	t.Parallel()
 	c := sharedCluster(t)
 	// One SET may outlast the library's 20 ms bound on a loaded machine.
-	l, err := locks.ForTopology(context.Background(), rediscluster.StrategyRueidis, c,
-		locks.Options{Rueidis: locks.RueidisOptions{TryNextAfter: time.Second}})
+	l, err := locks.ForTopology(context.Background(), rediscluster.StrategyRueidis, c, lockstest.PatientOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

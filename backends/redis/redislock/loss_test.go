@@ -21,8 +21,7 @@ func TestRueidisTellsTheHolderItsKeyIsGone(t *testing.T) {
 			t.Parallel()
 			// One SET may take more than the library's 20 ms bound (TryNextAfter) on a
 			// loaded machine: the grant timed out once at load 20.
-			opts := locks.Options{Rueidis: locks.RueidisOptions{TryNextAfter: time.Second}}
-			l, topo := lockstest.SharedStrategy(t, name, opts)
+			l, topo := lockstest.SharedStrategy(t, name, lockstest.PatientOptions())
 			ctx, key := context.Background(), testenv.Key(t, "gone")
 			lease, err := l.Acquire(ctx, key, time.Minute)
 			if err != nil {

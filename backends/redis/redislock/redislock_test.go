@@ -22,13 +22,8 @@ func TestStrategies(t *testing.T) {
 	for _, name := range locks.Strategies() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			// WAIT's default 100 ms and redsync's per-node bound (TTL x 0.05: 50 ms at a
-			// 1 s TTL) are speed bounds; on a loaded shared machine under the race detector
-			// a replica or a node can take longer, which is not what conformance tests; so can
-			// rueidislock's 20 ms bound on one SET (TryNextAfter).
-			opts := locks.Options{Wait: locks.WaitOptions{Timeout: 5 * time.Second}, Redlock: locks.RedlockOptions{TimeoutFactor: 0.5},
-				Rueidis: locks.RueidisOptions{TryNextAfter: time.Second}}
-			l, _ := lockstest.SharedStrategy(t, name, opts)
+			// Speed bounds are not what conformance tests.
+			l, _ := lockstest.SharedStrategy(t, name, lockstest.PatientOptions())
 			lockstest.Conformance(t, l, 8, 25)
 		})
 	}

@@ -94,9 +94,10 @@ func Start(ctx context.Context, d *container.Topology) (topologies.Topology, err
 	return e, nil
 }
 
-// waitServing polls srvr on the published client port until the server reports a mode.
+// waitServing polls srvr on the published client port until the server reports a mode:
+// two minutes, as a JVM started in a container on a loaded 2-core machine may need.
 func waitServing(ctx context.Context, s *container.Server) error {
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 120*time.Second)
 	defer cancel()
 	var asker srvr.Patient
 	for {

@@ -115,9 +115,9 @@ func (c ServerConfig) Write() error {
 }
 
 // JavaArgs is the JVM's arguments: the install's classpath, this server's log4j config,
-// no JMX port, a heap sized for a benchmark rather than a quarter of the RAM, and the
-// JVM's temp files in the server's dir (a container has no /tmp), after the install's
-// own JVM options.
+// no JMX port, a heap sized for a benchmark rather than a quarter of the RAM, the
+// JVM's temp files in the server's dir (a container has no /tmp) and a bounded election
+// backoff, after the install's own JVM options.
 func (c ServerConfig) JavaArgs(install zookeeper.Install) []string {
 	return append(slices.Clone(install.JVMOptions),
 		"-Xms64m", "-Xmx512m", "-XX:-UsePerfData",
@@ -126,6 +126,10 @@ func (c ServerConfig) JavaArgs(install zookeeper.Install) []string {
 		"-Dlog4j.configuration=file:"+filepath.Join(c.Dir, "log4j.properties"),
 		"-Dzookeeper.log.dir="+c.Dir,
 		"-Dzookeeper.jmx.log4j.disable=true",
+		// A server that heard no peer doubles its wait between election notifications
+		// up to 60 s by default: one that started long before the others (containers
+		// under load) would sit out a minute after they came up. One second bounds it.
+		"-Dzookeeper.fastleader.maxNotificationInterval=1000",
 		"-cp", strings.Join(install.Classpath, ":"),
 		"org.apache.zookeeper.server.quorum.QuorumPeerMain",
 		c.cfgPath(),
