@@ -1,5 +1,9 @@
 package pgtopo_test
 
-// The tests start topologies: they register every store, as cmd/lockbench does
-// (testenv starts what its caller registered).
-import _ "github.com/lockbench/lockbench/backends/all"
+import (
+	// The tests start PostgreSQL topologies only: they register that store, and Redis's,
+	// whose kinds the PostgreSQL provider must refuse (testenv starts what its caller
+	// registered; a test binary that links every store links more).
+	_ "github.com/lockbench/lockbench/backends/postgres/pgstore"
+	_ "github.com/lockbench/lockbench/backends/redis/redisstore"
+)

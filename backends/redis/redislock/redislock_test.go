@@ -18,17 +18,6 @@ func startStrategy(t *testing.T, name string, opts locks.Options) (locks.Locker,
 	return lockstest.StartStrategy(t, name, opts)
 }
 
-func TestStrategies(t *testing.T) {
-	for _, name := range locks.Strategies() {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			// Speed bounds are not what conformance tests.
-			l, _ := lockstest.SharedStrategy(t, name, lockstest.PatientOptions())
-			lockstest.Conformance(t, l, 8, 25)
-		})
-	}
-}
-
 func TestCounterDetectsMissingMutualExclusion(t *testing.T) {
 	const workers, increments = 8, 25
 	if got, done := lockstest.CountUnderLock(t, lockstest.NoLock{}, workers, increments); got == done {

@@ -14,7 +14,7 @@ import (
 )
 
 // redsyncTestOptions widen redsync's per-node bound (TTL x 0.05) for a loaded machine,
-// as TestStrategies does; tries and delays stay redsync's.
+// as TestEveryStrategyConforms (backends/all) does; tries and delays stay redsync's.
 var redsyncTestOptions = locks.Options{Redlock: locks.RedlockOptions{TimeoutFactor: 0.5}}
 
 // redlock's AcquireWaiting is redsync's LockContext: granted after the holder lets go.
