@@ -56,3 +56,20 @@ func TestOnlyEtcdrunLinksTheEtcdServer(t *testing.T) {
 		t.Errorf("etcdrun does not link %s: the check names the wrong module", server)
 	}
 }
+
+// The container engine's client is linked only where containers run (the importers of
+// topologies/container/docker): no store's registration, container recipe included,
+// links it, so that the test binaries that register every store do not carry it.
+func TestOnlyTheDockerEngineLinksItsClient(t *testing.T) {
+	const client = "github.com/moby/moby/client"
+	deps := testenv.Deps(t, testenv.Module+"backends/all")
+	if got := testenv.DependsOn(deps, client); len(got) > 0 {
+		t.Errorf("backends/all links the engine's client: %v", got)
+	}
+	if len(testenv.DependsOn(deps, testenv.Module+"topologies/container")) == 0 {
+		t.Error("go list -deps of backends/all shows no topologies/container: the check is blind")
+	}
+	if len(testenv.DependsOn(testenv.Deps(t, testenv.Module+"topologies/container/docker"), client)) == 0 {
+		t.Errorf("topologies/container/docker does not link %s: the check names the wrong package", client)
+	}
+}

@@ -1,5 +1,9 @@
 package container_test
 
-// The tests start topologies: they register every store, as cmd/lockbench does
-// (testenv starts what its caller registered).
-import _ "github.com/lockbench/lockbench/backends/all"
+import (
+	// The tests start topologies: they register every store, as cmd/lockbench does
+	// (testenv starts what its caller registered).
+	_ "github.com/lockbench/lockbench/backends/all"
+	// They run containers: the engine's client, as cmd/lockbench links it.
+	_ "github.com/lockbench/lockbench/topologies/container/docker"
+)

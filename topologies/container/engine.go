@@ -2,14 +2,9 @@ package container
 
 import (
 	"context"
-	"fmt"
-	"os"
+	"errors"
+	"io"
 	"sync"
-	"time"
-
-	"github.com/moby/moby/client"
-	"github.com/testcontainers/testcontainers-go"
-	tclog "github.com/testcontainers/testcontainers-go/log"
 )
 
 // Labels on everything a run creates, so that a later run can sweep what a killed one left.
@@ -19,64 +14,88 @@ const (
 	labelImage = "org.lockbench.image" // on images built from the host's servers: their content hash
 )
 
+// Engine is what the provider asks of a container engine. The engine's client is a
+// large program of its own: it is linked only where containers run (lockbench, and the
+// tests that start them), by importing the package that registers it
+// (topologies/container/docker), so that every other test binary stays small.
+type Engine interface {
+	// ImageLabels are a present image's labels; ok is false when the image is absent.
+	ImageLabels(ctx context.Context, ref string) (labels map[string]string, ok bool, err error)
+	PullImage(ctx context.Context, ref string) error
+	// BuildImage builds tag from a tar build context holding its Dockerfile.
+	BuildImage(ctx context.Context, tag string, labels map[string]string, buildContext io.Reader) error
+	CreateNetwork(ctx context.Context, name string, labels map[string]string) (id string, err error)
+	// Run creates and starts a container; its id is returned even when the start failed.
+	Run(ctx context.Context, spec RunSpec) (id string, err error)
+	Start(ctx context.Context, id string) error
+	Pause(ctx context.Context, id string) error
+	Unpause(ctx context.Context, id string) error
+	Inspect(ctx context.Context, id, network string) (ContainerState, error)
+	// Logs is the end of the container's output (tail lines), as the engine sends it.
+	Logs(ctx context.Context, id string, tail int) (io.ReadCloser, error)
+	// Labelled lists the containers and networks that carry label=value.
+	Labelled(ctx context.Context, label, value string) (containers, networks []Labelled, err error)
+	// RemoveContainer (running or paused) and RemoveNetwork: one already gone is no error.
+	RemoveContainer(ctx context.Context, id string) error
+	RemoveNetwork(ctx context.Context, id string) error
+}
+
+// RunSpec is one server's container: its command, on the run's network, its first port
+// published on 127.0.0.1, its dir mounted read-write and Mounts read-only.
+type RunSpec struct {
+	Name, Image, Network, User, WorkDir string
+	Command                             []string // entrypoint and arguments
+	Env, Labels                         map[string]string
+	Port                                int      // published at the same number on 127.0.0.1
+	Binds                               []string // host:container[:ro]
+	Sysctls                             map[string]string
+}
+
+// ContainerState is what the provider reads back from a container.
+type ContainerState struct {
+	Running bool
+	Pid     int
+	IP      string // on the network Inspect was asked about; "" when not attached
+}
+
+// Labelled is a container or network and its labels.
+type Labelled struct {
+	ID     string
+	Labels map[string]string
+}
+
 var (
-	engineMu  sync.Mutex
-	engineCli *client.Client // kept once connected; a failure is retried by the next call
+	engineMu   sync.Mutex
+	openEngine func(ctx context.Context) (Engine, error)
+	connected  Engine // kept once connected; a failure is retried by the next call
 )
 
-// configureTestcontainers sets the two settings testcontainers needs on these machines,
-// unless the user set them: its reaper image cannot be pulled (we clean up ourselves),
-// and inside a container it would dial the VM gateway instead of the published ports.
-func configureTestcontainers() {
-	if os.Getenv("TESTCONTAINERS_RYUK_DISABLED") == "" {
-		os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
-	}
-	if os.Getenv("TESTCONTAINERS_HOST_OVERRIDE") == "" {
-		os.Setenv("TESTCONTAINERS_HOST_OVERRIDE", "127.0.0.1")
-	}
-	tclog.SetDefault(tclog.NewNoopLogger()) // its banner and per-container lines would mix into lockbench's output
-}
-
-// engine returns the container engine's client, or an error naming the provider and
-// what to install or start.
-func engine(ctx context.Context) (*client.Client, error) {
+// RegisterEngine is called by the package that links an engine's client, at init.
+func RegisterEngine(open func(ctx context.Context) (Engine, error)) {
 	engineMu.Lock()
 	defer engineMu.Unlock()
-	if engineCli != nil {
-		return engineCli, nil
-	}
-	configureTestcontainers()
-	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	// testcontainers falls back to the default socket when DOCKER_HOST does not
-	// answer; a host the user named must answer itself.
-	if host := os.Getenv("DOCKER_HOST"); host != "" {
-		if err := pingHost(dctx, host); err != nil {
-			return nil, fmt.Errorf("provider container: the container engine at DOCKER_HOST=%s does not answer (%v): start "+
-				"it, or unset DOCKER_HOST to use the default socket", host, err)
-		}
-	}
-	c, err := testcontainers.NewDockerClientWithOpts(dctx)
-	if err != nil {
-		return nil, fmt.Errorf("provider container: no container engine answers (%v): install Docker (Debian/Ubuntu: "+
-			"apt-get install docker.io) and start it, or set DOCKER_HOST", err)
-	}
-	if _, err := c.Ping(dctx, client.PingOptions{}); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("provider container: the container engine does not answer a ping (%v): start it (systemctl "+
-			"start docker, or dockerd), or set DOCKER_HOST", err)
-	}
-	engineCli = c.Client
-	return engineCli, nil
+	openEngine = open
 }
 
-// pingHost pings the engine at host directly.
-func pingHost(ctx context.Context, host string) error {
-	c, err := client.New(client.WithHost(host), client.WithAPIVersionNegotiation())
-	if err != nil {
-		return err
+// errNoEngineLinked says which import a program (or test binary) that runs containers lacks.
+var errNoEngineLinked = errors.New("provider container: this program links no container engine " +
+	`(import _ "github.com/lockbench/lockbench/topologies/container/docker")`)
+
+// engine returns the container engine, connected, or an error naming the provider and
+// what to install or start.
+func engine(ctx context.Context) (Engine, error) {
+	engineMu.Lock()
+	defer engineMu.Unlock()
+	if connected != nil {
+		return connected, nil
 	}
-	defer c.Close()
-	_, err = c.Ping(ctx, client.PingOptions{})
-	return err
+	if openEngine == nil {
+		return nil, errNoEngineLinked
+	}
+	e, err := openEngine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	connected = e
+	return e, nil
 }

@@ -5,8 +5,6 @@ import (
 	"os/exec"
 	"strconv"
 
-	"github.com/moby/moby/client"
-
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -23,13 +21,21 @@ func Existing(ids []string, networkID string) []string {
 	if err != nil {
 		return []string{err.Error()}
 	}
+	containers, networks, err := c.Labelled(ctx, labelApp, "1")
+	if err != nil {
+		return []string{err.Error()}
+	}
+	known := map[string]bool{}
+	for _, it := range append(containers, networks...) {
+		known[it.ID] = true
+	}
 	var left []string
 	for _, id := range ids {
-		if _, err := c.ContainerInspect(ctx, id, client.ContainerInspectOptions{}); !isNotFound(err) {
+		if known[id] {
 			left = append(left, "container "+id)
 		}
 	}
-	if _, err := c.NetworkInspect(ctx, networkID, client.NetworkInspectOptions{}); !isNotFound(err) {
+	if known[networkID] {
 		left = append(left, "network "+networkID)
 	}
 	return left
@@ -56,17 +62,13 @@ func Owned() []string {
 	if err != nil {
 		return nil // no engine: the tests skipped
 	}
-	f := client.Filters{}.Add("label", labelOwner+"="+ownerLabels()[labelOwner])
+	containers, networks, _ := c.Labelled(ctx, labelOwner, ownerLabels()[labelOwner])
 	var out []string
-	if list, err := c.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: f}); err == nil {
-		for _, it := range list.Items {
-			out = append(out, "container "+it.ID)
-		}
+	for _, it := range containers {
+		out = append(out, "container "+it.ID)
 	}
-	if list, err := c.NetworkList(ctx, client.NetworkListOptions{Filters: f}); err == nil {
-		for _, it := range list.Items {
-			out = append(out, "network "+it.Name)
-		}
+	for _, it := range networks {
+		out = append(out, "network "+it.ID)
 	}
 	return out
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/containerd/errdefs"
-	"github.com/moby/moby/client"
 )
 
 // PullImage returns nil when ref is present, pulling it first when it is not.
@@ -19,20 +16,13 @@ func PullImage(ctx context.Context, ref string) error {
 }
 
 // ensureImage returns nil when ref is present, pulling it first when it is not.
-func ensureImage(ctx context.Context, c *client.Client, ref string) error {
-	if _, err := c.ImageInspect(ctx, ref); err == nil {
-		return nil
-	} else if !errdefs.IsNotFound(err) {
+func ensureImage(ctx context.Context, c Engine, ref string) error {
+	if _, ok, err := c.ImageLabels(ctx, ref); err != nil || ok {
 		return err
 	}
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	resp, err := c.ImagePull(pctx, ref, client.ImagePullOptions{})
-	if err != nil {
-		return fmt.Errorf("not present, and the pull failed: %w", err)
-	}
-	defer resp.Close()
-	if err := resp.Wait(pctx); err != nil {
+	if err := c.PullImage(pctx, ref); err != nil {
 		return fmt.Errorf("not present, and the pull failed: %w", err)
 	}
 	return nil
@@ -45,9 +35,6 @@ func ImageLabel(ctx context.Context, image, key string) string {
 	if err != nil {
 		return ""
 	}
-	info, err := c.ImageInspect(ctx, image)
-	if err != nil || info.Config == nil {
-		return ""
-	}
-	return info.Config.Labels[key]
+	labels, _, _ := c.ImageLabels(ctx, image)
+	return labels[key]
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -74,24 +73,6 @@ func tarContext(files map[string]string, dockerfile string) (io.Reader, error) {
 		return nil, err
 	}
 	return &buf, tw.Close()
-}
-
-// buildError reads the build's JSON stream to its end and returns the error it reports.
-func buildError(r io.Reader) error {
-	dec := json.NewDecoder(r)
-	for {
-		var msg struct {
-			Error string `json:"error"`
-		}
-		if err := dec.Decode(&msg); err == io.EOF {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		if msg.Error != "" {
-			return fmt.Errorf("%s", msg.Error)
-		}
-	}
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -12,8 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/moby/moby/client"
-
 	"github.com/lockbench/lockbench/clocks"
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
@@ -84,15 +82,13 @@ func alive(pid int) bool {
 // its sockets and answers nothing, as SIGSTOP does to a process.
 func (n *Server) Pause() error {
 	return n.freeze("pause", true, func(ctx context.Context) error {
-		_, err := n.topo.cli.ContainerPause(ctx, n.id, client.ContainerPauseOptions{})
-		return err
+		return n.topo.cli.Pause(ctx, n.id)
 	})
 }
 
 func (n *Server) Resume() error {
 	return n.freeze("resume", false, func(ctx context.Context) error {
-		_, err := n.topo.cli.ContainerUnpause(ctx, n.id, client.ContainerUnpauseOptions{})
-		return err
+		return n.topo.cli.Unpause(ctx, n.id)
 	})
 }
 
@@ -136,7 +132,7 @@ func (n *Server) killLocked() error {
 	if n.paused {
 		// A frozen task dies only when thawed; the signal is already pending, so it runs no code.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		_, _ = n.topo.cli.ContainerUnpause(ctx, n.id, client.ContainerUnpauseOptions{})
+		_ = n.topo.cli.Unpause(ctx, n.id)
 		cancel()
 		n.paused = false
 	}
@@ -155,11 +151,11 @@ func (n *Server) killLocked() error {
 // start a container it still counts as running.
 func (n *Server) waitEngineStopped(ctx context.Context) error {
 	for {
-		info, err := n.topo.cli.ContainerInspect(ctx, n.id, client.ContainerInspectOptions{})
+		st, err := n.topo.cli.Inspect(ctx, n.id, n.topo.netName)
 		if err != nil {
 			return fmt.Errorf("%s: inspect: %w", n.name, err)
 		}
-		if info.Container.State == nil || !info.Container.State.Running {
+		if !st.Running {
 			return nil
 		}
 		select {
@@ -190,7 +186,7 @@ func (n *Server) startAgain(ctx context.Context, budget time.Duration) error {
 	if err := n.waitEngineStopped(sctx); err != nil {
 		return err
 	}
-	if _, err := n.topo.cli.ContainerStart(sctx, n.id, client.ContainerStartOptions{}); err != nil {
+	if err := n.topo.cli.Start(sctx, n.id); err != nil {
 		return fmt.Errorf("%s: start: %w", n.name, err)
 	}
 	return n.started(sctx)
@@ -199,20 +195,14 @@ func (n *Server) startAgain(ctx context.Context, budget time.Duration) error {
 // started learns the new container's address, wires it to the others (and them to it),
 // and waits until it answers on its published port.
 func (n *Server) started(ctx context.Context) error {
-	info, err := n.topo.cli.ContainerInspect(ctx, n.id, client.ContainerInspectOptions{})
+	st, err := n.topo.cli.Inspect(ctx, n.id, n.topo.netName)
 	if err != nil {
 		return fmt.Errorf("%s: inspect: %w", n.name, err)
 	}
-	ip := ""
-	if info.Container.NetworkSettings != nil {
-		if ep := info.Container.NetworkSettings.Networks[n.topo.netName]; ep != nil && ep.IPAddress.IsValid() {
-			ip = ep.IPAddress.String()
-		}
-	}
-	if ip == "" || info.Container.State == nil || info.Container.State.Pid == 0 {
+	if st.IP == "" || st.Pid == 0 {
 		return fmt.Errorf("%s: container has no address on %s, or no process", n.name, n.topo.netName)
 	}
-	n.topo.setAddress(n, ip, info.Container.State.Pid)
+	n.topo.setAddress(n, st.IP, st.Pid)
 	if err := n.topo.rewire(); err != nil {
 		return fmt.Errorf("%s: %w", n.name, err)
 	}

@@ -1,5 +1,6 @@
 // Package container runs a store's topology with one container per server, on a network
-// made for the run, through testcontainers-go: provider "container". Each store renders
+// made for the run, through the engine a program links (topologies/container/docker:
+// the Docker Engine API and testcontainers-go): provider "container". Each store renders
 // its servers in a recipe registered from its own folder (RegisterRecipe). Nodes are
 // published on 127.0.0.1 only; Kill, Pause (the engine's freezer), Resume and Restart
 // act on the containers; partitions cut links with packet filter rules inside the
@@ -13,8 +14,6 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
-
-	"github.com/moby/moby/client"
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
@@ -66,12 +65,12 @@ func (t *topology) networkID() string {
 func (t *topology) createNetwork(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	res, err := t.cli.NetworkCreate(ctx, t.netName, client.NetworkCreateOptions{Driver: "bridge", Labels: ownerLabels()})
+	id, err := t.cli.CreateNetwork(ctx, t.netName, ownerLabels())
 	if err != nil {
 		return fmt.Errorf("provider container: create network %s: %w", t.netName, err)
 	}
 	t.idsMu.Lock()
-	t.netID = res.ID
+	t.netID = id
 	t.idsMu.Unlock()
 	return nil
 }

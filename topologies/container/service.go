@@ -4,15 +4,8 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"net/netip"
-	"strconv"
 	"strings"
 	"time"
-
-	mobycontainer "github.com/moby/moby/api/types/container"
-	"github.com/moby/moby/api/types/network"
-	"github.com/testcontainers/testcontainers-go"
-	tclog "github.com/testcontainers/testcontainers-go/log"
 
 	"github.com/lockbench/lockbench/clocks/faketime"
 	"github.com/lockbench/lockbench/topologies"
@@ -62,12 +55,10 @@ func (t *topology) startService(ctx context.Context, n *Server) error {
 	return err
 }
 
-// runService creates and starts n's container through testcontainers.
+// runService creates and starts n's container through the engine.
 func (t *topology) runService(ctx context.Context, n *Server) error {
-	port := network.MustParsePort(strconv.Itoa(n.port) + "/tcp")
 	labels := ownerLabels()
 	labels["org.lockbench.node"] = n.name
-	command := n.svc.Command(n)
 	env := maps.Clone(n.svc.Env)
 	if n.skew != nil {
 		if env == nil {
@@ -78,38 +69,15 @@ func (t *topology) runService(ctx context.Context, n *Server) error {
 			env[k] = v
 		}
 	}
-	req := testcontainers.GenericContainerRequest{
-		Started: true,
-		Logger:  tclog.NewNoopLogger(),
-		ContainerRequest: testcontainers.ContainerRequest{
-			Image:        n.svc.Image,
-			Name:         t.containerName(n.name),
-			Entrypoint:   command[:1],
-			Cmd:          command[1:],
-			Env:          env,
-			Labels:       labels,
-			ExposedPorts: []string{port.String()},
-			Networks:     []string{t.netName},
-			ConfigModifier: func(c *mobycontainer.Config) {
-				c.User = n.svc.User
-				c.WorkingDir = n.dir
-			},
-			HostConfigModifier: func(hc *mobycontainer.HostConfig) {
-				hc.PortBindings = network.PortMap{port: {{HostIP: netip.MustParseAddr("127.0.0.1"),
-					HostPort: strconv.Itoa(n.port)}}}
-				hc.Binds = append(hc.Binds, n.dir+":"+n.dir)
-				for _, p := range n.svc.Mounts {
-					hc.Binds = append(hc.Binds, p+":"+p+":ro")
-				}
-				hc.Sysctls = map[string]string{"net.ipv4.conf.all.route_localnet": "1"}
-			},
-		},
+	binds := []string{n.dir + ":" + n.dir}
+	for _, p := range n.svc.Mounts {
+		binds = append(binds, p+":"+p+":ro")
 	}
-	c, err := testcontainers.GenericContainer(ctx, req)
-	id := ""
-	if c != nil {
-		id = c.GetContainerID()
-	}
+	id, err := t.cli.Run(ctx, RunSpec{
+		Name: t.containerName(n.name), Image: n.svc.Image, Network: t.netName, User: n.svc.User, WorkDir: n.dir,
+		Command: n.svc.Command(n), Env: env, Labels: labels, Port: n.port, Binds: binds,
+		Sysctls: map[string]string{"net.ipv4.conf.all.route_localnet": "1"},
+	})
 	if id != "" {
 		t.track(id)
 	}

@@ -5,8 +5,6 @@ import (
 	"io"
 	"strings"
 	"time"
-
-	"github.com/moby/moby/client"
 )
 
 // containerLog is the end of n's container output, for errors (the engine multiplexes
@@ -14,9 +12,7 @@ import (
 func containerLog(n *Server) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	r,
-		err := n.topo.cli.ContainerLogs(ctx, n.id,
-		client.ContainerLogsOptions{ShowStdout: true, ShowStderr: true, Tail: "15"})
+	r, err := n.topo.cli.Logs(ctx, n.id, 15)
 	if err != nil {
 		return "(no log: " + err.Error() + ")"
 	}

@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/moby/moby/client"
 )
 
 // storeImageVersion changes when the stores' image layout does, so an old one is not reused.
@@ -18,7 +16,7 @@ const storeImageVersion = "1"
 
 // filesImage returns repo:<hash of the files>, building it FROM scratch from files (in
 // image -> on host) when no image of that tag is present: once per machine.
-func filesImage(ctx context.Context, c *client.Client, repo string, files map[string]string) (string, error) {
+func filesImage(ctx context.Context, c Engine, repo string, files map[string]string) (string, error) {
 	return ScratchImage{
 		Repo: repo, Files: files, Dockerfile: "FROM scratch\nCOPY . /\n",
 		Version: storeImageVersion, Source: "the host's files",
@@ -45,13 +43,13 @@ func (im ScratchImage) Build(ctx context.Context) (string, error) {
 	return im.build(ctx, c)
 }
 
-func (im ScratchImage) build(ctx context.Context, c *client.Client) (string, error) {
+func (im ScratchImage) build(ctx context.Context, c Engine) (string, error) {
 	sum, err := hashFiles(im.Files, im.Dockerfile+im.Version)
 	if err != nil {
 		return "", err
 	}
 	tag := im.Repo + ":" + sum[:16]
-	if _, err := c.ImageInspect(ctx, tag); err == nil {
+	if _, ok, err := c.ImageLabels(ctx, tag); err == nil && ok {
 		return tag, nil
 	}
 	labels := map[string]string{labelImage: sum}
@@ -60,14 +58,7 @@ func (im ScratchImage) build(ctx context.Context, c *client.Client) (string, err
 	if err != nil {
 		return "", err
 	}
-	res,
-		err := c.ImageBuild(ctx, buildCtx,
-		client.ImageBuildOptions{Tags: []string{tag}, Labels: labels, Remove: true, ForceRemove: true})
-	if err != nil {
-		return "", fmt.Errorf("build %s from %s: %w", tag, im.Source, err)
-	}
-	defer res.Body.Close()
-	if err := buildError(res.Body); err != nil {
+	if err := c.BuildImage(ctx, tag, labels, buildCtx); err != nil {
 		return "", fmt.Errorf("build %s from %s: %w", tag, im.Source, err)
 	}
 	return tag, nil

@@ -5,8 +5,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/moby/moby/client"
-
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
@@ -14,7 +12,7 @@ import (
 // topology is a deployment whose nodes are containers on a network made for it.
 type topology struct {
 	spec    backend.Spec
-	cli     *client.Client
+	cli     Engine
 	image   string
 	dir     string // host temp dir holding every node's dir
 	netName string

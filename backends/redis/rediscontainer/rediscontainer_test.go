@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
-	_ "github.com/lockbench/lockbench/backends/all" // the recipes, as cmd/lockbench links them
 	"github.com/lockbench/lockbench/backends/redis/rediscontainer/rediscontainertest"
+	_ "github.com/lockbench/lockbench/backends/redis/redisstore" // the Redis recipes, as cmd/lockbench links them
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
 	"github.com/lockbench/lockbench/topologies/testenv"

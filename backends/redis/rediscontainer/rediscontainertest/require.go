@@ -8,6 +8,8 @@ import (
 
 	"github.com/lockbench/lockbench/backends/redis/rediscontainer"
 	"github.com/lockbench/lockbench/topologies/container"
+	// Its callers run containers: the engine's client, as cmd/lockbench links it.
+	_ "github.com/lockbench/lockbench/topologies/container/docker"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
