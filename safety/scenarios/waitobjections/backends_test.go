@@ -1,5 +1,5 @@
 package waitobjections_test
 
-// The tests start topologies: they register every store, as cmd/lockbench does
-// (testenv starts what its caller registered).
-import _ "github.com/lockbench/lockbench/backends/all"
+// The tests start Redis topologies only: they register that one store (testenv starts
+// what its caller registered; a test binary that links every store links more).
+import _ "github.com/lockbench/lockbench/backends/redis/redisstore"
