@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/backend"
-	_ "github.com/lockbench/lockbench/backends/all" // the stores Shared starts
+	_ "github.com/lockbench/lockbench/backends/redis/redisstore" // the one store Shared starts here
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/testenv"
 )

@@ -7,7 +7,8 @@ import (
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
-	_ "github.com/lockbench/lockbench/backends/all" // the stores the command links
+	_ "github.com/lockbench/lockbench/backends/redis/redisstore"          // the kinds the rig is asked about:
+	_ "github.com/lockbench/lockbench/backends/rediscluster/clusterstore" // Redis's and Redis Cluster's
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/lab/sentinelrig"
 )

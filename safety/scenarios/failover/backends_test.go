@@ -1,5 +1,9 @@
 package failover_test
 
-// The tests start topologies: they register every store, as cmd/lockbench does
-// (testenv starts what its caller registered).
-import _ "github.com/lockbench/lockbench/backends/all"
+import (
+	// The tests fail over Redis and Redis Cluster only: they register those two stores
+	// (testenv starts what its caller registered; a test binary that links every store
+	// links more).
+	_ "github.com/lockbench/lockbench/backends/redis/redisstore"
+	_ "github.com/lockbench/lockbench/backends/rediscluster/clusterstore"
+)
