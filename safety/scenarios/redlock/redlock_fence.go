@@ -220,10 +220,17 @@ func proveCounters(t *lab.Trial, before []int64, majority []int, what string) er
 }
 
 // grantWriteRelease is one holder's turn: grant, one write, release. One client locks
-// at a time, so an attempt cut off by a node's deadline is the client's lateness (it asks
-// again, ttl/4 apart, past a stray key's TTL at most), not contention.
+// at a time, so an attempt cut off by a node's deadline is the client's lateness, and a
+// refusal is a stray key an earlier late attempt or release left on some nodes: it asks
+// again, ttl/4 apart, until that key's TTL has surely passed, not contention.
 func grantWriteRelease(ctx context.Context, c *lab.Client, res *lab.Resource, key string, ttl time.Duration) error {
 	g, err := lab.AcquireAlone(ctx, c, key, ttl, ttl/4)
+	for strayUntil := time.Now().Add(2 * ttl); errors.Is(err, locks.ErrNotAcquired) && time.Now().Before(strayUntil); {
+		if err := lab.Sleep(ctx, ttl/4); err != nil {
+			return err
+		}
+		g, err = lab.AcquireAlone(ctx, c, key, ttl, ttl/4)
+	}
 	lease := g.Lease
 	if err != nil {
 		return lab.Failed("acquire", fmt.Errorf("client %s: %w", c.ID, err))

@@ -147,10 +147,12 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 	if _, err := nemesis.Inject(ctx, "node-kill", nemesis.Target{Nodes: nodes[3:], Recorder: t.Rec}); err != nil {
 		return lab.Failed("nemesis", err)
 	}
-	lease, err := a.Acquire(ctx, t.Key, ttl)
+	// A locks alone: an attempt every running node cut off by its deadline is A's lateness.
+	grant, err := lab.AcquireAlone(ctx, a, t.Key, ttl, ttl/4)
 	if err != nil {
 		return lab.Failed("first-acquire", fmt.Errorf("A's acquire on 3 of 5 nodes: %w", err))
 	}
+	lease := grant.Lease
 	if err := a.Enter(ctx, res, lease); err != nil {
 		return err
 	}
