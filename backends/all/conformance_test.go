@@ -27,12 +27,12 @@ func TestEveryStrategyConforms(t *testing.T) {
 }
 
 // counterTTL is the counter locks' TTL: 2 s, short enough that a partial lock a failed
-// Redlock attempt leaked blocks the others briefly; 10 s on a consensus store, whose
-// lease is a session (ZooKeeper's closes when one reply takes 2/3 of it) or a lease a
-// grant, txn and revoke must fit in (etcd's), as their own packages' checks lock.
+// Redlock attempt leaked blocks the others briefly; 30 s on a consensus store, whose
+// lease is a session (ZooKeeper's closes when one reply takes 2/3 of it: at 10 s it did
+// at load 20-37) or a lease a grant, txn and revoke must fit in (etcd's).
 func counterTTL(kind backend.Kind) time.Duration {
 	if backend.KindIs[backend.Consensus](linked.Catalog(), kind) {
-		return 10 * time.Second
+		return 30 * time.Second
 	}
 	return 2 * time.Second
 }
