@@ -46,17 +46,12 @@ func startSkewed(t *testing.T, m clocks.Model) (topologies.Node, *redis.Client) 
 // the window instead of counting against the clock.
 func serverSkew(t *testing.T, c *redis.Client, want *clocks.NodeClock) time.Duration {
 	t.Helper()
-	before := want.Now()
-	got, err := c.Time(context.Background()).Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	after := want.Now()
+	lo, hi := offsetWindow(t, c, want)
 	switch {
-	case got.Before(before):
-		return got.Sub(before)
-	case got.After(after):
-		return got.Sub(after)
+	case hi < 0:
+		return hi
+	case lo > 0:
+		return lo
 	}
 	return 0
 }

@@ -59,6 +59,12 @@ func (c *lostUpdateCounter) increment() {
 // decided, and a SET still in flight can land after the attempt's release.
 const counterTTL = 2 * time.Second
 
+// SessionCounterTTL is the counter lock's TTL on a store whose lease is a session or a
+// lease a grant, txn and revoke must fit in: ZooKeeper's session closes when one reply
+// takes 2/3 of it, which at 2 s (load 20) and at 10 s (load 20-37 beside a benchmark)
+// cut the counter short with "zk: connection closed".
+const SessionCounterTTL = 30 * time.Second
+
 // CountUnderLock has workers increment a lost-update counter increments times each,
 // every increment inside its own lock, and returns the count and how many increments
 // ran: a worker whose acquire failed (reported on t) stops, so the two differ only by

@@ -82,13 +82,13 @@ func alive(pid int) bool {
 // its sockets and answers nothing, as SIGSTOP does to a process.
 func (n *Server) Pause() error {
 	return n.freeze("pause", true, func(ctx context.Context) error {
-		return n.topo.cli.Pause(ctx, n.id)
+		return n.topo.eng.Pause(ctx, n.id)
 	})
 }
 
 func (n *Server) Resume() error {
 	return n.freeze("resume", false, func(ctx context.Context) error {
-		return n.topo.cli.Unpause(ctx, n.id)
+		return n.topo.eng.Unpause(ctx, n.id)
 	})
 }
 
@@ -132,7 +132,7 @@ func (n *Server) killLocked() error {
 	if n.paused {
 		// A frozen task dies only when thawed; the signal is already pending, so it runs no code.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		_ = n.topo.cli.Unpause(ctx, n.id)
+		_ = n.topo.eng.Unpause(ctx, n.id)
 		cancel()
 		n.paused = false
 	}
@@ -151,7 +151,7 @@ func (n *Server) killLocked() error {
 // start a container it still counts as running.
 func (n *Server) waitEngineStopped(ctx context.Context) error {
 	for {
-		st, err := n.topo.cli.Inspect(ctx, n.id, n.topo.netName)
+		st, err := n.topo.eng.Inspect(ctx, n.id, n.topo.netName)
 		if err != nil {
 			return fmt.Errorf("%s: inspect: %w", n.name, err)
 		}
@@ -186,7 +186,7 @@ func (n *Server) startAgain(ctx context.Context, budget time.Duration) error {
 	if err := n.waitEngineStopped(sctx); err != nil {
 		return err
 	}
-	if err := n.topo.cli.Start(sctx, n.id); err != nil {
+	if err := n.topo.eng.Start(sctx, n.id); err != nil {
 		return fmt.Errorf("%s: start: %w", n.name, err)
 	}
 	return n.started(sctx)
@@ -195,7 +195,7 @@ func (n *Server) startAgain(ctx context.Context, budget time.Duration) error {
 // started learns the new container's address, wires it to the others (and them to it),
 // and waits until it answers on its published port.
 func (n *Server) started(ctx context.Context) error {
-	st, err := n.topo.cli.Inspect(ctx, n.id, n.topo.netName)
+	st, err := n.topo.eng.Inspect(ctx, n.id, n.topo.netName)
 	if err != nil {
 		return fmt.Errorf("%s: inspect: %w", n.name, err)
 	}

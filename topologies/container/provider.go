@@ -65,7 +65,7 @@ func (t *topology) networkID() string {
 func (t *topology) createNetwork(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	id, err := t.cli.CreateNetwork(ctx, t.netName, ownerLabels())
+	id, err := t.eng.CreateNetwork(ctx, t.netName, ownerLabels())
 	if err != nil {
 		return fmt.Errorf("provider container: create network %s: %w", t.netName, err)
 	}

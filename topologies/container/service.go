@@ -73,7 +73,7 @@ func (t *topology) runService(ctx context.Context, n *Server) error {
 	for _, p := range n.svc.Mounts {
 		binds = append(binds, p+":"+p+":ro")
 	}
-	id, err := t.cli.Run(ctx, RunSpec{
+	id, err := t.eng.Run(ctx, RunSpec{
 		Name: t.containerName(n.name), Image: n.svc.Image, Network: t.netName, User: n.svc.User, WorkDir: n.dir,
 		Command: n.svc.Command(n), Env: env, Labels: labels, Port: n.port, Binds: binds,
 		Sysctls: map[string]string{"net.ipv4.conf.all.route_localnet": "1"},
@@ -83,7 +83,7 @@ func (t *topology) runService(ctx context.Context, n *Server) error {
 	}
 	if err != nil {
 		if id != "" {
-			_ = removeAll(t.cli, []string{id}, "")
+			_ = removeAll(t.eng, []string{id}, "")
 		}
 		return fmt.Errorf("%s: container from %s: %w", n.name, n.svc.Image, err)
 	}

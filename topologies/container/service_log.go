@@ -12,7 +12,7 @@ import (
 func containerLog(n *Server) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	r, err := n.topo.cli.Logs(ctx, n.id, 15)
+	r, err := n.topo.eng.Logs(ctx, n.id, 15)
 	if err != nil {
 		return "(no log: " + err.Error() + ")"
 	}

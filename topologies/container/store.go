@@ -66,18 +66,18 @@ type Topology struct{ *topology }
 // died. The provider calls it for the kinds with a registered recipe; a store with a
 // provider of its own (a cluster) calls it directly.
 func Deploy(ctx context.Context, spec backend.Spec, recipe Recipe) (topologies.Topology, error) {
-	cli, err := engine(ctx)
+	eng, err := engine(ctx)
 	if err != nil {
 		return nil, err
 	}
-	sweepOrphans(ctx, cli)
+	sweepOrphans(ctx, eng)
 	dir, err := topologies.NewTempDir("container-" + string(spec.Kind))
 	if err != nil {
 		return nil, err
 	}
-	t := &topology{spec: spec, cli: cli, dir: dir, cuts: map[[2]string]bool{}, hooked: map[*Server]bool{}}
+	t := &topology{spec: spec, eng: eng, dir: dir, cuts: map[[2]string]bool{}, hooked: map[*Server]bool{}}
 	t.netName = fmt.Sprintf("lockbench-%d-%d", os.Getpid(), runSeq.Add(1))
-	t.forget = topologies.OnReap(func() { _ = removeAll(cli, t.trackedIDs(), t.networkID()) })
+	t.forget = topologies.OnReap(func() { _ = removeAll(eng, t.trackedIDs(), t.networkID()) })
 	topo, err := recipe(ctx, &Topology{t})
 	if err == nil && len(t.all()) == 0 {
 		err = fmt.Errorf("its recipe started no server")

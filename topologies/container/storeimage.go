@@ -149,5 +149,5 @@ func dynamic(p string) bool {
 // BuildImage returns repo:<hash of the files>, building it FROM scratch from files when
 // no image of that tag is present: once per machine.
 func (d *Topology) BuildImage(ctx context.Context, repo string, files Files) (string, error) {
-	return filesImage(ctx, d.cli, repo, files)
+	return filesImage(ctx, d.eng, repo, files)
 }

@@ -12,7 +12,7 @@ import (
 // topology is a deployment whose nodes are containers on a network made for it.
 type topology struct {
 	spec    backend.Spec
-	cli     Engine
+	eng     Engine // the container engine every node is asked through
 	image   string
 	dir     string // host temp dir holding every node's dir
 	netName string
@@ -78,7 +78,7 @@ func (t *topology) Close() error {
 			n.mu.Unlock()
 			n.skew.Close()
 		}
-		t.closeErr = removeAll(t.cli, t.trackedIDs(), t.netID)
+		t.closeErr = removeAll(t.eng, t.trackedIDs(), t.netID)
 		t.releasePorts() // after the containers are gone: no published port is bound any more
 		if t.forget != nil {
 			t.forget()
