@@ -5,12 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/backend"
-	"github.com/lockbench/lockbench/backends/postgres/pgtopo"
 	"github.com/lockbench/lockbench/resources/accounttest"
 	"github.com/lockbench/lockbench/resources/ledger"
-	"github.com/lockbench/lockbench/topologies"
-	"github.com/lockbench/lockbench/topologies/testenv"
 )
 
 func pausedLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFree, ch Change, during func()) accounttest.Result {
@@ -32,7 +28,9 @@ func mustApplyLockFree(t *testing.T, ctx context.Context, r *Resource, m LockFre
 // is lost. The read-modify-write guard under the same interleaving loses b's update,
 // which proves the interleaving happened.
 func TestCASVersionRetriesTheRaceReadModifyWriteLoses(t *testing.T) {
+	t.Parallel()
 	t.Run("cas-version", func(t *testing.T) {
+		t.Parallel()
 		r, ctx := open(t, 1), accounttest.Ctx(t)
 		res := pausedLockFree(t, ctx, r, CASVersion, Change{Client: "a", Account: 1, Amount: 10}, func() {
 			if retries := mustApplyLockFree(t, ctx, r, CASVersion, Change{Client: "b", Account: 1, Amount: 30}, ledger.Applied); retries != 0 {
@@ -48,6 +46,7 @@ func TestCASVersionRetriesTheRaceReadModifyWriteLoses(t *testing.T) {
 		}
 	})
 	t.Run("read-modify-write", func(t *testing.T) {
+		t.Parallel()
 		r, ctx := open(t, 1), accounttest.Ctx(t)
 		res := paused(t, ctx, r, Mode{Guard: ReadModifyWrite}, Change{Client: "a", Account: 1, Amount: 10}, func() {
 			mustApplyLockFree(t, ctx, r, CASVersion, Change{Client: "b", Account: 1, Amount: 30}, ledger.Applied)
@@ -65,8 +64,10 @@ func TestCASVersionRetriesTheRaceReadModifyWriteLoses(t *testing.T) {
 // atomic and unique-key (with distinct keys) under the same interleaving: their write
 // computes in the database, so b's change between a's hook and a's write is kept.
 func TestAtomicAndUniqueKeyKeepTheRace(t *testing.T) {
+	t.Parallel()
 	for _, m := range []LockFree{Atomic, UniqueKey} {
 		t.Run(string(m), func(t *testing.T) {
+			t.Parallel()
 			r, ctx := open(t, 1), accounttest.Ctx(t)
 			res := pausedLockFree(t, ctx, r, m, Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "a-1"}, func() {
 				mustApplyLockFree(t, ctx, r, m, Change{Client: "b", Account: 1, Amount: 30, IdempotencyKey: "b-1"}, ledger.Applied)
@@ -86,8 +87,10 @@ func TestAtomicAndUniqueKeyKeepTheRace(t *testing.T) {
 // atomic and cas-version apply it again, and Audit counts that duplicate. Neither loses
 // an update: the version counts both writes.
 func TestRedeliveryOnlyUniqueKeyRefuses(t *testing.T) {
+	t.Parallel()
 	for _, m := range LockFrees.All() {
 		t.Run(string(m), func(t *testing.T) {
+			t.Parallel()
 			r, ctx := open(t, 1), accounttest.Ctx(t)
 			ch := Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "order-7"}
 			mustApplyLockFree(t, ctx, r, m, ch, ledger.Applied)
@@ -112,6 +115,7 @@ func TestRedeliveryOnlyUniqueKeyRefuses(t *testing.T) {
 // paused before its write; b, with the same key, waits on a's uncommitted row and, once
 // a commits, is refused.
 func TestUniqueKeyConcurrentRedeliveryRefused(t *testing.T) {
+	t.Parallel()
 	r, ctx := open(t, 1), accounttest.Ctx(t)
 	ch := Change{Client: "a", Account: 1, Amount: 10, IdempotencyKey: "order-9"}
 	second := make(chan accounttest.Result, 1)
@@ -155,6 +159,7 @@ func waitForLockWait(t *testing.T, ctx context.Context, r *Resource, prefix stri
 
 // Concurrent cas-version changes on one hot row: every conflict is retried, none lost.
 func TestCASVersionConcurrentLosesNothing(t *testing.T) {
+	t.Parallel()
 	const clients, each = 8, 50
 	r, ctx := open(t, 1), accounttest.Ctx(t)
 	errs, retries := accounttest.Concurrently(clients, each, func(client string) (ledger.Outcome, int, error) {
@@ -172,11 +177,10 @@ func TestCASVersionConcurrentLosesNothing(t *testing.T) {
 
 // NextFence issues strictly increasing fences, and Open restarts them at 1.
 func TestNextFenceIncreasesAndResets(t *testing.T) {
-	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
-	ctx := accounttest.Ctx(t)
+	t.Parallel()
+	dsn, ctx := ownDatabase(t), accounttest.Ctx(t)
 	for round := 0; round < 2; round++ {
-		r, err := Open(ctx, srv.DSN(), 1, initial)
+		r, err := Open(ctx, dsn, 1, initial)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,12 +203,11 @@ func TestNextFenceIncreasesAndResets(t *testing.T) {
 
 // Every method writes and audits clean alone, and Open forgets the recorded keys.
 func TestEveryLockFreeAloneAndReset(t *testing.T) {
-	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
-	ctx := accounttest.Ctx(t)
+	t.Parallel()
+	dsn, ctx := ownDatabase(t), accounttest.Ctx(t)
 	for round := 0; round < 2; round++ {
 		for _, m := range LockFrees.All() {
-			r, err := Open(ctx, srv.DSN(), 2, initial)
+			r, err := Open(ctx, dsn, 2, initial)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -228,6 +231,7 @@ func TestEveryLockFreeAloneAndReset(t *testing.T) {
 }
 
 func TestParseLockFree(t *testing.T) {
+	t.Parallel()
 	accounttest.CheckParse(t, LockFrees.All(), LockFrees.Parse, []string{"cas", "", "fenced", "atomic "}, CASVersion)
 	// Bad methods and a unique-key change without a key are refused before any write.
 	r := &Resource{accounts: 1}

@@ -2,9 +2,14 @@ package pgaccount
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backends/postgres/pgtopo"
@@ -16,19 +21,47 @@ import (
 
 const initial = 1000
 
-// open starts a server for this test and opens a resource with accounts rows on it.
+// open opens a resource with accounts rows in a database of this test's own, on the
+// package's one server: the tests pause clients, never the server.
 func open(t *testing.T, accounts int) *Resource {
 	t.Helper()
-	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	r, err := Open(ctx, srv.DSN(), accounts, initial)
+	r, err := Open(ctx, ownDatabase(t), accounts, initial)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(r.Close)
 	return r
+}
+
+// databases numbers the databases the tests create on the shared server.
+var databases atomic.Int64
+
+// ownDatabase creates a database for this test on the package's shared server and
+// returns its DSN: the resource's tables have fixed names, so tests sharing the server
+// keep apart by database (a CREATE DATABASE costs a fraction of a server's start).
+func ownDatabase(t *testing.T) string {
+	t.Helper()
+	testenv.RequirePostgres(t)
+	srv := testenv.Shared(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, srv.DSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	name := fmt.Sprintf("accounts_%d", databases.Add(1))
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("create database %s: %v", name, err)
+	}
+	u, err := url.Parse(srv.DSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
 }
 
 // applyFunc applies one change, by a guard mode or a lock-free method.
@@ -88,6 +121,7 @@ func audit(t *testing.T, ctx context.Context, r *Resource) Audit {
 // Two clients read-modify-write: the first reads, pauses, the second reads and writes,
 // the first writes its stale computation over it. Exactly one update is lost.
 func TestReadModifyWriteLosesOneUpdate(t *testing.T) {
+	t.Parallel()
 	r, ctx, res := staleRace(t, Mode{Guard: ReadModifyWrite}, "a", "b")
 	if res.Err != nil || res.Out != ledger.Applied {
 		t.Fatalf("a: %v %v", res.Out, res.Err)
@@ -101,6 +135,7 @@ func TestReadModifyWriteLosesOneUpdate(t *testing.T) {
 // The same history, fenced: the paused holder's write carries the older token and the
 // database refuses it; nothing is lost.
 func TestFencedRefusesStaleHolder(t *testing.T) {
+	t.Parallel()
 	r, ctx, res := staleRace(t, Mode{Guard: Fenced}, "a", "b")
 	if res.Err != nil || res.Out != ledger.Refused {
 		t.Fatalf("a: %v %v; want refused", res.Out, res.Err)
@@ -118,6 +153,7 @@ func TestFencedRefusesStaleHolder(t *testing.T) {
 // pauses, the new holder checks and writes, then the stale write lands over it: one
 // update lost and the fence set back.
 func TestCheckThenWriteStaleWriteLands(t *testing.T) {
+	t.Parallel()
 	mode := Mode{Guard: CheckThenWrite}
 	r, ctx, res := staleRace(t, mode, "stale", "new")
 	if res.Err != nil || res.Out != ledger.Applied {
@@ -137,6 +173,7 @@ func TestCheckThenWriteStaleWriteLands(t *testing.T) {
 // Outbox + fenced: the stale holder sends its side effect, pauses, the new holder
 // writes; the fence refuses the stale write, but its side effect was sent.
 func TestOutboxFencedLeaksSideEffect(t *testing.T) {
+	t.Parallel()
 	r, ctx, res := staleRace(t, Mode{Guard: Fenced, Outbox: true}, "stale", "new")
 	if res.Err != nil || res.Out != ledger.Refused {
 		t.Fatalf("stale: %v %v; want refused", res.Out, res.Err)
@@ -153,6 +190,7 @@ func TestOutboxFencedLeaksSideEffect(t *testing.T) {
 // Unfenced decrements from concurrent clients, no lock: the one statement is atomic in
 // the database, so nothing is lost.
 func TestUnfencedConcurrentDecrementsLoseNothing(t *testing.T) {
+	t.Parallel()
 	const clients, each = 8, 25
 	r, ctx := open(t, 1), accounttest.Ctx(t)
 	apply := guarded(r, Mode{Guard: Unfenced})
@@ -170,11 +208,10 @@ func TestUnfencedConcurrentDecrementsLoseNothing(t *testing.T) {
 
 // Every mode writes, audits clean alone, and Open resets the rows and the outbox.
 func TestEveryModeAloneAndReset(t *testing.T) {
-	testenv.RequirePostgres(t)
-	srv := testenv.Start(t, backend.Spec{Kind: topologies.Postgres}).(*pgtopo.Server)
-	ctx := accounttest.Ctx(t)
+	t.Parallel()
+	dsn, ctx := ownDatabase(t), accounttest.Ctx(t)
 	for _, m := range Modes() {
-		r, err := Open(ctx, srv.DSN(), 2, initial)
+		r, err := Open(ctx, dsn, 2, initial)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,6 +234,7 @@ func TestEveryModeAloneAndReset(t *testing.T) {
 }
 
 func TestParseMode(t *testing.T) {
+	t.Parallel()
 	for _, name := range ModeNames() {
 		m, err := ParseMode(name)
 		if err != nil || m.String() != name {

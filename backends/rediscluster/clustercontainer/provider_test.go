@@ -3,6 +3,7 @@ package clustercontainer_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -175,11 +176,16 @@ func lockWithin(t *testing.T, l locks.Locker, key string, limit time.Duration) l
 func waitRole(t *testing.T, n topologies.Node, role string, limit time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
+	var last string
 	for time.Now().Before(deadline) {
-		if r, err := redisadmin.CurrentRole(context.Background(), n.Addr()); err == nil && r == role {
+		r, err := redisadmin.CurrentRole(context.Background(), n.Addr())
+		if err == nil && r == role {
 			return
 		}
+		last = fmt.Sprintf("role %q, %v", r, err)
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("%s not %s after %v", n.Name(), role, limit)
+	// What the node saw of the cluster tells a stalled election from a node unreachable.
+	view, err := plain(t, n.Addr()).ClusterNodes(context.Background()).Result()
+	t.Fatalf("%s not %s after %v (last: %s); its CLUSTER NODES (%v):\n%s", n.Name(), role, limit, last, err, view)
 }
