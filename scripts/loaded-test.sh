@@ -18,9 +18,11 @@ git clone -q . "$out/bench"
 setsid bash -c "cd '$out/bench' && while :; do make bench >>'$out/bench.log' 2>&1 || sleep 5; done" &
 loop=$!
 sampler= tests=
+# Every step may fail (a process already gone, a killed one's status): under set -e a
+# failing last command of an && list would end stop() before it stopped the loop.
 stop() {
-  [ -n "$sampler" ] && kill "$sampler" 2>/dev/null
-  [ -n "$tests" ] && kill -TERM -- "-$tests" 2>/dev/null && wait "$tests" 2>/dev/null
+  { [ -n "$sampler" ] && kill "$sampler" 2>/dev/null; } || true
+  { [ -n "$tests" ] && kill -TERM -- "-$tests" 2>/dev/null && wait "$tests" 2>/dev/null; } || true
   kill -TERM -- "-$loop" 2>/dev/null || true
   wait "$loop" 2>/dev/null || true
 }

@@ -59,11 +59,13 @@ func (c *lostUpdateCounter) increment() {
 	c.v.Store(v + 1)
 }
 
-// counterTTL is the counter lock's TTL: far above the increment's 50 us, and short, so
-// that a partial lock leaked by a failed attempt blocks the others briefly. redsync
-// with fail-fast leaks them under contention: it stops waiting once the outcome is
-// decided, and a SET still in flight can land after the attempt's release.
-const counterTTL = 2 * time.Second
+// counterTTL is the counter lock's TTL: far above the increment's 50 us and the stalls
+// of a loaded machine (at 2 s, load 40, a redlock-3 holder's lease ran out between its
+// grant and its release), and short enough that a partial lock leaked by a failed
+// attempt blocks the others briefly. redsync with fail-fast leaks them under
+// contention: it stops waiting once the outcome is decided, and a SET still in flight
+// can land after the attempt's release.
+const counterTTL = 5 * time.Second
 
 // SessionCounterTTL is the counter lock's TTL on a store whose lease is a session or a
 // lease a grant, txn and revoke must fit in: ZooKeeper's session closes when one reply
@@ -120,18 +122,24 @@ func (NoLock) Release(context.Context, locks.Lease) error { return nil }
 // exclusion under contention, refuse another owner's token, free the lock when its
 // TTL runs out (with a larger fence after, where there are fences), refuse a bad TTL.
 func Conformance(t *testing.T, l locks.Locker, workers, increments int) {
-	conformance(t, l, counterTTL, workers, increments)
+	conformance(t, l, counterTTL, time.Second, workers, increments)
 }
 
-// ConformanceAt is Conformance with the counter's locks at ttl: a store whose grant takes
-// several round trips (etcd's lease, txn, delete and revoke) needs more on a loaded
-// machine, where a 2 s lease ran out between grant and release.
+// ConformanceAt is Conformance for a store whose lease is a session or takes several
+// round trips (etcd's lease, txn, delete and revoke): the counter's locks at ttl, and
+// the lock left to expire at sessionExpiryTTL.
 func ConformanceAt(t *testing.T, l locks.Locker, ttl time.Duration, workers, increments int) {
-	conformance(t, l, ttl, workers, increments)
+	conformance(t, l, ttl, sessionExpiryTTL, workers, increments)
 }
 
-// conformance is Conformance with the counter's locks at counterLockTTL.
-func conformance(t *testing.T, l locks.Locker, counterLockTTL time.Duration, workers, increments int) {
+// sessionExpiryTTL is the expiring lock's TTL on a session store: go-zookeeper closes the
+// connection when one reply takes 2/3 of the session, which at 1 s (load 40) cut a
+// ZooKeeper ensemble's expiry check short with "zk: connection closed".
+const sessionExpiryTTL = 4 * time.Second
+
+// conformance is Conformance with the counter's locks at counterLockTTL and the
+// expiring lock at expiryTTL.
+func conformance(t *testing.T, l locks.Locker, counterLockTTL, expiryTTL time.Duration, workers, increments int) {
 	ctx := context.Background()
 
 	t.Run("mutual exclusion keeps a racy counter exact", func(t *testing.T) {
@@ -184,16 +192,16 @@ func conformance(t *testing.T, l locks.Locker, counterLockTTL time.Duration, wor
 
 	t.Run("an expired TTL frees the lock", func(t *testing.T) {
 		expiring := testenv.Key(t, "expiring")
-		first, err := l.Acquire(ctx, expiring, time.Second)
+		first, err := l.Acquire(ctx, expiring, expiryTTL)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := l.Acquire(ctx, expiring, time.Second); !errors.Is(err, locks.ErrNotAcquired) {
+		if _, err := l.Acquire(ctx, expiring, expiryTTL); !errors.Is(err, locks.ErrNotAcquired) {
 			t.Fatalf("second acquire before expiry: %v, want ErrNotAcquired", err)
 		}
 		waitCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		defer cancel()
-		next := AcquireEventually(waitCtx, t, l, expiring, time.Second, false)
+		next := AcquireEventually(waitCtx, t, l, expiring, expiryTTL, false)
 		if next.HasFence && next.Fence <= first.Fence {
 			t.Errorf("fence after expiry %d, not above the expired holder's %d", next.Fence, first.Fence)
 		}

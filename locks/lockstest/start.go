@@ -71,16 +71,20 @@ func SharedStrategy(t *testing.T, name string, opts locks.Options) (locks.Locker
 
 // ConformanceOf runs Conformance (8 workers, 15 increments each) on every strategy of
 // names, in parallel, each on the package's shared topology for it with default options.
-func ConformanceOf(t *testing.T, names ...string) { ConformanceOfAt(t, counterTTL, names...) }
+func ConformanceOf(t *testing.T, names ...string) { conformanceOf(t, counterTTL, time.Second, names...) }
 
-// ConformanceOfAt is ConformanceOf with the counter's locks at ttl: a lease that is a
-// session, which one slow reply closes (ZooKeeper's), needs more on a loaded machine.
+// ConformanceOfAt is ConformanceOf as ConformanceAt runs it: the counter's locks at ttl,
+// for a lease that is a session, which one slow reply closes (ZooKeeper's).
 func ConformanceOfAt(t *testing.T, ttl time.Duration, names ...string) {
+	conformanceOf(t, ttl, sessionExpiryTTL, names...)
+}
+
+func conformanceOf(t *testing.T, counterLockTTL, expiryTTL time.Duration, names ...string) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			l, _ := SharedStrategy(t, name, locks.Options{})
-			conformance(t, l, ttl, 8, 15)
+			conformance(t, l, counterLockTTL, expiryTTL, 8, 15)
 		})
 	}
 }

@@ -212,7 +212,37 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 			return err
 		}
 	}
-	return contest(ctx, t, st, topo, a, res, lease, lock.name)
+	var keep func() error
+	if v.placement == spreadPlacement && !v.thirdHeld {
+		keep = func() error { return survivorsStillHeld(ctx, t, st, topo, lock, target) }
+	}
+	return contest(ctx, t, st, topo, a, res, lease, lock.name, keep)
+}
+
+// survivorsStillHeld: A's keys on the masters that did not die are still there when B
+// tries. A key A's watchdog let expire (a push late on a loaded machine) would let B in
+// for a reason the failover did not give: not this fault.
+func survivorsStillHeld(ctx context.Context, t *lab.Trial, st lab.KeyedFailover, topo topologies.Topology, p placed,
+	dead topologies.Node) error {
+	for key, addr := range p.masterOf {
+		if addr == dead.Addr() {
+			continue
+		}
+		m, err := lab.NodeAt(topo, addr)
+		if err != nil {
+			return lab.Failed("observe", err)
+		}
+		state, err := st.ReadKey(ctx, topo, m, key)
+		if err != nil {
+			return lab.Failed("observe", fmt.Errorf("read %s on %s: %w", key, m.Name(), err))
+		}
+		if !state.Present {
+			return lab.NoFault("A's key %s on the surviving %s expired before B tried: its watchdog did not push it "+
+				"in time", key, m.Name())
+		}
+	}
+	t.Prove("A's keys on the surviving masters were still there before B tried")
+	return nil
 }
 
 // setThird has another client hold the third key on its master.
@@ -278,11 +308,11 @@ func whileClusterDown(ctx context.Context, f func() error) error {
 }
 
 // contest gives A its chance to hear from its library that the lock is gone (a correct
-// holder then stops), then lets B try once. The lock is lost if B is granted within A's
-// lease, told or not: counted here, as the server's keys are the library's, not the
-// lease's.
+// holder then stops), checks what keep checks, if any, then lets B try once. The lock is
+// lost if B is granted within A's lease, told or not: counted here, as the server's keys
+// are the library's, not the lease's.
 func contest(ctx context.Context, t *lab.Trial, st lab.Store, topo topologies.Topology, a *lab.Client,
-	res *lab.Resource, lease locks.Lease, name string) error {
+	res *lab.Resource, lease locks.Lease, name string, keep func() error) error {
 	told := false
 	if lost, ok := a.Locker.(locks.LossNotifier).Lost(lease); ok {
 		told = lab.Within(ctx, lost, lab.NoticeBound)
@@ -291,6 +321,11 @@ func contest(ctx context.Context, t *lab.Trial, st lab.Store, topo topologies.To
 	if told {
 		t.Input("a_told_before_b", 1)
 		a.Leave(res, lease)
+	}
+	if keep != nil {
+		if err := keep(); err != nil {
+			return err
+		}
 	}
 	granted, err := secondTry(ctx, t, st, topo, res, name)
 	if err != nil {
