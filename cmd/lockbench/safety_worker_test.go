@@ -35,7 +35,7 @@ func TestSafetyWorkerBadInputExitsTwoAndWritesNothing(t *testing.T) {
 
 // safetyCampaign runs `lockbench safety` of scenario as one run (of 0) or as workers
 // 0..of-1, each starting its own servers, and returns the folders.
-func safetyCampaign(t *testing.T, scenario string, trials, seed, of int) []string {
+func safetyCampaign(t *testing.T, scenario string, trials, seed, of int, params ...string) []string {
 	t.Helper()
 	n := max(of, 1)
 	var dirs []string
@@ -44,6 +44,9 @@ func safetyCampaign(t *testing.T, scenario string, trials, seed, of int) []strin
 		args := []string{"safety", "--scenario", scenario, "--trials", fmt.Sprint(trials), "--seed", fmt.Sprint(seed), "--out", out}
 		if of > 0 {
 			args = append(args, "--worker", fmt.Sprintf("%d/%d", i, of))
+		}
+		for _, p := range params {
+			args = append(args, "--param", p)
 		}
 		var stdout, stderr bytes.Buffer
 		if code := run(args, nil, &stdout, &stderr); code != 0 {
@@ -83,8 +86,11 @@ func TestSafetyThreeWorkersMergeEqualsOneRun(t *testing.T) {
 	t.Parallel()
 	testenv.RequireRedis(t)
 	const trials, seed = 5, 11
-	whole := readResults(t, safetyCampaign(t, "unsafe-release", trials, seed, 0)[0])
-	workers := safetyCampaign(t, "unsafe-release", trials, seed, 3)
+	// B polls for the key for the TTL that A's pause outlasts: at the default 300 ms, at
+	// load 40, one worker's B missed it and the trial's fault was not produced.
+	const ttl = "ttl=1s"
+	whole := readResults(t, safetyCampaign(t, "unsafe-release", trials, seed, 0, ttl)[0])
+	workers := safetyCampaign(t, "unsafe-release", trials, seed, 3, ttl)
 	for i, dir := range workers {
 		res := readResults(t, dir)
 		for _, v := range res.Reports[0].Variants {
