@@ -71,7 +71,9 @@ func SharedStrategy(t *testing.T, name string, opts locks.Options) (locks.Locker
 
 // ConformanceOf runs Conformance (8 workers, 15 increments each) on every strategy of
 // names, in parallel, each on the package's shared topology for it with default options.
-func ConformanceOf(t *testing.T, names ...string) { conformanceOf(t, counterTTL, time.Second, names...) }
+func ConformanceOf(t *testing.T, names ...string) {
+	conformanceOf(t, counterTTL, time.Second, names...)
+}
 
 // ConformanceOfAt is ConformanceOf as ConformanceAt runs it: the counter's locks at ttl,
 // for a lease that is a session, which one slow reply closes (ZooKeeper's).
