@@ -224,22 +224,13 @@ func (s rueidisClusterSpread) trial(ctx context.Context, env *lab.Env, st lab.Ke
 // for a reason the failover did not give: not this fault.
 func survivorsStillHeld(ctx context.Context, t *lab.Trial, st lab.KeyedFailover, topo topologies.Topology, p placed,
 	dead topologies.Node) error {
-	for key, addr := range p.masterOf {
-		if addr == dead.Addr() {
-			continue
-		}
-		m, err := lab.NodeAt(topo, addr)
-		if err != nil {
-			return lab.Failed("observe", err)
-		}
-		state, err := st.ReadKey(ctx, topo, m, key)
-		if err != nil {
-			return lab.Failed("observe", fmt.Errorf("read %s on %s: %w", key, m.Name(), err))
-		}
-		if !state.Present {
-			return lab.NoFault("A's key %s on the surviving %s expired before B tried: its watchdog did not push it "+
-				"in time", key, m.Name())
-		}
+	missing, err := keysMissing(ctx, st, topo, p, dead.Addr())
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return lab.NoFault("A's keys %v on the surviving masters expired before B tried: its watchdog did not push "+
+			"them in time", missing)
 	}
 	t.Prove("A's keys on the surviving masters were still there before B tried")
 	return nil
@@ -400,21 +391,36 @@ func nameOnTarget(ctx context.Context, topo topologies.Topology, key, placement 
 
 // keysHeld counts the lock's keys present on the masters of their slots.
 func keysHeld(ctx context.Context, st lab.KeyedFailover, topo topologies.Topology, p placed) (int, error) {
-	held := 0
+	missing, err := keysMissing(ctx, st, topo, p, "")
+	if err != nil {
+		return 0, err
+	}
+	return len(p.masterOf) - len(missing), nil
+}
+
+// keysMissing lists the lock's keys absent from the masters of their slots, leaving
+// out the master at except.
+func keysMissing(ctx context.Context, st lab.KeyedFailover, topo topologies.Topology, p placed,
+	except string) ([]string, error) {
+	var missing []string
 	for key, addr := range p.masterOf {
+		if addr == except {
+			continue
+		}
 		m, err := lab.NodeAt(topo, addr)
 		if err != nil {
-			return 0, lab.Failed("observe", err)
+			return nil, lab.Failed("observe", err)
 		}
 		state, err := st.ReadKey(ctx, topo, m, key)
 		if err != nil {
-			return 0, lab.Failed("observe", fmt.Errorf("read %s on %s: %w", key, m.Name(), err))
+			return nil, lab.Failed("observe", fmt.Errorf("read %s on %s: %w", key, m.Name(), err))
 		}
-		if state.Present {
-			held++
+		if !state.Present {
+			missing = append(missing, key)
 		}
 	}
-	return held, nil
+	slices.Sort(missing)
+	return missing, nil
 }
 
 // keysGoneOn counts the keys node lacks: the promoted replica, read for the keys its
