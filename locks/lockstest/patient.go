@@ -10,9 +10,9 @@ import (
 // PatientOptions are the strategies' options with every speed bound raised to a size a
 // loaded 2-core machine under the race detector still meets, so that a check's outcome
 // is the strategy's behaviour, not the scheduler's: one command (2 s by default, and
-// rueidis drops a connection whose ping is not answered within it, which can cost
-// rueidislock's caching wait its wake-up: docs/libraries.md), WAIT (100 ms), redsync's
-// per-node bound (TTL x 0.05) and rueidislock's bound on one SET (TryNextAfter, 20 ms).
+// rueidis closes a connection whose ping is not answered within it), WAIT (100 ms),
+// redsync's per-node bound (TTL x 0.05) and rueidislock's bound on one SET
+// (TryNextAfter, 20 ms).
 func PatientOptions() locks.Options {
 	return locks.Options{
 		Options: redisconn.Options{Timeout: 30 * time.Second},

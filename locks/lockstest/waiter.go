@@ -27,6 +27,10 @@ type WaiterSetup struct {
 	FIFO bool
 	// TTL is the leases' ttl (default 30 s): long, so that only a release frees a key.
 	TTL time.Duration
+	// Dropped proves, for a library known to drop a wait (rueidislock's caching wait,
+	// docs/libraries.md), that w's wait on key can no longer be woken. The checks then
+	// log it and ask again: a wait that hangs without that proof still fails them.
+	Dropped func(w locks.Waiter, key string) bool
 }
 
 // waitResult is what one AcquireWaiting returned.
@@ -80,7 +84,7 @@ func WaiterConformance(t *testing.T, setup WaiterSetup) {
 		key := testenv.Key(t, "held")
 		held := acquireNow(ctx, t, holder, key, setup.TTL)
 		var releasing atomic.Bool
-		granted := startWaiting(ctx, waiter, key, setup.TTL, &releasing)
+		granted := startWaiting(ctx, t, setup, waiter, key, &releasing)
 		awaitQueued(ctx, t, setup, key, 1)
 		releasing.Store(true)
 		if err := holder.Release(ctx, held); err != nil {
@@ -106,7 +110,7 @@ func WaiterConformance(t *testing.T, setup WaiterSetup) {
 		held := acquireNow(ctx, t, holder, key, setup.TTL)
 		waitCtx, cutOff := context.WithCancel(ctx)
 		var releasing atomic.Bool
-		granted := startWaiting(waitCtx, waiter, key, setup.TTL, &releasing)
+		granted := startWaiting(waitCtx, t, setup, waiter, key, &releasing)
 		awaitQueued(ctx, t, setup, key, 1)
 		cutOff()
 		if got := <-granted; !errors.Is(got.err, context.Canceled) {
@@ -134,7 +138,7 @@ func WaiterConformance(t *testing.T, setup WaiterSetup) {
 		t.Run("a held key is granted only after its holder's ttl ran out", func(t *testing.T) {
 			key := testenv.Key(t, "expiring")
 			held := acquireNow(ctx, t, holder, key, setup.Expiring)
-			lease, err := waiter.AcquireWaiting(ctx, key, setup.TTL)
+			lease, err := acquireWaiting(ctx, t, setup, waiter, key)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,9 +165,9 @@ func waitersInArrivalOrder(ctx context.Context, t *testing.T, setup WaiterSetup,
 	second := setup.New(t)
 	held := acquireNow(ctx, t, holder, key, setup.TTL)
 	var holderReleasing, firstReleasing atomic.Bool
-	firstGranted := startWaiting(ctx, first, key, setup.TTL, &holderReleasing)
+	firstGranted := startWaiting(ctx, t, setup, first, key, &holderReleasing)
 	awaitQueued(ctx, t, setup, key, 1)
-	secondGranted := startWaiting(ctx, second, key, setup.TTL, &firstReleasing)
+	secondGranted := startWaiting(ctx, t, setup, second, key, &firstReleasing)
 	awaitQueued(ctx, t, setup, key, 2)
 	holderReleasing.Store(true)
 	if err := holder.Release(ctx, held); err != nil {
@@ -201,17 +205,62 @@ func acquireNow(ctx context.Context, t *testing.T, l locks.Locker, key string, t
 	return lease
 }
 
-// startWaiting runs AcquireWaiting in the background; its result says whether it came
+// startWaiting runs acquireWaiting in the background; its result says whether it came
 // before releasing was set.
 func startWaiting(
-	ctx context.Context, w locks.Waiter, key string, ttl time.Duration, releasing *atomic.Bool,
+	ctx context.Context, t *testing.T, setup WaiterSetup, w locks.Waiter, key string, releasing *atomic.Bool,
 ) <-chan waitResult {
 	done := make(chan waitResult, 1)
 	go func() {
-		lease, err := w.AcquireWaiting(ctx, key, ttl)
+		lease, err := acquireWaiting(ctx, t, setup, w, key)
 		done <- waitResult{lease: lease, err: err, early: !releasing.Load()}
 	}()
 	return done
+}
+
+// droppedCheckEvery is how often a wait is checked for the library's proof that it
+// dropped it; a drop counts when two checks in a row show it, so that a wait that has
+// not yet reached the library is not taken for one.
+const droppedCheckEvery = 500 * time.Millisecond
+
+// acquireWaiting is w.AcquireWaiting for setup.TTL; where the library can drop a wait
+// (setup.Dropped), a wait it proved dropped is cut off, logged, and asked again.
+func acquireWaiting(
+	ctx context.Context, t *testing.T, setup WaiterSetup, w locks.Waiter, key string,
+) (locks.Lease, error) {
+	if setup.Dropped == nil {
+		return w.AcquireWaiting(ctx, key, setup.TTL)
+	}
+	for {
+		waitCtx, cutOff := context.WithCancel(ctx)
+		var dropped atomic.Bool
+		watched := make(chan struct{})
+		go func() {
+			defer close(watched)
+			shown := 0
+			tick := time.NewTicker(droppedCheckEvery)
+			defer tick.Stop()
+			for shown < 2 {
+				select {
+				case <-waitCtx.Done():
+					return
+				case <-tick.C:
+				}
+				if shown++; !setup.Dropped(w, key) {
+					shown = 0
+				}
+			}
+			dropped.Store(true)
+			cutOff()
+		}()
+		lease, err := w.AcquireWaiting(waitCtx, key, setup.TTL)
+		cutOff()
+		<-watched
+		if err == nil || !dropped.Load() || ctx.Err() != nil {
+			return lease, err
+		}
+		t.Logf("the library dropped the wait on %s (it can no longer be woken): asking again", key)
+	}
 }
 
 // awaitQueued waits until the store shows n waiters on key; where it shows none (a
