@@ -39,5 +39,19 @@ func PartitionerOf(topo Topology) (Partitioner, error) {
 	if p, ok := topo.(Partitioner); ok {
 		return p, nil
 	}
-	return nil, fmt.Errorf("provider %s cannot partition nodes: use --provider container", topo.Provider())
+	return nil, cannotPartition(topo.Provider())
+}
+
+// CanPartition is nil when p's topologies can cut links, else PartitionerOf's error,
+// known before anything starts: containers (the container family) have networks of
+// their own, every other provider's servers share the host's loopback.
+func CanPartition(p Provider) error {
+	if p.Name() == "container" || InFamily("container", p.Name()) {
+		return nil
+	}
+	return cannotPartition(p.Name())
+}
+
+func cannotPartition(provider string) error {
+	return fmt.Errorf("provider %s cannot partition nodes: use --provider container", provider)
 }

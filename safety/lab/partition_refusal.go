@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
 )
 
@@ -18,4 +19,17 @@ func PartitionerOrRefuse(scenario string, topo topologies.Topology) (topologies.
 		return nil, fmt.Errorf("%s %w: %w", scenario, ErrNeedsPartitions, err)
 	}
 	return p, nil
+}
+
+// RefuseUnpartitionable is the running scenario's refusal when e says, before anything
+// starts, that spec's deployments cannot cut links: no server is started only to be
+// refused. Nil when they can, or when e cannot tell.
+func (e *Env) RefuseUnpartitionable(spec backend.Spec) error {
+	if e.Partitions == nil {
+		return nil
+	}
+	if err := e.Partitions(spec); err != nil {
+		return fmt.Errorf("%s %w: %w", e.Scenario(), ErrNeedsPartitions, err)
+	}
+	return nil
 }

@@ -57,6 +57,10 @@ type Env struct {
 	Seed       int64  // every random choice of a run derives from it
 	Params     Params // --param name=value
 	Start      StartFunc
+	// Partitions says, before anything starts, whether the deployments Start gives for
+	// a spec can cut links between nodes (nil) or why not; nil leaves it to the first
+	// deployment a scenario starts (PartitionerOrRefuse).
+	Partitions func(spec backend.Spec) error
 	// OutDir receives porcupine's pages for violating histories (under viz/); empty
 	// means none are written.
 	OutDir string

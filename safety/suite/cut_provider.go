@@ -46,14 +46,30 @@ func onFlavour(start lab.StartFunc, server string) lab.StartFunc {
 // provider when name is "".
 func startOn(name string) lab.StartFunc {
 	return func(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
-		pick := func() (topologies.Provider, error) { return topologies.DefaultProvider(spec.Kind) }
-		if name != "" {
-			pick = func() (topologies.Provider, error) { return topologies.ProviderNamed(name) }
-		}
-		p, err := pick()
+		p, err := providerFor(name, spec.Kind)
 		if err != nil {
 			return nil, err
 		}
 		return p.Start(ctx, spec)
 	}
+}
+
+// partitionsOn says whether startOn(name)'s topologies of a spec can cut links, before
+// any starts.
+func partitionsOn(name string) func(backend.Spec) error {
+	return func(spec backend.Spec) error {
+		p, err := providerFor(name, spec.Kind)
+		if err != nil {
+			return err
+		}
+		return topologies.CanPartition(p)
+	}
+}
+
+// providerFor is the provider named, or kind's default provider when name is "".
+func providerFor(name string, kind backend.Kind) (topologies.Provider, error) {
+	if name == "" {
+		return topologies.DefaultProvider(kind)
+	}
+	return topologies.ProviderNamed(name)
 }

@@ -25,6 +25,7 @@ func NewEnv(cmd results.Command, folder *Folder, logTo io.Writer) *lab.Env {
 		OutDir:     folder.dir,
 		Resume:     folder.resumed,
 		Start:      onFlavour(startOn(cmd.Provider), cmd.Server),
+		Partitions: partitionsOn(cmd.Provider),
 		Logf:       func(format string, a ...any) { fmt.Fprintf(logTo, format+"\n", a...) },
 	}
 }

@@ -104,7 +104,7 @@ func (s *Suite) runOnCuttingProvider(ctx context.Context, sc lab.Scenario, refus
 	fmt.Fprintf(s.Stderr, "safety: %s cuts links, which processes cannot: its servers run on provider %s\n", sc.Name(),
 		s.Cuts.name)
 	moved := *s.Env
-	moved.Start = start
+	moved.Start, moved.Partitions = start, partitionsOn(s.Cuts.name)
 	rep, err := lab.Run(ctx, sc, &moved)
 	if rep != nil {
 		rep.Provider = s.Cuts.name

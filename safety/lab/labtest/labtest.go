@@ -40,6 +40,13 @@ func TestEnv(t testing.TB, trials int, params lab.Params) *lab.Env {
 			}
 			return topo, err
 		},
+		Partitions: func(spec backend.Spec) error {
+			p, err := topologies.DefaultProvider(spec.Kind)
+			if err != nil {
+				return err
+			}
+			return topologies.CanPartition(p)
+		},
 		Logf: t.Logf,
 	}
 }
@@ -165,6 +172,7 @@ func ContainerEnv(t *testing.T, trials int, params lab.Params) *lab.Env {
 		}
 		return topo, err
 	}
+	env.Partitions = func(backend.Spec) error { return topologies.CanPartition(p) }
 	return env
 }
 

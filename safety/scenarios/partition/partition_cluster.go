@@ -104,7 +104,7 @@ func (s clusterSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values) 
 		return env.NewReport(), nil
 	}
 	// A provider that cannot partition is refused before any trial: nothing to measure.
-	deployments, err := startFirst(ctx, env.Scenario(), variants[0].spec(), env.StartTopology, sameCluster)
+	deployments, err := startFirst(ctx, env, variants[0].spec(), env.StartTopology, sameCluster)
 	if err != nil {
 		return nil, err
 	}

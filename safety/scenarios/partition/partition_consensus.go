@@ -41,6 +41,9 @@ func (s consensusPartition) Run(ctx context.Context, env *lab.Env, p lab.Values)
 				results.Always(results.SecondGranted)},
 			WindowIs: "from the majority's new leader to the isolated leader's last accepted grant (none expected)",
 		}}, st.(lab.Failover)}
+		if err := env.RefuseUnpartitionable(st.Spec()); err != nil {
+			return nil, err
+		}
 		topo, err := env.StartTopology(ctx, st.Spec())
 		if err != nil {
 			return nil, err

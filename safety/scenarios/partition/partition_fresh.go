@@ -19,13 +19,16 @@ type freshDeployments struct {
 
 // startFirst starts spec's deployment, or returns the scenario's refusal of a provider
 // that cannot partition (lab.ErrNeedsPartitions).
-func startFirst(ctx context.Context, scenario string, spec backend.Spec, start func(context.Context,
+func startFirst(ctx context.Context, env *lab.Env, spec backend.Spec, start func(context.Context,
 	backend.Spec) (topologies.Topology, error), fits func(running, wanted backend.Spec) bool) (*freshDeployments, error) {
+	if err := env.RefuseUnpartitionable(spec); err != nil {
+		return nil, err
+	}
 	topo, err := start(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := lab.PartitionerOrRefuse(scenario, topo); err != nil {
+	if _, err := lab.PartitionerOrRefuse(env.Scenario(), topo); err != nil {
 		topo.Close()
 		return nil, err
 	}

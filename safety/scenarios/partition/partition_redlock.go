@@ -48,7 +48,11 @@ func (redlockPartition) variants() []redlockPartitionVariant {
 
 func (s redlockPartition) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl := p.Duration("ttl")
-	topo, err := env.StartTopology(ctx, backend.Spec{Kind: topologies.Redlock, Masters: 5})
+	spec := backend.Spec{Kind: topologies.Redlock, Masters: 5}
+	if err := env.RefuseUnpartitionable(spec); err != nil {
+		return nil, err
+	}
+	topo, err := env.StartTopology(ctx, spec)
 	if err != nil {
 		return nil, err
 	}

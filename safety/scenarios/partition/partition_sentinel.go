@@ -128,7 +128,7 @@ func (s sentinelSplitBrain) Run(ctx context.Context, env *lab.Env, p lab.Values)
 	start := func(ctx context.Context, spec backend.Spec) (topologies.Topology, error) {
 		return c.start(ctx, env, spec)
 	}
-	deployments, err := startFirst(ctx, env.Scenario(), c.spec(variants[0]), start, sameConfig)
+	deployments, err := startFirst(ctx, env, c.spec(variants[0]), start, sameConfig)
 	if err != nil {
 		return nil, err
 	}

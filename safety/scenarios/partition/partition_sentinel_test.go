@@ -69,7 +69,7 @@ func hasProof(tr results.Trial, part string) bool {
 }
 
 // A provider whose nodes share the host's loopback cannot partition: every partition
-// scenario refuses it, naming the provider, before any trial.
+// scenario refuses it, naming the provider, before it starts any server.
 func TestPartitionScenariosRefuseProcessProvider(t *testing.T) {
 	t.Parallel()
 	for name, params := range map[string]lab.Params{
@@ -82,14 +82,21 @@ func TestPartitionScenariosRefuseProcessProvider(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		rep, err := lab.Run(ctx, s, labtest.TestEnv(t, 1, params))
-		cancel()
+		env := labtest.TestEnv(t, 1, params)
+		started := 0
+		env.Start = func(context.Context, backend.Spec) (topologies.Topology, error) {
+			started++
+			return nil, errors.New("must not start")
+		}
+		rep, err := lab.Run(context.Background(), s, env)
 		if !errors.Is(err, lab.ErrNeedsPartitions) || !strings.Contains(err.Error(), "cannot partition") || !strings.Contains(err.Error(), "process") {
 			t.Errorf("%s on processes: %v, want ErrNeedsPartitions saying provider process cannot partition", name, err)
 		}
 		if rep != nil && len(rep.Variants) > 0 {
 			t.Errorf("%s on processes ran %d variants", name, len(rep.Variants))
+		}
+		if started > 0 {
+			t.Errorf("%s on processes started %d deployments before refusing", name, started)
 		}
 	}
 }
