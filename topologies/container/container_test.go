@@ -32,7 +32,7 @@ func requireEngine(t *testing.T) { rediscontainertest.RequireEngine(t) }
 func startContainers(t *testing.T, spec backend.Spec) partitioned {
 	t.Helper()
 	requireEngine(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.StartBound)
 	defer cancel()
 	began := time.Now()
 	topo, err := Provider{}.Start(ctx, spec)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/topologies"
@@ -61,7 +60,7 @@ func Shared(tb testing.TB, spec backend.Spec) topologies.Topology {
 	}
 	sharing.Unlock()
 	entry.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), StartBound)
 		defer cancel()
 		entry.topo, entry.err = provider.Start(ctx, spec)
 	})

@@ -190,10 +190,14 @@ func StartNamed(tb testing.TB, name string, spec backend.Spec) topologies.Topolo
 	return startWith(tb, provider, spec)
 }
 
-// startWith launches spec with provider, giving it a minute, and closes it when tb ends.
+// StartBound bounds a test deployment's start: it catches a start that hangs, never one
+// that a loaded machine made slow (a container's initdb took over 2 minutes at load 20).
+const StartBound = 5 * time.Minute
+
+// startWith launches spec with provider, within StartBound, and closes it when tb ends.
 func startWith(tb testing.TB, provider topologies.Provider, spec backend.Spec) topologies.Topology {
 	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), StartBound)
 	defer cancel()
 	topo, err := provider.Start(ctx, spec)
 	if err != nil {
