@@ -220,8 +220,8 @@ func startWaiting(
 
 // droppedCheckEvery is how often a wait is checked for the library's proof that it
 // dropped it; a drop counts when two checks in a row show it, so that a wait that has
-// not yet reached the library is not taken for one.
-const droppedCheckEvery = 500 * time.Millisecond
+// not yet reached the library is not taken for one. A variable for the checks' own tests.
+var droppedCheckEvery = 500 * time.Millisecond
 
 // acquireWaiting is w.AcquireWaiting for setup.TTL; where the library can drop a wait
 // (setup.Dropped), a wait it proved dropped is cut off, logged, and asked again.

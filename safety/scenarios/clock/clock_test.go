@@ -303,7 +303,7 @@ func TestSentinelClockSkewTakesAFailoverStoreByCapability(t *testing.T) {
 	if _, want := strategies.Parse("sentinel"); want != "" {
 		t.Errorf("sentinel refused: want %s", want)
 	}
-	for _, bad := range []string{"single", "wait", "redlock", "cluster", "etcd-3"} {
+	for _, bad := range []string{"single", "wait", "redlock", "cluster", "zookeeper-3"} {
 		if _, want := strategies.Parse(bad); !strings.Contains(want, "sentinel") || strings.Contains(want, bad) {
 			t.Errorf("%s: want %q, which should name sentinel and not %s", bad, want, bad)
 		}

@@ -48,7 +48,7 @@ func TestCheckThenWriteTakesOneRedisMasterByCapability(t *testing.T) {
 			t.Errorf("%s refused: want %s", ok, want)
 		}
 	}
-	for _, bad := range []string{"redlock", "etcd", "cluster", "single,wait"} {
+	for _, bad := range []string{"redlock", "zookeeper", "cluster", "single,wait"} {
 		if _, want := strategies.Parse(bad); want == "" {
 			t.Errorf("%s taken", bad)
 		}
