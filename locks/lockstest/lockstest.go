@@ -78,10 +78,14 @@ const SessionCounterTTL = 30 * time.Second
 // ran: a worker whose acquire failed (reported on t) stops, so the two differ only by
 // increments two holders lost.
 func CountUnderLock(t testing.TB, l locks.Locker, workers, increments int) (count, done int64) {
-	return countUnderLock(t, l, counterTTL, workers, increments)
+	return countUnderLock(t, l, counterTTL, false, workers, increments)
 }
 
-func countUnderLock(t testing.TB, l locks.Locker, ttl time.Duration, workers, increments int) (count, done int64) {
+// countUnderLock is CountUnderLock at ttl; with elections, a worker rides out the errors
+// of an election in the store (logged), which a consensus store holds whenever the load
+// delays its heartbeats past its election timeout, instead of stopping on them.
+func countUnderLock(t testing.TB, l locks.Locker, ttl time.Duration, elections bool, workers, increments int) (
+	count, done int64) {
 	// A hang guard, not a speed test: at load 24 a 3-member etcd's 400 cycles outlasted 90 s.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -94,13 +98,15 @@ func countUnderLock(t testing.TB, l locks.Locker, ttl time.Duration, workers, in
 		go func() {
 			defer wg.Done()
 			for i := 0; i < increments; i++ {
-				lease := AcquireEventually(ctx, t, l, key, ttl, false)
+				lease := AcquireEventually(ctx, t, l, key, ttl, elections)
 				if lease.Token == "" {
 					return
 				}
 				counter.increment()
 				ran.Add(1)
-				if err := l.Release(ctx, lease); err != nil {
+				if err := l.Release(ctx, lease); err != nil && elections {
+					t.Logf("release in an election: %v (the lock ends with its lease)", err)
+				} else if err != nil {
 					t.Errorf("release: %v", err)
 				}
 			}
@@ -122,14 +128,15 @@ func (NoLock) Release(context.Context, locks.Lease) error { return nil }
 // exclusion under contention, refuse another owner's token, free the lock when its
 // TTL runs out (with a larger fence after, where there are fences), refuse a bad TTL.
 func Conformance(t *testing.T, l locks.Locker, workers, increments int) {
-	conformance(t, l, counterTTL, time.Second, workers, increments)
+	conformance(t, l, counterTTL, time.Second, false, workers, increments)
 }
 
-// ConformanceAt is Conformance for a store whose lease is a session or takes several
-// round trips (etcd's lease, txn, delete and revoke): the counter's locks at ttl, and
-// the lock left to expire at sessionExpiryTTL.
+// ConformanceAt is Conformance for a consensus store, whose lease is a session or takes
+// several round trips (etcd's lease, txn, delete and revoke): the counter's locks at
+// ttl, riding out elections (a three-member ZooKeeper, 200 ms ticks, re-elected at load
+// 20 and closed the counter's connections), and the lock left to expire at sessionExpiryTTL.
 func ConformanceAt(t *testing.T, l locks.Locker, ttl time.Duration, workers, increments int) {
-	conformance(t, l, ttl, sessionExpiryTTL, workers, increments)
+	conformance(t, l, ttl, sessionExpiryTTL, true, workers, increments)
 }
 
 // sessionExpiryTTL is the expiring lock's TTL on a session store: go-zookeeper closes the
@@ -137,13 +144,14 @@ func ConformanceAt(t *testing.T, l locks.Locker, ttl time.Duration, workers, inc
 // ZooKeeper ensemble's expiry check short with "zk: connection closed".
 const sessionExpiryTTL = 4 * time.Second
 
-// conformance is Conformance with the counter's locks at counterLockTTL and the
-// expiring lock at expiryTTL.
-func conformance(t *testing.T, l locks.Locker, counterLockTTL, expiryTTL time.Duration, workers, increments int) {
+// conformance is Conformance with the counter's locks at counterLockTTL (riding out
+// elections if elections) and the expiring lock at expiryTTL.
+func conformance(t *testing.T, l locks.Locker, counterLockTTL, expiryTTL time.Duration, elections bool,
+	workers, increments int) {
 	ctx := context.Background()
 
 	t.Run("mutual exclusion keeps a racy counter exact", func(t *testing.T) {
-		got, done := countUnderLock(t, l, counterLockTTL, workers, increments)
+		got, done := countUnderLock(t, l, counterLockTTL, elections, workers, increments)
 		if got != done {
 			t.Errorf("counter = %d after %d increments: two holders at once", got, done)
 		}
