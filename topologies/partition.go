@@ -1,6 +1,10 @@
 package topologies
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/lockbench/lockbench/backend"
+)
 
 // Partitioner cuts and heals the network links between nodes of one topology. Providers
 // whose nodes have their own network (containers) implement it on their Topology; a cut
@@ -50,6 +54,19 @@ func CanPartition(p Provider) error {
 		return nil
 	}
 	return cannotPartition(p.Name())
+}
+
+// CanPartitionOn is CanPartition for what would serve kind under the provider named
+// (the kind's default when name is ""), found without starting anything.
+func CanPartitionOn(name string, kind backend.Kind) error {
+	p, err := DefaultProvider(kind)
+	if name != "" {
+		p, err = ProviderServing(name, kind)
+	}
+	if err != nil {
+		return err
+	}
+	return CanPartition(p)
 }
 
 func cannotPartition(provider string) error {

@@ -78,14 +78,29 @@ const SessionCounterTTL = 30 * time.Second
 // ran: a worker whose acquire failed (reported on t) stops, so the two differ only by
 // increments two holders lost.
 func CountUnderLock(t testing.TB, l locks.Locker, workers, increments int) (count, done int64) {
-	return countUnderLock(t, l, counterTTL, false, workers, increments)
+	return countUnderLock(t, l, leaseStore, workers, increments)
 }
 
-// countUnderLock is CountUnderLock at ttl; with elections, a worker rides out the errors
-// of an election in the store (logged), which a consensus store holds whenever the load
-// delays its heartbeats past its election timeout, instead of stopping on them.
-func countUnderLock(t testing.TB, l locks.Locker, ttl time.Duration, elections bool, workers, increments int) (
-	count, done int64) {
+// storePlan is how the conformance checks run on one kind of store.
+type storePlan struct {
+	counterTTL time.Duration // the counter's locks
+	expiryTTL  time.Duration // the lock left to expire
+	// elections: a worker rides out the errors of an election in the store (logged), which
+	// a consensus store holds whenever the load delays its heartbeats past its timeout.
+	elections bool
+}
+
+// leaseStore is a store whose lock is a key with a TTL (Redis, PostgreSQL's table).
+var leaseStore = storePlan{counterTTL: counterTTL, expiryTTL: time.Second}
+
+// consensusStore is a consensus store whose counter locks at ttl: its lease is a session
+// or takes several round trips (etcd's lease, txn, delete and revoke).
+func consensusStore(ttl time.Duration) storePlan {
+	return storePlan{counterTTL: ttl, expiryTTL: sessionExpiryTTL, elections: true}
+}
+
+// countUnderLock is CountUnderLock as plan runs it.
+func countUnderLock(t testing.TB, l locks.Locker, plan storePlan, workers, increments int) (count, done int64) {
 	// A hang guard, not a speed test: at load 24 a 3-member etcd's 400 cycles outlasted 90 s.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -98,16 +113,18 @@ func countUnderLock(t testing.TB, l locks.Locker, ttl time.Duration, elections b
 		go func() {
 			defer wg.Done()
 			for i := 0; i < increments; i++ {
-				lease := AcquireEventually(ctx, t, l, key, ttl, elections)
+				lease := AcquireEventually(ctx, t, l, key, plan.counterTTL, plan.elections)
 				if lease.Token == "" {
 					return
 				}
 				counter.increment()
 				ran.Add(1)
-				if err := l.Release(ctx, lease); err != nil && elections {
-					t.Logf("release in an election: %v (the lock ends with its lease)", err)
-				} else if err != nil {
-					t.Errorf("release: %v", err)
+				if err := l.Release(ctx, lease); err != nil {
+					if !plan.elections {
+						t.Errorf("release: %v", err)
+					} else {
+						t.Logf("release in an election: %v (the lock ends with its lease)", err)
+					}
 				}
 			}
 		}()
@@ -128,7 +145,7 @@ func (NoLock) Release(context.Context, locks.Lease) error { return nil }
 // exclusion under contention, refuse another owner's token, free the lock when its
 // TTL runs out (with a larger fence after, where there are fences), refuse a bad TTL.
 func Conformance(t *testing.T, l locks.Locker, workers, increments int) {
-	conformance(t, l, counterTTL, time.Second, false, workers, increments)
+	conformance(t, l, leaseStore, workers, increments)
 }
 
 // ConformanceAt is Conformance for a consensus store, whose lease is a session or takes
@@ -136,7 +153,7 @@ func Conformance(t *testing.T, l locks.Locker, workers, increments int) {
 // ttl, riding out elections (a three-member ZooKeeper, 200 ms ticks, re-elected at load
 // 20 and closed the counter's connections), and the lock left to expire at sessionExpiryTTL.
 func ConformanceAt(t *testing.T, l locks.Locker, ttl time.Duration, workers, increments int) {
-	conformance(t, l, ttl, sessionExpiryTTL, true, workers, increments)
+	conformance(t, l, consensusStore(ttl), workers, increments)
 }
 
 // sessionExpiryTTL is the expiring lock's TTL on a session store: go-zookeeper closes the
@@ -144,14 +161,12 @@ func ConformanceAt(t *testing.T, l locks.Locker, ttl time.Duration, workers, inc
 // ZooKeeper ensemble's expiry check short with "zk: connection closed".
 const sessionExpiryTTL = 4 * time.Second
 
-// conformance is Conformance with the counter's locks at counterLockTTL (riding out
-// elections if elections) and the expiring lock at expiryTTL.
-func conformance(t *testing.T, l locks.Locker, counterLockTTL, expiryTTL time.Duration, elections bool,
-	workers, increments int) {
+// conformance is Conformance as plan runs it.
+func conformance(t *testing.T, l locks.Locker, plan storePlan, workers, increments int) {
 	ctx := context.Background()
 
 	t.Run("mutual exclusion keeps a racy counter exact", func(t *testing.T) {
-		got, done := countUnderLock(t, l, counterLockTTL, elections, workers, increments)
+		got, done := countUnderLock(t, l, plan, workers, increments)
 		if got != done {
 			t.Errorf("counter = %d after %d increments: two holders at once", got, done)
 		}
@@ -200,16 +215,16 @@ func conformance(t *testing.T, l locks.Locker, counterLockTTL, expiryTTL time.Du
 
 	t.Run("an expired TTL frees the lock", func(t *testing.T) {
 		expiring := testenv.Key(t, "expiring")
-		first, err := l.Acquire(ctx, expiring, expiryTTL)
+		first, err := l.Acquire(ctx, expiring, plan.expiryTTL)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := l.Acquire(ctx, expiring, expiryTTL); !errors.Is(err, locks.ErrNotAcquired) {
+		if _, err := l.Acquire(ctx, expiring, plan.expiryTTL); !errors.Is(err, locks.ErrNotAcquired) {
 			t.Fatalf("second acquire before expiry: %v, want ErrNotAcquired", err)
 		}
 		waitCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		defer cancel()
-		next := AcquireEventually(waitCtx, t, l, expiring, expiryTTL, false)
+		next := AcquireEventually(waitCtx, t, l, expiring, plan.expiryTTL, false)
 		if next.HasFence && next.Fence <= first.Fence {
 			t.Errorf("fence after expiry %d, not above the expired holder's %d", next.Fence, first.Fence)
 		}

@@ -58,7 +58,7 @@ func (l *electingLocker) Release(context.Context, locks.Lease) error {
 func TestCountUnderLockRidesOutElections(t *testing.T) {
 	t.Parallel()
 	l := &electingLocker{}
-	count, done := countUnderLock(t, l, time.Second, true, 4, 10)
+	count, done := countUnderLock(t, l, storePlan{counterTTL: time.Second, elections: true}, 4, 10)
 	if count != 40 || done != 40 {
 		t.Errorf("count %d after %d increments, want 40 of 40", count, done)
 	}

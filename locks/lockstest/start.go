@@ -72,21 +72,21 @@ func SharedStrategy(t *testing.T, name string, opts locks.Options) (locks.Locker
 // ConformanceOf runs Conformance (8 workers, 15 increments each) on every strategy of
 // names, in parallel, each on the package's shared topology for it with default options.
 func ConformanceOf(t *testing.T, names ...string) {
-	conformanceOf(t, counterTTL, time.Second, false, names...)
+	conformanceOf(t, leaseStore, names...)
 }
 
 // ConformanceOfAt is ConformanceOf as ConformanceAt runs it: the counter's locks at ttl,
 // for a lease that is a session, which one slow reply closes (ZooKeeper's).
 func ConformanceOfAt(t *testing.T, ttl time.Duration, names ...string) {
-	conformanceOf(t, ttl, sessionExpiryTTL, true, names...)
+	conformanceOf(t, consensusStore(ttl), names...)
 }
 
-func conformanceOf(t *testing.T, counterLockTTL, expiryTTL time.Duration, elections bool, names ...string) {
+func conformanceOf(t *testing.T, plan storePlan, names ...string) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			l, _ := SharedStrategy(t, name, locks.Options{})
-			conformance(t, l, counterLockTTL, expiryTTL, elections, 8, 15)
+			conformance(t, l, plan, 8, 15)
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -12,24 +13,29 @@ import (
 // alone it is the run's error; `--scenario all` skips that scenario and says why.
 var ErrNeedsPartitions = errors.New("needs network partitions")
 
-// PartitionerOrRefuse is topo's partitioner, or the scenario's refusal naming the provider.
-func PartitionerOrRefuse(scenario string, topo topologies.Topology) (topologies.Partitioner, error) {
-	p, err := topologies.PartitionerOf(topo)
-	if err != nil {
-		return nil, fmt.Errorf("%s %w: %w", scenario, ErrNeedsPartitions, err)
+// StartPartitionable starts spec's deployment with start and returns it with its
+// partitioner, or the running scenario's refusal (ErrNeedsPartitions) of a provider
+// that cannot cut links: asked of e before anything starts where e can tell
+// (Env.Partitions), else of the deployment, which is then closed.
+func (e *Env) StartPartitionable(ctx context.Context, spec backend.Spec, start StartFunc) (
+	topologies.Topology, topologies.Partitioner, error) {
+	if e.Partitions != nil {
+		if err := e.Partitions(spec); err != nil {
+			return nil, nil, e.refusePartitions(err)
+		}
 	}
-	return p, nil
+	topo, err := start(ctx, spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	part, err := topologies.PartitionerOf(topo)
+	if err != nil {
+		topo.Close()
+		return nil, nil, e.refusePartitions(err)
+	}
+	return topo, part, nil
 }
 
-// RefuseUnpartitionable is the running scenario's refusal when e says, before anything
-// starts, that spec's deployments cannot cut links: no server is started only to be
-// refused. Nil when they can, or when e cannot tell.
-func (e *Env) RefuseUnpartitionable(spec backend.Spec) error {
-	if e.Partitions == nil {
-		return nil
-	}
-	if err := e.Partitions(spec); err != nil {
-		return fmt.Errorf("%s %w: %w", e.Scenario(), ErrNeedsPartitions, err)
-	}
-	return nil
+func (e *Env) refusePartitions(why error) error {
+	return fmt.Errorf("%s %w: %w", e.Scenario(), ErrNeedsPartitions, why)
 }

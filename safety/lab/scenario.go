@@ -59,7 +59,7 @@ type Env struct {
 	Start      StartFunc
 	// Partitions says, before anything starts, whether the deployments Start gives for
 	// a spec can cut links between nodes (nil) or why not; nil leaves it to the first
-	// deployment a scenario starts (PartitionerOrRefuse).
+	// deployment a scenario starts (StartPartitionable).
 	Partitions func(spec backend.Spec) error
 	// OutDir receives porcupine's pages for violating histories (under viz/); empty
 	// means none are written.

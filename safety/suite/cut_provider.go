@@ -57,13 +57,7 @@ func startOn(name string) lab.StartFunc {
 // partitionsOn says whether startOn(name)'s topologies of a spec can cut links, before
 // any starts.
 func partitionsOn(name string) func(backend.Spec) error {
-	return func(spec backend.Spec) error {
-		p, err := providerFor(name, spec.Kind)
-		if err != nil {
-			return err
-		}
-		return topologies.CanPartition(p)
-	}
+	return func(spec backend.Spec) error { return topologies.CanPartitionOn(name, spec.Kind) }
 }
 
 // providerFor is the provider named, or kind's default provider when name is "".

@@ -40,14 +40,8 @@ func TestEnv(t testing.TB, trials int, params lab.Params) *lab.Env {
 			}
 			return topo, err
 		},
-		Partitions: func(spec backend.Spec) error {
-			p, err := topologies.DefaultProvider(spec.Kind)
-			if err != nil {
-				return err
-			}
-			return topologies.CanPartition(p)
-		},
-		Logf: t.Logf,
+		Partitions: func(spec backend.Spec) error { return topologies.CanPartitionOn("", spec.Kind) },
+		Logf:       t.Logf,
 	}
 }
 
@@ -172,7 +166,7 @@ func ContainerEnv(t *testing.T, trials int, params lab.Params) *lab.Env {
 		}
 		return topo, err
 	}
-	env.Partitions = func(backend.Spec) error { return topologies.CanPartition(p) }
+	env.Partitions = func(spec backend.Spec) error { return topologies.CanPartitionOn("container", spec.Kind) }
 	return env
 }
 

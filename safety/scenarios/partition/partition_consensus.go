@@ -41,17 +41,9 @@ func (s consensusPartition) Run(ctx context.Context, env *lab.Env, p lab.Values)
 				results.Always(results.SecondGranted)},
 			WindowIs: "from the majority's new leader to the isolated leader's last accepted grant (none expected)",
 		}}, st.(lab.Failover)}
-		if err := env.RefuseUnpartitionable(st.Spec()); err != nil {
-			return nil, err
-		}
-		topo, err := env.StartTopology(ctx, st.Spec())
+		topo, part, err := env.StartPartitionable(ctx, st.Spec(), env.StartTopology)
 		if err != nil {
 			return nil, err
-		}
-		part, perr := lab.PartitionerOrRefuse(env.Scenario(), topo)
-		if perr != nil {
-			topo.Close()
-			return nil, perr
 		}
 		r,
 			err := lab.RunTrials(ctx, env, []consensusPartitionVariant{v},

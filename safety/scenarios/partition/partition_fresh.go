@@ -19,17 +19,10 @@ type freshDeployments struct {
 
 // startFirst starts spec's deployment, or returns the scenario's refusal of a provider
 // that cannot partition (lab.ErrNeedsPartitions).
-func startFirst(ctx context.Context, env *lab.Env, spec backend.Spec, start func(context.Context,
-	backend.Spec) (topologies.Topology, error), fits func(running, wanted backend.Spec) bool) (*freshDeployments, error) {
-	if err := env.RefuseUnpartitionable(spec); err != nil {
-		return nil, err
-	}
-	topo, err := start(ctx, spec)
+func startFirst(ctx context.Context, env *lab.Env, spec backend.Spec, start lab.StartFunc,
+	fits func(running, wanted backend.Spec) bool) (*freshDeployments, error) {
+	topo, _, err := env.StartPartitionable(ctx, spec, start)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := lab.PartitionerOrRefuse(env.Scenario(), topo); err != nil {
-		topo.Close()
 		return nil, err
 	}
 	return &freshDeployments{start: start, fits: fits, first: topo}, nil

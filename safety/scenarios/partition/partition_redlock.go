@@ -48,19 +48,11 @@ func (redlockPartition) variants() []redlockPartitionVariant {
 
 func (s redlockPartition) Run(ctx context.Context, env *lab.Env, p lab.Values) (*results.Report, error) {
 	ttl := p.Duration("ttl")
-	spec := backend.Spec{Kind: topologies.Redlock, Masters: 5}
-	if err := env.RefuseUnpartitionable(spec); err != nil {
-		return nil, err
-	}
-	topo, err := env.StartTopology(ctx, spec)
+	topo, part, err := env.StartPartitionable(ctx, backend.Spec{Kind: topologies.Redlock, Masters: 5}, env.StartTopology)
 	if err != nil {
 		return nil, err
 	}
 	defer topo.Close()
-	part, err := lab.PartitionerOrRefuse(env.Scenario(), topo)
-	if err != nil {
-		return nil, err
-	}
 	return lab.RunTrials(ctx, env, s.variants(),
 		func(ctx context.Context, v redlockPartitionVariant, t *lab.Trial) error {
 			ctx, cancel := context.WithTimeout(ctx, time.Minute+2*ttl)
