@@ -5,6 +5,7 @@ package adrtest
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/lockbench/lockbench/backend"
 	"github.com/lockbench/lockbench/backend/linked"
@@ -33,6 +34,19 @@ const keyedStore = "cluster"
 // store's strategies, cluster and cluster-wait) with deployments recorded as the
 // runner records them. The test binary registers the stores (backends/all).
 func WriteBench(dir string) error {
+	run, err := benchRun()
+	if err != nil {
+		return err
+	}
+	own := *run // WriteRun stamps the schema version: tests side by side share run
+	return resultsdir.WriteRun(dir, &own)
+}
+
+// benchRun is WriteBench's run, generated once a test binary: the full matrix it draws
+// the keyed store's cells from was most of the adr tests' CPU, once for every folder.
+var benchRun = sync.OnceValues(generateBench)
+
+func generateBench() (*resultsdir.Run, error) {
 	run := synth.Generate(synth.Options{Stores: linked.Catalog(), Seed: 1, Small: true})
 	// The keyed store's cells come from the full matrix, at the small one's client counts.
 	for _, c := range synth.Generate(synth.Options{Stores: linked.Catalog(), Seed: 1}).Cells {
@@ -56,11 +70,11 @@ func WriteBench(dir string) error {
 	for _, c := range run.Cells {
 		st, ok := linked.Catalog().StrategyOf(c.Strategy)
 		if !ok {
-			return fmt.Errorf("adrtest: no store declares %s (import backends/all in the test)", c.Strategy)
+			return run, fmt.Errorf("adrtest: no store declares %s (import backends/all in the test)", c.Strategy)
 		}
 		run.Environment.Topologies[c.Strategy] = deployments[st.Kind()]
 	}
-	return resultsdir.WriteRun(dir, run)
+	return run, nil
 }
 
 // trial is one judged trial with its counts and inputs.

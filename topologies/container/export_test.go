@@ -82,3 +82,6 @@ func FilterRules(n topologies.Node) (string, error) {
 
 // NetworkID is the ID of the network a topology this provider started runs on.
 func NetworkID(topo topologies.Topology) string { return topo.(*Topology).networkID() }
+
+// PauseUntilFrozen is pauseUntilFrozen, for the tests.
+var PauseUntilFrozen = pauseUntilFrozen

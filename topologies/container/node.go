@@ -82,8 +82,29 @@ func alive(pid int) bool {
 // its sockets and answers nothing, as SIGSTOP does to a process.
 func (n *Server) Pause() error {
 	return n.freeze("pause", true, func(ctx context.Context) error {
-		return n.topo.eng.Pause(ctx, n.id)
+		return pauseUntilFrozen(ctx, func(ctx context.Context) error { return n.topo.eng.Pause(ctx, n.id) })
 	})
+}
+
+// freezeRetryEvery spaces the engine's pauses after a freeze that did not take.
+const freezeRetryEvery = 100 * time.Millisecond
+
+// pauseUntilFrozen asks pause again while the engine's runtime reports that the cgroup
+// freezer did not take: runc gives up on a cgroup left FREEZING (a loaded machine, a
+// process in the kernel), thaws it and says "unable to freeze", so the container runs on
+// and the pause can be asked again. Any other error, or ctx's end, is the pause's error.
+func pauseUntilFrozen(ctx context.Context, pause func(context.Context) error) error {
+	for {
+		err := pause(ctx)
+		if err == nil || !strings.Contains(err.Error(), "unable to freeze") || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(freezeRetryEvery):
+		}
+	}
 }
 
 func (n *Server) Resume() error {
