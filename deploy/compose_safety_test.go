@@ -16,6 +16,7 @@ import (
 // trial for trial (unsafe-release forces its interleavings, so outcomes and counts
 // are the same in any run), and each worker ran only its share.
 func TestComposeSafetyWorkersMergeEqualsOneRun(t *testing.T) {
+	t.Parallel()
 	testenv.RequireRedis(t) // the worker image carries the host's redis-server
 	const scenario, trials, seed = "unsafe-release", 6, 11
 	bin := buildForCompose(t)

@@ -132,7 +132,8 @@ func TestPartialLocksCountTokensOfNoGrant(t *testing.T) {
 }
 
 // Sized so that a loaded 2-core machine cannot decide a race: the single-master skew at
-// 3 s; the Redlock races at 10 s, where Redlock's per-node bound (TTL x 0.05) is 500 ms
+// 10 s with a 2 s jump, where rate 1.1 leaves B 909 ms and the jump 2 s (at 3 s and 1 s,
+// load 42, B's attempt took 579 ms and missed rate 1.1's 272 ms); the Redlock races at 10 s, where Redlock's per-node bound (TTL x 0.05) is 500 ms
 // (at 3 s, 150 ms: at load 20-37 A's grant reached only 3 of the 5 nodes and the jump's
 // only trial was not judged). The rates run at 10 s too, where each sits well to
 // one side of each drift's boundary (1/(1-drift)): at 1.08, drift 0.01 leaves B about
@@ -145,7 +146,7 @@ var clockScenarioParams = map[string]lab.Params{
 	"redlock-clock-jump": {"ttl": "10s", "k": "2,3", "jumps": "20ms,1s", "strategies": "redlock"},
 	"redlock-clock-rate": {"ttl": "10s", "k": "3", "rates": "1.005,1.08,1.3", "drifts": "0.01,0.1", "strategies": "redlock"},
 	"redlock-kleppmann":  {"ttl": "10s", "jump": "1500ms", "strategies": "redlock,redlock-failfast"},
-	"single-clock-skew":  {"ttl": "3s", "jump": "1s"},
+	"single-clock-skew":  {"ttl": "10s", "jump": "2s"},
 }
 
 // The embedded store runs inside this raced binary, where a loaded machine stretched
@@ -253,19 +254,20 @@ func TestClockSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 	}
 }
 
-// Boundary mode of single-clock-skew at TTL 3 s and hold 1 s: a jump of 1.6 s
-// (0.8 x (TTL - hold)) leaves one holder, one of 2.4 s (1.2 x) gives two, on both
-// providers, with 400 ms either side that a loaded machine cannot close; the model's
-// claims are held by labtest.
+// Boundary mode of single-clock-skew at TTL 10 s and hold 5 s: a jump of 4 s
+// (0.8 x (TTL - hold)) leaves one holder, one of 6 s (1.2 x) gives two, on both
+// providers, with 1 s either side that a loaded machine cannot close (at TTL 3 s and
+// hold 1 s, 400 ms: at load 42 B's attempt took 579 ms and the 1.2x trial was not
+// judged); the model's claims are held by labtest.
 func TestSingleJumpBoundary(t *testing.T) {
 	t.Parallel()
 	for _, provider := range []string{"embedded", "process"} {
 		t.Run(provider, func(t *testing.T) {
 			t.Parallel()
-			rep := runClockScenario(t, provider, "single-clock-skew", lab.Params{"mode": "boundary", "ttl": "3s", "hold": "1s"})
+			rep := runClockScenario(t, provider, "single-clock-skew", lab.Params{"mode": "boundary", "ttl": "10s", "hold": "5s"})
 			for _, v := range rep.Variants {
-				if v.Params["threshold"] != "2s" {
-					t.Errorf("%s: threshold %q, want TTL - hold = 2s", v.Name, v.Params["threshold"])
+				if v.Params["threshold"] != "5s" {
+					t.Errorf("%s: threshold %q, want TTL - hold = 5s", v.Name, v.Params["threshold"])
 				}
 			}
 		})
