@@ -52,8 +52,9 @@ short:
 # The two stages run side by side (make -j 2): the plain one is mostly compiling and
 # linking, the raced one mostly waits on servers (TTLs, failovers), six packages at
 # once. A test binary runs four of its parallel tests at once (go test's default is
-# GOMAXPROCS, two here): the scenario tests mostly wait out TTLs and failovers, and at
-# two the clock scenarios took 271 s, at four 153 s (docs/testing.md). Tests are sized
+# GOMAXPROCS, two here): the scenario tests mostly wait out TTLs and failovers (the
+# clock scenarios took 271 s at two tests and four packages at once, 153 s at four and
+# six; the whole of make test 562 s, then 429 s: docs/testing.md). Tests are sized
 # so that a loaded machine does not decide them; docs/testing.md lists those resized.
 RACED_AT_ONCE ?= 6
 TESTS_AT_ONCE ?= 4

@@ -38,9 +38,11 @@ func TestParseProfile(t *testing.T) {
 	}
 }
 
-// The proxies must add what they are asked to: about 2 x latency per round trip (the
-// toxics release early only by the wake-up lateness and path cost they measured, tens
-// of µs) and not wildly more. The figure is logged.
+// The proxies must add what they are asked to: a lock client through them waits at least
+// 2 x latency a round trip (the toxics release early only by the wake-up lateness and
+// path cost they measured, tens of µs). The medians' difference MeasureAddedRTT records
+// is logged, not asserted: a loaded machine moves the direct median as much as the
+// proxied one (a sweep measured -1.2 ms added at load 30).
 func TestInjectedLatencyShowsInTheMedian(t *testing.T) {
 	topo := testenv.Start(t, backend.Spec{Kind: topologies.Single})
 	const oneWay = 5 * time.Millisecond
@@ -54,11 +56,11 @@ func TestInjectedLatencyShowsInTheMedian(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := added["master-0"]
-	t.Logf("requested 2 x %v per round trip, measured %v added (%.1f%% over)", oneWay, got, 100*(float64(got)/float64(2*oneWay)-1))
-	if got < 2*oneWay-time.Millisecond || got > 4*2*oneWay {
-		t.Errorf("added round trip %v, want about %v", got, 2*oneWay)
+	got, ok := added["master-0"]
+	if !ok {
+		t.Fatalf("no added round trip measured for master-0: %v", added)
 	}
+	t.Logf("requested 2 x %v per round trip, measured %v added (%.1f%% over)", oneWay, got, 100*(float64(got)/float64(2*oneWay)-1))
 
 	// A lock client routed through the network's dialer pays the same delay.
 	l, err := redislock.NewSingle(ctx, topo.Masters()[0].Addr(), redisconn.Options{Dialer: network.Dialer()})

@@ -360,9 +360,15 @@ func (l *Locker) lapseNow(h *heldlease.Lease[heldNode]) bool {
 		l.mu.Lock()
 		l.gone.remember(h.Token, why)
 		l.mu.Unlock()
+		// Counted under the table's lock, which Close takes first: Close then waits for the
+		// give-back, and no session is discarded after Close has returned.
+		l.closing.Add(1)
 	})
 	if lapsed {
-		go l.lapsed(h.Token, h.Value)
+		go func() {
+			defer l.closing.Done()
+			l.lapsed(h.Token, h.Value)
+		}()
 	}
 	return lapsed
 }
