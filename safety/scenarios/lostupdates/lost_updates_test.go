@@ -38,10 +38,12 @@ func variantsOf(rep *results.Report) map[string]*results.Variant {
 	return out
 }
 
-// TestLostUpdatesPause: A pauses past its lease on a single master, every guard.
+// TestLostUpdatesPause: A pauses past its lease on a single master, every guard. A 2 s
+// lease: A's first change must end inside it, and at load 60 a ZooKeeper holder's took
+// more than 500 ms (its release then found the lease given back, and no trial was judged).
 func TestLostUpdatesPause(t *testing.T) {
 	t.Parallel()
-	rep := runLostUpdates(t, 3, lab.Params{"breaks": "pause", "strategies": "single", "fences": "lock", "ttl": "200ms", "pause-factor": "1.5"})
+	rep := runLostUpdates(t, 2, lab.Params{"breaks": "pause", "strategies": "single", "fences": "lock", "ttl": "2s", "pause-factor": "1.5"})
 	if len(rep.Variants) != len(lostupdates.AccountModes()) {
 		t.Errorf("%d variants, want one per guard (%d)", len(rep.Variants), len(lostupdates.AccountModes()))
 	}
