@@ -19,7 +19,8 @@ import (
 )
 
 func TestComposeWorkersMergeExactly(t *testing.T) {
-	t.Parallel() // each script runs a Compose project of its own, named after its pid
+	// Each script runs a Compose project of its own, named after its pid.
+	t.Parallel()
 	testenv.RequireRedis(t) // the Redis image is built from the host's redis-server
 	bin := buildForCompose(t)
 	out := filepath.Join(t.TempDir(), "out")

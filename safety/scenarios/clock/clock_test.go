@@ -133,9 +133,10 @@ func TestPartialLocksCountTokensOfNoGrant(t *testing.T) {
 
 // Sized so that a loaded 2-core machine cannot decide a race: the single-master skew at
 // 10 s with a 2 s jump, where rate 1.1 leaves B 909 ms and the jump 2 s (at 3 s and 1 s,
-// load 42, B's attempt took 579 ms and missed rate 1.1's 272 ms); the Redlock races at 10 s, where Redlock's per-node bound (TTL x 0.05) is 500 ms
-// (at 3 s, 150 ms: at load 20-37 A's grant reached only 3 of the 5 nodes and the jump's
-// only trial was not judged). The rates run at 10 s too, where each sits well to
+// load 42, B's attempt took 579 ms and missed rate 1.1's 272 ms); the Redlock races at
+// 10 s, where Redlock's per-node bound (TTL x 0.05) is 500 ms (at 3 s, 150 ms: at load
+// 20-37 A's grant reached only 3 of the 5 nodes and the jump's only trial was not
+// judged). The rates run at 10 s too, where each sits well to
 // one side of each drift's boundary (1/(1-drift)): at 1.08, drift 0.01 leaves B about
 // 640 ms less A's acquire, drift 0.1 keeps it out with 260 ms to spare. At 3 s that
 // window was 190 ms, and at load 20 one of B's attempts took 198 ms and missed it; at
