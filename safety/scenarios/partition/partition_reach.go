@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/lockbench/lockbench/safety/lab"
@@ -15,27 +16,40 @@ import (
 
 type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 
-// reachProbe bounds one connection attempt: a cut drops the SYN, so it never answers.
-const reachProbe = 300 * time.Millisecond
+// reachProbe bounds the connection attempts: a cut drops the SYN, so it never answers,
+// while a node beside the client answers well within it (at 300 ms, load 50, a
+// container's node did not, and the control trial saw a cut nobody asked for).
+const reachProbe = 2 * time.Second
 
-// proveReach dials every node through who's dialer: those in want must answer, the
-// others must stay silent (a timeout, not a refusal). It proves the client's cut.
+// proveReach dials every node through who's dialer, all at once: those in want must
+// answer, the others must stay silent (a timeout, not a refusal). It proves the client's
+// cut.
 func proveReach(ctx context.Context, t *lab.Trial, who string, dial dialFunc, nodes []topologies.Node,
 	want map[int]bool) error {
+	errs := make([]error, len(nodes))
+	var wg sync.WaitGroup
+	for i, n := range nodes {
+		wg.Go(func() {
+			dctx, cancel := context.WithTimeout(ctx, reachProbe)
+			defer cancel()
+			c, err := dial(dctx, "tcp", n.Addr())
+			if err == nil {
+				c.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
 	var reached, dropped []int
 	as := true
-	for i, n := range nodes {
-		dctx, cancel := context.WithTimeout(ctx, reachProbe)
-		c, err := dial(dctx, "tcp", n.Addr())
-		cancel()
+	for i, err := range errs {
 		switch {
 		case err == nil:
-			c.Close()
 			reached = append(reached, i)
 		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded):
 			dropped = append(dropped, i)
 		default:
-			return lab.Failed("observe", fmt.Errorf("%s dialing %s: %w", who, n.Name(), err))
+			return lab.Failed("observe", fmt.Errorf("%s dialing %s: %w", who, nodes[i].Name(), err))
 		}
 		as = as && (err == nil) == want[i]
 	}
