@@ -109,7 +109,11 @@ func buildForCompose(t *testing.T) string {
 		testenv.MissingTool(t, err)
 	}
 	// make test's build of this tree: linking lockbench again costs each test seconds of CPU.
-	if exe := os.Getenv(reexec.Env); exe != "" {
+	if os.Getenv(reexec.Env) != "" {
+		exe, err := reexec.Executable() // checks that it names an executable
+		if err != nil {
+			t.Fatal(err)
+		}
 		return exe
 	}
 	bin := filepath.Join(t.TempDir(), "lockbench")
