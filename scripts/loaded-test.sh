@@ -31,7 +31,8 @@ trap 'exit 130' INT TERM
 
 for i in $(seq 1 "$runs"); do
   dir="$out/run$i"
-  git clone -q . "$dir"
+  # Every run tests the commit the series started at, whatever lands meanwhile.
+  git clone -q . "$dir" && git -C "$dir" checkout -q "$head"
   modcache=$(mktemp -d)
   (while :; do cut -d' ' -f1 /proc/loadavg; sleep 15; done) >"$dir.load" &
   sampler=$!

@@ -75,9 +75,11 @@ func assertReformed(t *testing.T, topo topologies.Topology, r topologies.Reforme
 	}
 }
 
+// At a 300 ms down-after, at load 30, sentinel took the promoted master for dead too and
+// failed over again before the re-form read it.
 func TestReformSentinelAfterKills(t *testing.T) {
-	topo := quickSentinel(t, 300*time.Millisecond, true)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	topo := quickSentinel(t, 1500*time.Millisecond, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	for cycle := 0; cycle < 3; cycle++ {
 		old := currentMaster(t, topo)
@@ -85,7 +87,8 @@ func TestReformSentinelAfterKills(t *testing.T) {
 		if err := old.Kill(); err != nil {
 			t.Fatal(err)
 		}
-		pctx, pcancel := context.WithTimeout(ctx, 20*time.Second)
+		// A quiet machine promoted in 2-9 s (a split vote waits out two failover timeouts).
+		pctx, pcancel := context.WithTimeout(ctx, time.Minute)
 		next, err := redisadmin.WaitForNewMaster(pctx, topologies.Addrs(topo.Sentinels()), topo.Spec().MasterName, old.Addr())
 		pcancel()
 		if err != nil {
@@ -169,11 +172,12 @@ func TestTuneSentinelsRefusesAPingPeriodTooShortToPromote(t *testing.T) {
 	}
 }
 
-// poolStarter starts tuned deployments for a pool and counts them.
+// poolStarter starts tuned deployments for a pool and counts them; down-after as the
+// re-form tests', so that a loaded machine's pings do not fail the new master over.
 func poolStarter(t *testing.T, starts *int) func(ctx context.Context) (topologies.Topology, error) {
 	return func(ctx context.Context) (topologies.Topology, error) {
 		*starts++
-		topo, err := redistopo.Process{}.Start(ctx, backend.Spec{Kind: topologies.Sentinel, DownAfter: 300 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
+		topo, err := redistopo.Process{}.Start(ctx, backend.Spec{Kind: topologies.Sentinel, DownAfter: 1500 * time.Millisecond, FailoverTimeout: 1500 * time.Millisecond,
 			ExtraConfig: []string{"repl-diskless-sync no"}})
 		if err != nil {
 			return nil, err
