@@ -16,6 +16,7 @@ import (
 	"github.com/lockbench/lockbench/safety/nemesis"
 	"github.com/lockbench/lockbench/safety/results"
 	"github.com/lockbench/lockbench/topologies"
+	"github.com/lockbench/lockbench/topologies/redisadmin"
 )
 
 // grantEvent is the clock event fired right after A's lock is granted: jumps that
@@ -47,9 +48,12 @@ type clockRace struct {
 
 	// Test hooks that take the fault away while the scenario still expects it; the
 	// proof must then refuse to judge. neverFire skips the grant event, so no jump
-	// happens; startTrue starts every node on a true clock.
-	neverFire bool
-	startTrue bool
+	// happens; startTrue starts every node on a true clock. shortGrants takes A's key off
+	// the first reachable node after each of A's first grants, as a SET past its per-node
+	// deadline would leave it.
+	neverFire   bool
+	startTrue   bool
+	shortGrants int
 }
 
 func (r clockRace) spec() backend.Spec {
@@ -184,10 +188,9 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 			return lab.Failed("nemesis", err)
 		}
 	}
-	topologies.MarkClockLag(topo)
-	started, lease, err := r.firstGrant(ctx, t, a)
+	started, lease, err := r.modelledGrant(ctx, t, a, topo)
 	if err != nil {
-		return lab.FirstGrant(err)
+		return err
 	}
 	aElapsed := time.Since(started)
 	grantAt := time.Now()
@@ -196,21 +199,6 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	t.Input("a_acquire_ms", lab.Millis(aElapsed))
 	t.Input("a_valid_ms", lab.Millis(lease.ValidUntil.Sub(grantAt)))
 	aLeaves := r.leavesAt(grantAt, lease)
-	if r.redlock() {
-		// Read before the jump fires, or a jumped node's key may already be gone.
-		held, err := lab.ReadQuorumNodes(ctx, r.reachable(nodes), t.Key, lease.Token)
-		if err != nil {
-			return lab.Failed("observe", err)
-		}
-		t.Input(aNodesHeld, float64(len(held.Holding)))
-		if len(held.Foreign) > 0 {
-			return lab.Late("nodes %v hold another token at A's key, left by A's own late attempt: the race is "+
-				"for a key that is A's alone", held.Foreign)
-		}
-		if err := r.grantAsModelled(len(held.Holding), len(r.reachable(nodes))); err != nil {
-			return err
-		}
-	}
 	if !r.neverFire {
 		topologies.FireClockEvent(topo, grantEvent)
 		t.Rec.Record(history.Event{Client: "nemesis", Kind: history.FaultInjected, Detail: "clock event " + grantEvent +
@@ -294,6 +282,57 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	return nil
 }
 
+// modelledGrant is A's grant as the model has it, and when its granting attempt began.
+// A waiting Redlock grant that missed a reachable node (a SET past its per-node deadline
+// on a busy machine) is given back and asked again, up to lab.LateAttempts grants, before
+// any clock moves: the race is for a lock on every node, not for the machine's load.
+func (r clockRace) modelledGrant(ctx context.Context, t *lab.Trial, a *lab.Client,
+	topo topologies.Topology) (time.Time, locks.Lease, error) {
+	reachable := r.reachable(topo.Masters())
+	attempts := 0.0
+	for grants := 1; ; grants++ {
+		topologies.MarkClockLag(topo)
+		started, lease, n, err := r.firstGrant(ctx, a, t.Key)
+		attempts += n
+		t.Input("a_attempts", attempts)
+		if err != nil {
+			return started, lease, lab.FirstGrant(err)
+		}
+		if !r.redlock() {
+			return started, lease, nil
+		}
+		if grants <= r.shortGrants {
+			if err := dropKey(ctx, reachable[0], t.Key); err != nil {
+				return started, lease, lab.Failed("setup", err)
+			}
+		}
+		// Read before the jump fires, or a jumped node's key may already be gone.
+		held, err := lab.ReadQuorumNodes(ctx, reachable, t.Key, lease.Token)
+		if err != nil {
+			return started, lease, lab.Failed("observe", err)
+		}
+		t.Input(aNodesHeld, float64(len(held.Holding)))
+		if len(held.Foreign) > 0 {
+			return started, lease, lab.Late("nodes %v hold another token at A's key, left by A's own late attempt: the race is "+
+				"for a key that is A's alone", held.Foreign)
+		}
+		err = r.grantAsModelled(len(held.Holding), len(reachable))
+		if err == nil || grants == lab.LateAttempts {
+			return started, lease, err
+		}
+		if err := a.Release(ctx, lease); err != nil {
+			return started, lease, lab.Failed("release", err)
+		}
+	}
+}
+
+// dropKey deletes key on node (the shortGrants test hook).
+func dropKey(ctx context.Context, node topologies.Node, key string) error {
+	c := redisadmin.AdminClient(node.Addr())
+	defer c.Close()
+	return c.Del(ctx, key).Err()
+}
+
 // grantAsModelled refuses a race whose grant is not the model's: the model has A's key on
 // every reachable node, and a waiting client that missed one (its SET past the per-node
 // deadline on a busy machine) leaves B a quorum the clocks did not free. A fail-fast
@@ -323,10 +362,9 @@ func (r clockRace) lagCouldDecide(aElapsed, lag time.Duration) error {
 // deadline is A's own lateness on a busy machine, not the clock's doing: A asks again
 // (partial SETs of a failed attempt are released by it), and the race is timed from the
 // attempt that was granted.
-func (r clockRace) firstGrant(ctx context.Context, t *lab.Trial, a *lab.Client) (time.Time, locks.Lease, error) {
-	g, err := lab.AcquireAlone(ctx, a, t.Key, r.ttl, 0)
-	t.Input("a_attempts", float64(g.Attempts))
-	return g.Started, g.Lease, err
+func (r clockRace) firstGrant(ctx context.Context, a *lab.Client, key string) (time.Time, locks.Lease, float64, error) {
+	g, err := lab.AcquireAlone(ctx, a, key, r.ttl, 0)
+	return g.Started, g.Lease, float64(g.Attempts), err
 }
 
 // challenge is B trying until A leaves (its validity or its hold ends): coarsely at first, every millisecond

@@ -214,6 +214,47 @@ func TestClockFaultThatMissesTheNodeIsNotJudged(t *testing.T) {
 	}
 }
 
+// A waiting Redlock grant short of a reachable node is given back and asked again before
+// any clock moves: one short grant leaves a trial raced on A's key on all five nodes;
+// grants short every time leave it unjudged, never raced on four.
+func TestAGrantShortOfANodeIsAskedAgain(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		short  int
+		raced  bool
+		grants float64
+	}{
+		{"short once", 1, true, 2},
+		{"short every time", lab.LateAttempts, false, lab.LateAttempts},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			env := providerEnv(t, "embedded", nil)
+			r := jumpRace(redlockClient, 10*time.Second, 2, 20*time.Millisecond)
+			r.hold, r.shortGrants = 200*time.Millisecond, c.short
+			v := &results.Variant{Name: c.name, Measure: results.Violations}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			if err := env.RunTrial(ctx, "short-grant", v, 0, func(ctx context.Context, tr *lab.Trial) error { return r.run(ctx, env, tr) }); err != nil {
+				t.Fatal(err)
+			}
+			tr := v.Trials[0]
+			t.Logf("%s: %s (A's attempts %v)", tr.Outcome, tr.Message, tr.Inputs["a_attempts"])
+			named := strings.Contains(tr.Message, "reachable nodes")
+			if c.raced && (named || tr.Inputs[aNodesHeld] != 5) {
+				t.Errorf("one short grant: %s (%s), A on %v nodes; want a race on all five", tr.Outcome, tr.Message, tr.Inputs[aNodesHeld])
+			}
+			if !c.raced && (tr.Outcome != results.FaultNotProduced || !named) {
+				t.Errorf("every grant short: %s (%s); want %s naming the short grant", tr.Outcome, tr.Message, results.FaultNotProduced)
+			}
+			if tr.Inputs["a_attempts"] < c.grants {
+				t.Errorf("A's attempts %v, want at least %v", tr.Inputs["a_attempts"], c.grants)
+			}
+		})
+	}
+}
+
 // The measured boundary must exist where the model puts one and not where it puts none,
 // and never below the drift allowance. At a 10 s TTL redsync gives each node's SET 500
 // ms, on redis-server processes, which the race detector does not slow: at 3 s (150 ms
