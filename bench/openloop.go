@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
@@ -70,6 +71,9 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 			}
 			return discarded[c]
 		})
+	if err := run.measuredSomething(); err != nil {
+		return OpenResult{}, err
+	}
 	res := OpenResult{Result: lockResult(parts, run.measured), Sent: run.sent, Dropped: run.dropped}
 	for _, r := range discarded {
 		if r != nil {
@@ -84,6 +88,19 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 type openRun struct {
 	sent, dropped int64
 	measured      time.Duration
+}
+
+// ErrNothingMeasured is an open loop whose deadline came before its measured part began
+// (its setup, on a busy machine, outlasted the discarded part and the measured one).
+var ErrNothingMeasured = errors.New("nothing measured")
+
+// measuredSomething refuses a run whose measured part never began: a negative span is
+// no duration to divide by.
+func (r openRun) measuredSomething() error {
+	if r.measured > 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: the load's deadline came %v before its measured part began", ErrNothingMeasured, -r.measured)
 }
 
 // serveOpen is the open loop both workloads share: arrivals on open's schedule go to

@@ -2,6 +2,7 @@ package bench_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -49,5 +50,19 @@ func TestRunOpenDiscardsItsFirstPart(t *testing.T) {
 	if res.Discarded != 3 || res.Granted+res.Discarded != res.Sent {
 		t.Errorf("sent %d: %d discarded, %d measured; want 3 discarded and the rest measured", res.Sent,
 			res.Discarded, res.Granted)
+	}
+}
+
+// A loop whose deadline comes before its discarded part ends measured nothing: an error,
+// never a cell over a negative duration (a busy machine's setup once ate a 400 ms cell).
+func TestRunOpenRefusesARunWhoseMeasuredPartNeverBegan(t *testing.T) {
+	m := &memLocker{holders: map[string]string{}}
+	load := bench.Load{Clients: 2, Keys: 1, TTL: time.Minute, RetryDelay: time.Millisecond, NoWarm: true}
+	ctx, cancel := context.WithTimeout(context.Background(), 0)
+	defer cancel()
+	open := bench.Open{Rate: 20, Arrival: "constant", Seed: 1, Discard: time.Second}
+	_, err := bench.RunOpen(ctx, m, load, open, bench.RealClock{})
+	if !errors.Is(err, bench.ErrNothingMeasured) {
+		t.Errorf("deadline before the measured part: %v, want %v", err, bench.ErrNothingMeasured)
 	}
 }

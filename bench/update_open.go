@@ -40,6 +40,9 @@ func RunUpdatesOpen(ctx context.Context, u Updater, load UpdateLoad, open Open) 
 			}
 			return discarded[c]
 		})
+	if err := run.measuredSomething(); err != nil {
+		return UpdateResult{}, err
+	}
 	return updateResult(parts, run.measured), nil
 }
 

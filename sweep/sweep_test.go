@@ -97,9 +97,11 @@ func (o *quietObserver) CellDone(int, resultsdir.Cell) { o.done++ }
 
 func TestRunnerWritesAResultsFolderThatReadsBack(t *testing.T) {
 	testenv.RequireRedis(t)
+	// At 300 ms and 100 ms of warm-up, at load 36, the open cell's setup outlasted both and
+	// nothing was measured: its cells are sized so that a stall cannot eat them.
 	cfg := sweep.Config{
-		Duration: sweep.Duration(300 * time.Millisecond), Warmup: sweep.Duration(100 * time.Millisecond), Seed: 3,
-		Repeat: 2, // and 3 intervals of 100ms by default
+		Duration: sweep.Duration(1500 * time.Millisecond), Warmup: sweep.Duration(300 * time.Millisecond), Seed: 3,
+		Repeat: 2, Intervals: 3,
 		Sweeps: []sweep.Sweep{
 			{Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{"1", sweep.PerClient}, Network: []string{"none", "uniform:1ms"}},
 			{Strategies: []string{"single"}, Clients: []int{4}, Keys: []string{sweep.PerClient}, Load: "open", Rate: []float64{200}, Arrival: "constant"},

@@ -98,7 +98,8 @@ func wakeAll(ctx context.Context, topo topologies.Topology) error {
 // every write to a resource that refuses a fence not above the highest it took.
 func (s redlockFence) counterTrial(ctx context.Context, topo topologies.Topology, h fenceHistory, t *lab.Trial,
 	ttl time.Duration, cycles int) error {
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	// Each phase waits out a TTL for the SETs a stopped node queued: three phases at most.
+	ctx, cancel := context.WithTimeout(ctx, time.Minute+5*ttl)
 	defer cancel()
 	nodes := topo.Masters()
 	addrs := topologies.Addrs(nodes)
