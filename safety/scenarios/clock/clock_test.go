@@ -142,11 +142,13 @@ func TestPartialLocksCountTokensOfNoGrant(t *testing.T) {
 // window was 190 ms, and at load 20 one of B's attempts took 198 ms and missed it; at
 // 300 ms TTLs and rate 1.04 (15 ms a node, windows of a few milliseconds) these failed
 // at load 20 without a retry. Kleppmann's race runs at 10 s: at 3 s, on a machine twice as
-// slow, none of B's attempts returned before A left in its jump-within-drift variant.
+// slow, none of B's attempts returned before A left in its jump-within-drift variant; its
+// jump is 3 s: at 1.5 s the waiting client's window was 283 ms, and one of B's attempts
+// took 855 ms on the slower machine.
 var clockScenarioParams = map[string]lab.Params{
 	"redlock-clock-jump": {"ttl": "10s", "k": "2,3", "jumps": "20ms,1s", "strategies": "redlock"},
 	"redlock-clock-rate": {"ttl": "10s", "k": "3", "rates": "1.005,1.08,1.3", "drifts": "0.01,0.1", "strategies": "redlock"},
-	"redlock-kleppmann":  {"ttl": "10s", "jump": "1500ms", "strategies": "redlock,redlock-failfast"},
+	"redlock-kleppmann":  {"ttl": "10s", "jump": "3s", "strategies": "redlock,redlock-failfast"},
 	"single-clock-skew":  {"ttl": "10s", "jump": "2s"},
 }
 
