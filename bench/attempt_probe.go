@@ -12,10 +12,14 @@ import (
 	"github.com/lockbench/lockbench/locks"
 )
 
-// A probe's size: this many granted attempts, or fewer if its time runs out.
+// A probe's size: probeSize granted attempts, or fewer if probeBound runs out first, but
+// never fewer than probeMin unless probeCap does (a first attempt that dials and sets up a
+// library's tracking can take the whole bound on a busy machine).
 const (
 	probeSize  = 200
 	probeBound = 2 * time.Second
+	probeMin   = 20
+	probeCap   = time.Minute
 )
 
 // NeedsAttemptProbe says whether a cell of load on l hides its attempts: a Waiter that
@@ -28,15 +32,21 @@ func NeedsAttemptProbe(l locks.Locker, load Load) bool {
 
 // ProbeAttempts times one-attempt grants (Acquire, then Release) of a key no client of
 // load asks for, one after another, on the servers as they are before the load
-// starts: up to probeSize of them within probeBound. A refusal (the key left by
-// another process) is skipped; an error ends the probe with what it timed so far.
+// starts: up to probeSize of them within probeBound, and at least probeMin within
+// probeCap. A refusal (the key left by another process) is skipped; an error ends the
+// probe with what it timed so far.
 func ProbeAttempts(ctx context.Context, l locks.Locker, load Load) (*hdrhistogram.Histogram, error) {
 	h := NewHistogram()
 	// A key of this process's own: processes sharing a load probe apart.
 	key := fmt.Sprintf("%sprobe:%d", load.KeyPrefix, load.FirstClient)
-	ctx, cancel := context.WithTimeout(ctx, probeBound)
+	ctx, cancel := context.WithTimeout(ctx, probeCap)
 	defer cancel()
-	for h.TotalCount() < probeSize && ctx.Err() == nil {
+	soft := time.Now().Add(probeBound)
+	more := func() bool {
+		n := h.TotalCount()
+		return n < probeMin || n < probeSize && time.Now().Before(soft)
+	}
+	for more() && ctx.Err() == nil {
 		started := time.Now()
 		lease, err := l.Acquire(ctx, key, load.TTL)
 		took := time.Since(started)

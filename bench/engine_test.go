@@ -102,9 +102,8 @@ func TestRunOpenTimesFromTheIntendedStart(t *testing.T) {
 	// grows, and acquire latency (from the intended start) must grow with it while
 	// the attempt latency (service time) stays small.
 	load := bench.Load{Clients: 1, Keys: 1, TTL: time.Second, Hold: 2 * time.Millisecond}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	res, err := bench.RunOpen(ctx, m, load, bench.Open{Rate: 1000, Arrival: "constant", Seed: 1}, bench.RealClock{})
+	open := bench.Open{Rate: 1000, Arrival: "constant", Seed: 1, For: 300 * time.Millisecond}
+	res, err := bench.RunOpen(context.Background(), m, load, open, bench.RealClock{})
 	if err != nil {
 		t.Fatal(err)
 	}

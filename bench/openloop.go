@@ -25,6 +25,10 @@ type Open struct {
 	// (which would leave the longest waits out). Still unserved after it, they are cut
 	// off. 0 stops the clients with the arrivals.
 	Drain time.Duration
+	// For, when set, is how long requests arrive after Discard, counted from the loop's
+	// start once its clients are set up: a slow set-up delays the arrivals instead of
+	// eating them, as a deadline in ctx (counted from before it) would.
+	For time.Duration
 }
 
 // OpenResult adds the open loop's own counts to a Result.
@@ -46,7 +50,7 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 	if err := load.Validate(); err != nil {
 		return OpenResult{}, err
 	}
-	arrival, err := NewArrival(open.Arrival, open.Rate, open.Seed)
+	arrival, err := open.arrival()
 	if err != nil {
 		return OpenResult{}, err
 	}
@@ -83,6 +87,14 @@ func RunOpen(ctx context.Context, l locks.Locker, load Load, open Open, clock Cl
 	return res, nil
 }
 
+// arrival checks open's spans and makes its schedule.
+func (o Open) arrival() (*Arrival, error) {
+	if o.For < 0 || o.Discard < 0 || o.Drain < 0 {
+		return nil, fmt.Errorf("open loop: negative span (for %v, discard %v, drain %v)", o.For, o.Discard, o.Drain)
+	}
+	return NewArrival(o.Arrival, o.Rate, o.Seed)
+}
+
 // openRun is what serveOpen counted: requests sent on schedule, dropped (a full queue,
 // or never served), and how long the arrivals ran once the measuring began.
 type openRun struct {
@@ -113,6 +125,11 @@ func serveOpen[R any](ctx context.Context, clock Clock, arrival *Arrival, open O
 		open.Queue = 1 << 16
 	}
 	queue := make(chan time.Time, open.Queue)
+	if open.For > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeout(ctx, open.Discard+open.For)
+		defer stop()
+	}
 	clientCtx, stopClients := drainContext(ctx, open.Drain)
 	defer stopClients()
 	start := clock.Now()

@@ -16,10 +16,8 @@ func overloadedKey(t *testing.T, open bench.Open) bench.OpenResult {
 	m := &memLocker{holders: map[string]string{}}
 	load := bench.Load{Clients: 16, Keys: 1, TTL: time.Minute, Hold: 100 * time.Millisecond,
 		RetryDelay: time.Millisecond}
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
-	open.Rate, open.Arrival, open.Seed = 20, "constant", 1
-	res, err := bench.RunOpen(ctx, m, load, open, bench.RealClock{})
+	open.Rate, open.Arrival, open.Seed, open.For = 20, "constant", 1, 500*time.Millisecond
+	res, err := bench.RunOpen(context.Background(), m, load, open, bench.RealClock{})
 	if err != nil {
 		t.Fatal(err)
 	}

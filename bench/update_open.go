@@ -17,7 +17,7 @@ func RunUpdatesOpen(ctx context.Context, u Updater, load UpdateLoad, open Open) 
 	if err := load.Validate(); err != nil {
 		return UpdateResult{}, err
 	}
-	arrival, err := NewArrival(open.Arrival, open.Rate, open.Seed)
+	arrival, err := open.arrival()
 	if err != nil {
 		return UpdateResult{}, err
 	}

@@ -32,10 +32,10 @@ func TestRunUpdatesOpenDrawsItsAccounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := &accountsUpdater{seen: map[int]int{}}
-	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
-	defer cancel()
-	res, err := bench.RunUpdatesOpen(ctx, u, bench.UpdateLoad{Clients: 4, Rows: 100, Accounts: keys, Seed: 1},
-		bench.Open{Rate: 500, Arrival: "constant", Seed: 1, Discard: 100 * time.Millisecond, Drain: time.Minute})
+	res, err := bench.RunUpdatesOpen(context.Background(), u,
+		bench.UpdateLoad{Clients: 4, Rows: 100, Accounts: keys, Seed: 1},
+		bench.Open{Rate: 500, Arrival: "constant", Seed: 1, Discard: 100 * time.Millisecond, Drain: time.Minute,
+			For: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,10 +17,13 @@ import (
 type fakeWaiter struct {
 	*memLocker
 	attempts, waits atomic.Int64
+	firstTakes      time.Duration // the first Acquire's own time (a dial, on a busy machine)
 }
 
 func (f *fakeWaiter) Acquire(ctx context.Context, key string, ttl time.Duration) (locks.Lease, error) {
-	f.attempts.Add(1)
+	if f.attempts.Add(1) == 1 {
+		time.Sleep(f.firstTakes)
+	}
 	return f.memLocker.Acquire(ctx, key, ttl)
 }
 
@@ -147,6 +150,20 @@ func TestProbeTimesGrantedAttemptsOfAnIdleKey(t *testing.T) {
 	defer f.mu.Unlock()
 	if len(f.holders) != 0 {
 		t.Errorf("after the probe the locker holds %v: every grant must be given back", f.holders)
+	}
+}
+
+// A first attempt that takes the probe's whole bound still leaves a probe of its minimum
+// size (a busy machine's first dial once left a cell with no attempt timed).
+func TestProbeTimesItsMinimumPastASlowStart(t *testing.T) {
+	f := newFakeWaiter()
+	f.firstTakes = 2100 * time.Millisecond
+	h, err := bench.ProbeAttempts(context.Background(), f, bench.Load{Clients: 1, Keys: 1, TTL: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.TotalCount() != 20 {
+		t.Errorf("%d attempts timed after a first one past the bound, want the minimum of 20", h.TotalCount())
 	}
 }
 

@@ -243,8 +243,9 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 	}
 	if cell.Load == "open" && r.Worker == nil {
 		// The requests due in the measured part are served to the end, up to as long
-		// again: workers keep to their agreed schedule instead.
-		open.Drain = r.Config.Duration.D()
+		// again, and arrive for the whole duration however long the loop's set-up took:
+		// workers keep to their agreed schedule instead.
+		open.Drain, open.For = r.Config.Duration.D(), r.Config.Duration.D()
 	}
 	res, err := r.runLoad(ctx, l, load, open, cell, open.Discard+r.Config.Duration.D())
 	if err != nil {
@@ -279,9 +280,13 @@ func (r *Runner) measure(ctx context.Context, index int, cell Cell, topo topolog
 // connectBudget bounds the opening of a cell's connections, every client to every node.
 const connectBudget = time.Minute
 
-// runLoad runs the cell's load for d, closed or open.
+// runLoad runs the cell's load for d, closed or open; an open loop given its own span
+// (open.For) keeps to it instead.
 func (r *Runner) runLoad(ctx context.Context, l locks.Locker, load bench.Load, open bench.Open, cell Cell,
 	d time.Duration) (bench.OpenResult, error) {
+	if cell.Load == "open" && open.For > 0 {
+		return bench.RunOpen(ctx, l, load, open, bench.RealClock{})
+	}
 	runCtx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	if cell.Load == "open" {

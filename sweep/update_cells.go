@@ -99,11 +99,9 @@ func (r *Runner) runUpdatesOpen(ctx context.Context, index int, cell Cell, way u
 		}
 	}
 	open := bench.Open{Rate: cell.Rate, Arrival: cell.Arrival, Seed: r.Config.Seed + uint64(index),
-		Discard: r.Config.Warmup.D(), Drain: r.Config.Duration.D()}
-	runCtx, cancel := context.WithTimeout(ctx, open.Discard+r.Config.Duration.D())
-	defer cancel()
+		Discard: r.Config.Warmup.D(), Drain: r.Config.Duration.D(), For: r.Config.Duration.D()}
 	start = time.Now().Add(open.Discard)
-	res, err = bench.RunUpdatesOpen(runCtx, way, load, open)
+	res, err = bench.RunUpdatesOpen(ctx, way, load, open)
 	return res, start, err
 }
 
