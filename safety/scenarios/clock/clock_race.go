@@ -457,7 +457,10 @@ func (w *bWindow) saw(began, returned time.Time, granted bool) {
 	}
 	w.anyInTime = true
 	w.grantedInTime = w.grantedInTime || granted
-	w.inWindow = w.inWindow || !returned.Before(w.opens)
+	// A refusal that took longer than the whole window began well before it opened: its
+	// nodes may have answered while A's keys still stood.
+	fits := w.opens.IsZero() || returned.Sub(began) <= w.closes.Sub(w.opens)
+	w.inWindow = w.inWindow || !returned.Before(w.opens) && fits
 }
 
 // missed is the trial's verdict of lateness when no attempt fell inside the window.

@@ -26,6 +26,7 @@ func TestBWindowJudgesOnlyAttemptsInsideTheRace(t *testing.T) {
 		{"granted before the model opens it", at(250), [][3]int{{20, 23, 1}}, true},
 		{"begun inside, granted after A's validity", at(250), [][3]int{{270, 300, 1}}, false},
 		{"late on a busy machine", at(250), [][3]int{{286, 330, 0}}, false},
+		{"refused after an attempt longer than the window", at(250), [][3]int{{100, 260, 0}}, false},
 		{"a window as short as an attempt", at(283), [][3]int{{280, 282, 0}, {282, 284, 0}}, true},
 		{"holds: one refusal before the end", time.Time{}, [][3]int{{100, 120, 0}}, true},
 		{"holds: no attempt returned in time", time.Time{}, [][3]int{{280, 400, 0}}, false},
