@@ -188,14 +188,17 @@ func TestUnknownSkewedNodeIsRefused(t *testing.T) {
 // A strobe steps the offset back and forth. libfaketime must follow the file at every
 // read, and the driver must bring the file to each side of the strobe. How late the
 // driver's rewrite lands after an edge depends on how busy the machine is (under -race
-// on 2 shared cores, more than 20 ms), so reads taken while the file and the model
-// disagree judge only the first promise.
+// on 2 shared cores, more than 20 ms; under a loaded run, a whole 100 ms half-period), so
+// reads taken while the file and the model disagree judge only the first promise, and
+// the reads go on, for up to ten periods of a second, until both sides were seen.
 func TestServerClockFollowsAStrobe(t *testing.T) {
-	node, c := startSkewed(t, clocks.Model{Strobe: clocks.Strobe{Amplitude: time.Hour, Period: 200 * time.Millisecond}, Seed: 7})
+	const period = time.Second
+	node, c := startSkewed(t, clocks.Model{Strobe: clocks.Strobe{Amplitude: time.Hour, Period: period}, Seed: 7})
 	model := topologies.NodeClock(node)
 	spec := filepath.Join(serverDir(t, c), "faketime.spec")
 	high, low, lagging := 0, 0, 0
-	for i := 0; i < 40; i++ {
+	began := model.Elapsed()
+	for i := 0; i < 40 || (high == 0 || low == 0) && model.Elapsed()-began < 10*period; i++ {
 		from, fileBefore := model.Elapsed(), specOffset(t, spec)
 		d := serverSkew(t, c, model)
 		to, fileAfter := model.Elapsed(), specOffset(t, spec)
