@@ -63,7 +63,7 @@ func (t *topology) networkID() string {
 
 // createNetwork makes the run's own bridge network, labelled for the sweep.
 func (t *topology) createNetwork(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // a busy engine, as removeBudget says
 	defer cancel()
 	id, err := t.eng.CreateNetwork(ctx, t.netName, ownerLabels())
 	if err != nil {

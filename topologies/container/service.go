@@ -130,5 +130,9 @@ func (n *Server) restartService(ctx context.Context, mode topologies.RestartMode
 	if n.skew != nil {
 		n.skew.Env() // rebases the rate on the new process; the container keeps its variables
 	}
-	return n.startAgain(ctx, 60*time.Second)
+	return n.startAgain(ctx, restartBudget)
 }
+
+// restartBudget bounds a restart's engine calls and its wait for the server: a busy
+// machine's engine once took over a minute to start a stopped container.
+const restartBudget = 3 * time.Minute

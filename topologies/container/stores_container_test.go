@@ -66,7 +66,7 @@ func TestContainerPostgresServesKillsAndRestarts(t *testing.T) {
 	if err := n.Resume(); err != nil {
 		t.Fatal(err)
 	}
-	within(t, 30*time.Second, "answer after resume", func() error { _, err := pgExec(ctx, dsn, "SELECT 1"); return err })
+	within(t, 2*time.Minute, "answer after resume", func() error { _, err := pgExec(ctx, dsn, "SELECT 1"); return err })
 	if err := n.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -127,11 +127,11 @@ func TestContainerEtcdServesPausesAndRestarts(t *testing.T) {
 	if err := n.Restart(ctx, topologies.RestartFromDisk); err != nil {
 		t.Fatal(err)
 	}
-	within(t, 30*time.Second, "key after restart from disk", func() error { return getIs(ctx, n.Addr(), "k", 1, false) })
+	within(t, 2*time.Minute, "key after restart from disk", func() error { return getIs(ctx, n.Addr(), "k", 1, false) })
 	if err := n.Restart(ctx, topologies.RestartEmpty); err != nil {
 		t.Fatal(err)
 	}
-	within(t, 30*time.Second, "key gone after restart empty", func() error { return getIs(ctx, n.Addr(), "k", 0, false) })
+	within(t, 2*time.Minute, "key gone after restart empty", func() error { return getIs(ctx, n.Addr(), "k", 0, false) })
 }
 
 func etcdClient(t *testing.T, addrs ...string) *clientv3.Client {
@@ -213,7 +213,7 @@ func TestContainerEtcdLeaderIsolatedThenRejoins(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fresh topologies.Node
-	within(t, 30*time.Second, "a new leader among the others", func() error {
+	within(t, 2*time.Minute, "a new leader among the others", func() error {
 		l, err := c.LeaderAmong(ctx, others)
 		if err != nil {
 			return err
@@ -238,8 +238,8 @@ func TestContainerEtcdLeaderIsolatedThenRejoins(t *testing.T) {
 	if err := topo.HealAll(); err != nil {
 		t.Fatal(err)
 	}
-	within(t, 30*time.Second, "all three agree after the heal", func() error { _, err := c.LeaderAmong(ctx, topo.Nodes()); return err })
-	within(t, 30*time.Second, "the old leader holds the write", func() error { return getIs(ctx, old.Addr(), "written-during-cut", 1, true) })
+	within(t, 2*time.Minute, "all three agree after the heal", func() error { _, err := c.LeaderAmong(ctx, topo.Nodes()); return err })
+	within(t, 2*time.Minute, "the old leader holds the write", func() error { return getIs(ctx, old.Addr(), "written-during-cut", 1, true) })
 }
 
 // TestContainerZooKeeperLeaderIsolatedThenRejoins: the leader of zookeeper-3, cut off,
@@ -252,7 +252,7 @@ func TestContainerZooKeeperLeaderIsolatedThenRejoins(t *testing.T) {
 	if err := topologies.Isolate(topo, old, topo.Nodes()); err != nil {
 		t.Fatal(err)
 	}
-	within(t, 60*time.Second, "a new leader among the others", func() error {
+	within(t, 2*time.Minute, "a new leader among the others", func() error {
 		l, err := leaderWithin(ctx, c, 2*time.Second)
 		if err != nil {
 			return err
@@ -266,7 +266,7 @@ func TestContainerZooKeeperLeaderIsolatedThenRejoins(t *testing.T) {
 	if err := topo.HealAll(); err != nil {
 		t.Fatal(err)
 	}
-	within(t, 60*time.Second, "the old leader serves again", func() error { _, err := srvr.Mode(ctx, old.Addr()); return err })
+	within(t, 2*time.Minute, "the old leader serves again", func() error { _, err := srvr.Mode(ctx, old.Addr()); return err })
 }
 
 // TestContainerStoresStartAtFiveMembers: the consensus stores at the largest size the

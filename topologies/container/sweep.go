@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -41,17 +42,22 @@ func sweepOrphans(ctx context.Context, c Engine) {
 	}
 }
 
-// removeAll removes containers (force: running or paused) and then the network; used by
-// Close, by failed starts and by the SIGINT/SIGTERM reaper.
+// removeBudget bounds one removal: on a busy 2-core machine the engine took over ten
+// seconds a container (its storage driver unmounting, its network torn down).
+const removeBudget = 3 * time.Minute
+
+// removeAll removes containers (force: running or paused), side by side, and then the
+// network; used by Close, by failed starts and by the SIGINT/SIGTERM reaper.
 func removeAll(c Engine, containerIDs []string, networkID string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), removeBudget)
 	defer cancel()
-	var first error
-	for _, id := range containerIDs {
-		if err := c.RemoveContainer(ctx, id); err != nil && first == nil {
-			first = err
-		}
+	errs := make([]error, len(containerIDs))
+	var wg sync.WaitGroup
+	for i, id := range containerIDs {
+		wg.Go(func() { errs[i] = c.RemoveContainer(ctx, id) })
 	}
+	wg.Wait()
+	first := errors.Join(errs...)
 	if networkID != "" {
 		if err := c.RemoveNetwork(ctx, networkID); err != nil && first == nil {
 			first = err
