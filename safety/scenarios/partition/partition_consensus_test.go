@@ -21,7 +21,7 @@ func TestConsensusPartition(t *testing.T) {
 	if err != nil || p.Name() != "container" {
 		testenv.MissingTool(t, fmt.Errorf("etcd is not served in containers here (%v): nothing to partition", err))
 	}
-	rep := labtest.RunIn(t, labtest.ContainerEnv(t, 1, nil), "consensus-partition", 4*time.Minute)
+	rep := labtest.RunIn(t, labtest.ContainerEnv(t, 1, nil), "consensus-partition", 15*time.Minute)
 	for v, tr := range labtest.Judged(rep) {
 		for _, want := range []string{"elected leader", "was cut from both followers", "B granted on the majority", "granted 0 of"} {
 			if !hasProof(tr, want) {
