@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,5 +63,16 @@ func TestRunOpenRefusesARunWhoseMeasuredPartNeverBegan(t *testing.T) {
 	_, err := bench.RunOpen(ctx, m, load, open, bench.RealClock{})
 	if !errors.Is(err, bench.ErrNothingMeasured) {
 		t.Errorf("deadline before the measured part: %v, want %v", err, bench.ErrNothingMeasured)
+	}
+}
+
+// A negative span is refused before anything runs: it names the spans it was given.
+func TestRunOpenRefusesANegativeSpan(t *testing.T) {
+	m := &memLocker{holders: map[string]string{}}
+	load := bench.Load{Clients: 1, Keys: 1, TTL: time.Minute, NoWarm: true}
+	open := bench.Open{Rate: 20, Arrival: "constant", Seed: 1, For: -time.Second}
+	if _, err := bench.RunOpen(context.Background(), m, load, open, bench.RealClock{}); err == nil ||
+		!strings.Contains(err.Error(), "negative span (for -1s") {
+		t.Errorf("For -1s: %v, want the negative span named", err)
 	}
 }
