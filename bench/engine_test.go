@@ -120,13 +120,22 @@ func TestRunOpenTimesFromTheIntendedStart(t *testing.T) {
 	}
 }
 
+// runsFor grants cycles for d from its first call, once the loop is set up: a deadline in
+// ctx, counted from before the set-up, once left a loaded machine's run nothing granted.
+func runsFor(d time.Duration) func() bool {
+	var once sync.Once
+	var until time.Time
+	return func() bool {
+		once.Do(func() { until = time.Now().Add(d) })
+		return time.Now().Before(until)
+	}
+}
+
 func TestSplitRunAddsUpToTheWholeRun(t *testing.T) {
 	m := &memLocker{holders: map[string]string{}}
 	load := bench.Load{Clients: 4, Keys: 4, TTL: time.Second, Hold: 100 * time.Microsecond,
 		Intervals: bench.Intervals{Count: 4, Every: 25 * time.Millisecond}}
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	res, err := bench.RunClosed(ctx, m, load, func() bool { return true })
+	res, err := bench.RunClosed(context.Background(), m, load, runsFor(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,10 +168,8 @@ func (countingUpdater) Update(context.Context, int, int) (bench.UpdateOutcome, e
 }
 
 func TestSplitUpdateRunAddsUpToTheWholeRun(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 80*time.Millisecond)
-	defer cancel()
 	load := bench.UpdateLoad{Clients: 2, Rows: 2, Intervals: bench.Intervals{Count: 4, Every: 20 * time.Millisecond}}
-	res, err := bench.RunUpdates(ctx, countingUpdater{}, load, func() bool { return true })
+	res, err := bench.RunUpdates(context.Background(), countingUpdater{}, load, runsFor(80*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
