@@ -149,9 +149,10 @@ func (s etcdLeaderKill) trial(ctx context.Context, topo topologies.Topology, st 
 	case err == nil:
 		b.Work(ctx, res, leaseB, nil)
 		lab.ReleaseSoon(ctx, b, leaseB)
-	case v.loseDisk:
+	case v.loseDisk && ctx.Err() == nil:
 		// The store forgot A's lease (loseDisk proved it): B kept out until A's lease ended
 		// was late reaching the restarted member, and the trial shows nothing of the loss.
+		a.Leave(res, leaseA)
 		return lab.NoFault("B was not granted while A's lease lasted, after the store forgot it: %v", err)
 	}
 	a.Leave(res, leaseA)
