@@ -22,9 +22,10 @@ type Grant struct {
 }
 
 // AcquireAlone is the acquire of a holder no one contends with: an attempt cut off by a
-// deadline (a node past its per-node bound, a read timed out) is the client's own
-// lateness on a busy machine, not the lock's answer, so it asks again, as a client
-// would, up to LateAttempts times, pause apart. Any other outcome ends it.
+// deadline (a node past its per-node bound, a read timed out) or given back because a
+// replica did not acknowledge it within WAIT's timeout is lateness on a busy machine,
+// not the lock's answer, so it asks again, as a client would, up to LateAttempts times,
+// pause apart. Any other outcome ends it.
 func AcquireAlone(ctx context.Context, c *Client, key string, ttl, pause time.Duration) (Grant, error) {
 	for n := 1; ; n++ {
 		started := time.Now()
@@ -38,8 +39,9 @@ func AcquireAlone(ctx context.Context, c *Client, key string, ttl, pause time.Du
 	}
 }
 
-// IsLate says whether err is an attempt cut off by a deadline: its context's, or a
-// socket's read or write.
+// IsLate says whether err is an attempt cut off by a deadline: its context's, a
+// socket's read or write, or WAIT's for a replica's acknowledgement.
 func IsLate(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded)
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) ||
+		errors.Is(err, locks.ErrNotReplicated)
 }

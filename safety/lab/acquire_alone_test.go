@@ -27,8 +27,8 @@ func (s *scriptedLocker) Acquire(_ context.Context, key string, ttl time.Duratio
 	return locks.Lease{Key: key, Token: "t", ValidUntil: time.Now().Add(ttl)}, nil
 }
 
-// TestALoneHolderAsksAgainOnlyWhenLate: a deadline (the context's, or a socket's, however
-// wrapped) is lateness and asked again, up to LateAttempts; a refusal or any other error
+// TestALoneHolderAsksAgainOnlyWhenLate: a deadline (the context's, a socket's, or WAIT's
+// for a replica, however wrapped) is lateness and asked again, up to LateAttempts; a refusal or any other error
 // ends the acquire at once.
 func TestALoneHolderAsksAgainOnlyWhenLate(t *testing.T) {
 	socket := &os.SyscallError{Syscall: "read", Err: os.ErrDeadlineExceeded}
@@ -48,6 +48,8 @@ func TestALoneHolderAsksAgainOnlyWhenLate(t *testing.T) {
 		{"granted at once", nil, true, 1},
 		{"late twice, then granted", late(2), true, 3},
 		{"a socket's deadline", []error{socket}, true, 2},
+		{"a replica's late acknowledgement", []error{fmt.Errorf("%w: 0 of 1 replicas within 100ms", locks.ErrNotReplicated)},
+			true, 2},
 		{"refused", []error{locks.ErrNotAcquired}, false, 1},
 		{"late, then refused", append(late(1), locks.ErrNotAcquired), false, 2},
 		{"late every time", late(LateAttempts + 5), false, LateAttempts},

@@ -3,6 +3,7 @@ package ttl
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,10 +100,13 @@ func TestPauseBoundaryRefusesBadParams(t *testing.T) {
 // cluster-wait runs as the others do: its fenced form (cluster-fenced's numbered grant,
 // then WAIT) is the locker every variant's clients use, so both sides of the boundary
 // are judged; before it had one, every trial failed to start and the boundary was
-// checked on one strategy fewer.
+// checked on one strategy fewer. Its lease is 6 s (windows of a second either side): at
+// 3 s, in a fresh-clone CI, B's grants, each waiting up to 100 ms for the replica, missed
+// the 282 ms between A's lease's end and its write, and a late replica refused A's first
+// grant (A now asks again, as it does past any lateness).
 func TestPauseBoundaryOnClusterWait(t *testing.T) {
 	t.Parallel()
-	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "cluster-wait", "mode": "boundary", "ttl": "3s", "pause-at": "1s"})
+	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "cluster-wait", "mode": "boundary", "ttl": "6s", "pause-at": "1s"})
 	if len(rep.Variants) != 2 {
 		t.Fatalf("variants %d, want both sides", len(rep.Variants))
 	}
@@ -110,5 +114,21 @@ func TestPauseBoundaryOnClusterWait(t *testing.T) {
 		if v.Tally.Judged != 1 {
 			t.Errorf("%s: %d judged of %d (errors %s): want its trial judged", v.Name, v.Tally.Judged, v.Tally.Trials, v.Tally.ErrorsString())
 		}
+	}
+}
+
+// An above-boundary trial whose B never got in is not judged: its "every" claims ask for
+// two holders, and a B late on a busy machine shows nothing of the boundary. Below the
+// boundary a B kept out is the expected answer.
+func TestAboveBoundaryTrialNeedsBGranted(t *testing.T) {
+	above, below := &stopSize{side: "above"}, &stopSize{side: "below"}
+	if err := above.bTookIt(false); err == nil || !strings.HasPrefix(err.Error(), "fault not produced: ") {
+		t.Errorf("above, B never granted: %v, want fault_not_produced", err)
+	}
+	if err := above.bTookIt(true); err != nil {
+		t.Errorf("above, B granted: %v, want judged", err)
+	}
+	if err := below.bTookIt(false); err != nil {
+		t.Errorf("below, B kept out: %v, want judged", err)
 	}
 }

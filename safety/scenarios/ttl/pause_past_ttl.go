@@ -151,6 +151,7 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 	// B tries for as long as A is away, and stays inside until A has written.
 	aWrote := make(chan struct{})
 	bDone := make(chan error, 1)
+	bGranted := false // read once bDone has answered
 	go func() {
 		tryCtx, cancel := context.WithTimeout(ctx, work)
 		leaseB, err := b.AcquireUntil(tryCtx, t.Key, 10*ttl, 10*time.Millisecond)
@@ -163,6 +164,7 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 			}
 			return
 		}
+		bGranted = true
 		b.Work(ctx, res, leaseB, func() { lab.Until(ctx, aWrote) })
 		_ = b.Release(ctx, leaseB)
 		bDone <- nil
@@ -185,7 +187,10 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 		return err
 	}
 	if v.boundary != nil {
-		return v.boundary.prove(t, leaseA, pause)
+		if err := v.boundary.prove(t, leaseA, pause); err != nil {
+			return err
+		}
+		return v.boundary.bTookIt(bGranted)
 	}
 	return provePause(t, leaseA, v.stops)
 }
