@@ -42,8 +42,8 @@ func sweepOrphans(ctx context.Context, c Engine) {
 	}
 }
 
-// removeBudget bounds one removal: on a busy 2-core machine the engine took over ten
-// seconds a container (its storage driver unmounting, its network torn down).
+// removeBudget bounds a topology's removal: on a busy 2-core machine the engine took over
+// ten seconds a container (its storage driver unmounting, its network torn down).
 const removeBudget = 3 * time.Minute
 
 // removeAll removes containers (force: running or paused), side by side, and then the
@@ -57,11 +57,11 @@ func removeAll(c Engine, containerIDs []string, networkID string) error {
 		wg.Go(func() { errs[i] = c.RemoveContainer(ctx, id) })
 	}
 	wg.Wait()
-	first := errors.Join(errs...)
+	err := errors.Join(errs...)
 	if networkID != "" {
-		if err := c.RemoveNetwork(ctx, networkID); err != nil && first == nil {
-			first = err
+		if netErr := c.RemoveNetwork(ctx, networkID); err == nil {
+			err = netErr
 		}
 	}
-	return first
+	return err
 }
