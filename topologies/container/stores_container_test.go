@@ -87,18 +87,18 @@ func TestContainerPostgresServesKillsAndRestarts(t *testing.T) {
 	}
 }
 
-// TestContainerZooKeeperStandaloneAndEnsemble: one server runs standalone; three elect
-// one leader and two followers, all reached on their published client ports.
-func TestContainerZooKeeperStandaloneAndEnsemble(t *testing.T) {
+// TestContainerZooKeeperStandalone: one server runs standalone, reached on its published
+// client port. Three (TestContainerZooKeeperLeaderIsolatedThenRejoins) and five
+// (TestContainerStoresStartAtFiveMembers) each start with every member serving and one
+// leading; a second three here cost three JVMs and proved nothing more.
+func TestContainerZooKeeperStandalone(t *testing.T) {
 	t.Parallel()
-	for _, members := range []int{1, 3} {
-		topo := startContainers(t, backend.Spec{Kind: zookeeper.Kind, Members: members})
-		leader, err := leaderWithin(context.Background(), topo.(leaderWaiter), 30*time.Second)
-		if err != nil {
-			t.Fatalf("zookeeper-%d: %v", members, err)
-		}
-		t.Logf("zookeeper-%d: %s leads", members, leader.Name())
+	topo := startContainers(t, backend.Spec{Kind: zookeeper.Kind, Members: 1})
+	leader, err := leaderWithin(context.Background(), topo.(leaderWaiter), 30*time.Second)
+	if err != nil {
+		t.Fatalf("zookeeper-1: %v", err)
 	}
+	t.Logf("zookeeper-1: %s serves standalone", leader.Name())
 }
 
 // TestContainerEtcdServesPausesAndRestarts: a one-member cluster takes a write, a paused

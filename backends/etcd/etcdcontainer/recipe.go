@@ -125,9 +125,10 @@ func (c *cluster) prepare(ctx context.Context, s *container.Server, mode topolog
 	})
 }
 
-// ready waits for the ready file the member writes once etcd's ReadyNotify fired.
+// ready waits for the ready file the member writes once etcd's ReadyNotify fired: up to
+// three minutes, as a container engine that the compile beside it slows may need.
 func (c *cluster) ready(ctx context.Context, s *container.Server) error {
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
 	for {
 		if id, err := memberfile.ReadyID(filepath.Join(s.Dir(), "ready.json")); err == nil {

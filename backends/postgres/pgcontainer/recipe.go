@@ -146,17 +146,24 @@ func (s *server) initdb(ctx context.Context, c *container.Server) error {
 }
 
 // ready polls SELECT 1 (pgtopo's check) through the published port, then makes the
-// lockbench database on a fresh data dir.
+// lockbench database on a fresh data dir. Three minutes, and each try that timed out
+// gives the next twice as long (up to 16 s): on a loaded 2-core machine a psql that
+// needs 3 s would otherwise be killed at 2 s every time.
 func (s *server) ready(ctx context.Context, c *container.Server) error {
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
 	var last error = errors.New("no answer yet")
+	try := 2 * time.Second
 	for {
 		if c.Exited() {
 			return fmt.Errorf("%s exited before it served; log: %s", c.Name(), c.Log())
 		}
-		if last = s.psql(ctx, "postgres", "SELECT 1", 2*time.Second); last == nil {
+		started := time.Now()
+		if last = s.psql(ctx, "postgres", "SELECT 1", try); last == nil {
 			break
+		}
+		if time.Since(started) >= try {
+			try = min(2*try, 16*time.Second)
 		}
 		select {
 		case <-ctx.Done():
@@ -181,7 +188,7 @@ func (s *server) psql(ctx context.Context, database, sql string, timeout time.Du
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(s.install.BinDir, "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d",
 		s.dsn(database), "-c", sql)
-	cmd.Env = append(os.Environ(), "PGCONNECT_TIMEOUT=2")
+	cmd.Env = append(os.Environ(), "PGCONNECT_TIMEOUT="+strconv.Itoa(max(2, int(timeout.Seconds()))))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("psql: %v: %s", err, strings.TrimSpace(string(out)))
 	}

@@ -86,7 +86,7 @@ func Start(ctx context.Context, d *container.Topology) (topologies.Topology, err
 	if err := d.Start(ctx); err != nil {
 		return nil, err
 	}
-	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // an election among loaded JVMs
 	defer cancel()
 	if _, err := e.WaitLeader(wctx); err != nil {
 		return nil, err
@@ -95,9 +95,9 @@ func Start(ctx context.Context, d *container.Topology) (topologies.Topology, err
 }
 
 // waitServing polls srvr on the published client port until the server reports a mode:
-// two minutes, as a JVM started in a container on a loaded 2-core machine may need.
+// three minutes, as a JVM started in a container on a loaded 2-core machine may need.
 func waitServing(ctx context.Context, s *container.Server) error {
-	ctx, cancel := context.WithTimeout(ctx, 120*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
 	var asker srvr.Patient
 	for {

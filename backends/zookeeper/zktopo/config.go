@@ -55,7 +55,10 @@ func (c ServerConfig) zooCfg() string {
 	lines := []string{
 		"# lockbench: this server's own dirs, no admin server",
 		"tickTime=" + strconv.FormatInt(c.Tick.Milliseconds(), 10),
-		"initLimit=10",
+		// A follower's first sync with its leader may take 50 ticks (10 s): at 10 ticks a
+		// loaded machine's JVMs timed out syncing and elected again and again. Failure
+		// detection is syncLimit's, unchanged.
+		"initLimit=50",
 		"syncLimit=5",
 		"dataDir=" + c.DataDir(),
 		"clientPortAddress=" + listen,
