@@ -64,15 +64,16 @@ test: deps vet
 	@$(MAKE) --no-print-directory -j 2 test-plain test-raced
 
 # Each stage starts its packages longest first, by the times its last run recorded in Go's
-# build cache (scripts/longest-first.sh): a long package started last runs alone at the end.
+# build cache, or on a machine's first run those of a run committed in scripts/test-times
+# (scripts/longest-first.sh): a long package started last runs alone at the end.
 TEST_TIMES ?= $(shell $(GO) env GOCACHE)/lockbench-test-times
 test-plain: build
-	@s=$$(date +%s); bash scripts/longest-first.sh $(TEST_TIMES)-plain \
+	@s=$$(date +%s); bash scripts/longest-first.sh $(TEST_TIMES)-plain scripts/test-times/plain \
 		$(GO) test -count=1 -parallel $(TESTS_AT_ONCE) -timeout $(TEST_TIMEOUT) -- $(PLAIN) && \
 		echo "plain packages took $$(( $$(date +%s) - s )) s"
 
 test-raced: build
-	@s=$$(date +%s); bash scripts/longest-first.sh $(TEST_TIMES)-raced \
+	@s=$$(date +%s); bash scripts/longest-first.sh $(TEST_TIMES)-raced scripts/test-times/raced \
 		$(GO) test -race -p $(RACED_AT_ONCE) -parallel $(TESTS_AT_ONCE) -count=1 -timeout $(TEST_TIMEOUT) -- $(RACED) && \
 		echo "raced packages took $$(( $$(date +%s) - s )) s"
 

@@ -2,23 +2,26 @@
 # Runs `go test` over packages, the longest first by the times the last run recorded,
 # then records this run's: with -p N, a long package started last would run alone at the
 # end while the others' slots stand idle.
-#   bash scripts/longest-first.sh TIMES_FILE GO_TEST_COMMAND... -- PACKAGE...
+#   bash scripts/longest-first.sh TIMES_FILE SEED_FILE GO_TEST_COMMAND... -- PACKAGE...
 # TIMES_FILE holds "seconds package" lines (kept in Go's build cache by the Makefile, so
-# every clone on a machine shares it); a package it does not name runs after the rest,
-# in the order given. The exit status is go test's.
+# every clone on a machine shares it). SEED_FILE, committed, holds one recorded run's: a
+# machine's first run, with no times of its own, is ordered by it. A package neither
+# names runs after the rest, in the order given. The exit status is go test's.
 set -uo pipefail
-[ $# -ge 3 ] || { echo "usage: longest-first.sh TIMES_FILE GO_TEST_COMMAND... -- PACKAGE..." >&2; exit 2; }
-times=$1
-shift
+[ $# -ge 4 ] || { echo "usage: longest-first.sh TIMES_FILE SEED_FILE GO_TEST_COMMAND... -- PACKAGE..." >&2; exit 2; }
+times=$1 seed=$2
+shift 2
 cmd=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do cmd+=("$1") && shift; done
 [ "${1:-}" = -- ] || { echo "longest-first.sh: no -- before the packages" >&2; exit 2; }
 shift
 
-# Each package with its recorded seconds (-1 when none), sorted longest first; sort -s
-# keeps the given order among equals.
+# Each package with its recorded seconds (this machine's, else the seed's, else -1),
+# sorted longest first; sort -s keeps the given order among equals.
+existing() { [ -f "$1" ] && echo "$1" || echo /dev/null; }
 ordered=$(printf '%s\n' "$@" |
-  awk 'FILENAME == ARGV[1] { t[$2] = $1; next } { print ($0 in t ? t[$0] : -1), $0 }' "$( [ -f "$times" ] && echo "$times" || echo /dev/null)" - |
+  awk 'FILENAME != "-" { t[$2] = $1; next } { print ($0 in t ? t[$0] : -1), $0 }' \
+    "$(existing "$seed")" "$(existing "$times")" - |
   sort -s -k1,1 -g -r | cut -d' ' -f2)
 
 out=$(mktemp)
