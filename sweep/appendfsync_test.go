@@ -41,7 +41,8 @@ func TestAppendFsyncAxisNamesAndGroupsItsCells(t *testing.T) {
 // Each policy runs on a server configured with it, and results.json says which.
 func TestAppendFsyncCellsRunOnServersWithThatPolicy(t *testing.T) {
 	testenv.RequireRedis(t)
-	cfg := sweep.Config{Duration: sweep.Duration(200 * time.Millisecond), Seed: 3, Provider: "process",
+	// 2 s cells: a loaded machine must not leave one without a grant.
+	cfg := sweep.Config{Duration: sweep.Duration(2 * time.Second), Seed: 3, Provider: "process",
 		Sweeps: []sweep.Sweep{{Strategies: []string{"single"}, Clients: []int{1}, Keys: []string{"1"},
 			AppendFsync: []string{"no", "always"}}}}
 	back := executeAndReadBack(t, cfg)

@@ -17,7 +17,7 @@ import (
 func TestNaturalRunRecordsHowEachStrategyWaited(t *testing.T) {
 	testenv.RequireRedis(t)
 	cfg := sweep.Config{
-		Duration: sweep.Duration(300 * time.Millisecond), Seed: 5,
+		Duration: sweep.Duration(2 * time.Second), Seed: 5, // long enough that a loaded machine still grants
 		Sweeps: []sweep.Sweep{{Strategies: []string{"single", "rueidislock"}, Clients: []int{4}, Keys: []string{"1"}}},
 	}
 	cells, err := cfg.Cells()

@@ -135,3 +135,33 @@ func TestAGrantShortOfEveryReachableNodeIsNotJudged(t *testing.T) {
 		}
 	}
 }
+
+// TestBLeftoversUnjudgeOnlyAWaitingClientsRefusedRace: a waiting client's B that was
+// never granted while its own refused attempts' keys stayed on a node raced those keys,
+// not A's clocks: fault_not_produced. Once B got in, or with no leftovers, or for a
+// fail-fast client (which leaves them by design), the trial is judged.
+func TestBLeftoversUnjudgeOnlyAWaitingClientsRefusedRace(t *testing.T) {
+	t.Parallel()
+	waiting := jumpRace(redlockClient, time.Second, 2, time.Second)
+	failFast := jumpRace(failFastClient, time.Second, 2, time.Second)
+	for _, c := range []struct {
+		name     string
+		race     clockRace
+		partial  int
+		bGranted bool
+		judged   bool
+	}{
+		{"waiting, B refused over its own key", waiting, 2, false, false},
+		{"waiting, B refused, nothing left", waiting, 0, false, true},
+		{"waiting, B granted beside a leftover", waiting, 1, true, true},
+		{"fail-fast, B refused over its own key", failFast, 2, false, true},
+	} {
+		err := c.race.leftoversCouldDecide(c.partial, c.bGranted)
+		if c.judged != (err == nil) {
+			t.Errorf("%s: %v, want judged %v", c.name, err, c.judged)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "fault not produced: ") {
+			t.Errorf("%s: %q, want fault_not_produced", c.name, err)
+		}
+	}
+}
