@@ -73,26 +73,27 @@ const bPartialNodes = "b_partial_nodes"
 
 // partialLocks counts the nodes holding a token other than A's and, if B was granted,
 // B's: SETs of refused attempts that landed after their client gave up and released.
-func partialLocks(ctx context.Context, nodes []topologies.Node, key string, a, b locks.Lease, bGranted bool) (int,
-	error) {
+// freeOfA counts the nodes no longer holding A's token.
+func partialLocks(ctx context.Context, nodes []topologies.Node, key string, a, b locks.Lease, bGranted bool) (
+	partial, freeOfA int, err error) {
 	notA, err := lab.ReadQuorumNodes(ctx, nodes, key, a.Token)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
+	freeOfA = len(nodes) - len(notA.Holding)
 	if !bGranted {
-		return len(notA.Foreign), nil
+		return len(notA.Foreign), freeOfA, nil
 	}
 	ofB, err := lab.ReadQuorumNodes(ctx, nodes, key, b.Token)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	n := 0
 	for _, i := range notA.Foreign {
 		if !slices.Contains(ofB.Holding, i) {
-			n++
+			partial++
 		}
 	}
-	return n, nil
+	return partial, freeOfA, nil
 }
 
 // partialNote says, over v's judged trials, how often B's refused attempts left

@@ -244,9 +244,9 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 		_, _ = b.Write(ctx, res, leaseB)
 	}
 	<-aDone
-	partial := 0
+	partial, freeOfA := 0, 0
 	if r.redlock() {
-		if partial, err = partialLocks(ctx, nodes, t.Key, lease, leaseB, bGranted); err != nil {
+		if partial, freeOfA, err = partialLocks(ctx, nodes, t.Key, lease, leaseB, bGranted); err != nil {
 			return lab.Failed("observe", err)
 		}
 		t.Input(bPartialNodes, float64(partial))
@@ -268,7 +268,7 @@ func (r clockRace) run(ctx context.Context, env *lab.Env, t *lab.Trial) error {
 	if bErr != nil {
 		return bErr
 	}
-	if err := r.leftoversCouldDecide(partial, bGranted); err != nil {
+	if err := r.leftoversCouldDecide(partial, freeOfA, len(nodes), bGranted); err != nil {
 		return err
 	}
 	if err := watch.confirm(ctx); err != nil {
@@ -350,15 +350,18 @@ func (r clockRace) grantAsModelled(held, reachable int) error {
 
 // leftoversCouldDecide refuses a waiting client's trial in which B was never granted
 // while keys of its own refused attempts stayed on some node (a release past its node's
-// bound on a busy machine): such a key holds its node against B's later attempts for a
-// TTL, so B raced its own leftovers, not A's clocks. A fail-fast client leaves them by
-// design: its trials are split by that count instead (partialNote).
-func (r clockRace) leftoversCouldDecide(partial int, bGranted bool) error {
-	if r.failFast() || bGranted || partial == 0 {
+// bound on a busy machine) and A's key was gone from a quorum by the end of A's validity:
+// only those leftovers, holding their nodes for a TTL, can then have kept B out, so B
+// raced them, not A's clocks. With A still on a majority they decided nothing. A
+// fail-fast client leaves them by design: its trials are split by that count instead
+// (partialNote).
+func (r clockRace) leftoversCouldDecide(partial, freeOfA, nodes int, bGranted bool) error {
+	if r.failFast() || bGranted || partial == 0 || freeOfA < nodes/2+1 {
 		return nil
 	}
 	return lab.Late("B's refused attempts left their key on %d node(s) (a release past its node's bound on a busy "+
-		"machine), which held them against B's later attempts: B raced its own leftovers, not A's clocks", partial)
+		"machine), and with A's key gone from %d of %d nodes only those kept B out: B raced its own leftovers, not "+
+		"A's clocks", partial, freeOfA, nodes)
 }
 
 // lagCouldDecide refuses a trial in which B got in before A left and the store's clock

@@ -121,12 +121,13 @@ func TestPartialLocksCountTokensOfNoGrant(t *testing.T) {
 		granted bool
 		want    int
 	}{{false, 2}, {true, 1}} { // refused, B's token too is a leftover; granted, it is B's lock
-		got, err := partialLocks(ctx, nodes, key, a, b, c.granted)
+		got, freeOfA, err := partialLocks(ctx, nodes, key, a, b, c.granted)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got != c.want {
-			t.Errorf("B granted %v: %d partial locks, want %d (A on 3 nodes, B on 1, a stray on 1)", c.granted, got, c.want)
+		if got != c.want || freeOfA != 2 {
+			t.Errorf("B granted %v: %d partial locks, %d nodes free of A; want %d and 2 (A on 3 nodes, B on 1, a stray "+
+				"on 1)", c.granted, got, freeOfA, c.want)
 		}
 	}
 }

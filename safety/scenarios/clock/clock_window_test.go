@@ -136,11 +136,12 @@ func TestAGrantShortOfEveryReachableNodeIsNotJudged(t *testing.T) {
 	}
 }
 
-// TestBLeftoversUnjudgeOnlyAWaitingClientsRefusedRace: a waiting client's B that was
-// never granted while its own refused attempts' keys stayed on a node raced those keys,
-// not A's clocks: fault_not_produced. Once B got in, or with no leftovers, or for a
-// fail-fast client (which leaves them by design), the trial is judged.
-func TestBLeftoversUnjudgeOnlyAWaitingClientsRefusedRace(t *testing.T) {
+// TestBLeftoversUnjudgeOnlyWhereTheyCouldDecide: a waiting client's B that was never
+// granted while its own refused attempts' keys stayed on a node, with A's key gone from a
+// quorum, raced those keys, not A's clocks: fault_not_produced. With A still on a
+// majority, once B got in, with no leftovers, or for a fail-fast client (which leaves
+// them by design), the trial is judged.
+func TestBLeftoversUnjudgeOnlyWhereTheyCouldDecide(t *testing.T) {
 	t.Parallel()
 	waiting := jumpRace(redlockClient, time.Second, 2, time.Second)
 	failFast := jumpRace(failFastClient, time.Second, 2, time.Second)
@@ -148,15 +149,17 @@ func TestBLeftoversUnjudgeOnlyAWaitingClientsRefusedRace(t *testing.T) {
 		name     string
 		race     clockRace
 		partial  int
+		freeOfA  int
 		bGranted bool
 		judged   bool
 	}{
-		{"waiting, B refused over its own key", waiting, 2, false, false},
-		{"waiting, B refused, nothing left", waiting, 0, false, true},
-		{"waiting, B granted beside a leftover", waiting, 1, true, true},
-		{"fail-fast, B refused over its own key", failFast, 2, false, true},
+		{"waiting, B refused over its own key, A gone from 3 of 5", waiting, 1, 3, false, false},
+		{"waiting, B refused over its own key, A still on 3 of 5", waiting, 1, 2, false, true},
+		{"waiting, B refused, nothing left", waiting, 0, 3, false, true},
+		{"waiting, B granted beside a leftover", waiting, 1, 4, true, true},
+		{"fail-fast, B refused over its own key, A gone from 3 of 5", failFast, 2, 3, false, true},
 	} {
-		err := c.race.leftoversCouldDecide(c.partial, c.bGranted)
+		err := c.race.leftoversCouldDecide(c.partial, c.freeOfA, 5, c.bGranted)
 		if c.judged != (err == nil) {
 			t.Errorf("%s: %v, want judged %v", c.name, err, c.judged)
 		}
