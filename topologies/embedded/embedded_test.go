@@ -21,8 +21,11 @@ func start(t *testing.T, spec backend.Spec) topologies.Topology {
 	return testenv.StartNamed(t, "embedded", spec)
 }
 
+// client reads patiently: a paused node's silence lasts however long it is waited for,
+// and a loaded machine may hold a running one's answer past a fraction of a second.
 func client(t *testing.T, n topologies.Node) *redis.Client {
-	c := redis.NewClient(&redis.Options{Addr: n.Addr(), Protocol: 2, DisableIdentity: true, MaxRetries: -1, ReadTimeout: 300 * time.Millisecond})
+	c := redis.NewClient(&redis.Options{Addr: n.Addr(), Protocol: 2, DisableIdentity: true, MaxRetries: -1,
+		ReadTimeout: 10 * time.Second})
 	t.Cleanup(func() { c.Close() })
 	return c
 }

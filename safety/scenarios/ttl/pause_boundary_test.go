@@ -17,12 +17,13 @@ import (
 )
 
 // TestPauseBoundary runs boundary mode on one Redis: a stop of 0.8 x the lease left
-// (after 1 s of work in a 3 s lease: windows of 400 ms either side, which a loaded
-// machine cannot close) leaves one holder, one of 1.2 x gives two; labtest holds
-// each variant to its claims and checks every judged trial carries its proof.
+// (after 1 s of work in a 6 s lease: windows of 1 s either side; at 3 s, 400 ms, load 48
+// left B ungranted before A wrote) leaves one holder, one of 1.2 x gives two; labtest
+// holds each variant to its claims and checks every judged trial carries its proof.
 func TestPauseBoundary(t *testing.T) {
 	t.Parallel()
-	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "single", "mode": "boundary", "ttl": "3s", "pause-at": "1s"})
+	rep := labtest.RunScenario(t, "pause-past-ttl", 1, lab.Params{"strategies": "single", "mode": "boundary", "ttl": "6s",
+		"pause-at": "1s"})
 	sides := map[string]bool{}
 	for _, v := range rep.Variants {
 		sides[v.Params["side"]] = true
