@@ -97,13 +97,7 @@ func TestStoreClockLagUnjudgesOnlyWhereItCouldDecide(t *testing.T) {
 		{"lag past the drift allowance", holds, 20 * time.Millisecond, false},
 		{"a break the lag cannot undo", breaks, 20 * time.Millisecond, true},
 	} {
-		err := c.race.lagCouldDecide(aElapsed, c.lag)
-		if c.judged != (err == nil) {
-			t.Errorf("%s: %v, want judged %v", c.name, err, c.judged)
-		}
-		if err != nil && !strings.HasPrefix(err.Error(), "fault not produced: ") {
-			t.Errorf("%s: %q, want fault_not_produced", c.name, err)
-		}
+		wantJudged(t, c.name, c.race.lagCouldDecide(aElapsed, c.lag), c.judged)
 	}
 }
 
@@ -126,13 +120,7 @@ func TestAGrantShortOfEveryReachableNodeIsNotJudged(t *testing.T) {
 		{"waiting, on the three reachable", waiting, 3, 3, true},
 		{"fail-fast, on a majority", failFast, 3, 5, true},
 	} {
-		err := c.race.grantAsModelled(c.held, c.reachable)
-		if c.judged != (err == nil) {
-			t.Errorf("%s: %v, want judged %v", c.name, err, c.judged)
-		}
-		if err != nil && !strings.HasPrefix(err.Error(), "fault not produced: ") {
-			t.Errorf("%s: %q, want fault_not_produced", c.name, err)
-		}
+		wantJudged(t, c.name, c.race.grantAsModelled(c.held, c.reachable), c.judged)
 	}
 }
 
@@ -159,12 +147,17 @@ func TestBLeftoversUnjudgeOnlyWhereTheyCouldDecide(t *testing.T) {
 		{"waiting, B granted beside a leftover", waiting, 1, 4, true, true},
 		{"fail-fast, B refused over its own key, A gone from 3 of 5", failFast, 2, 3, false, true},
 	} {
-		err := c.race.leftoversCouldDecide(c.partial, c.freeOfA, 5, c.bGranted)
-		if c.judged != (err == nil) {
-			t.Errorf("%s: %v, want judged %v", c.name, err, c.judged)
-		}
-		if err != nil && !strings.HasPrefix(err.Error(), "fault not produced: ") {
-			t.Errorf("%s: %q, want fault_not_produced", c.name, err)
-		}
+		wantJudged(t, c.name, c.race.leftoversCouldDecide(c.partial, c.freeOfA, 5, c.bGranted), c.judged)
+	}
+}
+
+// wantJudged checks a trial's refusal: none when judged, else fault_not_produced.
+func wantJudged(t *testing.T, name string, err error, judged bool) {
+	t.Helper()
+	if judged != (err == nil) {
+		t.Errorf("%s: %v, want judged %v", name, err, judged)
+	}
+	if err != nil && !strings.HasPrefix(err.Error(), "fault not produced: ") {
+		t.Errorf("%s: %q, want fault_not_produced", name, err)
 	}
 }
