@@ -16,8 +16,8 @@ import (
 // clusterWatch follows a cluster trial from the cut: it probes the cut master's grants
 // until it refuses, proves the partition from both sides (the cut master's own
 // cluster_state and a majority master's flag on it), waits for the promotion, proves
-// A's place, lets B lock on the promoted replica, and heals once B is granted or the
-// cut has held cut-hold past the promotion.
+// A's place, lets B lock on the promoted replica, and heals once the cut master refused
+// and B is granted or the cut has held cut-hold past the promotion.
 type clusterWatch struct {
 	tr    clusterSplitTrial
 	probe *grantProbe
@@ -119,7 +119,11 @@ func (w *clusterWatch) step(ctx context.Context, promo chan promotion) (bool, er
 		default:
 		}
 	}
-	if w.healed.IsZero() && proven && w.reached && (w.b != nil || time.Since(w.promoted) >= c.cutHold) {
+	// The cut holds until the cut master refused, so the window's end is seen while it
+	// held (on a loaded machine B was once granted 3 s before that master failed itself);
+	// past promotion-timeout it heals anyway, and a master still granting is recorded.
+	windowClosed := w.probe.refusal != "" || time.Since(w.cutAt) >= c.promotionTimeout
+	if w.healed.IsZero() && proven && w.reached && windowClosed && (w.b != nil || time.Since(w.promoted) >= c.cutHold) {
 		if err := w.heal(); err != nil {
 			return false, err
 		}
