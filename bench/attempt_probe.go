@@ -20,6 +20,9 @@ const (
 	probeBound = 2 * time.Second
 	probeMin   = 20
 	probeCap   = time.Minute
+	// probeErrors in a row end the probe: on a loaded machine one attempt's dial or write
+	// can outlast its timeout (a cell was once left with no attempt timed).
+	probeErrors = 3
 )
 
 // NeedsAttemptProbe says whether a cell of load on l hides its attempts: a Waiter that
@@ -33,8 +36,8 @@ func NeedsAttemptProbe(l locks.Locker, load Load) bool {
 // ProbeAttempts times one-attempt grants (Acquire, then Release) of a key no client of
 // load asks for, one after another, on the servers as they are before the load
 // starts: up to probeSize of them within probeBound, and at least probeMin within
-// probeCap. A refusal (the key left by another process) is skipped; an error ends the
-// probe with what it timed so far.
+// probeCap. A refusal (the key left by another process) is skipped, and so is an error
+// unless probeErrors come in a row, which end the probe with what it timed so far.
 func ProbeAttempts(ctx context.Context, l locks.Locker, load Load) (*hdrhistogram.Histogram, error) {
 	h := NewHistogram()
 	// A key of this process's own: processes sharing a load probe apart.
@@ -46,6 +49,7 @@ func ProbeAttempts(ctx context.Context, l locks.Locker, load Load) (*hdrhistogra
 		n := h.TotalCount()
 		return n < probeMin || n < probeSize && time.Now().Before(soft)
 	}
+	failed := 0
 	for more() && ctx.Err() == nil {
 		started := time.Now()
 		lease, err := l.Acquire(ctx, key, load.TTL)
@@ -62,8 +66,12 @@ func ProbeAttempts(ctx context.Context, l locks.Locker, load Load) (*hdrhistogra
 			}
 			continue
 		case err != nil:
-			return h, fmt.Errorf("probe one attempt: %w", err)
+			if failed++; failed == probeErrors {
+				return h, fmt.Errorf("probe one attempt: %d errors in a row, the last: %w", failed, err)
+			}
+			continue
 		}
+		failed = 0
 		record(h, took)
 		if err := l.Release(context.WithoutCancel(ctx), lease); err != nil {
 			return h, fmt.Errorf("probe one attempt: release: %w", err)

@@ -167,7 +167,18 @@ func TestProbeTimesItsMinimumPastASlowStart(t *testing.T) {
 	}
 }
 
-// A probe that meets an error says so: it is not a cost of one attempt.
+// An attempt's error is not a cost of one attempt: the probe skips it, and goes on.
+func TestProbeSkipsAnAttemptsError(t *testing.T) {
+	f := newFakeWaiter()
+	f.failNth = 2 // every other Acquire fails
+	h, err := bench.ProbeAttempts(context.Background(), f, bench.Load{Clients: 1, Keys: 1, TTL: time.Second})
+	if err != nil || h.TotalCount() != 200 {
+		t.Errorf("probe on a locker failing every other attempt: %d timed, %v; want 200 timed and no error",
+			h.TotalCount(), err)
+	}
+}
+
+// A probe that meets only errors says so.
 func TestProbeReportsAnError(t *testing.T) {
 	f := newFakeWaiter()
 	f.failNth = 1 // every Acquire fails

@@ -128,7 +128,8 @@ func TestQueueFloorOfACell(t *testing.T) {
 func TestOpenUpdateCellDrawsItsAccounts(t *testing.T) {
 	testenv.NeedsServers(t)
 	cfg := sweep.Config{
-		Duration: sweep.Duration(500 * time.Millisecond), Warmup: sweep.Duration(200 * time.Millisecond), Seed: 5,
+		// 2 s: in a 500 ms cell on a loaded machine none of the 20 updates due was applied.
+		Duration: sweep.Duration(2 * time.Second), Warmup: sweep.Duration(200 * time.Millisecond), Seed: 5,
 		Sweeps: []sweep.Sweep{{Strategies: []string{"atomic"}, Workload: sweep.WorkloadUpdate, Clients: []int{4},
 			Keys: []string{"50"}, KeyDist: "zipf:1", Load: "open", Rate: []float64{100}, Arrival: "poisson"}},
 	}

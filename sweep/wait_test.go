@@ -43,7 +43,7 @@ func TestNaturalRunRecordsHowEachStrategyWaited(t *testing.T) {
 		}
 		attempts, waits := c.Latency[resultsdir.MetricAttempt].Count, c.Latency[resultsdir.MetricAcquire].Count
 		if waits == 0 || attempts == 0 {
-			t.Errorf("%s: %d attempts timed, %d waits: want both", c.Name, attempts, waits)
+			t.Errorf("%s: %d attempts timed, %d waits (errors %v): want both", c.Name, attempts, waits, c.Errors)
 		}
 		// The library's attempts are the probe's grants alone, none of the load's calls;
 		// lockbench's own are every attempt of the load, at least one per grant.

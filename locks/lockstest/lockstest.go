@@ -5,6 +5,7 @@ package lockstest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -214,17 +215,10 @@ func conformance(t *testing.T, l locks.Locker, plan storePlan, workers, incremen
 	})
 
 	t.Run("an expired TTL frees the lock", func(t *testing.T) {
-		expiring := testenv.Key(t, "expiring")
-		first, err := l.Acquire(ctx, expiring, plan.expiryTTL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l.Acquire(ctx, expiring, plan.expiryTTL); !errors.Is(err, locks.ErrNotAcquired) {
-			t.Fatalf("second acquire before expiry: %v, want ErrNotAcquired", err)
-		}
+		expiring, first, ttl := heldThenRefused(ctx, t, l, plan.expiryTTL)
 		waitCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		defer cancel()
-		next := AcquireEventually(waitCtx, t, l, expiring, plan.expiryTTL, false)
+		next := AcquireEventually(waitCtx, t, l, expiring, ttl, false)
 		if next.HasFence && next.Fence <= first.Fence {
 			t.Errorf("fence after expiry %d, not above the expired holder's %d", next.Fence, first.Fence)
 		}
@@ -240,6 +234,79 @@ func conformance(t *testing.T, l locks.Locker, plan storePlan, workers, incremen
 			}
 		}
 	})
+}
+
+// heldThenRefused takes a fresh key at ttl and asks for it again at once: the second
+// attempt must be refused. A second grant fails the test if it ended before ttl had run
+// from the first attempt's start (no copy of the lock could have expired yet). One that
+// ended later proves nothing (on a loaded machine one came 1.1 s after a 1 s lock), nor
+// does a first attempt that outran its own TTL: the check runs again at twice the TTL,
+// up to 8 times it. It returns the key, the held lease and the TTL it was taken at.
+func heldThenRefused(ctx context.Context, t *testing.T, l locks.Locker,
+	ttl time.Duration) (string, locks.Lease, time.Duration) {
+	t.Helper()
+	for try := 0; ; try++ {
+		key := testenv.Key(t, fmt.Sprintf("expiring-%d", try))
+		first, seen, err := secondAttempt(ctx, l, key, ttl, time.Now)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case seen.outcome == refused:
+			return key, first, ttl
+		case seen.outcome == grantedWithinTTL:
+			t.Fatalf("second acquire granted %v after the first began, within its %v TTL: want ErrNotAcquired", seen.took, ttl)
+		case try == 3:
+			t.Fatalf("%s at a %v TTL, %d times: the machine never let the check run within a TTL", seen, ttl, try+1)
+		}
+		t.Logf("%s at a %v TTL: trying again at twice the TTL", seen, ttl)
+		ttl *= 2
+	}
+}
+
+// attemptOutcome is what asking again for a lock just taken showed.
+type attemptOutcome int
+
+const (
+	refused          attemptOutcome = iota
+	grantedWithinTTL                // a second holder while the first's lock was live everywhere
+	grantedPastTTL                  // the first's lock may have expired: no verdict
+	firstOutranTTL                  // the first attempt was refused on a fresh key: it took longer than its TTL
+)
+
+type attemptSeen struct {
+	outcome attemptOutcome
+	took    time.Duration // from the first attempt's start to the end of the second
+}
+
+func (a attemptSeen) String() string {
+	if a.outcome == firstOutranTTL {
+		return fmt.Sprintf("the first acquire of a fresh key refused after %v", a.took)
+	}
+	return fmt.Sprintf("second acquire granted %v after the first began", a.took)
+}
+
+// secondAttempt takes key at ttl, then asks for it again, timing both on now.
+func secondAttempt(ctx context.Context, l locks.Locker, key string, ttl time.Duration,
+	now func() time.Time) (locks.Lease, attemptSeen, error) {
+	began := now()
+	first, err := l.Acquire(ctx, key, ttl)
+	if errors.Is(err, locks.ErrNotAcquired) {
+		return locks.Lease{}, attemptSeen{firstOutranTTL, now().Sub(began)}, nil
+	}
+	if err != nil {
+		return locks.Lease{}, attemptSeen{}, fmt.Errorf("first acquire of a fresh key: %w", err)
+	}
+	_, err = l.Acquire(ctx, key, ttl)
+	took := now().Sub(began)
+	switch {
+	case errors.Is(err, locks.ErrNotAcquired):
+		return first, attemptSeen{refused, took}, nil
+	case err != nil:
+		return first, attemptSeen{}, fmt.Errorf("second acquire of a held lock: %w, want ErrNotAcquired", err)
+	case took < ttl:
+		return first, attemptSeen{grantedWithinTTL, took}, nil
+	}
+	return first, attemptSeen{grantedPastTTL, took}, nil
 }
 
 // FirstNonIncreasing returns the index of the first fence not above its predecessor,

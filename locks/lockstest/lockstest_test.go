@@ -66,3 +66,47 @@ func TestCountUnderLockRidesOutElections(t *testing.T) {
 		t.Errorf("%d acquires and %d releases: the errors were not met", l.acquires, l.frees)
 	}
 }
+
+// grantingLocker grants every attempt but the first refusals it is told to give: a lock
+// that two can hold, or (refuseFirst) whose first grants outran their TTL.
+type grantingLocker struct {
+	locks.Locker
+	refuseFirst, calls int
+	holdsAlready       bool // refuses every attempt after the first: a working lock
+}
+
+func (l *grantingLocker) Acquire(_ context.Context, key string, _ time.Duration) (locks.Lease, error) {
+	l.calls++
+	if l.calls <= l.refuseFirst || (l.holdsAlready && l.calls > 1) {
+		return locks.Lease{}, locks.ErrNotAcquired
+	}
+	return locks.Lease{Key: key, Token: "t"}, nil
+}
+
+// steppingClock advances by step at every reading.
+func steppingClock(step time.Duration) func() time.Time {
+	at := time.Unix(0, 0)
+	return func() time.Time { at = at.Add(step); return at }
+}
+
+// The expiry check tells a second holder inside the TTL (a broken lock) from one the
+// machine's stall let in, and from a refusal.
+func TestSecondAttemptTellsTwoHoldersFromAStall(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		l    *grantingLocker
+		step time.Duration
+		want attemptOutcome
+	}{
+		{"a working lock", &grantingLocker{holdsAlready: true}, 10 * time.Millisecond, refused},
+		{"two holders at once", &grantingLocker{}, 10 * time.Millisecond, grantedWithinTTL},
+		{"a second holder after a stall past the TTL", &grantingLocker{}, 1500 * time.Millisecond, grantedPastTTL},
+		{"a first attempt that outran its TTL", &grantingLocker{refuseFirst: 1}, 10 * time.Millisecond, firstOutranTTL},
+	} {
+		_, seen, err := secondAttempt(ctx, c.l, "k", time.Second, steppingClock(c.step))
+		if err != nil || seen.outcome != c.want {
+			t.Errorf("%s: %v (%v), want outcome %d", c.name, seen, err, c.want)
+		}
+	}
+}

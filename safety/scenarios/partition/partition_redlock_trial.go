@@ -117,7 +117,7 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 			return err
 		}
 	}
-	tryCtx, tryCancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	tryCtx, tryCancel := context.WithTimeout(ctx, r.bPatience(aInside, lease))
 	leaseB, err := b.AcquireUntil(tryCtx, t.Key, r.ttl, 20*time.Millisecond)
 	tryCancel()
 	switch {
@@ -145,6 +145,20 @@ func (r redlockPartitionTrial) run(ctx context.Context) error {
 		defer release(ctx, a, lease)
 	}
 	return nil
+}
+
+// bPatience is how long B keeps asking. Without a restart B is refused while A holds,
+// and half a second of refusals shows it; after one, B must get in, and on a loaded
+// machine its first attempts past the restart outlasted half a second: it asks for up to
+// 20 s, and while A is inside no longer than A's validity (two holders need both in).
+func (r redlockPartitionTrial) bPatience(aInside bool, lease locks.Lease) time.Duration {
+	if !r.v.restart {
+		return 500 * time.Millisecond
+	}
+	if aInside {
+		return min(20*time.Second, time.Until(lease.ValidUntil))
+	}
+	return 20 * time.Second
 }
 
 // release gives a lease back within a bound: a cut node would hold it for the client's
