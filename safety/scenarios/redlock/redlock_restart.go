@@ -185,7 +185,11 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 			aInside = false
 		}
 	}
-	if err := secondTry(ctx, b, t.Key, ttl, res, 50*time.Millisecond); err != nil {
+	try := secondTry
+	if !aInside {
+		try = secondTryAfterHolder
+	}
+	if err := try(ctx, b, t.Key, ttl, res, 50*time.Millisecond); err != nil {
 		return err
 	}
 	if aInside {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/locks"
+	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/safety/lab"
 	"github.com/lockbench/lockbench/safety/results"
 )
@@ -112,13 +113,30 @@ func (v *stopSize) prove(t *lab.Trial, lease locks.Lease, pause time.Duration) e
 	return nil
 }
 
-// bTookIt judges an above-boundary trial only once B was granted while A was away: A's
-// lease ran out, but a B that missed the short gap before A wrote (its attempts, or a
-// replica's acknowledgement, late on a busy machine) shows nothing of the boundary.
-func (v *stopSize) bTookIt(granted bool) error {
-	if v.side != "above" || granted {
+// bTookIt judges an above-boundary trial only once B was inside before A wrote: A's
+// lease ran out, but a B that missed the short gap before A wrote (its attempts, a
+// replica's acknowledgement, or its entry after a grant, late on a busy machine) shows
+// nothing of the boundary.
+func (v *stopSize) bTookIt(bInside bool) error {
+	if v.side != "above" || bInside {
 		return nil
 	}
-	return lab.NoFault("A's lease ran out during its stop, but B was not granted before A wrote: B was late on a " +
+	return lab.NoFault("A's lease ran out during its stop, but B was not inside before A wrote: B was late on a " +
 		"busy machine")
+}
+
+// enteredBeforeWrite says whether, in events, who entered the resource before A's first
+// write there.
+func enteredBeforeWrite(events []history.Event, who string) bool {
+	var entered time.Time
+	for _, e := range events {
+		switch {
+		case e.Resource == "":
+		case e.Client == who && e.Kind == history.Entered && entered.IsZero():
+			entered = e.Time
+		case e.Client == "A" && e.Kind == history.Write:
+			return !entered.IsZero() && entered.Before(e.Time)
+		}
+	}
+	return false
 }

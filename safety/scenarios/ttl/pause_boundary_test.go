@@ -133,3 +133,25 @@ func TestAboveBoundaryTrialNeedsBGranted(t *testing.T) {
 		t.Errorf("below, B kept out: %v, want judged", err)
 	}
 }
+
+// B counts as inside only if its entry at the resource came before A's first write: a
+// grant that entered after it (seen under load) overlaps nothing.
+func TestBInsideOnlyIfItEnteredBeforeAWrote(t *testing.T) {
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	ev := func(client string, kind history.Kind, ms int) history.Event {
+		return history.Event{Client: client, Kind: kind, Resource: "resource", Time: at(ms)}
+	}
+	for _, c := range []struct {
+		name   string
+		events []history.Event
+		want   bool
+	}{
+		{"B in before A's write", []history.Event{ev("A", history.Entered, 0), ev("B", history.Entered, 10), ev("A", history.Write, 20)}, true},
+		{"B in after A's write", []history.Event{ev("A", history.Entered, 0), ev("A", history.Write, 20), ev("B", history.Entered, 30)}, false},
+		{"B never in", []history.Event{ev("A", history.Entered, 0), ev("A", history.Write, 20)}, false},
+	} {
+		if got := enteredBeforeWrite(c.events, "B"); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}

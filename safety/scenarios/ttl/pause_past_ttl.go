@@ -190,7 +190,7 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 		if err := v.boundary.prove(t, leaseA, pause); err != nil {
 			return err
 		}
-		return v.boundary.bTookIt(bGranted)
+		return v.boundary.bTookIt(bGranted && enteredBeforeWrite(t.Rec.History(), "B"))
 	}
 	return provePause(t, leaseA, v.stops)
 }
