@@ -102,7 +102,7 @@ func (s redlockQuorum) restartTrial(ctx context.Context, topo topologies.Topolog
 	t.Prove("%s's key on nodes %v at its grant, on %v after %s restarted; other owners' keys on %v",
 		a.ID, g.atGrant.Holding, after.Holding, victim.Name(), after.Foreign)
 
-	if err := secondTry(ctx, b, lease.Key, ttl, res, 0); err != nil {
+	if err := secondTry(ctx, b, lease.Key, ttl, res, briefTry, 0); err != nil {
 		return err
 	}
 	return finishHolder(ctx, a, res, lease, ttl)

@@ -185,11 +185,11 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 			aInside = false
 		}
 	}
-	try := secondTry
+	try := briefTry
 	if !aInside {
-		try = secondTryAfterHolder
+		try = tryAfterHolder
 	}
-	if err := try(ctx, b, t.Key, ttl, res, 50*time.Millisecond); err != nil {
+	if err := secondTry(ctx, b, t.Key, ttl, res, try, 50*time.Millisecond); err != nil {
 		return err
 	}
 	if aInside {

@@ -9,19 +9,19 @@ import (
 	"github.com/lockbench/lockbench/safety/lab"
 )
 
-// secondTry is B's brief try (300 ms) for the key the holder has after the fault.
-func secondTry(ctx context.Context, b *lab.Client, key string, ttl time.Duration, res *lab.Resource,
-	dwell time.Duration) error {
-	_, err := lab.SecondTry(ctx, b, key, ttl, res, 300*time.Millisecond, 20*time.Millisecond, dwell)
-	return err
-}
+// How long B asks for the key after the fault: briefly where the holder still has it
+// (its refusals are the answer), up to 20 s once the holder has stopped and B must get
+// in (on a loaded machine its first attempts past an empty restart of three nodes
+// outlasted 300 ms).
+const (
+	briefTry       = 300 * time.Millisecond
+	tryAfterHolder = 20 * time.Second
+)
 
-// secondTryAfterHolder is B's try once the holder has stopped, where B must get in: up
-// to 20 s, since on a loaded machine its first attempts past an empty restart of three
-// nodes outlasted secondTry's 300 ms.
-func secondTryAfterHolder(ctx context.Context, b *lab.Client, key string, ttl time.Duration, res *lab.Resource,
-	dwell time.Duration) error {
-	_, err := lab.SecondTry(ctx, b, key, ttl, res, 20*time.Second, 20*time.Millisecond, dwell)
+// secondTry is B's try, for as long as try, for the key the holder had before the fault.
+func secondTry(ctx context.Context, b *lab.Client, key string, ttl time.Duration, res *lab.Resource,
+	try, dwell time.Duration) error {
+	_, err := lab.SecondTry(ctx, b, key, ttl, res, try, 20*time.Millisecond, dwell)
 	return err
 }
 

@@ -128,15 +128,6 @@ func (v *stopSize) bTookIt(bInside bool) error {
 // enteredBeforeWrite says whether, in events, who entered the resource before A's first
 // write there.
 func enteredBeforeWrite(events []history.Event, who string) bool {
-	var entered time.Time
-	for _, e := range events {
-		switch {
-		case e.Resource == "":
-		case e.Client == who && e.Kind == history.Entered && entered.IsZero():
-			entered = e.Time
-		case e.Client == "A" && e.Kind == history.Write:
-			return !entered.IsZero() && entered.Before(e.Time)
-		}
-	}
-	return false
+	entered, wrote := firstAtResource(events, who, history.Entered), firstAtResource(events, "A", history.Write)
+	return !entered.IsZero() && !wrote.IsZero() && entered.Before(wrote)
 }

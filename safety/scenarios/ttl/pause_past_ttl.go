@@ -197,21 +197,22 @@ func (s pausePastTTL) trial(ctx context.Context, topo topologies.Topology, v pau
 
 // awayAtResource reads, at the resource, when A entered and when it wrote.
 func awayAtResource(t *lab.Trial) (entered, wrote time.Time, err error) {
-	for _, e := range t.Rec.History() {
-		if e.Client != "A" || e.Resource == "" {
-			continue
-		}
-		switch {
-		case e.Kind == history.Entered && entered.IsZero():
-			entered = e.Time
-		case e.Kind == history.Write && wrote.IsZero():
-			wrote = e.Time
-		}
-	}
+	events := t.Rec.History()
+	entered, wrote = firstAtResource(events, "A", history.Entered), firstAtResource(events, "A", history.Write)
 	if entered.IsZero() || wrote.IsZero() {
 		return entered, wrote, lab.Failed("record", errors.New("A's entry or write is missing from the history"))
 	}
 	return entered, wrote, nil
+}
+
+// firstAtResource is when client first did kind at the resource, zero if never.
+func firstAtResource(events []history.Event, client string, kind history.Kind) time.Time {
+	for _, e := range events {
+		if e.Client == client && e.Kind == kind && e.Resource != "" {
+			return e.Time
+		}
+	}
+	return time.Time{}
 }
 
 // provePause reads, at the resource, how long A was away between entering and its
