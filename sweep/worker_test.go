@@ -63,10 +63,11 @@ func startSingle(t *testing.T) topologies.Topology {
 }
 
 // Three workers of a keys=1 cell fight for one key: as one holder at a time holds it
-// for at least hold, their grants together fit in the window they ran in. Per-client
-// keys, held in parallel, overflow that window: the check can tell the two apart. Holds
-// of 100 ms for 2 s: at 20 ms for 600 ms, at load 20, a cycle's own overhead left the
-// per-client keys held only 660 ms in a 681 ms window.
+// for at least hold, their grants together fit in the window they ran in, and each
+// worker, one client alone in its share, is refused only because another worker holds
+// its key. Per-client keys are each one client's: no worker is ever refused. Refusals,
+// not busy time, tell the two apart: summed holds of per-client keys against the wall
+// clock window fell short of it on a loaded machine (1.9 s in 2.16 s).
 func TestThreeWorkersContendOnOneKeyAcrossWorkers(t *testing.T) {
 	topo := startSingle(t)
 	hold := 100 * time.Millisecond
@@ -128,8 +129,11 @@ func TestThreeWorkersContendOnOneKeyAcrossWorkers(t *testing.T) {
 				}
 			}
 		case strings.Contains(name, "keys=3/"):
-			if busy <= window {
-				t.Errorf("%s: per-client keys held only %v in a window of %v: the check could not tell shared keys from separate ones", name, busy, window)
+			for _, c := range shares {
+				// Only a failed release (an error) leaves a client's own key held to its TTL.
+				if c.Refused != 0 && len(c.Errors) == 0 {
+					t.Errorf("%s: worker %d was refused %d times on a key no other client holds", name, c.Worker.Index, c.Refused)
+				}
 			}
 		}
 	}

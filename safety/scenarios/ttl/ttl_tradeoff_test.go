@@ -55,8 +55,9 @@ func TestTTLTradeoff(t *testing.T) {
 	}
 }
 
-// A key found gone is the work's expiry only when the read came inside the TTL or the
-// work itself outlasted it; a read a TTL late after shorter work is the stall's.
+// A key found gone is the work's expiry only when the read came inside the TTL (counted
+// from the grant's send) or the work itself outlasted it; a read a TTL late after shorter
+// work is the stall's.
 func TestAReadStalledPastTheTTLIsNotTheWorks(t *testing.T) {
 	ms := time.Millisecond
 	for _, tc := range []struct {
@@ -72,7 +73,7 @@ func TestAReadStalledPastTheTTLIsNotTheWorks(t *testing.T) {
 		{100 * ms, 300 * ms, 298 * ms, false}, // the read was inside the TTL
 	} {
 		if got := stalledPastTTL(tc.hold, tc.ttl, tc.after); got != tc.stalled {
-			t.Errorf("hold %v, TTL %v, read after %v: stalled %v, want %v", tc.hold, tc.ttl, tc.after, got, tc.stalled)
+			t.Errorf("hold %v, TTL %v, read %v after the grant was sent: stalled %v, want %v", tc.hold, tc.ttl, tc.after, got, tc.stalled)
 		}
 	}
 }
