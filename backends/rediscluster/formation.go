@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"time"
 
@@ -55,11 +56,8 @@ func (l Layout) form(ctx context.Context) error {
 		}
 		ids[n.Name()] = fmt.Sprint(v)
 	}
-	first := l.Masters[0]
-	for _, n := range l.all()[1:] {
-		if err := meet(ctx, first, n); err != nil {
-			return err
-		}
+	if err := l.join(ctx, 60*time.Second); err != nil {
+		return err
 	}
 	for i, m := range l.Masters {
 		lo, hi := SlotRange(i, len(l.Masters))
@@ -74,6 +72,84 @@ func (l Layout) form(ctx context.Context) error {
 		}
 	}
 	return l.WaitServing(ctx, 30*time.Second)
+}
+
+// join meets the first master with every other node and waits until each node knows
+// them all. A node that does not is met again every remeetEvery: a handshake left
+// unanswered past the node timeout (at least 1 s) is dropped, and under load a node
+// was left knowing only itself.
+func (l Layout) join(ctx context.Context, limit time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	all := l.all()
+	var lastMeet time.Time
+	var seen []knownBy // the last round's view, not one the deadline cut short
+	for {
+		behind := l.behind(ctx)
+		if ctx.Err() == nil {
+			seen = behind
+		}
+		if len(behind) == 0 {
+			return nil
+		}
+		if time.Since(lastMeet) >= remeetEvery {
+			lastMeet = time.Now()
+			_ = meetAgain(ctx, all[0], all[1:], behind) // a MEET that failed is sent again next round
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("cluster of %d nodes not joined after %v: %v", len(all), limit, seen)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// meetAgain meets first with each node of others that is behind, or with them all when
+// first itself is: a missing node is not named, so first's view is mended by all.
+func meetAgain(ctx context.Context, first Member, others []Member, behind []knownBy) error {
+	for _, n := range others {
+		if behind[0].Name() != first.Name() && !slices.ContainsFunc(behind, func(b knownBy) bool {
+			return b.Name() == n.Name()
+		}) {
+			continue
+		}
+		if err := meet(ctx, first, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// remeetEvery is how long a handshake is given before its node is met again.
+const remeetEvery = 2 * time.Second
+
+// behind are the nodes that do not yet know every node, with how many each knows; a
+// node that did not answer is behind too, and is asked again (as WaitServing does).
+func (l Layout) behind(ctx context.Context) []knownBy {
+	all := l.all()
+	var out []knownBy
+	for _, n := range all {
+		info, err := fields(ctx, n.Addr(), "CLUSTER", "INFO")
+		known, _ := strconv.Atoi(info["cluster_known_nodes"])
+		if err != nil || known < len(all) { // above: a repeated handshake not yet merged with its node
+			out = append(out, knownBy{n, known, err})
+		}
+	}
+	return out
+}
+
+// knownBy is a node, how many nodes it knows, and why it did not say.
+type knownBy struct {
+	Member
+	known int
+	err   error
+}
+
+func (k knownBy) String() string {
+	if k.err != nil {
+		return fmt.Sprintf("%s: %v", k.Name(), k.err)
+	}
+	return fmt.Sprintf("%s knows %d nodes", k.Name(), k.known)
 }
 
 // meet asks from to shake hands with n at n's address and bus port.
