@@ -94,7 +94,7 @@ func (l Layout) join(ctx context.Context, limit time.Duration) error {
 		}
 		if time.Since(lastMeet) >= remeetEvery {
 			lastMeet = time.Now()
-			_ = meetAgain(ctx, all[0], all[1:], behind) // a MEET that failed is sent again next round
+			meetAgain(ctx, all[0], all[1:], behind)
 		}
 		select {
 		case <-ctx.Done():
@@ -105,19 +105,16 @@ func (l Layout) join(ctx context.Context, limit time.Duration) error {
 }
 
 // meetAgain meets first with each node of others that is behind, or with them all when
-// first itself is: a missing node is not named, so first's view is mended by all.
-func meetAgain(ctx context.Context, first Member, others []Member, behind []knownBy) error {
+// first itself is: a missing node is not named, so first's view is mended by all. A
+// MEET that failed is sent again next round.
+func meetAgain(ctx context.Context, first Member, others []Member, behind []knownBy) {
 	for _, n := range others {
-		if behind[0].Name() != first.Name() && !slices.ContainsFunc(behind, func(b knownBy) bool {
+		if behind[0].Name() == first.Name() || slices.ContainsFunc(behind, func(b knownBy) bool {
 			return b.Name() == n.Name()
 		}) {
-			continue
-		}
-		if err := meet(ctx, first, n); err != nil {
-			return err
+			_ = meet(ctx, first, n)
 		}
 	}
-	return nil
 }
 
 // remeetEvery is how long a handshake is given before its node is met again.
