@@ -29,25 +29,25 @@ func ProveRestart(ctx context.Context, t *Trial, n topologies.Node, runIDBefore 
 }
 
 // ProveHostCrash checks that the node came back as a new process after a host crash
-// and proves what its disk dropped and whether A's key survived: either can happen,
-// and the scenario's measure counts which did.
-func ProveHostCrash(ctx context.Context, t *Trial, n topologies.Node, runIDBefore string) error {
+// and proves what its disk dropped and whether A's key survived (keptKey): either can
+// happen, and the scenario's measure counts which did.
+func ProveHostCrash(ctx context.Context, t *Trial, n topologies.Node, runIDBefore string) (keptKey bool, err error) {
 	after, err := newRunID(ctx, n, runIDBefore)
 	if err != nil {
-		return err
+		return false, err
 	}
 	crash, err := topologies.LastHostCrash(n)
 	if err != nil {
-		return Failed("observe", err)
+		return false, Failed("observe", err)
 	}
 	key, err := redisadmin.ReadKey(ctx, n.Addr(), t.Key) // read, not observed: one Redlock node is not the lock
 	if err != nil {
-		return Failed("observe", err)
+		return false, Failed("observe", err)
 	}
 	t.Input("bytes_dropped", float64(crash.BytesDropped))
 	t.Prove("%s's host crashed and it restarted (run_id %s -> %s) with A's key present=%v; %s", n.Name(),
 		runIDBefore[:8], after[:8], key.Present, crash.Summary)
-	return nil
+	return key.Present, nil
 }
 
 // newRunID is n's run_id, which must differ from before: the node restarted.

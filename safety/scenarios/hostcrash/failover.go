@@ -114,7 +114,7 @@ func failoverTrial(ctx context.Context, env *lab.Env, v hostCrashVariant, t *lab
 		Recorder: t.Rec}); err != nil {
 		return lab.Failed("nemesis", err)
 	}
-	if err := lab.ProveHostCrash(ctx, t, replica, runID); err != nil {
+	if _, err := lab.ProveHostCrash(ctx, t, replica, runID); err != nil {
 		return err
 	}
 	if err := promote(ctx, t, replica); err != nil {

@@ -212,7 +212,7 @@ func trial(ctx context.Context, topo topologies.Topology, v hostCrashVariant, t 
 		return lab.Failed("nemesis", err)
 	}
 	if speaksRedis(v.strategy) {
-		if err := lab.ProveHostCrash(ctx, t, node, runID); err != nil {
+		if _, err := lab.ProveHostCrash(ctx, t, node, runID); err != nil {
 			return err
 		}
 		err = sentinelrig.ProveKeyThenContest(ctx, t, lab.RedisKeys{}, topo, node, "the restarted "+node.Name(), a, res,

@@ -10,9 +10,10 @@ import (
 )
 
 // How long B asks for the key after the fault: briefly where the holder still has it
-// (its refusals are the answer), up to 20 s once the holder has stopped and B must get
-// in (on a loaded machine its first attempts past an empty restart of three nodes
-// outlasted 300 ms).
+// on a majority (its refusals are the answer), up to 20 s where B must get in, the
+// holder stopped or its key gone from a majority (on a loaded machine B's first
+// attempts past an empty restart, and past a host crash that lost the key, outlasted
+// 300 ms).
 const (
 	briefTry       = 300 * time.Millisecond
 	tryAfterHolder = 20 * time.Second
