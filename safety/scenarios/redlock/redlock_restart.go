@@ -190,8 +190,11 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 	// answer. Where the key is gone from three of five nodes, or A has stopped, B must get
 	// in, however long its attempts take the machine (300 ms ran out under load).
 	try := briefTry
-	if !aInside || !keptKey {
+	switch {
+	case !aInside:
 		try = tryAfterHolder
+	case !keptKey:
+		try = min(tryAfterHolder, time.Until(lease.ValidUntil)) // past it, an overlap is A's own
 	}
 	if err := secondTry(ctx, b, t.Key, ttl, res, try, 50*time.Millisecond); err != nil {
 		return err
