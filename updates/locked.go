@@ -9,7 +9,6 @@ import (
 	"github.com/lockbench/lockbench/bench"
 	"github.com/lockbench/lockbench/internal/sleep"
 	"github.com/lockbench/lockbench/locks"
-	"github.com/lockbench/lockbench/redisconn"
 	"github.com/lockbench/lockbench/resources/ledger"
 	"github.com/lockbench/lockbench/resources/pgaccount"
 )
@@ -35,9 +34,9 @@ func newLocked(ctx context.Context, s Setup) (_ Way, err error) {
 			w.Close()
 		}
 	}()
-	// One connection per client: fewer would measure the pool's queue, not the lock.
-	locker, err := locks.ForTopology(ctx, s.Strategy, s.Topology,
-		locks.Options{Options: redisconn.Options{PoolSize: s.Clients}})
+	opts := s.Locker
+	opts.PoolSize = s.Clients // one connection per client: fewer would measure the pool's queue, not the lock
+	locker, err := locks.ForTopology(ctx, s.Strategy, s.Topology, opts)
 	if err != nil {
 		return nil, err
 	}

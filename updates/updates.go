@@ -57,6 +57,9 @@ type Setup struct {
 	// RetryDelay is the first pause after a refused lock attempt; it doubles to
 	// MaxRetryDelay. Lock-free ways retry at once: the store already serialized them.
 	RetryDelay, MaxRetryDelay time.Duration
+	// Locker is the lock strategy's options (its timeouts; zero for the defaults). Its
+	// pool is sized by Clients.
+	Locker locks.Options
 }
 
 // initialBalance is every row's starting balance: far more than a run takes.
