@@ -178,6 +178,7 @@ func (s redlockRestart) trial(ctx context.Context, topo topologies.Topology, v r
 	if v.extend {
 		if next, err := a.Extend(ctx, lease, ttl); err == nil {
 			lease = next
+			keptKey = true // an extend holds only on a majority: A's key is back on it
 		} else {
 			if !errors.Is(err, locks.ErrNotHeld) {
 				return lab.Failed("extend", err)
