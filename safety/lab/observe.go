@@ -2,7 +2,9 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -16,9 +18,7 @@ import (
 // observer. A read that fails is an error of the trial, never an absent key.
 func ObserveKey(ctx context.Context, t *Trial, kr KeyReader, topo topologies.Topology, node topologies.Node,
 	key string) (redisadmin.KeyState, error) {
-	octx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	s, err := kr.ReadKey(octx, topo, node, key)
+	s, err := readKeyPatiently(ctx, kr, topo, node, key)
 	if err != nil {
 		return s, Failed("observe", fmt.Errorf("read %s on %s: %w", key, node.Name(), err))
 	}
@@ -29,6 +29,31 @@ func ObserveKey(ctx context.Context, t *Trial, kr KeyReader, topo topologies.Top
 	t.Rec.Record(history.Event{Client: "observer", Kind: history.Observed, Key: key, Node: node.Addr(),
 		Present: s.Present, Holder: s.Value, TTL: ttl})
 	return s, nil
+}
+
+// readKeyPatiently reads key on node, 2 s a try, asking again after a try that timed
+// out, up to three: a read changes nothing, and a loaded machine stalled a node's answer
+// (an embedded one, inside a raced test process) past 2 s. A node that does not answer
+// three times is an error still.
+func readKeyPatiently(ctx context.Context, kr KeyReader, topo topologies.Topology, node topologies.Node,
+	key string) (redisadmin.KeyState, error) {
+	var s redisadmin.KeyState
+	var err error
+	for try := 0; try < 3; try++ {
+		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		s, err = kr.ReadKey(rctx, topo, node, key)
+		cancel()
+		if err == nil || ctx.Err() != nil || !timedOut(err) {
+			return s, err
+		}
+	}
+	return s, err
+}
+
+// timedOut says err is a deadline's or a socket's timeout.
+func timedOut(err error) bool {
+	var netErr net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &netErr) && netErr.Timeout()
 }
 
 // PlainClient is a no-retry client for one address, for fencing counters and probes.

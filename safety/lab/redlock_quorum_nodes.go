@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
@@ -70,9 +69,7 @@ func NodeName(i int) string { return fmt.Sprintf("master-%d", i) }
 func ProvedEmpty(ctx context.Context, topo topologies.Topology, nodes []topologies.Node, key string) (string, error) {
 	var names []string
 	for _, n := range nodes {
-		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		s, err := RedisKeys{}.ReadKey(rctx, topo, n, key)
-		cancel()
+		s, err := readKeyPatiently(ctx, RedisKeys{}, topo, n, key)
 		if err != nil {
 			return "", Failed("observe", fmt.Errorf("read %s on %s: %w", key, n.Name(), err))
 		}
