@@ -3,13 +3,13 @@
 package bench
 
 import (
-	"context"
 	"errors"
 	"net"
 	"sort"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/lockbench/lockbench/internal/timeout"
 	"github.com/lockbench/lockbench/locks"
 )
 
@@ -137,7 +137,7 @@ func errorKind(err error) string {
 		return "not-replicated"
 	case errors.Is(err, locks.ErrNotHeld):
 		return "lost-before-release"
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+	case timeout.Is(err):
 		return "timeout"
 	case errors.As(err, &netErr):
 		return "network"

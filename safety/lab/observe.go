@@ -2,13 +2,12 @@ package lab
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/internal/timeout"
 	"github.com/lockbench/lockbench/safety/history"
 	"github.com/lockbench/lockbench/topologies"
 	"github.com/lockbench/lockbench/topologies/redisadmin"
@@ -43,17 +42,11 @@ func readKeyPatiently(ctx context.Context, kr KeyReader, topo topologies.Topolog
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		s, err = kr.ReadKey(rctx, topo, node, key)
 		cancel()
-		if err == nil || ctx.Err() != nil || !timedOut(err) {
+		if err == nil || ctx.Err() != nil || !timeout.Is(err) {
 			return s, err
 		}
 	}
 	return s, err
-}
-
-// timedOut says err is a deadline's or a socket's timeout.
-func timedOut(err error) bool {
-	var netErr net.Error
-	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &netErr) && netErr.Timeout()
 }
 
 // PlainClient is a no-retry client for one address, for fencing counters and probes.
