@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ import (
 // killed when t ends.
 func HoldInChild(t *testing.T, test, env string, fields int) (*exec.Cmd, []string) {
 	t.Helper()
-	cmd, sc := StartChild(t, test, env)
+	cmd, sc, stderr := startChild(t, test, env)
 	for sc.Scan() {
 		got := strings.Fields(sc.Text())
 		if len(got) == fields+1 && got[0] == "READY" {
@@ -34,7 +35,9 @@ func HoldInChild(t *testing.T, test, env string, fields int) (*exec.Cmd, []strin
 			t.Fatal(sc.Text())
 		}
 	}
-	t.Fatalf("helper %s ended before it was ready: %v", test, sc.Err())
+	// A child that dies unready (a panic, a fatal error) says why only on its stderr.
+	waitErr := cmd.Wait()
+	t.Fatalf("helper %s ended before it was ready (%v, read: %v); its stderr ends:\n%s", test, waitErr, sc.Err(), stderr)
 	return nil, nil
 }
 
@@ -43,8 +46,17 @@ func HoldInChild(t *testing.T, test, env string, fields int) (*exec.Cmd, []strin
 // stdout. Every test that drives a helper process of its own starts it this way.
 func StartChild(t *testing.T, test string, env ...string) (*exec.Cmd, *bufio.Scanner) {
 	t.Helper()
+	cmd, sc, _ := startChild(t, test, env...)
+	return cmd, sc
+}
+
+// startChild is StartChild that also keeps the end of the child's stderr.
+func startChild(t *testing.T, test string, env ...string) (*exec.Cmd, *bufio.Scanner, *tail) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v")
 	cmd.Env = append(os.Environ(), env...)
+	stderr := &tail{max: 8 << 10}
+	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +65,31 @@ func StartChild(t *testing.T, test string, env ...string) (*exec.Cmd, *bufio.Sca
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd, bufio.NewScanner(out)
+	return cmd, bufio.NewScanner(out), stderr
+}
+
+// tail keeps the last max bytes written to it: enough of a dying child's stderr to say
+// why, however much it wrote before.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (b *tail) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - b.max; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tail) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
 }
 
 // Pids reads a comma-separated list of process ids, as a READY line carries them.
