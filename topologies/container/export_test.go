@@ -76,7 +76,7 @@ func Owned() []string {
 // FilterRules prints the cut chain inside n's network namespace, as iptables -S does.
 func FilterRules(n topologies.Node) (string, error) {
 	nd := n.(*Server)
-	out, err := exec.Command("nsenter", "-t", strconv.Itoa(nd.topo.pidOf(nd)), "-n", "iptables", "-w", "-S", cutChain).CombinedOutput()
+	out, err := exec.Command("nsenter", "-t", strconv.Itoa(nd.topo.procOf(nd).pid), "-n", "iptables", "-w", "-S", cutChain).CombinedOutput()
 	return string(out), err
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,9 +36,9 @@ type Server struct {
 	paused  bool
 	stopped bool // Close was called: never start again
 
-	// ip and pid change with every container start; guarded by topo.wireMu.
-	ip  string
-	pid int
+	// ip and proc change with every container start; guarded by topo.wireMu.
+	ip   string
+	proc hostProc
 }
 
 func (n *Server) Name() string          { return n.name }
@@ -56,26 +55,7 @@ func (n *Server) Running() bool {
 }
 
 func (n *Server) runningLocked() bool {
-	return n.id != "" && alive(n.topo.pidOf(n))
-}
-
-// alive reports whether pid runs (a zombie does not): the container's server is its
-// init, so its life is the node's, seen from the host without asking the engine.
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	// The state follows the command name, which is in parentheses.
-	if i := strings.LastIndexByte(string(b), ')'); i >= 0 {
-		if f := strings.Fields(string(b[i+1:])); len(f) > 0 && (f[0] == "Z" || f[0] == "X") {
-			return false
-		}
-	}
-	return true
+	return n.id != "" && n.topo.procOf(n).running()
 }
 
 // Pause freezes every process of the container (the engine's cgroup freezer): it keeps
@@ -146,9 +126,13 @@ func (n *Server) Kill() error {
 // until it is dead. Once the other nodes' rules are rewritten (rewire) they stop carrying
 // traffic to it, so they meet a refused connection, as with a dead process.
 func (n *Server) killLocked() error {
-	pid := n.topo.pidOf(n)
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return fmt.Errorf("%s: kill pid %d: %w", n.name, pid, err)
+	p := n.topo.procOf(n)
+	if !p.running() { // it died on its own: its pid may be another program's now
+		n.topo.setAddress(n, "", hostProc{})
+		return nil
+	}
+	if err := syscall.Kill(p.pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("%s: kill pid %d: %w", n.name, p.pid, err)
 	}
 	if n.paused {
 		// A frozen task dies only when thawed; the signal is already pending, so it runs no code.
@@ -158,13 +142,13 @@ func (n *Server) killLocked() error {
 		n.paused = false
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for alive(pid) {
+	for p.running() {
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%s: pid %d still alive 10 s after SIGKILL", n.name, pid)
+			return fmt.Errorf("%s: pid %d still alive 10 s after SIGKILL", n.name, p.pid)
 		}
 		time.Sleep(time.Millisecond)
 	}
-	n.topo.setAddress(n, "", 0)
+	n.topo.setAddress(n, "", hostProc{})
 	return nil
 }
 
@@ -223,7 +207,11 @@ func (n *Server) started(ctx context.Context) error {
 	if st.IP == "" || st.Pid == 0 {
 		return fmt.Errorf("%s: container has no address on %s, or no process", n.name, n.topo.netName)
 	}
-	n.topo.setAddress(n, st.IP, st.Pid)
+	proc, err := procOf(st.Pid)
+	if err != nil {
+		return fmt.Errorf("%s: its server exited as it started: %w", n.name, err)
+	}
+	n.topo.setAddress(n, st.IP, proc)
 	if err := n.topo.rewire(); err != nil {
 		return fmt.Errorf("%s: %w", n.name, err)
 	}

@@ -153,7 +153,7 @@ func (n *Server) PeerPorts() []int { return append([]int(nil), n.peerPorts...) }
 func (n *Server) Paused() bool { return n.isPaused() }
 
 // Exited reports whether the server's process is gone (it never started, or it died).
-func (n *Server) Exited() bool { return !alive(n.topo.pidOf(n)) }
+func (n *Server) Exited() bool { return !n.topo.procOf(n).running() }
 
 // Log is the end of the container's own output, for an error message.
 func (n *Server) Log() string { return containerLog(n) }

@@ -92,19 +92,19 @@ func (t *topology) Close() error {
 	return t.closeErr
 }
 
-// setAddress records n's container IP and init pid (empty and 0 once it stopped).
-func (t *topology) setAddress(n *Server, ip string, pid int) {
+// setAddress records n's container IP and init (empty and none once it stopped).
+func (t *topology) setAddress(n *Server, ip string, proc hostProc) {
 	t.wireMu.Lock()
 	defer t.wireMu.Unlock()
-	n.ip, n.pid = ip, pid
+	n.ip, n.proc = ip, proc
 	delete(t.hooked, n)
 }
 
-// pidOf is n's container init pid, 0 while it is not running.
-func (t *topology) pidOf(n *Server) int {
+// procOf is n's container init, none while it is not running.
+func (t *topology) procOf(n *Server) hostProc {
 	t.wireMu.Lock()
 	defer t.wireMu.Unlock()
-	return n.pid
+	return n.proc
 }
 
 // rewire rewrites the rules of every running node from the current addresses and cuts.
@@ -116,7 +116,7 @@ func (t *topology) rewire() error {
 
 func (t *topology) rewireLocked(targets []*Server) error {
 	for _, n := range targets {
-		if n.pid == 0 {
+		if !n.proc.running() { // stopped, or died on its own: no namespace of its to write
 			continue
 		}
 		var peers []peer
@@ -125,7 +125,7 @@ func (t *topology) rewireLocked(targets []*Server) error {
 				peers = append(peers, peer{ports: append([]int{m.port}, m.peerPorts...), ip: m.ip, cut: t.cuts[pairOf(n, m)]})
 			}
 		}
-		if err := applyRules(n.pid, peers, !t.hooked[n]); err != nil {
+		if err := applyRules(n.proc.pid, peers, !t.hooked[n]); err != nil {
 			return fmt.Errorf("%s: %w", n.name, err)
 		}
 		t.hooked[n] = true
