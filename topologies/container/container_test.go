@@ -238,13 +238,36 @@ func TestContainerPartitionCutsAndHeals(t *testing.T) {
 	waitValue(t, replica.Addr(), "during-cut", "1")
 }
 
+// The rules compared are the topology's and lockbench's own: a cut's rules on the host
+// would be seen, the engine's global jumps and other networks' rules are not compared.
+func TestHostRulesOfATopologyAreItsOwnAndLockbenchs(t *testing.T) {
+	_, subnet, _ := net.ParseCIDR("172.27.0.0/16")
+	const ours = "br-1525197593a1"
+	for line, want := range map[string]bool{
+		"-A FORWARD -o br-1525197593a1 -j DOCKER":                                                    true,
+		"-A POSTROUTING -s 172.27.0.2/32 -d 172.27.0.2/32 -p tcp -m tcp --dport 27641 -j MASQUERADE": true,
+		"-A LOCKBENCH-CUT -s 172.18.0.2/32 -d 172.18.0.3/32 -j DROP":                                 true,
+		"-A OUTPUT -j LOCKBENCH-WIRE":                                                                true,
+		"-A FORWARD -j DOCKER-ISOLATION-STAGE-1":                                                     false,
+		"-A FORWARD -o br-0a1b2c3d4e5f -j DOCKER":                                                    false,
+		"-A POSTROUTING -s 172.28.0.2/32 -d 172.28.0.2/32 -p tcp -m tcp --dport 27000 -j MASQUERADE": false,
+	} {
+		if got := concernsTopology(line, ours, subnet); got != want {
+			t.Errorf("concernsTopology(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
 // A cut is made inside the containers' namespaces: the host's own rules never change.
 func TestContainerPartitionLeavesHostRulesAlone(t *testing.T) {
 	topo := startContainers(t, backend.Spec{Kind: topologies.Replicated, Replicas: 1})
-	// Other tests' networks come and go meanwhile, each with rules for its own bridge:
-	// only this topology's bridge and the rules naming no bridge are compared.
+	// Other programs' networks come and go meanwhile, and with them the engine's global
+	// rules: only the rules that concern this topology are compared (hostRules).
 	ours := "br-" + NetworkID(topo)[:12]
 	before := hostRules(t, ours)
+	if !strings.Contains(before, ours) {
+		t.Fatalf("no host rule names the topology's bridge %s: nothing would be compared", ours)
+	}
 	if err := topo.Cut(topo.Masters()[0], topo.Replicas()[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -257,9 +280,6 @@ func TestContainerPartitionLeavesHostRulesAlone(t *testing.T) {
 			after)
 	}
 }
-
-// hairpin matches Docker's rule that lets a container reach its own published port.
-var hairpin = regexp.MustCompile(`-s (\d+\.\d+\.\d+\.\d+)/32 -d \d+\.\d+\.\d+\.\d+/32 .*-j MASQUERADE`)
 
 // subnetOf is the subnet of the network whose bridge is ours, read from the rule that
 // masquerades its traffic leaving the bridge; nil when the dump has none.
@@ -276,15 +296,17 @@ func subnetOf(lines []string, ours string) *net.IPNet {
 	return nil
 }
 
-// otherBridge matches a bridge of any Docker network, the default one (docker0, where
-// testcontainers' reaper runs) included.
-var otherBridge = regexp.MustCompile(`br-[0-9a-f]{12}|docker0`)
+// address matches an IPv4 address in a rule.
+var address = regexp.MustCompile(`\b\d+\.\d+\.\d+\.\d+\b`)
 
-// hostRules dumps the host's rules through both iptables backends (the engine may use
-// either), leaving out those that name a bridge other than ours.
+// hostRules dumps, sorted, the host's rules that concern this topology, through both
+// iptables backends (the engine may use either): those that name its bridge, an address
+// of its subnet, or a chain of lockbench's own (LOCKBENCH-WIRE, LOCKBENCH-CUT). The rest
+// is other programs' business: the engine takes its global jumps out and puts them back
+// (-A FORWARD -j DOCKER-ISOLATION-STAGE-1) whenever any program makes a network.
 func hostRules(t *testing.T, ours string) string {
 	t.Helper()
-	var all strings.Builder
+	var kept []string
 	for _, save := range []string{"iptables-save", "iptables-legacy-save", "iptables-nft-save"} {
 		if _, err := exec.LookPath(save); err != nil {
 			continue
@@ -295,27 +317,30 @@ func hostRules(t *testing.T, ours string) string {
 		}
 		lines := strings.Split(string(out), "\n")
 		subnet := subnetOf(lines, ours)
+		table := ""
 		for _, line := range lines {
-			if strings.HasPrefix(line, "#") || strings.HasPrefix(line, ":") { // comments and counters change by themselves
-				continue
+			if strings.HasPrefix(line, "*") {
+				table = line
 			}
-			if slices.ContainsFunc(otherBridge.FindAllString(line, -1), func(b string) bool { return b != ours }) {
-				continue
+			if strings.HasPrefix(line, "-A ") && concernsTopology(line, ours, subnet) {
+				kept = append(kept, save+" "+table+" "+line)
 			}
-			// A published port's hairpin rule names its container's address, no bridge.
-			if m := hairpin.FindStringSubmatch(line); m != nil && subnet != nil && !subnet.Contains(net.ParseIP(m[1])) {
-				continue
-			}
-			all.WriteString(line + "\n")
 		}
 	}
-	// A table with no rule holds nothing to compare: the legacy backend's empty tables
-	// come and go as other programs load them.
-	return emptyTable.ReplaceAllString(all.String(), "")
+	slices.Sort(kept)
+	return strings.Join(kept, "\n")
 }
 
-// emptyTable is a table's header followed at once by its COMMIT.
-var emptyTable = regexp.MustCompile(`(?m)^\*\w+\nCOMMIT\n`)
+// concernsTopology says whether a host rule names the topology's bridge, one of its
+// addresses, or a chain of lockbench's own.
+func concernsTopology(line, bridge string, subnet *net.IPNet) bool {
+	if strings.Contains(line, bridge) || strings.Contains(line, "LOCKBENCH") {
+		return true
+	}
+	return subnet != nil && slices.ContainsFunc(address.FindAllString(line, -1), func(a string) bool {
+		return subnet.Contains(net.ParseIP(a))
+	})
+}
 
 // Isolating a node from a set cuts each link; healing all restores them.
 func TestContainerIsolateAndHealAll(t *testing.T) {
