@@ -307,20 +307,22 @@ func TestClockSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 	}
 }
 
-// Boundary mode of single-clock-skew at TTL 10 s and hold 5 s: a jump of 4 s
-// (0.8 x (TTL - hold)) leaves one holder, one of 6 s (1.2 x) gives two, on both
-// providers, with 1 s either side that a loaded machine cannot close (at TTL 3 s and
-// hold 1 s, 400 ms: at load 42 B's attempt took 579 ms and the 1.2x trial was not
-// judged); the model's claims are held by labtest.
+// Boundary mode of single-clock-skew at TTL 20 s and hold 10 s: a jump of 5 s
+// (0.5 x (TTL - hold)) leaves one holder, one of 15 s (1.5 x) gives two, on both
+// providers, with 5 s either side that a loaded machine cannot close (at TTL 10 s, hold
+// 5 s and 0.8x / 1.2x, 1 s: at load 41 an embedded B attempt took 2.1 s and the 1.2x
+// trial was not judged; at TTL 3 s, 400 ms, B's took 579 ms at load 42); the model's
+// claims are held by labtest.
 func TestSingleJumpBoundary(t *testing.T) {
 	t.Parallel()
 	for _, provider := range []string{"embedded", "process"} {
 		t.Run(provider, func(t *testing.T) {
 			t.Parallel()
-			rep := runClockScenario(t, provider, "single-clock-skew", lab.Params{"mode": "boundary", "ttl": "10s", "hold": "5s"})
+			rep := runClockScenario(t, provider, "single-clock-skew",
+				lab.Params{"mode": "boundary", "ttl": "20s", "hold": "10s", "boundary-factors": "0.5,1.5"})
 			for _, v := range rep.Variants {
-				if v.Params["threshold"] != "5s" {
-					t.Errorf("%s: threshold %q, want TTL - hold = 5s", v.Name, v.Params["threshold"])
+				if v.Params["threshold"] != "10s" {
+					t.Errorf("%s: threshold %q, want TTL - hold = 10s", v.Name, v.Params["threshold"])
 				}
 			}
 		})
