@@ -52,11 +52,11 @@ func (zkStore) RestartFollowerEmpty(ctx context.Context, t *lab.Trial, topo topo
 	if err := os.WriteFile(marker, []byte("written before the restart\n"), 0o644); err != nil {
 		return nil, lab.Failed("observe", err)
 	}
-	before, err := srvr.Read(ctx, primary.Addr())
+	before, err := srvr.ReadPatiently(ctx, primary.Addr())
 	if err != nil {
 		return nil, lab.Failed("observe", fmt.Errorf("leader %s: %w", primary.Name(), err))
 	}
-	own, err := srvr.Read(ctx, follower.Addr())
+	own, err := srvr.ReadPatiently(ctx, follower.Addr())
 	if err != nil {
 		return nil, lab.Failed("observe", fmt.Errorf("follower %s: %w", follower.Name(), err))
 	}

@@ -113,8 +113,24 @@ type State struct {
 }
 
 // Read is a server's srvr report as a State.
-func Read(ctx context.Context, addr string) (State, error) {
-	f, err := Ask(ctx, addr)
+func Read(ctx context.Context, addr string) (State, error) { return readWithin(ctx, addr, timeout) }
+
+// ReadPatiently is Read asked again after each answer that did not come in time, the
+// wait doubling up to maxPatience: an observation of a server the load slowed past a
+// second is an answer, not the trial's error. Any other error ends it at once.
+func ReadPatiently(ctx context.Context, addr string) (State, error) {
+	for wait := timeout; ; {
+		s, err := readWithin(ctx, addr, wait)
+		longer := next(wait, err)
+		if err == nil || longer == wait || ctx.Err() != nil {
+			return s, err
+		}
+		wait = longer
+	}
+}
+
+func readWithin(ctx context.Context, addr string, limit time.Duration) (State, error) {
+	f, err := askWithin(ctx, addr, limit)
 	if err != nil {
 		return State{}, err
 	}

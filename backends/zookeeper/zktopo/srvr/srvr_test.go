@@ -100,3 +100,33 @@ func TestAPatientAskerKeepsItsWaitOnOtherErrors(t *testing.T) {
 		t.Errorf("wait %v after three quick refusals, want 1s", asker.Wait())
 	}
 }
+
+// TestAPatientReadWaitsOutASlowServer: a server that answers srvr only 1.5 s after it
+// was asked is read by ReadPatiently (its first one-second exchange times out, the next
+// waits two), where Read times out; a refused connection ends it at once.
+func TestAPatientReadWaitsOutASlowServer(t *testing.T) {
+	const late = 1500 * time.Millisecond
+	addr := testenv.Serve(t, func(c net.Conn) {
+		defer c.Close()
+		buf := make([]byte, 4)
+		if _, err := c.Read(buf); err != nil {
+			return
+		}
+		_ = c.SetReadDeadline(time.Now().Add(late))
+		if _, err := c.Read(buf); errors.Is(err, os.ErrDeadlineExceeded) {
+			_, _ = c.Write([]byte("Mode: follower\nZxid: 0x10000000c\n"))
+		}
+	})
+	ctx := context.Background()
+	if _, err := srvr.Read(ctx, addr); err == nil {
+		t.Fatal("a one-second read answered a server 1.5 s late")
+	}
+	s, err := srvr.ReadPatiently(ctx, addr)
+	if err != nil || s.Mode != "follower" || s.Zxid != 0x10000000c {
+		t.Fatalf("ReadPatiently = %+v, %v; want a follower at zxid 0x10000000c", s, err)
+	}
+	closed := testenv.Serve(t, func(c net.Conn) { c.Close() })
+	if _, err := srvr.ReadPatiently(ctx, closed); err == nil {
+		t.Fatal("a server that closes at once was read")
+	}
+}
