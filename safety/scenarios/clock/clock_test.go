@@ -310,7 +310,7 @@ func TestClockSearchFindsTheJumpBoundaryOnlyForAQuorum(t *testing.T) {
 // Boundary mode of single-clock-skew at TTL 20 s and hold 10 s: a jump of 5 s
 // (0.5 x (TTL - hold)) leaves one holder, one of 15 s (1.5 x) gives two, on both
 // providers, with 5 s either side that a loaded machine cannot close (at TTL 10 s, hold
-// 5 s and 0.8x / 1.2x, 1 s: at load 41 an embedded B attempt took 2.1 s and the 1.2x
+// 5 s and 0.8x / 1.2x, 1 s: in a loaded run an embedded B attempt took 2.1 s and the 1.2x
 // trial was not judged; at TTL 3 s, 400 ms, B's took 579 ms at load 42); the model's
 // claims are held by labtest.
 func TestSingleJumpBoundary(t *testing.T) {

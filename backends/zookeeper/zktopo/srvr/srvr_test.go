@@ -103,7 +103,7 @@ func TestAPatientAskerKeepsItsWaitOnOtherErrors(t *testing.T) {
 
 // TestAPatientReadWaitsOutASlowServer: a server that answers srvr only 1.5 s after it
 // was asked is read by ReadPatiently (its first one-second exchange times out, the next
-// waits two), where Read times out; a refused connection ends it at once.
+// waits two), where Read times out; a server that closes at once ends it at once.
 func TestAPatientReadWaitsOutASlowServer(t *testing.T) {
 	const late = 1500 * time.Millisecond
 	addr := testenv.Serve(t, func(c net.Conn) {
