@@ -7,6 +7,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/backend"
@@ -126,13 +127,38 @@ func (l Layout) behind(ctx context.Context) []knownBy {
 	all := l.all()
 	var out []knownBy
 	for _, n := range all {
-		info, err := fields(ctx, n.Addr(), "CLUSTER", "INFO")
-		known, _ := strconv.Atoi(info["cluster_known_nodes"])
-		if err != nil || known < len(all) { // above: a repeated handshake not yet merged with its node
+		known, err := knownNodes(ctx, n)
+		if err != nil || known < len(all) {
 			out = append(out, knownBy{n, known, err})
 		}
 	}
 	return out
+}
+
+// knownNodes counts the nodes n knows past their handshake: cluster_known_nodes counts a
+// handshake too, which the node drops if it times out (and then knows one node fewer).
+func knownNodes(ctx context.Context, n Member) (int, error) {
+	v, err := redisadmin.AdminQuery(ctx, n.Addr(), "CLUSTER", "NODES")
+	if err != nil {
+		return 0, err
+	}
+	text, ok := v.(string)
+	if !ok {
+		return 0, fmt.Errorf("CLUSTER NODES on %s: a %T, not text", n.Name(), v)
+	}
+	return pastHandshake(text), nil
+}
+
+// pastHandshake counts the lines of a CLUSTER NODES reply whose flags (the third field,
+// comma-separated) hold no handshake.
+func pastHandshake(nodes string) int {
+	known := 0
+	for _, line := range strings.Split(strings.TrimSpace(nodes), "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && !slices.Contains(strings.Split(f[2], ","), "handshake") {
+			known++
+		}
+	}
+	return known
 }
 
 // knownBy is a node, how many nodes it knows, and why it did not say.

@@ -87,3 +87,13 @@ func awaitHandshakeDropped(t *testing.T, n Member) {
 	}
 	t.Fatalf("%s never dropped its handshake (seen: %v)", n.Name(), seen)
 }
+
+// A node in handshake is not yet known: the node drops it if the handshake times out.
+func TestAHandshakeIsNotAKnownNode(t *testing.T) {
+	nodes := "07c3 127.0.0.1:30001@40001 myself,master - 0 0 1 connected 0-5460\n" +
+		"67ed 127.0.0.1:30002@40002 master - 0 1426238316232 2 connected 5461-10922\n" +
+		"e7d1 127.0.0.1:30003@40003 handshake - 1426238317239 0 0 disconnected\n"
+	if got := pastHandshake(nodes); got != 2 {
+		t.Fatalf("pastHandshake = %d, want 2: the handshake is not a known node", got)
+	}
+}
