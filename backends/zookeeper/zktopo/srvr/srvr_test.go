@@ -49,23 +49,28 @@ func TestAnAnswerWithoutModeOrZxidIsAnError(t *testing.T) {
 	}
 }
 
-// TestAPatientAskerWaitsOutASlowServer: a server that answers srvr only 1.5 s after it
-// was asked never answers a one-second exchange; a Patient doubles its wait after the
-// timeout and reads the mode (an asker that never grew its wait would ask for a minute).
-func TestAPatientAskerWaitsOutASlowServer(t *testing.T) {
+// answeringLate serves srvr with reply 1.5 s after it was asked, past a one-second
+// exchange; an asker that gave up has closed its end, and is not answered.
+func answeringLate(t *testing.T, reply string) string {
 	const late = 1500 * time.Millisecond
-	addr := testenv.Serve(t, func(c net.Conn) {
+	return testenv.Serve(t, func(c net.Conn) {
 		defer c.Close()
 		buf := make([]byte, 4)
 		if _, err := c.Read(buf); err != nil {
 			return
 		}
-		// An asker that gave up has closed its end: the read returns before late.
 		_ = c.SetReadDeadline(time.Now().Add(late))
 		if _, err := c.Read(buf); errors.Is(err, os.ErrDeadlineExceeded) {
-			_, _ = c.Write([]byte("Mode: leader\n"))
+			_, _ = c.Write([]byte(reply))
 		}
 	})
+}
+
+// TestAPatientAskerWaitsOutASlowServer: a server that answers srvr only 1.5 s after it
+// was asked never answers a one-second exchange; a Patient doubles its wait after the
+// timeout and reads the mode (an asker that never grew its wait would ask for a minute).
+func TestAPatientAskerWaitsOutASlowServer(t *testing.T) {
+	addr := answeringLate(t, "Mode: leader\n")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var asker srvr.Patient
@@ -105,18 +110,7 @@ func TestAPatientAskerKeepsItsWaitOnOtherErrors(t *testing.T) {
 // was asked is read by ReadPatiently (its first one-second exchange times out, the next
 // waits two), where Read times out; a server that closes at once ends it at once.
 func TestAPatientReadWaitsOutASlowServer(t *testing.T) {
-	const late = 1500 * time.Millisecond
-	addr := testenv.Serve(t, func(c net.Conn) {
-		defer c.Close()
-		buf := make([]byte, 4)
-		if _, err := c.Read(buf); err != nil {
-			return
-		}
-		_ = c.SetReadDeadline(time.Now().Add(late))
-		if _, err := c.Read(buf); errors.Is(err, os.ErrDeadlineExceeded) {
-			_, _ = c.Write([]byte("Mode: follower\nZxid: 0x10000000c\n"))
-		}
-	})
+	addr := answeringLate(t, "Mode: follower\nZxid: 0x10000000c\n")
 	ctx := context.Background()
 	if _, err := srvr.Read(ctx, addr); err == nil {
 		t.Fatal("a one-second read answered a server 1.5 s late")
